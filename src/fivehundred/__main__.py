@@ -1,0 +1,5 @@
+import sys
+
+from fivehundred.cli import main
+
+sys.exit(main())

@@ -1,0 +1,191 @@
+"""Actions as small integers, and their record notation.
+
+Every decision in a hand is one action (OpenSpiel style):
+
+============  =====================================  ===================
+actions       meaning                                record notation
+============  =====================================  ===================
+0..65         a card, played or discarded            ``AH``, ``10S``, ``JK``
+66..73        an unnominated joker led in no trumps  ``JK>S`` (JKB>S)
+              or misère, nominating a suit (R-JOKER 5)
+74            pass                                   ``pass``
+75..99        a suit or no-trump bid                 ``6S`` … ``10NT``
+100..102      misère, open misère, blind misère      ``misere`` …
+103..110      the contractor nominates the joker's   ``S`` … ``H``
+              suit before play (R-JOKER 1)           (``JKB:S``)
+111           no nomination                          ``none``
+112..177      the 5-player contractor calls a card   ``call:AH``
+178           the 5-player contractor goes alone     ``alone``
+============  =====================================  ===================
+"""
+
+from __future__ import annotations
+
+from fivehundred.cards import (
+    JOKER,
+    JOKER_BLACK,
+    NUM_CARDS,
+    STRAIN_LETTERS,
+    SUIT_LETTERS,
+    card_text,
+    parse_card,
+)
+from fivehundred.errors import ActionParseError, CardParseError
+
+Action = int
+
+JOKER_LEAD_BASE = 66
+PASS = 74
+BID_BASE = 75
+MISERE = 100
+OPEN_MISERE = 101
+BLIND_MISERE = 102
+NOMINATE_BASE = 103
+NO_NOMINATION = 111
+CALL_BASE = 112
+GO_ALONE = 178
+NUM_ACTIONS = 179
+
+MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
+
+
+def bid_action(tricks: int, strain: int) -> Action:
+    """The bid of ``tricks`` (6–10) in ``strain`` (0–3 suits ♠♣♦♥, 4 no trumps)."""
+    return BID_BASE + (tricks - 6) * 5 + strain
+
+
+def bid_tricks(action: Action) -> int:
+    """Tricks a bid undertakes (misère bids: 0)."""
+    return (action - BID_BASE) // 5 + 6 if BID_BASE <= action < MISERE else 0
+
+
+def bid_strain(action: Action) -> int:
+    """Strain of a suit/NT bid (0–4); misère bids count as no trumps (4)."""
+    return (action - BID_BASE) % 5 if BID_BASE <= action < MISERE else 4
+
+
+def is_bid(action: Action) -> bool:
+    return BID_BASE <= action <= BLIND_MISERE
+
+
+def is_misere(action: Action) -> bool:
+    return MISERE <= action <= BLIND_MISERE
+
+
+def joker_lead_action(joker: int, suit: int) -> Action:
+    return JOKER_LEAD_BASE + 4 * (joker - JOKER) + suit
+
+
+def joker_lead_card(action: Action) -> int:
+    return JOKER + (action - JOKER_LEAD_BASE) // 4
+
+
+def nominate_action(joker: int, suit: int) -> Action:
+    return NOMINATE_BASE + 4 * (joker - JOKER) + suit
+
+
+def action_card(action: Action) -> int:
+    """The card an action plays (card actions and joker leads); -1 for other actions."""
+    if action < JOKER_LEAD_BASE:
+        return action
+    if action < PASS:
+        return JOKER + (action - JOKER_LEAD_BASE) // 4
+    return -1
+
+
+_CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
+               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone"}  # fmt: skip
+
+
+def action_text(action: Action, two_jokers: bool = False) -> str:
+    """Record notation of an action (see the module table)."""
+    if 0 <= action < NUM_CARDS:
+        return card_text(action, two_jokers)
+    if action < PASS:
+        joker = joker_lead_card(action)
+        return f"{card_text(joker, two_jokers)}>{SUIT_LETTERS[(action - JOKER_LEAD_BASE) % 4]}"
+    if action in _CALL_NAMES:
+        return _CALL_NAMES[action]
+    if BID_BASE <= action < MISERE:
+        return f"{bid_tricks(action)}{STRAIN_LETTERS[bid_strain(action)]}"
+    if NOMINATE_BASE <= action < NO_NOMINATION:
+        suit = SUIT_LETTERS[(action - NOMINATE_BASE) % 4]
+        return suit if action < NOMINATE_BASE + 4 else f"JKB:{suit}"
+    if CALL_BASE <= action < GO_ALONE:
+        return "call:" + card_text(action - CALL_BASE, two_jokers)
+    raise ActionParseError(f"no such action number: {action}")
+
+
+_CALLS = {name: action for action, name in _CALL_NAMES.items() if action < NOMINATE_BASE}
+_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE})
+for _tricks in range(6, 11):
+    for _strain, _letters in enumerate(STRAIN_LETTERS):
+        _CALLS[f"{_tricks}{_letters}"] = bid_action(_tricks, _strain)
+_NOMINATIONS = {"NONE": NO_NOMINATION}
+for _suit, _letter in enumerate(SUIT_LETTERS):
+    _NOMINATIONS[_letter] = NOMINATE_BASE + _suit
+    for _name in ("JK", "JKR"):
+        _NOMINATIONS[f"{_name}:{_letter}"] = NOMINATE_BASE + _suit
+    _NOMINATIONS[f"JKB:{_letter}"] = NOMINATE_BASE + 4 + _suit
+
+
+def parse_call(text: str) -> Action:
+    """Parse an auction call: ``pass``, ``7H``, ``10NT``, ``misere``, ``open_misere``…"""
+    call = _CALLS.get(str(text).strip().upper(), _CALLS.get(str(text).strip().lower()))
+    if call is None:
+        raise ActionParseError(f"not a call: {text!r} (calls are pass, 6S..10NT, misere, "
+                               "open_misere, blind_misere)")  # fmt: skip
+    return call
+
+
+def parse_nomination(text: str) -> Action:
+    """Parse a joker nomination: a suit letter ``S C D H`` (``JKB:S`` with two jokers) or
+    ``none``."""
+    action = _NOMINATIONS.get(str(text).strip().upper())
+    if action is None:
+        raise ActionParseError(f"not a joker nomination: {text!r} (S, C, D, H or none)")
+    return action
+
+
+def parse_play(text: str) -> Action:
+    """Parse a card played or discarded, or a joker led with a suit (``JK>S``)."""
+    token = str(text).strip()
+    try:
+        if ">" in token:
+            joker_text, _, suit = token.partition(">")
+            joker = parse_card(joker_text)
+            if joker not in (JOKER, JOKER_BLACK) or len(suit) != 1 or suit.upper() not in "SCDH":
+                raise ActionParseError(f"not a joker lead: {text!r} (write it like JK>S)")
+            return joker_lead_action(joker, SUIT_LETTERS.index(suit.upper()))
+        return parse_card(token)
+    except CardParseError:
+        raise ActionParseError(f"not a card: {text!r}") from None
+
+
+def parse_action(text: str, phase: str | None = None) -> Action:
+    """Parse record notation into an action number; raises :class:`ActionParseError`.
+
+    Cards and bids share text (``7H``), so the phase (``auction``, ``discard``,
+    ``nominate``, ``play``) decides; without one, a card is tried first.
+    """
+    if not isinstance(text, str):
+        raise ActionParseError(f"action must be a string, got {text!r}")
+    if phase == "auction":
+        return parse_call(text)
+    if phase == "nominate":
+        return parse_nomination(text)
+    if phase in ("play", "discard"):
+        return parse_play(text)
+    if text.strip().lower().startswith("call:"):
+        try:
+            return CALL_BASE + parse_card(text.strip()[5:])
+        except CardParseError:
+            raise ActionParseError(f"not a called card: {text!r}") from None
+    if text.strip().lower() == "alone":
+        return GO_ALONE
+    for parser in (parse_play, parse_call, parse_nomination):
+        try:
+            return parser(text)
+        except ActionParseError:
+            pass
+    raise ActionParseError(f"not an action: {text!r}")

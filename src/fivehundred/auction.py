@@ -1,0 +1,178 @@
+"""The auction (R-BID, R-ALLPASS): Australian and American styles, misère, open misère,
+blind misère, ``raise_after_passes`` and ``dealer_must_bid``."""
+
+from __future__ import annotations
+
+from fivehundred.actions import (
+    BID_BASE,
+    BLIND_MISERE,
+    MISERE,
+    OPEN_MISERE,
+    PASS,
+    Action,
+    action_text,
+    bid_tricks,
+)
+from fivehundred.errors import IllegalActionError
+from fivehundred.rules import AMERICAN, BLIND_MISERE_RANK, MISERE_AFTER_SEVEN, MISERE_OFF, Rules
+
+SUIT_BIDS = tuple(range(BID_BASE, MISERE))
+
+
+def bid_rank(call: Action, rules: Rules) -> int:
+    """Rank of a bid for outbidding (R-BID): tricks, then strain; misère bids by the rules.
+
+    A suit bid ranks ``tricks * 10 + strain * 2`` (6♠ = 60 … 10NT = 108).
+    """
+    if call < MISERE:
+        return (call - BID_BASE) // 5 * 10 + 60 + (call - BID_BASE) % 5 * 2
+    if call == MISERE:
+        return rules.misere_rank
+    if call == OPEN_MISERE:
+        return rules.open_misere_rank
+    return BLIND_MISERE_RANK
+
+
+class Auction:
+    """Calls in order, whose turn it is, and when it ends.
+
+    ``calls`` holds ``(seat, call)`` in the order made. The auction is over when
+    ``done``; then ``contract``/``contractor`` hold the winning bid (or -1 if all passed).
+    """
+
+    __slots__ = ("_ranks", "bidders", "calls", "called", "contract", "contractor", "dealer",
+                 "done", "high_rank", "passed", "raise_turn", "rules", "seats",
+                 "seven_bid", "to_move")  # fmt: skip
+
+    def __init__(self, rules: Rules, dealer: int, bidders: list[int] | None = None) -> None:
+        self.rules = rules
+        self.seats = rules.seats
+        self.dealer = dealer
+        #: Seats that take part, clockwise from the dealer's left (all seats with 4 players).
+        self.bidders = bidders or [(dealer + 1 + i) % self.seats for i in range(self.seats)]
+        self.calls: list[tuple[int, Action]] = []
+        self.passed = [seat not in self.bidders for seat in range(self.seats)]
+        self.called = [False] * self.seats
+        self.contract = -1
+        self.contractor = -1
+        self.high_rank = 0
+        self.seven_bid = False
+        self.raise_turn = False
+        self.done = False
+        self.to_move = self.bidders[0]
+        self._ranks = {call: bid_rank(call, rules) for call in range(BID_BASE, BLIND_MISERE + 1)}
+
+    def legal_calls(self) -> list[Action]:
+        """Every call the player to move may make now."""
+        if self.done:
+            return []
+        calls = [] if self._dealer_must_bid() else [PASS]
+        high = self.high_rank
+        ranks = self._ranks
+        calls.extend(bid for bid in SUIT_BIDS if ranks[bid] > high)
+        rules = self.rules
+        if rules.misere != MISERE_OFF and ranks[MISERE] > high and (
+            rules.misere != MISERE_AFTER_SEVEN or self.seven_bid
+        ):
+            calls.append(MISERE)
+        if rules.open_misere and ranks[OPEN_MISERE] > high:
+            calls.append(OPEN_MISERE)
+        if rules.blind_misere and not self.called[self.to_move] and not self.raise_turn:
+            calls.append(BLIND_MISERE)
+        return sorted(calls, key=lambda c: -1 if c == PASS else ranks[c])
+
+    def _dealer_must_bid(self) -> bool:
+        return (
+            self.rules.dealer_must_bid
+            and self.contract < 0
+            and self.to_move == self.bidders[-1]
+            and all(self.passed[s] for s in self.bidders[:-1])
+        )
+
+    def check(self, call: Action) -> None:
+        """Raise :class:`IllegalActionError` (citing the rule) unless ``call`` is legal now."""
+        if self.done:
+            raise IllegalActionError("the auction is over", "R-BID")
+        if call == PASS:
+            if self._dealer_must_bid():
+                raise IllegalActionError("the dealer may not pass when the others have",
+                                         "R-ALLPASS")  # fmt: skip
+            return
+        if not BID_BASE <= call <= BLIND_MISERE:
+            raise IllegalActionError(f"{action_text(call)} is not a call", "R-BID")
+        rules = self.rules
+        text = action_text(call)
+        if call == MISERE:
+            if rules.misere == MISERE_OFF:
+                raise IllegalActionError("misère is not allowed in these rules", "R-BID")
+            if rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
+                raise IllegalActionError("misère may only be bid after a 7 bid", "R-BID")
+        if call == OPEN_MISERE and not rules.open_misere:
+            raise IllegalActionError("open misère is not allowed in these rules", "R-BID")
+        if call == BLIND_MISERE:
+            if not rules.blind_misere:
+                raise IllegalActionError("blind misère is not allowed in these rules", "R-BID")
+            if self.called[self.to_move]:
+                raise IllegalActionError("blind misère is declared before any other call",
+                                         "R-BID")  # fmt: skip
+        if self._ranks[call] <= self.high_rank:
+            current = action_text(self.contract)
+            raise IllegalActionError(f"{text} does not outrank {current}", "R-BID")
+
+    def apply(self, call: Action) -> None:
+        """Make ``call`` for the player to move (checked with :meth:`check`)."""
+        self.check(call)
+        seat = self.to_move
+        self.calls.append((seat, call))
+        self.called[seat] = True
+        if self.raise_turn:
+            if call != PASS:
+                self._set_high(seat, call)
+            self.done = True
+            return
+        if call == PASS:
+            self.passed[seat] = True
+        else:
+            alone = all(self.passed[s] for s in self.bidders if s != seat)
+            self._set_high(seat, call)
+            if alone:
+                # The last player in after the others passed: the bid is the contract at once.
+                self.done = True
+                return
+        if self.rules.auction == AMERICAN:
+            if len(self.calls) >= len(self.bidders):
+                self.done = True
+                return
+            self.to_move = self.bidders[len(self.calls)]
+            return
+        active = [s for s in self.bidders if not self.passed[s]]
+        if not active:
+            self.done = True
+            return
+        if active == [self.contractor]:
+            if self.rules.raise_after_passes:
+                self.raise_turn = True
+                self.to_move = self.contractor
+            else:
+                self.done = True
+            return
+        index = self.bidders.index(seat)
+        for step in range(1, len(self.bidders) + 1):
+            nxt = self.bidders[(index + step) % len(self.bidders)]
+            if not self.passed[nxt]:
+                self.to_move = nxt
+                return
+
+    def _set_high(self, seat: int, call: Action) -> None:
+        self.contract = call
+        self.contractor = seat
+        self.high_rank = self._ranks[call]
+        if bid_tricks(call) == 7:
+            self.seven_bid = True
+
+    def copy(self) -> Auction:
+        other = Auction.__new__(Auction)
+        for name in Auction.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other

@@ -1,0 +1,43 @@
+"""Exceptions of the engine. All are ``ValueError`` subclasses, so callers that only care
+about "bad input" can catch one type; each carries the rule id it enforces."""
+
+from __future__ import annotations
+
+
+class FiveHundredError(ValueError):
+    """Base of every error the engine raises for bad input or an illegal action."""
+
+    rule: str = ""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        self.rule = rule or self.rule
+        self.reason = message
+        super().__init__(f"{message} ({self.rule})" if self.rule else message)
+
+
+class CardParseError(FiveHundredError):
+    """Text that is not a card of the notation (R-PACK)."""
+
+    rule = "R-PACK"
+
+
+class ActionParseError(FiveHundredError):
+    """Text that is not an action in record notation."""
+
+
+class RulesError(FiveHundredError):
+    """An unknown preset or variant, or a variant value of the wrong type."""
+
+    rule = "R-PRESET"
+
+
+class IllegalActionError(FiveHundredError):
+    """A well-formed action that the rules do not allow now; ``rule`` names the rule id."""
+
+
+class RecordError(FiveHundredError):
+    """A malformed or illegal game record; ``where`` says which field (``play[13]``)."""
+
+    def __init__(self, where: str, message: str, rule: str = "") -> None:
+        self.where = where
+        super().__init__(f"{where}: {message}", rule)

@@ -1,0 +1,575 @@
+"""Hand and game state machines.
+
+A :class:`HandState` runs one hand through explicit phases (OpenSpiel style)::
+
+    auction → discard (kitty exchange) → nominate (joker, optional) → play → done
+
+At every point it says whose turn it is (:attr:`HandState.to_move`), the legal actions
+(:meth:`HandState.legal_actions`), and applies an action (:meth:`HandState.apply`), raising
+:class:`IllegalActionError` naming the rule for anything the rules forbid. Each seat gets
+an :class:`~fivehundred.observation.Observation` with only what that seat may see.
+
+A :class:`GameState` plays hands to the target with the dealer rotating (R-GAME).
+
+>>> from fivehundred.rules import make_rules
+>>> hand = HandState.deal(make_rules(), dealer=0, seed=1)
+>>> hand.phase, hand.to_move
+('auction', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fivehundred.actions import (
+    BID_BASE,
+    JOKER_LEAD_BASE,
+    MISERE,
+    NO_NOMINATION,
+    NOMINATE_BASE,
+    OPEN_MISERE,
+    PASS,
+    Action,
+    action_text,
+    bid_strain,
+    joker_lead_action,
+    nominate_action,
+)
+from fivehundred.auction import Auction
+from fivehundred.cards import (
+    JOKER,
+    JOKERS_MASK,
+    NO_TRUMPS,
+    SUITS,
+    Card,
+    CardMask,
+    card_text,
+    iter_cards,
+)
+from fivehundred.errors import IllegalActionError
+from fivehundred.play import (
+    FREE_SUIT,
+    PlayContext,
+    legal_follow_mask,
+    make_context,
+    trick_winner_index,
+)
+from fivehundred.rules import ALLPASS_PLAY_NT, ALLPASS_REDEAL_SAME_DEALER, JOKER_LEAD_NOT_RENOUNCED, Rules
+from fivehundred.scoring import (
+    HandScore,
+    apply_hand_to_scores,
+    game_winner,
+    score_hand,
+    side_of_seats,
+)
+
+AUCTION = "auction"
+DISCARD = "discard"
+NOMINATE = "nominate"
+PLAY = "play"
+DONE = "done"
+PHASES = (AUCTION, DISCARD, NOMINATE, PLAY, DONE)
+
+TRICKS_PER_HAND = 10
+_ALL_SUITS = 0b1111
+
+
+def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[CardMask], CardMask]:
+    """Shuffle and deal by the pack's pattern, from the dealer's left (R-DEAL)."""
+    pack = rules.pack
+    deck = list(iter_cards(pack.cards))
+    rng.shuffle(deck)
+    seats = rules.seats
+    hands = [0] * seats
+    kitty = 0
+    position = 0
+    for each, to_kitty in pack.deal_rounds:
+        for offset in range(1, seats + 1):
+            seat = (dealer + offset) % seats
+            for card in deck[position:position + each]:
+                hands[seat] |= 1 << card
+            position += each
+        for card in deck[position:position + to_kitty]:
+            kitty |= 1 << card
+        position += to_kitty
+    return hands, kitty
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: the plays ``(seat, action)`` in order and the winning seat."""
+
+    plays: tuple[tuple[int, Action], ...]
+    winner: int
+
+    @property
+    def leader(self) -> int:
+        return self.plays[0][0]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What ``fivehundred replay`` reports for a finished hand."""
+
+    contract: Action  # -1: no contract (all passed)
+    contractor: int  # -1: none
+    trick_winners: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    score: HandScore
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        return self.score.points
+
+    @property
+    def made(self) -> bool | None:
+        return self.score.made
+
+
+class HandState:
+    """One hand, from the deal to the score. Mutable; :meth:`clone` copies it."""
+
+    __slots__ = (
+        "_result", "active", "auction", "contract", "contractor", "ctx", "dealer", "dealt",
+        "discards", "discards_left", "hands", "history", "joker_suits", "kitty",
+        "kitty_dealt", "led_suit", "next_active", "partners", "phase", "played", "rules",
+        "seats", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
+        "tricks", "tricks_won", "void_shown",
+    )  # fmt: skip
+
+    def __init__(self, rules: Rules, dealer: int, hands: Sequence[CardMask], kitty: CardMask):
+        """A hand about to be bid, with the cards as dealt."""
+        self.rules = rules
+        self.seats = rules.seats
+        self.dealer = dealer
+        self.dealt = tuple(hands)
+        self.kitty_dealt = kitty
+        self.hands = list(hands)
+        self.kitty = kitty
+        self.phase = AUCTION
+        self.history: list[Action] = []
+        self.auction = Auction(rules, dealer)
+        self.to_move = self.auction.to_move
+        self.contract = -1
+        self.contractor = -1
+        self.partners: tuple[int, ...] = ()
+        self.discards = 0
+        self.discards_left = 0
+        self.joker_suits = [FREE_SUIT, FREE_SUIT]
+        self.ctx: PlayContext | None = None
+        self.active: tuple[int, ...] = ()
+        self.next_active: list[int] = []
+        self.trick_cards: list[Card] = []
+        self.trick_actions: list[Action] = []
+        self.trick_seats: list[int] = []
+        self.led_suit = -1
+        self.tricks: list[Trick] = []
+        self.tricks_won = [0] * self.seats
+        self.suits_led = 0
+        self.void_shown = [0] * self.seats
+        self.played = 0
+        self._result: HandResult | None = None
+
+    @classmethod
+    def deal(cls, rules: Rules, dealer: int, seed: int | str | None = None) -> HandState:
+        """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
+        hands, kitty = deal_cards(rules, dealer, random.Random(seed))
+        return cls(rules, dealer, hands, kitty)
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == DONE
+
+    @property
+    def is_misere(self) -> bool:
+        return self.contract >= MISERE
+
+    @property
+    def trump(self) -> int:
+        """Trump suit 0–3, or 4 for no trumps and misère; -1 before the contract."""
+        if self.ctx is not None:
+            return self.ctx.trump
+        if self.contract < 0:
+            return -1
+        return bid_strain(self.contract)
+
+    def current_trick(self) -> list[tuple[int, Action]]:
+        return list(zip(self.trick_seats, self.trick_actions, strict=True))
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the player to move (empty when the hand is over)."""
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_plays()
+        if phase == AUCTION:
+            return self.auction.legal_calls()
+        if phase == DISCARD:
+            return list(iter_cards(self.hands[self.contractor]))
+        if phase == NOMINATE:
+            joker = self._joker_to_nominate()
+            return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
+        return []
+
+    def legal_card_mask(self) -> CardMask:
+        """In play: the cards the player to move may play (a joker led with a nomination
+        counts as the joker card)."""
+        hand = self.hands[self.to_move]
+        ctx = self.ctx
+        assert ctx is not None
+        if self.trick_cards:
+            return legal_follow_mask(hand, self.led_suit, ctx)
+        if hand & ctx.free_jokers and not self._joker_lead_suits(self.to_move):
+            return hand & ~ctx.free_jokers
+        return hand
+
+    def _legal_plays(self) -> list[Action]:
+        hand = self.hands[self.to_move]
+        ctx = self.ctx
+        assert ctx is not None
+        if self.trick_cards:
+            return list(iter_cards(legal_follow_mask(hand, self.led_suit, ctx)))
+        free = hand & ctx.free_jokers
+        actions = list(iter_cards(hand & ~free))
+        if free:
+            suits = self._joker_lead_suits(self.to_move)
+            for joker in iter_cards(free):
+                actions.extend(joker_lead_action(joker, s) for s in SUITS if suits >> s & 1)
+        return actions
+
+    def _joker_lead_suits(self, seat: int) -> int:
+        """Suits an unnominated joker may be led as (R-JOKER 5), as a 4-bit mask."""
+        if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED:
+            allowed = _ALL_SUITS & ~self.void_shown[seat]
+        else:
+            allowed = _ALL_SUITS & ~self.suits_led
+        if not allowed and len(self.tricks) == TRICKS_PER_HAND - 1:
+            return _ALL_SUITS  # all suits led: the joker may still be led to the last trick
+        return allowed
+
+    def _joker_to_nominate(self) -> Card:
+        held = self.hands[self.contractor] & JOKERS_MASK
+        for joker in iter_cards(held):
+            if self.joker_suits[joker - JOKER] == FREE_SUIT:
+                return joker
+        raise AssertionError("no joker to nominate")
+
+    # ----------------------------------------------------------------- actions
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for :attr:`to_move`; raises :class:`IllegalActionError`."""
+        phase = self.phase
+        if phase == PLAY:
+            self._play(action)
+        elif phase == AUCTION:
+            self._call(action)
+        elif phase == DISCARD:
+            self._discard(action)
+        elif phase == NOMINATE:
+            self._nominate(action)
+        else:
+            raise IllegalActionError("the hand is over", "R-PLAY")
+        self.history.append(action)
+
+    def _call(self, action: Action) -> None:
+        if not PASS <= action < NOMINATE_BASE:
+            raise IllegalActionError(f"{self._text(action)} is not a call; it is the auction",
+                                     "R-BID")  # fmt: skip
+        auction = self.auction
+        auction.apply(action)
+        if not auction.done:
+            self.to_move = auction.to_move
+            return
+        self.contract = auction.contract
+        self.contractor = auction.contractor
+        if self.contract < 0:
+            if self.rules.allpass == ALLPASS_PLAY_NT:
+                self._start_play(make_context(NO_TRUMPS), leader=(self.dealer + 1) % self.seats)
+            else:
+                self._finish()
+            return
+        contractor = self.contractor
+        sides = side_of_seats(self.rules)
+        if self.is_misere:
+            self.partners = ()
+        else:
+            self.partners = tuple(
+                s for s in range(self.seats) if s != contractor and sides[s] == sides[contractor]
+            )
+        self.hands[contractor] |= self.kitty
+        self.kitty = 0
+        self.discards_left = self.rules.pack.kitty_size
+        self.phase = DISCARD
+        self.to_move = contractor
+
+    def _discard(self, action: Action) -> None:
+        seat = self.contractor
+        if not 0 <= action < JOKER_LEAD_BASE:
+            raise IllegalActionError(f"{self._text(action)}: discard a card from the hand "
+                                     "and kitty", "R-KITTY")  # fmt: skip
+        if not self.hands[seat] >> action & 1:
+            raise IllegalActionError(f"{self._text(action)} is not in the contractor's hand",
+                                     "R-KITTY")  # fmt: skip
+        self.hands[seat] ^= 1 << action
+        self.discards |= 1 << action
+        self.discards_left -= 1
+        if self.discards_left == 0:
+            if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
+                self.phase = NOMINATE
+            else:
+                self._begin_contract_play()
+
+    def _nominate(self, action: Action) -> None:
+        joker = self._joker_to_nominate()
+        if action == NO_NOMINATION:
+            self._begin_contract_play()
+            return
+        if not NOMINATE_BASE <= action < NO_NOMINATION or (action - NOMINATE_BASE) // 4 != (
+            joker - JOKER
+        ):
+            raise IllegalActionError(f"{self._text(action)}: nominate the joker's suit or "
+                                     "'none'", "R-JOKER")  # fmt: skip
+        self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
+        held = self.hands[self.contractor] & JOKERS_MASK
+        undecided = [j for j in iter_cards(held) if self.joker_suits[j - JOKER] == FREE_SUIT]
+        if not undecided:
+            self._begin_contract_play()
+
+    def _begin_contract_play(self) -> None:
+        contract = self.contract
+        strain = bid_strain(contract)
+        ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]))
+        leader = self.contractor
+        self._start_play(ctx, leader)
+        if self.rules.eldest_leads:
+            eldest = (self.dealer + 1) % self.seats
+            while eldest not in self.active:
+                eldest = (eldest + 1) % self.seats
+            self.to_move = eldest
+
+    def _start_play(self, ctx: PlayContext, leader: int) -> None:
+        self.ctx = ctx
+        if self.is_misere:
+            sides = side_of_seats(self.rules)
+            out = {s for s in range(self.seats) if sides[s] == sides[self.contractor]}
+            out.discard(self.contractor)
+            self.active = tuple(s for s in range(self.seats) if s not in out)
+        else:
+            self.active = tuple(range(self.seats))
+        self.next_active = [0] * self.seats
+        for index, seat in enumerate(self.active):
+            self.next_active[seat] = self.active[(index + 1) % len(self.active)]
+        self.phase = PLAY
+        self.to_move = leader
+
+    def _play(self, action: Action) -> None:
+        seat = self.to_move
+        ctx = self.ctx
+        assert ctx is not None
+        hand = self.hands[seat]
+        if action < JOKER_LEAD_BASE:
+            card = action
+        elif action < PASS:
+            card = JOKER + (action - JOKER_LEAD_BASE) // 4
+        else:
+            raise IllegalActionError(f"{self._text(action)} is not a card; it is the play",
+                                     "R-PLAY")  # fmt: skip
+        if not hand >> card & 1:
+            raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand",
+                                     "R-PLAY")  # fmt: skip
+        if not self.trick_cards:
+            if action < JOKER_LEAD_BASE:
+                if ctx.free_jokers >> card & 1:
+                    raise IllegalActionError(
+                        "a joker led in no trumps or misère must nominate a suit, like JK>S",
+                        "R-JOKER")  # fmt: skip
+                led = ctx.effective_suit[card]
+            else:
+                if not ctx.free_jokers >> card & 1:
+                    raise IllegalActionError(
+                        "only an unnominated joker in no trumps or misère is led with a suit",
+                        "R-JOKER")  # fmt: skip
+                led = (action - JOKER_LEAD_BASE) % 4
+                if not self._joker_lead_suits(seat) >> led & 1:
+                    raise IllegalActionError(
+                        f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
+                        + ("be one the leader has not shown void in"
+                           if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+                           else "not have been led in this hand"), "R-JOKER")  # fmt: skip
+            self.led_suit = led
+            self.suits_led |= 1 << led
+        else:
+            if action >= JOKER_LEAD_BASE:
+                raise IllegalActionError("only the leader nominates a suit for the joker",
+                                         "R-JOKER")  # fmt: skip
+            led = self.led_suit
+            if not legal_follow_mask(hand, led, ctx) >> card & 1:
+                raise self._follow_error(card, hand, led, ctx)
+            if not ctx.follow_masks[led] >> card & 1:
+                self.void_shown[seat] |= 1 << led
+        self.hands[seat] = hand ^ (1 << card)
+        self.played |= 1 << card
+        self.trick_cards.append(card)
+        self.trick_actions.append(action)
+        self.trick_seats.append(seat)
+        if len(self.trick_cards) < len(self.active):
+            self.to_move = self.next_active[seat]
+            return
+        winner = self.trick_seats[trick_winner_index(self.trick_cards, self.led_suit, ctx)]
+        self.tricks.append(Trick(tuple(zip(self.trick_seats, self.trick_actions, strict=True)),
+                                 winner))  # fmt: skip
+        self.tricks_won[winner] += 1
+        self.trick_cards = []
+        self.trick_actions = []
+        self.trick_seats = []
+        self.to_move = winner
+        if len(self.tricks) == TRICKS_PER_HAND:
+            self._finish()
+
+    def _follow_error(self, card: Card, hand: CardMask, led: int,
+                      ctx: PlayContext) -> IllegalActionError:
+        suit = "SCDH"[led]
+        if hand & ctx.follow_masks[led]:
+            if ctx.free_jokers >> card & 1:
+                return IllegalActionError(
+                    f"the joker may be played only when unable to follow {suit}", "R-JOKER")
+            return IllegalActionError(
+                f"{card_text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY")
+        return IllegalActionError(
+            f"{card_text(card)}: in misère a player who cannot follow must play the joker",
+            "R-JOKER")
+
+    def _finish(self) -> None:
+        self.phase = DONE
+        self.to_move = -1
+        winners = tuple(trick.winner for trick in self.tricks)
+        score = score_hand(self.rules, self.contract, self.contractor, self.partners,
+                           self.tricks_won, winners)  # fmt: skip
+        self._result = HandResult(self.contract, self.contractor, winners,
+                                  tuple(self.tricks_won), score)  # fmt: skip
+
+    def _text(self, action: Action) -> str:
+        try:
+            return action_text(action, self.rules.two_jokers)
+        except ValueError:
+            return f"action {action}"
+
+    # ----------------------------------------------------------------- results and views
+    @property
+    def result(self) -> HandResult:
+        """The finished hand's result; raises if the hand is not over."""
+        if self._result is None:
+            raise ValueError("the hand is not over")
+        return self._result
+
+    @property
+    def misere_decided(self) -> bool:
+        """True once a misère contractor has won a trick: play may stop (R-PLAY)."""
+        return self.is_misere and self.tricks_won[self.contractor] > 0
+
+    @property
+    def exposed_seats(self) -> tuple[int, ...]:
+        """Seats whose hands lie face up: the open misère contractor after trick 1."""
+        if self.contract == OPEN_MISERE and self.tricks:
+            return (self.contractor,)
+        return ()
+
+    def observation(self, seat: int, scores: Sequence[int] = ()) -> Observation:
+        """What ``seat`` may see now (never other hands, the kitty or others' discards)."""
+        from fivehundred.observation import observe
+
+        return observe(self, seat, tuple(scores))
+
+    def clone(self) -> HandState:
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list):
+                value = list(value)
+            setattr(other, name, value)
+        other.auction = self.auction.copy()
+        return other
+
+    @classmethod
+    def replay(cls, rules: Rules, dealer: int, hands: Sequence[CardMask], kitty: CardMask,
+               actions: Sequence[Action]) -> HandState:
+        """Deal the given cards and apply ``actions`` in order."""
+        state = cls(rules, dealer, hands, kitty)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def __repr__(self) -> str:
+        return (f"<HandState phase={self.phase} to_move={self.to_move} "
+                f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
+                f"tricks={len(self.tricks)}>")  # fmt: skip
+
+
+class GameState:
+    """Hands to the target with the dealer rotating, the 490 rule, −500 and the win rules
+    (R-GAME). ``hand`` is the hand in progress."""
+
+    def __init__(self, rules: Rules, seed: int | str | None = None,
+                 first_dealer: int | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)
+        self.first_dealer = rng.randrange(rules.seats) if first_dealer is None else first_dealer
+        self.sides = max(side_of_seats(rules)) + 1
+        self.scores = [0] * self.sides
+        self.score_history: list[tuple[int, ...]] = []
+        self.finished_hands: list[HandState] = []
+        self.winner: int | None = None
+        self.hand = self._new_hand(self.first_dealer)
+
+    def _new_hand(self, dealer: int) -> HandState:
+        index = len(self.finished_hands)
+        seed = f"{self.seed}/hand-{index}" if self.seed is not None else None
+        return HandState.deal(self.rules, dealer, seed)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def to_move(self) -> int:
+        return self.hand.to_move
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self.hand.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Apply an action to the current hand; a finished hand is scored and the next dealt."""
+        if self.is_over:
+            raise IllegalActionError("the game is over", "R-GAME")
+        self.hand.apply(action)
+        if self.hand.is_over:
+            self.finish_hand()
+
+    def finish_hand(self) -> None:
+        """Score the finished hand; deal the next unless the game is won."""
+        hand = self.hand
+        score = hand.result.score
+        self.scores = apply_hand_to_scores(self.rules, self.scores, score)
+        self.score_history.append(tuple(self.scores))
+        self.finished_hands.append(hand)
+        self.winner = game_winner(self.rules, self.scores, score)
+        if self.winner is None:
+            if hand.contract < 0 and self.rules.allpass == ALLPASS_REDEAL_SAME_DEALER:
+                dealer = hand.dealer
+            else:
+                dealer = (hand.dealer + 1) % self.rules.seats
+            self.hand = self._new_hand(dealer)
+
+    def replace_deal(self, hands: Sequence[CardMask], kitty: CardMask) -> None:
+        """Use these cards for the current hand (before any call): replaying records."""
+        if self.hand.history:
+            raise ValueError("the hand has started")
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty)
+
+    def observation(self, seat: int) -> Observation:
+        return self.hand.observation(seat, self.scores)
+
+
+from fivehundred.observation import Observation  # noqa: E402  (cycle: observe reads HandState)

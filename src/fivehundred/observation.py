@@ -1,0 +1,124 @@
+"""Per-seat observations: exactly what one seat may see (hidden information stays hidden).
+
+A seat sees its own hand (with the kitty while it is the contractor exchanging), every call,
+every card played, the contract, the joker's nomination, the open-misère contractor's hand
+after the first trick, and its own discards if it is the contractor. Never the other hands,
+the kitty, or anyone else's discards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fivehundred.actions import Action, action_text
+from fivehundred.cards import CardMask, mask_text
+from fivehundred.rules import Rules
+
+if TYPE_CHECKING:
+    from fivehundred.game import HandState
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One seat's view of a hand. Cards are bitmasks; actions are action numbers."""
+
+    rules: Rules
+    seat: int
+    dealer: int
+    phase: str
+    to_move: int
+    hand: CardMask
+    auction: tuple[tuple[int, Action], ...]
+    contract: Action
+    contractor: int
+    partners: tuple[int, ...]
+    active: tuple[int, ...]
+    joker_suits: tuple[int, int]
+    trump: int
+    tricks: tuple[tuple[tuple[tuple[int, Action], ...], int], ...]
+    trick: tuple[tuple[int, Action], ...]
+    led_suit: int
+    legal: tuple[Action, ...]
+    tricks_won: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    exposed: tuple[tuple[int, CardMask], ...]
+    discards: CardMask
+    played: CardMask
+    voids: tuple[int, ...]
+    suits_led: int
+    scores: tuple[int, ...]
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats
+
+    @property
+    def unseen(self) -> CardMask:
+        """Cards this seat cannot see: the other hands plus the kitty/discards."""
+        seen = self.hand | self.played | self.discards
+        for _, mask in self.exposed:
+            seen |= mask
+        return self.rules.pack.cards & ~seen
+
+    def to_json(self) -> dict[str, Any]:
+        """The observation in record notation (the external-player protocol)."""
+        two = self.rules.two_jokers
+
+        def text(action: Action) -> str:
+            return action_text(action, two)
+
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "hand": mask_text(self.hand, two),
+            "auction": [text(call) for _, call in self.auction],
+            "contract": text(self.contract) if self.contract >= 0 else None,
+            "contractor": self.contractor if self.contractor >= 0 else None,
+            "partners": list(self.partners),
+            "active": list(self.active),
+            "joker_suit": "SCDH"[self.joker_suits[0]] if self.joker_suits[0] >= 0 else None,
+            "tricks": [[[seat, text(a)] for seat, a in plays] for plays, _ in self.tricks],
+            "trick_winners": [winner for _, winner in self.tricks],
+            "trick": [[seat, text(a)] for seat, a in self.trick],
+            "legal": [text(a) for a in self.legal],
+            "tricks_won": list(self.tricks_won),
+            "hand_sizes": list(self.hand_sizes),
+            "exposed": {str(seat): mask_text(mask, two) for seat, mask in self.exposed},
+            "discards": mask_text(self.discards, two),
+            "scores": list(self.scores),
+        }
+
+
+def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observation:
+    """Build ``seat``'s observation of ``state``."""
+    own_discards = state.discards if seat == state.contractor else 0
+    return Observation(
+        rules=state.rules,
+        seat=seat,
+        dealer=state.dealer,
+        phase=state.phase,
+        to_move=state.to_move,
+        hand=state.hands[seat],
+        auction=tuple(state.auction.calls),
+        contract=state.contract,
+        contractor=state.contractor,
+        partners=state.partners,
+        active=state.active,
+        joker_suits=(state.joker_suits[0], state.joker_suits[1]),
+        trump=state.trump,
+        tricks=tuple((trick.plays, trick.winner) for trick in state.tricks),
+        trick=tuple(state.current_trick()),
+        led_suit=state.led_suit if state.trick_cards else -1,
+        legal=tuple(state.legal_actions()) if seat == state.to_move else (),
+        tricks_won=tuple(state.tricks_won),
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        exposed=tuple((s, state.hands[s]) for s in state.exposed_seats if s != seat),
+        discards=own_discards,
+        played=state.played,
+        voids=tuple(state.void_shown),
+        suits_led=state.suits_led,
+        scores=scores,
+    )

@@ -1,0 +1,318 @@
+"""Game records (JSON): parse, validate, replay and write (see docs/record-format.md).
+
+``replay_hand_record`` / ``replay_game_record`` check every step against the rules and
+raise :class:`RecordError` saying where (``play[13]``) and why, citing the rule id.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from fivehundred.actions import (
+    BID_BASE,
+    NO_NOMINATION,
+    NOMINATE_BASE,
+    PASS,
+    Action,
+    action_text,
+    parse_action,
+    parse_call,
+    parse_nomination,
+    parse_play,
+)
+from fivehundred.cards import CardMask, iter_cards, mask_text, parse_card
+from fivehundred.errors import FiveHundredError, RecordError
+from fivehundred.game import AUCTION, DISCARD, DONE, NOMINATE, PLAY, GameState, HandState
+from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
+
+HAND_FORMAT = "fivehundred-hand/1"
+GAME_FORMAT = "fivehundred-game/1"
+
+_HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
+              "joker_suit", "play", "seed", "comment", "players"}  # fmt: skip
+
+
+def _where(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _card_list(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise RecordError(where, "must be a list of cards")
+    cards = []
+    for index, token in enumerate(value):
+        try:
+            cards.append(parse_card(token))
+        except FiveHundredError as error:
+            raise RecordError(f"{where}[{index}]", error.reason, "R-PACK") from None
+    return cards
+
+
+def parse_rules(data: Any, where: str = "rules") -> Rules:
+    try:
+        return rules_from_dict(data)
+    except FiveHundredError as error:
+        raise RecordError(where, error.reason, error.rule) from None
+
+
+def parse_deal(record: Mapping[str, Any], rules: Rules,
+               prefix: str = "") -> tuple[int, list[CardMask], CardMask]:
+    """Dealer, hands and kitty of a hand record, checked against the pack (R-PACK, R-DEAL)."""
+    seats = rules.seats
+    dealer = record.get("dealer")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < seats:
+        raise RecordError(_where(prefix, "dealer"), f"must be a seat 0..{seats - 1}", "R-DEAL")
+    raw_hands = record.get("hands")
+    if not isinstance(raw_hands, list) or len(raw_hands) != seats:
+        raise RecordError(_where(prefix, "hands"), f"must be {seats} lists of cards", "R-DEAL")
+    pack = rules.pack
+    seen: dict[int, str] = {}
+    two = rules.two_jokers
+
+    def take(cards: list[int], where: str) -> CardMask:
+        mask = 0
+        for index, card in enumerate(cards):
+            place = f"{where}[{index}]"
+            if not pack.cards >> card & 1:
+                raise RecordError(place, f"{mask_text(1 << card, two)[0]} is not in the "
+                                  f"{pack.name}-card pack", "R-PACK")  # fmt: skip
+            if card in seen:
+                raise RecordError(place, f"duplicate card {mask_text(1 << card, two)[0]} "
+                                  f"(also at {seen[card]})", "R-PACK")  # fmt: skip
+            seen[card] = place
+            mask |= 1 << card
+        return mask
+
+    hands = []
+    for seat, raw in enumerate(raw_hands):
+        where = _where(prefix, f"hands[{seat}]")
+        cards = _card_list(raw, where)
+        if len(cards) != pack.hand_size:
+            raise RecordError(where, f"has {len(cards)} cards; each player gets "
+                              f"{pack.hand_size}", "R-DEAL")  # fmt: skip
+        hands.append(take(cards, where))
+    kitty_cards = _card_list(record.get("kitty"), _where(prefix, "kitty"))
+    if len(kitty_cards) != pack.kitty_size:
+        raise RecordError(_where(prefix, "kitty"), f"has {len(kitty_cards)} cards; the kitty "
+                          f"has {pack.kitty_size}", "R-DEAL")  # fmt: skip
+    kitty = take(kitty_cards, _where(prefix, "kitty"))
+    return dealer, hands, kitty
+
+
+def _apply(state: HandState, action_token: Any, where: str,
+           parse: Callable[[str], Action]) -> None:
+    if not isinstance(action_token, str):
+        raise RecordError(where, f"must be a string, got {action_token!r}")
+    try:
+        action = parse(action_token)
+    except FiveHundredError as error:
+        raise RecordError(where, error.reason) from None
+    try:
+        state.apply(action)
+    except FiveHundredError as error:
+        raise RecordError(where, error.reason, error.rule) from None
+
+
+def _list(record: Mapping[str, Any], key: str, prefix: str) -> list[Any]:
+    value = record.get(key, [])
+    if not isinstance(value, list):
+        raise RecordError(_where(prefix, key), "must be a list")
+    return value
+
+
+def replay_hand(record: Mapping[str, Any], rules: Rules | None = None, prefix: str = "",
+                dealer: int | None = None) -> HandState:
+    """Replay a ``fivehundred-hand/1`` record, checking each step. ``rules`` is given for the
+    hands of a game record (which carry no rules of their own)."""
+    if not isinstance(record, Mapping):
+        raise RecordError(prefix or "record", "must be a JSON object")
+    unknown = set(record) - _HAND_KEYS
+    if unknown:
+        raise RecordError(prefix or "record", f"unknown key(s): {', '.join(sorted(unknown))}")
+    if rules is None:
+        if record.get("format") != HAND_FORMAT:
+            raise RecordError("format", f"must be {HAND_FORMAT!r}")
+        rules = parse_rules(record.get("rules", {"preset": "australian"}))
+    hand_dealer, hands, kitty = parse_deal(record, rules, prefix)
+    if dealer is not None and hand_dealer != dealer:
+        raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
+                          "to the left", "R-DEAL")  # fmt: skip
+    state = HandState(rules, hand_dealer, hands, kitty)
+
+    auction = _list(record, "auction", prefix)
+    for index, call in enumerate(auction):
+        where = _where(prefix, f"auction[{index}]")
+        if state.phase != AUCTION:
+            raise RecordError(where, "a call after the auction has ended", "R-BID")
+        _apply(state, call, where, parse_call)
+    discards = _list(record, "discards", prefix)
+    for index, card in enumerate(discards):
+        where = _where(prefix, f"discards[{index}]")
+        if state.phase != DISCARD:
+            why = ("the auction is not over" if state.phase == AUCTION
+                   else "no kitty exchange now (all passed, or the discards are complete)")
+            raise RecordError(where, why, "R-KITTY")
+        _apply(state, card, where, parse_play)
+    play = _list(record, "play", prefix)
+    joker_suit = record.get("joker_suit")
+    if joker_suit is not None:
+        where = _where(prefix, "joker_suit")
+        if state.phase != NOMINATE:
+            raise RecordError(where, "only a no-trump or misère contractor holding the joker "
+                              "nominates its suit, after the discards", "R-JOKER")  # fmt: skip
+        tokens = joker_suit.values() if isinstance(joker_suit, Mapping) else [joker_suit]
+        for token in tokens:
+            if state.phase == NOMINATE:
+                _apply(state, token, where, parse_nomination)
+    elif state.phase == NOMINATE and play:
+        state.apply(NO_NOMINATION)
+    for index, token in enumerate(play):
+        where = _where(prefix, f"play[{index}]")
+        if state.phase != PLAY:
+            why = {AUCTION: "the auction is not over", DISCARD: "the discards are not complete",
+                   DONE: "the hand is over"}.get(state.phase, "no play now")
+            raise RecordError(where, why, "R-PLAY")
+        _apply(state, token, where, parse_play)
+    return state
+
+
+def hand_summary(state: HandState) -> dict[str, Any]:
+    """The replay command's JSON for one hand (finished or stopped part way)."""
+    if not state.is_over:
+        return {"to_move": state.to_move, "phase": state.phase}
+    result = state.result
+    two = state.rules.two_jokers
+    return {
+        "contract": action_text(result.contract, two) if result.contract >= BID_BASE else None,
+        "contractor": result.contractor if result.contractor >= 0 else None,
+        "tricks": list(result.trick_winners),
+        "tricks_won": list(result.tricks_won),
+        "points": list(result.points),
+        "made": result.made,
+    }
+
+
+def legal_texts(state: HandState) -> list[str]:
+    two = state.rules.two_jokers
+    return [action_text(action, two) for action in state.legal_actions()]
+
+
+def replay_game(record: Mapping[str, Any]) -> GameState:
+    """Replay a ``fivehundred-game/1`` record: every hand, the scores and the winner."""
+    if not isinstance(record, Mapping):
+        raise RecordError("record", "must be a JSON object")
+    unknown = set(record) - {"format", "rules", "first_dealer", "hands", "seed", "comment"}
+    if unknown:
+        raise RecordError("record", f"unknown key(s): {', '.join(sorted(unknown))}")
+    rules = parse_rules(record.get("rules", {"preset": "australian"}))
+    first = record.get("first_dealer")
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < rules.seats:
+        raise RecordError("first_dealer", f"must be a seat 0..{rules.seats - 1}", "R-DEAL")
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("hands", "must be a list of hand records")
+    game = GameState(rules, seed=0, first_dealer=first)
+    for index, hand_record in enumerate(hands):
+        prefix = f"hands[{index}]"
+        if game.is_over:
+            raise RecordError(prefix, "the game is already over", "R-GAME")
+        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer)
+        game.hand = state
+        if state.is_over:
+            game.finish_hand()
+        elif index != len(hands) - 1:
+            raise RecordError(prefix, f"stops part way ({state.phase}) but more hands follow")
+    return game
+
+
+def game_summary(game: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "scores": [list(s) for s in game.score_history],
+        "winner": game.winner,
+    }
+    if not game.is_over and game.hand.history:
+        out.update(hand_summary(game.hand))
+    return out
+
+
+def replay_record(data: Any) -> tuple[dict[str, Any], HandState | GameState]:
+    """Replay a hand or game record; returns the summary and the final state."""
+    if not isinstance(data, Mapping):
+        raise RecordError("record", "must be a JSON object")
+    fmt = data.get("format")
+    if fmt == HAND_FORMAT:
+        hand = replay_hand(data)
+        return hand_summary(hand), hand
+    if fmt == GAME_FORMAT:
+        game = replay_game(data)
+        return game_summary(game), game
+    raise RecordError("format", f"must be {HAND_FORMAT!r} or {GAME_FORMAT!r}, got {fmt!r}")
+
+
+# ----------------------------------------------------------------------------- writing
+def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
+    """The record of a hand (complete or in progress), in the order the actions were made."""
+    rules = state.rules
+    two = rules.two_jokers
+    record: dict[str, Any] = {"format": HAND_FORMAT}
+    if include_rules:
+        record["rules"] = rules.to_dict()
+    record["dealer"] = state.dealer
+    record["hands"] = [mask_text(hand, two) for hand in state.dealt]
+    record["kitty"] = mask_text(state.kitty_dealt, two)
+    auction: list[str] = []
+    discards: list[str] = []
+    nominations: list[Action] = []
+    play: list[str] = []
+    # History is in phase order: calls, then the discards, then nominations, then play.
+    discard_count = rules.pack.kitty_size if state.contract >= 0 else 0
+    for action in state.history:
+        text = action_text(action, two)
+        if action < PASS:
+            (discards if len(discards) < discard_count else play).append(text)
+        elif action < NOMINATE_BASE:
+            auction.append(text)
+        elif action <= NO_NOMINATION:
+            nominations.append(action)
+    record["auction"] = auction
+    record["discards"] = discards
+    named = [a for a in nominations if a != NO_NOMINATION]
+    if len(named) == 1 and not two:
+        record["joker_suit"] = action_text(named[0])
+    elif named:
+        record["joker_suit"] = {
+            ("JKR" if (a - NOMINATE_BASE) < 4 else "JKB"): "SCDH"[(a - NOMINATE_BASE) % 4]
+            for a in named
+        }
+    record["play"] = play
+    return record
+
+
+def game_record(game: GameState) -> dict[str, Any]:
+    hands = [hand_record(h, include_rules=False) for h in game.finished_hands]
+    if not game.is_over and game.hand.history:
+        hands.append(hand_record(game.hand, include_rules=False))
+    return {"format": GAME_FORMAT, "rules": game.rules.to_dict(),
+            "first_dealer": game.first_dealer, "hands": hands}  # fmt: skip
+
+
+def random_hand(rules: Rules = DEFAULT_RULES, seed: int = 0,
+                dealer: int | None = None) -> HandState:
+    """A complete hand with a seeded deal and uniformly random legal actions."""
+    rng = random.Random(seed)
+    state = HandState.deal(rules, rng.randrange(rules.seats) if dealer is None else dealer,
+                           seed=rng.random())  # fmt: skip
+    while not state.is_over:
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    return state
+
+
+def cards_text(mask: CardMask, rules: Rules) -> list[str]:
+    return [action_text(card, rules.two_jokers) for card in iter_cards(mask)]
+
+
+def parse_actions(tokens: Sequence[str]) -> list[Action]:
+    return [parse_action(token) for token in tokens]

@@ -1,0 +1,126 @@
+"""``fivehundred replay``, ``record`` and ``demo``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fivehundred.errors import FiveHundredError, RecordError
+from fivehundred.game import GameState, HandState
+from fivehundred.record import (
+    hand_record,
+    legal_texts,
+    random_hand,
+    replay_record,
+)
+from fivehundred.rules import make_rules
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with status 2 and one line on bad arguments."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _load_json(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise RecordError(path, f"cannot read: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError(path, "is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(path, f"not valid JSON: {error.msg} at line {error.lineno} "
+                          f"column {error.colno}") from None  # fmt: skip
+
+
+def replay_main(argv: list[str]) -> int:
+    parser = _Parser(prog="fivehundred replay",
+                     description="Check a hand or game record against the rules and print "
+                     "its result as JSON.")  # fmt: skip
+    parser.add_argument("file", help="record file, or - for standard input")
+    parser.add_argument("--legal", action="store_true",
+                        help="for a record that stops part way, list the legal actions")
+    args = parser.parse_args(argv)
+    try:
+        summary, state = replay_record(_load_json(args.file))
+    except FiveHundredError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    hand = state.hand if isinstance(state, GameState) else state
+    if args.legal and not hand.is_over:
+        summary["legal"] = legal_texts(hand)
+    print(json.dumps(summary))
+    return 0
+
+
+def record_main(argv: list[str]) -> int:
+    parser = _Parser(prog="fivehundred record",
+                     description="Write a complete random hand record (random legal play).")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--preset", default="australian")
+    parser.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
+                        help="a rule variant, e.g. --variant target=300 --variant pack45")
+    parser.add_argument("--out", default="-", help="file to write (default: standard output)")
+    args = parser.parse_args(argv)
+    try:
+        rules = make_rules(args.preset, parse_variants(args.variant))
+    except FiveHundredError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    text = json.dumps(hand_record(random_hand(rules, args.seed)))
+    if args.out == "-":
+        print(text)
+    else:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    return 0
+
+
+def parse_variants(items: list[str]) -> dict[str, Any]:
+    """``["target=300", "pack45"]`` → ``{"target": 300, "pack45": True}``."""
+    variants: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            variants[name] = True
+        elif value.lower() in ("true", "false"):
+            variants[name] = value.lower() == "true"
+        else:
+            try:
+                variants[name] = int(value)
+            except ValueError:
+                variants[name] = value
+    return variants
+
+
+def demo_main(argv: list[str]) -> int:
+    """Watch computer players play one hand, printed trick by trick."""
+    from fivehundred.text import describe_hand
+
+    parser = _Parser(prog="fivehundred demo", description="Watch a hand between computers.")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", default="heuristic")
+    args = parser.parse_args(argv)
+    rules = make_rules()
+    state = HandState.deal(rules, dealer=0, seed=args.seed)
+    try:
+        from fivehundred.bots import make_player
+
+        players = [make_player(args.bot, seed=args.seed * 10 + seat) for seat in range(4)]
+        while not state.is_over:
+            seat = state.to_move
+            state.apply(players[seat].act(state.observation(seat)))
+    except ImportError:
+        state = random_hand(rules, args.seed, dealer=0)
+    print(describe_hand(state))
+    return 0

@@ -1,0 +1,259 @@
+"""Rule settings: presets and variants of RULES.md §4–§11.
+
+A :class:`Rules` value is immutable. Build it from a preset and variant switches::
+
+    >>> rules = make_rules("australian", {"target": 300, "no_open_misere": True})
+    >>> rules.target, rules.open_misere
+    (300, False)
+    >>> rules.to_dict()
+    {'preset': 'australian', 'variants': {'no_open_misere': True, 'target': 300}}
+
+Unknown presets or variant names raise :class:`RulesError`; nothing is silently ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+from fivehundred.cards import Pack, build_pack
+from fivehundred.errors import RulesError
+
+# Auction styles (R-BID)
+AUSTRALIAN = "australian"
+AMERICAN = "american"
+
+# When misère may be bid (R-BID)
+MISERE_AFTER_SEVEN = "after_seven"
+MISERE_ANYTIME = "anytime"
+MISERE_OFF = "off"
+
+# All pass (R-ALLPASS)
+ALLPASS_THROW_IN = "throw_in"
+ALLPASS_REDEAL_SAME_DEALER = "redeal_same_dealer"
+ALLPASS_PLAY_NT = "play_nt"
+
+# The joker led in no trumps (R-JOKER 5)
+JOKER_LEAD_SUIT_NOT_LED = "not_led"
+JOKER_LEAD_NOT_RENOUNCED = "not_renounced"
+
+# Scoring tables (R-SCORE)
+AVONDALE = "avondale"
+ORIGINAL_1904 = "original_1904"
+PERFECT = "perfect"
+
+# Win rules (R-GAME)
+WIN_AUSTRALIAN = "australian"
+WIN_1904 = "1904"
+
+# Bid ranks (R-BID): a suit bid ranks tricks * 10 + strain * 2; misère sits between.
+MISERE_RANK_AUSTRALIAN = 79  # above 7NT (78), below 8♠ (80)
+MISERE_RANK_AMERICAN = 81  # above 8♠ (80), below 8♣ (82)
+OPEN_MISERE_RANK = 105  # above 10♦ (104), below 10♥ (106)
+OPEN_MISERE_520_RANK = 109  # above 10NT (108)
+BLIND_MISERE_RANK = 200
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule switch the engine reads. Build with :func:`make_rules`."""
+
+    preset: str = AUSTRALIAN
+    variants: tuple[tuple[str, Any], ...] = ()
+    players: int = 4
+    pack45: bool = False
+    two_jokers: bool = False
+    deal_3_4_3: bool = False
+    auction: str = AUSTRALIAN
+    raise_after_passes: bool = False
+    misere: str = MISERE_AFTER_SEVEN
+    misere_rank: int = MISERE_RANK_AUSTRALIAN
+    open_misere: bool = True
+    open_misere_rank: int = OPEN_MISERE_RANK
+    open_misere_value: int = 500
+    blind_misere: bool = False
+    allpass: str = ALLPASS_THROW_IN
+    dealer_must_bid: bool = False
+    eldest_leads: bool = False
+    joker_lead: str = JOKER_LEAD_SUIT_NOT_LED
+    scoring_table: str = AVONDALE
+    misere_defenders_score: bool = False
+    rule_490: bool = True
+    win_rule: str = WIN_AUSTRALIAN
+    target: int = 500
+    point_spread: bool = False
+    # Five players (R-PLAYERS)
+    called_partner: bool = False
+    partner_announces: bool = False
+    half_each: bool = False
+    # Six players: teams of three (alternate seats) or three teams of two
+    teams_of_two: bool = False
+    # Two players: each plays a dummy opposite
+    dummies: bool = False
+
+    @cached_property
+    def pack(self) -> Pack:
+        return build_pack(self.players, self.pack45, self.two_jokers, self.deal_3_4_3)
+
+    @property
+    def seats(self) -> int:
+        """Hands at the table: with two players each also plays a dummy, so four."""
+        return 4 if self.players == 2 else self.players
+
+    @property
+    def misere_allowed(self) -> bool:
+        return self.misere != MISERE_OFF
+
+    def to_dict(self) -> dict[str, Any]:
+        """Record form: ``{"preset": ..., "variants": {...}}``."""
+        return {"preset": self.preset, "variants": dict(self.variants)}
+
+    def describe(self) -> str:
+        parts = [self.preset] + [
+            name if value is True else f"{name}={value}" for name, value in self.variants
+        ]
+        return ", ".join(parts)
+
+
+def _switch(**changes: Any) -> Callable[[Rules, Any], Rules]:
+    """A boolean variant: when set true, apply ``changes``; when false, leave the preset."""
+
+    def apply(rules: Rules, value: Any) -> Rules:
+        if not isinstance(value, bool):
+            raise RulesError(f"variant value must be true or false, got {value!r}")
+        return replace(rules, **changes) if value else rules
+
+    return apply
+
+
+def _flag(name: str) -> Callable[[Rules, Any], Rules]:
+    """A variant that sets one boolean field to the given value (on or off)."""
+
+    def apply(rules: Rules, value: Any) -> Rules:
+        if not isinstance(value, bool):
+            raise RulesError(f"variant {name!r} takes true or false, got {value!r}")
+        return replace(rules, **{name: value})
+
+    return apply
+
+
+def _target(rules: Rules, value: Any) -> Rules:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0 or value % 10:
+        raise RulesError(f"target must be a positive multiple of 10, got {value!r}", "R-GAME")
+    return replace(rules, target=value)
+
+
+def _choice(name: str, options: tuple[str, ...]) -> Callable[[Rules, Any], Rules]:
+    def apply(rules: Rules, value: Any) -> Rules:
+        if value not in options:
+            raise RulesError(f"variant {name!r} takes one of {', '.join(options)}; got {value!r}")
+        return replace(rules, **{name: value})
+
+    return apply
+
+
+def _open_misere_520(rules: Rules, value: Any) -> Rules:
+    if value is True:
+        return replace(rules, open_misere_value=520, open_misere_rank=OPEN_MISERE_520_RANK)
+    return _switch()(rules, value)
+
+
+#: Every variant of the rule book, by name. Variants marked *(later)* are listed in
+#: ``LATER_VARIANTS`` and refused with a clear message.
+VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
+    "pack45": _flag("pack45"),
+    "two_jokers": _flag("two_jokers"),
+    "deal_3_4_3": _flag("deal_3_4_3"),
+    "raise_after_passes": _flag("raise_after_passes"),
+    "misere_anytime": _switch(misere=MISERE_ANYTIME),
+    "no_misere": _switch(misere=MISERE_OFF),
+    "open_misere_520": _open_misere_520,
+    "no_open_misere": _switch(open_misere=False),
+    "open_misere": _flag("open_misere"),
+    "blind_misere": _flag("blind_misere"),
+    "allpass_redeal_same_dealer": _switch(allpass=ALLPASS_REDEAL_SAME_DEALER),
+    "allpass_play_nt": _switch(allpass=ALLPASS_PLAY_NT),
+    "dealer_must_bid": _flag("dealer_must_bid"),
+    "eldest_leads": _flag("eldest_leads"),
+    "joker_lead_not_renounced": _switch(joker_lead=JOKER_LEAD_NOT_RENOUNCED),
+    "original_1904": _switch(scoring_table=ORIGINAL_1904),
+    "perfect": _switch(scoring_table=PERFECT),
+    "scoring_table": _choice("scoring_table", (AVONDALE, ORIGINAL_1904, PERFECT)),
+    "misere_defenders_score": _flag("misere_defenders_score"),
+    "rule_490": _flag("rule_490"),
+    "win_1904": _switch(win_rule=WIN_1904, rule_490=False),
+    "target": _target,
+    "point_spread": _flag("point_spread"),
+    "partner_announces": _flag("partner_announces"),
+    "half_each": _flag("half_each"),
+    "teams_of_two": _flag("teams_of_two"),
+}
+
+LATER_VARIANTS = frozenset({"inkle", "dead_hand"})
+
+PRESETS: dict[str, Rules] = {
+    "australian": Rules(),
+    "american": Rules(
+        preset="american",
+        auction=AMERICAN,
+        misere=MISERE_ANYTIME,
+        misere_rank=MISERE_RANK_AMERICAN,
+        open_misere=False,
+        rule_490=False,
+        win_rule=WIN_1904,
+        misere_defenders_score=True,
+    ),
+    "three_handed": Rules(preset="three_handed", players=3, misere=MISERE_ANYTIME),
+    "five_handed": Rules(
+        preset="five_handed", players=5, misere=MISERE_OFF, open_misere=False, called_partner=True
+    ),
+    "six_handed": Rules(preset="six_handed", players=6),
+    "two_handed": Rules(
+        preset="two_handed", players=2, misere=MISERE_OFF, open_misere=False, dummies=True
+    ),
+}
+
+#: Presets whose player counts the engine plays today.
+SUPPORTED_PLAYERS = frozenset({4})
+
+
+def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = None) -> Rules:
+    """Rules of a named preset with variants applied (RULES.md §11)."""
+    base = PRESETS.get(preset)
+    if base is None:
+        raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}")
+    rules = base
+    items = sorted((variants or {}).items())
+    for name, value in items:
+        if name in LATER_VARIANTS:
+            raise RulesError(f"variant {name!r} is in the rule book but not implemented yet")
+        apply = VARIANTS.get(name)
+        if apply is None:
+            raise RulesError(f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}")
+        rules = apply(rules, value)
+    if rules.pack45 and rules.players not in (2, 4):
+        raise RulesError("pack45 is a four-player pack", "R-PACK")
+    if rules.players not in SUPPORTED_PLAYERS:
+        raise RulesError(f"preset {preset!r} ({rules.players} players) is not playable yet")
+    return replace(rules, variants=tuple(items))
+
+
+def rules_from_dict(data: Any) -> Rules:
+    """Parse the record form ``{"preset": ..., "variants": {...}}``."""
+    if not isinstance(data, Mapping):
+        raise RulesError("rules must be an object with 'preset' and 'variants'")
+    unknown = set(data) - {"preset", "variants"}
+    if unknown:
+        raise RulesError(f"unknown key(s) in rules: {', '.join(sorted(unknown))}")
+    preset = data.get("preset", "australian")
+    variants = data.get("variants", {})
+    if not isinstance(preset, str):
+        raise RulesError("rules.preset must be a string")
+    if not isinstance(variants, Mapping):
+        raise RulesError("rules.variants must be an object")
+    return make_rules(preset, variants)
+
+
+DEFAULT_RULES = make_rules()

@@ -1,0 +1,165 @@
+"""Scoring (R-SCORE) and winning the game (R-GAME, R-490).
+
+Points are kept per *side* (a partnership; with three players each player is a side).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from fivehundred.actions import (
+    BID_BASE,
+    BLIND_MISERE,
+    MISERE,
+    OPEN_MISERE,
+    Action,
+    bid_strain,
+    bid_tricks,
+)
+from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
+
+SLAM_MINIMUM = 250
+DEFENDER_TRICK_POINTS = 10
+GOING_OUT_BACKWARDS = 500
+
+_MISERE_VALUES = {
+    AVONDALE: (250, 500, 1000),
+    ORIGINAL_1904: (250, 500, 1000),
+    PERFECT: (150, 250, 1000),
+}
+
+
+def bid_value(call: Action, rules: Rules) -> int:
+    """Points a contract is worth under the rules' scoring table (R-SCORE).
+
+    >>> from fivehundred.rules import make_rules
+    >>> from fivehundred.actions import parse_action
+    >>> bid_value(parse_action("7H"), make_rules())
+    200
+    """
+    table = rules.scoring_table
+    if call >= MISERE:
+        misere, open_misere, blind = _MISERE_VALUES[table]
+        if call == MISERE:
+            return misere
+        if call == OPEN_MISERE:
+            return rules.open_misere_value if table != PERFECT else open_misere
+        if call == BLIND_MISERE:
+            return blind
+        raise ValueError(f"not a bid: {call}")
+    if call < BID_BASE:
+        raise ValueError(f"not a bid: {call}")
+    tricks, strain = bid_tricks(call), bid_strain(call)
+    if table == ORIGINAL_1904:
+        return (tricks - 4) * 20 * (strain + 1)
+    value = 40 + 20 * strain + 100 * (tricks - 6)
+    return value - 20 if table == PERFECT else value
+
+
+def side_of_seats(rules: Rules) -> list[int]:
+    """Which side each seat scores for (R-SCORE, R-PLAYERS)."""
+    seats = rules.seats
+    if rules.players in (3, 5):
+        return list(range(seats))
+    if rules.players == 6 and rules.teams_of_two:
+        return [seat % 3 for seat in range(seats)]
+    return [seat % 2 for seat in range(seats)]
+
+
+def sides_count(rules: Rules) -> int:
+    return max(side_of_seats(rules)) + 1
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """Points of one hand per side, and whether the contract was made (None: no contract)."""
+
+    points: tuple[int, ...]
+    made: bool | None
+    contracting_side: int | None
+
+
+def score_hand(rules: Rules, contract: Action, contractor: int, partners: Sequence[int],
+               tricks_won: Sequence[int], trick_winners: Sequence[int]) -> HandScore:
+    """Score a finished hand (R-SCORE).
+
+    ``contract`` is -1 when there was none; ``partners`` are the seats playing with the
+    contractor (none in misère); ``tricks_won`` is per seat. With no contract, only an
+    ``allpass_play_nt`` hand scores (10 per trick to the winner's side, R-ALLPASS).
+    """
+    sides = side_of_seats(rules)
+    points = [0] * (max(sides) + 1)
+    if contract < 0:
+        for winner in trick_winners:
+            points[sides[winner]] += DEFENDER_TRICK_POINTS
+        return HandScore(tuple(points), None, None)
+    value = bid_value(contract, rules)
+    team = {contractor, *partners}
+    team_tricks = sum(tricks_won[seat] for seat in team)
+    contracting_side = sides[contractor]
+    if contract >= MISERE:
+        made = team_tricks == 0
+        if rules.misere_defenders_score:
+            for side in set(sides) - {contracting_side}:
+                points[side] += DEFENDER_TRICK_POINTS * team_tricks
+    else:
+        made = team_tricks >= bid_tricks(contract)
+        if made and team_tricks == len(trick_winners) == 10:
+            value = max(value, SLAM_MINIMUM)
+        for seat, won in enumerate(tricks_won):
+            if seat not in team:
+                points[sides[seat]] += DEFENDER_TRICK_POINTS * won
+    gain = value if made else -value
+    if rules.players == 5:
+        # Called partner: each partner scores for themselves, in full or half each.
+        share = gain // 2 if rules.half_each and len(team) > 1 else gain
+        for seat in team:
+            points[sides[seat]] += share
+    else:
+        points[contracting_side] += gain
+    return HandScore(tuple(points), made, contracting_side)
+
+
+def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -> list[int]:
+    """New running scores after a hand, with the 490 rule (R-490)."""
+    cap = rules.target - 10
+    new = []
+    for side, (old, gained) in enumerate(zip(scores, hand.points, strict=True)):
+        total = old + gained
+        if (rules.rule_490 and side != hand.contracting_side and gained > 0
+                and total >= rules.target):
+            # Points won as defenders cannot take a side to the target: they stop at 490.
+            total = max(old, cap)
+        new.append(total)
+    return new
+
+
+def game_winner(rules: Rules, scores: Sequence[int], hand: HandScore,
+                first_to_reach: Sequence[int] = ()) -> int | None:
+    """The winning side after a hand, or None if the game goes on (R-GAME).
+
+    ``first_to_reach`` orders non-contracting sides by when they reached the target in
+    trick order (1904 rules, three players).
+    """
+    target = rules.target
+    reached = [side for side, score in enumerate(scores) if score >= target]
+    if rules.win_rule == WIN_1904:
+        if reached:
+            if hand.contracting_side in reached:
+                return hand.contracting_side
+            for side in first_to_reach:
+                if side in reached:
+                    return side
+            return max(reached, key=lambda s: scores[s])
+    elif hand.made and hand.contracting_side is not None and hand.contracting_side in reached:
+        return hand.contracting_side
+    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS]
+    if out:
+        rest = [side for side in range(len(scores)) if side not in out]
+        return max(rest, key=lambda s: scores[s]) if rest else None
+    if rules.point_spread and len(scores) == 2:
+        high, low = max(scores), min(scores)
+        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
+            return scores.index(high)
+    return None
