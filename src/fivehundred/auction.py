@@ -3,6 +3,9 @@ blind misère, ``raise_after_passes`` and ``dealer_must_bid``."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
+
 from fivehundred.actions import (
     BID_BASE,
     BLIND_MISERE,
@@ -17,6 +20,19 @@ from fivehundred.errors import IllegalActionError
 from fivehundred.rules import AMERICAN, BLIND_MISERE_RANK, MISERE_AFTER_SEVEN, MISERE_OFF, Rules
 
 SUIT_BIDS = tuple(range(BID_BASE, MISERE))
+
+
+@lru_cache(maxsize=64)
+def _bid_tables(rules: Rules) -> tuple[dict[Action, int], tuple[Action, ...], tuple[int, ...]]:
+    """Ranks of every bid, and the bids these rules allow (blind misère aside) by rank."""
+    ranks = {call: bid_rank(call, rules) for call in range(BID_BASE, BLIND_MISERE + 1)}
+    bids = list(SUIT_BIDS)
+    if rules.misere != MISERE_OFF:
+        bids.append(MISERE)
+    if rules.open_misere:
+        bids.append(OPEN_MISERE)
+    bids.sort(key=ranks.__getitem__)
+    return ranks, tuple(bids), tuple(ranks[b] for b in bids)
 
 
 def bid_rank(call: Action, rules: Rules) -> int:
@@ -40,9 +56,25 @@ class Auction:
     ``done``; then ``contract``/``contractor`` hold the winning bid (or -1 if all passed).
     """
 
-    __slots__ = ("_ranks", "bidders", "calls", "called", "contract", "contractor", "dealer",
-                 "done", "high_rank", "passed", "raise_turn", "rules", "seats",
-                 "seven_bid", "to_move")  # fmt: skip
+    __slots__ = (
+        "_bid_ranks",
+        "_bids",
+        "_ranks",
+        "bidders",
+        "called",
+        "calls",
+        "contract",
+        "contractor",
+        "dealer",
+        "done",
+        "high_rank",
+        "passed",
+        "raise_turn",
+        "rules",
+        "seats",
+        "seven_bid",
+        "to_move",
+    )  # fmt: skip
 
     def __init__(self, rules: Rules, dealer: int, bidders: list[int] | None = None) -> None:
         self.rules = rules
@@ -60,26 +92,19 @@ class Auction:
         self.raise_turn = False
         self.done = False
         self.to_move = self.bidders[0]
-        self._ranks = {call: bid_rank(call, rules) for call in range(BID_BASE, BLIND_MISERE + 1)}
+        self._ranks, self._bids, self._bid_ranks = _bid_tables(rules)
 
     def legal_calls(self) -> list[Action]:
         """Every call the player to move may make now."""
         if self.done:
             return []
         calls = [] if self._dealer_must_bid() else [PASS]
-        high = self.high_rank
-        ranks = self._ranks
-        calls.extend(bid for bid in SUIT_BIDS if ranks[bid] > high)
-        rules = self.rules
-        if rules.misere != MISERE_OFF and ranks[MISERE] > high and (
-            rules.misere != MISERE_AFTER_SEVEN or self.seven_bid
-        ):
-            calls.append(MISERE)
-        if rules.open_misere and ranks[OPEN_MISERE] > high:
-            calls.append(OPEN_MISERE)
-        if rules.blind_misere and not self.called[self.to_move] and not self.raise_turn:
+        calls += self._bids[bisect_right(self._bid_ranks, self.high_rank) :]
+        if MISERE in calls and self.rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
+            calls.remove(MISERE)
+        if self.rules.blind_misere and not self.called[self.to_move] and not self.raise_turn:
             calls.append(BLIND_MISERE)
-        return sorted(calls, key=lambda c: -1 if c == PASS else ranks[c])
+        return calls
 
     def _dealer_must_bid(self) -> bool:
         return (

@@ -133,8 +133,24 @@ def iter_cards(mask: CardMask) -> Iterator[Card]:
         mask ^= low
 
 
+# _BYTE_CARDS[i][b]: the cards of byte value ``b`` at byte position ``i`` of a mask.
+_BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(tuple(8 * i + bit for bit in range(8) if b >> bit & 1) for b in range(256))
+    for i in range(9)
+)
+
+
 def cards_of(mask: CardMask) -> list[Card]:
-    return list(iter_cards(mask))
+    """Cards of a mask as a list, lowest first (table-driven: this is a hot path)."""
+    out: list[Card] = []
+    table = _BYTE_CARDS
+    i = 0
+    while mask:
+        if mask & 255:
+            out += table[i][mask & 255]
+        mask >>= 8
+        i += 1
+    return out
 
 
 def lowest_card(mask: CardMask) -> Card:
@@ -177,9 +193,11 @@ def _ranks(suits: Iterable[Suit], ranks: Iterable[int]) -> CardMask:
     return mask_of(make_card(r, s) for s in suits for r in rank_list)
 
 
-def build_pack(players: int, pack45: bool = False, two_jokers: bool = False,
-               deal_3_4_3: bool = False) -> Pack:
+def build_pack(
+    players: int, pack45: bool = False, two_jokers: bool = False, deal_3_4_3: bool = False
+) -> Pack:
     """The pack for a player count and variants (R-PACK), with its deal pattern (R-DEAL)."""
+
     def natural(low: int) -> list[int]:
         # 2..10 then J Q K A: the 11s, 12s and 13s exist only in the 6-player pack.
         return [r for r in range(low, 16) if not 9 <= r <= 11]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fivehundred.actions import (
     BID_BASE,
@@ -46,6 +47,7 @@ from fivehundred.cards import (
     Card,
     CardMask,
     card_text,
+    cards_of,
     iter_cards,
 )
 from fivehundred.errors import IllegalActionError
@@ -56,7 +58,12 @@ from fivehundred.play import (
     make_context,
     trick_winner_index,
 )
-from fivehundred.rules import ALLPASS_PLAY_NT, ALLPASS_REDEAL_SAME_DEALER, JOKER_LEAD_NOT_RENOUNCED, Rules
+from fivehundred.rules import (
+    ALLPASS_PLAY_NT,
+    ALLPASS_REDEAL_SAME_DEALER,
+    JOKER_LEAD_NOT_RENOUNCED,
+    Rules,
+)
 from fivehundred.scoring import (
     HandScore,
     apply_hand_to_scores,
@@ -76,25 +83,33 @@ TRICKS_PER_HAND = 10
 _ALL_SUITS = 0b1111
 
 
-def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[CardMask], CardMask]:
-    """Shuffle and deal by the pack's pattern, from the dealer's left (R-DEAL)."""
+@lru_cache(maxsize=32)
+def _deal_plan(rules: Rules) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The unshuffled deck, and who receives the card at each position of the deal
+    (a seat, or ``seats`` for the kitty), from the dealer's left (R-DEAL)."""
     pack = rules.pack
-    deck = list(iter_cards(pack.cards))
-    rng.shuffle(deck)
     seats = rules.seats
-    hands = [0] * seats
-    kitty = 0
-    position = 0
+    owners: list[int] = []
     for each, to_kitty in pack.deal_rounds:
         for offset in range(1, seats + 1):
-            seat = (dealer + offset) % seats
-            for card in deck[position:position + each]:
-                hands[seat] |= 1 << card
-            position += each
-        for card in deck[position:position + to_kitty]:
-            kitty |= 1 << card
-        position += to_kitty
-    return hands, kitty
+            owners += [offset - 1] * each
+        owners += [seats] * to_kitty
+    return tuple(iter_cards(pack.cards)), tuple(owners)
+
+
+def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[CardMask], CardMask]:
+    """Shuffle and deal by the pack's pattern, from the dealer's left (R-DEAL)."""
+    deck, owners = _deal_plan(rules)
+    cards = list(deck)
+    rng.shuffle(cards)
+    seats = rules.seats
+    masks = [0] * (seats + 1)
+    for owner, card in zip(owners, cards, strict=True):
+        masks[owner] |= 1 << card
+    # owners count from the dealer's left: rotate so that index = seat number
+    first = (dealer + 1) % seats
+    hands = [masks[(seat - first) % seats] for seat in range(seats)]
+    return hands, masks[seats]
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +222,7 @@ class HandState:
         if phase == AUCTION:
             return self.auction.legal_calls()
         if phase == DISCARD:
-            return list(iter_cards(self.hands[self.contractor]))
+            return cards_of(self.hands[self.contractor])
         if phase == NOMINATE:
             joker = self._joker_to_nominate()
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
@@ -230,9 +245,9 @@ class HandState:
         ctx = self.ctx
         assert ctx is not None
         if self.trick_cards:
-            return list(iter_cards(legal_follow_mask(hand, self.led_suit, ctx)))
+            return cards_of(legal_follow_mask(hand, self.led_suit, ctx))
         free = hand & ctx.free_jokers
-        actions = list(iter_cards(hand & ~free))
+        actions = cards_of(hand & ~free)
         if free:
             suits = self._joker_lead_suits(self.to_move)
             for joker in iter_cards(free):
@@ -245,8 +260,10 @@ class HandState:
             allowed = _ALL_SUITS & ~self.void_shown[seat]
         else:
             allowed = _ALL_SUITS & ~self.suits_led
-        if not allowed and len(self.tricks) == TRICKS_PER_HAND - 1:
-            return _ALL_SUITS  # all suits led: the joker may still be led to the last trick
+        if not allowed and not self.hands[seat] & ~JOKERS_MASK:
+            # All suits led: the joker may still be led to the last trick (or, with two
+            # jokers, when the leader holds nothing else).
+            return _ALL_SUITS
         return allowed
 
     def _joker_to_nominate(self) -> Card:
@@ -375,48 +392,35 @@ class HandState:
         else:
             raise IllegalActionError(f"{self._text(action)} is not a card; it is the play",
                                      "R-PLAY")  # fmt: skip
-        if not hand >> card & 1:
+        bit = 1 << card
+        if not hand & bit:
             raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand",
                                      "R-PLAY")  # fmt: skip
-        if not self.trick_cards:
-            if action < JOKER_LEAD_BASE:
-                if ctx.free_jokers >> card & 1:
-                    raise IllegalActionError(
-                        "a joker led in no trumps or misère must nominate a suit, like JK>S",
-                        "R-JOKER")  # fmt: skip
-                led = ctx.effective_suit[card]
-            else:
-                if not ctx.free_jokers >> card & 1:
-                    raise IllegalActionError(
-                        "only an unnominated joker in no trumps or misère is led with a suit",
-                        "R-JOKER")  # fmt: skip
-                led = (action - JOKER_LEAD_BASE) % 4
-                if not self._joker_lead_suits(seat) >> led & 1:
-                    raise IllegalActionError(
-                        f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
-                        + ("be one the leader has not shown void in"
-                           if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
-                           else "not have been led in this hand"), "R-JOKER")  # fmt: skip
-            self.led_suit = led
-            self.suits_led |= 1 << led
-        else:
+        trick_cards = self.trick_cards
+        if trick_cards:
             if action >= JOKER_LEAD_BASE:
                 raise IllegalActionError("only the leader nominates a suit for the joker",
                                          "R-JOKER")  # fmt: skip
             led = self.led_suit
-            if not legal_follow_mask(hand, led, ctx) >> card & 1:
-                raise self._follow_error(card, hand, led, ctx)
-            if not ctx.follow_masks[led] >> card & 1:
+            follow = ctx.follow_masks[led]
+            if hand & follow:
+                if not follow & bit:
+                    raise self._follow_error(card, hand, led, ctx)
+            else:
+                if ctx.misere and hand & ctx.free_jokers and not ctx.free_jokers & bit:
+                    raise self._follow_error(card, hand, led, ctx)
                 self.void_shown[seat] |= 1 << led
-        self.hands[seat] = hand ^ (1 << card)
-        self.played |= 1 << card
-        self.trick_cards.append(card)
+        else:
+            self._lead(seat, action, card, ctx)
+        self.hands[seat] = hand ^ bit
+        self.played |= bit
+        trick_cards.append(card)
         self.trick_actions.append(action)
         self.trick_seats.append(seat)
-        if len(self.trick_cards) < len(self.active):
+        if len(trick_cards) < len(self.active):
             self.to_move = self.next_active[seat]
             return
-        winner = self.trick_seats[trick_winner_index(self.trick_cards, self.led_suit, ctx)]
+        winner = self.trick_seats[trick_winner_index(trick_cards, self.led_suit, ctx)]
         self.tricks.append(Trick(tuple(zip(self.trick_seats, self.trick_actions, strict=True)),
                                  winner))  # fmt: skip
         self.tricks_won[winner] += 1
@@ -427,18 +431,45 @@ class HandState:
         if len(self.tricks) == TRICKS_PER_HAND:
             self._finish()
 
-    def _follow_error(self, card: Card, hand: CardMask, led: int,
-                      ctx: PlayContext) -> IllegalActionError:
+    def _lead(self, seat: int, action: Action, card: Card, ctx: PlayContext) -> None:
+        """Check a lead and set the suit led (R-PLAY, R-JOKER 5)."""
+        if action < JOKER_LEAD_BASE:
+            if ctx.free_jokers >> card & 1:
+                raise IllegalActionError(
+                    "a joker led in no trumps or misère must nominate a suit, like JK>S",
+                    "R-JOKER")  # fmt: skip
+            led = ctx.effective_suit[card]
+        else:
+            if not ctx.free_jokers >> card & 1:
+                raise IllegalActionError(
+                    "only an unnominated joker in no trumps or misère is led with a suit",
+                    "R-JOKER")  # fmt: skip
+            led = (action - JOKER_LEAD_BASE) % 4
+            if not self._joker_lead_suits(seat) >> led & 1:
+                raise IllegalActionError(
+                    f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
+                    + ("be one the leader has not shown void in"
+                       if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+                       else "not have been led in this hand"), "R-JOKER")  # fmt: skip
+        self.led_suit = led
+        self.suits_led |= 1 << led
+
+    def _follow_error(
+        self, card: Card, hand: CardMask, led: int, ctx: PlayContext
+    ) -> IllegalActionError:
         suit = "SCDH"[led]
         if hand & ctx.follow_masks[led]:
             if ctx.free_jokers >> card & 1:
                 return IllegalActionError(
-                    f"the joker may be played only when unable to follow {suit}", "R-JOKER")
+                    f"the joker may be played only when unable to follow {suit}", "R-JOKER"
+                )
             return IllegalActionError(
-                f"{card_text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY")
+                f"{card_text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
+            )
         return IllegalActionError(
             f"{card_text(card)}: in misère a player who cannot follow must play the joker",
-            "R-JOKER")
+            "R-JOKER",
+        )
 
     def _finish(self) -> None:
         self.phase = DONE
@@ -492,8 +523,14 @@ class HandState:
         return other
 
     @classmethod
-    def replay(cls, rules: Rules, dealer: int, hands: Sequence[CardMask], kitty: CardMask,
-               actions: Sequence[Action]) -> HandState:
+    def replay(
+        cls,
+        rules: Rules,
+        dealer: int,
+        hands: Sequence[CardMask],
+        kitty: CardMask,
+        actions: Sequence[Action],
+    ) -> HandState:
         """Deal the given cards and apply ``actions`` in order."""
         state = cls(rules, dealer, hands, kitty)
         for action in actions:
@@ -510,8 +547,9 @@ class GameState:
     """Hands to the target with the dealer rotating, the 490 rule, −500 and the win rules
     (R-GAME). ``hand`` is the hand in progress."""
 
-    def __init__(self, rules: Rules, seed: int | str | None = None,
-                 first_dealer: int | None = None) -> None:
+    def __init__(
+        self, rules: Rules, seed: int | str | None = None, first_dealer: int | None = None
+    ) -> None:
         self.rules = rules
         self.seed = seed
         rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)

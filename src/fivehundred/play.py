@@ -10,6 +10,7 @@ integer operations.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fivehundred.cards import (
     JOKER,
@@ -53,8 +54,10 @@ class PlayContext:
         return self.follow_masks[self.trump] if self.trump != NO_TRUMPS else self.free_jokers
 
 
-def make_context(trump: int, misere: bool = False,
-                 joker_suits: tuple[int, int] = (FREE_SUIT, FREE_SUIT)) -> PlayContext:
+@lru_cache(maxsize=64)
+def make_context(
+    trump: int, misere: bool = False, joker_suits: tuple[int, int] = (FREE_SUIT, FREE_SUIT)
+) -> PlayContext:
     """Tables for a strain: ``trump`` 0–3 for a suit, 4 for no trumps (and misère).
 
     ``joker_suits`` gives the suit nominated for the joker and the black joker (R-JOKER 1),

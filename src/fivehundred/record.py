@@ -57,8 +57,9 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
         raise RecordError(where, error.reason, error.rule) from None
 
 
-def parse_deal(record: Mapping[str, Any], rules: Rules,
-               prefix: str = "") -> tuple[int, list[CardMask], CardMask]:
+def parse_deal(
+    record: Mapping[str, Any], rules: Rules, prefix: str = ""
+) -> tuple[int, list[CardMask], CardMask]:
     """Dealer, hands and kitty of a hand record, checked against the pack (R-PACK, R-DEAL)."""
     seats = rules.seats
     dealer = record.get("dealer")
@@ -101,8 +102,7 @@ def parse_deal(record: Mapping[str, Any], rules: Rules,
     return dealer, hands, kitty
 
 
-def _apply(state: HandState, action_token: Any, where: str,
-           parse: Callable[[str], Action]) -> None:
+def _apply(state: HandState, action_token: Any, where: str, parse: Callable[[str], Action]) -> None:
     if not isinstance(action_token, str):
         raise RecordError(where, f"must be a string, got {action_token!r}")
     try:
@@ -122,8 +122,12 @@ def _list(record: Mapping[str, Any], key: str, prefix: str) -> list[Any]:
     return value
 
 
-def replay_hand(record: Mapping[str, Any], rules: Rules | None = None, prefix: str = "",
-                dealer: int | None = None) -> HandState:
+def replay_hand(
+    record: Mapping[str, Any],
+    rules: Rules | None = None,
+    prefix: str = "",
+    dealer: int | None = None,
+) -> HandState:
     """Replay a ``fivehundred-hand/1`` record, checking each step. ``rules`` is given for the
     hands of a game record (which carry no rules of their own)."""
     if not isinstance(record, Mapping):
@@ -151,8 +155,11 @@ def replay_hand(record: Mapping[str, Any], rules: Rules | None = None, prefix: s
     for index, card in enumerate(discards):
         where = _where(prefix, f"discards[{index}]")
         if state.phase != DISCARD:
-            why = ("the auction is not over" if state.phase == AUCTION
-                   else "no kitty exchange now (all passed, or the discards are complete)")
+            why = (
+                "the auction is not over"
+                if state.phase == AUCTION
+                else "no kitty exchange now (all passed, or the discards are complete)"
+            )
             raise RecordError(where, why, "R-KITTY")
         _apply(state, card, where, parse_play)
     play = _list(record, "play", prefix)
@@ -171,8 +178,11 @@ def replay_hand(record: Mapping[str, Any], rules: Rules | None = None, prefix: s
     for index, token in enumerate(play):
         where = _where(prefix, f"play[{index}]")
         if state.phase != PLAY:
-            why = {AUCTION: "the auction is not over", DISCARD: "the discards are not complete",
-                   DONE: "the hand is over"}.get(state.phase, "no play now")
+            why = {
+                AUCTION: "the auction is not over",
+                DISCARD: "the discards are not complete",
+                DONE: "the hand is over",
+            }.get(state.phase, "no play now")
             raise RecordError(where, why, "R-PLAY")
         _apply(state, token, where, parse_play)
     return state
@@ -298,12 +308,13 @@ def game_record(game: GameState) -> dict[str, Any]:
             "first_dealer": game.first_dealer, "hands": hands}  # fmt: skip
 
 
-def random_hand(rules: Rules = DEFAULT_RULES, seed: int = 0,
-                dealer: int | None = None) -> HandState:
+def random_hand(
+    rules: Rules = DEFAULT_RULES, seed: int = 0, dealer: int | None = None
+) -> HandState:
     """A complete hand with a seeded deal and uniformly random legal actions."""
     rng = random.Random(seed)
     state = HandState.deal(rules, rng.randrange(rules.seats) if dealer is None else dealer,
-                           seed=rng.random())  # fmt: skip
+                           seed=rng.randrange(2**32))  # fmt: skip
     while not state.is_over:
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])

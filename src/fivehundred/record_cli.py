@@ -48,8 +48,11 @@ def replay_main(argv: list[str]) -> int:
                      description="Check a hand or game record against the rules and print "
                      "its result as JSON.")  # fmt: skip
     parser.add_argument("file", help="record file, or - for standard input")
-    parser.add_argument("--legal", action="store_true",
-                        help="for a record that stops part way, list the legal actions")
+    parser.add_argument(
+        "--legal",
+        action="store_true",
+        help="for a record that stops part way, list the legal actions",
+    )
     args = parser.parse_args(argv)
     try:
         summary, state = replay_record(_load_json(args.file))
@@ -64,12 +67,19 @@ def replay_main(argv: list[str]) -> int:
 
 
 def record_main(argv: list[str]) -> int:
-    parser = _Parser(prog="fivehundred record",
-                     description="Write a complete random hand record (random legal play).")
+    parser = _Parser(
+        prog="fivehundred record",
+        description="Write a complete random hand record (random legal play).",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--preset", default="australian")
-    parser.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
-                        help="a rule variant, e.g. --variant target=300 --variant pack45")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a rule variant, e.g. --variant target=300 --variant pack45",
+    )
     parser.add_argument("--out", default="-", help="file to write (default: standard output)")
     args = parser.parse_args(argv)
     try:

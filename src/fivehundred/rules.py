@@ -134,7 +134,8 @@ def _flag(name: str) -> Callable[[Rules, Any], Rules]:
     def apply(rules: Rules, value: Any) -> Rules:
         if not isinstance(value, bool):
             raise RulesError(f"variant {name!r} takes true or false, got {value!r}")
-        return replace(rules, **{name: value})
+        changed: Rules = replace(rules, **{name: value})  # type: ignore[arg-type]
+        return changed
 
     return apply
 
@@ -231,7 +232,9 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
             raise RulesError(f"variant {name!r} is in the rule book but not implemented yet")
         apply = VARIANTS.get(name)
         if apply is None:
-            raise RulesError(f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}")
+            raise RulesError(
+                f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}"
+            )
         rules = apply(rules, value)
     if rules.pack45 and rules.players not in (2, 4):
         raise RulesError("pack45 is a four-player pack", "R-PACK")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from fivehundred.actions import (
     BID_BASE,
@@ -57,14 +58,15 @@ def bid_value(call: Action, rules: Rules) -> int:
     return value - 20 if table == PERFECT else value
 
 
-def side_of_seats(rules: Rules) -> list[int]:
+@lru_cache(maxsize=64)
+def side_of_seats(rules: Rules) -> tuple[int, ...]:
     """Which side each seat scores for (R-SCORE, R-PLAYERS)."""
     seats = rules.seats
     if rules.players in (3, 5):
-        return list(range(seats))
+        return tuple(range(seats))
     if rules.players == 6 and rules.teams_of_two:
-        return [seat % 3 for seat in range(seats)]
-    return [seat % 2 for seat in range(seats)]
+        return tuple(seat % 3 for seat in range(seats))
+    return tuple(seat % 2 for seat in range(seats))
 
 
 def sides_count(rules: Rules) -> int:
@@ -80,8 +82,14 @@ class HandScore:
     contracting_side: int | None
 
 
-def score_hand(rules: Rules, contract: Action, contractor: int, partners: Sequence[int],
-               tricks_won: Sequence[int], trick_winners: Sequence[int]) -> HandScore:
+def score_hand(
+    rules: Rules,
+    contract: Action,
+    contractor: int,
+    partners: Sequence[int],
+    tricks_won: Sequence[int],
+    trick_winners: Sequence[int],
+) -> HandScore:
     """Score a finished hand (R-SCORE).
 
     ``contract`` is -1 when there was none; ``partners`` are the seats playing with the
@@ -127,16 +135,21 @@ def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -
     new = []
     for side, (old, gained) in enumerate(zip(scores, hand.points, strict=True)):
         total = old + gained
-        if (rules.rule_490 and side != hand.contracting_side and gained > 0
-                and total >= rules.target):
+        if (
+            rules.rule_490
+            and side != hand.contracting_side
+            and gained > 0
+            and total >= rules.target
+        ):
             # Points won as defenders cannot take a side to the target: they stop at 490.
             total = max(old, cap)
         new.append(total)
     return new
 
 
-def game_winner(rules: Rules, scores: Sequence[int], hand: HandScore,
-                first_to_reach: Sequence[int] = ()) -> int | None:
+def game_winner(
+    rules: Rules, scores: Sequence[int], hand: HandScore, first_to_reach: Sequence[int] = ()
+) -> int | None:
     """The winning side after a hand, or None if the game goes on (R-GAME).
 
     ``first_to_reach`` orders non-contracting sides by when they reached the target in
