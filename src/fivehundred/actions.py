@@ -162,6 +162,19 @@ def parse_play(text: str) -> Action:
         raise ActionParseError(f"not a card: {text!r}") from None
 
 
+def parse_partner_call(text: str) -> Action:
+    """Parse the five-player contractor's call: a card (``AH`` or ``call:AH``) or ``alone``."""
+    token = str(text).strip()
+    if token.lower() == "alone":
+        return GO_ALONE
+    if token.lower().startswith("call:"):
+        token = token[5:]
+    try:
+        return CALL_BASE + parse_card(token)
+    except CardParseError:
+        raise ActionParseError(f"not a called card: {text!r} (a card like AH, or alone)") from None
+
+
 def parse_action(text: str, phase: str | None = None) -> Action:
     """Parse record notation into an action number; raises :class:`ActionParseError`.
 
@@ -176,13 +189,8 @@ def parse_action(text: str, phase: str | None = None) -> Action:
         return parse_nomination(text)
     if phase in ("play", "discard"):
         return parse_play(text)
-    if text.strip().lower().startswith("call:"):
-        try:
-            return CALL_BASE + parse_card(text.strip()[5:])
-        except CardParseError:
-            raise ActionParseError(f"not a called card: {text!r}") from None
-    if text.strip().lower() == "alone":
-        return GO_ALONE
+    if phase == "call" or text.strip().lower().startswith("call:") or text.strip() == "alone":
+        return parse_partner_call(text)
     for parser in (parse_play, parse_call, parse_nomination):
         try:
             return parser(text)

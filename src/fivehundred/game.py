@@ -26,6 +26,8 @@ from functools import lru_cache
 
 from fivehundred.actions import (
     BID_BASE,
+    CALL_BASE,
+    GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
@@ -49,6 +51,7 @@ from fivehundred.cards import (
     card_text,
     cards_of,
     iter_cards,
+    mask_of,
 )
 from fivehundred.errors import IllegalActionError
 from fivehundred.play import (
@@ -75,9 +78,11 @@ from fivehundred.scoring import (
 AUCTION = "auction"
 DISCARD = "discard"
 NOMINATE = "nominate"
+CALL = "call"
 PLAY = "play"
 DONE = "done"
-PHASES = (AUCTION, DISCARD, NOMINATE, PLAY, DONE)
+PHASES = (AUCTION, DISCARD, NOMINATE, CALL, PLAY, DONE)
+DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
 _ALL_SUITS = 0b1111
@@ -110,6 +115,32 @@ def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[Card
     first = (dealer + 1) % seats
     hands = [masks[(seat - first) % seats] for seat in range(seats)]
     return hands, masks[seats]
+
+
+def deal_card_lists(
+    rules: Rules, dealer: int, rng: random.Random
+) -> tuple[list[list[Card]], list[Card]]:
+    """Like :func:`deal_cards`, keeping the order in which each hand's cards were dealt
+    (which the two-player dummies need: the first five lie face down, R-PLAYERS)."""
+    deck, owners = _deal_plan(rules)
+    cards = list(deck)
+    rng.shuffle(cards)
+    seats = rules.seats
+    lists: list[list[Card]] = [[] for _ in range(seats + 1)]
+    for owner, card in zip(owners, cards, strict=True):
+        lists[owner].append(card)
+    first = (dealer + 1) % seats
+    return [lists[(seat - first) % seats] for seat in range(seats)], lists[seats]
+
+
+def dummy_seats(rules: Rules) -> tuple[int, ...]:
+    """Seats played as dummies (two players: the seats opposite them, R-PLAYERS)."""
+    return (2, 3) if rules.dummies else ()
+
+
+def controller_of(rules: Rules, seat: int) -> int:
+    """The player who decides for ``seat`` (a dummy is played by the player opposite)."""
+    return seat % 2 if rules.dummies else seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,15 +178,28 @@ class HandState:
     """One hand, from the deal to the score. Mutable; :meth:`clone` copies it."""
 
     __slots__ = (
-        "_result", "active", "auction", "contract", "contractor", "ctx", "dealer", "dealt",
-        "discards", "discards_left", "hands", "history", "joker_suits", "kitty",
-        "kitty_dealt", "led_suit", "next_active", "partners", "phase", "played", "rules",
+        "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
+        "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
+        "history", "joker_suits", "kitty", "kitty_dealt", "led_suit", "next_active",
+        "partner_revealed", "partners", "phase", "played", "rules",
         "seats", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
 
-    def __init__(self, rules: Rules, dealer: int, hands: Sequence[CardMask], kitty: CardMask):
-        """A hand about to be bid, with the cards as dealt."""
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        hands: Sequence[CardMask],
+        kitty: CardMask,
+        dummy_cards: Sequence[Sequence[Card]] = (),
+    ) -> None:
+        """A hand about to be bid, with the cards as dealt.
+
+        With two players, ``dummy_cards`` gives each dummy's ten cards in the order dealt
+        (for seats 2 and 3): the first five lie face down, each under the face-up card five
+        places later (R-PLAYERS).
+        """
         self.rules = rules
         self.seats = rules.seats
         self.dealer = dealer
@@ -165,11 +209,28 @@ class HandState:
         self.kitty = kitty
         self.phase = AUCTION
         self.history: list[Action] = []
-        self.auction = Auction(rules, dealer)
+        bidders = None
+        if rules.dummies:
+            bidders = [(dealer + 1) % 2, dealer % 2]
+        self.auction = Auction(rules, dealer, bidders)
         self.to_move = self.auction.to_move
         self.contract = -1
         self.contractor = -1
         self.partners: tuple[int, ...] = ()
+        self.called_card = -1
+        self.partner_revealed = True
+        # Two players: face-up dummy cards (per seat; all cards visible otherwise) and the
+        # face-down card lying under each face-up one.
+        self.face_up = [-1] * self.seats
+        self.dummy_under: dict[Card, Card] = {}
+        self.dummy_deal = tuple(tuple(order) for order in dummy_cards)
+        if rules.dummies:
+            for seat, order in zip(dummy_seats(rules), dummy_cards, strict=True):
+                if len(order) != 2 * DUMMY_STACKS or mask_of(order) != hands[seat]:
+                    raise ValueError(f"dummy seat {seat}: give its ten cards in deal order")
+                self.face_up[seat] = mask_of(order[DUMMY_STACKS:])
+                for down, up in zip(order[:DUMMY_STACKS], order[DUMMY_STACKS:], strict=True):
+                    self.dummy_under[up] = down
         self.discards = 0
         self.discards_left = 0
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
@@ -190,7 +251,12 @@ class HandState:
     @classmethod
     def deal(cls, rules: Rules, dealer: int, seed: int | str | None = None) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
-        hands, kitty = deal_cards(rules, dealer, random.Random(seed))
+        rng = random.Random(seed)
+        if rules.dummies:
+            lists, kitty_list = deal_card_lists(rules, dealer, rng)
+            dummies = [lists[seat] for seat in dummy_seats(rules)]
+            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies)
+        hands, kitty = deal_cards(rules, dealer, rng)
         return cls(rules, dealer, hands, kitty)
 
     # ----------------------------------------------------------------- queries
@@ -226,12 +292,24 @@ class HandState:
         if phase == NOMINATE:
             joker = self._joker_to_nominate()
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
+        if phase == CALL:
+            return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
         return []
+
+    def _callable_cards(self) -> CardMask:
+        """Cards the five-player contractor may call: any not the joker, not their own."""
+        own = self.hands[self.contractor] | self.discards
+        return self.rules.pack.cards & ~JOKERS_MASK & ~own
+
+    def playable(self, seat: int) -> CardMask:
+        """Cards ``seat`` can play from: the whole hand, or a dummy's face-up cards."""
+        face_up = self.face_up[seat]
+        return self.hands[seat] if face_up < 0 else self.hands[seat] & face_up
 
     def legal_card_mask(self) -> CardMask:
         """In play: the cards the player to move may play (a joker led with a nomination
         counts as the joker card)."""
-        hand = self.hands[self.to_move]
+        hand = self.playable(self.to_move)
         ctx = self.ctx
         assert ctx is not None
         if self.trick_cards:
@@ -242,6 +320,8 @@ class HandState:
 
     def _legal_plays(self) -> list[Action]:
         hand = self.hands[self.to_move]
+        if self.face_up[self.to_move] >= 0:
+            hand &= self.face_up[self.to_move]
         ctx = self.ctx
         assert ctx is not None
         if self.trick_cards:
@@ -260,7 +340,7 @@ class HandState:
             allowed = _ALL_SUITS & ~self.void_shown[seat]
         else:
             allowed = _ALL_SUITS & ~self.suits_led
-        if not allowed and not self.hands[seat] & ~JOKERS_MASK:
+        if not allowed and not self.playable(seat) & ~JOKERS_MASK:
             # All suits led: the joker may still be led to the last trick (or, with two
             # jokers, when the leader holds nothing else).
             return _ALL_SUITS
@@ -285,6 +365,8 @@ class HandState:
             self._discard(action)
         elif phase == NOMINATE:
             self._nominate(action)
+        elif phase == CALL:
+            self._call_partner(action)
         else:
             raise IllegalActionError("the hand is over", "R-PLAY")
         self.history.append(action)
@@ -353,7 +435,27 @@ class HandState:
         if not undecided:
             self._begin_contract_play()
 
+    def _call_partner(self, action: Action) -> None:
+        if action == GO_ALONE:
+            self.partners = ()
+        elif CALL_BASE <= action < GO_ALONE and self._callable_cards() >> (action - CALL_BASE) & 1:
+            card = action - CALL_BASE
+            self.called_card = card
+            holder = next(s for s in range(self.seats) if self.hands[s] >> card & 1)
+            self.partners = (holder,)
+            self.partner_revealed = self.rules.partner_announces
+        else:
+            raise IllegalActionError(f"{self._text(action)}: call a card you do not hold (not "
+                                     "the joker), or go alone", "R-PLAYERS")  # fmt: skip
+        self._start_contract_play()
+
     def _begin_contract_play(self) -> None:
+        if self.rules.called_partner and not self.is_misere:
+            self.phase = CALL
+            return
+        self._start_contract_play()
+
+    def _start_contract_play(self) -> None:
         contract = self.contract
         strain = bid_strain(contract)
         ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]))
@@ -396,6 +498,12 @@ class HandState:
         if not hand & bit:
             raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand",
                                      "R-PLAY")  # fmt: skip
+        face_up = self.face_up[seat]
+        if face_up >= 0:
+            if not face_up & bit:
+                raise IllegalActionError(f"{self._text(action)} lies face down: a dummy plays "
+                                         "only its face-up cards", "R-PLAYERS")  # fmt: skip
+            hand &= face_up
         trick_cards = self.trick_cards
         if trick_cards:
             if action >= JOKER_LEAD_BASE:
@@ -409,10 +517,13 @@ class HandState:
             else:
                 if ctx.misere and hand & ctx.free_jokers and not ctx.free_jokers & bit:
                     raise self._follow_error(card, hand, led, ctx)
-                self.void_shown[seat] |= 1 << led
+                if face_up < 0:  # a dummy's face-down cards may still hold the suit
+                    self.void_shown[seat] |= 1 << led
         else:
             self._lead(seat, action, card, ctx)
-        self.hands[seat] = hand ^ bit
+        self.hands[seat] ^= bit
+        if card == self.called_card:
+            self.partner_revealed = True
         self.played |= bit
         trick_cards.append(card)
         self.trick_actions.append(action)
@@ -424,6 +535,8 @@ class HandState:
         self.tricks.append(Trick(tuple(zip(self.trick_seats, self.trick_actions, strict=True)),
                                  winner))  # fmt: skip
         self.tricks_won[winner] += 1
+        if self.dummy_under:
+            self._turn_up_dummies()
         self.trick_cards = []
         self.trick_actions = []
         self.trick_seats = []
@@ -453,6 +566,15 @@ class HandState:
                        else "not have been led in this hand"), "R-JOKER")  # fmt: skip
         self.led_suit = led
         self.suits_led |= 1 << led
+
+    def _turn_up_dummies(self) -> None:
+        """After each trick, face-down dummy cards that are uncovered are turned up."""
+        for seat, card in zip(self.trick_seats, self.trick_cards, strict=True):
+            if self.face_up[seat] >= 0:
+                under = self.dummy_under.get(card)
+                self.face_up[seat] &= ~(1 << card)
+                if under is not None:
+                    self.face_up[seat] |= 1 << under
 
     def _follow_error(
         self, card: Card, hand: CardMask, led: int, ctx: PlayContext
@@ -506,6 +628,18 @@ class HandState:
             return (self.contractor,)
         return ()
 
+    def visible_cards(self, seat: int) -> list[tuple[int, CardMask]]:
+        """Cards of other seats that ``seat`` sees: the open misère hand after trick 1,
+        the dummies' face-up cards, and a dummy's controller's own hand (R-PLAYERS)."""
+        shown = [(s, self.hands[s]) for s in self.exposed_seats if s != seat]
+        if self.rules.dummies:
+            controller = controller_of(self.rules, seat)
+            if controller != seat:
+                shown.append((controller, self.hands[controller]))
+            shown += [(s, self.hands[s] & self.face_up[s]) for s in dummy_seats(self.rules)
+                      if s != seat]  # fmt: skip
+        return shown
+
     def observation(self, seat: int, scores: Sequence[int] = ()) -> Observation:
         """What ``seat`` may see now (never other hands, the kitty or others' discards)."""
         from fivehundred.observation import observe
@@ -553,7 +687,8 @@ class GameState:
         self.rules = rules
         self.seed = seed
         rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)
-        self.first_dealer = rng.randrange(rules.seats) if first_dealer is None else first_dealer
+        self.first_dealer = (rng.randrange(rules.players) if first_dealer is None
+                             else first_dealer)  # fmt: skip
         self.sides = max(side_of_seats(rules)) + 1
         self.scores = [0] * self.sides
         self.score_history: list[tuple[int, ...]] = []
@@ -597,14 +732,14 @@ class GameState:
             if hand.contract < 0 and self.rules.allpass == ALLPASS_REDEAL_SAME_DEALER:
                 dealer = hand.dealer
             else:
-                dealer = (hand.dealer + 1) % self.rules.seats
+                dealer = (hand.dealer + 1) % self.rules.players
             self.hand = self._new_hand(dealer)
 
     def replace_deal(self, hands: Sequence[CardMask], kitty: CardMask) -> None:
         """Use these cards for the current hand (before any call): replaying records."""
         if self.hand.history:
             raise ValueError("the hand has started")
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty)
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty)  # 4+ players
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)

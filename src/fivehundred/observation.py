@@ -48,6 +48,7 @@ class Observation:
     voids: tuple[int, ...]
     suits_led: int
     scores: tuple[int, ...]
+    called_card: int = -1
 
     @property
     def seats(self) -> int:
@@ -89,23 +90,28 @@ class Observation:
             "exposed": {str(seat): mask_text(mask, two) for seat, mask in self.exposed},
             "discards": mask_text(self.discards, two),
             "scores": list(self.scores),
+            "players": self.rules.players,
+            "called_card": text(self.called_card) if self.called_card >= 0 else None,
         }
 
 
 def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observation:
     """Build ``seat``'s observation of ``state``."""
     own_discards = state.discards if seat == state.contractor else 0
+    partners = state.partners
+    if not state.partner_revealed and seat not in partners:
+        partners = ()  # five players: the called partner is unknown until the card is played
     return Observation(
         rules=state.rules,
         seat=seat,
         dealer=state.dealer,
         phase=state.phase,
         to_move=state.to_move,
-        hand=state.hands[seat],
+        hand=state.playable(seat),
         auction=tuple(state.auction.calls),
         contract=state.contract,
         contractor=state.contractor,
-        partners=state.partners,
+        partners=partners,
         active=state.active,
         joker_suits=(state.joker_suits[0], state.joker_suits[1]),
         trump=state.trump,
@@ -115,10 +121,11 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         legal=tuple(state.legal_actions()) if seat == state.to_move else (),
         tricks_won=tuple(state.tricks_won),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
-        exposed=tuple((s, state.hands[s]) for s in state.exposed_seats if s != seat),
+        exposed=tuple(state.visible_cards(seat)),
         discards=own_discards,
         played=state.played,
         voids=tuple(state.void_shown),
         suits_led=state.suits_led,
         scores=scores,
+        called_card=state.called_card,
     )

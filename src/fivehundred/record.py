@@ -12,6 +12,8 @@ from typing import Any
 
 from fivehundred.actions import (
     BID_BASE,
+    CALL_BASE,
+    GO_ALONE,
     NO_NOMINATION,
     NOMINATE_BASE,
     PASS,
@@ -20,18 +22,29 @@ from fivehundred.actions import (
     parse_action,
     parse_call,
     parse_nomination,
+    parse_partner_call,
     parse_play,
 )
 from fivehundred.cards import CardMask, iter_cards, mask_text, parse_card
 from fivehundred.errors import FiveHundredError, RecordError
-from fivehundred.game import AUCTION, DISCARD, DONE, NOMINATE, PLAY, GameState, HandState
+from fivehundred.game import (
+    AUCTION,
+    CALL,
+    DISCARD,
+    DONE,
+    NOMINATE,
+    PLAY,
+    GameState,
+    HandState,
+    dummy_seats,
+)
 from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
 
 HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "play", "seed", "comment", "players"}  # fmt: skip
+              "joker_suit", "call", "play", "seed", "comment"}  # fmt: skip
 
 
 def _where(prefix: str, name: str) -> str:
@@ -59,7 +72,7 @@ def parse_rules(data: Any, where: str = "rules") -> Rules:
 
 def parse_deal(
     record: Mapping[str, Any], rules: Rules, prefix: str = ""
-) -> tuple[int, list[CardMask], CardMask]:
+) -> tuple[int, list[CardMask], CardMask, list[list[int]]]:
     """Dealer, hands and kitty of a hand record, checked against the pack (R-PACK, R-DEAL)."""
     seats = rules.seats
     dealer = record.get("dealer")
@@ -87,6 +100,7 @@ def parse_deal(
         return mask
 
     hands = []
+    dummy_cards: list[list[int]] = []
     for seat, raw in enumerate(raw_hands):
         where = _where(prefix, f"hands[{seat}]")
         cards = _card_list(raw, where)
@@ -94,12 +108,14 @@ def parse_deal(
             raise RecordError(where, f"has {len(cards)} cards; each player gets "
                               f"{pack.hand_size}", "R-DEAL")  # fmt: skip
         hands.append(take(cards, where))
+        if seat in dummy_seats(rules):
+            dummy_cards.append(cards)
     kitty_cards = _card_list(record.get("kitty"), _where(prefix, "kitty"))
     if len(kitty_cards) != pack.kitty_size:
         raise RecordError(_where(prefix, "kitty"), f"has {len(kitty_cards)} cards; the kitty "
                           f"has {pack.kitty_size}", "R-DEAL")  # fmt: skip
     kitty = take(kitty_cards, _where(prefix, "kitty"))
-    return dealer, hands, kitty
+    return dealer, hands, kitty, dummy_cards
 
 
 def _apply(state: HandState, action_token: Any, where: str, parse: Callable[[str], Action]) -> None:
@@ -139,11 +155,13 @@ def replay_hand(
         if record.get("format") != HAND_FORMAT:
             raise RecordError("format", f"must be {HAND_FORMAT!r}")
         rules = parse_rules(record.get("rules", {"preset": "australian"}))
-    hand_dealer, hands, kitty = parse_deal(record, rules, prefix)
+    hand_dealer, hands, kitty, dummy_cards = parse_deal(record, rules, prefix)
     if dealer is not None and hand_dealer != dealer:
         raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
                           "to the left", "R-DEAL")  # fmt: skip
-    state = HandState(rules, hand_dealer, hands, kitty)
+    if rules.dummies and hand_dealer >= rules.players:
+        raise RecordError(_where(prefix, "dealer"), "one of the two players deals", "R-DEAL")
+    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards)
 
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
@@ -173,14 +191,21 @@ def replay_hand(
         for token in tokens:
             if state.phase == NOMINATE:
                 _apply(state, token, where, parse_nomination)
-    elif state.phase == NOMINATE and play:
+    elif state.phase == NOMINATE and (play or "call" in record):
         state.apply(NO_NOMINATION)
+    if "call" in record:
+        where = _where(prefix, "call")
+        if state.phase != CALL:
+            raise RecordError(where, "only the five-player contractor calls a partner, after "
+                              "the kitty exchange", "R-PLAYERS")  # fmt: skip
+        _apply(state, record["call"], where, parse_partner_call)
     for index, token in enumerate(play):
         where = _where(prefix, f"play[{index}]")
         if state.phase != PLAY:
             why = {
                 AUCTION: "the auction is not over",
                 DISCARD: "the discards are not complete",
+                CALL: "the contractor has not called a partner (call)",
                 DONE: "the hand is over",
             }.get(state.phase, "no play now")
             raise RecordError(where, why, "R-PLAY")
@@ -270,7 +295,10 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     if include_rules:
         record["rules"] = rules.to_dict()
     record["dealer"] = state.dealer
-    record["hands"] = [mask_text(hand, two) for hand in state.dealt]
+    hands = [mask_text(hand, two) for hand in state.dealt]
+    for seat, order in zip(dummy_seats(rules), state.dummy_deal, strict=False):
+        hands[seat] = [action_text(card, two) for card in order]  # deal order matters
+    record["hands"] = hands
     record["kitty"] = mask_text(state.kitty_dealt, two)
     auction: list[str] = []
     discards: list[str] = []
@@ -286,6 +314,10 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             auction.append(text)
         elif action <= NO_NOMINATION:
             nominations.append(action)
+        elif action == GO_ALONE:
+            record["call"] = "alone"
+        else:
+            record["call"] = action_text(action - CALL_BASE, two)
     record["auction"] = auction
     record["discards"] = discards
     named = [a for a in nominations if a != NO_NOMINATION]
@@ -296,6 +328,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             ("JKR" if (a - NOMINATE_BASE) < 4 else "JKB"): "SCDH"[(a - NOMINATE_BASE) % 4]
             for a in named
         }
+    if "call" in record:
+        record["call"] = record.pop("call")  # keep the record's keys in phase order
     record["play"] = play
     return record
 
@@ -313,7 +347,7 @@ def random_hand(
 ) -> HandState:
     """A complete hand with a seeded deal and uniformly random legal actions."""
     rng = random.Random(seed)
-    state = HandState.deal(rules, rng.randrange(rules.seats) if dealer is None else dealer,
+    state = HandState.deal(rules, rng.randrange(rules.players) if dealer is None else dealer,
                            seed=rng.randrange(2**32))  # fmt: skip
     while not state.is_over:
         actions = state.legal_actions()

@@ -217,7 +217,7 @@ PRESETS: dict[str, Rules] = {
 }
 
 #: Presets whose player counts the engine plays today.
-SUPPORTED_PLAYERS = frozenset({4})
+SUPPORTED_PLAYERS = frozenset({2, 3, 4, 5, 6})
 
 
 def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = None) -> Rules:

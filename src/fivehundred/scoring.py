@@ -80,6 +80,9 @@ class HandScore:
     points: tuple[int, ...]
     made: bool | None
     contracting_side: int | None
+    #: Every side that played the contract (the contractor's, and with five players the
+    #: called partner's), contractor's first.
+    contracting_sides: tuple[int, ...] = ()
 
 
 def score_hand(
@@ -126,7 +129,8 @@ def score_hand(
             points[sides[seat]] += share
     else:
         points[contracting_side] += gain
-    return HandScore(tuple(points), made, contracting_side)
+    team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
+    return HandScore(tuple(points), made, contracting_side, team_sides)
 
 
 def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -> list[int]:
@@ -137,7 +141,7 @@ def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -
         total = old + gained
         if (
             rules.rule_490
-            and side != hand.contracting_side
+            and side not in hand.contracting_sides
             and gained > 0
             and total >= rules.target
         ):
@@ -159,14 +163,17 @@ def game_winner(
     reached = [side for side, score in enumerate(scores) if score >= target]
     if rules.win_rule == WIN_1904:
         if reached:
-            if hand.contracting_side in reached:
-                return hand.contracting_side
+            for side in hand.contracting_sides:
+                if side in reached:
+                    return side
             for side in first_to_reach:
                 if side in reached:
                     return side
             return max(reached, key=lambda s: scores[s])
-    elif hand.made and hand.contracting_side is not None and hand.contracting_side in reached:
-        return hand.contracting_side
+    elif hand.made:
+        for side in hand.contracting_sides:
+            if side in reached:
+                return side
     out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS]
     if out:
         rest = [side for side in range(len(scores)) if side not in out]
