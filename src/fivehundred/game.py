@@ -23,6 +23,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from fivehundred.actions import (
     BID_BASE,
@@ -68,6 +69,7 @@ from fivehundred.rules import (
     Rules,
 )
 from fivehundred.scoring import (
+    DEFENDER_TRICK_POINTS,
     HandScore,
     apply_hand_to_scores,
     game_winner,
@@ -143,8 +145,7 @@ def controller_of(rules: Rules, seat: int) -> int:
     return seat % 2 if rules.dummies else seat
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick: the plays ``(seat, action)`` in order and the winning seat."""
 
     plays: tuple[tuple[int, Action], ...]
@@ -300,6 +301,10 @@ class HandState:
         """Cards the five-player contractor may call: any not the joker, not their own."""
         own = self.hands[self.contractor] | self.discards
         return self.rules.pack.cards & ~JOKERS_MASK & ~own
+
+    def controller(self, seat: int) -> int:
+        """The player who decides for ``seat`` (two players: a dummy's owner, R-PLAYERS)."""
+        return controller_of(self.rules, seat)
 
     def playable(self, seat: int) -> CardMask:
         """Cards ``seat`` can play from: the whole hand, or a dummy's face-up cards."""
@@ -727,13 +732,31 @@ class GameState:
         self.scores = apply_hand_to_scores(self.rules, self.scores, score)
         self.score_history.append(tuple(self.scores))
         self.finished_hands.append(hand)
-        self.winner = game_winner(self.rules, self.scores, score)
+        self.winner = game_winner(self.rules, self.scores, score, self._reached_in_trick_order())
         if self.winner is None:
             if hand.contract < 0 and self.rules.allpass == ALLPASS_REDEAL_SAME_DEALER:
                 dealer = hand.dealer
             else:
                 dealer = (hand.dealer + 1) % self.rules.players
             self.hand = self._new_hand(dealer)
+
+    def _reached_in_trick_order(self) -> list[int]:
+        """Non-contracting sides in the order they reached the target during the last hand,
+        trick by trick (the 1904 rule for three players, R-GAME)."""
+        hand = self.hand
+        score = hand.result.score
+        sides = side_of_seats(self.rules)
+        before = self.score_history[-2] if len(self.score_history) > 1 else (0,) * self.sides
+        running = list(before)
+        order: list[int] = []
+        for trick in hand.tricks:
+            side = sides[trick.winner]
+            if side in score.contracting_sides or score.points[side] <= 0:
+                continue
+            running[side] += DEFENDER_TRICK_POINTS
+            if running[side] >= self.rules.target and side not in order:
+                order.append(side)
+        return order
 
     def replace_deal(self, hands: Sequence[CardMask], kitty: CardMask) -> None:
         """Use these cards for the current hand (before any call): replaying records."""
