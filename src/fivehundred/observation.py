@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fivehundred.actions import Action, action_text
 from fivehundred.cards import CardMask, mask_text
 from fivehundred.rules import Rules
+from fivehundred.scoring import side_of_seats
 
 if TYPE_CHECKING:
     from fivehundred.game import HandState
@@ -49,6 +50,8 @@ class Observation:
     suits_led: int
     scores: tuple[int, ...]
     called_card: int = -1
+    #: The side each seat scores for (partnerships; with 3 or 5 players every seat is its own).
+    sides: tuple[int, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -92,6 +95,7 @@ class Observation:
             "scores": list(self.scores),
             "players": self.rules.players,
             "called_card": text(self.called_card) if self.called_card >= 0 else None,
+            "sides": list(self.sides),
         }
 
 
@@ -128,4 +132,5 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         suits_led=state.suits_led,
         scores=scores,
         called_card=state.called_card,
+        sides=side_of_seats(state.rules),
     )
