@@ -1,0 +1,132 @@
+"""Double-dummy solver for every Five Hundred contract, and fast random playouts.
+
+With all hands visible, how many tricks does the contracting side end the hand with, when
+everyone plays their best? (In misère the contracting "side" is the contractor alone, who
+minimises; 0 means the misère is made. Open misère is the same problem double-dummy.)
+
+High level, on a :class:`~fivehundred.game.HandState` in the play phase (a trick may be in
+progress)::
+
+    solve(state)               # contracting side's final trick total with best play
+    card_values(state)         # {action: that total after playing it} for each legal action
+    can_reach(state, target)   # zero-window: can the side end with >= target tricks?
+    random_playouts(state, n, seed)   # int64 array of final totals of n random playouts
+
+The same on a :class:`Position`, for search-based players that solve many sampled deals
+without building a ``HandState``: ``Position.build(ctx, active, contracting, hands,
+to_move, trick, led_suit, suits_led, void_shown, joker_lead_not_renounced, won)`` (all
+plain values an :class:`~fivehundred.observation.Observation` supplies plus the sampled
+hands), then :func:`solve_position`, :func:`reach_position`, :func:`values_position`,
+:func:`playouts_position`. The compiled kernels themselves live in
+:mod:`fivehundred.solver.engine` (``solve_dense``, ``reach_dense``, ``move_values_dense``,
+``playouts_dense``) and take the arrays of :meth:`Position.arrays`.
+
+The rules honoured are those of :mod:`fivehundred.play` and :class:`HandState`: bowers
+and jokers as trumps in suit contracts; in no trumps and misère a nominated joker is the
+top card of its suit, and an unnominated joker belongs to no suit, wins any trick, may be
+played to another's lead only when void (in misère a void holder must play it), and when
+led names a suit not yet led (variant: not renounced by the leader), the last trick
+excepted (R-JOKER). The pure-Python engine is the reference: the tests cross-check this
+solver against exhaustive minimax over ``HandState`` (:mod:`fivehundred.solver.reference`)
+and against the bridge solver DDS (endplay) on suit contracts.
+
+The solver is compiled with numba (``cache=True``: the first call in a fresh environment
+compiles for some seconds; later processes load the cache).
+"""
+
+from __future__ import annotations
+
+try:
+    import numba  # noqa: F401
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "the double-dummy solver needs numba: pip install 'fivehundred[solver]' "
+        f"(or make install) ({error})"
+    ) from error
+
+import numpy as np
+import numpy.typing as npt
+
+from fivehundred.actions import Action
+from fivehundred.game import HandState
+from fivehundred.solver import engine as _engine
+from fivehundred.solver.position import Position, table
+
+__all__ = [
+    "Position",
+    "can_reach",
+    "card_values",
+    "playouts_position",
+    "random_playouts",
+    "reach_position",
+    "solve",
+    "solve_position",
+    "values_position",
+]
+
+
+def solve_position(pos: Position) -> int:
+    """Contracting side's final trick total with best play from ``pos``."""
+    t = table()
+    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    st[_engine.S_GEN] = t.next_gen()
+    further = _engine.solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
+                                  t.keys, t.bounds, t.gens, 0, pos.tricks_left,
+                                  int(st[_engine.S_TCOUNT]))  # fmt: skip
+    return pos.won + int(further)
+
+
+def reach_position(pos: Position, target: int) -> bool:
+    """Whether the contracting side can end with at least ``target`` tricks."""
+    t = table()
+    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    st[_engine.S_GEN] = t.next_gen()
+    return bool(_engine.reach_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
+                                    t.keys, t.bounds, t.gens, target - pos.won))  # fmt: skip
+
+
+def values_position(pos: Position) -> dict[Action, int]:
+    """For each legal action of the player to move, the contracting side's final total
+    after it with best play."""
+    t = table()
+    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    st[_engine.S_GEN] = t.next_gen()
+    moves = np.zeros(_engine.MAX_MOVES, np.int64)
+    values = np.zeros(_engine.MAX_MOVES, np.int64)
+    n = _engine.move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
+                                  t.keys, t.bounds, t.gens, moves, values)  # fmt: skip
+    return {pos.action_of(int(moves[i])): pos.won + int(values[i]) for i in range(n)}
+
+
+def playouts_position(pos: Position, n: int, seed: int) -> npt.NDArray[np.int64]:
+    """Final contracting-side totals of ``n`` uniformly random playouts from ``pos``."""
+    results = np.zeros(max(n, 0), np.int64)
+    h, st, tc, tp, side, voids, suitm, csuit, _ = pos.arrays()
+    _engine.playouts_dense(h, st, tc, tp, side, voids, suitm, csuit, n,
+                           seed & 0xFFFFFFFFFFFFFFFF, results)  # fmt: skip
+    return results + pos.won
+
+
+def solve(state: HandState) -> int:
+    """Total tricks the contracting side (contractor and partners; in misère the contractor
+    alone) has at the end of the hand, tricks already won included, with best play by all
+    from the current play-phase position (a trick may be in progress)."""
+    return solve_position(Position.from_state(state))
+
+
+def card_values(state: HandState) -> dict[Action, int]:
+    """For each legal action of the player to move, the contracting side's final trick
+    total after that action with best play by all."""
+    return values_position(Position.from_state(state))
+
+
+def can_reach(state: HandState, target: int) -> bool:
+    """Whether the contracting side can end the hand with at least ``target`` tricks
+    (a zero-window search: cheaper than :func:`solve`)."""
+    return reach_position(Position.from_state(state), target)
+
+
+def random_playouts(state: HandState, n: int, seed: int) -> npt.NDArray[np.int64]:
+    """Contracting-side final trick totals of ``n`` random playouts (every legal action
+    equally likely) from the current position, compiled; deterministic for a seed."""
+    return playouts_position(Position.from_state(state), n, seed)

@@ -1,0 +1,216 @@
+"""Play-phase positions as the dense arrays the compiled solver reads.
+
+:class:`Position` renumbers the cards still in play (hands and the trick in progress) so
+that each effective suit is one contiguous block in power order (see
+:mod:`fivehundred.solver.engine`), and holds everything the rules of play read: the
+contract's follow rules (bowers, a nominated joker, free jokers), misère's "a void holder
+must play the joker", the joker-lead rule's suits led / voids shown, the active seats and
+the contracting side.
+
+Build one from a :class:`~fivehundred.game.HandState` with :meth:`Position.from_state`, or
+from bare hands (a sampled deal in a search-based player) with :meth:`Position.build`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from fivehundred.actions import JOKER_LEAD_BASE, PASS, Action, joker_lead_action
+from fivehundred.cards import Card, CardMask, iter_cards
+from fivehundred.game import PLAY, TRICKS_PER_HAND, HandState
+from fivehundred.play import PlayContext
+from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
+from fivehundred.solver import engine as E
+
+IntArray = npt.NDArray[np.int64]
+MaskArray = npt.NDArray[np.uint64]
+
+_TT_BITS = 20
+
+
+class _Table:
+    """The transposition table, shared by every search in this process (one at a time).
+
+    Each top-level call takes a new generation, which empties the table for free."""
+
+    def __init__(self, bits: int = _TT_BITS) -> None:
+        size = 1 << bits
+        self.keys = np.zeros((size, 4), np.uint64)
+        self.bounds = np.zeros((size, 2), np.int8)
+        self.gens = np.zeros(size, np.int32)
+        self.gen = 0
+        self.buf = np.zeros((E.MAX_DEPTH, E.MAX_MOVES), np.int64)
+
+    def next_gen(self) -> int:
+        self.gen += 1
+        if self.gen >= 2**31 - 1:
+            self.gens[:] = 0
+            self.gen = 1
+        return self.gen
+
+
+_TABLE: _Table | None = None
+
+
+def table() -> _Table:
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _Table()
+    return _TABLE
+
+
+@dataclass
+class Position:
+    """A play-phase position in dense form (see :mod:`fivehundred.solver.engine`).
+
+    ``cards[i]`` is the real card of dense card ``i``; ``seats[j]`` the seat of active
+    player ``j``; ``won`` the tricks the contracting side has already won; ``free_jokers``
+    the real cards that are unnominated jokers in no trumps or misère.
+    """
+
+    h: MaskArray
+    st: IntArray
+    tc: IntArray
+    tp: IntArray
+    side: IntArray
+    voids: IntArray
+    suitm: MaskArray
+    csuit: IntArray
+    crank: IntArray
+    cards: list[Card]
+    seats: tuple[int, ...]
+    won: int
+    free_jokers: CardMask
+
+    @property
+    def tricks_left(self) -> int:
+        """Tricks still to be completed, counting the one in progress."""
+        return int(self.st[E.S_LEFT])
+
+    @property
+    def player_to_move(self) -> int:
+        """The seat to move."""
+        return self.seats[int(self.st[E.S_TOMOVE])]
+
+    @classmethod
+    def build(cls, ctx: PlayContext, active: Sequence[int], contracting: Sequence[int],
+              hands: Sequence[CardMask], to_move: int, trick: Sequence[tuple[int, Card]] = (),
+              led_suit: int = -1, suits_led: int = 0, void_shown: Sequence[int] | None = None,
+              joker_lead_not_renounced: bool = False, won: int = 0) -> Position:  # fmt: skip
+        """A position from bare facts.
+
+        ``hands`` is indexed by seat (only the ``active`` seats are read); ``trick`` the
+        ``(seat, card)`` plays of the trick in progress, with ``led_suit``; ``suits_led`` the
+        4-bit mask of suits led so far this hand and ``void_shown`` the per-seat 4-bit masks
+        of suits shown void (both only matter while a free joker is out, R-JOKER 5);
+        ``contracting`` the seats whose tricks count (the contractor alone in misère);
+        ``won`` the tricks that side has already won.
+        """
+        active = tuple(active)
+        players = len(active)
+        if not 2 <= players <= 8:
+            raise ValueError(f"{players} active seats")
+        trick_cards = [card for _, card in trick]
+        in_play = 0
+        for seat in active:
+            in_play |= hands[seat]
+        for card in trick_cards:
+            in_play |= 1 << card
+        real = list(iter_cards(in_play))
+        if len(real) > 64:
+            raise ValueError("more than 64 cards in play")
+
+        def block(card: Card) -> int:
+            suit = ctx.effective_suit[card]
+            return 4 if suit < 0 else suit
+
+        real.sort(key=lambda c: (block(c), ctx.power[c]))
+        dense = {card: i for i, card in enumerate(real)}
+        csuit = np.zeros(64, np.int64)
+        crank = np.zeros(64, np.int64)
+        suitm = np.zeros(5, np.uint64)
+        counts = [0] * 5
+        for i, card in enumerate(real):
+            b = block(card)
+            csuit[i] = b
+            crank[i] = counts[b]
+            counts[b] += 1
+            suitm[b] |= np.uint64(1 << i)
+        h = np.zeros(8, np.uint64)
+        for j, seat in enumerate(active):
+            m = 0
+            for card in iter_cards(hands[seat]):
+                m |= 1 << dense[card]
+            h[j] = np.uint64(m)
+        index = {seat: j for j, seat in enumerate(active)}
+        tc = np.zeros(80, np.int64)
+        tp = np.zeros(80, np.int64)
+        for k, (seat, card) in enumerate(trick):
+            tc[k] = dense[card]
+            tp[k] = index[seat]
+        contracting_set = set(contracting)
+        side = np.zeros(8, np.int64)
+        voids = np.zeros(8, np.int64)
+        for j, seat in enumerate(active):
+            side[j] = 1 if seat in contracting_set else 0
+            voids[j] = void_shown[seat] if void_shown is not None else 0
+        left = max(hands[seat].bit_count() for seat in active)
+        if trick:
+            # the player to move has not yet played to the trick in progress
+            left = hands[to_move].bit_count()
+        st = np.zeros(E.ST_SIZE, np.int64)
+        st[E.S_P] = players
+        st[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
+        st[E.S_MISERE] = 1 if ctx.misere else 0
+        st[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
+        st[E.S_SUITSLED] = suits_led
+        st[E.S_TCOUNT] = len(trick)
+        st[E.S_LED] = led_suit if trick else 0
+        st[E.S_TOMOVE] = index[to_move]
+        st[E.S_LEFT] = left
+        return cls(h, st, tc, tp, side, voids, suitm, csuit, crank, real, active, won,
+                   ctx.free_jokers & in_play)  # fmt: skip
+
+    @classmethod
+    def from_state(cls, state: HandState) -> Position:
+        """The position of a hand in play (a trick may be in progress)."""
+        if state.phase != PLAY or state.ctx is None:
+            raise ValueError(f"not a play-phase position (phase {state.phase})")
+        if state.contractor < 0:
+            raise ValueError("no contract: nobody's tricks to count")
+        contracting = (state.contractor,) if state.is_misere else (state.contractor,
+                                                                    *state.partners)  # fmt: skip
+        won = sum(state.tricks_won[s] for s in contracting)
+        trick = list(zip(state.trick_seats, state.trick_cards, strict=True))
+        pos = cls.build(state.ctx, state.active, contracting, state.hands, state.to_move,
+                        trick, state.led_suit, state.suits_led, state.void_shown,
+                        state.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, won)  # fmt: skip
+        if pos.tricks_left != TRICKS_PER_HAND - len(state.tricks):
+            raise ValueError("hands and tricks played disagree")
+        return pos
+
+    # ------------------------------------------------------------------ moves
+    def action_of(self, move: int) -> Action:
+        """The engine action of a dense move code (``card * 8 + nomination``)."""
+        card = self.cards[move >> 3]
+        nomination = move & 7
+        if nomination < 4:
+            return joker_lead_action(card, nomination)
+        return card
+
+    def move_of(self, action: Action) -> int:
+        """The dense move code of an engine action."""
+        if JOKER_LEAD_BASE <= action < PASS:
+            card = 64 + (action - JOKER_LEAD_BASE) // 4
+            return self.cards.index(card) * 8 + (action - JOKER_LEAD_BASE) % 4
+        return self.cards.index(action) * 8 + E.NOMINATION_NONE
+
+    def arrays(self) -> tuple[MaskArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+                              MaskArray, IntArray, IntArray]:  # fmt: skip
+        """Working copies of the arrays a search mutates (and restores)."""
+        return (self.h.copy(), self.st.copy(), self.tc.copy(), self.tp.copy(), self.side,
+                self.voids.copy(), self.suitm, self.csuit, self.crank)  # fmt: skip
