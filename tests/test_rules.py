@@ -72,12 +72,18 @@ def test_variant_value_of_the_wrong_type_is_an_error(name: str, value: object) -
         make_rules("australian", {name: value})
 
 
-@pytest.mark.parametrize("preset", ["three_handed", "five_handed", "six_handed", "two_handed"])
-def test_presets_for_other_player_counts_are_named_but_refused_for_now(preset: str) -> None:
-    """R-PLAYERS presets exist by name; the engine plays four players today and says so."""
-    with pytest.raises(RulesError) as error:
-        make_rules(preset)
-    assert "not playable yet" in str(error.value)
+@pytest.mark.parametrize(
+    ("preset", "players"),
+    [("three_handed", 3), ("five_handed", 5), ("six_handed", 6), ("two_handed", 2)],
+)
+def test_presets_for_other_player_counts(preset: str, players: int) -> None:
+    """§11: the presets for other player counts (R-PLAYERS) exist by name."""
+    assert make_rules(preset).players == players
+
+
+def test_pack45_is_a_four_player_pack() -> None:
+    with pytest.raises(RulesError):
+        make_rules("three_handed", {"pack45": True})
 
 
 @pytest.mark.parametrize(
