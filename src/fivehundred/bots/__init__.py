@@ -1,22 +1,45 @@
-"""Computer players. ``make_player(name, seed)`` builds one by name."""
+"""Computer players. ``make_player(name, seed)`` builds one by name.
+
+Names: ``random``; ``heuristic``; ``pimc`` (the strong player; ``pimc:N`` samples N deals per
+decision, ``pimc:fast`` / ``pimc:strong`` are presets); ``cmd:PROGRAM ARGS`` runs an external
+program speaking the JSON-lines protocol of docs/player-protocol.md.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from fivehundred.bots.base import Player, RandomPlayer
+from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.pimc import PIMC_PRESETS, PimcPlayer
 
 PLAYERS: dict[str, Callable[[int | None], Player]] = {
     "random": RandomPlayer,
+    "heuristic": HeuristicPlayer,
+    "pimc": PimcPlayer,
 }
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name (``random``, ``heuristic``, ``pimc``, or ``cmd:PROGRAM ARGS``)."""
+    """A player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``, ``pimc:strong``,
+    or ``cmd:PROGRAM ARGS``). Raises ValueError for an unknown name."""
+    if name.startswith("cmd:"):
+        from fivehundred.bots.external import ExternalPlayer
+
+        return ExternalPlayer(name[4:], seed)
+    if name.startswith("pimc:"):
+        setting = name[5:]
+        if setting in PIMC_PRESETS:
+            return PimcPlayer(seed, samples=PIMC_PRESETS[setting])
+        if setting.isdigit() and int(setting) > 0:
+            return PimcPlayer(seed, samples=int(setting))
+        raise ValueError(f"pimc strength must be a number of samples or one of "
+                         f"{', '.join(PIMC_PRESETS)}; got {setting!r}")  # fmt: skip
     factory = PLAYERS.get(name)
     if factory is None:
-        raise ValueError(f"unknown player {name!r}; players are {', '.join(sorted(PLAYERS))}")
+        raise ValueError(f"unknown player {name!r}; players are "
+                         f"{', '.join(sorted(PLAYERS))} or cmd:PROGRAM")  # fmt: skip
     return factory(seed)
 
 
-__all__ = ["PLAYERS", "Player", "RandomPlayer", "make_player"]
+__all__ = ["PLAYERS", "HeuristicPlayer", "PimcPlayer", "Player", "RandomPlayer", "make_player"]

@@ -1,0 +1,172 @@
+"""Card memory and trick reading, derived from one seat's observation only.
+
+Every computer player reads the table through :class:`TableView`: the contract's play
+context, which cards are still unseen, the voids each seat has shown, the trumps still out,
+and the trick in progress. Everything is recomputed from the :class:`Observation` (which
+carries the whole public history), so a player's decision depends on nothing else.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from fivehundred.actions import JOKER_LEAD_BASE, MISERE, PASS, Action
+from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUIT_MASKS, Card, CardMask, iter_cards
+from fivehundred.observation import Observation
+from fivehundred.play import LED_SUIT_BONUS, PlayContext, make_context
+from fivehundred.scoring import side_of_seats
+
+
+@lru_cache(maxsize=256)
+def context_for(trump: int, misere: bool, joker_suits: tuple[int, int]) -> PlayContext:
+    """A cached :func:`make_context` (it is built once per contract, not per decision)."""
+    return make_context(trump, misere, joker_suits)
+
+
+def bidding_context(strain: int) -> PlayContext:
+    """The play context a bid in ``strain`` would have (no joker nominated)."""
+    return context_for(strain, False, (-1, -1))
+
+
+def play_card(action: Action) -> Card:
+    """The card an action in play puts on the table (a joker led with a suit is the joker)."""
+    if action < JOKER_LEAD_BASE:
+        return action
+    return 64 + (action - JOKER_LEAD_BASE) // 4
+
+
+class TableView:
+    """What a seat knows in the play phase, in the terms a card player thinks in.
+
+    ``unseen``: cards in other hands, the kitty or others' discards. ``voids[s]``: suits
+    seat ``s`` has shown void in. ``declarers``: the contracting side's active seats
+    (empty when all passed and the hand is played in no trumps).
+    """
+
+    __slots__ = ("active", "contractor", "ctx", "declarers", "hand", "led", "misere", "nt",
+                 "obs", "opponents", "partner", "seat", "trick_cards", "trick_seats", "trump",
+                 "unseen", "voids")  # fmt: skip
+
+    def __init__(self, obs: Observation) -> None:
+        self.obs = obs
+        self.seat = obs.seat
+        self.hand = obs.hand
+        self.trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
+        self.misere = obs.contract >= MISERE
+        self.nt = self.trump == NO_TRUMPS
+        self.ctx = context_for(self.trump, self.misere, obs.joker_suits)
+        self.contractor = obs.contractor
+        self.active = obs.active or tuple(range(obs.rules.seats))
+        sides = side_of_seats(obs.rules)
+        mine = sides[obs.seat]
+        if obs.contractor >= 0:
+            self.declarers = frozenset((obs.contractor, *obs.partners))
+        else:
+            self.declarers = frozenset()
+        team = [s for s in self.active if sides[s] == mine]
+        self.partner = next((s for s in team if s != obs.seat), -1)
+        if self.misere and obs.seat != obs.contractor:
+            # The misère defenders play together against the lone contractor.
+            self.partner = next((s for s in self.active if s not in (obs.seat, obs.contractor)),
+                                -1)  # fmt: skip
+        self.opponents = tuple(s for s in self.active if s != obs.seat and s != self.partner)
+        unseen = obs.unseen
+        self.unseen = unseen
+        self.voids = obs.voids
+        self.trick_seats = [seat for seat, _ in obs.trick]
+        self.trick_cards = [play_card(a) for _, a in obs.trick]
+        self.led = obs.led_suit
+
+    # ------------------------------------------------------------------ cards
+    def suit_of(self, card: Card) -> int:
+        """The suit a card counts as in this contract (-1: an unnominated joker)."""
+        return self.ctx.effective_suit[card]
+
+    def suit_cards(self, mask: CardMask, suit: int) -> CardMask:
+        return mask & self.ctx.follow_masks[suit]
+
+    def trumps(self, mask: CardMask) -> CardMask:
+        if self.nt:
+            return 0
+        return mask & self.ctx.follow_masks[self.trump]
+
+    def higher_unseen(self, card: Card) -> CardMask:
+        """Unseen cards of the same suit (trumps for a trump) that beat ``card``."""
+        suit = self.suit_of(card)
+        if suit < 0:
+            return 0
+        power = self.ctx.power
+        mine = power[card]
+        return sum(1 << c for c in iter_cards(self.unseen & self.ctx.follow_masks[suit])
+                   if power[c] > mine)  # fmt: skip
+
+    def is_master(self, card: Card) -> bool:
+        """No unseen card of its suit can beat it (a free joker never counts: see R-JOKER)."""
+        if self.ctx.free_jokers >> card & 1:
+            return True
+        return not self.higher_unseen(card)
+
+    def trumps_out(self) -> CardMask:
+        """Trumps neither in this hand nor played (in others' hands, kitty or discards)."""
+        return self.trumps(self.unseen)
+
+    def may_hold(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` may still hold cards of ``suit`` (it has not shown void)."""
+        return not self.voids[seat] >> suit & 1
+
+    def rank_power(self, card: Card) -> int:
+        return self.ctx.power[card]
+
+    # ------------------------------------------------------------------ the trick
+    def trick_power(self, card: Card) -> int:
+        """How strongly ``card`` stands in the current trick (0 if it cannot win it)."""
+        power = self.ctx.power[card]
+        if power < LED_SUIT_BONUS:
+            if self.led >= 0 and self.ctx.follow_masks[self.led] >> card & 1:
+                return power + LED_SUIT_BONUS
+            return 0
+        return power
+
+    def winning(self) -> tuple[int, Card]:
+        """Seat and card winning the trick so far ((-1, -1) before the lead)."""
+        best, seat, card = -1, -1, -1
+        for s, c in zip(self.trick_seats, self.trick_cards, strict=True):
+            p = self.trick_power(c)
+            if p > best:
+                best, seat, card = p, s, c
+        return seat, card
+
+    def still_to_play(self) -> list[int]:
+        """Active seats that play to this trick after this seat."""
+        order = list(self.active)
+        if not self.trick_seats:
+            leader_index = order.index(self.seat)
+        else:
+            leader_index = order.index(self.trick_seats[0])
+        rotation = order[leader_index:] + order[:leader_index]
+        me = rotation.index(self.seat)
+        return rotation[me + 1:]
+
+    def on_my_side(self, seat: int) -> bool:
+        return seat == self.seat or seat == self.partner
+
+
+def legal_cards(obs: Observation) -> dict[Card, list[Action]]:
+    """Legal play actions grouped by the card they put down (joker leads share a card)."""
+    out: dict[Card, list[Action]] = {}
+    for action in obs.legal:
+        out.setdefault(play_card(action), []).append(action)
+    return out
+
+
+def called(obs: Observation) -> list[tuple[int, Action]]:
+    """The bids made so far (passes left out)."""
+    return [(seat, call) for seat, call in obs.auction if call != PASS]
+
+
+def jokers_in(mask: CardMask) -> CardMask:
+    return mask & JOKERS_MASK
+
+
+def suit_mask(suit: int) -> CardMask:
+    return SUIT_MASKS[suit]

@@ -1,0 +1,206 @@
+"""The strong player: Perfect Information Monte Carlo (PIMC) card play.
+
+For each decision in play it deals the unseen cards many times, consistently with all the
+seat has seen — its own hand, every card played, the voids each seat has shown, the open
+hands, and the auction (the contractor is dealt a fair share of the trumps of its strain).
+Each deal is solved double-dummy (:mod:`fivehundred.solver`); the action with the best
+total score over the deals is played. Bids, the discard and the joker nomination follow the
+heuristic player, whose trick counting the arena calibrates (see the report in
+docs/player-protocol.md's neighbours and bench/bench_bots.py).
+
+Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 16 deals), ``pimc:N``,
+``pimc:fast`` (8) or ``pimc:strong`` (48). Early in the hand a double-dummy solve costs far
+more, so the number of deals is scaled down for the first tricks to keep the default
+under a second per decision on one core. Without the solver (numba missing), the player
+falls back to the heuristic's card play.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from fivehundred.actions import MISERE, Action, action_text, bid_tricks
+from fivehundred.bots.base import Player
+from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.memory import context_for, play_card
+from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
+from fivehundred.observation import Observation
+from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
+from fivehundred.scoring import bid_value, side_of_seats
+
+try:
+    from fivehundred.solver import Position, values_position
+
+    HAVE_SOLVER = True
+except ImportError:  # pragma: no cover - depends on the environment (numba)
+    HAVE_SOLVER = False
+
+PIMC_PRESETS = {"fast": 8, "default": 16, "strong": 48}
+DEFAULT_SAMPLES = PIMC_PRESETS["default"]
+#: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
+#: a four-trick one).
+_SCALE = {10: 0.25, 9: 0.35, 8: 0.5, 7: 0.75}
+
+
+class PimcPlayer(Player):
+    """Samples deals consistent with the observation and solves each double-dummy."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES) -> None:
+        super().__init__(seed)
+        self.samples = samples
+        self.heuristic = HeuristicPlayer(seed)
+
+    def act(self, observation: Observation) -> Action:
+        obs = observation
+        if not obs.legal:
+            raise ValueError("no legal action: it is not this seat's turn")
+        if obs.phase != "play" or len(obs.legal) == 1 or not self.supported(obs):
+            action = self.heuristic.act(obs)
+            self._reason = self.heuristic.explain()
+            return action
+        action, why = self.search(obs)
+        self._reason = why
+        return action
+
+    @staticmethod
+    def supported(obs: Observation) -> bool:
+        """Deals can be sampled for this observation (not the two-player dummies, whose
+        face-down cards have an order, and only with the solver)."""
+        return HAVE_SOLVER and not obs.rules.dummies
+
+    # ------------------------------------------------------------------ sampling
+    def deals_for(self, obs: Observation) -> int:
+        left = 10 - len(obs.tricks)
+        return max(2, round(self.samples * _SCALE.get(left, 1.0)))
+
+    def sample_hands(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
+        """Hands for every seat consistent with the observation (None if none found)."""
+        seats = obs.rules.seats
+        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                          obs.joker_suits)  # fmt: skip
+        hands = [0] * seats
+        hands[obs.seat] = obs.hand
+        known = dict(obs.exposed)
+        unseen = obs.unseen
+        for seat, mask in known.items():
+            hands[seat] = mask
+        active = obs.active or tuple(range(seats))
+        to_fill = [s for s in active if s != obs.seat and s not in known]
+        need = {s: obs.hand_sizes[s] for s in to_fill}
+        pile = unseen.bit_count() - sum(need.values())
+        if pile < 0:
+            return None
+        forbidden = {s: 0 for s in to_fill}
+        for s in to_fill:
+            for suit in range(4):
+                if obs.voids[s] >> suit & 1:
+                    forbidden[s] |= ctx.follow_masks[suit]
+        cards = list(iter_cards(unseen))
+        # What the auction says: the contractor holds its fair share of the trumps.
+        contractor = obs.contractor
+        trumps_first: list[int] = []
+        if (contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE):
+            trumps = unseen & ctx.follow_masks[obs.trump] & ~forbidden[contractor]
+            played_trumps = sum(1 for plays, _ in obs.tricks for seat, a in plays
+                                if seat == contractor
+                                and ctx.follow_masks[obs.trump] >> play_card(a) & 1)
+            wanted = max(0, min(need[contractor], 5 - played_trumps, trumps.bit_count() * 2 // 3))
+            pool = list(iter_cards(trumps))
+            rng.shuffle(pool)
+            trumps_first = pool[:wanted]
+        for _ in range(30):
+            room = dict(need)
+            room_pile = pile
+            out = {s: 0 for s in to_fill}
+            for card in trumps_first:
+                out[contractor] |= 1 << card
+                room[contractor] -= 1
+            rest = [c for c in cards if c not in trumps_first]
+            rng.shuffle(rest)
+            rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
+            ok = True
+            for card in rest:
+                options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
+                weights = [room[s] for s in options]
+                total = sum(weights) + room_pile
+                if total <= 0:
+                    ok = False
+                    break
+                pick = rng.randrange(total)
+                for s, w in zip(options, weights, strict=True):
+                    if pick < w:
+                        out[s] |= 1 << card
+                        room[s] -= 1
+                        break
+                    pick -= w
+                else:
+                    room_pile -= 1
+            if ok and all(v == 0 for v in room.values()):
+                for s, mask in out.items():
+                    hands[s] = mask
+                return hands
+        return None
+
+    # ------------------------------------------------------------------ search
+    def utility(self, obs: Observation, total: int) -> float:
+        """Score difference for this seat's side if the contracting side ends with
+        ``total`` tricks (the contract's value, 10 a trick to the defenders), plus a small
+        tie-break on tricks."""
+        contract = obs.contract
+        if contract < 0:
+            return float(total)
+        ours = obs.seat == obs.contractor or obs.seat in obs.partners
+        value = bid_value(contract, obs.rules)
+        if contract >= MISERE:
+            made = total == 0
+            score = (value if made else -value) - 0.5 * total
+        else:
+            made = total >= bid_tricks(contract)
+            score = (value if made else -value) - 10 * (10 - total) + total
+        return score if ours else -score
+
+    def search(self, obs: Observation) -> tuple[Action, str]:
+        rng = random.Random(self.rng.random())
+        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                          obs.joker_suits)  # fmt: skip
+        active = obs.active or tuple(range(obs.rules.seats))
+        if obs.contractor >= 0:
+            contracting: Sequence[int] = ((obs.contractor,) if obs.contract >= MISERE
+                                          else (obs.contractor, *obs.partners))  # fmt: skip
+            if obs.rules.called_partner and not obs.partners and obs.called_card >= 0:
+                contracting = (obs.contractor,)
+        else:
+            sides = side_of_seats(obs.rules)
+            contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
+        won = sum(obs.tricks_won[s] for s in contracting)
+        trick = [(seat, play_card(a)) for seat, a in obs.trick]
+        totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
+        solved = 0
+        for _ in range(self.deals_for(obs)):
+            hands = self.sample_hands(obs, rng)
+            if hands is None:
+                continue
+            seats_for = contracting
+            if obs.rules.called_partner and not obs.partners and obs.called_card >= 0:
+                # Five players: the unrevealed partner is whoever holds the called card.
+                holder = [s for s in active if hands[s] >> obs.called_card & 1]
+                seats_for = (obs.contractor, *holder)
+            pos = Position.build(ctx, active, seats_for, hands, obs.seat, trick,
+                                 obs.led_suit, obs.suits_led, obs.voids,
+                                 obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, won)
+            values = values_position(pos)
+            if not set(totals) <= set(values):
+                continue
+            for action in totals:
+                totals[action] += self.utility(obs, values[action])
+            solved += 1
+        if not solved:
+            action = self.heuristic.act(obs)
+            return action, self.heuristic.explain()
+        best = max(obs.legal, key=lambda a: (totals[a], -a))
+        mean = totals[best] / solved
+        return best, (f"{action_text(best, obs.rules.two_jokers)} scored best over {solved} "
+                      f"sampled deals (mean {mean:+.0f} points for my side)")
