@@ -1,0 +1,771 @@
+"""``fivehundred play``: the full-screen game (Textual).
+
+You sit South; North is your partner; West and East are the opponents. The computer
+players think in a worker thread and move at the chosen speed; the game is saved after
+every action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from fivehundred.actions import (
+    BLIND_MISERE,
+    JOKER_LEAD_BASE,
+    MISERE,
+    NO_NOMINATION,
+    NOMINATE_BASE,
+    OPEN_MISERE,
+    PASS,
+    Action,
+    bid_action,
+    joker_lead_card,
+)
+from fivehundred.cards import SUIT_SYMBOLS, Card
+from fivehundred.errors import FiveHundredError
+from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY
+from fivehundred.rules import PRESETS, VARIANTS, Rules
+from fivehundred.tui import render, storage
+from fivehundred.tui.plain import move_lines
+from fivehundred.tui.session import Session, Settings, available_bots, playable_presets
+from fivehundred.tui.widgets import (
+    CardWidget,
+    HandRow,
+    KeyGrid,
+    action_text,
+    info_renderable,
+    sheet_renderable,
+    table_renderable,
+)
+
+SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
+#: Variants that take a value other than on/off; the options screen has fields for them.
+VALUE_VARIANTS = ("target", "scoring_table")
+
+
+def _field_variant(name: str) -> bool:
+    """Variants that set a rules field on or off (shown ticked when the preset has it on)."""
+    return name in Rules.__dataclass_fields__
+
+
+class OptionsScreen(ModalScreen[Any]):
+    """Options at the start and from the menu: rules, players, target, seed, speed.
+
+    Dismisses with ``("new", Settings)``, ``("apply", Settings)`` (players and speed for
+    the game in progress), ``("resume", None)`` or None (cancelled)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    DEFAULT_CSS = """
+    OptionsScreen { align: center middle; }
+    #options { width: 86; height: 90%; border: thick #f0c674; background: $surface; padding: 0 1; }
+    #options Horizontal { height: auto; }
+    #options .row Label { width: 14; padding: 1 0 0 0; }
+    #options Select { width: 26; }
+    #options Input { width: 16; }
+    #variants { height: 1fr; border: round #666; }
+    #variants Checkbox { width: 40; height: 1; border: none; padding: 0; }
+    #variant-grid { layout: grid; grid-size: 2; grid-rows: 1; height: auto; }
+    #option-error { color: $error; height: auto; }
+    #option-buttons { height: 3; align-horizontal: center; }
+    #option-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, settings: Settings, in_game: bool, can_resume: bool) -> None:
+        super().__init__()
+        self.settings = settings
+        self.in_game = in_game
+        self.can_resume = can_resume
+
+    def compose(self) -> ComposeResult:
+        settings = self.settings
+        bots = [(name, name) for name in available_bots()]
+        rules = settings.rules()
+        with Vertical(id="options"):
+            yield Label(Text("Five Hundred — options", style="bold"))
+            with Horizontal(classes="row"):
+                yield Label("Rules")
+                yield Select([(p, p) for p in playable_presets()], value=settings.preset,
+                             allow_blank=False, id="preset")  # fmt: skip
+                yield Label("Target")
+                yield Input(str(rules.target), id="target", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Opponents")
+                yield Select(bots, value=settings.opponents, allow_blank=False, id="opponents")
+                yield Label("Partner")
+                yield Select(bots, value=settings.partner, allow_blank=False, id="partner")
+            with Horizontal(classes="row"):
+                yield Label("Speed")
+                speed = min(SPEEDS, key=lambda item: abs(item[1] - settings.speed))[1]
+                yield Select([(n, v) for n, v in SPEEDS], value=speed, allow_blank=False,
+                             id="speed")  # fmt: skip
+                yield Label("Seed")
+                seed = "" if settings.seed is None else str(settings.seed)
+                yield Input(seed, placeholder="random", id="seed", type="integer")
+            with Horizontal(classes="row"):
+                yield Label("Scoring")
+                yield Select([(t, t) for t in ("avondale", "original_1904", "perfect")],
+                             value=rules.scoring_table, allow_blank=False,
+                             id="scoring_table")  # fmt: skip
+            with VerticalScroll(id="variants"), Vertical(id="variant-grid"):
+                for name in sorted(VARIANTS):
+                    if name in VALUE_VARIANTS:
+                        continue
+                    yield Checkbox(name, self._variant_value(name, rules), id=f"v-{name}")
+            yield Static("", id="option-error")
+            with Horizontal(id="option-buttons"):
+                yield Button("Start new game", variant="primary", id="start")
+                if self.in_game:
+                    yield Button("Apply players/speed", id="apply")
+                    yield Button("Cancel", id="cancel")
+                if self.can_resume:
+                    yield Button("Resume saved game", id="resume")
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()
+
+    def _variant_value(self, name: str, rules: Rules) -> bool:
+        if _field_variant(name):
+            return bool(getattr(rules, name))
+        return bool(self.settings.variants.get(name, False))
+
+    @on(Select.Changed, "#preset")
+    def preset_changed(self, event: Select.Changed) -> None:
+        # A different preset: its own defaults for the on/off fields.
+        preset = PRESETS.get(str(event.value))
+        if preset is None:
+            return
+        for name in VARIANTS:
+            if _field_variant(name) and name not in VALUE_VARIANTS:
+                self.query_one(f"#v-{name}", Checkbox).value = bool(getattr(preset, name))
+        self.query_one("#scoring_table", Select).value = preset.scoring_table
+
+    def read(self) -> Settings:
+        """The settings as filled in; raises ValueError with a message for bad input."""
+        preset_name = str(self.query_one("#preset", Select).value)
+        preset = PRESETS[preset_name]
+        variants: dict[str, Any] = {}
+        for name in VARIANTS:
+            if name in VALUE_VARIANTS:
+                continue
+            value = self.query_one(f"#v-{name}", Checkbox).value
+            if _field_variant(name):
+                if value != getattr(preset, name):
+                    variants[name] = value
+            elif value:
+                variants[name] = True
+        scoring = str(self.query_one("#scoring_table", Select).value)
+        if scoring != preset.scoring_table:
+            variants["scoring_table"] = scoring
+        target_text = self.query_one("#target", Input).value.strip()
+        try:
+            target = int(target_text)
+        except ValueError:
+            raise ValueError(f"target must be a number, not {target_text!r}") from None
+        if target != preset.target:
+            variants["target"] = target
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            raise ValueError(f"seed must be a whole number, not {seed_text!r}") from None
+        settings = Settings(
+            preset=preset_name, variants=variants,
+            opponents=str(self.query_one("#opponents", Select).value),
+            partner=str(self.query_one("#partner", Select).value),
+            seed=seed, speed=float(self.query_one("#speed", Select).value),  # type: ignore[arg-type]
+        )  # fmt: skip
+        try:
+            settings.rules()
+        except FiveHundredError as error:
+            raise ValueError(str(error)) from None
+        return settings
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id
+        if button == "cancel":
+            self.dismiss(None)
+        elif button == "resume":
+            self.dismiss(("resume", None))
+        elif button in ("start", "apply"):
+            try:
+                settings = self.read()
+            except ValueError as error:
+                self.query_one("#option-error", Static).update(f"⚠ {error}")
+                return
+            self.dismiss(("new" if button == "start" else "apply", settings))
+
+    def action_cancel(self) -> None:
+        if self.in_game:
+            self.dismiss(None)
+
+
+class TextScreen(ModalScreen[str]):
+    """A box of text with buttons (hand summary, last trick, help)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    DEFAULT_CSS = """
+    TextScreen { align: center middle; }
+    #box { width: 76; height: auto; max-height: 90%; border: thick #f0c674; background: $surface;
+           padding: 1 2; }
+    #box-text { height: auto; }
+    #box-buttons { height: 3; align-horizontal: center; margin-top: 1; }
+    #box-buttons Button { margin: 0 1; }
+    """
+
+    def __init__(self, title: str, body: Text | str, buttons: list[tuple[str, str]],
+                 escape: str = "close", extra: Text | str | None = None) -> None:  # fmt: skip
+        super().__init__()
+        self.title_text = title
+        self.body = body
+        self.buttons = buttons
+        self.escape = escape
+        self.extra = extra
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="box"):
+            yield Label(Text(self.title_text, style="bold"))
+            yield Static(self.body, id="box-text")
+            with Horizontal(id="box-buttons"):
+                for label, key in self.buttons:
+                    yield Button(label, id=f"b-{key}")
+
+    def on_mount(self) -> None:
+        buttons = list(self.query(Button))
+        if buttons:
+            buttons[0].focus()
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        key = (event.button.id or "b-close")[2:]
+        if key == "hands" and self.extra is not None:
+            self.query_one("#box-text", Static).update(self.extra)
+            event.button.display = False
+            return
+        self.dismiss(key)
+
+    def action_close(self) -> None:
+        self.dismiss(self.escape)
+
+
+HELP_TEXT = """Keys
+  ← →       move between your cards (or the bids)      Enter/Space  choose
+  d         discard the marked cards (kitty exchange)
+  h         hint: what the computer would do, and why
+  u         undo your last move                         l  the last trick
+  o         options / new game                          q  save and quit
+Mouse: click a card or a bid. Dimmed cards may not be played: hover or press one for the
+reason. The game is saved after every move; 'fivehundred play --resume' continues it."""
+
+
+class FiveHundredApp(App[int]):
+    """The table: your hand, the others' card counts, the trick, contract and score sheet."""
+
+    TITLE = "Five Hundred"
+    CSS = """
+    Screen { background: #0f1a12; }
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #right { width: 38; border-left: solid #355; padding: 0 1; }
+    #info { height: 2; padding: 0 1; background: #1b2a1e; }
+    #table { height: 1fr; padding: 1 2; }
+    #prompt { height: auto; min-height: 1; padding: 0 1; color: #f0c674; }
+    #sheet { height: auto; max-height: 60%; }
+    #log { height: 1fr; margin-top: 1; color: #aaaaaa; }
+    #controls { height: auto; padding: 0 1; }
+    #bidbox { layout: grid; grid-size: 5; grid-gutter: 0 1; height: auto; width: 60;
+              grid-columns: 10; }
+    #bidbox Button { width: 10; min-width: 6; }
+    #choices { height: auto; }
+    #choices Button { margin: 0 1 0 0; min-width: 8; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("h", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("l", "last_trick", "Last trick"),
+        Binding("d", "discard", "Discard", show=False),
+        Binding("o", "options", "Options"),
+        Binding("question_mark", "help", "Help"),
+        Binding("q", "quit_game", "Save & quit"),
+    ]
+
+    def __init__(self, session: Session | None = None, settings: Settings | None = None,
+                 options_at_start: bool | None = None, can_resume: bool = False) -> None:  # fmt: skip
+        super().__init__()
+        self.session = session
+        self.settings = settings or (session.settings if session else Settings())
+        self.options_at_start = session is None if options_at_start is None else options_at_start
+        self.can_resume = can_resume
+        self.marked: set[Card] = set()
+        self.hinted: Card | None = None
+        self.log_lines: deque[Text] = deque(maxlen=14)
+        self.message: Text | str = ""
+        self.choosing_joker_lead: Card | None = None
+        self._shown_position: tuple[int, int] | None = None
+
+    # ----------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="info")
+                yield Static(id="table")
+                yield Static(id="prompt")
+            with Vertical(id="right"):
+                yield Static(id="sheet")
+                yield Static(id="log")
+        with Vertical(id="controls"):
+            yield KeyGrid(id="bidbox")
+            yield Horizontal(id="choices")
+            yield HandRow(id="hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.options_at_start or self.session is None:
+            self.open_options(start=True)
+        else:
+            self.start_session()
+
+    def open_options(self, start: bool = False) -> None:
+        screen = OptionsScreen(self.settings, in_game=not start and self.session is not None,
+                               can_resume=start and self.can_resume)  # fmt: skip
+        self.push_screen(screen, self.options_closed)
+
+    def options_closed(self, result: Any) -> None:
+        if result is None:
+            if self.session is None:
+                self.exit(0)
+            return
+        kind, settings = result
+        if kind == "resume":
+            try:
+                self.session = Session.resume(speed=self.settings.speed)
+            except storage.SaveError as error:
+                self.message = Text(f"Cannot resume: {error}. Starting a new game.", style="red")
+                self.session = Session.new(self.settings)
+        elif kind == "apply" and self.session is not None:
+            current = self.session.settings
+            current.opponents, current.partner = settings.opponents, settings.partner
+            current.speed = settings.speed
+            self.session.save()
+            storage.store_settings(current.to_dict())
+        else:
+            storage.store_settings(settings.to_dict())
+            self.session = Session.new(settings)
+            self.log_lines.clear()
+        self.settings = self.session.settings
+        self.start_session()
+
+    def start_session(self) -> None:
+        session = self.session
+        assert session is not None
+        self._build_bidbox()
+        self.refresh_view()
+        if session.pending_summary is not None or session.is_over:
+            self.show_summary()
+        else:
+            self.computer_turns()
+
+    def _build_bidbox(self) -> None:
+        assert self.session is not None
+        rules = self.session.rules
+        grid = self.query_one("#bidbox", KeyGrid)
+        grid.remove_children()
+        buttons = []
+        for tricks in range(6, 11):
+            for strain in range(5):
+                action = bid_action(tricks, strain)
+                buttons.append(Button(action_text(action), id=f"bid-{action}", compact=True))
+        extra = [PASS]
+        if rules.misere_allowed:
+            extra.append(MISERE)
+        if rules.open_misere:
+            extra.append(OPEN_MISERE)
+        if rules.blind_misere:
+            extra.append(BLIND_MISERE)
+        for action in extra:
+            buttons.append(Button(render.action_label(action), id=f"bid-{action}", compact=True))
+        grid.mount_all(buttons)
+
+    # ----------------------------------------------------------------- drawing
+    def refresh_view(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        obs = session.observation()
+        two = session.rules.two_jokers
+        self.query_one("#info", Static).update(
+            info_renderable(obs, session.hand_number, session.game.scores, session.rules.target)
+        )
+        self.query_one("#table", Static).update(table_renderable(obs, session.game))
+        self.query_one("#sheet", Static).update(sheet_renderable(session.game))
+        log = Text("\n").join(list(self.log_lines)) if self.log_lines else Text("")
+        self.query_one("#log", Static).update(log)
+        position = (session.hand_number, len(session.hand.history))
+        if position != self._shown_position:
+            self.marked.clear()
+            self.hinted = None
+            self.choosing_joker_lead = None
+            self._shown_position = position
+        self.query_one("#prompt", Static).update(self.prompt_text())
+        self._show_controls(obs.phase, two)
+
+    def prompt_text(self) -> Text:
+        session = self.session
+        assert session is not None
+        text = Text()
+        if self.message:
+            text.append_text(self.message if isinstance(self.message, Text) else Text(self.message))
+            text.append("\n")
+        if session.is_over:
+            text.append("The game is over. o: new game, q: quit.")
+        elif session.pending_summary is not None:
+            text.append("The hand is over.")
+        elif not session.human_to_move:
+            text.append(f"{render.SEAT_NAMES[session.to_move]} is thinking…", style="dim")
+        else:
+            phase = session.hand.phase
+            if phase == AUCTION:
+                text.append("Your bid: choose from the bid box (only legal bids are offered).")
+            elif phase == DISCARD:
+                left = session.hand.discards_left
+                text.append(f"You hold the kitty: mark {left} card(s) to discard, then press d.")
+            elif phase == NOMINATE:
+                text.append("Name the joker's suit for this no-trump hand (or none).")
+            elif self.choosing_joker_lead is not None:
+                text.append("Lead the joker as which suit?")
+            else:
+                led = (
+                    "Your lead."
+                    if not session.hand.trick_cards
+                    else "Your turn: follow suit if you can."
+                )
+                text.append(f"{led} ← → and Enter, or click a card.")
+        return text
+
+    def _show_controls(self, phase: str, two: bool) -> None:
+        session = self.session
+        assert session is not None
+        human = session.human_to_move
+        obs = session.observation()
+        legal = set(obs.legal)
+        bidbox = self.query_one("#bidbox", KeyGrid)
+        bidbox.display = phase == AUCTION and human
+        if bidbox.display:
+            first = None
+            for button in bidbox.query(Button):
+                action = int((button.id or "bid-0")[4:])
+                button.disabled = action not in legal
+                if action in legal and first is None and action != PASS:
+                    first = button
+                if action in legal and action == PASS:
+                    pass_button = button
+            target = first or pass_button
+            if not isinstance(self.focused, Button) or self.focused.disabled \
+                    or self.focused.parent is not bidbox:  # fmt: skip
+                self.call_after_refresh(target.focus)
+        choices = self.query_one("#choices", Horizontal)
+        choices.remove_children()
+        buttons: list[Button] = []
+        if human and phase == DISCARD:
+            left = session.hand.discards_left
+            label = f"Discard {len(self.marked)}/{left} marked (d)"
+            buttons.append(Button(label, id="discard", variant="primary",
+                                  disabled=len(self.marked) != left, compact=True))  # fmt: skip
+        elif human and phase == NOMINATE:
+            for action in obs.legal:
+                if action == NO_NOMINATION:
+                    label = "none"
+                else:
+                    label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
+                buttons.append(Button(label, id=f"nominate-{action}", compact=True))
+        elif human and phase == PLAY and self.choosing_joker_lead is not None:
+            for action in obs.legal:
+                if JOKER_LEAD_BASE <= action < PASS:
+                    suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
+                    buttons.append(Button(f"as {suit}", id=f"lead-{action}", compact=True))
+            buttons.append(Button("cancel", id="lead-cancel", compact=True))
+        choices.display = bool(buttons)
+        if buttons:
+            choices.mount_all(buttons)
+            if phase != DISCARD:
+                self.call_after_refresh(buttons[0].focus)
+        ctx = render.display_context(obs.contract, obs.joker_suits)
+        cards = render.sorted_cards(obs.hand, ctx)
+        reasons: dict[Card, str | None] = {}
+        if human and phase == PLAY:
+            for card in cards:
+                reasons[card] = self.card_reason(card, legal)
+        elif phase in (AUCTION, NOMINATE) or not human:
+            for card in cards:
+                reasons[card] = None
+        hand_row = self.query_one("#hand", HandRow)
+        hand_row.show(cards, reasons, two, self.marked, self.hinted,
+                      render.suit_groups(cards, ctx))  # fmt: skip
+        hand_row.can_focus_children = human and phase in (PLAY, DISCARD) \
+            and self.choosing_joker_lead is None  # fmt: skip
+
+    def card_reason(self, card: Card, legal: set[Action]) -> str | None:
+        """Why the card may not be played now (with the rule id), or None if it may."""
+        session = self.session
+        assert session is not None
+        if card in legal or _joker_leads(card, legal):
+            return None
+        return session.illegal_reason(card) or "not allowed now"
+
+    def add_log(self, lines: list[str]) -> None:
+        for line in lines:
+            text = Text()
+            for char in line:
+                text.append(char, style="#e5484d" if char in "♦♥" else "")
+            self.log_lines.append(text)
+
+    # ----------------------------------------------------------------- the computer
+    @work(exclusive=True, group="computer")
+    async def computer_turns(self) -> None:
+        """Let the computer players move, one at a time, at the chosen speed."""
+        session = self.session
+        while session is not None and session.computer_to_move:
+            position = (session.hand_number, len(session.hand.history))
+            delay = session.settings.speed
+            await asyncio.sleep(delay)
+            seat, action, _ = await asyncio.to_thread(session.computer_choice)
+            if session is not self.session or position != (session.hand_number,
+                                                            len(session.hand.history)):  # fmt: skip
+                return  # undone or replaced while thinking
+            move = session.apply_computer(seat, action)
+            self.add_log(move_lines(session, move))
+            self.refresh_view()
+        if session is not None and (session.pending_summary is not None or session.is_over):
+            self.show_summary()
+        self.refresh_view()
+
+    def after_human_move(self) -> None:
+        session = self.session
+        assert session is not None
+        self.message = ""
+        if session.pending_summary is not None or session.is_over:
+            self.refresh_view()
+            self.show_summary()
+            return
+        self.refresh_view()
+        self.computer_turns()
+
+    def show_summary(self) -> None:
+        session = self.session
+        assert session is not None
+        if isinstance(self.screen, TextScreen):
+            return
+        if session.is_over and session.pending_summary is None:
+            self.game_over_box()
+            return
+        index = session.pending_summary
+        assert index is not None
+        hand = session.game.finished_hands[index]
+        totals = session.game.score_history[index]
+        body = Text("\n".join(render.hand_summary_lines(hand, totals)))
+        hands = Text("\n".join([*render.hand_summary_lines(hand, totals), "",
+                                "The four hands as dealt:", *render.all_hands_lines(hand)]))  # fmt: skip
+        buttons = [("Next hand", "next"), ("Show all four hands", "hands")]
+        if session.is_over:
+            buttons[0] = ("Final score", "next")
+        self.push_screen(TextScreen(f"Hand {index + 1} is over", body, buttons, "next", hands),
+                         self.summary_closed)  # fmt: skip
+
+    def summary_closed(self, key: str | None) -> None:
+        session = self.session
+        assert session is not None
+        session.dismiss_summary()
+        self.refresh_view()
+        if session.is_over:
+            self.game_over_box()
+        else:
+            self.computer_turns()
+
+    def game_over_box(self) -> None:
+        session = self.session
+        assert session is not None
+        winner = session.game.winner
+        lines = [f"{render.SIDE_NAMES[winner]} win!" if winner is not None else "Game over.",
+                 "", *render.sheet_lines(session.game), "",
+                 f"Record: {session.last_archive or session.path}",
+                 "Replay it with 'fivehundred show RECORD'."]  # fmt: skip
+        self.push_screen(TextScreen("Game over", "\n".join(lines),
+                                    [("New game", "new"), ("Quit", "quit")], "close"),
+                         self.game_over_closed)  # fmt: skip
+
+    def game_over_closed(self, key: str | None) -> None:
+        if key == "new":
+            self.open_options(start=True)
+        elif key == "quit":
+            self.exit(0)
+
+    # ----------------------------------------------------------------- the person's moves
+    def human_play(self, action: Action) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            move = session.play(action)
+        except FiveHundredError as error:
+            self.message = Text(f"Not allowed: {error}", style="bold #e5484d")
+            self.bell()
+            self.refresh_view()
+            return
+        self.add_log(move_lines(session, move))
+        self.after_human_move()
+
+    @on(CardWidget.Chosen)
+    def card_chosen(self, event: CardWidget.Chosen) -> None:
+        session = self.session
+        if session is None:
+            return
+        card = event.card
+        if not session.human_to_move:
+            self.message = "Wait for your turn."
+            self.refresh_view()
+            return
+        phase = session.hand.phase
+        if phase == DISCARD:
+            if card in self.marked:
+                self.marked.discard(card)
+            elif len(self.marked) < session.hand.discards_left:
+                self.marked.add(card)
+            else:
+                self.message = f"{len(self.marked)} cards are marked already: unmark one first."
+            self.refresh_view()
+        elif phase == PLAY:
+            legal = session.observation().legal
+            leads = [
+                a
+                for a in legal
+                if JOKER_LEAD_BASE <= a < PASS and 64 + (a - JOKER_LEAD_BASE) // 4 == card
+            ]
+            if leads:
+                self.choosing_joker_lead = card
+                self.message = ""
+                self.refresh_view()
+                return
+            self.human_play(card)
+        else:
+            self.message = "Choose from the bid box." if phase == AUCTION else "Choose above."
+            self.refresh_view()
+
+    @on(Button.Pressed)
+    def button_pressed(self, event: Button.Pressed) -> None:
+        name = event.button.id or ""
+        if name.startswith("bid-"):
+            self.human_play(int(name[4:]))
+        elif name.startswith("nominate-"):
+            self.human_play(int(name[9:]))
+        elif name == "lead-cancel":
+            self.choosing_joker_lead = None
+            self.refresh_view()
+        elif name.startswith("lead-"):
+            self.choosing_joker_lead = None
+            self.human_play(int(name[5:]))
+        elif name == "discard":
+            self.action_discard()
+
+    def action_discard(self) -> None:
+        session = self.session
+        if session is None or not session.human_to_move or session.hand.phase != DISCARD:
+            return
+        if len(self.marked) != session.hand.discards_left:
+            self.message = f"Mark {session.hand.discards_left} cards first."
+            self.refresh_view()
+            return
+        cards = sorted(self.marked)
+        self.marked.clear()
+        for card in cards:
+            try:
+                move = session.play(card)
+            except FiveHundredError as error:
+                self.message = Text(f"Not allowed: {error}", style="bold #e5484d")
+                break
+            self.add_log(move_lines(session, move))
+        self.after_human_move()
+
+    def action_hint(self) -> None:
+        session = self.session
+        if session is None or not session.human_to_move:
+            return
+        action, why = session.hint()
+        label = render.action_label(action, session.rules.two_jokers)
+        self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
+        card = action if action < JOKER_LEAD_BASE else (64 + (action - JOKER_LEAD_BASE) // 4
+                                                         if action < PASS else None)  # fmt: skip
+        self.refresh_view()
+        self.hinted = card
+        if session.hand.phase == DISCARD and card is not None:
+            self.hinted = card
+        self.refresh_view()
+        if session.hand.phase == AUCTION:
+            button = self.query(f"#bid-{action}")
+            if button:
+                button.first().focus()
+
+    def action_undo(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.workers.cancel_group(self, "computer")
+        if session.undo():
+            self.message = "Taken back: your move again."
+            self.add_log(["(undo)"])
+        else:
+            self.message = "Nothing of yours to take back."
+        self.refresh_view()
+        self.computer_turns()
+
+    def action_last_trick(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        hand = session.hand
+        if not hand.tricks and session.game.finished_hands:
+            hand = session.game.finished_hands[-1]
+        if not hand.tricks:
+            self.message = "No trick has been played yet."
+            self.refresh_view()
+            return
+        two = session.rules.two_jokers
+        lines = []
+        for number, trick in enumerate(hand.tricks, 1):
+            mark = "▶" if number == len(hand.tricks) else " "
+            lines.append(f"{mark} {number:>2}: {render.trick_text(trick.plays, two)} — "
+                         f"{render.SEAT_NAMES[trick.winner]}")  # fmt: skip
+        last = hand.tricks[-1]
+        body = Text(f"Last trick: {render.trick_text(last.plays, two)}\n"
+                    f"won by {render.SEAT_NAMES[last.winner]}\n\nAll tricks of the hand:\n"
+                    + "\n".join(lines))  # fmt: skip
+        self.push_screen(TextScreen("The last trick", body, [("Close", "close")]))
+
+    def action_options(self) -> None:
+        if not isinstance(self.screen, ModalScreen):
+            self.open_options(start=self.session is None)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, ModalScreen):
+            self.push_screen(TextScreen("Help", HELP_TEXT, [("Close", "close")]))
+
+    def action_quit_game(self) -> None:
+        self.exit(0)
+
+
+def _joker_leads(card: Card, legal: Iterable[Action]) -> list[Action]:
+    """The legal leads of an unnominated joker as a suit (``JK>S``) for this card."""
+    return [a for a in legal if JOKER_LEAD_BASE <= a < PASS and joker_lead_card(a) == card]
