@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from fivehundred.actions import (
     BID_BASE,
-    BLIND_MISERE,
     MISERE,
     NO_NOMINATION,
     NOMINATE_BASE,
@@ -152,8 +151,11 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     n = trumps.bit_count()
     top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules)
     side = sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
-    shortness = sum(1 for s in SUITS if s != strain
-                    and (hand & side_suit_cards(rules, s, strain)).bit_count() <= 1)
+    shortness = sum(
+        1
+        for s in SUITS
+        if s != strain and (hand & side_suit_cards(rules, s, strain)).bit_count() <= 1
+    )
     return top + side + (0.5 * min(shortness, n - 1) if n >= 2 else 0.0) + 0.2 * n
 
 
@@ -169,9 +171,12 @@ def nt_stoppers(hand: CardMask, rules: Rules) -> int:
     for suit in SUITS:
         cards = hand & rules.pack.cards & SUIT_MASKS[suit]
         n = cards.bit_count()
-        if (cards >> make_card(RANK_ACE, suit) & 1 or (cards >> make_card(RANK_KING, suit) & 1
-                                                        and n >= 2)
-                or (cards >> make_card(RANK_QUEEN, suit) & 1 and n >= 3) or n >= 5):
+        if (
+            cards >> make_card(RANK_ACE, suit) & 1
+            or (cards >> make_card(RANK_KING, suit) & 1 and n >= 2)
+            or (cards >> make_card(RANK_QUEEN, suit) & 1 and n >= 3)
+            or n >= 5
+        ):
             stops += 1
     return stops
 
@@ -274,13 +279,14 @@ class HeuristicPlayer(Player):
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner counted on us for about a trick already: raise only with more
                 # than that (never blindly), and never raise a raise of our own bid.
-                if any(s == obs.seat and c < MISERE and bid_strain(c) == strain
-                       for s, c in bids):
+                if any(s == obs.seat and c < MISERE and bid_strain(c) == strain for s, c in bids):
                     continue
                 support = support_tricks(obs.hand, strain, rules)
                 level = bid_tricks(partner_bid) + int(support - 1.5)
-                why = (f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks of "
-                       "support, more than the trick and a half partner counts on")
+                why = (
+                    f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks of "
+                    "support, more than the trick and a half partner counts on"
+                )
             level = min(level, 10)
             if level < 6:
                 continue
@@ -331,19 +337,25 @@ class HeuristicPlayer(Player):
         plan = self.plan_discards(hand, strain, left, rules)
         card = plan[0]
         return card, f"discarding the {card_symbol(card)}: " + (
-            "voiding a short side suit" if strain != NO_TRUMPS else "keeping long suits and stoppers")
+            "voiding a short side suit"
+            if strain != NO_TRUMPS
+            else "keeping long suits and stoppers"
+        )
 
     def _misere_discard(self, hand: CardMask, rules: Rules) -> Card:
         dangers = misere_dangers(hand, rules)
         if dangers:
             return dangers[0][1]
         # Nothing dangerous: shed the highest card of the shortest suit (voids help misère).
-        return max(iter_cards(hand), key=lambda c: (
-            -(hand & SUIT_MASKS[suit_of(c)]).bit_count(), rank_of(c)))
+        return max(
+            iter_cards(hand),
+            key=lambda c: (-(hand & SUIT_MASKS[suit_of(c)]).bit_count(), rank_of(c)),
+        )
 
     def plan_discards(self, hand: CardMask, strain: int, count: int, rules: Rules) -> list[Card]:
         """The cards to discard, best first: void short side suits, keep trumps and aces."""
         if strain == NO_TRUMPS:
+
             def keep_nt(card: Card) -> float:
                 if card >= JOKER:
                     return 1000.0
@@ -351,6 +363,7 @@ class HeuristicPlayer(Player):
                 n = (hand & SUIT_MASKS[suit]).bit_count()
                 stop = side_tricks(hand, suit, NO_TRUMPS, rules)
                 return rank_of(card) + 4 * n + 6 * stop
+
             return sorted(iter_cards(hand), key=keep_nt)[:count]
         ctx = bidding_context(strain)
         trumps = hand & ctx.follow_masks[strain]
@@ -393,8 +406,10 @@ class HeuristicPlayer(Player):
             # so we can always play under with it and discard it when void elsewhere.
             best = max(joker_actions, key=lambda a: (hand & SUIT_MASKS[(a - NOMINATE_BASE) % 4])
                        .bit_count())  # fmt: skip
-            return best, (f"nominating the joker as a {'♠♣♦♥'[(best - NOMINATE_BASE) % 4]}: "
-                          "a free joker would win a trick in misère")
+            return best, (
+                f"nominating the joker as a {'♠♣♦♥'[(best - NOMINATE_BASE) % 4]}: "
+                "a free joker would win a trick in misère"
+            )
         return NO_NOMINATION, "keeping the joker free: it wins any trick and stops every suit"
 
     # ------------------------------------------------------------------ play
@@ -441,6 +456,7 @@ class HeuristicPlayer(Player):
                 # In no trumps keep the long suit that will run; shed from short ones.
                 return master + view.ctx.power[card] + 3 * length
             return master + view.ctx.power[card] + 2 * length
+
         return min(cards, key=value)
 
     def _follow(self, view: TableView, legal: dict[Card, list[Action]]) -> tuple[Card, str]:
@@ -452,10 +468,15 @@ class HeuristicPlayer(Player):
         winners = [c for c in cards if view.trick_power(c) > best]
         following = view.led >= 0 and bool(view.ctx.follow_masks[view.led] >> cards[0] & 1)
         if view.on_my_side(win_seat):
-            safe = not opponents_after or (view.is_master(win_card) and not any(
-                not view.may_hold(s, view.led) for s in opponents_after)
-                and view.trick_power(win_card) < 200) or (
-                view.trick_power(win_card) >= 200 and view.is_master(win_card))
+            safe = (
+                not opponents_after
+                or (
+                    view.is_master(win_card)
+                    and not any(not view.may_hold(s, view.led) for s in opponents_after)
+                    and view.trick_power(win_card) < 200
+                )
+                or (view.trick_power(win_card) >= 200 and view.is_master(win_card))
+            )
             if safe or not winners:
                 card = self._cheapest(view, cards) if following else self._shed(view, cards)
                 return card, "partner is winning the trick: playing low"
@@ -471,8 +492,11 @@ class HeuristicPlayer(Player):
         if ruffing:
             # Ruff high enough that an opponent still to play, also void, cannot overruff.
             threat = any(not view.may_hold(s, view.led) for s in opponents_after)
-            pick = self._cheapest(view, masters) if threat and masters else self._cheapest(
-                view, winners)
+            pick = (
+                self._cheapest(view, masters)
+                if threat and masters
+                else self._cheapest(view, winners)
+            )
             if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat == view.partner:
                 return self._shed(view, cards), "partner is winning: keeping the joker"
             return pick, f"trumping in with the {card_symbol(pick)}"
@@ -504,11 +528,15 @@ class HeuristicPlayer(Player):
             top = max(trumps, key=lambda c: ctx.power[c])
             long_in_trumps = len(trumps) >= 3 or len(trumps) > trumps_out.bit_count() // 2
             if view.is_master(top) and (view.seat == view.contractor or long_in_trumps):
-                return top, (f"leading the {card_symbol(top)}: the top trump, drawing the "
-                             f"{trumps_out.bit_count()} trumps still out")
+                return top, (
+                    f"leading the {card_symbol(top)}: the top trump, drawing the "
+                    f"{trumps_out.bit_count()} trumps still out"
+                )
             if view.seat == view.contractor and long_in_trumps and len(trumps) >= 4:
-                return top, (f"leading the {card_symbol(top)} to force out the higher trump "
-                             "while long in trumps")
+                return top, (
+                    f"leading the {card_symbol(top)} to force out the higher trump "
+                    "while long in trumps"
+                )
         # Cash side-suit winners that will not be ruffed.
         cashable = []
         for card in side:
@@ -516,23 +544,35 @@ class HeuristicPlayer(Player):
             if not view.is_master(card):
                 continue
             ruff_risk = any(not view.may_hold(s, suit) for s in opponents) and (
-                opp_trumps or not declarer)
+                opp_trumps or not declarer
+            )
             if not ruff_risk:
                 cashable.append(card)
         if cashable and (declarer or not view.trick_cards):
-            card = max(cashable, key=lambda c: (ctx.power[c], -(hand & ctx.follow_masks[
-                view.suit_of(c)]).bit_count()))
+            card = max(
+                cashable,
+                key=lambda c: (
+                    ctx.power[c],
+                    -(hand & ctx.follow_masks[view.suit_of(c)]).bit_count(),
+                ),
+            )
             return card, f"leading the {card_symbol(card)}: a sure trick"
         if declarer:
             if trumps and len(trumps) >= 2 and side:
-                singles = [c for c in side if (hand & ctx.follow_masks[view.suit_of(c)])
-                           .bit_count() == 1 and rank_of(c) != RANK_ACE]
+                singles = [
+                    c
+                    for c in side
+                    if (hand & ctx.follow_masks[view.suit_of(c)]).bit_count() == 1
+                    and rank_of(c) != RANK_ACE
+                ]
                 if singles and view.seat == view.contractor:
                     card = min(singles, key=lambda c: ctx.power[c])
                     return card, f"leading the singleton {card_symbol(card)} to ruff the suit later"
             if side:
-                suit = max({view.suit_of(c) for c in side},
-                           key=lambda s: (hand & ctx.follow_masks[s]).bit_count())
+                suit = max(
+                    {view.suit_of(c) for c in side},
+                    key=lambda s: (hand & ctx.follow_masks[s]).bit_count(),
+                )
                 in_suit = [c for c in side if view.suit_of(c) == suit]
                 card = min(in_suit, key=lambda c: ctx.power[c])
                 return card, f"leading low from my longest side suit ({card_symbol(card)})"
@@ -569,8 +609,11 @@ class HeuristicPlayer(Player):
         suits = {view.suit_of(c) for c in side}
 
         def key(suit: int) -> tuple[float, int]:
-            return (self._suit_score_for_defence(view, suit),
-                    (hand & ctx.follow_masks[suit]).bit_count())
+            return (
+                self._suit_score_for_defence(view, suit),
+                (hand & ctx.follow_masks[suit]).bit_count(),
+            )
+
         suit = max(suits, key=key)
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
@@ -580,8 +623,14 @@ class HeuristicPlayer(Player):
             return top, f"leading the {card_symbol(top)} from the top of a sequence"
         return in_suit[0], f"leading low in {'♠♣♦♥'[suit]}, the suit the declarer is weak in"
 
-    def _lead_nt(self, view: TableView, cards: list[Card], side: list[Card], jokers: list[Card],
-                 declarer: bool) -> tuple[Card, str]:
+    def _lead_nt(
+        self,
+        view: TableView,
+        cards: list[Card],
+        side: list[Card],
+        jokers: list[Card],
+        declarer: bool,
+    ) -> tuple[Card, str]:
         ctx = view.ctx
         hand = view.hand
         if not side:
@@ -593,12 +642,14 @@ class HeuristicPlayer(Player):
             card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))
             return card, f"running my long suit: the {card_symbol(card)} is a winner"
         if jokers and (declarer or view.obs.suits_led.bit_count() >= 3):
-            return jokers[0], ("leading the joker, nominating my long suit: "
-                               "a sure trick that pulls a round of it")
+            return jokers[0], (
+                "leading the joker, nominating my long suit: a sure trick that pulls a round of it"
+            )
         # No winners: lead from the longest suit (never a bare singleton), top of a sequence.
-        suit = max({view.suit_of(c) for c in side},
-                   key=lambda s: (length[s], self._suit_score_for_defence(view, s)
-                                  if not declarer else 0))
+        suit = max(
+            {view.suit_of(c) for c in side},
+            key=lambda s: (length[s], self._suit_score_for_defence(view, s) if not declarer else 0),
+        )
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
         if len(in_suit) >= 3 and not view.higher_unseen(top) & ~view.higher_unseen(in_suit[-2]):
@@ -606,8 +657,9 @@ class HeuristicPlayer(Player):
         return in_suit[0], f"leading low from my longest suit ({card_symbol(in_suit[0])})"
 
     # ---------------------------------------------------------------- misère
-    def _misere_declarer(self, view: TableView,
-                         legal: dict[Card, list[Action]]) -> tuple[Card, str]:
+    def _misere_declarer(
+        self, view: TableView, legal: dict[Card, list[Action]]
+    ) -> tuple[Card, str]:
         ctx = view.ctx
         cards = [c for c in legal if not ctx.free_jokers >> c & 1] or list(legal)
         if not view.trick_cards:
@@ -616,6 +668,7 @@ class HeuristicPlayer(Player):
                 suit = view.suit_of(card)
                 above = view.higher_unseen(card).bit_count() if suit >= 0 else 0
                 return (above, -ctx.power[card])
+
             card = max(cards, key=covered)
             return card, f"leading the {card_symbol(card)}: plenty of higher cards are out"
         _, win_card = view.winning()
@@ -633,14 +686,16 @@ class HeuristicPlayer(Player):
         card = min(cards, key=lambda c: ctx.power[c])
         return card, "every card I hold wins this trick"
 
-    def _misere_defender(self, view: TableView,
-                         legal: dict[Card, list[Action]]) -> tuple[Card, str]:
+    def _misere_defender(
+        self, view: TableView, legal: dict[Card, list[Action]]
+    ) -> tuple[Card, str]:
         ctx = view.ctx
         contractor = view.contractor
         exposed = dict(view.obs.exposed).get(contractor, 0)
         non_jokers = [c for c in legal if not ctx.free_jokers >> c & 1]
         cards = non_jokers or list(legal)
         if not view.trick_cards:
+
             def squeeze(card: Card) -> tuple[int, int, int]:
                 suit = view.suit_of(card)
                 if suit < 0:
@@ -657,9 +712,11 @@ class HeuristicPlayer(Player):
                     return (10 if beneath else 0, -ctx.power[card], 0)
                 below = sum(1 for c in iter_cards(theirs) if ctx.power[c] < ctx.power[card])
                 return (0, -below, -ctx.power[card])
+
             card = max(cards, key=squeeze)
-            return card, (f"leading the low {card_symbol(card)}: squeezing the misère declarer "
-                          "to win a trick")
+            return card, (
+                f"leading the low {card_symbol(card)}: squeezing the misère declarer to win a trick"
+            )
         win_seat, win_card = view.winning()
         best = view.trick_power(win_card)
         following = view.led >= 0 and bool(ctx.follow_masks[view.led] >> cards[0] & 1)

@@ -145,7 +145,7 @@ class TableView:
             leader_index = order.index(self.trick_seats[0])
         rotation = order[leader_index:] + order[:leader_index]
         me = rotation.index(self.seat)
-        return rotation[me + 1:]
+        return rotation[me + 1 :]
 
     def on_my_side(self, seat: int) -> bool:
         return seat == self.seat or seat == self.partner

@@ -102,11 +102,14 @@ class PimcPlayer(Player):
         # What the auction says: the contractor holds its fair share of the trumps.
         contractor = obs.contractor
         trumps_first: list[int] = []
-        if (contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE):
+        if contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE:
             trumps = unseen & ctx.follow_masks[obs.trump] & ~forbidden[contractor]
-            played_trumps = sum(1 for plays, _ in obs.tricks for seat, a in plays
-                                if seat == contractor
-                                and ctx.follow_masks[obs.trump] >> play_card(a) & 1)
+            played_trumps = sum(
+                1
+                for plays, _ in obs.tricks
+                for seat, a in plays
+                if seat == contractor and ctx.follow_masks[obs.trump] >> play_card(a) & 1
+            )
             wanted = max(0, min(need[contractor], 5 - played_trumps, trumps.bit_count() * 2 // 3))
             pool = list(iter_cards(trumps))
             rng.shuffle(pool)
@@ -188,9 +191,19 @@ class PimcPlayer(Player):
                 # Five players: the unrevealed partner is whoever holds the called card.
                 holder = [s for s in active if hands[s] >> obs.called_card & 1]
                 seats_for = (obs.contractor, *holder)
-            pos = Position.build(ctx, active, seats_for, hands, obs.seat, trick,
-                                 obs.led_suit, obs.suits_led, obs.voids,
-                                 obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, won)
+            pos = Position.build(
+                ctx,
+                active,
+                seats_for,
+                hands,
+                obs.seat,
+                trick,
+                obs.led_suit,
+                obs.suits_led,
+                obs.voids,
+                obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+                won,
+            )
             values = values_position(pos)
             if not set(totals) <= set(values):
                 continue
@@ -202,5 +215,7 @@ class PimcPlayer(Player):
             return action, self.heuristic.explain()
         best = max(obs.legal, key=lambda a: (totals[a], -a))
         mean = totals[best] / solved
-        return best, (f"{action_text(best, obs.rules.two_jokers)} scored best over {solved} "
-                      f"sampled deals (mean {mean:+.0f} points for my side)")
+        return best, (
+            f"{action_text(best, obs.rules.two_jokers)} scored best over {solved} "
+            f"sampled deals (mean {mean:+.0f} points for my side)"
+        )

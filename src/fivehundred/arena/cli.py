@@ -1,0 +1,225 @@
+"""``fivehundred arena``: measure two teams of players in duplicate matches.
+
+    fivehundred arena --team-a pimc --team-b heuristic --games 200 --seed 1
+    fivehundred arena --team-a heuristic --team-b random --hands 1000 --json
+    fivehundred arena --team-a "cmd:python examples/simple_bot.py" --team-b random --games 4
+
+Each deal is played twice with the teams' seats swapped. Prints a progress bar, then a
+table (or ``--json``); ``--out`` keeps every hand as a record, ``--plot`` draws the points
+per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from fivehundred.arena.runner import MAX_HANDS, MatchOutcome, duplicate_tasks, run_matches
+from fivehundred.arena.stats import Summary, summarize
+from fivehundred.errors import FiveHundredError
+from fivehundred.rules import make_rules
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        print(f"fivehundred arena: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="fivehundred arena", description="Duplicate matches between two teams.")
+    p.add_argument("--team-a", required=True, help="player: random, heuristic, pimc, pimc:N, "
+                   "pimc:strong, or 'cmd:PROGRAM ARGS'")  # fmt: skip
+    p.add_argument("--team-b", required=True, help="player for the other side")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--games", type=int, help="duplicate deals played as complete games")
+    size.add_argument("--hands", type=int, help="duplicate deals played as single hands")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--preset", default="australian", help="rules preset (default australian)")
+    p.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="rules variant, repeatable (e.g. --variant target=300)")  # fmt: skip
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="parallel processes (default: all cores)")  # fmt: skip
+    p.add_argument("--max-hands", type=int, default=MAX_HANDS,
+                   help=f"stop a game after this many hands (default {MAX_HANDS})")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--out", metavar="FILE", help="write every hand as a record (JSON lines)")
+    p.add_argument("--plot", metavar="FILE.png", help="chart of the points per hand")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def _variants(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            out[name] = True
+        elif value.lower() in ("true", "false"):
+            out[name] = value.lower() == "true"
+        elif value.lstrip("-").isdigit():
+            out[name] = int(value)
+        else:
+            out[name] = value
+    return out
+
+
+def _fail(message: str) -> int:
+    print(f"fivehundred arena: {message}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str]) -> int:
+    """Run the arena; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        rules = make_rules(args.preset, _variants(args.variant))
+    except FiveHundredError as error:
+        return _fail(str(error))
+    deals = args.hands if args.hands is not None else args.games if args.games is not None else 10
+    if deals <= 0 or args.workers <= 0 or args.max_hands <= 0:
+        return _fail("--games/--hands, --workers and --max-hands must be positive")
+    from fivehundred.bots import make_player
+
+    for name in (args.team_a, args.team_b):
+        try:
+            if not name.startswith("cmd:"):
+                make_player(name, 0)
+            elif not name[4:].strip():
+                return _fail("cmd: needs a program to run")
+        except ValueError as error:
+            return _fail(str(error))
+    try:
+        tasks = duplicate_tasks(
+            rules,
+            args.team_a,
+            args.team_b,
+            deals,
+            args.seed,
+            args.hands is not None,
+            bool(args.out),
+            args.max_hands,
+        )
+    except ValueError as error:
+        return _fail(str(error))
+    outcomes = _run(tasks, args.workers, args.quiet or args.json)
+    summary = summarize(outcomes, args.team_a, args.team_b)
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                for outcome in outcomes:
+                    for hand in outcome.hands:
+                        handle.write(json.dumps(hand.record) + "\n")
+        except OSError as error:
+            return _fail(f"cannot write {args.out}: {error.strerror}")
+    if args.plot:
+        try:
+            plot_points(outcomes, summary, Path(args.plot))
+        except OSError as error:
+            return _fail(f"cannot write {args.plot}: {error.strerror}")
+    if args.json:
+        print(json.dumps(summary.to_json(), indent=2))
+    else:
+        print_table(summary, "hands" if args.hands is not None else "games")
+    return 0
+
+
+def _run(tasks: list[Any], workers: int, quiet: bool) -> list[MatchOutcome]:
+    if quiet:
+        return run_matches(tasks, workers)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                  console=_console(stderr=True)) as bar:  # fmt: skip
+        job = bar.add_task("playing", total=len(tasks))
+        wins = {"A": 0, "B": 0}
+
+        def advance(outcome: MatchOutcome) -> None:
+            if outcome.winner:
+                wins[outcome.winner] += 1
+            bar.update(job, advance=1, description=f"A {wins['A']} – B {wins['B']}")
+
+        return run_matches(tasks, workers, advance)
+
+
+def _console(stderr: bool = False) -> Any:
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
+def print_table(summary: Summary, unit: str) -> None:
+    """The results as rich tables on standard output."""
+    from rich.table import Table
+
+    console = _console()
+    lo, hi = summary.win_interval
+    mean, dlo, dhi = summary.difference
+    title = (f"{summary.deals} duplicate deals, {summary.matches} {unit}, "
+             f"{summary.hands} hands")  # fmt: skip
+    table = Table(title=title)
+    table.add_column("")
+    table.add_column(f"A: {summary.team_a}", justify="right")
+    table.add_column(f"B: {summary.team_b}", justify="right")
+    table.add_row(f"{unit} won", str(summary.wins["A"]), str(summary.wins["B"]))
+    table.add_row("win rate (95% CI)", f"{summary.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
+                  f"{1 - summary.win_rate:.1%}")  # fmt: skip
+    table.add_row("points per hand", f"{summary.points_per_hand['A']:.1f}",
+                  f"{summary.points_per_hand['B']:.1f}")  # fmt: skip
+    table.add_row("A − B per hand (95% CI)", f"{mean:+.1f} ({dlo:+.1f} to {dhi:+.1f})", "")
+    strains = sorted(
+        {s for by in summary.contracts.values() for s in by},
+        key=lambda s: ("S", "C", "D", "H", "NT").index(s) if s in "SCDHNT" else 9,
+    )
+    for strain in strains:
+        cells = []
+        for team in ("A", "B"):
+            s = summary.contracts[team].get(strain)
+            cells.append(f"{s.bid} bid, {s.made} made, {s.set} set" if s else "–")
+        table.add_row(f"contracts {strain}", *cells)
+    cells = []
+    for team in ("A", "B"):
+        made, bid = summary.misere[team]
+        cells.append(f"{made}/{bid}" + (f" ({made / bid:.0%})" if bid else ""))
+    table.add_row("misère made", *cells)
+    table.add_row("ms per decision", f"{summary.decision_ms['A']:.2f}",
+                  f"{summary.decision_ms['B']:.2f}")  # fmt: skip
+    if summary.ties:
+        table.add_row("ties", str(summary.ties), "")
+    console.print(table)
+    for problem in summary.problems[:20]:
+        console.print(f"[yellow]external player:[/] {problem}")
+    if len(summary.problems) > 20:
+        console.print(f"… {len(summary.problems) - 20} more external-player problems")
+
+
+def plot_points(outcomes: list[MatchOutcome], summary: Summary, path: Path) -> None:
+    """Cumulative points per hand of both teams, all matches in order (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    a_total, b_total, xs, a_series, b_series = 0, 0, [], [], []
+    for outcome in outcomes:
+        for hand in outcome.hands:
+            a_total += hand.points_a
+            b_total += hand.points_b
+            xs.append(len(xs) + 1)
+            a_series.append(a_total)
+            b_series.append(b_total)
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.plot(xs, a_series, label=f"A: {summary.team_a}")
+    ax.plot(xs, b_series, label=f"B: {summary.team_b}")
+    ax.set_xlabel("hand")
+    ax.set_ylabel("cumulative points")
+    ax.set_title(f"{summary.team_a} vs {summary.team_b}: {summary.win_rate:.0%} won by A")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,231 @@
+"""Playing duplicate matches between two teams of players.
+
+A *match* is one deal seed played once: a complete game (hands dealt from the seed until a
+side wins) or a single hand. Duplicate: every deal seed is played twice, with team A in the
+seats of side 0 and then of side 1, so both teams get the same cards and luck cancels out.
+
+Every match is a pure function of its :class:`MatchTask` (players are seeded from the deal
+seed and seat), so running them in a process pool gives the same results as running them
+one after the other.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from fivehundred.actions import MISERE, action_text, bid_strain
+from fivehundred.bots import Player, make_player
+from fivehundred.cards import STRAIN_LETTERS
+from fivehundred.game import GameState, HandState
+from fivehundred.record import hand_record
+from fivehundred.rules import Rules, rules_from_dict
+from fivehundred.scoring import side_of_seats
+
+#: A game that has not ended after this many hands is stopped and decided on points.
+MAX_HANDS = 100
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """One deal seed, played with team A on side 0 (``swapped`` False) or side 1."""
+
+    rules: dict[str, Any]
+    team_a: str
+    team_b: str
+    deal: int
+    swapped: bool
+    single_hand: bool = False
+    keep_records: bool = False
+    max_hands: int = MAX_HANDS
+
+
+@dataclass
+class HandOutcome:
+    """One finished hand, from team A's and B's point of view."""
+
+    points_a: int
+    points_b: int
+    contract: str | None  # "7H", "misere" … ; None when all passed
+    strain: str | None  # "S" "C" "D" "H" "NT" "misere" "open_misere" "blind_misere"
+    declarer_team: str | None  # "A" or "B"
+    made: bool | None
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class MatchOutcome:
+    """A played match: the hands, the final scores and the winning team."""
+
+    deal: int
+    swapped: bool
+    hands: list[HandOutcome]
+    score_a: int
+    score_b: int
+    winner: str | None  # "A", "B" or None (a tie)
+    decision_time: dict[str, float] = field(default_factory=dict)  # team -> seconds
+    decisions: dict[str, int] = field(default_factory=dict)  # team -> count
+    problems: list[str] = field(default_factory=list)  # external players' faults
+
+
+def team_seats(rules: Rules, swapped: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Seats of team A and team B."""
+    sides = side_of_seats(rules)
+    if max(sides) != 1:
+        raise ValueError("the arena needs two sides (four players, two players with dummies, "
+                         "or six players in two teams)")  # fmt: skip
+    side_a = 1 if swapped else 0
+    a = tuple(s for s in range(rules.seats) if sides[s] == side_a)
+    b = tuple(s for s in range(rules.seats) if sides[s] != side_a)
+    return a, b
+
+
+def _strain_name(contract: int) -> str:
+    if contract >= MISERE:
+        return action_text(contract)
+    return STRAIN_LETTERS[bid_strain(contract)]
+
+
+def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
+                  comment: str) -> HandOutcome:  # fmt: skip
+    result = state.result
+    sides = side_of_seats(state.rules)
+    side_a = sides[seats_a[0]]
+    points_a = sum(p for side, p in enumerate(result.points) if side == side_a)
+    points_b = sum(p for side, p in enumerate(result.points) if side != side_a)
+    record = None
+    if keep:
+        record = hand_record(state)
+        record["comment"] = comment
+    if result.contract < 0:
+        return HandOutcome(points_a, points_b, None, None, None, None, record)
+    team = "A" if result.contractor in seats_a else "B"
+    return HandOutcome(
+        points_a,
+        points_b,
+        action_text(result.contract),
+        _strain_name(result.contract),
+        team,
+        result.made,
+        record,
+    )
+
+
+def play_match(task: MatchTask) -> MatchOutcome:
+    """Play one match (a game or a hand) and report it."""
+    rules = rules_from_dict(task.rules)
+    seats_a, _ = team_seats(rules, task.swapped)
+    players: list[Player] = []
+    for seat in range(rules.seats):
+        name = task.team_a if seat in seats_a else task.team_b
+        # Seeds depend on the deal and the seat only: reproducible in any process.
+        players.append(make_player(name, seed=task.deal * 1009 + seat * 17 + task.swapped))
+    spent = {"A": 0.0, "B": 0.0}
+    count = {"A": 0, "B": 0}
+    hands: list[HandOutcome] = []
+    label = f"deal {task.deal}, team A ({task.team_a}) in seats {'/'.join(map(str, seats_a))}"
+    seed = f"arena/{task.deal}"
+    try:
+        if task.single_hand:
+            state = HandState.deal(rules, task.deal % rules.players, seed)
+            _play_hand(state, players, seats_a, spent, count, (), rules.seats)
+            hands.append(_hand_outcome(state, seats_a, task.keep_records, label))
+            score_a, score_b = hands[0].points_a, hands[0].points_b
+        else:
+            game = GameState(rules, seed=seed, first_dealer=task.deal % rules.players)
+            while not game.is_over and len(game.finished_hands) < task.max_hands:
+                state = game.hand
+                _play_hand(state, players, seats_a, spent, count, tuple(game.scores),
+                           rules.seats)  # fmt: skip
+                game.finish_hand()
+                index = len(game.finished_hands)
+                hands.append(_hand_outcome(state, seats_a, task.keep_records,
+                                           f"{label}, hand {index}"))  # fmt: skip
+                for player in players:
+                    player.hand_over({"points": list(state.result.points),
+                                      "scores": list(game.scores)})  # fmt: skip
+            sides = side_of_seats(rules)
+            side_a = sides[seats_a[0]]
+            score_a = game.scores[side_a]
+            score_b = game.scores[1 - side_a]
+            if game.winner is not None:
+                return _outcome(
+                    task,
+                    hands,
+                    score_a,
+                    score_b,
+                    "A" if game.winner == side_a else "B",
+                    spent,
+                    count,
+                    players,
+                )
+    finally:
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+    winner = "A" if score_a > score_b else "B" if score_b > score_a else None
+    return _outcome(task, hands, score_a, score_b, winner, spent, count, players)
+
+
+def _outcome(task: MatchTask, hands: list[HandOutcome], score_a: int, score_b: int,
+             winner: str | None, spent: dict[str, float], count: dict[str, int],
+             players: list[Player]) -> MatchOutcome:  # fmt: skip
+    problems: list[str] = []
+    for player in players:
+        problems.extend(getattr(player, "problems", []))
+    return MatchOutcome(task.deal, task.swapped, hands, score_a, score_b, winner, spent, count,
+                        problems)  # fmt: skip
+
+
+def _play_hand(state: HandState, players: list[Player], seats_a: tuple[int, ...],
+               spent: dict[str, float], count: dict[str, int], scores: tuple[int, ...],
+               seats: int) -> None:  # fmt: skip
+    while not state.is_over:
+        seat = state.to_move
+        obs = state.observation(seat, scores)
+        team = "A" if seat in seats_a else "B"
+        start = time.perf_counter()
+        action = players[seat].act(obs)
+        spent[team] += time.perf_counter() - start
+        count[team] += 1
+        state.apply(action)
+
+
+def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: int,
+                    single_hand: bool, keep_records: bool = False,
+                    max_hands: int = MAX_HANDS) -> list[MatchTask]:  # fmt: skip
+    """Both halves of each duplicate deal, in order."""
+    data = rules.to_dict()
+    tasks = []
+    for index in range(deals):
+        deal = seed * 100_003 + index
+        for swapped in (False, True):
+            tasks.append(MatchTask(data, team_a, team_b, deal, swapped, single_hand,
+                                   keep_records, max_hands))  # fmt: skip
+    return tasks
+
+
+def run_matches(
+    tasks: list[MatchTask], workers: int = 1, progress: Callable[[MatchOutcome], None] | None = None
+) -> list[MatchOutcome]:
+    """Play every task; results come back in task order whatever the number of workers."""
+    results: list[MatchOutcome] = []
+    for outcome in _iterate(tasks, workers):
+        if progress is not None:
+            progress(outcome)
+        results.append(outcome)
+    return results
+
+
+def _iterate(tasks: list[MatchTask], workers: int) -> Iterator[MatchOutcome]:
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield play_match(task)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        # map keeps the task order, so the results equal a serial run's.
+        yield from pool.map(play_match, tasks, chunksize=1)
