@@ -91,7 +91,7 @@ def values_position(pos: Position) -> dict[Action, int]:
     t = table()
     h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
     st[_engine.S_GEN] = t.next_gen()
-    moves = np.zeros(_engine.MAX_MOVES, np.int64)
+    moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
     n = _engine.move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
                                   t.keys, t.bounds, t.gens, moves, values)  # fmt: skip

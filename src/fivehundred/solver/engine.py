@@ -119,9 +119,10 @@ def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduce, d):  # type: ignore[no-untyped-def]
-    """Legal moves of the player to move, ordered best-first, into ``out_moves``; returns
-    the count. With ``reduce``, only one card of each run of equivalent cards."""
+def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduce, d, pref):  # type: ignore[no-untyped-def]
+    """Legal moves of the player to move, ordered best-first, into ``out_moves[:n]``
+    (``out_moves[MAX_MOVES:]`` holds their scores); returns n. With ``reduce``, only one
+    card of each run of equivalent cards. ``pref``: a move to try first (-1: none)."""
     p = st[S_TOMOVE]
     tcount = st[S_TCOUNT]
     misere = st[S_MISERE]
@@ -152,7 +153,6 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
         wi = _trick_winner(tc, start, tcount, led, trump, csuit)
         win_card = tc[wi]
         win_player = tp[wi]
-    scores = np.empty(MAX_MOVES, np.int64)
     n = 0
     prev = -1
     m = legal
@@ -175,7 +175,10 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
                 for nom in range(4):
                     if (allowed >> nom) & 1:
                         out_moves[n] = c * 8 + nom
-                        scores[n] = (-100 if misere == 1 and side[p] == 1 else 80) - nom
+                        out_moves[MAX_MOVES + n] = (-100 if misere == 1 and side[p] == 1
+                                                    else 80) - nom  # fmt: skip
+                        if c * 8 + nom == pref:
+                            out_moves[MAX_MOVES + n] = 1000
                         n += 1
                 continue
             if misere == 1:
@@ -216,19 +219,20 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
                 score = (50 - rank) if not beats else (0 - rank)
             else:
                 score = (70 - rank) if beats else (20 - rank)
-        out_moves[n] = c * 8 + NOMINATION_NONE
-        scores[n] = score
+        mv = c * 8 + NOMINATION_NONE
+        out_moves[n] = mv
+        out_moves[MAX_MOVES + n] = 1000 if mv == pref else score
         n += 1
     # insertion sort, best first
     for i in range(1, n):
         mv = out_moves[i]
-        sc = scores[i]
+        sc = out_moves[MAX_MOVES + i]
         j = i - 1
-        while j >= 0 and scores[j] < sc:
-            scores[j + 1] = scores[j]
+        while j >= 0 and out_moves[MAX_MOVES + j] < sc:
+            out_moves[MAX_MOVES + j + 1] = out_moves[MAX_MOVES + j]
             out_moves[j + 1] = out_moves[j]
             j -= 1
-        scores[j + 1] = sc
+        out_moves[MAX_MOVES + j + 1] = sc
         out_moves[j + 1] = mv
     return n
 
@@ -315,10 +319,42 @@ def _tt_find(ttk, ttg, gen, w0, w1, w2, w3) -> int:  # type: ignore[no-untyped-d
     return -1 - base  # full: replace the first
 
 
+@njit(cache=True, inline="always")
+def _sure_tricks(h, P, side, suitm, trump, out):  # type: ignore[no-untyped-def]
+    """Tricks each side is sure of whatever happens: the hand holding the highest card of
+    the pack still out (a free joker in no trumps/misère, else the top trump) wins a trick
+    with it and with each card of its unbroken run below it. Returns (contracting,
+    defending)."""
+    b = -1
+    if (out & suitm[4]) != U0:
+        b = 4
+    elif trump >= 0 and (out & suitm[trump]) != U0:
+        b = trump
+    if b < 0:
+        return 0, 0
+    so = out & suitm[b]
+    t = 63 - np.int64(leading_zeros(so))
+    owner = 0
+    for j in range(P):
+        if ((h[j] >> np.uint64(t)) & U1) != U0:
+            owner = j
+    k = 0
+    while so != U0:
+        t = 63 - np.int64(leading_zeros(so))
+        if ((h[owner] >> np.uint64(t)) & U1) == U0:
+            break
+        k += 1
+        so ^= U1 << np.uint64(t)
+    if side[owner] == 1:
+        return k, 0
+    return 0, k
+
+
 @njit(cache=True)
 def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, target, d):  # type: ignore[no-untyped-def]
     """Can the contracting side take at least ``target`` more tricks (counting the trick in
-    progress) with best play by all? Zero-window alpha-beta."""
+    progress) with best play by all? Zero-window alpha-beta; ``d`` is the number of cards
+    played since the root position (plus the root's trick in progress)."""
     left = st[S_LEFT]
     if target <= 0:
         return True
@@ -331,8 +367,8 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
     misere = st[S_MISERE]
     trump = st[S_TRUMP]
     slot = -1
-    lo = 0
-    hi = left
+    pref = -1
+    out = U0
     if tcount == 0:
         if left == 1:
             # last trick: every card is forced; a led free joker wins whatever it names
@@ -343,7 +379,6 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
             led = csuit[tc[d]]
             w = tp[_trick_winner(tc, d, P, led, trump, csuit)]
             return side[w] >= target
-        out = U0
         for i in range(P):
             out |= h[i]
         w0, w1, w2, w3 = _position_key(h, st, voids, suitm, P, p, out)
@@ -351,39 +386,53 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
         found = _tt_find(ttk, ttg, gen, w0, w1, w2, w3)
         if found >= 0:
             slot = found
-            lo = ttb[slot, 0]
-            hi = ttb[slot, 1]
-            if lo >= target:
+            if ttb[slot, 0] >= target:
                 return True
-            if hi < target:
+            if ttb[slot, 1] < target:
                 return False
+            code = np.int64(ttb[slot, 2])
+            if code >= 0:
+                # best move stored as (suit, rank among the cards out in it, nomination)
+                bs = code >> 9
+                rel = (code >> 3) & 63
+                m = out & suitm[bs]
+                for _ in range(rel):
+                    m &= m - U1
+                if m != U0:
+                    pref = np.int64(trailing_zeros(m)) * 8 + (code & 7)
         else:
+            lo = 0
+            hi = left
+            sc, sd = _sure_tricks(h, P, side, suitm, trump, out)
+            if sc > lo:
+                lo = sc
+            if left - sd < hi:
+                hi = left - sd
+            if misere == 0:
+                q = _quick_tricks(h, P, p, side, suitm, trump, out)
+                if side[p] == 1:
+                    if q > lo:
+                        lo = q
+                elif left - q < hi:
+                    hi = left - q
             slot = -1 - found
             ttg[slot] = gen
             ttk[slot, 0] = w0
             ttk[slot, 1] = w1
             ttk[slot, 2] = w2
             ttk[slot, 3] = w3
-            ttb[slot, 0] = 0
-            ttb[slot, 1] = left
-        if misere == 0:
-            q = _quick_tricks(h, P, p, side, suitm, trump, out)
-            if side[p] == 1:
-                if q > lo:
-                    lo = q
-                    ttb[slot, 0] = q
-                if q >= target:
-                    return True
-            else:
-                if left - q < hi:
-                    hi = left - q
-                    ttb[slot, 1] = hi
-                if left - q < target:
-                    return False
+            ttb[slot, 0] = lo
+            ttb[slot, 1] = hi
+            ttb[slot, 2] = -1
+            if lo >= target:
+                return True
+            if hi < target:
+                return False
     moves = buf[d]
-    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, True, d)
+    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, True, d, pref)
     maxim = (side[p] ^ misere) == 1
     result = not maxim
+    best = -1
     for i in range(n):
         mv = moves[i]
         c = mv >> 3
@@ -424,6 +473,7 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
         h[p] ^= bit
         if r == maxim:
             result = r
+            best = mv
             break
     if slot >= 0 and ttg[slot] == st[S_GEN]:
         if result:
@@ -431,6 +481,11 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
                 ttb[slot, 0] = target
         elif target - 1 < ttb[slot, 1]:
             ttb[slot, 1] = target - 1
+        if best >= 0:
+            c = best >> 3
+            bs = csuit[c]
+            rel = _popcount(out & suitm[bs] & ((U1 << np.uint64(c)) - U1))
+            ttb[slot, 2] = (bs << 9) | (rel << 3) | (best & 7)
     return result
 
 
@@ -463,7 +518,7 @@ def move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk,
     contracting side's further tricks after it with best play (into ``values``); returns
     the number of moves. Equivalent cards are solved once."""
     d = st[S_TCOUNT]
-    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, False, d)
+    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, False, d, -1)
     p = st[S_TOMOVE]
     P = st[S_P]
     tcount = st[S_TCOUNT]

@@ -40,10 +40,10 @@ class _Table:
     def __init__(self, bits: int = _TT_BITS) -> None:
         size = 1 << bits
         self.keys = np.zeros((size, 4), np.uint64)
-        self.bounds = np.zeros((size, 2), np.int8)
+        self.bounds = np.zeros((size, 3), np.int16)
         self.gens = np.zeros(size, np.int32)
         self.gen = 0
-        self.buf = np.zeros((E.MAX_DEPTH, E.MAX_MOVES), np.int64)
+        self.buf = np.zeros((E.MAX_DEPTH, 2 * E.MAX_MOVES), np.int64)
 
     def next_gen(self) -> int:
         self.gen += 1
