@@ -126,3 +126,25 @@ def load_golden(name: str) -> list[dict[str, Any]]:
     assert path.exists(), f"golden records not found at {path} (shared/ beside the repo)"
     data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+def revoke_record(index: int = 13, game_rules: Rules = AUS) -> tuple[dict[str, Any], str]:
+    """A complete random hand's record cut at ``play[index]``, where a card the player holds
+    but may not play (a revoke) is put instead. Returns the record and that card."""
+    from fivehundred.cards import JOKERS_MASK
+    from fivehundred.record import hand_record, random_hand, replay_record
+
+    for seed in range(500):
+        record = hand_record(random_hand(game_rules, seed))
+        if len(record["play"]) <= index:
+            continue
+        record["play"] = record["play"][:index]
+        _, state = replay_record(record)
+        assert isinstance(state, HandState) and state.phase == "play"
+        held = state.hands[state.to_move] & ~JOKERS_MASK
+        illegal = held & ~state.legal_card_mask()
+        if illegal:
+            card = mask_text(illegal & -illegal)[0]
+            record["play"].append(card)
+            return record, card
+    raise AssertionError("no revoke position found")

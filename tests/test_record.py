@@ -1,0 +1,350 @@
+"""Hand and game records (docs/record-format.md): writing, replaying, and precise errors."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from conftest import AUS, apply_text, deal_hand, revoke_record, rules
+from fivehundred.errors import RecordError
+from fivehundred.game import GameState, HandState
+from fivehundred.record import game_record, hand_record, random_hand, replay_record
+
+NT_HANDS = {1: "JK 6S AH KH QH 10H 9H AD KD QD", 2: "AS AC 4H KC QC JC 10C 9C 8C 7C"}
+
+
+def finished(state: HandState, seed: int = 0) -> HandState:
+    rng = random.Random(seed)
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+def rejects(record: Any, where: str, rule: str | None = None) -> RecordError:
+    """Assert that replaying ``record`` fails at ``where`` (and cites ``rule``)."""
+    with pytest.raises(RecordError) as caught:
+        replay_record(record)
+    error = caught.value
+    assert error.where == where, str(error)
+    assert str(error).startswith(f"{where}: ")
+    if rule is not None:
+        assert error.rule == rule, str(error)
+        assert str(error).endswith(f"({rule})")
+    assert "\n" not in str(error)
+    return error
+
+
+def a_record(seed: int = 3) -> dict[str, Any]:
+    return hand_record(random_hand(AUS, seed))
+
+
+# ----------------------------------------------------------------------------- writing
+def test_hand_record_fields_and_order() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C none")
+    record = hand_record(finished(state))
+    assert list(record) == [
+        "format", "rules", "dealer", "hands", "kitty", "auction", "discards", "play"
+    ]  # fmt: skip
+    assert record["format"] == "fivehundred-hand/1"
+    assert record["rules"] == {"preset": "australian", "variants": {}}
+    assert record["dealer"] == 0
+    assert [set(cards) for cards in record["hands"][1:3]] == [
+        set(NT_HANDS[1].split()),
+        set(NT_HANDS[2].split()),
+    ]
+    assert set(record["kitty"]) == {"5S", "5C", "6C"}
+    assert record["auction"] == ["6NT", "pass", "pass", "pass"]
+    assert record["discards"] == ["5S", "5C", "6C"]
+    assert "joker_suit" not in record  # no nomination
+    assert len(record["play"]) == 40
+    assert any(token.startswith("JK>") for token in record["play"]) or "JK" in record["play"]
+
+
+def test_hand_record_joker_suit_and_joker_leads() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C D JK")
+    record = hand_record(state)
+    assert record["joker_suit"] == "D"
+    assert record["play"] == ["JK"]
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C none JK>S")
+    record = hand_record(state)
+    assert "joker_suit" not in record
+    assert record["play"] == ["JK>S"]
+    summary, replayed = replay_record(record)
+    assert summary == {"to_move": 2, "phase": "play"}
+    assert isinstance(replayed, HandState) and replayed.led_suit == 0
+
+
+def test_hand_record_round_trips_through_json_and_replay() -> None:
+    for seed in range(10):
+        state = random_hand(AUS, seed)
+        record = json.loads(json.dumps(hand_record(state)))
+        summary, replayed = replay_record(record)
+        assert isinstance(replayed, HandState)
+        assert hand_record(replayed) == record
+        assert summary["tricks"] == list(state.result.trick_winners)
+        assert summary["points"] == list(state.result.points)
+
+
+def test_replay_summary_of_a_complete_hand() -> None:
+    state = deal_hand(AUS, 0, {1: "JK JH JD AH KH QH 10H 9H 8H 7H"}, "4D 5D 6D")
+    apply_text(state, "7H pass pass pass 4D 5D 6D")
+    summary, _ = replay_record(hand_record(finished(state)))
+    assert summary == {
+        "contract": "7H",
+        "contractor": 1,
+        "tricks": [1] * 10,
+        "tricks_won": [0, 10, 0, 0],
+        "points": [0, 250],
+        "made": True,
+    }
+
+
+def test_replay_summary_of_a_thrown_in_hand() -> None:
+    state = deal_hand(AUS, 2, {}, "4D 5D 6D")
+    apply_text(state, "pass pass pass pass")
+    summary, _ = replay_record(hand_record(state))
+    assert summary == {
+        "contract": None,
+        "contractor": None,
+        "tricks": [],
+        "tricks_won": [0, 0, 0, 0],
+        "points": [0, 0],
+        "made": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("calls", "phase", "to_move"),
+    [
+        ("", "auction", 1),
+        ("7H pass", "auction", 3),
+        ("7H pass pass pass", "discard", 1),
+        ("7H pass pass pass 4D 5D 6D", "play", 1),
+        ("7H pass pass pass 4D 5D 6D AH", "play", 2),
+    ],
+)
+def test_part_way_record_gives_to_move_and_phase(calls: str, phase: str, to_move: int) -> None:
+    state = deal_hand(AUS, 0, {1: "AH"}, "4D 5D 6D")
+    apply_text(state, calls)
+    summary, replayed = replay_record(hand_record(state))
+    assert summary == {"to_move": to_move, "phase": phase}
+    assert isinstance(replayed, HandState) and replayed.history == state.history
+
+
+def test_part_way_record_in_the_nomination() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C")
+    summary, _ = replay_record(hand_record(state))
+    assert summary == {"to_move": 1, "phase": "nominate"}
+
+
+def test_game_record_round_trips() -> None:
+    game = GameState(AUS, seed=11, first_dealer=3)
+    rng = random.Random(11)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    record = json.loads(json.dumps(game_record(game)))
+    assert record["format"] == "fivehundred-game/1"
+    assert record["rules"] == {"preset": "australian", "variants": {}}
+    assert record["first_dealer"] == 3
+    assert all("rules" not in hand for hand in record["hands"])
+    assert [hand["dealer"] for hand in record["hands"]] == [
+        (3 + i) % 4 for i in range(len(record["hands"]))
+    ]
+    summary, replayed = replay_record(record)
+    assert summary == {"scores": [list(s) for s in game.score_history], "winner": game.winner}
+    assert isinstance(replayed, GameState)
+    assert game_record(replayed) == record
+
+
+# ----------------------------------------------------------------------------- errors
+def test_record_error_revoke_names_the_play_index() -> None:
+    record, card = revoke_record(13)
+    error = rejects(record, "play[13]", "R-PLAY")
+    assert card in str(error)
+
+
+def test_record_error_bid_that_does_not_outrank() -> None:
+    record = a_record()
+    record.update(auction=["7H", "pass", "pass", "7D"], discards=[], play=[])
+    error = rejects(record, "auction[3]", "R-BID")
+    assert "outrank" in str(error)
+
+
+def test_record_error_misere_before_a_7_bid() -> None:
+    record = a_record()
+    record.update(auction=["6S", "6H", "misere"], discards=[], play=[])
+    rejects(record, "auction[2]", "R-BID")
+
+
+def test_record_error_call_after_the_auction_has_ended() -> None:
+    record = a_record()
+    record.update(auction=["7H", "pass", "pass", "pass", "pass"], discards=[], play=[])
+    error = rejects(record, "auction[4]", "R-BID")
+    assert "ended" in str(error)
+
+
+def test_record_error_duplicate_card() -> None:
+    record = a_record()
+    record["hands"][2][4] = record["hands"][0][0]
+    error = rejects(record, "hands[2][4]", "R-PACK")
+    assert "duplicate" in str(error) and "hands[0][0]" in str(error)
+
+
+def test_record_error_wrong_card_count() -> None:
+    record = a_record()
+    record["kitty"].append(record["hands"][2].pop())
+    error = rejects(record, "hands[2]", "R-DEAL")
+    assert "9" in str(error)
+    record = a_record()
+    record["hands"][1].append(record["kitty"].pop())
+    rejects(record, "hands[1]", "R-DEAL")
+
+
+def test_record_error_card_not_in_the_pack() -> None:
+    record = a_record()
+    record["hands"][3][0] = "4S"  # spades start at 5 in the 43-card pack
+    rejects(record, "hands[3][0]", "R-PACK")
+
+
+def test_record_error_non_card_token_in_a_hand() -> None:
+    record = a_record()
+    record["hands"][2][5] = "ZZ"
+    error = rejects(record, "hands[2][5]", "R-PACK")
+    assert "'ZZ'" in str(error)
+
+
+def test_record_error_non_card_token_in_the_play() -> None:
+    """A non-card token in the play names the place and the token, citing R-PACK (the card
+    notation), as the same token in ``hands`` does."""
+    record = a_record()
+    record["play"][7] = "XX"
+    error = rejects(record, "play[7]", "R-PACK")
+    assert "'XX'" in str(error)
+
+
+def test_record_error_unknown_variant() -> None:
+    record = a_record()
+    record["rules"]["variants"]["no_such_rule"] = True
+    error = rejects(record, "rules")
+    assert "no_such_rule" in str(error)
+
+
+def test_record_error_unknown_preset() -> None:
+    record = a_record()
+    record["rules"]["preset"] = "klondike"
+    rejects(record, "rules")
+
+
+def test_record_error_wrong_format() -> None:
+    record = a_record()
+    record["format"] = "fivehundred-hand/2"
+    rejects(record, "format")
+    rejects([], "record")
+
+
+def test_record_error_unknown_key() -> None:
+    record = a_record()
+    record["contract"] = "7H"
+    error = rejects(record, "record")
+    assert "contract" in str(error)
+
+
+def test_record_error_discards_before_the_auction_ends() -> None:
+    record = a_record()
+    record.update(auction=["7H", "pass"], discards=["AH"], play=[])
+    rejects(record, "discards[0]", "R-KITTY")
+
+
+def test_record_error_discard_not_held() -> None:
+    state = deal_hand(AUS, 0, {2: "AS"}, "4D 5D 6D")
+    apply_text(state, "7H pass pass pass")
+    record = hand_record(state)
+    record["discards"] = ["4D", "AS"]
+    rejects(record, "discards[1]", "R-KITTY")
+
+
+def test_record_error_play_before_the_discards_are_complete() -> None:
+    state = deal_hand(AUS, 0, {}, "4D 5D 6D")
+    apply_text(state, "7H pass pass pass 4D 5D")
+    record = hand_record(state)
+    record["play"] = ["6D"]
+    rejects(record, "play[0]", "R-PLAY")
+
+
+def test_record_error_joker_suit_when_nobody_nominates() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "7H pass pass pass 5S 5C 6C")
+    record = hand_record(state)
+    record["joker_suit"] = "H"
+    rejects(record, "joker_suit", "R-JOKER")
+
+
+def test_record_error_unnominated_joker_led_without_a_suit() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C none")
+    record = hand_record(state)
+    record["play"] = ["JK"]
+    rejects(record, "play[0]", "R-JOKER")
+
+
+def test_record_error_joker_led_as_a_suit_already_led() -> None:
+    state = deal_hand(AUS, 0, NT_HANDS, "5S 5C 6C")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C none AH 4H 5H 5D")
+    record = hand_record(state)
+    record["play"].append("JK>H")
+    error = rejects(record, "play[4]", "R-JOKER")
+    assert "led" in str(error)
+
+
+def test_record_error_play_after_the_hand_is_over() -> None:
+    record = a_record()
+    record["play"].append(record["play"][0])
+    rejects(record, "play[40]", "R-PLAY")
+
+
+def test_game_record_errors_name_the_hand() -> None:
+    game = GameState(AUS, seed=2, first_dealer=0)
+    rng = random.Random(2)
+    while not game.is_over:
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    record = game_record(game)
+    wrong_dealer = copy.deepcopy(record)
+    wrong_dealer["hands"][0]["dealer"] = 1
+    rejects(wrong_dealer, "hands[0].dealer", "R-DEAL")
+    revoke, _ = revoke_record(13)
+    del revoke["format"], revoke["rules"]
+    revoked = {"format": "fivehundred-game/1", "rules": revoke_rules(), "first_dealer": 0}
+    revoke["dealer"] = 0
+    revoked["hands"] = [revoke]
+    with pytest.raises(RecordError) as caught:
+        replay_record(revoked)
+    assert caught.value.where.startswith("hands[0].")
+    too_many = copy.deepcopy(record)
+    too_many["hands"].append(copy.deepcopy(record["hands"][-1]))
+    rejects(too_many, f"hands[{len(record['hands'])}]", "R-GAME")
+
+
+def revoke_rules() -> dict[str, Any]:
+    return {"preset": "australian", "variants": {}}
+
+
+def test_record_with_variants_round_trips() -> None:
+    for variants in ({"pack45": True}, {"two_jokers": True}, {"allpass_play_nt": True}):
+        game_rules = rules(**variants)
+        for seed in range(5):
+            record = hand_record(random_hand(game_rules, seed))
+            assert record["rules"] == {"preset": "australian", "variants": variants}
+            summary, replayed = replay_record(record)
+            assert isinstance(replayed, HandState) and replayed.is_over
+            assert hand_record(replayed) == record
