@@ -1,0 +1,198 @@
+"""``fivehundred analyse RECORD``: double-dummy analysis of a hand record.
+
+For each hand with a contract it prints:
+
+- the double-dummy result of the contract from the first lead (the kitty exchange and
+  any joker nomination as made), beside the tricks actually taken;
+- the tricks the contractor's side could have taken double-dummy in each strain with the
+  same hands (♠ ♣ ♦ ♥ with bowers and joker as trumps, no trumps with the joker free, and
+  misère: the contractor's own tricks with the partner out, 0 = made);
+- every card played that cost a trick against best play, like
+  ``trick 4, seat 2: 9♠ cost a trick; Q♥ kept 8``.
+
+``--json`` prints the same as one JSON object per hand (a list for a game record).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fivehundred.actions import JOKER_LEAD_BASE, action_text, parse_play
+from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS, card_symbol
+from fivehundred.errors import FiveHundredError, RecordError
+from fivehundred.game import PLAY, GameState, HandState
+from fivehundred.play import make_context
+from fivehundred.record import replay_record
+from fivehundred.record_cli import _load_json
+from fivehundred.scoring import side_of_seats
+from fivehundred.solver import Position, card_values, solve, solve_position
+from fivehundred.solver.reference import contracting_seats
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with status 2 and one line on bad arguments."""
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def start_of_play(state: HandState) -> HandState:
+    """The hand replayed to its first lead (auction, kitty exchange, nomination as made)."""
+    start = HandState(state.rules, state.dealer, state.dealt, state.kitty_dealt)
+    for action in state.history:
+        if start.phase == PLAY:
+            break
+        start.apply(action)
+    return start
+
+
+def strain_table(start: HandState) -> dict[str, int]:
+    """Tricks the contractor's side takes double-dummy in each strain from the first lead
+    with the same hands; ``misere``: the contractor's own tricks in misère."""
+    contractor = start.contractor
+    sides = side_of_seats(start.rules)
+    side = tuple(s for s in range(start.seats) if sides[s] == sides[contractor])
+    leader = start.to_move
+    table: dict[str, int] = {}
+    all_seats = tuple(range(start.seats))
+    for strain in range(5):
+        ctx = make_context(strain)
+        pos = Position.build(ctx, all_seats, side, start.hands, leader)
+        table[STRAIN_LETTERS[strain]] = solve_position(pos)
+    # misère: the contractor's partners lay down their hands; the contractor leads unless
+    # eldest leads (then the first active seat from the dealer's left)
+    active = tuple(s for s in all_seats if s == contractor or sides[s] != sides[contractor])
+    misere_leader = leader if leader in active else contractor
+    pos = Position.build(make_context(NO_TRUMPS, misere=True), active, (contractor,),
+                         start.hands, misere_leader)  # fmt: skip
+    table["misere"] = solve_position(pos)
+    return table
+
+
+def _display(text: str, two_jokers: bool) -> str:
+    """A played card in record notation, as shown to people (``9♠``; joker leads ``JK>S``)."""
+    action = parse_play(text)
+    if action >= JOKER_LEAD_BASE:
+        return text
+    return card_symbol(action, two_jokers)
+
+
+def analyse_hand(state: HandState) -> dict[str, Any]:
+    """The analysis of one hand (see the module docstring) as a JSON-ready dict."""
+    two = state.rules.two_jokers
+    if state.contract < 0 or state.contractor < 0:
+        return {"contract": None, "note": "no contract: nothing to analyse"}
+    start = start_of_play(state)
+    if start.phase != PLAY:
+        return {"contract": action_text(state.contract, two), "contractor": state.contractor,
+                "note": "play has not started"}  # fmt: skip
+    seats = contracting_seats(start)
+    out: dict[str, Any] = {
+        "contract": action_text(state.contract, two),
+        "contractor": state.contractor,
+        "side": list(seats),
+        "double_dummy": solve(start),
+        "actual": sum(state.tricks_won[s] for s in seats) if state.is_over else None,
+        "strains": strain_table(start),
+    }
+    misere = start.is_misere
+    mistakes = []
+    position = start
+    value = out["double_dummy"]
+    plays = state.history[len(start.history):]
+    for action in plays:
+        seat = position.to_move
+        trick_number = len(position.tricks) + 1
+        child = position.clone()
+        child.apply(action)
+        after = solve(child) if not child.is_over else sum(child.tricks_won[s] for s in seats)
+        # the side that wants more contracting-side tricks: contracting side, or the
+        # defenders in misère
+        wants_more = (seat in seats) != misere
+        cost = (value - after) if wants_more else (after - value)
+        if cost > 0:
+            values = card_values(position)
+            best_value = max(values.values()) if wants_more else min(values.values())
+            best = next(a for a, v in values.items() if v == best_value)
+            mistakes.append({"trick": trick_number, "seat": seat,
+                             "card": action_text(action, two), "cost": cost,
+                             "best": action_text(best, two), "kept": best_value,
+                             "after": after})  # fmt: skip
+        position = child
+        value = after
+    out["mistakes"] = mistakes
+    return out
+
+
+def _cost_text(n: int) -> str:
+    return "a trick" if n == 1 else f"{n} tricks"
+
+
+def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
+    """Text form of :func:`analyse_hand`."""
+    if "note" in analysis:
+        contract = analysis.get("contract")
+        return f"{contract}: {analysis['note']}" if contract else analysis["note"]
+    two = state.rules.two_jokers
+    side = analysis["side"]
+    who = f"seat {analysis['contractor']}" + (
+        f" (with seat {', '.join(str(s) for s in side[1:])})" if len(side) > 1 else "")
+    lines = [f"Contract {analysis['contract']} by {who}."]
+    dd = analysis["double_dummy"]
+    actual = analysis["actual"]
+    lines.append(f"Double-dummy from the first lead: {dd} trick{'s' if dd != 1 else ''}"
+                 + (f"; taken: {actual}." if actual is not None else "."))  # fmt: skip
+    strains = analysis["strains"]
+    cells = [f"{SUIT_SYMBOLS[i]} {strains[STRAIN_LETTERS[i]]}" for i in range(4)]
+    cells.append(f"NT {strains['NT']}")
+    lines.append("Double-dummy tricks for the contractor's side by strain: " + "  ".join(cells)
+                 + f"  (misère, contractor alone: {strains['misere']})")  # fmt: skip
+    if analysis["mistakes"]:
+        lines.append("Cards that cost tricks against best play:")
+        for m in analysis["mistakes"]:
+            card = _display(m["card"], two)
+            best = _display(m["best"], two)
+            lines.append(f"  trick {m['trick']}, seat {m['seat']}: {card} cost "
+                         f"{_cost_text(m['cost'])}; {best} kept {m['kept']}")  # fmt: skip
+    else:
+        lines.append("No card cost a trick against best play.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    """``fivehundred analyse RECORD [--json]``; exit 2 with one line on bad input."""
+    parser = _Parser(prog="fivehundred analyse",
+                     description="Double-dummy analysis of a hand (or game) record.")  # fmt: skip
+    parser.add_argument("file", help="record file, or - for standard input")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0)
+    try:
+        _, replayed = replay_record(_load_json(args.file))
+    except FiveHundredError as error:
+        print(f"fivehundred analyse: error: {error}", file=sys.stderr)
+        return 2
+    hands = (list(replayed.finished_hands) + ([replayed.hand] if replayed.hand.history
+                                               and not replayed.hand.is_over else [])
+             if isinstance(replayed, GameState) else [replayed])  # fmt: skip
+    try:
+        analyses = [analyse_hand(hand) for hand in hands]
+    except (FiveHundredError, ValueError) as error:
+        print(f"fivehundred analyse: error: {RecordError('record', str(error))}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    if args.json:
+        payload: Any = analyses[0] if isinstance(replayed, HandState) else analyses
+        print(json.dumps(payload))
+    else:
+        texts = []
+        for index, (analysis, hand) in enumerate(zip(analyses, hands, strict=True)):
+            text = format_analysis(analysis, hand)
+            texts.append(text if isinstance(replayed, HandState) else f"Hand {index + 1}\n{text}")
+        print("\n\n".join(texts))
+    return 0
