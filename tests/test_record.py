@@ -345,3 +345,29 @@ def test_record_with_variants_round_trips() -> None:
             _, replayed = replay_record(record)
             assert isinstance(replayed, HandState) and replayed.is_over
             assert hand_record(replayed) == record
+
+
+def test_record_two_jokers_black_joker_nominated_round_trips() -> None:
+    """R-JOKER 1 with ``two_jokers``: a contractor holding only the black joker nominates it
+    (``JKB:H``); the record written must replay."""
+    game_rules = rules(two_jokers=True)
+    state = deal_hand(game_rules, 0, {1: "JKB AH", 2: "JKR"}, "5S 5C 6C 4D")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C 4D JKB:H AH")
+    record = hand_record(state)
+    summary, replayed = replay_record(json.loads(json.dumps(record)))
+    assert summary == {"to_move": 2, "phase": "play"}
+    assert isinstance(replayed, HandState) and replayed.joker_suits == [-1, 3]
+    assert hand_record(replayed) == record
+
+
+def test_record_two_jokers_one_of_two_nominated_round_trips() -> None:
+    """With both jokers, the contractor names the red joker's suit and not the black's
+    (``none``); the record written must replay."""
+    game_rules = rules(two_jokers=True)
+    state = deal_hand(game_rules, 0, {1: "JKR JKB AH"}, "5S 5C 6C 4D")
+    apply_text(state, "6NT pass pass pass 5S 5C 6C 4D D none AH")
+    record = hand_record(state)
+    summary, replayed = replay_record(json.loads(json.dumps(record)))
+    assert summary == {"to_move": 2, "phase": "play"}
+    assert isinstance(replayed, HandState) and replayed.joker_suits == [2, -1]
+    assert hand_record(replayed) == record
