@@ -176,14 +176,12 @@ def test_r_joker_5_leading_the_joker_nominates_an_unled_suit() -> None:
 def test_r_joker_5_all_suits_led_the_joker_may_be_led_only_to_the_last_trick() -> None:
     state = deal_hand(AUS, 0, {1: "JK AS KS AC KC AD KD AH KH QH"}, "5S 5C 4D")
     apply_text(state, "6NT pass pass pass 5S 5C 4D none")
-    rng_free_follow = {"AS", "AC", "AD", "AH"}
     for lead in ("AS", "AC", "AD", "AH"):
         assert any(text.startswith("JK>") for text in legal_texts(state))
         apply_text(state, lead)
         while state.trick_cards:
             apply_text(state, sorted(legal_texts(state))[0])
         assert state.to_move == 1
-    del rng_free_follow
     assert state.suits_led == 0b1111
     for lead in ("KS", "KC", "KD", "KH", "QH"):
         assert not any(text.startswith("JK") for text in legal_texts(state))
