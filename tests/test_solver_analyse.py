@@ -1,0 +1,82 @@
+"""``fivehundred analyse`` on golden hands and on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fivehundred.actions import action_text
+from fivehundred.record import replay_hand
+from fivehundred.solver import card_values, solve
+from fivehundred.solver.analyse import main, start_of_play
+
+GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "golden" / "hands.json"
+
+
+def _golden(tag: str) -> dict:  # type: ignore[type-arg]
+    if not GOLDEN.exists():
+        pytest.skip("golden records not found")
+    hands = json.loads(GOLDEN.read_text())
+    return next(h["record"] for h in hands if tag in h["tags"])
+
+
+@pytest.mark.parametrize("tag", ["suit", "jk_lead", "misere"])
+def test_analyse_golden_hand_json(tag: str, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    record = _golden(tag)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    assert main([str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    state = replay_hand(record)
+    start = start_of_play(state)
+    assert out["contract"] == action_text(state.contract)
+    assert out["double_dummy"] == solve(start)
+    assert out["actual"] == sum(state.tricks_won[s] for s in out["side"])
+    assert set(out["strains"]) == {"S", "C", "D", "H", "NT", "misere"}
+    if state.trump in range(4) and not state.is_misere:
+        assert out["strains"]["SCDH"[state.trump]] == out["double_dummy"]
+    if state.is_misere:
+        assert out["strains"]["misere"] == out["double_dummy"]
+    # each reported mistake: the card played gives a worse value than the best card
+    position = start
+    for action in state.history[len(start.history):]:
+        mistakes = [m for m in out["mistakes"]
+                    if m["trick"] == len(position.tricks) + 1 and m["seat"] == position.to_move]
+        if mistakes:
+            values = card_values(position)
+            m = mistakes[0]
+            assert m["kept"] in values.values()
+            assert abs(m["kept"] - m["after"]) == m["cost"] > 0
+        position = position.clone()
+        position.apply(action)
+
+
+def test_analyse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(_golden("jk_lead")))
+    assert main([str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "Double-dummy from the first lead" in text
+    assert "NT" in text and "♠" in text
+    assert "cost" in text and "kept" in text
+
+
+@pytest.mark.parametrize("content", ["not json", '{"format": "nope"}',
+                                     '{"format": "fivehundred-hand/1", "dealer": 9}'])
+def test_analyse_bad_input(content: str, tmp_path: Path,
+                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err
+
+
+def test_analyse_missing_file_and_bad_args(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["/nonexistent/record.json"]) == 2
+    assert main(["--bogus"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot read" in err
