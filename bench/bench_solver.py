@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from fivehundred.cards import JOKERS_MASK  # noqa: E402
-from fivehundred.solver import Position, playouts_position, solve_position  # noqa: E402
-from fivehundred.solver.samples import start_of_play  # noqa: E402
+from fivehundred.cards import JOKERS_MASK
+from fivehundred.solver import Position, playouts_position, solve_position
+from fivehundred.solver.samples import start_of_play
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -75,10 +75,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_endplay:
         try:
             sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-            from test_solver import to_bridge_deal  # the rank remap, kept with its test
-
             from endplay.dds import solve_board
             from endplay.dds.solve import SolveMode
+
+            from test_solver import to_bridge_deal  # the rank remap, kept with its test
         except ImportError as error:
             print(f"endplay not available: {error}")
             return 0

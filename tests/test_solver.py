@@ -39,11 +39,14 @@ def _positions(count: int, tricks_left: int, salt: int,
     return out
 
 
-@pytest.mark.parametrize(("tricks_left", "count", "kinds"), [
-    (3, 1000, KINDS),
-    (4, 50, KINDS),
-    (5, 8, ("misere", "open_misere")),  # three hands: exhaustive search stays affordable
-])
+@pytest.mark.parametrize(
+    ("tricks_left", "count", "kinds"),
+    [
+        (3, 1000, KINDS),
+        (4, 50, KINDS),
+        (5, 8, ("misere", "open_misere")),  # three hands: exhaustive search stays affordable
+    ],
+)
 def test_solve_matches_exhaustive_minimax(tricks_left: int, count: int,
                                           kinds: tuple[str, ...]) -> None:  # fmt: skip
     mismatches = []

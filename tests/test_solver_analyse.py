@@ -42,9 +42,12 @@ def test_analyse_golden_hand_json(tag: str, tmp_path: Path,
         assert out["strains"]["misere"] == out["double_dummy"]
     # each reported mistake: the card played gives a worse value than the best card
     position = start
-    for action in state.history[len(start.history):]:
-        mistakes = [m for m in out["mistakes"]
-                    if m["trick"] == len(position.tricks) + 1 and m["seat"] == position.to_move]
+    for action in state.history[len(start.history) :]:
+        mistakes = [
+            m
+            for m in out["mistakes"]
+            if m["trick"] == len(position.tricks) + 1 and m["seat"] == position.to_move
+        ]
         if mistakes:
             values = card_values(position)
             m = mistakes[0]
@@ -64,8 +67,9 @@ def test_analyse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "cost" in text and "kept" in text
 
 
-@pytest.mark.parametrize("content", ["not json", '{"format": "nope"}',
-                                     '{"format": "fivehundred-hand/1", "dealer": 9}'])
+@pytest.mark.parametrize(
+    "content", ["not json", '{"format": "nope"}', '{"format": "fivehundred-hand/1", "dealer": 9}']
+)
 def test_analyse_bad_input(content: str, tmp_path: Path,
                            capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     path = tmp_path / "bad.json"

@@ -102,7 +102,7 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
     mistakes = []
     position = start
     value = out["double_dummy"]
-    plays = state.history[len(start.history):]
+    plays = state.history[len(start.history) :]
     for action in plays:
         seat = position.to_move
         trick_number = len(position.tricks) + 1
@@ -139,7 +139,8 @@ def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
     two = state.rules.two_jokers
     side = analysis["side"]
     who = f"seat {analysis['contractor']}" + (
-        f" (with seat {', '.join(str(s) for s in side[1:])})" if len(side) > 1 else "")
+        f" (with seat {', '.join(str(s) for s in side[1:])})" if len(side) > 1 else ""
+    )
     lines = [f"Contract {analysis['contract']} by {who}."]
     dd = analysis["double_dummy"]
     actual = analysis["actual"]

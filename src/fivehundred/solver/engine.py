@@ -1,3 +1,5 @@
+# mypy: ignore-errors
+# (numba kernels: typed by numba, not by mypy; the public API in __init__ is typed)
 """Compiled (numba) kernels of the double-dummy solver and the random playouts.
 
 Everything here works on a *dense position*: the cards still in play (in the hands and in

@@ -20,9 +20,7 @@ def minimax(state: HandState) -> int:
     """The contracting side's final trick total with best play, by trying every legal
     action with :meth:`HandState.apply` (memoised on the full position)."""
     seats = contracting_seats(state)
-    maximisers = set(seats) if not state.is_misere else {
-        s for s in state.active if s not in seats
-    }
+    maximisers = set(seats) if not state.is_misere else {s for s in state.active if s not in seats}
     memo: dict[tuple[object, ...], int] = {}
 
     def won(s: HandState) -> int:

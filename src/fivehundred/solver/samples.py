@@ -49,7 +49,7 @@ def start_of_play(seed: int, kind: str = "suit", rules: Rules | None = None) -> 
     """A hand at the first lead of a contract of ``kind`` (see :data:`KINDS`)."""
     rng = random.Random(f"solver-sample/{kind}/{seed}")
     rules = rules or make_rules()
-    state = HandState.deal(rules, dealer=rng.randrange(rules.seats), seed=rng.random())
+    state = HandState.deal(rules, dealer=rng.randrange(rules.seats), seed=rng.randrange(2**32))
     _auction(state, kind, rng)
     while state.phase == DISCARD:
         hand = state.hands[state.contractor]
