@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from fivehundred.actions import (
     BID_BASE,
+    CALL_BASE,
+    GO_ALONE,
     MISERE,
     NO_NOMINATION,
     NOMINATE_BASE,
@@ -49,6 +51,7 @@ from fivehundred.cards import (
 )
 from fivehundred.observation import Observation
 from fivehundred.rules import AMERICAN, Rules
+from fivehundred.scoring import side_of_seats
 
 STRAIN_NAMES = ("♠", "♣", "♦", "♥", "no trumps")
 RANK_KING = 14
@@ -208,6 +211,12 @@ def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False)
     return len(dangers) <= max(0, discards - 1) and sum(d for d, _ in dangers) <= 8
 
 
+def _friends(obs: Observation) -> set[int]:
+    """Seats on this seat's side for the whole game (none with three or five players)."""
+    sides = side_of_seats(obs.rules)
+    return {s for s in range(obs.rules.seats) if sides[s] == sides[obs.seat] and s != obs.seat}
+
+
 # ----------------------------------------------------------------------------- the player
 class HeuristicPlayer(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
@@ -227,6 +236,8 @@ class HeuristicPlayer(Player):
             action, why = self.discard(obs)
         elif obs.phase == "nominate":
             action, why = self.nominate(obs)
+        elif obs.phase == "call":
+            action, why = self.call_partner(obs)
         else:
             action, why = self.play(obs)
         if action not in obs.legal:  # a safety net: never return an illegal action
@@ -240,11 +251,13 @@ class HeuristicPlayer(Player):
         competition: hand, partner's help, the kitty."""
         rules = obs.rules
         hand = obs.hand
-        partner = (obs.seat + 2) % rules.seats
-        partner_calls = [c for s, c in obs.auction if s == partner]
+        friends = _friends(obs)
+        partner_calls = [c for s, c in obs.auction if s in friends]
         opponent_strains = {bid_strain(c) for s, c in obs.auction
-                            if s % 2 != obs.seat % 2 and BID_BASE <= c < MISERE}  # fmt: skip
-        partner_help = 1.0
+                            if s not in friends and s != obs.seat
+                            and BID_BASE <= c < MISERE}  # fmt: skip
+        # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
+        partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
         if partner_calls and partner_calls[-1] == PASS:
             partner_help = 0.5
         levels: dict[int, float] = {}
@@ -266,10 +279,10 @@ class HeuristicPlayer(Player):
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
         legal = set(obs.legal)
-        partner = (obs.seat + 2) % rules.seats
+        friends = _friends(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
-        partner_bid = next((c for s, c in reversed(bids) if s == partner and c < MISERE), -1)
+        partner_bid = next((c for s, c in reversed(bids) if s in friends and c < MISERE), -1)
         levels = self.bid_levels(obs)
         choices: list[tuple[int, Action, str]] = []
         for strain, estimate in levels.items():
@@ -291,7 +304,7 @@ class HeuristicPlayer(Player):
             if level < 6:
                 continue
             action = bid_action(level, strain)
-            if high_seat == partner and strain != (bid_strain(high) if high < MISERE else -1):
+            if high_seat in friends and strain != (bid_strain(high) if high < MISERE else -1):
                 # Do not take partner's contract away without a clearly better hand.
                 if level < bid_tricks(high) + 1 if high < MISERE else True:
                     continue
@@ -412,6 +425,23 @@ class HeuristicPlayer(Player):
             )
         return NO_NOMINATION, "keeping the joker free: it wins any trick and stops every suit"
 
+    def call_partner(self, obs: Observation) -> tuple[Action, str]:
+        """Five players: call the best trump we lack (the holder is surely strong), or in
+        no trumps the best ace."""
+        calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
+        if not calls:
+            return GO_ALONE, "going alone"
+        trump = obs.trump if 0 <= obs.trump < NO_TRUMPS else NO_TRUMPS
+        ctx = bidding_context(trump)
+
+        def strength(action: Action) -> tuple[int, int]:
+            card = action - CALL_BASE
+            is_trump = trump != NO_TRUMPS and bool(ctx.follow_masks[trump] >> card & 1)
+            return (1 if is_trump else 0, ctx.power[card])
+
+        best = max(calls, key=strength)
+        return best, f"calling the {card_symbol(best - CALL_BASE)}: its holder will be strong"
+
     # ------------------------------------------------------------------ play
     def play(self, obs: Observation) -> tuple[Action, str]:
         view = TableView(obs)
@@ -463,7 +493,7 @@ class HeuristicPlayer(Player):
         cards = list(legal)
         win_seat, win_card = view.winning()
         after = view.still_to_play()
-        opponents_after = [s for s in after if s not in (view.seat, view.partner)]
+        opponents_after = [s for s in after if not view.on_my_side(s)]
         best = view.trick_power(win_card)
         winners = [c for c in cards if view.trick_power(c) > best]
         following = view.led >= 0 and bool(view.ctx.follow_masks[view.led] >> cards[0] & 1)
@@ -497,13 +527,13 @@ class HeuristicPlayer(Player):
                 if threat and masters
                 else self._cheapest(view, winners)
             )
-            if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat == view.partner:
+            if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat in view.friends:
                 return self._shed(view, cards), "partner is winning: keeping the joker"
             return pick, f"trumping in with the {card_symbol(pick)}"
         if masters:
             card = self._cheapest(view, masters)
             return card, f"the {card_symbol(card)} is the best card left in the suit: taking it"
-        if view.partner in after:
+        if any(s in view.friends for s in after):
             # Second hand low: partner still plays after us.
             return self._cheapest(view, cards), "second hand low: partner plays after me"
         card = self._cheapest(view, winners)
@@ -597,7 +627,7 @@ class HeuristicPlayer(Player):
             card = play_card(action)
             if view.suit_of(card) != suit:
                 continue
-            if leader == view.partner:
+            if leader in view.friends:
                 score += 3  # return partner's suit
             elif leader in view.declarers:
                 score -= 2  # the declarer's own suit: it is strong there

@@ -43,7 +43,7 @@ class TableView:
     (empty when all passed and the hand is played in no trumps).
     """
 
-    __slots__ = ("active", "contractor", "ctx", "declarers", "hand", "led", "misere", "nt",
+    __slots__ = ("active", "contractor", "ctx", "declarers", "friends", "hand", "led", "misere", "nt",
                  "obs", "opponents", "partner", "seat", "trick_cards", "trick_seats", "trump",
                  "unseen", "voids")  # fmt: skip
 
@@ -63,13 +63,20 @@ class TableView:
             self.declarers = frozenset((obs.contractor, *obs.partners))
         else:
             self.declarers = frozenset()
-        team = [s for s in self.active if sides[s] == mine]
-        self.partner = next((s for s in team if s != obs.seat), -1)
-        if self.misere and obs.seat != obs.contractor:
-            # The misère defenders play together against the lone contractor.
-            self.partner = next((s for s in self.active if s not in (obs.seat, obs.contractor)),
-                                -1)  # fmt: skip
-        self.opponents = tuple(s for s in self.active if s != obs.seat and s != self.partner)
+        if obs.contractor >= 0:
+            # Declarers against defenders (with 3 or 5 players the defenders play together
+            # for the hand; in misère the contractor is alone).
+            if obs.seat in self.declarers:
+                friends = [s for s in self.active if s in self.declarers]
+            else:
+                friends = [s for s in self.active if s not in self.declarers]
+        else:
+            friends = [s for s in self.active if sides[s] == mine]
+        self.friends = frozenset(s for s in friends if s != obs.seat)
+        #: The friend who plays last after us in a trick matters most; any friend will do.
+        self.partner = min(self.friends, key=lambda s: (s - obs.seat) % obs.rules.seats,
+                           default=-1)  # fmt: skip
+        self.opponents = tuple(s for s in self.active if s != obs.seat and s not in self.friends)
         unseen = obs.unseen
         self.unseen = unseen
         self.voids = obs.voids
@@ -148,7 +155,7 @@ class TableView:
         return rotation[me + 1 :]
 
     def on_my_side(self, seat: int) -> bool:
-        return seat == self.seat or seat == self.partner
+        return seat == self.seat or seat in self.friends
 
 
 def legal_cards(obs: Observation) -> dict[Card, list[Action]]:

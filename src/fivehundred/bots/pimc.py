@@ -69,7 +69,12 @@ class PimcPlayer(Player):
     def supported(obs: Observation) -> bool:
         """Deals can be sampled for this observation (not the two-player dummies, whose
         face-down cards have an order, and only with the solver)."""
-        return HAVE_SOLVER and not obs.rules.dummies
+        if not HAVE_SOLVER or obs.rules.dummies:
+            return False
+        # With five or six at the table a full-hand solve takes far too long: search only
+        # the last tricks there and play the first ones by the heuristic.
+        players = len(obs.active or range(obs.rules.seats))
+        return players <= 4 or len(obs.tricks) >= 6
 
     # ------------------------------------------------------------------ sampling
     def deals_for(self, obs: Observation) -> int:
