@@ -205,7 +205,10 @@ def plot_points(outcomes: list[MatchOutcome], summary: Summary, path: Path) -> N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    a_total, b_total, xs, a_series, b_series = 0, 0, [], [], []
+    a_total, b_total = 0, 0
+    xs: list[int] = []
+    a_series: list[int] = []
+    b_series: list[int] = []
     for outcome in outcomes:
         for hand in outcome.hands:
             a_total += hand.points_a

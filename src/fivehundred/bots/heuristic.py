@@ -304,10 +304,12 @@ class HeuristicPlayer(Player):
             if level < 6:
                 continue
             action = bid_action(level, strain)
-            if high_seat in friends and strain != (bid_strain(high) if high < MISERE else -1):
-                # Do not take partner's contract away without a clearly better hand.
-                if level < bid_tricks(high) + 1 if high < MISERE else True:
-                    continue
+            # Do not take partner's contract away without a clearly better hand.
+            partners_contract = high_seat in friends and (
+                high >= MISERE or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
+            )
+            if partners_contract:
+                continue
             if action in legal:
                 choices.append((bid_rank(action, rules), action, why))
             elif rules.auction != AMERICAN:
@@ -320,9 +322,13 @@ class HeuristicPlayer(Player):
         kitty = rules.pack.kitty_size
         if OPEN_MISERE in legal and best_suit < 8 and misere_ok(obs.hand, rules, kitty, True):
             return OPEN_MISERE, "open misère: every card is low enough to play under"
-        if MISERE in legal and best_suit < 7.5 and misere_ok(obs.hand, rules, kitty):
-            if not choices or max(choices)[0] < bid_rank(MISERE, rules):
-                return MISERE, "misère: a hand of low cards, the few high ones go to the kitty"
+        if (
+            MISERE in legal
+            and best_suit < 7.5
+            and misere_ok(obs.hand, rules, kitty)
+            and (not choices or max(choices)[0] < bid_rank(MISERE, rules))
+        ):
+            return MISERE, "misère: a hand of low cards, the few high ones go to the kitty"
         if choices:
             # Prefer the strain that scores most among those we expect to make.
             _, action, why = max(choices, key=lambda t: (bid_tricks(t[1]), bid_strain(t[1])))
@@ -756,10 +762,9 @@ class HeuristicPlayer(Player):
             if under:
                 card = max(under, key=lambda c: ctx.power[c])
                 return card, "the declarer is winning the trick: playing under"
-        if not contractor_played:
-            if following:
-                card = min(cards, key=lambda c: ctx.power[c])
-                return card, "playing low so the declarer's card can win"
+        if not contractor_played and following:
+            card = min(cards, key=lambda c: ctx.power[c])
+            return card, "playing low so the declarer's card can win"
         # The trick is lost for the declarer or we are void: shed high cards, keep low ones
         # for leading later; the joker is never thrown away if another card will do.
         card = max(cards, key=lambda c: ctx.power[c])
