@@ -5,7 +5,6 @@ declarer, lead singletons in no trumps, never lead the joker, or raise partner b
 from __future__ import annotations
 
 from conftest import AUS, apply_text, deal_hand, rules
-
 from fivehundred.actions import (
     JOKER_LEAD_BASE,
     PASS,

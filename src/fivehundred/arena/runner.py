@@ -198,7 +198,8 @@ def _play_hand(state: HandState, players: list[Player], seats_a: tuple[int, ...]
 def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: int,
                     single_hand: bool, keep_records: bool = False,
                     max_hands: int = MAX_HANDS) -> list[MatchTask]:  # fmt: skip
-    """Both halves of each duplicate deal, in order."""
+    """Both halves of each duplicate deal, in order (ValueError unless two sides play)."""
+    team_seats(rules, False)
     data = rules.to_dict()
     tasks = []
     for index in range(deals):
