@@ -80,7 +80,7 @@ def test_duplicate_swaps_seats_and_keeps_the_cards() -> None:
     assert first.hands[0].record and second.hands[0].record
     assert first.hands[0].record["hands"] == second.hands[0].record["hands"]
     for outcome in (first, second):
-        summary, state = replay_record(outcome.hands[0].record)
+        _summary, state = replay_record(outcome.hands[0].record)
         assert state.is_over  # type: ignore[union-attr]
 
 
