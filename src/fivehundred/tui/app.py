@@ -286,9 +286,9 @@ class FiveHundredApp(App[int]):
     #sheet { height: auto; max-height: 60%; }
     #log { height: 1fr; margin-top: 1; color: #aaaaaa; }
     #controls { height: auto; padding: 0 1; }
-    #bidbox { layout: grid; grid-size: 5; grid-gutter: 0 1; height: auto; width: 60;
-              grid-columns: 10; }
-    #bidbox Button { width: 10; min-width: 6; }
+    #bidbox { layout: grid; grid-size: 5; grid-gutter: 0 1; height: auto; width: 70;
+              grid-columns: 13; }
+    #bidbox Button { width: 13; min-width: 6; }
     #choices { height: auto; }
     #choices Button { margin: 0 1 0 0; min-width: 8; }
     """
@@ -388,7 +388,7 @@ class FiveHundredApp(App[int]):
         for tricks in range(6, 11):
             for strain in range(5):
                 action = bid_action(tricks, strain)
-                buttons.append(Button(action_text(action), id=f"bid-{action}", compact=True))
+                buttons.append(Button(action_text(action), name=f"bid-{action}", compact=True))
         extra = [PASS]
         if rules.misere_allowed:
             extra.append(MISERE)
@@ -397,7 +397,7 @@ class FiveHundredApp(App[int]):
         if rules.blind_misere:
             extra.append(BLIND_MISERE)
         for action in extra:
-            buttons.append(Button(render.action_label(action), id=f"bid-{action}", compact=True))
+            buttons.append(Button(render.action_label(action), name=f"bid-{action}", compact=True))
         grid.mount_all(buttons)
 
     # ----------------------------------------------------------------- drawing
@@ -415,13 +415,14 @@ class FiveHundredApp(App[int]):
         log = Text("\n").join(list(self.log_lines)) if self.log_lines else Text("")
         self.query_one("#log", Static).update(log)
         position = (session.hand_number, len(session.hand.history))
-        if position != self._shown_position:
+        fresh = position != self._shown_position
+        if fresh:
             self.marked.clear()
             self.hinted = None
             self.choosing_joker_lead = None
             self._shown_position = position
         self.query_one("#prompt", Static).update(self.prompt_text())
-        self._show_controls(obs.phase, two)
+        self._show_controls(obs.phase, two, fresh)
 
     def prompt_text(self) -> Text:
         session = self.session
@@ -456,7 +457,7 @@ class FiveHundredApp(App[int]):
                 text.append(f"{led} ← → and Enter, or click a card.")
         return text
 
-    def _show_controls(self, phase: str, two: bool) -> None:
+    def _show_controls(self, phase: str, two: bool, fresh: bool) -> None:
         session = self.session
         assert session is not None
         human = session.human_to_move
@@ -465,25 +466,24 @@ class FiveHundredApp(App[int]):
         bidbox = self.query_one("#bidbox", KeyGrid)
         bidbox.display = phase == AUCTION and human
         if bidbox.display:
-            first = None
+            pass_button = None
             for button in bidbox.query(Button):
-                action = int((button.id or "bid-0")[4:])
+                action = int((button.name or "bid-0")[4:])
                 button.disabled = action not in legal
-                if action in legal and first is None and action != PASS:
-                    first = button
-                if action in legal and action == PASS:
+                if action == PASS:
                     pass_button = button
-            target = first or pass_button
-            if not isinstance(self.focused, Button) or self.focused.disabled \
-                    or self.focused.parent is not bidbox:  # fmt: skip
-                self.call_after_refresh(target.focus)
+            # Pass has the focus at first: Enter by mistake must not commit to a contract.
+            focused = self.focused
+            if pass_button is not None and (fresh or not isinstance(focused, Button)
+                                            or focused.disabled or focused.parent is not bidbox):  # fmt: skip
+                self.call_after_refresh(pass_button.focus)
         choices = self.query_one("#choices", Horizontal)
         choices.remove_children()
         buttons: list[Button] = []
         if human and phase == DISCARD:
             left = session.hand.discards_left
             label = f"Discard {len(self.marked)}/{left} marked (d)"
-            buttons.append(Button(label, id="discard", variant="primary",
+            buttons.append(Button(label, name="discard", variant="primary",
                                   disabled=len(self.marked) != left, compact=True))  # fmt: skip
         elif human and phase == NOMINATE:
             for action in obs.legal:
@@ -491,13 +491,13 @@ class FiveHundredApp(App[int]):
                     label = "none"
                 else:
                     label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
-                buttons.append(Button(label, id=f"nominate-{action}", compact=True))
+                buttons.append(Button(label, name=f"nominate-{action}", compact=True))
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
                 if JOKER_LEAD_BASE <= action < PASS:
                     suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
-                    buttons.append(Button(f"as {suit}", id=f"lead-{action}", compact=True))
-            buttons.append(Button("cancel", id="lead-cancel", compact=True))
+                    buttons.append(Button(f"as {suit}", name=f"lead-{action}", compact=True))
+            buttons.append(Button("cancel", name="lead-cancel", compact=True))
         choices.display = bool(buttons)
         if buttons:
             choices.mount_all(buttons)
@@ -513,10 +513,9 @@ class FiveHundredApp(App[int]):
             for card in cards:
                 reasons[card] = None
         hand_row = self.query_one("#hand", HandRow)
+        cards_active = human and phase in (PLAY, DISCARD) and self.choosing_joker_lead is None
         hand_row.show(cards, reasons, two, self.marked, self.hinted,
-                      render.suit_groups(cards, ctx))  # fmt: skip
-        hand_row.can_focus_children = human and phase in (PLAY, DISCARD) \
-            and self.choosing_joker_lead is None  # fmt: skip
+                      render.suit_groups(cards, ctx), focus=cards_active)  # fmt: skip
 
     def card_reason(self, card: Card, legal: set[Action]) -> str | None:
         """Why the card may not be played now (with the rule id), or None if it may."""
@@ -666,7 +665,7 @@ class FiveHundredApp(App[int]):
 
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:
-        name = event.button.id or ""
+        name = event.button.name or event.button.id or ""
         if name.startswith("bid-"):
             self.human_play(int(name[4:]))
         elif name.startswith("nominate-"):
@@ -714,9 +713,9 @@ class FiveHundredApp(App[int]):
             self.hinted = card
         self.refresh_view()
         if session.hand.phase == AUCTION:
-            button = self.query(f"#bid-{action}")
-            if button:
-                button.first().focus()
+            for button in self.query_one("#bidbox", KeyGrid).query(Button):
+                if button.name == f"bid-{action}":
+                    button.focus()
 
     def action_undo(self) -> None:
         session = self.session

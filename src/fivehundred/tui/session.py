@@ -11,6 +11,7 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -304,9 +305,10 @@ class Session:
         """The game as a ``fivehundred-game/1`` record, with its seed and who played."""
         record = game_record(self.game)
         record["seed"] = self.seed
-        players = self.settings.seat_players()
-        for hand in record["hands"]:
-            hand["players"] = list(players)
+        # The record format has no field for who played; its free-text comment says so in
+        # words that resume reads back.
+        record["comment"] = f"fivehundred play; players: {', '.join(self.settings.seat_players())}" \
+            " (South, West, North, East)"  # fmt: skip
         return record
 
     def save(self) -> None:
@@ -366,9 +368,8 @@ class Session:
         settings.seed = seed
         if speed is not None:
             settings.speed = speed
-        hands = data.get("hands") or []
-        players = hands[-1].get("players") if hands and isinstance(hands[-1], dict) else None
-        if isinstance(players, list) and len(players) == 4:
+        players = players_from_comment(data.get("comment"))
+        if players is not None:
             if isinstance(players[1], str) and players[1] in PLAYERS:
                 settings.opponents = players[1]
             if isinstance(players[2], str) and players[2] in PLAYERS:
@@ -394,6 +395,14 @@ def _seats_of_history(hand: HandState) -> list[int]:
         seats.append(trial.to_move)
         trial.apply(action)
     return seats
+
+
+def players_from_comment(comment: Any) -> list[str] | None:
+    """The players named in a saved game's comment (see :meth:`Session.record`)."""
+    if not isinstance(comment, str):
+        return None
+    match = re.search(r"players: ([^,()]+), ([^,()]+), ([^,()]+), ([^,()]+?) \(", comment)
+    return [name.strip() for name in match.groups()] if match else None
 
 
 def side_of(seat: int) -> int:

@@ -71,13 +71,23 @@ class CardWidget(Static, can_focus=True):
             self.card = card
             super().__init__()
 
-    def __init__(self, card: Card, two_jokers: bool, reason: str | None, **kwargs: object) -> None:
+    def __init__(self, card: Card, two_jokers: bool) -> None:
         self.card = card
-        self.reason = reason
-        super().__init__(card_text(card, two_jokers, dim=reason is not None), **kwargs)  # type: ignore[arg-type]
-        if reason is not None:
-            self.add_class("illegal")
-            self.tooltip = f"Not allowed: {reason}"
+        self.two_jokers = two_jokers
+        self.reason: str | None = None
+        super().__init__(card_text(card, two_jokers))
+
+    def set_state(self, reason: str | None, marked: bool, hinted: bool, gap: bool) -> None:
+        """Show the card as playable or not (dimmed, the reason on hover), marked for
+        discarding, or hinted; ``gap`` leaves a space before a new suit."""
+        if reason != self.reason or not self.is_mounted:
+            self.reason = reason
+            self.update(card_text(self.card, self.two_jokers, dim=reason is not None))
+            self.tooltip = None if reason is None else f"Not allowed: {reason}"
+        self.set_class(reason is not None, "illegal")
+        self.set_class(marked, "marked")
+        self.set_class(hinted, "hinted")
+        self.styles.margin = (0, 0, 0, 1 if gap else 0)
 
     def action_choose(self) -> None:
         self.post_message(self.Chosen(self.card))
@@ -102,27 +112,27 @@ class HandRow(Horizontal):
     """
 
     def show(self, cards: Sequence[Card], reasons: dict[Card, str | None], two_jokers: bool,
-             marked: set[Card], hinted: Card | None, groups: list[list[Card]]) -> None:  # fmt: skip
-        focused = self.app.focused
-        keep = focused.card if isinstance(focused, CardWidget) and focused.parent is self else None
-        self.remove_children()
-        widgets = []
+             marked: set[Card], hinted: Card | None, groups: list[list[Card]],
+             focus: bool) -> None:  # fmt: skip
+        """Show these cards; the widgets are kept while the hand is unchanged (so focus
+        stays put) and rebuilt when it changes."""
+        current = [w for w in self.children if isinstance(w, CardWidget)]
+        if [w.card for w in current] != list(cards):
+            focused = self.app.focused
+            self.remove_children()
+            current = [CardWidget(card, two_jokers) for card in cards]
+            self.mount_all(current)
+            if focus or (isinstance(focused, CardWidget) and focused.parent is self):
+                focus = True
         first_of_group = {group[0] for group in groups[1:]}
-        for card in cards:
-            widget = CardWidget(card, two_jokers, reasons.get(card), id=f"card-{card}")
-            if card in marked:
-                widget.add_class("marked")
-            if card == hinted:
-                widget.add_class("hinted")
-            if card in first_of_group:
-                widget.styles.margin = (0, 0, 0, 1)
-            widgets.append(widget)
-        self.mount_all(widgets)
-        target = next((w for w in widgets if w.card == keep), None)
-        if target is None:
-            target = next((w for w in widgets if w.reason is None), widgets[0] if widgets else None)
-        if target is not None:
-            self.call_after_refresh(target.focus)
+        for widget in current:
+            card = widget.card
+            widget.set_state(reasons.get(card), card in marked, card == hinted,
+                             card in first_of_group)  # fmt: skip
+        if focus and current:
+            target = next((w for w in current if w.reason is None), current[0])
+            if not (isinstance(self.app.focused, CardWidget) and self.app.focused in current):
+                self.call_after_refresh(target.focus)
 
 
 class KeyGrid(Container):
