@@ -131,7 +131,10 @@ class HandRow(Horizontal):
                              card in first_of_group)  # fmt: skip
         if focus and current:
             target = next((w for w in current if w.reason is None), current[0])
-            if not (isinstance(self.app.focused, CardWidget) and self.app.focused in current):
+            focused = self.app.focused
+            # Keep the focus on a playable card of this hand; else the first playable one.
+            if not (isinstance(focused, CardWidget) and focused in current
+                    and focused.reason is None):  # fmt: skip
                 self.call_after_refresh(target.focus)
 
 

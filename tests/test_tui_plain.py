@@ -1,0 +1,133 @@
+"""``fivehundred play --plain``: the game over a pipe, for scripts and screen readers."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fivehundred.tui import storage
+from fivehundred.tui.cli import play_main, show_main
+from fivehundred.tui.plain import PlainGame
+from fivehundred.tui.session import Session, Settings
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(storage.ENV_DATA_DIR, str(tmp_path))
+    return tmp_path
+
+
+def run_plain(lines: list[str], seed: int = 3) -> tuple[Session, str]:
+    session = Session.new(Settings(seed=seed, speed=0))
+    out = io.StringIO()
+    status = PlainGame(session, io.StringIO("\n".join(lines) + "\n"), out).run()
+    assert status == 0
+    return session, out.getvalue()
+
+
+def test_piped_commands_through_the_real_command(data_dir: Path) -> None:
+    """The command falls back to line mode on a pipe, reprompts with the rule, and stops
+    cleanly at the end of input with the game saved."""
+    env = {**os.environ, storage.ENV_DATA_DIR: str(data_dir), "PYTHONPATH": SRC}
+    commands = "pass\nhint\nfoo\nAS\nKS\nscore\n"
+    result = subprocess.run([sys.executable, "-m", "fivehundred", "play", "--seed", "3"],
+                            input=commands, capture_output=True, text=True, env=env,
+                            timeout=60)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Your bid" in out
+    assert "You pass." in out
+    assert "Hint:" in out
+    assert "Not allowed: not a card: 'foo'" in out
+    assert "End of input: the game is saved" in out
+    assert "Traceback" not in out + result.stderr
+    saved = json.loads((data_dir / "current-game.json").read_text())
+    assert saved["format"] == "fivehundred-game/1"
+
+
+def test_an_illegal_card_is_refused_with_the_rule_and_reprompted() -> None:
+    session = Session.new(Settings(seed=2, speed=0))
+    # Find the first time South must follow suit holding a card that may not be played.
+    out = io.StringIO()
+    game = PlainGame(session, io.StringIO(""), out)
+    for _ in range(300):
+        if session.pending_summary is not None:
+            session.dismiss_summary()
+        elif session.human_to_move:
+            hand = session.hand
+            legal = session.legal_actions()
+            illegal = [c for c in range(64) if hand.hands[0] >> c & 1 and c not in legal]
+            if hand.phase == "play" and hand.trick_cards and illegal:
+                break
+            session.play(74 if 74 in legal else legal[0])
+        else:
+            session.step_computer()
+    from fivehundred.cards import card_text
+
+    before = list(session.hand.history)
+    game.command(card_text(illegal[0]))
+    assert "Not allowed:" in out.getvalue()
+    assert "(R-PLAY)" in out.getvalue() or "(R-JOKER)" in out.getvalue()
+    assert session.hand.history == before
+    game.command(card_text(legal[0]))
+    assert session.hand.history[len(before)] == legal[0]
+
+
+def test_undo_and_quit_in_line_mode() -> None:
+    session, text = run_plain(["pass", "pass", "pass", "undo", "quit"])
+    assert "Taken back." in text or "Nothing of yours" in text
+    assert "The game is saved" in text
+
+
+def test_a_game_to_the_end_over_a_pipe() -> None:
+    """Pass every auction and play the first legal card: the game finishes and the record
+    can be replayed with show."""
+    session = Session.new(Settings(seed=7, speed=0, variants={"target": 200}))
+    out = io.StringIO()
+
+    class Auto(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if not session.human_to_move:
+                return ""
+            legal = session.legal_actions()
+            from fivehundred.actions import action_text
+
+            return ("pass" if 74 in legal else action_text(legal[0])) + "\n"
+
+    assert PlainGame(session, Auto(), out).run() == 0
+    assert session.is_over
+    assert "== Game over" in out.getvalue()
+    assert show_main(["--plain", str(session.last_archive)]) == 0
+
+
+def test_resume_of_a_damaged_save_is_a_message_not_a_traceback(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (data_dir / "current-game.json").write_text("{broken")
+    assert play_main(["--resume", "--plain"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot resume" in err and "damaged" in err
+    assert "Traceback" not in err
+
+
+def test_resume_continues_in_line_mode(data_dir: Path) -> None:
+    session, _ = run_plain(["pass"], seed=5)
+    history = list(session.hand.history)
+    resumed = Session.resume()
+    assert resumed.hand.history[: len(history)] == history
+    assert resumed.record() == session.record()
+
+
+def test_show_of_a_bad_file(capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    path = data_dir / "bad.json"
+    path.write_text('{"format": "fivehundred-game/1", "first_dealer": 0, "hands": 3}')
+    assert show_main(["--plain", str(path)]) == 2
+    assert "hands" in capsys.readouterr().err
