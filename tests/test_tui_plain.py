@@ -82,7 +82,7 @@ def test_an_illegal_card_is_refused_with_the_rule_and_reprompted() -> None:
 
 
 def test_undo_and_quit_in_line_mode() -> None:
-    session, text = run_plain(["pass", "pass", "pass", "undo", "quit"])
+    _, text = run_plain(["pass", "pass", "pass", "undo", "quit"])
     assert "Taken back." in text or "Nothing of yours" in text
     assert "The game is saved" in text
 
