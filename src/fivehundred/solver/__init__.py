@@ -68,10 +68,9 @@ __all__ = [
 def solve_position(pos: Position) -> int:
     """Contracting side's final trick total with best play from ``pos``."""
     t = table()
-    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    further = _engine.solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
-                                  t.keys, t.bounds, t.gens, 0, pos.tricks_left,
+    further = _engine.solve_dense(h, st, t.buf, t.keys, t.bounds, 0, pos.tricks_left,
                                   int(st[_engine.S_TCOUNT]))  # fmt: skip
     return pos.won + int(further)
 
@@ -79,22 +78,20 @@ def solve_position(pos: Position) -> int:
 def reach_position(pos: Position, target: int) -> bool:
     """Whether the contracting side can end with at least ``target`` tricks."""
     t = table()
-    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    return bool(_engine.reach_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
-                                    t.keys, t.bounds, t.gens, target - pos.won))  # fmt: skip
+    return bool(_engine.reach_dense(h, st, t.buf, t.keys, t.bounds, target - pos.won))
 
 
 def values_position(pos: Position) -> dict[Action, int]:
     """For each legal action of the player to move, the contracting side's final total
     after it with best play."""
     t = table()
-    h, st, tc, tp, side, voids, suitm, csuit, crank = pos.arrays()
+    h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
-    n = _engine.move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, t.buf,
-                                  t.keys, t.bounds, t.gens, moves, values)  # fmt: skip
+    n = _engine.move_values_dense(h, st, t.buf, t.keys, t.bounds, moves, values)
     return {pos.action_of(int(moves[i])): pos.won + int(values[i]) for i in range(n)}
 
 

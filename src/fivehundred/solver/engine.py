@@ -10,35 +10,46 @@ and misère. A hand is then one ``uint64`` and a card's rank *relative to the ca
 out* is its place in its block, which is what makes equivalent (touching) cards and the
 transposition-table key cheap. :mod:`fivehundred.solver.position` builds these arrays.
 
-The arrays (all ``int64`` unless said):
+The search works on two packed arrays (few arguments make the recursion cheap):
 
-``h``       uint64[8]   hand of each active player (index 0..P-1 in turn order)
-``st``      int64[16]   scalars, indexed by the ``S_*`` constants below
-``tc, tp``  int64[80]   cards and players played, by search depth: the trick in progress
-                        is ``tc[d - st[S_TCOUNT]:d]`` where ``d`` is the depth of the node
-                        (the root's trick in progress is ``tc[0:st[S_TCOUNT]]``)
-``side``    int64[8]    1 for the contracting side (the misère contractor alone), else 0
-``voids``   int64[8]    4-bit masks of suits each player has shown void in (R-JOKER 5 variant)
-``suitm``   uint64[5]   dense cards of each effective suit; 4 = free jokers
-``csuit``   int64[64]   effective suit of each dense card (4 = free joker)
-``crank``   int64[64]   place of each dense card in its suit block (for move ordering)
+``h``   uint64[H_SIZE]  ``h[0:8]`` hand of each active player (index 0..P-1 in turn order),
+                        ``h[H_SUIT:H_SUIT+5]`` dense cards of each effective suit (4 = free
+                        jokers), ``h[H_W + d]`` the relevant cards returned by the node at
+                        depth ``d``, ``h[H_KEY + 12 * d:]`` the table key of that node
+``st``  int64[ST_LEN]   scalars (the ``S_*`` constants), then the cards and players played
+                        by depth (``O_TC``, ``O_TP``: the trick in progress is
+                        ``[d - st[S_TCOUNT], d)``), the contracting side (``O_SIDE``: 1, the
+                        misère contractor alone, else 0), the suits each player has shown
+                        void in (``O_VOID``, R-JOKER 5 variant), each dense card's effective
+                        suit (``O_CSUIT``, 4 = free joker) and place in its block (``O_CRANK``)
+
+The playouts take the unpacked arrays of :meth:`Position.arrays`.
 
 A move is encoded ``card * 8 + nomination`` where nomination is the suit (0..3) a free
 joker is led as, and 4 for every other play.
 
 The search is a zero-window alpha-beta ("can the contracting side still take ``target``
-more tricks?") with a transposition table at trick starts. The table is keyed on the
-relative position (who holds each card still out, in suit and power order, plus the leader
-and, while a free joker is out, the state the joker-lead rule reads), so positions that
-differ only in which small cards were played share an entry. Bounds stored are lower/upper
-bounds on the contracting side's remaining tricks. Generations make clearing free.
+more tricks?") with a transposition table at trick starts, as the bridge solver DDS does
+it. Each node also returns its *relevant cards*: the cards whose rank decided a trick in
+the part of the tree that proved the result (a trick's winner that beat another card of
+its suit, the top cards a quick-trick bound counted). A table entry stores, for each
+suit, only the owners of the cards from the top down to the lowest relevant one, plus the
+exact shape (every hand's length in every suit, the leader, the joker-lead state): any
+position with that shape and those owners has the same bound, whoever holds the small
+cards below (the DDS "winning ranks" idea, kept per suit as a top prefix). Keys are in
+*relative* rank order (``pext`` of each hand by the cards still out), so the prefix of a
+suit is a fixed bit range and a match is one masked compare per hand.
 """
 
 from __future__ import annotations
 
+import llvmlite.binding as _llvm
 import numpy as np
+from llvmlite import ir
 from numba import njit
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -57,10 +68,26 @@ S_LEFT = 8  # tricks left, counting the trick in progress
 S_NODES = 9  # node counter (statistics)
 S_GEN = 10  # transposition-table generation of this search
 ST_SIZE = 16
+O_TC = 16
+O_TP = 96
+O_SIDE = 176
+O_VOID = 184
+O_CSUIT = 192
+O_CRANK = 256
+ST_LEN = 320
 
 MAX_DEPTH = 72
 MAX_MOVES = 48
 NOMINATION_NONE = 4
+
+H_SUIT = 8
+H_W = 16
+H_KEY = H_W + 80
+KEY_WORDS = 12  # 7 relative hands, 4 shape words, the mask
+K_SHAPE = 7
+K_MASK = 11
+H_SIZE = H_KEY + KEY_WORDS * 80
+PROBE = 16  # slots searched per table bucket (one bucket per shape)
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -68,18 +95,97 @@ _M3 = np.uint64(0x165667B19E3779F9)
 _M4 = np.uint64(0x27D4EB2F165667C5)
 
 
+def _host_has_bmi2() -> bool:
+    try:
+        return bool(_llvm.get_host_cpu_features().get("bmi2", False))
+    except Exception:  # pragma: no cover - depends on llvmlite and the CPU
+        return False
+
+
+HAS_BMI2 = _host_has_bmi2()
+
+
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _pext_hw(typingctx, x, m):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _pdep_hw(typingctx, x, m):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _pext_sw(x, m):  # type: ignore[no-untyped-def]
+    r = U0
+    k = U0
+    while m != U0:
+        low = m & (~m + U1)
+        if (x & low) != U0:
+            r |= U1 << k
+        k += U1
+        m ^= low
+    return r
+
+
+@njit(cache=True, inline="always")
+def _pdep_sw(x, m):  # type: ignore[no-untyped-def]
+    r = U0
+    k = U0
+    while m != U0:
+        low = m & (~m + U1)
+        if ((x >> k) & U1) != U0:
+            r |= low
+        k += U1
+        m ^= low
+    return r
+
+
+_pext = _pext_hw if HAS_BMI2 else _pext_sw
+_pdep = _pdep_hw if HAS_BMI2 else _pdep_sw
+
+
 @njit(cache=True, inline="always")
 def _popcount(x: np.uint64) -> int:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64(_ctpop(x))
 
 
 @njit(cache=True, inline="always")
 def _bits_above(c: int) -> np.uint64:
     """Mask of the dense cards strictly above ``c``."""
     return ~(((U1 << np.uint64(c)) << U1) - U1)
+
+
+@njit(cache=True, inline="always")
+def _bits_below(c: int) -> np.uint64:
+    """Mask of the dense cards strictly below ``c``."""
+    return (U1 << np.uint64(c)) - U1
 
 
 @njit(cache=True, inline="always")
@@ -109,6 +215,39 @@ def _trick_winner(tc, start, n, led, trump, csuit) -> int:  # type: ignore[no-un
 
 
 @njit(cache=True, inline="always")
+def _winner_p(st, start, n, led, trump):  # type: ignore[no-untyped-def]
+    """(index in st, relevant card mask) of the winner of the trick at
+    ``st[O_TC + start: O_TC + start + n]``; the winning card is relevant when it beat
+    another card of its own suit (its rank decided the trick)."""
+    best = -1
+    best_class = -1
+    best_index = start
+    for i in range(start, start + n):
+        c = st[O_TC + i]
+        s = st[O_CSUIT + c]
+        if s == 4:
+            cls = 3
+        elif s == trump:
+            cls = 2
+        elif s == led:
+            cls = 1
+        else:
+            continue
+        if cls > best_class or (cls == best_class and c > best):
+            best_class = cls
+            best = c
+            best_index = i
+    ws = st[O_CSUIT + best]
+    rel = U0
+    for i in range(start, start + n):
+        c = st[O_TC + i]
+        if c != best and st[O_CSUIT + c] == ws:
+            rel = U1 << np.uint64(best)
+            break
+    return best_index, rel
+
+
+@njit(cache=True, inline="always")
 def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
     """Suits a free joker may be led as (R-JOKER 5), as in ``HandState._joker_lead_suits``."""
     if st[S_JLMODE] == 1:
@@ -120,11 +259,22 @@ def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
     return allowed
 
 
+@njit(cache=True, inline="always")
+def _joker_lead_suits_p(st, p) -> int:  # type: ignore[no-untyped-def]
+    if st[S_JLMODE] == 1:
+        allowed = 15 & ~st[O_VOID + p]
+    else:
+        allowed = 15 & ~st[S_SUITSLED]
+    if allowed == 0 and st[S_LEFT] == 1:
+        allowed = 15
+    return allowed
+
+
 @njit(cache=True)
-def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduce, d, pref):  # type: ignore[no-untyped-def]
-    """Legal moves of the player to move, ordered best-first, into ``out_moves[:n]``
-    (``out_moves[MAX_MOVES:]`` holds their scores); returns n. With ``reduce``, only one
-    card of each run of equivalent cards. ``pref``: a move to try first (-1: none)."""
+def _gen_moves(h, st, buf, d, reduce, pref):  # type: ignore[no-untyped-def]
+    """Legal moves of the player to move, ordered best-first, into ``buf[d, :n]``
+    (``buf[d, MAX_MOVES:]`` holds their scores); returns n. With ``reduce``, only one
+    card (the lowest) of each run of equivalent cards. ``pref``: a move to try first."""
     p = st[S_TOMOVE]
     tcount = st[S_TCOUNT]
     misere = st[S_MISERE]
@@ -136,11 +286,11 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
         out |= h[i]
     start = d - tcount
     for i in range(start, d):
-        out |= U1 << np.uint64(tc[i])
-    free = suitm[4]
+        out |= U1 << np.uint64(st[O_TC + i])
+    free = h[H_SUIT + 4]
     led = st[S_LED]
     if tcount > 0:
-        legal = hand & suitm[led]
+        legal = hand & h[H_SUIT + led]
         if legal == U0:
             if misere == 1 and (hand & free) != U0:
                 legal = hand & free
@@ -148,39 +298,39 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
                 legal = hand
     else:
         legal = hand
-    # current winner of the trick in progress, for ordering
     win_card = -1
     win_player = -1
     if tcount > 0:
-        wi = _trick_winner(tc, start, tcount, led, trump, csuit)
-        win_card = tc[wi]
-        win_player = tp[wi]
+        wi, _ = _winner_p(st, start, tcount, led, trump)
+        win_card = st[O_TC + wi]
+        win_player = st[O_TP + wi]
+    side_p = st[O_SIDE + p]
     n = 0
     prev = -1
     m = legal
     while m != U0:
         c = np.int64(trailing_zeros(m))
         m &= m - U1
-        s = csuit[c]
-        if reduce and prev >= 0 and csuit[prev] == s:
-            between = out & ((U1 << np.uint64(c)) - U1) & _bits_above(prev)
+        s = st[O_CSUIT + c]
+        if reduce and prev >= 0 and st[O_CSUIT + prev] == s:
+            between = out & _bits_below(c) & _bits_above(prev)
             if between == U0:
                 prev = c
                 continue
         prev = c
-        rank = crank[c]
-        top = (out & suitm[s] & _bits_above(c)) == U0
+        rank = st[O_CRANK + c]
+        top = (out & h[H_SUIT + s] & _bits_above(c)) == U0
         if tcount == 0:
             if s == 4:
                 # a free joker is led with a nomination: one move per allowed suit
-                allowed = _joker_lead_suits(st, voids, p)
+                allowed = _joker_lead_suits_p(st, p)
                 for nom in range(4):
                     if (allowed >> nom) & 1:
-                        out_moves[n] = c * 8 + nom
-                        out_moves[MAX_MOVES + n] = (-100 if misere == 1 and side[p] == 1
-                                                    else 80) - nom  # fmt: skip
+                        buf[d, n] = c * 8 + nom
+                        buf[d, MAX_MOVES + n] = (-100 if misere == 1 and side_p == 1
+                                                 else 80) - nom  # fmt: skip
                         if c * 8 + nom == pref:
-                            out_moves[MAX_MOVES + n] = 1000
+                            buf[d, MAX_MOVES + n] = 1000
                         n += 1
                 continue
             if misere == 1:
@@ -189,17 +339,17 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
                 score = 100 + (5 if s == trump else 0)
             else:
                 # lead towards the partner's winner, else lead low
-                highest = out & suitm[s]
+                highest = out & h[H_SUIT + s]
                 holder_is_partner = False
                 if highest != U0:
-                    t = 63 - np.int64(leading_zeros(highest))
+                    t = np.uint64(63 - np.int64(leading_zeros(highest)))
                     for i in range(P):
-                        if i != p and side[i] == side[p] and ((h[i] >> np.uint64(t)) & U1) != U0:
+                        if i != p and st[O_SIDE + i] == side_p and ((h[i] >> t) & U1) != U0:
                             holder_is_partner = True
                 score = (60 if holder_is_partner else 30) - rank
         else:
             # does c beat the current winner?
-            ws = csuit[win_card]
+            ws = st[O_CSUIT + win_card]
             if s == 4:
                 beats = ws != 4 or c > win_card
             elif ws == 4:
@@ -211,156 +361,118 @@ def _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, out_moves, reduc
             else:
                 beats = s == led and c > win_card
             if misere == 1:
-                if side[p] == 1:
+                if side_p == 1:
                     score = (60 + rank) if not beats else (10 + rank)
-                elif side[win_player] == 1:
+                elif st[O_SIDE + win_player] == 1:
                     score = (60 + rank) if not beats else (0 - rank)
                 else:
                     score = 50 - rank
-            elif side[win_player] == side[p]:
+            elif st[O_SIDE + win_player] == side_p:
                 score = (50 - rank) if not beats else (0 - rank)
             else:
                 score = (70 - rank) if beats else (20 - rank)
         mv = c * 8 + NOMINATION_NONE
-        out_moves[n] = mv
-        out_moves[MAX_MOVES + n] = 1000 if mv == pref else score
+        buf[d, n] = mv
+        buf[d, MAX_MOVES + n] = 1000 if mv == pref else score
         n += 1
     # insertion sort, best first
     for i in range(1, n):
-        mv = out_moves[i]
-        sc = out_moves[MAX_MOVES + i]
+        mv = buf[d, i]
+        sc = buf[d, MAX_MOVES + i]
         j = i - 1
-        while j >= 0 and out_moves[MAX_MOVES + j] < sc:
-            out_moves[MAX_MOVES + j + 1] = out_moves[MAX_MOVES + j]
-            out_moves[j + 1] = out_moves[j]
+        while j >= 0 and buf[d, MAX_MOVES + j] < sc:
+            buf[d, MAX_MOVES + j + 1] = buf[d, MAX_MOVES + j]
+            buf[d, j + 1] = buf[d, j]
             j -= 1
-        out_moves[MAX_MOVES + j + 1] = sc
-        out_moves[j + 1] = mv
+        buf[d, MAX_MOVES + j + 1] = sc
+        buf[d, j + 1] = mv
     return n
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks(h, P, p, side, suitm, trump, out) -> int:  # type: ignore[no-untyped-def]
-    """Tricks the leader can cash from the top without giving up the lead: the top run of
-    each suit, where no opponent can ruff (only trumps when opponents hold trumps or a free
-    joker)."""
+def _quick_tricks(h, st, P, p, trump, out):  # type: ignore[no-untyped-def]
+    """(tricks, cards counted): tricks the leader can cash from the top without giving up
+    the lead: the top run of each suit, where no opponent can ruff (only trumps when
+    opponents hold trumps or a free joker)."""
     opp = U0
+    side_p = st[O_SIDE + p]
     for i in range(P):
-        if side[i] != side[p]:
+        if st[O_SIDE + i] != side_p:
             opp |= h[i]
-    danger = (opp & suitm[4]) != U0 or (trump >= 0 and (opp & suitm[trump]) != U0)
+    danger = (opp & h[H_SUIT + 4]) != U0 or (trump >= 0 and (opp & h[H_SUIT + trump]) != U0)
     q = 0
+    used = U0
     mine = h[p]
     for s in range(4):
         if danger and s != trump:
             continue
-        so = out & suitm[s]
+        so = out & h[H_SUIT + s]
         while so != U0:
-            t = 63 - np.int64(leading_zeros(so))
-            if ((mine >> np.uint64(t)) & U1) == U0:
+            top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
+            if (mine & top) == U0:
                 break
             q += 1
-            so ^= U1 << np.uint64(t)
-    return q
+            used |= top
+            so ^= top
+    return q, used
 
 
 @njit(cache=True, inline="always")
-def _position_key(h, st, voids, suitm, P, p, out):  # type: ignore[no-untyped-def]
-    """Relative key of a trick-start position: 3 bits of owner per card still out, in
-    suit/power order (21 cards a word), then suit lengths, leader and joker-lead state."""
-    w0 = U0
-    w1 = U0
-    w2 = U0
-    i = 0
-    m = out
-    while m != U0:
-        c = np.int64(trailing_zeros(m))
-        bit = U1 << np.uint64(c)
-        m &= m - U1
-        owner = 0
-        for j in range(P):
-            if (h[j] & bit) != U0:
-                owner = j
-                break
-        code = np.uint64(owner) << np.uint64(3 * (i % 21))
-        word = i // 21
-        if word == 0:
-            w0 |= code
-        elif word == 1:
-            w1 |= code
-        else:
-            w2 |= code
-        i += 1
-    w3 = U0
-    for s in range(5):
-        w3 |= np.uint64(_popcount(out & suitm[s])) << np.uint64(6 * s)
-    w3 |= np.uint64(p) << np.uint64(30)
-    if (out & suitm[4]) != U0:
-        if st[S_JLMODE] == 1:
-            v = U0
-            for j in range(P):
-                v |= np.uint64(voids[j]) << np.uint64(4 * j)
-            w3 |= v << np.uint64(33)
-        else:
-            w3 |= np.uint64(st[S_SUITSLED]) << np.uint64(33)
-    return w0, w1, w2, w3
-
-
-@njit(cache=True, inline="always")
-def _tt_find(ttk, ttg, gen, w0, w1, w2, w3) -> int:  # type: ignore[no-untyped-def]
-    mask = ttg.shape[0] - 1
-    x = w0 * _M1 ^ w1 * _M2 ^ w2 * _M3 ^ w3 * _M4
-    x ^= x >> np.uint64(31)
-    base = int(x & np.uint64(mask))
-    for k in range(4):
-        slot = (base + k) & mask
-        if ttg[slot] != gen:
-            return -1 - slot  # free slot: store here
-        if ttk[slot, 0] == w0 and ttk[slot, 1] == w1 and ttk[slot, 2] == w2 and ttk[slot, 3] == w3:
-            return slot
-    return -1 - base  # full: replace the first
-
-
-@njit(cache=True, inline="always")
-def _sure_tricks(h, P, side, suitm, trump, out):  # type: ignore[no-untyped-def]
+def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
     """Tricks each side is sure of whatever happens: the hand holding the highest card of
     the pack still out (a free joker in no trumps/misère, else the top trump) wins a trick
     with it and with each card of its unbroken run below it. Returns (contracting,
-    defending)."""
+    defending, cards counted)."""
     b = -1
-    if (out & suitm[4]) != U0:
+    if (out & h[H_SUIT + 4]) != U0:
         b = 4
-    elif trump >= 0 and (out & suitm[trump]) != U0:
+    elif trump >= 0 and (out & h[H_SUIT + trump]) != U0:
         b = trump
     if b < 0:
-        return 0, 0
-    so = out & suitm[b]
-    t = 63 - np.int64(leading_zeros(so))
+        return 0, 0, U0
+    so = out & h[H_SUIT + b]
+    top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
     owner = 0
     for j in range(P):
-        if ((h[j] >> np.uint64(t)) & U1) != U0:
+        if (h[j] & top) != U0:
             owner = j
     k = 0
+    used = U0
     while so != U0:
-        t = 63 - np.int64(leading_zeros(so))
-        if ((h[owner] >> np.uint64(t)) & U1) == U0:
+        top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
+        if (h[owner] & top) == U0:
             break
         k += 1
-        so ^= U1 << np.uint64(t)
-    if side[owner] == 1:
-        return k, 0
-    return 0, k
+        used |= top
+        so ^= top
+    if st[O_SIDE + owner] == 1:
+        return k, 0, used
+    return 0, k, used
+
+
+@njit(cache=True, inline="always")
+def _prefix_mask(w, out, h):  # type: ignore[no-untyped-def]
+    """The cards still out from the top of each suit down to its lowest card in ``w``."""
+    m = U0
+    for s in range(5):
+        ws = w & h[H_SUIT + s]
+        if ws != U0:
+            m |= out & h[H_SUIT + s] & ~_bits_below(np.int64(trailing_zeros(ws)))
+    return m
 
 
 @njit(cache=True)
-def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, target, d):  # type: ignore[no-untyped-def]
+def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
     """Can the contracting side take at least ``target`` more tricks (counting the trick in
     progress) with best play by all? Zero-window alpha-beta; ``d`` is the number of cards
-    played since the root position (plus the root's trick in progress)."""
+    played since the root position (plus the root's trick in progress). Leaves the
+    relevant cards of the proof in ``h[H_W + d]``."""
     left = st[S_LEFT]
     if target <= 0:
+        h[H_W + d] = U0
         return True
     if target > left:
+        h[H_W + d] = U0
         return False
     st[S_NODES] += 1
     P = st[S_P]
@@ -368,116 +480,231 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
     p = st[S_TOMOVE]
     misere = st[S_MISERE]
     trump = st[S_TRUMP]
-    slot = -1
     pref = -1
     out = U0
+    for i in range(P):
+        out |= h[i]
+    kb = H_KEY + KEY_WORDS * d
+    nrel = P - 1
+    nshape = (P - 2) // 3 + 2
+    gen = st[S_GEN]
+    tmask = ttb.shape[0] - 1
+    base = 0
     if tcount == 0:
         if left == 1:
             # last trick: every card is forced; a led free joker wins whatever it names
             for i in range(P):
-                q = (p + i) % P
-                tc[d + i] = np.int64(trailing_zeros(h[q]))
-                tp[d + i] = q
-            led = csuit[tc[d]]
-            w = tp[_trick_winner(tc, d, P, led, trump, csuit)]
-            return side[w] >= target
-        for i in range(P):
-            out |= h[i]
-        w0, w1, w2, w3 = _position_key(h, st, voids, suitm, P, p, out)
-        gen = st[S_GEN]
-        found = _tt_find(ttk, ttg, gen, w0, w1, w2, w3)
-        if found >= 0:
-            slot = found
+                q = p + i
+                if q >= P:
+                    q -= P
+                st[O_TC + d + i] = np.int64(trailing_zeros(h[q]))
+                st[O_TP + d + i] = q
+            led = st[O_CSUIT + st[O_TC + d]]
+            wi, wrel = _winner_p(st, d, P, led, trump)
+            h[H_W + d] = wrel
+            return st[O_SIDE + st[O_TP + wi]] >= target
+        # the key: each hand in relative order, then the shape
+        for j in range(nrel):
+            h[kb + j] = _pext(h[j], out)
+        for k in range(nshape):
+            h[kb + K_SHAPE + k] = U0
+        last = nshape - 1
+        for j in range(nrel):
+            v = U0
+            for s in range(5):
+                v |= np.uint64(_popcount(h[j] & h[H_SUIT + s])) << np.uint64(4 * s)
+            h[kb + K_SHAPE + j // 3] |= v << np.uint64(20 * (j % 3))
+        z = U0
+        for s in range(5):
+            z |= np.uint64(_popcount(out & h[H_SUIT + s])) << np.uint64(5 * s)
+        z |= np.uint64(p) << np.uint64(25)
+        if (out & h[H_SUIT + 4]) != U0:
+            if st[S_JLMODE] == 1:
+                v = U0
+                for j in range(P):
+                    v |= np.uint64(st[O_VOID + j]) << np.uint64(4 * j)
+                z |= v << np.uint64(28)
+            else:
+                z |= np.uint64(st[S_SUITSLED]) << np.uint64(28)
+        h[kb + K_SHAPE + last] = z
+        x = U0
+        for k in range(nshape):
+            x = (x ^ h[kb + K_SHAPE + k]) * _M1
+            x ^= x >> np.uint64(29)
+        base = np.int64(x & np.uint64(tmask))
+        for k in range(PROBE):
+            slot = (base + k) & tmask
+            if ttb[slot, 3] != gen:
+                break
+            same = True
+            for i in range(nshape):
+                if ttk[slot, K_SHAPE + i] != h[kb + K_SHAPE + i]:
+                    same = False
+                    break
+            if not same:
+                continue
+            mk = ttk[slot, K_MASK]
+            for i in range(nrel):
+                if ((ttk[slot, i] ^ h[kb + i]) & mk) != U0:
+                    same = False
+                    break
+            if not same:
+                continue
             if ttb[slot, 0] >= target:
+                h[H_W + d] = _pdep(mk, out)
                 return True
             if ttb[slot, 1] < target:
+                h[H_W + d] = _pdep(mk, out)
                 return False
             code = np.int64(ttb[slot, 2])
-            if code >= 0:
-                # best move stored as (suit, rank among the cards out in it, nomination)
+            if pref < 0 and code >= 0:
+                # best move stored as (suit, place from the top among the cards out in it,
+                # nomination)
                 bs = code >> 9
                 rel = (code >> 3) & 63
-                m = out & suitm[bs]
+                sm = out & h[H_SUIT + bs]
                 for _ in range(rel):
-                    m &= m - U1
-                if m != U0:
-                    pref = np.int64(trailing_zeros(m)) * 8 + (code & 7)
-        else:
-            lo = 0
-            hi = left
-            sc, sd = _sure_tricks(h, P, side, suitm, trump, out)
-            if sc > lo:
-                lo = sc
-            if left - sd < hi:
-                hi = left - sd
-            if misere == 0:
-                q = _quick_tricks(h, P, p, side, suitm, trump, out)
-                if side[p] == 1:
-                    if q > lo:
-                        lo = q
-                elif left - q < hi:
-                    hi = left - q
-            slot = -1 - found
-            ttg[slot] = gen
-            ttk[slot, 0] = w0
-            ttk[slot, 1] = w1
-            ttk[slot, 2] = w2
-            ttk[slot, 3] = w3
-            ttb[slot, 0] = lo
-            ttb[slot, 1] = hi
-            ttb[slot, 2] = -1
-            if lo >= target:
-                return True
-            if hi < target:
+                    sm ^= U1 << np.uint64(63 - np.int64(leading_zeros(sm)))
+                if sm != U0:
+                    c = 63 - np.int64(leading_zeros(sm))
+                    if ((h[p] >> np.uint64(c)) & U1) != U0:
+                        pref = c * 8 + (code & 7)
+        sc, sd, used = _sure_tricks(h, st, P, trump, out)
+        if sc >= target:
+            h[H_W + d] = used
+            return True
+        if left - sd < target:
+            h[H_W + d] = used
+            return False
+        if misere == 0:
+            q, used = _quick_tricks(h, st, P, p, trump, out)
+            if st[O_SIDE + p] == 1:
+                if q >= target:
+                    h[H_W + d] = used
+                    return True
+            elif left - q < target:
+                h[H_W + d] = used
                 return False
-    moves = buf[d]
-    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, True, d, pref)
-    maxim = (side[p] ^ misere) == 1
+    n = _gen_moves(h, st, buf, d, True, pref)
+    side_p = st[O_SIDE + p]
+    maxim = (side_p ^ misere) == 1
     result = not maxim
     best = -1
+    wall = U0
+    hand = h[p]
+    old_led = st[S_LED]
+    old_led_mask = st[S_SUITSLED]
+    old_void = st[O_VOID + p]
+    start = d - tcount
+    # cards out other than this hand's (the trick in progress included): they break runs
+    others = out & ~hand
+    for i in range(start, d):
+        others |= U1 << np.uint64(st[O_TC + i])
     for i in range(n):
-        mv = moves[i]
+        mv = buf[d, i]
         c = mv >> 3
         nom = mv & 7
         bit = U1 << np.uint64(c)
-        old_led = st[S_LED]
-        old_led_mask = st[S_SUITSLED]
-        old_void = voids[p]
-        h[p] ^= bit
+        cs = st[O_CSUIT + c]
+        h[p] = hand ^ bit
         if tcount == 0:
-            led = nom if csuit[c] == 4 else csuit[c]
+            led = nom if cs == 4 else cs
             st[S_LED] = led
             st[S_SUITSLED] = old_led_mask | (1 << led)
         else:
             led = old_led
-            if csuit[c] != led:
-                voids[p] = old_void | (1 << led)
-        tc[d] = c
-        tp[d] = p
+            if cs != led:
+                st[O_VOID + p] = old_void | (1 << led)
+        st[O_TC + d] = c
+        st[O_TP + d] = p
         if tcount + 1 == P:
-            w = tp[_trick_winner(tc, d - tcount, P, led, trump, csuit)]
+            wi, wrel = _winner_p(st, start, P, led, trump)
+            w = st[O_TP + wi]
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1
-            r = _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
-                        target - side[w], d + 1)  # fmt: skip
+            r = _search(h, st, buf, ttk, ttb, target - st[O_SIDE + w], d + 1)
             st[S_LEFT] = left
+            wc = h[H_W + d + 1] | wrel
         else:
             st[S_TCOUNT] = tcount + 1
-            st[S_TOMOVE] = (p + 1) % P
-            r = _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
-                        target, d + 1)  # fmt: skip
+            st[S_TOMOVE] = p + 1 if p + 1 < P else 0
+            r = _search(h, st, buf, ttk, ttb, target, d + 1)
+            wc = h[H_W + d + 1]
         st[S_TCOUNT] = tcount
         st[S_TOMOVE] = p
         st[S_LED] = old_led
         st[S_SUITSLED] = old_led_mask
-        voids[p] = old_void
-        h[p] ^= bit
+        st[O_VOID + p] = old_void
+        h[p] = hand
+        # c stood for the run of equivalent cards above it in this hand: if the proof
+        # reached down to that run's ranks, the whole run is relevant
+        if cs < 4:
+            sw = wc & h[H_SUIT + cs]
+            if sw != U0:
+                above = others & h[H_SUIT + cs] & _bits_above(c)
+                if above != U0:
+                    run = hand & h[H_SUIT + cs] & _bits_below(np.int64(trailing_zeros(above)))
+                    run &= ~_bits_below(c)
+                else:
+                    run = hand & h[H_SUIT + cs] & ~_bits_below(c)
+                if (sw & ~_bits_above(63 - np.int64(leading_zeros(run)))) != U0:
+                    wc |= run
+        else:
+            wc |= hand & h[H_SUIT + 4]
         if r == maxim:
             result = r
             best = mv
+            wall = wc
             break
-    if slot >= 0 and ttg[slot] == st[S_GEN]:
+        wall |= wc
+    if tcount == 0:
+        wall &= out
+        mabs = _prefix_mask(wall, out, h)
+        mrel = _pext(mabs, out)
+        wall = mabs
+        slot = -1
+        for k in range(PROBE):
+            s2 = (base + k) & tmask
+            if ttb[s2, 3] != gen:
+                slot = s2
+                ttb[s2, 3] = gen
+                for i in range(nrel):
+                    ttk[s2, i] = h[kb + i]
+                for i in range(nshape):
+                    ttk[s2, K_SHAPE + i] = h[kb + K_SHAPE + i]
+                ttk[s2, K_MASK] = mrel
+                ttb[s2, 0] = 0
+                ttb[s2, 1] = left
+                ttb[s2, 2] = -1
+                break
+            if ttk[s2, K_MASK] != mrel:
+                continue
+            same = True
+            for i in range(nshape):
+                if ttk[s2, K_SHAPE + i] != h[kb + K_SHAPE + i]:
+                    same = False
+                    break
+            if not same:
+                continue
+            for i in range(nrel):
+                if ((ttk[s2, i] ^ h[kb + i]) & mrel) != U0:
+                    same = False
+                    break
+            if same:
+                slot = s2
+                break
+        if slot < 0:
+            # bucket full: replace one, varying which
+            slot = (base + (st[S_NODES] & (PROBE - 1))) & tmask
+            for i in range(nrel):
+                ttk[slot, i] = h[kb + i]
+            for i in range(nshape):
+                ttk[slot, K_SHAPE + i] = h[kb + K_SHAPE + i]
+            ttk[slot, K_MASK] = mrel
+            ttb[slot, 0] = 0
+            ttb[slot, 1] = left
+            ttb[slot, 2] = -1
         if result:
             if target > ttb[slot, 0]:
                 ttb[slot, 0] = target
@@ -485,20 +712,21 @@ def _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,
             ttb[slot, 1] = target - 1
         if best >= 0:
             c = best >> 3
-            bs = csuit[c]
-            rel = _popcount(out & suitm[bs] & ((U1 << np.uint64(c)) - U1))
+            bs = st[O_CSUIT + c]
+            rel = _popcount(out & h[H_SUIT + bs] & _bits_above(c))
             ttb[slot, 2] = (bs << 9) | (rel << 3) | (best & 7)
+    h[H_W + d] = wall
     return result
 
 
 @njit(cache=True)
-def solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, lo, hi, d):  # type: ignore[no-untyped-def]
+def solve_dense(h, st, buf, ttk, ttb, lo, hi, d):  # type: ignore[no-untyped-def]
     """Exact number of further tricks the contracting side takes (within ``lo..hi``), by
     a binary search of zero-window searches sharing the transposition table. ``d``: the
     depth of the node (at the root, the number of cards in the trick in progress)."""
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        ok = _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, mid, d)
+        ok = _search(h, st, buf, ttk, ttb, mid, d)
         if ok:
             lo = mid
         else:
@@ -507,20 +735,20 @@ def solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, 
 
 
 @njit(cache=True)
-def reach_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, target):  # type: ignore[no-untyped-def]
+def reach_dense(h, st, buf, ttk, ttb, target):  # type: ignore[no-untyped-def]
     """Zero-window: can the contracting side take ``target`` more tricks? (At the root.)"""
-    return _search(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg, target,
-                   st[S_TCOUNT])  # fmt: skip
+    return _search(h, st, buf, ttk, ttb, target, st[S_TCOUNT])
 
 
 @njit(cache=True)
-def move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk, ttb, ttg,  # type: ignore[no-untyped-def]
-                      moves, values):  # fmt: skip
+def move_values_dense(h, st, buf, ttk, ttb, moves, values):  # type: ignore[no-untyped-def]
     """All legal moves of the player to move (unreduced, into ``moves``) and, for each, the
     contracting side's further tricks after it with best play (into ``values``); returns
     the number of moves. Equivalent cards are solved once."""
     d = st[S_TCOUNT]
-    n = _gen_moves(h, st, tc, tp, side, voids, suitm, csuit, crank, moves, False, d, -1)
+    n = _gen_moves(h, st, buf, d, False, -1)
+    for i in range(n):
+        moves[i] = buf[d, i]
     p = st[S_TOMOVE]
     P = st[S_P]
     tcount = st[S_TCOUNT]
@@ -530,20 +758,21 @@ def move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk,
     for i in range(P):
         out |= h[i]
     for i in range(tcount):
-        out |= U1 << np.uint64(tc[i])
+        out |= U1 << np.uint64(st[O_TC + i])
     for i in range(n):
         mv = moves[i]
         c = mv >> 3
         nom = mv & 7
+        cs = st[O_CSUIT + c]
         # equal to an earlier move with a touching card of the same hand and suit?
         done = False
         for j in range(i):
             c2 = moves[j] >> 3
-            if (moves[j] & 7) != nom or csuit[c2] != csuit[c] or nom != NOMINATION_NONE:
+            if (moves[j] & 7) != nom or st[O_CSUIT + c2] != cs or nom != NOMINATION_NONE:
                 continue
             a = min(c, c2)
             b = max(c, c2)
-            if (out & ((U1 << np.uint64(b)) - U1) & _bits_above(a) & ~h[p]) == U0:
+            if (out & _bits_below(b) & _bits_above(a) & ~h[p]) == U0:
                 values[i] = values[j]
                 done = True
                 break
@@ -552,36 +781,35 @@ def move_values_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf, ttk,
         bit = U1 << np.uint64(c)
         old_led = st[S_LED]
         old_led_mask = st[S_SUITSLED]
-        old_void = voids[p]
+        old_void = st[O_VOID + p]
         h[p] ^= bit
         if tcount == 0:
-            led = nom if csuit[c] == 4 else csuit[c]
+            led = nom if cs == 4 else cs
             st[S_LED] = led
             st[S_SUITSLED] = old_led_mask | (1 << led)
         else:
             led = old_led
-            if csuit[c] != led:
-                voids[p] = old_void | (1 << led)
-        tc[d] = c
-        tp[d] = p
+            if cs != led:
+                st[O_VOID + p] = old_void | (1 << led)
+        st[O_TC + d] = c
+        st[O_TP + d] = p
         if tcount + 1 == P:
-            w = tp[_trick_winner(tc, 0, P, led, trump, csuit)]
+            wi, _ = _winner_p(st, 0, P, led, trump)
+            w = st[O_TP + wi]
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1
-            values[i] = side[w] + solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank,
-                                              buf, ttk, ttb, ttg, 0, left - 1, d + 1)  # fmt: skip
+            values[i] = st[O_SIDE + w] + solve_dense(h, st, buf, ttk, ttb, 0, left - 1, d + 1)
         else:
             st[S_TCOUNT] = tcount + 1
             st[S_TOMOVE] = (p + 1) % P
-            values[i] = solve_dense(h, st, tc, tp, side, voids, suitm, csuit, crank, buf,
-                                    ttk, ttb, ttg, 0, left, d + 1)  # fmt: skip
+            values[i] = solve_dense(h, st, buf, ttk, ttb, 0, left, d + 1)
         st[S_LEFT] = left
         st[S_TCOUNT] = tcount
         st[S_TOMOVE] = p
         st[S_LED] = old_led
         st[S_SUITSLED] = old_led_mask
-        voids[p] = old_void
+        st[O_VOID + p] = old_void
         h[p] ^= bit
     return n
 

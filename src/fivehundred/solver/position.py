@@ -35,20 +35,21 @@ _TT_BITS = 18
 class _Table:
     """The transposition table, shared by every search in this process (one at a time).
 
-    Each top-level call takes a new generation, which empties the table for free."""
+    Each top-level call takes a new generation, which empties the table for free. A row
+    of ``keys`` is a relative key (see :mod:`fivehundred.solver.engine`); a row of
+    ``bounds`` is (lower bound, upper bound, best move, generation)."""
 
     def __init__(self, bits: int = _TT_BITS) -> None:
         size = 1 << bits
-        self.keys = np.zeros((size, 4), np.uint64)
-        self.bounds = np.zeros((size, 3), np.int16)
-        self.gens = np.zeros(size, np.int32)
+        self.keys = np.zeros((size, E.KEY_WORDS), np.uint64)
+        self.bounds = np.zeros((size, 4), np.int32)
         self.gen = 0
         self.buf = np.zeros((E.MAX_DEPTH, 2 * E.MAX_MOVES), np.int64)
 
     def next_gen(self) -> int:
         self.gen += 1
         if self.gen >= 2**31 - 1:
-            self.gens[:] = 0
+            self.bounds[:, 3] = 0
             self.gen = 1
         return self.gen
 
@@ -208,6 +209,22 @@ class Position:
             card = 64 + (action - JOKER_LEAD_BASE) // 4
             return self.cards.index(card) * 8 + (action - JOKER_LEAD_BASE) % 4
         return self.cards.index(action) * 8 + E.NOMINATION_NONE
+
+    def packed(self) -> tuple[MaskArray, IntArray]:
+        """Working copies of the search's packed arrays ``(h, st)`` (see
+        :mod:`fivehundred.solver.engine`)."""
+        h = np.zeros(E.H_SIZE, np.uint64)
+        h[:8] = self.h
+        h[E.H_SUIT : E.H_SUIT + 5] = self.suitm
+        st = np.zeros(E.ST_LEN, np.int64)
+        st[: E.ST_SIZE] = self.st
+        st[E.O_TC : E.O_TC + 80] = self.tc
+        st[E.O_TP : E.O_TP + 80] = self.tp
+        st[E.O_SIDE : E.O_SIDE + 8] = self.side
+        st[E.O_VOID : E.O_VOID + 8] = self.voids
+        st[E.O_CSUIT : E.O_CSUIT + 64] = self.csuit
+        st[E.O_CRANK : E.O_CRANK + 64] = self.crank
+        return h, st
 
     def arrays(self) -> tuple[MaskArray, IntArray, IntArray, IntArray, IntArray, IntArray,
                               MaskArray, IntArray, IntArray]:  # fmt: skip
