@@ -5,8 +5,8 @@ seat has seen — its own hand, every card played, the voids each seat has shown
 hands, and the auction (the contractor is dealt a fair share of the trumps of its strain).
 Each deal is solved double-dummy (:mod:`fivehundred.solver`); the action with the best
 total score over the deals is played. Bids, the discard and the joker nomination follow the
-heuristic player, whose trick counting the arena calibrates (see the report in
-docs/player-protocol.md's neighbours and bench/bench_bots.py).
+heuristic player (whose trick counting was calibrated with the arena): a double-dummy
+solve of a whole hand costs 0.1–1 s, too much to simulate every bid within a second.
 
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 16 deals), ``pimc:N``,
 ``pimc:fast`` (8) or ``pimc:strong`` (48). Early in the hand a double-dummy solve costs far
@@ -40,7 +40,7 @@ PIMC_PRESETS = {"fast": 8, "default": 16, "strong": 48}
 DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
-_SCALE = {10: 0.25, 9: 0.35, 8: 0.5, 7: 0.75}
+_SCALE = {10: 0.125, 9: 0.2, 8: 0.35, 7: 0.6}
 
 
 class PimcPlayer(Player):
