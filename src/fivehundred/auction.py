@@ -102,7 +102,12 @@ class Auction:
         calls += self._bids[bisect_right(self._bid_ranks, self.high_rank) :]
         if MISERE in calls and self.rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
             calls.remove(MISERE)
-        if self.rules.blind_misere and not self.called[self.to_move] and not self.raise_turn:
+        if (
+            self.rules.blind_misere
+            and not self.called[self.to_move]
+            and not self.raise_turn
+            and self._ranks[BLIND_MISERE] > self.high_rank
+        ):
             calls.append(BLIND_MISERE)
         return calls
 

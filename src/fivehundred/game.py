@@ -181,7 +181,7 @@ class HandState:
     __slots__ = (
         "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
-        "history", "joker_suits", "kitty", "kitty_dealt", "led_suit", "next_active",
+        "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
         "partner_revealed", "partners", "phase", "played", "rules",
         "seats", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
@@ -235,6 +235,7 @@ class HandState:
         self.discards = 0
         self.discards_left = 0
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
+        self.jokers_pending: list[Card] = []
         self.ctx: PlayContext | None = None
         self.active: tuple[int, ...] = ()
         self.next_active: list[int] = []
@@ -291,7 +292,7 @@ class HandState:
         if phase == DISCARD:
             return cards_of(self.hands[self.contractor])
         if phase == NOMINATE:
-            joker = self._joker_to_nominate()
+            joker = self.joker_to_nominate()
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
@@ -351,12 +352,12 @@ class HandState:
             return _ALL_SUITS
         return allowed
 
-    def _joker_to_nominate(self) -> Card:
-        held = self.hands[self.contractor] & JOKERS_MASK
-        for joker in iter_cards(held):
-            if self.joker_suits[joker - JOKER] == FREE_SUIT:
-                return joker
-        raise AssertionError("no joker to nominate")
+    def joker_to_nominate(self) -> Card:
+        """In the nominate phase: the joker whose suit the contractor decides now (the red
+        or only joker first, then the black, R-JOKER 1)."""
+        if self.phase != NOMINATE:
+            raise ValueError("no joker is being nominated now")
+        return self.jokers_pending[0]
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action) -> None:
@@ -421,23 +422,22 @@ class HandState:
         if self.discards_left == 0:
             if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
                 self.phase = NOMINATE
+                self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
             else:
                 self._begin_contract_play()
 
     def _nominate(self, action: Action) -> None:
-        joker = self._joker_to_nominate()
-        if action == NO_NOMINATION:
-            self._begin_contract_play()
-            return
-        if not NOMINATE_BASE <= action < NO_NOMINATION or (action - NOMINATE_BASE) // 4 != (
-            joker - JOKER
-        ):
-            raise IllegalActionError(f"{self._text(action)}: nominate the joker's suit or "
-                                     "'none'", "R-JOKER")  # fmt: skip
-        self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
-        held = self.hands[self.contractor] & JOKERS_MASK
-        undecided = [j for j in iter_cards(held) if self.joker_suits[j - JOKER] == FREE_SUIT]
-        if not undecided:
+        joker = self.jokers_pending[0]
+        if action != NO_NOMINATION:
+            if not NOMINATE_BASE <= action < NO_NOMINATION or (action - NOMINATE_BASE) // 4 != (
+                joker - JOKER
+            ):
+                raise IllegalActionError(f"{self._text(action)}: nominate the "
+                                         f"{card_text(joker, self.rules.two_jokers)}'s suit or "
+                                         "'none'", "R-JOKER")  # fmt: skip
+            self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
+        self.jokers_pending = self.jokers_pending[1:]
+        if not self.jokers_pending:
             self._begin_contract_play()
 
     def _call_partner(self, action: Action) -> None:

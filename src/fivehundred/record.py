@@ -25,7 +25,17 @@ from fivehundred.actions import (
     parse_partner_call,
     parse_play,
 )
-from fivehundred.cards import CardMask, iter_cards, mask_text, parse_card
+from fivehundred.cards import (
+    JOKER,
+    JOKERS_MASK,
+    SUIT_LETTERS,
+    CardMask,
+    card_text,
+    cards_of,
+    iter_cards,
+    mask_text,
+    parse_card,
+)
 from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import (
     AUCTION,
@@ -44,7 +54,7 @@ HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "call", "play", "seed", "comment"}  # fmt: skip
+              "joker_suit", "call", "play", "seed", "comment", "players"}  # fmt: skip
 
 
 def _where(prefix: str, name: str) -> str:
@@ -118,13 +128,23 @@ def parse_deal(
     return dealer, hands, kitty, dummy_cards
 
 
+#: The rule each part of a record answers to, cited when its text does not parse.
+_PART_RULES: dict[Callable[[str], Action], str] = {
+    parse_call: "R-BID",
+    parse_play: "R-PACK",  # card notation
+    parse_nomination: "R-JOKER",
+    parse_partner_call: "R-PLAYERS",
+}
+
+
 def _apply(state: HandState, action_token: Any, where: str, parse: Callable[[str], Action]) -> None:
+    rule = _PART_RULES.get(parse, "")
     if not isinstance(action_token, str):
-        raise RecordError(where, f"must be a string, got {action_token!r}")
+        raise RecordError(where, f"must be a string, got {action_token!r}", rule)
     try:
         action = parse(action_token)
     except FiveHundredError as error:
-        raise RecordError(where, error.reason) from None
+        raise RecordError(where, error.reason, rule) from None
     try:
         state.apply(action)
     except FiveHundredError as error:
@@ -181,18 +201,7 @@ def replay_hand(
             raise RecordError(where, why, "R-KITTY")
         _apply(state, card, where, parse_play)
     play = _list(record, "play", prefix)
-    joker_suit = record.get("joker_suit")
-    if joker_suit is not None:
-        where = _where(prefix, "joker_suit")
-        if state.phase != NOMINATE:
-            raise RecordError(where, "only a no-trump or misère contractor holding the joker "
-                              "nominates its suit, after the discards", "R-JOKER")  # fmt: skip
-        tokens = joker_suit.values() if isinstance(joker_suit, Mapping) else [joker_suit]
-        for token in tokens:
-            if state.phase == NOMINATE:
-                _apply(state, token, where, parse_nomination)
-    elif state.phase == NOMINATE and (play or "call" in record):
-        state.apply(NO_NOMINATION)
+    _replay_nominations(state, record, prefix, bool(play) or "call" in record)
     if "call" in record:
         where = _where(prefix, "call")
         if state.phase != CALL:
@@ -211,6 +220,45 @@ def replay_hand(
             raise RecordError(where, why, "R-PLAY")
         _apply(state, token, where, parse_play)
     return state
+
+
+def _replay_nominations(
+    state: HandState, record: Mapping[str, Any], prefix: str, more_follows: bool
+) -> None:
+    """Apply ``joker_suit``: a suit letter, or with two jokers ``{"JKR": "H", "JKB": "S"}``.
+    A joker not named was not nominated, when the record goes on past the nomination."""
+    where = _where(prefix, "joker_suit")
+    joker_suit = record.get("joker_suit")
+    if joker_suit is None:
+        wanted: dict[int, Any] = {}
+    elif state.phase != NOMINATE:
+        raise RecordError(where, "only a no-trump or misère contractor holding the joker "
+                          "nominates its suit, after the discards", "R-JOKER")  # fmt: skip
+    elif isinstance(joker_suit, Mapping):
+        wanted = {}
+        for key, token in joker_suit.items():
+            try:
+                joker = parse_card(key)
+            except FiveHundredError:
+                raise RecordError(f"{where}.{key}", "not a joker", "R-JOKER") from None
+            if joker not in state.jokers_pending:
+                raise RecordError(f"{where}.{key}", "the contractor does not hold this joker",
+                                  "R-JOKER")  # fmt: skip
+            wanted[joker] = token
+    else:
+        wanted = {state.joker_to_nominate(): joker_suit}
+    while state.phase == NOMINATE:
+        joker = state.joker_to_nominate()
+        token = wanted.pop(joker, None)
+        if token is None:
+            if not (wanted or more_follows):
+                return  # the record stops at the nomination
+            state.apply(NO_NOMINATION)
+        elif isinstance(token, str) and token.strip().lower() != "none":
+            black = "JKB:" if joker != JOKER else ""
+            _apply(state, black + token, where, parse_nomination)
+        else:
+            _apply(state, token, where, parse_nomination)
 
 
 def hand_summary(state: HandState) -> dict[str, Any]:
@@ -238,7 +286,8 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
     """Replay a ``fivehundred-game/1`` record: every hand, the scores and the winner."""
     if not isinstance(record, Mapping):
         raise RecordError("record", "must be a JSON object")
-    unknown = set(record) - {"format", "rules", "first_dealer", "hands", "seed", "comment"}
+    unknown = set(record) - {"format", "rules", "first_dealer", "hands", "seed", "comment",
+                             "players"}  # fmt: skip
     if unknown:
         raise RecordError("record", f"unknown key(s): {', '.join(sorted(unknown))}")
     rules = parse_rules(record.get("rules", {"preset": "australian"}))
@@ -248,7 +297,12 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("hands", "must be a list of hand records")
-    game = GameState(rules, seed=0, first_dealer=first)
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, (int, str)) or isinstance(seed, bool)):
+        raise RecordError("seed", "must be an integer or a string")
+    _check_players(record, rules)
+    # The seed only deals hands the record does not hold yet (a game to continue).
+    game = GameState(rules, seed=seed if seed is not None else 0, first_dealer=first)
     for index, hand_record in enumerate(hands):
         prefix = f"hands[{index}]"
         if game.is_over:
@@ -260,6 +314,16 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
         elif index != len(hands) - 1:
             raise RecordError(prefix, f"stops part way ({state.phase}) but more hands follow")
     return game
+
+
+def _check_players(record: Mapping[str, Any], rules: Rules) -> None:
+    players = record.get("players")
+    if players is not None and (
+        not isinstance(players, list)
+        or len(players) != rules.players
+        or not all(isinstance(name, str) for name in players)
+    ):
+        raise RecordError("players", f"must be a list of {rules.players} player names")
 
 
 def game_summary(game: GameState) -> dict[str, Any]:
@@ -320,26 +384,43 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             record["call"] = action_text(action - CALL_BASE, two)
     record["auction"] = auction
     record["discards"] = discards
-    named = [a for a in nominations if a != NO_NOMINATION]
-    if len(named) == 1 and not two:
-        record["joker_suit"] = action_text(named[0])
-    elif named:
-        record["joker_suit"] = {
-            ("JKR" if (a - NOMINATE_BASE) < 4 else "JKB"): "SCDH"[(a - NOMINATE_BASE) % 4]
-            for a in named
+    if nominations:
+        held = cards_of(
+            (state.dealt[state.contractor] | state.kitty_dealt) & ~state.discards & JOKERS_MASK
+        )
+        decisions = {
+            card_text(joker, two): "none"
+            if a == NO_NOMINATION
+            else SUIT_LETTERS[(a - NOMINATE_BASE) % 4]
+            for joker, a in zip(held, nominations, strict=False)
         }
+        if two:
+            record["joker_suit"] = decisions
+        else:
+            (decision,) = decisions.values()
+            # A declined nomination is written only while nothing shows it (no play yet).
+            if decision != "none" or not play:
+                record["joker_suit"] = decision
     if "call" in record:
         record["call"] = record.pop("call")  # keep the record's keys in phase order
     record["play"] = play
     return record
 
 
-def game_record(game: GameState) -> dict[str, Any]:
+def game_record(game: GameState, players: Sequence[str] | None = None) -> dict[str, Any]:
+    """The record of a game so far. With its ``seed``, replaying it also deals the hands to
+    come exactly as this game would (so a saved game resumes with the same cards)."""
     hands = [hand_record(h, include_rules=False) for h in game.finished_hands]
     if not game.is_over and game.hand.history:
         hands.append(hand_record(game.hand, include_rules=False))
-    return {"format": GAME_FORMAT, "rules": game.rules.to_dict(),
-            "first_dealer": game.first_dealer, "hands": hands}  # fmt: skip
+    record: dict[str, Any] = {"format": GAME_FORMAT, "rules": game.rules.to_dict(),
+                              "first_dealer": game.first_dealer}  # fmt: skip
+    if game.seed is not None:
+        record["seed"] = game.seed
+    if players is not None:
+        record["players"] = list(players)
+    record["hands"] = hands
+    return record
 
 
 def random_hand(
