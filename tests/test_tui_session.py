@@ -19,7 +19,6 @@ from fivehundred.tui.session import (
     Session,
     Settings,
     default_bot,
-    players_from_comment,
 )
 
 
@@ -65,7 +64,7 @@ def test_every_action_is_saved_as_a_game_record_that_replays() -> None:
         replayed = replay_game(saved)
         assert replayed.hand.history == session.game.hand.history or session.game.hand.history == []
         assert replayed.scores == session.game.scores
-        assert players_from_comment(saved["comment"]) == ["human", *[default_bot()] * 3]
+        assert saved["players"] == ["human", *[default_bot()] * 3]
 
 
 def test_resume_continues_exactly_as_an_uninterrupted_game() -> None:

@@ -11,7 +11,6 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 from __future__ import annotations
 
 import random
-import re
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -303,13 +302,8 @@ class Session:
     # ----------------------------------------------------------------- records and saving
     def record(self) -> dict[str, Any]:
         """The game as a ``fivehundred-game/1`` record, with its seed and who played."""
-        record = game_record(self.game)
-        record["seed"] = self.seed
-        # The record format has no field for who played; its free-text comment says so in
-        # words that resume reads back.
-        record["comment"] = f"fivehundred play; players: {', '.join(self.settings.seat_players())}" \
-            " (South, West, North, East)"  # fmt: skip
-        return record
+        self.game.seed = self.seed
+        return game_record(self.game, players=self.settings.seat_players())
 
     def save(self) -> None:
         """Rewrite the save file (atomically); a finished game is also archived."""
@@ -368,19 +362,19 @@ class Session:
         settings.seed = seed
         if speed is not None:
             settings.speed = speed
-        players = players_from_comment(data.get("comment"))
-        if players is not None:
+        players = data.get("players")
+        if isinstance(players, list) and len(players) == 4:
             if isinstance(players[1], str) and players[1] in PLAYERS:
                 settings.opponents = players[1]
             if isinstance(players[2], str) and players[2] in PLAYERS:
                 settings.partner = players[2]
-        # The record keeps the cards of every hand played; the record's replay deals any
-        # hand not yet begun with its own seed, so deal that one again from the game's.
-        game.seed = seed
-        if not game.is_over and not game.hand.history:
-            fresh = HandState.deal(game.rules, game.hand.dealer,
-                                   f"{seed}/hand-{len(game.finished_hands)}")  # fmt: skip
-            game.replace_deal(fresh.dealt, fresh.kitty_dealt)
+        if game.seed != seed:
+            # A save without a usable seed: hands to come are dealt from a fresh one.
+            game.seed = seed
+            if not game.is_over and not game.hand.history:
+                fresh = HandState.deal(game.rules, game.hand.dealer,
+                                       f"{seed}/hand-{len(game.finished_hands)}")  # fmt: skip
+                game.replace_deal(fresh.dealt, fresh.kitty_dealt)
         session = cls(settings, game, path)
         if game.is_over:
             session.last_archive = path
@@ -395,14 +389,6 @@ def _seats_of_history(hand: HandState) -> list[int]:
         seats.append(trial.to_move)
         trial.apply(action)
     return seats
-
-
-def players_from_comment(comment: Any) -> list[str] | None:
-    """The players named in a saved game's comment (see :meth:`Session.record`)."""
-    if not isinstance(comment, str):
-        return None
-    match = re.search(r"players: ([^,()]+), ([^,()]+), ([^,()]+), ([^,()]+?) \(", comment)
-    return [name.strip() for name in match.groups()] if match else None
 
 
 def side_of(seat: int) -> int:
