@@ -211,3 +211,15 @@ def test_observation_json_has_protocol_fields() -> None:
     ):
         assert key in data
     assert data["legal"] == [action_text(a) for a in state.legal_actions()]
+
+
+def test_pimc_bid_simulation_gives_legal_calls() -> None:
+    rules = make_rules()
+    for seed in range(3):
+        state = HandState.deal(rules, seed % 4, seed)
+        player = PimcPlayer(seed, samples=8, bid_deals=1)
+        while state.phase == "auction":
+            obs = state.observation(state.to_move)
+            call = player.act(obs)
+            assert call in obs.legal and player.explain()
+            state.apply(call)

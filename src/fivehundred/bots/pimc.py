@@ -6,7 +6,9 @@ hands, and the auction (the contractor is dealt a fair share of the trumps of it
 Each deal is solved double-dummy (:mod:`fivehundred.solver`); the action with the best
 total score over the deals is played. Bids, the discard and the joker nomination follow the
 heuristic player (whose trick counting was calibrated with the arena): a double-dummy
-solve of a whole hand costs 0.1–1 s, too much to simulate every bid within a second.
+solve of a whole hand costs 0.1–1 s, too much to simulate every bid within a second. The
+stronger settings (``samples >= 32``, e.g. ``pimc:strong``; or ``bid_deals=N``) check each
+bid of their own by solving sampled deals (:meth:`PimcPlayer.simulate_bid`).
 
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 16 deals), ``pimc:N``,
 ``pimc:fast`` (8) or ``pimc:strong`` (48). Early in the hand a double-dummy solve costs far
@@ -20,7 +22,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from fivehundred.actions import MISERE, Action, action_text, bid_tricks
+from fivehundred.actions import (
+    BID_BASE,
+    MISERE,
+    PASS,
+    Action,
+    action_text,
+    bid_action,
+    bid_strain,
+    bid_tricks,
+)
 from fivehundred.bots.base import Player
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
@@ -30,7 +41,7 @@ from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import bid_value, side_of_seats
 
 try:
-    from fivehundred.solver import Position, values_position
+    from fivehundred.solver import Position, solve_position, values_position
 
     HAVE_SOLVER = True
 except ImportError:  # pragma: no cover - depends on the environment (numba)
@@ -48,15 +59,30 @@ class PimcPlayer(Player):
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES) -> None:
+    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
+                 bid_deals: int | None = None) -> None:  # fmt: skip
         super().__init__(seed)
         self.samples = samples
+        #: Deals solved to check a bid (0: bid as the heuristic does). By default only the
+        #: stronger settings simulate bids: a whole-hand solve costs 0.1–1 s.
+        self.bid_deals = bid_deals if bid_deals is not None else (samples // 16 if samples >= 32
+                                                                  else 0)  # fmt: skip
         self.heuristic = HeuristicPlayer(seed)
 
     def act(self, observation: Observation) -> Action:
         obs = observation
         if not obs.legal:
             raise ValueError("no legal action: it is not this seat's turn")
+        if (
+            obs.phase == "auction"
+            and self.bid_deals
+            and len(obs.legal) > 1
+            and self.supported(obs)
+            and obs.rules.players == 4
+        ):
+            action, why = self.simulate_bid(obs)
+            self._reason = why
+            return action
         if obs.phase != "play" or len(obs.legal) == 1 or not self.supported(obs):
             action = self.heuristic.act(obs)
             self._reason = self.heuristic.explain()
@@ -151,6 +177,67 @@ class PimcPlayer(Player):
                     hands[s] = mask
                 return hands
         return None
+
+    # ------------------------------------------------------------------ bidding
+    def simulate_bid(self, obs: Observation) -> tuple[Action, str]:
+        """The heuristic's bid, checked by solving sampled deals: deal the unseen cards to
+        the others and the kitty, discard as the heuristic would, and solve the hand
+        double-dummy with us as contractor. Bid the level the deals support, at most one
+        trick away from the heuristic's count."""
+        proposal = self.heuristic.act(obs)
+        why = self.heuristic.explain()
+        if not BID_BASE <= proposal < MISERE:
+            return proposal, why
+        rules = obs.rules
+        strain = bid_strain(proposal)
+        partner = (obs.seat + 2) % rules.seats
+        if any(
+            s == partner and BID_BASE <= c < MISERE and bid_strain(c) == strain
+            for s, c in obs.auction
+        ):
+            # Raising partner: random deals ignore what partner's bid showed; trust the count.
+            return proposal, why
+        ctx = context_for(strain, False, (-1, -1))
+        rng = random.Random(self.rng.random())
+        others = [s for s in range(rules.seats) if s != obs.seat]
+        unseen = list(iter_cards(obs.unseen))
+        leader = obs.seat
+        if rules.eldest_leads:
+            leader = (obs.dealer + 1) % rules.seats
+        totals = []
+        for _ in range(self.bid_deals):
+            rng.shuffle(unseen)
+            hands = [0] * rules.seats
+            at = 0
+            for seat in others:
+                hands[seat] = sum(1 << c for c in unseen[at : at + rules.pack.hand_size])
+                at += rules.pack.hand_size
+            kitty = sum(1 << c for c in unseen[at:])
+            full = obs.hand | kitty
+            discards = self.heuristic.plan_discards(full, strain, rules.pack.kitty_size, rules)
+            hands[obs.seat] = full & ~sum(1 << c for c in discards)
+            pos = Position.build(ctx, range(rules.seats), (obs.seat, partner), hands, leader,
+                                 (), -1, 0, None,
+                                 rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, 0)  # fmt: skip
+            totals.append(solve_position(pos))
+        mean = sum(totals) / len(totals)
+        wanted = bid_tricks(proposal)
+        # Double dummy favours the declarer a little: shade the estimate by half a trick.
+        level = max(wanted - 1, min(wanted + 1, int(mean - 0.5)))
+        legal = set(obs.legal)
+        if level >= 6:
+            for tricks in range(level, wanted - 2, -1):
+                if 6 <= tricks <= 10 and bid_action(tricks, strain) in legal:
+                    if tricks > level:
+                        break
+                    action = bid_action(tricks, strain)
+                    return action, (
+                        f"bidding {action_text(action)}: {mean:.1f} tricks on "
+                        f"average over {len(totals)} solved deals"
+                    )
+        if PASS in legal:
+            return PASS, f"passing: only {mean:.1f} tricks on average over {len(totals)} deals"
+        return proposal, why
 
     # ------------------------------------------------------------------ search
     def utility(self, obs: Observation, total: int) -> float:
