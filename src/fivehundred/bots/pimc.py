@@ -13,7 +13,8 @@ bid of their own by solving sampled deals (:meth:`PimcPlayer.simulate_bid`).
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 16 deals), ``pimc:N``,
 ``pimc:fast`` (8) or ``pimc:strong`` (48). Early in the hand a double-dummy solve costs far
 more, so the number of deals is scaled down for the first tricks to keep the default
-under a second per decision on one core. Without the solver (numba missing), the player
+under a second per decision on one core, and below 32 deals the first trick is played by
+the heuristic (two or three solved deals choose a worse opening lead than its rules). Without the solver (numba missing), the player
 falls back to the heuristic's card play.
 """
 
@@ -51,7 +52,7 @@ PIMC_PRESETS = {"fast": 8, "default": 16, "strong": 48}
 DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
-_SCALE = {10: 0.125, 9: 0.2, 8: 0.35, 7: 0.6}
+_SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
 
 
 class PimcPlayer(Player):
@@ -83,7 +84,12 @@ class PimcPlayer(Player):
             action, why = self.simulate_bid(obs)
             self._reason = why
             return action
-        if obs.phase != "play" or len(obs.legal) == 1 or not self.supported(obs):
+        if (
+            obs.phase != "play"
+            or len(obs.legal) == 1
+            or not self.supported(obs)
+            or not self.deals_for(obs)
+        ):
             action = self.heuristic.act(obs)
             self._reason = self.heuristic.explain()
             return action
@@ -104,8 +110,14 @@ class PimcPlayer(Player):
 
     # ------------------------------------------------------------------ sampling
     def deals_for(self, obs: Observation) -> int:
+        """Deals to solve now; 0 means play the first trick by the heuristic (a whole-hand
+        solve costs up to a second, and a couple of deals choose worse than the rules of
+        thumb)."""
         left = 10 - len(obs.tricks)
-        return max(2, round(self.samples * _SCALE.get(left, 1.0)))
+        scale = _SCALE.get(left, 1.0)
+        if not scale:
+            return 0 if self.samples < 32 else max(2, self.samples // 12)
+        return max(2, round(self.samples * scale))
 
     def sample_hands(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         """Hands for every seat consistent with the observation (None if none found)."""
