@@ -70,7 +70,7 @@ def solve_position(pos: Position) -> int:
     t = table()
     h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    further = _engine.solve_dense(h, st, t.buf, t.keys, t.bounds, 0, pos.tricks_left,
+    further = _engine.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left,
                                   int(st[_engine.S_TCOUNT]))  # fmt: skip
     return pos.won + int(further)
 
@@ -80,7 +80,7 @@ def reach_position(pos: Position, target: int) -> bool:
     t = table()
     h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    return bool(_engine.reach_dense(h, st, t.buf, t.keys, t.bounds, target - pos.won))
+    return bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
 
 
 def values_position(pos: Position) -> dict[Action, int]:
@@ -91,7 +91,7 @@ def values_position(pos: Position) -> dict[Action, int]:
     st[_engine.S_GEN] = t.next_gen()
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
-    n = _engine.move_values_dense(h, st, t.buf, t.keys, t.bounds, moves, values)
+    n = _engine.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)
     return {pos.action_of(int(moves[i])): pos.won + int(values[i]) for i in range(n)}
 
 

@@ -83,9 +83,13 @@ NOMINATION_NONE = 4
 H_SUIT = 8
 H_W = 16
 H_KEY = H_W + 80
-KEY_WORDS = 12  # 7 relative hands, 4 shape words, the mask
-K_SHAPE = 7
-K_MASK = 11
+# A table row (and a node's key at ``h[H_KEY + KEY_WORDS * d:]``): the bounds and best move,
+# the mask of relevant cards (relative), two shape words, up to 7 relative hands, two more
+# shape words (more than four players only), so that a 4-player row reads one cache line.
+KEY_WORDS = 16
+K_DATA = 0
+K_MASK = 1
+K_REL = 4
 H_SIZE = H_KEY + KEY_WORDS * 80
 PROBE = 16  # slots searched per table bucket (one bucket per shape)
 
@@ -451,6 +455,12 @@ def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _shcol(k):  # type: ignore[no-untyped-def]
+    """Column of shape word ``k`` in a key."""
+    return 2 + k if k < 2 else 9 + k
+
+
+@njit(cache=True, inline="always")
 def _prefix_mask(w, out, h):  # type: ignore[no-untyped-def]
     """The cards still out from the top of each suit down to its lowest card in ``w``."""
     m = U0
@@ -462,7 +472,7 @@ def _prefix_mask(w, out, h):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
+def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
     """Can the contracting side take at least ``target`` more tricks (counting the trick in
     progress) with best play by all? Zero-window alpha-beta; ``d`` is the number of cards
     played since the root position (plus the root's trick in progress). Leaves the
@@ -488,8 +498,9 @@ def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
     nrel = P - 1
     nshape = (P - 2) // 3 + 2
     gen = st[S_GEN]
-    tmask = ttb.shape[0] - 1
+    tmask = ttc.shape[0] - 1
     base = 0
+    check = U0
     if tcount == 0:
         if left == 1:
             # last trick: every card is forced; a led free joker wins whatever it names
@@ -505,15 +516,15 @@ def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
             return st[O_SIDE + st[O_TP + wi]] >= target
         # the key: each hand in relative order, then the shape
         for j in range(nrel):
-            h[kb + j] = _pext(h[j], out)
+            h[kb + K_REL + j] = _pext(h[j], out)
         for k in range(nshape):
-            h[kb + K_SHAPE + k] = U0
+            h[kb + _shcol(k)] = U0
         last = nshape - 1
         for j in range(nrel):
             v = U0
             for s in range(5):
                 v |= np.uint64(_popcount(h[j] & h[H_SUIT + s])) << np.uint64(4 * s)
-            h[kb + K_SHAPE + j // 3] |= v << np.uint64(20 * (j % 3))
+            h[kb + _shcol(j // 3)] |= v << np.uint64(20 * (j % 3))
         z = U0
         for s in range(5):
             z |= np.uint64(_popcount(out & h[H_SUIT + s])) << np.uint64(5 * s)
@@ -526,37 +537,42 @@ def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
                 z |= v << np.uint64(28)
             else:
                 z |= np.uint64(st[S_SUITSLED]) << np.uint64(28)
-        h[kb + K_SHAPE + last] = z
+        h[kb + _shcol(last)] = z
         x = U0
         for k in range(nshape):
-            x = (x ^ h[kb + K_SHAPE + k]) * _M1
+            x = (x ^ h[kb + _shcol(k)]) * _M1
             x ^= x >> np.uint64(29)
         base = np.int64(x & np.uint64(tmask))
+        check = (np.uint64(gen) << np.uint64(32)) | (x >> np.uint64(32))
         for k in range(PROBE):
             slot = (base + k) & tmask
-            if ttb[slot, 3] != gen:
+            c0 = ttc[slot]
+            if (c0 >> np.uint64(32)) != np.uint64(gen):
                 break
+            if c0 != check:
+                continue
             same = True
             for i in range(nshape):
-                if ttk[slot, K_SHAPE + i] != h[kb + K_SHAPE + i]:
+                if ttk[slot, _shcol(i)] != h[kb + _shcol(i)]:
                     same = False
                     break
             if not same:
                 continue
             mk = ttk[slot, K_MASK]
-            for i in range(nrel):
+            for i in range(K_REL, K_REL + nrel):
                 if ((ttk[slot, i] ^ h[kb + i]) & mk) != U0:
                     same = False
                     break
             if not same:
                 continue
-            if ttb[slot, 0] >= target:
+            data = np.int64(ttk[slot, K_DATA])
+            if (data & 255) >= target:
                 h[H_W + d] = _pdep(mk, out)
                 return True
-            if ttb[slot, 1] < target:
+            if ((data >> 8) & 255) < target:
                 h[H_W + d] = _pdep(mk, out)
                 return False
-            code = np.int64(ttb[slot, 2])
+            code = (data >> 16) - 1
             if pref < 0 and code >= 0:
                 # best move stored as (suit, place from the top among the cards out in it,
                 # nomination)
@@ -623,13 +639,13 @@ def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1
-            r = _search(h, st, buf, ttk, ttb, target - st[O_SIDE + w], d + 1)
+            r = _search(h, st, buf, ttk, ttc, target - st[O_SIDE + w], d + 1)
             st[S_LEFT] = left
             wc = h[H_W + d + 1] | wrel
         else:
             st[S_TCOUNT] = tcount + 1
             st[S_TOMOVE] = p + 1 if p + 1 < P else 0
-            r = _search(h, st, buf, ttk, ttb, target, d + 1)
+            r = _search(h, st, buf, ttk, ttc, target, d + 1)
             wc = h[H_W + d + 1]
         st[S_TCOUNT] = tcount
         st[S_TOMOVE] = p
@@ -666,67 +682,64 @@ def _search(h, st, buf, ttk, ttb, target, d):  # type: ignore[no-untyped-def]
         slot = -1
         for k in range(PROBE):
             s2 = (base + k) & tmask
-            if ttb[s2, 3] != gen:
+            c0 = ttc[s2]
+            if (c0 >> np.uint64(32)) != np.uint64(gen):
                 slot = s2
-                ttb[s2, 3] = gen
-                for i in range(nrel):
-                    ttk[s2, i] = h[kb + i]
-                for i in range(nshape):
-                    ttk[s2, K_SHAPE + i] = h[kb + K_SHAPE + i]
-                ttk[s2, K_MASK] = mrel
-                ttb[s2, 0] = 0
-                ttb[s2, 1] = left
-                ttb[s2, 2] = -1
                 break
-            if ttk[s2, K_MASK] != mrel:
+            if c0 != check or ttk[s2, K_MASK] != mrel:
                 continue
             same = True
             for i in range(nshape):
-                if ttk[s2, K_SHAPE + i] != h[kb + K_SHAPE + i]:
+                if ttk[s2, _shcol(i)] != h[kb + _shcol(i)]:
                     same = False
                     break
             if not same:
                 continue
-            for i in range(nrel):
+            for i in range(K_REL, K_REL + nrel):
                 if ((ttk[s2, i] ^ h[kb + i]) & mrel) != U0:
                     same = False
                     break
             if same:
-                slot = s2
                 break
-        if slot < 0:
+        else:
             # bucket full: replace one, varying which
             slot = (base + (st[S_NODES] & (PROBE - 1))) & tmask
-            for i in range(nrel):
+        if slot >= 0:
+            # a new entry
+            ttc[slot] = check
+            for i in range(2, KEY_WORDS):
                 ttk[slot, i] = h[kb + i]
-            for i in range(nshape):
-                ttk[slot, K_SHAPE + i] = h[kb + K_SHAPE + i]
             ttk[slot, K_MASK] = mrel
-            ttb[slot, 0] = 0
-            ttb[slot, 1] = left
-            ttb[slot, 2] = -1
+            data = np.int64(left << 8)
+        else:
+            slot = s2
+            data = np.int64(ttk[slot, K_DATA])
+        lo = data & 255
+        hi = (data >> 8) & 255
+        code = (data >> 16) - 1
         if result:
-            if target > ttb[slot, 0]:
-                ttb[slot, 0] = target
-        elif target - 1 < ttb[slot, 1]:
-            ttb[slot, 1] = target - 1
+            if target > lo:
+                lo = target
+        elif target - 1 < hi:
+            hi = target - 1
         if best >= 0:
             c = best >> 3
             bs = st[O_CSUIT + c]
             rel = _popcount(out & h[H_SUIT + bs] & _bits_above(c))
-            ttb[slot, 2] = (bs << 9) | (rel << 3) | (best & 7)
+            code = (bs << 9) | (rel << 3) | (best & 7)
+        ttk[slot, K_DATA] = np.uint64(lo | (hi << 8) | ((code + 1) << 16))
     h[H_W + d] = wall
     return result
 
 
 @njit(cache=True)
-def solve_dense(h, st, buf, ttk, ttb, lo, hi, d):  # type: ignore[no-untyped-def]
+def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def]
     """Exact number of further tricks the contracting side takes (within ``lo..hi``), by
     a binary search of zero-window searches sharing the transposition table. ``d``: the
     depth of the node (at the root, the number of cards in the trick in progress)."""
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        ok = _search(h, st, buf, ttk, ttb, mid, d)
+        ok = _search(h, st, buf, ttk, ttc, mid, d)
         if ok:
             lo = mid
         else:
@@ -735,13 +748,13 @@ def solve_dense(h, st, buf, ttk, ttb, lo, hi, d):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True)
-def reach_dense(h, st, buf, ttk, ttb, target):  # type: ignore[no-untyped-def]
+def reach_dense(h, st, buf, ttk, ttc, target):  # type: ignore[no-untyped-def]
     """Zero-window: can the contracting side take ``target`` more tricks? (At the root.)"""
-    return _search(h, st, buf, ttk, ttb, target, st[S_TCOUNT])
+    return _search(h, st, buf, ttk, ttc, target, st[S_TCOUNT])
 
 
 @njit(cache=True)
-def move_values_dense(h, st, buf, ttk, ttb, moves, values):  # type: ignore[no-untyped-def]
+def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-untyped-def]
     """All legal moves of the player to move (unreduced, into ``moves``) and, for each, the
     contracting side's further tricks after it with best play (into ``values``); returns
     the number of moves. Equivalent cards are solved once."""
@@ -799,11 +812,11 @@ def move_values_dense(h, st, buf, ttk, ttb, moves, values):  # type: ignore[no-u
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1
-            values[i] = st[O_SIDE + w] + solve_dense(h, st, buf, ttk, ttb, 0, left - 1, d + 1)
+            values[i] = st[O_SIDE + w] + solve_dense(h, st, buf, ttk, ttc, 0, left - 1, d + 1)
         else:
             st[S_TCOUNT] = tcount + 1
             st[S_TOMOVE] = (p + 1) % P
-            values[i] = solve_dense(h, st, buf, ttk, ttb, 0, left, d + 1)
+            values[i] = solve_dense(h, st, buf, ttk, ttc, 0, left, d + 1)
         st[S_LEFT] = left
         st[S_TCOUNT] = tcount
         st[S_TOMOVE] = p

@@ -36,20 +36,20 @@ class _Table:
     """The transposition table, shared by every search in this process (one at a time).
 
     Each top-level call takes a new generation, which empties the table for free. A row
-    of ``keys`` is a relative key (see :mod:`fivehundred.solver.engine`); a row of
-    ``bounds`` is (lower bound, upper bound, best move, generation)."""
+    of ``keys`` is a relative key with its bounds (see :mod:`fivehundred.solver.engine`);
+    ``check`` holds each row's generation and a hash of its shape."""
 
     def __init__(self, bits: int = _TT_BITS) -> None:
         size = 1 << bits
         self.keys = np.zeros((size, E.KEY_WORDS), np.uint64)
-        self.bounds = np.zeros((size, 4), np.int32)
+        self.check = np.zeros(size, np.uint64)
         self.gen = 0
         self.buf = np.zeros((E.MAX_DEPTH, 2 * E.MAX_MOVES), np.int64)
 
     def next_gen(self) -> int:
         self.gen += 1
         if self.gen >= 2**31 - 1:
-            self.bounds[:, 3] = 0
+            self.check[:] = 0
             self.gen = 1
         return self.gen
 
