@@ -124,7 +124,7 @@ def test_bots_see_only_observations(name: str) -> None:
 def test_make_player_names() -> None:
     assert isinstance(make_player("heuristic", 1), HeuristicPlayer)
     strong = make_player("pimc:strong", 1)
-    assert isinstance(strong, PimcPlayer) and strong.samples == 48
+    assert isinstance(strong, PimcPlayer) and strong.samples == 160
     assert make_player("pimc:30", 1).samples == 30  # type: ignore[attr-defined]
     assert isinstance(make_player("cmd:python3 examples/simple_bot.py", 1), ExternalPlayer)
     for bad in ("nobody", "pimc:lots", "pimc:0", "cmd:"):

@@ -7,13 +7,13 @@ Each deal is solved double-dummy (:mod:`fivehundred.solver`); the action with th
 total score over the deals is played. Bids, the discard and the joker nomination follow the
 heuristic player (whose trick counting was calibrated with the arena): a double-dummy
 solve of a whole hand costs 0.1–1 s, too much to simulate every bid within a second. The
-stronger settings (``samples >= 32``, e.g. ``pimc:strong``; or ``bid_deals=N``) check each
+stronger settings (``samples >= 128``, e.g. ``pimc:strong``; or ``bid_deals=N``) check each
 bid of their own by solving sampled deals (:meth:`PimcPlayer.simulate_bid`).
 
-Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 16 deals), ``pimc:N``,
-``pimc:fast`` (8) or ``pimc:strong`` (48). Early in the hand a double-dummy solve costs far
+Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals), ``pimc:N``,
+``pimc:fast`` (16) or ``pimc:strong`` (160). Early in the hand a double-dummy solve costs far
 more, so the number of deals is scaled down for the first tricks to keep the default
-under a second per decision on one core, and below 32 deals the first trick is played by
+under a second per decision on one core, and below 128 deals the first trick is played by
 the heuristic (two or three solved deals choose a worse opening lead than its rules). Without the solver (numba missing), the player
 falls back to the heuristic's card play.
 """
@@ -48,7 +48,7 @@ try:
 except ImportError:  # pragma: no cover - depends on the environment (numba)
     HAVE_SOLVER = False
 
-PIMC_PRESETS = {"fast": 8, "default": 16, "strong": 48}
+PIMC_PRESETS = {"fast": 16, "default": 64, "strong": 160}
 DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
@@ -66,7 +66,7 @@ class PimcPlayer(Player):
         self.samples = samples
         #: Deals solved to check a bid (0: bid as the heuristic does). By default only the
         #: stronger settings simulate bids: a whole-hand solve costs 0.1–1 s.
-        self.bid_deals = bid_deals if bid_deals is not None else (samples // 16 if samples >= 32
+        self.bid_deals = bid_deals if bid_deals is not None else (samples // 40 if samples >= 128
                                                                   else 0)  # fmt: skip
         self.heuristic = HeuristicPlayer(seed)
 
@@ -116,7 +116,7 @@ class PimcPlayer(Player):
         left = 10 - len(obs.tricks)
         scale = _SCALE.get(left, 1.0)
         if not scale:
-            return 0 if self.samples < 32 else max(2, self.samples // 12)
+            return 0 if self.samples < 128 else max(2, self.samples // 16)
         return max(2, round(self.samples * scale))
 
     def sample_hands(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
