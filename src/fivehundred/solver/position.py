@@ -44,7 +44,7 @@ class _Table:
         self.keys = np.zeros((size, E.KEY_WORDS), np.uint64)
         self.check = np.zeros(size, np.uint64)
         self.gen = 0
-        self.buf = np.zeros((E.MAX_DEPTH, 2 * E.MAX_MOVES), np.int64)
+        self.buf = np.zeros(E.MAX_DEPTH * E.MAX_MOVES, np.int64)
 
     def next_gen(self) -> int:
         self.gen += 1
