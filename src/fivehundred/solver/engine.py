@@ -21,7 +21,9 @@ The search works on two packed arrays (few arguments make the recursion cheap):
                         ``[d - st[S_TCOUNT], d)``), the contracting side (``O_SIDE``: 1, the
                         misère contractor alone, else 0), the suits each player has shown
                         void in (``O_VOID``, R-JOKER 5 variant), each dense card's effective
-                        suit (``O_CSUIT``, 4 = free joker) and place in its block (``O_CRANK``)
+                        suit (``O_CSUIT``, 4 = free joker) and place in its block
+                        (``O_CRANK``), and by depth the trick's winner so far (``O_WIN``,
+                        ``O_WREL``)
 
 The playouts take the unpacked arrays of :meth:`Position.arrays`.
 
@@ -74,7 +76,9 @@ O_SIDE = 176
 O_VOID = 184
 O_CSUIT = 192
 O_CRANK = 256
-ST_LEN = 320
+O_WIN = 320  # by depth: depth index of the winning card so far of the trick in progress
+O_WREL = 400  # by depth: 1 if that card beat another card of its own suit
+ST_LEN = 480
 
 MAX_DEPTH = 72
 MAX_MOVES = 48
@@ -286,6 +290,48 @@ def _winner_p(st, start, n, led, trump):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _track(st, d, tcount, led, trump):  # type: ignore[no-untyped-def]
+    """After the card at depth ``d`` (the trick's card number ``tcount``), the trick's
+    winner so far and whether its rank decided anything (it beat, or was played over, a
+    card of its own suit)."""
+    if tcount == 0:
+        st[O_WIN + d] = d
+        st[O_WREL + d] = 0
+        return
+    wi = st[O_WIN + d - 1]
+    flag = st[O_WREL + d - 1]
+    w = st[O_TC + wi]
+    c = st[O_TC + d]
+    ws = st[O_CSUIT + w]
+    s = st[O_CSUIT + c]
+    if s == 4:
+        beats = ws != 4 or c > w
+    elif ws == 4:
+        beats = False
+    elif s == trump:
+        beats = ws != trump or c > w
+    elif ws == trump:
+        beats = False
+    else:
+        beats = s == led and c > w
+    if beats:
+        st[O_WIN + d] = d
+        st[O_WREL + d] = 1 if s == ws else 0
+    else:
+        st[O_WIN + d] = wi
+        st[O_WREL + d] = 1 if (flag == 1 or s == ws) else 0
+
+
+@njit(cache=True, inline="always")
+def _init_trick(st, d):  # type: ignore[no-untyped-def]
+    """Winner tracking for the trick in progress at depth ``d`` (an entry point's root)."""
+    tcount = st[S_TCOUNT]
+    start = d - tcount
+    for k in range(tcount):
+        _track(st, start + k, k, st[S_LED], st[S_TRUMP])
+
+
+@njit(cache=True, inline="always")
 def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
     """Suits a free joker may be led as (R-JOKER 5), as in ``HandState._joker_lead_suits``."""
     if st[S_JLMODE] == 1:
@@ -385,7 +431,7 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
             legal = hand & free
         else:
             legal = hand
-    wi, _ = _winner_p(st, start, tcount, led, trump)
+    wi = st[O_WIN + d - 1]
     win_card = st[O_TC + wi]
     ws = st[O_CSUIT + win_card]
     partner_wins = st[O_SIDE + st[O_TP + wi]] == side_p
@@ -694,8 +740,10 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
                 st[O_VOID + p] = old_void | (1 << led)
         st[O_TC + d] = c
         st[O_TP + d] = p
+        _track(st, d, tcount, led, trump)
         if tcount + 1 == P:
-            wi, wrel = _winner_p(st, start, P, led, trump)
+            wi = st[O_WIN + d]
+            wrel = (U1 << np.uint64(st[O_TC + wi])) if st[O_WREL + d] == 1 else U0
             w = st[O_TP + wi]
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
@@ -799,6 +847,7 @@ def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def
     a binary search of zero-window searches sharing the transposition table. ``d``: the
     depth of the node (at the root, the number of cards in the trick in progress)."""
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
+    _init_trick(st, d)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         ok = _search(h, st, buf, ttk, ttc, mid, d)
@@ -813,6 +862,7 @@ def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def
 def reach_dense(h, st, buf, ttk, ttc, target):  # type: ignore[no-untyped-def]
     """Zero-window: can the contracting side take ``target`` more tricks? (At the root.)"""
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
+    _init_trick(st, st[S_TCOUNT])
     return _search(h, st, buf, ttk, ttc, target, st[S_TCOUNT])
 
 
@@ -823,6 +873,7 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
     the number of moves. Equivalent cards are solved once."""
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
     d = st[S_TCOUNT]
+    _init_trick(st, d)
     n = _gen_moves(h, st, buf, d * MAX_MOVES, d, False, -1)
     for i in range(n):
         moves[i] = buf[d * MAX_MOVES + i] & 0xFFFF
@@ -870,9 +921,9 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
                 st[O_VOID + p] = old_void | (1 << led)
         st[O_TC + d] = c
         st[O_TP + d] = p
+        _track(st, d, tcount, led, trump)
         if tcount + 1 == P:
-            wi, _ = _winner_p(st, 0, P, led, trump)
-            w = st[O_TP + wi]
+            w = st[O_TP + st[O_WIN + d]]
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1

@@ -29,7 +29,7 @@ from fivehundred.solver import engine as E
 IntArray = npt.NDArray[np.int64]
 MaskArray = npt.NDArray[np.uint64]
 
-_TT_BITS = 18
+_TT_BITS = 16
 
 
 class _Table:
