@@ -380,9 +380,13 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
     prev = -1
     if tcount == 0:
         partners = U0
+        opps = U0
         for i in range(P):
-            if i != p and st[O_SIDE + i] == side_p:
-                partners |= h[i]
+            if i != p:
+                if st[O_SIDE + i] == side_p:
+                    partners |= h[i]
+                else:
+                    opps |= h[i]
         m = hand
         while m != U0:
             c = np.int64(trailing_zeros(m))
@@ -411,7 +415,18 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                 continue
             so = out & h[H_SUIT + s]
             if misere == 1:
-                score = 50 - rank
+                if side_p == 1:
+                    # the contractor exits under a defender's card, never leads a winner
+                    score = (60 - rank) if (opps & so & _bits_above(c)) != U0 else (0 - rank)
+                else:
+                    # a defender leads under the contractor's lowest card of the suit
+                    theirs = opps & so
+                    if theirs == U0:
+                        score = 20 - rank
+                    elif c < np.int64(trailing_zeros(theirs)):
+                        score = 80 - rank
+                    else:
+                        score = 40 - rank
             elif (others & so & _bits_above(c)) == U0:
                 # a winner: cash it
                 score = 100 + (5 if s == trump else 0)
@@ -436,6 +451,11 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
     ws = st[O_CSUIT + win_card]
     partner_wins = st[O_SIDE + st[O_TP + wi]] == side_p
     contractor_wins = st[O_SIDE + st[O_TP + wi]] == 1
+    contractor_done = False
+    if misere == 1:
+        for k in range(start, d):
+            if st[O_SIDE + st[O_TP + k]] == 1:
+                contractor_done = True
     m = legal
     while m != U0:
         c = np.int64(trailing_zeros(m))
@@ -467,6 +487,9 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                 score = (60 + rank) if not beats else (10 + rank)
             elif contractor_wins:
                 score = (60 + rank) if not beats else (0 - rank)
+            elif contractor_done:
+                # the trick is the defenders' anyway: shed a high card
+                score = 50 + rank
             else:
                 score = 50 - rank
         elif partner_wins:
