@@ -69,6 +69,7 @@ S_TOMOVE = 7  # active player to move
 S_LEFT = 8  # tricks left, counting the trick in progress
 S_NODES = 9  # node counter (statistics)
 S_GEN = 10  # transposition-table generation of this search
+S_EXACT = 11  # 1: table entries keep every card (no relevant-rank sharing; for tests)
 ST_SIZE = 16
 O_TC = 16
 O_TP = 96
@@ -808,7 +809,7 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
         wall |= wc
     if tcount == 0:
         wall &= out
-        mabs = _prefix_mask(wall, out, h)
+        mabs = _prefix_mask(wall, out, h) if st[S_EXACT] == 0 else out
         mrel = _pext(mabs, out)
         wall = mabs
         slot = -1
