@@ -452,6 +452,22 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
     ws = st[O_CSUIT + win_card]
     partner_wins = st[O_SIDE + st[O_TP + wi]] == side_p
     contractor_wins = st[O_SIDE + st[O_TP + wi]] == 1
+    # opponents still to play to this trick, and whether one of them is void in the suit led
+    later = U0
+    later_void = False
+    power = h[H_SUIT + 4]
+    if trump >= 0:
+        power |= h[H_SUIT + trump]
+    q = p
+    for _ in range(P - 1 - tcount):
+        q = q + 1 if q + 1 < P else 0
+        if st[O_SIDE + q] != side_p:
+            later |= h[q]
+            if (h[q] & h[H_SUIT + led]) == U0:
+                later_void = True
+    partner_safe = (later & h[H_SUIT + ws] & _bits_above(win_card)) == U0
+    if partner_safe and ws != 4 and ws != trump and (later & power) != U0 and later_void:
+        partner_safe = False
     contractor_done = False
     if misere == 1:
         for k in range(start, d):
@@ -493,10 +509,20 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                 score = 50 + rank
             else:
                 score = 50 - rank
+        elif beats:
+            # win cheaply, above all with a card no opponent still to play can beat
+            safe = (later & h[H_SUIT + s] & _bits_above(c)) == U0
+            if safe and s != 4 and s != trump and (later & power) != U0 and later_void:
+                safe = False
+            if partner_wins:
+                # overtake the partner only to save a trick an opponent would take
+                score = (60 - rank) if safe and not partner_safe else (0 - rank)
+            else:
+                score = (75 - rank) if safe else (45 - rank)
         elif partner_wins:
-            score = (50 - rank) if not beats else (0 - rank)
+            score = 50 - rank
         else:
-            score = (70 - rank) if beats else (20 - rank)
+            score = 20 - rank
         mv = c * 8 + NOMINATION_NONE
         if mv == pref:
             score = 1000
