@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Any
 
@@ -124,6 +125,9 @@ def play_main(argv: list[str]) -> int:
     can_resume = session is None and _resumable()
     app = FiveHundredApp(session, settings, options_at_start=session is None,
                          can_resume=can_resume)  # fmt: skip
+    # The terminal going away (a closed window, a dropped ssh session) ends the app: the
+    # game is already saved after every action, and an app left without a terminal spins.
+    signal.signal(signal.SIGHUP, lambda _signum, _frame: app.exit())
     status = app.run()
     if app.session is not None and not app.session.is_over:
         print(f"Game saved ({app.session.path}); 'fivehundred play --resume' continues it.")
