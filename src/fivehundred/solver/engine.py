@@ -388,6 +388,22 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                     partners |= h[i]
                 else:
                     opps |= h[i]
+        # side suits (bits) an opponent / a partner is void in and could ruff
+        opp_ruff = 0
+        partner_ruff = 0
+        if misere == 0:
+            power = h[H_SUIT + 4]
+            if trump >= 0:
+                power |= h[H_SUIT + trump]
+            for i in range(P):
+                if i == p or (h[i] & power) == U0:
+                    continue
+                for s in range(4):
+                    if s != trump and (h[i] & h[H_SUIT + s]) == U0:
+                        if st[O_SIDE + i] == side_p:
+                            partner_ruff |= 1 << s
+                        else:
+                            opp_ruff |= 1 << s
         m = hand
         while m != U0:
             c = np.int64(trailing_zeros(m))
@@ -429,8 +445,11 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                     else:
                         score = 40 - rank
             elif (others & so & _bits_above(c)) == U0:
-                # a winner: cash it
-                score = 100 + (5 if s == trump else 0)
+                # a winner: cash it, unless an opponent would ruff it
+                score = (100 + (5 if s == trump else 0)) if ((opp_ruff >> s) & 1) == 0 else 25
+            elif ((partner_ruff >> s) & 1) == 1 and ((opp_ruff >> s) & 1) == 0:
+                # a ruff for the partner
+                score = 70 - rank
             else:
                 # lead towards the partner's winner, else lead low
                 top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
