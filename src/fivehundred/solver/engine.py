@@ -34,7 +34,7 @@ The search is a zero-window alpha-beta ("can the contracting side still take ``t
 more tricks?") with a transposition table at trick starts, as the bridge solver DDS does
 it. Each node also returns its *relevant cards*: the cards whose rank decided a trick in
 the part of the tree that proved the result (a trick's winner that beat another card of
-its suit, the top cards a quick-trick bound counted). A table entry stores, for each
+its suit, the top cards a sure-trick bound counted). A table entry stores, for each
 suit, only the owners of the cards from the top down to the lowest relevant one, plus the
 exact shape (every hand's length in every suit, the leader, the joker-lead state): any
 position with that shape and those owners has the same bound, whoever holds the small
@@ -551,44 +551,6 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _quick_tricks(h, st, P, p, trump, out):  # type: ignore[no-untyped-def]
-    """(tricks, cards counted): tricks the leader can cash from the top without giving up
-    the lead: the top run of each suit, in a side suit only while every other player who
-    could ruff it (with a trump, or a free joker, which may only be played when void) must
-    still follow: an opponent, or the partner when holding nothing else."""
-    side_p = st[O_SIDE + p]
-    power = h[H_SUIT + 4]
-    if trump >= 0:
-        power |= h[H_SUIT + trump]
-    q = 0
-    used = U0
-    mine = h[p]
-    for s in range(4):
-        so = out & h[H_SUIT + s]
-        if (mine & so) == U0:
-            continue
-        cap = 64
-        if s != trump:
-            for j in range(P):
-                if j == p or (h[j] & power) == U0:
-                    continue
-                if st[O_SIDE + j] != side_p or (h[j] & ~power) == U0:
-                    n_j = _popcount(h[j] & so)
-                    if n_j < cap:
-                        cap = n_j
-        k = 0
-        while so != U0 and k < cap:
-            top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
-            if (mine & top) == U0:
-                break
-            k += 1
-            used |= top
-            so ^= top
-        q += k
-    return q, used
-
-
-@njit(cache=True, inline="always")
 def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
     """Tricks each side is sure of whatever happens: the hand holding the highest card of
     the pack still out (a free joker in no trumps/misère, else the top trump) wins a trick
@@ -759,15 +721,6 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
         if left - sd < target:
             h[H_W + d] = used
             return False
-        if misere == 0:
-            q, used = _quick_tricks(h, st, P, p, trump, out)
-            if st[O_SIDE + p] == 1:
-                if q >= target:
-                    h[H_W + d] = used
-                    return True
-            elif left - q < target:
-                h[H_W + d] = used
-                return False
     rb = d * MAX_MOVES
     n = _gen_moves(h, st, buf, rb, d, True, pref)
     side_p = st[O_SIDE + p]
