@@ -170,7 +170,7 @@ def _i64_ptr(typingctx, addr):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _borrow(h, st, buf, ttk, ttc):  # type: ignore[no-untyped-def]
     """The same arrays without their reference counts: arrays passed down the recursion
     are otherwise increfed and decrefed (atomic operations) at every call, which cost
@@ -184,7 +184,7 @@ def _borrow(h, st, buf, ttk, ttc):  # type: ignore[no-untyped-def]
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _pext_sw(x, m):  # type: ignore[no-untyped-def]
     r = U0
     k = U0
@@ -197,7 +197,7 @@ def _pext_sw(x, m):  # type: ignore[no-untyped-def]
     return r
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _pdep_sw(x, m):  # type: ignore[no-untyped-def]
     r = U0
     k = U0
@@ -214,24 +214,24 @@ _pext = _pext_hw if HAS_BMI2 else _pext_sw
 _pdep = _pdep_hw if HAS_BMI2 else _pdep_sw
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _popcount(x: np.uint64) -> int:
     return np.int64(_ctpop(x))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _bits_above(c: int) -> np.uint64:
     """Mask of the dense cards strictly above ``c``."""
     return ~(((U1 << np.uint64(c)) << U1) - U1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _bits_below(c: int) -> np.uint64:
     """Mask of the dense cards strictly below ``c``."""
     return (U1 << np.uint64(c)) - U1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _trick_winner(tc, start, n, led, trump, csuit) -> int:  # type: ignore[no-untyped-def]
     """Index in ``tc`` of the winning card of the trick ``tc[start:start + n]``: a free
     joker, else the highest trump, else the highest card of the suit led (R-PLAY,
@@ -257,7 +257,7 @@ def _trick_winner(tc, start, n, led, trump, csuit) -> int:  # type: ignore[no-un
     return best_index
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _winner_p(st, start, n, led, trump):  # type: ignore[no-untyped-def]
     """(index in st, relevant card mask) of the winner of the trick at
     ``st[O_TC + start: O_TC + start + n]``; the winning card is relevant when it beat
@@ -290,7 +290,7 @@ def _winner_p(st, start, n, led, trump):  # type: ignore[no-untyped-def]
     return best_index, rel
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _track(st, d, tcount, led, trump):  # type: ignore[no-untyped-def]
     """After the card at depth ``d`` (the trick's card number ``tcount``), the trick's
     winner so far and whether its rank decided anything (it beat, or was played over, a
@@ -323,7 +323,7 @@ def _track(st, d, tcount, led, trump):  # type: ignore[no-untyped-def]
         st[O_WREL + d] = 1 if (flag == 1 or s == ws) else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _init_trick(st, d):  # type: ignore[no-untyped-def]
     """Winner tracking for the trick in progress at depth ``d`` (an entry point's root)."""
     tcount = st[S_TCOUNT]
@@ -332,7 +332,7 @@ def _init_trick(st, d):  # type: ignore[no-untyped-def]
         _track(st, start + k, k, st[S_LED], st[S_TRUMP])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
     """Suits a free joker may be led as (R-JOKER 5), as in ``HandState._joker_lead_suits``."""
     if st[S_JLMODE] == 1:
@@ -344,7 +344,7 @@ def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
     return allowed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _joker_lead_suits_p(st, p) -> int:  # type: ignore[no-untyped-def]
     if st[S_JLMODE] == 1:
         allowed = 15 & ~st[O_VOID + p]
@@ -355,7 +355,7 @@ def _joker_lead_suits_p(st, p) -> int:  # type: ignore[no-untyped-def]
     return allowed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
     """Legal moves of the player to move into ``row[rb:rb + n]``, each as ``score << 16 | move``
     (higher scores are tried first; unsorted: the search picks the best remaining one
@@ -550,7 +550,7 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
     """Tricks each side is sure of whatever happens: the hand holding the highest card of
     the pack still out (a free joker in no trumps/misère, else the top trump) wins a trick
@@ -583,13 +583,13 @@ def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
     return 0, k, used
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _shcol(k):  # type: ignore[no-untyped-def]
     """Column of shape word ``k`` in a key."""
     return 2 + k if k < 2 else 9 + k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", error_model="numpy")
 def _prefix_mask(w, out, h):  # type: ignore[no-untyped-def]
     """The cards still out from the top of each suit down to its lowest card in ``w``."""
     m = U0
@@ -600,7 +600,7 @@ def _prefix_mask(w, out, h):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
     """Can the contracting side take at least ``target`` more tricks (counting the trick in
     progress) with best play by all? Zero-window alpha-beta; ``d`` is the number of cards
@@ -863,7 +863,7 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
     return result
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def]
     """Exact number of further tricks the contracting side takes (within ``lo..hi``), by
     a binary search of zero-window searches sharing the transposition table. ``d``: the
@@ -880,7 +880,7 @@ def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reach_dense(h, st, buf, ttk, ttc, target):  # type: ignore[no-untyped-def]
     """Zero-window: can the contracting side take ``target`` more tricks? (At the root.)"""
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
@@ -888,7 +888,7 @@ def reach_dense(h, st, buf, ttk, ttc, target):  # type: ignore[no-untyped-def]
     return _search(h, st, buf, ttk, ttc, target, st[S_TCOUNT])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-untyped-def]
     """All legal moves of the player to move (unreduced, into ``moves``) and, for each, the
     contracting side's further tricks after it with best play (into ``values``); returns
@@ -964,7 +964,7 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def playouts_dense(h0, st0, tc0, tp0, side, voids0, suitm, csuit, n, seed, results):  # type: ignore[no-untyped-def]
     """``n`` uniformly random playouts (each legal action equally likely, a free joker led
     once per suit it may name) to the end of the hand; ``results[k]`` is the contracting
