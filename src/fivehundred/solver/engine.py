@@ -96,7 +96,7 @@ K_DATA = 0
 K_MASK = 1
 K_REL = 4
 H_SIZE = H_KEY + KEY_WORDS * 80
-PROBE = 16  # slots searched per table bucket (one bucket per shape)
+PROBE = 32  # slots searched per table bucket (one bucket per shape)
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
