@@ -91,7 +91,7 @@ def test_parallel_results_equal_serial() -> None:
     strip = [
         (
             o.deal,
-            o.swapped,
+            o.rotation,
             o.score_a,
             o.score_b,
             o.winner,
@@ -99,7 +99,7 @@ def test_parallel_results_equal_serial() -> None:
         )
         for o in serial
     ]
-    assert strip == [(o.deal, o.swapped, o.score_a, o.score_b, o.winner,
+    assert strip == [(o.deal, o.rotation, o.score_a, o.score_b, o.winner,
                       [(h.points_a, h.points_b, h.contract) for h in o.hands])
                      for o in parallel]  # fmt: skip
 
@@ -168,7 +168,17 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
         ["--team-a", "nobody", "--team-b", "random"],
         ["--team-a", "random", "--team-b", "random", "--games", "0"],
         ["--team-a", "random", "--team-b", "random", "--preset", "nonsense"],
-        ["--team-a", "random", "--team-b", "random", "--preset", "three_handed"],
+        ["--team-a", "random", "--team-b", "random", "--workers", "0"],
+        [
+            "--team-a",
+            "random",
+            "--team-b",
+            "random",
+            "--variant",
+            "pack45",
+            "--preset",
+            "three_handed",
+        ],
         ["--team-a", "random"],
     ],
 )
@@ -180,3 +190,24 @@ def test_cli_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixtur
     assert status == 2
     err = capsys.readouterr().err
     assert err.startswith("fivehundred arena:") and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("preset", "sides"), [("three_handed", 3), ("five_handed", 5)])
+def test_more_than_two_sides_rotate_team_a_through_every_side(preset: str, sides: int) -> None:
+    """With three or five players team A takes each seat in turn, B plays all the others."""
+    rules = make_rules(preset)
+    tasks = duplicate_tasks(rules, "heuristic", "random", 2, 4, single_hand=True,
+                            keep_records=True)  # fmt: skip
+    assert [t.rotation for t in tasks] == list(range(sides)) * 2
+    assert team_seats(rules, 1) == ((1,), tuple(s for s in range(sides) if s != 1))
+    outcomes = run_matches(tasks[:sides])
+    deals = {json.dumps(o.hands[0].record["hands"]) for o in outcomes if o.hands[0].record}
+    assert len(deals) == 1  # the same cards for every rotation
+    summary = summarize(outcomes, "heuristic", "random")
+    assert summary.sides == sides and summary.deals == 1
+
+
+def test_six_players_in_three_teams_of_two() -> None:
+    rules = make_rules("six_handed", {"teams_of_two": True})
+    assert team_seats(rules, 2) == ((2, 5), (0, 1, 3, 4))
+    assert len(duplicate_tasks(rules, "random", "random", 1, 1, single_hand=True)) == 3

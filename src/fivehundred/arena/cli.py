@@ -4,7 +4,8 @@
     fivehundred arena --team-a heuristic --team-b random --hands 1000 --json
     fivehundred arena --team-a "cmd:python examples/simple_bot.py" --team-b random --games 4
 
-Each deal is played twice with the teams' seats swapped. Prints a progress bar, then a
+Each deal is played twice with the teams' seats swapped (with three or five players, or
+three teams of two, once with team A in each seat or side, B playing all the others). Prints a progress bar, then a
 table (or ``--json``); ``--out`` keeps every hand as a record, ``--plot`` draws the points
 per hand.
 """
@@ -169,6 +170,9 @@ def print_table(summary: Summary, unit: str) -> None:
     table.add_row(f"{unit} won", str(summary.wins["A"]), str(summary.wins["B"]))
     table.add_row("win rate (95% CI)", f"{summary.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
                   f"{1 - summary.win_rate:.1%}")  # fmt: skip
+    if summary.sides > 2:
+        table.add_row("fair share (one side of " + str(summary.sides) + ")",
+                      f"{1 / summary.sides:.1%}", "B: every other side")  # fmt: skip
     table.add_row("points per hand", f"{summary.points_per_hand['A']:.1f}",
                   f"{summary.points_per_hand['B']:.1f}")  # fmt: skip
     table.add_row("A − B per hand (95% CI)", f"{mean:+.1f} ({dlo:+.1f} to {dhi:+.1f})", "")
@@ -205,10 +209,10 @@ def plot_points(outcomes: list[MatchOutcome], summary: Summary, path: Path) -> N
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    a_total, b_total = 0, 0
+    a_total, b_total = 0.0, 0.0
     xs: list[int] = []
-    a_series: list[int] = []
-    b_series: list[int] = []
+    a_series: list[float] = []
+    b_series: list[float] = []
     for outcome in outcomes:
         for hand in outcome.hands:
             a_total += hand.points_a

@@ -1,8 +1,11 @@
 """Playing duplicate matches between two teams of players.
 
 A *match* is one deal seed played once: a complete game (hands dealt from the seed until a
-side wins) or a single hand. Duplicate: every deal seed is played twice, with team A in the
-seats of side 0 and then of side 1, so both teams get the same cards and luck cancels out.
+side wins) or a single hand. Duplicate: every deal seed is played once with team A in the
+seats of each side in turn (twice with two sides), so both teams get the same cards and
+luck cancels out. With more than two sides (three or five players, three teams of two)
+team A takes one side and team B plays every other; A's fair share of wins is then
+1 / sides.
 
 Every match is a pure function of its :class:`MatchTask` (players are seeded from the deal
 seed and seat), so running them in a process pool gives the same results as running them
@@ -31,24 +34,30 @@ MAX_HANDS = 100
 
 @dataclass(frozen=True)
 class MatchTask:
-    """One deal seed, played with team A on side 0 (``swapped`` False) or side 1."""
+    """One deal seed, played with team A on side ``rotation`` (0, 1, … one per side)."""
 
     rules: dict[str, Any]
     team_a: str
     team_b: str
     deal: int
-    swapped: bool
+    rotation: int
     single_hand: bool = False
     keep_records: bool = False
     max_hands: int = MAX_HANDS
 
+    @property
+    def swapped(self) -> bool:
+        """Team A is not on side 0."""
+        return self.rotation != 0
+
 
 @dataclass
 class HandOutcome:
-    """One finished hand, from team A's and B's point of view."""
+    """One finished hand, from team A's and B's point of view (with more than two sides,
+    ``points_b`` is the mean of B's sides)."""
 
     points_a: int
-    points_b: int
+    points_b: float
     contract: str | None  # "7H", "misere" … ; None when all passed
     strain: str | None  # "S" "C" "D" "H" "NT" "misere" "open_misere" "blind_misere"
     declarer_team: str | None  # "A" or "B"
@@ -61,26 +70,29 @@ class MatchOutcome:
     """A played match: the hands, the final scores and the winning team."""
 
     deal: int
-    swapped: bool
+    rotation: int
     hands: list[HandOutcome]
     score_a: int
-    score_b: int
+    score_b: int  # with more than two sides: the best of B's sides
     winner: str | None  # "A", "B" or None (a tie)
     decision_time: dict[str, float] = field(default_factory=dict)  # team -> seconds
     decisions: dict[str, int] = field(default_factory=dict)  # team -> count
     problems: list[str] = field(default_factory=list)  # external players' faults
 
 
-def team_seats(rules: Rules, swapped: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Seats of team A and team B."""
+def team_seats(rules: Rules, rotation: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Seats of team A (the seats of side ``rotation``) and of team B (all the others)."""
     sides = side_of_seats(rules)
-    if max(sides) != 1:
-        raise ValueError("the arena needs two sides (four players, two players with dummies, "
-                         "or six players in two teams)")  # fmt: skip
-    side_a = 1 if swapped else 0
+    side_a = int(rotation)
+    if not 0 <= side_a <= max(sides):
+        raise ValueError(f"no side {side_a}: these rules have {max(sides) + 1}")
     a = tuple(s for s in range(rules.seats) if sides[s] == side_a)
     b = tuple(s for s in range(rules.seats) if sides[s] != side_a)
     return a, b
+
+
+def sides_count(rules: Rules) -> int:
+    return max(side_of_seats(rules)) + 1
 
 
 def _strain_name(contract: int) -> str:
@@ -94,8 +106,9 @@ def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
     result = state.result
     sides = side_of_seats(state.rules)
     side_a = sides[seats_a[0]]
-    points_a = sum(p for side, p in enumerate(result.points) if side == side_a)
-    points_b = sum(p for side, p in enumerate(result.points) if side != side_a)
+    points_a = result.points[side_a]
+    others = [p for side, p in enumerate(result.points) if side != side_a]
+    points_b = sum(others) / len(others)
     record = None
     if keep:
         record = hand_record(state)
@@ -117,12 +130,12 @@ def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
 def play_match(task: MatchTask) -> MatchOutcome:
     """Play one match (a game or a hand) and report it."""
     rules = rules_from_dict(task.rules)
-    seats_a, _ = team_seats(rules, task.swapped)
+    seats_a, _ = team_seats(rules, task.rotation)
     players: list[Player] = []
     for seat in range(rules.seats):
         name = task.team_a if seat in seats_a else task.team_b
         # Seeds depend on the deal and the seat only: reproducible in any process.
-        players.append(make_player(name, seed=task.deal * 1009 + seat * 17 + task.swapped))
+        players.append(make_player(name, seed=task.deal * 1009 + seat * 17 + task.rotation))
     spent = {"A": 0.0, "B": 0.0}
     count = {"A": 0, "B": 0}
     hands: list[HandOutcome] = []
@@ -133,7 +146,9 @@ def play_match(task: MatchTask) -> MatchOutcome:
             state = HandState.deal(rules, task.deal % rules.players, seed)
             _play_hand(state, players, seats_a, spent, count, (), rules.seats)
             hands.append(_hand_outcome(state, seats_a, task.keep_records, label))
-            score_a, score_b = hands[0].points_a, hands[0].points_b
+            score_a = hands[0].points_a
+            score_b = max(p for side, p in enumerate(state.result.points)
+                          if side != side_of_seats(rules)[seats_a[0]])  # fmt: skip
         else:
             game = GameState(rules, seed=seed, first_dealer=task.deal % rules.players)
             while not game.is_over and len(game.finished_hands) < task.max_hands:
@@ -150,7 +165,7 @@ def play_match(task: MatchTask) -> MatchOutcome:
             sides = side_of_seats(rules)
             side_a = sides[seats_a[0]]
             score_a = game.scores[side_a]
-            score_b = game.scores[1 - side_a]
+            score_b = max(score for side, score in enumerate(game.scores) if side != side_a)
             if game.winner is not None:
                 return _outcome(
                     task,
@@ -177,7 +192,7 @@ def _outcome(task: MatchTask, hands: list[HandOutcome], score_a: int, score_b: i
     problems: list[str] = []
     for player in players:
         problems.extend(getattr(player, "problems", []))
-    return MatchOutcome(task.deal, task.swapped, hands, score_a, score_b, winner, spent, count,
+    return MatchOutcome(task.deal, task.rotation, hands, score_a, score_b, winner, spent, count,
                         problems)  # fmt: skip
 
 
@@ -198,14 +213,13 @@ def _play_hand(state: HandState, players: list[Player], seats_a: tuple[int, ...]
 def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: int,
                     single_hand: bool, keep_records: bool = False,
                     max_hands: int = MAX_HANDS) -> list[MatchTask]:  # fmt: skip
-    """Both halves of each duplicate deal, in order (ValueError unless two sides play)."""
-    team_seats(rules, False)
+    """Every rotation of each duplicate deal (team A on each side in turn), in order."""
     data = rules.to_dict()
     tasks = []
     for index in range(deals):
         deal = seed * 100_003 + index
-        for swapped in (False, True):
-            tasks.append(MatchTask(data, team_a, team_b, deal, swapped, single_hand,
+        for rotation in range(sides_count(rules)):
+            tasks.append(MatchTask(data, team_a, team_b, deal, rotation, single_hand,
                                    keep_records, max_hands))  # fmt: skip
     return tasks
 

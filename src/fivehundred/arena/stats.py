@@ -74,6 +74,9 @@ class Summary:
     misere: dict[str, tuple[int, int]]  # team -> (made, bid)
     decision_ms: dict[str, float]
     problems: list[str] = field(default_factory=list)
+    #: Sides at the table: with more than two, team A plays one side and B every other,
+    #: so A's fair share of wins is 1 / sides.
+    sides: int = 2
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +98,7 @@ class Summary:
                           for team, by in self.contracts.items()},
             "misere": {team: {"made": m, "bid": b} for team, (m, b) in self.misere.items()},
             "decision_ms": self.decision_ms,
+            "sides": self.sides,
             "problems": self.problems,
         }  # fmt: skip
 
@@ -107,7 +111,7 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
     """Statistics of a list of matches (duplicate halves are paired by their deal)."""
     wins = {"A": 0, "B": 0}
     ties = 0
-    points = {"A": 0, "B": 0}
+    points = {"A": 0.0, "B": 0.0}
     hands = 0
     by_deal: dict[int, list[float]] = defaultdict(lambda: [0.0, 0.0])
     contracts: dict[str, dict[str, ContractStats]] = {"A": {}, "B": {}}
@@ -143,6 +147,7 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
     decided = wins["A"] + wins["B"]
     rate = wins["A"] / decided if decided else 0.0
     per_deal = [total / n for total, n in by_deal.values() if n]
+    sides = round(len(outcomes) / len(by_deal)) if by_deal else 2
     for team in contracts:
         contracts[team] = {s: contracts[team][s] for s in STRAIN_ORDER if s in contracts[team]}
     return Summary(
@@ -161,4 +166,5 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
         misere={t: (m[0], m[1]) for t, m in misere.items()},
         decision_ms={t: (1000 * spent[t] / count[t] if count[t] else 0.0) for t in spent},
         problems=problems,
+        sides=max(2, sides),
     )
