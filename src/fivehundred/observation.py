@@ -96,6 +96,10 @@ class Observation:
             "players": self.rules.players,
             "called_card": text(self.called_card) if self.called_card >= 0 else None,
             "sides": list(self.sides),
+            # Public facts that are tedious to derive from the tricks: the suits each seat has
+            # shown void in, and the suits led so far (R-JOKER 5), as letters.
+            "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
+            "suits_led": "".join(s for i, s in enumerate("SCDH") if self.suits_led >> i & 1),
         }
 
 
