@@ -88,7 +88,7 @@ NOMINATION_NONE = 4
 H_SUIT = 8
 H_W = 16
 H_KEY = H_W + 80
-# A table row (and a node's key at ``h[H_KEY + KEY_WORDS * d:]``): the bounds and best move,
+# A table row (and a node's key at ``h[H_KEY + KEY_WORDS * d:]``): the bounds,
 # the mask of relevant cards (relative), two shape words, up to 7 relative hands, two more
 # shape words (more than four players only), so that a 4-player row reads one cache line.
 KEY_WORDS = 16
@@ -356,11 +356,11 @@ def _joker_lead_suits_p(st, p) -> int:  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
+def _gen_moves(h, st, row, rb, d, reduce):  # type: ignore[no-untyped-def]
     """Legal moves of the player to move into ``row[rb:rb + n]``, each as ``score << 16 | move``
     (higher scores are tried first; unsorted: the search picks the best remaining one
     each time, as most nodes only try one); returns n. With ``reduce``, only one card (the
-    lowest) of each run of equivalent cards. ``pref``: a move to score above all."""
+    lowest) of each run of equivalent cards."""
     p = st[S_TOMOVE]
     tcount = st[S_TCOUNT]
     misere = st[S_MISERE]
@@ -425,8 +425,6 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                 for nom in range(4):
                     if (allowed >> nom) & 1:
                         score = (-100 if misere == 1 and side_p == 1 else 80) - nom
-                        if c * 8 + nom == pref:
-                            score = 1000
                         row[rb + n] = ((score + 2000) << 16) | (c * 8 + nom)
                         n += 1
                 continue
@@ -455,8 +453,6 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
                 top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
                 score = (60 if (partners & top) != U0 else 30) - rank
             mv = c * 8 + NOMINATION_NONE
-            if mv == pref:
-                score = 1000
             row[rb + n] = ((score + 2000) << 16) | mv
             n += 1
         return n
@@ -543,8 +539,6 @@ def _gen_moves(h, st, row, rb, d, reduce, pref):  # type: ignore[no-untyped-def]
         else:
             score = 20 - rank
         mv = c * 8 + NOMINATION_NONE
-        if mv == pref:
-            score = 1000
         row[rb + n] = ((score + 2000) << 16) | mv
         n += 1
     return n
@@ -619,7 +613,6 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
     p = st[S_TOMOVE]
     misere = st[S_MISERE]
     trump = st[S_TRUMP]
-    pref = -1
     out = U0
     for i in range(P):
         out |= h[i]
@@ -701,19 +694,6 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             if ((data >> 8) & 255) < target:
                 h[H_W + d] = _pdep(mk, out)
                 return False
-            code = (data >> 16) - 1
-            if pref < 0 and code >= 0:
-                # best move stored as (suit, place from the top among the cards out in it,
-                # nomination)
-                bs = code >> 9
-                rel = (code >> 3) & 63
-                sm = out & h[H_SUIT + bs]
-                for _ in range(rel):
-                    sm ^= U1 << np.uint64(63 - np.int64(leading_zeros(sm)))
-                if sm != U0:
-                    c = 63 - np.int64(leading_zeros(sm))
-                    if ((h[p] >> np.uint64(c)) & U1) != U0:
-                        pref = c * 8 + (code & 7)
         sc, sd, used = _sure_tricks(h, st, P, trump, out)
         if sc >= target:
             h[H_W + d] = used
@@ -722,11 +702,10 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             h[H_W + d] = used
             return False
     rb = d * MAX_MOVES
-    n = _gen_moves(h, st, buf, rb, d, True, pref)
+    n = _gen_moves(h, st, buf, rb, d, True)
     side_p = st[O_SIDE + p]
     maxim = (side_p ^ misere) == 1
     result = not maxim
-    best = -1
     wall = U0
     hand = h[p]
     old_led = st[S_LED]
@@ -801,7 +780,6 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             wc |= hand & h[H_SUIT + 4]
         if r == maxim:
             result = r
-            best = mv
             wall = wc
             break
         wall |= wc
@@ -847,18 +825,12 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             data = np.int64(ttk[slot, K_DATA])
         lo = data & 255
         hi = (data >> 8) & 255
-        code = (data >> 16) - 1
         if result:
             if target > lo:
                 lo = target
         elif target - 1 < hi:
             hi = target - 1
-        if best >= 0:
-            c = best >> 3
-            bs = st[O_CSUIT + c]
-            rel = _popcount(out & h[H_SUIT + bs] & _bits_above(c))
-            code = (bs << 9) | (rel << 3) | (best & 7)
-        ttk[slot, K_DATA] = np.uint64(lo | (hi << 8) | ((code + 1) << 16))
+        ttk[slot, K_DATA] = np.uint64(lo | (hi << 8))
     h[H_W + d] = wall
     return result
 
@@ -896,7 +868,7 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
     d = st[S_TCOUNT]
     _init_trick(st, d)
-    n = _gen_moves(h, st, buf, d * MAX_MOVES, d, False, -1)
+    n = _gen_moves(h, st, buf, d * MAX_MOVES, d, False)
     for i in range(n):
         moves[i] = buf[d * MAX_MOVES + i] & 0xFFFF
     p = st[S_TOMOVE]
