@@ -21,28 +21,26 @@ falls back to the heuristic's card play.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 from fivehundred.actions import (
-    BID_BASE,
     MISERE,
-    PASS,
     Action,
     action_text,
-    bid_action,
-    bid_strain,
     bid_tricks,
 )
 from fivehundred.bots.base import Player
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
+from fivehundred.bots.simulate import bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import bid_value, side_of_seats
 
 try:
-    from fivehundred.solver import Position, solve_position, values_position
+    from fivehundred.solver import Position, values_position
 
     HAVE_SOLVER = True
 except ImportError:  # pragma: no cover - depends on the environment (numba)
@@ -64,26 +62,34 @@ class PimcPlayer(Player):
                  bid_deals: int | None = None) -> None:  # fmt: skip
         super().__init__(seed)
         self.samples = samples
-        #: Deals solved to check a bid (0: bid as the heuristic does). By default only the
-        #: stronger settings simulate bids: a whole-hand solve costs 0.1–1 s.
-        self.bid_deals = bid_deals if bid_deals is not None else (samples // 40 if samples >= 128
-                                                                  else 0)  # fmt: skip
+        #: Deals solved for each bid and for the discard (0: bid and discard as the
+        #: heuristic does). A whole-hand solve costs about 10 ms.
+        self.bid_deals = bid_deals if bid_deals is not None else max(6, samples // 3)
+        #: Seconds one bid may spend solving (at least four deals are always solved).
+        self.bid_budget = 0.7 if samples < 128 else 3.0
         self.heuristic = HeuristicPlayer(seed)
+        self._discard_plan: CardMask = 0
+        self._discard_why = ""
 
     def act(self, observation: Observation) -> Action:
         obs = observation
         if not obs.legal:
             raise ValueError("no legal action: it is not this seat's turn")
-        if (
-            obs.phase == "auction"
-            and self.bid_deals
+        simulate = (
+            self.bid_deals > 0
             and len(obs.legal) > 1
             and self.supported(obs)
             and obs.rules.players == 4
-        ):
-            action, why = self.simulate_bid(obs)
+            and obs.rules.seats == 4
+        )
+        if simulate and obs.phase == "auction":
+            rng = random.Random(self.rng.random())
+            action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
+                                            time.perf_counter, self.bid_budget)  # fmt: skip
             self._reason = why
             return action
+        if simulate and obs.phase == "discard" and obs.contract < MISERE:
+            return self._discard(obs)
         if (
             obs.phase != "play"
             or len(obs.legal) == 1
@@ -190,66 +196,22 @@ class PimcPlayer(Player):
                 return hands
         return None
 
-    # ------------------------------------------------------------------ bidding
-    def simulate_bid(self, obs: Observation) -> tuple[Action, str]:
-        """The heuristic's bid, checked by solving sampled deals: deal the unseen cards to
-        the others and the kitty, discard as the heuristic would, and solve the hand
-        double-dummy with us as contractor. Bid the level the deals support, at most one
-        trick away from the heuristic's count."""
-        proposal = self.heuristic.act(obs)
-        why = self.heuristic.explain()
-        if not BID_BASE <= proposal < MISERE:
-            return proposal, why
-        rules = obs.rules
-        strain = bid_strain(proposal)
-        partner = (obs.seat + 2) % rules.seats
-        if any(
-            s == partner and BID_BASE <= c < MISERE and bid_strain(c) == strain
-            for s, c in obs.auction
-        ):
-            # Raising partner: random deals ignore what partner's bid showed; trust the count.
-            return proposal, why
-        ctx = context_for(strain, False, (-1, -1))
-        rng = random.Random(self.rng.random())
-        others = [s for s in range(rules.seats) if s != obs.seat]
-        unseen = list(iter_cards(obs.unseen))
-        leader = obs.seat
-        if rules.eldest_leads:
-            leader = (obs.dealer + 1) % rules.seats
-        totals = []
-        for _ in range(self.bid_deals):
-            rng.shuffle(unseen)
-            hands = [0] * rules.seats
-            at = 0
-            for seat in others:
-                hands[seat] = sum(1 << c for c in unseen[at : at + rules.pack.hand_size])
-                at += rules.pack.hand_size
-            kitty = sum(1 << c for c in unseen[at:])
-            full = obs.hand | kitty
-            discards = self.heuristic.plan_discards(full, strain, rules.pack.kitty_size, rules)
-            hands[obs.seat] = full & ~sum(1 << c for c in discards)
-            pos = Position.build(ctx, range(rules.seats), (obs.seat, partner), hands, leader,
-                                 (), -1, 0, None,
-                                 rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, 0)  # fmt: skip
-            totals.append(solve_position(pos))
-        mean = sum(totals) / len(totals)
-        wanted = bid_tricks(proposal)
-        # Double dummy favours the declarer a little: shade the estimate by half a trick.
-        level = max(wanted - 1, min(wanted + 1, int(mean - 0.5)))
-        legal = set(obs.legal)
-        if level >= 6:
-            for tricks in range(level, wanted - 2, -1):
-                if 6 <= tricks <= 10 and bid_action(tricks, strain) in legal:
-                    if tricks > level:
-                        break
-                    action = bid_action(tricks, strain)
-                    return action, (
-                        f"bidding {action_text(action)}: {mean:.1f} tricks on "
-                        f"average over {len(totals)} solved deals"
-                    )
-        if PASS in legal:
-            return PASS, f"passing: only {mean:.1f} tricks on average over {len(totals)} deals"
-        return proposal, why
+    def _discard(self, obs: Observation) -> Action:
+        """Discard the set chosen on solved deals, one card per action."""
+        extra = obs.hand.bit_count() - obs.rules.pack.hand_size
+        if extra == obs.rules.pack.kitty_size or not self._discard_plan & obs.hand:
+            rng = random.Random(self.rng.random())
+            deals = max(4, self.bid_deals // 2)
+            self._discard_plan, self._discard_why = discard_by_simulation(
+                obs, self.heuristic, deals, rng
+            )
+        for card in iter_cards(self._discard_plan & obs.hand):
+            if card in obs.legal:
+                self._reason = self._discard_why
+                return card
+        action = self.heuristic.act(obs)
+        self._reason = self.heuristic.explain()
+        return action
 
     # ------------------------------------------------------------------ search
     def utility(self, obs: Observation, total: int) -> float:

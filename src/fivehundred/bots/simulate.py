@@ -1,0 +1,414 @@
+"""Bidding and discarding by simulation, for the PIMC player (four-handed games).
+
+What the auction tells: :func:`auction_reads` turns every other seat's calls into
+constraints on the hand it was dealt (a bid in a strain shows tricks there, a raise shows
+support, an early pass shows a weak hand, misère shows low cards), measured with the
+heuristic's own trick counting. :func:`sample_deal` deals the unseen cards to the other
+seats and the kitty, preferring deals that break none of them.
+
+:func:`bid_by_simulation` values every candidate contract on the same sampled deals: we
+pick up the kitty, discard as the heuristic would and the deal is solved double-dummy from
+the opening lead; one solve per strain gives the trick count for every level. Passing is
+valued by solving the contract that stands (partner's or an opponent's) on the same deals.
+:func:`discard_by_simulation` chooses among a few candidate discards the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from fivehundred.actions import (
+    BID_BASE,
+    MISERE,
+    PASS,
+    Action,
+    action_text,
+    bid_action,
+    bid_strain,
+    bid_tricks,
+)
+from fivehundred.auction import bid_rank
+from fivehundred.bots.heuristic import (
+    HeuristicPlayer,
+    hand_tricks,
+    misere_dangers,
+    misere_ok,
+    support_tricks,
+)
+from fivehundred.bots.memory import context_for
+from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUITS, CardMask, iter_cards
+from fivehundred.observation import Observation
+from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
+from fivehundred.scoring import SLAM_MINIMUM, bid_value
+
+with contextlib.suppress(ImportError):  # the caller checks pimc.HAVE_SOLVER first
+    from fivehundred.solver import Position, solve_position
+
+#: Double dummy knows where every card is; the real declarer does not (and partner's hand
+#: is a guess): a contract is counted made on ``1 - SHADE`` of the deals that make it
+#: exactly.
+SHADE = 0.3
+#: A suit bid by a seat that has not raised its partner shows this many tricks fewer than
+#: the level in its own hand (the heuristic counts the kitty and partner for about two).
+BID_SLACK = 2.3
+#: An early pass shows no suit worth more than this many tricks on its own.
+PASS_MAX = 5.3
+
+
+@dataclass(frozen=True)
+class Read:
+    """One thing the auction says about ``seat``'s dealt hand."""
+
+    seat: int
+    kind: str  # "bid", "raise", "pass", "misere"
+    strain: int = -1
+    tricks: int = 0
+
+    def broken(self, hand: CardMask, rules: Rules) -> bool:
+        """Whether ``hand`` (as dealt, before the kitty) contradicts this read."""
+        if self.kind == "bid":
+            return hand_tricks(hand, self.strain, rules) < self.tricks - BID_SLACK
+        if self.kind == "raise":
+            return support_tricks(hand, self.strain, rules) < 1.5
+        if self.kind == "misere":
+            return len(misere_dangers(hand, rules)) > 4
+        return any(hand_tricks(hand, s, rules) > PASS_MAX for s in SUITS)
+
+
+def auction_reads(obs: Observation) -> list[Read]:
+    """What the calls of the other seats say about their hands (not the contractor's hand
+    after the kitty: only hands as dealt are read)."""
+    seats = obs.rules.seats
+    reads: list[Read] = []
+    bid_by: dict[int, list[Action]] = {}
+    early_pass: set[int] = set()
+    high = -1
+    for seat, call in obs.auction:
+        if call == PASS:
+            if high < 0 or (BID_BASE <= high < MISERE and bid_tricks(high) <= 6):
+                early_pass.add(seat)
+        else:
+            if call >= MISERE:
+                bid_by.setdefault(seat, []).append(call)
+            elif call >= BID_BASE:
+                partner = (seat + seats // 2) % seats if seats % 2 == 0 else -1
+                raised = any(
+                    c < MISERE and c >= BID_BASE and bid_strain(c) == bid_strain(call)
+                    for c in bid_by.get(partner, [])
+                )
+                bid_by.setdefault(seat, []).append(call if not raised else -call - 1)
+            high = call
+    for seat in range(seats):
+        if seat == obs.seat:
+            continue
+        calls = bid_by.get(seat, [])
+        if calls:
+            last = calls[-1]
+            if last >= MISERE:
+                reads.append(Read(seat, "misere"))
+            elif last < 0:
+                real = -last - 1
+                reads.append(Read(seat, "raise", bid_strain(real), bid_tricks(real)))
+            else:
+                reads.append(Read(seat, "bid", bid_strain(last), bid_tricks(last)))
+        elif seat in early_pass:
+            reads.append(Read(seat, "pass"))
+    return reads
+
+
+def sample_deal(
+    obs: Observation, reads: Sequence[Read], rng: random.Random, tries: int = 24
+) -> tuple[list[CardMask], CardMask]:
+    """Hands for every seat (ours as it is) and a kitty, in the auction: the first deal of
+    ``tries`` that breaks no read, else the one that breaks fewest."""
+    rules = obs.rules
+    size = rules.pack.hand_size
+    others = [s for s in range(rules.seats) if s != obs.seat]
+    unseen = list(iter_cards(obs.unseen))
+    best: tuple[int, list[CardMask], CardMask] | None = None
+    for _ in range(tries):
+        rng.shuffle(unseen)
+        hands = [0] * rules.seats
+        hands[obs.seat] = obs.hand
+        at = 0
+        for seat in others:
+            hands[seat] = sum(1 << c for c in unseen[at : at + size])
+            at += size
+        kitty = sum(1 << c for c in unseen[at:])
+        broken = 0
+        for read in reads:
+            if read.broken(hands[read.seat], rules):
+                broken += 1
+                if best is not None and broken >= best[0]:
+                    break
+        if best is None or broken < best[0]:
+            best = (broken, hands, kitty)
+        if not broken:
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+# ----------------------------------------------------------------------------- scoring
+def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
+    """Contracting side's points minus the defenders' when it ends with ``tricks``."""
+    value = bid_value(contract, rules)
+    if contract >= MISERE:
+        made = tricks == 0
+        defenders = 10 * tricks if rules.misere_defenders_score else 0
+        return (value if made else -value) - defenders
+    made = tricks >= bid_tricks(contract)
+    if made and tricks == 10:
+        value = max(value, SLAM_MINIMUM)
+    return (value if made else -value) - 10 * (10 - tricks)
+
+
+def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
+    """:func:`contract_score`, with a deal that makes exactly counted partly set."""
+    score = contract_score(contract, tricks, rules)
+    if contract < MISERE and tricks == bid_tricks(contract):
+        return (1 - SHADE) * score + SHADE * contract_score(contract, tricks - 1, rules)
+    return float(score)
+
+
+# ----------------------------------------------------------------------------- solving
+def _leader(rules: Rules, dealer: int, contractor: int) -> int:
+    return (dealer + 1) % rules.seats if rules.eldest_leads else contractor
+
+
+def play_out(
+    rules: Rules,
+    dealer: int,
+    contractor: int,
+    contract: Action,
+    hands: Sequence[CardMask],
+) -> int:
+    """Double-dummy tricks of the contracting side (the contractor alone in misère), hands
+    after the discard."""
+    seats = rules.seats
+    partner = (contractor + seats // 2) % seats
+    if contract >= MISERE:
+        ctx = context_for(NO_TRUMPS, True, (-1, -1))
+        active: Sequence[int] = [s for s in range(seats) if s != partner]
+        side: Sequence[int] = (contractor,)
+    else:
+        ctx = context_for(bid_strain(contract), False, (-1, -1))
+        active = range(seats)
+        side = (contractor, partner)
+    leader = _leader(rules, dealer, contractor)
+    if leader not in active:
+        leader = (leader + 1) % seats
+    pos = Position.build(ctx, active, side, hands, leader, (), -1, 0, None,
+                         rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, 0)  # fmt: skip
+    return solve_position(pos)
+
+
+def heuristic_discards(
+    heuristic: HeuristicPlayer, hand: CardMask, contract: Action, rules: Rules
+) -> CardMask:
+    """The cards the heuristic would discard from ``hand`` (dealt hand and kitty)."""
+    count = rules.pack.kitty_size
+    if contract >= MISERE:
+        out = 0
+        for _ in range(count):
+            card = heuristic._misere_discard(hand & ~out, rules)
+            out |= 1 << card
+        return out
+    return sum(1 << c for c in heuristic.plan_discards(hand, bid_strain(contract), count, rules))
+
+
+# ----------------------------------------------------------------------------- bidding
+def _strains_to_try(heuristic: HeuristicPlayer, obs: Observation, proposal: Action) -> list[int]:
+    """The strains worth solving: the heuristic's choice and the other strains it rates
+    within a trick and a half of its best (at most three)."""
+    levels = heuristic.bid_levels(obs)
+    ranked = sorted(levels, key=lambda s: -levels[s])
+    best = levels[ranked[0]] if ranked else 0.0
+    strains = [s for s in ranked if levels[s] >= max(5.0, best - 1.5)][:3]
+    if BID_BASE <= proposal < MISERE and bid_strain(proposal) not in strains:
+        strains = [bid_strain(proposal), *strains[:2]]
+    return strains
+
+
+def worth_simulating(heuristic: HeuristicPlayer, obs: Observation, proposal: Action) -> bool:
+    """Whether the hand is near enough to a contract that solving deals could change the
+    call (most hands pass at once: no solving for them)."""
+    if proposal != PASS:
+        return True
+    levels = heuristic.bid_levels(obs)
+    legal = set(obs.legal)
+    if MISERE in legal and misere_ok(obs.hand, obs.rules, obs.rules.pack.kitty_size + 1):
+        return True
+    best = max(levels.values(), default=0.0)
+    # The cheapest legal level we could still name.
+    cheapest = min((bid_tricks(a) for a in legal if BID_BASE <= a < MISERE), default=11)
+    return best >= max(5.6, cheapest - 0.9)
+
+
+def bid_by_simulation(
+    obs: Observation,
+    heuristic: HeuristicPlayer,
+    deals: int,
+    rng: random.Random,
+    clock: Callable[[], float] | None = None,
+    budget: float = 0.0,
+) -> tuple[Action, str]:
+    """The call with the best mean score over ``deals`` sampled deals (see the module)."""
+    rules = obs.rules
+    proposal = heuristic.act(obs)
+    why = heuristic.explain()
+    legal = set(obs.legal)
+    if not worth_simulating(heuristic, obs, proposal):
+        return proposal, why
+    strains = _strains_to_try(heuristic, obs, proposal)
+    try_misere = MISERE in legal and (
+        proposal == MISERE or misere_ok(obs.hand, rules, rules.pack.kitty_size + 1)
+    )
+    seats = rules.seats
+    partner = (obs.seat + seats // 2) % seats
+    bids = [(s, c) for s, c in obs.auction if c != PASS]
+    standing = bids[-1] if bids else None
+    reads = auction_reads(obs)
+    tricks: dict[int, list[int]] = {s: [] for s in strains}
+    misere_tricks: list[int] = []
+    pass_scores: list[float] = []
+    start = clock() if clock else 0.0
+    for n in range(deals):
+        if clock and n >= 4 and clock() - start > budget:
+            break
+        hands, kitty = sample_deal(obs, reads, rng)
+        full = obs.hand | kitty
+        for strain in strains:
+            contract = bid_action(6, strain)
+            mine = full & ~heuristic_discards(heuristic, full, contract, rules)
+            played = list(hands)
+            played[obs.seat] = mine
+            tricks[strain].append(play_out(rules, obs.dealer, obs.seat, contract, played))
+        if try_misere:
+            mine = full & ~heuristic_discards(heuristic, full, MISERE, rules)
+            if mine & JOKERS_MASK:
+                misere_tricks.append(10)
+            else:
+                played = list(hands)
+                played[obs.seat] = mine
+                misere_tricks.append(play_out(rules, obs.dealer, obs.seat, MISERE, played))
+        if standing is not None and PASS in legal:
+            seat, call = standing
+            theirs = hands[seat] | kitty
+            played = list(hands)
+            played[seat] = theirs & ~heuristic_discards(heuristic, theirs, call, rules)
+            total = play_out(rules, obs.dealer, seat, call, played)
+            score = shaded_score(call, total, rules)
+            pass_scores.append(score if seat in (obs.seat, partner) else -score)
+    count = len(next(iter(tricks.values()))) if tricks else len(misere_tricks)
+    if not count:
+        return proposal, why
+    options: list[tuple[float, Action]] = []
+    if PASS in legal:
+        options.append((sum(pass_scores) / count if pass_scores else 0.0, PASS))
+    for strain in strains:
+        for level in range(6, 11):
+            action = bid_action(level, strain)
+            if action not in legal:
+                continue
+            mean = sum(shaded_score(action, t, rules) for t in tricks[strain]) / count
+            options.append((mean, action))
+    if try_misere and misere_tricks:
+        options.append((sum(shaded_score(MISERE, t, rules) for t in misere_tricks) / count, MISERE))
+    if not options:
+        return proposal, why
+    # Ties go to the cheaper call (a lower bid leaves room to stop).
+    value, best = max(options, key=lambda o: (o[0], -bid_rank(o[1], rules) if o[1] != PASS else 1))
+    if best == PASS:
+        text = f"passing: {value:+.0f} points expected, better than any bid over {count} deals"
+    else:
+        text = (
+            f"bidding {action_text(best)}: {value:+.0f} points expected over {count} solved deals"
+        )
+    return best, text
+
+
+# ----------------------------------------------------------------------------- discarding
+def discard_candidates(
+    heuristic: HeuristicPlayer, hand: CardMask, contract: Action, rules: Rules
+) -> list[CardMask]:
+    """A few sensible discards: the heuristic's plan, voiding each short side suit, and
+    the lowest side cards."""
+    count = rules.pack.kitty_size
+    plan = heuristic_discards(heuristic, hand, contract, rules)
+    out = [plan]
+    if contract >= MISERE:
+        return out
+    strain = bid_strain(contract)
+    ctx = context_for(strain, False, (-1, -1))
+    trumps = hand & ctx.follow_masks[strain] if strain != NO_TRUMPS else 0
+    side = hand & ~trumps & ~JOKERS_MASK
+    power = ctx.power
+
+    def lowest(mask: CardMask, n: int) -> CardMask:
+        cards = sorted(iter_cards(mask), key=lambda c: power[c])[:n]
+        return sum(1 << c for c in cards)
+
+    def suit_cards(suit: int) -> CardMask:
+        return side & ctx.follow_masks[suit]
+
+    # Lowest side cards overall.
+    if side.bit_count() >= count:
+        out.append(lowest(side, count))
+    for suit in SUITS:
+        cards = suit_cards(suit)
+        n = cards.bit_count()
+        if not cards or n > count:
+            continue
+        rest = side & ~cards
+        extra = count - n
+        if rest.bit_count() < extra:
+            continue
+        out.append(cards | lowest(rest, extra))
+    unique: list[CardMask] = []
+    for mask in out:
+        if mask.bit_count() == count and mask & ~hand == 0 and mask not in unique:
+            unique.append(mask)
+    return unique[:5]
+
+
+def discard_by_simulation(
+    obs: Observation, heuristic: HeuristicPlayer, deals: int, rng: random.Random
+) -> tuple[CardMask, str]:
+    """The discard (a mask of ``kitty_size`` cards) with the best mean score on sampled
+    deals of the other hands, each solved double-dummy from the opening lead."""
+    rules = obs.rules
+    contract = obs.contract
+    candidates = discard_candidates(heuristic, obs.hand, contract, rules)
+    if len(candidates) == 1:
+        return candidates[0], "the heuristic's discard (no other sensible one)"
+    reads = auction_reads(obs)
+    totals = [0.0] * len(candidates)
+    for _ in range(deals):
+        hands, _ = sample_deal(obs, reads, rng)
+        for i, mask in enumerate(candidates):
+            played = list(hands)
+            played[obs.seat] = obs.hand & ~mask
+            total = play_out(rules, obs.dealer, obs.seat, contract, played)
+            # A trick more counts a little even when the score is the same.
+            totals[i] += contract_score(contract, total, rules) + total
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+    cards = " ".join(action_text(c) for c in iter_cards(candidates[best]))
+    return candidates[best], (
+        f"discarding {cards}: best of {len(candidates)} discards over {deals} solved deals "
+        f"(mean {totals[best] / max(deals, 1):+.0f})"
+    )
+
+
+__all__ = [
+    "Read",
+    "auction_reads",
+    "bid_by_simulation",
+    "contract_score",
+    "discard_by_simulation",
+    "discard_candidates",
+    "sample_deal",
+]
