@@ -452,6 +452,9 @@ def _gen_moves(h, st, row, rb, d, reduce):  # type: ignore[no-untyped-def]
                 # lead towards the partner's winner, else lead low
                 top = U1 << np.uint64(63 - np.int64(leading_zeros(so)))
                 score = (60 if (partners & top) != U0 else 30) - rank
+                if s == trump and _popcount((hand | partners) & so) > _popcount(opps & so):
+                    # draw the opponents' trumps
+                    score += 25
             mv = c * 8 + NOMINATION_NONE
             row[rb + n] = ((score + 2000) << 16) | mv
             n += 1
