@@ -33,7 +33,7 @@ from fivehundred.actions import (
 from fivehundred.bots.base import Player
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
-from fivehundred.bots.simulate import bid_by_simulation, discard_by_simulation
+from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
@@ -70,6 +70,8 @@ class PimcPlayer(Player):
         self.heuristic = HeuristicPlayer(seed)
         self._discard_plan: CardMask = 0
         self._discard_why = ""
+        self._reads: list[Read] = []
+        self._reads_key: tuple[object, ...] = ()
 
     def act(self, observation: Observation) -> Action:
         obs = observation
@@ -126,7 +128,50 @@ class PimcPlayer(Player):
         return max(2, round(self.samples * scale))
 
     def sample_hands(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
-        """Hands for every seat consistent with the observation (None if none found)."""
+        """Hands for every seat consistent with the observation (None if none found),
+        preferring (a few tries) hands that fit what the others' calls showed: a bidder's
+        length and honours in its strain, an early passer's weakness (see
+        :func:`~fivehundred.bots.simulate.auction_reads`; the contractor's hand is read
+        only through its trumps, as the kitty changed it)."""
+        reads = self._reads_for(obs)
+        if not reads:
+            return self._sample_once(obs, rng)
+        played = [0] * obs.rules.seats
+        for plays, _ in obs.tricks:
+            for seat, action in plays:
+                played[seat] |= 1 << play_card(action)
+        for seat, action in obs.trick:
+            played[seat] |= 1 << play_card(action)
+        best: tuple[int, list[CardMask] | None] = (99, None)
+        for _ in range(4):
+            hands = self._sample_once(obs, rng)
+            if hands is None:
+                return best[1]
+            broken = sum(
+                1 for read in reads if read.broken(hands[read.seat] | played[read.seat], obs.rules)
+            )
+            if broken < best[0]:
+                best = (broken, hands)
+            if not broken:
+                break
+        return best[1]
+
+    def _reads_for(self, obs: Observation) -> list[Read]:
+        """The auction's reads on seats whose hands are sampled (cached per hand)."""
+        key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
+        if self._reads_key != key:
+            exposed = {s for s, _ in obs.exposed}
+            self._reads = [
+                r
+                for r in auction_reads(obs)
+                if r.seat != obs.contractor and r.seat not in exposed
+                and r.seat in (obs.active or range(obs.rules.seats))
+                and obs.rules.players == 4 and obs.rules.seats == 4
+            ]  # fmt: skip
+            self._reads_key = key
+        return self._reads
+
+    def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
                           obs.joker_suits)  # fmt: skip

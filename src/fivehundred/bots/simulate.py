@@ -58,6 +58,12 @@ BID_SLACK = 2.3
 PASS_MAX = 5.3
 
 
+#: Aces and kings: what a no-trump bidder holds.
+_HIGH_CARDS = sum(1 << (suit * 16 + rank) for suit in SUITS for rank in (14, 15))
+#: Cards from 2 to 8: what a misère bidder holds.
+_LOW_CARDS = sum(1 << (suit * 16 + rank) for suit in SUITS for rank in range(7))
+
+
 @dataclass(frozen=True)
 class Read:
     """One thing the auction says about ``seat``'s dealt hand."""
@@ -119,37 +125,56 @@ def auction_reads(obs: Observation) -> list[Read]:
     return reads
 
 
+def _favoured(read: Read) -> CardMask:
+    """Cards a seat with this read is likely to hold (drawn three times as often)."""
+    if read.kind in ("bid", "raise"):
+        if read.strain == NO_TRUMPS:
+            return JOKERS_MASK | _HIGH_CARDS
+        return context_for(read.strain, False, (-1, -1)).follow_masks[read.strain]
+    if read.kind == "misere":
+        return _LOW_CARDS
+    return 0
+
+
 def sample_deal(
-    obs: Observation, reads: Sequence[Read], rng: random.Random, tries: int = 24
+    obs: Observation, reads: Sequence[Read], rng: random.Random, tries: int = 30
 ) -> tuple[list[CardMask], CardMask]:
-    """Hands for every seat (ours as it is) and a kitty, in the auction: the first deal of
-    ``tries`` that breaks no read, else the one that breaks fewest."""
+    """Hands for every seat (ours as it is) and a kitty, fitting the auction.
+
+    Seats are dealt one by one, the most constrained first: a bidder's hand is drawn with
+    the cards of its strain favoured and redrawn (up to ``tries`` times) until it shows
+    the tricks of its bid; an early passer's until it has no biddable suit. The last draw
+    stands if none fits, so a deal always comes back."""
     rules = obs.rules
     size = rules.pack.hand_size
-    others = [s for s in range(rules.seats) if s != obs.seat]
-    unseen = list(iter_cards(obs.unseen))
-    best: tuple[int, list[CardMask], CardMask] | None = None
-    for _ in range(tries):
-        rng.shuffle(unseen)
-        hands = [0] * rules.seats
-        hands[obs.seat] = obs.hand
-        at = 0
-        for seat in others:
-            hands[seat] = sum(1 << c for c in unseen[at : at + size])
-            at += size
-        kitty = sum(1 << c for c in unseen[at:])
-        broken = 0
-        for read in reads:
-            if read.broken(hands[read.seat], rules):
-                broken += 1
-                if best is not None and broken >= best[0]:
+    by_seat = {r.seat: r for r in reads}
+    order = {"bid": 0, "raise": 1, "misere": 2, "pass": 3}
+    others = sorted(
+        (s for s in range(rules.seats) if s != obs.seat),
+        key=lambda s: order[by_seat[s].kind] if s in by_seat else 4,
+    )
+    pool = list(iter_cards(obs.unseen))
+    hands = [0] * rules.seats
+    hands[obs.seat] = obs.hand
+    for seat in others:
+        read = by_seat.get(seat)
+        if read is None:
+            rng.shuffle(pool)
+            picked = pool[:size]
+        else:
+            favoured = _favoured(read)
+            for _ in range(tries):
+                keyed = sorted(
+                    pool, key=lambda c: rng.random() ** (1 / 3 if favoured >> c & 1 else 1)
+                )
+                picked = keyed[-size:]
+                if not read.broken(sum(1 << c for c in picked), rules):
                     break
-        if best is None or broken < best[0]:
-            best = (broken, hands, kitty)
-        if not broken:
-            break
-    assert best is not None
-    return best[1], best[2]
+        hands[seat] = sum(1 << c for c in picked)
+        taken = set(picked)
+        pool = [c for c in pool if c not in taken]
+    kitty = sum(1 << c for c in pool)
+    return hands, kitty
 
 
 # ----------------------------------------------------------------------------- scoring
