@@ -1,21 +1,26 @@
-"""The strong player: Perfect Information Monte Carlo (PIMC) card play.
+"""The strong player: Perfect Information Monte Carlo (PIMC) bidding, discarding and play.
 
 For each decision in play it deals the unseen cards many times, consistently with all the
 seat has seen — its own hand, every card played, the voids each seat has shown, the open
-hands, and the auction (the contractor is dealt a fair share of the trumps of its strain).
-Each deal is solved double-dummy (:mod:`fivehundred.solver`); the action with the best
-total score over the deals is played. Bids, the discard and the joker nomination follow the
-heuristic player (whose trick counting was calibrated with the arena): a double-dummy
-solve of a whole hand costs 0.1–1 s, too much to simulate every bid within a second. The
-stronger settings (``samples >= 128``, e.g. ``pimc:strong``; or ``bid_deals=N``) check each
-bid of their own by solving sampled deals (:meth:`PimcPlayer.simulate_bid`).
+hands, and the auction (the contractor is dealt a fair share of the trumps of its strain;
+the other seats' hands are redrawn a few times to fit their calls: a bidder's tricks in
+its strain, an early passer's weakness, see :mod:`fivehundred.bots.simulate`). Each deal is
+solved double-dummy (:mod:`fivehundred.solver`); the action with the best total score over
+the deals is played.
 
-Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals), ``pimc:N``,
-``pimc:fast`` (16) or ``pimc:strong`` (160). Early in the hand a double-dummy solve costs far
-more, so the number of deals is scaled down for the first tricks to keep the default
-under a second per decision on one core, and below 128 deals the first trick is played by
-the heuristic (two or three solved deals choose a worse opening lead than its rules). Without the solver (numba missing), the player
-falls back to the heuristic's card play.
+Bids and the discard are simulated too (four-handed games): for each candidate contract
+the seat picks up a sampled kitty, discards as the heuristic would, and the deal is solved
+from the opening lead; the call with the best mean score (a set costs the contract's
+value, the defenders score 10 a trick) wins, passing valued by solving the contract that
+stands. The discard is the best of a few candidate sets on solved deals. Hands far from a
+contract pass at once, by the heuristic's count.
+
+Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals in play, 21
+for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
+Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
+down for the first tricks, a bid stops solving after 0.7 s, and below 128 deals the first
+trick is played by the heuristic (a few solved deals choose a worse opening lead than its
+rules). Without the solver (numba missing), the player falls back to the heuristic.
 """
 
 from __future__ import annotations
