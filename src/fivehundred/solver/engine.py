@@ -856,6 +856,26 @@ def solve_dense(h, st, buf, ttk, ttc, lo, hi, d):  # type: ignore[no-untyped-def
 
 
 @njit(cache=True, error_model="numpy")
+def _solve_from(h, st, buf, ttk, ttc, lo, hi, d, guess):  # type: ignore[no-untyped-def]
+    """As :func:`solve_dense` (arrays already borrowed, trick tracking set), stepping one
+    trick at a time from ``guess``: cheaper when the value is near it, as the values of a
+    player's different moves usually are."""
+    t = guess
+    while lo < hi:
+        if t <= lo:
+            t = lo + 1
+        if t > hi:
+            t = hi
+        if _search(h, st, buf, ttk, ttc, t, d):
+            lo = t
+            t += 1
+        else:
+            hi = t - 1
+            t -= 1
+    return lo
+
+
+@njit(cache=True, error_model="numpy")
 def reach_dense(h, st, buf, ttk, ttc, target):  # type: ignore[no-untyped-def]
     """Zero-window: can the contracting side take ``target`` more tricks? (At the root.)"""
     h, st, buf, ttk, ttc = _borrow(h, st, buf, ttk, ttc)
@@ -884,6 +904,7 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
         out |= h[i]
     for i in range(tcount):
         out |= U1 << np.uint64(st[O_TC + i])
+    guess = (left + 1) // 2
     for i in range(n):
         mv = moves[i]
         c = mv >> 3
@@ -924,11 +945,14 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
             st[S_TCOUNT] = 0
             st[S_TOMOVE] = w
             st[S_LEFT] = left - 1
-            values[i] = st[O_SIDE + w] + solve_dense(h, st, buf, ttk, ttc, 0, left - 1, d + 1)
+            side_w = st[O_SIDE + w]
+            values[i] = side_w + _solve_from(h, st, buf, ttk, ttc, 0, left - 1, d + 1,
+                                             guess - side_w)  # fmt: skip
         else:
             st[S_TCOUNT] = tcount + 1
             st[S_TOMOVE] = (p + 1) % P
-            values[i] = solve_dense(h, st, buf, ttk, ttc, 0, left, d + 1)
+            _init_trick(st, d + 1)
+            values[i] = _solve_from(h, st, buf, ttk, ttc, 0, left, d + 1, guess)
         st[S_LEFT] = left
         st[S_TCOUNT] = tcount
         st[S_TOMOVE] = p
@@ -936,6 +960,7 @@ def move_values_dense(h, st, buf, ttk, ttc, moves, values):  # type: ignore[no-u
         st[S_SUITSLED] = old_led_mask
         st[O_VOID + p] = old_void
         h[p] ^= bit
+        guess = values[i]
     return n
 
 
