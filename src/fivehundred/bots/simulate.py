@@ -47,10 +47,10 @@ from fivehundred.scoring import SLAM_MINIMUM, bid_value
 with contextlib.suppress(ImportError):  # the caller checks pimc.HAVE_SOLVER first
     from fivehundred.solver import Position, solve_position
 
-#: Double dummy knows where every card is; the real declarer does not (and partner's hand
-#: is a guess): a contract is counted made on ``1 - SHADE`` of the deals that make it
-#: exactly.
-SHADE = 0.3
+#: Double dummy knows where every card is; a real declarer does not (and the other hands
+#: are guesses, the best of several calls looks better than it is): a declarer's trick
+#: count is taken one lower on this share of the deals.
+SHADE = 0.4
 #: A suit bid by a seat that has not raised its partner shows this many tricks fewer than
 #: the level in its own hand (the heuristic counts the kitty and partner for about two).
 BID_SLACK = 2.3
@@ -192,11 +192,12 @@ def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
 
 
 def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
-    """:func:`contract_score`, with a deal that makes exactly counted partly set."""
+    """:func:`contract_score`, the declarer's double-dummy count shaded by :data:`SHADE`
+    of a trick (not in misère, where perfect defenders are the harder side already)."""
     score = contract_score(contract, tricks, rules)
-    if contract < MISERE and tricks == bid_tricks(contract):
-        return (1 - SHADE) * score + SHADE * contract_score(contract, tricks - 1, rules)
-    return float(score)
+    if contract >= MISERE or tricks == 0:
+        return float(score)
+    return (1 - SHADE) * score + SHADE * contract_score(contract, tricks - 1, rules)
 
 
 # ----------------------------------------------------------------------------- solving
