@@ -15,7 +15,7 @@ The search works on two packed arrays (few arguments make the recursion cheap):
 ``h``   uint64[H_SIZE]  ``h[0:8]`` hand of each active player (index 0..P-1 in turn order),
                         ``h[H_SUIT:H_SUIT+5]`` dense cards of each effective suit (4 = free
                         jokers), ``h[H_W + d]`` the relevant cards returned by the node at
-                        depth ``d``, ``h[H_KEY + 12 * d:]`` the table key of that node
+                        depth ``d``, ``h[H_KEY + KEY_WORDS * d:]`` the table key of that node
 ``st``  int64[ST_LEN]   scalars (the ``S_*`` constants), then the cards and players played
                         by depth (``O_TC``, ``O_TP``: the trick in progress is
                         ``[d - st[S_TCOUNT], d)``), the contracting side (``O_SIDE``: 1, the
@@ -40,7 +40,20 @@ exact shape (every hand's length in every suit, the leader, the joker-lead state
 position with that shape and those owners has the same bound, whoever holds the small
 cards below (the DDS "winning ranks" idea, kept per suit as a top prefix). Keys are in
 *relative* rank order (``pext`` of each hand by the cards still out), so the prefix of a
-suit is a fixed bit range and a match is one masked compare per hand.
+suit is a fixed bit range and a match is one masked compare per hand. A card searched
+for a run of equivalent cards of its hand makes the whole run relevant when the proof
+reaches down to the run's ranks (the other cards of the run were not searched).
+
+Moves are scored, not sorted: the search takes the best remaining one each time, and
+almost every node that succeeds does so with its first move. Leads cash winners (not
+into an opponent's ruff), give the partner a ruff, draw trumps with the longer trumps,
+lead towards the partner's winner, else low; followers win with the cheapest card no
+later opponent can beat, overtake the partner only to save a trick, else play low; in
+misère the contractor exits under a defender's card and ducks with the highest card that
+loses, while the defenders lead under the contractor's lowest card and shed high cards
+on their own tricks. (Tried and measured worse or no better: the table's best move
+first, killer moves, discarding by suit length, leading length in no trumps, a
+quick-trick bound.)
 """
 
 from __future__ import annotations
