@@ -286,6 +286,19 @@ class HandState:
         """Every legal action for the player to move (empty when the hand is over)."""
         phase = self.phase
         if phase == PLAY:
+            if self.trick_cards:  # following: the hot path, inlined
+                seat = self.to_move
+                hand = self.hands[seat]
+                if self.face_up[seat] >= 0:
+                    hand &= self.face_up[seat]
+                ctx = self.ctx
+                assert ctx is not None
+                following = hand & ctx.follow_masks[self.led_suit]
+                if following:
+                    return cards_of(following)
+                if ctx.misere and hand & ctx.free_jokers:
+                    return cards_of(hand & ctx.free_jokers)
+                return cards_of(hand)
             return self._legal_plays()
         if phase == AUCTION:
             return self.auction.legal_calls()
