@@ -8,7 +8,15 @@ import random
 import pytest
 
 from conftest import AUS, apply_text, deal_hand, mask
-from fivehundred.actions import MISERE, PASS, action_text, bid_strain, bid_tricks, parse_action
+from fivehundred.actions import (
+    MISERE,
+    OPEN_MISERE,
+    PASS,
+    action_text,
+    bid_strain,
+    bid_tricks,
+    parse_action,
+)
 from fivehundred.bots import HeuristicPlayer, PimcPlayer
 from fivehundred.bots.heuristic import hand_tricks
 from fivehundred.bots.simulate import (
@@ -32,7 +40,9 @@ def test_contract_score_counts_the_set_the_defence_and_the_slam() -> None:
     seven_hearts = parse_action("7H", "auction")
     assert contract_score(seven_hearts, 7, AUS) == 200 - 30
     assert contract_score(seven_hearts, 6, AUS) == -200 - 40
-    assert contract_score(parse_action("6S", "auction"), 10, AUS) == 250  # a slam is worth 250 at least
+    assert (
+        contract_score(parse_action("6S", "auction"), 10, AUS) == 250
+    )  # a slam is worth 250 at least
     assert contract_score(MISERE, 0, AUS) == 250
     assert contract_score(MISERE, 1, AUS) == -250
 
@@ -160,6 +170,18 @@ def _heuristic_discards(state: HandState) -> list[int]:
 def test_iter_cards_of_sampled_kitty_are_unseen() -> None:
     state = deal_hand(AUS, dealer=3, hands={})
     obs = state.observation(0)
-    hands, kitty = sample_deal(obs, [], random.Random(0))
+    _, kitty = sample_deal(obs, [], random.Random(0))
     assert kitty & obs.hand == 0
     assert len(list(iter_cards(kitty))) == 3
+
+
+def test_a_hand_of_low_cards_weighs_misere() -> None:
+    # Every card low: open misère, as the heuristic sees it (no card can be forced to win).
+    state = _auction_state("5S 6S 7S 5C 6C 7C 4D 5D 4H 6H")
+    call, why = bid_by_simulation(state.observation(0), HeuristicPlayer(0), 6, random.Random(4))
+    assert call == OPEN_MISERE, why
+    # A hand of low cards with two high ones for the kitty: misère is weighed on solved
+    # deals (it beats passing there), never a suit bid.
+    state = _auction_state("5S 6S 7S 5C 6C 8C 4D 9D KH 6H")
+    call, why = bid_by_simulation(state.observation(0), HeuristicPlayer(0), 6, random.Random(4))
+    assert call in (MISERE, PASS), why

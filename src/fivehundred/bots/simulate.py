@@ -287,7 +287,8 @@ def bid_by_simulation(
     proposal = heuristic.act(obs)
     why = heuristic.explain()
     legal = set(obs.legal)
-    if not worth_simulating(heuristic, obs, proposal):
+    if proposal > MISERE or not worth_simulating(heuristic, obs, proposal):
+        # Open misère is bid only with no card that could be forced to win: keep it.
         return proposal, why
     strains = _strains_to_try(heuristic, obs, proposal)
     try_misere = MISERE in legal and (
