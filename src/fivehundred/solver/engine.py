@@ -446,6 +446,11 @@ def _gen_moves(h, st, row, rb, d, reduce):  # type: ignore[no-untyped-def]
                 if side_p == 1:
                     # the contractor exits under a defender's card, never leads a winner
                     score = (60 - rank) if (opps & so & _bits_above(c)) != U0 else (0 - rank)
+                    for j in range(P):
+                        js = h[j] & so
+                        if j != p and js != U0 and np.int64(trailing_zeros(js)) > c:
+                            # this defender must beat it: shed the highest such card
+                            score = 70 + rank
                 else:
                     # a defender leads under the contractor's lowest card of the suit
                     theirs = opps & so
