@@ -18,9 +18,10 @@ contract pass at once, by the heuristic's count.
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals in play, 21
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
-down for the first tricks, a bid stops solving after 0.7 s, and below 128 deals the first
-trick is played by the heuristic (a few solved deals choose a worse opening lead than its
-rules). Without the solver (numba missing), the player falls back to the heuristic.
+down for the first tricks, a bid or a discard stops solving after 0.7 s, and below 128
+deals the first trick is played by the heuristic (a few solved deals choose a worse opening
+lead than its rules). Without the solver (numba missing), the player falls back to the
+heuristic.
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ class PimcPlayer(Player):
             rng = random.Random(self.rng.random())
             deals = max(4, self.bid_deals // 2)
             self._discard_plan, self._discard_why = discard_by_simulation(
-                obs, self.heuristic, deals, rng
+                obs, self.heuristic, deals, rng, time.perf_counter, self.bid_budget
             )
         for card in iter_cards(self._discard_plan & obs.hand):
             if card in obs.legal:

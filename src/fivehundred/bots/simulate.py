@@ -403,10 +403,16 @@ def discard_candidates(
 
 
 def discard_by_simulation(
-    obs: Observation, heuristic: HeuristicPlayer, deals: int, rng: random.Random
+    obs: Observation,
+    heuristic: HeuristicPlayer,
+    deals: int,
+    rng: random.Random,
+    clock: Callable[[], float] | None = None,
+    budget: float = 0.0,
 ) -> tuple[CardMask, str]:
     """The discard (a mask of ``kitty_size`` cards) with the best mean score on sampled
-    deals of the other hands, each solved double-dummy from the opening lead."""
+    deals of the other hands, each solved double-dummy from the opening lead (no new deal
+    once ``budget`` seconds of ``clock`` are spent, after two)."""
     rules = obs.rules
     contract = obs.contract
     candidates = discard_candidates(heuristic, obs.hand, contract, rules)
@@ -414,7 +420,12 @@ def discard_by_simulation(
         return candidates[0], "the heuristic's discard (no other sensible one)"
     reads = auction_reads(obs)
     totals = [0.0] * len(candidates)
-    for _ in range(deals):
+    start = clock() if clock else 0.0
+    solved = 0
+    for n in range(deals):
+        if clock and n >= 2 and clock() - start > budget:
+            break
+        solved += 1
         hands, _ = sample_deal(obs, reads, rng)
         for i, mask in enumerate(candidates):
             played = list(hands)
@@ -425,8 +436,8 @@ def discard_by_simulation(
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
     cards = " ".join(action_text(c) for c in iter_cards(candidates[best]))
     return candidates[best], (
-        f"discarding {cards}: best of {len(candidates)} discards over {deals} solved deals "
-        f"(mean {totals[best] / max(deals, 1):+.0f})"
+        f"discarding {cards}: best of {len(candidates)} discards over {solved} solved deals "
+        f"(mean {totals[best] / max(solved, 1):+.0f})"
     )
 
 
