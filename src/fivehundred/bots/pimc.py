@@ -27,7 +27,6 @@ heuristic.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from fivehundred.actions import (
@@ -71,8 +70,9 @@ class PimcPlayer(Player):
         #: Deals solved for each bid and for the discard (0: bid and discard as the
         #: heuristic does). A whole-hand solve costs about 10 ms.
         self.bid_deals = bid_deals if bid_deals is not None else max(6, samples // 3)
-        #: Seconds one bid may spend solving (at least four deals are always solved).
-        self.bid_budget = 0.7 if samples < 128 else 3.0
+        #: Solves one bid or discard may spend (about 0.5 s at default strength; at least
+        #: four deals are always solved). Counted in solves, not seconds: deterministic.
+        self.solve_budget = 48 if samples < 128 else 320
         self.heuristic = HeuristicPlayer(seed)
         self._discard_plan: CardMask = 0
         self._discard_why = ""
@@ -93,7 +93,7 @@ class PimcPlayer(Player):
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
             action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
-                                            time.perf_counter, self.bid_budget)  # fmt: skip
+                                            self.solve_budget)  # fmt: skip
             self._reason = why
             return action
         if simulate and obs.phase == "discard" and obs.contract < MISERE:
@@ -254,7 +254,7 @@ class PimcPlayer(Player):
             rng = random.Random(self.rng.random())
             deals = max(4, self.bid_deals // 2)
             self._discard_plan, self._discard_why = discard_by_simulation(
-                obs, self.heuristic, deals, rng, time.perf_counter, self.bid_budget
+                obs, self.heuristic, deals, rng, self.solve_budget // 2
             )
         for card in iter_cards(self._discard_plan & obs.hand):
             if card in obs.legal:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fivehundred.actions import (
@@ -279,8 +279,7 @@ def bid_by_simulation(
     heuristic: HeuristicPlayer,
     deals: int,
     rng: random.Random,
-    clock: Callable[[], float] | None = None,
-    budget: float = 0.0,
+    max_solves: int | None = None,
 ) -> tuple[Action, str]:
     """The call with the best mean score over ``deals`` sampled deals (see the module)."""
     rules = obs.rules
@@ -302,10 +301,12 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
-    start = clock() if clock else 0.0
-    for n in range(deals):
-        if clock and n >= 4 and clock() - start > budget:
-            break
+    if max_solves is not None:
+        # A budget in solves, not seconds, so that a seed gives the same bid on any machine
+        # (a deal costs a solve per strain, one for misère and one for passing).
+        per_deal = len(strains) + int(try_misere) + 1
+        deals = min(deals, max(4, max_solves // per_deal))
+    for _n in range(deals):
         hands, kitty = sample_deal(obs, reads, rng)
         full = obs.hand | kitty
         for strain in strains:
@@ -407,12 +408,11 @@ def discard_by_simulation(
     heuristic: HeuristicPlayer,
     deals: int,
     rng: random.Random,
-    clock: Callable[[], float] | None = None,
-    budget: float = 0.0,
+    max_solves: int | None = None,
 ) -> tuple[CardMask, str]:
     """The discard (a mask of ``kitty_size`` cards) with the best mean score on sampled
     deals of the other hands, each solved double-dummy from the opening lead (no new deal
-    once ``budget`` seconds of ``clock`` are spent, after two)."""
+    at most ``max_solves`` solves, and at least two deals)."""
     rules = obs.rules
     contract = obs.contract
     candidates = discard_candidates(heuristic, obs.hand, contract, rules)
@@ -420,11 +420,10 @@ def discard_by_simulation(
         return candidates[0], "the heuristic's discard (no other sensible one)"
     reads = auction_reads(obs)
     totals = [0.0] * len(candidates)
-    start = clock() if clock else 0.0
+    if max_solves is not None:
+        deals = min(deals, max(2, max_solves // len(candidates)))
     solved = 0
-    for n in range(deals):
-        if clock and n >= 2 and clock() - start > budget:
-            break
+    for _n in range(deals):
         solved += 1
         hands, _ = sample_deal(obs, reads, rng)
         for i, mask in enumerate(candidates):
