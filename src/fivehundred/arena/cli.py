@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from fivehundred.arena.runner import MAX_HANDS, MatchOutcome, duplicate_tasks, run_matches
 from fivehundred.arena.stats import Summary, summarize
 from fivehundred.errors import FiveHundredError
+from fivehundred.record_cli import parse_variants
 from fivehundred.rules import make_rules
 
 
@@ -54,21 +55,6 @@ def _parser() -> _Parser:
     return p
 
 
-def _variants(items: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for item in items:
-        name, eq, value = item.partition("=")
-        if not eq:
-            out[name] = True
-        elif value.lower() in ("true", "false"):
-            out[name] = value.lower() == "true"
-        elif value.lstrip("-").isdigit():
-            out[name] = int(value)
-        else:
-            out[name] = value
-    return out
-
-
 def _fail(message: str) -> int:
     print(f"fivehundred arena: {message}", file=sys.stderr)
     return 2
@@ -78,7 +64,7 @@ def main(argv: list[str]) -> int:
     """Run the arena; returns the exit status."""
     args = _parser().parse_args(argv)
     try:
-        rules = make_rules(args.preset, _variants(args.variant))
+        rules = make_rules(args.preset, parse_variants(args.variant))
     except FiveHundredError as error:
         return _fail(str(error))
     deals = args.hands if args.hands is not None else args.games if args.games is not None else 10
