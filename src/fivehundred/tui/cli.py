@@ -10,6 +10,7 @@ from typing import Any
 
 from fivehundred.bots import PLAYERS
 from fivehundred.errors import FiveHundredError
+from fivehundred.record_cli import parse_variants
 from fivehundred.tui import storage
 from fivehundred.tui.session import Session, Settings, playable_presets
 
@@ -19,12 +20,6 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:
         self.exit(2, f"{self.prog}: {message}\n")
-
-
-def _variants(items: list[str]) -> dict[str, Any]:
-    from fivehundred.record_cli import parse_variants
-
-    return parse_variants(items)
 
 
 def interactive_terminal() -> bool:
@@ -77,7 +72,7 @@ def play_main(argv: list[str]) -> int:
         settings.preset = args.preset
         settings.variants = {}
     if args.variant or args.target is not None:
-        settings.variants = _variants(args.variant)
+        settings.variants = parse_variants(args.variant)
         if args.target is not None:
             settings.variants["target"] = args.target
     settings.opponents = args.opponents or settings.opponents
