@@ -18,8 +18,8 @@ from fivehundred.record import (
 from fivehundred.rules import make_rules
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line on bad arguments."""
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that exits with status 2 and one line on bad arguments (every command)."""
 
     def error(self, message: str) -> Any:
         self.exit(2, f"{self.prog}: {message}\n")
@@ -44,7 +44,7 @@ def _load_json(path: str) -> Any:
 
 
 def replay_main(argv: list[str]) -> int:
-    parser = _Parser(prog="fivehundred replay",
+    parser = OneLineParser(prog="fivehundred replay",
                      description="Check a hand or game record against the rules and print "
                      "its result as JSON.")  # fmt: skip
     parser.add_argument("file", help="record file, or - for standard input")
@@ -67,7 +67,7 @@ def replay_main(argv: list[str]) -> int:
 
 
 def record_main(argv: list[str]) -> int:
-    parser = _Parser(
+    parser = OneLineParser(
         prog="fivehundred record",
         description="Write a complete random hand record (random legal play).",
     )
@@ -117,7 +117,7 @@ def demo_main(argv: list[str]) -> int:
     """Watch computer players play one hand, printed trick by trick."""
     from fivehundred.text import describe_hand
 
-    parser = _Parser(prog="fivehundred demo", description="Watch a hand between computers.")
+    parser = OneLineParser(prog="fivehundred demo", description="Watch a hand between computers.")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default="heuristic")
     args = parser.parse_args(argv)

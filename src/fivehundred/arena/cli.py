@@ -12,24 +12,18 @@ per hand.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from fivehundred.arena.runner import MAX_HANDS, MatchOutcome, duplicate_tasks, run_matches
 from fivehundred.arena.stats import Summary, summarize
 from fivehundred.errors import FiveHundredError
+from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import parse_variants
 from fivehundred.rules import make_rules
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        print(f"fivehundred arena: {message}", file=sys.stderr)
-        raise SystemExit(2)
 
 
 def _parser() -> _Parser:

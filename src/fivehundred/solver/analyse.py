@@ -15,7 +15,6 @@ For each hand with a contract it prints:
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
@@ -26,17 +25,11 @@ from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import PLAY, GameState, HandState
 from fivehundred.play import make_context
 from fivehundred.record import replay_record
+from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import _load_json
 from fivehundred.scoring import side_of_seats
 from fivehundred.solver import Position, card_values, solve, solve_position
 from fivehundred.solver.reference import contracting_seats
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line on bad arguments."""
-
-    def error(self, message: str) -> Any:
-        self.exit(2, f"{self.prog}: {message}\n")
 
 
 def start_of_play(state: HandState) -> HandState:

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import signal
 import sys
-from typing import Any
 
 from fivehundred.bots import PLAYERS
 from fivehundred.errors import FiveHundredError
+from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import parse_variants
 from fivehundred.tui import storage
 from fivehundred.tui.session import Session, Settings, playable_presets
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that exits with status 2 and one line on bad arguments."""
-
-    def error(self, message: str) -> Any:
-        self.exit(2, f"{self.prog}: {message}\n")
 
 
 def interactive_terminal() -> bool:
