@@ -253,3 +253,15 @@ def test_suit_contracts_match_dds() -> None:
             for _ in range(4):
                 state.apply(rng.choice(state.legal_actions()))
     assert checked == 36
+
+
+def test_misere_bounds_match_minimax_on_many_positions() -> None:
+    """The misère contractor's early bounds (held to nothing / forced to win) fire most in
+    the last tricks: compare with exhaustive minimax on many short misère positions."""
+    mismatches = []
+    for kind, seed, state in _positions(200, 4, 2, ("misere", "open_misere")):
+        expected = minimax(state)  # type: ignore[arg-type]
+        got = solve(state)  # type: ignore[arg-type]
+        if got != expected:
+            mismatches.append((kind, seed, got, expected))
+    assert not mismatches, mismatches[:5]

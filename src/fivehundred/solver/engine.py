@@ -53,7 +53,11 @@ misère the contractor exits under a defender's card and ducks with the highest 
 loses, while the defenders lead under the contractor's lowest card and shed high cards
 on their own tricks. (Tried and measured worse or no better: the table's best move
 first, killer moves, discarding by suit length, leading length in no trumps, a
-quick-trick bound.)
+quick-trick bound, also counting side suits once the trumps are drawn.) In misère two
+bounds end the search at a trick start: the contractor can be held to no more tricks when
+all its cards are below the defenders' in every suit both hold, and must take some when
+its cards are above theirs (every trick, when it is on lead; one, when a defender on lead
+holds such a suit).
 """
 
 from __future__ import annotations
@@ -599,6 +603,70 @@ def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
+def _misere_safe(h, st, P, p, out):  # type: ignore[no-untyped-def]
+    """(True, cards that decided it) when the misère contractor can take no further
+    trick whatever the defenders do: no free joker, and in every suit held by both sides
+    all its cards are below all of theirs, so it always plays under a defender's lead
+    and discards when void; on lead, it also needs such a suit to exit in (it never gets
+    the lead back)."""
+    contractor = U0
+    for j in range(P):
+        if st[O_SIDE + j] == 1:
+            contractor = h[j]
+    if (contractor & h[H_SUIT + 4]) != U0:
+        return False, U0
+    defenders = out & ~contractor
+    exit_suit = False
+    used = U0
+    for s in range(4):
+        cs = contractor & h[H_SUIT + s]
+        ds = defenders & h[H_SUIT + s]
+        if cs == U0 or ds == U0:
+            continue
+        top = 63 - np.int64(leading_zeros(cs))
+        if top > np.int64(trailing_zeros(ds)):
+            return False, U0
+        used |= U1 << np.uint64(top)
+        exit_suit = True
+    if st[O_SIDE + p] == 1 and not exit_suit:
+        return False, U0
+    return True, used
+
+
+@njit(cache=True, inline="always", error_model="numpy")
+def _misere_forced(h, st, P, p, out, left):  # type: ignore[no-untyped-def]
+    """(tricks, cards that decided it) the misère contractor must take whatever it does,
+    when no defender holds a free joker: every remaining trick if it is on lead and in
+    each suit it holds all its cards are above all of the defenders' (it leads, and wins,
+    again and again); one trick if a defender on lead holds such a suit (it leads it)."""
+    contractor = U0
+    for j in range(P):
+        if st[O_SIDE + j] == 1:
+            contractor = h[j]
+    defenders = out & ~contractor
+    if (defenders & h[H_SUIT + 4]) != U0:
+        return 0, U0
+    on_lead = st[O_SIDE + p] == 1
+    used = U0
+    for s in range(4):
+        cs = contractor & h[H_SUIT + s]
+        if cs == U0:
+            continue
+        ds = defenders & h[H_SUIT + s]
+        low = np.int64(trailing_zeros(cs))
+        high = ds == U0 or (63 - np.int64(leading_zeros(ds))) < low
+        if on_lead:
+            if not high:
+                return 0, U0
+            used |= U1 << np.uint64(low)
+        elif high and (h[p] & ds) != U0:
+            return 1, U1 << np.uint64(low)
+    if on_lead:
+        return left, used
+    return 0, U0
+
+
+@njit(cache=True, inline="always", error_model="numpy")
 def _shcol(k):  # type: ignore[no-untyped-def]
     """Column of shape word ``k`` in a key."""
     return 2 + k if k < 2 else 9 + k
@@ -722,6 +790,15 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
         if left - sd < target:
             h[H_W + d] = used
             return False
+        if misere == 1:
+            safe, used = _misere_safe(h, st, P, p, out)
+            if safe:
+                h[H_W + d] = used
+                return False
+            forced, used = _misere_forced(h, st, P, p, out, left)
+            if forced >= target:
+                h[H_W + d] = used
+                return True
     rb = d * MAX_MOVES
     n = _gen_moves(h, st, buf, rb, d, True)
     side_p = st[O_SIDE + p]
