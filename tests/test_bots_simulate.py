@@ -185,3 +185,18 @@ def test_a_hand_of_low_cards_weighs_misere() -> None:
     state = _auction_state("5S 6S 7S 5C 6C 8C 4D 9D KH 6H")
     call, why = bid_by_simulation(state.observation(0), HeuristicPlayer(0), 6, random.Random(4))
     assert call in (MISERE, PASS), why
+
+
+def test_bid_budget_counts_positions_searched() -> None:
+    """A bid stops solving new deals once its budget of searched positions is spent (after
+    the minimum); the count is the solver's, the same on any machine."""
+    from fivehundred.solver import nodes_searched
+
+    heuristic = HeuristicPlayer(0)
+    strong = _auction_state("JK JH JD AH KH QH 10H AS AC AD")
+    before = nodes_searched()
+    _, why = bid_by_simulation(strong.observation(0), heuristic, 12, random.Random(1), 1)
+    assert "over 4 solved deals" in why
+    assert nodes_searched() > before
+    _, why = bid_by_simulation(strong.observation(0), heuristic, 12, random.Random(1), None)
+    assert "over 12 solved deals" in why

@@ -18,7 +18,9 @@ contract pass at once, by the heuristic's count.
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals in play, 21
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
-down for the first tricks, a bid or a discard stops solving after 0.7 s, and below 128
+down for the first tricks, a bid or a discard stops solving once the solver has searched
+its budget of positions (:data:`NODE_BUDGET`, about 0.4 s; a count, not a time, so that a
+seed gives the same game on any machine), and below 128
 deals the first trick is played by the heuristic (a few solved deals choose a worse opening
 lead than its rules). Without the solver (numba missing), the player falls back to the
 heuristic.
@@ -56,6 +58,8 @@ DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
 _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
+#: Positions searched for a bid at the default strength (see ``PimcPlayer.node_budget``).
+NODE_BUDGET = 2_500_000
 
 
 class PimcPlayer(Player):
@@ -70,9 +74,11 @@ class PimcPlayer(Player):
         #: Deals solved for each bid and for the discard (0: bid and discard as the
         #: heuristic does). A whole-hand solve costs about 10 ms.
         self.bid_deals = bid_deals if bid_deals is not None else max(6, samples // 3)
-        #: Solves one bid or discard may spend (about 0.5 s at default strength; at least
-        #: four deals are always solved). Counted in solves, not seconds: deterministic.
-        self.solve_budget = 48 if samples < 128 else 320
+        #: Positions the solver may search for one bid (a discard: half), about 0.4 s at
+        #: default strength; four deals are always solved. Counted in positions, not
+        #: seconds, so that a seed gives the same game on any machine, and a deal that is
+        #: slow to solve leaves less for the others.
+        self.node_budget = NODE_BUDGET if samples < 128 else 8 * NODE_BUDGET
         self.heuristic = HeuristicPlayer(seed)
         self._discard_plan: CardMask = 0
         self._discard_why = ""
@@ -93,7 +99,7 @@ class PimcPlayer(Player):
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
             action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
-                                            self.solve_budget)  # fmt: skip
+                                            self.node_budget)  # fmt: skip
             self._reason = why
             return action
         if simulate and obs.phase == "discard" and obs.contract < MISERE:
@@ -254,7 +260,7 @@ class PimcPlayer(Player):
             rng = random.Random(self.rng.random())
             deals = max(4, self.bid_deals // 2)
             self._discard_plan, self._discard_why = discard_by_simulation(
-                obs, self.heuristic, deals, rng, self.solve_budget // 2
+                obs, self.heuristic, deals, rng, self.node_budget // 2
             )
         for card in iter_cards(self._discard_plan & obs.hand):
             if card in obs.legal:

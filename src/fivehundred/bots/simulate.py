@@ -45,7 +45,7 @@ from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
 from fivehundred.scoring import SLAM_MINIMUM, bid_value
 
 with contextlib.suppress(ImportError):  # the caller checks pimc.HAVE_SOLVER first
-    from fivehundred.solver import Position, solve_position
+    from fivehundred.solver import Position, nodes_searched, solve_position
 
 #: Double dummy knows where every card is; a real declarer does not (and the other hands
 #: are guesses, the best of several calls looks better than it is): a declarer's trick
@@ -54,6 +54,8 @@ SHADE = 0.4
 #: A suit bid by a seat that has not raised its partner shows this many tricks fewer than
 #: the level in its own hand (the heuristic counts the kitty and partner for about two).
 BID_SLACK = 2.3
+#: Deals a bid always solves, whatever its budget.
+MIN_DEALS = 4
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
 
@@ -279,7 +281,7 @@ def bid_by_simulation(
     heuristic: HeuristicPlayer,
     deals: int,
     rng: random.Random,
-    max_solves: int | None = None,
+    max_nodes: int | None = None,
 ) -> tuple[Action, str]:
     """The call with the best mean score over ``deals`` sampled deals (see the module)."""
     rules = obs.rules
@@ -301,12 +303,12 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
-    if max_solves is not None:
-        # A budget in solves, not seconds, so that a seed gives the same bid on any machine
-        # (a deal costs a solve per strain, one for misère and one for passing).
-        per_deal = len(strains) + int(try_misere) + 1
-        deals = min(deals, max(4, max_solves // per_deal))
-    for _n in range(deals):
+    # A budget in positions searched, not seconds, so that a seed gives the same bid on
+    # any machine; a deal costs a solve per strain, one for misère and one for passing.
+    start = nodes_searched()
+    for n in range(deals):
+        if max_nodes is not None and n >= MIN_DEALS and nodes_searched() - start >= max_nodes:
+            break
         hands, kitty = sample_deal(obs, reads, rng)
         full = obs.hand | kitty
         for strain in strains:
@@ -408,11 +410,11 @@ def discard_by_simulation(
     heuristic: HeuristicPlayer,
     deals: int,
     rng: random.Random,
-    max_solves: int | None = None,
+    max_nodes: int | None = None,
 ) -> tuple[CardMask, str]:
     """The discard (a mask of ``kitty_size`` cards) with the best mean score on sampled
     deals of the other hands, each solved double-dummy from the opening lead (no new deal
-    at most ``max_solves`` solves, and at least two deals)."""
+    once ``max_nodes`` positions are searched, after at least two deals)."""
     rules = obs.rules
     contract = obs.contract
     candidates = discard_candidates(heuristic, obs.hand, contract, rules)
@@ -420,10 +422,11 @@ def discard_by_simulation(
         return candidates[0], "the heuristic's discard (no other sensible one)"
     reads = auction_reads(obs)
     totals = [0.0] * len(candidates)
-    if max_solves is not None:
-        deals = min(deals, max(2, max_solves // len(candidates)))
     solved = 0
-    for _n in range(deals):
+    start = nodes_searched()
+    for n in range(deals):
+        if max_nodes is not None and n >= 2 and nodes_searched() - start >= max_nodes:
+            break
         solved += 1
         hands, _ = sample_deal(obs, reads, rng)
         for i, mask in enumerate(candidates):

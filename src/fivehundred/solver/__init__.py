@@ -56,6 +56,7 @@ __all__ = [
     "Position",
     "can_reach",
     "card_values",
+    "nodes_searched",
     "playouts_position",
     "random_playouts",
     "reach_position",
@@ -65,6 +66,15 @@ __all__ = [
 ]
 
 
+_NODES = [0]
+
+
+def nodes_searched() -> int:
+    """Positions searched by this process's solves so far: a measure of work that, unlike
+    time, is the same on every machine (players budget their searches with it)."""
+    return _NODES[0]
+
+
 def solve_position(pos: Position) -> int:
     """Contracting side's final trick total with best play from ``pos``."""
     t = table()
@@ -72,6 +82,7 @@ def solve_position(pos: Position) -> int:
     st[_engine.S_GEN] = t.next_gen()
     further = _engine.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left,
                                   int(st[_engine.S_TCOUNT]))  # fmt: skip
+    _NODES[0] += int(st[_engine.S_NODES])
     return pos.won + int(further)
 
 
@@ -80,7 +91,9 @@ def reach_position(pos: Position, target: int) -> bool:
     t = table()
     h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    return bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
+    reached = bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
+    _NODES[0] += int(st[_engine.S_NODES])
+    return reached
 
 
 def values_position(pos: Position) -> dict[Action, int]:
@@ -92,6 +105,7 @@ def values_position(pos: Position) -> dict[Action, int]:
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
     n = _engine.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)
+    _NODES[0] += int(st[_engine.S_NODES])
     return {pos.action_of(int(moves[i])): pos.won + int(values[i]) for i in range(n)}
 
 
