@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from fivehundred.actions import (
@@ -248,6 +248,17 @@ def heuristic_discards(
     return sum(1 << c for c in heuristic.plan_discards(hand, bid_strain(contract), count, rules))
 
 
+def _within_budget(deals: int, max_nodes: int | None, minimum: int) -> Iterator[int]:
+    """Deal numbers up to ``deals``, stopping (after ``minimum``) once the solver has
+    searched ``max_nodes`` positions since the first: a budget in positions, not
+    seconds, so that a seed gives the same decision on any machine."""
+    start = nodes_searched()
+    for n in range(deals):
+        if max_nodes is not None and n >= minimum and nodes_searched() - start >= max_nodes:
+            return
+        yield n
+
+
 # ----------------------------------------------------------------------------- bidding
 def _strains_to_try(heuristic: HeuristicPlayer, obs: Observation, proposal: Action) -> list[int]:
     """The strains worth solving: the heuristic's choice and the other strains it rates
@@ -303,12 +314,8 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
-    # A budget in positions searched, not seconds, so that a seed gives the same bid on
-    # any machine; a deal costs a solve per strain, one for misère and one for passing.
-    start = nodes_searched()
-    for n in range(deals):
-        if max_nodes is not None and n >= MIN_DEALS and nodes_searched() - start >= max_nodes:
-            break
+    # A deal costs a solve per strain, one for misère and one for passing.
+    for _n in _within_budget(deals, max_nodes, MIN_DEALS):
         hands, kitty = sample_deal(obs, reads, rng)
         full = obs.hand | kitty
         for strain in strains:
@@ -423,10 +430,7 @@ def discard_by_simulation(
     reads = auction_reads(obs)
     totals = [0.0] * len(candidates)
     solved = 0
-    start = nodes_searched()
-    for n in range(deals):
-        if max_nodes is not None and n >= 2 and nodes_searched() - start >= max_nodes:
-            break
+    for _n in _within_budget(deals, max_nodes, 2):
         solved += 1
         hands, _ = sample_deal(obs, reads, rng)
         for i, mask in enumerate(candidates):

@@ -608,19 +608,14 @@ def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _misere_safe(h, st, P, p, out):  # type: ignore[no-untyped-def]
+def _misere_safe(h, st, p, contractor, defenders):  # type: ignore[no-untyped-def]
     """(True, cards that decided it) when the misère contractor can take no further
     trick whatever the defenders do: no free joker, and in every suit held by both sides
     all its cards are below all of theirs, so it always plays under a defender's lead
     and discards when void; on lead, it also needs such a suit to exit in (it never gets
     the lead back)."""
-    contractor = U0
-    for j in range(P):
-        if st[O_SIDE + j] == 1:
-            contractor = h[j]
     if (contractor & h[H_SUIT + 4]) != U0:
         return False, U0
-    defenders = out & ~contractor
     exit_suit = False
     used = U0
     for s in range(4):
@@ -639,16 +634,11 @@ def _misere_safe(h, st, P, p, out):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _misere_forced(h, st, P, p, out, left):  # type: ignore[no-untyped-def]
+def _misere_forced(h, st, p, contractor, defenders, left):  # type: ignore[no-untyped-def]
     """(tricks, cards that decided it) the misère contractor must take whatever it does,
     when no defender holds a free joker: every remaining trick if it is on lead and in
     each suit it holds all its cards are above all of the defenders' (it leads, and wins,
     again and again); one trick if a defender on lead holds such a suit (it leads it)."""
-    contractor = U0
-    for j in range(P):
-        if st[O_SIDE + j] == 1:
-            contractor = h[j]
-    defenders = out & ~contractor
     if (defenders & h[H_SUIT + 4]) != U0:
         return 0, U0
     on_lead = st[O_SIDE + p] == 1
@@ -796,11 +786,16 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             h[H_W + d] = used
             return False
         if misere == 1:
-            safe, used = _misere_safe(h, st, P, p, out)
+            contractor = U0
+            for j in range(P):
+                if st[O_SIDE + j] == 1:
+                    contractor = h[j]
+            defenders = out & ~contractor
+            safe, used = _misere_safe(h, st, p, contractor, defenders)
             if safe:
                 h[H_W + d] = used
                 return False
-            forced, used = _misere_forced(h, st, P, p, out, left)
+            forced, used = _misere_forced(h, st, p, contractor, defenders, left)
             if forced >= target:
                 h[H_W + d] = used
                 return True
@@ -895,11 +890,14 @@ def _search(h, st, buf, ttk, ttc, target, d):  # type: ignore[no-untyped-def]
             # playing another of this hand's cards below it gives the same position up to
             # irrelevant ranks, so the same result (the DDS "winning ranks" argument
             # applied to the moves themselves).
+            suit = hand & h[H_SUIT + cs]
             sw = wc & h[H_SUIT + cs]
             if sw == U0:
-                same |= hand & h[H_SUIT + cs]
-            elif c < np.int64(trailing_zeros(sw)):
-                same |= hand & h[H_SUIT + cs] & _bits_below(np.int64(trailing_zeros(sw)))
+                same |= suit
+            else:
+                low = np.int64(trailing_zeros(sw))
+                if c < low:
+                    same |= suit & _bits_below(low)
     if tcount == 0:
         wall &= out
         mabs = _prefix_mask(wall, out, h) if st[S_EXACT] == 0 else out
