@@ -42,7 +42,7 @@ def _positions(count: int, tricks_left: int, salt: int,
 @pytest.mark.parametrize(
     ("tricks_left", "count", "kinds"),
     [
-        (3, 1000, KINDS),
+        (3, 2000, KINDS),
         (4, 50, KINDS),
         (5, 8, ("misere", "open_misere")),  # three hands: exhaustive search stays affordable
     ],
