@@ -589,8 +589,12 @@ def _gen_moves(h, st, row, rb, d, reduce, others):  # type: ignore[no-untyped-de
             elif contractor_done:
                 # the trick is the defenders' anyway: shed a high card
                 score = 50 + rank
-            else:
+            elif s == led:
+                # under the contractor, who is still to play
                 score = 50 - rank
+            else:
+                # a discard: keep the low cards to lead under the contractor later
+                score = 50 + rank
         elif beats:
             # win cheaply, above all with a card no opponent still to play can beat
             safe = (later & h[H_SUIT + s] & _bits_above(c)) == U0
