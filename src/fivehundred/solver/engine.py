@@ -57,8 +57,9 @@ into an opponent's ruff), give the partner a ruff, draw trumps with the longer t
 lead towards the partner's winner, else low; followers win with the cheapest card no
 later opponent can beat, overtake the partner only to save a trick, else play low; in
 misère the contractor exits under a defender's card and ducks with the highest card that
-loses, while the defenders lead under the contractor's lowest card, first in the suits
-it is shortest in, and shed high cards on their own tricks. (Tried and measured worse or no better: the table's best move
+loses, while the defenders strip its one low card of a suit, else lead under its lowest
+card, first in the suits it is shortest in, shed high cards on their own tricks and discard
+high while it is still to play. (Tried and measured worse or no better: the table's best move
 first, killer moves, discarding by suit length, leading length in no trumps, a
 quick-trick bound, also counting side suits once the trumps are drawn.) In misère two
 bounds end the search at a trick start: the contractor can be held to no more tricks when
@@ -504,6 +505,9 @@ def _gen_moves(h, st, row, rb, d, reduce, others):  # type: ignore[no-untyped-de
                     elif c < np.int64(trailing_zeros(theirs)):
                         # the shorter the contractor is in it, the sooner it must win
                         score = 80 - rank - 6 * _popcount(theirs)
+                    elif _popcount(theirs & _bits_below(c)) == 1 and _popcount(theirs) >= 2:
+                        # strip its one card below: it ducks with it and keeps high ones
+                        score = 85 - rank
                     else:
                         score = 40 - rank
             elif (others & so & _bits_above(c)) == U0:
