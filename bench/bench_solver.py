@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="solves per deal, best kept")
     parser.add_argument("--no-endplay", action="store_true")
     args = parser.parse_args(argv)
+    if args.deals < 1 or args.repeat < 1:
+        parser.error("--deals and --repeat must be at least 1")
 
     t0 = time.perf_counter()
     solve_position(Position.from_state(start_of_play(0, "suit")))

@@ -19,7 +19,7 @@ Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals i
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
 down for the first tricks, a bid or a discard stops solving once the solver has searched
-its budget of positions (:data:`NODE_BUDGET`, about 0.4 s; a count, not a time, so that a
+its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
 seed gives the same game on any machine), and below 128
 deals the first trick is played by the heuristic (a few solved deals choose a worse opening
 lead than its rules). Without the solver (numba missing), the player falls back to the
@@ -74,7 +74,7 @@ class PimcPlayer(Player):
         #: Deals solved for each bid and for the discard (0: bid and discard as the
         #: heuristic does). A whole-hand solve costs about 10 ms.
         self.bid_deals = bid_deals if bid_deals is not None else max(6, samples // 3)
-        #: Positions the solver may search for one bid (a discard: half), about 0.4 s at
+        #: Positions the solver may search for one bid (a discard: half), about 0.3 s at
         #: default strength; four deals are always solved. Counted in positions, not
         #: seconds, so that a seed gives the same game on any machine, and a deal that is
         #: slow to solve leaves less for the others.

@@ -314,7 +314,6 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
-    # A deal costs a solve per strain, one for misère and one for passing.
     for _n in _within_budget(deals, max_nodes, MIN_DEALS):
         hands, kitty = sample_deal(obs, reads, rng)
         full = obs.hand | kitty

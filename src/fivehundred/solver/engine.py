@@ -32,24 +32,24 @@ joker is led as, and 4 for every other play.
 
 The search is a zero-window alpha-beta ("can the contracting side still take ``target``
 more tricks?") with a transposition table at trick starts, as the bridge solver DDS does
-it. The recursion passes the arrays' addresses and rebuilds views of them
-without reference counts (numba otherwise passes every field of every array and counts
-references at each call: a third of the time). At a trick start the table's bucket is
-prefetched while the cheap bounds are tried. Each node also returns its *relevant cards*: the cards whose rank decided a trick in
-the part of the tree that proved the result (a trick's winner that beat another card of
-its suit, the top cards a sure-trick bound counted). A table entry stores, for each
-suit, only the owners of the cards from the top down to the lowest relevant one, plus the
-exact shape (every hand's length in every suit, the leader, the joker-lead state): any
-position with that shape and those owners has the same bound, whoever holds the small
-cards below (the DDS "winning ranks" idea, kept per suit as a top prefix). Keys are in
-*relative* rank order (``pext`` of each hand by the cards still out), so the prefix of a
-suit is a fixed bit range and a match is one masked compare per hand. A card searched
-for a run of equivalent cards of its hand makes the whole run relevant when the proof
-reaches down to the run's ranks (the other cards of the run were not searched). The same
-argument prunes moves: when a card's search fails and its proof needed no card of its
-suit from the lowest relevant one down, the hand's other cards of that suit below it are
-not searched (they lead to the same position but for irrelevant ranks): a third fewer
-nodes in suit and no-trump contracts.
+it. The recursion passes the arrays' addresses and rebuilds views of them without
+reference counts (numba otherwise passes every field of every array and counts references
+at each call: a third of the time). At a trick start the table's bucket is prefetched
+while the cheap bounds are tried. Each node also returns its *relevant cards*: the cards
+whose rank decided a trick in the part of the tree that proved the result (a trick's
+winner that beat another card of its suit, the top cards a sure-trick bound counted). A
+table entry stores, for each suit, only the owners of the cards from the top down to the
+lowest relevant one, plus the exact shape (every hand's length in every suit, the leader,
+the joker-lead state): any position with that shape and those owners has the same bound,
+whoever holds the small cards below (the DDS "winning ranks" idea, kept per suit as a top
+prefix). Keys are in *relative* rank order (``pext`` of each hand by the cards still
+out), so the prefix of a suit is a fixed bit range and a match is one masked compare per
+hand. A card searched for a run of equivalent cards of its hand makes the whole run
+relevant when the proof reaches down to the run's ranks (the other cards of the run were
+not searched). The same argument prunes moves: when a card's search fails and its proof
+needed no card of its suit from the lowest relevant one down, the hand's other cards of
+that suit below it are not searched (they lead to the same position but for irrelevant
+ranks): a third fewer nodes in suit and no-trump contracts.
 
 Moves are scored, not sorted: the search takes the best remaining one each time, and
 almost every node that succeeds does so with its first move. Leads cash winners (not
@@ -58,9 +58,9 @@ lead towards the partner's winner, else low; followers win with the cheapest car
 later opponent can beat, overtake the partner only to save a trick, else play low; in
 misère the contractor exits under a defender's card and ducks with the highest card that
 loses, while the defenders strip its one low card of a suit, else lead under its lowest
-card, first in the suits it is shortest in, shed high cards on their own tricks and discard
-high while it is still to play. (Tried and measured worse or no better: the table's best move
-first, killer moves, discarding by suit length, leading length in no trumps, a
+card, first in the suits it is shortest in, shed high cards on their own tricks and
+discard high while it is still to play. (Tried and measured worse or no better: the
+table's best move first, killer moves, discarding by suit length, leading length in no trumps, a
 quick-trick bound, also counting side suits once the trumps are drawn.) In misère two
 bounds end the search at a trick start: the contractor can be held to no more tricks when
 all its cards are below the defenders' in every suit both hold, and must take some when
@@ -620,7 +620,7 @@ def _gen_moves(h, st, row, rb, d, reduce, others):  # type: ignore[no-untyped-de
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _sure_tricks(h, st, P, trump, out):  # type: ignore[no-untyped-def]
+def _sure_tricks(h, st, trump, out):  # type: ignore[no-untyped-def]
     """Tricks each side is sure of whatever happens: the hand holding the highest card of
     the pack still out (a free joker in no trumps/misère, else the top trump) wins a trick
     with it and with each card of its unbroken run below it. Returns (contracting,
@@ -807,7 +807,7 @@ def _search_p(hp, stp, bufp, ttkp, ttcp, tsize, target, d):  # type: ignore[no-u
         # meanwhile
         _prefetch(ttcp + np.uint64(base * 8))
         _prefetch(ttkp + np.uint64(base * KEY_WORDS * 8))
-        sc, sd, used = _sure_tricks(h, st, P, trump, out)
+        sc, sd, used = _sure_tricks(h, st, trump, out)
         if sc >= target:
             h[H_W + d] = used
             return True
