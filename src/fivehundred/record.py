@@ -6,9 +6,12 @@ raise :class:`RecordError` saying where (``play[13]``) and why, citing the rule 
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 from fivehundred.actions import (
     BID_BASE,
@@ -55,6 +58,122 @@ GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
               "joker_suit", "call", "play", "seed", "comment", "players"}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- loading
+#: The largest record file read (a long game record is a few hundred kilobytes).
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: The deepest nesting of lists and objects a record may have (a game record needs 5).
+MAX_RECORD_DEPTH = 32
+#: The most digits of an integer in a record (seats, seeds and targets are short).
+MAX_NUMBER_DIGITS = 100
+#: The longest error line printed (a bad token is quoted in full up to about this).
+MAX_ERROR_CHARS = 300
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise ValueError(f"a number of {len(text)} digits (at most {MAX_NUMBER_DIGITS})")
+    return int(text)
+
+
+def _parse_constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a JSON number")
+
+
+def _depth(data: Any) -> int:
+    """The nesting depth of parsed JSON (iterative: no recursion on hostile input)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            deepest = max(deepest, depth)
+            if deepest > MAX_RECORD_DEPTH:
+                return deepest
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def parse_record_text(text: str | bytes, source: str = "record") -> dict[str, Any]:
+    """The JSON object of a record's text, or :class:`RecordError` (``where`` = ``source``)
+    for anything else: text that is not UTF-8 or not JSON, nesting deeper than
+    :data:`MAX_RECORD_DEPTH`, integers longer than :data:`MAX_NUMBER_DIGITS` digits,
+    ``NaN``/``Infinity``, more than :data:`MAX_RECORD_BYTES`, or a top level that is not an
+    object. Whatever the input, the only exception raised is ``RecordError``."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(source, f"is too large for a record (over {MAX_RECORD_BYTES} bytes)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RecordError(source, "is not UTF-8 text") from None
+    try:
+        data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except json.JSONDecodeError as error:
+        raise RecordError(source, f"not valid JSON: {error.msg} at line {error.lineno} "
+                          f"column {error.colno}") from None  # fmt: skip
+    except RecursionError:
+        raise RecordError(source, f"not a record: nested deeper than {MAX_RECORD_DEPTH} "
+                          "levels") from None  # fmt: skip
+    except (ValueError, TypeError, OverflowError, MemoryError) as error:
+        # a number out of range (parse_int, parse_constant, float) or a lone surrogate
+        raise RecordError(source, f"not a record: {error}") from None
+    if _depth(data) > MAX_RECORD_DEPTH:
+        raise RecordError(source, f"not a record: nested deeper than {MAX_RECORD_DEPTH} levels")
+    if not isinstance(data, dict):
+        raise RecordError(source, f"must hold a JSON object, not {_json_kind(data)}")
+    return data
+
+
+def _json_kind(data: Any) -> str:
+    if isinstance(data, list):
+        return "a list"
+    if isinstance(data, str):
+        return "a string"
+    if isinstance(data, bool) or data is None:
+        return json.dumps(data)
+    return "a number"
+
+
+def load_json(path: str | Path, stdin: TextIO | None = None) -> dict[str, Any]:
+    """Read a record file (``"-"``: standard input) with :func:`parse_record_text`: the JSON
+    object, or :class:`RecordError` naming the file and saying why, never anything else."""
+    source = str(path)
+    try:
+        if source == "-":
+            stream = stdin if stdin is not None else sys.stdin
+            buffer = getattr(stream, "buffer", None)
+            raw: str | bytes = (
+                buffer.read(MAX_RECORD_BYTES + 1)
+                if buffer is not None
+                else stream.read(MAX_RECORD_BYTES + 1)
+            )
+            source = "standard input"
+        else:
+            with open(source, "rb") as handle:
+                raw = handle.read(MAX_RECORD_BYTES + 1)
+    except IsADirectoryError:
+        raise RecordError(source, "is a directory, not a record file") from None
+    except OSError as error:
+        raise RecordError(source, f"cannot read: {error.strerror or error}") from None
+    except (ValueError, UnicodeDecodeError):  # a closed or undecodable standard input
+        raise RecordError(source, "cannot read: not UTF-8 text") from None
+    return parse_record_text(raw, source)
+
+
+def one_line(error: BaseException | str, limit: int = MAX_ERROR_CHARS) -> str:
+    """An error message made safe to print as one line: control characters (newlines
+    included) escaped, characters the terminal cannot encode escaped, long text cut."""
+    text = str(error)
+    text = "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
+    )
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if len(text) > limit:  # keep the end too: it names the rule
+        text = text[: limit - 32] + " … " + text[-29:]
+    return text
 
 
 def _where(prefix: str, name: str) -> str:

@@ -7,11 +7,13 @@ import json
 import sys
 from typing import Any
 
-from fivehundred.errors import FiveHundredError, RecordError
+from fivehundred.errors import FiveHundredError
 from fivehundred.game import GameState, HandState
 from fivehundred.record import (
     hand_record,
     legal_texts,
+    load_json,
+    one_line,
     random_hand,
     replay_record,
 )
@@ -23,24 +25,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:
         self.exit(2, f"{self.prog}: {message}\n")
-
-
-def _load_json(path: str) -> Any:
-    try:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as error:
-        raise RecordError(path, f"cannot read: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(path, "is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(path, f"not valid JSON: {error.msg} at line {error.lineno} "
-                          f"column {error.colno}") from None  # fmt: skip
 
 
 def replay_main(argv: list[str]) -> int:
@@ -55,9 +39,9 @@ def replay_main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        summary, state = replay_record(_load_json(args.file))
+        summary, state = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {one_line(error)}", file=sys.stderr)
         return 2
     hand = state.hand if isinstance(state, GameState) else state
     if args.legal and not hand.is_over:

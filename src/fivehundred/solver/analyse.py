@@ -24,9 +24,8 @@ from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS, card_symb
 from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import PLAY, GameState, HandState
 from fivehundred.play import make_context
-from fivehundred.record import replay_record
+from fivehundred.record import load_json, one_line, replay_record
 from fivehundred.record_cli import OneLineParser as _Parser
-from fivehundred.record_cli import _load_json
 from fivehundred.scoring import side_of_seats
 from fivehundred.solver import Position, card_values, solve, solve_position
 from fivehundred.solver.reference import contracting_seats
@@ -167,9 +166,9 @@ def main(argv: list[str]) -> int:
     except SystemExit as exit_:
         return int(exit_.code or 0)
     try:
-        _, replayed = replay_record(_load_json(args.file))
+        _, replayed = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"fivehundred analyse: error: {error}", file=sys.stderr)
+        print(f"fivehundred analyse: error: {one_line(error)}", file=sys.stderr)
         return 2
     hands = (list(replayed.finished_hands) + ([replayed.hand] if replayed.hand.history
                                                and not replayed.hand.is_over else [])
@@ -177,7 +176,7 @@ def main(argv: list[str]) -> int:
     try:
         analyses = [analyse_hand(hand) for hand in hands]
     except (FiveHundredError, ValueError) as error:
-        print(f"fivehundred analyse: error: {RecordError('record', str(error))}",
+        print(f"fivehundred analyse: error: {one_line(RecordError('record', str(error)))}",
               file=sys.stderr)  # fmt: skip
         return 2
     if args.json:
