@@ -28,7 +28,7 @@ class ActionParseError(FiveHundredError):
 class RulesError(FiveHundredError):
     """An unknown preset or variant, or a variant value of the wrong type."""
 
-    rule = "RULES.md §11"
+    rule = "R-PRESET"
 
 
 class IllegalActionError(FiveHundredError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -68,7 +69,7 @@ MAX_RECORD_DEPTH = 32
 #: The most digits of an integer in a record (seats, seeds and targets are short).
 MAX_NUMBER_DIGITS = 100
 #: The longest error line printed (a bad token is quoted in full up to about this).
-MAX_ERROR_CHARS = 300
+MAX_ERROR_CHARS = 600
 
 
 def _parse_int(text: str) -> int:
@@ -256,18 +257,36 @@ _PART_RULES: dict[Callable[[str], Action], str] = {
 }
 
 
+_SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+_SUIT_SYMBOL = dict(zip("SCDH", "♠♣♦♥", strict=True))
+_CARD_TOKEN = re.compile(r"(?<![\w'\"<>:])(10|11|12|13|[4-9JQKA])([SCDH])(?![\w'\"])")
+_SUIT_TOKEN = re.compile(r"\b(follow|led as|lead as) ([SCDH])\b")
+
+
+def card_language(reason: str) -> str:
+    """An engine's reason as a person reads it: cards with suit symbols (``9S`` → ``9♠``),
+    suits by name (``must follow H`` → ``must follow hearts``). Quoted tokens (the record's
+    own text) and joker leads (``JK>S``) are left as written."""
+    reason = _SUIT_TOKEN.sub(lambda m: f"{m[1]} {_SUIT_NAMES[m[2]]}", reason)
+    return _CARD_TOKEN.sub(lambda m: m[1] + _SUIT_SYMBOL[m[2]], reason)
+
+
 def _apply(state: HandState, action_token: Any, where: str, parse: Callable[[str], Action]) -> None:
     rule = _PART_RULES.get(parse, "")
     if not isinstance(action_token, str):
-        raise RecordError(where, f"must be a string, got {action_token!r}", rule)
+        raise RecordError(where, f"must be a string, got {_short(action_token)}", rule)
     try:
         action = parse(action_token)
     except FiveHundredError as error:
         raise RecordError(where, error.reason, rule) from None
+    phase, trick = state.phase, len(state.tricks) + 1
     try:
         state.apply(action)
     except FiveHundredError as error:
-        raise RecordError(where, error.reason, error.rule) from None
+        reason = card_language(error.reason)
+        if phase == PLAY:
+            reason = f"trick {trick}: {reason}"
+        raise RecordError(where, reason, error.rule) from None
 
 
 def _list(record: Mapping[str, Any], key: str, prefix: str) -> list[Any]:
@@ -294,6 +313,17 @@ def replay_hand(
         if record.get("format") != HAND_FORMAT:
             raise RecordError("format", f"must be {HAND_FORMAT!r}")
         rules = parse_rules(record.get("rules", {"preset": "australian"}))
+    else:  # a hand of a game record: the game's rules apply
+        if "format" in record and record["format"] != HAND_FORMAT:
+            raise RecordError(_where(prefix, "format"), f"must be {HAND_FORMAT!r} (or left "
+                              f"out) in a game's hand, got {_short(record['format'])}")  # fmt: skip
+        if "rules" in record:
+            own = parse_rules(record["rules"], _where(prefix, "rules"))
+            if own != rules:
+                raise RecordError(_where(prefix, "rules"), "differ from the game's rules "
+                                  f"({own.describe()} against {rules.describe()}); the game's "
+                                  "rules apply to every hand: leave them out")  # fmt: skip
+    _check_players(record, rules, prefix)
     hand_dealer, hands, kitty, dummy_cards = parse_deal(record, rules, prefix)
     if dealer is not None and hand_dealer != dealer:
         raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
@@ -435,14 +465,36 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
     return game
 
 
-def _check_players(record: Mapping[str, Any], rules: Rules) -> None:
-    players = record.get("players")
-    if players is not None and (
-        not isinstance(players, list)
-        or len(players) != rules.players
-        or not all(isinstance(name, str) for name in players)
-    ):
-        raise RecordError("players", f"must be a list of {rules.players} player names")
+def _short(value: Any, limit: int = 40) -> str:
+    """A JSON value quoted for an error message, cut to ``limit`` characters."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=repr)[: limit + 1]
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+#: The longest player name a record may give.
+MAX_PLAYER_NAME = 40
+
+
+def _check_players(record: Mapping[str, Any], rules: Rules, prefix: str = "") -> None:
+    """``players``: one name per seat, each a non-empty string without control characters
+    of at most :data:`MAX_PLAYER_NAME` characters (see docs/record-format.md)."""
+    if "players" not in record:
+        return
+    where = _where(prefix, "players")
+    players = record["players"]
+    seats = rules.seats
+    if not isinstance(players, list):
+        raise RecordError(where, f"must be a list of {seats} player names (one per seat), "
+                          f"got {_short(players)}")  # fmt: skip
+    if len(players) != seats:
+        raise RecordError(where, f"has {len(players)} names; the table has {seats} seats")
+    for seat, name in enumerate(players):
+        place = f"{where}[{seat}]"
+        if not isinstance(name, str):
+            raise RecordError(place, f"must be a player name (a string), got {_short(name)}")
+        if not name.strip() or len(name) > MAX_PLAYER_NAME or not name.isprintable():
+            raise RecordError(place, f"must be 1 to {MAX_PLAYER_NAME} printable characters, "
+                              f"got {_short(name)}")  # fmt: skip
 
 
 def game_summary(game: GameState) -> dict[str, Any]:
@@ -466,7 +518,8 @@ def replay_record(data: Any) -> tuple[dict[str, Any], HandState | GameState]:
     if fmt == GAME_FORMAT:
         game = replay_game(data)
         return game_summary(game), game
-    raise RecordError("format", f"must be {HAND_FORMAT!r} or {GAME_FORMAT!r}, got {fmt!r}")
+    raise RecordError("format", f"must be {HAND_FORMAT!r} or {GAME_FORMAT!r}, got "
+                      f"{_short(fmt)}")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- writing

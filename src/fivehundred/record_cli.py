@@ -55,8 +55,11 @@ def record_main(argv: list[str]) -> int:
         prog="fivehundred record",
         description="Write a complete random hand record (random legal play).",
     )
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--preset", default="australian")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the deal and of the random play (default 0)")  # fmt: skip
+    parser.add_argument("--preset", default="australian",
+                        help="rules preset: australian (default), american, three_handed, "
+                        "five_handed, six_handed, two_handed")  # fmt: skip
     parser.add_argument(
         "--variant",
         action="append",
@@ -64,19 +67,25 @@ def record_main(argv: list[str]) -> int:
         metavar="NAME[=VALUE]",
         help="a rule variant, e.g. --variant target=300 --variant pack45",
     )
-    parser.add_argument("--out", default="-", help="file to write (default: standard output)")
+    parser.add_argument("--out", default="-", metavar="FILE",
+                        help="file to write (default: standard output)")  # fmt: skip
     args = parser.parse_args(argv)
     try:
         rules = make_rules(args.preset, parse_variants(args.variant))
     except FiveHundredError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {one_line(error)}", file=sys.stderr)
         return 2
     text = json.dumps(hand_record(random_hand(rules, args.seed)))
     if args.out == "-":
         print(text)
     else:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(text + "\n")
+        except OSError as error:
+            print(f"fivehundred record: cannot write {one_line(args.out)}: "
+                  f"{error.strerror or error}", file=sys.stderr)  # fmt: skip
+            return 2
     return 0
 
 
@@ -99,22 +108,29 @@ def parse_variants(items: list[str]) -> dict[str, Any]:
 
 def demo_main(argv: list[str]) -> int:
     """Watch computer players play one hand, printed trick by trick."""
+    parser = OneLineParser(
+        prog="fivehundred demo",
+        description="Watch four computer players play one hand (australian rules), printed "
+        "deal, auction and trick by trick.",
+    )
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the deal and the players (default 1)")  # fmt: skip
+    parser.add_argument("--bot", default="heuristic", metavar="PLAYER",
+                        help="the computer player at every seat: random, heuristic (default), "
+                        "pimc, pimc:N, pimc:fast, pimc:strong")  # fmt: skip
+    args = parser.parse_args(argv)
+    from fivehundred.bots import make_player
     from fivehundred.text import describe_hand
 
-    parser = OneLineParser(prog="fivehundred demo", description="Watch a hand between computers.")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot", default="heuristic")
-    args = parser.parse_args(argv)
-    rules = make_rules()
-    state = HandState.deal(rules, dealer=0, seed=args.seed)
+    if args.bot.startswith("cmd:"):
+        parser.error("--bot: external players (cmd:) play in the arena, not the demo")
     try:
-        from fivehundred.bots import make_player
-
         players = [make_player(args.bot, seed=args.seed * 10 + seat) for seat in range(4)]
-        while not state.is_over:
-            seat = state.to_move
-            state.apply(players[seat].act(state.observation(seat)))
-    except ImportError:
-        state = random_hand(rules, args.seed, dealer=0)
+    except ValueError as error:
+        parser.error(f"--bot: {one_line(error)}")
+    state = HandState.deal(make_rules(), dealer=0, seed=args.seed)
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(players[seat].act(state.observation(seat)))
     print(describe_hand(state))
     return 0

@@ -3,15 +3,63 @@
 from __future__ import annotations
 
 from fivehundred.actions import BID_BASE, action_text
-from fivehundred.cards import CardMask, card_symbol, iter_cards
+from fivehundred.cards import CardMask, card_symbol, iter_cards, parse_card
 from fivehundred.game import HandState
 from fivehundred.play import PlayContext, sort_key
+from fivehundred.scoring import side_of_seats
 
 SEAT_NAMES = ("South", "West", "North", "East")
 
 
 def seat_name(seat: int, seats: int = 4) -> str:
     return SEAT_NAMES[seat] if seats == 4 else f"Seat {seat}"
+
+
+def side_names(seats: int = 4, sides: tuple[int, ...] | None = None) -> list[str]:
+    """A name for each side: its seats' names joined (``South–North``, ``West–East``)."""
+    sides = sides if sides is not None else tuple(seat % 2 for seat in range(seats))
+    return [
+        "–".join(seat_name(s, seats) for s in range(seats) if sides[s] == side)
+        for side in range(max(sides) + 1)
+    ]
+
+
+def play_text(action: int, two_jokers: bool = False) -> str:
+    """A card played, for people: ``10♥``; a joker led as a suit ``JK→♠``."""
+    text = action_text(action, two_jokers)
+    if ">" in text:
+        joker, suit = text.split(">")
+        return f"{joker}→{card_symbol(parse_card('A' + suit))[1:]}"
+    return card_symbol(action, two_jokers)
+
+
+def call_text(action: int, two_jokers: bool = False) -> str:
+    """A call or contract, for people: ``7♥``, ``8NT``, ``misère``, ``open misère``."""
+    text = action_text(action, two_jokers)
+    if text[:1].isdigit() and text[-1] in "SCDH":
+        return text[:-1] + card_symbol(parse_card("A" + text[-1]))[1:]
+    return text.replace("misere", "misère").replace("_", " ")
+
+
+def result_lines(state: HandState) -> list[str]:
+    """A finished hand's result in words: tricks per seat and side, the contract, points."""
+    rules = state.rules
+    result = state.result
+    sides = side_of_seats(rules)
+    names = [seat_name(s, rules.seats) for s in range(rules.seats)]
+    teams = side_names(rules.seats, sides)
+    won = ", ".join(f"{names[s]} {n}" for s, n in enumerate(result.tricks_won))
+    line = f"Tricks won: {won}"
+    if len(teams) < rules.seats:
+        by_side = [sum(n for s, n in enumerate(result.tricks_won) if sides[s] == side)
+                   for side in range(len(teams))]  # fmt: skip
+        line += " (" + ", ".join(f"{t} {n}" for t, n in zip(teams, by_side, strict=True)) + ")"
+    points = ", ".join(f"{t} {p:+d}" for t, p in zip(teams, result.points, strict=True))
+    if result.contract < BID_BASE:
+        return [line, f"No contract: points {points}"]
+    contract = call_text(result.contract, rules.two_jokers)
+    outcome = {True: "made", False: "failed", None: "was not scored"}[result.made]
+    return [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
 
 
 def hand_text(mask: CardMask, ctx: PlayContext | None = None, two_jokers: bool = False) -> str:
@@ -29,20 +77,15 @@ def describe_hand(state: HandState) -> str:
     for seat, hand in enumerate(state.dealt):
         lines.append(f"  {names[seat]:<6} {hand_text(hand, None, two)}")
     lines.append(f"  Kitty  {hand_text(state.kitty_dealt, None, two)}")
-    calls = ", ".join(f"{names[s]} {action_text(a, two)}" for s, a in state.auction.calls)
+    calls = ", ".join(f"{names[s]} {call_text(a, two)}" for s, a in state.auction.calls)
     lines.append(f"Auction: {calls}")
     if state.contract < BID_BASE:
         lines.append("All passed.")
     else:
-        lines.append(f"Contract: {action_text(state.contract, two)} by {names[state.contractor]}")
+        lines.append(f"Contract: {call_text(state.contract, two)} by {names[state.contractor]}")
     for number, trick in enumerate(state.tricks, 1):
-        plays = "  ".join(
-            f"{names[s][0]}:{action_text(a, two).replace('>', '→')}" for s, a in trick.plays
-        )
+        plays = "  ".join(f"{names[s][0]}:{play_text(a, two)}" for s, a in trick.plays)
         lines.append(f"  trick {number:>2}: {plays}   won by {names[trick.winner]}")
     if state.is_over:
-        result = state.result
-        made = {True: "made", False: "failed", None: "-"}[result.made]
-        lines.append(f"Tricks won: {list(result.tricks_won)}  Points: {list(result.points)}  "
-                     f"({made})")  # fmt: skip
+        lines += result_lines(state)
     return "\n".join(lines)

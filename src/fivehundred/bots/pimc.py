@@ -22,8 +22,8 @@ down for the first tricks, a bid or a discard stops solving once the solver has 
 its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
 seed gives the same game on any machine), and below 128
 deals the first trick is played by the heuristic (a few solved deals choose a worse opening
-lead than its rules). Without the solver (numba missing), the player falls back to the
-heuristic.
+lead than its rules). Without the solver (numba missing) there is no such player:
+``PimcPlayer`` raises :class:`PlayerUnavailableError`, naming the extra to install.
 """
 
 from __future__ import annotations
@@ -62,6 +62,10 @@ _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
 NODE_BUDGET = 2_500_000
 
 
+class PlayerUnavailableError(ValueError):
+    """A player that cannot run here as asked (a missing optional dependency)."""
+
+
 class PimcPlayer(Player):
     """Samples deals consistent with the observation and solves each double-dummy."""
 
@@ -69,6 +73,9 @@ class PimcPlayer(Player):
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
                  bid_deals: int | None = None) -> None:  # fmt: skip
+        if not HAVE_SOLVER:
+            raise PlayerUnavailableError("the pimc player needs the double-dummy solver: "
+                                         "pip install 'fivehundred[solver]'")  # fmt: skip
         super().__init__(seed)
         self.samples = samples
         #: Deals solved for each bid and for the discard (0: bid and discard as the
