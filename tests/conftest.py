@@ -27,8 +27,8 @@ from fivehundred.rules import Rules, make_rules
 AUS = make_rules("australian")
 AMERICAN = make_rules("american")
 
-#: The golden records lie in shared/ beside the repository (CI lays it out the same way).
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "golden"
+#: The golden records: worked hands and games with their results (tests/data/README.md).
+GOLDEN = Path(__file__).resolve().parent / "data"
 
 
 def rules(preset: str = "australian", **variants: Any) -> Rules:
@@ -120,10 +120,10 @@ def action(text: str, phase: str | None = None) -> Action:
 
 
 def load_golden(name: str) -> list[dict[str, Any]]:
-    """A golden file. shared/ lies beside the repository here and in CI: a missing file
-    fails rather than skips, so that the goldens can never silently stop being checked."""
+    """A golden file of tests/data/. A missing file fails rather than skips, so that the
+    goldens can never silently stop being checked."""
     path = GOLDEN / name
-    assert path.exists(), f"golden records not found at {path} (shared/ beside the repo)"
+    assert path.exists(), f"golden records not found at {path}"
     data: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
     return data
 

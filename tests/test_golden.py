@@ -1,4 +1,4 @@
-"""Golden records (shared/golden/): worked hands and games with the results that the rule
+"""Golden records (tests/data/): worked hands and games with the results that the rule
 book gives. Every record is replayed and compared with its ``expected`` keys."""
 
 from __future__ import annotations

@@ -7,19 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from conftest import load_golden
 from fivehundred.actions import action_text
 from fivehundred.record import replay_hand
 from fivehundred.solver import card_values, solve
 from fivehundred.solver.analyse import main, start_of_play
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "golden" / "hands.json"
-
-
 def _golden(tag: str) -> dict:  # type: ignore[type-arg]
-    if not GOLDEN.exists():
-        pytest.skip("golden records not found")
-    hands = json.loads(GOLDEN.read_text())
-    return next(h["record"] for h in hands if tag in h["tags"])
+    return next(h["record"] for h in load_golden("hands.json") if tag in h["tags"])
 
 
 @pytest.mark.parametrize("tag", ["suit", "jk_lead", "misere"])

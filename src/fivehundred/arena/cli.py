@@ -12,6 +12,7 @@ per hand.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -64,6 +65,8 @@ def main(argv: list[str]) -> int:
     deals = args.hands if args.hands is not None else args.games if args.games is not None else 10
     if deals <= 0 or args.workers <= 0 or args.max_hands <= 0:
         return _fail("--games/--hands, --workers and --max-hands must be positive")
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        return _fail("--plot needs the 'arena' extra: pip install 'fivehundred[arena]'")
     from fivehundred.bots import make_player
 
     for name in (args.team_a, args.team_b):
@@ -134,6 +137,10 @@ def _console(stderr: bool = False) -> Any:
     return Console(stderr=stderr)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def print_table(summary: Summary, unit: str) -> None:
     """The results as rich tables on standard output."""
     from rich.table import Table
@@ -141,8 +148,11 @@ def print_table(summary: Summary, unit: str) -> None:
     console = _console()
     lo, hi = summary.win_interval
     mean, dlo, dhi = summary.difference
-    title = (f"{summary.deals} duplicate deals, {summary.matches} {unit}, "
-             f"{summary.hands} hands")  # fmt: skip
+    parts = [_count(summary.deals, "duplicate deal")]
+    if unit != "hands":
+        parts.append(_count(summary.matches, "game"))
+    parts.append(_count(summary.hands, "hand"))
+    title = ", ".join(parts)
     table = Table(title=title)
     table.add_column("")
     table.add_column(f"A: {summary.team_a}", justify="right")
