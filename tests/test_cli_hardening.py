@@ -58,9 +58,7 @@ HOSTILE: dict[str, str | bytes] = {
     "list nested 1,000 deep": DEEP_LIST,
     "list nested 100,000 deep": "[" * 100_000 + "]" * 100_000,
     "object nested 40 deep": '{"a":' * 40 + "1" + "}" * 40,
-    "deep value inside a record": '{"format": "fivehundred-hand/1", "comment": '
-    + DEEP_LIST
-    + "}",
+    "deep value inside a record": '{"format": "fivehundred-hand/1", "comment": ' + DEEP_LIST + "}",
     "integer of 5,000 digits": '{"format": "fivehundred-hand/1", "dealer": ' + "7" * 5000 + "}",
     "integer of 200 digits": '{"dealer": ' + "9" * 200 + "}",
     "NaN": '{"dealer": NaN}',
@@ -255,8 +253,13 @@ def test_fuzzed_records_in_real_processes(tmp_path: Path) -> None:
 # ----------------------------------------------------------------------------- closed pipes
 @pytest.mark.parametrize(
     "argv",
-    [["demo", "--seed", "5"], ["--help"], ["analyse", "--help"], ["record", "--seed", "2"],
-     ["replay", "-"]],  # fmt: skip
+    [
+        ["demo", "--seed", "5"],
+        ["--help"],
+        ["analyse", "--help"],
+        ["record", "--seed", "2"],
+        ["replay", "-"],
+    ],
 )
 def test_output_into_a_closed_pipe_ends_quietly(argv: list[str]) -> None:
     """``fivehundred demo | head -1``: the reader has gone before the first write."""

@@ -13,6 +13,7 @@ from fivehundred.record import replay_hand
 from fivehundred.solver import card_values, solve
 from fivehundred.solver.analyse import main, start_of_play
 
+
 def _golden(tag: str) -> dict:  # type: ignore[type-arg]
     return next(h["record"] for h in load_golden("hands.json") if tag in h["tags"])
 
