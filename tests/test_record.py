@@ -10,10 +10,17 @@ from typing import Any
 import pytest
 
 from conftest import AUS, apply_text, deal_hand, revoke_record, rules
+from fivehundred.actions import PASS
 from fivehundred.cards import card_symbol, parse_card
 from fivehundred.errors import RecordError
 from fivehundred.game import GameState, HandState
-from fivehundred.record import game_record, hand_record, random_hand, replay_record
+from fivehundred.record import (
+    card_language,
+    game_record,
+    hand_record,
+    random_hand,
+    replay_record,
+)
 
 NT_HANDS = {1: "JK 6S AH KH QH 10H 9H AD KD QD", 2: "AS AC 4H KC QC JC 10C 9C 8C 7C"}
 
@@ -372,3 +379,91 @@ def test_record_two_jokers_one_of_two_nominated_round_trips() -> None:
     assert summary == {"to_move": 2, "phase": "play"}
     assert isinstance(replayed, HandState) and replayed.joker_suits == [2, -1]
     assert hand_record(replayed) == record
+
+
+# ----------------------------------------------------------------------------- a game's hands
+def _a_game() -> dict[str, Any]:
+    """A game record of three complete random hands (mostly passing in the auction: random
+    bids soon go out backwards at 10NT)."""
+    for seed in range(100):
+        game = GameState(AUS, seed=seed, first_dealer=0)
+        rng = random.Random(seed)
+        while not game.is_over and len(game.finished_hands) < 3:
+            legal = game.legal_actions()
+            if PASS in legal and rng.random() < 0.8:
+                game.apply(PASS)
+            else:
+                game.apply(legal[rng.randrange(len(legal))])
+        if len(game.finished_hands) == 3 and not game.hand.history:
+            return game_record(game, players=["human", "heuristic", "pimc", "heuristic"])
+    raise AssertionError("no game of three hands")
+
+
+def test_game_hand_with_conflicting_rules_is_refused() -> None:
+    record = _a_game()
+    record["hands"][2]["rules"] = {"preset": "american"}
+    error = rejects(record, "hands[2].rules")
+    assert "american" in str(error) and "game's rules" in str(error)
+    record["hands"][2]["rules"] = {"preset": "australian", "variants": {"pack46": True}}
+    rejects(record, "hands[2].rules", "R-PRESET")
+
+
+def test_game_hand_repeating_the_games_rules_is_accepted() -> None:
+    record = _a_game()
+    record["hands"][1]["rules"] = copy.deepcopy(record["rules"])
+    summary, _ = replay_record(record)
+    assert len(summary["scores"]) == 3
+
+
+def test_game_hand_with_a_wrong_format_is_refused() -> None:
+    record = _a_game()
+    for wrong in ("fivehundred-game/1", "fivehundred-hand/2", 1, None, ["fivehundred-hand/1"]):
+        record["hands"][1]["format"] = wrong
+        error = rejects(record, "hands[1].format")
+        assert "fivehundred-hand/1" in str(error)
+    del record["hands"][1]["format"]  # left out: fine
+    replay_record(record)
+
+
+@pytest.mark.parametrize(
+    ("players", "where"),
+    [
+        ("human", "players"),
+        ({"0": "human"}, "players"),
+        (7, "players"),
+        (None, "players"),
+        (["a", "b", "c"], "players"),
+        (["a", "b", "c", "d", "e"], "players"),
+        (["a", 2, "c", "d"], "players[1]"),
+        (["a", "b", ["c"], "d"], "players[2]"),
+        (["a", "b", "c", ""], "players[3]"),
+        (["a", "   ", "c", "d"], "players[1]"),
+        (["a", "b\nc", "c", "d"], "players[1]"),
+        (["a" * 41, "b", "c", "d"], "players[0]"),
+    ],
+)
+def test_players_must_be_one_name_per_seat(players: Any, where: str) -> None:
+    record = _a_game()
+    record["players"] = players
+    rejects(record, where)
+    hand = a_record()
+    hand["players"] = players
+    rejects(hand, where)
+
+
+def test_players_round_trip() -> None:
+    record = _a_game()
+    assert record["players"] == ["human", "heuristic", "pimc", "heuristic"]
+    _, game = replay_record(json.loads(json.dumps(record)))
+    assert isinstance(game, GameState)
+    assert game_record(game, players=record["players"]) == record
+
+
+def test_errors_speak_card_language() -> None:
+    record = a_record()
+    record.update(auction=["pass", "8D", "8C"], discards=[], play=[])
+    error = rejects(record, "auction[2]", "R-BID")
+    assert "8♣ does not outrank 8♦" in str(error)
+    assert card_language("QS revokes: seat 1 must follow H; 'QQ' JK>S") == (
+        "Q♠ revokes: seat 1 must follow hearts; 'QQ' JK>S"
+    )
