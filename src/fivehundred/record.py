@@ -220,11 +220,12 @@ def parse_deal(
         for index, card in enumerate(cards):
             place = f"{where}[{index}]"
             if not pack.cards >> card & 1:
-                raise RecordError(place, f"{mask_text(1 << card, two)[0]} is not in the "
-                                  f"{pack.name}-card pack", "R-PACK")  # fmt: skip
+                raise RecordError(place, card_language(f"{mask_text(1 << card, two)[0]} is not "
+                                  f"in the {pack.name}-card pack"), "R-PACK")  # fmt: skip
             if card in seen:
-                raise RecordError(place, f"duplicate card {mask_text(1 << card, two)[0]} "
-                                  f"(also at {seen[card]})", "R-PACK")  # fmt: skip
+                raise RecordError(place, card_language(f"duplicate card "
+                                  f"{mask_text(1 << card, two)[0]}") + f" (also at {seen[card]})",
+                                  "R-PACK")  # fmt: skip
             seen[card] = place
             mask |= 1 << card
         return mask
