@@ -11,13 +11,15 @@ from collections.abc import Callable
 
 from fivehundred.bots.base import Player, RandomPlayer
 from fivehundred.bots.heuristic import HeuristicPlayer
-from fivehundred.bots.pimc import PIMC_PRESETS, PimcPlayer
+from fivehundred.bots.pimc import HAVE_SOLVER, PIMC_PRESETS, PimcPlayer
 
+#: The players that can run here (``pimc`` only with the solver extra installed).
 PLAYERS: dict[str, Callable[[int | None], Player]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
-    "pimc": PimcPlayer,
 }
+if HAVE_SOLVER:
+    PLAYERS["pimc"] = PimcPlayer
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
@@ -27,6 +29,8 @@ def make_player(name: str, seed: int | None = None) -> Player:
         from fivehundred.bots.external import ExternalPlayer
 
         return ExternalPlayer(name[4:], seed)
+    if name == "pimc":
+        return PimcPlayer(seed)  # without the solver: PlayerUnavailableError, naming the extra
     if name.startswith("pimc:"):
         setting = name[5:]
         if setting in PIMC_PRESETS:
