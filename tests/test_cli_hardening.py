@@ -421,3 +421,21 @@ def test_demo_prints_the_result_for_people(capsys: pytest.CaptureFixture[str]) -
     assert "South–North" in tricks and "West–East" in tricks
     assert re.search(r"^(South|West|North|East)'s \S+ (made|failed): points South–North "
                      r"[+-]\d+, West–East [+-]\d+$", out, re.M), out  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- arena header
+@pytest.mark.parametrize(
+    ("size", "title"),
+    [
+        (["--hands", "1"], "1 duplicate deal, 2 hands"),
+        (["--games", "1", "--max-hands", "1"], "1 duplicate deal, 2 games, 2 hands"),
+    ],
+)
+def test_arena_header_counts_each_thing_once(
+    size: list[str], title: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["arena", "--team-a", "heuristic", "--team-b", "random", *size, "--workers", "1",
+            "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    header = capsys.readouterr().out.splitlines()[0].strip()
+    assert header == title

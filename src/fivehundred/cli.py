@@ -75,9 +75,12 @@ def extra_message(name: str, detail: str = "") -> str:
 
 
 def _run(args: list[str]) -> int:
-    if not args or args[0] in ("-h", "--help", "help"):
+    if not args:
+        print(_usage(), file=sys.stderr)
+        return 2
+    if args[0] in ("-h", "--help", "help"):
         print(_usage())
-        return 0 if args else 2
+        return 0
     if args[0] in ("-V", "--version"):
         print(f"fivehundred {version()}")
         return 0
