@@ -1,6 +1,7 @@
 """Helpers for hand-built positions: deals written as card strings, actions as record text.
 
-Positions in the tests are written the way a reader checks them against RULES.md::
+Positions in the tests are written the way a reader checks them against the rule book
+(docs/rules.md)::
 
     state = deal_hand(AUS, dealer=0, hands=["JH JD AH ...", ...], kitty="4S 5C 6D")
     apply_text(state, "7H pass pass pass")      # the auction

@@ -1,7 +1,7 @@
 """Properties that hold for every hand and game (hypothesis over seeds, presets, variants).
 
-The scores are checked against a reference written here from RULES.md §7–§8, not against
-the engine's own scoring module.
+The scores are checked against a reference written here from docs/rules.md §7–§8, not
+against the engine's own scoring module.
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ MISERE_VALUES = {
 
 
 def reference_value(contract: str, game_rules: Rules) -> int:
-    """R-SCORE: the bid value from the tables of RULES.md §7."""
+    """R-SCORE: the bid value from the tables of docs/rules.md §7."""
     table = game_rules.scoring_table
     if contract in MISERE_VALUES[table]:
         if contract == "open_misere" and table != "perfect" and game_rules.open_misere_value == 520:

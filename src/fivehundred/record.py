@@ -159,14 +159,15 @@ def load_json(path: str | Path, stdin: TextIO | None = None) -> dict[str, Any]:
         raise RecordError(source, "is a directory, not a record file") from None
     except OSError as error:
         raise RecordError(source, f"cannot read: {error.strerror or error}") from None
-    except (ValueError, UnicodeDecodeError):  # a closed or undecodable standard input
+    except (ValueError, UnicodeDecodeError, AttributeError):  # no, a closed or a bad stdin
         raise RecordError(source, "cannot read: not UTF-8 text") from None
     return parse_record_text(raw, source)
 
 
 def one_line(error: BaseException | str, limit: int = MAX_ERROR_CHARS) -> str:
     """An error message made safe to print as one line: control characters (newlines
-    included) escaped, characters the terminal cannot encode escaped, long text cut."""
+    included) and lone surrogates escaped (``\\n``, ``\\ud800``), long text cut in the
+    middle so that the rule id at the end stays."""
     text = str(error)
     text = "".join(
         ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in text
