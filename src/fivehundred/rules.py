@@ -192,7 +192,45 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "teams_of_two": _flag("teams_of_two"),
 }
 
-LATER_VARIANTS = frozenset({"inkle", "dead_hand"})
+#: One line per variant, for the options screens (the terminal game, the web lobby).
+VARIANT_HELP: dict[str, str] = {
+    "pack45": "45-card pack: all four suits 4-A, a 5-card kitty (4 players)",
+    "two_jokers": "a second joker; the black beats the red",
+    "deal_3_4_3": "deal 3-4-3 with the whole kitty after the first round (1904)",
+    "raise_after_passes": "the highest bidder may raise once when all others have passed",
+    "misere_anytime": "misère may be bid at any time, not only after a 7 bid",
+    "no_misere": "no misère",
+    "open_misere_520": "open misère is worth 520 and is the highest bid",
+    "no_open_misere": "no open misère",
+    "open_misere": "open misère (lay-down misère) may be bid",
+    "blind_misere": "blind misère (1000), declared before any other call",
+    "allpass_redeal_same_dealer": "when all pass, the same dealer deals again",
+    "allpass_play_nt": "when all pass, the hand is played in no trumps, 10 a trick",
+    "dealer_must_bid": "if the first three pass, the dealer may not pass",
+    "eldest_leads": "the player left of the dealer leads to the first trick",
+    "joker_lead_not_renounced": "a joker led names a suit the leader has not shown void in",
+    "original_1904": "the original 1904 scoring table",
+    "perfect": "the 'perfect' scoring table (Avondale minus 20)",
+    "scoring_table": "scoring table: avondale, original_1904 or perfect",
+    "misere_defenders_score": "misère defenders score 10 for each trick the contractor wins",
+    "rule_490": "points won defending stop at 490 (target - 10)",
+    "win_1904": "1904 win rule: the first side to reach the target wins",
+    "target": "the score that wins the game",
+    "point_spread": "the game also ends when the sides are 500 apart across zero",
+    "partner_announces": "the called partner is revealed at once (5 players)",
+    "half_each": "the contractor and called partner score half the value each (5 players)",
+    "teams_of_two": "three teams of two instead of two of three (6 players)",
+}
+
+#: Variants of the rule book the engine does not play yet: refused by name.
+LATER_VARIANTS = frozenset(
+    {
+        "inkle", "dead_hand", "open_eight", "draw_pack", "j5_no_trumps", "hi_lo",
+        "double_misere", "shields_double", "patastrophe", "wilkinson_misere", "slam_call",
+        "split_colours", "ralphing", "no_defender_points", "failed_to_opponents",
+        "exact_target", "highest_wins", "minus_500_needs_other_positive", "claim",
+    }
+)  # fmt: skip
 
 PRESETS: dict[str, Rules] = {
     "australian": Rules(),
@@ -216,6 +254,53 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 
+
+def _on(value: Any) -> bool:
+    """Whether a variant value switches something on (``False`` leaves the preset)."""
+    return value is not False
+
+
+#: Combination checks (RULES.md §10: "a combination that makes no sense is refused by
+#: name"). Each entry: a variant, a test on the finished rules and the variants asked for,
+#: the reason given when the test fails and the rule it cites. One mechanism for every
+#: check.
+_Check = Callable[[Rules, Mapping[str, Any]], bool]
+COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
+    ("pack45", lambda r, v: r.players in (2, 4), "is a four-player pack", "R-PACK"),
+    ("teams_of_two", lambda r, v: r.players == 6, "needs six players", "R-PLAYERS"),
+    ("half_each", lambda r, v: r.called_partner, "needs the five-player called partner",
+     "R-PLAYERS"),
+    ("partner_announces", lambda r, v: r.called_partner, "needs the five-player called "
+     "partner", "R-PLAYERS"),
+    ("original_1904", lambda r, v: not _on(v.get("perfect", False)),
+     "contradicts 'perfect': choose one scoring table", "R-SCORE"),
+    ("scoring_table", lambda r, v: not (_on(v.get("perfect", False))
+                                        or _on(v.get("original_1904", False))),
+     "contradicts 'original_1904'/'perfect': choose one scoring table", "R-SCORE"),
+    ("no_misere", lambda r, v: not _on(v.get("misere_anytime", False)),
+     "contradicts 'misere_anytime'", "R-BID"),
+    ("no_open_misere", lambda r, v: not _on(v.get("open_misere_520", False))
+     and v.get("open_misere") is not True,
+     "contradicts 'open_misere'/'open_misere_520'", "R-BID"),
+    ("open_misere_520", lambda r, v: r.open_misere,
+     "needs open misère, which these rules do not allow", "R-BID"),
+    ("allpass_redeal_same_dealer", lambda r, v: not _on(v.get("allpass_play_nt", False)),
+     "contradicts 'allpass_play_nt': choose one all-pass rule", "R-ALLPASS"),
+    ("raise_after_passes", lambda r, v: r.auction == AUSTRALIAN,
+     "needs the Australian auction; the American auction has one round", "R-BID"),
+    ("win_1904", lambda r, v: v.get("rule_490") is not True,
+     "contradicts 'rule_490': the 1904 win rule has no 490 rule", "R-GAME"),
+)  # fmt: skip
+
+
+def check_combinations(rules: Rules, variants: Mapping[str, Any]) -> None:
+    """Refuse variants that do not apply to the preset or contradict each other, naming
+    the variant and the reason (RULES.md §10)."""
+    for name, test, reason, rule in COMBINATION_CHECKS:
+        if name in variants and _on(variants[name]) and not test(rules, variants):
+            raise RulesError(f"variant {name!r} {reason}", rule)
+
+
 #: Presets whose player counts the engine plays today.
 SUPPORTED_PLAYERS = frozenset({2, 3, 4, 5, 6})
 
@@ -236,8 +321,7 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
                 f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}"
             )
         rules = apply(rules, value)
-    if rules.pack45 and rules.players not in (2, 4):
-        raise RulesError("pack45 is a four-player pack", "R-PACK")
+    check_combinations(rules, dict(items))
     if rules.players not in SUPPORTED_PLAYERS:
         raise RulesError(f"preset {preset!r} ({rules.players} players) is not playable yet")
     return replace(rules, variants=tuple(items))
