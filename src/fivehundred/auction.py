@@ -60,6 +60,7 @@ class Auction:
         "_bid_ranks",
         "_bids",
         "_ranks",
+        "barred",
         "bidders",
         "called",
         "calls",
@@ -76,8 +77,16 @@ class Auction:
         "to_move",
     )  # fmt: skip
 
-    def __init__(self, rules: Rules, dealer: int, bidders: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        bidders: list[int] | None = None,
+        barred: tuple[int, ...] = (),
+    ) -> None:
         self.rules = rules
+        #: Seats that must pass in this hand (R-HOUSE ralphing).
+        self.barred = barred
         self.seats = rules.seats
         self.dealer = dealer
         #: Seats that take part, clockwise from the dealer's left (all seats with 4 players).
@@ -98,6 +107,8 @@ class Auction:
         """Every call the player to move may make now."""
         if self.done:
             return []
+        if self.to_move in self.barred:
+            return [PASS]
         calls = [] if self._dealer_must_bid() else [PASS]
         calls += self._bids[bisect_right(self._bid_ranks, self.high_rank) :]
         if MISERE in calls and self.rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
@@ -114,6 +125,7 @@ class Auction:
     def _dealer_must_bid(self) -> bool:
         return (
             self.rules.dealer_must_bid
+            and self.to_move not in self.barred
             and self.contract < 0
             and self.to_move == self.bidders[-1]
             and all(self.passed[s] for s in self.bidders[:-1])
@@ -130,6 +142,10 @@ class Auction:
             return
         if not BID_BASE <= call <= BLIND_MISERE:
             raise IllegalActionError(f"{action_text(call)} is not a call", "R-BID")
+        if self.to_move in self.barred:
+            raise IllegalActionError(f"seat {self.to_move} failed a contract by three tricks "
+                                     "or more last hand and must pass (ralphing)",
+                                     "R-HOUSE")  # fmt: skip
         rules = self.rules
         text = action_text(call)
         if call == MISERE:

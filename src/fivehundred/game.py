@@ -73,6 +73,7 @@ from fivehundred.scoring import (
     HandScore,
     apply_hand_to_scores,
     game_winner,
+    ralphed,
     score_hand,
     side_of_seats,
 )
@@ -194,8 +195,10 @@ class HandState:
         hands: Sequence[CardMask],
         kitty: CardMask,
         dummy_cards: Sequence[Sequence[Card]] = (),
+        barred: Sequence[int] = (),
     ) -> None:
-        """A hand about to be bid, with the cards as dealt.
+        """A hand about to be bid, with the cards as dealt. ``barred`` seats must pass
+        (R-HOUSE ralphing).
 
         With two players, ``dummy_cards`` gives each dummy's ten cards in the order dealt
         (for seats 2 and 3): the first five lie face down, each under the face-up card five
@@ -213,7 +216,7 @@ class HandState:
         bidders = None
         if rules.dummies:
             bidders = [(dealer + 1) % 2, dealer % 2]
-        self.auction = Auction(rules, dealer, bidders)
+        self.auction = Auction(rules, dealer, bidders, tuple(barred))
         self.to_move = self.auction.to_move
         self.contract = -1
         self.contractor = -1
@@ -251,20 +254,43 @@ class HandState:
         self._result: HandResult | None = None
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, seed: int | str | None = None) -> HandState:
+    def deal(
+        cls,
+        rules: Rules,
+        dealer: int,
+        seed: int | str | None = None,
+        barred: Sequence[int] = (),
+    ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
         rng = random.Random(seed)
         if rules.dummies:
             lists, kitty_list = deal_card_lists(rules, dealer, rng)
             dummies = [lists[seat] for seat in dummy_seats(rules)]
-            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies)
+            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies,
+                       barred)  # fmt: skip
         hands, kitty = deal_cards(rules, dealer, rng)
-        return cls(rules, dealer, hands, kitty)
+        return cls(rules, dealer, hands, kitty, barred=barred)
 
     # ----------------------------------------------------------------- queries
     @property
     def is_over(self) -> bool:
         return self.phase == DONE
+
+    @property
+    def barred(self) -> tuple[int, ...]:
+        """Seats that must pass in this hand's auction (R-HOUSE ralphing)."""
+        return self.auction.barred
+
+    @property
+    def ralphed(self) -> tuple[int, ...]:
+        """When the hand is over: the seats that must pass in the next (R-HOUSE ralphing)."""
+        if not self.is_over or self.contractor < 0:
+            return ()
+        team = {self.contractor, *self.partners}
+        won = sum(self.tricks_won[seat] for seat in team)
+        return (
+            (self.contractor,) if ralphed(self.rules, self.contract, self.contractor, won) else ()
+        )
 
     @property
     def is_misere(self) -> bool:
@@ -717,7 +743,12 @@ class GameState:
     def _new_hand(self, dealer: int) -> HandState:
         index = len(self.finished_hands)
         seed = f"{self.seed}/hand-{index}" if self.seed is not None else None
-        return HandState.deal(self.rules, dealer, seed)
+        return HandState.deal(self.rules, dealer, seed, self.barred)
+
+    @property
+    def barred(self) -> tuple[int, ...]:
+        """Seats that must pass in the next hand: the last hand's ralphed contractor."""
+        return self.finished_hands[-1].ralphed if self.finished_hands else ()
 
     @property
     def is_over(self) -> bool:
@@ -775,7 +806,8 @@ class GameState:
         """Use these cards for the current hand (before any call): replaying records."""
         if self.hand.history:
             raise ValueError("the hand has started")
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty)  # 4+ players
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty,
+                              barred=self.barred)  # 4+ players  # fmt: skip
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)

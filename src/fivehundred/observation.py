@@ -52,6 +52,8 @@ class Observation:
     called_card: int = -1
     #: The side each seat scores for (partnerships; with 3 or 5 players every seat is its own).
     sides: tuple[int, ...] = ()
+    #: Seats that must pass in this auction (R-HOUSE ralphing): public.
+    barred: tuple[int, ...] = ()
 
     @property
     def seats(self) -> int:
@@ -96,6 +98,7 @@ class Observation:
             "players": self.rules.players,
             "called_card": text(self.called_card) if self.called_card >= 0 else None,
             "sides": list(self.sides),
+            "barred": list(self.barred),
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -137,4 +140,5 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         scores=scores,
         called_card=state.called_card,
         sides=side_of_seats(state.rules),
+        barred=state.barred,
     )

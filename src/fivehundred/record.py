@@ -54,7 +54,7 @@ HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "call", "play", "seed", "comment", "players"}  # fmt: skip
+              "joker_suit", "call", "play", "seed", "comment", "players", "barred"}  # fmt: skip
 
 
 def _where(prefix: str, name: str) -> str:
@@ -163,6 +163,7 @@ def replay_hand(
     rules: Rules | None = None,
     prefix: str = "",
     dealer: int | None = None,
+    barred: tuple[int, ...] | None = None,
 ) -> HandState:
     """Replay a ``fivehundred-hand/1`` record, checking each step. ``rules`` is given for the
     hands of a game record (which carry no rules of their own)."""
@@ -181,7 +182,8 @@ def replay_hand(
                           "to the left", "R-DEAL")  # fmt: skip
     if rules.dummies and hand_dealer >= rules.players:
         raise RecordError(_where(prefix, "dealer"), "one of the two players deals", "R-DEAL")
-    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards)
+    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
+                      _barred(record, rules, prefix, barred))  # fmt: skip
 
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
@@ -220,6 +222,25 @@ def replay_hand(
             raise RecordError(where, why, "R-PLAY")
         _apply(state, token, where, parse_play)
     return state
+
+
+def _barred(
+    record: Mapping[str, Any], rules: Rules, prefix: str, expected: tuple[int, ...] | None
+) -> tuple[int, ...]:
+    """Seats that must pass (R-HOUSE ralphing): in a game, from the hand before."""
+    where = _where(prefix, "barred")
+    value = record.get("barred", [] if expected is None else list(expected))
+    if not isinstance(value, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < rules.seats for s in value
+    ):
+        raise RecordError(where, f"must be a list of seats 0..{rules.seats - 1}", "R-HOUSE")
+    if value and not rules.ralphing:
+        raise RecordError(where, "only the ralphing variant bars a seat", "R-HOUSE")
+    if expected is not None and tuple(value) != expected:
+        raise RecordError(where, f"should be {list(expected)}: the last hand's contractor "
+                          "failed by three tricks or more" if expected else "should be []: "
+                          "no contractor of the last hand failed by three", "R-HOUSE")  # fmt: skip
+    return tuple(value)
 
 
 def _replay_nominations(
@@ -307,7 +328,8 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
         prefix = f"hands[{index}]"
         if game.is_over:
             raise RecordError(prefix, "the game is already over", "R-GAME")
-        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer)
+        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer,
+                            barred=game.barred)  # fmt: skip
         game.hand = state
         if state.is_over:
             game.finish_hand()
@@ -364,6 +386,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
         hands[seat] = [action_text(card, two) for card in order]  # deal order matters
     record["hands"] = hands
     record["kitty"] = mask_text(state.kitty_dealt, two)
+    if state.barred:
+        record["barred"] = list(state.barred)
     auction: list[str] = []
     discards: list[str] = []
     nominations: list[Action] = []

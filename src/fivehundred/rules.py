@@ -92,6 +92,13 @@ class Rules:
     teams_of_two: bool = False
     # Two players: each plays a dummy opposite
     dummies: bool = False
+    # House rules (R-HOUSE), scoring and winning
+    no_defender_points: bool = False
+    failed_to_opponents: bool = False
+    exact_target: bool = False
+    highest_wins: bool = False
+    minus_500_needs_other_positive: bool = False
+    ralphing: bool = False
 
     @cached_property
     def pack(self) -> Pack:
@@ -190,6 +197,12 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "partner_announces": _flag("partner_announces"),
     "half_each": _flag("half_each"),
     "teams_of_two": _flag("teams_of_two"),
+    "no_defender_points": _flag("no_defender_points"),
+    "failed_to_opponents": _flag("failed_to_opponents"),
+    "exact_target": _flag("exact_target"),
+    "highest_wins": _flag("highest_wins"),
+    "minus_500_needs_other_positive": _flag("minus_500_needs_other_positive"),
+    "ralphing": _flag("ralphing"),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -220,15 +233,26 @@ VARIANT_HELP: dict[str, str] = {
     "partner_announces": "the called partner is revealed at once (5 players)",
     "half_each": "the contractor and called partner score half the value each (5 players)",
     "teams_of_two": "three teams of two instead of two of three (6 players)",
+    "no_defender_points": "defenders score nothing; only contracts score",
+    "failed_to_opponents": "a failed contract's value goes to the opponents; scores never fall",
+    "exact_target": "Walker Ultimate 500: win on exactly the target; twice the target loses",
+    "highest_wins": "when both sides reach the target in one hand, the higher score wins",
+    "minus_500_needs_other_positive": "-500 loses only if the other side is not negative",
+    "ralphing": "a contractor who fails by three tricks or more must pass the next hand",
 }
+
+#: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
+HOUSE_VARIANTS: tuple[str, ...] = (
+    "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
+    "minus_500_needs_other_positive", "ralphing",
+)  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
         "inkle", "dead_hand", "open_eight", "draw_pack", "j5_no_trumps", "hi_lo",
         "double_misere", "shields_double", "patastrophe", "wilkinson_misere", "slam_call",
-        "split_colours", "ralphing", "no_defender_points", "failed_to_opponents",
-        "exact_target", "highest_wins", "minus_500_needs_other_positive", "claim",
+        "split_colours", "claim",
     }
 )  # fmt: skip
 
@@ -290,6 +314,16 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "needs the Australian auction; the American auction has one round", "R-BID"),
     ("win_1904", lambda r, v: v.get("rule_490") is not True,
      "contradicts 'rule_490': the 1904 win rule has no 490 rule", "R-GAME"),
+    ("no_defender_points", lambda r, v: not r.misere_defenders_score,
+     "contradicts misère defenders scoring (misere_defenders_score)", "R-HOUSE"),
+    ("no_defender_points", lambda r, v: r.allpass != ALLPASS_PLAY_NT,
+     "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,
+     "contradicts 'rule_490': with it the 490 rule does not apply", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: not r.minus_500_needs_other_positive,
+     "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: not r.point_spread,
+     "leaves no score negative, so 'point_spread' cannot apply", "R-HOUSE"),
 )  # fmt: skip
 
 

@@ -101,6 +101,7 @@ def score_hand(
     """
     sides = side_of_seats(rules)
     points = [0] * (max(sides) + 1)
+    defenders_score = not rules.no_defender_points
     if contract < 0:
         for winner in trick_winners:
             points[sides[winner]] += DEFENDER_TRICK_POINTS
@@ -111,7 +112,7 @@ def score_hand(
     contracting_side = sides[contractor]
     if contract >= MISERE:
         made = team_tricks == 0
-        if rules.misere_defenders_score:
+        if rules.misere_defenders_score and defenders_score:
             for side in set(sides) - {contracting_side}:
                 points[side] += DEFENDER_TRICK_POINTS * team_tricks
     else:
@@ -119,17 +120,21 @@ def score_hand(
         if made and team_tricks == len(trick_winners) == 10:
             value = max(value, SLAM_MINIMUM)
         for seat, won in enumerate(tricks_won):
-            if seat not in team:
+            if seat not in team and defenders_score:
                 points[sides[seat]] += DEFENDER_TRICK_POINTS * won
+    team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
     gain = value if made else -value
-    if rules.players == 5:
+    if not made and rules.failed_to_opponents:
+        # R-HOUSE failed_to_opponents: each opposing side gains the value instead.
+        for side in set(sides) - set(team_sides):
+            points[side] += value
+    elif rules.players == 5:
         # Called partner: each partner scores for themselves, in full or half each.
         share = gain // 2 if rules.half_each and len(team) > 1 else gain
         for seat in team:
             points[sides[seat]] += share
     else:
         points[contracting_side] += gain
-    team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
     return HandScore(tuple(points), made, contracting_side, team_sides)
 
 
@@ -137,14 +142,10 @@ def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -
     """New running scores after a hand, with the 490 rule (R-490)."""
     cap = rules.target - 10
     new = []
+    capped = rules.rule_490 and not rules.failed_to_opponents
     for side, (old, gained) in enumerate(zip(scores, hand.points, strict=True)):
         total = old + gained
-        if (
-            rules.rule_490
-            and side not in hand.contracting_sides
-            and gained > 0
-            and total >= rules.target
-        ):
+        if capped and side not in hand.contracting_sides and gained > 0 and total >= rules.target:
             # Points won as defenders cannot take a side to the target: they stop at 490.
             total = max(old, cap)
         new.append(total)
@@ -160,7 +161,42 @@ def game_winner(
     trick order (1904 rules, three players).
     """
     target = rules.target
-    reached = [side for side, score in enumerate(scores) if score >= target]
+    if rules.exact_target:
+        reached = [side for side, score in enumerate(scores) if score == target]
+    else:
+        reached = [side for side, score in enumerate(scores) if score >= target]
+    winner = _target_winner(rules, scores, hand, reached, first_to_reach)
+    if winner is not None:
+        if rules.highest_wins and len(reached) > 1:
+            # R-HOUSE highest_wins: the higher score wins; equal scores play on.
+            best = max(scores[side] for side in reached)
+            top = [side for side in reached if scores[side] == best]
+            return top[0] if len(top) == 1 else None
+        return winner
+    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS
+           or (rules.exact_target and score >= 2 * target)]  # fmt: skip
+    if rules.minus_500_needs_other_positive:
+        # R-HOUSE: going out backwards only while some other side is not negative.
+        out = [side for side in out if scores[side] > 0
+               or any(score >= 0 for other, score in enumerate(scores) if other != side)]  # fmt: skip
+    if out:
+        rest = [side for side in range(len(scores)) if side not in out]
+        return max(rest, key=lambda s: scores[s]) if rest else None
+    if rules.point_spread and len(scores) == 2:
+        high, low = max(scores), min(scores)
+        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
+            return scores.index(high)
+    return None
+
+
+def _target_winner(
+    rules: Rules,
+    scores: Sequence[int],
+    hand: HandScore,
+    reached: Sequence[int],
+    first_to_reach: Sequence[int],
+) -> int | None:
+    """The side that wins by reaching the target (R-GAME), or None."""
     if rules.win_rule == WIN_1904:
         if reached:
             for side in hand.contracting_sides:
@@ -174,12 +210,14 @@ def game_winner(
         for side in hand.contracting_sides:
             if side in reached:
                 return side
-    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS]
-    if out:
-        rest = [side for side in range(len(scores)) if side not in out]
-        return max(rest, key=lambda s: scores[s]) if rest else None
-    if rules.point_spread and len(scores) == 2:
-        high, low = max(scores), min(scores)
-        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
-            return scores.index(high)
     return None
+
+
+def ralphed(rules: Rules, contract: Action, contractor: int, team_tricks: int) -> bool:
+    """R-HOUSE ralphing: whether the contractor failed by three tricks or more (a misère
+    contractor: won three tricks or more) and so must pass in the next hand."""
+    if not rules.ralphing or contract < 0 or contractor < 0:
+        return False
+    if contract >= MISERE:
+        return team_tricks >= 3
+    return team_tricks <= bid_tricks(contract) - 3
