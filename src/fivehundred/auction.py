@@ -20,6 +20,7 @@ from fivehundred.errors import IllegalActionError
 from fivehundred.rules import AMERICAN, BLIND_MISERE_RANK, MISERE_AFTER_SEVEN, MISERE_OFF, Rules
 
 SUIT_BIDS = tuple(range(BID_BASE, MISERE))
+INKLE_END = BID_BASE + 5  # the 6-level bids: inkles with the inkle variant
 
 
 @lru_cache(maxsize=64)
@@ -113,6 +114,8 @@ class Auction:
         calls += self._bids[bisect_right(self._bid_ranks, self.high_rank) :]
         if MISERE in calls and self.rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
             calls.remove(MISERE)
+        if self.rules.inkle and not self._may_inkle():
+            calls = [c for c in calls if not BID_BASE <= c < INKLE_END]
         if (
             self.rules.blind_misere
             and not self.called[self.to_move]
@@ -121,6 +124,10 @@ class Auction:
         ):
             calls.append(BLIND_MISERE)
         return calls
+
+    def _may_inkle(self) -> bool:
+        """R-HOUSE inkle: only the first two bidders may bid at the 6 level."""
+        return self.to_move in self.bidders[:2]
 
     def _dealer_must_bid(self) -> bool:
         return (
@@ -161,6 +168,9 @@ class Auction:
             if self.called[self.to_move]:
                 raise IllegalActionError("blind misère is declared before any other call",
                                          "R-BID")  # fmt: skip
+        if rules.inkle and BID_BASE <= call < INKLE_END and not self._may_inkle():
+            raise IllegalActionError(f"{text}: only the first two bidders may inkle (bid at "
+                                     "the 6 level)", "R-HOUSE")  # fmt: skip
         if self._ranks[call] <= self.high_rank:
             current = action_text(self.contract)
             raise IllegalActionError(f"{text} does not outrank {current}", "R-BID")
@@ -208,6 +218,14 @@ class Auction:
             if not self.passed[nxt]:
                 self.to_move = nxt
                 return
+
+    @property
+    def winning_call(self) -> tuple[Action, int]:
+        """When the auction is done: the contract and contractor, ``(-1, -1)`` if all passed
+        or (R-HOUSE inkle) the highest call was an inkle, which is thrown in likewise."""
+        if self.rules.inkle and BID_BASE <= self.contract < INKLE_END:
+            return -1, -1
+        return self.contract, self.contractor
 
     def _set_high(self, seat: int, call: Action) -> None:
         self.contract = call

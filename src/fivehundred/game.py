@@ -425,11 +425,13 @@ class HandState:
         if not auction.done:
             self.to_move = auction.to_move
             return
-        self.contract = auction.contract
-        self.contractor = auction.contractor
+        self.contract, self.contractor = auction.winning_call
         if self.contract < 0:
             if self.rules.allpass == ALLPASS_PLAY_NT:
-                self._start_play(make_context(NO_TRUMPS), leader=(self.dealer + 1) % self.seats)
+                self._start_play(
+                    make_context(NO_TRUMPS, j5=self.rules.j5_no_trumps),
+                    leader=(self.dealer + 1) % self.seats,
+                )
             else:
                 self._finish()
             return
@@ -502,7 +504,8 @@ class HandState:
     def _start_contract_play(self) -> None:
         contract = self.contract
         strain = bid_strain(contract)
-        ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]))
+        ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]),
+                           self.rules.j5_no_trumps)  # fmt: skip
         leader = self.contractor
         self._start_play(ctx, leader)
         if self.rules.eldest_leads:

@@ -53,6 +53,8 @@ MISERE_RANK_AUSTRALIAN = 79  # above 7NT (78), below 8♠ (80)
 MISERE_RANK_AMERICAN = 81  # above 8♠ (80), below 8♣ (82)
 OPEN_MISERE_RANK = 105  # above 10♦ (104), below 10♥ (106)
 OPEN_MISERE_520_RANK = 109  # above 10NT (108)
+MISERE_RANK_SPLIT = 73  # split_colours: above 7♣ (72), below 7♦ (74)
+OPEN_MISERE_RANK_SPLIT = 83  # split_colours: above 8♣ (82), below 8♦ (84)
 BLIND_MISERE_RANK = 200
 
 
@@ -99,6 +101,10 @@ class Rules:
     highest_wins: bool = False
     minus_500_needs_other_positive: bool = False
     ralphing: bool = False
+    # House rules (R-HOUSE), play and the auction
+    j5_no_trumps: bool = False
+    inkle: bool = False
+    split_colours: bool = False
 
     @cached_property
     def pack(self) -> Pack:
@@ -168,6 +174,14 @@ def _open_misere_520(rules: Rules, value: Any) -> Rules:
     return _switch()(rules, value)
 
 
+def _split_colours(rules: Rules, value: Any) -> Rules:
+    rules = _flag("split_colours")(rules, value)
+    if value is True:
+        return replace(rules, misere_rank=MISERE_RANK_SPLIT,
+                       open_misere_rank=OPEN_MISERE_RANK_SPLIT)  # fmt: skip
+    return rules
+
+
 #: Every variant of the rule book, by name. Variants marked *(later)* are listed in
 #: ``LATER_VARIANTS`` and refused with a clear message.
 VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
@@ -203,6 +217,9 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "highest_wins": _flag("highest_wins"),
     "minus_500_needs_other_positive": _flag("minus_500_needs_other_positive"),
     "ralphing": _flag("ralphing"),
+    "j5_no_trumps": _flag("j5_no_trumps"),
+    "inkle": _flag("inkle"),
+    "split_colours": _split_colours,
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -239,20 +256,23 @@ VARIANT_HELP: dict[str, str] = {
     "highest_wins": "when both sides reach the target in one hand, the higher score wins",
     "minus_500_needs_other_positive": "-500 loses only if the other side is not negative",
     "ralphing": "a contractor who fails by three tricks or more must pass the next hand",
+    "j5_no_trumps": "J5: in no trumps each jack is the highest card of its suit",
+    "inkle": "a 6 bid by the first two bidders is a signal, never the contract (American)",
+    "split_colours": "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
 HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
-    "minus_500_needs_other_positive", "ralphing",
+    "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
-        "inkle", "dead_hand", "open_eight", "draw_pack", "j5_no_trumps", "hi_lo",
+        "dead_hand", "open_eight", "draw_pack", "hi_lo",
         "double_misere", "shields_double", "patastrophe", "wilkinson_misere", "slam_call",
-        "split_colours", "claim",
+        "claim",
     }
 )  # fmt: skip
 
@@ -318,6 +338,11 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "contradicts misère defenders scoring (misere_defenders_score)", "R-HOUSE"),
     ("no_defender_points", lambda r, v: r.allpass != ALLPASS_PLAY_NT,
      "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)", "R-HOUSE"),
+    ("inkle", lambda r, v: r.auction == AMERICAN,
+     "needs the American one-round auction: in the Australian auction a 6 bid may win",
+     "R-HOUSE"),
+    ("split_colours", lambda r, v: not _on(v.get("open_misere_520", False)),
+     "contradicts 'open_misere_520' (the highest bid of all)", "R-HOUSE"),
     ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,
      "contradicts 'rule_490': with it the 490 rule does not apply", "R-HOUSE"),
     ("failed_to_opponents", lambda r, v: not r.minus_500_needs_other_positive,

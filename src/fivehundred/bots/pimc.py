@@ -186,7 +186,7 @@ class PimcPlayer(Player):
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                          obs.joker_suits)  # fmt: skip
+                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         hands = [0] * seats
         hands[obs.seat] = obs.hand
         known = dict(obs.exposed)
@@ -291,7 +291,7 @@ class PimcPlayer(Player):
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                          obs.joker_suits)  # fmt: skip
+                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         active = obs.active or tuple(range(obs.rules.seats))
         if obs.contractor >= 0:
             contracting: Sequence[int] = ((obs.contractor,) if obs.contract >= MISERE
