@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import pytest
 
-from fivehundred.actions import action_card
+from fivehundred.actions import (
+    DOUBLE_MISERE,
+    HI_LO,
+    MISERE,
+    OPEN_MISERE,
+    PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
+    action_card,
+    bid_action,
+)
 from fivehundred.bots import make_player
+from fivehundred.bots.house import house_bid, is_balanced, misere_dangers
 from fivehundred.cards import mask_of
-from fivehundred.game import GameState
+from fivehundred.game import GameState, HandState
 from fivehundred.rules import HOUSE_VARIANTS, VARIANTS, make_rules
 
 BOTS = ("random", "heuristic", "pimc:4")
@@ -43,3 +54,65 @@ def test_bots_play_house_rules_legally(name: str, bot: str) -> None:
             assert len(played) == len(set(played))
             unplayed = sum(hand.hands)  # the hand of a partner who sat out
             assert mask_of(played) | hand.discards | hand.kitty | unplayed == rules.pack.cards
+
+
+CONTRACTS = {
+    "hi_lo": ({"hi_lo": True}, HI_LO),
+    "double_misere": ({"double_misere": True}, DOUBLE_MISERE),
+    "shields_double": ({"shields_double": True}, SHIELDS_DOUBLE),
+    "patastrophe": ({"patastrophe": True}, PATASTROPHE),
+    "wilkinson_misere": ({"wilkinson_misere": True, "misere_anytime": True}, MISERE),
+    "wilkinson_open_misere": ({"wilkinson_misere": True}, OPEN_MISERE),
+    "j5_no_trumps": ({"j5_no_trumps": True}, bid_action(6, 4)),
+}
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("name", sorted(CONTRACTS))
+def test_bots_play_every_house_contract_legally(name: str, bot: str) -> None:
+    """Seat 1 bids the house contract, the others pass; the bot plays every seat."""
+    variants, call = CONTRACTS[name]
+    rules = make_rules("australian", variants)
+    for seed in range(2):
+        state = HandState.deal(rules, dealer=0, seed=seed)
+        state.apply(call)
+        while state.phase == "auction":
+            state.apply(PASS)
+        players = [make_player(bot, seed + seat) for seat in range(4)]
+        while not state.is_over:
+            obs = state.observation(state.to_move)
+            choice = players[state.to_move].act(obs)
+            assert choice in obs.legal, (name, bot, obs.phase)
+            state.apply(choice)
+        assert len(state.tricks) == 10
+
+
+def test_heuristic_bids_hi_lo_with_a_balanced_middling_hand() -> None:
+    """R-HOUSE hi_lo: bid with a balanced hand (no suit over four, none under two)."""
+    rules = make_rules("australian", {"hi_lo": True})
+    chose = 0
+    for seed in range(200):
+        state = HandState.deal(rules, dealer=0, seed=seed)
+        obs = state.observation(state.to_move)
+        bid = house_bid(obs, PASS)
+        if bid is not None:
+            assert bid[0] == HI_LO
+            assert is_balanced(obs.hand)
+            chose += 1
+    assert 0 < chose < 200
+
+
+def test_double_misere_only_with_a_partner_who_bid_misere() -> None:
+    """R-HOUSE double_misere: bid only with two low hands; the partner's misère bid shows
+    theirs."""
+    rules = make_rules("australian", {"double_misere": True, "misere_anytime": True})
+    for seed in range(100):
+        state = HandState.deal(rules, dealer=0, seed=seed)
+        obs = state.observation(state.to_move)
+        assert house_bid(obs, PASS) is None  # nobody has bid yet
+        state.apply(MISERE)  # seat 1
+        state.apply(PASS)  # seat 2
+        obs = state.observation(3)  # the partner
+        bid = house_bid(obs, PASS)
+        if bid is not None:
+            assert bid[0] == DOUBLE_MISERE and misere_dangers(obs.hand) <= 1

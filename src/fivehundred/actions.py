@@ -16,6 +16,10 @@ actions       meaning                                record notation
 111           no nomination                          ``none``
 112..177      the 5-player contractor calls a card   ``call:AH``
 178           the 5-player contractor goes alone     ``alone``
+179..182      house contracts (R-HOUSE): hi/lo,      ``hi_lo``,
+              double misère, Shields double,         ``double_misere``,
+              patastrophe                            ``shields_double``,
+                                                     ``patastrophe``
 ============  =====================================  ===================
 """
 
@@ -44,9 +48,19 @@ NOMINATE_BASE = 103
 NO_NOMINATION = 111
 CALL_BASE = 112
 GO_ALONE = 178
-NUM_ACTIONS = 179
+HI_LO = 179
+DOUBLE_MISERE = 180
+SHIELDS_DOUBLE = 181
+PATASTROPHE = 182
+NUM_ACTIONS = 183
 
 MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
+#: Calls of the house rules (R-HOUSE), after the other action numbers.
+HOUSE_CONTRACTS = (HI_LO, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE)
+#: Contracts in which the contracting side must win no trick (R-JOKER 4 applies).
+MISERE_CONTRACTS = frozenset((*MISERE_ACTIONS, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE))
+#: Contracts the contractor plays alone, partners sitting out (R-KITTY, R-HOUSE hi_lo).
+ALONE_CONTRACTS = frozenset((*MISERE_ACTIONS, HI_LO))
 
 
 def bid_action(tricks: int, strain: int) -> Action:
@@ -65,11 +79,17 @@ def bid_strain(action: Action) -> int:
 
 
 def is_bid(action: Action) -> bool:
-    return BID_BASE <= action <= BLIND_MISERE
+    return BID_BASE <= action <= BLIND_MISERE or HI_LO <= action <= PATASTROPHE
+
+
+def is_call(action: Action) -> bool:
+    """Pass or a bid: an action of the auction."""
+    return action == PASS or is_bid(action)
 
 
 def is_misere(action: Action) -> bool:
-    return MISERE <= action <= BLIND_MISERE
+    """A contract in which the contracting side must win no trick (double misère too)."""
+    return action in MISERE_CONTRACTS
 
 
 def joker_lead_action(joker: int, suit: int) -> Action:
@@ -94,7 +114,9 @@ def action_card(action: Action) -> int:
 
 
 _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
-               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone"}  # fmt: skip
+               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
+               HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
+               SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe"}  # fmt: skip
 
 
 def action_text(action: Action, two_jokers: bool = False) -> str:
@@ -116,8 +138,9 @@ def action_text(action: Action, two_jokers: bool = False) -> str:
     raise ActionParseError(f"no such action number: {action}")
 
 
-_CALLS = {name: action for action, name in _CALL_NAMES.items() if action < NOMINATE_BASE}
-_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE})
+_CALLS = {name: action for action, name in _CALL_NAMES.items() if is_call(action)}
+_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE,
+               "double_misère": DOUBLE_MISERE, "double_nullo": DOUBLE_MISERE})  # fmt: skip
 for _tricks in range(6, 11):
     for _strain, _letters in enumerate(STRAIN_LETTERS):
         _CALLS[f"{_tricks}{_letters}"] = bid_action(_tricks, _strain)
@@ -134,7 +157,8 @@ def parse_call(text: str) -> Action:
     call = _CALLS.get(str(text).strip().upper(), _CALLS.get(str(text).strip().lower()))
     if call is None:
         raise ActionParseError(f"not a call: {text!r} (calls are pass, 6S..10NT, misere, "
-                               "open_misere, blind_misere)")  # fmt: skip
+                               "open_misere, blind_misere, hi_lo, double_misere, "
+                               "shields_double, patastrophe)")  # fmt: skip
     return call
 
 

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from fivehundred.actions import (
+    ALONE_CONTRACTS,
     BID_BASE,
     CALL_BASE,
     GO_ALONE,
@@ -35,9 +36,13 @@ from fivehundred.actions import (
     NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     Action,
     action_text,
     bid_strain,
+    is_call,
+    is_misere,
     joker_lead_action,
     nominate_action,
 )
@@ -294,7 +299,21 @@ class HandState:
 
     @property
     def is_misere(self) -> bool:
-        return self.contract >= MISERE
+        """A contract whose contracting side must win no trick (double misère too)."""
+        return is_misere(self.contract)
+
+    @property
+    def plays_alone(self) -> bool:
+        """The contractor plays alone, partners sitting out (misère, hi/lo)."""
+        return self.contract in ALONE_CONTRACTS
+
+    @property
+    def kitty_exchange(self) -> int:
+        """Cards the contractor takes from the kitty and discards: none in an open misère
+        under ``wilkinson_misere`` (R-HOUSE) or without a contract."""
+        if self.contract < 0 or (self.rules.wilkinson_misere and self.contract == OPEN_MISERE):
+            return 0
+        return self.rules.pack.kitty_size
 
     @property
     def trump(self) -> int:
@@ -417,7 +436,7 @@ class HandState:
         self.history.append(action)
 
     def _call(self, action: Action) -> None:
-        if not PASS <= action < NOMINATE_BASE:
+        if not is_call(action):
             raise IllegalActionError(f"{self._text(action)} is not a call; it is the auction",
                                      "R-BID")  # fmt: skip
         auction = self.auction
@@ -437,17 +456,20 @@ class HandState:
             return
         contractor = self.contractor
         sides = side_of_seats(self.rules)
-        if self.is_misere:
+        if self.plays_alone:
             self.partners = ()
         else:
             self.partners = tuple(
                 s for s in range(self.seats) if s != contractor and sides[s] == sides[contractor]
             )
+        self.to_move = contractor
+        if not self.kitty_exchange:
+            self._discards_done()
+            return
         self.hands[contractor] |= self.kitty
         self.kitty = 0
-        self.discards_left = self.rules.pack.kitty_size
+        self.discards_left = self.kitty_exchange
         self.phase = DISCARD
-        self.to_move = contractor
 
     def _discard(self, action: Action) -> None:
         seat = self.contractor
@@ -461,11 +483,15 @@ class HandState:
         self.discards |= 1 << action
         self.discards_left -= 1
         if self.discards_left == 0:
-            if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
-                self.phase = NOMINATE
-                self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
-            else:
-                self._begin_contract_play()
+            self._discards_done()
+
+    def _discards_done(self) -> None:
+        seat = self.contractor
+        if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
+            self.phase = NOMINATE
+            self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
+        else:
+            self._begin_contract_play()
 
     def _nominate(self, action: Action) -> None:
         joker = self.jokers_pending[0]
@@ -504,7 +530,7 @@ class HandState:
     def _start_contract_play(self) -> None:
         contract = self.contract
         strain = bid_strain(contract)
-        ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]),
+        ctx = make_context(strain, is_misere(contract), (self.joker_suits[0], self.joker_suits[1]),
                            self.rules.j5_no_trumps)  # fmt: skip
         leader = self.contractor
         self._start_play(ctx, leader)
@@ -516,7 +542,7 @@ class HandState:
 
     def _start_play(self, ctx: PlayContext, leader: int) -> None:
         self.ctx = ctx
-        if self.is_misere:
+        if self.plays_alone:
             sides = side_of_seats(self.rules)
             out = {s for s in range(self.seats) if sides[s] == sides[self.contractor]}
             out.discard(self.contractor)
@@ -665,13 +691,23 @@ class HandState:
 
     @property
     def misere_decided(self) -> bool:
-        """True once a misère contractor has won a trick: play may stop (R-PLAY)."""
-        return self.is_misere and self.tricks_won[self.contractor] > 0
+        """True once a misère contracting side has won a trick: play may stop (R-PLAY)."""
+        return self.is_misere and any(self.tricks_won[s] for s in (self.contractor,
+                                                                    *self.partners))  # fmt: skip
 
     @property
     def exposed_seats(self) -> tuple[int, ...]:
-        """Seats whose hands lie face up: the open misère contractor after trick 1."""
-        if self.contract == OPEN_MISERE and self.tricks:
+        """Seats whose hands lie face up after trick 1: the open misère contractor (a misère
+        one with ``wilkinson_misere``), the Shields double contractor, both patastrophe
+        partners (R-HOUSE)."""
+        if not self.tricks:
+            return ()
+        contract = self.contract
+        if contract == PATASTROPHE:
+            return (self.contractor, *self.partners)
+        if contract in (OPEN_MISERE, SHIELDS_DOUBLE) or (
+            contract == MISERE and self.rules.wilkinson_misere
+        ):
             return (self.contractor,)
         return ()
 

@@ -19,6 +19,7 @@ from fivehundred.actions import (
     PASS,
     Action,
     action_text,
+    is_call,
     parse_action,
     parse_call,
     parse_nomination,
@@ -393,12 +394,12 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     nominations: list[Action] = []
     play: list[str] = []
     # History is in phase order: calls, then the discards, then nominations, then play.
-    discard_count = rules.pack.kitty_size if state.contract >= 0 else 0
+    discard_count = state.kitty_exchange
     for action in state.history:
         text = action_text(action, two)
         if action < PASS:
             (discards if len(discards) < discard_count else play).append(text)
-        elif action < NOMINATE_BASE:
+        elif is_call(action):
             auction.append(text)
         elif action <= NO_NOMINATION:
             nominations.append(action)

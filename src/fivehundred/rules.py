@@ -56,6 +56,11 @@ OPEN_MISERE_520_RANK = 109  # above 10NT (108)
 MISERE_RANK_SPLIT = 73  # split_colours: above 7♣ (72), below 7♦ (74)
 OPEN_MISERE_RANK_SPLIT = 83  # split_colours: above 8♣ (82), below 8♦ (84)
 BLIND_MISERE_RANK = 200
+# House contracts (R-HOUSE)
+HI_LO_RANK = 93  # above 9♣ (92), below 9♦ (94)
+DOUBLE_MISERE_RANK = 103  # above 10♣ (102), below 10♦ (104)
+SHIELDS_DOUBLE_RANK = 103.5  # just above double misère
+PATASTROPHE_RANK = 150  # above every bid but blind misère
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,12 @@ class Rules:
     j5_no_trumps: bool = False
     inkle: bool = False
     split_colours: bool = False
+    # House contracts (R-HOUSE)
+    hi_lo: bool = False
+    double_misere: bool = False
+    shields_double: bool = False
+    patastrophe: bool = False
+    wilkinson_misere: bool = False
 
     @cached_property
     def pack(self) -> Pack:
@@ -220,6 +231,11 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "j5_no_trumps": _flag("j5_no_trumps"),
     "inkle": _flag("inkle"),
     "split_colours": _split_colours,
+    "hi_lo": _flag("hi_lo"),
+    "double_misere": _flag("double_misere"),
+    "shields_double": _flag("shields_double"),
+    "patastrophe": _flag("patastrophe"),
+    "wilkinson_misere": _flag("wilkinson_misere"),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -259,19 +275,24 @@ VARIANT_HELP: dict[str, str] = {
     "j5_no_trumps": "J5: in no trumps each jack is the highest card of its suit",
     "inkle": "a 6 bid by the first two bidders is a signal, never the contract (American)",
     "split_colours": "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
+    "hi_lo": "hi/lo (5 and 5): win exactly five tricks alone in no trumps, 350",
+    "double_misere": "double misère: both partners play and neither may win a trick, 450",
+    "shields_double": "Shields double: double misère with the contractor's hand open, 550",
+    "patastrophe": "patastrophe: open misère by both partners, both hands open, 1000",
+    "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
 HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
+    "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
-        "dead_hand", "open_eight", "draw_pack", "hi_lo",
-        "double_misere", "shields_double", "patastrophe", "wilkinson_misere", "slam_call",
+        "dead_hand", "open_eight", "draw_pack", "slam_call",
         "claim",
     }
 )  # fmt: skip
@@ -343,6 +364,16 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "R-HOUSE"),
     ("split_colours", lambda r, v: not _on(v.get("open_misere_520", False)),
      "contradicts 'open_misere_520' (the highest bid of all)", "R-HOUSE"),
+    ("hi_lo", lambda r, v: r.players == 4,
+     "needs four players: the contractor's partner sits out", "R-HOUSE"),
+    ("double_misere", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("shields_double", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("patastrophe", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("wilkinson_misere", lambda r, v: r.misere_allowed,
+     "needs misère, which these rules do not allow", "R-HOUSE"),
     ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,
      "contradicts 'rule_490': with it the 490 rule does not apply", "R-HOUSE"),
     ("failed_to_opponents", lambda r, v: not r.minus_500_needs_other_positive,

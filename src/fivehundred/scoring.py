@@ -12,15 +12,23 @@ from functools import lru_cache
 from fivehundred.actions import (
     BID_BASE,
     BLIND_MISERE,
+    DOUBLE_MISERE,
+    HI_LO,
     MISERE,
     OPEN_MISERE,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     Action,
     bid_strain,
     bid_tricks,
+    is_misere,
 )
 from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
 
 SLAM_MINIMUM = 250
+HI_LO_TRICKS = 5  # R-HOUSE hi_lo: exactly five
+#: R-HOUSE values that do not depend on the table (patastrophe: 750 with ``perfect``).
+_HOUSE_VALUES = {HI_LO: 350, DOUBLE_MISERE: 450, SHIELDS_DOUBLE: 550, PATASTROPHE: 1000}
 DEFENDER_TRICK_POINTS = 10
 GOING_OUT_BACKWARDS = 500
 
@@ -40,6 +48,10 @@ def bid_value(call: Action, rules: Rules) -> int:
     200
     """
     table = rules.scoring_table
+    if call in _HOUSE_VALUES:
+        return 750 if call == PATASTROPHE and table == PERFECT else _HOUSE_VALUES[call]
+    if call == MISERE and rules.wilkinson_misere:
+        call = OPEN_MISERE  # R-HOUSE wilkinson_misere: played open, at open misère's value
     if call >= MISERE:
         misere, open_misere, blind = _MISERE_VALUES[table]
         if call == MISERE:
@@ -110,14 +122,17 @@ def score_hand(
     team = {contractor, *partners}
     team_tricks = sum(tricks_won[seat] for seat in team)
     contracting_side = sides[contractor]
-    if contract >= MISERE:
+    if is_misere(contract):
         made = team_tricks == 0
         if rules.misere_defenders_score and defenders_score:
             for side in set(sides) - {contracting_side}:
                 points[side] += DEFENDER_TRICK_POINTS * team_tricks
     else:
-        made = team_tricks >= bid_tricks(contract)
-        if made and team_tricks == len(trick_winners) == 10:
+        if contract == HI_LO:
+            made = team_tricks == HI_LO_TRICKS
+        else:
+            made = team_tricks >= bid_tricks(contract)
+        if made and contract < MISERE and team_tricks == len(trick_winners) == 10:
             value = max(value, SLAM_MINIMUM)
         for seat, won in enumerate(tricks_won):
             if seat not in team and defenders_score:
@@ -218,6 +233,8 @@ def ralphed(rules: Rules, contract: Action, contractor: int, team_tricks: int) -
     contractor: won three tricks or more) and so must pass in the next hand."""
     if not rules.ralphing or contract < 0 or contractor < 0:
         return False
-    if contract >= MISERE:
+    if is_misere(contract):
         return team_tricks >= 3
+    if contract == HI_LO:
+        return abs(team_tricks - HI_LO_TRICKS) >= 3
     return team_tricks <= bid_tricks(contract) - 3

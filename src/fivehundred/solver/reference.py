@@ -9,10 +9,8 @@ from fivehundred.game import HandState
 
 
 def contracting_seats(state: HandState) -> tuple[int, ...]:
-    """Seats whose tricks the solver counts: the contractor and partners (misère: the
-    contractor alone)."""
-    if state.is_misere:
-        return (state.contractor,)
+    """Seats whose tricks the solver counts: the contractor and partners (misère and hi/lo:
+    the contractor alone, the partner sitting out; double misère: both)."""
     return (state.contractor, *state.partners)
 
 
