@@ -20,6 +20,8 @@ actions       meaning                                record notation
               double misère, Shields double,         ``double_misere``,
               patastrophe                            ``shields_double``,
                                                      ``patastrophe``
+183, 184      after the kitty, the contractor calls  ``slam``, ``no_slam``
+              slam or not (R-HOUSE slam_call)
 ============  =====================================  ===================
 """
 
@@ -52,7 +54,9 @@ HI_LO = 179
 DOUBLE_MISERE = 180
 SHIELDS_DOUBLE = 181
 PATASTROPHE = 182
-NUM_ACTIONS = 183
+SLAM = 183
+NO_SLAM = 184
+NUM_ACTIONS = 185
 
 MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
 #: Calls of the house rules (R-HOUSE), after the other action numbers.
@@ -116,7 +120,8 @@ def action_card(action: Action) -> int:
 _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
                BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
                HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
-               SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe"}  # fmt: skip
+               SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe",
+               SLAM: "slam", NO_SLAM: "no_slam"}  # fmt: skip
 
 
 def action_text(action: Action, two_jokers: bool = False) -> str:
@@ -171,6 +176,14 @@ def parse_nomination(text: str) -> Action:
     return action
 
 
+def parse_slam(text: str) -> Action:
+    """Parse the contractor's slam decision (R-HOUSE slam_call): ``slam`` or ``no_slam``."""
+    token = str(text).strip().lower()
+    if token in ("slam", "no_slam"):
+        return SLAM if token == "slam" else NO_SLAM
+    raise ActionParseError(f"not a slam decision: {text!r} (slam or no_slam)")
+
+
 def parse_play(text: str) -> Action:
     """Parse a card played or discarded, or a joker led with a suit (``JK>S``)."""
     token = str(text).strip()
@@ -203,7 +216,8 @@ def parse_action(text: str, phase: str | None = None) -> Action:
     """Parse record notation into an action number; raises :class:`ActionParseError`.
 
     Cards and bids share text (``7H``), so the phase (``auction``, ``discard``,
-    ``nominate``, ``play``) decides; without one, a card is tried first.
+    ``nominate``, ``play``, ``slam``, ``slam_pass``) decides; without one, a card is tried
+    first.
     """
     if not isinstance(text, str):
         raise ActionParseError(f"action must be a string, got {text!r}")
@@ -211,11 +225,13 @@ def parse_action(text: str, phase: str | None = None) -> Action:
         return parse_call(text)
     if phase == "nominate":
         return parse_nomination(text)
-    if phase in ("play", "discard"):
+    if phase in ("play", "discard", "slam_pass"):
         return parse_play(text)
+    if phase == "slam":
+        return parse_slam(text)
     if phase == "call" or text.strip().lower().startswith("call:") or text.strip() == "alone":
         return parse_partner_call(text)
-    for parser in (parse_play, parse_call, parse_nomination):
+    for parser in (parse_play, parse_call, parse_nomination, parse_slam):
         try:
             return parser(text)
         except ActionParseError:

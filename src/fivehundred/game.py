@@ -33,14 +33,17 @@ from fivehundred.actions import (
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
+    NO_SLAM,
     NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
     PATASTROPHE,
     SHIELDS_DOUBLE,
+    SLAM,
     Action,
     action_text,
     bid_strain,
+    bid_tricks,
     is_call,
     is_misere,
     joker_lead_action,
@@ -89,7 +92,9 @@ NOMINATE = "nominate"
 CALL = "call"
 PLAY = "play"
 DONE = "done"
-PHASES = (AUCTION, DISCARD, NOMINATE, CALL, PLAY, DONE)
+SLAM_CALL = "slam"  # R-HOUSE slam_call: the contractor calls slam or not, after the kitty
+SLAM_PASS = "slam_pass"  # then the partner passes the contractor one card
+PHASES = (AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, NOMINATE, CALL, PLAY, DONE)
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -188,8 +193,8 @@ class HandState:
         "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
-        "partner_revealed", "partners", "phase", "played", "rules",
-        "seats", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
+        "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
+        "slam_asked", "slam_card", "slam_partner", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
 
@@ -242,6 +247,12 @@ class HandState:
                     self.dummy_under[up] = down
         self.discards = 0
         self.discards_left = 0
+        # R-HOUSE slam_call: asked once after the kitty; the partner who sat out and the
+        # card they passed (seen only by the contractor)
+        self.slam = False
+        self.slam_asked = False
+        self.slam_partner = -1
+        self.slam_card = -1
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
         self.jokers_pending: list[Card] = []
         self.ctx: PlayContext | None = None
@@ -354,6 +365,10 @@ class HandState:
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
+        if phase == SLAM_CALL:
+            return [SLAM, NO_SLAM]
+        if phase == SLAM_PASS:
+            return cards_of(self.hands[self.to_move])
         return []
 
     def _callable_cards(self) -> CardMask:
@@ -431,6 +446,10 @@ class HandState:
             self._nominate(action)
         elif phase == CALL:
             self._call_partner(action)
+        elif phase == SLAM_CALL:
+            self._slam_call(action)
+        elif phase == SLAM_PASS:
+            self._slam_pass(action)
         else:
             raise IllegalActionError("the hand is over", "R-PLAY")
         self.history.append(action)
@@ -487,11 +506,52 @@ class HandState:
 
     def _discards_done(self) -> None:
         seat = self.contractor
+        if self._slam_offered():
+            self.phase = SLAM_CALL
+            self.to_move = seat
+            return
         if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
             self.phase = NOMINATE
             self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
         else:
             self._begin_contract_play()
+
+    def _slam_offered(self) -> bool:
+        """R-HOUSE slam_call: a 7-level suit or no-trump contractor with a partner may call
+        slam, once, after the kitty."""
+        return (
+            self.rules.slam_call
+            and not self.slam_asked
+            and BID_BASE <= self.contract < MISERE
+            and bid_tricks(self.contract) == 7
+            and bool(self.partners)
+        )
+
+    def _slam_call(self, action: Action) -> None:
+        if action not in (SLAM, NO_SLAM):
+            raise IllegalActionError(f"{self._text(action)}: call slam or not (slam, no_slam)",
+                                     "R-HOUSE")  # fmt: skip
+        self.slam_asked = True
+        if action == NO_SLAM:
+            self._discards_done()
+            return
+        self.slam = True
+        self.slam_partner = self.partners[0]
+        self.partners = ()
+        self.phase = SLAM_PASS
+        self.to_move = self.slam_partner
+
+    def _slam_pass(self, action: Action) -> None:
+        seat = self.slam_partner
+        if not 0 <= action < JOKER_LEAD_BASE or not self.hands[seat] >> action & 1:
+            raise IllegalActionError(f"{self._text(action)}: the partner passes one card of "
+                                     "their own hand to the contractor", "R-HOUSE")  # fmt: skip
+        self.hands[seat] ^= 1 << action
+        self.hands[self.contractor] |= 1 << action
+        self.slam_card = action
+        self.discards_left = 1
+        self.phase = DISCARD
+        self.to_move = self.contractor
 
     def _nominate(self, action: Action) -> None:
         joker = self.jokers_pending[0]
@@ -542,7 +602,7 @@ class HandState:
 
     def _start_play(self, ctx: PlayContext, leader: int) -> None:
         self.ctx = ctx
-        if self.plays_alone:
+        if self.plays_alone or self.slam:
             sides = side_of_seats(self.rules)
             out = {s for s in range(self.seats) if sides[s] == sides[self.contractor]}
             out.discard(self.contractor)
@@ -671,7 +731,7 @@ class HandState:
         self.to_move = -1
         winners = tuple(trick.winner for trick in self.tricks)
         score = score_hand(self.rules, self.contract, self.contractor, self.partners,
-                           self.tricks_won, winners)  # fmt: skip
+                           self.tricks_won, winners, self.slam)  # fmt: skip
         self._result = HandResult(self.contract, self.contractor, winners,
                                   tuple(self.tricks_won), score)  # fmt: skip
 

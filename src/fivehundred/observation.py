@@ -54,6 +54,8 @@ class Observation:
     sides: tuple[int, ...] = ()
     #: Seats that must pass in this auction (R-HOUSE ralphing): public.
     barred: tuple[int, ...] = ()
+    #: The contractor called slam (R-HOUSE slam_call); the partner sits out. Public.
+    slam: bool = False
 
     @property
     def seats(self) -> int:
@@ -99,6 +101,7 @@ class Observation:
             "called_card": text(self.called_card) if self.called_card >= 0 else None,
             "sides": list(self.sides),
             "barred": list(self.barred),
+            "slam": self.slam,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -141,4 +144,5 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         called_card=state.called_card,
         sides=side_of_seats(state.rules),
         barred=state.barred,
+        slam=state.slam,
     )

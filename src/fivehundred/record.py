@@ -15,8 +15,10 @@ from fivehundred.actions import (
     CALL_BASE,
     GO_ALONE,
     NO_NOMINATION,
+    NO_SLAM,
     NOMINATE_BASE,
     PASS,
+    SLAM,
     Action,
     action_text,
     is_call,
@@ -25,6 +27,7 @@ from fivehundred.actions import (
     parse_nomination,
     parse_partner_call,
     parse_play,
+    parse_slam,
 )
 from fivehundred.cards import (
     JOKER,
@@ -45,6 +48,8 @@ from fivehundred.game import (
     DONE,
     NOMINATE,
     PLAY,
+    SLAM_CALL,
+    SLAM_PASS,
     GameState,
     HandState,
     dummy_seats,
@@ -55,7 +60,8 @@ HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "call", "play", "seed", "comment", "players", "barred"}  # fmt: skip
+              "joker_suit", "call", "play", "seed", "comment", "players", "barred",
+              "slam"}  # fmt: skip
 
 
 def _where(prefix: str, name: str) -> str:
@@ -203,6 +209,19 @@ def replay_hand(
             )
             raise RecordError(where, why, "R-KITTY")
         _apply(state, card, where, parse_play)
+    slam = _list(record, "slam", prefix)
+    for index, token in enumerate(slam):
+        where = _where(prefix, f"slam[{index}]")
+        if index == 0:
+            if state.phase != SLAM_CALL:
+                raise RecordError(where, "only a 7-level contractor with slam_call decides, "
+                                  "after the discards", "R-HOUSE")  # fmt: skip
+            _apply(state, token, where, parse_slam)
+        elif state.phase in (SLAM_PASS, DISCARD) and index <= 2:
+            _apply(state, token, where, parse_play)
+        else:
+            raise RecordError(where, "after slam come only the partner's card and the "
+                              "contractor's discard", "R-HOUSE")  # fmt: skip
     play = _list(record, "play", prefix)
     _replay_nominations(state, record, prefix, bool(play) or "call" in record)
     if "call" in record:
@@ -217,6 +236,8 @@ def replay_hand(
             why = {
                 AUCTION: "the auction is not over",
                 DISCARD: "the discards are not complete",
+                SLAM_CALL: "the contractor has not said whether it calls slam (slam)",
+                SLAM_PASS: "the partner has not passed a card for the slam (slam)",
                 CALL: "the contractor has not called a partner (call)",
                 DONE: "the hand is over",
             }.get(state.phase, "no play now")
@@ -393,11 +414,19 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     discards: list[str] = []
     nominations: list[Action] = []
     play: list[str] = []
+    slam: list[str] = []
+    slam_cards = 0  # after "slam": the partner's card and the contractor's discard
     # History is in phase order: calls, then the discards, then nominations, then play.
     discard_count = state.kitty_exchange
     for action in state.history:
         text = action_text(action, two)
-        if action < PASS:
+        if action in (SLAM, NO_SLAM):
+            slam.append(text)
+            slam_cards = 2 if action == SLAM else 0
+        elif action < PASS and slam_cards:
+            slam.append(text)
+            slam_cards -= 1
+        elif action < PASS:
             (discards if len(discards) < discard_count else play).append(text)
         elif is_call(action):
             auction.append(text)
@@ -409,6 +438,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             record["call"] = action_text(action - CALL_BASE, two)
     record["auction"] = auction
     record["discards"] = discards
+    if slam:
+        record["slam"] = slam
     if nominations:
         held = cards_of(
             (state.dealt[state.contractor] | state.kitty_dealt) & ~state.discards & JOKERS_MASK

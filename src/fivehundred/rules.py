@@ -116,6 +116,7 @@ class Rules:
     shields_double: bool = False
     patastrophe: bool = False
     wilkinson_misere: bool = False
+    slam_call: bool = False
 
     @cached_property
     def pack(self) -> Pack:
@@ -236,6 +237,7 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "shields_double": _flag("shields_double"),
     "patastrophe": _flag("patastrophe"),
     "wilkinson_misere": _flag("wilkinson_misere"),
+    "slam_call": _flag("slam_call"),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -280,6 +282,7 @@ VARIANT_HELP: dict[str, str] = {
     "shields_double": "Shields double: double misère with the contractor's hand open, 550",
     "patastrophe": "patastrophe: open misère by both partners, both hands open, 1000",
     "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
+    "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
@@ -287,12 +290,13 @@ HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
     "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
+    "slam_call",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
-        "dead_hand", "open_eight", "draw_pack", "slam_call",
+        "dead_hand", "open_eight", "draw_pack",
         "claim",
     }
 )  # fmt: skip
@@ -372,6 +376,8 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "needs four players: two partners play it together", "R-HOUSE"),
     ("patastrophe", lambda r, v: r.players == 4,
      "needs four players: two partners play it together", "R-HOUSE"),
+    ("slam_call", lambda r, v: r.players == 4,
+     "needs four players: one partner passes a card and sits out", "R-HOUSE"),
     ("wilkinson_misere", lambda r, v: r.misere_allowed,
      "needs misère, which these rules do not allow", "R-HOUSE"),
     ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,

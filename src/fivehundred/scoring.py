@@ -27,6 +27,7 @@ from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
 
 SLAM_MINIMUM = 250
 HI_LO_TRICKS = 5  # R-HOUSE hi_lo: exactly five
+SLAM_CALL_PENALTY = 100  # R-HOUSE slam_call failed: the 7-level value plus 100
 #: R-HOUSE values that do not depend on the table (patastrophe: 750 with ``perfect``).
 _HOUSE_VALUES = {HI_LO: 350, DOUBLE_MISERE: 450, SHIELDS_DOUBLE: 550, PATASTROPHE: 1000}
 DEFENDER_TRICK_POINTS = 10
@@ -104,8 +105,12 @@ def score_hand(
     partners: Sequence[int],
     tricks_won: Sequence[int],
     trick_winners: Sequence[int],
+    slam: bool = False,
 ) -> HandScore:
     """Score a finished hand (R-SCORE).
+
+    ``slam``: the contractor called slam (R-HOUSE slam_call) and played alone for all ten
+    tricks: made, the 8-level value of the strain; failed, the 7-level value plus 100.
 
     ``contract`` is -1 when there was none; ``partners`` are the seats playing with the
     contractor (none in misère); ``tricks_won`` is per seat. With no contract, only an
@@ -130,9 +135,12 @@ def score_hand(
     else:
         if contract == HI_LO:
             made = team_tricks == HI_LO_TRICKS
+        elif slam:
+            made = team_tricks == len(trick_winners) == 10
+            value = bid_value(contract + 5, rules) if made else value + SLAM_CALL_PENALTY
         else:
             made = team_tricks >= bid_tricks(contract)
-        if made and contract < MISERE and team_tricks == len(trick_winners) == 10:
+        if made and not slam and contract < MISERE and team_tricks == len(trick_winners) == 10:
             value = max(value, SLAM_MINIMUM)
         for seat, won in enumerate(tricks_won):
             if seat not in team and defenders_score:
@@ -228,13 +236,16 @@ def _target_winner(
     return None
 
 
-def ralphed(rules: Rules, contract: Action, contractor: int, team_tricks: int) -> bool:
+def ralphed(
+    rules: Rules, contract: Action, contractor: int, team_tricks: int, needed: int | None = None
+) -> bool:
     """R-HOUSE ralphing: whether the contractor failed by three tricks or more (a misère
-    contractor: won three tricks or more) and so must pass in the next hand."""
+    contractor: won three tricks or more) and so must pass in the next hand. ``needed``:
+    the tricks undertaken when not the bid's (ten after a slam call)."""
     if not rules.ralphing or contract < 0 or contractor < 0:
         return False
     if is_misere(contract):
         return team_tricks >= 3
     if contract == HI_LO:
         return abs(team_tricks - HI_LO_TRICKS) >= 3
-    return team_tricks <= bid_tricks(contract) - 3
+    return team_tricks <= (needed or bid_tricks(contract)) - 3

@@ -1,7 +1,7 @@
-"""The bots' decisions for the house contracts (RULES.md §10, R-HOUSE), shared by
-``heuristic`` and ``pimc``: when to bid hi/lo, double misère, Shields double and patastrophe,
-and how to play hi/lo (exactly five tricks), which neither the heuristic's suit play nor the
-solver's trick-maximising search understands.
+"""The bots' decisions for the house rules (RULES.md §10, R-HOUSE), shared by ``heuristic``
+and ``pimc``: when to bid hi/lo, double misère, Shields double and patastrophe, when to call
+slam, and how to play hi/lo (exactly five tricks), which neither the heuristic's suit play
+nor the solver's trick-maximising search understands.
 
 :func:`house_bid` may replace a bid the player chose; :func:`house_action` answers the
 decisions of a hi/lo hand (discards and play) and returns None for everything else.
@@ -13,10 +13,12 @@ from fivehundred.actions import (
     DOUBLE_MISERE,
     HI_LO,
     MISERE,
+    NO_SLAM,
     OPEN_MISERE,
     PASS,
     PATASTROPHE,
     SHIELDS_DOUBLE,
+    SLAM,
     Action,
     action_card,
 )
@@ -108,10 +110,42 @@ def _strength(ctx: PlayContext, action: Action) -> int:
     return power if power >= LED_SUIT_BONUS else power + LED_SUIT_BONUS // 2
 
 
+def _slam_decision(obs: Observation) -> tuple[Action, str] | None:
+    """R-HOUSE slam_call: call slam, pass the partner's best card, make the extra discard."""
+    if obs.phase == "slam":
+        trump = obs.trump
+        if 0 <= trump < NO_TRUMPS:
+            ctx = make_context(trump)
+            trumps = obs.hand & ctx.follow_masks[trump]
+            side = obs.hand & ~trumps
+            top = sorted((ctx.power[c] for c in iter_cards(trumps)), reverse=True)
+            if (trumps.bit_count() >= 6 and top[:2] == [300, 250]
+                    and all(rank_of(c) == 15 for c in iter_cards(side))):  # fmt: skip
+                return SLAM, "slam: the top trumps and only aces outside"
+        return NO_SLAM, "no slam: ten tricks alone are not sure"
+    ctx = make_context(obs.trump if obs.trump >= 0 else NO_TRUMPS)
+    if obs.phase == "slam_pass":
+        best = max(obs.legal, key=lambda c: (ctx.power[c], c))
+        return best, "slam: pass the contractor my strongest card"
+    if obs.phase == "discard" and obs.seat == obs.contractor and obs.slam:
+        trumps = ctx.trump_mask
+        return min(obs.legal, key=lambda c: (trumps >> c & 1, ctx.power[c], c)), (
+            "slam: discard the weakest card"
+        )
+    return None
+
+
 def house_action(obs: Observation) -> tuple[Action, str] | None:
-    """The decision in a hi/lo hand (R-HOUSE hi_lo): the contractor steers to exactly five
-    tricks, the defenders away from five; None outside hi/lo's discards and play."""
-    if obs.contract != HI_LO or not obs.legal:
+    """The decisions the house rules add: the slam call (R-HOUSE slam_call), and a hi/lo
+    hand (R-HOUSE hi_lo), where the contractor steers to exactly five tricks and the
+    defenders away from five; None for everything else."""
+    if not obs.legal:
+        return None
+    if obs.slam or obs.phase in ("slam", "slam_pass"):
+        decision = _slam_decision(obs)
+        if decision is not None:
+            return decision
+    if obs.contract != HI_LO:
         return None
     if obs.phase == "discard":
         # Keep the high cards: they decide when the contractor wins a trick.
