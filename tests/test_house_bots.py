@@ -116,3 +116,16 @@ def test_double_misere_only_with_a_partner_who_bid_misere() -> None:
         bid = house_bid(obs, PASS)
         if bid is not None:
             assert bid[0] == DOUBLE_MISERE and misere_dangers(obs.hand) <= 1
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_bots_play_the_french_canadian_game_legally(bot: str) -> None:
+    """Preset french_canadian: 46 cards, a kitty of six, two jokers."""
+    rules = make_rules("french_canadian")
+    game = GameState(rules, seed=11, first_dealer=1)
+    players = [make_player(bot, 20 + seat) for seat in range(4)]
+    while not game.is_over and len(game.finished_hands) < 2:
+        obs = game.observation(game.to_move)
+        choice = players[game.to_move].act(obs)
+        assert choice in obs.legal, (bot, obs.phase)
+        game.apply(choice)

@@ -184,21 +184,40 @@ def test_wilkinson_open_misere_has_no_kitty() -> None:
 
 
 def _book_points(entry: dict[str, Any], rules: Rules) -> list[int]:
-    """R-SCORE / R-HOUSE from the rule book's figures, for the golden records."""
-    contract = entry["expected"]["contract"]
-    won = entry["expected"]["tricks_won"]
-    contractor = entry["expected"]["contractor"]
+    """R-SCORE / R-HOUSE from the rule book's figures (Avondale table), for the golden
+    records: the contracting side's tricks against the value, 10 a trick to defenders."""
+    expected = entry["expected"]
+    contract, won, contractor = expected["contract"], expected["tricks_won"], expected["contractor"]
+    if contract is None:
+        return [0, 0]
     side = contractor % 2
-    team = won[contractor] + (won[contractor + 2 - 4 * (contractor >= 2)]
-                              if contract != "hi_lo" else 0)  # fmt: skip
-    values = {"hi_lo": 350, "double_misere": 450, "shields_double": 550, "patastrophe": 1000,
-              "misere": 500, "open_misere": 500}  # fmt: skip
-    value = values[contract]
-    made = team == 5 if contract == "hi_lo" else team == 0
+    slam = entry["record"].get("slam", ["no_slam"])[0] == "slam"
+    alone = contract in ("hi_lo", "misere", "open_misere") or slam
+    team = won[contractor] + (0 if alone else won[(contractor + 2) % 4])
+    misere = {"double_misere": 450, "shields_double": 550, "patastrophe": 1000}
+    misere["misere"] = misere["open_misere"] = 500
     points = [0, 0]
-    points[side] = value if made else -value
-    if contract == "hi_lo":
-        points[1 - side] = 10 * (10 - team)
+    if contract in misere:
+        value, made, defenders = misere[contract], team == 0, 0
+    elif contract == "hi_lo":
+        value, made, defenders = 350, team == 5, 10 * (10 - team)
+    else:
+        tricks = int(contract[:-1] if contract[-1] != "T" else contract[:-2])
+        strain = "SCDHN".index(contract[len(str(tricks))])
+        value = 40 + 20 * strain + 100 * (tricks - 6)
+        made, defenders = team >= tricks, 10 * (10 - team)
+        if slam:
+            made = team == 10
+            # made: the 8-level value; failed: the 7-level value + 100 (in the Avondale
+            # table both are the 7-level value + 100)
+            value += 100
+    points[1 - side] = defenders
+    if made:
+        points[side] += value
+    elif rules.failed_to_opponents:
+        points[1 - side] += value
+    else:
+        points[side] -= value
     return points
 
 

@@ -33,6 +33,8 @@ from fivehundred.cards import (
     NUM_CARDS,
     STRAIN_LETTERS,
     SUIT_LETTERS,
+    WHITE_JOKER,
+    JokerNames,
     card_text,
     parse_card,
 )
@@ -124,7 +126,7 @@ _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
                SLAM: "slam", NO_SLAM: "no_slam"}  # fmt: skip
 
 
-def action_text(action: Action, two_jokers: bool = False) -> str:
+def action_text(action: Action, two_jokers: JokerNames = False) -> str:
     """Record notation of an action (see the module table)."""
     if 0 <= action < NUM_CARDS:
         return card_text(action, two_jokers)
@@ -137,7 +139,8 @@ def action_text(action: Action, two_jokers: bool = False) -> str:
         return f"{bid_tricks(action)}{STRAIN_LETTERS[bid_strain(action)]}"
     if NOMINATE_BASE <= action < NO_NOMINATION:
         suit = SUIT_LETTERS[(action - NOMINATE_BASE) % 4]
-        return suit if action < NOMINATE_BASE + 4 else f"JKB:{suit}"
+        higher = "JKW" if two_jokers == WHITE_JOKER else "JKB"
+        return suit if action < NOMINATE_BASE + 4 else f"{higher}:{suit}"
     if CALL_BASE <= action < GO_ALONE:
         return "call:" + card_text(action - CALL_BASE, two_jokers)
     raise ActionParseError(f"no such action number: {action}")
@@ -155,6 +158,7 @@ for _suit, _letter in enumerate(SUIT_LETTERS):
     for _name in ("JK", "JKR"):
         _NOMINATIONS[f"{_name}:{_letter}"] = NOMINATE_BASE + _suit
     _NOMINATIONS[f"JKB:{_letter}"] = NOMINATE_BASE + 4 + _suit
+    _NOMINATIONS[f"JKW:{_letter}"] = NOMINATE_BASE + 4 + _suit
 
 
 def parse_call(text: str) -> Action:

@@ -560,7 +560,7 @@ class HandState:
                 joker - JOKER
             ):
                 raise IllegalActionError(f"{self._text(action)}: nominate the "
-                                         f"{card_text(joker, self.rules.two_jokers)}'s suit or "
+                                         f"{card_text(joker, self.rules.joker_names)}'s suit or "
                                          "'none'", "R-JOKER")  # fmt: skip
             self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
         self.jokers_pending = self.jokers_pending[1:]
@@ -737,7 +737,7 @@ class HandState:
 
     def _text(self, action: Action) -> str:
         try:
-            return action_text(action, self.rules.two_jokers)
+            return action_text(action, self.rules.joker_names)
         except ValueError:
             return f"action {action}"
 

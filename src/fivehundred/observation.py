@@ -71,7 +71,7 @@ class Observation:
 
     def to_json(self) -> dict[str, Any]:
         """The observation in record notation (the external-player protocol)."""
-        two = self.rules.two_jokers
+        two = self.rules.joker_names
 
         def text(action: Action) -> str:
             return action_text(action, two)

@@ -100,7 +100,7 @@ def parse_deal(
         raise RecordError(_where(prefix, "hands"), f"must be {seats} lists of cards", "R-DEAL")
     pack = rules.pack
     seen: dict[int, str] = {}
-    two = rules.two_jokers
+    two = rules.joker_names
 
     def take(cards: list[int], where: str) -> CardMask:
         mask = 0
@@ -309,7 +309,7 @@ def hand_summary(state: HandState) -> dict[str, Any]:
     if not state.is_over:
         return {"to_move": state.to_move, "phase": state.phase}
     result = state.result
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     return {
         "contract": action_text(result.contract, two) if result.contract >= BID_BASE else None,
         "contractor": result.contractor if result.contractor >= 0 else None,
@@ -321,7 +321,7 @@ def hand_summary(state: HandState) -> dict[str, Any]:
 
 
 def legal_texts(state: HandState) -> list[str]:
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     return [action_text(action, two) for action in state.legal_actions()]
 
 
@@ -398,7 +398,7 @@ def replay_record(data: Any) -> tuple[dict[str, Any], HandState | GameState]:
 def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     """The record of a hand (complete or in progress), in the order the actions were made."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     record: dict[str, Any] = {"format": HAND_FORMAT}
     if include_rules:
         record["rules"] = rules.to_dict()
@@ -493,7 +493,7 @@ def random_hand(
 
 
 def cards_text(mask: CardMask, rules: Rules) -> list[str]:
-    return [action_text(card, rules.two_jokers) for card in iter_cards(mask)]
+    return [action_text(card, rules.joker_names) for card in iter_cards(mask)]
 
 
 def parse_actions(tokens: Sequence[str]) -> list[Action]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from fivehundred.cards import Pack, build_pack
+from fivehundred.cards import WHITE_JOKER, JokerNames, Pack, build_pack
 from fivehundred.errors import RulesError
 
 # Auction styles (R-BID)
@@ -53,6 +53,8 @@ MISERE_RANK_AUSTRALIAN = 79  # above 7NT (78), below 8♠ (80)
 MISERE_RANK_AMERICAN = 81  # above 8♠ (80), below 8♣ (82)
 OPEN_MISERE_RANK = 105  # above 10♦ (104), below 10♥ (106)
 OPEN_MISERE_520_RANK = 109  # above 10NT (108)
+MISERE_RANK_FRENCH = 87  # French-Canadian petite misère: above 8♥ (86), below 8NT (88)
+OPEN_MISERE_RANK_FRENCH = 107  # la grosse: above 10♥ (106), below 10NT (108)
 MISERE_RANK_SPLIT = 73  # split_colours: above 7♣ (72), below 7♦ (74)
 OPEN_MISERE_RANK_SPLIT = 83  # split_colours: above 8♣ (82), below 8♦ (84)
 BLIND_MISERE_RANK = 200
@@ -117,10 +119,20 @@ class Rules:
     patastrophe: bool = False
     wilkinson_misere: bool = False
     slam_call: bool = False
+    # The French-Canadian game (R-HOUSE): its 46-card pack; misère's value (0: the table's)
+    pack46: bool = False
+    misere_value: int = 0
 
     @cached_property
     def pack(self) -> Pack:
-        return build_pack(self.players, self.pack45, self.two_jokers, self.deal_3_4_3)
+        return build_pack(self.players, self.pack45, self.two_jokers, self.deal_3_4_3,
+                          self.pack46)  # fmt: skip
+
+    @property
+    def joker_names(self) -> JokerNames:
+        """How records name the jokers (``card_text``): the white joker ``JKW`` in the
+        French-Canadian pack, else ``JKR``/``JKB`` with two jokers, ``JK`` with one."""
+        return WHITE_JOKER if self.pack46 else self.two_jokers
 
     @property
     def seats(self) -> int:
@@ -321,12 +333,28 @@ PRESETS: dict[str, Rules] = {
     "two_handed": Rules(
         preset="two_handed", players=2, misere=MISERE_OFF, open_misere=False, dummies=True
     ),
+    # R-HOUSE: 46 cards with the white joker (JKW, the higher), a 6-card kitty dealt 3-3-4,
+    # petite misère 500 (only 8NT and up outrank it), la grosse 1000 (only 10NT), game to
+    # 1000 with failed contracts to the opponents.
+    "french_canadian": Rules(
+        preset="french_canadian",
+        pack46=True,
+        two_jokers=True,
+        misere=MISERE_ANYTIME,
+        misere_rank=MISERE_RANK_FRENCH,
+        misere_value=500,
+        open_misere_rank=OPEN_MISERE_RANK_FRENCH,
+        open_misere_value=1000,
+        target=1000,
+        failed_to_opponents=True,
+        rule_490=False,
+    ),
 }
 
 
 def _on(value: Any) -> bool:
     """Whether a variant value switches something on (``False`` leaves the preset)."""
-    return value is not False
+    return value is not False and value is not None
 
 
 #: Combination checks (RULES.md §10: "a combination that makes no sense is refused by
@@ -336,6 +364,16 @@ def _on(value: Any) -> bool:
 _Check = Callable[[Rules, Mapping[str, Any]], bool]
 COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
     ("pack45", lambda r, v: r.players in (2, 4), "is a four-player pack", "R-PACK"),
+    ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
+     "own 46-card pack", "R-HOUSE"),
+    ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "
+     "always has two jokers", "R-HOUSE"),
+    ("deal_3_4_3", lambda r, v: not r.pack46, "does not apply: the French-Canadian deal is "
+     "3-3-4 with the kitty after each round of threes", "R-HOUSE"),
+    ("open_misere_520", lambda r, v: not r.pack46, "does not apply: la grosse is worth "
+     "1000", "R-HOUSE"),
+    ("split_colours", lambda r, v: not r.pack46, "does not apply: the French-Canadian "
+     "misères have their own ranks", "R-HOUSE"),
     ("teams_of_two", lambda r, v: r.players == 6, "needs six players", "R-PLAYERS"),
     ("half_each", lambda r, v: r.called_partner, "needs the five-player called partner",
      "R-PLAYERS"),
@@ -391,9 +429,11 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
 
 def check_combinations(rules: Rules, variants: Mapping[str, Any]) -> None:
     """Refuse variants that do not apply to the preset or contradict each other, naming
-    the variant and the reason (RULES.md §10)."""
+    the variant and the reason (RULES.md §10). ``variants`` holds the variants that take
+    part: every one set to a value other than false, and one set false that changed the
+    preset (``two_jokers: false`` turns a preset's second joker off)."""
     for name, test, reason, rule in COMBINATION_CHECKS:
-        if name in variants and _on(variants[name]) and not test(rules, variants):
+        if name in variants and not test(rules, variants):
             raise RulesError(f"variant {name!r} {reason}", rule)
 
 
@@ -408,6 +448,7 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
         raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}")
     rules = base
     items = sorted((variants or {}).items())
+    taking_part: dict[str, Any] = {}
     for name, value in items:
         if name in LATER_VARIANTS:
             raise RulesError(f"variant {name!r} is in the rule book but not implemented yet")
@@ -416,8 +457,11 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
             raise RulesError(
                 f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}"
             )
-        rules = apply(rules, value)
-    check_combinations(rules, dict(items))
+        changed = apply(rules, value)
+        if _on(value) or changed != rules:
+            taking_part[name] = value
+        rules = changed
+    check_combinations(rules, taking_part)
     if rules.players not in SUPPORTED_PLAYERS:
         raise RulesError(f"preset {preset!r} ({rules.players} players) is not playable yet")
     return replace(rules, variants=tuple(items))

@@ -56,7 +56,7 @@ def bid_value(call: Action, rules: Rules) -> int:
     if call >= MISERE:
         misere, open_misere, blind = _MISERE_VALUES[table]
         if call == MISERE:
-            return misere
+            return rules.misere_value or misere
         if call == OPEN_MISERE:
             return rules.open_misere_value if table != PERFECT else open_misere
         if call == BLIND_MISERE:
