@@ -27,6 +27,7 @@ SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     name: ("american" if name in ("inkle",) else "australian", {name: True})
     for name in HOUSE_VARIANTS
 }
+SETTINGS["dead_hand"] = ("two_handed", {"dead_hand": True})
 
 
 def test_every_house_rule_is_offered_and_tested() -> None:
@@ -128,4 +129,17 @@ def test_bots_play_the_french_canadian_game_legally(bot: str) -> None:
         obs = game.observation(game.to_move)
         choice = players[game.to_move].act(obs)
         assert choice in obs.legal, (bot, obs.phase)
+        game.apply(choice)
+
+
+@pytest.mark.parametrize("bot", BOTS)
+@pytest.mark.parametrize("variants", [{"dead_hand": True}, {"dead_hand": True, "pack45": True}])
+def test_bots_play_three_handed_dead_hand_legally(bot: str, variants: dict[str, object]) -> None:
+    rules = make_rules("three_handed", variants)
+    game = GameState(rules, seed=5, first_dealer=2)
+    players = [make_player(bot, 30 + seat) for seat in range(rules.seats)]
+    while not game.is_over and len(game.finished_hands) < 2:
+        obs = game.observation(game.to_move)
+        choice = players[game.to_move].act(obs)
+        assert choice in obs.legal and game.to_move != 3, (bot, obs.phase)
         game.apply(choice)

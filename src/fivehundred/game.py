@@ -224,8 +224,10 @@ class HandState:
         self.phase = AUCTION
         self.history: list[Action] = []
         bidders = None
-        if rules.dummies:
-            bidders = [(dealer + 1) % 2, dealer % 2]
+        if rules.dummies or rules.dead_hand:
+            # two players bid (their dummies or the dead hands do not), from the dealer's left
+            live = rules.players
+            bidders = [(dealer + 1 + i) % live for i in range(live)]
         self.auction = Auction(rules, dealer, bidders, tuple(barred))
         self.to_move = self.auction.to_move
         self.contract = -1
@@ -468,7 +470,7 @@ class HandState:
             if self.rules.allpass == ALLPASS_PLAY_NT:
                 self._start_play(
                     make_context(NO_TRUMPS, j5=self.rules.j5_no_trumps),
-                    leader=(self.dealer + 1) % self.seats,
+                    leader=(self.dealer + 1) % len(self.rules.live_seats),
                 )
             else:
                 self._finish()
@@ -606,9 +608,9 @@ class HandState:
             sides = side_of_seats(self.rules)
             out = {s for s in range(self.seats) if sides[s] == sides[self.contractor]}
             out.discard(self.contractor)
-            self.active = tuple(s for s in range(self.seats) if s not in out)
+            self.active = tuple(s for s in self.rules.live_seats if s not in out)
         else:
-            self.active = tuple(range(self.seats))
+            self.active = self.rules.live_seats
         self.next_active = [0] * self.seats
         for index, seat in enumerate(self.active):
             self.next_active[seat] = self.active[(index + 1) % len(self.active)]

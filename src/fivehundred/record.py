@@ -187,7 +187,7 @@ def replay_hand(
     if dealer is not None and hand_dealer != dealer:
         raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
                           "to the left", "R-DEAL")  # fmt: skip
-    if rules.dummies and hand_dealer >= rules.players:
+    if (rules.dummies or rules.dead_hand) and hand_dealer >= rules.players:
         raise RecordError(_where(prefix, "dealer"), "one of the two players deals", "R-DEAL")
     state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
                       _barred(record, rules, prefix, barred))  # fmt: skip

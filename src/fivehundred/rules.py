@@ -122,10 +122,13 @@ class Rules:
     # The French-Canadian game (R-HOUSE): its 46-card pack; misère's value (0: the table's)
     pack46: bool = False
     misere_value: int = 0
+    # R-PLAYERS dead_hand: two or three players, four hands dealt, the extra ones dead
+    dead_hand: bool = False
 
     @cached_property
     def pack(self) -> Pack:
-        return build_pack(self.players, self.pack45, self.two_jokers, self.deal_3_4_3,
+        players = 4 if self.dead_hand else self.players
+        return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3,
                           self.pack46)  # fmt: skip
 
     @property
@@ -137,7 +140,12 @@ class Rules:
     @property
     def seats(self) -> int:
         """Hands at the table: with two players each also plays a dummy, so four."""
-        return 4 if self.players == 2 else self.players
+        return 4 if self.players == 2 or self.dead_hand else self.players
+
+    @property
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats that bid and play: all but the dead hands (``dead_hand``, R-PLAYERS)."""
+        return tuple(range(self.players if self.dead_hand else self.seats))
 
     @property
     def misere_allowed(self) -> bool:
@@ -250,6 +258,7 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "patastrophe": _flag("patastrophe"),
     "wilkinson_misere": _flag("wilkinson_misere"),
     "slam_call": _flag("slam_call"),
+    "dead_hand": _switch(dead_hand=True, dummies=False),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -295,6 +304,7 @@ VARIANT_HELP: dict[str, str] = {
     "patastrophe": "patastrophe: open misère by both partners, both hands open, 1000",
     "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
     "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
+    "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
@@ -302,13 +312,13 @@ HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
     "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-    "slam_call",
+    "slam_call", "dead_hand",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
-        "dead_hand", "open_eight", "draw_pack",
+        "open_eight", "draw_pack",
         "claim",
     }
 )  # fmt: skip
@@ -363,7 +373,10 @@ def _on(value: Any) -> bool:
 #: check.
 _Check = Callable[[Rules, Mapping[str, Any]], bool]
 COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
-    ("pack45", lambda r, v: r.players in (2, 4), "is a four-player pack", "R-PACK"),
+    ("pack45", lambda r, v: r.players in (2, 4) or r.dead_hand, "is a four-player pack "
+     "(with three players, only with dead_hand)", "R-PACK"),
+    ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players",
+     "R-PLAYERS"),
     ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
      "own 46-card pack", "R-HOUSE"),
     ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "

@@ -73,8 +73,10 @@ def bid_value(call: Action, rules: Rules) -> int:
 
 @lru_cache(maxsize=64)
 def side_of_seats(rules: Rules) -> tuple[int, ...]:
-    """Which side each seat scores for (R-SCORE, R-PLAYERS)."""
+    """Which side each seat scores for (R-SCORE, R-PLAYERS); -1 for a dead hand."""
     seats = rules.seats
+    if rules.dead_hand:
+        return tuple(seat if seat < rules.players else -1 for seat in range(seats))
     if rules.players in (3, 5):
         return tuple(range(seats))
     if rules.players == 6 and rules.teams_of_two:
@@ -130,7 +132,7 @@ def score_hand(
     if is_misere(contract):
         made = team_tricks == 0
         if rules.misere_defenders_score and defenders_score:
-            for side in set(sides) - {contracting_side}:
+            for side in set(sides) - {contracting_side, -1}:
                 points[side] += DEFENDER_TRICK_POINTS * team_tricks
     else:
         if contract == HI_LO:
@@ -149,7 +151,7 @@ def score_hand(
     gain = value if made else -value
     if not made and rules.failed_to_opponents:
         # R-HOUSE failed_to_opponents: each opposing side gains the value instead.
-        for side in set(sides) - set(team_sides):
+        for side in set(sides) - set(team_sides) - {-1}:
             points[side] += value
     elif rules.players == 5:
         # Called partner: each partner scores for themselves, in full or half each.
