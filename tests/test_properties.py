@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import rules
 from fivehundred.actions import action_text
 from fivehundred.cards import JOKERS_MASK, iter_cards
-from fivehundred.errors import IllegalActionError
+from fivehundred.errors import IllegalActionError, RulesError
 from fivehundred.game import GameState, HandState
 from fivehundred.record import game_record, hand_record, random_hand, replay_record
 from fivehundred.rules import Rules
@@ -40,11 +40,26 @@ VARIANT_SETS: list[dict[str, Any]] = [
     {"no_misere": True, "no_open_misere": True},
 ]
 
-rule_sets = st.builds(
-    lambda preset, variants: rules(preset, **variants),
-    st.sampled_from(["australian", "american"]),
-    st.sampled_from(VARIANT_SETS),
-)
+
+def _applies(preset: str, variants: dict[str, Any]) -> bool:
+    """Whether the variants apply to the preset (some, like open_misere_520 with the
+    American preset, are refused by name, RULES.md §10)."""
+    try:
+        rules(preset, **variants)
+    except RulesError:
+        return False
+    return True
+
+
+def _rule_sets(variant_sets: list[dict[str, Any]]) -> st.SearchStrategy[Rules]:
+    return (
+        st.tuples(st.sampled_from(["australian", "american"]), st.sampled_from(variant_sets))
+        .filter(lambda pair: _applies(*pair))
+        .map(lambda pair: rules(pair[0], **pair[1]))
+    )
+
+
+rule_sets = _rule_sets(VARIANT_SETS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 SETTINGS = settings(max_examples=150, deadline=None)
@@ -180,11 +195,7 @@ def test_same_seed_same_hand(game_rules: Rules, seed: int) -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(
-    game_rules=st.builds(
-        lambda preset, variants: rules(preset, **variants),
-        st.sampled_from(["australian", "american"]),
-        st.sampled_from([*VARIANT_SETS, {"blind_misere": True}]),
-    ),
+    game_rules=_rule_sets([*VARIANT_SETS, {"blind_misere": True}]),
     seed=seeds,
 )
 def test_every_legal_action_is_accepted_and_nothing_else(game_rules: Rules, seed: int) -> None:

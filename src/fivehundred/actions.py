@@ -16,6 +16,12 @@ actions       meaning                                record notation
 111           no nomination                          ``none``
 112..177      the 5-player contractor calls a card   ``call:AH``
 178           the 5-player contractor goes alone     ``alone``
+179..182      house contracts (R-HOUSE): hi/lo,      ``hi_lo``,
+              double misère, Shields double,         ``double_misere``,
+              patastrophe                            ``shields_double``,
+                                                     ``patastrophe``
+183, 184      after the kitty, the contractor calls  ``slam``, ``no_slam``
+              slam or not (R-HOUSE slam_call)
 ============  =====================================  ===================
 """
 
@@ -27,6 +33,8 @@ from fivehundred.cards import (
     NUM_CARDS,
     STRAIN_LETTERS,
     SUIT_LETTERS,
+    WHITE_JOKER,
+    JokerNames,
     card_text,
     parse_card,
 )
@@ -44,9 +52,21 @@ NOMINATE_BASE = 103
 NO_NOMINATION = 111
 CALL_BASE = 112
 GO_ALONE = 178
-NUM_ACTIONS = 179
+HI_LO = 179
+DOUBLE_MISERE = 180
+SHIELDS_DOUBLE = 181
+PATASTROPHE = 182
+SLAM = 183
+NO_SLAM = 184
+NUM_ACTIONS = 185
 
 MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
+#: Calls of the house rules (R-HOUSE), after the other action numbers.
+HOUSE_CONTRACTS = (HI_LO, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE)
+#: Contracts in which the contracting side must win no trick (R-JOKER 4 applies).
+MISERE_CONTRACTS = frozenset((*MISERE_ACTIONS, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE))
+#: Contracts the contractor plays alone, partners sitting out (R-KITTY, R-HOUSE hi_lo).
+ALONE_CONTRACTS = frozenset((*MISERE_ACTIONS, HI_LO))
 
 
 def bid_action(tricks: int, strain: int) -> Action:
@@ -65,11 +85,17 @@ def bid_strain(action: Action) -> int:
 
 
 def is_bid(action: Action) -> bool:
-    return BID_BASE <= action <= BLIND_MISERE
+    return BID_BASE <= action <= BLIND_MISERE or HI_LO <= action <= PATASTROPHE
+
+
+def is_call(action: Action) -> bool:
+    """Pass or a bid: an action of the auction."""
+    return action == PASS or is_bid(action)
 
 
 def is_misere(action: Action) -> bool:
-    return MISERE <= action <= BLIND_MISERE
+    """A contract in which the contracting side must win no trick (double misère too)."""
+    return action in MISERE_CONTRACTS
 
 
 def joker_lead_action(joker: int, suit: int) -> Action:
@@ -94,10 +120,13 @@ def action_card(action: Action) -> int:
 
 
 _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
-               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone"}  # fmt: skip
+               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
+               HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
+               SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe",
+               SLAM: "slam", NO_SLAM: "no_slam"}  # fmt: skip
 
 
-def action_text(action: Action, two_jokers: bool = False) -> str:
+def action_text(action: Action, two_jokers: JokerNames = False) -> str:
     """Record notation of an action (see the module table)."""
     if 0 <= action < NUM_CARDS:
         return card_text(action, two_jokers)
@@ -110,14 +139,16 @@ def action_text(action: Action, two_jokers: bool = False) -> str:
         return f"{bid_tricks(action)}{STRAIN_LETTERS[bid_strain(action)]}"
     if NOMINATE_BASE <= action < NO_NOMINATION:
         suit = SUIT_LETTERS[(action - NOMINATE_BASE) % 4]
-        return suit if action < NOMINATE_BASE + 4 else f"JKB:{suit}"
+        higher = "JKW" if two_jokers == WHITE_JOKER else "JKB"
+        return suit if action < NOMINATE_BASE + 4 else f"{higher}:{suit}"
     if CALL_BASE <= action < GO_ALONE:
         return "call:" + card_text(action - CALL_BASE, two_jokers)
     raise ActionParseError(f"no such action number: {action}")
 
 
-_CALLS = {name: action for action, name in _CALL_NAMES.items() if action < NOMINATE_BASE}
-_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE})
+_CALLS = {name: action for action, name in _CALL_NAMES.items() if is_call(action)}
+_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE,
+               "double_misère": DOUBLE_MISERE, "double_nullo": DOUBLE_MISERE})  # fmt: skip
 for _tricks in range(6, 11):
     for _strain, _letters in enumerate(STRAIN_LETTERS):
         _CALLS[f"{_tricks}{_letters}"] = bid_action(_tricks, _strain)
@@ -127,6 +158,7 @@ for _suit, _letter in enumerate(SUIT_LETTERS):
     for _name in ("JK", "JKR"):
         _NOMINATIONS[f"{_name}:{_letter}"] = NOMINATE_BASE + _suit
     _NOMINATIONS[f"JKB:{_letter}"] = NOMINATE_BASE + 4 + _suit
+    _NOMINATIONS[f"JKW:{_letter}"] = NOMINATE_BASE + 4 + _suit
 
 
 def parse_call(text: str) -> Action:
@@ -134,7 +166,8 @@ def parse_call(text: str) -> Action:
     call = _CALLS.get(str(text).strip().upper(), _CALLS.get(str(text).strip().lower()))
     if call is None:
         raise ActionParseError(f"not a call: {text!r} (calls are pass, 6S..10NT, misere, "
-                               "open_misere, blind_misere)")  # fmt: skip
+                               "open_misere, blind_misere, hi_lo, double_misere, "
+                               "shields_double, patastrophe)")  # fmt: skip
     return call
 
 
@@ -145,6 +178,14 @@ def parse_nomination(text: str) -> Action:
     if action is None:
         raise ActionParseError(f"not a joker nomination: {text!r} (S, C, D, H or none)")
     return action
+
+
+def parse_slam(text: str) -> Action:
+    """Parse the contractor's slam decision (R-HOUSE slam_call): ``slam`` or ``no_slam``."""
+    token = str(text).strip().lower()
+    if token in ("slam", "no_slam"):
+        return SLAM if token == "slam" else NO_SLAM
+    raise ActionParseError(f"not a slam decision: {text!r} (slam or no_slam)")
 
 
 def parse_play(text: str) -> Action:
@@ -179,7 +220,8 @@ def parse_action(text: str, phase: str | None = None) -> Action:
     """Parse record notation into an action number; raises :class:`ActionParseError`.
 
     Cards and bids share text (``7H``), so the phase (``auction``, ``discard``,
-    ``nominate``, ``play``) decides; without one, a card is tried first.
+    ``nominate``, ``play``, ``slam``, ``slam_pass``) decides; without one, a card is tried
+    first.
     """
     if not isinstance(text, str):
         raise ActionParseError(f"action must be a string, got {text!r}")
@@ -187,11 +229,13 @@ def parse_action(text: str, phase: str | None = None) -> Action:
         return parse_call(text)
     if phase == "nominate":
         return parse_nomination(text)
-    if phase in ("play", "discard"):
+    if phase in ("play", "discard", "slam_pass"):
         return parse_play(text)
+    if phase == "slam":
+        return parse_slam(text)
     if phase == "call" or text.strip().lower().startswith("call:") or text.strip() == "alone":
         return parse_partner_call(text)
-    for parser in (parse_play, parse_call, parse_nomination):
+    for parser in (parse_play, parse_call, parse_nomination, parse_slam):
         try:
             return parser(text)
         except ActionParseError:

@@ -9,37 +9,79 @@ from functools import lru_cache
 from fivehundred.actions import (
     BID_BASE,
     BLIND_MISERE,
+    DOUBLE_MISERE,
+    HI_LO,
+    HOUSE_CONTRACTS,
     MISERE,
     OPEN_MISERE,
     PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     Action,
     action_text,
     bid_tricks,
+    is_bid,
 )
 from fivehundred.errors import IllegalActionError
-from fivehundred.rules import AMERICAN, BLIND_MISERE_RANK, MISERE_AFTER_SEVEN, MISERE_OFF, Rules
+from fivehundred.rules import (
+    AMERICAN,
+    BLIND_MISERE_RANK,
+    DOUBLE_MISERE_RANK,
+    HI_LO_RANK,
+    MISERE_AFTER_SEVEN,
+    MISERE_OFF,
+    PATASTROPHE_RANK,
+    SHIELDS_DOUBLE_RANK,
+    Rules,
+)
 
 SUIT_BIDS = tuple(range(BID_BASE, MISERE))
+INKLE_END = BID_BASE + 5  # the 6-level bids: inkles with the inkle variant
 
 
 @lru_cache(maxsize=64)
-def _bid_tables(rules: Rules) -> tuple[dict[Action, int], tuple[Action, ...], tuple[int, ...]]:
+def _bid_tables(
+    rules: Rules,
+) -> tuple[dict[Action, float], tuple[Action, ...], tuple[float, ...]]:
     """Ranks of every bid, and the bids these rules allow (blind misère aside) by rank."""
-    ranks = {call: bid_rank(call, rules) for call in range(BID_BASE, BLIND_MISERE + 1)}
+    calls = (*range(BID_BASE, BLIND_MISERE + 1), *HOUSE_CONTRACTS)
+    ranks = {call: bid_order(call, rules) for call in calls}
     bids = list(SUIT_BIDS)
     if rules.misere != MISERE_OFF:
         bids.append(MISERE)
     if rules.open_misere:
         bids.append(OPEN_MISERE)
+    bids += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
     bids.sort(key=ranks.__getitem__)
     return ranks, tuple(bids), tuple(ranks[b] for b in bids)
+
+
+def house_call_allowed(call: Action, rules: Rules) -> bool:
+    """Whether a house contract (R-HOUSE) may be bid under these rules."""
+    return {HI_LO: rules.hi_lo, DOUBLE_MISERE: rules.double_misere,
+            SHIELDS_DOUBLE: rules.shields_double, PATASTROPHE: rules.patastrophe}.get(
+        call, False)  # fmt: skip
+
+
+_HOUSE_RANKS = {HI_LO: HI_LO_RANK, DOUBLE_MISERE: DOUBLE_MISERE_RANK,
+                SHIELDS_DOUBLE: SHIELDS_DOUBLE_RANK, PATASTROPHE: PATASTROPHE_RANK}  # fmt: skip
 
 
 def bid_rank(call: Action, rules: Rules) -> int:
     """Rank of a bid for outbidding (R-BID): tricks, then strain; misère bids by the rules.
 
-    A suit bid ranks ``tricks * 10 + strain * 2`` (6♠ = 60 … 10NT = 108).
+    A suit bid ranks ``tricks * 10 + strain * 2`` (6♠ = 60 … 10NT = 108). Shields double
+    (R-HOUSE), half a step above double misère, shares its whole-number rank here; the
+    auction orders by :func:`bid_order`.
     """
+    return int(bid_order(call, rules))
+
+
+def bid_order(call: Action, rules: Rules) -> float:
+    """The exact rank the auction orders bids by: :func:`bid_rank`, with Shields double
+    half a step above double misère (R-HOUSE)."""
+    if call in _HOUSE_RANKS:
+        return _HOUSE_RANKS[call]
     if call < MISERE:
         return (call - BID_BASE) // 5 * 10 + 60 + (call - BID_BASE) % 5 * 2
     if call == MISERE:
@@ -60,6 +102,7 @@ class Auction:
         "_bid_ranks",
         "_bids",
         "_ranks",
+        "barred",
         "bidders",
         "called",
         "calls",
@@ -76,8 +119,16 @@ class Auction:
         "to_move",
     )  # fmt: skip
 
-    def __init__(self, rules: Rules, dealer: int, bidders: list[int] | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        dealer: int,
+        bidders: list[int] | None = None,
+        barred: tuple[int, ...] = (),
+    ) -> None:
         self.rules = rules
+        #: Seats that must pass in this hand (R-HOUSE ralphing).
+        self.barred = barred
         self.seats = rules.seats
         self.dealer = dealer
         #: Seats that take part, clockwise from the dealer's left (all seats with 4 players).
@@ -87,7 +138,7 @@ class Auction:
         self.called = [False] * self.seats
         self.contract = -1
         self.contractor = -1
-        self.high_rank = 0
+        self.high_rank: float = 0
         self.seven_bid = False
         self.raise_turn = False
         self.done = False
@@ -98,10 +149,14 @@ class Auction:
         """Every call the player to move may make now."""
         if self.done:
             return []
+        if self.to_move in self.barred:
+            return [PASS]
         calls = [] if self._dealer_must_bid() else [PASS]
         calls += self._bids[bisect_right(self._bid_ranks, self.high_rank) :]
         if MISERE in calls and self.rules.misere == MISERE_AFTER_SEVEN and not self.seven_bid:
             calls.remove(MISERE)
+        if self.rules.inkle and not self._may_inkle():
+            calls = [c for c in calls if not BID_BASE <= c < INKLE_END]
         if (
             self.rules.blind_misere
             and not self.called[self.to_move]
@@ -111,9 +166,14 @@ class Auction:
             calls.append(BLIND_MISERE)
         return calls
 
+    def _may_inkle(self) -> bool:
+        """R-HOUSE inkle: only the first two bidders may bid at the 6 level."""
+        return self.to_move in self.bidders[:2]
+
     def _dealer_must_bid(self) -> bool:
         return (
             self.rules.dealer_must_bid
+            and self.to_move not in self.barred
             and self.contract < 0
             and self.to_move == self.bidders[-1]
             and all(self.passed[s] for s in self.bidders[:-1])
@@ -128,8 +188,15 @@ class Auction:
                 raise IllegalActionError("the dealer may not pass when the others have",
                                          "R-ALLPASS")  # fmt: skip
             return
-        if not BID_BASE <= call <= BLIND_MISERE:
+        if not is_bid(call):
             raise IllegalActionError(f"{action_text(call)} is not a call", "R-BID")
+        if call in HOUSE_CONTRACTS and not house_call_allowed(call, self.rules):
+            raise IllegalActionError(f"{action_text(call)} is not allowed in these rules "
+                                     "(a house rule that is off)", "R-HOUSE")  # fmt: skip
+        if self.to_move in self.barred:
+            raise IllegalActionError(f"seat {self.to_move} failed a contract by three tricks "
+                                     "or more last hand and must pass (ralphing)",
+                                     "R-HOUSE")  # fmt: skip
         rules = self.rules
         text = action_text(call)
         if call == MISERE:
@@ -145,6 +212,9 @@ class Auction:
             if self.called[self.to_move]:
                 raise IllegalActionError("blind misère is declared before any other call",
                                          "R-BID")  # fmt: skip
+        if rules.inkle and BID_BASE <= call < INKLE_END and not self._may_inkle():
+            raise IllegalActionError(f"{text}: only the first two bidders may inkle (bid at "
+                                     "the 6 level)", "R-HOUSE")  # fmt: skip
         if self._ranks[call] <= self.high_rank:
             current = action_text(self.contract)
             raise IllegalActionError(f"{text} does not outrank {current}", "R-BID")
@@ -192,6 +262,14 @@ class Auction:
             if not self.passed[nxt]:
                 self.to_move = nxt
                 return
+
+    @property
+    def winning_call(self) -> tuple[Action, int]:
+        """When the auction is done: the contract and contractor, ``(-1, -1)`` if all passed
+        or (R-HOUSE inkle) the highest call was an inkle, which is thrown in likewise."""
+        if self.rules.inkle and BID_BASE <= self.contract < INKLE_END:
+            return -1, -1
+        return self.contract, self.contractor
 
     def _set_high(self, seat: int, call: Action) -> None:
         self.contract = call

@@ -87,6 +87,7 @@ for _s, _letter in enumerate(SUIT_LETTERS):
 _PARSE["JK"] = JOKER
 _PARSE["JKR"] = JOKER
 _PARSE["JKB"] = JOKER_BLACK
+_PARSE["JKW"] = JOKER_BLACK  # the French-Canadian white joker ranks as the black (R-HOUSE)
 
 
 def parse_card(text: str) -> Card:
@@ -102,16 +103,23 @@ def parse_card(text: str) -> Card:
     return card
 
 
-def card_text(card: Card, two_jokers: bool = False) -> str:
-    """Record notation of a card: ``10H``, ``AS``, ``JK`` (``JKR``/``JKB`` with two jokers)."""
+#: ``card_text``'s joker naming for the French-Canadian pack: the higher joker is the white
+#: one, ``JKW`` (R-HOUSE). Otherwise the naming is a bool: two jokers or one.
+WHITE_JOKER = "white"
+JokerNames = bool | str
+
+
+def card_text(card: Card, two_jokers: JokerNames = False) -> str:
+    """Record notation of a card: ``10H``, ``AS``, ``JK`` (``JKR``/``JKB`` with two jokers;
+    ``JKR``/``JKW`` in the French-Canadian pack, ``two_jokers`` = :data:`WHITE_JOKER`)."""
     if card == JOKER:
         return "JKR" if two_jokers else "JK"
     if card == JOKER_BLACK:
-        return "JKB"
+        return "JKW" if two_jokers == WHITE_JOKER else "JKB"
     return RANK_TEXT[card & 15] + SUIT_LETTERS[card >> 4]
 
 
-def card_symbol(card: Card, two_jokers: bool = False) -> str:
+def card_symbol(card: Card, two_jokers: JokerNames = False) -> str:
     """Display form with a suit symbol: ``10♥``, ``J♠``, ``🃏`` is avoided for width: ``JK``."""
     if card >= JOKER:
         return card_text(card, two_jokers)
@@ -157,7 +165,7 @@ def lowest_card(mask: CardMask) -> Card:
     return (mask & -mask).bit_length() - 1
 
 
-def mask_text(mask: CardMask, two_jokers: bool = False) -> list[str]:
+def mask_text(mask: CardMask, two_jokers: JokerNames = False) -> list[str]:
     return [card_text(c, two_jokers) for c in iter_cards(mask)]
 
 
@@ -194,9 +202,20 @@ def _ranks(suits: Iterable[Suit], ranks: Iterable[int]) -> CardMask:
 
 
 def build_pack(
-    players: int, pack45: bool = False, two_jokers: bool = False, deal_3_4_3: bool = False
+    players: int,
+    pack45: bool = False,
+    two_jokers: bool = False,
+    deal_3_4_3: bool = False,
+    french: bool = False,
 ) -> Pack:
-    """The pack for a player count and variants (R-PACK), with its deal pattern (R-DEAL)."""
+    """The pack for a player count and variants (R-PACK), with its deal pattern (R-DEAL).
+
+    ``french``: the French-Canadian pack (R-HOUSE): 52 cards without the 2s and 3s and two
+    jokers, 46 cards, dealt 3-3-4 with three to the kitty after each round of threes.
+    """
+    if french:
+        cards = _ranks(SUITS, range(2, 16)) & ~_ranks(SUITS, range(9, 12)) | JOKERS_MASK
+        return Pack("46", cards, 6, 10, ((3, 3), (3, 3), (4, 0)))
 
     def natural(low: int) -> list[int]:
         # 2..10 then J Q K A: the 11s, 12s and 13s exist only in the 6-player pack.

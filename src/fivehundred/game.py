@@ -26,18 +26,26 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from fivehundred.actions import (
+    ALONE_CONTRACTS,
     BID_BASE,
     CALL_BASE,
     GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
+    NO_SLAM,
     NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
+    SLAM,
     Action,
     action_text,
     bid_strain,
+    bid_tricks,
+    is_call,
+    is_misere,
     joker_lead_action,
     nominate_action,
 )
@@ -73,6 +81,7 @@ from fivehundred.scoring import (
     HandScore,
     apply_hand_to_scores,
     game_winner,
+    ralphed,
     score_hand,
     side_of_seats,
 )
@@ -83,7 +92,9 @@ NOMINATE = "nominate"
 CALL = "call"
 PLAY = "play"
 DONE = "done"
-PHASES = (AUCTION, DISCARD, NOMINATE, CALL, PLAY, DONE)
+SLAM_CALL = "slam"  # R-HOUSE slam_call: the contractor calls slam or not, after the kitty
+SLAM_PASS = "slam_pass"  # then the partner passes the contractor one card
+PHASES = (AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, NOMINATE, CALL, PLAY, DONE)
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -182,8 +193,8 @@ class HandState:
         "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
-        "partner_revealed", "partners", "phase", "played", "rules",
-        "seats", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
+        "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
+        "slam_asked", "slam_card", "slam_partner", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
 
@@ -194,8 +205,10 @@ class HandState:
         hands: Sequence[CardMask],
         kitty: CardMask,
         dummy_cards: Sequence[Sequence[Card]] = (),
+        barred: Sequence[int] = (),
     ) -> None:
-        """A hand about to be bid, with the cards as dealt.
+        """A hand about to be bid, with the cards as dealt. ``barred`` seats must pass
+        (R-HOUSE ralphing).
 
         With two players, ``dummy_cards`` gives each dummy's ten cards in the order dealt
         (for seats 2 and 3): the first five lie face down, each under the face-up card five
@@ -211,9 +224,11 @@ class HandState:
         self.phase = AUCTION
         self.history: list[Action] = []
         bidders = None
-        if rules.dummies:
-            bidders = [(dealer + 1) % 2, dealer % 2]
-        self.auction = Auction(rules, dealer, bidders)
+        if rules.dummies or rules.dead_hand:
+            # two players bid (their dummies or the dead hands do not), from the dealer's left
+            live = rules.players
+            bidders = [(dealer + 1 + i) % live for i in range(live)]
+        self.auction = Auction(rules, dealer, bidders, tuple(barred))
         self.to_move = self.auction.to_move
         self.contract = -1
         self.contractor = -1
@@ -234,6 +249,12 @@ class HandState:
                     self.dummy_under[up] = down
         self.discards = 0
         self.discards_left = 0
+        # R-HOUSE slam_call: asked once after the kitty; the partner who sat out and the
+        # card they passed (seen only by the contractor)
+        self.slam = False
+        self.slam_asked = False
+        self.slam_partner = -1
+        self.slam_card = -1
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
         self.jokers_pending: list[Card] = []
         self.ctx: PlayContext | None = None
@@ -251,15 +272,22 @@ class HandState:
         self._result: HandResult | None = None
 
     @classmethod
-    def deal(cls, rules: Rules, dealer: int, seed: int | str | None = None) -> HandState:
+    def deal(
+        cls,
+        rules: Rules,
+        dealer: int,
+        seed: int | str | None = None,
+        barred: Sequence[int] = (),
+    ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
         rng = random.Random(seed)
         if rules.dummies:
             lists, kitty_list = deal_card_lists(rules, dealer, rng)
             dummies = [lists[seat] for seat in dummy_seats(rules)]
-            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies)
+            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies,
+                       barred)  # fmt: skip
         hands, kitty = deal_cards(rules, dealer, rng)
-        return cls(rules, dealer, hands, kitty)
+        return cls(rules, dealer, hands, kitty, barred=barred)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -267,8 +295,38 @@ class HandState:
         return self.phase == DONE
 
     @property
+    def barred(self) -> tuple[int, ...]:
+        """Seats that must pass in this hand's auction (R-HOUSE ralphing)."""
+        return self.auction.barred
+
+    @property
+    def ralphed(self) -> tuple[int, ...]:
+        """When the hand is over: the seats that must pass in the next (R-HOUSE ralphing)."""
+        if not self.is_over or self.contractor < 0:
+            return ()
+        team = {self.contractor, *self.partners}
+        won = sum(self.tricks_won[seat] for seat in team)
+        return (
+            (self.contractor,) if ralphed(self.rules, self.contract, self.contractor, won) else ()
+        )
+
+    @property
     def is_misere(self) -> bool:
-        return self.contract >= MISERE
+        """A contract whose contracting side must win no trick (double misère too)."""
+        return is_misere(self.contract)
+
+    @property
+    def plays_alone(self) -> bool:
+        """The contractor plays alone, partners sitting out (misère, hi/lo)."""
+        return self.contract in ALONE_CONTRACTS
+
+    @property
+    def kitty_exchange(self) -> int:
+        """Cards the contractor takes from the kitty and discards: none in an open misère
+        under ``wilkinson_misere`` (R-HOUSE) or without a contract."""
+        if self.contract < 0 or (self.rules.wilkinson_misere and self.contract == OPEN_MISERE):
+            return 0
+        return self.rules.pack.kitty_size
 
     @property
     def trump(self) -> int:
@@ -309,6 +367,10 @@ class HandState:
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
+        if phase == SLAM_CALL:
+            return [SLAM, NO_SLAM]
+        if phase == SLAM_PASS:
+            return cards_of(self.hands[self.to_move])
         return []
 
     def _callable_cards(self) -> CardMask:
@@ -386,12 +448,16 @@ class HandState:
             self._nominate(action)
         elif phase == CALL:
             self._call_partner(action)
+        elif phase == SLAM_CALL:
+            self._slam_call(action)
+        elif phase == SLAM_PASS:
+            self._slam_pass(action)
         else:
             raise IllegalActionError("the hand is over", "R-PLAY")
         self.history.append(action)
 
     def _call(self, action: Action) -> None:
-        if not PASS <= action < NOMINATE_BASE:
+        if not is_call(action):
             raise IllegalActionError(f"{self._text(action)} is not a call; it is the auction",
                                      "R-BID")  # fmt: skip
         auction = self.auction
@@ -399,27 +465,32 @@ class HandState:
         if not auction.done:
             self.to_move = auction.to_move
             return
-        self.contract = auction.contract
-        self.contractor = auction.contractor
+        self.contract, self.contractor = auction.winning_call
         if self.contract < 0:
             if self.rules.allpass == ALLPASS_PLAY_NT:
-                self._start_play(make_context(NO_TRUMPS), leader=(self.dealer + 1) % self.seats)
+                self._start_play(
+                    make_context(NO_TRUMPS, j5=self.rules.j5_no_trumps),
+                    leader=(self.dealer + 1) % len(self.rules.live_seats),
+                )
             else:
                 self._finish()
             return
         contractor = self.contractor
         sides = side_of_seats(self.rules)
-        if self.is_misere:
+        if self.plays_alone:
             self.partners = ()
         else:
             self.partners = tuple(
                 s for s in range(self.seats) if s != contractor and sides[s] == sides[contractor]
             )
+        self.to_move = contractor
+        if not self.kitty_exchange:
+            self._discards_done()
+            return
         self.hands[contractor] |= self.kitty
         self.kitty = 0
-        self.discards_left = self.rules.pack.kitty_size
+        self.discards_left = self.kitty_exchange
         self.phase = DISCARD
-        self.to_move = contractor
 
     def _discard(self, action: Action) -> None:
         seat = self.contractor
@@ -433,11 +504,56 @@ class HandState:
         self.discards |= 1 << action
         self.discards_left -= 1
         if self.discards_left == 0:
-            if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
-                self.phase = NOMINATE
-                self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
-            else:
-                self._begin_contract_play()
+            self._discards_done()
+
+    def _discards_done(self) -> None:
+        seat = self.contractor
+        if self._slam_offered():
+            self.phase = SLAM_CALL
+            self.to_move = seat
+            return
+        if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
+            self.phase = NOMINATE
+            self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
+        else:
+            self._begin_contract_play()
+
+    def _slam_offered(self) -> bool:
+        """R-HOUSE slam_call: a 7-level suit or no-trump contractor with a partner may call
+        slam, once, after the kitty."""
+        return (
+            self.rules.slam_call
+            and not self.slam_asked
+            and BID_BASE <= self.contract < MISERE
+            and bid_tricks(self.contract) == 7
+            and bool(self.partners)
+        )
+
+    def _slam_call(self, action: Action) -> None:
+        if action not in (SLAM, NO_SLAM):
+            raise IllegalActionError(f"{self._text(action)}: call slam or not (slam, no_slam)",
+                                     "R-HOUSE")  # fmt: skip
+        self.slam_asked = True
+        if action == NO_SLAM:
+            self._discards_done()
+            return
+        self.slam = True
+        self.slam_partner = self.partners[0]
+        self.partners = ()
+        self.phase = SLAM_PASS
+        self.to_move = self.slam_partner
+
+    def _slam_pass(self, action: Action) -> None:
+        seat = self.slam_partner
+        if not 0 <= action < JOKER_LEAD_BASE or not self.hands[seat] >> action & 1:
+            raise IllegalActionError(f"{self._text(action)}: the partner passes one card of "
+                                     "their own hand to the contractor", "R-HOUSE")  # fmt: skip
+        self.hands[seat] ^= 1 << action
+        self.hands[self.contractor] |= 1 << action
+        self.slam_card = action
+        self.discards_left = 1
+        self.phase = DISCARD
+        self.to_move = self.contractor
 
     def _nominate(self, action: Action) -> None:
         joker = self.jokers_pending[0]
@@ -446,7 +562,7 @@ class HandState:
                 joker - JOKER
             ):
                 raise IllegalActionError(f"{self._text(action)}: nominate the "
-                                         f"{card_text(joker, self.rules.two_jokers)}'s suit or "
+                                         f"{card_text(joker, self.rules.joker_names)}'s suit or "
                                          "'none'", "R-JOKER")  # fmt: skip
             self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
         self.jokers_pending = self.jokers_pending[1:]
@@ -476,7 +592,8 @@ class HandState:
     def _start_contract_play(self) -> None:
         contract = self.contract
         strain = bid_strain(contract)
-        ctx = make_context(strain, contract >= MISERE, (self.joker_suits[0], self.joker_suits[1]))
+        ctx = make_context(strain, is_misere(contract), (self.joker_suits[0], self.joker_suits[1]),
+                           self.rules.j5_no_trumps)  # fmt: skip
         leader = self.contractor
         self._start_play(ctx, leader)
         if self.rules.eldest_leads:
@@ -487,13 +604,13 @@ class HandState:
 
     def _start_play(self, ctx: PlayContext, leader: int) -> None:
         self.ctx = ctx
-        if self.is_misere:
+        if self.plays_alone or self.slam:
             sides = side_of_seats(self.rules)
             out = {s for s in range(self.seats) if sides[s] == sides[self.contractor]}
             out.discard(self.contractor)
-            self.active = tuple(s for s in range(self.seats) if s not in out)
+            self.active = tuple(s for s in self.rules.live_seats if s not in out)
         else:
-            self.active = tuple(range(self.seats))
+            self.active = self.rules.live_seats
         self.next_active = [0] * self.seats
         for index, seat in enumerate(self.active):
             self.next_active[seat] = self.active[(index + 1) % len(self.active)]
@@ -616,13 +733,13 @@ class HandState:
         self.to_move = -1
         winners = tuple(trick.winner for trick in self.tricks)
         score = score_hand(self.rules, self.contract, self.contractor, self.partners,
-                           self.tricks_won, winners)  # fmt: skip
+                           self.tricks_won, winners, self.slam)  # fmt: skip
         self._result = HandResult(self.contract, self.contractor, winners,
                                   tuple(self.tricks_won), score)  # fmt: skip
 
     def _text(self, action: Action) -> str:
         try:
-            return action_text(action, self.rules.two_jokers)
+            return action_text(action, self.rules.joker_names)
         except ValueError:
             return f"action {action}"
 
@@ -636,13 +753,23 @@ class HandState:
 
     @property
     def misere_decided(self) -> bool:
-        """True once a misère contractor has won a trick: play may stop (R-PLAY)."""
-        return self.is_misere and self.tricks_won[self.contractor] > 0
+        """True once a misère contracting side has won a trick: play may stop (R-PLAY)."""
+        return self.is_misere and any(self.tricks_won[s] for s in (self.contractor,
+                                                                    *self.partners))  # fmt: skip
 
     @property
     def exposed_seats(self) -> tuple[int, ...]:
-        """Seats whose hands lie face up: the open misère contractor after trick 1."""
-        if self.contract == OPEN_MISERE and self.tricks:
+        """Seats whose hands lie face up after trick 1: the open misère contractor (a misère
+        one with ``wilkinson_misere``), the Shields double contractor, both patastrophe
+        partners (R-HOUSE)."""
+        if not self.tricks:
+            return ()
+        contract = self.contract
+        if contract == PATASTROPHE:
+            return (self.contractor, *self.partners)
+        if contract in (OPEN_MISERE, SHIELDS_DOUBLE) or (
+            contract == MISERE and self.rules.wilkinson_misere
+        ):
             return (self.contractor,)
         return ()
 
@@ -717,7 +844,12 @@ class GameState:
     def _new_hand(self, dealer: int) -> HandState:
         index = len(self.finished_hands)
         seed = f"{self.seed}/hand-{index}" if self.seed is not None else None
-        return HandState.deal(self.rules, dealer, seed)
+        return HandState.deal(self.rules, dealer, seed, self.barred)
+
+    @property
+    def barred(self) -> tuple[int, ...]:
+        """Seats that must pass in the next hand: the last hand's ralphed contractor."""
+        return self.finished_hands[-1].ralphed if self.finished_hands else ()
 
     @property
     def is_over(self) -> bool:
@@ -775,7 +907,8 @@ class GameState:
         """Use these cards for the current hand (before any call): replaying records."""
         if self.hand.history:
             raise ValueError("the hand has started")
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty)  # 4+ players
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty,
+                              barred=self.barred)  # 4+ players  # fmt: skip
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)

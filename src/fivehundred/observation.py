@@ -52,6 +52,10 @@ class Observation:
     called_card: int = -1
     #: The side each seat scores for (partnerships; with 3 or 5 players every seat is its own).
     sides: tuple[int, ...] = ()
+    #: Seats that must pass in this auction (R-HOUSE ralphing): public.
+    barred: tuple[int, ...] = ()
+    #: The contractor called slam (R-HOUSE slam_call); the partner sits out. Public.
+    slam: bool = False
 
     @property
     def seats(self) -> int:
@@ -67,7 +71,7 @@ class Observation:
 
     def to_json(self) -> dict[str, Any]:
         """The observation in record notation (the external-player protocol)."""
-        two = self.rules.two_jokers
+        two = self.rules.joker_names
 
         def text(action: Action) -> str:
             return action_text(action, two)
@@ -96,6 +100,8 @@ class Observation:
             "players": self.rules.players,
             "called_card": text(self.called_card) if self.called_card >= 0 else None,
             "sides": list(self.sides),
+            "barred": list(self.barred),
+            "slam": self.slam,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -137,4 +143,6 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         scores=scores,
         called_card=state.called_card,
         sides=side_of_seats(state.rules),
+        barred=state.barred,
+        slam=state.slam,
     )

@@ -56,13 +56,17 @@ class PlayContext:
 
 @lru_cache(maxsize=64)
 def make_context(
-    trump: int, misere: bool = False, joker_suits: tuple[int, int] = (FREE_SUIT, FREE_SUIT)
+    trump: int,
+    misere: bool = False,
+    joker_suits: tuple[int, int] = (FREE_SUIT, FREE_SUIT),
+    j5: bool = False,
 ) -> PlayContext:
     """Tables for a strain: ``trump`` 0–3 for a suit, 4 for no trumps (and misère).
 
     ``joker_suits`` gives the suit nominated for the joker and the black joker (R-JOKER 1),
     or -1. It only matters in no trumps and misère: in a suit contract the jokers are the
-    highest trumps (R-RANK).
+    highest trumps (R-RANK). ``j5`` (R-HOUSE ``j5_no_trumps``): in no trumps, not misère,
+    each suit's jack ranks above its ace (a nominated joker stays above both).
     """
     power = [0] * 66
     effective = [FREE_SUIT] * 66
@@ -73,6 +77,10 @@ def make_context(
             power[card] = rank
             effective[card] = suit
     free_jokers = 0
+    j5 = j5 and trump == NO_TRUMPS and not misere
+    if j5:
+        for suit in SUITS:
+            power[make_card(RANK_JACK, suit)] = 16
     if trump != NO_TRUMPS:
         right = make_card(RANK_JACK, trump)
         left = make_card(RANK_JACK, same_colour_suit(trump))
@@ -91,7 +99,7 @@ def make_context(
                 power[joker] = 300 + (joker - JOKER)
                 free_jokers |= 1 << joker
             else:
-                power[joker] = 16 + (joker - JOKER)
+                power[joker] = 16 + int(j5) + (joker - JOKER)
                 effective[joker] = suit
                 follow[suit] |= 1 << joker
     return PlayContext(

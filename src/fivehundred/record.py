@@ -19,15 +19,19 @@ from fivehundred.actions import (
     CALL_BASE,
     GO_ALONE,
     NO_NOMINATION,
+    NO_SLAM,
     NOMINATE_BASE,
     PASS,
+    SLAM,
     Action,
     action_text,
+    is_call,
     parse_action,
     parse_call,
     parse_nomination,
     parse_partner_call,
     parse_play,
+    parse_slam,
 )
 from fivehundred.cards import (
     JOKER,
@@ -48,6 +52,8 @@ from fivehundred.game import (
     DONE,
     NOMINATE,
     PLAY,
+    SLAM_CALL,
+    SLAM_PASS,
     GameState,
     HandState,
     dummy_seats,
@@ -58,7 +64,8 @@ HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "call", "play", "seed", "comment", "players"}  # fmt: skip
+              "joker_suit", "call", "play", "seed", "comment", "players", "barred",
+              "slam"}  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- loading
@@ -214,7 +221,7 @@ def parse_deal(
         raise RecordError(_where(prefix, "hands"), f"must be {seats} lists of cards", "R-DEAL")
     pack = rules.pack
     seen: dict[int, str] = {}
-    two = rules.two_jokers
+    two = rules.joker_names
 
     def take(cards: list[int], where: str) -> CardMask:
         mask = 0
@@ -303,6 +310,7 @@ def replay_hand(
     rules: Rules | None = None,
     prefix: str = "",
     dealer: int | None = None,
+    barred: tuple[int, ...] | None = None,
 ) -> HandState:
     """Replay a ``fivehundred-hand/1`` record, checking each step. ``rules`` is given for the
     hands of a game record (which carry no rules of their own)."""
@@ -330,9 +338,10 @@ def replay_hand(
     if dealer is not None and hand_dealer != dealer:
         raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
                           "to the left", "R-DEAL")  # fmt: skip
-    if rules.dummies and hand_dealer >= rules.players:
+    if (rules.dummies or rules.dead_hand) and hand_dealer >= rules.players:
         raise RecordError(_where(prefix, "dealer"), "one of the two players deals", "R-DEAL")
-    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards)
+    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
+                      _barred(record, rules, prefix, barred))  # fmt: skip
 
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
@@ -351,6 +360,19 @@ def replay_hand(
             )
             raise RecordError(where, why, "R-KITTY")
         _apply(state, card, where, parse_play)
+    slam = _list(record, "slam", prefix)
+    for index, token in enumerate(slam):
+        where = _where(prefix, f"slam[{index}]")
+        if index == 0:
+            if state.phase != SLAM_CALL:
+                raise RecordError(where, "only a 7-level contractor with slam_call decides, "
+                                  "after the discards", "R-HOUSE")  # fmt: skip
+            _apply(state, token, where, parse_slam)
+        elif state.phase in (SLAM_PASS, DISCARD) and index <= 2:
+            _apply(state, token, where, parse_play)
+        else:
+            raise RecordError(where, "after slam come only the partner's card and the "
+                              "contractor's discard", "R-HOUSE")  # fmt: skip
     play = _list(record, "play", prefix)
     _replay_nominations(state, record, prefix, bool(play) or "call" in record)
     if "call" in record:
@@ -365,12 +387,33 @@ def replay_hand(
             why = {
                 AUCTION: "the auction is not over",
                 DISCARD: "the discards are not complete",
+                SLAM_CALL: "the contractor has not said whether it calls slam (slam)",
+                SLAM_PASS: "the partner has not passed a card for the slam (slam)",
                 CALL: "the contractor has not called a partner (call)",
                 DONE: "the hand is over",
             }.get(state.phase, "no play now")
             raise RecordError(where, why, "R-PLAY")
         _apply(state, token, where, parse_play)
     return state
+
+
+def _barred(
+    record: Mapping[str, Any], rules: Rules, prefix: str, expected: tuple[int, ...] | None
+) -> tuple[int, ...]:
+    """Seats that must pass (R-HOUSE ralphing): in a game, from the hand before."""
+    where = _where(prefix, "barred")
+    value = record.get("barred", [] if expected is None else list(expected))
+    if not isinstance(value, list) or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < rules.seats for s in value
+    ):
+        raise RecordError(where, f"must be a list of seats 0..{rules.seats - 1}", "R-HOUSE")
+    if value and not rules.ralphing:
+        raise RecordError(where, "only the ralphing variant bars a seat", "R-HOUSE")
+    if expected is not None and tuple(value) != expected:
+        raise RecordError(where, f"should be {list(expected)}: the last hand's contractor "
+                          "failed by three tricks or more" if expected else "should be []: "
+                          "no contractor of the last hand failed by three", "R-HOUSE")  # fmt: skip
+    return tuple(value)
 
 
 def _replay_nominations(
@@ -417,7 +460,7 @@ def hand_summary(state: HandState) -> dict[str, Any]:
     if not state.is_over:
         return {"to_move": state.to_move, "phase": state.phase}
     result = state.result
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     return {
         "contract": action_text(result.contract, two) if result.contract >= BID_BASE else None,
         "contractor": result.contractor if result.contractor >= 0 else None,
@@ -429,7 +472,7 @@ def hand_summary(state: HandState) -> dict[str, Any]:
 
 
 def legal_texts(state: HandState) -> list[str]:
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     return [action_text(action, two) for action in state.legal_actions()]
 
 
@@ -458,7 +501,8 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
         prefix = f"hands[{index}]"
         if game.is_over:
             raise RecordError(prefix, "the game is already over", "R-GAME")
-        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer)
+        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer,
+                            barred=game.barred)  # fmt: skip
         game.hand = state
         if state.is_over:
             game.finish_hand()
@@ -528,7 +572,7 @@ def replay_record(data: Any) -> tuple[dict[str, Any], HandState | GameState]:
 def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     """The record of a hand (complete or in progress), in the order the actions were made."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     record: dict[str, Any] = {"format": HAND_FORMAT}
     if include_rules:
         record["rules"] = rules.to_dict()
@@ -538,17 +582,27 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
         hands[seat] = [action_text(card, two) for card in order]  # deal order matters
     record["hands"] = hands
     record["kitty"] = mask_text(state.kitty_dealt, two)
+    if state.barred:
+        record["barred"] = list(state.barred)
     auction: list[str] = []
     discards: list[str] = []
     nominations: list[Action] = []
     play: list[str] = []
+    slam: list[str] = []
+    slam_cards = 0  # after "slam": the partner's card and the contractor's discard
     # History is in phase order: calls, then the discards, then nominations, then play.
-    discard_count = rules.pack.kitty_size if state.contract >= 0 else 0
+    discard_count = state.kitty_exchange
     for action in state.history:
         text = action_text(action, two)
-        if action < PASS:
+        if action in (SLAM, NO_SLAM):
+            slam.append(text)
+            slam_cards = 2 if action == SLAM else 0
+        elif action < PASS and slam_cards:
+            slam.append(text)
+            slam_cards -= 1
+        elif action < PASS:
             (discards if len(discards) < discard_count else play).append(text)
-        elif action < NOMINATE_BASE:
+        elif is_call(action):
             auction.append(text)
         elif action <= NO_NOMINATION:
             nominations.append(action)
@@ -558,6 +612,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             record["call"] = action_text(action - CALL_BASE, two)
     record["auction"] = auction
     record["discards"] = discards
+    if slam:
+        record["slam"] = slam
     if nominations:
         held = cards_of(
             (state.dealt[state.contractor] | state.kitty_dealt) & ~state.discards & JOKERS_MASK
@@ -611,7 +667,7 @@ def random_hand(
 
 
 def cards_text(mask: CardMask, rules: Rules) -> list[str]:
-    return [action_text(card, rules.two_jokers) for card in iter_cards(mask)]
+    return [action_text(card, rules.joker_names) for card in iter_cards(mask)]
 
 
 def parse_actions(tokens: Sequence[str]) -> list[Action]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from fivehundred.cards import Pack, build_pack
+from fivehundred.cards import WHITE_JOKER, JokerNames, Pack, build_pack
 from fivehundred.errors import RulesError
 
 # Auction styles (R-BID)
@@ -53,7 +53,16 @@ MISERE_RANK_AUSTRALIAN = 79  # above 7NT (78), below 8♠ (80)
 MISERE_RANK_AMERICAN = 81  # above 8♠ (80), below 8♣ (82)
 OPEN_MISERE_RANK = 105  # above 10♦ (104), below 10♥ (106)
 OPEN_MISERE_520_RANK = 109  # above 10NT (108)
+MISERE_RANK_FRENCH = 87  # French-Canadian petite misère: above 8♥ (86), below 8NT (88)
+OPEN_MISERE_RANK_FRENCH = 107  # la grosse: above 10♥ (106), below 10NT (108)
+MISERE_RANK_SPLIT = 73  # split_colours: above 7♣ (72), below 7♦ (74)
+OPEN_MISERE_RANK_SPLIT = 83  # split_colours: above 8♣ (82), below 8♦ (84)
 BLIND_MISERE_RANK = 200
+# House contracts (R-HOUSE)
+HI_LO_RANK = 93  # above 9♣ (92), below 9♦ (94)
+DOUBLE_MISERE_RANK = 103  # above 10♣ (102), below 10♦ (104)
+SHIELDS_DOUBLE_RANK = 103.5  # just above double misère
+PATASTROPHE_RANK = 150  # above every bid but blind misère
 
 
 @dataclass(frozen=True)
@@ -92,15 +101,51 @@ class Rules:
     teams_of_two: bool = False
     # Two players: each plays a dummy opposite
     dummies: bool = False
+    # House rules (R-HOUSE), scoring and winning
+    no_defender_points: bool = False
+    failed_to_opponents: bool = False
+    exact_target: bool = False
+    highest_wins: bool = False
+    minus_500_needs_other_positive: bool = False
+    ralphing: bool = False
+    # House rules (R-HOUSE), play and the auction
+    j5_no_trumps: bool = False
+    inkle: bool = False
+    split_colours: bool = False
+    # House contracts (R-HOUSE)
+    hi_lo: bool = False
+    double_misere: bool = False
+    shields_double: bool = False
+    patastrophe: bool = False
+    wilkinson_misere: bool = False
+    slam_call: bool = False
+    # The French-Canadian game (R-HOUSE): its 46-card pack; misère's value (0: the table's)
+    pack46: bool = False
+    misere_value: int = 0
+    # R-PLAYERS dead_hand: two or three players, four hands dealt, the extra ones dead
+    dead_hand: bool = False
 
     @cached_property
     def pack(self) -> Pack:
-        return build_pack(self.players, self.pack45, self.two_jokers, self.deal_3_4_3)
+        players = 4 if self.dead_hand else self.players
+        return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3,
+                          self.pack46)  # fmt: skip
+
+    @property
+    def joker_names(self) -> JokerNames:
+        """How records name the jokers (``card_text``): the white joker ``JKW`` in the
+        French-Canadian pack, else ``JKR``/``JKB`` with two jokers, ``JK`` with one."""
+        return WHITE_JOKER if self.pack46 else self.two_jokers
 
     @property
     def seats(self) -> int:
         """Hands at the table: with two players each also plays a dummy, so four."""
-        return 4 if self.players == 2 else self.players
+        return 4 if self.players == 2 or self.dead_hand else self.players
+
+    @property
+    def live_seats(self) -> tuple[int, ...]:
+        """Seats that bid and play: all but the dead hands (``dead_hand``, R-PLAYERS)."""
+        return tuple(range(self.players if self.dead_hand else self.seats))
 
     @property
     def misere_allowed(self) -> bool:
@@ -161,6 +206,14 @@ def _open_misere_520(rules: Rules, value: Any) -> Rules:
     return _switch()(rules, value)
 
 
+def _split_colours(rules: Rules, value: Any) -> Rules:
+    rules = _flag("split_colours")(rules, value)
+    if value is True:
+        return replace(rules, misere_rank=MISERE_RANK_SPLIT,
+                       open_misere_rank=OPEN_MISERE_RANK_SPLIT)  # fmt: skip
+    return rules
+
+
 #: Every variant of the rule book, by name. Variants marked *(later)* are listed in
 #: ``LATER_VARIANTS`` and refused with a clear message.
 VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
@@ -190,9 +243,85 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "partner_announces": _flag("partner_announces"),
     "half_each": _flag("half_each"),
     "teams_of_two": _flag("teams_of_two"),
+    "no_defender_points": _flag("no_defender_points"),
+    "failed_to_opponents": _flag("failed_to_opponents"),
+    "exact_target": _flag("exact_target"),
+    "highest_wins": _flag("highest_wins"),
+    "minus_500_needs_other_positive": _flag("minus_500_needs_other_positive"),
+    "ralphing": _flag("ralphing"),
+    "j5_no_trumps": _flag("j5_no_trumps"),
+    "inkle": _flag("inkle"),
+    "split_colours": _split_colours,
+    "hi_lo": _flag("hi_lo"),
+    "double_misere": _flag("double_misere"),
+    "shields_double": _flag("shields_double"),
+    "patastrophe": _flag("patastrophe"),
+    "wilkinson_misere": _flag("wilkinson_misere"),
+    "slam_call": _flag("slam_call"),
+    "dead_hand": _switch(dead_hand=True, dummies=False),
 }
 
-LATER_VARIANTS = frozenset({"inkle", "dead_hand"})
+#: One line per variant, for the options screens (the terminal game, the web lobby).
+VARIANT_HELP: dict[str, str] = {
+    "pack45": "45-card pack: all four suits 4-A, a 5-card kitty (4 players)",
+    "two_jokers": "a second joker; the black beats the red",
+    "deal_3_4_3": "deal 3-4-3 with the whole kitty after the first round (1904)",
+    "raise_after_passes": "the highest bidder may raise once when all others have passed",
+    "misere_anytime": "misère may be bid at any time, not only after a 7 bid",
+    "no_misere": "no misère",
+    "open_misere_520": "open misère is worth 520 and is the highest bid",
+    "no_open_misere": "no open misère",
+    "open_misere": "open misère (lay-down misère) may be bid",
+    "blind_misere": "blind misère (1000), declared before any other call",
+    "allpass_redeal_same_dealer": "when all pass, the same dealer deals again",
+    "allpass_play_nt": "when all pass, the hand is played in no trumps, 10 a trick",
+    "dealer_must_bid": "if the first three pass, the dealer may not pass",
+    "eldest_leads": "the player left of the dealer leads to the first trick",
+    "joker_lead_not_renounced": "a joker led names a suit the leader has not shown void in",
+    "original_1904": "the original 1904 scoring table",
+    "perfect": "the 'perfect' scoring table (Avondale minus 20)",
+    "scoring_table": "scoring table: avondale, original_1904 or perfect",
+    "misere_defenders_score": "misère defenders score 10 for each trick the contractor wins",
+    "rule_490": "points won defending stop at 490 (target - 10)",
+    "win_1904": "1904 win rule: the first side to reach the target wins",
+    "target": "the score that wins the game",
+    "point_spread": "the game also ends when the sides are 500 apart across zero",
+    "partner_announces": "the called partner is revealed at once (5 players)",
+    "half_each": "the contractor and called partner score half the value each (5 players)",
+    "teams_of_two": "three teams of two instead of two of three (6 players)",
+    "no_defender_points": "defenders score nothing; only contracts score",
+    "failed_to_opponents": "a failed contract's value goes to the opponents; scores never fall",
+    "exact_target": "Walker Ultimate 500: win on exactly the target; twice the target loses",
+    "highest_wins": "when both sides reach the target in one hand, the higher score wins",
+    "minus_500_needs_other_positive": "-500 loses only if the other side is not negative",
+    "ralphing": "a contractor who fails by three tricks or more must pass the next hand",
+    "j5_no_trumps": "J5: in no trumps each jack is the highest card of its suit",
+    "inkle": "a 6 bid by the first two bidders is a signal, never the contract (American)",
+    "split_colours": "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
+    "hi_lo": "hi/lo (5 and 5): win exactly five tricks alone in no trumps, 350",
+    "double_misere": "double misère: both partners play and neither may win a trick, 450",
+    "shields_double": "Shields double: double misère with the contractor's hand open, 550",
+    "patastrophe": "patastrophe: open misère by both partners, both hands open, 1000",
+    "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
+    "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
+    "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
+}
+
+#: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
+HOUSE_VARIANTS: tuple[str, ...] = (
+    "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
+    "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
+    "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
+    "slam_call", "dead_hand",
+)  # fmt: skip
+
+#: Variants of the rule book the engine does not play yet: refused by name.
+LATER_VARIANTS = frozenset(
+    {
+        "open_eight", "draw_pack",
+        "claim",
+    }
+)  # fmt: skip
 
 PRESETS: dict[str, Rules] = {
     "australian": Rules(),
@@ -214,7 +343,112 @@ PRESETS: dict[str, Rules] = {
     "two_handed": Rules(
         preset="two_handed", players=2, misere=MISERE_OFF, open_misere=False, dummies=True
     ),
+    # R-HOUSE: 46 cards with the white joker (JKW, the higher), a 6-card kitty dealt 3-3-4,
+    # petite misère 500 (only 8NT and up outrank it), la grosse 1000 (only 10NT), game to
+    # 1000 with failed contracts to the opponents.
+    "french_canadian": Rules(
+        preset="french_canadian",
+        pack46=True,
+        two_jokers=True,
+        misere=MISERE_ANYTIME,
+        misere_rank=MISERE_RANK_FRENCH,
+        misere_value=500,
+        open_misere_rank=OPEN_MISERE_RANK_FRENCH,
+        open_misere_value=1000,
+        target=1000,
+        failed_to_opponents=True,
+        rule_490=False,
+    ),
 }
+
+
+def _on(value: Any) -> bool:
+    """Whether a variant value switches something on (``False`` leaves the preset)."""
+    return value is not False and value is not None
+
+
+#: Combination checks (RULES.md §10: "a combination that makes no sense is refused by
+#: name"). Each entry: a variant, a test on the finished rules and the variants asked for,
+#: the reason given when the test fails and the rule it cites. One mechanism for every
+#: check.
+_Check = Callable[[Rules, Mapping[str, Any]], bool]
+COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
+    ("pack45", lambda r, v: r.players in (2, 4) or r.dead_hand, "is a four-player pack "
+     "(with three players, only with dead_hand)", "R-PACK"),
+    ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players",
+     "R-PLAYERS"),
+    ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
+     "own 46-card pack", "R-HOUSE"),
+    ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "
+     "always has two jokers", "R-HOUSE"),
+    ("deal_3_4_3", lambda r, v: not r.pack46, "does not apply: the French-Canadian deal is "
+     "3-3-4 with the kitty after each round of threes", "R-HOUSE"),
+    ("open_misere_520", lambda r, v: not r.pack46, "does not apply: la grosse is worth "
+     "1000", "R-HOUSE"),
+    ("split_colours", lambda r, v: not r.pack46, "does not apply: the French-Canadian "
+     "misères have their own ranks", "R-HOUSE"),
+    ("teams_of_two", lambda r, v: r.players == 6, "needs six players", "R-PLAYERS"),
+    ("half_each", lambda r, v: r.called_partner, "needs the five-player called partner",
+     "R-PLAYERS"),
+    ("partner_announces", lambda r, v: r.called_partner, "needs the five-player called "
+     "partner", "R-PLAYERS"),
+    ("original_1904", lambda r, v: not _on(v.get("perfect", False)),
+     "contradicts 'perfect': choose one scoring table", "R-SCORE"),
+    ("scoring_table", lambda r, v: not (_on(v.get("perfect", False))
+                                        or _on(v.get("original_1904", False))),
+     "contradicts 'original_1904'/'perfect': choose one scoring table", "R-SCORE"),
+    ("no_misere", lambda r, v: not _on(v.get("misere_anytime", False)),
+     "contradicts 'misere_anytime'", "R-BID"),
+    ("no_open_misere", lambda r, v: not _on(v.get("open_misere_520", False))
+     and v.get("open_misere") is not True,
+     "contradicts 'open_misere'/'open_misere_520'", "R-BID"),
+    ("open_misere_520", lambda r, v: r.open_misere,
+     "needs open misère, which these rules do not allow", "R-BID"),
+    ("allpass_redeal_same_dealer", lambda r, v: not _on(v.get("allpass_play_nt", False)),
+     "contradicts 'allpass_play_nt': choose one all-pass rule", "R-ALLPASS"),
+    ("raise_after_passes", lambda r, v: r.auction == AUSTRALIAN,
+     "needs the Australian auction; the American auction has one round", "R-BID"),
+    ("win_1904", lambda r, v: v.get("rule_490") is not True,
+     "contradicts 'rule_490': the 1904 win rule has no 490 rule", "R-GAME"),
+    ("no_defender_points", lambda r, v: not r.misere_defenders_score,
+     "contradicts misère defenders scoring (misere_defenders_score)", "R-HOUSE"),
+    ("no_defender_points", lambda r, v: r.allpass != ALLPASS_PLAY_NT,
+     "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)", "R-HOUSE"),
+    ("inkle", lambda r, v: r.auction == AMERICAN,
+     "needs the American one-round auction: in the Australian auction a 6 bid may win",
+     "R-HOUSE"),
+    ("split_colours", lambda r, v: not _on(v.get("open_misere_520", False)),
+     "contradicts 'open_misere_520' (the highest bid of all)", "R-HOUSE"),
+    ("hi_lo", lambda r, v: r.players == 4,
+     "needs four players: the contractor's partner sits out", "R-HOUSE"),
+    ("double_misere", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("shields_double", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("patastrophe", lambda r, v: r.players == 4,
+     "needs four players: two partners play it together", "R-HOUSE"),
+    ("slam_call", lambda r, v: r.players == 4,
+     "needs four players: one partner passes a card and sits out", "R-HOUSE"),
+    ("wilkinson_misere", lambda r, v: r.misere_allowed,
+     "needs misère, which these rules do not allow", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,
+     "contradicts 'rule_490': with it the 490 rule does not apply", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: not r.minus_500_needs_other_positive,
+     "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply", "R-HOUSE"),
+    ("failed_to_opponents", lambda r, v: not r.point_spread,
+     "leaves no score negative, so 'point_spread' cannot apply", "R-HOUSE"),
+)  # fmt: skip
+
+
+def check_combinations(rules: Rules, variants: Mapping[str, Any]) -> None:
+    """Refuse variants that do not apply to the preset or contradict each other, naming
+    the variant and the reason (RULES.md §10). ``variants`` holds the variants that take
+    part: every one set to a value other than false, and one set false that changed the
+    preset (``two_jokers: false`` turns a preset's second joker off)."""
+    for name, test, reason, rule in COMBINATION_CHECKS:
+        if name in variants and not test(rules, variants):
+            raise RulesError(f"variant {name!r} {reason}", rule)
+
 
 #: Presets whose player counts the engine plays today.
 SUPPORTED_PLAYERS = frozenset({2, 3, 4, 5, 6})
@@ -227,6 +461,7 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
         raise RulesError(f"unknown preset {preset!r}; presets are {', '.join(PRESETS)}")
     rules = base
     items = sorted((variants or {}).items())
+    taking_part: dict[str, Any] = {}
     for name, value in items:
         if name in LATER_VARIANTS:
             raise RulesError(f"variant {name!r} is in the rule book but not implemented yet")
@@ -235,9 +470,11 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
             raise RulesError(
                 f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}"
             )
-        rules = apply(rules, value)
-    if rules.pack45 and rules.players not in (2, 4):
-        raise RulesError("pack45 is a four-player pack", "R-PACK")
+        changed = apply(rules, value)
+        if _on(value) or changed != rules:
+            taking_part[name] = value
+        rules = changed
+    check_combinations(rules, taking_part)
     if rules.players not in SUPPORTED_PLAYERS:
         raise RulesError(f"preset {preset!r} ({rules.players} players) is not playable yet")
     return replace(rules, variants=tuple(items))

@@ -12,15 +12,24 @@ from functools import lru_cache
 from fivehundred.actions import (
     BID_BASE,
     BLIND_MISERE,
+    DOUBLE_MISERE,
+    HI_LO,
     MISERE,
     OPEN_MISERE,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     Action,
     bid_strain,
     bid_tricks,
+    is_misere,
 )
 from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
 
 SLAM_MINIMUM = 250
+HI_LO_TRICKS = 5  # R-HOUSE hi_lo: exactly five
+SLAM_CALL_PENALTY = 100  # R-HOUSE slam_call failed: the 7-level value plus 100
+#: R-HOUSE values that do not depend on the table (patastrophe: 750 with ``perfect``).
+_HOUSE_VALUES = {HI_LO: 350, DOUBLE_MISERE: 450, SHIELDS_DOUBLE: 550, PATASTROPHE: 1000}
 DEFENDER_TRICK_POINTS = 10
 GOING_OUT_BACKWARDS = 500
 
@@ -40,10 +49,14 @@ def bid_value(call: Action, rules: Rules) -> int:
     200
     """
     table = rules.scoring_table
+    if call in _HOUSE_VALUES:
+        return 750 if call == PATASTROPHE and table == PERFECT else _HOUSE_VALUES[call]
+    if call == MISERE and rules.wilkinson_misere:
+        call = OPEN_MISERE  # R-HOUSE wilkinson_misere: played open, at open misère's value
     if call >= MISERE:
         misere, open_misere, blind = _MISERE_VALUES[table]
         if call == MISERE:
-            return misere
+            return rules.misere_value or misere
         if call == OPEN_MISERE:
             return rules.open_misere_value if table != PERFECT else open_misere
         if call == BLIND_MISERE:
@@ -60,8 +73,10 @@ def bid_value(call: Action, rules: Rules) -> int:
 
 @lru_cache(maxsize=64)
 def side_of_seats(rules: Rules) -> tuple[int, ...]:
-    """Which side each seat scores for (R-SCORE, R-PLAYERS)."""
+    """Which side each seat scores for (R-SCORE, R-PLAYERS); -1 for a dead hand."""
     seats = rules.seats
+    if rules.dead_hand:
+        return tuple(seat if seat < rules.players else -1 for seat in range(seats))
     if rules.players in (3, 5):
         return tuple(range(seats))
     if rules.players == 6 and rules.teams_of_two:
@@ -92,8 +107,12 @@ def score_hand(
     partners: Sequence[int],
     tricks_won: Sequence[int],
     trick_winners: Sequence[int],
+    slam: bool = False,
 ) -> HandScore:
     """Score a finished hand (R-SCORE).
+
+    ``slam``: the contractor called slam (R-HOUSE slam_call) and played alone for all ten
+    tricks: made, the 8-level value of the strain; failed, the 7-level value plus 100.
 
     ``contract`` is -1 when there was none; ``partners`` are the seats playing with the
     contractor (none in misère); ``tricks_won`` is per seat. With no contract, only an
@@ -101,6 +120,7 @@ def score_hand(
     """
     sides = side_of_seats(rules)
     points = [0] * (max(sides) + 1)
+    defenders_score = not rules.no_defender_points
     if contract < 0:
         for winner in trick_winners:
             points[sides[winner]] += DEFENDER_TRICK_POINTS
@@ -109,27 +129,37 @@ def score_hand(
     team = {contractor, *partners}
     team_tricks = sum(tricks_won[seat] for seat in team)
     contracting_side = sides[contractor]
-    if contract >= MISERE:
+    if is_misere(contract):
         made = team_tricks == 0
-        if rules.misere_defenders_score:
-            for side in set(sides) - {contracting_side}:
+        if rules.misere_defenders_score and defenders_score:
+            for side in set(sides) - {contracting_side, -1}:
                 points[side] += DEFENDER_TRICK_POINTS * team_tricks
     else:
-        made = team_tricks >= bid_tricks(contract)
-        if made and team_tricks == len(trick_winners) == 10:
+        if contract == HI_LO:
+            made = team_tricks == HI_LO_TRICKS
+        elif slam:
+            made = team_tricks == len(trick_winners) == 10
+            value = bid_value(contract + 5, rules) if made else value + SLAM_CALL_PENALTY
+        else:
+            made = team_tricks >= bid_tricks(contract)
+        if made and not slam and contract < MISERE and team_tricks == len(trick_winners) == 10:
             value = max(value, SLAM_MINIMUM)
         for seat, won in enumerate(tricks_won):
-            if seat not in team:
+            if seat not in team and defenders_score:
                 points[sides[seat]] += DEFENDER_TRICK_POINTS * won
+    team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
     gain = value if made else -value
-    if rules.players == 5:
+    if not made and rules.failed_to_opponents:
+        # R-HOUSE failed_to_opponents: each opposing side gains the value instead.
+        for side in set(sides) - set(team_sides) - {-1}:
+            points[side] += value
+    elif rules.players == 5:
         # Called partner: each partner scores for themselves, in full or half each.
         share = gain // 2 if rules.half_each and len(team) > 1 else gain
         for seat in team:
             points[sides[seat]] += share
     else:
         points[contracting_side] += gain
-    team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
     return HandScore(tuple(points), made, contracting_side, team_sides)
 
 
@@ -137,14 +167,10 @@ def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -
     """New running scores after a hand, with the 490 rule (R-490)."""
     cap = rules.target - 10
     new = []
+    capped = rules.rule_490 and not rules.failed_to_opponents
     for side, (old, gained) in enumerate(zip(scores, hand.points, strict=True)):
         total = old + gained
-        if (
-            rules.rule_490
-            and side not in hand.contracting_sides
-            and gained > 0
-            and total >= rules.target
-        ):
+        if capped and side not in hand.contracting_sides and gained > 0 and total >= rules.target:
             # Points won as defenders cannot take a side to the target: they stop at 490.
             total = max(old, cap)
         new.append(total)
@@ -160,7 +186,42 @@ def game_winner(
     trick order (1904 rules, three players).
     """
     target = rules.target
-    reached = [side for side, score in enumerate(scores) if score >= target]
+    if rules.exact_target:
+        reached = [side for side, score in enumerate(scores) if score == target]
+    else:
+        reached = [side for side, score in enumerate(scores) if score >= target]
+    winner = _target_winner(rules, scores, hand, reached, first_to_reach)
+    if winner is not None:
+        if rules.highest_wins and len(reached) > 1:
+            # R-HOUSE highest_wins: the higher score wins; equal scores play on.
+            best = max(scores[side] for side in reached)
+            top = [side for side in reached if scores[side] == best]
+            return top[0] if len(top) == 1 else None
+        return winner
+    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS
+           or (rules.exact_target and score >= 2 * target)]  # fmt: skip
+    if rules.minus_500_needs_other_positive:
+        # R-HOUSE: going out backwards only while some other side is not negative.
+        out = [side for side in out if scores[side] > 0
+               or any(score >= 0 for other, score in enumerate(scores) if other != side)]  # fmt: skip
+    if out:
+        rest = [side for side in range(len(scores)) if side not in out]
+        return max(rest, key=lambda s: scores[s]) if rest else None
+    if rules.point_spread and len(scores) == 2:
+        high, low = max(scores), min(scores)
+        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
+            return scores.index(high)
+    return None
+
+
+def _target_winner(
+    rules: Rules,
+    scores: Sequence[int],
+    hand: HandScore,
+    reached: Sequence[int],
+    first_to_reach: Sequence[int],
+) -> int | None:
+    """The side that wins by reaching the target (R-GAME), or None."""
     if rules.win_rule == WIN_1904:
         if reached:
             for side in hand.contracting_sides:
@@ -174,12 +235,19 @@ def game_winner(
         for side in hand.contracting_sides:
             if side in reached:
                 return side
-    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS]
-    if out:
-        rest = [side for side in range(len(scores)) if side not in out]
-        return max(rest, key=lambda s: scores[s]) if rest else None
-    if rules.point_spread and len(scores) == 2:
-        high, low = max(scores), min(scores)
-        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
-            return scores.index(high)
     return None
+
+
+def ralphed(
+    rules: Rules, contract: Action, contractor: int, team_tricks: int, needed: int | None = None
+) -> bool:
+    """R-HOUSE ralphing: whether the contractor failed by three tricks or more (a misère
+    contractor: won three tricks or more) and so must pass in the next hand. ``needed``:
+    the tricks undertaken when not the bid's (ten after a slam call)."""
+    if not rules.ralphing or contract < 0 or contractor < 0:
+        return False
+    if is_misere(contract):
+        return team_tricks >= 3
+    if contract == HI_LO:
+        return abs(team_tricks - HI_LO_TRICKS) >= 3
+    return team_tricks <= (needed or bid_tricks(contract)) - 3

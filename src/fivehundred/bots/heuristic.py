@@ -31,6 +31,7 @@ from fivehundred.actions import (
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import Player
+from fivehundred.bots.house import house_action, house_bid
 from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
 from fivehundred.cards import (
     JOKER,
@@ -230,8 +231,13 @@ class HeuristicPlayer(Player):
         if len(obs.legal) == 1:
             self._reason = "the only legal action"
             return obs.legal[0]
+        house = house_action(obs)  # hi/lo play and discards (R-HOUSE)
+        if house is not None:
+            self._reason = house[1]
+            return house[0]
         if obs.phase == "auction":
             action, why = self.bid(obs)
+            action, why = house_bid(obs, action) or (action, why)
         elif obs.phase == "discard":
             action, why = self.discard(obs)
         elif obs.phase == "nominate":

@@ -18,9 +18,11 @@ from fivehundred.scoring import side_of_seats
 
 
 @lru_cache(maxsize=256)
-def context_for(trump: int, misere: bool, joker_suits: tuple[int, int]) -> PlayContext:
+def context_for(
+    trump: int, misere: bool, joker_suits: tuple[int, int], j5: bool = False
+) -> PlayContext:
     """A cached :func:`make_context` (it is built once per contract, not per decision)."""
-    return make_context(trump, misere, joker_suits)
+    return make_context(trump, misere, joker_suits, j5)
 
 
 def bidding_context(strain: int) -> PlayContext:
@@ -54,7 +56,7 @@ class TableView:
         self.trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
         self.misere = obs.contract >= MISERE
         self.nt = self.trump == NO_TRUMPS
-        self.ctx = context_for(self.trump, self.misere, obs.joker_suits)
+        self.ctx = context_for(self.trump, self.misere, obs.joker_suits, obs.rules.j5_no_trumps)
         self.contractor = obs.contractor
         self.active = obs.active or tuple(range(obs.rules.seats))
         sides = side_of_seats(obs.rules)

@@ -39,6 +39,7 @@ from fivehundred.actions import (
 )
 from fivehundred.bots.base import Player
 from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.house import house_action, house_bid
 from fivehundred.bots.memory import context_for, play_card
 from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
@@ -103,10 +104,15 @@ class PimcPlayer(Player):
             and obs.rules.players == 4
             and obs.rules.seats == 4
         )
+        house = house_action(obs)  # hi/lo play and discards (R-HOUSE)
+        if house is not None:
+            self._reason = house[1]
+            return house[0]
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
             action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
                                             self.node_budget)  # fmt: skip
+            action, why = house_bid(obs, action) or (action, why)
             self._reason = why
             return action
         if simulate and obs.phase == "discard" and obs.contract < MISERE:
@@ -193,7 +199,7 @@ class PimcPlayer(Player):
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                          obs.joker_suits)  # fmt: skip
+                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         hands = [0] * seats
         hands[obs.seat] = obs.hand
         known = dict(obs.exposed)
@@ -298,11 +304,11 @@ class PimcPlayer(Player):
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                          obs.joker_suits)  # fmt: skip
+                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         active = obs.active or tuple(range(obs.rules.seats))
         if obs.contractor >= 0:
-            contracting: Sequence[int] = ((obs.contractor,) if obs.contract >= MISERE
-                                          else (obs.contractor, *obs.partners))  # fmt: skip
+            # Partners sit out of misère (none then); double misère counts both (R-HOUSE).
+            contracting: Sequence[int] = (obs.contractor, *obs.partners)
             if obs.rules.called_partner and not obs.partners and obs.called_card >= 0:
                 contracting = (obs.contractor,)
         else:

@@ -11,6 +11,7 @@ progress)::
     card_values(state)         # {action: that total after playing it} for each legal action
     can_reach(state, target)   # zero-window: can the side end with >= target tricks?
     random_playouts(state, n, seed)   # int64 array of final totals of n random playouts
+    hi_lo_made(state)          # hi/lo (R-HOUSE): can the contractor force exactly five?
 
 The same on a :class:`Position`, for search-based players that solve many sampled deals
 without building a ``HandState``: ``Position.build(ctx, active, contracting, hands,
@@ -47,8 +48,9 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 import numpy as np
 import numpy.typing as npt
 
-from fivehundred.actions import Action
+from fivehundred.actions import HI_LO, Action
 from fivehundred.game import HandState
+from fivehundred.scoring import HI_LO_TRICKS
 from fivehundred.solver import engine as _engine
 from fivehundred.solver.position import Position, table
 
@@ -56,6 +58,7 @@ __all__ = [
     "Position",
     "can_reach",
     "card_values",
+    "hi_lo_made",
     "nodes_searched",
     "playouts_position",
     "random_playouts",
@@ -141,3 +144,41 @@ def random_playouts(state: HandState, n: int, seed: int) -> npt.NDArray[np.int64
     """Contracting-side final trick totals of ``n`` random playouts (every legal action
     equally likely) from the current position, compiled; deterministic for a seed."""
     return playouts_position(Position.from_state(state), n, seed)
+
+
+def hi_lo_made(state: HandState) -> bool:
+    """R-HOUSE hi/lo: whether the contractor, playing alone in no trumps, can end the hand
+    with exactly five tricks whatever the defenders do (double dummy).
+
+    Exactly five is no trick count to maximise: the search tries every move, and the
+    compiled solver cuts the lines where the contractor can no longer reach five (the most
+    it can force is fewer). Exponential in the tricks left: for endings and late play.
+    """
+    if state.contract != HI_LO:
+        raise ValueError("not a hi/lo hand")
+    contractor = state.contractor
+    memo: dict[tuple[object, ...], bool] = {}
+
+    def made(s: HandState) -> bool:
+        won = s.tricks_won[contractor]
+        if s.is_over or won > HI_LO_TRICKS:
+            return won == HI_LO_TRICKS
+        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
+               tuple(s.void_shown), len(s.tricks), won)  # fmt: skip
+        if key in memo:
+            return memo[key]
+        if solve_position(Position.from_state(s)) < HI_LO_TRICKS:
+            result = False
+        else:
+            mine = s.to_move == contractor
+            result = not mine
+            for action in s.legal_actions():
+                child = s.clone()
+                child.apply(action)
+                if made(child) == mine:
+                    result = mine
+                    break
+        memo[key] = result
+        return result
+
+    return made(state)

@@ -816,18 +816,22 @@ def _search_p(hp, stp, bufp, ttkp, ttcp, tsize, target, d):  # type: ignore[no-u
             return False
         if misere == 1:
             contractor = U0
+            alone = 0
             for j in range(P):
                 if st[O_SIDE + j] == 1:
                     contractor = h[j]
-            defenders = out & ~contractor
-            safe, used = _misere_safe(h, st, p, contractor, defenders)
-            if safe:
-                h[H_W + d] = used
-                return False
-            forced, used = _misere_forced(h, st, p, contractor, defenders, left)
-            if forced >= target:
-                h[H_W + d] = used
-                return True
+                    alone += 1
+            # the bounds reason about one contractor: not for double misère (R-HOUSE)
+            if alone == 1:
+                defenders = out & ~contractor
+                safe, used = _misere_safe(h, st, p, contractor, defenders)
+                if safe:
+                    h[H_W + d] = used
+                    return False
+                forced, used = _misere_forced(h, st, p, contractor, defenders, left)
+                if forced >= target:
+                    h[H_W + d] = used
+                    return True
         for k in range(PROBE):
             slot = (base + k) & tmask
             c0 = ttc[slot]

@@ -183,8 +183,8 @@ class Position:
             raise ValueError(f"not a play-phase position (phase {state.phase})")
         if state.contractor < 0:
             raise ValueError("no contract: nobody's tricks to count")
-        contracting = (state.contractor,) if state.is_misere else (state.contractor,
-                                                                    *state.partners)  # fmt: skip
+        # Partners sit out of misère and hi/lo (none then); double misère counts both.
+        contracting = (state.contractor, *state.partners)
         won = sum(state.tricks_won[s] for s in contracting)
         trick = list(zip(state.trick_seats, state.trick_cards, strict=True))
         pos = cls.build(state.ctx, state.active, contracting, state.hands, state.to_move,

@@ -9,10 +9,8 @@ from fivehundred.game import HandState
 
 
 def contracting_seats(state: HandState) -> tuple[int, ...]:
-    """Seats whose tricks the solver counts: the contractor and partners (misère: the
-    contractor alone)."""
-    if state.is_misere:
-        return (state.contractor,)
+    """Seats whose tricks the solver counts: the contractor and partners (misère and hi/lo:
+    the contractor alone, the partner sitting out; double misère: both)."""
     return (state.contractor, *state.partners)
 
 
@@ -54,3 +52,27 @@ def minimax_values(state: HandState) -> dict[Action, int]:
         child.apply(action)
         out[action] = minimax(child)
     return out
+
+
+def minimax_hi_lo(state: HandState) -> bool:
+    """R-HOUSE hi/lo by exhaustive search: can the contractor end the hand with exactly
+    five tricks, whatever the defenders do?"""
+    contractor = state.contractor
+    memo: dict[tuple[object, ...], bool] = {}
+
+    def made(s: HandState) -> bool:
+        won = s.tricks_won[contractor]
+        if s.is_over or won > 5 or won + 10 - len(s.tricks) < 5:
+            return won == 5 and s.is_over
+        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
+               tuple(s.void_shown), len(s.tricks), won)  # fmt: skip
+        if key not in memo:
+            results = []
+            for action in s.legal_actions():
+                child = s.clone()
+                child.apply(action)
+                results.append(made(child))
+            memo[key] = any(results) if s.to_move == contractor else all(results)
+        return memo[key]
+
+    return made(state)

@@ -11,11 +11,15 @@ from __future__ import annotations
 import random
 
 from fivehundred.actions import (
+    DOUBLE_MISERE,
+    HI_LO,
     MISERE,
     NO_NOMINATION,
     NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     bid_action,
 )
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, iter_cards
@@ -25,6 +29,11 @@ from fivehundred.rules import Rules, make_rules
 #: suit: a random trump suit; nt: no trumps, the joker left free; nt_nominated: no trumps,
 #: a contractor holding the joker nominates a random suit; misere / open_misere.
 KINDS = ("suit", "nt", "nt_nominated", "misere", "open_misere")
+#: The house contracts (R-HOUSE; the rules must allow them, see :data:`HOUSE_RULES`).
+HOUSE_KINDS = ("hi_lo", "double_misere", "shields_double", "patastrophe")
+HOUSE_RULES = make_rules("australian", {kind: True for kind in HOUSE_KINDS})
+_HOUSE_CALLS = {"hi_lo": HI_LO, "double_misere": DOUBLE_MISERE,
+                "shields_double": SHIELDS_DOUBLE, "patastrophe": PATASTROPHE}  # fmt: skip
 
 
 def _auction(state: HandState, kind: str, rng: random.Random) -> None:
@@ -34,11 +43,13 @@ def _auction(state: HandState, kind: str, rng: random.Random) -> None:
         calls = [bid_action(6 + rng.randrange(2), NO_TRUMPS)]
     elif kind == "open_misere":
         calls = [OPEN_MISERE]
+    elif kind in _HOUSE_CALLS:
+        calls = [_HOUSE_CALLS[kind]]
     elif kind == "misere":
         # misère ranks above 7NT: after a seven bid in the Australian auction
         calls = [bid_action(7, rng.randrange(4)), MISERE]
     else:
-        raise ValueError(f"unknown kind {kind!r}; kinds are {', '.join(KINDS)}")
+        raise ValueError(f"unknown kind {kind!r}; kinds are {', '.join(KINDS + HOUSE_KINDS)}")
     for call in calls:
         state.apply(call)
     while state.phase == AUCTION:
@@ -56,7 +67,7 @@ def start_of_play(seed: int, kind: str = "suit", rules: Rules | None = None) -> 
         choices = list(iter_cards(hand & ~JOKERS_MASK))
         state.apply(rng.choice(choices))
     while state.phase == NOMINATE:
-        if kind == "nt_nominated" or (kind in ("misere", "open_misere") and rng.random() < 0.5):
+        if kind == "nt_nominated" or (kind != "nt" and rng.random() < 0.5):
             state.apply(NOMINATE_BASE + rng.randrange(4))
         else:
             state.apply(NO_NOMINATION)

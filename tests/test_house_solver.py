@@ -1,0 +1,55 @@
+"""The double-dummy solver on the house rules' contracts (RULES.md §10, R-HOUSE), checked
+against exhaustive minimax over HandState on small endings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fivehundred.rules import make_rules
+from fivehundred.solver import hi_lo_made, solve
+from fivehundred.solver.reference import minimax, minimax_hi_lo
+from fivehundred.solver.samples import HOUSE_RULES, random_position
+
+J5 = make_rules("australian", {"j5_no_trumps": True})
+
+
+@pytest.mark.parametrize("kind", ["nt", "nt_nominated"])
+def test_j5_solver_matches_minimax(kind: str) -> None:
+    """R-HOUSE j5_no_trumps: the jack on top, in the solver as in the engine."""
+    rng = random.Random(f"house-j5/{kind}")
+    checked = 0
+    for _ in range(150):
+        state = random_position(rng.randrange(10**6), kind, 3 + rng.randrange(2),
+                                rng.randrange(4), J5)  # fmt: skip
+        assert solve(state) == minimax(state)
+        checked += 1
+    assert checked == 150
+
+
+@pytest.mark.parametrize("kind", ["double_misere", "shields_double", "patastrophe"])
+def test_double_misere_family_solver_matches_minimax(kind: str) -> None:
+    """R-HOUSE double misère, Shields double, patastrophe: both partners minimise (the
+    exposed hands change nothing double dummy)."""
+    rng = random.Random(f"house-dm/{kind}")
+    for _ in range(120):
+        state = random_position(rng.randrange(10**6), kind, 3 + rng.randrange(2),
+                                rng.randrange(4), HOUSE_RULES)  # fmt: skip
+        assert state.partners and state.is_misere
+        assert solve(state) == minimax(state)
+
+
+def test_hi_lo_solver_matches_exhaustive_search() -> None:
+    """R-HOUSE hi/lo: the contractor aims for exactly five; the solver's answer agrees with
+    exhaustive search on small endings, and both outcomes occur."""
+    rng = random.Random("house-hi-lo")
+    outcomes = set()
+    for _ in range(60):
+        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3),
+                                HOUSE_RULES)  # fmt: skip
+        assert len(state.active) == 3
+        expected = minimax_hi_lo(state)
+        assert hi_lo_made(state) == expected
+        outcomes.add(expected)
+    assert outcomes == {True, False}
