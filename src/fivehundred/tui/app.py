@@ -60,6 +60,8 @@ from fivehundred.tui.widgets import (
     table_renderable,
 )
 
+#: Computer players that decide in about a millisecond: no thread needed.
+QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
 #: Variants that take a value other than on/off; the options screen has fields for them.
 VALUE_VARIANTS = ("target", "scoring_table")
@@ -642,7 +644,8 @@ class FiveHundredApp(App[int]):
             if call_buttons:
                 self.call_after_refresh(call_buttons[0].focus)
         choices = self.query_one("#choices", KeyGrid)
-        choices.remove_children()
+        if choices.children:
+            choices.remove_children()
         choices.cursor = None
         buttons: list[Button] = []
         if human and phase == DISCARD:
@@ -708,13 +711,17 @@ class FiveHundredApp(App[int]):
             position = (session.hand_number, len(session.hand.history))
             delay = session.settings.speed
             await asyncio.sleep(delay)
-            seat, action, _ = await asyncio.to_thread(session.computer_choice)
+            if session.table.player(session.to_move) in QUICK_PLAYERS:
+                seat, action, _ = session.computer_choice()  # a millisecond or so
+            else:
+                seat, action, _ = await asyncio.to_thread(session.computer_choice)
             if session is not self.session or position != (session.hand_number,
                                                             len(session.hand.history)):  # fmt: skip
                 return  # undone or replaced while thinking
             move = session.apply_computer(seat, action)
             self.add_log(move_lines(session, move))
-            self.refresh_view()
+            if delay > 0:
+                self.refresh_view()  # at the instant speed, drawn once they are done
         if session is not None and (session.pending_summary is not None or session.is_over):
             self.show_summary()
         self.refresh_view()

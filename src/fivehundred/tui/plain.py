@@ -292,7 +292,7 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
     """``move`` in words, ``hand`` being the hand just after it."""
     two = rules.two_jokers
     person = controller_of(rules, move.seat) == HUMAN
-    who = "You" if move.seat == HUMAN else render.seat_label(rules, move.seat)
+    who = "You" if move.seat == HUMAN else render.seat_name(rules, move.seat)
     if move.seat != HUMAN and person:
         who = f"You ({render.seat_name(rules, move.seat)})"
     plain_verb = move.seat == HUMAN or person

@@ -90,15 +90,18 @@ def side_name(rules: Rules, side: int) -> str:
 
 
 def side_short(rules: Rules, side: int) -> str:
-    """``us`` / ``them`` with two sides; else ``you``, ``West``, ``SW+NE``."""
+    """``us`` / ``them`` with two sides; else ``you``, ``W``, ``SW+NE``."""
     seats = side_seats(rules, side)
     if side_count(rules) == 2:
         return "us" if 0 in seats else "them"
     if 0 in seats:
         return "you" if len(seats) == 1 else "us"
-    if len(seats) == 1:
-        return seat_name(rules, seats[0])
-    return "+".join("".join(w[0] for w in seat_name(rules, seat).split("-")) for seat in seats)
+    return "+".join(seat_initials(rules, seat) for seat in seats)
+
+
+def seat_initials(rules: Rules, seat: int) -> str:
+    """``W``, ``NW``, ``SE``."""
+    return "".join(word[0] for word in seat_name(rules, seat).split("-"))
 
 
 def side_of(rules: Rules, seat: int) -> int:
@@ -227,7 +230,7 @@ def score_sheet(game: GameState) -> list[SheetRow]:
         applied = apply_hand_to_scores(rules, before, score)
         capped = tuple(u != a for u, a in zip(uncapped, applied, strict=True))
         if hand.contract >= BID_BASE:
-            initials = "".join(w[0] for w in seat_name(rules, hand.contractor).split("-"))
+            initials = seat_initials(rules, hand.contractor)
             contract = f"{action_label(hand.contract, rules.two_jokers)} {initials}"
             contract += " ✓" if score.made else " ✗"
         else:

@@ -142,7 +142,17 @@ class HandRow(Horizontal):
         """Show these cards; the widgets are kept while the hand is unchanged (so focus
         stays put) and rebuilt when it changes."""
         current = [w for w in self.children if isinstance(w, CardWidget)]
-        if [w.card for w in current] != list(cards):
+        wanted = set(cards)
+        kept = [w for w in current if w.card in wanted]
+        if len(kept) < len(current) and [w.card for w in kept] == list(cards):
+            # Cards played or discarded: only their widgets go (cheaper than a rebuild).
+            gone = [w for w in current if w.card not in wanted]
+            if self.cursor in gone:
+                self.cursor = None
+            for widget in gone:
+                widget.remove()
+            current = kept
+        elif [w.card for w in current] != list(cards):
             focused = self.app.focused
             self.remove_children()
             self.cursor = None
@@ -359,14 +369,14 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
     text.append("Score ", style="bold")
     text.append(" – ".join(f"{render.side_short(rules, side)} {scores[side]}" for side in sides),
                 style="bold")  # fmt: skip
-    text.append(f" (to {target})")
-    text.append(f" · Hand {hand_number} · dealer {render.seat_name(rules, obs.dealer)}")
-    text.append("\n")
+    text.append(f" (to {target}) · Hand {hand_number}")
+    text.append(f"\nDealer {render.seat_name(rules, obs.dealer)} · ")
     if obs.contract >= BID_BASE:
-        text.append("Contract ")
         text.append_text(action_text(obs.contract, two))
-        side = render.side_short(rules, render.side_of(rules, obs.contractor))
-        text.append(f" by {render.seat_name(rules, obs.contractor)} ({side})")
+        side = render.side_of(rules, obs.contractor)
+        text.append(f" by {render.seat_name(rules, obs.contractor)}")
+        if len(render.side_seats(rules, side)) > 1:
+            text.append(f" ({render.side_short(rules, side)})")
         if obs.trump == 4 and obs.joker_suits[0] >= 0:
             text.append(f" · joker is {SUIT_SYMBOLS[obs.joker_suits[0]]}")
         if obs.called_card >= 0:
@@ -375,7 +385,7 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         won = " – ".join(f"{render.side_short(rules, side)} {tricks[side]}" for side in sides)
         text.append(f" · tricks {won}", style="bold")
     elif obs.phase == "auction":
-        text.append("Bidding")
+        text.append("bidding")
     return text
 
 
