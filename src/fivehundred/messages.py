@@ -15,7 +15,7 @@ from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, parse_car
 from fivehundred.errors import CardParseError, FiveHundredError
 
 _CARD = re.compile(r"\b(?:[2-9]|1[0-3]|[JQKA])[SCDH]\b|\bJK\b|\bBJ\b|\bRJ\b")
-_SEAT = re.compile(r"\bseat (\d+)('s)?")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
 
 
 def _symbols(text: str, two_jokers: bool) -> str:

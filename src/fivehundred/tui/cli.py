@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -121,7 +122,10 @@ def play_main(argv: list[str]) -> int:
                       "unfinished games, '--resume N' continues one.)")  # fmt: skip
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
-        return PlainGame(session, sys.stdin, sys.stdout).run()
+        status = PlainGame(session, sys.stdin, sys.stdout).run()
+        with contextlib.suppress(OSError):
+            sys.stdout.flush()
+        return status
 
     from fivehundred.tui.app import FiveHundredApp
 

@@ -51,6 +51,14 @@ class PlainGame:
         print(text, file=self.out, flush=True)
 
     def run(self) -> int:
+        """Play until the game ends, the person quits or the input ends (the game is
+        saved after every move); output going away (``| head``) stops it quietly."""
+        try:
+            return self._run()
+        except BrokenPipeError:
+            return 0
+
+    def _run(self) -> int:
         session = self.session
         two = session.rules.two_jokers
         self.say(f"Five Hundred — {session.rules.describe()}, game to {session.rules.target}. "

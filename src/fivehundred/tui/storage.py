@@ -39,6 +39,8 @@ def check_data_dir() -> Path:
     :class:`DataDirError` with a one-line message naming it and why not."""
     where = data_dir()
     origin = f" (${ENV_DATA_DIR})" if os.environ.get(ENV_DATA_DIR) else ""
+    if where.exists() and not where.is_dir():
+        raise DataDirError(f"cannot use the data directory {where}{origin}: not a directory")
     try:
         where.mkdir(parents=True, exist_ok=True)
         handle, probe = tempfile.mkstemp(prefix=".probe.", dir=where)
@@ -105,8 +107,9 @@ def read_json(path: Path, what: str = "file") -> Any:
                         f"{error.lineno} column {error.colno})") from None  # fmt: skip
     except RecursionError:
         raise SaveError(f"the {what} {path} is damaged (nested too deeply)") from None
-    except (ValueError, MemoryError) as error:  # e.g. an integer of thousands of digits
-        raise SaveError(f"the {what} {path} is damaged ({str(error)[:120]})") from None
+    except (ValueError, MemoryError) as error:
+        reason = "an integer of thousands of digits" if "digits" in str(error) else str(error)
+        raise SaveError(f"the {what} {path} is damaged ({reason[:120]})") from None
 
 
 def archive_path(kind: str, seed: object) -> Path:
