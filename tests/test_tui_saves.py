@@ -48,7 +48,7 @@ def test_every_unfinished_game_can_be_listed_and_resumed(
         first.step_computer()
     first.play(PASS)
     second = Session.new(Settings(seed=22, speed=0))  # puts the first aside
-    assert [p.name for p in unfinished_games()][0] == "current-game.json"
+    assert unfinished_games()[0].name == "current-game.json"
     assert len(unfinished_games()) == 2
     assert play_main(["--list"]) == 0
     listing = capsys.readouterr().out

@@ -122,10 +122,10 @@ def play_main(argv: list[str]) -> int:
                       "unfinished games, '--resume N' continues one.)")  # fmt: skip
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
-        status = PlainGame(session, sys.stdin, sys.stdout).run()
+        plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
         with contextlib.suppress(OSError):
             sys.stdout.flush()
-        return status
+        return plain_status
 
     from fivehundred.tui.app import FiveHundredApp
 
