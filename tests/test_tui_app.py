@@ -1,6 +1,6 @@
 """The full-screen game driven with Textual's pilot: bidding from the bid box, the kitty
 discards, naming the joker's suit, a whole hand with the keyboard, an illegal card that
-cannot be played, undo, and save and resume (issue 5)."""
+cannot be played, undo, and save and resume."""
 
 from __future__ import annotations
 

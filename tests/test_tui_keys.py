@@ -13,6 +13,7 @@ from textual.widget import Widget
 from textual.widgets import Button
 
 from fivehundred.actions import NO_NOMINATION, NOMINATE_BASE, bid_action, joker_lead_action
+from fivehundred.actions import PASS as PASS_ACTION
 from fivehundred.cards import JOKER, NO_TRUMPS
 from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY, GameState, HandState
 from fivehundred.tui import storage
@@ -205,3 +206,83 @@ async def test_the_log_tells_the_whole_hand_and_comes_back_after_a_resume() -> N
         await settle(pilot, app)
         after = str(app.query_one("#log").render())
     assert "You pass." in after and after.count("\n") >= before.count("\n") - 1
+
+
+async def test_the_five_handed_contractor_calls_a_partner_from_the_call_box() -> None:
+    from fivehundred.actions import CALL_BASE, GO_ALONE
+    from fivehundred.game import CALL
+
+    session = Session.new(Settings(preset="five_handed", seed=3, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(10):
+            await settle(pilot, app)
+            if session.hand.phase == AUCTION and session.human_to_move:
+                break
+            await pilot.press("enter")
+        await pilot.press("left", "enter")  # 10NT
+        await settle(pilot, app)
+        assert session.hand.contractor == HUMAN
+        await pilot.press("enter", "right", "enter", "right", "enter", "d")
+        await settle(pilot, app)
+        if session.hand.phase == NOMINATE:
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert session.hand.phase == CALL and session.human_to_move
+        calls = [b for b in app.query("#callbox Button") if b.display]
+        legal = set(session.legal_actions())
+        assert {int(str(b.name)[5:]) for b in calls} == legal
+        assert all(Region(0, 0, 80, 24).contains_region(b.region) for b in calls)
+        await pilot.press("right", "enter")  # the second card offered
+        await settle(pilot, app)
+        chosen = int(str(calls[1].name)[5:])
+        assert CALL_BASE <= chosen < GO_ALONE and session.hand.phase != CALL
+        assert session.hand.called_card == chosen - CALL_BASE
+
+
+async def test_help_fits_its_box_and_played_cards_show_by_suit() -> None:
+    from fivehundred.tui.app import HELP_TEXT
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        box = app.screen.query_one("#box-text")
+        assert box.region.width >= max(len(line) for line in HELP_TEXT.splitlines())
+        await pilot.press("escape")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        assert "played" in widget_text(app.screen.query_one("#box-text")).lower()
+
+
+async def test_the_solver_preparation_is_announced(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    release = threading.Event()
+    seen: list[str] = []
+
+    def warm_up(progress=None) -> None:  # type: ignore[no-untyped-def]
+        if progress is not None:
+            progress(1, 3)
+        release.wait(5)
+
+    monkeypatch.setattr(Session, "needs_solver_warm_up", lambda self: not seen)
+    monkeypatch.setattr(Session, "warm_up_solver", staticmethod(warm_up))
+    session = Session.new(Settings(seed=7, speed=0))
+    while session.human_to_move:
+        session.play(PASS_ACTION)
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            prompt = widget_text(app.query_one("#prompt"))
+            if "Preparing the double-dummy solver" in prompt:
+                seen.append(prompt)
+                break
+        release.set()
+        await settle(pilot, app)
+    assert seen and "one-time" in seen[0]
