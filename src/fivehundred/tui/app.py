@@ -449,10 +449,13 @@ class FiveHundredApp(App[int]):
             current = self.session.settings
             current.opponents, current.partner = settings.opponents, settings.partner
             current.speed = settings.speed
+            self.session.table.set_players(current.seat_players(self.session.rules))
             self.session.save()
             storage.store_settings(current.to_dict())
         else:
-            if self.session is not None and not self.session.is_over and not self.confirmed:
+            in_progress = (self.session is not None and not self.session.is_over) or (
+                self.session is None and self.can_resume)  # fmt: skip
+            if in_progress and not self.confirmed:
                 self.confirm_new_game(settings)
                 return
             self.confirmed = False
@@ -466,7 +469,7 @@ class FiveHundredApp(App[int]):
 
     def confirm_new_game(self, settings: Settings) -> None:
         """Ask before a new game replaces the one in progress (which is kept)."""
-        body = ("A game is in progress. Start a new one?\n\nThe game in progress is kept "
+        body = ("A game is in progress (or saved unfinished). Start a new one?\n\nIt is kept "
                 f"under {storage.data_dir() / storage.GAMES_DIR}: 'fivehundred play --list' "
                 "lists it and 'fivehundred play --resume N' continues it.")  # fmt: skip
 
@@ -474,6 +477,8 @@ class FiveHundredApp(App[int]):
             if key == "new":
                 self.confirmed = True
                 self.options_closed(("new", settings))
+            elif self.session is None:
+                self.open_options(start=True)  # back to the options (Resume is there)
 
         self.push_screen(TextScreen("Start a new game?", body,
                                     [("Keep playing", "keep"), ("Start the new game", "new")],

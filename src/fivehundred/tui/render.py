@@ -317,7 +317,8 @@ def played_by_suit_lines(obs: Observation) -> list[str]:
     if not played:
         return ["No card has been played yet in this hand."]
     groups = suit_groups(sorted_cards(played, ctx), ctx)
-    lines = [f"Played so far ({played.bit_count()} cards):"]
+    count = played.bit_count()
+    lines = [f"Played so far ({count} card{'' if count == 1 else 's'}):"]
     for group in groups:
         first = group[0]
         if ctx is not None and ctx.effective_suit[first] >= 0:
