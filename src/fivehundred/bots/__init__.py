@@ -1,8 +1,9 @@
 """Computer players. ``make_player(name, seed)`` builds one by name.
 
-Names: ``random``; ``heuristic``; ``pimc`` (the strong player; ``pimc:N`` samples N deals per
-decision, ``pimc:fast`` / ``pimc:strong`` are presets); ``cmd:PROGRAM ARGS`` runs an external
-program speaking the JSON-lines protocol of docs/player-protocol.md.
+Names: ``random``; ``heuristic`` (``heuristic:v1``: its first version, kept for measuring);
+``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast`` /
+``pimc:strong`` are presets); ``cmd:PROGRAM ARGS`` runs an external program speaking the
+JSON-lines protocol of docs/player-protocol.md.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from collections.abc import Callable
 
 from fivehundred.bots.base import Player, RandomPlayer
 from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.heuristic_v1 import HeuristicV1Player
 from fivehundred.bots.pimc import PIMC_PRESETS, PimcPlayer
 
 PLAYERS: dict[str, Callable[[int | None], Player]] = {
     "random": RandomPlayer,
     "heuristic": HeuristicPlayer,
+    "heuristic:v1": HeuristicV1Player,
     "pimc": PimcPlayer,
 }
 
