@@ -51,9 +51,14 @@ from fivehundred.cards import (
 )
 from fivehundred.observation import Observation
 from fivehundred.rules import AMERICAN, Rules
-from fivehundred.scoring import side_of_seats
+from fivehundred.scoring import bid_value, side_of_seats
 
 STRAIN_NAMES = ("♠", "♣", "♦", "♥", "no trumps")
+#: Value of each small trump (below the ace) by the number of trumps held.
+SMALL_TRUMP = {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.25, 4: 0.4, 5: 0.55, 6: 0.65}
+#: The estimate a bid needs above its level: high contracts need a margin, since the
+#: tricks counted for partner and the kitty overlap with ours and a set costs the value.
+BID_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 RANK_KING = 14
 RANK_QUEEN = 13
 
@@ -96,9 +101,10 @@ def trump_tricks(hand: CardMask, trump: int, rules: Rules) -> float:
             counted += 1
         value += part
     small = n - counted
-    # Small trumps win once the opponents' trumps are drawn, or ruff side suits.
-    per_small = 0.9 if n >= 5 else 0.5 if n == 4 else 0.25 if n == 3 else 0.0
-    return value + small * per_small
+    # Small trumps win once the opponents' trumps are drawn, or ruff side suits; with eight
+    # or so trumps out among three hands and the kitty, a small trump is half a trick in a
+    # five-card suit, not nearly a whole one.
+    return value + small * SMALL_TRUMP.get(n, 0.75)
 
 
 def side_tricks(hand: CardMask, suit: int, trump: int, rules: Rules) -> float:
@@ -153,13 +159,28 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     trumps = hand & ctx.follow_masks[strain]
     n = trumps.bit_count()
     top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules)
-    side = sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
+    # Side aces count in full; side kings only half (partner's own count often holds the
+    # ace, and a king is ruffed or beaten as often as it wins in a suit contract).
+    side = 0.0
+    for s in SUITS:
+        if s == strain:
+            continue
+        cards = hand & side_suit_cards(rules, s, strain)
+        if cards >> make_card(RANK_ACE, s) & 1:
+            side += 1.0
+            if cards >> make_card(RANK_KING, s) & 1:
+                side += 0.5
+        elif cards >> make_card(RANK_KING, s) & 1 and cards.bit_count() >= 2:
+            side += 0.3
+    # Ruffs need trumps to ruff with: a short suit is worth half a trick per trump beyond
+    # the first, only with three trumps or more.
     shortness = sum(
         1
         for s in SUITS
         if s != strain and (hand & side_suit_cards(rules, s, strain)).bit_count() <= 1
     )
-    return top + side + (0.5 * min(shortness, n - 1) if n >= 2 else 0.0) + 0.2 * n
+    ruffs = 0.5 * min(shortness, n - 2) if n >= 3 else 0.0
+    return top + side + ruffs + 0.15 * n
 
 
 def _small_trumps(hand: CardMask, strain: int, rules: Rules) -> CardMask:
@@ -261,20 +282,72 @@ class HeuristicPlayer(Player):
         if partner_calls and partner_calls[-1] == PASS:
             partner_help = 0.5
         levels: dict[int, float] = {}
+        jokers = (hand & JOKERS_MASK).bit_count()
         for strain in (*SUITS, NO_TRUMPS):
             raw = hand_tricks(hand, strain, rules)
+            help_ = partner_help
             if strain == NO_TRUMPS:
-                jokers = (hand & JOKERS_MASK).bit_count()
                 stops = nt_stoppers(hand, rules)
-                # No trumps needs every suit stopped; the joker covers one weak suit.
-                if stops + jokers < 4 or stops < 3:
+                # No trumps needs the suits stopped: the joker covers a weak suit and
+                # partner is counted on for one of the others (the cheap, strong 6NT with
+                # the joker and two stopped suits); without the joker every suit but one.
+                if jokers:
+                    if stops < 2 or raw < 3.5:
+                        continue
+                    if stops < 3:
+                        help_ = min(help_, 0.8)
+                elif stops < 4:
                     continue
+            else:
+                trumps = (hand & bidding_context(strain).follow_masks[strain]).bit_count()
+                if trumps < 3:
+                    continue  # a trump suit needs length
             kitty = 1.0 if raw < 6.0 else 0.5
-            estimate = raw + kitty + partner_help
+            estimate = raw + kitty + help_
             if strain in opponent_strains:
                 estimate -= 1.0  # their trumps are long: our honours in it are worth less
             levels[strain] = estimate
         return levels
+
+    @staticmethod
+    def level_for(estimate: float, hand: CardMask, strain: int, stretch: float = 0.0) -> int:
+        """The highest level the estimate supports (0: none): each level needs a margin
+        above it, ten needs the joker in hand, nine the joker or a bower in a suit."""
+        level = 0
+        for tricks in range(6, 11):
+            if estimate + stretch >= tricks + BID_MARGIN[tricks]:
+                level = tricks
+        has_joker = bool(hand & JOKERS_MASK)
+        if level == 10 and not has_joker:
+            level = 9
+        if level == 9 and not has_joker:
+            bowers = 0
+            if strain != NO_TRUMPS:
+                bowers = sum(1 for suit in (strain, same_colour_suit(strain))
+                             if hand >> make_card(RANK_JACK, suit) & 1)  # fmt: skip
+            if not bowers:
+                level = 8
+        return level
+
+    def _stretch(self, obs: Observation, high: Action, high_seat: int) -> float:
+        """Tricks to stretch by to stop the opponents going out with the standing bid."""
+        rules = obs.rules
+        if high < 0 or high_seat in _friends(obs) or high_seat == obs.seat or not obs.scores:
+            return 0.0
+        sides = side_of_seats(rules)
+        if len(obs.scores) <= max(sides):
+            return 0.0
+        theirs = obs.scores[sides[high_seat]]
+        if theirs + bid_value(high, rules) >= rules.target:
+            return 0.6
+        return 0.0
+
+    def _winning_bid(self, obs: Observation, action: Action) -> bool:
+        """Whether making ``action`` takes our side to the target."""
+        sides = side_of_seats(obs.rules)
+        if not obs.scores or len(obs.scores) <= max(sides):
+            return False
+        return obs.scores[sides[obs.seat]] + bid_value(action, obs.rules) >= obs.rules.target
 
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
@@ -284,21 +357,42 @@ class HeuristicPlayer(Player):
         high_seat, high = bids[-1] if bids else (-1, -1)
         partner_bid = next((c for s, c in reversed(bids) if s in friends and c < MISERE), -1)
         levels = self.bid_levels(obs)
+        stretch = self._stretch(obs, high, high_seat)
         choices: list[tuple[int, Action, str]] = []
-        for strain, estimate in levels.items():
-            # Strong hands overestimate (the tricks overlap with partner's): shade high levels.
-            level = int(estimate - 0.3 - max(0.0, estimate - 7.5) * 0.5)
+        strains = set(levels)
+        if partner_bid >= 0:
+            strains.add(bid_strain(partner_bid))
+        for strain in strains:
+            estimate = levels.get(strain, 0.0)
+            level = self.level_for(estimate, obs.hand, strain, stretch)
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
-                # Partner counted on us for about a trick already: raise only with more
-                # than that (never blindly), and never raise a raise of our own bid.
+                # Partner's bid already counted a trick from us and one from the kitty:
+                # raise only with trumps and more than that trick (never blindly), and
+                # never raise a raise of our own bid.
                 if any(s == obs.seat and c < MISERE and bid_strain(c) == strain for s, c in bids):
                     continue
-                support = support_tricks(obs.hand, strain, rules)
-                level = bid_tricks(partner_bid) + int(support - 1.5)
+                if strain == NO_TRUMPS:
+                    trumps = 0
+                    support = hand_tricks(obs.hand, strain, rules)
+                else:
+                    trumps = (obs.hand & bidding_context(strain).follow_masks[strain]).bit_count()
+                    support = support_tricks(obs.hand, strain, rules)
+                extra = int(support - 1.3)
+                if strain != NO_TRUMPS:
+                    if trumps < 2:
+                        continue
+                    extra = min(extra, trumps - 1, 1 if trumps == 2 else 3)
+                level = bid_tricks(partner_bid) + extra
+                if level >= 9 and not obs.hand & JOKERS_MASK:
+                    level = min(level, 8 if trumps < 4 else 9)
+                if extra < 1:
+                    continue
                 why = (
                     f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks of "
-                    "support, more than the trick and a half partner counts on"
+                    f"support with {trumps} trumps, more than the trick partner counts on"
+                    if strain != NO_TRUMPS
+                    else f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks"
                 )
             level = min(level, 10)
             if level < 6:
@@ -318,6 +412,12 @@ class HeuristicPlayer(Player):
                                  if bid_action(t, strain) in legal), -1)  # fmt: skip
                 if cheapest >= 0:
                     choices.append((bid_rank(cheapest, rules), cheapest, why))
+        if choices:
+            # A contract that wins the game is enough: bid the cheapest of those.
+            winning = [c for c in choices if self._winning_bid(obs, c[1])]
+            if winning and len(winning) < len(choices):
+                cheapest_win = min(winning)
+                choices = [cheapest_win]
         best_suit = max(levels.values(), default=0.0)
         kitty = rules.pack.kitty_size
         if OPEN_MISERE in legal and best_suit < 8 and misere_ok(obs.hand, rules, kitty, True):
@@ -332,6 +432,8 @@ class HeuristicPlayer(Player):
         if choices:
             # Prefer the strain that scores most among those we expect to make.
             _, action, why = max(choices, key=lambda t: (bid_tricks(t[1]), bid_strain(t[1])))
+            if self._winning_bid(obs, action) and len(choices) == 1:
+                why += "; enough to win the game"
             return action, f"bidding {action_text(action)}: {why}"
         if PASS in legal:
             if partner_bid >= 0:
