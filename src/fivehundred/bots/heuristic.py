@@ -232,6 +232,11 @@ def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False)
     return len(dangers) <= max(0, discards - 1) and sum(d for d, _ in dangers) <= 8
 
 
+def _touching(view: TableView, high: Card, low: Card) -> bool:
+    """Whether no unseen card lies between ``high`` and ``low`` (a sequence)."""
+    return not view.higher_unseen(low) & ~view.higher_unseen(high)
+
+
 def _friends(obs: Observation) -> set[int]:
     """Seats on this seat's side for the whole game (none with three or five players)."""
     sides = side_of_seats(obs.rules)
@@ -757,7 +762,7 @@ class HeuristicPlayer(Player):
         top = in_suit[-1]
         if view.is_master(top):
             return top, f"leading the {card_symbol(top)}: a winner in the declarer's weak suit"
-        if len(in_suit) >= 2 and not view.higher_unseen(top) & ~view.higher_unseen(in_suit[-2]):
+        if len(in_suit) >= 2 and _touching(view, top, in_suit[-2]) and rank_of(top) >= 10:
             return top, f"leading the {card_symbol(top)} from the top of a sequence"
         return in_suit[0], f"leading low in {'♠♣♦♥'[suit]}, the suit the declarer is weak in"
 
@@ -790,7 +795,12 @@ class HeuristicPlayer(Player):
         )
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
-        if len(in_suit) >= 3 and not view.higher_unseen(top) & ~view.higher_unseen(in_suit[-2]):
+        if (
+            len(in_suit) >= 3
+            and _touching(view, top, in_suit[-2])
+            and _touching(view, in_suit[-2], in_suit[-3])
+            and rank_of(top) >= 10
+        ):
             return top, f"leading the {card_symbol(top)}, top of a sequence in my long suit"
         return in_suit[0], f"leading low from my longest suit ({card_symbol(in_suit[0])})"
 
