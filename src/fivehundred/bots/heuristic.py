@@ -633,16 +633,33 @@ class HeuristicPlayer(Player):
         masters = [c for c in winners if view.is_master(c)]
         ruffing = not following
         if ruffing:
-            # Ruff high enough that an opponent still to play, also void, cannot overruff.
-            threat = any(not view.may_hold(s, view.led) for s in opponents_after)
-            pick = (
-                self._cheapest(view, masters)
-                if threat and masters
-                else self._cheapest(view, winners)
+            # Ruff high enough that an opponent still to play, also void (shown, or likely
+            # with few cards of the suit left), cannot overruff; without a master, ruff
+            # with the highest trump so that an overruff costs them their best.
+            left = (view.unseen & view.ctx.follow_masks[view.led]).bit_count()
+            threat = any(not view.may_hold(s, view.led) for s in opponents_after) or (
+                bool(view.trumps_out()) and left < len(opponents_after)
             )
+            if threat and masters:
+                pick = self._cheapest(view, masters)
+            elif threat:
+                pick = max(winners, key=lambda c: view.ctx.power[c])
+            else:
+                pick = self._cheapest(view, winners)
             if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat in view.friends:
                 return self._shed(view, cards), "partner is winning: keeping the joker"
             return pick, f"trumping in with the {card_symbol(pick)}"
+        trump_led = not view.nt and view.led == view.trump
+        if (
+            trump_led
+            and view.seat not in view.declarers
+            and win_seat in view.declarers
+            and any(s in view.friends for s in after)
+            and not view.is_master(win_card)
+        ):
+            # Second hand low on the declarer's trump lead: our top trumps win later anyway.
+            card = self._cheapest(view, cards)
+            return card, f"second hand low on the declarer's trump lead: the {card_symbol(card)}"
         if masters:
             card = self._cheapest(view, masters)
             return card, f"the {card_symbol(card)} is the best card left in the suit: taking it"
@@ -669,16 +686,21 @@ class HeuristicPlayer(Player):
         # Declarer: draw trumps when long in them, leading from the top (never a low trump).
         if declarer and trumps and opp_trumps:
             top = max(trumps, key=lambda c: ctx.power[c])
-            long_in_trumps = len(trumps) >= 3 or len(trumps) > trumps_out.bit_count() // 2
+            out = trumps_out.bit_count()
+            long_in_trumps = len(trumps) >= 3 or len(trumps) > out // 2
             if view.is_master(top) and (view.seat == view.contractor or long_in_trumps):
-                return top, (
-                    f"leading the {card_symbol(top)}: the top trump, drawing the "
-                    f"{trumps_out.bit_count()} trumps still out"
+                # Of the top trumps, lead the lowest: they are equals, and the joker is kept
+                # for the trick only it can win.
+                masters = [c for c in trumps if view.is_master(c)]
+                lead = min(masters, key=lambda c: ctx.power[c])
+                return lead, (
+                    f"leading the {card_symbol(lead)}: a top trump, drawing the "
+                    f"{out} trumps still out"
                 )
-            if view.seat == view.contractor and long_in_trumps and len(trumps) >= 4:
+            if view.seat == view.contractor and len(trumps) >= 3 and len(trumps) + 1 >= out // 2:
                 return top, (
                     f"leading the {card_symbol(top)} to force out the higher trump "
-                    "while long in trumps"
+                    f"and draw the {out} still out"
                 )
         # Cash side-suit winners that will not be ruffed.
         cashable = []
@@ -780,19 +802,29 @@ class HeuristicPlayer(Player):
             return jokers[0], "leading the joker"
         masters = [c for c in side if view.is_master(c)]
         length = {s: (hand & ctx.follow_masks[s]).bit_count() for s in SUITS}
+        if not declarer:
+            # A defender cashes a lone winner only late or in partner's suit; early it sets
+            # up the declarer's cards in that suit.
+            late = len(view.obs.tricks) >= 6
+            masters = [c for c in masters if late or length[view.suit_of(c)] >= 3
+                       or self._suit_score_for_defence(view, view.suit_of(c)) > 0]  # fmt: skip
         if masters:
             # Run the long suit first: its winners also set up the small cards.
             card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))
             return card, f"running my long suit: the {card_symbol(card)} is a winner"
-        if jokers and (declarer or view.obs.suits_led.bit_count() >= 3):
+        if jokers and view.obs.tricks and (declarer or view.obs.suits_led.bit_count() >= 3):
             return jokers[0], (
                 "leading the joker, nominating my long suit: a sure trick that pulls a round of it"
             )
         # No winners: lead from the longest suit (never a bare singleton), top of a sequence.
-        suit = max(
-            {view.suit_of(c) for c in side},
-            key=lambda s: (length[s], self._suit_score_for_defence(view, s) if not declarer else 0),
-        )
+        if declarer:
+            suit = max({view.suit_of(c) for c in side}, key=lambda s: length[s])
+        else:
+            # Defenders: partner's suit first, never the declarer's, then our longest.
+            suit = max(
+                {view.suit_of(c) for c in side},
+                key=lambda s: (self._suit_score_for_defence(view, s), length[s]),
+            )
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
         if (
