@@ -3,7 +3,9 @@
 Names: ``random``; ``heuristic`` (``heuristic:v1``: its first version, kept for measuring);
 ``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast`` /
 ``pimc:strong`` are presets); ``cmd:PROGRAM ARGS`` runs an external program speaking the
-JSON-lines protocol of docs/player-protocol.md.
+JSON-lines protocol of docs/player-protocol.md. Levels for people: ``easy`` (the heuristic
+with a beginner's slips), ``medium`` (the heuristic), ``hard`` (pimc), ``expert``
+(pimc:strong); see :mod:`fivehundred.bots.levels`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from fivehundred.bots.base import Player, RandomPlayer
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.heuristic_v1 import HeuristicV1Player
+from fivehundred.bots.levels import LEVELS, EasyPlayer
 from fivehundred.bots.pimc import PIMC_PRESETS, PimcPlayer
 
 PLAYERS: dict[str, Callable[[int | None], Player]] = {
@@ -20,6 +23,7 @@ PLAYERS: dict[str, Callable[[int | None], Player]] = {
     "heuristic": HeuristicPlayer,
     "heuristic:v1": HeuristicV1Player,
     "pimc": PimcPlayer,
+    **LEVELS,
 }
 
 
@@ -45,4 +49,12 @@ def make_player(name: str, seed: int | None = None) -> Player:
     return factory(seed)
 
 
-__all__ = ["PLAYERS", "HeuristicPlayer", "PimcPlayer", "Player", "RandomPlayer", "make_player"]
+__all__ = [
+    "PLAYERS",
+    "EasyPlayer",
+    "HeuristicPlayer",
+    "PimcPlayer",
+    "Player",
+    "RandomPlayer",
+    "make_player",
+]
