@@ -345,8 +345,10 @@ def bid_by_simulation(
     options: list[tuple[float, Action]] = []
     if PASS in legal:
         options.append((sum(pass_scores) / count if pass_scores else 0.0, PASS))
+    # The counts players trust: no 10 without the joker, no 9 without the joker or a bower
+    # (double dummy finds the missing top trumps where they do least harm).
     for strain in strains:
-        for level in range(6, 11):
+        for level in range(6, heuristic.level_for(99.0, obs.hand, strain) + 1):
             action = bid_action(level, strain)
             if action not in legal:
                 continue
