@@ -24,13 +24,12 @@ from fivehundred.actions import (
     OPEN_MISERE,
     PASS,
     Action,
-    action_text,
     bid_action,
     bid_strain,
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
-from fivehundred.bots.base import Player
+from fivehundred.bots.base import Player, say
 from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
 from fivehundred.cards import (
     JOKER,
@@ -469,10 +468,10 @@ class HeuristicPlayer(Player):
                 if extra < 1:
                     continue
                 why = (
-                    f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks of "
+                    f"raising partner's {say(partner_bid)}: {support:.1f} tricks of "
                     f"support with {trumps} trumps, more than the trick partner counts on"
                     if strain != NO_TRUMPS
-                    else f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks"
+                    else f"raising partner's {say(partner_bid)}: {support:.1f} tricks"
                 )
             level = min(level, 10)
             if level < 6:
@@ -514,7 +513,7 @@ class HeuristicPlayer(Player):
             _, action, why = max(choices, key=lambda t: (bid_tricks(t[1]), bid_strain(t[1])))
             if self._winning_bid(obs, action) and len(choices) == 1:
                 why += "; enough to win the game"
-            return action, f"bidding {action_text(action)}: {why}"
+            return action, f"bidding {say(action)}: {why}"
         if PASS in legal:
             if partner_bid >= 0:
                 return PASS, "passing: not enough support to raise partner"
