@@ -41,12 +41,14 @@ from fivehundred.cards import (
     SUITS,
     Card,
     CardMask,
-    card_symbol,
     iter_cards,
     make_card,
     rank_of,
     same_colour_suit,
     suit_of,
+)
+from fivehundred.cards import (
+    card_symbol as _card_symbol,
 )
 from fivehundred.observation import Observation
 from fivehundred.rules import AMERICAN, Rules
@@ -65,6 +67,11 @@ COUNT_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 PASSED_PARTNER = 1.2
 RANK_KING = 14
 RANK_QUEEN = 13
+
+
+def card_symbol(card: Card) -> str:
+    """A card for explanations: ``7♠``, ``joker``."""
+    return "joker" if card == JOKER else _card_symbol(card)
 
 
 # ----------------------------------------------------------------------------- hand values
