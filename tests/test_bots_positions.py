@@ -105,11 +105,12 @@ def test_no_singleton_lead_in_no_trumps() -> None:
     assert decide(state) != "4H"
 
 
-def test_no_trumps_declarer_leads_the_joker_into_a_long_suit() -> None:
+def test_no_trumps_declarer_keeps_the_joker_at_trick_one() -> None:
+    # The joker is the stopper and the entry: knock out the ace of the long suit first.
     state = deal_hand(AUS, 3, {0: "JK KS QS JS 10S 9S KC QC KD QD"}, kitty="5S 5C 4D")
     apply_text(state, "7NT pass pass pass 5S 5C 4D none")
     assert state.phase == "play"
-    assert decide(state) == "JK>S"
+    assert decide(state) == "KS"
 
 
 def test_no_trumps_declarer_runs_the_long_suit() -> None:

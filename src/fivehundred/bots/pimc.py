@@ -34,10 +34,9 @@ from collections.abc import Sequence
 from fivehundred.actions import (
     MISERE,
     Action,
-    action_text,
     bid_tricks,
 )
-from fivehundred.bots.base import Player
+from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.house import house_action, house_bid
 from fivehundred.bots.memory import context_for, play_card
@@ -351,7 +350,13 @@ class PimcPlayer(Player):
             return action, self.heuristic.explain()
         best = max(obs.legal, key=lambda a: (totals[a], -a))
         mean = totals[best] / solved
-        return best, (
-            f"{action_text(best, obs.rules.two_jokers)} scored best over {solved} "
-            f"sampled deals (mean {mean:+.0f} points for my side)"
+        two = obs.rules.two_jokers
+        why = (
+            f"{say(best, two)}: it scored best over {solved} sampled deals "
+            f"({mean:+.0f} points for my side on average"
         )
+        others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
+        if others:
+            second = max(others, key=lambda a: (totals[a], -a))
+            why += f"; the next best, {say(second, two)}, {totals[second] / solved:+.0f}"
+        return best, why + ")"

@@ -25,12 +25,12 @@ from fivehundred.actions import (
     MISERE,
     PASS,
     Action,
-    action_text,
     bid_action,
     bid_strain,
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
+from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import (
     HeuristicPlayer,
     hand_tricks,
@@ -345,8 +345,10 @@ def bid_by_simulation(
     options: list[tuple[float, Action]] = []
     if PASS in legal:
         options.append((sum(pass_scores) / count if pass_scores else 0.0, PASS))
+    # The counts players trust: no 10 without the joker, no 9 without the joker or a bower
+    # (double dummy finds the missing top trumps where they do least harm).
     for strain in strains:
-        for level in range(6, 11):
+        for level in range(6, heuristic.level_for(99.0, obs.hand, strain) + 1):
             action = bid_action(level, strain)
             if action not in legal:
                 continue
@@ -361,9 +363,7 @@ def bid_by_simulation(
     if best == PASS:
         text = f"passing: {value:+.0f} points expected, better than any bid over {count} deals"
     else:
-        text = (
-            f"bidding {action_text(best)}: {value:+.0f} points expected over {count} solved deals"
-        )
+        text = f"bidding {say(best)}: {value:+.0f} points expected over {count} solved deals"
     return best, text
 
 
@@ -439,7 +439,7 @@ def discard_by_simulation(
             # A trick more counts a little even when the score is the same.
             totals[i] += contract_score(contract, total, rules) + total
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    cards = " ".join(action_text(c) for c in iter_cards(candidates[best]))
+    cards = ", ".join(say(c, rules.two_jokers) for c in iter_cards(candidates[best]))
     return candidates[best], (
         f"discarding {cards}: best of {len(candidates)} discards over {solved} solved deals "
         f"(mean {totals[best] / max(solved, 1):+.0f})"
