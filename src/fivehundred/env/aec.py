@@ -169,6 +169,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _accumulate_rewards(self) -> None:
+        if self._rewarded:  # rewards are all zero between scored hands
+            super()._accumulate_rewards()
+
     def _hand_scored(self, hand: HandState) -> None:
         if self.reward_mode != "points":
             return

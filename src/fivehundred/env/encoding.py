@@ -2,18 +2,25 @@
 
 Every field is derived from what that seat may see (the same facts as the core
 :class:`~fivehundred.observation.Observation`): its own hand, the public auction and play,
-its own kitty discards when it is the contractor, and the cards lying face up. Seats are
-*relative*: index 0 of every per-seat field is the observing seat, 1 the seat on its left,
-and so on.
+its own kitty discards when it is the contractor, and the cards lying face up.
 
-The binary fields are packed into one integer bitmask while a hand is played and unpacked
-with numpy in one call, so encoding costs a few microseconds. Sizes come from the engine's
-constants (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`),
-so new actions or phases change the layout, never break it.
+The vector has three parts: the *table* fields (the seat's hand, the phase, the
+contract …), then one *seat record* per seat in relative order (record 0 is the observing
+seat, record 1 the seat on its left, and so on: the calls each seat made, the cards it
+played, the suits it showed void in …), then the scores as floats. All but the scores
+are 0/1.
+
+Speed: while a hand is played the encoder keeps the seat records of every seat as one
+integer bitmask in absolute seat order, updated incrementally from the actions taken;
+encoding a seat's view rotates it by whole records, ORs in the table fields and unpacks
+the bits with numpy in one call. Sizes come from the engine's constants
+(:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
+actions or phases change the layout rather than break it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +31,7 @@ from fivehundred.game import PHASES, TRICKS_PER_HAND, HandState, controller_of
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 
-#: Auction calls: pass, the suit and no-trump bids, the misère bids.
+#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS).
 FIRST_CALL = PASS
 CALL_WIDTH = NOMINATE_BASE - PASS
 STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
@@ -33,176 +40,222 @@ SUIT_WIDTH = len(SUITS)
 #: Scores are divided by the target and clipped to this range.
 SCORE_LIMIT = 2.0
 
+TABLE_FIELDS: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("hand", (NUM_CARDS,), "the cards the seat holds (a dummy: its face-up cards; the "
+     "contractor holds the kitty until the discards are made)"),
+    ("phase", (len(PHASES),), "one-hot phase: " + ", ".join(PHASES)),
+    ("contract", (CALL_WIDTH,), "one-hot contract (action − PASS: 0 pass … the misère bids); "
+     "empty before the auction ends or when all passed"),
+    ("trump", (STRAIN_WIDTH,), "one-hot trump strain ♠ ♣ ♦ ♥ NT (misère: NT)"),
+    ("joker_suits", (JOKERS, SUIT_WIDTH), "suit nominated for the (red) joker and for the "
+     "black joker, before play (R-JOKER 1)"),
+    ("called_card", (NUM_CARDS,), "five players: the card the contractor called"),
+    ("discards", (NUM_CARDS,), "the seat's own kitty discards (the contractor only)"),
+    ("led_suit", (SUIT_WIDTH,), "one-hot suit led to the trick in progress"),
+    ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
+)  # fmt: skip
+
+SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("calls", CALL_WIDTH, "every call the seat made (action − PASS)"),
+    ("played", NUM_CARDS, "the cards the seat has played this hand"),
+    ("trick", NUM_CARDS, "its card in the trick in progress"),
+    ("voids", SUIT_WIDTH, "the suits it has shown void in (♠ ♣ ♦ ♥)"),
+    ("tricks_won", TRICKS_PER_HAND + 1, "one-hot tricks it has won (0 … 10)"),
+    ("exposed", NUM_CARDS, "its cards lying face up for this seat to see: the open misère "
+     "hand after trick 1, the dummies' face-up cards, a dummy's controller's hand"),
+    ("to_move", 1, "the seat is to move"),
+    ("dealer", 1, "the seat dealt"),
+    ("contractor", 1, "the seat is the contractor"),
+    ("partner", 1, "the seat is known to be the contractor's partner"),
+    ("active", 1, "the seat plays this hand (a misère contractor's partner sits out)"),
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Field:
-    """One field of the vector: its name, where it starts, its size, and its shape."""
+    """One field: where it starts (in the vector, or for a seat field in each seat record),
+    its shape, and what it means."""
 
     name: str
     offset: int
-    size: int
     shape: tuple[int, ...]
     meaning: str
+    per_seat: bool = False
 
-
-def _fields(rules: Rules) -> list[tuple[str, tuple[int, ...], str]]:
-    n = rules.seats
-    return [
-        ("hand", (NUM_CARDS,), "the cards the seat holds (a dummy: its face-up cards)"),
-        ("phase", (len(PHASES),), "one-hot: " + ", ".join(PHASES)),
-        ("to_move", (n,), "one-hot relative seat to move (none when the hand is over)"),
-        ("dealer", (n,), "one-hot relative seat of the dealer"),
-        ("calls", (n, CALL_WIDTH), "per seat, every call it made (pass, 6S … 10NT, misère "
-         "bids; action - PASS)"),
-        ("contract", (CALL_WIDTH,), "one-hot contract (action - PASS); none before the auction "
-         "ends or when all passed"),
-        ("contractor", (n,), "one-hot relative seat of the contractor"),
-        ("trump", (STRAIN_WIDTH,), "one-hot trump strain ♠ ♣ ♦ ♥ NT (misère: NT)"),
-        ("joker_suits", (JOKERS, SUIT_WIDTH), "suit nominated for the (red) joker and the "
-         "black joker (R-JOKER 1)"),
-        ("partners", (n,), "seats known to be the contractor's partners"),
-        ("called_card", (NUM_CARDS,), "five players: the card the contractor called"),
-        ("discards", (NUM_CARDS,), "the seat's own kitty discards (contractor only)"),
-        ("played", (n, NUM_CARDS), "per seat, the cards it has played this hand"),
-        ("voids", (n, SUIT_WIDTH), "per seat, the suits it has shown void in"),
-        ("trick", (n, NUM_CARDS), "per seat, its card in the trick in progress"),
-        ("led_suit", (SUIT_WIDTH,), "one-hot suit led to the trick in progress"),
-        ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
-        ("tricks_won", (n, TRICKS_PER_HAND + 1), "per seat, one-hot tricks won (0 … 10)"),
-        ("exposed", (n, NUM_CARDS), "per seat, its cards lying face up (the open misère hand "
-         "after trick 1, the dummies' face-up cards, a dummy's controller's hand)"),
-        ("active", (n,), "seats playing this hand (a misère contractor's partner sits out)"),
-        ("scores", (n,), "game score of each seat's side / target, clipped to ±2 (0 in "
-         "single-hand episodes)"),
-    ]  # fmt: skip
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
 
 
 class Encoder:
     """Encodes :class:`HandState` positions for one rule set (see the module docstring).
 
     ``encode(state, seat, scores)`` returns a fresh float32 vector of :attr:`size`.
-    The encoder keeps per-seat play history of the hand it saw last, updated
-    incrementally (a new hand, or an earlier position, starts it again).
     """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.seats = rules.seats
+        n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
-        fields: list[Field] = []
+        self.fields: dict[str, Field] = {}
         offset = 0
-        for name, shape, meaning in _fields(rules):
-            size = int(np.prod(shape))
-            fields.append(Field(name, offset, size, shape, meaning))
-            offset += size
-        self.fields = {f.name: f for f in fields}
-        self.size = offset
-        self.binary_size = self.fields["scores"].offset
-        self._bytes = (self.binary_size + 7) // 8
+        for name, shape, meaning in TABLE_FIELDS:
+            self.fields[name] = field = Field(name, offset, shape, meaning)
+            offset += field.size
+        self.seats_offset = offset
+        record = 0
+        for name, width, meaning in SEAT_FIELDS:
+            self.fields[name] = Field(name, record, (n, width), meaning, per_seat=True)
+            record += width
+        self.record = record
+        self.binary_size = offset + n * record
+        self.fields["scores"] = Field("scores", self.binary_size, (n,),
+                                      "game score of each seat's side ÷ target, clipped to "
+                                      "±2 (0 in single-hand episodes)")  # fmt: skip
+        self.size = self.binary_size + n
+        self._bytes = (self.size + 7) // 8
+        self._all_records = (1 << (n * record)) - 1
+        f = self.fields
+        self._phase = {p: 1 << (f["phase"].offset + i) for i, p in enumerate(PHASES)}
+        self._contract = f["contract"].offset - FIRST_CALL
+        self._trump = f["trump"].offset
+        self._joker = f["joker_suits"].offset
+        self._called = f["called_card"].offset
+        self._discards = f["discards"].offset
+        self._led = f["led_suit"].offset
+        self._suits_led = f["suits_led"].offset
+        base = [seat * record for seat in range(n)]
+        self._base = base
+        self._call_at = [b + f["calls"].offset - FIRST_CALL for b in base]
+        self._played_at = [b + f["played"].offset for b in base]
+        self._trick_at = [b + f["trick"].offset for b in base]
+        self._void_at = [b + f["voids"].offset for b in base]
+        self._won_at = [b + f["tricks_won"].offset for b in base]
+        self._exposed_at = [self.seats_offset + b + f["exposed"].offset for b in base]
+        self._to_move = [1 << (b + f["to_move"].offset) for b in base]
+        self._dealer = [1 << (b + f["dealer"].offset) for b in base]
+        self._contractor = [1 << (b + f["contractor"].offset) for b in base]
+        self._partner = [1 << (b + f["partner"].offset) for b in base]
+        self._active_bit = [1 << (b + f["active"].offset) for b in base]
+        self._sets: dict[tuple[int, ...], tuple[int, int]] = {}
         self._state: HandState | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        self._won = [0] * self.seats
+        self._trick_bits = 0
         self._history = 0
-        self._played = [0] * self.seats
-        self._calls = [0] * self.seats
-        self._tricks = 0
-        self._in_trick = 0
         self._calls_seen = 0
+        self._tricks_seen = 0
+        self._in_trick = 0
 
     # ------------------------------------------------------------------ tracking
     def _sync(self, state: HandState) -> None:
-        """Bring the per-seat history up to ``state`` (incrementally when it moved on)."""
-        if state is not self._state or len(state.history) < self._history:
+        """Bring the seat records up to ``state`` (incrementally when it moved on)."""
+        history = len(state.history)
+        if state is not self._state or history < self._history:
             self._state = state
-            self._played = [0] * self.seats
-            self._calls = [0] * self.seats
-            self._tricks = 0
-            self._in_trick = 0
-            self._calls_seen = 0
-            self._history = 0
-        if len(state.history) == self._history and self._history:
+            self._reset()
+        elif history == self._history:
             return
-        self._history = len(state.history)
+        self._history = history
+        records = self._records
         calls = state.auction.calls
-        for seat, call in calls[self._calls_seen :]:
-            self._calls[seat] |= 1 << (call - FIRST_CALL)
-        self._calls_seen = len(calls)
-        played = self._played
+        if len(calls) > self._calls_seen:
+            call_at = self._call_at
+            for seat, call in calls[self._calls_seen :]:
+                records |= 1 << (call_at[seat] + call)
+            self._calls_seen = len(calls)
+        played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
+        voids = state.void_shown
         tricks = state.tricks
-        if len(tricks) > self._tricks:
-            for trick in tricks[self._tricks :]:
-                for seat, action in trick.plays[self._in_trick :]:
-                    played[seat] |= 1 << action_card(action)
-                self._in_trick = 0
-            self._tricks = len(tricks)
+        while self._tricks_seen < len(tricks):
+            trick = tricks[self._tricks_seen]
+            for seat, action in trick.plays[self._in_trick :]:
+                card = action_card(action)
+                records |= 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+            records &= ~self._trick_bits
+            self._trick_bits = 0
+            winner = trick.winner
+            won = self._won[winner]
+            at = self._won_at[winner]
+            records = records & ~(1 << (at + won)) | 1 << (at + won + 1)
+            self._won[winner] = won + 1
+            self._in_trick = 0
+            self._tricks_seen += 1
         seats = state.trick_seats
         if len(seats) > self._in_trick:
-            for seat, card in zip(seats[self._in_trick :], state.trick_cards[self._in_trick :],
-                                  strict=True):  # fmt: skip
-                played[seat] |= 1 << card
+            cards = state.trick_cards
+            for index in range(self._in_trick, len(seats)):
+                seat, card = seats[index], cards[index]
+                bit = 1 << (trick_at[seat] + card)
+                self._trick_bits |= bit
+                records |= bit | 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
             self._in_trick = len(seats)
+        self._records = records
+
+    def _seat_set(self, seats: Sequence[int], table: list[int]) -> int:
+        bits = 0
+        for seat in seats:
+            bits |= table[seat]
+        return bits
 
     # ------------------------------------------------------------------ encoding
     def bits(self, state: HandState, seat: int) -> int:
-        """The binary fields for ``seat`` as one integer (bit i = vector element i)."""
+        """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
         self._sync(state)
         n = self.seats
-        f = self.fields
-        rel = [(seat + k) % n for k in range(n)]
-        bits = state.playable(seat)
-        bits |= 1 << (f["phase"].offset + PHASES.index(state.phase))
+        records = self._records | self._dealer[state.dealer]
         if state.to_move >= 0:
-            bits |= 1 << (f["to_move"].offset + (state.to_move - seat) % n)
-        bits |= 1 << (f["dealer"].offset + (state.dealer - seat) % n)
-        offset = f["calls"].offset
-        for k, s in enumerate(rel):
-            bits |= self._calls[s] << (offset + k * CALL_WIDTH)
-        if state.contract >= 0:
-            bits |= 1 << (f["contract"].offset + state.contract - FIRST_CALL)
-            bits |= 1 << (f["contractor"].offset + (state.contractor - seat) % n)
-        trump = state.trump
-        if trump >= 0:
-            bits |= 1 << (f["trump"].offset + trump)
-        for joker, suit in enumerate(state.joker_suits):
-            if suit >= 0:
-                bits |= 1 << (f["joker_suits"].offset + joker * SUIT_WIDTH + suit)
-        if state.partner_revealed or seat in state.partners:
-            offset = f["partners"].offset
-            for partner in state.partners:
-                bits |= 1 << (offset + (partner - seat) % n)
-        if state.called_card >= 0:
-            bits |= 1 << (f["called_card"].offset + state.called_card)
-        if seat == state.contractor:
-            bits |= state.discards << f["discards"].offset
-        offset = f["played"].offset
-        voids = f["voids"].offset
-        won = f["tricks_won"].offset
-        for k, s in enumerate(rel):
-            bits |= self._played[s] << (offset + k * NUM_CARDS)
-            bits |= state.void_shown[s] << (voids + k * SUIT_WIDTH)
-            bits |= 1 << (won + k * (TRICKS_PER_HAND + 1) + state.tricks_won[s])
+            records |= self._to_move[state.to_move]
+        key = state.active
+        active = self._sets.get(key)
+        if active is None:
+            active = self._sets[key] = (self._seat_set(key, self._active_bit), 0)
+        records |= active[0]
+        contract = state.contract
+        bits = state.playable(seat) | self._phase[state.phase]
+        if contract >= 0:
+            contractor = state.contractor
+            records |= self._contractor[contractor]
+            bits |= 1 << (self._contract + contract)
+            partners = state.partners
+            if partners and (state.partner_revealed or seat in partners):
+                records |= self._seat_set(partners, self._partner)
+            trump = state.trump
+            if trump >= 0:
+                bits |= 1 << (self._trump + trump)
+            red, black = state.joker_suits
+            if red >= 0:
+                bits |= 1 << (self._joker + red)
+            if black >= 0:
+                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+            if state.called_card >= 0:
+                bits |= 1 << (self._called + state.called_card)
+            if seat == contractor:
+                bits |= state.discards << self._discards
+        if seat:
+            shift = seat * self.record
+            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+        bits |= records << self.seats_offset
         if state.trick_cards:
-            offset = f["trick"].offset
-            for s, card in zip(state.trick_seats, state.trick_cards, strict=True):
-                bits |= 1 << (offset + ((s - seat) % n) * NUM_CARDS + card)
-            bits |= 1 << (f["led_suit"].offset + state.led_suit)
-        bits |= state.suits_led << f["suits_led"].offset
-        offset = f["exposed"].offset
-        for s, mask in state.visible_cards(seat):
-            bits |= mask << (offset + ((s - seat) % n) * NUM_CARDS)
-        offset = f["active"].offset
-        for s in state.active:
-            bits |= 1 << (offset + (s - seat) % n)
+            bits |= 1 << (self._led + state.led_suit)
+        bits |= state.suits_led << self._suits_led
+        if state.contract >= 0 or state.rules.dummies:
+            exposed_at = self._exposed_at
+            for other, mask in state.visible_cards(seat):
+                bits |= mask << exposed_at[(other - seat) % n]
         return bits
 
-    def encode(self, state: HandState, seat: int, scores: tuple[int, ...] | list[int] = ()
-               ) -> np.ndarray:  # fmt: skip
+    def encode(self, state: HandState, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of ``seat`` (float32, :attr:`size` long)."""
         raw = self.bits(state, seat).to_bytes(self._bytes, "little")
-        vector = np.zeros(self.size, np.float32)
-        vector[: self.binary_size] = np.unpackbits(
-            np.frombuffer(raw, np.uint8), count=self.binary_size, bitorder="little"
-        )
+        # (count= and padding bits cost more than slicing the unpacked bytes)
+        unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        vector = unpacked[: self.size].astype(np.float32)
         if scores:
-            offset = self.fields["scores"].offset
+            offset = self.binary_size
             target = self.rules.target
             sides = self.sides
             n = self.seats
@@ -212,17 +265,21 @@ class Encoder:
         return vector
 
     def view(self, vector: np.ndarray, name: str) -> np.ndarray:
-        """One field of an encoded vector, in its shape (for tests and inspection)."""
+        """One field of an encoded vector in its shape (seat fields: one row per relative
+        seat), for tests and inspection."""
         field = self.fields[name]
-        return vector[field.offset : field.offset + field.size].reshape(field.shape)
+        if not field.per_seat:
+            return vector[field.offset : field.offset + field.size].reshape(field.shape)
+        records = vector[self.seats_offset : self.binary_size].reshape(self.seats, self.record)
+        return records[:, field.offset : field.offset + field.shape[1]]
 
 
-def action_mask(legal: list[int]) -> np.ndarray:
-    """int8 mask of :data:`NUM_ACTIONS` with ones at the legal actions."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    if legal:
-        mask[legal] = 1
-    return mask
+def action_mask(legal: Sequence[int]) -> np.ndarray:
+    """int8 mask of :data:`~fivehundred.actions.NUM_ACTIONS` with ones at the legal actions."""
+    mask = bytearray(NUM_ACTIONS)
+    for action in legal:
+        mask[action] = 1
+    return np.frombuffer(mask, np.int8)
 
 
 def acting_seat(state: HandState, player: int) -> int:
