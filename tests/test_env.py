@@ -128,8 +128,12 @@ def test_encoding_matches_the_core_observation(preset: str) -> None:
                 won = encoder.view(vector, "tricks_won")[k]
                 assert won.sum() == 1 and won[obs.tricks_won[s]] == 1
                 assert encoder.view(vector, "to_move")[k, 0] == (obs.to_move == s)
-            # incremental and fresh encodings agree
+            # incremental and fresh encodings agree, and so does the encoding of the core
+            # observation: the vector holds nothing the seat may not see
             assert (Encoder(state.rules).encode(state, seat) == vector).all()
+            scores = (250, -60, 40, 0, 0, 0)[: max(encoder.sides) + 1]
+            assert (encoder.encode(state, seat, scores) ==
+                    encoder.encode_observation(state.observation(seat, scores))).all()
 
 
 def _shuffle_unseen(state: HandState, seat: int, rng: random.Random) -> HandState:

@@ -28,6 +28,7 @@ import numpy as np
 from fivehundred.actions import NOMINATE_BASE, NUM_ACTIONS, PASS, action_card
 from fivehundred.cards import NUM_CARDS, SUITS
 from fivehundred.game import PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 
@@ -248,9 +249,63 @@ class Encoder:
                 bits |= mask << exposed_at[(other - seat) % n]
         return bits
 
+    def observation_bits(self, obs: Observation) -> int:
+        """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
+        player receives): the same integer, built from the seat's view alone."""
+        n = self.seats
+        seat = obs.seat
+        records = self._dealer[obs.dealer]
+        for s in range(n):
+            records |= 1 << (self._won_at[s] + obs.tricks_won[s])
+            records |= obs.voids[s] << self._void_at[s]
+        for s, call in obs.auction:
+            records |= 1 << (self._call_at[s] + call)
+        for plays, _ in obs.tricks:
+            for s, action in plays:
+                records |= 1 << (self._played_at[s] + action_card(action))
+        for s, action in obs.trick:
+            card = action_card(action)
+            records |= 1 << (self._played_at[s] + card) | 1 << (self._trick_at[s] + card)
+        if obs.to_move >= 0:
+            records |= self._to_move[obs.to_move]
+        records |= self._seat_set(obs.active, self._active_bit)
+        bits = obs.hand | self._phase[obs.phase]
+        if obs.contract >= 0:
+            records |= self._contractor[obs.contractor]
+            records |= self._seat_set(obs.partners, self._partner)
+            bits |= 1 << (self._contract + obs.contract)
+            if obs.trump >= 0:
+                bits |= 1 << (self._trump + obs.trump)
+            red, black = obs.joker_suits
+            if red >= 0:
+                bits |= 1 << (self._joker + red)
+            if black >= 0:
+                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+            if obs.called_card >= 0:
+                bits |= 1 << (self._called + obs.called_card)
+            bits |= obs.discards << self._discards
+        if seat:
+            shift = seat * self.record
+            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+        bits |= records << self.seats_offset
+        if obs.led_suit >= 0:
+            bits |= 1 << (self._led + obs.led_suit)
+        bits |= obs.suits_led << self._suits_led
+        for other, mask in obs.exposed:
+            bits |= mask << self._exposed_at[(other - seat) % n]
+        return bits
+
+    def encode_observation(self, obs: Observation) -> np.ndarray:
+        """The vector of a core observation (its scores included): what an agent playing
+        through the player interface (the arena, ``cmd:`` players) sees."""
+        return self._vector(self.observation_bits(obs), obs.seat, obs.scores)
+
     def encode(self, state: HandState, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of ``seat`` (float32, :attr:`size` long)."""
-        raw = self.bits(state, seat).to_bytes(self._bytes, "little")
+        return self._vector(self.bits(state, seat), seat, scores)
+
+    def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
+        raw = bits.to_bytes(self._bytes, "little")
         # (count= and padding bits cost more than slicing the unpacked bytes)
         unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
         vector = unpacked[: self.size].astype(np.float32)
