@@ -75,7 +75,9 @@ def main() -> None:
         r_time, r_steps = env_steps(preset, args.hands, False)
         engine_rate = e_actions / e_time
         raw_rate = r_steps / r_time
-        line = f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
+        line = (
+            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
+        )
         if args.wrapped:
             w_time, w_steps = env_steps(preset, args.hands, True)
             line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"

@@ -18,7 +18,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import fivehundred.env.openspiel_game  # noqa: F401  (registers python_five_hundred)
+import fivehundred.env.openspiel_game  # registers python_five_hundred
 from fivehundred.bots import make_player
 from fivehundred.scoring import side_of_seats
 

@@ -132,8 +132,10 @@ def test_encoding_matches_the_core_observation(preset: str) -> None:
             # observation: the vector holds nothing the seat may not see
             assert (Encoder(state.rules).encode(state, seat) == vector).all()
             scores = (250, -60, 40, 0, 0, 0)[: max(encoder.sides) + 1]
-            assert (encoder.encode(state, seat, scores) ==
-                    encoder.encode_observation(state.observation(seat, scores))).all()
+            assert (
+                encoder.encode(state, seat, scores)
+                == encoder.encode_observation(state.observation(seat, scores))
+            ).all()
 
 
 def _shuffle_unseen(state: HandState, seat: int, rng: random.Random) -> HandState:

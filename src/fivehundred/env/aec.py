@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -41,8 +41,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     points), ``"game"`` plays to the target (the only choice with ``reward="game"``).
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "fivehundred_v0",
-                "is_parallelizable": False}  # fmt: skip
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
+                                          "name": "fivehundred_v0",
+                                          "is_parallelizable": False}  # fmt: skip
 
     def __init__(
         self,

@@ -243,9 +243,9 @@ class Observer:
             view = hand.observation(acting_seat(hand, player)).to_json()
             view.pop("players", None)
             return json.dumps(view, sort_keys=True)
-        seats = [player] + [s for s in dummy_seats(rules) if controller_of(rules, s) == player]
+        mine = [player] + [s for s in dummy_seats(rules) if controller_of(rules, s) == player]
         views = []
-        for seat in seats:
+        for seat in mine:
             view = hand.observation(seat).to_json()
             view.pop("players", None)
             views.append(view)

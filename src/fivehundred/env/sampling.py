@@ -41,9 +41,8 @@ def resample(state: HandState, seat: int, rng: random.Random) -> HandState:
     played = _played_by(state)
     contractor = state.contractor
     kitty_size = rules.pack.kitty_size
-    exchanged = contractor >= 0 and state.discards_left < kitty_size or (
-        contractor >= 0 and state.phase != "discard"
-    )
+    # the contractor has discarded (some of) the kitty: its discards are hidden
+    exchanged = contractor >= 0 and (state.discards_left < kitty_size or state.phase != "discard")
     unseen = state.observation(seat).unseen
     forbidden = [0] * seats
     ctx = state.ctx
@@ -55,8 +54,11 @@ def resample(state: HandState, seat: int, rng: random.Random) -> HandState:
             if ctx.misere and state.void_shown[s]:
                 forbidden[s] |= ctx.free_jokers
     required = [0] * seats
-    if contractor >= 0 and contractor != seat and state.phase not in ("auction", "discard",
-                                                                      "nominate"):
+    if (
+        contractor >= 0
+        and contractor != seat
+        and state.phase not in ("auction", "discard", "nominate")
+    ):
         held, barred = _jokers_after_exchange(state)
         required[contractor] |= held & unseen
         forbidden[contractor] |= barred

@@ -21,7 +21,7 @@ from fivehundred.bots import Player, make_player
 from fivehundred.env.aec import MAX_HANDS, FiveHundredEnv
 
 
-class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
+class SingleAgentEnv(gymnasium.Env):
     """The learner controls ``seat`` (a player number), or every player of ``side``;
     ``opponents`` names the player for the other seats (one name, or a name per player
     number). Rewards and episodes as in :class:`~fivehundred.env.aec.FiveHundredEnv`; the
@@ -29,7 +29,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
     ``action_masks()`` returns the legal-action mask (the MaskablePPO convention).
     """
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  (gymnasium's convention)
 
     def __init__(
         self,
@@ -96,9 +96,7 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
             reward = self._advance()
         return self._observe(), {"reward_before_first_move": reward}
 
-    def step(
-        self, action: Any
-    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         table = self.table
         agent = table.agent_selection
         if agent not in self.learners or table.terminations[agent] or table.truncations[agent]:
@@ -114,7 +112,8 @@ class SingleAgentEnv(gymnasium.Env):  # type: ignore[misc]
         hand = table.hand
         table.step(action)
         if hand is not None and hand.is_over:
-            summary = {"points": list(hand.result.points), "scores": list(table.scores)}
+            summary: dict[str, object] = {"points": list(hand.result.points),
+                                          "scores": list(table.scores)}  # fmt: skip
             for player in self.players.values():
                 player.hand_over(summary)
         return float(table.rewards[self.learners[0]])
