@@ -58,6 +58,18 @@ def test_cli_backend_ray_prints_the_same_summary(capsys: pytest.CaptureFixture[s
     assert remote == local and remote["matches"] == 8
 
 
+def test_an_unreachable_cluster_is_one_line(capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    args = ["--team-a", "random", "--team-b", "random", "--hands", "1", "--backend", "ray",
+            "--quiet"]  # fmt: skip
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fivehundred arena: cannot start or join the Ray cluster at ")
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_progress_shows_deals_and_the_win_interval() -> None:
     assert progress_text(6, 2, {"A": 0, "B": 0}) == "deals 3  A 0 – B 0"
     text = progress_text(20, 2, {"A": 14, "B": 6})

@@ -103,8 +103,13 @@ def main(argv: list[str]) -> int:
             import ray  # noqa: F401
         except ImportError:
             return _fail("--backend ray needs Ray: pip install 'fivehundred[ray]'")
-    outcomes = _run(tasks, args.workers, args.quiet or args.json, args.backend,
-                    sides_count(rules))  # fmt: skip
+    try:
+        outcomes = _run(tasks, args.workers, args.quiet or args.json, args.backend,
+                        sides_count(rules))  # fmt: skip
+    except RuntimeError as error:
+        if type(error).__name__ != "RayUnavailable":
+            raise
+        return _fail(str(error))
     summary = summarize(outcomes, args.team_a, args.team_b)
     if args.out:
         try:

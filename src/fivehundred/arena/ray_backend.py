@@ -41,11 +41,20 @@ def _init(workers: int) -> bool:
         return False
     quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": "ERROR"}
     address = os.environ.get("RAY_ADDRESS")
-    if address:
-        ray.init(address=address, **quiet)
-    else:
-        ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+    try:
+        if address:
+            ray.init(address=address, **quiet)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+    except Exception as error:  # Ray raises several kinds (ConnectionError, RuntimeError …)
+        where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray"
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise RayUnavailable(f"cannot start or join {where}: {first}") from None
     return True
+
+
+class RayUnavailable(RuntimeError):
+    """Ray could not be started or joined (one line, for the command line)."""
 
 
 def iterate_ray(tasks: list[MatchTask], workers: int) -> Iterator[MatchOutcome]:
