@@ -5,7 +5,8 @@
     fivehundred arena --team-a "cmd:python examples/simple_bot.py" --team-b random --games 4
 
 Each deal is played twice with the teams' seats swapped (with three or five players, or
-three teams of two, once with team A in each seat or side, B playing all the others). Prints a progress bar, then a
+three teams of two, once with team A in each seat or side, B playing all the others). Prints a progress bar
+(deals done, team A's win rate so far and its 95% interval), then a
 table (or ``--json``); ``--out`` keeps every hand as a record, ``--plot`` draws the points
 per hand.
 """
@@ -19,8 +20,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from fivehundred.arena.runner import MAX_HANDS, MatchOutcome, duplicate_tasks, run_matches
-from fivehundred.arena.stats import Summary, summarize
+from fivehundred.arena.runner import (
+    BACKENDS,
+    MAX_HANDS,
+    MatchOutcome,
+    duplicate_tasks,
+    run_matches,
+    sides_count,
+)
+from fivehundred.arena.stats import Summary, summarize, wilson_interval
 from fivehundred.errors import FiveHundredError
 from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import parse_variants
@@ -41,6 +49,9 @@ def _parser() -> _Parser:
                    help="rules variant, repeatable (e.g. --variant target=300)")  # fmt: skip
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="parallel processes (default: all cores)")  # fmt: skip
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="local: a process pool (default); ray: a Ray cluster (RAY_ADDRESS, "
+                   "or a local Ray started for the run)")  # fmt: skip
     p.add_argument("--max-hands", type=int, default=MAX_HANDS,
                    help=f"stop a game after this many hands (default {MAX_HANDS})")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -90,7 +101,18 @@ def main(argv: list[str]) -> int:
         )
     except ValueError as error:
         return _fail(str(error))
-    outcomes = _run(tasks, args.workers, args.quiet or args.json)
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return _fail("--backend ray needs Ray: pip install 'fivehundred[ray]'")
+    try:
+        outcomes = _run(tasks, args.workers, args.quiet or args.json, args.backend,
+                        sides_count(rules))  # fmt: skip
+    except RuntimeError as error:
+        if type(error).__name__ != "RayUnavailable":
+            raise
+        return _fail(str(error))
     summary = summarize(outcomes, args.team_a, args.team_b)
     if args.out:
         try:
@@ -112,9 +134,20 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _run(tasks: list[Any], workers: int, quiet: bool) -> list[MatchOutcome]:
+def progress_text(done: int, sides: int, wins: dict[str, int]) -> str:
+    """The progress line: duplicate deals done, team A's win rate and its interval."""
+    decided = wins["A"] + wins["B"]
+    text = f"deals {done // sides}  A {wins['A']} – B {wins['B']}"
+    if decided:
+        lo, hi = wilson_interval(wins["A"], decided)
+        text += f"  A wins {wins['A'] / decided:.1%} ({lo:.1%}–{hi:.1%})"
+    return text
+
+
+def _run(tasks: list[Any], workers: int, quiet: bool, backend: str = "local",
+         sides: int = 2) -> list[MatchOutcome]:  # fmt: skip
     if quiet:
-        return run_matches(tasks, workers)
+        return run_matches(tasks, workers, backend=backend)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress("[progress.description]{task.description}", BarColumn(),
@@ -122,13 +155,15 @@ def _run(tasks: list[Any], workers: int, quiet: bool) -> list[MatchOutcome]:
                   console=_console(stderr=True)) as bar:  # fmt: skip
         job = bar.add_task("playing", total=len(tasks))
         wins = {"A": 0, "B": 0}
+        done = [0]
 
         def advance(outcome: MatchOutcome) -> None:
+            done[0] += 1
             if outcome.winner:
                 wins[outcome.winner] += 1
-            bar.update(job, advance=1, description=f"A {wins['A']} – B {wins['B']}")
+            bar.update(job, advance=1, description=progress_text(done[0], sides, wins))
 
-        return run_matches(tasks, workers, advance)
+        return run_matches(tasks, workers, advance, backend)
 
 
 def _console(stderr: bool = False) -> Any:

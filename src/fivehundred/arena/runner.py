@@ -224,12 +224,28 @@ def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: in
     return tasks
 
 
+BACKENDS = ("local", "ray")
+
+
 def run_matches(
-    tasks: list[MatchTask], workers: int = 1, progress: Callable[[MatchOutcome], None] | None = None
+    tasks: list[MatchTask],
+    workers: int = 1,
+    progress: Callable[[MatchOutcome], None] | None = None,
+    backend: str = "local",
 ) -> list[MatchOutcome]:
-    """Play every task; results come back in task order whatever the number of workers."""
+    """Play every task; results come back in task order whatever the number of workers
+    and the backend (``local``: a process pool; ``ray``: a Ray cluster, see
+    :mod:`fivehundred.arena.ray_backend`)."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    if backend == "ray":
+        from fivehundred.arena.ray_backend import iterate_ray
+
+        outcomes = iterate_ray(tasks, workers)
+    else:
+        outcomes = _iterate(tasks, workers)
     results: list[MatchOutcome] = []
-    for outcome in _iterate(tasks, workers):
+    for outcome in outcomes:
         if progress is not None:
             progress(outcome)
         results.append(outcome)

@@ -1,0 +1,88 @@
+"""Environment speed: PettingZoo steps per second for random agents choosing from the
+action mask, beside the bare engine's actions per second in the same run.
+
+Both loops play the same number of complete hands with uniformly random legal actions;
+the environment loop also builds each observation (vector and mask) the way an agent
+reads it (``env.last()``), and picks from the mask. The target is an environment cost of
+at most 3× the engine per action.
+
+    python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from fivehundred.env import env as wrapped_env
+from fivehundred.env import raw_env
+from fivehundred.game import DONE, HandState
+from fivehundred.rules import make_rules
+
+
+def engine_actions(preset: str, hands: int, seed: int = 1) -> tuple[float, int]:
+    """CPU seconds and actions for ``hands`` random hands on the bare engine."""
+    rules = make_rules(preset)
+    rng = random.Random(seed)
+    actions = 0
+    start = time.process_time()
+    for index in range(hands):
+        state = HandState.deal(rules, index % rules.players, seed=index)
+        while state.phase is not DONE:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+            actions += 1
+    return time.process_time() - start, actions
+
+
+def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1) -> tuple[float, int]:
+    """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents."""
+    table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
+    rng = random.Random(seed)
+    steps = 0
+    start = time.process_time()
+    for index in range(hands):
+        table.reset(seed=index)
+        while True:
+            obs, _, terminated, truncated, _ = table.last()
+            if terminated or truncated:
+                break
+            legal = np.flatnonzero(obs["action_mask"])
+            table.step(int(legal[int(rng.random() * len(legal))]))
+            steps += 1
+    return time.process_time() - start, steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--preset", action="append", help="preset (repeatable; default: all)")
+    parser.add_argument("--wrapped", action="store_true",
+                        help="also time env() with PettingZoo's checking wrappers")  # fmt: skip
+    args = parser.parse_args()
+    if args.hands <= 0:
+        parser.error("--hands must be positive")
+    presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
+                              "two_handed"]  # fmt: skip
+    print(f"{args.hands} random hands per preset, one core")
+    print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
+          + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else ""))  # fmt: skip
+    for preset in presets:
+        e_time, e_actions = engine_actions(preset, args.hands)
+        r_time, r_steps = env_steps(preset, args.hands, False)
+        engine_rate = e_actions / e_time
+        raw_rate = r_steps / r_time
+        line = (
+            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
+        )
+        if args.wrapped:
+            w_time, w_steps = env_steps(preset, args.hands, True)
+            line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,246 @@
+"""The PettingZoo AEC environment (see docs/env.md).
+
+>>> from fivehundred.env import env
+>>> table = env(preset="australian")
+>>> table.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = table.last()
+>>> obs["observation"].shape == table.observation_space("player_0")["observation"].shape
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from fivehundred.actions import NUM_ACTIONS, action_text
+from fivehundred.env.encoding import SCORE_LIMIT, Encoder, acting_seat, action_mask
+from fivehundred.env.render import table_text
+from fivehundred.game import GameState, HandState, controller_of
+from fivehundred.rules import make_rules
+from fivehundred.scoring import side_of_seats
+
+REWARDS = ("points", "game")
+EPISODES = ("hand", "game")
+#: A whole-game episode is truncated after this many hands (the arena's limit).
+MAX_HANDS = 100
+
+
+class FiveHundredEnv(AECEnv):  # type: ignore[misc]
+    """Five Hundred for ``rules.players`` agents, ``player_0`` … ``player_{n-1}``.
+
+    ``reward="points"``: each agent receives its side's points when a hand is scored;
+    ``reward="game"``: +1 / −1 when the game is won / lost (0 for a game stopped at
+    ``max_hands`` or tied). ``episode="hand"`` ends after one hand (the default with
+    points), ``"game"`` plays to the target (the only choice with ``reward="game"``).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
+                                          "name": "fivehundred_v0",
+                                          "is_parallelizable": False}  # fmt: skip
+
+    def __init__(
+        self,
+        preset: str = "australian",
+        variants: Mapping[str, Any] | None = None,
+        reward: str = "points",
+        episode: str | None = None,
+        max_hands: int = MAX_HANDS,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}; got {reward!r}")
+        episode = episode or ("game" if reward == "game" else "hand")
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be one of {', '.join(EPISODES)}; got {episode!r}")
+        if reward == "game" and episode == "hand":
+            raise ValueError("reward='game' needs episode='game' (a game result needs a game)")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be human, ansi or None; got {render_mode!r}")
+        if max_hands <= 0:
+            raise ValueError("max_hands must be positive")
+        self.rules = make_rules(preset, variants)
+        self.reward_mode = reward
+        self.episode = episode
+        self.max_hands = max_hands
+        self.render_mode = render_mode
+        self.encoder = Encoder(self.rules)
+        self.sides = side_of_seats(self.rules)
+        self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        vector = spaces.Box(-SCORE_LIMIT, SCORE_LIMIT, (self.encoder.size,), np.float32)
+        mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": vector, "action_mask": mask})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+        self._rng = random.Random()
+        self.game: GameState | None = None
+        self.hand: HandState | None = None
+        self._legal: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        deal_seed = self._rng.getrandbits(64)
+        if self.episode == "game":
+            self.game = GameState(self.rules, seed=deal_seed)
+            self.hand = self.game.hand
+        else:
+            self.game = None
+            dealer = self._rng.randrange(self.rules.players)
+            self.hand = HandState.deal(self.rules, dealer, deal_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._rewarded = False
+        self._select()
+
+    def _select(self) -> None:
+        hand = self.hand
+        assert hand is not None
+        self._legal = hand.legal_actions()
+        self.agent_selection = self.possible_agents[controller_of(self.rules, hand.to_move)]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(self.game.scores) if self.game is not None else ()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        hand = self.hand
+        assert hand is not None, "reset() first"
+        player = self._index[agent]
+        seat = acting_seat(hand, player)
+        vector = self.encoder.encode(hand, seat, self.scores)
+        to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
+        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else [])}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        hand = self.hand
+        assert hand is not None
+        if action is None or int(action) not in self._legal:
+            legal = " ".join(action_text(a, self.rules.two_jokers) for a in self._legal)
+            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
+        if self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        self._cumulative_rewards[agent] = 0.0
+        action = int(action)
+        if self.game is not None:
+            finished = hand
+            self.game.apply(action)
+            if finished.is_over:
+                self._hand_scored(finished)
+                self.hand = self.game.hand
+                if self.game.is_over:
+                    self._end(self._game_rewards(), truncated=False)
+                elif len(self.game.finished_hands) >= self.max_hands:
+                    self._end(None, truncated=True)
+        else:
+            hand.apply(action)
+            if hand.is_over:
+                self._hand_scored(hand)
+                self._end(None, truncated=False)
+        if not self.terminations[agent] and not self.truncations[agent]:
+            self._select()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _accumulate_rewards(self) -> None:
+        if self._rewarded:  # rewards are all zero between scored hands
+            super()._accumulate_rewards()
+
+    def _hand_scored(self, hand: HandState) -> None:
+        if self.reward_mode != "points":
+            return
+        points = hand.result.points
+        for a in self.agents:
+            self.rewards[a] = float(points[self.sides[self._index[a]]])
+        self._rewarded = True
+
+    def _game_rewards(self) -> dict[str, float] | None:
+        if self.reward_mode != "game":
+            return None
+        game = self.game
+        assert game is not None
+        return {a: 1.0 if self.sides[self._index[a]] == game.winner else -1.0
+                for a in self.agents}  # fmt: skip
+
+    def _end(self, rewards: dict[str, float] | None, truncated: bool) -> None:
+        if rewards:
+            self.rewards.update(rewards)
+            self._rewarded = True
+        for a in self.agents:
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        self._legal = []
+
+    # ------------------------------------------------------------------ views
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        hand = self.hand
+        if hand is None:
+            text = "(no hand: call reset())"
+        else:
+            played = len(self.game.finished_hands) if self.game is not None else 0
+            text = table_text(hand, self.scores, played)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(
+    preset: str = "australian",
+    variants: Mapping[str, Any] | None = None,
+    reward: str = "points",
+    episode: str | None = None,
+    max_hands: int = MAX_HANDS,
+    render_mode: str | None = None,
+) -> FiveHundredEnv:
+    """The environment without PettingZoo's checking wrappers (fastest)."""
+    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode)
+
+
+def env(
+    preset: str = "australian",
+    variants: Mapping[str, Any] | None = None,
+    reward: str = "points",
+    episode: str | None = None,
+    max_hands: int = MAX_HANDS,
+    render_mode: str | None = None,
+) -> Any:
+    """The environment wrapped in PettingZoo's order-enforcing and bounds checks."""
+    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
+    table = wrappers.AssertOutOfBoundsWrapper(table)
+    return wrappers.OrderEnforcingWrapper(table)

@@ -1,0 +1,346 @@
+"""The observation vector of one seat, field by field (see docs/env.md).
+
+Every field is derived from what that seat may see (the same facts as the core
+:class:`~fivehundred.observation.Observation`): its own hand, the public auction and play,
+its own kitty discards when it is the contractor, and the cards lying face up.
+
+The vector has three parts: the *table* fields (the seat's hand, the phase, the
+contract …), then one *seat record* per seat in relative order (record 0 is the observing
+seat, record 1 the seat on its left, and so on: the calls each seat made, the cards it
+played, the suits it showed void in …), then the scores as floats. All but the scores
+are 0/1.
+
+Speed: while a hand is played the encoder keeps the seat records of every seat as one
+integer bitmask in absolute seat order, updated incrementally from the actions taken;
+encoding a seat's view rotates it by whole records, ORs in the table fields and unpacks
+the bits with numpy in one call. Sizes come from the engine's constants
+(:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
+actions or phases change the layout rather than break it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from fivehundred.actions import NOMINATE_BASE, NUM_ACTIONS, PASS, action_card
+from fivehundred.cards import NUM_CARDS, SUITS
+from fivehundred.game import PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.observation import Observation
+from fivehundred.rules import Rules
+from fivehundred.scoring import side_of_seats
+
+#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS).
+FIRST_CALL = PASS
+CALL_WIDTH = NOMINATE_BASE - PASS
+STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
+JOKERS = 2
+SUIT_WIDTH = len(SUITS)
+#: Scores are divided by the target and clipped to this range.
+SCORE_LIMIT = 2.0
+
+TABLE_FIELDS: tuple[tuple[str, tuple[int, ...], str], ...] = (
+    ("hand", (NUM_CARDS,), "the cards the seat holds (a dummy: its face-up cards; the "
+     "contractor holds the kitty until the discards are made)"),
+    ("phase", (len(PHASES),), "one-hot phase: " + ", ".join(PHASES)),
+    ("contract", (CALL_WIDTH,), "one-hot contract (action − PASS: 0 pass … the misère bids); "
+     "empty before the auction ends or when all passed"),
+    ("trump", (STRAIN_WIDTH,), "one-hot trump strain ♠ ♣ ♦ ♥ NT (misère: NT)"),
+    ("joker_suits", (JOKERS, SUIT_WIDTH), "suit nominated for the (red) joker and for the "
+     "black joker, before play (R-JOKER 1)"),
+    ("called_card", (NUM_CARDS,), "five players: the card the contractor called"),
+    ("discards", (NUM_CARDS,), "the seat's own kitty discards (the contractor only)"),
+    ("led_suit", (SUIT_WIDTH,), "one-hot suit led to the trick in progress"),
+    ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
+)  # fmt: skip
+
+SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("calls", CALL_WIDTH, "every call the seat made (action − PASS)"),
+    ("played", NUM_CARDS, "the cards the seat has played this hand"),
+    ("trick", NUM_CARDS, "its card in the trick in progress"),
+    ("voids", SUIT_WIDTH, "the suits it has shown void in (♠ ♣ ♦ ♥)"),
+    ("tricks_won", TRICKS_PER_HAND + 1, "one-hot tricks it has won (0 … 10)"),
+    ("exposed", NUM_CARDS, "its cards lying face up for this seat to see: the open misère "
+     "hand after trick 1, the dummies' face-up cards, a dummy's controller's hand"),
+    ("to_move", 1, "the seat is to move"),
+    ("dealer", 1, "the seat dealt"),
+    ("contractor", 1, "the seat is the contractor"),
+    ("partner", 1, "the seat is known to be the contractor's partner"),
+    ("active", 1, "the seat plays this hand (a misère contractor's partner sits out)"),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field: where it starts (in the vector, or for a seat field in each seat record),
+    its shape, and what it means."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    meaning: str
+    per_seat: bool = False
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+class Encoder:
+    """Encodes :class:`HandState` positions for one rule set (see the module docstring).
+
+    ``encode(state, seat, scores)`` returns a fresh float32 vector of :attr:`size`.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n = self.seats = rules.seats
+        self.sides = side_of_seats(rules)
+        self.fields: dict[str, Field] = {}
+        offset = 0
+        for name, shape, meaning in TABLE_FIELDS:
+            self.fields[name] = field = Field(name, offset, shape, meaning)
+            offset += field.size
+        self.seats_offset = offset
+        record = 0
+        for name, width, meaning in SEAT_FIELDS:
+            self.fields[name] = Field(name, record, (n, width), meaning, per_seat=True)
+            record += width
+        self.record = record
+        self.binary_size = offset + n * record
+        self.fields["scores"] = Field("scores", self.binary_size, (n,),
+                                      "game score of each seat's side ÷ target, clipped to "
+                                      "±2 (0 in single-hand episodes)")  # fmt: skip
+        self.size = self.binary_size + n
+        self._bytes = (self.size + 7) // 8
+        self._all_records = (1 << (n * record)) - 1
+        f = self.fields
+        self._phase = {p: 1 << (f["phase"].offset + i) for i, p in enumerate(PHASES)}
+        self._contract = f["contract"].offset - FIRST_CALL
+        self._trump = f["trump"].offset
+        self._joker = f["joker_suits"].offset
+        self._called = f["called_card"].offset
+        self._discards = f["discards"].offset
+        self._led = f["led_suit"].offset
+        self._suits_led = f["suits_led"].offset
+        base = [seat * record for seat in range(n)]
+        self._base = base
+        self._call_at = [b + f["calls"].offset - FIRST_CALL for b in base]
+        self._played_at = [b + f["played"].offset for b in base]
+        self._trick_at = [b + f["trick"].offset for b in base]
+        self._void_at = [b + f["voids"].offset for b in base]
+        self._won_at = [b + f["tricks_won"].offset for b in base]
+        self._exposed_at = [self.seats_offset + b + f["exposed"].offset for b in base]
+        self._to_move = [1 << (b + f["to_move"].offset) for b in base]
+        self._dealer = [1 << (b + f["dealer"].offset) for b in base]
+        self._contractor = [1 << (b + f["contractor"].offset) for b in base]
+        self._partner = [1 << (b + f["partner"].offset) for b in base]
+        self._active_bit = [1 << (b + f["active"].offset) for b in base]
+        self._sets: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._state: HandState | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        self._won = [0] * self.seats
+        self._trick_bits = 0
+        self._history = 0
+        self._calls_seen = 0
+        self._tricks_seen = 0
+        self._in_trick = 0
+
+    # ------------------------------------------------------------------ tracking
+    def _sync(self, state: HandState) -> None:
+        """Bring the seat records up to ``state`` (incrementally when it moved on)."""
+        history = len(state.history)
+        if state is not self._state or history < self._history:
+            self._state = state
+            self._reset()
+        elif history == self._history:
+            return
+        self._history = history
+        records = self._records
+        calls = state.auction.calls
+        if len(calls) > self._calls_seen:
+            call_at = self._call_at
+            for seat, call in calls[self._calls_seen :]:
+                records |= 1 << (call_at[seat] + call)
+            self._calls_seen = len(calls)
+        played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
+        voids = state.void_shown
+        tricks = state.tricks
+        while self._tricks_seen < len(tricks):
+            trick = tricks[self._tricks_seen]
+            for seat, action in trick.plays[self._in_trick :]:
+                card = action_card(action)
+                records |= 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+            records &= ~self._trick_bits
+            self._trick_bits = 0
+            winner = trick.winner
+            won = self._won[winner]
+            at = self._won_at[winner]
+            records = records & ~(1 << (at + won)) | 1 << (at + won + 1)
+            self._won[winner] = won + 1
+            self._in_trick = 0
+            self._tricks_seen += 1
+        seats = state.trick_seats
+        if len(seats) > self._in_trick:
+            cards = state.trick_cards
+            for index in range(self._in_trick, len(seats)):
+                seat, card = seats[index], cards[index]
+                bit = 1 << (trick_at[seat] + card)
+                self._trick_bits |= bit
+                records |= bit | 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+            self._in_trick = len(seats)
+        self._records = records
+
+    def _seat_set(self, seats: Sequence[int], table: list[int]) -> int:
+        bits = 0
+        for seat in seats:
+            bits |= table[seat]
+        return bits
+
+    # ------------------------------------------------------------------ encoding
+    def bits(self, state: HandState, seat: int) -> int:
+        """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
+        self._sync(state)
+        n = self.seats
+        records = self._records | self._dealer[state.dealer]
+        if state.to_move >= 0:
+            records |= self._to_move[state.to_move]
+        key = state.active
+        active = self._sets.get(key)
+        if active is None:
+            active = self._sets[key] = (self._seat_set(key, self._active_bit), 0)
+        records |= active[0]
+        contract = state.contract
+        bits = state.playable(seat) | self._phase[state.phase]
+        if contract >= 0:
+            contractor = state.contractor
+            records |= self._contractor[contractor]
+            bits |= 1 << (self._contract + contract)
+            partners = state.partners
+            if partners and (state.partner_revealed or seat in partners):
+                records |= self._seat_set(partners, self._partner)
+            trump = state.trump
+            if trump >= 0:
+                bits |= 1 << (self._trump + trump)
+            red, black = state.joker_suits
+            if red >= 0:
+                bits |= 1 << (self._joker + red)
+            if black >= 0:
+                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+            if state.called_card >= 0:
+                bits |= 1 << (self._called + state.called_card)
+            if seat == contractor:
+                bits |= state.discards << self._discards
+        if seat:
+            shift = seat * self.record
+            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+        bits |= records << self.seats_offset
+        if state.trick_cards:
+            bits |= 1 << (self._led + state.led_suit)
+        bits |= state.suits_led << self._suits_led
+        if state.contract >= 0 or state.rules.dummies:
+            exposed_at = self._exposed_at
+            for other, mask in state.visible_cards(seat):
+                bits |= mask << exposed_at[(other - seat) % n]
+        return bits
+
+    def observation_bits(self, obs: Observation) -> int:
+        """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
+        player receives): the same integer, built from the seat's view alone."""
+        n = self.seats
+        seat = obs.seat
+        records = self._dealer[obs.dealer]
+        for s in range(n):
+            records |= 1 << (self._won_at[s] + obs.tricks_won[s])
+            records |= obs.voids[s] << self._void_at[s]
+        for s, call in obs.auction:
+            records |= 1 << (self._call_at[s] + call)
+        for plays, _ in obs.tricks:
+            for s, action in plays:
+                records |= 1 << (self._played_at[s] + action_card(action))
+        for s, action in obs.trick:
+            card = action_card(action)
+            records |= 1 << (self._played_at[s] + card) | 1 << (self._trick_at[s] + card)
+        if obs.to_move >= 0:
+            records |= self._to_move[obs.to_move]
+        records |= self._seat_set(obs.active, self._active_bit)
+        bits = obs.hand | self._phase[obs.phase]
+        if obs.contract >= 0:
+            records |= self._contractor[obs.contractor]
+            records |= self._seat_set(obs.partners, self._partner)
+            bits |= 1 << (self._contract + obs.contract)
+            if obs.trump >= 0:
+                bits |= 1 << (self._trump + obs.trump)
+            red, black = obs.joker_suits
+            if red >= 0:
+                bits |= 1 << (self._joker + red)
+            if black >= 0:
+                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+            if obs.called_card >= 0:
+                bits |= 1 << (self._called + obs.called_card)
+            bits |= obs.discards << self._discards
+        if seat:
+            shift = seat * self.record
+            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+        bits |= records << self.seats_offset
+        if obs.led_suit >= 0:
+            bits |= 1 << (self._led + obs.led_suit)
+        bits |= obs.suits_led << self._suits_led
+        for other, mask in obs.exposed:
+            bits |= mask << self._exposed_at[(other - seat) % n]
+        return bits
+
+    def encode_observation(self, obs: Observation) -> np.ndarray:
+        """The vector of a core observation (its scores included): what an agent playing
+        through the player interface (the arena, ``cmd:`` players) sees."""
+        return self._vector(self.observation_bits(obs), obs.seat, obs.scores)
+
+    def encode(self, state: HandState, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
+        """The observation vector of ``seat`` (float32, :attr:`size` long)."""
+        return self._vector(self.bits(state, seat), seat, scores)
+
+    def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
+        raw = bits.to_bytes(self._bytes, "little")
+        # (count= and padding bits cost more than slicing the unpacked bytes)
+        unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        vector = unpacked[: self.size].astype(np.float32)
+        if scores:
+            offset = self.binary_size
+            target = self.rules.target
+            sides = self.sides
+            n = self.seats
+            for k in range(n):
+                value = scores[sides[(seat + k) % n]] / target
+                vector[offset + k] = min(SCORE_LIMIT, max(-SCORE_LIMIT, value))
+        return vector
+
+    def view(self, vector: np.ndarray, name: str) -> np.ndarray:
+        """One field of an encoded vector in its shape (seat fields: one row per relative
+        seat), for tests and inspection."""
+        field = self.fields[name]
+        if not field.per_seat:
+            return vector[field.offset : field.offset + field.size].reshape(field.shape)
+        records = vector[self.seats_offset : self.binary_size].reshape(self.seats, self.record)
+        return records[:, field.offset : field.offset + field.shape[1]]
+
+
+def action_mask(legal: Sequence[int]) -> np.ndarray:
+    """int8 mask of :data:`~fivehundred.actions.NUM_ACTIONS` with ones at the legal actions."""
+    mask = bytearray(NUM_ACTIONS)
+    for action in legal:
+        mask[action] = 1
+    return np.frombuffer(mask, np.int8)
+
+
+def acting_seat(state: HandState, player: int) -> int:
+    """The seat ``player`` observes from: the seat it decides for now (two players: its
+    dummy when the dummy is to move), else its own."""
+    to_move = state.to_move
+    if to_move >= 0 and to_move != player and controller_of(state.rules, to_move) == player:
+        return to_move
+    return player
