@@ -564,28 +564,30 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
     return result
 
 
-def needed_to_win(pad: Mapping[str, Any]) -> list[dict[str, Any]]:
+def needed_to_win(pad: Mapping[str, Any], result: PadResult | None = None) -> list[dict[str, Any]]:
     """For each side, the lowest-ranked contract that wins the game now if made exactly
-    (the engine scores every candidate); ``None`` where no contract would."""
+    (the engine scores every candidate from the current totals); ``None`` where no
+    contract would. Empty once the game is over."""
     rules = check_pad(pad)
-    result = score_pad(pad)
+    result = result or score_pad(pad)
     if result.winner is not None:
         return []
     sides = side_of_seats(rules)
     answers = []
     for side, name in enumerate(result.sides):
         contractor = next(s for s in range(rules.players) if sides[s] == side)
+        defenders = defending_sides(rules, contractor, None)
         found = None
         for call in allowed_contracts(rules):
             entry: dict[str, Any] = {"kind": HAND, "contract": action_text(call),
                                      "contractor": contractor, "tricks": bid_tricks(call)}  # fmt: skip
-            defenders = defending_sides(rules, contractor, None)
             if needs_defender_tricks(rules, call, contractor, None):
-                rest = TRICKS - bid_tricks(call)
-                entry["defenders"] = [rest] + [0] * (len(defenders) - 1)
-            trial = dict(pad)
-            trial["hands"] = [*pad.get("hands", []), entry]
-            if score_pad(trial).winner == side:
+                entry["defenders"] = [TRICKS - bid_tricks(call)] + [0] * (len(defenders) - 1)
+            eng = engine_hand(rules, entry)
+            score = score_hand(rules, eng.contract, eng.contractor, eng.partners,
+                               eng.tricks_won, eng.trick_winners)  # fmt: skip
+            totals = apply_hand_to_scores(rules, result.totals, score)
+            if game_winner(rules, totals, score) == side:
                 found = call
                 break
         answers.append({
@@ -606,6 +608,7 @@ def describe_rules(rules: Rules) -> dict[str, Any]:
         "called_partner": rules.called_partner,
         "target": rules.target,
         "allpass_play_nt": rules.allpass == ALLPASS_PLAY_NT,
+        "misere_defenders_score": rules.misere_defenders_score,
         "contracts": [
             {
                 "contract": action_text(c),
@@ -687,6 +690,31 @@ class Pad:
         self.data["hands"] = self._redo.pop()
         self.result = score_pad(self.data)
         return True
+
+
+def handle(name: str, body: Mapping[str, Any]) -> Any:
+    """The pad's API, one function for the server's endpoints and for the page when it
+    runs this module in the browser (offline): ``rules``, ``describe`` (``{"rules"}``),
+    ``score`` and ``csv`` (``{"pad"}``). Raises :class:`PadError` on bad input."""
+    if name == "rules":
+        return {
+            "format": FORMAT,
+            "presets": [
+                {"name": preset, "players": rules.players, "variants": scoring_variants(preset)}
+                for preset, rules in PRESETS.items()
+            ],
+        }
+    if name == "describe":
+        return describe_rules(pad_rules(body))
+    pad = body.get("pad")
+    if not isinstance(pad, Mapping):
+        raise PadError("'pad' must be a pad object")
+    if name == "score":
+        result = score_pad(pad)
+        return {"result": result.to_json(), "needed": needed_to_win(pad, result)}
+    if name == "csv":
+        return {"csv": pad_csv(pad)}
+    raise PadError(f"no such request: {name!r}")
 
 
 def pad_csv(pad: Mapping[str, Any]) -> str:
