@@ -492,7 +492,7 @@ def _hand_reasons(
         reasons.append(f"{label} by {who} {made_text}{extra}: {names[side]} "
                        f"{_points(score.points[side])}")  # fmt: skip
     for side, gained in enumerate(score.points):
-        if side in score.contracting_sides:
+        if side in score.contracting_sides or revoke == REVOKE_DEFENDER:
             continue
         held = ""
         if after[side] != before[side] + gained:
