@@ -738,6 +738,7 @@ def pad_csv(pad: Mapping[str, Any]) -> str:
 
 __all__ = [
     "FORMAT",
+    "PRESETS",
     "Pad",
     "PadError",
     "PadResult",
