@@ -4,52 +4,21 @@ thread, for the pad's tests and screenshots."""
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from fivehundred.pad.local import CHROMIUM, CHROMIUM_ARGS
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "call", "pad_server"]
 
 
-@contextmanager
-def pad_server() -> Iterator[str]:
+def pad_server() -> AbstractContextManager[str]:
     """Serve an app that includes only the pad's router; yields its base URL."""
-    import uvicorn
-    from fastapi import FastAPI
+    from fivehundred.pad.local import local_server
 
-    from fivehundred.pad.web import router
-
-    app = FastAPI()
-    app.include_router(router)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the pad's test server did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    return local_server()
 
 
 def call(base: str, method: str, path: str, body: Any = None, raw: bytes | None = None

@@ -36,7 +36,12 @@ def pad_main(argv: list[str]) -> int:
     parser.add_argument("--file", type=Path, help="the pad file (default: the data directory)")
     parser.add_argument("--plain", action="store_true",
                         help="line mode: commands on standard input (automatic when not on a terminal)")  # fmt: skip
+    parser.add_argument("--web", action="store_true",
+                        help="serve the browser pad alone on 127.0.0.1 (see --port)")  # fmt: skip
+    parser.add_argument("--port", type=int, default=8500, help="port for --web (default 8500)")
     args = parser.parse_args(argv)
+    if args.web:
+        return serve(args.port)
     path = args.file or _data_dir() / PAD_NAME
     try:
         session = _open(args, path)
@@ -52,6 +57,23 @@ def pad_main(argv: list[str]) -> int:
     status = PadApp(session).run()
     print(f"Pad saved ({path}); 'fivehundred pad' continues it.")
     return status or 0
+
+
+def serve(port: int) -> int:
+    """Serve the browser pad alone on 127.0.0.1 until interrupted."""
+    try:
+        from fivehundred.pad.local import local_server
+    except ImportError as error:
+        print(f"fivehundred pad: --web needs the web extra ({error})", file=sys.stderr)
+        return 2
+    try:
+        with local_server(port) as url:
+            print(f"The score pad is at {url}/pad (Ctrl-C stops it).", flush=True)
+            while True:
+                time.sleep(3600)
+    except RuntimeError as error:
+        print(f"fivehundred pad: {error}", file=sys.stderr)
+        return 2
 
 
 def _open(args: argparse.Namespace, path: Path) -> PadSession:
