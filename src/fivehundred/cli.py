@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "arena": ("fivehundred.arena.cli", "main", "measure computer players against each other"),
     "play": ("fivehundred.tui.cli", "play_main", "play Five Hundred in the terminal"),
     "show": ("fivehundred.tui.cli", "show_main", "replay a record step by step"),
+    "pad": ("fivehundred.pad.cli", "pad_main", "score pad for a game played with real cards"),
 }
 
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).

@@ -1,0 +1,357 @@
+"""The browser score pad: a FastAPI ``router`` with the ``/pad`` page, its static files,
+the web-app manifest and service worker, the scoring endpoints and the live view.
+
+Include it in any FastAPI app (``app.include_router(router)``); it needs nothing else
+of the server. Paths:
+
+=====================================  ==================================================
+``GET /pad``                           the pad (one page; ``/pad?live=ID`` the live view)
+``GET /pad/static/NAME``               its script, style sheet and icon
+``GET /pad/manifest.webmanifest``      the installable web app's manifest
+``GET /pad/sw.js``                     the service worker (scope ``/pad``)
+``GET /pad/brython/engine.js``         the engine's scoring modules as a Brython package,
+                                       run in the browser when the server cannot be reached
+``GET /pad/brython/NAME.js``           Brython itself (from the ``brython`` package)
+``GET /api/pad/rules``                 presets, and each preset's scoring variants
+``POST /api/pad/describe``             ``{"rules"}`` → seats, sides, contracts, bid table
+``POST /api/pad/score``                ``{"pad"}`` → every hand's points, totals, reasons,
+                                       dealer, winner, and what each side needs to win
+``POST /api/pad/csv``                  ``{"pad"}`` → the pad as CSV
+``POST /api/pad/share``                ``{"pad"}`` → ``{"id", "token"}``: a live view
+``PUT /api/pad/share/ID``              ``{"pad", "token"}`` → the new version
+``GET /api/pad/share/ID``              ``{"pad", "result", "version"}`` (read only)
+=====================================  ==================================================
+
+Bad input gets status 400 and ``{"error": "one line"}``.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import hashlib
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from fivehundred.errors import FiveHundredError
+from fivehundred.pad import model
+
+STATIC = Path(__file__).parent / "static"
+ENGINE_DIR = Path(model.__file__).parent.parent
+#: The engine modules the page runs in the browser (Brython) when offline: the scoring
+#: and everything it imports, and the pad model. The packages' ``__init__`` are served
+#: empty, so the browser loads nothing else of the package.
+BROWSER_MODULES = {
+    "fivehundred/__init__.py": None,
+    "fivehundred/pad/__init__.py": None,
+    "fivehundred/errors.py": ENGINE_DIR / "errors.py",
+    "fivehundred/cards.py": ENGINE_DIR / "cards.py",
+    "fivehundred/actions.py": ENGINE_DIR / "actions.py",
+    "fivehundred/rules.py": ENGINE_DIR / "rules.py",
+    "fivehundred/auction.py": ENGINE_DIR / "auction.py",
+    "fivehundred/scoring.py": ENGINE_DIR / "scoring.py",
+    "fivehundred/pad/model.py": ENGINE_DIR / "pad" / "model.py",
+}
+STATIC_FILES = {
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+    "pad.py": "text/x-python; charset=utf-8",
+    "icon.svg": "image/svg+xml",
+}
+BRYTHON_FILES = ("brython.js", "brython_stdlib.js")
+MAX_BODY = 512 * 1024
+NO_CACHE = {"Cache-Control": "no-cache"}
+
+router = APIRouter()
+
+
+class BadRequest(ValueError):
+    """Input the pad refuses; the message is the one line sent back."""
+
+
+def _error(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message.splitlines()[0] if message else "bad request"}, status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"the request is larger than {MAX_BODY // 1024} KiB")
+    try:
+        data = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("the request body must be JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the request body must be a JSON object")
+    return data
+
+
+def _pad_of(body: Mapping[str, Any]) -> dict[str, Any]:
+    pad = body.get("pad")
+    if not isinstance(pad, dict):
+        raise BadRequest("'pad' must be a pad object")
+    return pad
+
+
+def score_response(pad: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``POST /api/pad/score`` answers: the scored pad and what each side needs."""
+    answer: dict[str, Any] = model.handle("score", {"pad": pad})
+    return answer
+
+
+# --------------------------------------------------------------------------- the store
+@dataclass
+class SharedPad:
+    pad: dict[str, Any]
+    token: str
+    version: int
+    updated: float
+
+
+class PadStore:
+    """Shared pads for the live view, in memory and bounded.
+
+    Each shared pad has a random id (read access: anyone with the link) and a write
+    token (only the phone that shared it may update it); tokens come from ``secrets``
+    and are compared in constant time. At most ``capacity`` pads are kept; the least
+    recently written goes first. Every method takes and returns plain JSON-able values,
+    so a database-backed store can replace this one with the same four methods (a table
+    ``shared_pad(id primary key, token, version, updated, pad json)``)."""
+
+    def __init__(self, capacity: int = 500) -> None:
+        self.capacity = capacity
+        self._pads: OrderedDict[str, SharedPad] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def create(self, pad: dict[str, Any]) -> tuple[str, str]:
+        """Store a new shared pad; returns ``(id, token)``."""
+        with self._lock:
+            pad_id = secrets.token_urlsafe(9)
+            while pad_id in self._pads:
+                pad_id = secrets.token_urlsafe(9)
+            token = secrets.token_urlsafe(24)
+            self._pads[pad_id] = SharedPad(pad, token, 1, time.time())
+            while len(self._pads) > self.capacity:
+                self._pads.popitem(last=False)
+            return pad_id, token
+
+    def update(self, pad_id: str, token: str, pad: dict[str, Any]) -> int:
+        """Replace a shared pad; returns the new version. KeyError: no such pad;
+        PermissionError: wrong token."""
+        with self._lock:
+            shared = self._pads[pad_id]
+            if not secrets.compare_digest(shared.token.encode(), token.encode()):
+                raise PermissionError("wrong token for this shared pad")
+            shared.pad = pad
+            shared.version += 1
+            shared.updated = time.time()
+            self._pads.move_to_end(pad_id)
+            return shared.version
+
+    def get(self, pad_id: str) -> tuple[dict[str, Any], int] | None:
+        """The pad and its version, or None."""
+        with self._lock:
+            shared = self._pads.get(pad_id)
+            return None if shared is None else (shared.pad, shared.version)
+
+    def __len__(self) -> int:
+        return len(self._pads)
+
+
+store = PadStore()
+
+
+# --------------------------------------------------------------------------- pages
+def _file(path: Path, media_type: str, headers: Mapping[str, str] | None = None) -> Response:
+    return Response(
+        path.read_bytes(), media_type=media_type, headers={**NO_CACHE, **(headers or {})}
+    )
+
+
+@router.get("/pad", include_in_schema=False)
+@router.get("/pad/", include_in_schema=False)
+def pad_page() -> Response:
+    return _file(STATIC / "index.html", "text/html; charset=utf-8")
+
+
+@router.get("/pad/static/{name}", include_in_schema=False)
+def pad_static(name: str) -> Response:
+    media_type = STATIC_FILES.get(name)
+    if media_type is None:
+        return _error(f"no such file: {name}", 404)
+    return _file(STATIC / name, media_type)
+
+
+@router.get("/pad/manifest.webmanifest", include_in_schema=False)
+def pad_manifest() -> Response:
+    return _file(STATIC / "manifest.webmanifest", "application/manifest+json")
+
+
+def offline_files() -> list[str]:
+    """Every path the service worker keeps for offline use."""
+    return [
+        "/pad",
+        "/pad/manifest.webmanifest",
+        *(f"/pad/static/{name}" for name in STATIC_FILES),
+        *(f"/pad/brython/{name}" for name in BRYTHON_FILES),
+        "/pad/brython/engine.js",
+        "/api/pad/rules",
+    ]
+
+
+def offline_version() -> str:
+    """Changes whenever a kept file changes, so that the service worker renews them."""
+    digest = hashlib.sha256()
+    kept = [STATIC / "index.html", STATIC / "manifest.webmanifest"]
+    kept += [STATIC / name for name in STATIC_FILES]
+    kept += [path for path in BROWSER_MODULES.values() if path is not None]
+    for path in kept:
+        digest.update(path.read_bytes())
+    digest.update(metadata.version("brython").encode())
+    return digest.hexdigest()[:16]
+
+
+@router.get("/pad/sw.js", include_in_schema=False)
+def pad_service_worker() -> Response:
+    text = (STATIC / "sw.js").read_text(encoding="utf-8")
+    text = text.replace("__VERSION__", offline_version())
+    text = text.replace("__FILES__", json.dumps(offline_files()))
+    headers = {**NO_CACHE, "Service-Worker-Allowed": "/pad"}
+    return Response(text, media_type="text/javascript; charset=utf-8", headers=headers)
+
+
+def engine_bundle() -> str:
+    """The engine's modules as one Brython package (``__BRYTHON__.loadBrythonPackage``,
+    the format of ``brython-cli make_package``), so that the page imports them without
+    a request per module."""
+    vfs: dict[str, Any] = {"$timestamp": 0}
+    for path, source in BROWSER_MODULES.items():
+        name = path[: -len(".py")].replace("/", ".")
+        if name.endswith(".__init__"):
+            vfs[name[: -len(".__init__")]] = [".py", "", [], 1]
+            continue
+        assert source is not None
+        text = source.read_text(encoding="utf-8")
+        imports = sorted(
+            {node.module for node in ast.walk(ast.parse(text))
+             if isinstance(node, ast.ImportFrom) and node.module}
+            | {alias.name for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Import)
+               for alias in node.names}
+        )  # fmt: skip
+        vfs[name] = [".py", text, imports]
+    return f"__BRYTHON__.loadBrythonPackage({json.dumps(vfs)});\n"
+
+
+@router.get("/pad/brython/engine.js", include_in_schema=False)
+def pad_engine() -> Response:
+    return Response(engine_bundle(), media_type="text/javascript; charset=utf-8", headers=NO_CACHE)
+
+
+_brython_cache: dict[str, tuple[bytes, bytes]] = {}
+
+
+@router.get("/pad/brython/{name}", include_in_schema=False)
+def pad_brython(name: str, request: Request) -> Response:
+    if name not in BRYTHON_FILES:
+        return _error(f"no such file: {name}", 404)
+    if name not in _brython_cache:
+        raw = (resources.files("brython") / "data" / name).read_bytes()
+        _brython_cache[name] = (raw, gzip.compress(raw, 6))
+    raw, packed = _brython_cache[name]
+    headers = {"Cache-Control": "max-age=86400", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(packed, media_type="text/javascript; charset=utf-8", headers=headers)
+    return Response(raw, media_type="text/javascript; charset=utf-8", headers=headers)
+
+
+# --------------------------------------------------------------------------- the API
+def _guard(handler: Any) -> Any:
+    """Turn bad input into a one-line 400 error."""
+    import functools
+
+    @functools.wraps(handler)
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await handler(*args, **kwargs)
+        except (BadRequest, FiveHundredError) as error:
+            return _error(str(error))
+
+    return wrapped
+
+
+@router.get("/api/pad/rules")
+def pad_rules_list() -> Any:
+    return model.handle("rules", {})
+
+
+@router.post("/api/pad/describe")
+@_guard
+async def pad_describe(request: Request) -> Any:
+    body = await _body(request)
+    return model.handle("describe", body)
+
+
+@router.post("/api/pad/score")
+@_guard
+async def pad_score(request: Request) -> Any:
+    return model.handle("score", await _body(request))
+
+
+@router.post("/api/pad/csv")
+@_guard
+async def pad_csv(request: Request) -> Any:
+    text = model.handle("csv", await _body(request))["csv"]
+    return Response(text, media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="pad.csv"'})  # fmt: skip
+
+
+@router.post("/api/pad/share")
+@_guard
+async def pad_share(request: Request) -> Any:
+    pad = _pad_of(await _body(request))
+    model.score_pad(pad)
+    pad_id, token = store.create(pad)
+    return {"id": pad_id, "token": token, "version": 1, "url": f"/pad?live={pad_id}"}
+
+
+@router.put("/api/pad/share/{pad_id}")
+@_guard
+async def pad_share_update(pad_id: str, request: Request) -> Any:
+    body = await _body(request)
+    pad = _pad_of(body)
+    token = body.get("token")
+    if not isinstance(token, str):
+        raise BadRequest("'token' must be the shared pad's write token")
+    model.score_pad(pad)
+    try:
+        version = store.update(pad_id, token, pad)
+    except KeyError:
+        return _error("no such shared pad (the server may have restarted: share again)", 404)
+    except PermissionError as error:
+        return _error(str(error), 403)
+    return {"id": pad_id, "version": version}
+
+
+@router.get("/api/pad/share/{pad_id}")
+def pad_share_get(pad_id: str) -> Any:
+    found = store.get(pad_id)
+    if found is None:
+        return _error("no such shared pad", 404)
+    pad, version = found
+    try:
+        scored = score_response(pad)
+    except FiveHundredError as error:
+        return _error(str(error))
+    return {"id": pad_id, "version": version, "pad": pad, **scored}

@@ -1,0 +1,238 @@
+"""The score pad's arithmetic against the engine: hands played out by the game's own state
+machine are written on the pad, and the pad's totals must be the game's."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fivehundred.actions import action_text, bid_tricks, is_misere
+from fivehundred.game import GameState, HandState
+from fivehundred.pad.model import (
+    Pad,
+    PadError,
+    allowed_contracts,
+    bid_table,
+    needed_to_win,
+    new_pad,
+    pad_csv,
+    score_pad,
+    scoring_variants,
+)
+from fivehundred.rules import PRESETS, Rules, make_rules
+from fivehundred.scoring import (
+    HandScore,
+    apply_hand_to_scores,
+    bid_value,
+    game_winner,
+    side_of_seats,
+)
+
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+
+
+def variant_cases() -> list[tuple[str, dict[str, Any]]]:
+    """Every preset alone, and every scoring variant the pad offers on each preset."""
+    cases: list[tuple[str, dict[str, Any]]] = []
+    for preset in PRESETS:
+        cases.append((preset, {}))
+        for variant in scoring_variants(preset):
+            if variant["kind"] == "int":
+                cases.append((preset, {variant["name"]: 300}))
+            else:
+                cases.append((preset, {variant["name"]: not variant["default"]}))
+    return cases
+
+
+CASES = variant_cases()
+
+
+def entry_from_hand(rules: Rules, hand: HandState) -> dict[str, Any]:
+    """What a player at the table writes on the pad for a hand the engine played."""
+    if hand.contract < 0:
+        entry: dict[str, Any] = {"kind": "passed"}
+        if rules.allpass == "play_nt":
+            sides = side_of_seats(rules)
+            tricks = [0] * (max(sides) + 1)
+            for seat, won in enumerate(hand.tricks_won):
+                tricks[sides[seat]] += won
+            entry["tricks"] = tricks
+        return entry
+    sides = side_of_seats(rules)
+    team = {hand.contractor, *hand.partners}
+    entry = {
+        "kind": "hand",
+        "contract": action_text(hand.contract),
+        "contractor": hand.contractor,
+        "tricks": sum(hand.tricks_won[s] for s in team),
+    }
+    if rules.called_partner and hand.partners:
+        entry["partner"] = hand.partners[0]
+    team_sides = {sides[s] for s in team}
+    defending = [side for side in range(max(sides) + 1) if side not in team_sides]
+    if not is_misere(hand.contract) and len(defending) > 1:
+        entry["defenders"] = [
+            sum(won for seat, won in enumerate(hand.tricks_won) if sides[seat] == side)
+            for side in defending
+        ]
+    return entry
+
+
+def play_game(rules: Rules, seed: int, max_hands: int) -> list[HandState]:
+    """Random legal play, as the engine plays it, until the game ends or ``max_hands``."""
+    rng = random.Random(seed)
+    game = GameState(rules, seed=seed, first_dealer=0)
+    while not game.is_over and len(game.finished_hands) < max_hands:
+        game.apply(rng.choice(game.legal_actions()))
+    return game.finished_hands
+
+
+def fold_engine(rules: Rules, scores: list[HandScore]) -> tuple[list[list[int]], int | None]:
+    """Totals after each hand and the winner, straight from the engine's functions."""
+    totals = [0] * (max(side_of_seats(rules)) + 1)
+    history = []
+    winner = None
+    for score in scores:
+        totals = apply_hand_to_scores(rules, totals, score)
+        history.append(totals)
+        winner = game_winner(rules, totals, score)
+        if winner is not None:
+            break
+    return history, winner
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 10**6), data=st.data())
+def test_pad_totals_are_the_engines(case: tuple[str, dict[str, Any]], seed: int, data: Any) -> None:
+    preset, variants = case
+    rules = make_rules(preset, variants)
+    hands = play_game(rules, seed, max_hands=14)
+    pad = Pad(new_pad(NAMES[: rules.players], preset, variants))
+    for hand in hands:
+        pad.add(entry_from_hand(rules, hand))
+    # the game's own totals after each hand, and its winner
+    game = GameState(rules, seed=seed, first_dealer=0)
+    rng = random.Random(seed)
+    while not game.is_over and len(game.finished_hands) < len(hands):
+        game.apply(rng.choice(game.legal_actions()))
+    assert [line.totals for line in pad.result.lines] == [list(t) for t in game.score_history]
+    assert pad.result.winner == game.winner
+    if not game.is_over:
+        assert pad.result.dealer == game.hand.dealer
+
+    # a correction of an earlier hand: the totals after it are the engine's for the new order
+    if len(hands) >= 2 and pad.result.winner is None:
+        index = data.draw(st.integers(0, len(hands) - 2), label="corrected hand")
+        other = data.draw(st.integers(0, len(hands) - 1), label="taken from")
+        scores = [hand.result.score for hand in hands]
+        scores[index] = hands[other].result.score
+        pad.edit(index, entry_from_hand(rules, hands[other]))
+        history, winner = fold_engine(rules, scores)
+        assert [line.totals for line in pad.result.lines][: len(history)] == history
+        assert pad.result.winner == winner
+        assert all(line.void for line in pad.result.lines[len(history) :])
+        assert pad.undo() and [line.totals for line in pad.result.lines] == [
+            list(t) for t in game.score_history
+        ]
+        assert pad.redo() and pad.result.winner == winner
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 10**6))
+def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
+    preset, variants = case
+    rules = make_rules(preset, variants)
+    rng = random.Random(seed)
+    pad = Pad(new_pad(NAMES[: rules.players], preset, variants, first_dealer=1))
+    contract = rng.choice(allowed_contracts(rules))
+    contractor = rng.randrange(rules.players)
+    sides = side_of_seats(rules)
+    side = sides[contractor]
+    defending = sorted({sides[s] for s in range(rules.seats)} - {side})
+    entry: dict[str, Any] = {"kind": "hand", "contract": action_text(contract),
+                             "contractor": contractor}  # fmt: skip
+    tricks = bid_tricks(contract) if not is_misere(contract) else 0
+    entry["tricks"] = tricks
+    if not is_misere(contract) and len(defending) > 1:
+        entry["defenders"] = [10 - tricks] + [0] * (len(defending) - 1)
+    value = bid_value(contract, rules)
+
+    pad.add({"kind": "misdeal"})
+    assert pad.result.totals == [0] * len(pad.result.sides) and pad.result.dealer == 1
+
+    pad.add({**entry, "revoke": "defender"})  # counts as made, defenders nothing
+    points = pad.result.lines[-1].points
+    assert pad.result.lines[-1].made is True
+    assert points[side] == value
+    assert all(points[s] == 0 for s in defending)
+
+    failed = {**entry, "revoke": "contractor", "tricks": 10 if not is_misere(contract) else 0}
+    if "defenders" in failed:
+        failed["defenders"] = [0] * len(defending)
+    pad.edit(1, failed)  # the contract fails, whatever the tricks
+    assert pad.result.lines[-1].made is False
+    assert pad.result.lines[-1].points[side] == -value
+
+
+def test_reasons_and_490() -> None:
+    pad = Pad(new_pad(["Ann", "Bob", "Cat", "Dan"]))
+    pad.add({"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8})
+    assert pad.result.lines[0].reasons == ["8♥ by Bob made: Bob & Dan +300",
+                                           "Ann & Cat 2 tricks: +20"]  # fmt: skip
+    assert [need["contract"] for need in needed_to_win(pad.data)] == ["10D", "7H"]
+    pad.add({"kind": "hand", "contract": "7S", "contractor": 0, "tricks": 0})
+    pad.add({"kind": "hand", "contract": "6S", "contractor": 0, "tricks": 2})
+    assert pad.result.totals == [-160, 480]
+    pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
+    assert pad.result.totals == [-280, 490]
+    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    assert pad.result.dealer == 0
+    assert [need["contract"] for need in needed_to_win(pad.data)] == [None, "6S"]
+    pad.add({"kind": "hand", "contract": "misere", "contractor": 1, "tricks": 0})
+    assert pad.result.winner == 1
+    assert pad.result.won_by == "Bob & Dan win: made their contract to reach 740 (R-GAME)"
+    with pytest.raises(PadError, match="the game is over"):
+        pad.add({"kind": "misdeal"})
+    rows = pad_csv(pad.data).splitlines()
+    assert rows[0].startswith("hand,dealer,kind,contract")
+    assert rows[-1].split(",")[9:11] == ["-280", "740"]
+
+
+def test_bad_hands_are_refused_with_one_line() -> None:
+    pad = Pad(new_pad(["Ann", "Bob", "Cat"], "three_handed"))
+    bad = [
+        ({"kind": "hand", "contract": "11H", "contractor": 0, "tricks": 5}, "not a contract"),
+        ({"kind": "hand", "contract": "7H", "contractor": 3, "tricks": 5}, "contractor"),
+        ({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7}, "defenders"),
+        ({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 2]},
+         "add up to 10"),
+        ({"kind": "bid"}, "kind"),
+        ({"kind": "misdeal", "tricks": 3}, "unknown key"),
+    ]  # fmt: skip
+    for entry, message in bad:
+        with pytest.raises(PadError, match=message) as error:
+            pad.add(entry)
+        assert "\n" not in str(error.value)
+    assert pad.hands == []  # nothing changed
+    pad.add({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 1]})
+    assert pad.result.totals == [200, 20, 10]
+    with pytest.raises(PadError, match="players"):
+        new_pad(["Ann", "Bob"], "australian")
+    with pytest.raises(PadError, match="rules"):
+        new_pad(["Ann", "Bob", "Cat", "Dan"], "australian", {"no_such": True})
+
+
+def test_tables_come_from_the_engine() -> None:
+    rules = make_rules("australian", {"perfect": True})
+    table = bid_table(rules)
+    assert table["rows"][0]["values"] == [20, 40, 60, 80, 100]
+    assert [m["value"] for m in table["misere"]] == [150, 250]
+    names = {v["name"] for v in scoring_variants("australian")}
+    assert {"original_1904", "perfect", "rule_490", "misere_defenders_score", "target",
+            "point_spread"} <= names  # fmt: skip
+    assert "eldest_leads" not in names
+    assert score_pad(new_pad(["A", "B", "C", "D"])).totals == [0, 0]

@@ -1,0 +1,144 @@
+"""The terminal pad driven by Textual's pilot, and its line mode: hands typed with the
+engine's preview, a refused line that changes nothing, a correction from the table, undo,
+save and continue, export, and the command's one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from fivehundred.cli import main
+from fivehundred.pad import model
+from fivehundred.pad.cli import plain
+from fivehundred.pad.commands import PadSession, parse_hand
+from fivehundred.pad.model import Pad, PadError
+from fivehundred.tui import storage
+
+pytest.importorskip("textual")
+
+from textual.widgets import DataTable, Input, Static
+
+from fivehundred.pad.tui import PadApp
+
+SIZE = (110, 36)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(storage.ENV_DATA_DIR, str(tmp_path))
+    return tmp_path
+
+
+def text_of(app: PadApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).render())
+
+
+async def type_line(pilot, app: PadApp, text: str) -> None:  # type: ignore[no-untyped-def]
+    command = app.query_one("#command", Input)
+    command.value = ""
+    await pilot.press(*list(text))
+    await pilot.pause()
+
+
+@pytest.mark.asyncio
+async def test_pad_app_with_the_pilot(tmp_path: Path) -> None:
+    path = tmp_path / "pad.json"
+    session = PadSession(Pad(model.new_pad(["Ann", "Bob", "Cat", "Dan"])), path)
+    app = PadApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, app, "8h bob 8")
+        assert "8♥ by Bob made: Bob & Dan +300" in text_of(app, "#preview")
+        assert "Ann & Cat 20 · Bob & Dan 300" in text_of(app, "#preview")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Ann & Cat: 20   Bob & Dan: 300" in text_of(app, "#totals")
+        assert "dealer: Bob" in text_of(app, "#dealer")
+
+        await type_line(pilot, app, "7s zed 7")  # refused: nothing changes
+        assert text_of(app, "#preview").startswith("? no player 'zed'")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "no player 'zed'" in text_of(app, "#message")
+        assert len(session.pad.hands) == 1
+
+        for line in ("misere ann made", "7s cat 4 rd", "misdeal", "6nt dan 3"):
+            await type_line(pilot, app, line)
+            await pilot.press("enter")
+            await pilot.pause()
+        assert session.pad.result.totals == [480, 180]
+        assert app.query_one("#hands", DataTable).row_count == 5
+
+        # correct the first hand from the table: the command line gets it to edit
+        table = app.query_one("#hands", DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("enter")
+        await pilot.pause()
+        command = app.query_one("#command", Input)
+        assert command.value == "edit 1 8H Bob 8"
+        command.value = "edit 1 8H Bob 9"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.pad.result.totals == [470, 180]
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert session.pad.result.totals == [480, 180]
+        await pilot.press("f3")
+        await pilot.pause()
+        assert "Ann & Cat: 6♠ (40) or higher, made" in text_of(app, "#message")
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        await type_line(pilot, app, "9h ann 9")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Ann & Cat win: made their contract to reach 870" in text_of(app, "#dealer")
+    saved = json.loads(path.read_text())
+    assert saved == session.pad.data
+    assert model.score_pad(saved).winner == 0
+
+
+def test_line_mode_and_continue(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status = main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat", "--preset",
+                   "three_handed", "--dealer", "cat"])  # fmt: skip
+    assert status == 0
+    lines = ["7H ann 7 2 1", "6C bob 5 4", "6C bob 5 3 2", f"export {tmp_path / 'p.json'}",
+             f"csv {tmp_path / 'p.csv'}", "need"]  # fmt: skip
+    session = PadSession(
+        Pad(json.loads((tmp_path / "pad.json").read_text())), tmp_path / "pad.json"
+    )
+    out = io.StringIO()
+    plain(session, io.StringIO("\n".join(lines) + "\n"), out)
+    text = out.getvalue()
+    assert "Ann 200, Bob 20, Cat 10. Dealer: Ann" in text
+    assert "error: hands[1].defenders: the tricks of each of the 2 defending sides" in text
+    assert "Ann 230, Bob -40, Cat 30. Dealer: Bob" in text
+    exported = json.loads((tmp_path / "p.json").read_text())
+    assert exported == session.pad.data and exported["first_dealer"] == 2
+    assert (tmp_path / "p.csv").read_text().count("\n") == 3
+    # a second run continues the saved pad
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["pad", "--plain"]) == 0
+    assert "Ann 230, Bob -40, Cat 30" in capsys.readouterr().out
+
+
+def test_command_errors_are_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["pad", "--new", "--plain", "--players", "Ann,Bob"]) == 2
+    assert capsys.readouterr().err == "fivehundred pad: players: australian needs 4 names\n"
+    assert main(["pad", "--new", "--plain", "--variant", "nope"]) == 2
+    assert "unknown variant 'nope'" in capsys.readouterr().err
+    pad = Pad(model.new_pad(["Ann", "Anna", "Bob", "Cat", "Dan"], "five_handed"))
+    with pytest.raises(PadError, match="could be Ann or Anna"):
+        parse_hand(pad, "8S an 8")
+    assert parse_hand(pad, "8S ann with bob 7 1 1 1") == {
+        "kind": "hand", "contract": "8S", "contractor": 0, "partner": 2, "tricks": 7,
+        "defenders": [1, 1, 1]}  # fmt: skip

@@ -1,0 +1,138 @@
+"""The browser pad's endpoints, served by uvicorn on 127.0.0.1: scoring by the engine,
+one-line errors, the live-view store and its write token, the offline files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+
+from fivehundred.pad import model
+from fivehundred.pad.web import BROWSER_MODULES, PadStore, offline_files
+from fivehundred.rules import VARIANTS
+from pad_helpers import call, pad_server
+
+HANDS: list[dict[str, Any]] = [
+    {"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8},
+    {"kind": "hand", "contract": "misere", "contractor": 0, "tricks": 1},
+    {"kind": "misdeal"},
+    {"kind": "hand", "contract": "7NT", "contractor": 3, "tricks": 10, "revoke": "contractor"},
+]
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with pad_server() as url:
+        yield url
+
+
+def a_pad(hands: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    pad = model.new_pad(["Ann", "Bob", "Cat", "Dan"])
+    pad["hands"] = list(hands if hands is not None else HANDS)
+    return pad
+
+
+def test_score_is_the_engines(base: str) -> None:
+    pad = a_pad()
+    status, answer, _ = call(base, "POST", "/api/pad/score", {"pad": pad})
+    assert status == 200
+    assert answer["result"] == model.score_pad(pad).to_json()
+    assert answer["result"]["totals"] == [-230, 80]
+    assert (
+        answer["result"]["lines"][3]["reasons"][0] == "revoke by the contractor: the contract fails"
+    )
+    assert answer["needed"] == model.needed_to_win(pad)
+    assert [need["contract"] for need in answer["needed"]] == [None, "9NT"]
+
+
+def test_rules_list_comes_from_the_registry(base: str) -> None:
+    status, answer, _ = call(base, "GET", "/api/pad/rules")
+    assert status == 200
+    presets = {p["name"]: p for p in answer["presets"]}
+    names = {v["name"] for v in presets["australian"]["variants"]}
+    assert names <= set(VARIANTS)
+    assert names == {v["name"] for v in model.scoring_variants("australian")}
+    assert presets["five_handed"]["players"] == 5
+    status, info, _ = call(base, "POST", "/api/pad/describe",
+                           {"rules": {"preset": "australian", "variants": {"original_1904": True}}})  # fmt: skip
+    assert status == 200 and info["table"]["rows"][0]["values"] == [40, 80, 120, 160, 200]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (b"{not json", "must be JSON"),
+        (b"[1, 2]", "JSON object"),
+        (json.dumps({"pad": 3}).encode(), "'pad' must be a pad object"),
+        (json.dumps({"pad": {**a_pad(), "players": ["A"]}}).encode(), "players"),
+        (
+            json.dumps(
+                {"pad": a_pad([{"kind": "hand", "contract": "6S", "contractor": 9, "tricks": 6}])}
+            ).encode(),
+            "hands[0].contractor",
+        ),
+    ],
+)
+def test_bad_input_gets_a_one_line_error(base: str, body: bytes, message: str) -> None:
+    status, answer, _ = call(base, "POST", "/api/pad/score", raw=body)
+    assert status == 400
+    assert message in answer["error"] and "\n" not in answer["error"]
+
+
+def test_csv(base: str) -> None:
+    status, text, headers = call(base, "POST", "/api/pad/csv", {"pad": a_pad()})
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    assert text.splitlines()[1].startswith("1,Ann,hand,8H,Bob,8,,20,300,20,300,")
+
+
+def test_live_view_needs_the_write_token(base: str) -> None:
+    status, shared, _ = call(base, "POST", "/api/pad/share", {"pad": a_pad(HANDS[:1])})
+    assert status == 200 and shared["url"] == f"/pad?live={shared['id']}"
+    status, view, _ = call(base, "GET", f"/api/pad/share/{shared['id']}")
+    assert status == 200 and view["version"] == 1 and view["result"]["totals"] == [20, 300]
+    assert "token" not in json.dumps(view)
+    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
+                             {"pad": a_pad(), "token": "guess"})  # fmt: skip
+    assert status == 403 and "token" in answer["error"]
+    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
+                             {"pad": a_pad(), "token": shared["token"]})  # fmt: skip
+    assert status == 200 and answer["version"] == 2
+    status, view, _ = call(base, "GET", f"/api/pad/share/{shared['id']}")
+    assert view["result"]["totals"] == [-230, 80]
+    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
+                             {"pad": a_pad([{"kind": "nonsense"}]), "token": shared["token"]})  # fmt: skip
+    assert status == 400 and call(base, "GET", f"/api/pad/share/{shared['id']}")[1]["version"] == 2
+    assert call(base, "GET", "/api/pad/share/nope")[0] == 404
+
+
+def test_store_is_bounded() -> None:
+    store = PadStore(capacity=3)
+    ids = [store.create({"n": n})[0] for n in range(5)]
+    assert len(store) == 3
+    assert store.get(ids[0]) is None and store.get(ids[4]) == ({"n": 4}, 1)
+    pad_id, token = store.create({})
+    with pytest.raises(PermissionError):
+        store.update(pad_id, token + "x", {})
+    assert store.update(pad_id, token, {"n": 9}) == 2
+
+
+def test_offline_files(base: str) -> None:
+    status, text, headers = call(base, "GET", "/pad/sw.js")
+    assert status == 200 and headers["Service-Worker-Allowed"] == "/pad"
+    assert json.dumps(offline_files()) in text and "__VERSION__" not in text
+    for path in offline_files():
+        assert call(base, "GET", path)[0] == 200, path
+    status, bundle, _ = call(base, "GET", "/pad/brython/engine.js")
+    assert bundle.startswith("__BRYTHON__.loadBrythonPackage(")
+    for path in BROWSER_MODULES:
+        assert json.dumps(path[:-3].replace("/", ".").removesuffix(".__init__")) in bundle
+    status, page, _ = call(base, "GET", "/pad")
+    assert status == 200 and '<link rel="manifest" href="/pad/manifest.webmanifest">' in page
+    status, manifest, _ = call(base, "GET", "/pad/manifest.webmanifest")
+    assert manifest["start_url"] == "/pad" and manifest["display"] == "standalone"
+    assert call(base, "GET", "/pad/static/../web.py")[0] == 404
