@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "arena": ("fivehundred.arena.cli", "main", "measure computer players against each other"),
     "play": ("fivehundred.tui.cli", "play_main", "play Five Hundred in the terminal"),
     "show": ("fivehundred.tui.cli", "show_main", "replay a record step by step"),
+    "serve": ("fivehundred.web.cli", "serve_main", "play in the browser: start the game server"),
 }
 
 
