@@ -45,6 +45,7 @@ function seatName(seat) {
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
   if (info.kind === "open") return "(open seat)";
+  if (info.kind === "computer") return `Computer ${seat + 1}`;
   return info.name || `Seat ${seat + 1}`;
 }
 
