@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hmac
 import json
 import logging
@@ -440,7 +441,8 @@ class LiveTable:
     async def _commit(self, seat: int, action: Action, by: str) -> None:
         """Apply a checked action: into the database first, then the state, then everyone.
         The caller holds the lock and has checked the action with ``refusal``."""
-        model = self.model
+        # The action is made on a copy: until it is saved, everyone sees the table as it was.
+        model = copy_table(self.model)
         game = model.game
         before = len(game.finished_hands)
         text = action_text(action, self.rules.two_jokers)
@@ -463,8 +465,8 @@ class LiveTable:
                                       self.version + 1, seat, text, by, hand_row, finished)  # fmt: skip
         except Exception:
             log.exception("table %s: could not save %s; the action is not made", self.code, text)
-            self.model = replay_log(self.rules, self.players, self.seed, self.log)
             raise Refusal("the server could not save that action; try again") from None
+        self.model = model
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
@@ -548,6 +550,19 @@ class LiveTable:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
             self.task = None
+
+
+def copy_table(model: Table) -> Table:
+    """A copy of a table whose game can be played on without touching the original's
+    (finished hands are never changed, so they are shared)."""
+    game = copy.copy(model.game)
+    game.hand = model.game.hand.clone()
+    game.scores = list(game.scores)
+    game.score_history = list(game.score_history)
+    game.finished_hands = list(game.finished_hands)
+    table = copy.copy(model)
+    table.game = game
+    return table
 
 
 def model_copy(model: Table) -> Any:
