@@ -148,7 +148,7 @@ def _card(text: str, rules: Rules) -> int | None:
     if text.startswith("JK") and ">" in text:
         text = text.split(">")[0]
     try:
-        return parse_card(text, rules.two_jokers)
+        return parse_card(text)
     except (FiveHundredError, ValueError):
         return None
 

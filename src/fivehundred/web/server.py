@@ -32,7 +32,7 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: The largest WebSocket message a client may send (bytes).
 MAX_MESSAGE = 4096
 #: More messages than this in one second from one connection is a flood.
-FLOOD_PER_SECOND = 20
+FLOOD_PER_SECOND = 100
 
 
 class ApiError(Exception):
