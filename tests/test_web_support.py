@@ -194,9 +194,13 @@ class Knowledge:
         #: per hand: (first version, list of per-step knowledge sets per seat, spectator)
         self.steps: list[tuple[int, list[dict[int, set[int]]], list[bool]]] = []
         version = 0
+        #: per hand: every card played in it (the page may show the last trick of the hand
+        #: just finished)
+        self.played: list[set[int]] = []
         for index, hand_record in enumerate(record["hands"]):
             state = replay_hand(hand_record, rules, f"hands[{index}]", dealer=hand_record["dealer"])
             self.steps.append((version, *self._hand_knowledge(state)))
+            self.played.append(set(_bits(state.played)))
             version += len(state.history)
         self.total = version
 
@@ -269,14 +273,16 @@ class Knowledge:
                     trick_cards = []
         return per_step, partners_secret
 
-    def allowed(self, version: int, seat: int | None) -> tuple[set[int], bool]:
-        """The cards ``seat`` (None: a spectator) may know at ``version``, and whether the
-        five-handed partnership is still secret."""
+    def allowed(self, version: int, seat: int | None) -> tuple[set[int], bool, set[int]]:
+        """The cards ``seat`` (None: a spectator) may know at ``version``, whether the
+        five-handed partnership is still secret, and the cards played in the hand before."""
         key = -1 if seat is None else seat
-        for first, per_step, secret in reversed(self.steps):
+        for index in range(len(self.steps) - 1, -1, -1):
+            first, per_step, secret = self.steps[index]
             if version >= first:
                 step = min(version - first, len(per_step) - 1)
-                return per_step[step][key], secret[step]
+                before = self.played[index - 1] if index else set()
+                return per_step[step][key], secret[step], before
         raise AssertionError(f"version {version} before the first hand")
 
 
@@ -302,9 +308,12 @@ def check_messages(record: dict[str, Any], seat: int | None, messages: list[dict
         version = message["version"]
         if version > knowledge.total:
             continue
-        allowed, secret = knowledge.allowed(version, seat)
-        named = cards_in(message, rules)
-        leaked = named - allowed
+        allowed, secret, before = knowledge.allowed(version, seat)
+        message = json.loads(json.dumps(message))
+        last = message["view"]["table"].pop("last_trick", None)
+        leaked = cards_in(message, rules) - allowed
+        if last is not None:  # of this hand, or the last trick of the hand before
+            leaked |= cards_in(last, rules) - (allowed | before)
         assert not leaked, f"seat {seat} at version {version} was sent {sorted(leaked)}"
         view = message["view"]
         if secret and view["partners"]:
