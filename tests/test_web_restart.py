@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import websockets
+
 from test_web_support import (
     db_url,  # noqa: F401  (fixture)
     free_port,
