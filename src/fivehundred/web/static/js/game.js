@@ -14,8 +14,11 @@ let analysisTimer = null;
 function seatName(seat) {
   const players = (sheet && sheet.players) || [];
   if (seat === null || seat === undefined) return "";
-  if (seat >= players.length && players.length) return `${players[seat % players.length]}'s dummy`;
-  return players[seat] || `Seat ${seat + 1}`;
+  if (seat >= players.length && players.length) return `${seatName(seat % players.length)}'s dummy`;
+  const name = players[seat];
+  if (!name) return `Seat ${seat + 1}`;
+  // Computer players share names: tell them apart by seat.
+  return players.filter((p) => p === name).length > 1 ? `${name} ${seat + 1}` : name;
 }
 
 function sideNames() {

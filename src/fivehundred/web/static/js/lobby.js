@@ -46,7 +46,7 @@ async function create(event) {
   if (target && target !== preset.target) variants.target = target;
   const seats = [];
   for (let seat = 0; seat < preset.players; seat++) seats.push($(`seat-${seat}`).value);
-  const options = { grace: Number($("grace").value || 60) };
+  const options = { grace: Number($("grace").value || 60), delay: Number($("delay").value || 0) };
   if ($("turn-timer").value) options.turn_timer = Number($("turn-timer").value);
   const body = { rules: { preset: preset.name, variants }, seats, options };
   if ($("name").value.trim()) body.name = $("name").value.trim();

@@ -1,7 +1,7 @@
 // A player's page (/p/NAME): games, contracts by strain, misère record, win rate, and a
 // chart of points per hand.
 import { contractText } from "./rules.js";
-import { SUIT_SYMBOLS } from "./cards.js";
+import { SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { applySettings, el, getJSON } from "./net.js";
 
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -63,7 +63,7 @@ async function start() {
     stat("misère made / bid", `${data.misere.made} / ${data.misere.bid}`),
   );
   $("chart").replaceChildren(chart(data.points));
-  const strainName = (k) => (k === "NT" ? "no trumps" : SUIT_SYMBOLS[k] ? `${SUIT_SYMBOLS[k]}` : contractText(k));
+  const strainName = (k) => (k === "NT" ? "no trumps" : SUIT_SYMBOLS[k] ? `${SUIT_SYMBOLS[k]} ${SUIT_NAMES[k]}` : contractText(k));
   const rows = Object.entries(data.strains).map(([k, v]) => el("tr", {}, el("td", {}, strainName(k)), el("td", {}, String(v.bid)), el("td", {}, String(v.made)), el("td", {}, v.bid ? `${Math.round((100 * v.made) / v.bid)}%` : "")));
   $("strains").replaceChildren(rows.length ? el("table", { class: "list" }, el("thead", {}, el("tr", {}, ["Strain", "Bid", "Made", ""].map((t) => el("th", {}, t)))), el("tbody", {}, rows)) : el("p", {}, "No contracts yet."));
   const games = data.games.map((g) => el("tr", {}, el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)), el("td", {}, (g.scores || []).join(" – ")), el("td", {}, g.won ? "won" : "lost")));

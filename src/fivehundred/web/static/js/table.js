@@ -99,7 +99,9 @@ function act(action) {
 function seatPosition(seat, n, you) {
   const k = (seat - (you === null ? 0 : you) + n) % n;
   const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
-  return { x: 50 + 41 * Math.cos(angle), y: 50 + 38 * Math.sin(angle), dx: Math.cos(angle), dy: Math.sin(angle) };
+  const narrow = $("felt").clientWidth < 520;
+  const rx = narrow ? 36 : 41;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + 38 * Math.sin(angle), dx: Math.cos(angle), dy: Math.sin(angle) };
 }
 
 function renderSeats() {
@@ -128,7 +130,7 @@ function renderSeats() {
       el(
         "div",
         { class: "status" },
-        info.kind === "computer" ? `computer (${info.name})` : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : seat >= view.players ? "dummy" : "open",
+        info.kind === "computer" ? info.name : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : seat >= view.players ? "dummy" : "open",
       ),
       el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? " · contractor" : ""),
     );
@@ -513,43 +515,13 @@ function sendQueued() {
 async function showSummary(result) {
   const dialog = $("summary");
   const view = state.view;
-  let sheet = null;
-  try {
-    sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
-  } catch {
-    sheet = null;
-  }
   const made = result.made === null || result.made === undefined ? "" : result.made ? "made" : "set";
-  const parts = [
+  const sheetBox = el("div", { id: "summary-sheet" }, el("p", {}, "Loading the score sheet…"));
+  dialog.replaceChildren(
     el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
-    el("p", {}, "Tricks: ", view.sides.map((_, seat) => seat).filter((seat) => seat < view.tricks_won.length).map((seat) => `${seatName(seat)} ${result.tricks_won[seat]}`).join(", ")),
+    el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
     el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
-  ];
-  if (sheet && sheet.hands && sheet.hands.length) {
-    const sides = sheet.sides;
-    parts.push(
-      el(
-        "table",
-        { class: "scores", "aria-label": "score sheet" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Contract"), sides.map((_, s) => el("th", {}, sideName(s))))),
-        el("tbody", {}, sheet.hands.map((h) => el("tr", {}, el("td", {}, String(h.hand)), el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"), h.scores.map((s) => el("td", {}, String(s)))))),
-      ),
-    );
-    if (sheet.rule_490) parts.push(el("p", { class: "note" }, "The 490 rule: a side on 490 or more scores only by winning a contract."));
-    const last = sheet.hands[sheet.hands.length - 1];
-    if (last && last.hand === result.hand) {
-      parts.push(el("h3", {}, "All the hands"));
-      parts.push(
-        el(
-          "div",
-          { class: "summary-hands" },
-          last.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(last.contract), last.joker_suit).map((c) => cardElement(c))))),
-          el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, last.kitty.map((c) => cardElement(c)))),
-        ),
-      );
-    }
-  }
-  parts.push(
+    sheetBox,
     el(
       "p",
       {},
@@ -558,8 +530,39 @@ async function showSummary(result) {
       el("button", { class: "btn", type: "button", id: "summary-close", onclick: () => dialog.close() }, view.table.finished ? "Close" : "Next hand"),
     ),
   );
-  dialog.replaceChildren(...parts);
   if (!dialog.open) dialog.showModal();
+  let sheet = null;
+  try {
+    sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
+  } catch (error) {
+    sheetBox.replaceChildren(el("p", {}, `No score sheet: ${error.message}`));
+    return;
+  }
+  const parts = [];
+  if (sheet.hands.length) {
+    parts.push(
+      el(
+        "table",
+        { class: "scores", "aria-label": "score sheet" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Contract"), sheet.sides.map((_, s) => el("th", {}, sideName(s))))),
+        el("tbody", {}, sheet.hands.map((h) => el("tr", {}, el("td", {}, String(h.hand)), el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"), h.scores.map((s) => el("td", {}, String(s)))))),
+      ),
+    );
+    if (sheet.rule_490) parts.push(el("p", { class: "note" }, "The 490 rule: a side on 490 or more scores only by winning a contract."));
+    const hand = sheet.hands.find((h) => h.hand === result.hand);
+    if (hand) {
+      parts.push(el("h3", {}, "All the hands as dealt"));
+      parts.push(
+        el(
+          "div",
+          { class: "summary-hands" },
+          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), hand.joker_suit).map((c) => cardElement(c))))),
+          el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, hand.kitty.map((c) => cardElement(c)))),
+        ),
+      );
+    }
+  }
+  sheetBox.replaceChildren(...parts);
 }
 
 // ------------------------------------------------------------------ chat
@@ -584,6 +587,10 @@ function addChat(message) {
 // ------------------------------------------------------------------ the whole page
 function render() {
   if (!state.view) return;
+  // What the page shows, for tests and styles: the phase, whose turn, the view's version.
+  document.body.dataset.phase = state.view.phase;
+  document.body.dataset.version = String(state.message.version);
+  document.body.dataset.myTurn = myTurn() ? "1" : "0";
   $("layout").hidden = false;
   $("join").hidden = true;
   renderContract();
