@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install play test lint typecheck bench clean
+.PHONY: install play serve test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,9 @@ install: $(STAMP)
 
 play: $(STAMP)
 	$(BIN)/fivehundred play
+
+serve: $(STAMP)
+	$(BIN)/fivehundred serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples

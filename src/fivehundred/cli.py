@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "arena": ("fivehundred.arena.cli", "main", "measure computer players against each other"),
     "play": ("fivehundred.tui.cli", "play_main", "play Five Hundred in the terminal"),
     "show": ("fivehundred.tui.cli", "show_main", "replay a record step by step"),
+    "serve": ("fivehundred.web.cli", "serve_main", "play in the browser: start the game server"),
     "pad": ("fivehundred.pad.cli", "pad_main", "score pad for a game played with real cards"),
 }
 
@@ -34,6 +35,8 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "arena": ("arena", ("rich",)),
     "play": ("tui", ("textual", "rich", "platformdirs")),
     "show": ("tui", ("textual", "rich", "platformdirs")),
+    "serve": ("web", ("fastapi", "uvicorn", "sqlalchemy")),
+    "pad": ("tui", ("textual",)),
 }
 
 

@@ -1,0 +1,75 @@
+"""``fivehundred serve``: the game server for the browser."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sys
+
+from fivehundred.record_cli import OneLineParser
+
+
+def serve_main(argv: list[str]) -> int:
+    parser = OneLineParser(prog="fivehundred serve",
+                           description="Play Five Hundred in the browser: start the game server.")  # fmt: skip
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument("--port", type=int, default=8500, help="port (default 8500)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="database URL (default: SQLite in the data directory; "
+                             "postgresql+psycopg://user@host/db for PostgreSQL)")  # fmt: skip
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes for the search players (default: by the CPUs)",
+    )
+    parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
+    parser.add_argument("--log-level", default="info",
+                        choices=["debug", "info", "warning", "error"])  # fmt: skip
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be 0..65535, got {args.port}")
+    if args.workers is not None and args.workers < 0:
+        parser.error("--workers must be 0 or more")
+
+    import uvicorn
+
+    from fivehundred.tui.storage import data_dir
+    from fivehundred.web.server import create_app
+    from fivehundred.web.store import StoreError
+
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    try:
+        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds)
+    except StoreError as error:
+        print(f"fivehundred serve: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"fivehundred serve: cannot use the data directory {data_dir()}: {error}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        sock = socket.create_server((args.host, args.port), reuse_port=False)
+    except OSError as error:
+        print(f"fivehundred serve: cannot listen on {args.host}:{args.port}: {error.strerror}",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    port = sock.getsockname()[1]
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Five Hundred is being served: open http://{shown}:{port}/ (Ctrl-C stops it)",
+          flush=True)  # fmt: skip
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=65536,
+                            ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=5,
+                            log_config=None)  # fmt: skip
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0
+
+
+def argparse_hidden() -> str:
+    import argparse
+
+    return argparse.SUPPRESS

@@ -1,0 +1,369 @@
+"""The pages' own endpoints: the rule settings for the lobby, and the history pages (a
+game's score sheet, each hand's replay and its double-dummy analysis, a player's record).
+
+History is read from the tables' public records through the server's own REST endpoints
+(``/api/tables/{code}/record``, ``/api/games``, ``/api/players/{name}``), called in process,
+so these endpoints see exactly what anyone may see: finished hands only. The analysis runs
+in a worker process, never in the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from concurrent.futures import Executor, ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse
+
+from fivehundred.actions import action_text
+from fivehundred.bots import PLAYERS
+from fivehundred.bots.pimc import PIMC_PRESETS
+from fivehundred.cards import mask_text
+from fivehundred.errors import FiveHundredError, RulesError
+from fivehundred.game import DONE, GameState, HandState
+from fivehundred.record import replay_game
+from fivehundred.rules import PRESETS, VARIANTS, make_rules
+from fivehundred.scoring import side_of_seats
+
+log = logging.getLogger("fivehundred.web.history")
+router = APIRouter()
+STATIC_DIR = Path(__file__).with_name("static")
+MAX_GAMES = 100  # games read for a player's page
+
+#: How the lobby names the variants it knows; a new variant shows under its own name.
+VARIANT_LABELS = {
+    "pack45": "45-card pack", "two_jokers": "two jokers", "deal_3_4_3": "deal 3-4-3",
+    "raise_after_passes": "raise after passes", "misere_anytime": "misère any time",
+    "no_misere": "no misère", "open_misere_520": "open misère scores 520",
+    "no_open_misere": "no open misère", "open_misere": "open misère",
+    "blind_misere": "blind misère", "allpass_redeal_same_dealer": "all pass: same dealer redeals",
+    "allpass_play_nt": "all pass: play no trumps", "dealer_must_bid": "dealer must bid",
+    "eldest_leads": "eldest hand leads", "joker_lead_not_renounced": "joker led as a suit not renounced",
+    "original_1904": "original 1904 scores", "perfect": "perfect scoring table",
+    "scoring_table": "scoring table", "misere_defenders_score": "misère defenders score tricks",
+    "rule_490": "the 490 rule", "win_1904": "1904 win rule", "target": "target score",
+    "point_spread": "point spread", "partner_announces": "partner announces",
+    "half_each": "half each (five players)", "teams_of_two": "three teams of two",
+}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- rules
+def _variant_kind(name: str) -> dict[str, Any]:
+    """How a variant is set: a switch, a number, or a choice (read from its parser)."""
+    apply = VARIANTS[name]
+    for cell in getattr(apply, "__closure__", None) or ():
+        value = cell.cell_contents
+        if isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
+            return {"kind": "choice", "options": list(value)}
+    try:
+        make_rules("australian", {name: True})
+        return {"kind": "switch"}
+    except RulesError:
+        return {"kind": "number"}
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """Every preset with the variants it accepts, and the computer players."""
+    variants = []
+    for name in sorted(VARIANTS):
+        entry = {"name": name, "label": VARIANT_LABELS.get(name, name.replace("_", " "))}
+        entry.update(_variant_kind(name))
+        variants.append(entry)
+    presets = []
+    for name, base in PRESETS.items():
+        accepted = []
+        for entry in variants:
+            if entry["kind"] != "switch":
+                accepted.append(entry["name"])
+                continue
+            try:
+                make_rules(name, {entry["name"]: True})
+                accepted.append(entry["name"])
+            except RulesError:
+                pass
+        presets.append({"name": name, "label": name.replace("_", " "), "players": base.players,
+                        "seats": base.seats, "target": base.target, "variants": accepted})  # fmt: skip
+    players = sorted(PLAYERS) + [f"pimc:{preset}" for preset in PIMC_PRESETS]
+    return {"presets": presets, "variants": variants, "players": players}
+
+
+@router.get("/api/rules")
+async def get_rules() -> dict[str, Any]:
+    """The presets, variants and computer players, for the lobby's form."""
+    return rules_catalogue()
+
+
+# ----------------------------------------------------------------------------- pages
+@router.get("/g/{code}", include_in_schema=False)
+async def game_page(code: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / "game.html")
+
+
+@router.get("/p/{name}", include_in_schema=False)
+async def player_page(name: str) -> FileResponse:
+    return FileResponse(STATIC_DIR / "player.html")
+
+
+# ----------------------------------------------------------------------------- reading records
+async def internal_get(request: Request, path: str, query: str = "") -> Any:
+    """GET one of the server's own JSON endpoints in process (its public answer)."""
+    body = bytearray()
+    status = 500
+    sent = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client never goes away
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        nonlocal status
+        if message["type"] == "http.response.start":
+            status = message["status"]
+        elif message["type"] == "http.response.body":
+            body.extend(message.get("body", b""))
+
+    scope: dict[str, Any] = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+        "query_string": query.encode(), "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 80),
+    }  # fmt: skip
+    if "state" in request.scope:
+        scope["state"] = dict(request.scope["state"])
+    await request.app(scope, receive, send)
+    try:
+        data = json.loads(bytes(body) or b"null")
+    except ValueError:
+        data = None
+    if status >= 400:
+        detail = data.get("detail") if isinstance(data, dict) else None
+        raise HTTPException(status, detail or "not found")
+    return data
+
+
+async def _game(request: Request, code: str) -> tuple[dict[str, Any], GameState]:
+    record = await internal_get(request, f"/api/tables/{quote(code)}/record")
+    try:
+        return record, replay_game(record)
+    except FiveHundredError as error:  # the server's own record: should never happen
+        log.error("table %s: record does not replay: %s", code, error)
+        raise HTTPException(500, "the table's record does not replay") from None
+
+
+def _joker_suit(state: HandState) -> str | None:
+    suit = state.joker_suits[0]
+    return "SCDH"[suit] if suit >= 0 else None
+
+
+def hand_line(game: GameState, index: int) -> dict[str, Any]:
+    """One row of the score sheet, with the hand's cards as dealt."""
+    hand = game.finished_hands[index]
+    result = hand.result
+    two = hand.rules.two_jokers
+    return {
+        "hand": index + 1,
+        "dealer": hand.dealer,
+        "contract": action_text(result.contract, two) if result.contract >= 0 else None,
+        "contractor": result.contractor if result.contractor >= 0 else None,
+        "made": result.made,
+        "tricks_won": list(result.tricks_won),
+        "points": list(result.points),
+        "scores": list(game.score_history[index]),
+        "dealt": [mask_text(cards, two) for cards in hand.dealt],
+        "kitty": mask_text(hand.kitty_dealt, two),
+        "discards": mask_text(hand.discards, two),
+        "joker_suit": _joker_suit(hand),
+    }
+
+
+@router.get("/api/tables/{code}/sheet")
+async def score_sheet(code: str, request: Request) -> dict[str, Any]:
+    """The score sheet hand by hand (finished hands only) and each hand's cards."""
+    record, game = await _game(request, code)
+    return {
+        "table": code,
+        "rules": game.rules.to_dict(),
+        "players": record.get("players"),
+        "seats": game.rules.seats,
+        "sides": [0] * game.sides,
+        "target": game.rules.target,
+        "rule_490": game.rules.rule_490,
+        "finished": game.is_over,
+        "winner": game.winner,
+        "hands": [hand_line(game, i) for i in range(len(game.finished_hands))],
+    }
+
+
+def replay_steps(hand: HandState) -> list[dict[str, Any]]:
+    """Every position of a finished hand, all cards shown, from the deal to the end."""
+    two = hand.rules.two_jokers
+    state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    steps = []
+
+    def snapshot(action: str | None, seat: int | None) -> dict[str, Any]:
+        return {
+            "phase": state.phase,
+            "to_move": state.to_move if state.phase != DONE else None,
+            "action": action,
+            "seat": seat,
+            "hands": [mask_text(cards, two) for cards in state.hands],
+            "auction": [[s, action_text(a, two)] for s, a in state.auction.calls],
+            "contract": action_text(state.contract, two) if state.contract >= 0 else None,
+            "contractor": state.contractor if state.contractor >= 0 else None,
+            "discards": mask_text(state.discards, two),
+            "joker_suit": _joker_suit(state),
+            "trick": [[s, action_text(a, two)] for s, a in state.current_trick()],
+            "last_trick": (
+                [[s, action_text(a, two)] for s, a in state.tricks[-1].plays]
+                if state.tricks
+                else None
+            ),
+            "tricks_won": list(state.tricks_won),
+        }
+
+    steps.append(snapshot(None, None))
+    for action in hand.history:
+        seat = state.to_move
+        state.apply(action)
+        steps.append(snapshot(action_text(action, two), seat))
+    return steps
+
+
+def _hand_of(game: GameState, number: int) -> HandState:
+    if not 1 <= number <= len(game.finished_hands):
+        raise HTTPException(
+            404, f"no finished hand {number} (finished: {len(game.finished_hands)})"
+        )
+    return game.finished_hands[number - 1]
+
+
+@router.get("/api/tables/{code}/hands/{number}/replay")
+async def hand_replay(code: str, number: int, request: Request) -> dict[str, Any]:
+    """A finished hand step by step: the auction, the kitty and the play, every card shown."""
+    _, game = await _game(request, code)
+    hand = _hand_of(game, number)
+    return {"hand": number, "dealer": hand.dealer, "line": hand_line(game, number - 1),
+            "steps": replay_steps(hand)}  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- analysis
+_executor: Executor | None = None
+_analyses: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+
+def _analyse_record(hand_json: str) -> dict[str, Any]:
+    """In a worker process: the double-dummy analysis of one hand record."""
+    from fivehundred.record import replay_hand
+    from fivehundred.solver.analyse import analyse_hand
+
+    return analyse_hand(replay_hand(json.loads(hand_json)))
+
+
+def set_executor(executor: Executor | None) -> None:
+    """Use ``executor`` for the analyses (tests; the server may share its pool)."""
+    global _executor
+    _executor = executor
+
+
+def _pool() -> Executor:
+    global _executor
+    if _executor is None:
+        _executor = ProcessPoolExecutor(max_workers=1)
+    return _executor
+
+
+@router.get("/api/tables/{code}/hands/{number}/analysis")
+async def hand_analysis(code: str, number: int, request: Request) -> dict[str, Any]:
+    """The hand's double-dummy analysis: ``{"status": "running"}`` until it is ready (ask
+    again), then ``{"status": "done", "analysis": {...}}``."""
+    record, game = await _game(request, code)
+    _hand_of(game, number)
+    hand_record = dict(record["hands"][number - 1])
+    hand_record["format"] = "fivehundred-hand/1"
+    hand_record["rules"] = record["rules"]
+    key = json.dumps(hand_record, sort_keys=True)
+    future = _analyses.get(key)
+    if future is None:
+        loop = asyncio.get_running_loop()
+        future = asyncio.ensure_future(loop.run_in_executor(_pool(), _analyse_record, key))
+        _analyses[key] = future
+    if not future.done():
+        return {"status": "running"}
+    error = future.exception()
+    if error is not None:
+        log.error("analysis of %s hand %d failed: %s", code, number, error)
+        _analyses.pop(key, None)
+        return {"status": "failed", "message": str(error).splitlines()[0]}
+    return {"status": "done", "analysis": future.result()}
+
+
+# ----------------------------------------------------------------------------- players
+def _strain(contract: str | None) -> str | None:
+    if contract is None:
+        return None
+    if "misere" in contract:
+        return contract
+    return contract.lstrip("0123456789")
+
+
+async def player_history(request: Request, name: str) -> dict[str, Any]:
+    """A player's record over their latest finished games (at most :data:`MAX_GAMES`)."""
+    summary = await internal_get(request, f"/api/players/{quote(name)}")
+    games: list[dict[str, Any]] = []
+    page = 1
+    scanned = 0
+    while len(games) < MAX_GAMES and scanned < 10 * MAX_GAMES:
+        answer = await internal_get(request, "/api/games", f"page={page}&per_page=100")
+        batch = answer.get("games", [])
+        scanned += len(batch)
+        games += [g for g in batch if name in (g.get("players") or [])]
+        if len(batch) < 100:
+            break
+        page += 1
+    strains: dict[str, dict[str, int]] = {}
+    misere = {"bid": 0, "made": 0}
+    points: list[dict[str, Any]] = []
+    played = []
+    for entry in reversed(games[:MAX_GAMES]):  # oldest first, for the chart
+        try:
+            record, game = await _game(request, entry["table"])
+        except HTTPException:
+            continue
+        seats = [s for s, who in enumerate(record.get("players") or []) if who == name]
+        side_of = side_of_seats(game.rules)
+        my_sides = {side_of[s] for s in seats}
+        won = game.winner is not None and game.winner in my_sides
+        played.append({"table": entry["table"], "name": entry.get("name"), "won": won,
+                       "scores": entry.get("scores"), "finished": entry.get("finished")})  # fmt: skip
+        for index, hand in enumerate(game.finished_hands):
+            result = hand.result
+            side = side_of[seats[0]] if seats else 0
+            points.append({"table": entry["table"], "hand": index + 1,
+                           "points": result.points[side], "finished": entry.get("finished")})  # fmt: skip
+            controller = hand.controller(result.contractor) if result.contractor >= 0 else -1
+            if controller in seats:
+                strain = _strain(action_text(result.contract, hand.rules.two_jokers)) or "?"
+                row = strains.setdefault(strain, {"bid": 0, "made": 0})
+                row["bid"] += 1
+                row["made"] += int(bool(result.made))
+                if "misere" in strain:
+                    misere["bid"] += 1
+                    misere["made"] += int(bool(result.made))
+    played.reverse()  # newest first in the list
+    return {"name": name, "summary": summary, "games": played, "strains": strains,
+            "misere": misere, "points": points}  # fmt: skip
+
+
+@router.get("/api/players/{name}/history")
+async def get_player_history(name: str, request: Request) -> dict[str, Any]:
+    """Games, contracts bid and made by strain, misère record and points per hand."""
+    return await player_history(request, name)

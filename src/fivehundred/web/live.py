@@ -1,0 +1,640 @@
+"""Tables in play: seats, connections, the action log, and the computer players.
+
+A :class:`LiveTable` holds a :class:`~fivehundred.table.Table` rebuilt from the action log
+in the database. Every action, a person's or a computer's, goes through
+:meth:`LiveTable._commit`: checked against the rules, written to the database, and only then
+applied and sent to everyone (each connection gets its own seat's view). One driver task
+per table makes the computer moves: for computer seats, for a person away longer than the
+grace period, and for a person whose turn timer ran out. The search players run in a
+process pool, never in the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import hmac
+import json
+import logging
+import multiprocessing
+import os
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket
+
+from fivehundred.actions import Action, action_text, parse_action
+from fivehundred.bots.decide import decide
+from fivehundred.errors import FiveHundredError
+from fivehundred.game import controller_of
+from fivehundred.observation import Observation
+from fivehundred.rules import Rules, rules_from_dict
+from fivehundred.table import HUMAN, Table
+from fivehundred.web import views
+from fivehundred.web.store import AsyncStore, HandRow, SeatRow, TableRow, token_hash
+
+log = logging.getLogger("fivehundred.web")
+
+OPEN = "open"
+PERSON = "person"
+COMPUTER = "computer"
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+CODE_LENGTH = 6
+#: A connection's outgoing messages waiting to be sent; beyond this it is too slow.
+SEND_QUEUE = 256
+CHAT_LENGTH = 200
+CHAT_BURST = 5
+CHAT_WINDOW = 10.0
+DEFAULT_OPTIONS: dict[str, Any] = {"grace": 60.0, "turn_timer": None, "delay": 0.6,
+                                   "stand_in": "heuristic"}  # fmt: skip
+
+
+class Refusal(Exception):
+    """A client's message that is refused: the one-line reason goes back to that client."""
+
+
+class Decider:
+    """Computer decisions: ``random`` in the event loop (it is a few microseconds), every
+    other player in a process pool (or a thread pool when ``workers`` is 0)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers if workers is not None else max(2, min(4, (os.cpu_count() or 2) - 1))
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.workers == 0:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fivehundred-bot")
+            else:
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+                )
+        return self._pool
+
+    async def decide(self, player: str, seed: int, observation: Observation) -> tuple[Action, str]:
+        if player == "random":
+            return decide(player, seed, observation)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), decide, player, seed, observation)
+        except BrokenProcessPool:
+            log.error("the computer players' process pool broke; starting a new one")
+            self._pool = None
+        except Exception:
+            log.exception("computer player %s failed; the random player moves instead", player)
+        return decide("random", seed, observation)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+class Connection:
+    """One WebSocket: its seat (or :data:`views.SPECTATOR`) and its outgoing queue."""
+
+    def __init__(self, websocket: WebSocket, seat: int, name: str) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self.name = name
+        self.queue: asyncio.Queue[dict[str, Any] | tuple[int, str]] = asyncio.Queue(SEND_QUEUE)
+        self.closing = False
+        self.chats: deque[float] = deque()
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(1008, "too slow: messages were piling up")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closing:
+            return
+        self.closing = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait((code, reason))
+        if self.queue.full():  # no room for the close itself: make room
+            with contextlib.suppress(asyncio.QueueEmpty):
+                self.queue.get_nowait()
+            self.queue.put_nowait((code, reason))
+
+    async def sender(self) -> None:
+        """Send the queued messages in order; a close entry closes the socket."""
+        while True:
+            item = await self.queue.get()
+            if isinstance(item, tuple):
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(item[0], item[1])
+                return
+            await self.websocket.send_text(json.dumps(item, separators=(",", ":")))
+
+
+@dataclass
+class SeatState:
+    kind: str
+    player: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    #: monotonic time since which the person has had no connection
+    away_since: float = field(default_factory=time.monotonic)
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def replay_log(rules: Rules, players: Sequence[str], seed: int,
+               entries: Sequence[tuple[int, str, str]]) -> Table:  # fmt: skip
+    """The table rebuilt from its action log."""
+    model = Table(rules, players, seed)
+    for seat, text, _ in entries:
+        model.apply(seat, parse_action(text, model.hand.phase))
+    return model
+
+
+class LiveTable:
+    """A table in play (or finished, for its facts and record)."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.code = row.code
+        self.name = row.name
+        self.created = row.created
+        self.rules = rules_from_dict(row.rules)
+        self.options = {**DEFAULT_OPTIONS, **row.options}
+        self.seed = row.seed
+        self.seats = [SeatState(s.kind, s.player, s.name, s.token_hash) for s in row.seats]
+        self.players = [s.player if s.kind == COMPUTER and s.player else HUMAN for s in self.seats]
+        self.log: list[tuple[int, str, str]] = list(row.actions)
+        self.model = replay_log(self.rules, self.players, self.seed, self.log)
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        self.connections: dict[int, Connection] = {}
+        self.spectators: set[Connection] = set()
+        self.task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    def seat_name(self, seat: int) -> str:
+        state = self.seats[seat]
+        return state.name or state.player or OPEN
+
+    def stand_in_now(self, seat: int) -> bool:
+        state = self.seats[seat]
+        return (state.kind == PERSON and seat not in self.connections
+                and time.monotonic() - state.away_since >= self.options["grace"])  # fmt: skip
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [{"seat": seat, "kind": s.kind, "name": s.name if s.kind == PERSON else s.player,
+                 "connected": s.kind == COMPUTER or seat in self.connections,
+                 "stand_in": self.stand_in_now(seat)}
+                for seat, s in enumerate(self.seats)]  # fmt: skip
+
+    def public_facts(self) -> dict[str, Any]:
+        game = self.model.game
+        return {
+            "table": self.code, "name": self.name, "url": f"/t/{self.code}",
+            "rules": self.rules.to_dict(), "players": self.rules.players,
+            "seats": self.seats_json(), "options": dict(self.options),
+            "phase": "done" if game.is_over else game.hand.phase,
+            "to_move": self.model.to_move if not game.is_over else None,
+            "scores": list(game.scores), "hands_played": len(game.finished_hands),
+            "finished": game.is_over, "winner": game.winner, "version": self.version,
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
+        }  # fmt: skip
+
+    def player_names(self) -> list[str]:
+        return [self.seat_name(seat) for seat in range(len(self.seats))]
+
+    def record(self) -> dict[str, Any]:
+        """The game record of the hands finished so far (the seed only once it is over)."""
+        record = self.model.record()
+        record["players"] = self.player_names()
+        if not self.model.is_over:
+            record["hands"] = record["hands"][: len(self.model.game.finished_hands)]
+            record.pop("seed", None)
+        return record
+
+    def view(self, seat: int) -> dict[str, Any]:
+        model = self.model
+        game = model.game
+        view = views.observation_json(model, seat)
+        computers = [s.kind == COMPUTER for s in self.seats]
+        timer = self.options["turn_timer"]
+        deadline = None
+        if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
+            deadline = self.turn_started + timer
+        view["table"] = {
+            "code": self.code, "name": self.name, "seats": self.seats_json(),
+            "you": None if seat == views.SPECTATOR else seat,
+            "hand_number": model.hand_number, "hands_played": len(game.finished_hands),
+            "last_trick": views.last_trick(model), "hand_result": views.hand_result(model),
+            "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
+            "kitty": views.kitty_cards(model, seat), "auction_seats": views.auction_seats(model),
+            "hints": any(computers),
+            "undo": seat != views.SPECTATOR and all(c for s, c in enumerate(computers) if s != seat),
+        }  # fmt: skip
+        return {"type": "view", "version": self.version,
+                "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
+
+    def broadcast(self) -> None:
+        for conn in [*self.connections.values(), *self.spectators]:
+            conn.send(self.view(conn.seat))
+
+    def chat_to_all(self, message: dict[str, Any]) -> None:
+        for conn in [*self.connections.values(), *self.spectators]:
+            conn.send(message)
+
+    # ------------------------------------------------------------------ seats
+    def seat_of_token(self, token: str) -> int | None:
+        hashed = token_hash(token)
+        found = None
+        for seat, state in enumerate(self.seats):
+            if state.token_hash is not None and hmac.compare_digest(hashed, state.token_hash):
+                found = seat
+        return found
+
+    async def take_seat(self, seat: int, name: str) -> str:
+        """Seat a person; returns the token. :class:`Refusal` if the seat is not open."""
+        async with self.lock:
+            state = self.seats[seat]
+            if state.kind != OPEN:
+                raise Refusal(f"seat {seat} is taken")
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            if not await self.hub.store.call(
+                self.hub.store.store.take_seat, self.id, seat, name, hashed
+            ):
+                raise Refusal(f"seat {seat} is taken")
+            state.kind, state.name, state.token_hash = PERSON, name, hashed
+            state.away_since = time.monotonic()
+            log.info("table %s: seat %d taken by %s", self.code, seat, name)
+            self.broadcast()
+            self.wake.set()
+            return token
+
+    def attach(self, conn: Connection) -> None:
+        if conn.seat == views.SPECTATOR:
+            self.spectators.add(conn)
+        else:
+            old = self.connections.get(conn.seat)
+            if old is not None:
+                old.close(4000, "replaced by a newer connection")
+            self.connections[conn.seat] = conn
+            log.info("table %s: seat %d connected", self.code, conn.seat)
+        self.broadcast()
+        self.wake.set()
+
+    def detach(self, conn: Connection) -> None:
+        if conn.seat == views.SPECTATOR:
+            self.spectators.discard(conn)
+            return
+        if self.connections.get(conn.seat) is conn:
+            del self.connections[conn.seat]
+            self.seats[conn.seat].away_since = time.monotonic()
+            log.info("table %s: seat %d disconnected", self.code, conn.seat)
+            self.broadcast()
+            self.wake.set()
+
+    # ------------------------------------------------------------------ messages
+    async def handle(self, conn: Connection, text: str) -> None:
+        """One message from a client. Refusals go back to that client alone."""
+        try:
+            try:
+                message = json.loads(text)
+            except ValueError:
+                raise Refusal("not JSON: send one JSON object per message") from None
+            if not isinstance(message, dict):
+                raise Refusal("a message must be a JSON object with a 'type'")
+            kind = message.get("type")
+            if kind == "action":
+                await self._client_action(conn, message)
+            elif kind == "chat":
+                self._chat(conn, message)
+            elif kind == "resync":
+                conn.send(self.view(conn.seat))
+            elif kind == "ping":
+                conn.send({"type": "pong"})
+            elif kind == "hint":
+                await self._hint(conn)
+            elif kind == "undo":
+                await self._undo(conn)
+            else:
+                raise Refusal(f"unknown message type {kind!r}; types are action, chat, resync, "
+                              "ping, hint, undo")  # fmt: skip
+        except Refusal as refusal:
+            conn.send({"type": "error", "message": str(refusal), "version": self.version})
+
+    def _acting_seat(self, conn: Connection) -> int:
+        if conn.seat == views.SPECTATOR:
+            raise Refusal("spectators cannot act: take a seat to play")
+        if self.connections.get(conn.seat) is not conn:
+            raise Refusal("this connection was replaced by a newer one")
+        return conn.seat
+
+    async def _client_action(self, conn: Connection, message: dict[str, Any]) -> None:
+        seat = self._acting_seat(conn)
+        text, version = message.get("action"), message.get("version")
+        if not isinstance(text, str) or not text or len(text) > 20:
+            raise Refusal('action: must be a string such as "7H" (one of view.legal)')
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise Refusal("version: must be the version of the view the action was chosen on")
+        async with self.lock:
+            model = self.model
+            if version != self.version:
+                conn.send(self.view(seat))
+                raise Refusal(f"the table has moved on (version {self.version}, not {version}): "
+                              "look again and choose")  # fmt: skip
+            if model.is_over:
+                raise Refusal("the game is over")
+            if model.to_move != seat:
+                raise Refusal(f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) "
+                              "is to move")  # fmt: skip
+            try:
+                action = parse_action(text.strip(), model.hand.phase)
+            except FiveHundredError as error:
+                raise Refusal(f"{text!r} is not an action now: {error}") from None
+            refused = model.refusal(seat, action)
+            if refused is not None:
+                raise Refusal(str(refused))
+            await self._commit(seat, action, PERSON)
+
+    def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
+        text = message.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise Refusal("chat: text must be a non-empty string")
+        if len(text) > CHAT_LENGTH:
+            raise Refusal(f"chat: at most {CHAT_LENGTH} characters")
+        now = time.monotonic()
+        while conn.chats and now - conn.chats[0] > CHAT_WINDOW:
+            conn.chats.popleft()
+        if len(conn.chats) >= CHAT_BURST:
+            raise Refusal(f"chat: at most {CHAT_BURST} messages in {CHAT_WINDOW:.0f} seconds")
+        conn.chats.append(now)
+        seat = None if conn.seat == views.SPECTATOR else conn.seat
+        name = self.seat_name(conn.seat) if seat is not None else "spectator"
+        self.chat_to_all({"type": "chat", "seat": seat, "name": name, "text": text.strip(),
+                          "time": time.time()})  # fmt: skip
+
+    async def _hint(self, conn: Connection) -> None:
+        seat = self._acting_seat(conn)
+        if not any(s.kind == COMPUTER for s in self.seats):
+            raise Refusal("hints are given at tables with a computer player")
+        model = self.model
+        if model.is_over or model.to_move != seat:
+            raise Refusal("a hint is for your turn")
+        version = self.version
+        observation = model.observation(model.seat_to_move)
+        action, reason = await self.hub.decider.decide(
+            self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
+        )
+        if self.version == version:
+            conn.send({"type": "hint", "action": action_text(action, self.rules.two_jokers),
+                       "reason": reason, "version": version})  # fmt: skip
+
+    async def _undo(self, conn: Connection) -> None:
+        seat = self._acting_seat(conn)
+        if not all(s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat):
+            raise Refusal("undo is only for a table where every other seat is a computer player")
+        async with self.lock:
+            model = Table(self.rules, self.players, self.seed, model_copy(self.model))
+            if not model.undo(seat):
+                raise Refusal("nothing of yours to take back in this hand")
+            # the log up to the undo point: replay until the rebuilt state matches
+            keep = self._log_length_of(model)
+            if keep is None or len(model.game.finished_hands) != len(
+                self.model.game.finished_hands
+            ):
+                raise Refusal("a finished hand cannot be taken back")
+            await self.hub.store.call(self.hub.store.store.truncate_actions, self.id, keep)
+            del self.log[keep:]
+            self.model = replay_log(self.rules, self.players, self.seed, self.log)
+            self.last_change = time.monotonic()
+            self.turn_started = time.time()
+            log.info("table %s: seat %d took back to version %d", self.code, seat, keep)
+            self.broadcast()
+            self.wake.set()
+
+    def _log_length_of(self, model: Table) -> int | None:
+        """How many of the log's actions make ``model``'s position."""
+        done = sum(len(h.history) for h in model.game.finished_hands)
+        length = done + len(model.game.hand.history)
+        return length if length <= len(self.log) else None
+
+    # ------------------------------------------------------------------ acting
+    async def _commit(self, seat: int, action: Action, by: str) -> None:
+        """Apply a checked action: into the database first, then the state, then everyone.
+        The caller holds the lock and has checked the action with ``refusal``."""
+        # The action is made on a copy: until it is saved, everyone sees the table as it was.
+        model = copy_table(self.model)
+        game = model.game
+        before = len(game.finished_hands)
+        text = action_text(action, self.rules.two_jokers)
+        model.apply(seat, action)
+        hand_row = None
+        finished = None
+        if len(game.finished_hands) > before:
+            hand = game.finished_hands[-1]
+            result = hand.result
+            hand_row = HandRow(
+                number=len(game.finished_hands),
+                contract=action_text(result.contract, self.rules.two_jokers) if result.contract >= 0 else None,
+                contractor=controller_of(self.rules, result.contractor) if result.contractor >= 0 else None,
+                made=result.made, points=list(result.points), scores=list(game.scores),
+            )  # fmt: skip
+            if game.is_over:
+                finished = (game.winner if game.winner is not None else -1, list(game.scores))
+        try:
+            await self.hub.store.call(self.hub.store.store.append_action, self.id,
+                                      self.version + 1, seat, text, by, hand_row, finished)  # fmt: skip
+        except Exception:
+            log.exception("table %s: could not save %s; the action is not made", self.code, text)
+            raise Refusal("the server could not save that action; try again") from None
+        self.model = model
+        self.log.append((seat, text, by))
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        if hand_row is not None:
+            log.info("table %s: hand %d finished: %s by seat %s, %s; scores %s", self.code,
+                     hand_row.number, hand_row.contract or "no contract", hand_row.contractor,
+                     "made" if hand_row.made else "not made", hand_row.scores)  # fmt: skip
+            if finished is not None:
+                log.info("table %s: game over, side %s wins", self.code, game.winner)
+        self.broadcast()
+        self.wake.set()
+
+    def _automation(self) -> tuple[float, str, str] | None:
+        """(seconds until due, player, kind) of the computer move to make next, if any."""
+        model = self.model
+        if model.is_over:
+            return None
+        seat = model.to_move
+        state = self.seats[seat]
+        now = time.monotonic()
+        delay = self.last_change + self.options["delay"] - now
+        if state.kind == COMPUTER:
+            return max(0.0, delay), state.player or "random", COMPUTER
+        if state.kind == OPEN:
+            return None
+        if seat not in self.connections:
+            due = max(state.away_since + self.options["grace"] - now, delay)
+            return max(0.0, due), self.options["stand_in"], "stand_in"
+        timer = self.options["turn_timer"]
+        if timer:
+            return max(0.0, self.last_change + timer - now), self.options["stand_in"], "timer"
+        return None
+
+    async def drive(self) -> None:
+        """Make the computer moves until the game is over (the table's driver task)."""
+        while not self.model.is_over:
+            try:
+                due = self._automation()
+                if due is None or due[0] > 0:
+                    self.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), None if due is None else due[0])
+                    continue
+                await self._automatic_move(due[1], due[2])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: computer move failed; trying again", self.code)
+                await asyncio.sleep(1.0)
+
+    async def _automatic_move(self, player: str, by: str) -> None:
+        model = self.model
+        version = self.version
+        observation = model.observation(model.seat_to_move)
+        action, _ = await self.hub.decider.decide(player, model.decision_seed(), observation)
+        async with self.lock:
+            if self.version != version or self.model is not model:
+                return  # somebody moved meanwhile
+            due = self._automation()
+            if due is None or due[2] != by:
+                return  # the person came back
+            seat = model.to_move
+            if model.refusal(seat, action) is not None:
+                log.error("table %s: %s chose an illegal %s; a random legal action instead",
+                          self.code, player, action)  # fmt: skip
+                legal = model.legal_actions()
+                action = legal[random.Random(model.decision_seed()).randrange(len(legal))]
+            await self._commit(seat, action, by)
+
+    def start(self) -> None:
+        if self.task is None and not self.model.is_over:
+            self.task = asyncio.get_running_loop().create_task(
+                self.drive(), name=f"table-{self.code}"
+            )
+
+    async def stop(self) -> None:
+        for conn in [*self.connections.values(), *self.spectators]:
+            conn.close(1001, "the server is stopping")
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+
+def copy_table(model: Table) -> Table:
+    """A copy of a table whose game can be played on without touching the original's
+    (finished hands are never changed, so they are shared)."""
+    game = copy.copy(model.game)
+    game.hand = model.game.hand.clone()
+    game.scores = list(game.scores)
+    game.score_history = list(game.score_history)
+    game.finished_hands = list(game.finished_hands)
+    table = copy.copy(model)
+    table.game = game
+    return table
+
+
+def model_copy(model: Table) -> Any:
+    """A copy of the table's game, rebuilt from its record (undo works on the copy)."""
+    return Table.from_record(model.record(), list(model.players), model.seed).game
+
+
+class Hub:
+    """Every table the server knows: unfinished ones are all in memory and playing."""
+
+    def __init__(self, store: AsyncStore, decider: Decider, allow_seeds: bool = False) -> None:
+        self.store = store
+        self.decider = decider
+        self.allow_seeds = allow_seeds
+        self.tables: dict[str, LiveTable] = {}
+        self._loading = asyncio.Lock()
+
+    async def start(self) -> None:
+        rows = await self.store.call(self.store.store.load_unfinished)
+        for row in rows:
+            try:
+                table = LiveTable(self, row)
+            except Exception as error:
+                log.error("table %s cannot be resumed: %s", row.code, error)
+                continue
+            self.tables[row.code] = table
+            table.start()
+        if rows:
+            log.info("resumed %d unfinished table(s)", len(self.tables))
+
+    async def stop(self) -> None:
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.decider.close()
+
+    async def get(self, code: str) -> LiveTable | None:
+        code = code.upper()
+        table = self.tables.get(code)
+        if table is not None:
+            return table
+        if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+            return None
+        async with self._loading:
+            if code in self.tables:
+                return self.tables[code]
+            row = await self.store.call(self.store.store.load_table, code, True)
+            if row is None:
+                return None
+            table = LiveTable(self, row)
+            self.tables[code] = table
+            table.start()
+            return table
+
+    async def create(self, rules: Rules, seat_players: Sequence[str], name: str | None,
+                     options: dict[str, Any], seed: int | None) -> LiveTable:  # fmt: skip
+        seat_rows = [SeatRow(seat, OPEN) if player == OPEN else SeatRow(seat, COMPUTER, player)
+                     for seat, player in enumerate(seat_players)]  # fmt: skip
+        table_seed = seed if seed is not None else secrets.randbits(62)
+        for _ in range(20):
+            code = new_code()
+            table_id = await self.store.call(self.store.store.create_table, code,
+                                             name or f"Table {code}", rules.to_dict(), options,
+                                             table_seed, seat_rows)  # fmt: skip
+            if table_id is not None:
+                break
+        else:
+            raise RuntimeError("no free table code")
+        row = TableRow(id=table_id, code=code, name=name or f"Table {code}", rules=rules.to_dict(),
+                       options=options, seed=table_seed, created=time.time(), finished=None,
+                       winner=None, scores=[], hands_played=0, seats=seat_rows)  # fmt: skip
+        table = LiveTable(self, row)
+        self.tables[code] = table
+        table.start()
+        log.info("table %s created: %s, seats %s", code, rules.describe(), ", ".join(seat_players))
+        return table

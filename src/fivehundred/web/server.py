@@ -1,0 +1,304 @@
+"""The FastAPI application: pages, REST endpoints and the tables' WebSockets
+(docs/web-protocol.md)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from fivehundred.errors import FiveHundredError
+from fivehundred.rules import make_rules
+from fivehundred.table import HUMAN, check_player_name
+from fivehundred.web import history, views
+from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refusal
+from fivehundred.web.store import AsyncStore, Store, default_db_url
+
+log = logging.getLogger("fivehundred.web")
+
+STATIC_DIR = Path(__file__).with_name("static")
+#: The largest WebSocket message a client may send (bytes).
+MAX_MESSAGE = 4096
+#: More messages than this in one second from one connection is a flood.
+FLOOD_PER_SECOND = 100
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, detail: str) -> None:
+        self.status = status
+        self.detail = detail
+
+
+class RulesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str = "australian"
+    variants: dict[str, Any] = Field(default_factory=dict)
+
+
+class OptionsIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    grace: float = Field(default=60.0, ge=0, le=3600)
+    turn_timer: float | None = Field(default=None, ge=5, le=3600)
+    delay: float = Field(default=0.6, ge=0, le=10)
+    stand_in: str = "heuristic"
+
+
+class CreateIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rules: RulesIn = Field(default_factory=lambda: RulesIn())
+    seats: list[str] = Field(min_length=1, max_length=6)
+    name: str | None = Field(default=None, max_length=60)
+    options: OptionsIn = Field(default_factory=lambda: OptionsIn())
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class SeatIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=30)
+
+
+def _computer_player(name: str, where: str) -> str:
+    """A computer player's name for a web table, or :class:`ApiError` 422."""
+    if name.startswith("cmd:"):
+        raise ApiError(422, f"{where}: programs (cmd:) cannot play at a web table")
+    if name in (HUMAN, OPEN):
+        raise ApiError(422, f"{where}: must be a computer player's name")
+    try:
+        return check_player_name(name)
+    except FiveHundredError as error:
+        raise ApiError(422, f"{where}: {error.reason}") from None
+
+
+def _iso(moment: float | None) -> str | None:
+    return None if moment is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
+
+
+def _origin_allowed(websocket: WebSocket) -> bool:
+    """A browser connecting from another site sends its own Origin: refuse it."""
+    origin = websocket.headers.get("origin")
+    if not origin:
+        return True  # not a browser (or a same-origin request of an old one)
+    host = websocket.headers.get("host", "")
+    return urlsplit(origin).netloc.lower() == host.lower()
+
+
+def create_app(db_url: str | None = None, *, workers: int | None = None,
+               allow_seeds: bool = False) -> FastAPI:  # fmt: skip
+    """The server's application on the database ``db_url`` (default: SQLite in the data
+    directory). ``workers``: processes for the search players (0: threads, for tests).
+    ``allow_seeds``: accept a ``seed`` when creating a table (tests and demonstrations
+    only: whoever knows the seed knows every card). Raises
+    :class:`~fivehundred.web.store.StoreError` if the database cannot be used."""
+    store = AsyncStore(Store(db_url or default_db_url()))
+    holder: dict[str, Hub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub = Hub(store, Decider(workers), allow_seeds)
+        holder["hub"] = hub
+        app.state.hub = hub
+        await hub.start()
+        log.info("database %s", store.store.safe_url)
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.close()
+
+    app = FastAPI(title="Five Hundred", docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.state.store = store
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    def hub() -> Hub:
+        return holder["hub"]
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
+        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        where = ".".join(loc) if loc else "body"
+        return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(error.detail)}, status_code=error.status_code)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception) -> JSONResponse:
+        log.exception("error answering %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "internal error (logged on the server)"}, status_code=500)
+
+    async def table_or_404(code: str) -> LiveTable:
+        table = await hub().get(code)
+        if table is None:
+            raise ApiError(404, f"no table {code!r}")
+        return table
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "table.html")
+
+    # ------------------------------------------------------------------ tables
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateIn) -> dict[str, Any]:
+        try:
+            rules = make_rules(body.rules.preset, body.rules.variants)
+        except FiveHundredError as error:
+            raise ApiError(422, f"rules: {error.reason}") from None
+        if len(body.seats) != rules.players:
+            raise ApiError(422, f"seats: the {rules.preset} game has {rules.players} seats; "
+                                f"give {rules.players}, each \"open\" or a computer player")  # fmt: skip
+        seat_players = [OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]")
+                        for seat, name in enumerate(body.seats)]  # fmt: skip
+        options = body.options.model_dump()
+        options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in")
+        if body.seed is not None and not hub().allow_seeds:
+            raise ApiError(422, "seed: this server deals its own cards")
+        name = body.name.strip() if body.name and body.name.strip() else None
+        table = await hub().create(rules, seat_players, name, options, body.seed)
+        return {"table": table.code, "url": f"/t/{table.code}"}
+
+    @app.get("/api/tables")
+    async def list_tables(
+        open: Annotated[int, Query(ge=0, le=1)] = 0,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        live = [t for t in hub().tables.values() if not t.model.is_over]
+        if open:
+            live = [t for t in live if any(s.kind == OPEN for s in t.seats)]
+        live.sort(key=lambda t: t.created, reverse=True)
+        return {"tables": [t.public_facts() for t in live[:limit]]}
+
+    @app.get("/api/tables/{code}")
+    async def get_table(code: str) -> dict[str, Any]:
+        return (await table_or_404(code)).public_facts()
+
+    @app.post("/api/tables/{code}/seats/{seat}")
+    async def take_seat(code: str, seat: int, body: SeatIn) -> dict[str, Any]:
+        table = await table_or_404(code)
+        if not 0 <= seat < len(table.seats):
+            raise ApiError(404, f"table {table.code} has seats 0 to {len(table.seats) - 1}")
+        name = body.name.strip()
+        if not name or not name.isprintable():
+            raise ApiError(422, "name: must be printable text")
+        try:
+            token = await table.take_seat(seat, name)
+        except Refusal as refusal:
+            raise ApiError(409, str(refusal)) from None
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/tables/{code}/record")
+    async def table_record(code: str) -> dict[str, Any]:
+        return (await table_or_404(code)).record()
+
+    # ------------------------------------------------------------------ history
+    @app.get("/api/games")
+    async def games(
+        page: Annotated[int, Query(ge=1)] = 1,
+        per_page: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> dict[str, Any]:
+        rows, total = await store.call(store.store.finished_games, page, per_page)
+        return {"games": [{"table": r.code, "name": r.name, "rules": r.rules,
+                           "players": [s.name or s.player or OPEN for s in r.seats],
+                           "scores": r.scores, "winner": r.winner, "hands": r.hands_played,
+                           "finished": _iso(r.finished)} for r in rows],
+                "page": page, "per_page": per_page, "total": total}  # fmt: skip
+
+    @app.get("/api/players/{name}")
+    async def player(name: str) -> dict[str, Any]:
+        if not 1 <= len(name) <= 60:
+            raise ApiError(422, "name: 1 to 60 characters")
+        stats = await store.call(store.store.player_stats, name)
+        if stats["games"] == 0:
+            raise ApiError(404, f"no games of {name!r}")
+        return stats
+
+    app.include_router(history.router)
+
+    # ------------------------------------------------------------------ play
+    @app.websocket("/ws/tables/{code}")
+    async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
+        await websocket.accept()
+        if not _origin_allowed(websocket):
+            log.warning("refused a WebSocket from %s", websocket.headers.get("origin"))
+            await websocket.close(4403, "connections from another site are refused")
+            return
+        table = await hub().get(code)
+        if table is None:
+            await websocket.close(4404, f"no table {code!r}")
+            return
+        seat = views.SPECTATOR
+        if token is not None:
+            found = table.seat_of_token(token)
+            if found is None:
+                await websocket.close(4401, "this token holds no seat at this table")
+                return
+            seat = found
+        conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
+        sender = websocket_sender(conn)
+        table.attach(conn)
+        recent: deque[float] = deque()
+        try:
+            while not conn.closing:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    if len(data) > MAX_MESSAGE:
+                        conn.close(1009, f"messages are limited to {MAX_MESSAGE} bytes")
+                        break
+                    text = data.decode("utf-8", "replace")
+                if len(text) > MAX_MESSAGE:
+                    conn.close(1009, f"messages are limited to {MAX_MESSAGE} bytes")
+                    break
+                now = time.monotonic()
+                recent.append(now)
+                while recent and now - recent[0] > 1.0:
+                    recent.popleft()
+                if len(recent) > FLOOD_PER_SECOND:
+                    log.warning("table %s: closed a flooding connection", table.code)
+                    conn.close(1008, f"too many messages (over {FLOOD_PER_SECOND} a second)")
+                    break
+                await table.handle(conn, text)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("table %s: connection error", table.code)
+            conn.close(1011, "server error (logged)")
+        finally:
+            table.detach(conn)
+            if not conn.closing:
+                conn.close(1000, "bye")
+            with contextlib.suppress(Exception):
+                await sender
+
+    return app
+
+
+def websocket_sender(conn: Connection) -> Any:
+    import asyncio
+
+    return asyncio.get_running_loop().create_task(conn.sender())

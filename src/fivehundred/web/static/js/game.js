@@ -1,0 +1,204 @@
+// A finished (or running) game's page (/g/CODE): the score sheet hand by hand, each hand's
+// replay with every card shown, and its double-dummy analysis.
+import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
+import { callText, contractText, sortHand, strainOf } from "./rules.js";
+import { applySettings, el, getJSON } from "./net.js";
+
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const $ = (id) => document.getElementById(id);
+let sheet = null;
+let replay = null;
+let step = 0;
+let analysisTimer = null;
+
+function seatName(seat) {
+  const players = (sheet && sheet.players) || [];
+  if (seat === null || seat === undefined) return "";
+  if (seat >= players.length && players.length) return `${seatName(seat % players.length)}'s dummy`;
+  const name = players[seat];
+  if (!name) return `Seat ${seat + 1}`;
+  // Computer players share names: tell them apart by seat.
+  return players.filter((p) => p === name).length > 1 ? `${name} ${seat + 1}` : name;
+}
+
+function sideNames() {
+  const count = sheet.sides.length;
+  const names = [];
+  for (let side = 0; side < count; side++) {
+    const seats = [];
+    for (let seat = 0; seat < sheet.seats; seat++) {
+      if (sideOf(seat) === side && seat < sheet.players.length) seats.push(seatName(seat));
+    }
+    names.push(seats.join(" & ") || `Side ${side + 1}`);
+  }
+  return names;
+}
+
+function sideOf(seat) {
+  const count = sheet.sides.length;
+  return seat % count;
+}
+
+function renderSheet() {
+  const names = sideNames();
+  const rows = sheet.hands.map((h) =>
+    el(
+      "tr",
+      { id: `hand-row-${h.hand}` },
+      el("td", {}, String(h.hand)),
+      el("td", {}, seatName(h.dealer)),
+      el("td", {}, h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed"),
+      el("td", {}, h.made === null ? "" : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set")),
+      h.points.map((p) => el("td", {}, `${p > 0 ? "+" : ""}${p}`)),
+      h.scores.map((s) => el("td", {}, el("strong", {}, String(s)))),
+      el("td", {}, el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay")),
+    ),
+  );
+  const head = el(
+    "tr",
+    {},
+    ["Hand", "Dealer", "Contract", ""].map((h) => el("th", {}, h)),
+    names.map((n) => el("th", {}, `${n} (hand)`)),
+    names.map((n) => el("th", {}, n)),
+    el("th", {}, ""),
+  );
+  const parts = [el("table", { class: "list", "aria-label": "score sheet" }, el("thead", {}, head), el("tbody", {}, rows))];
+  if (!sheet.hands.length) parts.push(el("p", {}, "No hand has finished yet."));
+  parts.push(el("p", {}, `Target ${sheet.target}.`, sheet.rule_490 ? " The 490 rule: a side on 490 or more scores only by winning a contract." : ""));
+  if (sheet.finished) parts.push(el("p", {}, el("strong", {}, `${names[sheet.winner]} won the game.`)));
+  parts.push(el("p", {}, "Players: ", (sheet.players || []).map((p, i) => [i ? ", " : "", el("a", { href: `/p/${encodeURIComponent(p)}` }, p)])));
+  $("sheet").replaceChildren(...parts);
+}
+
+function renderStep() {
+  const s = replay.steps[step];
+  const strain = strainOf(s.contract);
+  const board = $("replay-board");
+  board.replaceChildren(
+    ...s.hands.map((cards, seat) =>
+      el(
+        "div",
+        { class: `seat-hand${s.to_move === seat ? " to-move" : ""}`, "aria-label": `${seatName(seat)}'s hand` },
+        el("strong", {}, seatName(seat)),
+        s.contractor === seat ? " (contractor)" : "",
+        ` — ${s.tricks_won[seat]} tricks`,
+        el("div", { class: "mini-hand" }, sortHand(cards, strain, s.joker_suit).map((c) => cardElement(c))),
+      ),
+    ),
+  );
+  const plays = s.trick.length ? s.trick : s.last_trick || [];
+  $("replay-trick").replaceChildren(
+    ...plays.map(([seat, action]) => {
+      const { card, as } = playedCard(action);
+      return el("div", { class: "played" }, cardElement(card), el("div", {}, seatName(seat), as ? ` (as ${SUIT_SYMBOLS[as]})` : ""));
+    }),
+  );
+  const what = s.action ? `${seatName(s.seat)}: ${s.phase === "auction" || /^(pass|\d|misere|open_misere|blind_misere)/.test(s.action) && replay.steps[step - 1].phase === "auction" ? callText(s.action) : describe(s.action)}` : "the deal";
+  $("step-text").textContent = `Step ${step} of ${replay.steps.length - 1}: ${what}`;
+  $("replay-auction").replaceChildren(el("p", {}, "Auction: ", s.auction.map(([seat, call]) => `${seatName(seat)} ${callText(call)}`).join(" · ") || "—", s.contract ? ` → ${contractText(s.contract)}` : ""));
+  $("back").disabled = step === 0;
+  $("first").disabled = step === 0;
+  $("forward").disabled = step === replay.steps.length - 1;
+  $("last").disabled = step === replay.steps.length - 1;
+}
+
+function describe(action) {
+  if (action === "none") return "leaves the joker free";
+  if (action === "alone") return "goes alone";
+  if (action.startsWith("call:")) return `calls ${cardSymbol(action.slice(5))}`;
+  if (/^(JKB:)?[SCDH]$/.test(action)) return `nominates the joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
+  const { card, as } = playedCard(action);
+  return `${cardSymbol(card)}${as ? ` led as ${SUIT_SYMBOLS[as]}` : ""}`;
+}
+
+async function loadHand(number) {
+  $("replay-panel").hidden = false;
+  $("analysis-panel").hidden = false;
+  $("replay-title").textContent = `Replay of hand ${number}`;
+  for (const row of document.querySelectorAll("tr[id^=hand-row-]")) row.removeAttribute("aria-current");
+  const row = $(`hand-row-${number}`);
+  if (row) row.setAttribute("aria-current", "true");
+  replay = await getJSON(`/api/tables/${encodeURIComponent(code)}/hands/${number}/replay`);
+  step = 0;
+  renderStep();
+  clearTimeout(analysisTimer);
+  $("analysis").textContent = "Analysing (in the background)…";
+  pollAnalysis(number);
+}
+
+async function pollAnalysis(number) {
+  let answer;
+  try {
+    answer = await getJSON(`/api/tables/${encodeURIComponent(code)}/hands/${number}/analysis`);
+  } catch (error) {
+    $("analysis").textContent = error.message;
+    return;
+  }
+  if (answer.status === "running") {
+    analysisTimer = setTimeout(() => pollAnalysis(number), 1500);
+    return;
+  }
+  if (answer.status !== "done") {
+    $("analysis").textContent = `The analysis failed: ${answer.message}`;
+    return;
+  }
+  renderAnalysis(answer.analysis);
+}
+
+function renderAnalysis(a) {
+  const box = $("analysis");
+  if (a.note) {
+    box.replaceChildren(el("p", {}, a.note));
+    return;
+  }
+  const who = a.side.map(seatName).join(" & ");
+  const strains = ["S", "C", "D", "H"].map((s) => el("td", {}, String(a.strains[s])));
+  box.replaceChildren(
+    el("p", { id: "dd-result" }, `${contractText(a.contract)} by ${who}: with best play from the first lead the contractor's side takes `, el("strong", {}, String(a.double_dummy)), ` trick${a.double_dummy === 1 ? "" : "s"}`, a.actual !== null ? `; it took ${a.actual}.` : "."),
+    el(
+      "table",
+      { class: "scores", "aria-label": "double-dummy tricks by strain" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Strain"), ["S", "C", "D", "H"].map((s) => el("th", {}, SUIT_SYMBOLS[s])), el("th", {}, "NT"), el("th", {}, "Misère (tricks)"))),
+      el("tbody", {}, el("tr", {}, el("td", {}, "Tricks"), strains, el("td", {}, String(a.strains.NT)), el("td", {}, String(a.strains.misere)))),
+    ),
+    a.mistakes.length
+      ? el("ul", { id: "mistakes" }, a.mistakes.map((m) => el("li", { class: "cost" }, `Trick ${m.trick}, ${seatName(m.seat)}: ${describe(m.card)} cost ${m.cost === 1 ? "a trick" : `${m.cost} tricks`}; ${describe(m.best)} kept ${m.kept}.`)))
+      : el("p", { id: "mistakes" }, "No card cost a trick against best play."),
+  );
+}
+
+function fromHash() {
+  const match = /hand=(\d+)/.exec(location.hash);
+  if (match) loadHand(Number(match[1]));
+}
+
+async function start() {
+  applySettings();
+  $("four-colour").checked = document.documentElement.classList.contains("four-colour");
+  $("four-colour").addEventListener("change", (e) => {
+    localStorage.setItem("fivehundred:four-colour", e.target.checked ? "1" : "0");
+    applySettings();
+  });
+  $("first").addEventListener("click", () => { step = 0; renderStep(); });
+  $("back").addEventListener("click", () => { step = Math.max(0, step - 1); renderStep(); });
+  $("forward").addEventListener("click", () => { step = Math.min(replay.steps.length - 1, step + 1); renderStep(); });
+  $("last").addEventListener("click", () => { step = replay.steps.length - 1; renderStep(); });
+  document.addEventListener("keydown", (event) => {
+    if (!replay || event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowRight") $("forward").click();
+    if (event.key === "ArrowLeft") $("back").click();
+  });
+  try {
+    sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
+  } catch (error) {
+    $("sheet").replaceChildren(el("p", { role: "alert" }, error.message));
+    return;
+  }
+  $("game-title").textContent = `Game ${code}`;
+  document.title = `Five Hundred — game ${code}`;
+  renderSheet();
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+}
+
+start();

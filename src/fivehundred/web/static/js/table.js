@@ -1,0 +1,735 @@
+// The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
+import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
+import { callText, contractText, isLegalCard, jokerLeadSuits, refusalReason, sortHand, strainOf } from "./rules.js";
+import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
+
+const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const tokenKey = `fivehundred:token:${code}`;
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  info: null, // GET /api/tables/CODE
+  message: null, // the last view message
+  view: null,
+  socket: null,
+  selected: new Set(), // discards chosen
+  queue: [], // discards confirmed, sent one by one
+  jokerChoice: null, // a free joker picked to lead: choose its suit
+  showLast: false,
+  lastTrickShown: "",
+  summaryShown: -1,
+  seenTrick: [],
+  focusCard: null,
+  kittyMark: null,
+  settings: applySettings(),
+};
+
+// ------------------------------------------------------------------ helpers
+function seatCount(view) {
+  return view.hand_sizes.length;
+}
+
+function me() {
+  const t = state.view && state.view.table;
+  return t && t.you !== null && t.you !== undefined ? t.you : null;
+}
+
+function seatName(seat) {
+  const view = state.view;
+  const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
+  const players = seats.length;
+  if (seat >= players && players) {
+    const owner = seats[seat % players];
+    return `${owner && owner.name ? owner.name : `Seat ${(seat % players) + 1}`}'s dummy`;
+  }
+  const info = seats[seat];
+  if (!info) return `Seat ${seat + 1}`;
+  if (info.kind === "open") return "(open seat)";
+  if (info.kind === "computer") return `Computer ${seat + 1}`;
+  return info.name || `Seat ${seat + 1}`;
+}
+
+function isMySeat(seat) {
+  const you = me();
+  if (you === null) return false;
+  const players = state.view.players;
+  return seat === you || (seat >= players && seat % players === you);
+}
+
+function sideName(side) {
+  const view = state.view;
+  const seats = [];
+  view.sides.forEach((s, seat) => {
+    if (s === side && seat < view.players) seats.push(seatName(seat));
+  });
+  return seats.join(" & ") || `Side ${side + 1}`;
+}
+
+function toast(text) {
+  $("toast").textContent = text;
+}
+
+function beep() {
+  if (!state.settings.sound) return;
+  try {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.frequency.value = 660;
+    gain.gain.value = 0.05;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    osc.stop(ctx.currentTime + 0.12);
+  } catch {
+    /* no sound here */
+  }
+}
+
+function send(message) {
+  if (!state.socket || !state.socket.send(message)) toast("Not connected — your move is not sent; reconnecting…");
+}
+
+function act(action) {
+  if (!state.message) return;
+  state.jokerChoice = null;
+  send({ type: "action", action, version: state.message.version });
+}
+
+// ------------------------------------------------------------------ seats around the table
+function seatPosition(seat, n, you) {
+  const k = (seat - (you === null ? 0 : you) + n) % n;
+  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+  const narrow = $("felt").clientWidth < 520;
+  const rx = narrow ? 36 : 41;
+  return { x: 50 + rx * Math.cos(angle), y: 50 + 38 * Math.sin(angle), dx: Math.cos(angle), dy: Math.sin(angle) };
+}
+
+function renderSeats() {
+  const view = state.view;
+  const n = seatCount(view);
+  const you = me();
+  const box = $("seats");
+  box.replaceChildren();
+  const infos = view.table.seats || [];
+  for (let seat = 0; seat < n; seat++) {
+    const pos = seatPosition(seat, n, you === null ? 0 : you);
+    const info = infos[seat < view.players ? seat : seat % view.players] || {};
+    const away = info.kind === "person" && !info.connected;
+    const facts = [];
+    if (view.contract) facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
+    if (view.hand_sizes[seat] !== undefined) facts.push(`${view.hand_sizes[seat]} cards`);
+    const node = el(
+      "div",
+      {
+        class: `seat${view.to_move === seat ? " to-move" : ""}${isMySeat(seat) ? " mine" : ""}`,
+        style: `left:${pos.x}%;top:${pos.y}%`,
+        "data-seat": seat,
+        "aria-label": `${seatName(seat)}${view.dealer === seat ? ", dealer" : ""}${view.to_move === seat ? ", to play" : ""}`,
+      },
+      el("div", { class: "name" }, seatName(seat), view.dealer === seat ? el("span", { class: "dealer", title: "dealer" }, "D") : null),
+      el(
+        "div",
+        { class: "status" },
+        info.kind === "computer" ? info.name : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : seat >= view.players ? "dummy" : "open",
+      ),
+      el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? " · contractor" : ""),
+    );
+    if (view.to_move === seat && view.table.turn_deadline) {
+      node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
+    }
+    const exposed = view.exposed && view.exposed[String(seat)];
+    if (exposed && exposed.length && !isMySeat(seat)) {
+      const strain = strainOf(view.contract);
+      node.append(el("div", { class: "exposed", "aria-label": `${seatName(seat)}'s cards face up` }, sortHand(exposed, strain, view.joker_suit).map((c) => cardElement(c))));
+    }
+    box.append(node);
+  }
+  tickTimer();
+}
+
+function tickTimer() {
+  for (const node of document.querySelectorAll(".timer[data-deadline]")) {
+    const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
+    node.textContent = `⏱ ${left}s`;
+  }
+}
+setInterval(tickTimer, 1000);
+
+// ------------------------------------------------------------------ the trick
+function renderTrick() {
+  const view = state.view;
+  const box = $("trick");
+  const n = seatCount(view);
+  const you = me();
+  let plays = view.trick;
+  let label = "the trick";
+  const last = view.table.last_trick;
+  if (state.showLast && last) {
+    plays = last.plays;
+    label = `the last trick, won by ${seatName(last.winner)}`;
+  } else if (plays.length === 0 && last && view.phase === "play" && view.tricks.length) {
+    // Between tricks: leave the trick just won on the table until the next lead.
+    plays = [];
+  }
+  box.setAttribute("aria-label", label);
+  const seen = state.seenTrick;
+  box.replaceChildren();
+  for (const [seat, action] of plays) {
+    const { card, as } = playedCard(action);
+    const pos = seatPosition(seat, n, you === null ? 0 : you);
+    const node = cardElement(card, { label: `${seatName(seat)}: ${cardName(card)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}` });
+    node.style.left = `${pos.dx * 70}px`;
+    node.style.top = `${pos.dy * 52}px`;
+    node.style.setProperty("--dx", `${pos.dx * 120}px`);
+    node.style.setProperty("--dy", `${pos.dy * 120}px`);
+    if (as) node.append(el("span", { class: "tag" }, `as ${SUIT_SYMBOLS[as]}`));
+    if (!state.showLast && !seen.some(([s, a]) => s === seat && a === action)) node.classList.add("arrive");
+    box.append(node);
+  }
+  if (!state.showLast) state.seenTrick = plays.slice();
+  $("last-trick").hidden = !last;
+  $("last-trick").setAttribute("aria-pressed", String(state.showLast));
+  $("last-trick").textContent = state.showLast ? "Back to the trick" : "Last trick";
+}
+
+// ------------------------------------------------------------------ the contract and scores
+function renderContract() {
+  const view = state.view;
+  const box = $("contract");
+  box.replaceChildren();
+  if (view.contract) {
+    box.append(el("div", {}, el("strong", {}, contractText(view.contract)), ` by ${seatName(view.contractor)}`));
+    if (view.joker_suit && strainOf(view.contract) !== null && ["NT", "M"].includes(strainOf(view.contract))) {
+      box.append(el("div", {}, "Joker nominated as ", el("span", { html: suitIcon(view.joker_suit) }), ` ${SUIT_NAMES[view.joker_suit]}`));
+    }
+    if (view.called_card) box.append(el("div", {}, `Called card: ${cardSymbol(view.called_card)}`));
+    const sides = {};
+    view.sides.forEach((side, seat) => {
+      sides[side] = (sides[side] || 0) + view.tricks_won[seat];
+    });
+    box.append(el("div", {}, "Tricks: ", Object.entries(sides).map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+  } else if (view.phase === "auction") {
+    box.append(el("div", {}, "Bidding"));
+  }
+  box.append(el("div", {}, `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`));
+}
+
+function renderScore() {
+  const view = state.view;
+  const box = $("score");
+  const scores = view.scores && view.scores.length ? view.scores : (state.info && state.info.scores) || [];
+  const rows = scores.map((s, side) => el("tr", {}, el("td", {}, sideName(side)), el("td", {}, String(s))));
+  box.replaceChildren(
+    el("table", { class: "scores" }, el("thead", {}, el("tr", {}, el("th", {}, "Side"), el("th", {}, "Points"))), el("tbody", {}, rows)),
+    el("p", {}, `Hands played: ${view.table.hands_played || 0}`),
+  );
+  if (view.table.finished) {
+    box.append(el("p", {}, el("strong", {}, `Game over: ${sideName(view.table.winner)} won.`)));
+  }
+  $("game-link").href = `/g/${encodeURIComponent(code)}`;
+}
+
+// The seat of each call: from the server when it says, else worked out from the deal.
+function auctionSeats(view) {
+  if (view.table.auction_seats) return view.table.auction_seats;
+  const n = seatCount(view);
+  const bidders = [];
+  for (let i = 1; i <= n; i++) {
+    const seat = (view.dealer + i) % n;
+    if (seat < view.players || view.players >= n) bidders.push(seat);
+  }
+  const passed = new Set();
+  const seats = [];
+  let i = 0;
+  for (const call of view.auction) {
+    let guard = 0;
+    while (passed.has(bidders[i % bidders.length]) && guard++ < n) i++;
+    const seat = bidders[i % bidders.length];
+    seats.push(seat);
+    if (call === "pass") passed.add(seat);
+    i++;
+  }
+  return seats;
+}
+
+function renderAuction() {
+  const view = state.view;
+  const box = $("auction");
+  const n = seatCount(view);
+  const order = [];
+  for (let i = 1; i <= n; i++) order.push((view.dealer + i) % n);
+  const seats = auctionSeats(view);
+  const rows = [];
+  let row = null;
+  seats.forEach((seat, index) => {
+    const col = order.indexOf(seat);
+    if (!row || row[col] !== undefined || (row.lastCol !== undefined && col <= row.lastCol)) {
+      row = new Array(n);
+      rows.push(row);
+    }
+    row[col] = view.auction[index];
+    row.lastCol = col;
+  });
+  const head = el("tr", {}, order.map((seat) => el("th", { scope: "col" }, seatName(seat))));
+  const body = rows.map((r) => el("tr", {}, order.map((_, col) => el("td", {}, r[col] ? callText(r[col]) : ""))));
+  box.replaceChildren(el("table", { class: "auction", "aria-label": "the auction" }, el("thead", {}, head), el("tbody", {}, body)));
+  if (!view.auction.length) box.append(el("p", {}, "No calls yet."));
+}
+
+// ------------------------------------------------------------------ the hand
+function kittyCards(view) {
+  if (view.table.kitty) return new Set(view.table.kitty);
+  // The server does not say: the cards that were not in the hand before the discard.
+  const key = `fivehundred:hand:${code}:${view.table.hand_number}`;
+  if (view.phase === "auction" && view.hand.length) sessionStorage.setItem(key, JSON.stringify(view.hand));
+  if (view.phase !== "discard") return new Set();
+  const before = JSON.parse(sessionStorage.getItem(key) || "null");
+  if (!before) return new Set();
+  return new Set(view.hand.filter((c) => !before.includes(c)));
+}
+
+function myTurn() {
+  const view = state.view;
+  return view && view.to_move !== null && view.to_move >= 0 && view.to_move === view.seat && (view.legal || []).length > 0 && me() !== null;
+}
+
+function renderHand() {
+  const view = state.view;
+  const box = $("hand");
+  const strain = strainOf(view.contract);
+  const cards = sortHand(view.hand || [], strain, view.joker_suit);
+  const turn = myTurn();
+  const playing = turn && view.phase === "play";
+  const discarding = turn && view.phase === "discard";
+  const kitty = kittyCards(view);
+  box.classList.toggle("active", playing || discarding);
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  box.replaceChildren();
+  $("hand-label").textContent = me() === null ? "Watching" : view.seat !== me() ? `${seatName(view.seat)}` : "Your hand";
+  for (const card of cards) {
+    const legal = playing ? isLegalCard(view, card) : discarding;
+    const reason = playing ? refusalReason(view, card) : null;
+    let label = cardName(card);
+    if (kitty.has(card)) label += ", from the kitty";
+    if (state.selected.has(card)) label += ", chosen to discard";
+    if (reason) label += `, may not be played: ${reason}`;
+    const node = cardElement(card, { button: true, label });
+    node.classList.add(legal ? "legal" : "illegal");
+    if (reason) node.title = reason;
+    if (kitty.has(card)) {
+      node.classList.add("from-kitty");
+      node.append(el("span", { class: "tag" }, "kitty"));
+    }
+    if (state.selected.has(card)) node.classList.add("selected");
+    node.tabIndex = -1;
+    node.draggable = playing && legal;
+    node.addEventListener("click", () => chooseCard(card));
+    node.addEventListener("dragstart", (event) => event.dataTransfer.setData("text/plain", card));
+    box.append(node);
+  }
+  // Roving focus: one card in the tab order.
+  const buttons = [...box.querySelectorAll(".card")];
+  const start = buttons.find((b) => b.dataset.card === (focused || state.focusCard)) || buttons.find((b) => b.classList.contains("legal")) || buttons[0];
+  if (start) start.tabIndex = 0;
+  if (focused && start) start.focus();
+}
+
+function chooseCard(card) {
+  const view = state.view;
+  if (!myTurn()) {
+    toast(view.phase === "play" || view.phase === "discard" ? `Wait for ${seatName(view.to_move)}.` : "");
+    return;
+  }
+  state.focusCard = card;
+  if (view.phase === "discard") {
+    const need = view.hand.length - 10;
+    if (state.selected.has(card)) state.selected.delete(card);
+    else if (state.selected.size < need) state.selected.add(card);
+    else toast(`You have chosen ${need} cards; click one to put it back.`);
+    render();
+    return;
+  }
+  if (view.phase !== "play") return;
+  const reason = refusalReason(view, card);
+  if (reason) {
+    $("reason").textContent = `${cardSymbol(card)}: ${reason}`;
+    return;
+  }
+  const suits = jokerLeadSuits(view, card);
+  if (suits.length) {
+    state.jokerChoice = card;
+    render();
+    return;
+  }
+  act(card);
+}
+
+$("hand").addEventListener("keydown", (event) => {
+  const buttons = [...$("hand").querySelectorAll(".card")];
+  const index = buttons.indexOf(document.activeElement);
+  if (index < 0) return;
+  let next = null;
+  if (event.key === "ArrowRight" || event.key === "ArrowDown") next = buttons[(index + 1) % buttons.length];
+  if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = buttons[(index - 1 + buttons.length) % buttons.length];
+  if (event.key === "Home") next = buttons[0];
+  if (event.key === "End") next = buttons[buttons.length - 1];
+  if (next) {
+    event.preventDefault();
+    buttons.forEach((b) => (b.tabIndex = -1));
+    next.tabIndex = 0;
+    next.focus();
+    state.focusCard = next.dataset.card;
+    const reason = refusalReason(state.view, next.dataset.card);
+    $("reason").textContent = reason ? `${cardSymbol(next.dataset.card)}: ${reason}` : "";
+  }
+});
+
+$("felt").addEventListener("dragover", (event) => event.preventDefault());
+$("felt").addEventListener("drop", (event) => {
+  event.preventDefault();
+  const card = event.dataTransfer.getData("text/plain");
+  if (card) chooseCard(card);
+});
+
+// ------------------------------------------------------------------ the controls for the phase
+function renderControls() {
+  const view = state.view;
+  const box = $("controls");
+  box.replaceChildren();
+  const turn = myTurn();
+  let prompt = "";
+  if (view.phase === "auction") {
+    if (turn) {
+      prompt = "Your bid:";
+      box.append(bidBox(view.legal));
+    } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
+  } else if (view.phase === "discard") {
+    if (turn) {
+      const need = view.hand.length - 10;
+      prompt = `You won the auction with ${contractText(view.contract)}: choose ${need} cards to discard (the kitty's cards are marked).`;
+      const confirm = el("button", { class: "btn primary", type: "button", id: "confirm-discard", disabled: state.selected.size !== need }, `Discard ${state.selected.size} of ${need}`);
+      confirm.addEventListener("click", () => {
+        state.queue = [...state.selected];
+        state.selected.clear();
+        sendQueued();
+      });
+      box.append(confirm);
+    } else prompt = `${seatName(view.to_move)} takes the kitty and discards.`;
+  } else if (view.phase === "nominate") {
+    if (turn) {
+      prompt = "Nominate the joker's suit (it then belongs to that suit), or leave it free:";
+      box.append(
+        el(
+          "div",
+          { class: "choice-row", role: "group", "aria-label": "the joker's suit" },
+          view.legal.map((a) => {
+            const suit = a.slice(-1);
+            const label = a === "none" ? "No nomination" : `${a.startsWith("JKB") ? "Black joker: " : ""}${SUIT_NAMES[suit]}`;
+            return el("button", { type: "button", "data-action": a, "aria-label": label, html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${SUIT_NAMES[suit]}`, onclick: () => act(a) });
+          }),
+        ),
+      );
+    } else prompt = `${seatName(view.to_move)} nominates the joker.`;
+  } else if (view.phase === "call") {
+    if (turn) {
+      prompt = "Call a card: its holder is your partner for this hand.";
+      const grid = el("div", { class: "call-grid", role: "group", "aria-label": "call a card" });
+      for (const a of view.legal) {
+        if (a === "alone") continue;
+        const card = a.slice(5);
+        const node = cardElement(card, { button: true, label: `call the ${cardName(card)}` });
+        node.dataset.action = a;
+        node.addEventListener("click", () => act(a));
+        grid.append(node);
+      }
+      box.append(grid, el("button", { class: "btn", type: "button", "data-action": "alone", onclick: () => act("alone") }, "Go alone"));
+    } else prompt = `${seatName(view.to_move)} calls a partner.`;
+  } else if (view.phase === "play") {
+    if (turn) {
+      prompt = view.trick.length ? "Your turn: follow." : "Your lead.";
+      if (state.jokerChoice) {
+        const suits = jokerLeadSuits(view, state.jokerChoice);
+        prompt = "Lead the joker as which suit?";
+        box.append(
+          el(
+            "div",
+            { class: "choice-row", role: "group", "aria-label": "lead the joker as" },
+            suits.map((s) => el("button", { type: "button", "data-action": `${state.jokerChoice}>${s}`, "aria-label": `lead the joker as ${SUIT_NAMES[s]}`, html: `${suitIcon(s)} ${SUIT_NAMES[s]}`, onclick: () => act(`${state.jokerChoice}>${s}`) })),
+            el("button", { type: "button", onclick: () => { state.jokerChoice = null; render(); } }, "Cancel"),
+          ),
+        );
+      }
+    } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to play.`;
+  } else if (view.phase === "done") {
+    prompt = view.table.finished ? "The game is over." : "The hand is over.";
+  }
+  if (turn && hasComputers()) box.append(el("button", { class: "btn", type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+  if (me() !== null && allOthersComputers() && (view.table.undo !== false)) {
+    box.append(el("button", { class: "btn", type: "button", id: "undo", onclick: () => send({ type: "undo" }) }, "Undo"));
+  }
+  $("prompt").textContent = prompt;
+  if (!turn || view.phase !== "play") $("reason").textContent = "";
+}
+
+function hasComputers() {
+  const seats = state.view.table.seats || [];
+  return state.view.table.hints !== undefined ? state.view.table.hints : seats.some((s) => s.kind === "computer");
+}
+
+function allOthersComputers() {
+  const seats = state.view.table.seats || [];
+  return seats.every((s) => s.seat === me() || s.kind === "computer");
+}
+
+function bidBox(legal) {
+  const wrap = el("div", { id: "bid-box-wrap" });
+  const grid = el("div", { class: "bid-box", role: "group", "aria-label": "bids" });
+  for (let tricks = 6; tricks <= 10; tricks++) {
+    for (const strain of ["S", "C", "D", "H", "NT"]) {
+      const call = `${tricks}${strain}`;
+      const ok = legal.includes(call);
+      const label = `${tricks} ${strain === "NT" ? "no trumps" : SUIT_NAMES[strain]}`;
+      grid.append(el("button", { type: "button", "data-action": call, disabled: !ok, "aria-label": label, html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`, onclick: () => act(call) }));
+    }
+  }
+  const extra = el("div", { class: "bid-extra" });
+  extra.append(el("button", { type: "button", class: "pass", "data-action": "pass", disabled: !legal.includes("pass"), onclick: () => act("pass") }, "Pass"));
+  for (const call of ["misere", "open_misere", "blind_misere"]) {
+    if (legal.includes(call) || (call !== "blind_misere" && state.view.auction !== undefined)) {
+      extra.append(el("button", { type: "button", "data-action": call, disabled: !legal.includes(call), onclick: () => act(call) }, callText(call)));
+    }
+  }
+  wrap.append(grid, extra);
+  return wrap;
+}
+
+function sendQueued() {
+  const view = state.view;
+  if (!state.queue.length || !myTurn() || view.phase !== "discard") return;
+  const card = state.queue.shift();
+  if (!view.hand.includes(card)) return sendQueued();
+  act(card);
+}
+
+// ------------------------------------------------------------------ after a hand
+async function showSummary(result) {
+  const dialog = $("summary");
+  const view = state.view;
+  const made = result.made === null || result.made === undefined ? "" : result.made ? "made" : "set";
+  const sheetBox = el("div", { id: "summary-sheet" }, el("p", {}, "Loading the score sheet…"));
+  dialog.replaceChildren(
+    el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
+    el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
+    el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
+    sheetBox,
+    el(
+      "p",
+      {},
+      el("a", { href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"),
+      " ",
+      el("button", { class: "btn", type: "button", id: "summary-close", onclick: () => dialog.close() }, view.table.finished ? "Close" : "Next hand"),
+    ),
+  );
+  if (!dialog.open) dialog.showModal();
+  let sheet = null;
+  try {
+    sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
+  } catch (error) {
+    sheetBox.replaceChildren(el("p", {}, `No score sheet: ${error.message}`));
+    return;
+  }
+  const parts = [];
+  if (sheet.hands.length) {
+    parts.push(
+      el(
+        "table",
+        { class: "scores", "aria-label": "score sheet" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Contract"), sheet.sides.map((_, s) => el("th", {}, sideName(s))))),
+        el("tbody", {}, sheet.hands.map((h) => el("tr", {}, el("td", {}, String(h.hand)), el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"), h.scores.map((s) => el("td", {}, String(s)))))),
+      ),
+    );
+    if (sheet.rule_490) parts.push(el("p", { class: "note" }, "The 490 rule: a side on 490 or more scores only by winning a contract."));
+    const hand = sheet.hands.find((h) => h.hand === result.hand);
+    if (hand) {
+      parts.push(el("h3", {}, "All the hands as dealt"));
+      parts.push(
+        el(
+          "div",
+          { class: "summary-hands" },
+          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), hand.joker_suit).map((c) => cardElement(c))))),
+          el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, hand.kitty.map((c) => cardElement(c)))),
+        ),
+      );
+    }
+  }
+  sheetBox.replaceChildren(...parts);
+}
+
+// ------------------------------------------------------------------ chat
+const QUICK = ["Good luck!", "Well played!", "Thanks", "Sorry!", "Nice hand", "One moment, please"];
+function setupChat() {
+  $("chat-quick").replaceChildren(...QUICK.map((text) => el("button", { type: "button", onclick: () => send({ type: "chat", text }) }, text)));
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    send({ type: "chat", text });
+    $("chat-text").value = "";
+  });
+}
+
+function addChat(message) {
+  const log = $("chat-log");
+  log.append(el("div", {}, el("strong", {}, `${message.name || "spectator"}: `), message.text));
+  log.scrollTop = log.scrollHeight;
+}
+
+// ------------------------------------------------------------------ the whole page
+function render() {
+  if (!state.view) return;
+  // What the page shows, for tests and styles: the phase, whose turn, the view's version.
+  document.body.dataset.phase = state.view.phase;
+  document.body.dataset.version = String(state.message.version);
+  document.body.dataset.myTurn = myTurn() ? "1" : "0";
+  $("layout").hidden = false;
+  $("join").hidden = true;
+  renderContract();
+  renderSeats();
+  renderTrick();
+  renderControls();
+  renderHand();
+  renderAuction();
+  renderScore();
+  const note = $("centre-note");
+  const view = state.view;
+  if (view.phase === "done" && view.table.hand_result && !view.table.hand_result.contract) {
+    note.hidden = false;
+    note.textContent = "All passed: no contract.";
+  } else note.hidden = true;
+}
+
+function onMessage(message) {
+  if (message.type === "view") {
+    const prev = state.view;
+    state.message = message;
+    state.view = message.view;
+    const view = state.view;
+    if (!prev || prev.phase !== view.phase || (prev.table && prev.table.hand_number !== view.table.hand_number)) {
+      state.selected.clear();
+      state.jokerChoice = null;
+    }
+    if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length)) state.showLast = false;
+    render();
+    if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
+    if (state.queue.length) sendQueued();
+    const result = view.table.hand_result;
+    if (result && state.summaryShown !== result.hand) {
+      state.summaryShown = result.hand;
+      showSummary(result);
+    }
+  } else if (message.type === "error") {
+    toast(message.message);
+    if (state.queue.length) state.queue = [];
+  } else if (message.type === "chat") {
+    addChat(message);
+  } else if (message.type === "hint") {
+    toast(`Hint: ${message.action} — ${message.reason}`);
+  }
+}
+
+function onStatus(status, reason) {
+  const banner = $("banner");
+  if (status === "connected") {
+    banner.hidden = true;
+  } else if (status === "reconnecting") {
+    banner.hidden = false;
+    banner.textContent = "Connection lost — reconnecting…";
+  } else if (status === "refused") {
+    banner.hidden = false;
+    banner.textContent = `The server refused this connection: ${reason}`;
+    if (reason && /token/i.test(reason)) localStorage.removeItem(tokenKey);
+  }
+}
+
+function connect(token) {
+  if (state.socket) state.socket.close();
+  state.socket = new TableSocket(code, token, { onMessage, onStatus });
+}
+
+function showJoin(info) {
+  const box = $("join");
+  box.hidden = false;
+  const open = info.seats.filter((s) => s.kind === "open");
+  const name = el("input", { id: "player-name", maxlength: "30", "aria-label": "your name", placeholder: "Your name", value: localStorage.getItem("fivehundred:name") || "" });
+  const err = el("p", { class: "error-line", role: "alert" });
+  const buttons = open.map((s) =>
+    el(
+      "button",
+      {
+        class: "btn",
+        type: "button",
+        "data-seat": s.seat,
+        onclick: async () => {
+          const who = name.value.trim();
+          if (!who) {
+            err.textContent = "Type your name first.";
+            name.focus();
+            return;
+          }
+          try {
+            const answer = await postJSON(`/api/tables/${encodeURIComponent(code)}/seats/${s.seat}`, { name: who });
+            localStorage.setItem(tokenKey, answer.token);
+            localStorage.setItem("fivehundred:name", who);
+            connect(answer.token);
+          } catch (error) {
+            err.textContent = error.message;
+          }
+        },
+      },
+      `Sit in seat ${s.seat + 1}`,
+    ),
+  );
+  box.replaceChildren(
+    el("h2", {}, info.name),
+    el("p", {}, open.length ? "Take a seat:" : "Every seat is taken."),
+    name,
+    el("div", { class: "seat-buttons" }, buttons, el("button", { class: "btn secondary", type: "button", id: "watch", onclick: () => connect(null) }, "Watch")),
+    err,
+  );
+}
+
+async function start() {
+  setupChat();
+  $("four-colour").checked = state.settings.four;
+  $("sound").checked = state.settings.sound;
+  $("four-colour").addEventListener("change", (e) => {
+    localStorage.setItem("fivehundred:four-colour", e.target.checked ? "1" : "0");
+    state.settings = applySettings();
+  });
+  $("sound").addEventListener("change", (e) => {
+    localStorage.setItem("fivehundred:sound", e.target.checked ? "1" : "0");
+    state.settings = applySettings();
+  });
+  $("last-trick").addEventListener("click", () => {
+    state.showLast = !state.showLast;
+    renderTrick();
+  });
+  let info;
+  try {
+    info = await getJSON(`/api/tables/${encodeURIComponent(code)}`);
+  } catch (error) {
+    $("join").hidden = false;
+    $("join").replaceChildren(el("p", { role: "alert" }, `No such table: ${error.message}`), el("a", { href: "/" }, "Back to the lobby"));
+    return;
+  }
+  state.info = info;
+  document.title = `Five Hundred — ${info.name}`;
+  $("table-name").textContent = info.name;
+  const token = localStorage.getItem(tokenKey);
+  const watch = new URLSearchParams(location.search).has("watch");
+  if (token) connect(token);
+  else if (watch) connect(null);
+  else showJoin(info);
+}
+
+start();

@@ -1,0 +1,377 @@
+"""The server's database: tables, seats, each table's action log, finished hands.
+
+SQLAlchemy Core on SQLite (the default, a file in the data directory) or PostgreSQL
+(``postgresql+psycopg://user@host/db``). The schema is created by the server and carries
+a version number (``schema_info``) so that later versions can migrate it.
+
+A table's state is never stored: it is rebuilt by replaying its action log. Every method
+here is synchronous; the server calls them from one worker thread (:class:`AsyncStore`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from fivehundred.tui.storage import data_dir
+
+SCHEMA_VERSION = 1
+DB_NAME = "web.sqlite3"
+
+metadata = sa.MetaData()
+
+schema_info = sa.Table(
+    "schema_info",
+    metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("value", sa.String(200), nullable=False),
+)
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(12), nullable=False, unique=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),  # JSON {"preset", "variants"}
+    sa.Column("options", sa.Text, nullable=False),  # JSON
+    sa.Column("seed", sa.BigInteger, nullable=False),  # secret until the game is over
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("scores", sa.Text, nullable=False, default="[]"),
+    sa.Column("hands_played", sa.Integer, nullable=False, default=0),
+    sa.Index("ix_tables_finished", "finished"),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(10), nullable=False),  # open / person / computer
+    sa.Column("player", sa.String(60), nullable=True),  # the computer player's name
+    sa.Column("name", sa.String(60), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Index("ix_seats_name", "name"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # 1, 2, ... per table
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # record notation
+    sa.Column("by", sa.String(10), nullable=False),  # person / computer / stand_in / timer
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+hands = sa.Table(
+    "hands",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),  # 1-based
+    sa.Column("contract", sa.String(20), nullable=True),
+    sa.Column("contractor", sa.Integer, nullable=True),  # the seat (player) who bid it
+    sa.Column("made", sa.Boolean, nullable=True),
+    sa.Column("points", sa.Text, nullable=False),
+    sa.Column("scores", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+#: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
+MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+
+
+class StoreError(Exception):
+    """The database cannot be used (a one-line reason)."""
+
+
+def default_db_url() -> str:
+    """SQLite in the data directory of the terminal game (``$FIVEHUNDRED_DATA_DIR``)."""
+    return f"sqlite:///{data_dir() / DB_NAME}"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    player: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableRow:
+    id: int
+    code: str
+    name: str
+    rules: dict[str, Any]
+    options: dict[str, Any]
+    seed: int
+    created: float
+    finished: float | None
+    winner: int | None
+    scores: list[int]
+    hands_played: int
+    seats: list[SeatRow] = field(default_factory=list)
+    #: (seat, action text, by) in order; loaded only when asked for
+    actions: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+@dataclass
+class HandRow:
+    number: int
+    contract: str | None
+    contractor: int | None
+    made: bool | None
+    points: list[int]
+    scores: list[int]
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            # WAL: a commit is in the file before the call returns, so a killed server
+            # loses nothing; NORMAL skips the fsync per commit (power loss aside).
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """The database, synchronous."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine = _engine(url)
+            self._prepare()
+        except sa.exc.SQLAlchemyError as error:
+            raise StoreError(f"cannot open the database {self.safe_url}: "
+                             f"{str(getattr(error, 'orig', None) or error).splitlines()[0]}") from None  # fmt: skip
+        except OSError as error:
+            raise StoreError(f"cannot open the database {self.safe_url}: {error}") from None
+
+    @property
+    def safe_url(self) -> str:
+        return sa.engine.make_url(self.url).render_as_string(hide_password=True)
+
+    def _prepare(self) -> None:
+        """Create the schema, or check and migrate an existing one."""
+        metadata.create_all(self.engine)
+        with self.engine.begin() as db:
+            row = db.execute(
+                sa.select(schema_info.c.value).where(schema_info.c.key == "version")
+            ).first()
+            if row is None:
+                db.execute(schema_info.insert().values(key="version", value=str(SCHEMA_VERSION)))
+                return
+            version = int(row[0])
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"the database {self.safe_url} has schema version {version}, "
+                                 f"newer than this server's {SCHEMA_VERSION}")  # fmt: skip
+            while version < SCHEMA_VERSION:
+                MIGRATIONS[version](db)
+                version += 1
+            db.execute(schema_info.update().where(schema_info.c.key == "version")
+                       .values(value=str(version)))  # fmt: skip
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, code: str, name: str, rules: dict[str, Any], options: dict[str, Any],
+                     seed: int, seat_rows: Sequence[SeatRow]) -> int | None:  # fmt: skip
+        """Insert a table; None if the code is taken."""
+        with self.engine.begin() as db:
+            if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
+                return None
+            result = db.execute(tables.insert().values(
+                code=code, name=name, rules=json.dumps(rules), options=json.dumps(options),
+                seed=seed, created=time.time(), scores="[]", hands_played=0))  # fmt: skip
+            key = result.inserted_primary_key
+            assert key is not None
+            table_id = int(key[0])
+            db.execute(seats.insert(), [
+                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "player": s.player,
+                 "name": s.name, "token_hash": s.token_hash} for s in seat_rows])  # fmt: skip
+            return table_id
+
+    def take_seat(self, table_id: int, seat: int, name: str, hashed: str) -> bool:
+        """Seat a person in an open seat; False if it is not open (any more)."""
+        with self.engine.begin() as db:
+            result = db.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "open")
+                .values(kind="person", name=name, token_hash=hashed)
+            )
+            return bool(result.rowcount == 1)
+
+    def append_action(self, table_id: int, version: int, seat: int, action: str, by: str,
+                      hand: HandRow | None = None, finished: tuple[int, list[int]] | None = None,
+                      ) -> None:  # fmt: skip
+        """Write one action (and, in the same transaction, the hand it finished and the
+        game's end). Raises if the version is taken: two writers would never both win."""
+        now = time.time()
+        with self.engine.begin() as db:
+            db.execute(actions.insert().values(table_id=table_id, version=version, seat=seat,
+                                               action=action, by=by, at=now))  # fmt: skip
+            if hand is not None:
+                db.execute(hands.insert().values(
+                    table_id=table_id, number=hand.number, contract=hand.contract,
+                    contractor=hand.contractor, made=hand.made, points=json.dumps(hand.points),
+                    scores=json.dumps(hand.scores), at=now))  # fmt: skip
+                values: dict[str, Any] = {"hands_played": hand.number,
+                                          "scores": json.dumps(hand.scores)}  # fmt: skip
+                if finished is not None:
+                    values.update(finished=now, winner=finished[0])
+                db.execute(tables.update().where(tables.c.id == table_id).values(**values))
+
+    def truncate_actions(self, table_id: int, keep: int) -> None:
+        """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
+        with self.engine.begin() as db:
+            db.execute(actions.delete().where(actions.c.table_id == table_id,
+                                              actions.c.version > keep))  # fmt: skip
+
+    def _table_rows(self, db: Connection, where: Any, order: Any = None, limit: int | None = None,
+                    offset: int = 0) -> list[TableRow]:  # fmt: skip
+        query = sa.select(tables).where(where)
+        if order is not None:
+            query = query.order_by(order)
+        if limit is not None:
+            query = query.limit(limit).offset(offset)
+        rows = [TableRow(id=r.id, code=r.code, name=r.name, rules=json.loads(r.rules),
+                         options=json.loads(r.options), seed=r.seed, created=r.created,
+                         finished=r.finished, winner=r.winner, scores=json.loads(r.scores),
+                         hands_played=r.hands_played)
+                for r in db.execute(query)]  # fmt: skip
+        if rows:
+            by_id = {row.id: row for row in rows}
+            seat_query = (sa.select(seats).where(seats.c.table_id.in_(list(by_id)))
+                          .order_by(seats.c.table_id, seats.c.seat))  # fmt: skip
+            for s in db.execute(seat_query):
+                by_id[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.player, s.name,
+                                                       s.token_hash))  # fmt: skip
+        return rows
+
+    def load_unfinished(self) -> list[TableRow]:
+        """Every unfinished table with its action log (to resume them)."""
+        with self.engine.connect() as db:
+            rows = self._table_rows(db, tables.c.finished.is_(None), tables.c.id)
+            for row in rows:
+                query = (sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                         .where(actions.c.table_id == row.id).order_by(actions.c.version))  # fmt: skip
+                row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
+            return rows
+
+    def load_table(self, code: str, with_actions: bool = False) -> TableRow | None:
+        with self.engine.connect() as db:
+            rows = self._table_rows(db, tables.c.code == code)
+            if not rows:
+                return None
+            row = rows[0]
+            if with_actions:
+                query = (sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                         .where(actions.c.table_id == row.id).order_by(actions.c.version))  # fmt: skip
+                row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
+            return row
+
+    def finished_games(self, page: int, per_page: int) -> tuple[list[TableRow], int]:
+        with self.engine.connect() as db:
+            done = tables.c.finished.is_not(None)
+            total = db.execute(sa.select(sa.func.count()).select_from(tables).where(done)).scalar()
+            rows = self._table_rows(db, done, tables.c.finished.desc(), per_page,
+                                    (page - 1) * per_page)  # fmt: skip
+            return rows, int(total or 0)
+
+    def player_stats(self, name: str) -> dict[str, Any]:
+        """Games, wins, hands and contracts of everyone seated under ``name``."""
+        with self.engine.connect() as db:
+            seat_name = sa.func.coalesce(seats.c.name, seats.c.player)
+            query = (sa.select(seats.c.table_id, seats.c.seat, tables.c.rules, tables.c.finished,
+                               tables.c.winner)
+                     .join(tables, tables.c.id == seats.c.table_id)
+                     .where(seat_name == name, seats.c.kind != "open"))  # fmt: skip
+            places = list(db.execute(query))
+            games = len(places)
+            finished = wins = 0
+            for place in places:
+                if place.finished is None:
+                    continue
+                finished += 1
+                if place.winner is not None and _side_of(place.rules, place.seat) == place.winner:
+                    wins += 1
+            hand_count = bid = made = 0
+            for place in places:
+                rows = db.execute(sa.select(hands.c.contractor, hands.c.made)
+                                  .where(hands.c.table_id == place.table_id))  # fmt: skip
+                for row in rows:
+                    hand_count += 1
+                    if row.contractor == place.seat:
+                        bid += 1
+                        made += 1 if row.made else 0
+        return {"name": name, "games": games, "finished": finished, "wins": wins,
+                "win_rate": wins / finished if finished else None, "hands": hand_count,
+                "contracts_bid": bid, "contracts_made": made}  # fmt: skip
+
+    def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
+        with self.engine.connect() as db:
+            rows = self._table_rows(db, tables.c.finished.is_(None), tables.c.id.desc(),
+                                    limit if not only_open else None)  # fmt: skip
+        if only_open:
+            rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]
+        return rows
+
+
+def _side_of(rules_json: str, seat: int) -> int:
+    from fivehundred.rules import rules_from_dict
+    from fivehundred.scoring import side_of_seats
+
+    return side_of_seats(rules_from_dict(json.loads(rules_json)))[seat]
+
+
+T = TypeVar("T")
+
+
+class AsyncStore:
+    """:class:`Store` for the event loop: every call runs, in order, in one worker thread
+    (the loop never waits on the disk)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fivehundred-db")
+
+    async def call(self, function: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, function, *args)
+
+    def close(self) -> None:
+        self._thread.shutdown(wait=True)
+        self.store.close()

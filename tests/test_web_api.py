@@ -1,0 +1,297 @@
+"""The game server's REST endpoints and one WebSocket at a time (Starlette's TestClient),
+on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev extra
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from fivehundred.web.server import create_app
+from test_web_support import db_url  # noqa: F401  (fixture)
+
+Client = TestClient
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
+    with TestClient(create_app(db_url, workers=0, allow_seeds=True)) as test_client:
+        yield test_client
+
+
+def new_table(client: TestClient, seats: list[str] | None = None, **body: Any) -> str:
+    body.setdefault("options", {"delay": 0})
+    response = client.post("/api/tables", json={"seats": seats or ["open"] * 4, **body})
+    assert response.status_code == 201, response.text
+    data = response.json()
+    assert data["url"] == f"/t/{data['table']}"
+    return str(data["table"])
+
+
+def join(client: TestClient, code: str, seat: int, name: str = "Ann") -> str:
+    response = client.post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
+    assert response.status_code == 200, response.text
+    assert response.json()["seat"] == seat
+    return str(response.json()["token"])
+
+
+def view_until(ws: Any, predicate: Any, limit: int = 2000) -> dict[str, Any]:
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == "view" and predicate(message):
+            return message
+    raise AssertionError("no such view")
+
+
+def test_create_validates_every_field(client: TestClient) -> None:
+    def detail(body: dict[str, Any]) -> str:
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 422, response.text
+        return str(response.json()["detail"])
+
+    assert detail({"seats": ["open", "cmd:ls", "open", "open"]}).startswith("seats[1]: programs")
+    assert detail({"seats": ["open", "hal", "open", "open"]}).startswith("seats[1]: unknown player")
+    assert detail({"seats": ["open"] * 3}).startswith("seats: the australian game has 4 seats")
+    assert detail({"seats": ["open"] * 4, "rules": {"preset": "klondike"}}).startswith(
+        "rules: unknown preset"
+    )
+    assert detail({"seats": ["open"] * 4, "rules": {"variants": {"target": 7}}}).startswith(
+        "rules: target"
+    )
+    assert detail({"seats": ["open"] * 4, "options": {"grace": -1}}).startswith("options.grace:")
+    assert detail({"seats": ["open"] * 4, "options": {"stand_in": "cmd:x"}}).startswith(
+        "options.stand_in"
+    )
+    assert detail({"seats": "open"}).startswith("seats:")
+    assert detail({"seats": ["open"] * 4, "colour": "red"}).startswith("colour:")
+    bad = client.post(
+        "/api/tables", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert bad.status_code == 422 and "traceback" not in bad.text.lower()
+
+
+def test_every_preset_takes_its_number_of_seats(client: TestClient) -> None:
+    from fivehundred.rules import PRESETS
+
+    for preset, rules in PRESETS.items():
+        code = new_table(client, ["open"] * rules.players, rules={"preset": preset})
+        facts = client.get(f"/api/tables/{code}").json()
+        assert facts["players"] == rules.players == len(facts["seats"])
+        assert facts["rules"]["preset"] == preset
+
+
+def test_join_and_public_facts(client: TestClient) -> None:
+    code = new_table(client, ["open", "heuristic", "open", "random"], name="Friday")
+    token = join(client, code, 0, "Ann")
+    assert client.post(f"/api/tables/{code}/seats/0", json={"name": "Bob"}).status_code == 409
+    assert client.post(f"/api/tables/{code}/seats/1", json={"name": "Bob"}).status_code == 409
+    assert client.post(f"/api/tables/{code}/seats/9", json={"name": "Bob"}).status_code == 404
+    assert client.post(f"/api/tables/{code}/seats/2", json={"name": ""}).status_code == 422
+    assert client.post("/api/tables/ZZZZZZ/seats/0", json={"name": "Bob"}).status_code == 404
+    assert client.get("/api/tables/nope").status_code == 404
+    facts = client.get(f"/api/tables/{code}").json()
+    assert facts["name"] == "Friday"
+    assert [s["kind"] for s in facts["seats"]] == ["person", "computer", "open", "computer"]
+    assert facts["seats"][0]["name"] == "Ann" and facts["seats"][1]["name"] == "heuristic"
+    assert not facts["seats"][0]["connected"] and facts["seats"][1]["connected"]
+    text = json.dumps(facts)
+    assert token not in text and "seed" not in text and "hand" not in facts
+    listed = client.get("/api/tables?open=1").json()["tables"]
+    assert code in [t["table"] for t in listed]
+    join(client, code, 2, "Bob")
+    assert code not in [t["table"] for t in client.get("/api/tables?open=1").json()["tables"]]
+    assert code in [t["table"] for t in client.get("/api/tables").json()["tables"]]
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    static = Path(__file__).parents[1] / "src/fivehundred/web/static"
+    for route, name in (("/", "index.html"), ("/t/ABCDEF", "table.html")):
+        response = client.get(route)
+        if (static / name).exists():
+            assert response.status_code == 200 and "<html" in response.text.lower()
+        else:
+            assert response.status_code == 404
+
+
+def test_a_game_against_computers_then_history_and_record(
+    client: TestClient, tmp_path: Path
+) -> None:
+    code = new_table(client, ["open", "random", "random", "random"], seed=11,
+                     rules={"preset": "australian", "variants": {"target": 10}})  # fmt: skip
+    token = join(client, code, 0, "Ann")
+    with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+        versions = []
+        while True:
+            message = ws.receive_json()
+            assert message["type"] == "view", message
+            versions.append(message["version"])
+            view = message["view"]
+            assert view["seat"] == 0 and message["seat"] == 0
+            if view["table"]["finished"]:
+                break
+            if view["legal"]:
+                ws.send_json(
+                    {"type": "action", "action": view["legal"][-1], "version": message["version"]}
+                )
+        assert versions == sorted(versions)
+        assert view["table"]["hand_result"] is not None
+    facts = client.get(f"/api/tables/{code}").json()
+    assert facts["finished"] and facts["winner"] is not None and facts["hands_played"] >= 1
+    record = client.get(f"/api/tables/{code}/record").json()
+    assert record["format"] == "fivehundred-game/1" and record["players"][0] == "Ann"
+    assert len(record["hands"]) == facts["hands_played"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    replay = subprocess.run([sys.executable, "-m", "fivehundred", "replay", str(path)],
+                            capture_output=True, text=True)  # fmt: skip
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["winner"] == facts["winner"]
+    games = client.get("/api/games").json()
+    assert games["total"] == 1 and games["games"][0]["table"] == code
+    assert games["games"][0]["players"] == ["Ann", "random", "random", "random"]
+    assert client.get("/api/games?page=2").json()["games"] == []
+    assert client.get("/api/games?per_page=1000").status_code == 422
+    ann = client.get("/api/players/Ann").json()
+    assert ann["games"] == ann["finished"] == 1 and ann["hands"] == facts["hands_played"]
+    assert ann["wins"] == (1 if facts["winner"] == 0 else 0)
+    assert 0 <= ann["contracts_made"] <= ann["contracts_bid"] <= ann["hands"]
+    assert client.get("/api/players/Nobody").status_code == 404
+
+
+def test_record_holds_finished_hands_only_and_no_seed(client: TestClient) -> None:
+    code = new_table(client, ["open", "random", "random", "random"], seed=5)
+    token = join(client, code, 0)
+    with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+        view_until(ws, lambda m: bool(m["view"]["legal"]))
+    record = client.get(f"/api/tables/{code}/record").json()
+    assert record["hands"] == [] and "seed" not in record
+
+
+def test_refusals_change_nothing(client: TestClient) -> None:
+    code = new_table(client, ["open", "open", "open", "open"], seed=3)
+    tokens = [join(client, code, seat, f"P{seat}") for seat in range(4)]
+    facts = client.get(f"/api/tables/{code}").json()
+    mover = facts["to_move"]
+    other = (mover + 1) % 4
+    with client.websocket_connect(f"/ws/tables/{code}?token={tokens[mover]}") as ws, \
+         client.websocket_connect(f"/ws/tables/{code}?token={tokens[other]}") as ws_other, \
+         client.websocket_connect(f"/ws/tables/{code}") as spectator:  # fmt: skip
+        first = view_until(ws, lambda m: m["view"]["table"]["seats"][other]["connected"])
+        view_until(ws_other, lambda m: True)
+        version = first["version"]
+        legal = first["view"]["legal"]
+        assert legal and "pass" in legal
+
+        def refused(socket: Any, message: Any, raw: bool = False) -> str:
+            if raw:
+                socket.send_text(message)
+            else:
+                socket.send_json(message)
+            while True:
+                answer = socket.receive_json()
+                if answer["type"] == "error":
+                    return str(answer["message"])
+
+        assert "not your turn" in refused(
+            ws_other, {"type": "action", "action": "pass", "version": version}
+        )
+        assert "spectators cannot act" in refused(
+            spectator, {"type": "action", "action": "pass", "version": version}
+        )
+        assert "moved on" in refused(
+            ws, {"type": "action", "action": "pass", "version": version - 1}
+        )
+        assert "not an action" in refused(
+            ws, {"type": "action", "action": "7Q", "version": version}
+        )
+        assert "not a call" in refused(ws, {"type": "action", "action": "AS", "version": version})
+        assert "(R-" in refused(
+            ws, {"type": "action", "action": "blind_misere", "version": version}
+        )
+        assert "not JSON" in refused(ws, "{oops", raw=True)
+        assert "JSON object" in refused(ws, "[1, 2]", raw=True)
+        assert "unknown message type" in refused(ws, {"type": "shuffle"})
+        assert "action:" in refused(ws, {"type": "action", "version": version})
+        assert "version:" in refused(ws, {"type": "action", "action": "pass"})
+        assert "chat" in refused(ws, {"type": "chat", "text": "x" * 201})
+        # nothing changed
+        assert client.get(f"/api/tables/{code}").json()["version"] == version
+        ws.send_json({"type": "resync"})
+        again = view_until(ws, lambda m: True)
+        assert again["version"] == version and again["view"]["legal"] == legal
+        # a legal action lands, and everyone hears of it
+        ws.send_json({"type": "action", "action": "pass", "version": version})
+        after = view_until(ws_other, lambda m: m["version"] == version + 1)
+        assert after["view"]["auction"] == ["pass"]
+        seen = view_until(spectator, lambda m: m["version"] == version + 1)
+        assert seen["seat"] is None and seen["view"]["hand"] == [] and seen["view"]["legal"] == []
+        # chat is relayed to all
+        ws.send_json({"type": "chat", "text": "hello"})
+        for socket in (ws_other, spectator):
+            while (chat := socket.receive_json())["type"] != "chat":
+                pass
+            assert chat["text"] == "hello" and chat["seat"] == mover and chat["name"] == f"P{mover}"
+        for _ in range(5):
+            ws.send_json({"type": "chat", "text": "again"})
+        assert "at most 5 messages" in refused(ws, {"type": "chat", "text": "too much"})
+
+
+def test_bad_connections_are_closed_with_a_reason(client: TestClient) -> None:
+    code = new_table(client)
+    token = join(client, code, 0)
+
+    def closed(url: str, headers: dict[str, str] | None = None, send: str | None = None,
+               count: int = 1) -> tuple[int, str]:  # fmt: skip
+        with client.websocket_connect(url, headers=headers or {}) as ws:
+            if send is not None:
+                ws.receive_json()
+                for _ in range(count):
+                    ws.send_text(send)
+            with pytest.raises(WebSocketDisconnect) as info:
+                while True:
+                    ws.receive_json()
+        return info.value.code, str(info.value.reason)
+
+    assert closed("/ws/tables/ZZZZZZ")[0] == 4404
+    assert closed(f"/ws/tables/{code}?token=wrong")[0] == 4401
+    code_403, reason = closed(f"/ws/tables/{code}", headers={"origin": "http://evil.example"})
+    assert code_403 == 4403 and "another site" in reason
+    assert closed(f"/ws/tables/{code}?token={token}", send="x" * 5000)[0] == 1009
+    assert closed(f"/ws/tables/{code}", send='{"type": "ping"}', count=150)[0] == 1008
+    # the same site is welcome
+    with client.websocket_connect(
+        f"/ws/tables/{code}", headers={"origin": "http://testserver"}
+    ) as ws:
+        assert ws.receive_json()["type"] == "view"
+
+
+def test_reconnect_replaces_the_old_connection(client: TestClient) -> None:
+    code = new_table(client, ["open", "random", "random", "random"], seed=8)
+    token = join(client, code, 0)
+    with client.websocket_connect(f"/ws/tables/{code}?token={token}") as first:
+        view = view_until(first, lambda m: bool(m["view"]["legal"]))
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as second:
+            again = view_until(second, lambda m: True)
+            assert (
+                again["version"] == view["version"]
+                and again["view"]["hand"] == view["view"]["hand"]
+            )
+            with pytest.raises(WebSocketDisconnect) as info:
+                while True:
+                    first.receive_json()
+            assert info.value.code == 4000
+            second.send_json(
+                {"type": "action", "action": again["view"]["legal"][0], "version": again["version"]}
+            )
+            view_until(second, lambda m: m["version"] > again["version"])

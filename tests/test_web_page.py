@@ -1,0 +1,441 @@
+"""The browser page, played in Debian's chromium through Playwright against a real server.
+
+Four people join one table from its link and play a hand (the kitty, a no-trump contract
+with the joker nominated and led, a reload in the middle); a table against three computer
+players is created in the lobby and played by clicking; a phone plays a hand, one trick by
+keyboard alone; every WebSocket frame a page received is checked against what its seat may
+know; the history pages (score sheet, replay, analysis, player page) are opened. Any
+console error or page error fails the test. Screenshots go to docs/screenshots/web-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+from fivehundred.cards import JOKER  # noqa: E402
+from fivehundred.game import GameState  # noqa: E402
+from fivehundred.rules import make_rules  # noqa: E402
+from test_web_support import check_messages, thread_server  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 375, "height": 667}
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and os.environ.get("CI") != "true",
+    reason="no chromium at /usr/bin/chromium",
+)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("page") / "page.sqlite3"
+    with thread_server(f"sqlite:///{db}") as url:
+        yield url
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Callable[..., Page]]:
+    """Pages for one test; their contexts are closed even when the test fails."""
+    made: list[Page] = []
+
+    def make(viewport: dict[str, int], **options: Any) -> Page:
+        made.append(Page(browser, viewport, **options))
+        return made[-1]
+
+    yield make
+    for page in made:
+        page.context.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """A page in its own browser context that records its errors and WebSocket frames."""
+
+    def __init__(self, browser: Any, viewport: dict[str, int], **options: Any) -> None:
+        self.context = browser.new_context(viewport=viewport, **options)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        self.page.on("websocket", self._socket)
+
+    def _console(self, message: Any) -> None:
+        if message.type == "error":
+            self.errors.append(f"console: {message.text}")
+
+    def _socket(self, ws: Any) -> None:
+        def received(payload: Any) -> None:
+            text = payload if isinstance(payload, str) else payload.decode()
+            self.frames.append(json.loads(text))
+
+        ws.on("framereceived", received)
+
+    def check(self) -> None:
+        """Fail on any console error or page error."""
+        assert not self.errors, self.errors
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(base + path, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return dict(json.load(answer))
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as answer:
+        return json.load(answer)
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"web-{name}.png"), full_page=full_page)
+
+
+def join(page: Any, url: str, name: str, seat: int) -> None:
+    page.goto(url)
+    page.fill("#player-name", name)
+    page.click(f"#join [data-seat='{seat}']")
+    page.wait_for_selector("#layout:not([hidden])")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+
+
+def click_card(page: Any, card: str) -> None:
+    """Tap a card of the hand where it shows: its left edge (the cards overlap)."""
+    page.click(f"#hand .card[data-card='{card}']", position={"x": 6, "y": 24})
+
+
+def hand_cards(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)"))
+
+
+Policy = Callable[[Any], None]
+
+
+def pass_or_first(page: Any) -> None:
+    """Bidding policy: pass when allowed (else the lowest bid)."""
+    if page.locator("#bid-box-wrap [data-action='pass']:not([disabled])").count():
+        page.click("#bid-box-wrap [data-action='pass']")
+    else:
+        page.locator("#bid-box-wrap button:not([disabled])").first.click()
+
+
+def act_once(page: Any, bid: Policy, discards: Callable[[list[str]], list[str]] | None = None,
+             lead: Callable[[list[str]], str | None] | None = None) -> bool:  # fmt: skip
+    """Make this page's move if it is its turn, by clicking as a person would."""
+    if summary_open(page) or page.evaluate("document.body.dataset.myTurn") != "1":
+        return False
+    version = page.evaluate("document.body.dataset.version")
+    phase = page.evaluate("document.body.dataset.phase")
+    if phase == "auction":
+        bid(page)
+    elif phase == "discard":
+        cards = hand_cards(page)
+        need = len(cards) - 10
+        chosen = discards(cards) if discards else cards[-need:]
+        for card in chosen:
+            click_card(page, card)
+        page.click("#confirm-discard")
+    elif phase == "nominate":
+        page.locator('[aria-label="the joker\'s suit"] button').first.click()
+    elif phase == "call":
+        page.locator(".call-grid .card").first.click()
+    elif phase == "play":
+        legal = list(page.eval_on_selector_all(
+            "#hand .card.legal", "els => els.map(e => e.dataset.card)"))  # fmt: skip
+        card = (lead(legal) if lead else None) or legal[0]
+        click_card(page, card)
+        if page.locator("[aria-label='lead the joker as'] button").count():
+            page.locator("[aria-label='lead the joker as'] button").first.click()
+    else:
+        return False
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version,
+                           timeout=10000)  # fmt: skip
+    return True
+
+
+def summary_open(page: Any) -> bool:
+    return bool(page.locator("#summary[open]").count())
+
+
+def play_against_computers(page: Any, bid: Policy = pass_or_first,
+                           each: Callable[[Any], None] | None = None,
+                           timeout: float = 60) -> None:  # fmt: skip
+    deadline = time.monotonic() + timeout
+    while not summary_open(page):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if each:
+            each(page)
+        if not act_once(page, bid):
+            page.wait_for_timeout(60)
+    page.wait_for_selector("#summary h2")
+
+
+def first_seed_with_joker_dealt() -> int:
+    """A seed whose first hand deals the joker to a player, not to the kitty."""
+    rules = make_rules()
+    for seed in range(100):
+        if not GameState(rules, seed).hand.kitty_dealt >> JOKER & 1:
+            return seed
+    raise AssertionError("no seed")
+
+
+# ----------------------------------------------------------------------------- the tests
+def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..., Page]) -> None:
+    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four friends",
+                                         "seed": first_seed_with_joker_dealt()})  # fmt: skip
+    url = base + created["url"]
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    pages = [open_page(DESKTOP) for _ in names]
+    for seat, (page, name) in enumerate(zip(pages, names, strict=True)):
+        join(page.page, url, name, seat)
+    holder = next(i for i, p in enumerate(pages) if "JK" in hand_cards(p.page))
+
+    def bid(page: Any) -> None:
+        if (
+            page is pages[holder].page
+            and page.locator("[data-action='6NT']:not([disabled])").count()
+        ):
+            shot(page, "bidding")
+            page.click("#bid-box-wrap [data-action='6NT']")
+        else:
+            page.click("#bid-box-wrap [data-action='pass']")
+
+    def discards(cards: list[str]) -> list[str]:
+        page = pages[holder].page
+        marked = page.eval_on_selector_all("#hand .card.from-kitty", "els => els.length")
+        assert marked == 3, "the kitty's three cards are marked in the contractor's hand"
+        chosen = [c for c in reversed(cards) if c != "JK"][:3]
+        for card in chosen[:2]:
+            click_card(page, card)
+        assert page.is_disabled("#confirm-discard")  # two of three chosen
+        click_card(page, chosen[2])
+        shot(page, "kitty")
+        for card in chosen:  # unselect, act_once selects them again
+            click_card(page, card)
+        return chosen
+
+    def lead(legal: list[str]) -> str | None:
+        return "JK" if "JK" in legal else None
+
+    deadline = time.monotonic() + 90
+    reloaded = False
+    joker_led = False
+    nominated_seen = False
+    while not all(summary_open(p.page) for p in pages):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        moved = False
+        for seat, p in enumerate(pages):
+            if summary_open(p.page):
+                continue
+            page = p.page
+            if page.evaluate("document.body.dataset.phase") == "play" and not joker_led:
+                trick = page.eval_on_selector_all(
+                    "#trick .card", "els => els.map(e => e.dataset.card)"
+                )
+                joker_led = trick[:1] == ["JK"]
+                nominated_seen |= "Joker nominated" in page.inner_text("#contract")
+            if seat == holder and page.evaluate("document.body.dataset.phase") == "nominate":
+                assert page.locator('[aria-label="the joker\'s suit"] button').count() == 5
+                shot(page, "nominate")
+            moved |= act_once(page, bid, discards if seat == holder else None,
+                              lead if seat == holder else None)  # fmt: skip
+        middle = pages[2].page
+        if (
+            not reloaded
+            and middle.eval_on_selector_all("#trick .card", "e => e.length") == 2
+            and (
+                middle.evaluate("document.body.dataset.phase") == "play"
+                and len(hand_cards(middle)) < 10
+            )
+        ):
+            before = (
+                hand_cards(middle),
+                middle.inner_text("#trick"),
+                middle.inner_text("#contract"),
+            )
+            middle.reload()
+            middle.wait_for_function("document.body.dataset.version !== undefined")
+            after = (
+                hand_cards(middle),
+                middle.inner_text("#trick"),
+                middle.inner_text("#contract"),
+            )
+            assert after == before, "a reload comes back to the same view"
+            reloaded = True
+        if not moved:
+            pages[0].page.wait_for_timeout(50)
+    assert reloaded and joker_led
+    summary = pages[holder].page.inner_text("#summary")
+    assert "6 no trumps" in summary and "All the hands as dealt" in summary
+    assert nominated_seen, "every seat's contract box names the joker's suit"
+    record = get(base, f"/api/tables/{created['table']}/record")
+    assert record["hands"][0]["auction"].count("6NT") == 1
+    assert record["hands"][0]["play"][0] == "JK"  # the contractor led the nominated joker
+    assert record["hands"][0].get("joker_suit") in tuple("SCDH")
+    # Every frame each page received names only cards its seat may know.
+    for seat, p in enumerate(pages):
+        assert check_messages(record, seat, p.frames) > 20
+        p.check()
+
+
+def test_lobby_creates_a_table_against_three_computers(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    p = open_page(DESKTOP)
+    page = p.page
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-3")
+    presets = page.eval_on_selector_all("#preset option", "els => els.map(e => e.value)")
+    assert {"australian", "three_handed", "five_handed", "six_handed", "two_handed"} <= set(presets)
+    assert page.input_value("#seat-1") == "heuristic"
+    page.fill("#target", "100")
+    page.fill("#delay", "0")
+    page.fill("#name", "Ann against the computers")
+    shot(page, "lobby")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    link = page.input_value("#share-link")
+    assert link.startswith(base + "/t/")
+    page.click("#go")
+    page.fill("#player-name", "Ann")
+    page.click("#join [data-seat='0']")
+    page.wait_for_selector("#layout:not([hidden])")
+    shots: set[str] = set()
+
+    def each(page: Any) -> None:
+        in_play = page.evaluate("document.body.dataset.phase") == "play" and "play" not in shots
+        if in_play and page.eval_on_selector_all("#trick .card", "e => e.length") >= 1:
+            shot(page, "play")
+            shots.add("play")
+
+    play_against_computers(page, each=each)
+    page.wait_for_selector("#summary .summary-hands")
+    shot(page, "end-of-hand")
+    text = page.inner_text("#summary")
+    assert "Points this hand" in text and "Review this hand" in text
+    page.click("#review-link")
+    page.wait_for_selector("#replay-board .seat-hand")
+    p.check()
+
+
+def test_phone_plays_a_hand_and_a_trick_by_keyboard(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    created = post(base, "/api/tables", {"seats": ["open", "heuristic", "heuristic", "heuristic"],
+                                         "options": {"delay": 0}, "seed": 3})  # fmt: skip
+    p = open_page(PHONE, is_mobile=True, has_touch=True)
+    page = p.page
+    join(page, base + created["url"], "Pip", 0)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the page is {width}px wide on a 375px phone"
+    done_keyboard = False
+    shots: set[str] = set()
+    deadline = time.monotonic() + 60
+    while not summary_open(page):
+        assert time.monotonic() < deadline, "the hand did not finish"
+        phase = page.evaluate("document.body.dataset.phase")
+        mine = page.evaluate("document.body.dataset.myTurn") == "1"
+        if phase == "auction" and mine and "bid" not in shots:
+            shot(page, "phone-bidding")
+            shots.add("bid")
+        if phase == "play" and mine and not done_keyboard:
+            keyboard_trick(page)
+            shot(page, "phone-play")
+            done_keyboard = True
+            continue
+        if not act_once(page, pass_or_first):
+            page.wait_for_timeout(60)
+    assert done_keyboard
+    page.wait_for_selector("#summary h2")
+    shot(page, "phone-end-of-hand")
+    p.check()
+
+
+def keyboard_trick(page: Any) -> None:
+    """Tab into the hand, arrow to a legal card, Enter: one card played by keyboard alone."""
+    version = page.evaluate("document.body.dataset.version")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('#hand')"):
+            break
+    else:
+        raise AssertionError("Tab never reaches the hand")
+    for _ in range(12):
+        if page.evaluate("document.activeElement.classList.contains('legal')"):
+            break
+        page.keyboard.press("ArrowRight")
+    card = page.evaluate("document.activeElement.dataset.card")
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label and "may not be played" not in label
+    page.keyboard.press("Enter")
+    if page.locator("[aria-label='lead the joker as'] button").count():
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    assert card not in hand_cards(page)
+
+
+def test_history_pages(base: str, open_page: Callable[..., Page]) -> None:
+    games = get(base, "/api/tables")["tables"]
+    code = next(
+        t["table"] for t in games if t["hands_played"] >= 1 and t["name"].startswith("Four")
+    )
+    for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+        p = open_page(viewport)
+        page = p.page
+        page.goto(f"{base}/g/{code}#hand=1")
+        page.wait_for_selector("#replay-board .seat-hand")
+        assert "Step 0 of" in page.inner_text("#step-text")
+        cards_at_deal = page.eval_on_selector_all("#replay-board .card", "e => e.length")
+        assert cards_at_deal == 40  # every hand shown face up
+        for _ in range(12):
+            page.click("#forward")
+        page.click("#back")
+        assert "Step 11 of" in page.inner_text("#step-text")
+        page.wait_for_selector("#dd-result", timeout=120000)
+        assert "6 no trumps" in page.inner_text("#dd-result")
+        shot(page, f"replay{suffix}", full_page=not suffix)
+        page.goto(f"{base}/p/Ann")
+        page.wait_for_selector("#stats .stat")
+        page.wait_for_selector("#chart svg, #chart p")
+        shot(page, f"player{suffix}", full_page=not suffix)
+        if suffix:
+            page.goto(base + "/")
+            page.wait_for_selector("#seat-3")
+            shot(page, "phone-lobby")
+        p.check()
+
+
+def test_rules_catalogue_lists_every_preset_and_variant(base: str) -> None:
+    from fivehundred.rules import PRESETS, VARIANTS
+
+    catalogue = get(base, "/api/rules")
+    assert [p["name"] for p in catalogue["presets"]] == list(PRESETS)
+    assert {v["name"] for v in catalogue["variants"]} == set(VARIANTS)
+    kinds = {v["name"]: v["kind"] for v in catalogue["variants"]}
+    assert kinds["target"] == "number" and kinds["scoring_table"] == "choice"
+    assert kinds["two_jokers"] == "switch"
+    assert "heuristic" in catalogue["players"]
