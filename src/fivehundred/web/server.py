@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from fivehundred.errors import FiveHundredError
+from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, views
@@ -235,6 +236,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         return stats
 
     app.include_router(history.router)
+    app.include_router(pad_web.router)  # the score pad: /pad and its live views
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")
