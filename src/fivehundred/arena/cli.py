@@ -40,7 +40,7 @@ def _parser() -> _Parser:
     p.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
                    help="rules variant, repeatable (e.g. --variant target=300)")  # fmt: skip
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="parallel processes (default: all cores)")  # fmt: skip
+                   help="parallel processes (default: all cores; at most 4 a core)")  # fmt: skip
     p.add_argument("--max-hands", type=int, default=MAX_HANDS,
                    help=f"stop a game after this many hands (default {MAX_HANDS})")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -90,7 +90,9 @@ def main(argv: list[str]) -> int:
         )
     except ValueError as error:
         return _fail(str(error))
-    outcomes = _run(tasks, args.workers, args.quiet or args.json)
+    # no more processes than deals to play, nor than a few per core (each is CPU-bound)
+    workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
+    outcomes = _run(tasks, workers, args.quiet or args.json)
     summary = summarize(outcomes, args.team_a, args.team_b)
     if args.out:
         try:
