@@ -338,6 +338,12 @@ def test_without_numba_in_a_real_process() -> None:
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         assert "pip install 'fivehundred[solver]'" in done.stderr
+    listed = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['numba'] = None\n"
+         "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))"],
+        capture_output=True, text=True, env=_env(), timeout=60, check=True,
+    )  # fmt: skip
+    assert listed.stdout.split() == ["heuristic", "random"]  # what the game can offer
 
 
 # ----------------------------------------------------------------------------- options
