@@ -338,6 +338,12 @@ def test_without_numba_in_a_real_process() -> None:
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         assert "pip install 'fivehundred[solver]'" in done.stderr
+    listed = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['numba'] = None\n"
+         "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))"],
+        capture_output=True, text=True, env=_env(), timeout=60, check=True,
+    )  # fmt: skip
+    assert listed.stdout.split() == ["heuristic", "random"]  # what the game can offer
 
 
 # ----------------------------------------------------------------------------- options
@@ -439,3 +445,25 @@ def test_arena_header_counts_each_thing_once(
     assert main(argv) == 0
     header = capsys.readouterr().out.splitlines()[0].strip()
     assert header == title
+
+
+def test_arena_never_starts_more_processes_than_it_can_use(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--workers 100000`` must not fork 100,000 processes: no more than the deals' tasks,
+    nor than four a core."""
+    from fivehundred.arena import cli as arena_cli
+
+    asked: list[int] = []
+    real = arena_cli.run_matches
+
+    def run_matches(tasks: list[Any], workers: int, *rest: Any) -> Any:
+        asked.append(workers)
+        return real(tasks, 1, *rest)
+
+    monkeypatch.setattr(arena_cli, "run_matches", run_matches)
+    argv = ["arena", "--team-a", "random", "--team-b", "random", "--hands", "1", "--workers",
+            "100000", "--quiet", "--json"]  # fmt: skip
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["deals"] == 1
+    assert asked == [2]  # one deal, played twice with the seats swapped

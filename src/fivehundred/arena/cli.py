@@ -48,7 +48,7 @@ def _parser() -> _Parser:
     p.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
                    help="rules variant, repeatable (e.g. --variant target=300)")  # fmt: skip
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="parallel processes (default: all cores)")  # fmt: skip
+                   help="parallel processes (default: all cores; at most 4 a core)")  # fmt: skip
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="local: a process pool (default); ray: a Ray cluster (RAY_ADDRESS, "
                    "or a local Ray started for the run)")  # fmt: skip
@@ -106,8 +106,10 @@ def main(argv: list[str]) -> int:
             import ray  # noqa: F401
         except ImportError:
             return _fail("--backend ray needs Ray: pip install 'fivehundred[ray]'")
+    # no more processes than deals to play, nor than a few per core (each is CPU-bound)
+    workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
     try:
-        outcomes = _run(tasks, args.workers, args.quiet or args.json, args.backend,
+        outcomes = _run(tasks, workers, args.quiet or args.json, args.backend,
                         sides_count(rules))  # fmt: skip
     except RuntimeError as error:
         if type(error).__name__ != "RayUnavailable":
