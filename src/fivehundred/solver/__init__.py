@@ -186,6 +186,8 @@ def hi_lo_made(state: HandState) -> bool:
         return result
 
     return made(state)
+
+
 _KERNELS = ("solve_dense", "reach_dense", "move_values_dense")
 
 
