@@ -257,7 +257,7 @@ class TextScreen(ModalScreen[str]):
            background: $surface; padding: 0 1; }
     #box-scroll { height: auto; max-height: 1fr; }
     #box-text { height: auto; }
-    #box-buttons { height: 3; align-horizontal: center; margin-top: 1; }
+    #box-buttons { layout: horizontal; height: 3; align-horizontal: center; margin-top: 1; }
     #box-buttons Button { margin: 0 1; }
     """
 
@@ -278,7 +278,7 @@ class TextScreen(ModalScreen[str]):
             yield Label(Text(self.title_text, style="bold"))
             with VerticalScroll(id="box-scroll"):
                 yield Static(self.body, id="box-text")
-            with Horizontal(id="box-buttons"):
+            with KeyGrid(id="box-buttons", columns=len(self.buttons)):
                 for label, key in self.buttons:
                     yield Button(label, id=f"b-{key}")
 
@@ -837,6 +837,8 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         card = event.card
+        if not session.observation().hand >> card & 1:
+            return  # a key for a card just played, arriving before its widget went
         if not session.human_to_move:
             self.message = "Wait for your turn."
             self.refresh_view()

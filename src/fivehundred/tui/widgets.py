@@ -149,6 +149,8 @@ class HandRow(Horizontal):
             gone = [w for w in current if w.card not in wanted]
             if self.cursor in gone:
                 self.cursor = None
+            if self.app.focused in gone and kept:
+                kept[0].focus()
             for widget in gone:
                 widget.remove()
             current = kept
