@@ -41,7 +41,7 @@ from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, VARIANTS, Rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.plain import history_lines, move_lines, review_lines, winner_text
+from fivehundred.tui.plain import history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
     Session,
@@ -387,7 +387,6 @@ class FiveHundredApp(App[int]):
         self.marked: set[Card] = set()
         self.hinted: Card | None = None
         self.message: Text | str = ""
-        self.notes: list[str] = []  # lines of the log that are not moves ("undo")
         self.choosing_joker_lead: Card | None = None
         self._shown_position: tuple[int, int] | None = None
 
@@ -461,7 +460,6 @@ class FiveHundredApp(App[int]):
             self.confirmed = False
             storage.store_settings(settings.to_dict())
             self.session = Session.new(settings)
-            self.notes.clear()
         self.settings = self.session.settings
         self.start_session()
 
@@ -563,7 +561,6 @@ class FiveHundredApp(App[int]):
         if not game.is_over and session.hand.history:
             lines.append(f"— hand {session.hand_number} —")
             lines += history_lines(session)
-        lines += self.notes
         text = Text()
         for index, line in enumerate(lines):
             if index:
@@ -576,6 +573,8 @@ class FiveHundredApp(App[int]):
         session = self.session
         assert session is not None
         text = Text()
+        if session.save_problem:
+            text.append(f"⚠ {session.save_problem}\n", style="bold #e5484d")
         if self.message:
             text.append_text(self.message if isinstance(self.message, Text) else Text(self.message))
             text.append("\n")
@@ -701,10 +700,6 @@ class FiveHundredApp(App[int]):
             return None
         return session.illegal_reason(card) or "not allowed now"
 
-    def add_log(self, lines: list[str]) -> None:
-        """Moves are told by the log from the game itself; this keeps the other notes."""
-        del lines
-
     # ----------------------------------------------------------------- the computer
     @work(exclusive=True, group="computer")
     async def computer_turns(self) -> None:
@@ -723,8 +718,7 @@ class FiveHundredApp(App[int]):
             if session is not self.session or position != (session.hand_number,
                                                             len(session.hand.history)):  # fmt: skip
                 return  # undone or replaced while thinking
-            move = session.apply_computer(seat, action)
-            self.add_log(move_lines(session, move))
+            session.apply_computer(seat, action)
             if delay > 0:
                 self.refresh_view()  # at the instant speed, drawn once they are done
         if session is not None and (session.pending_summary is not None or session.is_over):
@@ -821,14 +815,13 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         try:
-            move = session.play(action)
+            session.play(action)
         except FiveHundredError as error:
             self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
                                 style="bold #e5484d")  # fmt: skip
             self.bell()
             self.refresh_view()
             return
-        self.add_log(move_lines(session, move))
         self.after_human_move()
 
     @on(CardWidget.Chosen)
@@ -900,12 +893,11 @@ class FiveHundredApp(App[int]):
         self.marked.clear()
         for card in cards:
             try:
-                move = session.play(card)
+                session.play(card)
             except FiveHundredError as error:
                 self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
                                     style="bold #e5484d")  # fmt: skip
                 break
-            self.add_log(move_lines(session, move))
         self.after_human_move()
 
     def action_hint(self) -> None:

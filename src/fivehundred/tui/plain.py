@@ -200,6 +200,8 @@ class PlainGame:
     def report(self, move: Move) -> None:
         for text in move_lines(self.session, move):
             self.say(text)
+        if self.session.save_problem:
+            self.say(f"Warning: {self.session.save_problem}")
 
     def table(self) -> None:
         for text in render.table_lines(self.session.observation(), self.session.game):
