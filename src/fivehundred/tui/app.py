@@ -116,7 +116,9 @@ class OptionsScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         settings = self.settings
-        bots = [(name, name) for name in available_bots()]
+        names = available_bots()
+        names += [n for n in (settings.opponents, settings.partner) if n not in names]
+        bots = [(name, name) for name in dict.fromkeys(names)]
         rules = settings.rules()
         with Vertical(id="options"):
             yield Label(Text("Five Hundred — options", style="bold"))
