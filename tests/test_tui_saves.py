@@ -250,3 +250,14 @@ def test_the_double_dummy_review_of_a_hand_in_line_mode() -> None:
     text = out.getvalue()
     review = text[text.index("Double-dummy review") :]
     assert "seat 0" not in review and "Double-dummy from the first lead" in review
+
+
+def test_computer_players_by_any_name_the_bots_know(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivehundred.tui.session import is_computer_player
+
+    assert all(is_computer_player(n) for n in ("heuristic", "pimc:fast", "pimc:12", "random"))
+    assert not any(is_computer_player(n) for n in ("human", "pimc:0", "nobody", 3))
+    assert play_main(["--plain", "--opponents", "pimc:zero"]) == 2
+    one_line_error(capsys.readouterr().err)
+    settings = Settings.from_dict({"opponents": "pimc:fast", "partner": "human"})
+    assert settings.opponents == "pimc:fast" and settings.partner != "human"
