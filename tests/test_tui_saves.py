@@ -229,3 +229,35 @@ async def test_show_calls_the_discards_discards() -> None:
         assert "discards:" in shown() and "kitty:" not in shown()
         await pilot.press("home")
         assert "kitty:" in shown()
+
+
+def test_the_double_dummy_review_of_a_hand_in_line_mode() -> None:
+    session = Session.new(Settings(seed=8, speed=0))
+    lines: list[str] = []
+
+    class Person(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if session.game.finished_hands and not lines:
+                lines.append("review")
+                return "review\n"
+            if lines or not session.human_to_move:
+                return ""
+            legal = session.legal_actions()
+            return ("pass" if PASS in legal else action_text(legal[0])) + "\n"
+
+    out = io.StringIO()
+    assert PlainGame(session, Person(), out).run() == 0
+    text = out.getvalue()
+    review = text[text.index("Double-dummy review") :]
+    assert "seat 0" not in review and "Double-dummy from the first lead" in review
+
+
+def test_computer_players_by_any_name_the_bots_know(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivehundred.tui.session import is_computer_player
+
+    assert all(is_computer_player(n) for n in ("heuristic", "pimc:fast", "pimc:12", "random"))
+    assert not any(is_computer_player(n) for n in ("human", "pimc:0", "nobody", 3))
+    assert play_main(["--plain", "--opponents", "pimc:zero"]) == 2
+    one_line_error(capsys.readouterr().err)
+    settings = Settings.from_dict({"opponents": "pimc:fast", "partner": "human"})
+    assert settings.opponents == "pimc:fast" and settings.partner != "human"

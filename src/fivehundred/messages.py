@@ -18,6 +18,11 @@ _CARD = re.compile(r"\b(?:[2-9]|1[0-3]|[JQKA])[SCDH]\b|\bJK\b|\bBJ\b|\bRJ\b")
 _SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
 
 
+def card_symbols(text: str, two_jokers: bool = False) -> str:
+    """Record notation of cards in a text (``7S``, ``10H``) as symbols (``7♠``, ``10♥``)."""
+    return _symbols(text, two_jokers)
+
+
 def _symbols(text: str, two_jokers: bool) -> str:
     """Record notation of cards (``7S``, ``10H``) as symbols (``7♠``, ``10♥``)."""
 

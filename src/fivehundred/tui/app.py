@@ -41,7 +41,7 @@ from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, VARIANTS, Rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.plain import history_lines, move_lines, review_lines, winner_text
+from fivehundred.tui.plain import history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
     Session,
@@ -116,7 +116,9 @@ class OptionsScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         settings = self.settings
-        bots = [(name, name) for name in available_bots()]
+        names = available_bots()
+        names += [n for n in (settings.opponents, settings.partner) if n not in names]
+        bots = [(name, name) for name in dict.fromkeys(names)]
         rules = settings.rules()
         with Vertical(id="options"):
             yield Label(Text("Five Hundred — options", style="bold"))
@@ -257,7 +259,7 @@ class TextScreen(ModalScreen[str]):
            background: $surface; padding: 0 1; }
     #box-scroll { height: auto; max-height: 1fr; }
     #box-text { height: auto; }
-    #box-buttons { height: 3; align-horizontal: center; margin-top: 1; }
+    #box-buttons { layout: horizontal; height: 3; align-horizontal: center; margin-top: 1; }
     #box-buttons Button { margin: 0 1; }
     """
 
@@ -278,7 +280,7 @@ class TextScreen(ModalScreen[str]):
             yield Label(Text(self.title_text, style="bold"))
             with VerticalScroll(id="box-scroll"):
                 yield Static(self.body, id="box-text")
-            with Horizontal(id="box-buttons"):
+            with KeyGrid(id="box-buttons", columns=len(self.buttons)):
                 for label, key in self.buttons:
                     yield Button(label, id=f"b-{key}")
 
@@ -387,7 +389,6 @@ class FiveHundredApp(App[int]):
         self.marked: set[Card] = set()
         self.hinted: Card | None = None
         self.message: Text | str = ""
-        self.notes: list[str] = []  # lines of the log that are not moves ("undo")
         self.choosing_joker_lead: Card | None = None
         self._shown_position: tuple[int, int] | None = None
 
@@ -461,7 +462,6 @@ class FiveHundredApp(App[int]):
             self.confirmed = False
             storage.store_settings(settings.to_dict())
             self.session = Session.new(settings)
-            self.notes.clear()
         self.settings = self.session.settings
         self.start_session()
 
@@ -563,7 +563,6 @@ class FiveHundredApp(App[int]):
         if not game.is_over and session.hand.history:
             lines.append(f"— hand {session.hand_number} —")
             lines += history_lines(session)
-        lines += self.notes
         text = Text()
         for index, line in enumerate(lines):
             if index:
@@ -576,6 +575,8 @@ class FiveHundredApp(App[int]):
         session = self.session
         assert session is not None
         text = Text()
+        if session.save_problem:
+            text.append(f"⚠ {session.save_problem}\n", style="bold #e5484d")
         if self.message:
             text.append_text(self.message if isinstance(self.message, Text) else Text(self.message))
             text.append("\n")
@@ -701,10 +702,6 @@ class FiveHundredApp(App[int]):
             return None
         return session.illegal_reason(card) or "not allowed now"
 
-    def add_log(self, lines: list[str]) -> None:
-        """Moves are told by the log from the game itself; this keeps the other notes."""
-        del lines
-
     # ----------------------------------------------------------------- the computer
     @work(exclusive=True, group="computer")
     async def computer_turns(self) -> None:
@@ -723,8 +720,7 @@ class FiveHundredApp(App[int]):
             if session is not self.session or position != (session.hand_number,
                                                             len(session.hand.history)):  # fmt: skip
                 return  # undone or replaced while thinking
-            move = session.apply_computer(seat, action)
-            self.add_log(move_lines(session, move))
+            session.apply_computer(seat, action)
             if delay > 0:
                 self.refresh_view()  # at the instant speed, drawn once they are done
         if session is not None and (session.pending_summary is not None or session.is_over):
@@ -821,14 +817,13 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         try:
-            move = session.play(action)
+            session.play(action)
         except FiveHundredError as error:
             self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
                                 style="bold #e5484d")  # fmt: skip
             self.bell()
             self.refresh_view()
             return
-        self.add_log(move_lines(session, move))
         self.after_human_move()
 
     @on(CardWidget.Chosen)
@@ -837,6 +832,8 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         card = event.card
+        if not session.observation().hand >> card & 1:
+            return  # a key for a card just played, arriving before its widget went
         if not session.human_to_move:
             self.message = "Wait for your turn."
             self.refresh_view()
@@ -898,12 +895,11 @@ class FiveHundredApp(App[int]):
         self.marked.clear()
         for card in cards:
             try:
-                move = session.play(card)
+                session.play(card)
             except FiveHundredError as error:
                 self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
                                     style="bold #e5484d")  # fmt: skip
                 break
-            self.add_log(move_lines(session, move))
         self.after_human_move()
 
     def action_hint(self) -> None:

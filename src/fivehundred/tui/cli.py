@@ -16,6 +16,7 @@ from fivehundred.tui.session import (
     Session,
     Settings,
     describe_saved,
+    is_computer_player,
     playable_presets,
     put_aside,
     unfinished_games,
@@ -69,9 +70,10 @@ def play_main(argv: list[str]) -> int:
         return list_games()
 
     for name in (args.opponents, args.partner):
-        if name is not None and name not in PLAYERS:
+        if name is not None and not is_computer_player(name):
             print(f"fivehundred play: unknown player {name!r}; players are "
-                  f"{', '.join(sorted(PLAYERS))}", file=sys.stderr)  # fmt: skip
+                  f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:N",
+                  file=sys.stderr)  # fmt: skip
             return 2
     if args.speed is not None and not 0 <= args.speed <= 10:
         print("fivehundred play: --speed must be between 0 and 10 seconds", file=sys.stderr)

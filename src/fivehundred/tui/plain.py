@@ -9,7 +9,7 @@ from typing import TextIO
 from fivehundred.actions import PASS, action_text
 from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
 from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY, HandState, controller_of
-from fivehundred.messages import error_text
+from fivehundred.messages import card_symbols, error_text
 from fivehundred.rules import Rules
 from fivehundred.table import Move
 from fivehundred.tui import render
@@ -200,6 +200,8 @@ class PlainGame:
     def report(self, move: Move) -> None:
         for text in move_lines(self.session, move):
             self.say(text)
+        if self.session.save_problem:
+            self.say(f"Warning: {self.session.save_problem}")
 
     def table(self) -> None:
         for text in render.table_lines(self.session.observation(), self.session.game):
@@ -282,6 +284,7 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     names = render.seat_names(session.rules)
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])
+    text = card_symbols(text, session.rules.two_jokers).replace("NT ", "NT  ")
     return ["Double-dummy review of the last hand (every hand visible, best play by all):",
             *text.splitlines()]  # fmt: skip
 

@@ -85,7 +85,9 @@ def side_count(rules: Rules) -> int:
 def side_name(rules: Rules, side: int) -> str:
     """``You & North``, ``West & East``, ``You``, ``West`` (one seat a side)."""
     seats = side_seats(rules, side)
-    names = ["You" if seat == 0 else seat_name(rules, seat) for seat in seats]
+    short = len(seats) > 2
+    names = ["You" if seat == 0 else seat_initials(rules, seat) if short else seat_name(rules, seat)
+             for seat in seats]  # fmt: skip
     return " & ".join(names)
 
 

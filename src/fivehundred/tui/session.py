@@ -27,7 +27,7 @@ from fivehundred.observation import Observation
 from fivehundred.record import GAME_FORMAT, replay_game
 from fivehundred.rules import PRESETS, SUPPORTED_PLAYERS, Rules, make_rules
 from fivehundred.scoring import side_of_seats
-from fivehundred.table import Move, NotYourTurnError, Table, derived_seed
+from fivehundred.table import Move, NotYourTurnError, Table, check_player_name, derived_seed
 from fivehundred.tui import storage
 
 HUMAN = 0
@@ -42,6 +42,17 @@ def available_bots() -> list[str]:
     """Registered computer players, the preferred ones first."""
     known = [name for name in BOT_PREFERENCE if name in PLAYERS]
     return known + sorted(name for name in PLAYERS if name not in known)
+
+
+def is_computer_player(name: object) -> bool:
+    """A name the computer players understand (``heuristic``, ``pimc:fast``, ...)."""
+    if not isinstance(name, str) or name == HUMAN_NAME:
+        return False
+    try:
+        check_player_name(name)
+    except FiveHundredError:
+        return False
+    return True
 
 
 def default_bot() -> str:
@@ -108,7 +119,7 @@ class Settings:
                 pass
         for key in ("opponents", "partner"):
             name = data.get(key)
-            if isinstance(name, str) and name in PLAYERS:
+            if is_computer_player(name):
                 setattr(settings, key, name)
         speed = data.get("speed")
         if isinstance(speed, int | float) and not isinstance(speed, bool) and 0 <= speed <= 10:
@@ -369,7 +380,7 @@ class Session:
         if isinstance(players, list) and len(players) == rules.players:
             sides = side_of_seats(rules)
             for seat, name in enumerate(players):
-                if seat == HUMAN or not isinstance(name, str) or name not in PLAYERS:
+                if seat == HUMAN or not is_computer_player(name):
                     continue
                 if sides[seat] == sides[HUMAN]:
                     settings.partner = name

@@ -149,6 +149,8 @@ class HandRow(Horizontal):
             gone = [w for w in current if w.card not in wanted]
             if self.cursor in gone:
                 self.cursor = None
+            if self.app.focused in gone and kept:
+                kept[0].focus()
             for widget in gone:
                 widget.remove()
             current = kept
@@ -322,7 +324,7 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
     if hands is not None or (0 in exposed and obs.seat != 0):
         south: RenderableType = seat_block(0)
         if hands is None:
-            south = Text.assemble(seat_block(0), "\n", cards_line(exposed[0], ctx, two))
+            south = Text.assemble(seat_block(0), cards_line(exposed[0], ctx, two))
     else:
         south = Text("You (South)", style="bold reverse #f0c674" if obs.to_move == 0 else "bold")
         if obs.contractor == 0 and obs.contract >= BID_BASE:
