@@ -16,14 +16,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fivehundred.errors import RecordError
+from fivehundred.record import load_json, one_line
+
 ENV_DATA_DIR = "FIVEHUNDRED_DATA_DIR"
 SAVE_NAME = "current-game.json"
 SETTINGS_NAME = "settings.json"
 GAMES_DIR = "games"
-
-
-#: Larger files are not game records (a long game's record is a few hundred kilobytes).
-MAX_FILE_BYTES = 20_000_000
 
 
 class SaveError(Exception):
@@ -89,27 +88,15 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 
 def read_json(path: Path, what: str = "file") -> Any:
-    """Read a JSON file, turning every failure into a one-line :class:`SaveError`."""
+    """Read a JSON file with the records' hardened loader, turning every failure into a
+    one-line :class:`SaveError`."""
+    if not path.exists():
+        raise SaveError(f"no {what} at {path}")
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise SaveError(f"the {what} {path} is damaged (larger than {MAX_FILE_BYTES} bytes)")
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SaveError(f"no {what} at {path}") from None
-    except OSError as error:
-        raise SaveError(f"cannot read the {what} {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"the {what} {path} is damaged (not UTF-8 text)") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise SaveError(f"the {what} {path} is damaged (not valid JSON: {error.msg} at line "
-                        f"{error.lineno} column {error.colno})") from None  # fmt: skip
-    except RecursionError:
-        raise SaveError(f"the {what} {path} is damaged (nested too deeply)") from None
-    except (ValueError, MemoryError) as error:
-        reason = "an integer of thousands of digits" if "digits" in str(error) else str(error)
-        raise SaveError(f"the {what} {path} is damaged ({reason[:120]})") from None
+        return load_json(path)
+    except RecordError as error:
+        reason = one_line(error).removeprefix(f"{path}: ")
+        raise SaveError(f"the {what} {path} is damaged ({reason})") from None
 
 
 def archive_path(kind: str, seed: object) -> Path:
