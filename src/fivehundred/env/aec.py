@@ -128,10 +128,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None, "reset() first"
         player = self._index[agent]
-        seat = acting_seat(hand, player)
-        vector = self.encoder.encode(hand, seat, self.scores)
-        to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
-        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else [])}
+        if self.rules.dummies:
+            seat = acting_seat(hand, player)
+            to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
+        else:
+            seat = player
+            to_move = hand.to_move == player
+        scores = self.game.scores if self.game is not None else ()
+        vector = self.encoder.encode(hand, seat, scores)
+        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else ())}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
