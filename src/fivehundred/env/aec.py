@@ -245,7 +245,7 @@ def env(
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
 ) -> Any:
-    """The environment wrapped in PettingZoo's order-enforcing and bounds checks."""
+    """The environment wrapped in PettingZoo's order-enforcing checks (the environment
+    itself refuses any action that is not legal, with the legal ones in the message)."""
     table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
-    table = wrappers.AssertOutOfBoundsWrapper(table)
     return wrappers.OrderEnforcingWrapper(table)
