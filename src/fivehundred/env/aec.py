@@ -163,6 +163,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 if self.game.is_over:
                     self._end(self._game_rewards(), truncated=False)
                 elif len(self.game.finished_hands) >= self.max_hands:
+                    self.hand = finished  # observations show the last hand played
                     self._end(None, truncated=True)
         else:
             hand.apply(action)
