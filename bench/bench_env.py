@@ -22,14 +22,16 @@ from fivehundred.env import raw_env
 from fivehundred.game import DONE, HandState
 from fivehundred.rules import make_rules
 
+ROUND = 100  # hands per round: the loops alternate, so a busy machine slows both alike
 
-def engine_actions(preset: str, hands: int, seed: int = 1) -> tuple[float, int]:
+
+def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tuple[float, int]:
     """CPU seconds and actions for ``hands`` random hands on the bare engine."""
     rules = make_rules(preset)
-    rng = random.Random(seed)
+    rng = random.Random(seed + first)
     actions = 0
     start = time.process_time()
-    for index in range(hands):
+    for index in range(first, first + hands):
         state = HandState.deal(rules, index % rules.players, seed=index)
         while state.phase is not DONE:
             legal = state.legal_actions()
@@ -38,13 +40,14 @@ def engine_actions(preset: str, hands: int, seed: int = 1) -> tuple[float, int]:
     return time.process_time() - start, actions
 
 
-def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1) -> tuple[float, int]:
+def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
+              first: int = 0) -> tuple[float, int]:  # fmt: skip
     """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents."""
     table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
-    rng = random.Random(seed)
+    rng = random.Random(seed + first)
     steps = 0
     start = time.process_time()
-    for index in range(hands):
+    for index in range(first, first + hands):
         table.reset(seed=index)
         while True:
             obs, _, terminated, truncated, _ = table.last()
@@ -71,15 +74,23 @@ def main() -> None:
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
           + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else ""))  # fmt: skip
     for preset in presets:
-        e_time, e_actions = engine_actions(preset, args.hands)
-        r_time, r_steps = env_steps(preset, args.hands, False)
+        totals = [0.0] * 6
+        for first in range(0, args.hands, ROUND):
+            count = min(ROUND, args.hands - first)
+            runs = [engine_actions(preset, count, first=first),
+                    env_steps(preset, count, False, first=first)]  # fmt: skip
+            if args.wrapped:
+                runs.append(env_steps(preset, count, True, first=first))
+            for i, (seconds, done) in enumerate(runs):
+                totals[2 * i] += seconds
+                totals[2 * i + 1] += done
+        e_time, e_actions, r_time, r_steps, w_time, w_steps = totals
         engine_rate = e_actions / e_time
         raw_rate = r_steps / r_time
         line = (
             f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
         )
         if args.wrapped:
-            w_time, w_steps = env_steps(preset, args.hands, True)
             line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
         print(line)
 

@@ -12,7 +12,7 @@ ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
 from fivehundred.arena import MatchOutcome, run_matches  # noqa: E402
 from fivehundred.arena.cli import main, progress_text  # noqa: E402
-from fivehundred.arena.ray_backend import chunk_size  # noqa: E402
+from fivehundred.arena.ray_backend import chunk_size, start_local_ray  # noqa: E402
 from fivehundred.arena.runner import duplicate_tasks  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
 
@@ -20,7 +20,7 @@ from fivehundred.rules import make_rules  # noqa: E402
 @pytest.fixture(scope="module", autouse=True)
 def ray_session() -> Iterator[None]:
     """One local Ray for the module (the backend uses a running Ray as it finds it)."""
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    start_local_ray(2, log_to_driver=False, logging_level="ERROR")
     yield
     ray.shutdown()
 

@@ -302,3 +302,26 @@ def test_single_agent_wrapper_seat_of_a_two_player_game() -> None:
         done = terminated or truncated
         steps += 1
     assert steps >= 10  # seat 1 plays its own hand and its dummy's
+
+
+def test_single_agent_wrapper_against_an_external_program() -> None:
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "simple_bot.py"
+    learner = SingleAgentEnv(opponents=f"cmd:{sys.executable} {bot}", seat=0, seed=4)
+    try:
+        obs, _ = learner.reset(seed=4)
+        done = False
+        total = 0.0
+        while not done:
+            obs, reward, terminated, truncated, _ = learner.step(
+                int(np.flatnonzero(obs["action_mask"])[0])
+            )
+            total += reward
+            done = terminated or truncated
+        assert learner.table.hand is not None and learner.table.hand.is_over
+        assert total == learner.table.hand.result.points[0]
+        assert all(not getattr(p, "problems", []) for p in learner.players.values())
+    finally:
+        learner.close()

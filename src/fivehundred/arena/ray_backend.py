@@ -45,12 +45,27 @@ def _init(workers: int) -> bool:
         if address:
             ray.init(address=address, **quiet)
         else:
-            ray.init(num_cpus=workers, include_dashboard=False, **quiet)
+            start_local_ray(workers, **quiet)
     except Exception as error:  # Ray raises several kinds (ConnectionError, RuntimeError …)
         where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray"
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise RayUnavailable(f"cannot start or join {where}: {first}") from None
     return True
+
+
+def start_local_ray(cpus: int, **options: Any) -> None:
+    """Start a local Ray; tried twice, since its start-up gives up after 30 s on a machine
+    that is very busy."""
+    import ray
+
+    for attempt in (1, 2):
+        try:
+            ray.init(num_cpus=cpus, include_dashboard=False, **options)
+            return
+        except Exception:
+            ray.shutdown()
+            if attempt == 2:
+                raise
 
 
 class RayUnavailable(RuntimeError):

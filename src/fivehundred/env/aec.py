@@ -128,10 +128,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None, "reset() first"
         player = self._index[agent]
-        seat = acting_seat(hand, player)
-        vector = self.encoder.encode(hand, seat, self.scores)
-        to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
-        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else [])}
+        if self.rules.dummies:
+            seat = acting_seat(hand, player)
+            to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
+        else:
+            seat = player
+            to_move = hand.to_move == player
+        scores = self.game.scores if self.game is not None else ()
+        vector = self.encoder.encode(hand, seat, scores)
+        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else ())}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -158,6 +163,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 if self.game.is_over:
                     self._end(self._game_rewards(), truncated=False)
                 elif len(self.game.finished_hands) >= self.max_hands:
+                    self.hand = finished  # observations show the last hand played
                     self._end(None, truncated=True)
         else:
             hand.apply(action)
@@ -240,7 +246,7 @@ def env(
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
 ) -> Any:
-    """The environment wrapped in PettingZoo's order-enforcing and bounds checks."""
+    """The environment wrapped in PettingZoo's order-enforcing checks (the environment
+    itself refuses any action that is not legal, with the legal ones in the message)."""
     table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
-    table = wrappers.AssertOutOfBoundsWrapper(table)
     return wrappers.OrderEnforcingWrapper(table)

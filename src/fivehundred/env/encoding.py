@@ -160,6 +160,17 @@ class Encoder:
             self._reset()
         elif history == self._history:
             return
+        elif history == self._history + 1:  # the usual step: one card added to the trick
+            seats = state.trick_seats
+            if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
+                seat, card = seats[-1], state.trick_cards[-1]
+                bit = 1 << (self._trick_at[seat] + card)
+                self._trick_bits |= bit
+                self._records |= (bit | 1 << (self._played_at[seat] + card)
+                                  | state.void_shown[seat] << self._void_at[seat])  # fmt: skip
+                self._in_trick += 1
+                self._history = history
+                return
         self._history = history
         records = self._records
         calls = state.auction.calls
