@@ -32,7 +32,10 @@ def call(base: str, method: str, path: str, body: Any = None, raw: bytes | None 
             status, payload, headers = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
         status, payload, headers = error.code, error.read(), error.headers
-    text = payload.decode()
+    try:
+        text = payload.decode()
+    except UnicodeDecodeError:
+        return status, payload, headers
     try:
         return status, json.loads(text), headers
     except ValueError:

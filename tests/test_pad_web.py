@@ -135,4 +135,7 @@ def test_offline_files(base: str) -> None:
     assert status == 200 and '<link rel="manifest" href="/pad/manifest.webmanifest">' in page
     status, manifest, _ = call(base, "GET", "/pad/manifest.webmanifest")
     assert manifest["start_url"] == "/pad" and manifest["display"] == "standalone"
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert icon["src"] in offline_files() and call(base, "GET", icon["src"])[0] == 200
     assert call(base, "GET", "/pad/static/../web.py")[0] == 404

@@ -89,6 +89,8 @@ STATIC_FILES = {
     "app.css": "text/css; charset=utf-8",
     "pad.py": "text/x-python; charset=utf-8",
     "icon.svg": "image/svg+xml",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
 }
 BRYTHON_FILES = ("brython.js", "brython_stdlib.js")
 MAX_BODY = 512 * 1024
