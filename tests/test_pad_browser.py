@@ -16,9 +16,10 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from fivehundred.pad import model  # noqa: E402
+from fivehundred.pad.local import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from fivehundred.pad.local import local_server as pad_server  # noqa: E402
 from fivehundred.pad.web import offline_files  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
-from pad_helpers import CHROMIUM, CHROMIUM_ARGS, pad_server  # noqa: E402
 from test_pad_model import CASES, NAMES, entry_from_hand, play_game  # noqa: E402
 
 if not Path(CHROMIUM).exists():
