@@ -172,6 +172,8 @@ def test_offline_after_the_first_load(phone: Any) -> None:
             }""".replace("COUNT", str(len(offline_files())))
         )
     # the server is gone: the service worker serves the page, the page scores the hands
+    # (starting Brython takes seconds on a busy machine)
+    page.set_default_timeout(120_000)
     page.reload()
     page.wait_for_selector("#dealer")
     assert shown_totals(page) == [200, 20, 10]
