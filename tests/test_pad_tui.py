@@ -36,10 +36,14 @@ def text_of(app: PadApp, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
 
 
-async def type_line(pilot, app: PadApp, text: str) -> None:  # type: ignore[no-untyped-def]
+async def type_line(pilot, app: PadApp, text: str, keys: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """Put a line in the command box: typed key by key, or pasted whole."""
     command = app.query_one("#command", Input)
     command.value = ""
-    await pilot.press(*list(text))
+    if keys:
+        await pilot.press(*list(text))
+    else:
+        command.value = text
     await pilot.pause()
 
 
@@ -49,7 +53,7 @@ async def test_pad_app_with_the_pilot(tmp_path: Path) -> None:
     session = PadSession(Pad(model.new_pad(["Ann", "Bob", "Cat", "Dan"])), path)
     app = PadApp(session)
     async with app.run_test(size=SIZE) as pilot:
-        await type_line(pilot, app, "8h bob 8")
+        await type_line(pilot, app, "8h bob 8", keys=True)
         assert "8♥ by Bob made: Bob & Dan +300" in text_of(app, "#preview")
         assert "Ann & Cat 20 · Bob & Dan 300" in text_of(app, "#preview")
         await pilot.press("enter")

@@ -4,6 +4,8 @@ one-line errors, the live-view store and its write token, the offline files."""
 from __future__ import annotations
 
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,9 +15,31 @@ pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 
 from fivehundred.pad import model
+from fivehundred.pad.local import local_server as pad_server
 from fivehundred.pad.web import BROWSER_MODULES, PadStore, offline_files
 from fivehundred.rules import VARIANTS
-from pad_helpers import call, pad_server
+
+
+def call(base: str, method: str, path: str, body: Any = None, raw: bytes | None = None
+         ) -> tuple[int, Any, Any]:  # fmt: skip
+    """One request; returns (status, parsed JSON or text, headers)."""
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    request = urllib.request.Request(base + path, data=data, method=method)
+    request.add_header("content-type", "application/json")
+    try:
+        with urllib.request.urlopen(request, timeout=20) as response:
+            status, payload, headers = response.status, response.read(), response.headers
+    except urllib.error.HTTPError as error:
+        status, payload, headers = error.code, error.read(), error.headers
+    try:
+        text = payload.decode()
+    except UnicodeDecodeError:
+        return status, payload, headers
+    try:
+        return status, json.loads(text), headers
+    except ValueError:
+        return status, text, headers
+
 
 HANDS: list[dict[str, Any]] = [
     {"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8},
@@ -135,4 +159,7 @@ def test_offline_files(base: str) -> None:
     assert status == 200 and '<link rel="manifest" href="/pad/manifest.webmanifest">' in page
     status, manifest, _ = call(base, "GET", "/pad/manifest.webmanifest")
     assert manifest["start_url"] == "/pad" and manifest["display"] == "standalone"
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert icon["src"] in offline_files() and call(base, "GET", icon["src"])[0] == 200
     assert call(base, "GET", "/pad/static/../web.py")[0] == 404

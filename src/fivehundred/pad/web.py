@@ -49,25 +49,48 @@ from fivehundred.pad import model
 
 STATIC = Path(__file__).parent / "static"
 ENGINE_DIR = Path(model.__file__).parent.parent
-#: The engine modules the page runs in the browser (Brython) when offline: the scoring
-#: and everything it imports, and the pad model. The packages' ``__init__`` are served
-#: empty, so the browser loads nothing else of the package.
-BROWSER_MODULES = {
-    "fivehundred/__init__.py": None,
-    "fivehundred/pad/__init__.py": None,
-    "fivehundred/errors.py": ENGINE_DIR / "errors.py",
-    "fivehundred/cards.py": ENGINE_DIR / "cards.py",
-    "fivehundred/actions.py": ENGINE_DIR / "actions.py",
-    "fivehundred/rules.py": ENGINE_DIR / "rules.py",
-    "fivehundred/auction.py": ENGINE_DIR / "auction.py",
-    "fivehundred/scoring.py": ENGINE_DIR / "scoring.py",
-    "fivehundred/pad/model.py": ENGINE_DIR / "pad" / "model.py",
-}
+
+
+def _module_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def browser_modules(start: str = "fivehundred.pad.model") -> dict[str, Path | None]:
+    """The engine modules the page runs in the browser (Brython) when offline: the pad
+    model and every ``fivehundred`` module it imports, followed to the end, so that a new
+    import in the engine is carried along. Packages' ``__init__`` are served empty (None),
+    so the browser loads nothing else of the package."""
+    found: dict[str, Path | None] = {}
+    todo = [start]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for depth in range(1, len(parts)):
+            found.setdefault("/".join(parts[:depth]) + "/__init__.py", None)
+        key = "/".join(parts) + ".py"
+        path = ENGINE_DIR.parent.joinpath(*parts).with_suffix(".py")
+        if key in found or not path.is_file():
+            continue
+        found[key] = path
+        todo += sorted(m for m in _module_imports(path) if m.split(".")[0] == "fivehundred")
+    return dict(sorted(found.items()))
+
+
+BROWSER_MODULES = browser_modules()
 STATIC_FILES = {
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "pad.py": "text/x-python; charset=utf-8",
     "icon.svg": "image/svg+xml",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
 }
 BRYTHON_FILES = ("brython.js", "brython_stdlib.js")
 MAX_BODY = 512 * 1024
@@ -243,13 +266,7 @@ def engine_bundle() -> str:
             continue
         assert source is not None
         text = source.read_text(encoding="utf-8")
-        imports = sorted(
-            {node.module for node in ast.walk(ast.parse(text))
-             if isinstance(node, ast.ImportFrom) and node.module}
-            | {alias.name for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Import)
-               for alias in node.names}
-        )  # fmt: skip
-        vfs[name] = [".py", text, imports]
+        vfs[name] = [".py", text, sorted(_module_imports(source))]
     return f"__BRYTHON__.loadBrythonPackage({json.dumps(vfs)});\n"
 
 

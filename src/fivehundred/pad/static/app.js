@@ -217,6 +217,8 @@ async function changeHands(hands, message) {
   S.redo = [];
   S.pad = trial; S.result = answer.result; S.needed = answer.needed;
   S.draft = blankDraft(); S.editing = null; S.preview = null; S.error = "";
+  previewSeq++;
+  if (S.result.winner !== null) archiveCurrent();
   save(); pushShare(); render();
   if (message) toast(message);
   return true;
@@ -230,19 +232,28 @@ async function undoRedo(from, to) {
   await rescore(); save(); pushShare(); render();
 }
 
+let previewSeq = 0;
+
+// The engine's answer for the hand being entered, before it is added. Taps can come
+// faster than answers: only the answer to the latest draft is shown.
 async function updatePreview() {
+  const seq = ++previewSeq;
   S.preview = null; S.error = "";
   const entry = S.draft && draftEntry(S.draft);
   if (entry && S.result) {
+    render();
     const hands = S.pad.hands.slice();
     if (S.editing === null) hands.push(entry); else hands[S.editing] = entry;
+    let preview = null, error = "";
     try {
       const answer = await api("score", {pad: Object.assign({}, S.pad, {hands})});
       const index = S.editing === null ? hands.length - 1 : S.editing;
-      S.preview = {line: answer.result.lines[index], result: answer.result};
+      preview = {line: answer.result.lines[index], result: answer.result};
     } catch (e) {
-      S.error = e.message;
+      error = e.message;
     }
+    if (seq !== previewSeq) return;
+    S.preview = preview; S.error = error;
   }
   render();
 }
