@@ -22,6 +22,8 @@ actions       meaning                                record notation
                                                      ``patastrophe``
 183, 184      after the kitty, the contractor calls  ``slam``, ``no_slam``
               slam or not (R-HOUSE slam_call)
+185           on lead, the contractor claims the     ``claim``
+              remaining tricks (R-HOUSE claim)
 ============  =====================================  ===================
 """
 
@@ -58,7 +60,8 @@ SHIELDS_DOUBLE = 181
 PATASTROPHE = 182
 SLAM = 183
 NO_SLAM = 184
-NUM_ACTIONS = 185
+CLAIM = 185
+NUM_ACTIONS = 186
 
 MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
 #: Calls of the house rules (R-HOUSE), after the other action numbers.
@@ -123,7 +126,7 @@ _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
                BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
                HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
                SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe",
-               SLAM: "slam", NO_SLAM: "no_slam"}  # fmt: skip
+               SLAM: "slam", NO_SLAM: "no_slam", CLAIM: "claim"}  # fmt: skip
 
 
 def action_text(action: Action, two_jokers: JokerNames = False) -> str:
@@ -189,8 +192,10 @@ def parse_slam(text: str) -> Action:
 
 
 def parse_play(text: str) -> Action:
-    """Parse a card played or discarded, or a joker led with a suit (``JK>S``)."""
+    """Parse a card played or discarded, a joker led with a suit (``JK>S``), or ``claim``."""
     token = str(text).strip()
+    if token.lower() == "claim":
+        return CLAIM
     try:
         if ">" in token:
             joker_text, _, suit = token.partition(">")

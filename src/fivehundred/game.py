@@ -20,7 +20,7 @@ A :class:`GameState` plays hands to the target with the dealer rotating (R-GAME)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -29,6 +29,7 @@ from fivehundred.actions import (
     ALONE_CONTRACTS,
     BID_BASE,
     CALL_BASE,
+    CLAIM,
     GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
@@ -190,7 +191,8 @@ class HandState:
     """One hand, from the deal to the score. Mutable; :meth:`clone` copies it."""
 
     __slots__ = (
-        "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
+        "_result", "active", "auction", "called_card", "claim_at", "claim_plan", "claim_trick",
+        "contract", "contractor", "ctx",
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
         "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
@@ -255,6 +257,10 @@ class HandState:
         self.slam_asked = False
         self.slam_partner = -1
         self.slam_card = -1
+        # R-HOUSE claim: the trick at which the contractor claimed the rest (-1: none)
+        self.claim_trick = -1
+        self.claim_at = -1
+        self.claim_plan: list[Action] = []
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
         self.jokers_pending: list[Card] = []
         self.ctx: PlayContext | None = None
@@ -344,6 +350,9 @@ class HandState:
         """Every legal action for the player to move (empty when the hand is over)."""
         phase = self.phase
         if phase == PLAY:
+            if self.claim_plan:
+                forced = self.claim_next
+                return [forced] if forced is not None else []
             if self.trick_cards:  # following: the hot path, inlined
                 seat = self.to_move
                 hand = self.hands[seat]
@@ -400,6 +409,25 @@ class HandState:
         return hand
 
     def _legal_plays(self) -> list[Action]:
+        actions = self._card_plays()
+        if self.may_claim:
+            actions.append(CLAIM)
+        return actions
+
+    @property
+    def may_claim(self) -> bool:
+        """R-HOUSE claim: the contractor of a suit or no-trump contract, on lead, may claim
+        the remaining tricks (once)."""
+        return (
+            self.rules.claim
+            and self.phase == PLAY
+            and self.claim_trick < 0
+            and not self.trick_cards
+            and self.to_move == self.contractor
+            and BID_BASE <= self.contract < MISERE
+        )
+
+    def _card_plays(self) -> list[Action]:
         hand = self.hands[self.to_move]
         if self.face_up[self.to_move] >= 0:
             hand &= self.face_up[self.to_move]
@@ -438,6 +466,9 @@ class HandState:
     def apply(self, action: Action) -> None:
         """Apply ``action`` for :attr:`to_move`; raises :class:`IllegalActionError`."""
         phase = self.phase
+        if phase == PLAY and action == CLAIM:
+            self.claim()  # records itself and the play-out in the history
+            return
         if phase == PLAY:
             self._play(action)
         elif phase == AUCTION:
@@ -617,8 +648,44 @@ class HandState:
         self.phase = PLAY
         self.to_move = leader
 
+    def claim(self, judge: bool = True) -> None:
+        """R-HOUSE claim: the contractor claims the remaining tricks by showing the hand.
+
+        The claim is judged double dummy (:func:`claim_line`): the rest of the hand is the
+        best play-out for both sides, so a wrong claim is scored as played out by the
+        defence that beats it, and costs the contracting side a further 100 (see
+        :attr:`claim_wrong`). From here each seat's only legal action is its card of that
+        play-out (:meth:`GameState.apply` plays them at once). With ``judge`` false
+        (replaying a record, which lists the play-out after ``claim``) the plays are
+        checked only against the rules of play."""
+        if not self.may_claim:
+            raise IllegalActionError("only the contractor of a suit or no-trump contract, on "
+                                     "lead, may claim (once)", "R-HOUSE")  # fmt: skip
+        self.claim_trick = len(self.tricks)
+        self.history.append(CLAIM)
+        self.claim_at = len(self.history)
+        self.claim_plan = claim_line(self) if judge else []
+
+    @property
+    def claim_next(self) -> Action | None:
+        """After a judged claim: the next card of the play-out (None otherwise)."""
+        index = len(self.history) - self.claim_at
+        if self.claim_plan and self.phase == PLAY and 0 <= index < len(self.claim_plan):
+            return self.claim_plan[index]
+        return None
+
+    @property
+    def claim_wrong(self) -> bool:
+        """After a claim: a defender won a trick of the play-out (R-HOUSE claim)."""
+        if self.claim_trick < 0:
+            return False
+        team = {self.contractor, *self.partners}
+        return any(t.winner not in team for t in self.tricks[self.claim_trick :])
+
     def _play(self, action: Action) -> None:
         seat = self.to_move
+        if action == CLAIM:
+            raise IllegalActionError("a claim is made with HandState.claim", "R-HOUSE")
         ctx = self.ctx
         assert ctx is not None
         hand = self.hands[seat]
@@ -733,7 +800,7 @@ class HandState:
         self.to_move = -1
         winners = tuple(trick.winner for trick in self.tricks)
         score = score_hand(self.rules, self.contract, self.contractor, self.partners,
-                           self.tricks_won, winners, self.slam)  # fmt: skip
+                           self.tricks_won, winners, self.slam, self.claim_wrong)  # fmt: skip
         self._result = HandResult(self.contract, self.contractor, winners,
                                   tuple(self.tricks_won), score)  # fmt: skip
 
@@ -762,6 +829,8 @@ class HandState:
         """Seats whose hands lie face up after trick 1: the open misère contractor (a misère
         one with ``wilkinson_misere``), the Shields double contractor, both patastrophe
         partners (R-HOUSE)."""
+        if self.claim_trick >= 0:
+            return (self.contractor,)  # a claim shows the contractor's hand
         if not self.tricks:
             return ()
         contract = self.contract
@@ -822,6 +891,57 @@ class HandState:
                 f"tricks={len(self.tricks)}>")  # fmt: skip
 
 
+def _exhaustive_line(state: HandState) -> list[Action]:
+    """Best play for both sides from ``state`` to the end, by exhaustive minimax on the
+    contracting side's tricks (pure Python: for the last tricks, or without the solver)."""
+    team = {state.contractor, *state.partners}
+    memo: dict[tuple[object, ...], int] = {}
+
+    def value(s: HandState) -> int:
+        if s.is_over:
+            return sum(s.tricks_won[seat] for seat in team)
+        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
+               tuple(s.void_shown), len(s.tricks), sum(s.tricks_won[seat] for seat in team))  # fmt: skip
+        if key not in memo:
+            values = [value(_after(s, a)) for a in s._card_plays()]
+            memo[key] = max(values) if s.to_move in team else min(values)
+        return memo[key]
+
+    line: list[Action] = []
+    state = state.clone()
+    while not state.is_over:
+        options = [(value(_after(state, a)), a) for a in state._card_plays()]
+        # ties: the lowest action, as the solver's judge does
+        best = (max(options, key=lambda o: (o[0], -o[1])) if state.to_move in team
+                else min(options))  # fmt: skip
+        line.append(best[1])
+        state._play(best[1])
+        state.history.append(best[1])
+    return line
+
+
+def _after(state: HandState, action: Action) -> HandState:
+    child = state.clone()
+    child._play(action)
+    return child
+
+
+#: The judge of claims (R-HOUSE claim): the play-out of the rest of the hand with best play
+#: by both sides. The double-dummy solver installs its own on import
+#: (:func:`set_claim_judge`); without it, an exhaustive search in pure Python.
+_CLAIM_JUDGE: list[Callable[[HandState], list[Action]]] = [_exhaustive_line]
+
+
+def set_claim_judge(judge: Callable[[HandState], list[Action]]) -> None:
+    """Judge claims with ``judge`` (a function giving the best play-out from a position)."""
+    _CLAIM_JUDGE[0] = judge
+
+
+def claim_line(state: HandState) -> list[Action]:
+    """The play-out that decides a claim: best play by both sides to the end of the hand."""
+    return _CLAIM_JUDGE[0](state)
+
+
 class GameState:
     """Hands to the target with the dealer rotating, the 490 rule, −500 and the win rules
     (R-GAME). ``hand`` is the hand in progress."""
@@ -867,6 +987,9 @@ class GameState:
         if self.is_over:
             raise IllegalActionError("the game is over", "R-GAME")
         self.hand.apply(action)
+        if action == CLAIM:  # R-HOUSE claim: the judged play-out ends the hand at once
+            while (forced := self.hand.claim_next) is not None:
+                self.hand.apply(forced)
         if self.hand.is_over:
             self.finish_hand()
 

@@ -13,6 +13,7 @@ from typing import Any
 from fivehundred.actions import (
     BID_BASE,
     CALL_BASE,
+    CLAIM,
     GO_ALONE,
     NO_NOMINATION,
     NO_SLAM,
@@ -242,6 +243,12 @@ def replay_hand(
                 DONE: "the hand is over",
             }.get(state.phase, "no play now")
             raise RecordError(where, why, "R-PLAY")
+        if isinstance(token, str) and token.strip().lower() == "claim":
+            try:  # the record lists the play-out that judged the claim (R-HOUSE claim)
+                state.claim(judge=False)
+            except FiveHundredError as error:
+                raise RecordError(where, error.reason, error.rule) from None
+            continue
         _apply(state, token, where, parse_play)
     return state
 
@@ -432,6 +439,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             auction.append(text)
         elif action <= NO_NOMINATION:
             nominations.append(action)
+        elif action == CLAIM:
+            play.append(text)
         elif action == GO_ALONE:
             record["call"] = "alone"
         else:

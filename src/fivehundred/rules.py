@@ -124,6 +124,7 @@ class Rules:
     misere_value: int = 0
     # R-PLAYERS dead_hand: two or three players, four hands dealt, the extra ones dead
     dead_hand: bool = False
+    claim: bool = False
 
     @cached_property
     def pack(self) -> Pack:
@@ -259,6 +260,7 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "wilkinson_misere": _flag("wilkinson_misere"),
     "slam_call": _flag("slam_call"),
     "dead_hand": _switch(dead_hand=True, dummies=False),
+    "claim": _flag("claim"),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -305,6 +307,7 @@ VARIANT_HELP: dict[str, str] = {
     "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
     "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
     "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
+    "claim": "the contractor may claim the rest; a wrong claim (double dummy) costs 100",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
@@ -312,14 +315,13 @@ HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
     "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-    "slam_call", "dead_hand",
+    "slam_call", "dead_hand", "claim",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
         "open_eight", "draw_pack",
-        "claim",
     }
 )  # fmt: skip
 

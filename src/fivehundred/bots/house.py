@@ -9,7 +9,10 @@ decisions of a hi/lo hand (discards and play) and returns None for everything el
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from fivehundred.actions import (
+    CLAIM,
     DOUBLE_MISERE,
     HI_LO,
     MISERE,
@@ -135,12 +138,43 @@ def _slam_decision(obs: Observation) -> tuple[Action, str] | None:
     return None
 
 
+def sure_claim(obs: Observation) -> bool:
+    """R-HOUSE claim: claim only when it is sure — no trump (in no trumps, no free joker)
+    is out but ours, and every card we hold is the highest left of its suit, so leading
+    them from the top wins every trick (the partner's unseen cards count as a threat)."""
+    if CLAIM not in obs.legal:
+        return False
+    trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
+    ctx = make_context(trump, False, obs.joker_suits, obs.rules.j5_no_trumps)
+    unseen = obs.unseen
+    if unseen & ctx.trump_mask:
+        return False
+    for card in iter_cards(obs.hand):
+        suit = ctx.effective_suit[card]
+        if suit < 0:
+            continue  # a free joker wins the trick it is led to
+        if any(ctx.power[c] > ctx.power[card] for c in iter_cards(unseen & ctx.follow_masks[suit])):
+            return False
+    return True
+
+
+def without_claim(obs: Observation) -> Observation:
+    """The observation with ``claim`` taken out of the legal actions (the bots' own play
+    chooses among cards; :func:`house_action` decides the claim)."""
+    if CLAIM not in obs.legal:
+        return obs
+    return replace(obs, legal=tuple(a for a in obs.legal if a != CLAIM))
+
+
 def house_action(obs: Observation) -> tuple[Action, str] | None:
-    """The decisions the house rules add: the slam call (R-HOUSE slam_call), and a hi/lo
-    hand (R-HOUSE hi_lo), where the contractor steers to exactly five tricks and the
-    defenders away from five; None for everything else."""
+    """The decisions the house rules add: the claim (R-HOUSE claim), the slam call
+    (R-HOUSE slam_call), and a hi/lo hand (R-HOUSE hi_lo), where the contractor steers to
+    exactly five tricks and the defenders away from five; None for everything else."""
     if not obs.legal:
         return None
+    if sure_claim(obs):
+        return CLAIM, "claim: every card left is a winner and no trump is out"
+    obs = without_claim(obs)
     if obs.slam or obs.phase in ("slam", "slam_pass"):
         decision = _slam_decision(obs)
         if decision is not None:
