@@ -16,7 +16,7 @@ from fivehundred.actions import (
     bid_action,
 )
 from fivehundred.bots import make_player
-from fivehundred.bots.house import house_bid, is_balanced, misere_dangers
+from fivehundred.bots.house import high_card_points, house_bid, is_balanced, misere_dangers
 from fivehundred.cards import mask_of
 from fivehundred.game import GameState, HandState
 from fivehundred.rules import HOUSE_VARIANTS, VARIANTS, make_rules
@@ -88,8 +88,9 @@ def test_bots_play_every_house_contract_legally(name: str, bot: str) -> None:
         assert len(state.tricks) == 10
 
 
-def test_heuristic_bids_hi_lo_with_a_balanced_middling_hand() -> None:
-    """R-HOUSE hi_lo: bid with a balanced hand (no suit over four, none under two)."""
+def test_heuristic_bids_hi_lo_with_a_strong_balanced_hand() -> None:
+    """R-HOUSE hi_lo: bid with a balanced hand (no suit over four, none under two)
+    strong enough to take five tricks alone."""
     rules = make_rules("australian", {"hi_lo": True})
     chose = 0
     for seed in range(200):
@@ -98,7 +99,7 @@ def test_heuristic_bids_hi_lo_with_a_balanced_middling_hand() -> None:
         bid = house_bid(obs, PASS)
         if bid is not None:
             assert bid[0] == HI_LO
-            assert is_balanced(obs.hand)
+            assert is_balanced(obs.hand) and high_card_points(obs.hand) >= 16
             chose += 1
     assert 0 < chose < 200
 

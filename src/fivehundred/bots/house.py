@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fivehundred.actions import (
+    BID_BASE,
     CLAIM,
     DOUBLE_MISERE,
     HI_LO,
@@ -55,6 +56,14 @@ def is_balanced(hand: CardMask) -> bool:
     return max(lengths) <= 4 and min(lengths) >= 2
 
 
+def hi_lo_hand(hand: CardMask) -> bool:
+    """A hand for hi/lo: balanced and strong (16 high-card points or more): alone against
+    two, five tricks need the high cards, and the balance gives the low ones to lose with.
+    (Measured with the heuristic's play: about a third of such hands make exactly five,
+    against a tenth of the others.)"""
+    return is_balanced(hand) and high_card_points(hand) >= 16
+
+
 def misere_dangers(hand: CardMask) -> int:
     """Cards that may be forced to win a trick in misère: the jokers and every card above
     the 10 (a rough count: enough to tell a low hand)."""
@@ -90,8 +99,9 @@ def house_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | None:
         return SHIELDS_DOUBLE, "Shields double: two low hands, this one low enough to show"
     if low_partner and dangers <= 1 and better(DOUBLE_MISERE):
         return DOUBLE_MISERE, "double misère: partner bid misère and this hand is low too"
-    if is_balanced(hand) and 8 <= high_card_points(hand) <= 14 and better(HI_LO):
-        return HI_LO, "hi/lo: a balanced hand of middling strength can steer to five tricks"
+    low_bid = chosen == PASS or BID_BASE <= chosen < BID_BASE + 5  # pass or a 6-level bid
+    if low_bid and hi_lo_hand(hand) and better(HI_LO):
+        return HI_LO, "hi/lo: a strong balanced hand, high cards to win five and low to stop"
     return None
 
 
@@ -209,4 +219,4 @@ def house_action(obs: Observation) -> tuple[Action, str] | None:
         return min(obs.legal, key=lambda a: _strength(ctx, a)), why
     if losing:
         return max(losing, key=lambda a: _strength(ctx, a)), why
-    return min(obs.legal, key=lambda a: _strength(ctx, a)), why
+    return max(obs.legal, key=lambda a: _strength(ctx, a)), why  # must win: shed the top
