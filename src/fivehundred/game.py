@@ -410,7 +410,7 @@ class HandState:
 
     def _legal_plays(self) -> list[Action]:
         actions = self._card_plays()
-        if self.may_claim:
+        if self.rules.claim and self.may_claim:
             actions.append(CLAIM)
         return actions
 
