@@ -2,8 +2,10 @@
 
 A seat sees its own hand (with the kitty while it is the contractor exchanging), every call,
 every card played, the contract, the joker's nomination, the open-misère contractor's hand
-after the first trick, and its own discards if it is the contractor. Never the other hands,
-the kitty, or anyone else's discards.
+after the first trick (and, with the house rules, the Shields double contractor's, both
+patastrophe hands, a claiming contractor's), and its own discards if it is the contractor.
+Never the other hands, the kitty, anyone else's discards, the card a partner passes in a
+slam call (only the contractor, who receives it, sees it), or a dead hand.
 """
 
 from __future__ import annotations

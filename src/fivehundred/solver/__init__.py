@@ -2,7 +2,9 @@
 
 With all hands visible, how many tricks does the contracting side end the hand with, when
 everyone plays their best? (In misère the contracting "side" is the contractor alone, who
-minimises; 0 means the misère is made. Open misère is the same problem double-dummy.)
+minimises; 0 means the misère is made. Open misère is the same problem double-dummy. In
+the house rules' double misère, Shields double and patastrophe both partners minimise; for
+hi/lo see :func:`hi_lo_made`; a claim is judged by :func:`claim_play_out`.)
 
 High level, on a :class:`~fivehundred.game.HandState` in the play phase (a trick may be in
 progress)::
