@@ -28,6 +28,7 @@ SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     for name in HOUSE_VARIANTS
 }
 SETTINGS["dead_hand"] = ("two_handed", {"dead_hand": True})
+SETTINGS["open_eight"] = ("two_handed", {"open_eight": True})
 
 
 def test_every_house_rule_is_offered_and_tested() -> None:
@@ -53,8 +54,10 @@ def test_bots_play_house_rules_legally(name: str, bot: str) -> None:
             # sitting out
             played = [action_card(a) for trick in hand.tricks for _, a in trick.plays]
             assert len(played) == len(set(played))
-            unplayed = sum(hand.hands)  # the hand of a partner who sat out
-            assert mask_of(played) | hand.discards | hand.kitty | unplayed == rules.pack.cards
+            unplayed = sum(hand.hands)  # a partner who sat out, dead hands, face-up cards
+            aside = 1 << hand.table_discard if hand.table_discard >= 0 else 0  # open_eight
+            every = mask_of(played) | hand.discards | hand.kitty | unplayed | aside
+            assert every == rules.pack.cards
 
 
 CONTRACTS = {

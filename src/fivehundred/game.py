@@ -95,7 +95,14 @@ PLAY = "play"
 DONE = "done"
 SLAM_CALL = "slam"  # R-HOUSE slam_call: the contractor calls slam or not, after the kitty
 SLAM_PASS = "slam_pass"  # then the partner passes the contractor one card
-PHASES = (AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, NOMINATE, CALL, PLAY, DONE)
+# R-PLAYERS open_eight: before the auction each player moves a face-up card to the kitty;
+# after the kitty exchange the defender takes a face-up card and discards one
+TABLE_KITTY = "table_kitty"
+TABLE_TAKE = "table_take"
+TABLE_DISCARD = "table_discard"
+TABLE_SEAT = 2  # the eight face-up cards lie at seat 2; seat 3 holds the dead rest
+PHASES = (TABLE_KITTY, AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, TABLE_TAKE, TABLE_DISCARD,
+          NOMINATE, CALL, PLAY, DONE)  # fmt: skip
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -196,7 +203,8 @@ class HandState:
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
         "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
-        "slam_asked", "slam_card", "slam_partner", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
+        "slam_asked", "slam_card", "slam_partner", "suits_led", "table_card", "table_discard",
+        "table_kitty", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
 
@@ -226,12 +234,20 @@ class HandState:
         self.phase = AUCTION
         self.history: list[Action] = []
         bidders = None
-        if rules.dummies or rules.dead_hand:
+        if rules.dummies or rules.dead_hand or rules.open_eight:
             # two players bid (their dummies or the dead hands do not), from the dealer's left
             live = rules.players
             bidders = [(dealer + 1 + i) % live for i in range(live)]
         self.auction = Auction(rules, dealer, bidders, tuple(barred))
         self.to_move = self.auction.to_move
+        # R-PLAYERS open_eight: the face-up cards moved to the kitty (public), the one the
+        # defender took and the one they discarded (seen only by the defender)
+        self.table_kitty = 0
+        self.table_card = -1
+        self.table_discard = -1
+        if rules.open_eight:
+            self.phase = TABLE_KITTY
+            self.to_move = (dealer + 1) % rules.players  # the non-dealer first
         self.contract = -1
         self.contractor = -1
         self.partners: tuple[int, ...] = ()
@@ -287,6 +303,17 @@ class HandState:
     ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
         rng = random.Random(seed)
+        if rules.open_eight:
+            deck = list(iter_cards(rules.pack.cards))
+            rng.shuffle(deck)
+            sizes = rules.hand_sizes
+            first = (dealer + 1) % rules.players
+            order = [first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1]
+            hands = [0] * rules.seats
+            for seat in order:
+                hands[seat] = mask_of(deck[: sizes[seat]])
+                deck = deck[sizes[seat] :]
+            return cls(rules, dealer, hands, 0, barred=barred)
         if rules.dummies:
             lists, kitty_list = deal_card_lists(rules, dealer, rng)
             dummies = [lists[seat] for seat in dummy_seats(rules)]
@@ -376,6 +403,10 @@ class HandState:
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
+        if phase in (TABLE_KITTY, TABLE_TAKE):
+            return cards_of(self.hands[TABLE_SEAT])
+        if phase == TABLE_DISCARD:
+            return cards_of(self.hands[self.to_move])
         if phase == SLAM_CALL:
             return [SLAM, NO_SLAM]
         if phase == SLAM_PASS:
@@ -479,6 +510,8 @@ class HandState:
             self._nominate(action)
         elif phase == CALL:
             self._call_partner(action)
+        elif phase in (TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD):
+            self._table(action)
         elif phase == SLAM_CALL:
             self._slam_call(action)
         elif phase == SLAM_PASS:
@@ -537,8 +570,41 @@ class HandState:
         if self.discards_left == 0:
             self._discards_done()
 
+    def _table(self, action: Action) -> None:
+        """R-PLAYERS open_eight: a face-up card to the kitty, the defender's pick, their
+        discard."""
+        phase = self.phase
+        source = self.hands[self.to_move] if phase == TABLE_DISCARD else self.hands[TABLE_SEAT]
+        if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
+            where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
+            raise IllegalActionError(f"{self._text(action)}: choose a card of {where}",
+                                     "R-PLAYERS")  # fmt: skip
+        bit = 1 << action
+        if phase == TABLE_KITTY:
+            self.hands[TABLE_SEAT] ^= bit
+            self.kitty |= bit
+            self.table_kitty |= bit
+            if self.table_kitty.bit_count() < 2:
+                self.to_move = self.dealer % self.rules.players
+            else:
+                self.phase = AUCTION
+                self.to_move = self.auction.to_move
+        elif phase == TABLE_TAKE:
+            self.hands[TABLE_SEAT] ^= bit
+            self.hands[self.to_move] |= bit
+            self.table_card = action
+            self.phase = TABLE_DISCARD
+        else:
+            self.hands[self.to_move] ^= bit
+            self.table_discard = action
+            self._discards_done()
+
     def _discards_done(self) -> None:
         seat = self.contractor
+        if self.rules.open_eight and self.table_card < 0:
+            self.phase = TABLE_TAKE
+            self.to_move = 1 - seat  # the defender
+            return
         if self._slam_offered():
             self.phase = SLAM_CALL
             self.to_move = seat
@@ -846,6 +912,8 @@ class HandState:
         """Cards of other seats that ``seat`` sees: the open misère hand after trick 1,
         the dummies' face-up cards, and a dummy's controller's own hand (R-PLAYERS)."""
         shown = [(s, self.hands[s]) for s in self.exposed_seats if s != seat]
+        if self.rules.open_eight and self.hands[TABLE_SEAT]:
+            shown.append((TABLE_SEAT, self.hands[TABLE_SEAT]))  # the face-up cards
         if self.rules.dummies:
             controller = controller_of(self.rules, seat)
             if controller != seat:

@@ -58,6 +58,10 @@ class Observation:
     barred: tuple[int, ...] = ()
     #: The contractor called slam (R-HOUSE slam_call); the partner sits out. Public.
     slam: bool = False
+    #: open_eight (R-PLAYERS): the face-up cards moved to the kitty (public); and, to the
+    #: defender only, the face-up card they took and the card they discarded.
+    table_kitty: CardMask = 0
+    table_take: tuple[int, int] = (-1, -1)
 
     @property
     def seats(self) -> int:
@@ -104,6 +108,7 @@ class Observation:
             "sides": list(self.sides),
             "barred": list(self.barred),
             "slam": self.slam,
+            "table_kitty": mask_text(self.table_kitty, two),
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -147,4 +152,8 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         sides=side_of_seats(state.rules),
         barred=state.barred,
         slam=state.slam,
+        table_kitty=state.table_kitty,
+        table_take=(state.table_card, state.table_discard)
+        if seat == 1 - state.contractor and state.rules.open_eight
+        else (-1, -1),
     )

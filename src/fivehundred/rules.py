@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from fivehundred.cards import WHITE_JOKER, JokerNames, Pack, build_pack
+from fivehundred.cards import JOKERS_MASK, WHITE_JOKER, JokerNames, Pack, build_pack
 from fivehundred.errors import RulesError
 
 # Auction styles (R-BID)
@@ -125,9 +125,15 @@ class Rules:
     # R-PLAYERS dead_hand: two or three players, four hands dealt, the extra ones dead
     dead_hand: bool = False
     claim: bool = False
+    # R-PLAYERS open_eight: two players, 52 cards, eight face up on the table (seat 2), the
+    # rest of the stock dead (seat 3)
+    open_eight: bool = False
 
     @cached_property
     def pack(self) -> Pack:
+        if self.open_eight:
+            cards = build_pack(5).cards & ~JOKERS_MASK  # the 52 cards, no joker
+            return Pack("52", cards, 2, 10, ())
         players = 4 if self.dead_hand else self.players
         return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3,
                           self.pack46)  # fmt: skip
@@ -141,12 +147,20 @@ class Rules:
     @property
     def seats(self) -> int:
         """Hands at the table: with two players each also plays a dummy, so four."""
-        return 4 if self.players == 2 or self.dead_hand else self.players
+        return 4 if self.players == 2 or self.dead_hand or self.open_eight else self.players
 
     @property
     def live_seats(self) -> tuple[int, ...]:
         """Seats that bid and play: all but the dead hands (``dead_hand``, R-PLAYERS)."""
-        return tuple(range(self.players if self.dead_hand else self.seats))
+        return tuple(range(self.players if self.dead_hand or self.open_eight else self.seats))
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt to each seat: ten, except with ``open_eight`` (R-PLAYERS) the eight
+        face-up cards (seat 2) and the dead rest of the pack (seat 3)."""
+        if self.open_eight:
+            return (10, 10, 8, self.pack.size - 28)
+        return (self.pack.hand_size,) * self.seats
 
     @property
     def misere_allowed(self) -> bool:
@@ -261,6 +275,7 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "slam_call": _flag("slam_call"),
     "dead_hand": _switch(dead_hand=True, dummies=False),
     "claim": _flag("claim"),
+    "open_eight": _switch(open_eight=True, dummies=False),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -308,6 +323,7 @@ VARIANT_HELP: dict[str, str] = {
     "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
     "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
     "claim": "the contractor may claim the rest; a wrong claim (double dummy) costs 100",
+    "open_eight": "2 players, 52 cards: eight face up; each moves one to the kitty",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
@@ -315,13 +331,13 @@ HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
     "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-    "slam_call", "dead_hand", "claim",
+    "slam_call", "dead_hand", "claim", "open_eight",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
 LATER_VARIANTS = frozenset(
     {
-        "open_eight", "draw_pack",
+        "draw_pack",
     }
 )  # fmt: skip
 
@@ -379,6 +395,11 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "(with three players, only with dead_hand)", "R-PACK"),
     ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players",
      "R-PLAYERS"),
+    ("open_eight", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
+    ("open_eight", lambda r, v: not r.dead_hand, "contradicts 'dead_hand': choose one "
+     "two-player game", "R-PLAYERS"),
+    ("open_eight", lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
+     "has its own pack: 52 cards, no joker", "R-PLAYERS"),
     ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
      "own 46-card pack", "R-HOUSE"),
     ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "

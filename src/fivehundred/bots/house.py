@@ -168,6 +168,20 @@ def sure_claim(obs: Observation) -> bool:
     return True
 
 
+def _table_decision(obs: Observation) -> tuple[Action, str]:
+    """open_eight (R-PLAYERS): into the kitty goes the lowest face-up card (whoever wins
+    the auction gets it); the defender takes the highest and discards the lowest."""
+
+    def rank(card: Action) -> tuple[int, int]:
+        return rank_of(card), card
+
+    if obs.phase == "table_kitty":
+        return min(obs.legal, key=rank), "open eight: the lowest face-up card to the kitty"
+    if obs.phase == "table_take":
+        return max(obs.legal, key=rank), "open eight: take the highest face-up card"
+    return min(obs.legal, key=rank), "open eight: discard the lowest card"
+
+
 def without_claim(obs: Observation) -> Observation:
     """The observation with ``claim`` taken out of the legal actions (the bots' own play
     chooses among cards; :func:`house_action` decides the claim)."""
@@ -182,6 +196,8 @@ def house_action(obs: Observation) -> tuple[Action, str] | None:
     exactly five tricks and the defenders away from five; None for everything else."""
     if not obs.legal:
         return None
+    if obs.phase in ("table_kitty", "table_take", "table_discard"):
+        return _table_decision(obs)
     if sure_claim(obs):
         return CLAIM, "claim: every card left is a winner and no trump is out"
     obs = without_claim(obs)
