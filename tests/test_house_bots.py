@@ -29,6 +29,7 @@ SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
 }
 SETTINGS["dead_hand"] = ("two_handed", {"dead_hand": True})
 SETTINGS["open_eight"] = ("two_handed", {"open_eight": True})
+SETTINGS["draw_pack"] = ("two_handed", {"draw_pack": True})
 
 
 def test_every_house_rule_is_offered_and_tested() -> None:

@@ -1,5 +1,5 @@
-"""Other ways to play with two or three (RULES.md §9, R-PLAYERS): ``dead_hand`` and
-``open_eight``."""
+"""Other ways to play with two or three (RULES.md §9, R-PLAYERS): ``dead_hand``,
+``open_eight`` and ``draw_pack``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from fivehundred.actions import PASS, action_card, parse_call
+from fivehundred.actions import DRAW_KEEP, PASS, action_card, parse_call
 from fivehundred.errors import RecordError, RulesError
 from fivehundred.game import GameState, HandState
 from fivehundred.record import game_record, hand_record, replay_game, replay_hand
@@ -150,3 +150,44 @@ def test_open_eight_records() -> None:
         make_rules("australian", {"open_eight": True})
     with pytest.raises(RulesError, match="open_eight"):
         make_rules("two_handed", {"open_eight": True, "dead_hand": True})
+
+
+@pytest.mark.parametrize("variants", [{"draw_pack": True}, {"draw_pack": True, "pack45": True}])
+def test_draw_pack(variants: dict[str, object]) -> None:
+    """R-PLAYERS draw_pack: the kitty set aside first; the players draw in turn, keeping or
+    throwing the card drawn and doing the opposite with the next, until each holds ten;
+    then the auction. Each sees only the card they drew."""
+    rules = make_rules("two_handed", variants)
+    state = HandState.deal(rules, dealer=1, seed=9)
+    assert state.kitty.bit_count() == rules.pack.kitty_size and state.hands[2].bit_count() == 40
+    assert state.phase == "draw" and state.to_move == 0
+    rng = random.Random(9)
+    turns = 0
+    while state.phase == "draw":
+        seat = state.to_move
+        drawn = state.drawn
+        obs = state.observation(seat)
+        assert obs.drawn == drawn and state.observation(1 - seat).drawn == -1
+        assert obs.to_json()["drawn"] is not None
+        index = state.stock.index(drawn)
+        choice = state.legal_actions()[rng.randrange(2)]
+        state.apply(choice)
+        kept = drawn if choice == DRAW_KEEP else state.stock[index + 1]
+        assert state.hands[seat] >> kept & 1
+        turns += 1
+    assert turns == 20 and state.phase == "auction"
+    assert state.hands[0].bit_count() == state.hands[1].bit_count() == 10
+    assert state.hands[3].bit_count() == 20 and state.hands[2] == 0
+    state.apply(parse_call("6H"))
+    state.apply(PASS)
+    while not state.is_over:
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    record = hand_record(state)
+    assert len(record["draws"]) == 20 and [len(h) for h in record["hands"]] == [0, 0, 40, 0]
+    again = replay_hand(record)
+    assert again.result == state.result and hand_record(again) == record
+    with pytest.raises(RecordError, match="draws"):
+        replay_hand({k: v for k, v in record.items() if k != "draws"})
+    with pytest.raises(RulesError, match="draw_pack"):
+        make_rules("three_handed", {"draw_pack": True})

@@ -30,6 +30,8 @@ from fivehundred.actions import (
     BID_BASE,
     CALL_BASE,
     CLAIM,
+    DRAW_KEEP,
+    DRAW_THROW,
     GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
@@ -101,7 +103,12 @@ TABLE_KITTY = "table_kitty"
 TABLE_TAKE = "table_take"
 TABLE_DISCARD = "table_discard"
 TABLE_SEAT = 2  # the eight face-up cards lie at seat 2; seat 3 holds the dead rest
-PHASES = (TABLE_KITTY, AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, TABLE_TAKE, TABLE_DISCARD,
+# R-PLAYERS draw_pack: the players draw in turn from the stock (seat 2, in order); the cards
+# thrown go to seat 3
+DRAW = "draw"
+STOCK_SEAT = 2
+THROWN_SEAT = 3
+PHASES = (DRAW, TABLE_KITTY, AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, TABLE_TAKE, TABLE_DISCARD,
           NOMINATE, CALL, PLAY, DONE)  # fmt: skip
 DUMMY_STACKS = 5
 
@@ -159,6 +166,14 @@ def dummy_seats(rules: Rules) -> tuple[int, ...]:
     return (2, 3) if rules.dummies else ()
 
 
+def ordered_seats(rules: Rules) -> tuple[int, ...]:
+    """Seats whose cards a record lists in deal order: the two-player dummies, and the
+    ``draw_pack`` stock (R-PLAYERS)."""
+    if rules.draw_pack:
+        return (STOCK_SEAT,)
+    return dummy_seats(rules)
+
+
 def controller_of(rules: Rules, seat: int) -> int:
     """The player who decides for ``seat`` (a dummy is played by the player opposite)."""
     return seat % 2 if rules.dummies else seat
@@ -203,7 +218,8 @@ class HandState:
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
         "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
-        "slam_asked", "slam_card", "slam_partner", "suits_led", "table_card", "table_discard",
+        "slam_asked", "slam_card", "slam_partner", "stock", "suits_led", "table_card",
+        "table_discard",
         "table_kitty", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
@@ -234,7 +250,7 @@ class HandState:
         self.phase = AUCTION
         self.history: list[Action] = []
         bidders = None
-        if rules.dummies or rules.dead_hand or rules.open_eight:
+        if rules.dummies or rules.two_live:
             # two players bid (their dummies or the dead hands do not), from the dealer's left
             live = rules.players
             bidders = [(dealer + 1 + i) % live for i in range(live)]
@@ -248,6 +264,17 @@ class HandState:
         if rules.open_eight:
             self.phase = TABLE_KITTY
             self.to_move = (dealer + 1) % rules.players  # the non-dealer first
+        # draw_pack: the stock in the order it is drawn (given as dummy_cards[0])
+        self.stock: tuple[Card, ...] = ()
+        if rules.draw_pack:
+            self.stock = tuple(dummy_cards[0]) if dummy_cards else ()
+            if (
+                len(self.stock) != hands[STOCK_SEAT].bit_count()
+                or mask_of(self.stock) != hands[STOCK_SEAT]
+            ):
+                raise ValueError("draw_pack: give the stock's cards in the order drawn")
+            self.phase = DRAW
+            self.to_move = (dealer + 1) % rules.players
         self.contract = -1
         self.contractor = -1
         self.partners: tuple[int, ...] = ()
@@ -257,7 +284,7 @@ class HandState:
         # face-down card lying under each face-up one.
         self.face_up = [-1] * self.seats
         self.dummy_under: dict[Card, Card] = {}
-        self.dummy_deal = tuple(tuple(order) for order in dummy_cards)
+        self.dummy_deal = tuple(tuple(order) for order in dummy_cards)  # also the stock
         if rules.dummies:
             for seat, order in zip(dummy_seats(rules), dummy_cards, strict=True):
                 if len(order) != 2 * DUMMY_STACKS or mask_of(order) != hands[seat]:
@@ -303,6 +330,13 @@ class HandState:
     ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
         rng = random.Random(seed)
+        if rules.draw_pack:
+            deck = list(iter_cards(rules.pack.cards))
+            rng.shuffle(deck)
+            kitty_size = rules.pack.kitty_size  # the kitty is set aside first
+            stock = deck[kitty_size:]
+            hands = [0, 0, mask_of(stock), 0]
+            return cls(rules, dealer, hands, mask_of(deck[:kitty_size]), [stock], barred)
         if rules.open_eight:
             deck = list(iter_cards(rules.pack.cards))
             rng.shuffle(deck)
@@ -403,6 +437,8 @@ class HandState:
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
+        if phase == DRAW:
+            return [DRAW_KEEP, DRAW_THROW]
         if phase in (TABLE_KITTY, TABLE_TAKE):
             return cards_of(self.hands[TABLE_SEAT])
         if phase == TABLE_DISCARD:
@@ -512,6 +548,8 @@ class HandState:
             self._call_partner(action)
         elif phase in (TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD):
             self._table(action)
+        elif phase == DRAW:
+            self._draw(action)
         elif phase == SLAM_CALL:
             self._slam_call(action)
         elif phase == SLAM_PASS:
@@ -569,6 +607,31 @@ class HandState:
         self.discards_left -= 1
         if self.discards_left == 0:
             self._discards_done()
+
+    @property
+    def drawn(self) -> Card:
+        """draw_pack: the card the player to move has drawn and decides on (-1 otherwise)."""
+        if self.phase != DRAW:
+            return -1
+        return self.stock[len(self.stock) - self.hands[STOCK_SEAT].bit_count()]
+
+    def _draw(self, action: Action) -> None:
+        """draw_pack (R-PLAYERS): keep the card drawn and throw the next, or the opposite."""
+        if action not in (DRAW_KEEP, DRAW_THROW):
+            raise IllegalActionError(f"{self._text(action)}: keep or throw the card drawn",
+                                     "R-PLAYERS")  # fmt: skip
+        first = self.drawn
+        second = self.stock[self.stock.index(first) + 1]
+        kept, thrown = (first, second) if action == DRAW_KEEP else (second, first)
+        seat = self.to_move
+        self.hands[STOCK_SEAT] &= ~((1 << first) | (1 << second))
+        self.hands[seat] |= 1 << kept
+        self.hands[THROWN_SEAT] |= 1 << thrown
+        if self.hands[STOCK_SEAT]:
+            self.to_move = 1 - seat
+        else:
+            self.phase = AUCTION
+            self.to_move = self.auction.to_move
 
     def _table(self, action: Action) -> None:
         """R-PLAYERS open_eight: a face-up card to the kitty, the defender's pick, their

@@ -62,6 +62,8 @@ class Observation:
     #: defender only, the face-up card they took and the card they discarded.
     table_kitty: CardMask = 0
     table_take: tuple[int, int] = (-1, -1)
+    #: draw_pack (R-PLAYERS): the card this seat has drawn and decides on (-1 otherwise)
+    drawn: int = -1
 
     @property
     def seats(self) -> int:
@@ -109,6 +111,7 @@ class Observation:
             "barred": list(self.barred),
             "slam": self.slam,
             "table_kitty": mask_text(self.table_kitty, two),
+            "drawn": text(self.drawn) if self.drawn >= 0 else None,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -156,4 +159,5 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         table_take=(state.table_card, state.table_discard)
         if seat == 1 - state.contractor and state.rules.open_eight
         else (-1, -1),
+        drawn=state.drawn if seat == state.to_move else -1,
     )

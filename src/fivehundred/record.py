@@ -14,6 +14,8 @@ from fivehundred.actions import (
     BID_BASE,
     CALL_BASE,
     CLAIM,
+    DRAW_KEEP,
+    DRAW_THROW,
     GO_ALONE,
     NO_NOMINATION,
     NO_SLAM,
@@ -21,10 +23,12 @@ from fivehundred.actions import (
     PASS,
     SLAM,
     Action,
+    action_card,
     action_text,
     is_call,
     parse_action,
     parse_call,
+    parse_draw,
     parse_nomination,
     parse_partner_call,
     parse_play,
@@ -47,6 +51,7 @@ from fivehundred.game import (
     CALL,
     DISCARD,
     DONE,
+    DRAW,
     NOMINATE,
     PLAY,
     SLAM_CALL,
@@ -56,7 +61,7 @@ from fivehundred.game import (
     TABLE_TAKE,
     GameState,
     HandState,
-    dummy_seats,
+    ordered_seats,
 )
 from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
 
@@ -65,7 +70,7 @@ GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
               "joker_suit", "call", "play", "seed", "comment", "players", "barred",
-              "slam", "table_kitty", "table_take"}  # fmt: skip
+              "slam", "table_kitty", "table_take", "draws"}  # fmt: skip
 
 
 def _where(prefix: str, name: str) -> str:
@@ -131,7 +136,7 @@ def parse_deal(
                               rules.open_eight else f"has {len(cards)} cards; each player gets "
                               f"{size}", "R-DEAL")  # fmt: skip
         hands.append(take(cards, where))
-        if seat in dummy_seats(rules):
+        if seat in ordered_seats(rules):
             dummy_cards.append(cards)
     kitty_cards = _card_list(record.get("kitty"), _where(prefix, "kitty"))
     kitty_size = 0 if rules.open_eight else pack.kitty_size  # open_eight: filled in play
@@ -199,12 +204,21 @@ def replay_hand(
     state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
                       _barred(record, rules, prefix, barred))  # fmt: skip
 
+    for index, token in enumerate(_list(record, "draws", prefix)):
+        where = _where(prefix, f"draws[{index}]")
+        if state.phase != DRAW:
+            raise RecordError(where, "no draw now (variant draw_pack: the players draw "
+                              "before the auction, until each holds ten)", "R-PLAYERS")  # fmt: skip
+        _apply(state, token, where, parse_draw)
     _replay_table(state, record, prefix, "table_kitty", (TABLE_KITTY,))
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
         where = _where(prefix, f"auction[{index}]")
         if state.phase == TABLE_KITTY:
             raise RecordError(where, "the face-up cards go to the kitty first (table_kitty)",
+                              "R-PLAYERS")  # fmt: skip
+        if state.phase == DRAW:
+            raise RecordError(where, "the players draw their hands first (draws)",
                               "R-PLAYERS")  # fmt: skip
         if state.phase != AUCTION:
             raise RecordError(where, "a call after the auction has ended", "R-BID")
@@ -438,7 +452,7 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
         record["rules"] = rules.to_dict()
     record["dealer"] = state.dealer
     hands = [mask_text(hand, two) for hand in state.dealt]
-    for seat, order in zip(dummy_seats(rules), state.dummy_deal, strict=False):
+    for seat, order in zip(ordered_seats(rules), state.dummy_deal, strict=False):
         hands[seat] = [action_text(card, two) for card in order]  # deal order matters
     record["hands"] = hands
     record["kitty"] = mask_text(state.kitty_dealt, two)
@@ -452,13 +466,16 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     slam_cards = 0  # after "slam": the partner's card and the contractor's discard
     table_kitty: list[str] = []
     table_take: list[str] = []
+    draws: list[str] = []
     kitty_moves = 2 if rules.open_eight else 0  # open_eight: before the auction
     take_moves = 2 if rules.open_eight and state.contract >= 0 else 0
     # History is in phase order: calls, then the discards, then nominations, then play.
     discard_count = state.kitty_exchange
     for action in state.history:
         text = action_text(action, two)
-        if action in (SLAM, NO_SLAM):
+        if action in (DRAW_KEEP, DRAW_THROW):
+            draws.append(text)
+        elif action in (SLAM, NO_SLAM):
             slam.append(text)
             slam_cards = 2 if action == SLAM else 0
         elif action < PASS and kitty_moves:
@@ -484,6 +501,8 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
             record["call"] = "alone"
         else:
             record["call"] = action_text(action - CALL_BASE, two)
+    if rules.draw_pack:
+        record["draws"] = draws
     if rules.open_eight:
         record["table_kitty"] = table_kitty
     record["auction"] = auction
@@ -493,9 +512,14 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     if slam:
         record["slam"] = slam
     if nominations:
-        held = cards_of(
-            (state.dealt[state.contractor] | state.kitty_dealt) & ~state.discards & JOKERS_MASK
-        )
+        # the jokers the contractor held at the nomination: still held, or played since
+        # (not simply those dealt: a joker may come by a slam pass or a draw)
+        mine = state.hands[state.contractor]
+        plays = [play for trick in state.tricks for play in trick.plays] + state.current_trick()
+        for seat, action in plays:
+            if seat == state.contractor:
+                mine |= 1 << action_card(action)
+        held = cards_of(mine & JOKERS_MASK)
         decisions = {
             card_text(joker, two): "none"
             if a == NO_NOMINATION

@@ -76,7 +76,7 @@ def bid_value(call: Action, rules: Rules) -> int:
 def side_of_seats(rules: Rules) -> tuple[int, ...]:
     """Which side each seat scores for (R-SCORE, R-PLAYERS); -1 for a dead hand."""
     seats = rules.seats
-    if rules.dead_hand or rules.open_eight:
+    if rules.two_live:
         return tuple(seat if seat < rules.players else -1 for seat in range(seats))
     if rules.players in (3, 5):
         return tuple(range(seats))

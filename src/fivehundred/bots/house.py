@@ -15,6 +15,8 @@ from fivehundred.actions import (
     BID_BASE,
     CLAIM,
     DOUBLE_MISERE,
+    DRAW_KEEP,
+    DRAW_THROW,
     HI_LO,
     MISERE,
     NO_SLAM,
@@ -198,6 +200,11 @@ def house_action(obs: Observation) -> tuple[Action, str] | None:
         return None
     if obs.phase in ("table_kitty", "table_take", "table_discard"):
         return _table_decision(obs)
+    if obs.phase == "draw" and obs.drawn >= 0:
+        # draw_pack (R-PLAYERS): keep a high card (or a joker); otherwise take the next
+        if obs.drawn >= 64 or rank_of(obs.drawn) >= RANK_JACK:
+            return DRAW_KEEP, "draw: keep a high card"
+        return DRAW_THROW, "draw: throw a low card and keep the next"
     if sure_claim(obs):
         return CLAIM, "claim: every card left is a winner and no trump is out"
     obs = without_claim(obs)
