@@ -191,3 +191,17 @@ def test_draw_pack(variants: dict[str, object]) -> None:
         replay_hand({k: v for k, v in record.items() if k != "draws"})
     with pytest.raises(RulesError, match="draw_pack"):
         make_rules("three_handed", {"draw_pack": True})
+
+
+@pytest.mark.parametrize("variants", [{"draw_pack": True}, {}])
+def test_replace_deal_keeps_the_order_of_a_two_player_deal(variants: dict[str, object]) -> None:
+    """Going back to a hand (the games' undo) deals the same cards again: the stock of
+    draw_pack and the dummies keep their order."""
+    rules = make_rules("two_handed", variants)
+    first = GameState(rules, seed=12, first_dealer=0).hand
+    again = GameState(rules, seed=12, first_dealer=0)
+    again.replace_deal(first.dealt, first.kitty_dealt)
+    assert again.hand.dummy_deal == first.dummy_deal
+    other = GameState(rules, seed=13, first_dealer=0).hand
+    with pytest.raises(ValueError, match="deal order"):
+        again.replace_deal(other.dealt, other.kitty_dealt)

@@ -1157,12 +1157,27 @@ class GameState:
                 order.append(side)
         return order
 
-    def replace_deal(self, hands: Sequence[CardMask], kitty: CardMask) -> None:
-        """Use these cards for the current hand (before any call): replaying records."""
+    def replace_deal(
+        self,
+        hands: Sequence[CardMask],
+        kitty: CardMask,
+        dummy_cards: Sequence[Sequence[Card]] | None = None,
+    ) -> None:
+        """Use these cards for the current hand (before any call): replaying records.
+
+        ``dummy_cards``: the cards in deal order where the rules need it (the two-player
+        dummies, the ``draw_pack`` stock); left out, the current hand's order is kept when
+        the deal is the same."""
         if self.hand.history:
             raise ValueError("the hand has started")
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty,
-                              barred=self.barred)  # 4+ players  # fmt: skip
+        if dummy_cards is None:
+            dummy_cards = ()
+            if ordered_seats(self.rules):
+                if tuple(hands) != self.hand.dealt or kitty != self.hand.kitty_dealt:
+                    raise ValueError("give the cards in deal order (dummy_cards) for these rules")
+                dummy_cards = self.hand.dummy_deal
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty, dummy_cards,
+                              barred=self.barred)  # fmt: skip
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)
