@@ -19,6 +19,8 @@ A :class:`GameState` plays hands to the target with the dealer rotating (R-GAME)
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -1069,7 +1071,14 @@ def set_claim_judge(judge: Callable[[HandState], list[Action]]) -> None:
 
 
 def claim_line(state: HandState) -> list[Action]:
-    """The play-out that decides a claim: best play by both sides to the end of the hand."""
+    """The play-out that decides a claim: best play by both sides to the end of the hand.
+
+    Without a judge installed, the double-dummy solver is loaded if it is there (an
+    optional extra: the core itself needs only the standard library); failing that, the
+    exhaustive search judges, which is practical for the last few tricks only."""
+    if _CLAIM_JUDGE[0] is _exhaustive_line:
+        with contextlib.suppress(ImportError):
+            importlib.import_module("fivehundred.solver")  # installs its judge
     return _CLAIM_JUDGE[0](state)
 
 
