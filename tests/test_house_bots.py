@@ -16,7 +16,7 @@ from fivehundred.actions import (
     bid_action,
 )
 from fivehundred.bots import make_player
-from fivehundred.bots.house import house_bid, is_balanced, misere_dangers
+from fivehundred.bots.house import high_card_points, house_bid, is_balanced, misere_dangers
 from fivehundred.cards import mask_of
 from fivehundred.game import GameState, HandState
 from fivehundred.rules import HOUSE_VARIANTS, VARIANTS, make_rules
@@ -28,6 +28,8 @@ SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     for name in HOUSE_VARIANTS
 }
 SETTINGS["dead_hand"] = ("two_handed", {"dead_hand": True})
+SETTINGS["open_eight"] = ("two_handed", {"open_eight": True})
+SETTINGS["draw_pack"] = ("two_handed", {"draw_pack": True})
 
 
 def test_every_house_rule_is_offered_and_tested() -> None:
@@ -53,8 +55,10 @@ def test_bots_play_house_rules_legally(name: str, bot: str) -> None:
             # sitting out
             played = [action_card(a) for trick in hand.tricks for _, a in trick.plays]
             assert len(played) == len(set(played))
-            unplayed = sum(hand.hands)  # the hand of a partner who sat out
-            assert mask_of(played) | hand.discards | hand.kitty | unplayed == rules.pack.cards
+            unplayed = sum(hand.hands)  # a partner who sat out, dead hands, face-up cards
+            aside = 1 << hand.table_discard if hand.table_discard >= 0 else 0  # open_eight
+            every = mask_of(played) | hand.discards | hand.kitty | unplayed | aside
+            assert every == rules.pack.cards
 
 
 CONTRACTS = {
@@ -88,8 +92,9 @@ def test_bots_play_every_house_contract_legally(name: str, bot: str) -> None:
         assert len(state.tricks) == 10
 
 
-def test_heuristic_bids_hi_lo_with_a_balanced_middling_hand() -> None:
-    """R-HOUSE hi_lo: bid with a balanced hand (no suit over four, none under two)."""
+def test_heuristic_bids_hi_lo_with_a_strong_balanced_hand() -> None:
+    """R-HOUSE hi_lo: bid with a balanced hand (no suit over four, none under two)
+    strong enough to take five tricks alone."""
     rules = make_rules("australian", {"hi_lo": True})
     chose = 0
     for seed in range(200):
@@ -98,7 +103,7 @@ def test_heuristic_bids_hi_lo_with_a_balanced_middling_hand() -> None:
         bid = house_bid(obs, PASS)
         if bid is not None:
             assert bid[0] == HI_LO
-            assert is_balanced(obs.hand)
+            assert is_balanced(obs.hand) and high_card_points(obs.hand) >= 16
             chose += 1
     assert 0 < chose < 200
 

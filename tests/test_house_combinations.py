@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from fivehundred import rules as rules_module
 from fivehundred.errors import RulesError
 from fivehundred.rules import (
     COMBINATION_CHECKS,
@@ -76,11 +77,13 @@ def test_every_variant_has_help_and_every_check_names_a_variant() -> None:
         assert rule.startswith("R-")
 
 
-@pytest.mark.parametrize("name", sorted(LATER_VARIANTS))
-def test_unfinished_variants_are_refused_clearly(name: str) -> None:
-    with pytest.raises(RulesError) as error:
-        make_rules("australian", {name: True})
-    assert repr(name) in str(error.value)
+def test_unfinished_variants_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every variant of the rule book is offered now; the mechanism that refuses one still
+    unfinished stays (LATER_VARIANTS)."""
+    assert not LATER_VARIANTS
+    monkeypatch.setattr(rules_module, "LATER_VARIANTS", frozenset({"pack45"}))
+    with pytest.raises(RulesError, match="'pack45' is in the rule book but not implemented"):
+        make_rules("australian", {"pack45": True})
 
 
 def test_every_preset_alone_passes_the_checks() -> None:

@@ -58,7 +58,8 @@ def test_unknown_variant_is_an_error(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["inkle", "dead_hand"])
 def test_later_variants_are_refused(name: str) -> None:
-    """Variants marked *(later)* in the rule book are named but not playable yet."""
+    """Variants refused where they do not apply (inkle needs the American auction,
+    dead_hand two or three players)."""
     with pytest.raises(RulesError):
         make_rules("australian", {name: True})
 

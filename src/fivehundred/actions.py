@@ -22,6 +22,10 @@ actions       meaning                                record notation
                                                      ``patastrophe``
 183, 184      after the kitty, the contractor calls  ``slam``, ``no_slam``
               slam or not (R-HOUSE slam_call)
+185           on lead, the contractor claims the     ``claim``
+              remaining tricks (R-HOUSE claim)
+186, 187      draw_pack: keep the card drawn (and    ``keep``, ``throw``
+              throw the next) or the opposite
 ============  =====================================  ===================
 """
 
@@ -58,7 +62,10 @@ SHIELDS_DOUBLE = 181
 PATASTROPHE = 182
 SLAM = 183
 NO_SLAM = 184
-NUM_ACTIONS = 185
+CLAIM = 185
+DRAW_KEEP = 186
+DRAW_THROW = 187
+NUM_ACTIONS = 188
 
 MISERE_ACTIONS = (MISERE, OPEN_MISERE, BLIND_MISERE)
 #: Calls of the house rules (R-HOUSE), after the other action numbers.
@@ -123,7 +130,8 @@ _CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
                BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
                HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
                SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe",
-               SLAM: "slam", NO_SLAM: "no_slam"}  # fmt: skip
+               SLAM: "slam", NO_SLAM: "no_slam", CLAIM: "claim", DRAW_KEEP: "keep",
+               DRAW_THROW: "throw"}  # fmt: skip
 
 
 def action_text(action: Action, two_jokers: JokerNames = False) -> str:
@@ -188,9 +196,19 @@ def parse_slam(text: str) -> Action:
     raise ActionParseError(f"not a slam decision: {text!r} (slam or no_slam)")
 
 
+def parse_draw(text: str) -> Action:
+    """Parse a draw_pack decision (R-PLAYERS): ``keep`` or ``throw`` the card drawn."""
+    token = str(text).strip().lower()
+    if token in ("keep", "throw"):
+        return DRAW_KEEP if token == "keep" else DRAW_THROW
+    raise ActionParseError(f"not a draw: {text!r} (keep or throw)")
+
+
 def parse_play(text: str) -> Action:
-    """Parse a card played or discarded, or a joker led with a suit (``JK>S``)."""
+    """Parse a card played or discarded, a joker led with a suit (``JK>S``), or ``claim``."""
     token = str(text).strip()
+    if token.lower() == "claim":
+        return CLAIM
     try:
         if ">" in token:
             joker_text, _, suit = token.partition(">")
@@ -233,9 +251,11 @@ def parse_action(text: str, phase: str | None = None) -> Action:
         return parse_play(text)
     if phase == "slam":
         return parse_slam(text)
+    if phase == "draw":
+        return parse_draw(text)
     if phase == "call" or text.strip().lower().startswith("call:") or text.strip() == "alone":
         return parse_partner_call(text)
-    for parser in (parse_play, parse_call, parse_nomination, parse_slam):
+    for parser in (parse_play, parse_call, parse_nomination, parse_slam, parse_draw):
         try:
             return parser(text)
         except ActionParseError:

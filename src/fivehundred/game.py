@@ -19,8 +19,10 @@ A :class:`GameState` plays hands to the target with the dealer rotating (R-GAME)
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -29,6 +31,9 @@ from fivehundred.actions import (
     ALONE_CONTRACTS,
     BID_BASE,
     CALL_BASE,
+    CLAIM,
+    DRAW_KEEP,
+    DRAW_THROW,
     GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
@@ -94,7 +99,19 @@ PLAY = "play"
 DONE = "done"
 SLAM_CALL = "slam"  # R-HOUSE slam_call: the contractor calls slam or not, after the kitty
 SLAM_PASS = "slam_pass"  # then the partner passes the contractor one card
-PHASES = (AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, NOMINATE, CALL, PLAY, DONE)
+# R-PLAYERS open_eight: before the auction each player moves a face-up card to the kitty;
+# after the kitty exchange the defender takes a face-up card and discards one
+TABLE_KITTY = "table_kitty"
+TABLE_TAKE = "table_take"
+TABLE_DISCARD = "table_discard"
+TABLE_SEAT = 2  # the eight face-up cards lie at seat 2; seat 3 holds the dead rest
+# R-PLAYERS draw_pack: the players draw in turn from the stock (seat 2, in order); the cards
+# thrown go to seat 3
+DRAW = "draw"
+STOCK_SEAT = 2
+THROWN_SEAT = 3
+PHASES = (DRAW, TABLE_KITTY, AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, TABLE_TAKE, TABLE_DISCARD,
+          NOMINATE, CALL, PLAY, DONE)  # fmt: skip
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -151,6 +168,14 @@ def dummy_seats(rules: Rules) -> tuple[int, ...]:
     return (2, 3) if rules.dummies else ()
 
 
+def ordered_seats(rules: Rules) -> tuple[int, ...]:
+    """Seats whose cards a record lists in deal order: the two-player dummies, and the
+    ``draw_pack`` stock (R-PLAYERS)."""
+    if rules.draw_pack:
+        return (STOCK_SEAT,)
+    return dummy_seats(rules)
+
+
 def controller_of(rules: Rules, seat: int) -> int:
     """The player who decides for ``seat`` (a dummy is played by the player opposite)."""
     return seat % 2 if rules.dummies else seat
@@ -190,11 +215,14 @@ class HandState:
     """One hand, from the deal to the score. Mutable; :meth:`clone` copies it."""
 
     __slots__ = (
-        "_result", "active", "auction", "called_card", "contract", "contractor", "ctx",
+        "_result", "active", "auction", "called_card", "claim_at", "claim_plan", "claim_trick",
+        "contract", "contractor", "ctx",
         "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
         "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
         "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
-        "slam_asked", "slam_card", "slam_partner", "suits_led", "to_move", "trick_actions", "trick_cards", "trick_seats",
+        "slam_asked", "slam_card", "slam_partner", "stock", "suits_led", "table_card",
+        "table_discard",
+        "table_kitty", "to_move", "trick_actions", "trick_cards", "trick_seats",
         "tricks", "tricks_won", "void_shown",
     )  # fmt: skip
 
@@ -224,12 +252,31 @@ class HandState:
         self.phase = AUCTION
         self.history: list[Action] = []
         bidders = None
-        if rules.dummies or rules.dead_hand:
+        if rules.dummies or rules.two_live:
             # two players bid (their dummies or the dead hands do not), from the dealer's left
             live = rules.players
             bidders = [(dealer + 1 + i) % live for i in range(live)]
         self.auction = Auction(rules, dealer, bidders, tuple(barred))
         self.to_move = self.auction.to_move
+        # R-PLAYERS open_eight: the face-up cards moved to the kitty (public), the one the
+        # defender took and the one they discarded (seen only by the defender)
+        self.table_kitty = 0
+        self.table_card = -1
+        self.table_discard = -1
+        if rules.open_eight:
+            self.phase = TABLE_KITTY
+            self.to_move = (dealer + 1) % rules.players  # the non-dealer first
+        # draw_pack: the stock in the order it is drawn (given as dummy_cards[0])
+        self.stock: tuple[Card, ...] = ()
+        if rules.draw_pack:
+            self.stock = tuple(dummy_cards[0]) if dummy_cards else ()
+            if (
+                len(self.stock) != hands[STOCK_SEAT].bit_count()
+                or mask_of(self.stock) != hands[STOCK_SEAT]
+            ):
+                raise ValueError("draw_pack: give the stock's cards in the order drawn")
+            self.phase = DRAW
+            self.to_move = (dealer + 1) % rules.players
         self.contract = -1
         self.contractor = -1
         self.partners: tuple[int, ...] = ()
@@ -239,7 +286,7 @@ class HandState:
         # face-down card lying under each face-up one.
         self.face_up = [-1] * self.seats
         self.dummy_under: dict[Card, Card] = {}
-        self.dummy_deal = tuple(tuple(order) for order in dummy_cards)
+        self.dummy_deal = tuple(tuple(order) for order in dummy_cards)  # also the stock
         if rules.dummies:
             for seat, order in zip(dummy_seats(rules), dummy_cards, strict=True):
                 if len(order) != 2 * DUMMY_STACKS or mask_of(order) != hands[seat]:
@@ -255,6 +302,10 @@ class HandState:
         self.slam_asked = False
         self.slam_partner = -1
         self.slam_card = -1
+        # R-HOUSE claim: the trick at which the contractor claimed the rest (-1: none)
+        self.claim_trick = -1
+        self.claim_at = -1
+        self.claim_plan: list[Action] = []
         self.joker_suits = [FREE_SUIT, FREE_SUIT]
         self.jokers_pending: list[Card] = []
         self.ctx: PlayContext | None = None
@@ -281,6 +332,24 @@ class HandState:
     ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
         rng = random.Random(seed)
+        if rules.draw_pack:
+            deck = list(iter_cards(rules.pack.cards))
+            rng.shuffle(deck)
+            kitty_size = rules.pack.kitty_size  # the kitty is set aside first
+            stock = deck[kitty_size:]
+            hands = [0, 0, mask_of(stock), 0]
+            return cls(rules, dealer, hands, mask_of(deck[:kitty_size]), [stock], barred)
+        if rules.open_eight:
+            deck = list(iter_cards(rules.pack.cards))
+            rng.shuffle(deck)
+            sizes = rules.hand_sizes
+            first = (dealer + 1) % rules.players
+            order = [first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1]
+            hands = [0] * rules.seats
+            for seat in order:
+                hands[seat] = mask_of(deck[: sizes[seat]])
+                deck = deck[sizes[seat] :]
+            return cls(rules, dealer, hands, 0, barred=barred)
         if rules.dummies:
             lists, kitty_list = deal_card_lists(rules, dealer, rng)
             dummies = [lists[seat] for seat in dummy_seats(rules)]
@@ -344,6 +413,9 @@ class HandState:
         """Every legal action for the player to move (empty when the hand is over)."""
         phase = self.phase
         if phase == PLAY:
+            if self.claim_plan:
+                forced = self.claim_next
+                return [forced] if forced is not None else []
             if self.trick_cards:  # following: the hot path, inlined
                 seat = self.to_move
                 hand = self.hands[seat]
@@ -367,6 +439,12 @@ class HandState:
             return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
         if phase == CALL:
             return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
+        if phase == DRAW:
+            return [DRAW_KEEP, DRAW_THROW]
+        if phase in (TABLE_KITTY, TABLE_TAKE):
+            return cards_of(self.hands[TABLE_SEAT])
+        if phase == TABLE_DISCARD:
+            return cards_of(self.hands[self.to_move])
         if phase == SLAM_CALL:
             return [SLAM, NO_SLAM]
         if phase == SLAM_PASS:
@@ -400,6 +478,25 @@ class HandState:
         return hand
 
     def _legal_plays(self) -> list[Action]:
+        actions = self._card_plays()
+        if self.rules.claim and self.may_claim:
+            actions.append(CLAIM)
+        return actions
+
+    @property
+    def may_claim(self) -> bool:
+        """R-HOUSE claim: the contractor of a suit or no-trump contract, on lead, may claim
+        the remaining tricks (once)."""
+        return (
+            self.rules.claim
+            and self.phase == PLAY
+            and self.claim_trick < 0
+            and not self.trick_cards
+            and self.to_move == self.contractor
+            and BID_BASE <= self.contract < MISERE
+        )
+
+    def _card_plays(self) -> list[Action]:
         hand = self.hands[self.to_move]
         if self.face_up[self.to_move] >= 0:
             hand &= self.face_up[self.to_move]
@@ -438,6 +535,9 @@ class HandState:
     def apply(self, action: Action) -> None:
         """Apply ``action`` for :attr:`to_move`; raises :class:`IllegalActionError`."""
         phase = self.phase
+        if phase == PLAY and action == CLAIM:
+            self.claim()  # records itself and the play-out in the history
+            return
         if phase == PLAY:
             self._play(action)
         elif phase == AUCTION:
@@ -448,6 +548,10 @@ class HandState:
             self._nominate(action)
         elif phase == CALL:
             self._call_partner(action)
+        elif phase in (TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD):
+            self._table(action)
+        elif phase == DRAW:
+            self._draw(action)
         elif phase == SLAM_CALL:
             self._slam_call(action)
         elif phase == SLAM_PASS:
@@ -506,8 +610,66 @@ class HandState:
         if self.discards_left == 0:
             self._discards_done()
 
+    @property
+    def drawn(self) -> Card:
+        """draw_pack: the card the player to move has drawn and decides on (-1 otherwise)."""
+        if self.phase != DRAW:
+            return -1
+        return self.stock[len(self.stock) - self.hands[STOCK_SEAT].bit_count()]
+
+    def _draw(self, action: Action) -> None:
+        """draw_pack (R-PLAYERS): keep the card drawn and throw the next, or the opposite."""
+        if action not in (DRAW_KEEP, DRAW_THROW):
+            raise IllegalActionError(f"{self._text(action)}: keep or throw the card drawn",
+                                     "R-PLAYERS")  # fmt: skip
+        first = self.drawn
+        second = self.stock[self.stock.index(first) + 1]
+        kept, thrown = (first, second) if action == DRAW_KEEP else (second, first)
+        seat = self.to_move
+        self.hands[STOCK_SEAT] &= ~((1 << first) | (1 << second))
+        self.hands[seat] |= 1 << kept
+        self.hands[THROWN_SEAT] |= 1 << thrown
+        if self.hands[STOCK_SEAT]:
+            self.to_move = 1 - seat
+        else:
+            self.phase = AUCTION
+            self.to_move = self.auction.to_move
+
+    def _table(self, action: Action) -> None:
+        """R-PLAYERS open_eight: a face-up card to the kitty, the defender's pick, their
+        discard."""
+        phase = self.phase
+        source = self.hands[self.to_move] if phase == TABLE_DISCARD else self.hands[TABLE_SEAT]
+        if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
+            where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
+            raise IllegalActionError(f"{self._text(action)}: choose a card of {where}",
+                                     "R-PLAYERS")  # fmt: skip
+        bit = 1 << action
+        if phase == TABLE_KITTY:
+            self.hands[TABLE_SEAT] ^= bit
+            self.kitty |= bit
+            self.table_kitty |= bit
+            if self.table_kitty.bit_count() < 2:
+                self.to_move = self.dealer % self.rules.players
+            else:
+                self.phase = AUCTION
+                self.to_move = self.auction.to_move
+        elif phase == TABLE_TAKE:
+            self.hands[TABLE_SEAT] ^= bit
+            self.hands[self.to_move] |= bit
+            self.table_card = action
+            self.phase = TABLE_DISCARD
+        else:
+            self.hands[self.to_move] ^= bit
+            self.table_discard = action
+            self._discards_done()
+
     def _discards_done(self) -> None:
         seat = self.contractor
+        if self.rules.open_eight and self.table_card < 0:
+            self.phase = TABLE_TAKE
+            self.to_move = 1 - seat  # the defender
+            return
         if self._slam_offered():
             self.phase = SLAM_CALL
             self.to_move = seat
@@ -617,8 +779,44 @@ class HandState:
         self.phase = PLAY
         self.to_move = leader
 
+    def claim(self, judge: bool = True) -> None:
+        """R-HOUSE claim: the contractor claims the remaining tricks by showing the hand.
+
+        The claim is judged double dummy (:func:`claim_line`): the rest of the hand is the
+        best play-out for both sides, so a wrong claim is scored as played out by the
+        defence that beats it, and costs the contracting side a further 100 (see
+        :attr:`claim_wrong`). From here each seat's only legal action is its card of that
+        play-out (:meth:`GameState.apply` plays them at once). With ``judge`` false
+        (replaying a record, which lists the play-out after ``claim``) the plays are
+        checked only against the rules of play."""
+        if not self.may_claim:
+            raise IllegalActionError("only the contractor of a suit or no-trump contract, on "
+                                     "lead, may claim (once)", "R-HOUSE")  # fmt: skip
+        self.claim_trick = len(self.tricks)
+        self.history.append(CLAIM)
+        self.claim_at = len(self.history)
+        self.claim_plan = claim_line(self) if judge else []
+
+    @property
+    def claim_next(self) -> Action | None:
+        """After a judged claim: the next card of the play-out (None otherwise)."""
+        index = len(self.history) - self.claim_at
+        if self.claim_plan and self.phase == PLAY and 0 <= index < len(self.claim_plan):
+            return self.claim_plan[index]
+        return None
+
+    @property
+    def claim_wrong(self) -> bool:
+        """After a claim: a defender won a trick of the play-out (R-HOUSE claim)."""
+        if self.claim_trick < 0:
+            return False
+        team = {self.contractor, *self.partners}
+        return any(t.winner not in team for t in self.tricks[self.claim_trick :])
+
     def _play(self, action: Action) -> None:
         seat = self.to_move
+        if action == CLAIM:
+            raise IllegalActionError("a claim is made with HandState.claim", "R-HOUSE")
         ctx = self.ctx
         assert ctx is not None
         hand = self.hands[seat]
@@ -733,7 +931,7 @@ class HandState:
         self.to_move = -1
         winners = tuple(trick.winner for trick in self.tricks)
         score = score_hand(self.rules, self.contract, self.contractor, self.partners,
-                           self.tricks_won, winners, self.slam)  # fmt: skip
+                           self.tricks_won, winners, self.slam, self.claim_wrong)  # fmt: skip
         self._result = HandResult(self.contract, self.contractor, winners,
                                   tuple(self.tricks_won), score)  # fmt: skip
 
@@ -762,6 +960,8 @@ class HandState:
         """Seats whose hands lie face up after trick 1: the open misère contractor (a misère
         one with ``wilkinson_misere``), the Shields double contractor, both patastrophe
         partners (R-HOUSE)."""
+        if self.claim_trick >= 0:
+            return (self.contractor,)  # a claim shows the contractor's hand
         if not self.tricks:
             return ()
         contract = self.contract
@@ -777,6 +977,8 @@ class HandState:
         """Cards of other seats that ``seat`` sees: the open misère hand after trick 1,
         the dummies' face-up cards, and a dummy's controller's own hand (R-PLAYERS)."""
         shown = [(s, self.hands[s]) for s in self.exposed_seats if s != seat]
+        if self.rules.open_eight and self.hands[TABLE_SEAT]:
+            shown.append((TABLE_SEAT, self.hands[TABLE_SEAT]))  # the face-up cards
         if self.rules.dummies:
             controller = controller_of(self.rules, seat)
             if controller != seat:
@@ -820,6 +1022,64 @@ class HandState:
         return (f"<HandState phase={self.phase} to_move={self.to_move} "
                 f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
                 f"tricks={len(self.tricks)}>")  # fmt: skip
+
+
+def _exhaustive_line(state: HandState) -> list[Action]:
+    """Best play for both sides from ``state`` to the end, by exhaustive minimax on the
+    contracting side's tricks (pure Python: for the last tricks, or without the solver)."""
+    team = {state.contractor, *state.partners}
+    memo: dict[tuple[object, ...], int] = {}
+
+    def value(s: HandState) -> int:
+        if s.is_over:
+            return sum(s.tricks_won[seat] for seat in team)
+        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
+               tuple(s.void_shown), len(s.tricks), sum(s.tricks_won[seat] for seat in team))  # fmt: skip
+        if key not in memo:
+            values = [value(_after(s, a)) for a in s._card_plays()]
+            memo[key] = max(values) if s.to_move in team else min(values)
+        return memo[key]
+
+    line: list[Action] = []
+    state = state.clone()
+    while not state.is_over:
+        options = [(value(_after(state, a)), a) for a in state._card_plays()]
+        # ties: the lowest action, as the solver's judge does
+        best = (max(options, key=lambda o: (o[0], -o[1])) if state.to_move in team
+                else min(options))  # fmt: skip
+        line.append(best[1])
+        state._play(best[1])
+        state.history.append(best[1])
+    return line
+
+
+def _after(state: HandState, action: Action) -> HandState:
+    child = state.clone()
+    child._play(action)
+    return child
+
+
+#: The judge of claims (R-HOUSE claim): the play-out of the rest of the hand with best play
+#: by both sides. The double-dummy solver installs its own on import
+#: (:func:`set_claim_judge`); without it, an exhaustive search in pure Python.
+_CLAIM_JUDGE: list[Callable[[HandState], list[Action]]] = [_exhaustive_line]
+
+
+def set_claim_judge(judge: Callable[[HandState], list[Action]]) -> None:
+    """Judge claims with ``judge`` (a function giving the best play-out from a position)."""
+    _CLAIM_JUDGE[0] = judge
+
+
+def claim_line(state: HandState) -> list[Action]:
+    """The play-out that decides a claim: best play by both sides to the end of the hand.
+
+    Without a judge installed, the double-dummy solver is loaded if it is there (an
+    optional extra: the core itself needs only the standard library); failing that, the
+    exhaustive search judges, which is practical for the last few tricks only."""
+    if _CLAIM_JUDGE[0] is _exhaustive_line:
+        with contextlib.suppress(ImportError):
+            importlib.import_module("fivehundred.solver")  # installs its judge
+    return _CLAIM_JUDGE[0](state)
 
 
 class GameState:
@@ -867,6 +1127,9 @@ class GameState:
         if self.is_over:
             raise IllegalActionError("the game is over", "R-GAME")
         self.hand.apply(action)
+        if action == CLAIM:  # R-HOUSE claim: the judged play-out ends the hand at once
+            while (forced := self.hand.claim_next) is not None:
+                self.hand.apply(forced)
         if self.hand.is_over:
             self.finish_hand()
 
@@ -903,12 +1166,27 @@ class GameState:
                 order.append(side)
         return order
 
-    def replace_deal(self, hands: Sequence[CardMask], kitty: CardMask) -> None:
-        """Use these cards for the current hand (before any call): replaying records."""
+    def replace_deal(
+        self,
+        hands: Sequence[CardMask],
+        kitty: CardMask,
+        dummy_cards: Sequence[Sequence[Card]] | None = None,
+    ) -> None:
+        """Use these cards for the current hand (before any call): replaying records.
+
+        ``dummy_cards``: the cards in deal order where the rules need it (the two-player
+        dummies, the ``draw_pack`` stock); left out, the current hand's order is kept when
+        the deal is the same."""
         if self.hand.history:
             raise ValueError("the hand has started")
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty,
-                              barred=self.barred)  # 4+ players  # fmt: skip
+        if dummy_cards is None:
+            dummy_cards = ()
+            if ordered_seats(self.rules):
+                if tuple(hands) != self.hand.dealt or kitty != self.hand.kitty_dealt:
+                    raise ValueError("give the cards in deal order (dummy_cards) for these rules")
+                dummy_cards = self.hand.dummy_deal
+        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty, dummy_cards,
+                              barred=self.barred)  # fmt: skip
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)

@@ -2,8 +2,10 @@
 
 A seat sees its own hand (with the kitty while it is the contractor exchanging), every call,
 every card played, the contract, the joker's nomination, the open-misère contractor's hand
-after the first trick, and its own discards if it is the contractor. Never the other hands,
-the kitty, or anyone else's discards.
+after the first trick (and, with the house rules, the Shields double contractor's, both
+patastrophe hands, a claiming contractor's), and its own discards if it is the contractor.
+Never the other hands, the kitty, anyone else's discards, the card a partner passes in a
+slam call (only the contractor, who receives it, sees it), or a dead hand.
 """
 
 from __future__ import annotations
@@ -56,6 +58,12 @@ class Observation:
     barred: tuple[int, ...] = ()
     #: The contractor called slam (R-HOUSE slam_call); the partner sits out. Public.
     slam: bool = False
+    #: open_eight (R-PLAYERS): the face-up cards moved to the kitty (public); and, to the
+    #: defender only, the face-up card they took and the card they discarded.
+    table_kitty: CardMask = 0
+    table_take: tuple[int, int] = (-1, -1)
+    #: draw_pack (R-PLAYERS): the card this seat has drawn and decides on (-1 otherwise)
+    drawn: int = -1
 
     @property
     def seats(self) -> int:
@@ -102,6 +110,8 @@ class Observation:
             "sides": list(self.sides),
             "barred": list(self.barred),
             "slam": self.slam,
+            "table_kitty": mask_text(self.table_kitty, two),
+            "drawn": text(self.drawn) if self.drawn >= 0 else None,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
@@ -145,4 +155,9 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         sides=side_of_seats(state.rules),
         barred=state.barred,
         slam=state.slam,
+        table_kitty=state.table_kitty,
+        table_take=(state.table_card, state.table_discard)
+        if seat == 1 - state.contractor and state.rules.open_eight
+        else (-1, -1),
+        drawn=state.drawn if seat == state.to_move else -1,
     )

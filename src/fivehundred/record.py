@@ -17,6 +17,9 @@ from typing import Any, TextIO
 from fivehundred.actions import (
     BID_BASE,
     CALL_BASE,
+    CLAIM,
+    DRAW_KEEP,
+    DRAW_THROW,
     GO_ALONE,
     NO_NOMINATION,
     NO_SLAM,
@@ -24,10 +27,12 @@ from fivehundred.actions import (
     PASS,
     SLAM,
     Action,
+    action_card,
     action_text,
     is_call,
     parse_action,
     parse_call,
+    parse_draw,
     parse_nomination,
     parse_partner_call,
     parse_play,
@@ -50,13 +55,17 @@ from fivehundred.game import (
     CALL,
     DISCARD,
     DONE,
+    DRAW,
     NOMINATE,
     PLAY,
     SLAM_CALL,
     SLAM_PASS,
+    TABLE_DISCARD,
+    TABLE_KITTY,
+    TABLE_TAKE,
     GameState,
     HandState,
-    dummy_seats,
+    ordered_seats,
 )
 from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
 
@@ -65,7 +74,7 @@ GAME_FORMAT = "fivehundred-game/1"
 
 _HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
               "joker_suit", "call", "play", "seed", "comment", "players", "barred",
-              "slam"}  # fmt: skip
+              "slam", "table_kitty", "table_take", "draws"}  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- loading
@@ -243,16 +252,19 @@ def parse_deal(
     for seat, raw in enumerate(raw_hands):
         where = _where(prefix, f"hands[{seat}]")
         cards = _card_list(raw, where)
-        if len(cards) != pack.hand_size:
-            raise RecordError(where, f"has {len(cards)} cards; each player gets "
-                              f"{pack.hand_size}", "R-DEAL")  # fmt: skip
+        size = rules.hand_sizes[seat]
+        if len(cards) != size:
+            raise RecordError(where, f"has {len(cards)} cards; this seat gets {size}" if
+                              rules.open_eight else f"has {len(cards)} cards; each player gets "
+                              f"{size}", "R-DEAL")  # fmt: skip
         hands.append(take(cards, where))
-        if seat in dummy_seats(rules):
+        if seat in ordered_seats(rules):
             dummy_cards.append(cards)
     kitty_cards = _card_list(record.get("kitty"), _where(prefix, "kitty"))
-    if len(kitty_cards) != pack.kitty_size:
+    kitty_size = 0 if rules.open_eight else pack.kitty_size  # open_eight: filled in play
+    if len(kitty_cards) != kitty_size:
         raise RecordError(_where(prefix, "kitty"), f"has {len(kitty_cards)} cards; the kitty "
-                          f"has {pack.kitty_size}", "R-DEAL")  # fmt: skip
+                          f"has {kitty_size}", "R-DEAL")  # fmt: skip
     kitty = take(kitty_cards, _where(prefix, "kitty"))
     return dealer, hands, kitty, dummy_cards
 
@@ -343,9 +355,22 @@ def replay_hand(
     state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
                       _barred(record, rules, prefix, barred))  # fmt: skip
 
+    for index, token in enumerate(_list(record, "draws", prefix)):
+        where = _where(prefix, f"draws[{index}]")
+        if state.phase != DRAW:
+            raise RecordError(where, "no draw now (variant draw_pack: the players draw "
+                              "before the auction, until each holds ten)", "R-PLAYERS")  # fmt: skip
+        _apply(state, token, where, parse_draw)
+    _replay_table(state, record, prefix, "table_kitty", (TABLE_KITTY,))
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
         where = _where(prefix, f"auction[{index}]")
+        if state.phase == TABLE_KITTY:
+            raise RecordError(where, "the face-up cards go to the kitty first (table_kitty)",
+                              "R-PLAYERS")  # fmt: skip
+        if state.phase == DRAW:
+            raise RecordError(where, "the players draw their hands first (draws)",
+                              "R-PLAYERS")  # fmt: skip
         if state.phase != AUCTION:
             raise RecordError(where, "a call after the auction has ended", "R-BID")
         _apply(state, call, where, parse_call)
@@ -360,6 +385,7 @@ def replay_hand(
             )
             raise RecordError(where, why, "R-KITTY")
         _apply(state, card, where, parse_play)
+    _replay_table(state, record, prefix, "table_take", (TABLE_TAKE, TABLE_DISCARD))
     slam = _list(record, "slam", prefix)
     for index, token in enumerate(slam):
         where = _where(prefix, f"slam[{index}]")
@@ -385,6 +411,8 @@ def replay_hand(
         where = _where(prefix, f"play[{index}]")
         if state.phase != PLAY:
             why = {
+                TABLE_TAKE: "the defender has not taken a face-up card (table_take)",
+                TABLE_DISCARD: "the defender has not discarded (table_take)",
                 AUCTION: "the auction is not over",
                 DISCARD: "the discards are not complete",
                 SLAM_CALL: "the contractor has not said whether it calls slam (slam)",
@@ -393,8 +421,28 @@ def replay_hand(
                 DONE: "the hand is over",
             }.get(state.phase, "no play now")
             raise RecordError(where, why, "R-PLAY")
+        if isinstance(token, str) and token.strip().lower() == "claim":
+            try:  # the record lists the play-out that judged the claim (R-HOUSE claim)
+                state.claim(judge=False)
+            except FiveHundredError as error:
+                raise RecordError(where, error.reason, error.rule) from None
+            continue
         _apply(state, token, where, parse_play)
     return state
+
+
+def _replay_table(
+    state: HandState, record: Mapping[str, Any], prefix: str, key: str, phases: tuple[str, ...]
+) -> None:
+    """open_eight (R-PLAYERS): ``table_kitty`` (the two face-up cards moved to the kitty,
+    non-dealer first) or ``table_take`` (the defender's pick and discard)."""
+    for index, token in enumerate(_list(record, key, prefix)):
+        where = _where(prefix, f"{key}[{index}]")
+        if state.phase not in phases:
+            raise RecordError(where, f"no {key} now (variant open_eight: the kitty cards "
+                              "before the auction, the defender's card after the discards)",
+                              "R-PLAYERS")  # fmt: skip
+        _apply(state, token, where, parse_play)
 
 
 def _barred(
@@ -578,7 +626,7 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
         record["rules"] = rules.to_dict()
     record["dealer"] = state.dealer
     hands = [mask_text(hand, two) for hand in state.dealt]
-    for seat, order in zip(dummy_seats(rules), state.dummy_deal, strict=False):
+    for seat, order in zip(ordered_seats(rules), state.dummy_deal, strict=False):
         hands[seat] = [action_text(card, two) for card in order]  # deal order matters
     record["hands"] = hands
     record["kitty"] = mask_text(state.kitty_dealt, two)
@@ -590,34 +638,62 @@ def hand_record(state: HandState, include_rules: bool = True) -> dict[str, Any]:
     play: list[str] = []
     slam: list[str] = []
     slam_cards = 0  # after "slam": the partner's card and the contractor's discard
+    table_kitty: list[str] = []
+    table_take: list[str] = []
+    draws: list[str] = []
+    kitty_moves = 2 if rules.open_eight else 0  # open_eight: before the auction
+    take_moves = 2 if rules.open_eight and state.contract >= 0 else 0
     # History is in phase order: calls, then the discards, then nominations, then play.
     discard_count = state.kitty_exchange
     for action in state.history:
         text = action_text(action, two)
-        if action in (SLAM, NO_SLAM):
+        if action in (DRAW_KEEP, DRAW_THROW):
+            draws.append(text)
+        elif action in (SLAM, NO_SLAM):
             slam.append(text)
             slam_cards = 2 if action == SLAM else 0
+        elif action < PASS and kitty_moves:
+            table_kitty.append(text)
+            kitty_moves -= 1
         elif action < PASS and slam_cards:
             slam.append(text)
             slam_cards -= 1
+        elif action < PASS and len(discards) < discard_count:
+            discards.append(text)
+        elif action < PASS and take_moves:
+            table_take.append(text)
+            take_moves -= 1
         elif action < PASS:
-            (discards if len(discards) < discard_count else play).append(text)
+            play.append(text)
         elif is_call(action):
             auction.append(text)
         elif action <= NO_NOMINATION:
             nominations.append(action)
+        elif action == CLAIM:
+            play.append(text)
         elif action == GO_ALONE:
             record["call"] = "alone"
         else:
             record["call"] = action_text(action - CALL_BASE, two)
+    if rules.draw_pack:
+        record["draws"] = draws
+    if rules.open_eight:
+        record["table_kitty"] = table_kitty
     record["auction"] = auction
     record["discards"] = discards
+    if table_take:
+        record["table_take"] = table_take
     if slam:
         record["slam"] = slam
     if nominations:
-        held = cards_of(
-            (state.dealt[state.contractor] | state.kitty_dealt) & ~state.discards & JOKERS_MASK
-        )
+        # the jokers the contractor held at the nomination: still held, or played since
+        # (not simply those dealt: a joker may come by a slam pass or a draw)
+        mine = state.hands[state.contractor]
+        plays = [play for trick in state.tricks for play in trick.plays] + state.current_trick()
+        for seat, action in plays:
+            if seat == state.contractor:
+                mine |= 1 << action_card(action)
+        held = cards_of(mine & JOKERS_MASK)
         decisions = {
             card_text(joker, two): "none"
             if a == NO_NOMINATION

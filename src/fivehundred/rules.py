@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from fivehundred.cards import WHITE_JOKER, JokerNames, Pack, build_pack
+from fivehundred.cards import JOKERS_MASK, WHITE_JOKER, JokerNames, Pack, build_pack
 from fivehundred.errors import RulesError
 
 # Auction styles (R-BID)
@@ -124,10 +124,20 @@ class Rules:
     misere_value: int = 0
     # R-PLAYERS dead_hand: two or three players, four hands dealt, the extra ones dead
     dead_hand: bool = False
+    claim: bool = False
+    # R-PLAYERS open_eight: two players, 52 cards, eight face up on the table (seat 2), the
+    # rest of the stock dead (seat 3)
+    open_eight: bool = False
+    # R-PLAYERS draw_pack: two players draw their hands from the stock (seat 2, in order);
+    # the cards thrown go to seat 3
+    draw_pack: bool = False
 
     @cached_property
     def pack(self) -> Pack:
-        players = 4 if self.dead_hand else self.players
+        if self.open_eight:
+            cards = build_pack(5).cards & ~JOKERS_MASK  # the 52 cards, no joker
+            return Pack("52", cards, 2, 10, ())
+        players = 4 if self.dead_hand or self.draw_pack else self.players
         return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3,
                           self.pack46)  # fmt: skip
 
@@ -145,7 +155,23 @@ class Rules:
     @property
     def live_seats(self) -> tuple[int, ...]:
         """Seats that bid and play: all but the dead hands (``dead_hand``, R-PLAYERS)."""
-        return tuple(range(self.players if self.dead_hand else self.seats))
+        return tuple(range(self.players if self.two_live else self.seats))
+
+    @property
+    def two_live(self) -> bool:
+        """Only the players' own seats bid and play: ``dead_hand``, ``open_eight`` and
+        ``draw_pack`` (R-PLAYERS); the other seats hold cards out of play."""
+        return self.dead_hand or self.open_eight or self.draw_pack
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt to each seat: ten, except with ``open_eight`` (R-PLAYERS) the eight
+        face-up cards (seat 2) and the dead rest of the pack (seat 3)."""
+        if self.open_eight:
+            return (10, 10, 8, self.pack.size - 28)
+        if self.draw_pack:
+            return (0, 0, 40, 0)  # the stock, in the order it is drawn
+        return (self.pack.hand_size,) * self.seats
 
     @property
     def misere_allowed(self) -> bool:
@@ -259,6 +285,9 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
     "wilkinson_misere": _flag("wilkinson_misere"),
     "slam_call": _flag("slam_call"),
     "dead_hand": _switch(dead_hand=True, dummies=False),
+    "claim": _flag("claim"),
+    "open_eight": _switch(open_eight=True, dummies=False),
+    "draw_pack": _switch(draw_pack=True, dummies=False),
 }
 
 #: One line per variant, for the options screens (the terminal game, the web lobby).
@@ -305,6 +334,9 @@ VARIANT_HELP: dict[str, str] = {
     "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
     "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
     "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
+    "claim": "the contractor may claim the rest; a wrong claim (double dummy) costs 100",
+    "open_eight": "2 players, 52 cards: eight face up; each moves one to the kitty",
+    "draw_pack": "2 players draw their hands: keep or throw each card, the next the opposite",
 }
 
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
@@ -312,16 +344,11 @@ HOUSE_VARIANTS: tuple[str, ...] = (
     "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
     "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
     "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-    "slam_call", "dead_hand",
+    "slam_call", "dead_hand", "claim", "open_eight", "draw_pack",
 )  # fmt: skip
 
 #: Variants of the rule book the engine does not play yet: refused by name.
-LATER_VARIANTS = frozenset(
-    {
-        "open_eight", "draw_pack",
-        "claim",
-    }
-)  # fmt: skip
+LATER_VARIANTS: frozenset[str] = frozenset()
 
 PRESETS: dict[str, Rules] = {
     "australian": Rules(),
@@ -377,6 +404,14 @@ COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
      "(with three players, only with dead_hand)", "R-PACK"),
     ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players",
      "R-PLAYERS"),
+    ("open_eight", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
+    ("draw_pack", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
+    ("draw_pack", lambda r, v: not (r.dead_hand or r.open_eight), "contradicts "
+     "'dead_hand'/'open_eight': choose one two-player game", "R-PLAYERS"),
+    ("open_eight", lambda r, v: not r.dead_hand, "contradicts 'dead_hand': choose one "
+     "two-player game", "R-PLAYERS"),
+    ("open_eight", lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
+     "has its own pack: 52 cards, no joker", "R-PLAYERS"),
     ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
      "own 46-card pack", "R-HOUSE"),
     ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "

@@ -27,7 +27,8 @@ from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
 
 SLAM_MINIMUM = 250
 HI_LO_TRICKS = 5  # R-HOUSE hi_lo: exactly five
-SLAM_CALL_PENALTY = 100  # R-HOUSE slam_call failed: the 7-level value plus 100
+SLAM_CALL_PENALTY = 100
+CLAIM_PENALTY = 100  # R-HOUSE claim: a wrong claim costs a further 100  # R-HOUSE slam_call failed: the 7-level value plus 100
 #: R-HOUSE values that do not depend on the table (patastrophe: 750 with ``perfect``).
 _HOUSE_VALUES = {HI_LO: 350, DOUBLE_MISERE: 450, SHIELDS_DOUBLE: 550, PATASTROPHE: 1000}
 DEFENDER_TRICK_POINTS = 10
@@ -75,7 +76,7 @@ def bid_value(call: Action, rules: Rules) -> int:
 def side_of_seats(rules: Rules) -> tuple[int, ...]:
     """Which side each seat scores for (R-SCORE, R-PLAYERS); -1 for a dead hand."""
     seats = rules.seats
-    if rules.dead_hand:
+    if rules.two_live:
         return tuple(seat if seat < rules.players else -1 for seat in range(seats))
     if rules.players in (3, 5):
         return tuple(range(seats))
@@ -108,6 +109,7 @@ def score_hand(
     tricks_won: Sequence[int],
     trick_winners: Sequence[int],
     slam: bool = False,
+    claim_wrong: bool = False,
 ) -> HandScore:
     """Score a finished hand (R-SCORE).
 
@@ -160,6 +162,12 @@ def score_hand(
             points[sides[seat]] += share
     else:
         points[contracting_side] += gain
+    if claim_wrong:
+        if rules.failed_to_opponents:
+            for side in set(sides) - set(team_sides) - {-1}:
+                points[side] += CLAIM_PENALTY
+        else:
+            points[contracting_side] -= CLAIM_PENALTY
     return HandScore(tuple(points), made, contracting_side, team_sides)
 
 

@@ -30,7 +30,7 @@ from fivehundred.actions import (
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import Player, say
-from fivehundred.bots.house import house_action, house_bid
+from fivehundred.bots.house import house_action, house_bid, without_claim
 from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
 from fivehundred.cards import (
     JOKER,
@@ -330,10 +330,11 @@ class HeuristicPlayer(Player):
         if len(obs.legal) == 1:
             self._reason = "the only legal action"
             return obs.legal[0]
-        house = house_action(obs)  # hi/lo play and discards (R-HOUSE)
+        house = house_action(obs)  # claims, slam calls, hi/lo (R-HOUSE)
         if house is not None:
             self._reason = house[1]
             return house[0]
+        obs = without_claim(obs)
         if obs.phase == "auction":
             action, why = self.bid(obs)
             action, why = house_bid(obs, action) or (action, why)

@@ -38,7 +38,7 @@ from fivehundred.actions import (
 )
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import HeuristicPlayer
-from fivehundred.bots.house import house_action, house_bid
+from fivehundred.bots.house import house_action, house_bid, without_claim
 from fivehundred.bots.memory import context_for, play_card
 from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
@@ -103,10 +103,11 @@ class PimcPlayer(Player):
             and obs.rules.players == 4
             and obs.rules.seats == 4
         )
-        house = house_action(obs)  # hi/lo play and discards (R-HOUSE)
+        house = house_action(obs)  # claims, slam calls, hi/lo (R-HOUSE)
         if house is not None:
             self._reason = house[1]
             return house[0]
+        obs = without_claim(obs)
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
             action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,

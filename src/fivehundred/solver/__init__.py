@@ -2,7 +2,9 @@
 
 With all hands visible, how many tricks does the contracting side end the hand with, when
 everyone plays their best? (In misère the contracting "side" is the contractor alone, who
-minimises; 0 means the misère is made. Open misère is the same problem double-dummy.)
+minimises; 0 means the misère is made. Open misère is the same problem double-dummy. In
+the house rules' double misère, Shields double and patastrophe both partners minimise; for
+hi/lo see :func:`hi_lo_made`; a claim is judged by :func:`claim_play_out`.)
 
 High level, on a :class:`~fivehundred.game.HandState` in the play phase (a trick may be in
 progress)::
@@ -12,6 +14,7 @@ progress)::
     can_reach(state, target)   # zero-window: can the side end with >= target tricks?
     random_playouts(state, n, seed)   # int64 array of final totals of n random playouts
     hi_lo_made(state)          # hi/lo (R-HOUSE): can the contractor force exactly five?
+    claim_play_out(state)      # the best play-out that judges a claim (R-HOUSE claim)
 
 The same on a :class:`Position`, for search-based players that solve many sampled deals
 without building a ``HandState``: ``Position.build(ctx, active, contracting, hands,
@@ -51,7 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fivehundred.actions import HI_LO, Action
-from fivehundred.game import HandState
+from fivehundred.game import HandState, set_claim_judge
 from fivehundred.scoring import HI_LO_TRICKS
 from fivehundred.solver import engine as _engine
 from fivehundred.solver.position import Position, table
@@ -60,6 +63,7 @@ __all__ = [
     "Position",
     "can_reach",
     "card_values",
+    "claim_play_out",
     "hi_lo_made",
     "is_compiled",
     "nodes_searched",
@@ -222,3 +226,26 @@ def warm_up(progress: Callable[[int, int], None] | None = None) -> None:
         step()
     if progress is not None:
         progress(len(steps), len(steps))
+
+
+def claim_play_out(state: HandState) -> list[Action]:
+    """R-HOUSE claim: the play-out of the rest of the hand with best play by both sides
+    (the contracting side maximising its tricks, the defence minimising them; ties go to
+    the lowest action). A claim is wrong when the defence wins a trick of it. Importing
+    the solver makes this the engine's judge of claims (``game.set_claim_judge``)."""
+    line: list[Action] = []
+    current = state.clone()
+    current.claim_plan = []  # play the line out by the rules of play alone
+    team = {current.contractor, *current.partners}
+    while not current.is_over:
+        values = card_values(current)
+        if current.to_move in team:
+            action = max(values, key=lambda a: (values[a], -a))
+        else:
+            action = min(values, key=lambda a: (values[a], a))
+        line.append(action)
+        current.apply(action)
+    return line
+
+
+set_claim_judge(claim_play_out)
