@@ -50,7 +50,7 @@ class RulesIn(BaseModel):
 class OptionsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     grace: float = Field(default=60.0, ge=0, le=3600)
-    turn_timer: float | None = Field(default=None, ge=5, le=3600)
+    turn_timer: float | None = Field(default=None, ge=1, le=3600)
     delay: float = Field(default=0.6, ge=0, le=10)
     stand_in: str = "heuristic"
 
