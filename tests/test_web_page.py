@@ -23,6 +23,7 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 from fivehundred.cards import JOKER  # noqa: E402
 from fivehundred.game import GameState  # noqa: E402
+from fivehundred.record import replay_game  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
 from test_web_support import check_messages, thread_server  # noqa: E402
 
@@ -294,9 +295,13 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
     assert record["hands"][0]["auction"].count("6NT") == 1
     assert record["hands"][0]["play"][0] == "JK"  # the contractor led the nominated joker
     assert record["hands"][0].get("joker_suit") in tuple("SCDH")
-    # Every frame each page received names only cards its seat may know.
+    # Every frame each page received names only cards its seat may know. The views at the
+    # version that ends the hand already show the next hand's deal, which the record of
+    # finished hands cannot check: those are left out.
+    total = sum(len(hand.history) for hand in replay_game(record).finished_hands)
     for seat, p in enumerate(pages):
-        assert check_messages(record, seat, p.frames) > 20
+        frames = [f for f in p.frames if f.get("type") != "view" or f["version"] < total]
+        assert check_messages(record, seat, frames) > 20
         p.check()
 
 

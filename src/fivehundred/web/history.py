@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -277,7 +278,10 @@ def set_executor(executor: Executor | None) -> None:
 def _pool() -> Executor:
     global _executor
     if _executor is None:
-        _executor = ProcessPoolExecutor(max_workers=1)
+        # spawn, not fork: the server has threads, and a forked child may inherit a held lock
+        _executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
     return _executor
 
 
