@@ -579,8 +579,34 @@ class Hub:
         self.allow_seeds = allow_seeds
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+        #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
+        self.lag: deque[float] = deque(maxlen=1200)
+        self._probe: asyncio.Task[None] | None = None
+
+    async def _lag_probe(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(0.05)
+            self.lag.append(max(0.0, loop.time() - start - 0.05))
+
+    def stats(self) -> dict[str, Any]:
+        """Tables, connections and the event loop's lag over the last minute or so."""
+        lag = sorted(self.lag)
+
+        def at(fraction: float) -> float | None:
+            return (
+                round(lag[min(len(lag) - 1, int(fraction * len(lag)))] * 1000, 2) if lag else None
+            )
+
+        live = [t for t in self.tables.values() if not t.model.is_over]
+        return {"tables": len(live),
+                "connections": sum(len(t.connections) + len(t.spectators) for t in live),
+                "loop_lag_ms": {"p50": at(0.5), "p99": at(0.99),
+                                "max": round(lag[-1] * 1000, 2) if lag else None}}  # fmt: skip
 
     async def start(self) -> None:
+        self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         rows = await self.store.call(self.store.store.load_unfinished)
         for row in rows:
             try:
@@ -594,6 +620,8 @@ class Hub:
             log.info("resumed %d unfinished table(s)", len(self.tables))
 
     async def stop(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.decider.close()

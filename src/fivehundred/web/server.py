@@ -234,6 +234,10 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
             raise ApiError(404, f"no games of {name!r}")
         return stats
 
+    @app.get("/api/server")
+    async def server_stats() -> dict[str, Any]:
+        return hub().stats()
+
     app.include_router(history.router)
 
     # ------------------------------------------------------------------ play
