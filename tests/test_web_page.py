@@ -212,6 +212,12 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
     for seat, (page, name) in enumerate(zip(pages, names, strict=True)):
         join(page.page, url, name, seat)
     holder = next(i for i, p in enumerate(pages) if "JK" in hand_cards(p.page))
+    watcher = open_page(DESKTOP)
+    watcher.page.goto(url + "?watch=1")
+    watcher.page.wait_for_function("document.body.dataset.version !== undefined")
+    assert hand_cards(watcher.page) == []
+    pages[0].page.click("#chat-quick button:has-text('Good luck!')")
+    pages[1].page.wait_for_selector("#chat-log :text('Ann: Good luck!')")
 
     def bid(page: Any) -> None:
         if (
@@ -303,6 +309,9 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
         frames = [f for f in p.frames if f.get("type") != "view" or f["version"] < total]
         assert check_messages(record, seat, frames) > 20
         p.check()
+    frames = [f for f in watcher.frames if f.get("type") != "view" or f["version"] < total]
+    assert check_messages(record, None, frames) > 20
+    watcher.check()
 
 
 def test_lobby_creates_a_table_against_three_computers(
@@ -327,6 +336,21 @@ def test_lobby_creates_a_table_against_three_computers(
     page.fill("#player-name", "Ann")
     page.click("#join [data-seat='0']")
     page.wait_for_selector("#layout:not([hidden])")
+    # A hint, then undo: the computer players' moves after the bid are taken back too.
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    page.click("#hint")
+    page.wait_for_selector("#toast:text-matches('^Hint: ')")
+    calls = page.eval_on_selector_all("#auction td", "els => els.filter(e => e.textContent).length")
+    act_once(page, lambda page: page.click("#bid-box-wrap .bid-box button:not([disabled])"))
+    page.wait_for_function(
+        "document.body.dataset.phase !== 'auction' || document.body.dataset.myTurn === '1'"
+    )
+    page.click("#undo")
+    page.wait_for_function(
+        "document.body.dataset.phase === 'auction' && document.body.dataset.myTurn === '1'"
+    )
+    after = page.eval_on_selector_all("#auction td", "els => els.filter(e => e.textContent).length")
+    assert after == calls, "undo takes the bid back"
     shots: set[str] = set()
 
     def each(page: Any) -> None:
