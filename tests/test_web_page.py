@@ -377,6 +377,16 @@ def test_phone_plays_a_hand_and_a_trick_by_keyboard(
     p = open_page(PHONE, is_mobile=True, has_touch=True)
     page = p.page
     join(page, base + created["url"], "Pip", 0)
+    watcher = open_page(PHONE, is_mobile=True, has_touch=True)
+    watcher.page.goto(base + created["url"] + "?watch=1")
+    watcher.page.wait_for_function("document.body.dataset.version !== undefined")
+
+    def open_misere(page: Any) -> None:
+        if page.locator("[data-action='open_misere']:not([disabled])").count():
+            page.click("#bid-box-wrap [data-action='open_misere']")
+        else:
+            pass_or_first(page)
+
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 375, f"the page is {width}px wide on a 375px phone"
     done_keyboard = False
@@ -394,12 +404,21 @@ def test_phone_plays_a_hand_and_a_trick_by_keyboard(
             shot(page, "phone-play")
             done_keyboard = True
             continue
-        if not act_once(page, pass_or_first):
+        if not act_once(page, open_misere):
             page.wait_for_timeout(60)
-    assert done_keyboard
+        if phase == "play" and "exposed" not in shots:
+            # The open misère hand lies face up for everyone after the first trick.
+            shown = watcher.page.eval_on_selector_all("#exposed .card", "els => els.length")
+            if shown:
+                assert 1 <= shown <= 9, "after the first trick, nine cards or fewer"
+                shot(watcher.page, "phone-open-misere")
+                shots.add("exposed")
+    assert done_keyboard and "exposed" in shots
+    assert "Open misère" in page.inner_text("#summary h2")
     page.wait_for_selector("#summary h2")
     shot(page, "phone-end-of-hand")
     p.check()
+    watcher.check()
 
 
 def keyboard_trick(page: Any) -> None:

@@ -137,13 +137,25 @@ function renderSeats() {
     if (view.to_move === seat && view.table.turn_deadline) {
       node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
     }
-    const exposed = view.exposed && view.exposed[String(seat)];
-    if (exposed && exposed.length && !isMySeat(seat)) {
-      const strain = strainOf(view.contract);
-      node.append(el("div", { class: "exposed", "aria-label": `${seatName(seat)}'s cards face up` }, sortHand(exposed, strain, view.joker_suit).map((c) => cardElement(c))));
-    }
     box.append(node);
   }
+  // Cards lying face up (the open misère hand after the first trick, the dummies): a strip
+  // under the table, readable on a phone too.
+  const strip = $("exposed");
+  strip.replaceChildren();
+  const strain = strainOf(view.contract);
+  for (const [seat, cards] of Object.entries(view.exposed || {})) {
+    if (!cards.length || isMySeat(Number(seat))) continue;
+    strip.append(
+      el(
+        "div",
+        { class: "exposed-hand", "aria-label": `${seatName(Number(seat))}'s cards, face up` },
+        el("strong", {}, `${seatName(Number(seat))}, face up: `),
+        el("div", { class: "mini-hand" }, sortHand(cards, strain, view.joker_suit).map((c) => cardElement(c))),
+      ),
+    );
+  }
+  strip.hidden = !strip.children.length;
   tickTimer();
 }
 
@@ -207,7 +219,14 @@ function renderContract() {
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];
     });
-    box.append(el("div", {}, "Tricks: ", Object.entries(sides).map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+    const you = me();
+    const entries = Object.entries(sides);
+    if (you !== null && entries.length === 2) {
+      const mine = view.sides[you];
+      box.append(el("div", {}, `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
+    } else {
+      box.append(el("div", {}, "Tricks: ", entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+    }
   } else if (view.phase === "auction") {
     box.append(el("div", {}, "Bidding"));
   }
@@ -619,6 +638,7 @@ function onMessage(message) {
       state.jokerChoice = null;
     }
     if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length)) state.showLast = false;
+    if (prev && (prev.to_move !== view.to_move || prev.phase !== view.phase)) toast("");
     render();
     if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
     if (state.queue.length) sendQueued();
