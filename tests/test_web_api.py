@@ -295,3 +295,33 @@ def test_reconnect_replaces_the_old_connection(client: TestClient) -> None:
                 {"type": "action", "action": again["view"]["legal"][0], "version": again["version"]}
             )
             view_until(second, lambda m: m["version"] > again["version"])
+
+
+def test_every_variant_makes_a_table_that_plays(client: TestClient) -> None:
+    import time
+
+    from fivehundred.rules import VARIANTS
+
+    values = {"target": 10, "scoring_table": "perfect"}
+    codes = {}
+    for variant in VARIANTS:
+        value = values.get(variant, True)
+        preset = (
+            "five_handed"
+            if variant == "partner_announces"
+            else "six_handed"
+            if variant == "teams_of_two"
+            else "australian"
+        )
+        players = {"australian": 4, "five_handed": 5, "six_handed": 6}[preset]
+        body = {"seats": ["random"] * players, "options": {"delay": 0},
+                "rules": {"preset": preset, "variants": {variant: value, **({"target": 10} if variant != "target" else {})}}}  # fmt: skip
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, (variant, response.text)
+        codes[variant] = response.json()["table"]
+    deadline = time.monotonic() + 60
+    for variant, code in codes.items():
+        while not (facts := client.get(f"/api/tables/{code}").json())["hands_played"]:
+            assert time.monotonic() < deadline, f"{variant}: no hand finished"
+            time.sleep(0.05)
+        assert facts["rules"]["variants"].get(variant) is not None
