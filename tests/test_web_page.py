@@ -487,3 +487,40 @@ def test_rules_catalogue_lists_every_preset_and_variant(base: str) -> None:
     assert kinds["target"] == "number" and kinds["scoring_table"] == "choice"
     assert kinds["two_jokers"] == "switch"
     assert "heuristic" in catalogue["players"]
+
+
+@pytest.mark.parametrize("preset", ["two_handed", "three_handed", "five_handed", "six_handed"])
+def test_every_player_count_plays_a_hand(
+    base: str, open_page: Callable[..., Page], preset: str
+) -> None:
+    """Two (with dummies), three, five (the partner call) and six players: the seats around
+    the table, and a whole hand played by clicking against computer players."""
+    players = make_rules(preset).players
+    seats = ["open"] + ["heuristic"] * (players - 1)
+    bid = "7S" if preset == "five_handed" else None
+    created = post(base, "/api/tables", {"rules": {"preset": preset}, "seats": seats,
+                                         "options": {"delay": 0}, "seed": 11})  # fmt: skip
+    p = open_page(DESKTOP)
+    page = p.page
+    join(page, base + created["url"], "Ann", 0)
+    assert page.eval_on_selector_all("#seats .seat", "e => e.length") == make_rules(preset).seats
+
+    def policy(page: Any) -> None:
+        if bid and page.locator(f"[data-action='{bid}']:not([disabled])").count():
+            page.click(f"#bid-box-wrap [data-action='{bid}']")
+        else:
+            pass_or_first(page)
+
+    called = False
+
+    def each(page: Any) -> None:
+        nonlocal called
+        called |= bool(page.locator(".call-grid .card").count())
+
+    play_against_computers(page, bid=policy, each=each)
+    if preset == "five_handed":
+        record = get(base, f"/api/tables/{created['table']}/record")
+        hand = replay_game(record).finished_hands[0]
+        assert hand.contractor == 0, "this deal's 7♠ is Ann's contract"
+        assert called and "call" in record["hands"][0], "Ann called her partner on the page"
+    p.check()
