@@ -39,8 +39,7 @@ function seatName(seat) {
   const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
   const players = seats.length;
   if (seat >= players && players) {
-    const owner = seats[seat % players];
-    return `${owner && owner.name ? owner.name : `Seat ${(seat % players) + 1}`}'s dummy`;
+    return `${seatName(seat % players)}'s dummy`;
   }
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
@@ -276,7 +275,10 @@ function renderAuction() {
   const box = $("auction");
   const n = seatCount(view);
   const order = [];
-  for (let i = 1; i <= n; i++) order.push((view.dealer + i) % n);
+  for (let i = 1; i <= n; i++) {
+    const seat = (view.dealer + i) % n;
+    if (seat < view.players || view.players >= n) order.push(seat); // dummies do not bid
+  }
   const seats = auctionSeats(view);
   const rows = [];
   let row = null;
