@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -523,4 +524,39 @@ def test_every_player_count_plays_a_hand(
         hand = replay_game(record).finished_hands[0]
         assert hand.contractor == 0, "this deal's 7♠ is Ann's contract"
         assert called and "call" in record["hands"][0], "Ann called her partner on the page"
+    p.check()
+
+
+def test_the_page_reconnects_by_itself_and_says_so(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """The connection drops (closed under the page): a banner says so, the page reconnects
+    on its own and shows the table again. The turn timer counts down on the seat to act."""
+    created = post(base, "/api/tables", {"seats": ["open", "heuristic", "heuristic", "heuristic"],
+                                         "options": {"delay": 0, "turn_timer": 120},
+                                         "seed": 5})  # fmt: skip
+    p = open_page(DESKTOP)
+    page = p.page
+    routes: list[Any] = []
+
+    def route(ws: Any) -> None:
+        ws.connect_to_server()
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    join(page, base + created["url"], "Ann", 0)
+    page.wait_for_function("document.body.dataset.myTurn === '1'")
+    assert re.fullmatch(r"⏱ \d+s", page.inner_text(".seat.to-move .timer"))
+    version = page.evaluate("document.body.dataset.version")
+    page.evaluate("""() => { window.banners = [];
+        new MutationObserver(() => { const b = document.getElementById('banner');
+            window.banners.push(b.hidden ? '' : b.textContent); })
+          .observe(document.getElementById('banner'), {attributes: true, childList: true}); }""")
+    routes[-1].close(code=1011, reason="dropped")
+    page.wait_for_function("window.banners.some(t => t.includes('reconnecting'))")
+    page.wait_for_function("document.getElementById('banner').hidden", timeout=15000)
+    assert len(routes) == 2, "a new connection"
+    assert page.evaluate("document.body.dataset.version") == version
+    assert page.evaluate("document.body.dataset.myTurn") == "1"
+    act_once(page, pass_or_first)  # and the new connection plays
     p.check()
