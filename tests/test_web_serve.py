@@ -58,3 +58,15 @@ def test_a_schema_newer_than_the_server_is_refused(tmp_path: Path) -> None:
     engine.dispose()
     with pytest.raises(store.StoreError, match="schema version 99, newer than this server's 1"):
         store.Store(url)
+
+
+def test_seat_tokens_never_reach_the_logs() -> None:
+    import logging
+
+    from fivehundred.web.cli import RedactTokens
+
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
+                               ("127.0.0.1:5", "/ws/tables/ABCDEF?token=s3cr3t-T0ken&x=1"), None)  # fmt: skip
+    assert RedactTokens().filter(record)
+    text = record.getMessage()
+    assert "s3cr3t" not in text and "token=…&x=1" in text

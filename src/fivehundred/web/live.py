@@ -254,8 +254,12 @@ class LiveTable:
                 "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
 
     def broadcast(self) -> None:
-        for conn in [*self.connections.values(), *self.spectators]:
+        for conn in list(self.connections.values()):
             conn.send(self.view(conn.seat))
+        if self.spectators:
+            public = self.view(views.SPECTATOR)  # the same for every spectator
+            for conn in list(self.spectators):
+                conn.send(public)
 
     def chat_to_all(self, message: dict[str, Any]) -> None:
         for conn in [*self.connections.values(), *self.spectators]:
