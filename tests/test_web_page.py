@@ -251,6 +251,7 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
     reloaded = False
     joker_led = False
     nominated_seen = False
+    refused_seen = False
     while not all(summary_open(p.page) for p in pages):
         assert time.monotonic() < deadline, "the hand did not finish"
         moved = False
@@ -267,6 +268,18 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
             if seat == holder and page.evaluate("document.body.dataset.phase") == "nominate":
                 assert page.locator('[aria-label="the joker\'s suit"] button').count() == 5
                 shot(page, "nominate")
+            illegal = page.eval_on_selector_all(
+                "#hand.active .card.illegal", "els => els.map(e => e.dataset.card)"
+            )
+            if illegal and not refused_seen:
+                # A refused card says why, in card language, and nothing is sent.
+                before = page.evaluate("document.body.dataset.version")
+                click_card(page, illegal[0])
+                reason = page.inner_text("#reason")
+                assert re.search(r"must follow [♠♣♦♥]|joker may only be played", reason), reason
+                assert page.get_attribute(f"#hand .card[data-card='{illegal[0]}']", "title")
+                assert page.evaluate("document.body.dataset.version") == before
+                refused_seen = True
             moved |= act_once(page, bid, discards if seat == holder else None,
                               lead if seat == holder else None)  # fmt: skip
         middle = pages[2].page
@@ -294,7 +307,7 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
             reloaded = True
         if not moved:
             pages[0].page.wait_for_timeout(50)
-    assert reloaded and joker_led
+    assert reloaded and joker_led and refused_seen
     summary = pages[holder].page.inner_text("#summary")
     assert "6 no trumps" in summary and "All the hands as dealt" in summary
     assert nominated_seen, "every seat's contract box names the joker's suit"
@@ -559,4 +572,39 @@ def test_the_page_reconnects_by_itself_and_says_so(
     assert page.evaluate("document.body.dataset.version") == version
     assert page.evaluate("document.body.dataset.myTurn") == "1"
     act_once(page, pass_or_first)  # and the new connection plays
+    p.check()
+
+
+def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[..., Page]) -> None:
+    """The page's own card modules, run in the browser: every rank of the six-handed pack
+    drawn with its pips, the hand sorted with the bowers and joker among the trumps, and a
+    refused card explained in card language."""
+    p = open_page(DESKTOP)
+    page = p.page
+    page.goto(base + "/")
+    result = page.evaluate("""async () => {
+        const cards = await import('/static/js/cards.js');
+        const rules = await import('/static/js/rules.js');
+        const box = document.createElement('div');
+        const pips = {};
+        for (const rank of ['2','3','4','5','6','7','8','9','10','11','12','13','A']) {
+            box.innerHTML = cards.cardSVG(rank + 'D');
+            pips[rank] = box.querySelectorAll('path.pip').length - 2;  // less the corners
+        }
+        box.innerHTML = cards.cardSVG('JK');
+        const joker = box.querySelectorAll('.jk-star').length;
+        const sorted = rules.sortHand(['5S', 'AH', 'JD', 'KH', 'JK', 'JH', '9C'], 'H', null);
+        const view = {phase: 'play', seat: 0, to_move: 0, contract: '7H', joker_suit: null,
+                      hand: ['JD', 'AS', 'JK', '4S'], trick: [[3, 'KS']], legal: ['AS', '4S']};
+        return {pips, joker, sorted, bower: rules.refusalReason(view, 'JD'),
+                jk: rules.refusalReason({...view, contract: '7NT', hand: ['JK', 'AS'],
+                                         legal: ['AS']}, 'JK'),
+                ok: rules.refusalReason(view, 'AS'), name: cards.cardName('13D')};
+    }""")
+    assert result["pips"] == {r: (1 if r == "A" else int(r)) for r in result["pips"]}
+    assert result["joker"] == 1
+    assert result["sorted"] == ["JK", "JH", "JD", "AH", "KH", "5S", "9C"]
+    assert result["bower"] == "the left bower is a trump: you must follow ♠"
+    assert result["jk"] == "the joker may only be played when you cannot follow ♠"
+    assert result["ok"] is None and result["name"] == "13 of diamonds"
     p.check()
