@@ -33,6 +33,10 @@ STATIC_DIR = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096
 #: More messages than this in one second from one connection is a flood.
 FLOOD_PER_SECOND = 100
+#: Unfinished tables the server keeps playing at once; beyond, creating one is refused.
+MAX_LIVE_TABLES = 2000
+#: Spectators one table admits.
+MAX_SPECTATORS = 100
 
 
 class ApiError(Exception):
@@ -176,6 +180,8 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         if body.seed is not None and not hub().allow_seeds:
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
+        if sum(1 for t in hub().tables.values() if not t.model.is_over) >= MAX_LIVE_TABLES:
+            raise ApiError(503, "the server has as many tables as it can play; try later")
         table = await hub().create(rules, seat_players, name, options, body.seed)
         return {"table": table.code, "url": f"/t/{table.code}"}
 
@@ -259,6 +265,9 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                 await websocket.close(4401, "this token holds no seat at this table")
                 return
             seat = found
+        elif len(table.spectators) >= MAX_SPECTATORS:
+            await websocket.close(1013, "this table has as many spectators as it admits")
+            return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
         sender = websocket_sender(conn)
         table.attach(conn)
