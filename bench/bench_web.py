@@ -122,6 +122,16 @@ async def run(base: str, args: argparse.Namespace) -> Totals:
     return totals
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux), 0 where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="load the game server on loopback")
     parser.add_argument("--seconds", type=float, default=60)
@@ -149,8 +159,12 @@ def main() -> int:
             except OSError:
                 time.sleep(0.1)
         started = time.monotonic()
+        cpu_before = _cpu_seconds(server.pid)
+        own_before = time.process_time()
         totals = asyncio.run(run(base, args))
+        own = time.process_time() - own_before
         elapsed = time.monotonic() - started
+        cpu = _cpu_seconds(server.pid) - cpu_before
         stats = _get(base, "/api/server")
     finally:
         server.terminate()
@@ -167,6 +181,11 @@ def main() -> int:
         print("latency action -> next view (ms): "
               f"p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * _percentile(lat, 0.9):.1f}  "
               f"p99 {1000 * _percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")  # fmt: skip
+    total = totals.actions + computer
+    if total and cpu:
+        print(f"server CPU: {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
+              f"{1000 * cpu / total:.2f} ms per action; the clients: {own:.1f} s "
+              f"({100 * own / elapsed:.0f}% of one core)")  # fmt: skip
     lag = stats["loop_lag_ms"]
     print(
         f"server event-loop lag (ms, last minute): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
