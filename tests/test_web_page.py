@@ -205,7 +205,7 @@ def first_seed_with_joker_dealt() -> int:
 
 # ----------------------------------------------------------------------------- the tests
 def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..., Page]) -> None:
-    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four friends",
+    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four friends", "options": {"grace": 3600},
                                          "seed": first_seed_with_joker_dealt()})  # fmt: skip
     url = base + created["url"]
     names = ["Ann", "Bob", "Cat", "Dan"]
@@ -359,9 +359,12 @@ def test_lobby_creates_a_table_against_three_computers(
     page.wait_for_function(
         "document.body.dataset.phase !== 'auction' || document.body.dataset.myTurn === '1'"
     )
+    version = page.evaluate("document.body.dataset.version")
     page.click("#undo")
     page.wait_for_function(
-        "document.body.dataset.phase === 'auction' && document.body.dataset.myTurn === '1'"
+        "v => document.body.dataset.version !== v && document.body.dataset.phase === 'auction'"
+        " && document.body.dataset.myTurn === '1'",
+        arg=version,
     )
     after = page.eval_on_selector_all("#auction td", "els => els.filter(e => e.textContent).length")
     assert after == calls, "undo takes the bid back"
