@@ -14,7 +14,7 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
     from fastapi.testclient import TestClient
 
 from fivehundred.web.server import create_app
-from test_web_support import database_url
+from test_web_support import db_url  # noqa: F401  (fixture)
 
 
 def wait_for(
@@ -38,9 +38,9 @@ def view_until(ws: Any, predicate: Any, limit: int = 3000) -> dict[str, Any]:
 
 
 def test_computers_alone_play_to_the_end_with_search_players_in_a_process_pool(
-    tmp_path: Any,
+    db_url: str,  # noqa: F811
 ) -> None:
-    url = database_url("sqlite", tmp_path)
+    url = db_url
     with TestClient(create_app(url, workers=1)) as client:
         body = {"seats": ["heuristic", "random", "heuristic", "random"],
                 "rules": {"variants": {"target": 10}}, "options": {"delay": 0}}  # fmt: skip
@@ -52,9 +52,9 @@ def test_computers_alone_play_to_the_end_with_search_players_in_a_process_pool(
 
 
 def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
-    tmp_path: Any,
+    db_url: str,  # noqa: F811
 ) -> None:
-    url = database_url("sqlite", tmp_path)
+    url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
         body = {"seats": ["open", "heuristic", "heuristic", "heuristic"], "seed": 9,
                 "options": {"delay": 0, "grace": 0.3, "stand_in": "heuristic"}}  # fmt: skip
@@ -81,8 +81,8 @@ def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
             view_until(ws, lambda m: m["version"] > mine["version"])
 
 
-def test_the_turn_timer_acts_for_a_person_who_waits_too_long(tmp_path: Any) -> None:
-    url = database_url("sqlite", tmp_path)
+def test_the_turn_timer_acts_for_a_person_who_waits_too_long(db_url: str) -> None:  # noqa: F811
+    url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
         body = {"seats": ["open", "random", "random", "random"], "seed": 2,
                 "options": {"delay": 0, "turn_timer": 1, "stand_in": "random"}}  # fmt: skip
@@ -106,8 +106,8 @@ def test_the_turn_timer_acts_for_a_person_who_waits_too_long(tmp_path: Any) -> N
         assert before is None or timed.at - before >= 0.9
 
 
-def test_hint_and_undo_at_a_table_of_computers(tmp_path: Any) -> None:
-    url = database_url("sqlite", tmp_path)
+def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F811
+    url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
         body = {"seats": ["open", "random", "random", "random"], "seed": 13,
                 "options": {"delay": 0, "stand_in": "heuristic"}}  # fmt: skip
