@@ -417,12 +417,15 @@ function renderControls() {
   const view = state.view;
   const box = $("controls");
   box.replaceChildren();
+  $("felt-controls").replaceChildren();
   const turn = myTurn();
   let prompt = "";
   if (view.phase === "auction") {
     if (turn) {
       prompt = "Your bid:";
-      box.append(bidBox(view.legal));
+      // On a wide screen the bid box sits in the middle of the table, empty while bidding.
+      const wide = window.matchMedia("(min-width: 861px)").matches;
+      (wide ? $("felt-controls") : box).append(bidBox(view.legal));
     } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
   } else if (view.phase === "discard") {
     if (turn) {
