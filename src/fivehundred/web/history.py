@@ -35,6 +35,7 @@ log = logging.getLogger("fivehundred.web.history")
 router = APIRouter()
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_GAMES = 100  # games read for a player's page
+MAX_ANALYSES = 256  # analyses kept in memory
 
 #: How the lobby names the variants it knows; a new variant shows under its own name.
 VARIANT_LABELS = {
@@ -152,7 +153,7 @@ async def internal_get(request: Request, path: str, query: str = "") -> Any:
 
 
 async def _game(request: Request, code: str) -> tuple[dict[str, Any], GameState]:
-    record = await internal_get(request, f"/api/tables/{quote(code)}/record")
+    record = await internal_get(request, f"/api/tables/{quote(code, safe='')}/record")
     try:
         return record, replay_game(record)
     except FiveHundredError as error:  # the server's own record: should never happen
@@ -297,6 +298,8 @@ async def hand_analysis(code: str, number: int, request: Request) -> dict[str, A
     key = json.dumps(hand_record, sort_keys=True)
     future = _analyses.get(key)
     if future is None:
+        while len(_analyses) >= MAX_ANALYSES:  # forget the oldest
+            _analyses.pop(next(iter(_analyses)))
         loop = asyncio.get_running_loop()
         future = asyncio.ensure_future(loop.run_in_executor(_pool(), _analyse_record, key))
         _analyses[key] = future
@@ -321,7 +324,7 @@ def _strain(contract: str | None) -> str | None:
 
 async def player_history(request: Request, name: str) -> dict[str, Any]:
     """A player's record over their latest finished games (at most :data:`MAX_GAMES`)."""
-    summary = await internal_get(request, f"/api/players/{quote(name)}")
+    summary = await internal_get(request, f"/api/players/{quote(name, safe='')}")
     games: list[dict[str, Any]] = []
     page = 1
     scanned = 0
