@@ -70,7 +70,10 @@ def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
         engine.dispose()
         assert "stand_in" in by
         with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            # (a stand-in's move decided just before Ann came back may still land)
             mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            while client.get(f"/api/tables/{code}").json()["version"] != mine["version"]:
+                mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
             seat = mine["view"]["table"]["seats"][0]
             assert seat["connected"] and not seat["stand_in"]
             time.sleep(0.5)  # back at the table: nobody plays for Ann any more
