@@ -231,33 +231,42 @@ class LiveTable:
             record.pop("seed", None)
         return record
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def _shared_facts(self) -> dict[str, Any]:
+        """The table facts of a view that are the same for every seat."""
         model = self.model
         game = model.game
-        view = views.observation_json(model, seat)
-        computers = [s.kind == COMPUTER for s in self.seats]
         timer = self.options["turn_timer"]
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
-        view["table"] = {
+        return {
             "code": self.code, "name": self.name, "seats": self.seats_json(),
-            "you": None if seat == views.SPECTATOR else seat,
             "hand_number": model.hand_number, "hands_played": len(game.finished_hands),
             "last_trick": views.last_trick(model), "hand_result": views.hand_result(model),
             "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
-            "kitty": views.kitty_cards(model, seat), "auction_seats": views.auction_seats(model),
-            "hints": any(computers),
-            "undo": seat != views.SPECTATOR and all(c for s, c in enumerate(computers) if s != seat),
+            "auction_seats": views.auction_seats(model),
+            "hints": any(s.kind == COMPUTER for s in self.seats),
         }  # fmt: skip
+
+    def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``view`` message for ``seat`` (or a spectator)."""
+        view = views.observation_json(self.model, seat)
+        facts = dict(shared if shared is not None else self._shared_facts())
+        facts["you"] = None if seat == views.SPECTATOR else seat
+        facts["kitty"] = views.kitty_cards(self.model, seat)
+        facts["undo"] = seat != views.SPECTATOR and all(
+            s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
+        )
+        view["table"] = facts
         return {"type": "view", "version": self.version,
                 "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
 
     def broadcast(self) -> None:
+        shared = self._shared_facts()
         for conn in list(self.connections.values()):
-            conn.send(self.view(conn.seat))
+            conn.send(self.view(conn.seat, shared))
         if self.spectators:
-            public = self.view(views.SPECTATOR)  # the same for every spectator
+            public = self.view(views.SPECTATOR, shared)  # the same for every spectator
             for conn in list(self.spectators):
                 conn.send(public)
 
