@@ -31,7 +31,14 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from fivehundred.actions import Action, action_text, parse_action
+from fivehundred.actions import (
+    JOKER_LEAD_BASE,
+    PASS,
+    Action,
+    action_text,
+    joker_lead_card,
+    parse_action,
+)
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import controller_of
@@ -383,6 +390,12 @@ class LiveTable:
                 action = parse_action(text.strip(), model.hand.phase)
             except FiveHundredError as error:
                 raise Refusal(f"{text!r} is not an action now: {error}") from None
+            if action < PASS and model.hand.phase in ("play", "discard"):
+                card = action if action < JOKER_LEAD_BASE else joker_lead_card(action)
+                if not views.seat_observation(model, seat).hand >> card & 1:
+                    # the same words for any card the seat cannot see: the engine's own
+                    # (a dummy's face-down card, another hand) would tell where it lies
+                    raise Refusal(f"{text.strip()} is not one of the cards you may play from")
             refused = model.refusal(seat, action)
             if refused is not None:
                 raise Refusal(str(refused))
