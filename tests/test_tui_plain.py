@@ -46,7 +46,7 @@ def test_piped_commands_through_the_real_command(data_dir: Path) -> None:
     assert "Your bid" in out
     assert "You pass." in out
     assert "Hint:" in out
-    assert "Not allowed: not a card: 'foo'" in out
+    assert "Not understood: not a card: 'foo'" in out
     assert "End of input: the game is saved" in out
     assert "Traceback" not in out + result.stderr
     saved = json.loads((data_dir / "current-game.json").read_text())

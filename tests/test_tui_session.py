@@ -1,5 +1,5 @@
 """The game behind the terminal interface: saving after every action, resuming, undo,
-hints, and what happens to a damaged save (issue 5)."""
+hints, and what happens to a damaged save."""
 
 from __future__ import annotations
 

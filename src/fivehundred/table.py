@@ -113,6 +113,12 @@ class Table:
         self.game = game if game is not None else GameState(rules, seed)
         self.decider: Decider = decider or _default_decider
 
+    def set_players(self, players: Sequence[str]) -> None:
+        """Seat other players (the game goes on as it is); checked like the constructor's."""
+        if len(players) != self.rules.players:
+            raise SeatingError(f"{self.rules.players} players are needed, not {len(players)}")
+        self.players = tuple(check_player_name(name) for name in players)
+
     # ----------------------------------------------------------------- state
     @property
     def hand(self) -> HandState:

@@ -36,6 +36,8 @@ compiles for some seconds; later processes load the cache).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 try:
     import numba  # noqa: F401
 except ImportError as error:  # pragma: no cover - depends on the environment
@@ -56,6 +58,7 @@ __all__ = [
     "Position",
     "can_reach",
     "card_values",
+    "is_compiled",
     "nodes_searched",
     "playouts_position",
     "random_playouts",
@@ -63,6 +66,7 @@ __all__ = [
     "solve",
     "solve_position",
     "values_position",
+    "warm_up",
 ]
 
 
@@ -141,3 +145,39 @@ def random_playouts(state: HandState, n: int, seed: int) -> npt.NDArray[np.int64
     """Contracting-side final trick totals of ``n`` random playouts (every legal action
     equally likely) from the current position, compiled; deterministic for a seed."""
     return playouts_position(Position.from_state(state), n, seed)
+
+
+_KERNELS = ("solve_dense", "reach_dense", "move_values_dense")
+
+
+def is_compiled() -> bool:
+    """Whether this process has the search kernels ready (compiled, or loaded from the
+    cache): if not, the first solve prepares them (about 40 s the first time in a fresh
+    environment, a second or two from the cache)."""
+    return all(getattr(_engine, name).signatures for name in _KERNELS)
+
+
+def warm_up(progress: Callable[[int, int], None] | None = None) -> None:
+    """Prepare the search kernels now (compile them, or load them from numba's cache) by
+    solving a small end position, so that the first real decision does not pay for it.
+    ``progress(done, total)`` is called before each kernel and at the end."""
+    from fivehundred.actions import PASS, bid_action
+    from fivehundred.rules import make_rules
+
+    state = HandState.deal(make_rules(), dealer=0, seed="solver-warm-up")
+    state.apply(bid_action(6, 0))
+    while state.phase == "auction":
+        state.apply(PASS)
+    while state.phase != "play" or len(state.tricks) < 8:
+        state.apply(state.legal_actions()[0])
+    steps: list[Callable[[], object]] = [
+        lambda: solve(state),
+        lambda: can_reach(state, 1),
+        lambda: card_values(state),
+    ]
+    for done, step in enumerate(steps):
+        if progress is not None:
+            progress(done, len(steps))
+        step()
+    if progress is not None:
+        progress(len(steps), len(steps))

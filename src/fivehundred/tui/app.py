@@ -1,27 +1,30 @@
 """``fivehundred play``: the full-screen game (Textual).
 
-You sit South; North is your partner; West and East are the opponents. The computer
-players think in a worker thread and move at the chosen speed; the game is saved after
-every action.
+You sit South (seat 0) at a table of two to six players (every preset); the seats of your
+side are your partners. The computer players think in a worker thread and move at the
+chosen speed; the game is saved after every action. The layout follows the terminal's
+size, down to 80×24.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from fivehundred.actions import (
     BLIND_MISERE,
+    CALL_BASE,
+    GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
@@ -34,21 +37,31 @@ from fivehundred.actions import (
 )
 from fivehundred.cards import SUIT_SYMBOLS, Card
 from fivehundred.errors import FiveHundredError
-from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY
+from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY
+from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, VARIANTS, Rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.plain import move_lines
-from fivehundred.tui.session import Session, Settings, available_bots, playable_presets
+from fivehundred.tui.plain import history_lines, review_lines, winner_text
+from fivehundred.tui.session import (
+    HUMAN,
+    Session,
+    Settings,
+    available_bots,
+    playable_presets,
+)
 from fivehundred.tui.widgets import (
     CardWidget,
     HandRow,
     KeyGrid,
     action_text,
     info_renderable,
+    plural,
     sheet_renderable,
     table_renderable,
 )
 
+#: Computer players that decide in about a millisecond: no thread needed.
+QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
 #: Variants that take a value other than on/off; the options screen has fields for them.
 VALUE_VARIANTS = ("target", "scoring_table")
@@ -59,23 +72,36 @@ def _field_variant(name: str) -> bool:
     return name in Rules.__dataclass_fields__
 
 
+class TickBox(Checkbox):
+    """A checkbox that shows its state as ``[x]`` / ``[ ]``, not by colour alone."""
+
+    @property
+    def _button(self) -> Content:
+        style = self.get_visual_style("toggle--button")
+        return Content.assemble("[", ("x" if self.value else " ", style), "]")
+
+
 class OptionsScreen(ModalScreen[Any]):
     """Options at the start and from the menu: rules, players, target, seed, speed.
 
     Dismisses with ``("new", Settings)``, ``("apply", Settings)`` (players and speed for
     the game in progress), ``("resume", None)`` or None (cancelled)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+n", "start", "Start new game", priority=True),
+        Binding("ctrl+r", "resume", "Resume", priority=True),
+    ]
 
     DEFAULT_CSS = """
     OptionsScreen { align: center middle; }
-    #options { width: 86; height: 90%; border: thick #f0c674; background: $surface; padding: 0 1; }
+    #options { width: 86; max-width: 100%; height: 100%; max-height: 40; border: thick #f0c674; background: $surface; padding: 0 1; }
     #options Horizontal { height: auto; }
     #options .row Label { width: 14; padding: 1 0 0 0; }
     #options Select { width: 26; }
     #options Input { width: 16; }
     #variants { height: 1fr; border: round #666; }
-    #variants Checkbox { width: 40; height: 1; border: none; padding: 0; }
+    #variants TickBox { width: 40; height: 1; border: none; padding: 0; }
     #variant-grid { layout: grid; grid-size: 2; grid-rows: 1; height: auto; }
     #option-error { color: $error; height: auto; }
     #option-buttons { height: 3; align-horizontal: center; }
@@ -90,7 +116,9 @@ class OptionsScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         settings = self.settings
-        bots = [(name, name) for name in available_bots()]
+        names = available_bots()
+        names += [n for n in (settings.opponents, settings.partner) if n not in names]
+        bots = [(name, name) for name in dict.fromkeys(names)]
         rules = settings.rules()
         with Vertical(id="options"):
             yield Label(Text("Five Hundred — options", style="bold"))
@@ -118,19 +146,20 @@ class OptionsScreen(ModalScreen[Any]):
                 yield Select([(t, t) for t in ("avondale", "original_1904", "perfect")],
                              value=rules.scoring_table, allow_blank=False,
                              id="scoring_table")  # fmt: skip
-            with VerticalScroll(id="variants"), Vertical(id="variant-grid"):
-                for name in sorted(VARIANTS):
-                    if name in VALUE_VARIANTS:
-                        continue
-                    yield Checkbox(name, self._variant_value(name, rules), id=f"v-{name}")
             yield Static("", id="option-error")
             with Horizontal(id="option-buttons"):
-                yield Button("Start new game", variant="primary", id="start")
+                yield Button("Start new game (^N)", variant="primary", id="start")
                 if self.in_game:
                     yield Button("Apply players/speed", id="apply")
                     yield Button("Cancel", id="cancel")
                 if self.can_resume:
-                    yield Button("Resume saved game", id="resume")
+                    yield Button("Resume (^R)", id="resume")
+            yield Label(Text("Variants ([x] on, [ ] off; Space toggles):", style="dim"))
+            with VerticalScroll(id="variants"), Vertical(id="variant-grid"):
+                for name in sorted(VARIANTS):
+                    if name in VALUE_VARIANTS:
+                        continue
+                    yield TickBox(name, self._variant_value(name, rules), id=f"v-{name}")
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
@@ -148,7 +177,7 @@ class OptionsScreen(ModalScreen[Any]):
             return
         for name in VARIANTS:
             if _field_variant(name) and name not in VALUE_VARIANTS:
-                self.query_one(f"#v-{name}", Checkbox).value = bool(getattr(preset, name))
+                self.query_one(f"#v-{name}", TickBox).value = bool(getattr(preset, name))
         self.query_one("#scoring_table", Select).value = preset.scoring_table
 
     def read(self) -> Settings:
@@ -159,7 +188,7 @@ class OptionsScreen(ModalScreen[Any]):
         for name in VARIANTS:
             if name in VALUE_VARIANTS:
                 continue
-            value = self.query_one(f"#v-{name}", Checkbox).value
+            value = self.query_one(f"#v-{name}", TickBox).value
             if _field_variant(name):
                 if value != getattr(preset, name):
                     variants[name] = value
@@ -211,6 +240,13 @@ class OptionsScreen(ModalScreen[Any]):
         if self.in_game:
             self.dismiss(None)
 
+    def action_start(self) -> None:
+        self.query_one("#start", Button).press()
+
+    def action_resume(self) -> None:
+        if self.can_resume:
+            self.dismiss(("resume", None))
+
 
 class TextScreen(ModalScreen[str]):
     """A box of text with buttons (hand summary, last trick, help)."""
@@ -219,27 +255,32 @@ class TextScreen(ModalScreen[str]):
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
-    #box { width: 76; height: auto; max-height: 90%; border: thick #f0c674; background: $surface;
-           padding: 1 2; }
+    #box { width: 84; max-width: 100%; height: auto; max-height: 100%; border: thick #f0c674;
+           background: $surface; padding: 0 1; }
+    #box-scroll { height: auto; max-height: 1fr; }
     #box-text { height: auto; }
-    #box-buttons { height: 3; align-horizontal: center; margin-top: 1; }
+    #box-buttons { layout: horizontal; height: 3; align-horizontal: center; margin-top: 1; }
     #box-buttons Button { margin: 0 1; }
     """
 
     def __init__(self, title: str, body: Text | str, buttons: list[tuple[str, str]],
-                 escape: str = "close", extra: Text | str | None = None) -> None:  # fmt: skip
+                 escape: str = "close", extra: Text | str | None = None,
+                 pages: dict[str, Callable[[], str]] | None = None) -> None:  # fmt: skip
         super().__init__()
         self.title_text = title
         self.body = body
         self.buttons = buttons
         self.escape = escape
         self.extra = extra
+        #: Buttons that show another text in the box, worked out in a thread (the review).
+        self.pages = pages or {}
 
     def compose(self) -> ComposeResult:
         with Vertical(id="box"):
             yield Label(Text(self.title_text, style="bold"))
-            yield Static(self.body, id="box-text")
-            with Horizontal(id="box-buttons"):
+            with VerticalScroll(id="box-scroll"):
+                yield Static(self.body, id="box-text")
+            with KeyGrid(id="box-buttons", columns=len(self.buttons)):
                 for label, key in self.buttons:
                     yield Button(label, id=f"b-{key}")
 
@@ -255,20 +296,46 @@ class TextScreen(ModalScreen[str]):
             self.query_one("#box-text", Static).update(self.extra)
             event.button.display = False
             return
+        if key in self.pages:
+            event.button.disabled = True
+            self.query_one("#box-text", Static).update("Working it out… (the first review "
+                                                       "prepares the solver)")  # fmt: skip
+            self.show_page(self.pages[key])
+            return
         self.dismiss(key)
+
+    @work(thread=True, exclusive=True, group="page")
+    def show_page(self, make: Callable[[], str]) -> None:
+        try:
+            text = make()
+        except Exception as error:
+            text = f"Not available: {error}"
+        self.app.call_from_thread(self.query_one("#box-text", Static).update, text)
 
     def action_close(self) -> None:
         self.dismiss(self.escape)
 
 
 HELP_TEXT = """Keys
-  ← →       move between your cards (or the bids)      Enter/Space  choose
-  d         discard the marked cards (kitty exchange)
-  h         hint: what the computer would do, and why
-  u         undo your last move                         l  the last trick
-  o         options / new game                          q  save and quit
-Mouse: click a card or a bid. Dimmed cards may not be played: hover or press one for the
-reason. The game is saved after every move; 'fivehundred play --resume' continues it."""
+  ← → ↑ ↓      move between your cards, the bids or the choices
+  Enter Space  choose (a card, a bid, a choice)
+  Escape       cancel the joker lead's suit
+  d            discard the marked cards (the kitty exchange)
+  h            hint: what the computer would do, and why
+  u            undo your last move (a whole kitty exchange at once)
+  l            the tricks of this hand
+  p            the cards played so far, by suit
+  o            options / new game (asks before putting a game aside)
+  ?            this help
+  q            save and quit
+The table
+  ★            the contractor            ☆  the called partner
+  ◀            the card that won the last trick
+  +            a card just taken from the kitty
+Dimmed cards may not be played: hover or press one for the reason.
+The mouse works too: click a card, a bid or a button.
+The game is saved after every move: 'fivehundred play --resume'
+continues it; 'fivehundred play --list' lists unfinished games."""
 
 
 class FiveHundredApp(App[int]):
@@ -280,23 +347,32 @@ class FiveHundredApp(App[int]):
     #main { height: 1fr; }
     #left { width: 1fr; }
     #right { width: 38; border-left: solid #355; padding: 0 1; }
-    #info { height: 2; padding: 0 1; background: #1b2a1e; }
+    #info { height: auto; padding: 0 1; background: #1b2a1e; }
     #table { height: 1fr; padding: 1 2; }
     #prompt { height: auto; min-height: 1; padding: 0 1; color: #f0c674; }
-    #sheet { height: auto; max-height: 60%; }
-    #log { height: 1fr; margin-top: 1; color: #aaaaaa; }
+    #sheet { height: auto; max-height: 50%; }
+    #logbox { height: 1fr; margin-top: 1; }
+    #log { height: auto; color: #aaaaaa; }
     #controls { height: auto; padding: 0 1; }
-    #bidbox { layout: grid; grid-size: 5; grid-gutter: 0 1; height: auto; width: 70;
-              grid-columns: 13; }
-    #bidbox Button { width: 13; min-width: 6; }
-    #choices { height: auto; }
+    #bidbox { layout: grid; grid-size: 10; grid-gutter: 0 1; height: auto; width: 78;
+              grid-columns: 6; }
+    #bidbox Button { width: 6; min-width: 4; }
+    #callbox { layout: grid; grid-size: 13; grid-gutter: 0 1; height: auto; width: 78;
+               grid-columns: 5; }
+    #callbox Button { width: 5; min-width: 4; }
+    #choices { layout: horizontal; height: auto; }
     #choices Button { margin: 0 1 0 0; min-width: 8; }
+    Screen.narrow #right { width: 28; }
+    Screen.short #table { padding: 0 1; }
+    Screen.short #logbox { margin-top: 0; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("h", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
-        Binding("l", "last_trick", "Last trick"),
+        Binding("l", "last_trick", "Tricks"),
+        Binding("p", "played", "Played"),
+        Binding("escape", "cancel_choice", "Cancel", show=False),
         Binding("d", "discard", "Discard", show=False),
         Binding("o", "options", "Options"),
         Binding("question_mark", "help", "Help"),
@@ -312,7 +388,6 @@ class FiveHundredApp(App[int]):
         self.can_resume = can_resume
         self.marked: set[Card] = set()
         self.hinted: Card | None = None
-        self.log_lines: deque[Text] = deque(maxlen=14)
         self.message: Text | str = ""
         self.choosing_joker_lead: Card | None = None
         self._shown_position: tuple[int, int] | None = None
@@ -326,14 +401,29 @@ class FiveHundredApp(App[int]):
                 yield Static(id="prompt")
             with Vertical(id="right"):
                 yield Static(id="sheet")
-                yield Static(id="log")
+                with VerticalScroll(id="logbox"):
+                    yield Static(id="log")
         with Vertical(id="controls"):
-            yield KeyGrid(id="bidbox")
-            yield Horizontal(id="choices")
+            yield KeyGrid(id="bidbox", columns=10)
+            yield KeyGrid(id="callbox", columns=13)
+            yield KeyGrid(id="choices", columns=1000)
             yield HandRow(id="hand")
         yield Footer()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_layout(event.size.width, event.size.height)
+
+    def fit_layout(self, width: int, height: int) -> None:
+        """Narrow terminals get a narrower score column, short ones a tighter table."""
+        self.screen.set_class(width < 110, "narrow")
+        self.screen.set_class(height < 34, "short")
+        self.compact = height < 34
+        if self.session is not None and self.is_running:
+            self.refresh_view()
+
     def on_mount(self) -> None:
+        self.compact = self.size.height < 34
+        self.fit_layout(self.size.width, self.size.height)
         if self.options_at_start or self.session is None:
             self.open_options(start=True)
         else:
@@ -360,18 +450,44 @@ class FiveHundredApp(App[int]):
             current = self.session.settings
             current.opponents, current.partner = settings.opponents, settings.partner
             current.speed = settings.speed
+            self.session.table.set_players(current.seat_players(self.session.rules))
             self.session.save()
             storage.store_settings(current.to_dict())
         else:
+            in_progress = (self.session is not None and not self.session.is_over) or (
+                self.session is None and self.can_resume)  # fmt: skip
+            if in_progress and not self.confirmed:
+                self.confirm_new_game(settings)
+                return
+            self.confirmed = False
             storage.store_settings(settings.to_dict())
             self.session = Session.new(settings)
-            self.log_lines.clear()
         self.settings = self.session.settings
         self.start_session()
+
+    confirmed = False
+
+    def confirm_new_game(self, settings: Settings) -> None:
+        """Ask before a new game replaces the one in progress (which is kept)."""
+        body = ("A game is in progress (or saved unfinished). Start a new one?\n\nIt is kept "
+                f"under {storage.data_dir() / storage.GAMES_DIR}: 'fivehundred play --list' "
+                "lists it and 'fivehundred play --resume N' continues it.")  # fmt: skip
+
+        def answered(key: str | None) -> None:
+            if key == "new":
+                self.confirmed = True
+                self.options_closed(("new", settings))
+            elif self.session is None:
+                self.open_options(start=True)  # back to the options (Resume is there)
+
+        self.push_screen(TextScreen("Start a new game?", body,
+                                    [("Keep playing", "keep"), ("Start the new game", "new")],
+                                    "keep"), answered)  # fmt: skip
 
     def start_session(self) -> None:
         session = self.session
         assert session is not None
+        self._shown_position = None
         self._build_bidbox()
         self.refresh_view()
         if session.pending_summary is not None or session.is_over:
@@ -397,7 +513,10 @@ class FiveHundredApp(App[int]):
         if rules.blind_misere:
             extra.append(BLIND_MISERE)
         for action in extra:
-            buttons.append(Button(render.action_label(action), name=f"bid-{action}", compact=True))
+            label = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind"}.get(action, "pass")
+            button = Button(label, name=f"bid-{action}", compact=True)
+            button.tooltip = render.action_label(action)
+            buttons.append(button)
         grid.mount_all(buttons)
 
     # ----------------------------------------------------------------- drawing
@@ -406,14 +525,20 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         obs = session.observation()
+        view = session.game.observation(HUMAN)
         two = session.rules.two_jokers
         self.query_one("#info", Static).update(
-            info_renderable(obs, session.hand_number, session.game.scores, session.rules.target)
+            info_renderable(view, session.hand_number, session.game.scores, session.rules.target)
         )
-        self.query_one("#table", Static).update(table_renderable(obs, session.game))
-        self.query_one("#sheet", Static).update(sheet_renderable(session.game))
-        log = Text("\n").join(list(self.log_lines)) if self.log_lines else Text("")
-        self.query_one("#log", Static).update(log)
+        compact = getattr(self, "compact", False)
+        self.query_one("#table", Static).update(
+            table_renderable(obs if obs.seat != HUMAN else view, session.game, compact=compact)
+        )
+        self.query_one("#sheet", Static).update(
+            sheet_renderable(session.game, 4 if compact else 12)
+        )
+        self.query_one("#log", Static).update(self.log_text())
+        self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)
         position = (session.hand_number, len(session.hand.history))
         fresh = position != self._shown_position
         if fresh:
@@ -424,10 +549,34 @@ class FiveHundredApp(App[int]):
         self.query_one("#prompt", Static).update(self.prompt_text())
         self._show_controls(obs.phase, two, fresh)
 
+    def log_text(self) -> Text:
+        """The story of the game so far: the last hand finished and the hand in progress,
+        move by move (worked out from the game, so it never lags and survives a resume)."""
+        session = self.session
+        assert session is not None
+        lines: list[str] = []
+        game = session.game
+        if game.finished_hands:
+            number = len(game.finished_hands)
+            lines.append(f"— hand {number} —")
+            lines += history_lines(session, game.finished_hands[-1], number)
+        if not game.is_over and session.hand.history:
+            lines.append(f"— hand {session.hand_number} —")
+            lines += history_lines(session)
+        text = Text()
+        for index, line in enumerate(lines):
+            if index:
+                text.append("\n")
+            for char in line:
+                text.append(char, style="#e5484d" if char in "♦♥" else "")
+        return text
+
     def prompt_text(self) -> Text:
         session = self.session
         assert session is not None
         text = Text()
+        if session.save_problem:
+            text.append(f"⚠ {session.save_problem}\n", style="bold #e5484d")
         if self.message:
             text.append_text(self.message if isinstance(self.message, Text) else Text(self.message))
             text.append("\n")
@@ -435,19 +584,28 @@ class FiveHundredApp(App[int]):
             text.append("The game is over. o: new game, q: quit.")
         elif session.pending_summary is not None:
             text.append("The hand is over.")
+        elif self.preparing:
+            text.append(self.preparing, style="bold #5fd7ff")
         elif not session.human_to_move:
-            text.append(f"{render.SEAT_NAMES[session.to_move]} is thinking…", style="dim")
+            name = render.seat_name(session.rules, session.to_move)
+            text.append(f"{name} is thinking…", style="dim")
         else:
             phase = session.hand.phase
             if phase == AUCTION:
-                text.append("Your bid: choose from the bid box (only legal bids are offered).")
+                text.append("Your bid: ← → ↑ ↓ and Enter in the bid box (only legal bids).")
             elif phase == DISCARD:
                 left = session.hand.discards_left
-                text.append(f"You hold the kitty: mark {left} card(s) to discard, then press d.")
+                text.append(f"You hold the kitty (marked +): mark {plural(left, 'card')} to "
+                            "discard (Enter), then press d.")  # fmt: skip
             elif phase == NOMINATE:
-                text.append("Name the joker's suit for this no-trump hand (or none).")
+                text.append("Name the joker's suit for this no-trump hand (or none): ← → Enter.")
+            elif phase == CALL:
+                text.append("Call a card: its holder is your partner (or go alone): arrows, Enter.")
             elif self.choosing_joker_lead is not None:
-                text.append("Lead the joker as which suit?")
+                text.append("Lead the joker as which suit? ← → and Enter; Escape cancels.")
+            elif session.acting_seat != HUMAN:
+                text.append(f"Play from {render.seat_label(session.rules, session.acting_seat)}: "
+                            "← → and Enter.")  # fmt: skip
             else:
                 led = (
                     "Your lead."
@@ -477,8 +635,24 @@ class FiveHundredApp(App[int]):
             if pass_button is not None and (fresh or not isinstance(focused, Button)
                                             or focused.disabled or focused.parent is not bidbox):  # fmt: skip
                 self.call_after_refresh(pass_button.focus)
-        choices = self.query_one("#choices", Horizontal)
-        choices.remove_children()
+        callbox = self.query_one("#callbox", KeyGrid)
+        callbox.display = phase == CALL and human
+        if callbox.display and fresh:
+            callbox.remove_children()
+            calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
+            ctx0 = render.display_context(obs.contract, obs.joker_suits)
+            order = render.sorted_cards(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
+            call_buttons = [Button(action_text(card, two), name=f"call-{card + CALL_BASE}",
+                                   compact=True) for card in order]  # fmt: skip
+            if GO_ALONE in obs.legal:
+                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True))
+            callbox.mount_all(call_buttons)
+            if call_buttons:
+                self.call_after_refresh(call_buttons[0].focus)
+        choices = self.query_one("#choices", KeyGrid)
+        if choices.children:
+            choices.remove_children()
+        choices.cursor = None
         buttons: list[Button] = []
         if human and phase == DISCARD:
             left = session.hand.discards_left
@@ -514,8 +688,11 @@ class FiveHundredApp(App[int]):
                 reasons[card] = None
         hand_row = self.query_one("#hand", HandRow)
         cards_active = human and phase in (PLAY, DISCARD) and self.choosing_joker_lead is None
+        kitty = 0
+        if phase == DISCARD and obs.seat == session.hand.contractor:
+            kitty = obs.hand & ~session.hand.dealt[obs.seat]
         hand_row.show(cards, reasons, two, self.marked, self.hinted,
-                      render.suit_groups(cards, ctx), focus=cards_active)  # fmt: skip
+                      render.suit_groups(cards, ctx), focus=cards_active, kitty=kitty)  # fmt: skip
 
     def card_reason(self, card: Card, legal: set[Action]) -> str | None:
         """Why the card may not be played now (with the rule id), or None if it may."""
@@ -525,31 +702,50 @@ class FiveHundredApp(App[int]):
             return None
         return session.illegal_reason(card) or "not allowed now"
 
-    def add_log(self, lines: list[str]) -> None:
-        for line in lines:
-            text = Text()
-            for char in line:
-                text.append(char, style="#e5484d" if char in "♦♥" else "")
-            self.log_lines.append(text)
-
     # ----------------------------------------------------------------- the computer
     @work(exclusive=True, group="computer")
     async def computer_turns(self) -> None:
         """Let the computer players move, one at a time, at the chosen speed."""
         session = self.session
+        if session is not None and session.computer_to_move and session.needs_solver_warm_up():
+            await self.warm_up_solver()
         while session is not None and session.computer_to_move:
             position = (session.hand_number, len(session.hand.history))
             delay = session.settings.speed
             await asyncio.sleep(delay)
-            seat, action, _ = await asyncio.to_thread(session.computer_choice)
+            if session.table.player(session.to_move) in QUICK_PLAYERS:
+                seat, action, _ = session.computer_choice()  # a millisecond or so
+            else:
+                seat, action, _ = await asyncio.to_thread(session.computer_choice)
             if session is not self.session or position != (session.hand_number,
                                                             len(session.hand.history)):  # fmt: skip
                 return  # undone or replaced while thinking
-            move = session.apply_computer(seat, action)
-            self.add_log(move_lines(session, move))
-            self.refresh_view()
+            session.apply_computer(seat, action)
+            if delay > 0:
+                self.refresh_view()  # at the instant speed, drawn once they are done
         if session is not None and (session.pending_summary is not None or session.is_over):
             self.show_summary()
+        self.refresh_view()
+
+    preparing = ""
+
+    async def warm_up_solver(self) -> None:
+        """Prepare the double-dummy solver with a visible message: the first time in a
+        fresh environment it compiles for about 40 s."""
+        session = self.session
+        assert session is not None
+
+        def progress(done: int, total: int) -> None:
+            self.preparing = (f"Preparing the double-dummy solver for the pimc players: a "
+                              f"one-time step of up to a minute ({done}/{total})…")  # fmt: skip
+            self.call_from_thread(self.refresh_view)
+
+        self.preparing = "Preparing the double-dummy solver for the pimc players…"
+        self.refresh_view()
+        try:
+            await asyncio.to_thread(session.warm_up_solver, progress)
+        finally:
+            self.preparing = ""
         self.refresh_view()
 
     def after_human_move(self) -> None:
@@ -577,12 +773,16 @@ class FiveHundredApp(App[int]):
         totals = session.game.score_history[index]
         body = Text("\n".join(render.hand_summary_lines(hand, totals)))
         hands = Text("\n".join([*render.hand_summary_lines(hand, totals), "",
-                                "The four hands as dealt:", *render.all_hands_lines(hand)]))  # fmt: skip
-        buttons = [("Next hand", "next"), ("Show all four hands", "hands")]
+                                "Every hand as dealt:", *render.all_hands_lines(hand)]))  # fmt: skip
+        buttons = [("Next hand", "next"), ("All hands", "hands"), ("Review", "review")]
         if session.is_over:
             buttons[0] = ("Final score", "next")
-        self.push_screen(TextScreen(f"Hand {index + 1} is over", body, buttons, "next", hands),
-                         self.summary_closed)  # fmt: skip
+
+        def review() -> str:
+            return "\n".join(review_lines(session, hand))
+
+        self.push_screen(TextScreen(f"Hand {index + 1} is over", body, buttons, "next", hands,
+                                    pages={"review": review}), self.summary_closed)  # fmt: skip
 
     def summary_closed(self, key: str | None) -> None:
         session = self.session
@@ -597,8 +797,7 @@ class FiveHundredApp(App[int]):
     def game_over_box(self) -> None:
         session = self.session
         assert session is not None
-        winner = session.game.winner
-        lines = [f"{render.SIDE_NAMES[winner]} win!" if winner is not None else "Game over.",
+        lines = [f"{winner_text(session)}!" if session.game.winner is not None else "Game over.",
                  "", *render.sheet_lines(session.game), "",
                  f"Record: {session.last_archive or session.path}",
                  "Replay it with 'fivehundred show RECORD'."]  # fmt: skip
@@ -618,13 +817,13 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         try:
-            move = session.play(action)
+            session.play(action)
         except FiveHundredError as error:
-            self.message = Text(f"Not allowed: {error}", style="bold #e5484d")
+            self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
+                                style="bold #e5484d")  # fmt: skip
             self.bell()
             self.refresh_view()
             return
-        self.add_log(move_lines(session, move))
         self.after_human_move()
 
     @on(CardWidget.Chosen)
@@ -633,6 +832,8 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         card = event.card
+        if not session.observation().hand >> card & 1:
+            return  # a key for a card just played, arriving before its widget went
         if not session.human_to_move:
             self.message = "Wait for your turn."
             self.refresh_view()
@@ -644,7 +845,8 @@ class FiveHundredApp(App[int]):
             elif len(self.marked) < session.hand.discards_left:
                 self.marked.add(card)
             else:
-                self.message = f"{len(self.marked)} cards are marked already: unmark one first."
+                self.message = (f"{plural(len(self.marked), 'card')} marked already: unmark "
+                                "one first.")  # fmt: skip
             self.refresh_view()
         elif phase == PLAY:
             legal = session.observation().legal
@@ -670,6 +872,8 @@ class FiveHundredApp(App[int]):
             self.human_play(int(name[4:]))
         elif name.startswith("nominate-"):
             self.human_play(int(name[9:]))
+        elif name.startswith("call-"):
+            self.human_play(int(name[5:]))
         elif name == "lead-cancel":
             self.choosing_joker_lead = None
             self.refresh_view()
@@ -684,18 +888,18 @@ class FiveHundredApp(App[int]):
         if session is None or not session.human_to_move or session.hand.phase != DISCARD:
             return
         if len(self.marked) != session.hand.discards_left:
-            self.message = f"Mark {session.hand.discards_left} cards first."
+            self.message = f"Mark {plural(session.hand.discards_left, 'card')} first."
             self.refresh_view()
             return
         cards = sorted(self.marked)
         self.marked.clear()
         for card in cards:
             try:
-                move = session.play(card)
+                session.play(card)
             except FiveHundredError as error:
-                self.message = Text(f"Not allowed: {error}", style="bold #e5484d")
+                self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
+                                    style="bold #e5484d")  # fmt: skip
                 break
-            self.add_log(move_lines(session, move))
         self.after_human_move()
 
     def action_hint(self) -> None:
@@ -724,7 +928,6 @@ class FiveHundredApp(App[int]):
         self.workers.cancel_group(self, "computer")
         if session.undo():
             self.message = "Taken back: your move again."
-            self.add_log(["(undo)"])
         else:
             self.message = "Nothing of yours to take back."
         self.refresh_view()
@@ -741,17 +944,30 @@ class FiveHundredApp(App[int]):
             self.message = "No trick has been played yet."
             self.refresh_view()
             return
-        two = session.rules.two_jokers
+        rules = session.rules
         lines = []
         for number, trick in enumerate(hand.tricks, 1):
             mark = "▶" if number == len(hand.tricks) else " "
-            lines.append(f"{mark} {number:>2}: {render.trick_text(trick.plays, two)} — "
-                         f"{render.SEAT_NAMES[trick.winner]}")  # fmt: skip
+            lines.append(f"{mark} {number:>2}: {render.trick_text(rules, trick.plays)} — "
+                         f"{render.seat_name(rules, trick.winner)}")  # fmt: skip
         last = hand.tricks[-1]
-        body = Text(f"Last trick: {render.trick_text(last.plays, two)}\n"
-                    f"won by {render.SEAT_NAMES[last.winner]}\n\nAll tricks of the hand:\n"
+        body = Text(f"Last trick: {render.trick_text(rules, last.plays)}\n"
+                    f"won by {render.seat_name(rules, last.winner)}\n\nAll tricks of the hand:\n"
                     + "\n".join(lines))  # fmt: skip
         self.push_screen(TextScreen("The last trick", body, [("Close", "close")]))
+
+    def action_played(self) -> None:
+        session = self.session
+        if session is None or isinstance(self.screen, ModalScreen):
+            return
+        body = "\n".join(render.played_by_suit_lines(session.game.observation(HUMAN)))
+        self.push_screen(TextScreen("Cards played", body, [("Close", "close")]))
+
+    def action_cancel_choice(self) -> None:
+        if self.choosing_joker_lead is not None:
+            self.choosing_joker_lead = None
+            self.message = ""
+            self.refresh_view()
 
     def action_options(self) -> None:
         if not isinstance(self.screen, ModalScreen):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -11,7 +12,15 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import parse_variants
 from fivehundred.tui import storage
-from fivehundred.tui.session import Session, Settings, playable_presets
+from fivehundred.tui.session import (
+    Session,
+    Settings,
+    describe_saved,
+    is_computer_player,
+    playable_presets,
+    put_aside,
+    unfinished_games,
+)
 
 
 def interactive_terminal() -> bool:
@@ -22,9 +31,12 @@ def interactive_terminal() -> bool:
 
 def play_main(argv: list[str]) -> int:
     parser = _Parser(prog="fivehundred play",
-                     description="Play Five Hundred against three computer players. You sit "
-                     "South; North is your partner. The game is saved after every move.")  # fmt: skip
-    parser.add_argument("--resume", action="store_true", help="continue the saved game")
+                     description="Play Five Hundred against computer players (every preset: "
+                     "two to six players). You sit South; the seats of your side are your "
+                     "partners. The game is saved after every move.")  # fmt: skip
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="N",
+                        help="continue the saved game, or game N of --list")  # fmt: skip
+    parser.add_argument("--list", action="store_true", help="list the unfinished games")
     parser.add_argument(
         "--plain",
         action="store_true",
@@ -49,11 +61,19 @@ def play_main(argv: list[str]) -> int:
     )
     args = parser.parse_args(argv)
     plain = args.plain or not interactive_terminal()
+    try:
+        storage.check_data_dir()
+    except storage.DataDirError as error:
+        print(f"fivehundred play: {error}", file=sys.stderr)
+        return 2
+    if args.list:
+        return list_games()
 
     for name in (args.opponents, args.partner):
-        if name is not None and name not in PLAYERS:
+        if name is not None and not is_computer_player(name):
             print(f"fivehundred play: unknown player {name!r}; players are "
-                  f"{', '.join(sorted(PLAYERS))}", file=sys.stderr)  # fmt: skip
+                  f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:N",
+                  file=sys.stderr)  # fmt: skip
             return 2
     if args.speed is not None and not 0 <= args.speed <= 10:
         print("fivehundred play: --speed must be between 0 and 10 seconds", file=sys.stderr)
@@ -79,12 +99,13 @@ def play_main(argv: list[str]) -> int:
         return 2
 
     session: Session | None = None
-    if args.resume:
+    if args.resume is not None:
         try:
-            session = Session.resume(speed=args.speed)
+            session = resume(args.resume, args.speed)
         except storage.SaveError as error:
-            print(f"fivehundred play: cannot resume: {error}. 'fivehundred play' starts a "
-                  "new game.", file=sys.stderr)  # fmt: skip
+            print(f"fivehundred play: cannot resume: {error}. 'fivehundred play --list' lists "
+                  "the unfinished games; 'fivehundred play' starts a new one.",
+                  file=sys.stderr)  # fmt: skip
             return 2
         if session.is_over:
             print(f"fivehundred play: the saved game is finished; 'fivehundred show "
@@ -96,22 +117,32 @@ def play_main(argv: list[str]) -> int:
         from fivehundred.tui.plain import PlainGame
 
         if session is None:
-            if storage.save_path().exists():
-                print("(A saved game was put aside in "
-                      f"{storage.data_dir() / storage.GAMES_DIR}; '--resume' continues the saved "
-                      "game instead of starting a new one.)")  # fmt: skip
+            aside = put_aside(storage.save_path())
+            if aside is not None:
+                what = "A damaged save was" if "-damaged-" in aside.name else "The saved game was"
+                print(f"({what} put aside as {aside}; 'fivehundred play --list' lists the "
+                      "unfinished games, '--resume N' continues one.)")  # fmt: skip
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
-        return PlainGame(session, sys.stdin, sys.stdout).run()
+        plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
+        with contextlib.suppress(OSError):
+            sys.stdout.flush()
+        return plain_status
 
     from fivehundred.tui.app import FiveHundredApp
 
+    notice = ""
+    if session is None:
+        notice = _set_aside_damaged()
     if session is None and args.new:
         storage.store_settings(settings.to_dict())
         session = Session.new(settings)
     can_resume = session is None and _resumable()
     app = FiveHundredApp(session, settings, options_at_start=session is None,
                          can_resume=can_resume)  # fmt: skip
+    if notice:
+        app.message = notice
+        print(notice, file=sys.stderr)
     # The terminal going away (a closed window, a dropped ssh session) ends the app: the
     # game is already saved after every action, and an app left without a terminal spins.
     signal.signal(signal.SIGHUP, lambda _signum, _frame: app.exit())
@@ -126,6 +157,52 @@ def _resumable() -> bool:
         return not Session.resume().is_over
     except (storage.SaveError, FiveHundredError):
         return False
+
+
+def _set_aside_damaged() -> str:
+    """A save that cannot be read is moved aside (kept) so that a game can start."""
+    path = storage.save_path()
+    if not path.exists():
+        return ""
+    try:
+        Session.resume()
+        return ""
+    except (storage.SaveError, FiveHundredError) as error:
+        reason = str(error)
+    try:
+        aside = storage.move_aside(path, "damaged")
+    except OSError as error:
+        return f"The saved game cannot be read ({reason}) nor moved aside: {error.strerror}."
+    return f"The saved game could not be read ({reason}); it was moved to {aside}."
+
+
+def resume(which: str, speed: float | None) -> Session:
+    """The game to continue: the saved one (``which`` empty) or number ``which`` of
+    :func:`unfinished_games` (or a file)."""
+    if not which:
+        return Session.resume(speed=speed)
+    games = unfinished_games()
+    if which.isdigit():
+        number = int(which)
+        if not 1 <= number <= len(games):
+            raise storage.SaveError(f"there is no unfinished game {which} (there are "
+                                    f"{len(games)})")  # fmt: skip
+        return Session.reopen(games[number - 1], speed)
+    from pathlib import Path
+
+    return Session.reopen(Path(which), speed)
+
+
+def list_games() -> int:
+    games = unfinished_games()
+    if not games:
+        print("No unfinished games. 'fivehundred play' starts one.")
+        return 0
+    print("Unfinished games ('fivehundred play --resume N' continues one):")
+    for number, path in enumerate(games, 1):
+        current = " (the saved game)" if path == storage.save_path() else ""
+        print(f"  {number}. {describe_saved(path)}{current}")
+    return 0
 
 
 def show_main(argv: list[str]) -> int:
@@ -144,6 +221,10 @@ def show_main(argv: list[str]) -> int:
         steps = load_steps(args.record)
     except (storage.SaveError, FiveHundredError) as error:
         print(f"fivehundred show: {error}", file=sys.stderr)
+        return 2
+    except (RecursionError, MemoryError, ValueError, TypeError, KeyError) as error:
+        print(f"fivehundred show: {args.record}: not a usable record "
+              f"({str(error)[:120] or type(error).__name__})", file=sys.stderr)  # fmt: skip
         return 2
     if args.plain or not interactive_terminal():
         print_steps(steps, sys.stdout)

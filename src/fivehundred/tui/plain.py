@@ -7,26 +7,34 @@ from __future__ import annotations
 from typing import TextIO
 
 from fivehundred.actions import PASS, action_text
-from fivehundred.errors import FiveHundredError
-from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY
+from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
+from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY, HandState, controller_of
+from fivehundred.messages import card_symbols, error_text
+from fivehundred.rules import Rules
+from fivehundred.table import Move
 from fivehundred.tui import render
-from fivehundred.tui.session import HUMAN, Move, Session
+from fivehundred.tui.session import HUMAN, Session
 
 HELP = """Commands:
   a bid or pass     7H  6NT  misere  open_misere  pass
   a card            AS  10H  JK   (lead an unnominated joker with a suit: JK>S)
+  kitty discards    one card, or several on one line: 4S 5S 6C
   joker's suit      S C D H  or  none
-  hint              what the computer would do here, and why
-  undo              take back your last move
-  last              the last trick        score   the score sheet
-  hands             all four hands of the last hand played
-  table             show the table again  help    this list
-  quit              stop (the game is saved: 'fivehundred play --resume')"""
+  partner (5 seats) call:AH  or  alone
+  hint, h           what the computer would do here, and why
+  undo, u           take back your last move (a whole kitty exchange at once)
+  last, l           the last trick        score   the score sheet
+  played, p         the cards played so far in this hand, by suit
+  hands             every hand of the last hand played, as dealt
+  review            double-dummy review of the last hand played
+  table, t          show the table again  help, ?   this list
+  quit, q           stop (the game is saved: 'fivehundred play --resume')"""
 
 _PHASE_PROMPTS = {
     AUCTION: "Your bid",
     DISCARD: "Discard a card",
     NOMINATE: "Name the joker's suit (S C D H or none)",
+    CALL: "Call a card for your partner (call:AH) or go alone",
     PLAY: "Your card",
 }
 
@@ -43,13 +51,27 @@ class PlainGame:
         print(text, file=self.out, flush=True)
 
     def run(self) -> int:
+        """Play until the game ends, the person quits or the input ends (the game is
+        saved after every move); output going away (``| head``) stops it quietly."""
+        try:
+            return self._run()
+        except BrokenPipeError:
+            return 0
+
+    def _run(self) -> int:
         session = self.session
         two = session.rules.two_jokers
         self.say(f"Five Hundred — {session.rules.describe()}, game to {session.rules.target}. "
-                 f"You are South; North is your partner. Seed {session.seed}.")  # fmt: skip
+                 f"{seating_text(session)} Seed {session.seed}.")  # fmt: skip
         self.say("Type 'help' for the commands.")
+        if session.game.finished_hands or session.hand.history:
+            self.say("Resumed: the story of the hand so far —")
+            for text in history_lines(session):
+                self.say(text)
         table_at: tuple[int, int] | None = None
         while True:
+            if session.computer_to_move and session.needs_solver_warm_up():
+                self.warm_up()
             while session.computer_to_move:
                 self.report(session.step_computer())
             if session.pending_summary is not None:
@@ -82,6 +104,18 @@ class PlainGame:
             if status is not None:
                 return status
 
+    def warm_up(self) -> None:
+        self.out.write("Preparing the double-dummy solver for the pimc players (one time: up to "
+                       "a minute the first time, a second later) ")  # fmt: skip
+        self.out.flush()
+
+        def progress(done: int, total: int) -> None:
+            self.out.write(f"{done}/{total} ")
+            self.out.flush()
+
+        self.session.warm_up_solver(progress)
+        self.say("ready.")
+
     def command(self, line: str) -> int | None:
         """Carry out one line of input; a number is an exit status to stop with."""
         session = self.session
@@ -91,12 +125,22 @@ class PlainGame:
         if word in ("quit", "q", "exit"):
             self.say("The game is saved; 'fivehundred play --resume' continues it.")
             return 0
-        if word in ("help", "?", "h"):
+        rules = session.rules
+        if word in ("help", "?"):
             self.say(HELP)
-        elif word == "hint":
+        elif word in ("hint", "h"):
+            if not session.human_to_move:
+                self.say("It is not your turn.")
+                return None
             action, why = session.hint()
             self.say(f"Hint: {render.action_label(action, session.rules.two_jokers)} — {why}")
-        elif word == "undo":
+        elif word in ("played", "p"):
+            for text in render.played_by_suit_lines(session.observation()):
+                self.say(text)
+        elif word == "review":
+            for text in review_lines(session):
+                self.say(text)
+        elif word in ("undo", "u"):
             if session.undo():
                 self.say("Taken back.")
             else:
@@ -105,8 +149,8 @@ class PlainGame:
             obs = session.observation()
             if obs.tricks:
                 plays, winner = obs.tricks[-1]
-                self.say(f"Last trick: {render.trick_text(plays, session.rules.two_jokers)} — "
-                         f"won by {render.SEAT_NAMES[winner]}")  # fmt: skip
+                self.say(f"Last trick: {render.trick_text(rules, plays)} — "
+                         f"won by {render.seat_name(rules, winner)}")  # fmt: skip
             else:
                 self.say("No trick has been played in this hand yet.")
         elif word in ("score", "sheet"):
@@ -122,27 +166,42 @@ class PlainGame:
         elif word in ("table", "t"):
             self.table()
         else:
-            # Several moves may be given on one line (the kitty discards: "4S 5S 6C").
-            for token in line.split():
+            # Several moves may be given on one line (the kitty discards: "4S 5S 6C"):
+            # they are made in order while it stays the person's turn; the rest are refused.
+            tokens = line.split()
+            for index, token in enumerate(tokens):
                 if not self.move(token):
+                    rest = tokens[index + 1 :]
+                    if rest:
+                        self.say(f"Not made: {' '.join(rest)} (type them again when it is your "
+                                 "turn).")  # fmt: skip
+                    break
+                rest = tokens[index + 1 :]
+                if rest and not session.human_to_move:
+                    self.say(f"Not made: {' '.join(rest)} — it is no longer your turn (type "
+                             "them again when it is).")  # fmt: skip
                     break
         return None
 
     def move(self, token: str) -> bool:
         session = self.session
-        phase = session.hand.phase
         try:
             action = session.parse(token)
             move = session.play(action)
+        except (ActionParseError, CardParseError) as error:
+            self.say(f"Not understood: {error} (type 'help' for the commands)")
+            return False
         except FiveHundredError as error:
-            self.say(f"Not allowed: {error}")
+            self.say(f"Not allowed: {error_text(error, session.rules.two_jokers)}")
             return False
         self.report(move)
-        return session.human_to_move and session.hand.phase == phase
+        return True
 
     def report(self, move: Move) -> None:
         for text in move_lines(self.session, move):
             self.say(text)
+        if self.session.save_problem:
+            self.say(f"Warning: {self.session.save_problem}")
 
     def table(self) -> None:
         for text in render.table_lines(self.session.observation(), self.session.game):
@@ -157,56 +216,126 @@ class PlainGame:
         self.say(f"== Hand {index + 1} over ==")
         for text in render.hand_summary_lines(hand, totals):
             self.say(text)
-        self.say("(type 'hands' to see all four hands)")
+        self.say("(type 'hands' to see every hand as dealt, 'review' for the double-dummy review)")
 
     def game_over(self) -> None:
         session = self.session
-        winner = session.game.winner
-        names = render.SIDE_NAMES
-        self.say(f"== Game over: {names[winner] if winner is not None else 'nobody'} "
-                 f"{'win' if winner is not None else 'wins'} ==")  # fmt: skip
+        self.say(f"== Game over: {winner_text(session)} ==")
         for text in render.sheet_lines(session.game):
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
 
 
+def seating_text(session: Session) -> str:
+    """``You are South; North is your partner.`` for any number of seats."""
+    rules = session.rules
+    partners = [render.seat_name(rules, s) for s in render.side_seats(rules, render.side_of(rules, 0))
+                if s != 0]  # fmt: skip
+    others = [render.seat_name(rules, s) for s in range(1, rules.players)
+              if render.side_of(rules, s) != render.side_of(rules, 0)]  # fmt: skip
+    text = "You are South"
+    if rules.dummies:
+        text += " and play North, your dummy; West plays East"
+    if partners:
+        text += (
+            f"; {' and '.join(partners)} {'is' if len(partners) == 1 else 'are'} your partner"
+            + ("" if len(partners) == 1 else "s")
+        )
+    if rules.called_partner:
+        text += "; a contractor calls a card, and its holder is their partner"
+    return text + f"; against {', '.join(others)}."
+
+
+def winner_text(session: Session) -> str:
+    winner = session.game.winner
+    if winner is None:
+        return "nobody wins"
+    name = render.side_name(session.rules, winner)
+    return f"{name} {'win' if '&' in name or name == 'You' else 'wins'}"
+
+
+def history_lines(session: Session, hand: HandState | None = None,
+                  number: int | None = None) -> list[str]:  # fmt: skip
+    """What has happened in a hand (the hand in progress by default), move by move."""
+    hand = hand if hand is not None else session.hand
+    number = number if number is not None else session.hand_number
+    replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    lines = []
+    for action in hand.history:
+        move = Move(number, replay.to_move, action, replay.phase)
+        replay.apply(action)
+        lines += describe_move(session.rules, replay, move)
+    return lines
+
+
+def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
+    """The double-dummy review of a hand (the last one played by default), as
+    ``fivehundred analyse`` prints it."""
+    if hand is None:
+        if not session.game.finished_hands:
+            return ["No hand has been finished yet."]
+        hand = session.game.finished_hands[-1]
+    try:
+        from fivehundred.solver.analyse import analyse_hand, format_analysis
+    except ImportError as error:
+        return [f"The review needs the solver: {error}"]
+    text = format_analysis(analyse_hand(hand), hand)
+    names = render.seat_names(session.rules)
+    for seat in range(len(names) - 1, -1, -1):
+        text = text.replace(f"seat {seat}", names[seat])
+    text = card_symbols(text, session.rules.two_jokers).replace("NT ", "NT  ")
+    return ["Double-dummy review of the last hand (every hand visible, best play by all):",
+            *text.splitlines()]  # fmt: skip
+
+
 def move_lines(session: Session, move: Move) -> list[str]:
     """What a move did, in words: the call, card or discard, the trick it completed, the
     contract an auction ended with."""
-    two = session.rules.two_jokers
     hand = session.game.finished_hands[-1] if session.pending_summary is not None \
         else session.hand  # fmt: skip
-    if hand.history and move.hand_number != len(session.game.finished_hands) + 1:
+    if move.hand_number <= len(session.game.finished_hands):
         hand = session.game.finished_hands[move.hand_number - 1]
-    who = "You" if move.seat == HUMAN else render.SEAT_NAMES[move.seat]
+    return describe_move(session.rules, hand, move)
+
+
+def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
+    """``move`` in words, ``hand`` being the hand just after it."""
+    two = rules.two_jokers
+    person = controller_of(rules, move.seat) == HUMAN
+    who = "You" if move.seat == HUMAN else render.seat_name(rules, move.seat)
+    if move.seat != HUMAN and person:
+        who = f"You ({render.seat_name(rules, move.seat)})"
+    plain_verb = move.seat == HUMAN or person
     label = render.action_label(move.action, two)
     lines = []
     if move.phase == AUCTION:
         if move.action == PASS:
-            lines.append(f"{who} pass{'es' if move.seat != HUMAN else ''}.")
+            lines.append(f"{who} pass{'' if plain_verb else 'es'}.")
         else:
-            lines.append(f"{who} bid{'s' if move.seat != HUMAN else ''} {label}.")
+            lines.append(f"{who} bid{'' if plain_verb else 's'} {label}.")
         if hand.phase != AUCTION:
             if hand.contract >= 0:
                 lines.append(
-                    f"Contract: {render.contract_text(hand.contract, hand.contractor, two)}."
+                    f"Contract: {render.contract_text(rules, hand.contract, hand.contractor)}."
                 )
             else:
                 lines.append("Everybody passed.")
     elif move.phase == DISCARD:
-        if move.seat == HUMAN:
+        if person:
             lines.append(f"You discard {label}.")
         elif hand.phase != DISCARD:
             lines.append(f"{who} has taken the kitty and discarded.")
-    elif move.phase == NOMINATE:
+    elif move.phase in (NOMINATE, CALL):
         lines.append(f"{who}: {label}.")
     elif move.phase == PLAY:
-        lines.append(f"{who} play{'s' if move.seat != HUMAN else ''} {label}.")
+        lines.append(f"{who} play{'' if plain_verb else 's'} {label}.")
         if hand.tricks and not hand.trick_cards and hand.tricks[-1].plays[-1][0] == move.seat \
                 and hand.tricks[-1].plays[-1][1] == move.action:  # fmt: skip
             winner = hand.tricks[-1].winner
-            ours, theirs = render.side_tricks(hand.tricks_won)
-            lines.append(f"  {render.SEAT_NAMES[winner]} wins trick {len(hand.tricks)} "
-                         f"(us {ours}, them {theirs}).")  # fmt: skip
+            tricks = render.side_tricks(rules, hand.tricks_won)
+            won = ", ".join(f"{render.side_short(rules, s)} {tricks[s]}"
+                            for s in range(render.side_count(rules)))  # fmt: skip
+            lines.append(f"  {render.seat_name(rules, winner)} wins trick {len(hand.tricks)} "
+                         f"({won}).")  # fmt: skip
     return lines

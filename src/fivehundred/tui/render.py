@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from fivehundred.actions import (
     BID_BASE,
     BLIND_MISERE,
+    CALL_BASE,
+    GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
@@ -27,21 +29,93 @@ from fivehundred.cards import (
     card_symbol,
     iter_cards,
 )
-from fivehundred.game import GameState, HandState
+from fivehundred.game import GameState, HandState, controller_of, dummy_seats
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext, make_context
-from fivehundred.scoring import apply_hand_to_scores
+from fivehundred.rules import Rules
+from fivehundred.scoring import apply_hand_to_scores, side_of_seats
 
-SEAT_NAMES = ("South", "West", "North", "East")
-SEAT_LABELS = ("You", "West", "North (partner)", "East")
-SIDE_NAMES = ("You & North", "West & East")
-SIDE_SHORT = ("us", "them")
+#: Seat names around the table, clockwise from the person's seat (South), by seat count.
+SEAT_NAMES_BY_SEATS: dict[int, tuple[str, ...]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "North-West", "North-East", "East"),
+    6: ("South", "South-West", "North-West", "North", "North-East", "South-East"),
+}
+SEAT_NAMES = SEAT_NAMES_BY_SEATS[4]
 STRAIN_SYMBOLS = (*SUIT_SYMBOLS, "NT")
 RED_SUITS = (2, 3)
 
 
-def seat_label(seat: int) -> str:
-    return SEAT_LABELS[seat]
+def seat_names(rules: Rules) -> tuple[str, ...]:
+    """The name of every seat: South (the person) first, then clockwise."""
+    return SEAT_NAMES_BY_SEATS[rules.seats]
+
+
+def seat_name(rules: Rules, seat: int) -> str:
+    return seat_names(rules)[seat]
+
+
+def seat_label(rules: Rules, seat: int) -> str:
+    """``You``, ``North (partner)``, ``North (your dummy)``, ``West``."""
+    name = seat_name(rules, seat)
+    if seat == 0:
+        return "You"
+    if rules.dummies and seat in dummy_seats(rules):
+        owner = controller_of(rules, seat)
+        return (
+            f"{name} (your dummy)" if owner == 0 else f"{name} ({seat_name(rules, owner)}'s dummy)"
+        )
+    sides = side_of_seats(rules)
+    if sides[seat] == sides[0]:
+        return f"{name} (partner)"
+    return name
+
+
+def side_seats(rules: Rules, side: int) -> list[int]:
+    """The seats of a side (players, not dummies)."""
+    sides = side_of_seats(rules)
+    return [seat for seat in range(rules.players) if sides[seat] == side]
+
+
+def side_count(rules: Rules) -> int:
+    return max(side_of_seats(rules)) + 1
+
+
+def side_name(rules: Rules, side: int) -> str:
+    """``You & North``, ``West & East``, ``You``, ``West`` (one seat a side)."""
+    seats = side_seats(rules, side)
+    short = len(seats) > 2
+    names = ["You" if seat == 0 else seat_initials(rules, seat) if short else seat_name(rules, seat)
+             for seat in seats]  # fmt: skip
+    return " & ".join(names)
+
+
+def side_short(rules: Rules, side: int) -> str:
+    """``us`` / ``them`` with two sides; else ``you``, ``W``, ``SW+NE``."""
+    seats = side_seats(rules, side)
+    if side_count(rules) == 2:
+        return "us" if 0 in seats else "them"
+    if 0 in seats:
+        return "you" if len(seats) == 1 else "us"
+    return "+".join(seat_initials(rules, seat) for seat in seats)
+
+
+def seat_initials(rules: Rules, seat: int) -> str:
+    """``W``, ``NW``, ``SE``."""
+    return "".join(word[0] for word in seat_name(rules, seat).split("-"))
+
+
+def side_of(rules: Rules, seat: int) -> int:
+    return side_of_seats(rules)[seat]
+
+
+def side_tricks(rules: Rules, tricks_won: Sequence[int]) -> list[int]:
+    """Tricks won by each side (a dummy's tricks count for its owner's side)."""
+    totals = [0] * side_count(rules)
+    for seat, won in enumerate(tricks_won):
+        totals[side_of_seats(rules)[seat]] += won
+    return totals
 
 
 def card_label(card: Card, two_jokers: bool = False) -> str:
@@ -74,6 +148,10 @@ def action_label(action: Action, two_jokers: bool = False) -> str:
         return f"joker is {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
     if action == NO_NOMINATION:
         return "no nomination"
+    if CALL_BASE <= action < GO_ALONE:
+        return f"calls {card_label(action - CALL_BASE, two_jokers)} as partner"
+    if action == GO_ALONE:
+        return "goes alone"
     return str(action)
 
 
@@ -119,18 +197,14 @@ def suit_groups(cards: Sequence[Card], ctx: PlayContext | None) -> list[list[Car
     return groups
 
 
-def contract_text(contract: Action, contractor: int, two_jokers: bool = False) -> str:
+def contract_text(rules: Rules, contract: Action, contractor: int) -> str:
     if contract < BID_BASE:
         return "no contract"
-    return f"{action_label(contract, two_jokers)} by {seat_label(contractor)}"
+    return f"{action_label(contract, rules.two_jokers)} by {seat_label(rules, contractor)}"
 
 
-def auction_text(calls: Sequence[tuple[int, Action]], two_jokers: bool = False) -> str:
-    return ", ".join(f"{SEAT_NAMES[s]} {action_label(a, two_jokers)}" for s, a in calls)
-
-
-def side_tricks(tricks_won: Sequence[int]) -> tuple[int, int]:
-    return (tricks_won[0] + tricks_won[2], tricks_won[1] + tricks_won[3])
+def auction_text(rules: Rules, calls: Sequence[tuple[int, Action]]) -> str:
+    return ", ".join(f"{seat_name(rules, s)} {action_label(a, rules.two_jokers)}" for s, a in calls)
 
 
 @dataclass(frozen=True)
@@ -157,11 +231,9 @@ def score_sheet(game: GameState) -> list[SheetRow]:
         uncapped = [b + p for b, p in zip(before, score.points, strict=True)]
         applied = apply_hand_to_scores(rules, before, score)
         capped = tuple(u != a for u, a in zip(uncapped, applied, strict=True))
-        contract = contract_text(hand.contract, hand.contractor, rules.two_jokers)
         if hand.contract >= BID_BASE:
-            contract = (
-                f"{action_label(hand.contract, rules.two_jokers)} {SEAT_NAMES[hand.contractor][0]}"
-            )
+            initials = seat_initials(rules, hand.contractor)
+            contract = f"{action_label(hand.contract, rules.two_jokers)} {initials}"
             contract += " ✓" if score.made else " ✗"
         else:
             contract = "all pass"
@@ -171,13 +243,18 @@ def score_sheet(game: GameState) -> list[SheetRow]:
 
 
 def sheet_lines(game: GameState) -> list[str]:
-    rule = "  (490 rule: defenders' points stop at 490)" if game.rules.rule_490 else ""
-    lines = [f"Score sheet — to {game.rules.target}{rule}",
-             f"  {'#':>2} {'contract':<12} {'us':>6} {'them':>6}   {'us':>6} {'them':>6}"]  # fmt: skip
+    rules = game.rules
+    rule = "  (490 rule: defenders' points stop at 490)" if rules.rule_490 else ""
+    sides = range(side_count(rules))
+    names = [side_short(rules, side)[:6] for side in sides]
+    lines = [f"Score sheet — to {rules.target}{rule}",
+             f"  {'#':>2} {'contract':<12} " + " ".join(f"{n:>6}" for n in names) + "   "
+             + " ".join(f"{n:>6}" for n in names)]  # fmt: skip
     for row in score_sheet(game):
         marks = ["*" if c else " " for c in row.capped]
-        lines.append(f"  {row.number:>2} {row.contract:<12} {row.points[0]:>+6} {row.points[1]:>+6}"
-                     f"   {row.totals[0]:>5}{marks[0]} {row.totals[1]:>5}{marks[1]}")  # fmt: skip
+        points = " ".join(f"{row.points[side]:>+6}" for side in sides)
+        totals = " ".join(f"{row.totals[side]:>5}{marks[side]}" for side in sides)
+        lines.append(f"  {row.number:>2} {row.contract:<12} {points}   {totals}")
     if any(any(r.capped) for r in score_sheet(game)):
         lines.append("  * held at 490 by the 490 rule")
     return lines
@@ -185,32 +262,42 @@ def sheet_lines(game: GameState) -> list[str]:
 
 def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
     """After a hand: the contract, tricks and points of each side, and the totals."""
+    rules = hand.rules
     result = hand.result
-    two = hand.rules.two_jokers
-    ours, theirs = side_tricks(result.tricks_won)
     lines = []
     if result.contract >= BID_BASE:
         made = "made" if result.made else "went down"
-        lines.append(f"{contract_text(result.contract, result.contractor, two)}: {made}.")
+        lines.append(f"{contract_text(rules, result.contract, result.contractor)}: {made}.")
+        if hand.called_card >= 0:
+            partners = [s for s in hand.partners if s != hand.contractor]
+            who = seat_label(rules, partners[0]) if partners else "nobody else"
+            lines.append(f"Called {card_label(hand.called_card, rules.two_jokers)}: "
+                         f"the partner was {who}.")  # fmt: skip
     else:
         lines.append("Everybody passed: no contract.")
-    lines.append(f"Tricks: {SIDE_NAMES[0]} {ours}, {SIDE_NAMES[1]} {theirs}.")
-    lines.append(f"Points: {SIDE_NAMES[0]} {result.points[0]:+d}, "
-                 f"{SIDE_NAMES[1]} {result.points[1]:+d}.")  # fmt: skip
-    lines.append(f"Score: {SIDE_NAMES[0]} {totals[0]}, {SIDE_NAMES[1]} {totals[1]}.")
+    sides = range(side_count(rules))
+    tricks = side_tricks(rules, result.tricks_won)
+    lines.append("Tricks: " + ", ".join(f"{side_name(rules, s)} {tricks[s]}" for s in sides) + ".")
+    lines.append("Points: " + ", ".join(f"{side_name(rules, s)} {result.points[s]:+d}"
+                                        for s in sides) + ".")  # fmt: skip
+    lines.append("Score: " + ", ".join(f"{side_name(rules, s)} {totals[s]}" for s in sides) + ".")
     return lines
 
 
 def all_hands_lines(hand: HandState) -> list[str]:
-    """The four hands as dealt, the kitty and the contractor's discards."""
-    two = hand.rules.two_jokers
+    """Every hand as dealt, the kitty and the contractor's discards."""
+    rules = hand.rules
+    two = rules.two_jokers
     ctx = display_context(hand.contract, (hand.joker_suits[0], hand.joker_suits[1]))
+    width = max(len(name) for name in seat_names(rules)) + 1
     lines = []
     for seat in range(hand.seats):
-        lines.append(f"  {SEAT_NAMES[seat]:<6} {cards_text(hand.dealt[seat], ctx, two)}")
-    lines.append(f"  {'Kitty':<6} {cards_text(hand.kitty_dealt, ctx, two)}")
+        lines.append(
+            f"  {seat_name(rules, seat):<{width}} {cards_text(hand.dealt[seat], ctx, two)}"
+        )
+    lines.append(f"  {'Kitty':<{width}} {cards_text(hand.kitty_dealt, ctx, two)}")
     if hand.discards:
-        lines.append(f"  {'Discarded':<6} {cards_text(hand.discards, ctx, two)}")
+        lines.append(f"  {'Discards':<{width}} {cards_text(hand.discards, ctx, two)}")
     return lines
 
 
@@ -219,8 +306,32 @@ def cards_text(mask: CardMask, ctx: PlayContext | None, two_jokers: bool = False
     return "  ".join(" ".join(card_label(c, two_jokers) for c in group) for group in groups)
 
 
-def trick_text(plays: Sequence[tuple[int, Action]], two_jokers: bool = False) -> str:
-    return ", ".join(f"{SEAT_NAMES[s]} {action_label(a, two_jokers)}" for s, a in plays)
+def trick_text(rules: Rules, plays: Sequence[tuple[int, Action]]) -> str:
+    return ", ".join(f"{seat_name(rules, s)} {action_label(a, rules.two_jokers)}" for s, a in plays)
+
+
+def played_by_suit_lines(obs: Observation) -> list[str]:
+    """The cards played so far in this hand, by suit (trumps with their bowers), from the
+    tricks everyone has seen."""
+    rules = obs.rules
+    ctx = display_context(obs.contract, obs.joker_suits)
+    played = obs.played
+    if not played:
+        return ["No card has been played yet in this hand."]
+    groups = suit_groups(sorted_cards(played, ctx), ctx)
+    count = played.bit_count()
+    lines = [f"Played so far ({count} card{'' if count == 1 else 's'}):"]
+    for group in groups:
+        first = group[0]
+        if ctx is not None and ctx.effective_suit[first] >= 0:
+            suit = ctx.effective_suit[first]
+            name = SUIT_SYMBOLS[suit] + (" (trumps)" if suit == ctx.trump else "")
+        elif first >= JOKER:
+            name = "joker"
+        else:
+            name = SUIT_SYMBOLS[first >> 4]
+        lines.append(f"  {name:<11} {' '.join(card_label(c, rules.two_jokers) for c in group)}")
+    return lines
 
 
 def table_lines(obs: Observation, game: GameState) -> list[str]:
@@ -228,28 +339,33 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     rules = obs.rules
     two = rules.two_jokers
     hand_number = len(game.finished_hands) + 1
-    lines = [f"— Hand {hand_number} · dealer {SEAT_NAMES[obs.dealer]} · score: {SIDE_NAMES[0]} "
-             f"{game.scores[0]}, {SIDE_NAMES[1]} {game.scores[1]} (game to {rules.target}) —"]  # fmt: skip
+    score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(side_count(rules)))
+    lines = [f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
+             f"(game to {rules.target}) —"]  # fmt: skip
     if obs.contract >= BID_BASE:
-        ours, theirs = side_tricks(obs.tricks_won)
-        line = f"Contract: {contract_text(obs.contract, obs.contractor, two)}"
+        tricks = side_tricks(rules, obs.tricks_won)
+        line = f"Contract: {contract_text(rules, obs.contract, obs.contractor)}"
         if obs.joker_suits[0] >= 0 and obs.trump == 4:
             line += f" (joker is {SUIT_SYMBOLS[obs.joker_suits[0]]})"
-        lines.append(f"{line} · tricks: us {ours}, them {theirs}")
+        if obs.called_card >= 0:
+            line += f" · called {card_label(obs.called_card, two)}"
+        won = ", ".join(f"{side_short(rules, s)} {tricks[s]}" for s in range(side_count(rules)))
+        lines.append(f"{line} · tricks: {won}")
     elif obs.auction:
-        lines.append(f"Bids: {auction_text(obs.auction, two)}")
-    counts = ", ".join(f"{SEAT_LABELS[s]} {obs.hand_sizes[s]}" for s in (1, 2, 3))
+        lines.append(f"Bids: {auction_text(rules, obs.auction)}")
+    counts = ", ".join(f"{seat_label(rules, s)} {obs.hand_sizes[s]}" for s in range(1, rules.seats))
     lines.append(f"Cards held: {counts}")
+    ctx = display_context(obs.contract, obs.joker_suits)
     for seat, mask in obs.exposed:
-        ctx = display_context(obs.contract, obs.joker_suits)
-        lines.append(f"{SEAT_NAMES[seat]}'s open hand: {cards_text(mask, ctx, two)}")
+        who = "Your hand" if seat == 0 else f"{seat_label(rules, seat)}'s open cards"
+        lines.append(f"{who}: {cards_text(mask, ctx, two)}")
     if obs.trick:
-        lines.append(f"Trick: {trick_text(obs.trick, two)}")
+        lines.append(f"Trick: {trick_text(rules, obs.trick)}")
     elif obs.tricks:
         plays, winner = obs.tricks[-1]
-        lines.append(f"Last trick: {trick_text(plays, two)} — won by {SEAT_NAMES[winner]}")
-    ctx = display_context(obs.contract, obs.joker_suits)
-    lines.append(f"Your hand: {cards_text(obs.hand, ctx, two)}")
+        lines.append(f"Last trick: {trick_text(rules, plays)} — won by {seat_name(rules, winner)}")
+    mine = "Your hand" if obs.seat == 0 else f"{seat_label(rules, obs.seat)}'s playable cards"
+    lines.append(f"{mine}: {cards_text(obs.hand, ctx, two)}")
     return lines
 
 

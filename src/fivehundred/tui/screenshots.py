@@ -67,6 +67,9 @@ def main(argv: list[str]) -> int:
         asyncio.run(_shoot(session, out / "play.svg"))
         asyncio.run(_shoot(session, out / "hint.svg", ("h",)))
         asyncio.run(_options(out / "options.svg"))
+        six = Session.new(Settings(preset="six_handed", seed=3, speed=0))
+        _advance(six, PLAY, tricks=2)
+        asyncio.run(_shoot(six, out / "six_handed.svg"))
     return 0
 
 

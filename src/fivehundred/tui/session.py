@@ -1,5 +1,6 @@
-"""One person (South, seat 0) against three computer players: the game behind both the
-full-screen app and the line mode.
+"""One person (seat 0, South) against computer players: the game behind both the
+full-screen app and the line mode, on a :class:`~fivehundred.table.Table` (every preset:
+two to six players).
 
 The computer players see only their own :class:`~fivehundred.observation.Observation`.
 Each decision is made by a player built afresh with a seed derived from the game's seed
@@ -11,23 +12,25 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 from __future__ import annotations
 
 import random
-import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS, make_player
+from fivehundred.bots import PLAYERS
+from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import GameState, HandState
+from fivehundred.messages import error_text
 from fivehundred.observation import Observation
-from fivehundred.record import GAME_FORMAT, game_record, replay_game
+from fivehundred.record import GAME_FORMAT, replay_game
 from fivehundred.rules import PRESETS, SUPPORTED_PLAYERS, Rules, make_rules
+from fivehundred.scoring import side_of_seats
+from fivehundred.table import Move, NotYourTurnError, Table, check_player_name, derived_seed
 from fivehundred.tui import storage
 
 HUMAN = 0
-PARTNER = 2
 HUMAN_NAME = "human"
 #: Computer players from strongest to weakest, for defaults and hints.
 BOT_PREFERENCE = ("heuristic", "pimc", "random")
@@ -41,6 +44,17 @@ def available_bots() -> list[str]:
     return known + sorted(name for name in PLAYERS if name not in known)
 
 
+def is_computer_player(name: object) -> bool:
+    """A name the computer players understand (``heuristic``, ``pimc:fast``, ...)."""
+    if not isinstance(name, str) or name == HUMAN_NAME:
+        return False
+    try:
+        check_player_name(name)
+    except FiveHundredError:
+        return False
+    return True
+
+
 def default_bot() -> str:
     """``heuristic`` when it is registered, else the best player there is."""
     return available_bots()[0]
@@ -52,13 +66,8 @@ def hint_bot() -> str:
 
 
 def playable_presets() -> list[str]:
-    """Presets the engine plays today (four players)."""
+    """Presets the engine plays today (every one of two to six players)."""
     return [name for name, rules in PRESETS.items() if rules.players in SUPPORTED_PLAYERS]
-
-
-def derived_seed(*parts: object) -> int:
-    """A stable 32-bit seed from the parts (the same in every run, unlike ``hash``)."""
-    return zlib.crc32("/".join(str(p) for p in parts).encode())
 
 
 @dataclass
@@ -80,9 +89,14 @@ class Settings:
     def target(self) -> int:
         return self.rules().target
 
-    def seat_players(self) -> list[str]:
-        """The player of each seat: South is the person, North the partner."""
-        return [HUMAN_NAME, self.opponents, self.partner, self.opponents]
+    def seat_players(self, rules: Rules | None = None) -> list[str]:
+        """The player of each seat: seat 0 is the person, their side's other seats the
+        partner, every other seat an opponent."""
+        rules = rules or self.rules()
+        sides = side_of_seats(rules)
+        return [HUMAN_NAME if seat == HUMAN else
+                self.partner if sides[seat] == sides[HUMAN] else self.opponents
+                for seat in range(rules.players)]  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         return {"preset": self.preset, "variants": dict(self.variants),
@@ -105,7 +119,7 @@ class Settings:
                 pass
         for key in ("opponents", "partner"):
             name = data.get(key)
-            if isinstance(name, str) and name in PLAYERS:
+            if is_computer_player(name):
                 setattr(settings, key, name)
         speed = data.get("speed")
         if isinstance(speed, int | float) and not isinstance(speed, bool) and 0 <= speed <= 10:
@@ -113,18 +127,9 @@ class Settings:
         return settings
 
 
-@dataclass(frozen=True)
-class Move:
-    """One action made in the game: which hand, who, what, in which phase."""
-
-    hand_number: int
-    seat: int
-    action: Action
-    phase: str
-
-
 class Session:
-    """A game of one person against three computer players, saved after every action."""
+    """A game of one person (seat 0) against computer players at every other seat, on a
+    :class:`~fivehundred.table.Table`, saved after every action."""
 
     def __init__(self, settings: Settings, game: GameState | None = None,
                  path: Path | None = None, autosave: bool = True) -> None:  # fmt: skip
@@ -132,18 +137,28 @@ class Session:
             settings.seed = random.SystemRandom().randrange(1, 10**9)
         self.settings = settings
         self.rules = settings.rules()
-        self.game = game if game is not None else GameState(self.rules, settings.seed)
+        self.table = Table(self.rules, settings.seat_players(self.rules), settings.seed, game)
         self.path = path if path is not None else storage.save_path()
         self.autosave = autosave
         #: The last hand finished whose summary the person has not yet dismissed (or None).
         self.pending_summary: int | None = None
         self.last_archive: Path | None = None
+        #: Why the last save failed (the game goes on in memory), or "".
+        self.save_problem = ""
 
     # ----------------------------------------------------------------- state
+    @property
+    def game(self) -> GameState:
+        return self.table.game
+
     @property
     def seed(self) -> int:
         assert self.settings.seed is not None
         return self.settings.seed
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats
 
     @property
     def hand(self) -> HandState:
@@ -160,19 +175,30 @@ class Session:
 
     @property
     def to_move(self) -> int:
-        return -1 if self.game.is_over else self.game.hand.to_move
+        """The seat whose turn it is (a dummy's seat with two players); -1 when over."""
+        return self.table.seat_to_move
 
     @property
     def human_to_move(self) -> bool:
-        return not self.game.is_over and self.pending_summary is None and self.to_move == HUMAN
+        return (not self.game.is_over and self.pending_summary is None
+                and self.table.to_move == HUMAN)  # fmt: skip
 
     @property
     def computer_to_move(self) -> bool:
-        return not self.game.is_over and self.pending_summary is None and self.to_move != HUMAN
+        return (
+            not self.game.is_over and self.pending_summary is None and self.table.computer_to_move
+        )
+
+    @property
+    def acting_seat(self) -> int:
+        """The seat the person acts for now: their own, or their dummy's (two players)."""
+        seat = self.to_move
+        return seat if seat >= 0 and self.table.controller_of(seat) == HUMAN else HUMAN
 
     def observation(self) -> Observation:
-        """What the person may see now."""
-        return self.game.observation(HUMAN)
+        """What the person may see now (from the seat they act for: their dummy's when
+        they play it)."""
+        return self.game.observation(self.acting_seat)
 
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions() if self.human_to_move else []
@@ -183,19 +209,15 @@ class Session:
             return IllegalActionError("the game is over", "R-GAME")
         if self.pending_summary is not None:
             return IllegalActionError("the hand is over: continue to the next hand")
-        if self.to_move != HUMAN:
-            return IllegalActionError("it is not your turn")
-        trial = self.game.hand.clone()
-        try:
-            trial.apply(action)
-        except FiveHundredError as error:
-            return error
-        return None
+        if not self.human_to_move:
+            return NotYourTurnError("it is not your turn")
+        return self.table.refusal(HUMAN, action)
 
     def illegal_reason(self, action: Action) -> str | None:
-        """Why the person may not make ``action`` now (citing the rule), or None if legal."""
+        """Why the person may not make ``action`` now, in card language (the rule id in
+        brackets), or None if it is legal."""
         error = self._refusal(action)
-        return None if error is None else str(error)
+        return None if error is None else error_text(error, self.rules.two_jokers)
 
     def parse(self, text: str) -> Action:
         """The person's move from record notation, read for the phase (``7H`` is a bid in
@@ -209,41 +231,32 @@ class Session:
         error = self._refusal(action)
         if error is not None:
             raise error
-        return self._apply(action)
+        return self._apply(HUMAN, action)
 
     def computer_choice(self) -> tuple[int, Action, str]:
         """The computer player to move chooses (from its observation only): seat, action,
         and its explanation. Does not change the game, so it may run in a thread."""
-        seat = self.to_move
-        if seat == HUMAN or seat < 0:
+        if not self.computer_to_move:
             raise ValueError("no computer player is to move")
-        hand = self.game.hand
-        name = self.settings.seat_players()[seat]
-        player = make_player(name, derived_seed(self.seed, self.hand_number, len(hand.history),
-                                                seat))  # fmt: skip
-        action = player.act(self.game.observation(seat))
-        return seat, action, player.explain()
+        return self.table.computer_choice()
 
     def apply_computer(self, seat: int, action: Action) -> Move:
         """Apply a computer player's chosen action (checked like any other)."""
-        if self.to_move != seat or seat == HUMAN:
+        if not self.computer_to_move or seat != self.table.to_move:
             raise ValueError(f"seat {seat} is not to move")
-        return self._apply(action)
+        return self._apply(seat, action)
 
     def step_computer(self) -> Move:
         seat, action, _ = self.computer_choice()
         return self.apply_computer(seat, action)
 
-    def _apply(self, action: Action) -> Move:
-        seat = self.to_move
-        phase = self.game.hand.phase
-        number = self.hand_number
+    def _apply(self, seat: int, action: Action) -> Move:
         finished = len(self.game.finished_hands)
-        self.game.apply(action)
+        move = self.table.apply(seat, action)
         if len(self.game.finished_hands) > finished:
             self.pending_summary = finished
         self.save()
-        return Move(number, seat, action, phase)
+        return move
 
     def dismiss_summary(self) -> None:
         self.pending_summary = None
@@ -253,48 +266,40 @@ class Session:
         if not self.human_to_move:
             raise ValueError("it is not your turn")
         hand = self.game.hand
-        player = make_player(hint_bot(), derived_seed(self.seed, self.hand_number,
-                                                      len(hand.history), "hint"))  # fmt: skip
-        action = player.act(self.observation())
-        return action, player.explain() or f"the {hint_bot()} player's choice"
+        seed = derived_seed(self.seed, self.hand_number, len(hand.history), "hint")
+        action, why = decide(hint_bot(), seed, self.observation())
+        return action, why or f"the {hint_bot()} player's choice"
+
+    def needs_solver_warm_up(self) -> bool:
+        """Whether a computer player here searches with the double-dummy solver and the
+        solver's kernels are not yet ready in this process (see :meth:`warm_up_solver`)."""
+        if not any(name.startswith("pimc") for name in self.table.players):
+            return False
+        try:
+            from fivehundred import solver
+        except ImportError:
+            return False  # the pimc player falls back to the heuristic
+        return not solver.is_compiled()
+
+    @staticmethod
+    def warm_up_solver(progress: Callable[[int, int], None] | None = None) -> None:
+        """Prepare the solver now (a one-time compile of about 40 s in a fresh
+        environment, a second from the cache later)."""
+        from fivehundred import solver
+
+        solver.warm_up(progress)
 
     # ----------------------------------------------------------------- undo
-    def _undo_point(self) -> tuple[int, int] | None:
-        """(hand index, action index) of the person's last action that can be taken back:
-        in the hand in progress, or in the hand just finished if none yet in this one."""
-        hands = [*self.game.finished_hands]
-        if not self.game.is_over:
-            hands.append(self.game.hand)
-        for index in range(len(hands) - 1, max(len(hands) - 3, -1), -1):
-            hand = hands[index]
-            seats = _seats_of_history(hand)
-            for position in range(len(hand.history) - 1, -1, -1):
-                if seats[position] == HUMAN:
-                    return index, position
-        return None
-
     @property
     def can_undo(self) -> bool:
-        return self._undo_point() is not None
+        return self.table.can_undo(HUMAN)
 
     def undo(self) -> bool:
-        """Take back the person's last action and the computer actions after it, by
-        rebuilding the game from its record; False if there is nothing to take back."""
-        point = self._undo_point()
-        if point is None:
+        """Take back the person's last decision (a whole kitty exchange is one) and the
+        computer actions after it, by rebuilding the game from its log; False if there is
+        nothing to take back."""
+        if not self.table.undo(HUMAN):
             return False
-        hand_index, position = point
-        hands = [*self.game.finished_hands]
-        if not self.game.is_over:
-            hands.append(self.game.hand)
-        game = GameState(self.rules, self.seed, self.game.first_dealer)
-        for index in range(hand_index + 1):
-            hand = hands[index]
-            game.replace_deal(hand.dealt, hand.kitty_dealt)
-            actions = hand.history if index < hand_index else hand.history[:position]
-            for action in actions:
-                game.apply(action)
-        self.game = game
         self.pending_summary = None
         self.save()
         return True
@@ -302,37 +307,44 @@ class Session:
     # ----------------------------------------------------------------- records and saving
     def record(self) -> dict[str, Any]:
         """The game as a ``fivehundred-game/1`` record, with its seed and who played."""
-        self.game.seed = self.seed
-        return game_record(self.game, players=self.settings.seat_players())
+        return self.table.record()
 
     def save(self) -> None:
         """Rewrite the save file (atomically); a finished game is also archived."""
         if not self.autosave:
             return
         record = self.record()
-        storage.write_json_atomic(self.path, record)
-        if self.game.is_over and self.last_archive is None:
-            self.last_archive = storage.archive_path("finished", self.seed)
-            storage.write_json_atomic(self.last_archive, record)
+        try:
+            storage.write_json_atomic(self.path, record)
+            if self.game.is_over and self.last_archive is None:
+                archive = storage.archive_path("finished", self.seed)
+                storage.write_json_atomic(archive, record)
+                self.last_archive = archive
+        except OSError as error:
+            self.save_problem = f"cannot save the game to {self.path}: {error.strerror or error}"
+        else:
+            self.save_problem = ""
 
     @classmethod
     def new(cls, settings: Settings, path: Path | None = None) -> Session:
         """A new game. An unfinished game in the save file is first put aside under
-        ``games/`` so that starting afresh never loses one."""
+        ``games/`` so that starting afresh never loses one (``--list`` shows them)."""
         path = path if path is not None else storage.save_path()
-        if path.exists():
-            try:
-                old = storage.read_json(path, "saved game")
-                finished = replay_game(old).is_over
-            except (storage.SaveError, FiveHundredError):
-                old, finished = None, False
-            if not finished:
-                seed = old.get("seed", "unknown") if isinstance(old, dict) else "unknown"
-                aside = storage.archive_path("unfinished", seed)
-                aside.parent.mkdir(parents=True, exist_ok=True)
-                path.replace(aside)
+        put_aside(path)
         session = cls(settings, path=path)
         session.save()
+        return session
+
+    @classmethod
+    def reopen(cls, path: Path, speed: float | None = None) -> Session:
+        """Continue an unfinished game kept under ``games/`` (see :func:`unfinished_games`):
+        the game in the save file, if unfinished, is put aside in its place."""
+        current = storage.save_path()
+        if path.resolve() == current.resolve():
+            return cls.resume(current, speed)
+        session = cls.from_record(storage.read_json(path, "saved game"), current, speed)
+        put_aside(current)
+        path.replace(current)
         return session
 
     @classmethod
@@ -350,10 +362,11 @@ class Session:
                                     f"{GAME_FORMAT} record)")  # fmt: skip
         try:
             game = replay_game(data)
-        except FiveHundredError as error:
-            raise storage.SaveError(f"the saved game {path} is damaged ({error})") from None
+        except (ValueError, TypeError, KeyError, RecursionError, MemoryError) as error:
+            raise storage.SaveError(f"the saved game {path} is damaged "
+                                    f"({_short(error)})") from None  # fmt: skip
         seed = data.get("seed")
-        if not isinstance(seed, int) or isinstance(seed, bool):
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             seed = random.SystemRandom().randrange(1, 10**9)
         preferences = storage.load_settings()
         settings = Settings.from_dict(preferences)
@@ -363,34 +376,85 @@ class Session:
         if speed is not None:
             settings.speed = speed
         players = data.get("players")
-        if isinstance(players, list) and len(players) == 4:
-            if isinstance(players[1], str) and players[1] in PLAYERS:
-                settings.opponents = players[1]
-            if isinstance(players[2], str) and players[2] in PLAYERS:
-                settings.partner = players[2]
+        rules = game.rules
+        if isinstance(players, list) and len(players) == rules.players:
+            sides = side_of_seats(rules)
+            for seat, name in enumerate(players):
+                if seat == HUMAN or not is_computer_player(name):
+                    continue
+                if sides[seat] == sides[HUMAN]:
+                    settings.partner = name
+                else:
+                    settings.opponents = name
         if game.seed != seed:
             # A save without a usable seed: hands to come are dealt from a fresh one.
             game.seed = seed
             if not game.is_over and not game.hand.history:
                 fresh = HandState.deal(game.rules, game.hand.dealer,
                                        f"{seed}/hand-{len(game.finished_hands)}")  # fmt: skip
-                game.replace_deal(fresh.dealt, fresh.kitty_dealt)
+                game.hand = fresh
         session = cls(settings, game, path)
         if game.is_over:
             session.last_archive = path
         return session
 
 
-def _seats_of_history(hand: HandState) -> list[int]:
-    """The seat that made each action of a hand's history (replayed from the deal)."""
-    trial = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt)
-    seats = []
-    for action in hand.history:
-        seats.append(trial.to_move)
-        trial.apply(action)
-    return seats
+def _short(error: BaseException) -> str:
+    text = str(error) or type(error).__name__
+    if isinstance(error, RecursionError):
+        text = "nested too deeply"
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
-def side_of(seat: int) -> int:
-    """0 for South/North (the person's side), 1 for West/East."""
-    return seat % 2
+def put_aside(path: Path) -> Path | None:
+    """Move an unfinished (or unreadable) game at ``path`` to ``games/`` (never losing
+    one); a finished game is already archived and is left to be overwritten. Returns
+    where it went, or None."""
+    if not path.exists():
+        return None
+    seed: object = "unknown"
+    kind = "unfinished"
+    try:
+        old = storage.read_json(path, "saved game")
+        if isinstance(old, dict):
+            seed = old.get("seed", "unknown")
+        finished = replay_game(old).is_over
+    except Exception:
+        finished, kind = False, "damaged"
+    if finished:
+        return None
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        seed = "unknown"
+    aside = storage.archive_path(kind, seed)
+    aside.parent.mkdir(parents=True, exist_ok=True)
+    path.replace(aside)
+    return aside
+
+
+def unfinished_games() -> list[Path]:
+    """The games that can be continued: the save file (if its game is unfinished), then
+    the unfinished games put aside under ``games/``, newest first."""
+    games: list[Path] = []
+    current = storage.save_path()
+    try:
+        if current.exists() and not replay_game(storage.read_json(current)).is_over:
+            games.append(current)
+    except Exception:
+        pass
+    try:
+        aside = sorted((storage.data_dir() / storage.GAMES_DIR).glob("*-unfinished-*.json"),
+                       reverse=True)  # fmt: skip
+    except OSError:
+        aside = []
+    return games + aside
+
+
+def describe_saved(path: Path) -> str:
+    """One line about a saved game: rules, hand, score (or why it cannot be read)."""
+    try:
+        game = replay_game(storage.read_json(path, "saved game"))
+    except Exception as error:
+        return f"{path.name}: cannot be read ({str(error)[:80]})"
+    scores = "–".join(str(score) for score in game.scores)
+    return (f"{path.name}: {game.rules.preset}, hand {len(game.finished_hands) + 1}, "
+            f"score {scores}")  # fmt: skip

@@ -32,41 +32,46 @@ class Step:
 
 def steps_of(state: HandState | GameState) -> list[Step]:
     """Every step of a replayed hand or game."""
+    sides = render.side_count(state.rules)
+    zero = (0,) * sides
     if isinstance(state, GameState):
         hands = list(state.finished_hands)
         if not state.is_over and state.hand.history:
             hands.append(state.hand)
-        history = [(0, 0), *state.score_history]
+        history = [zero, *state.score_history]
     else:
-        hands, history = [state], [(0, 0)]
+        # A single hand: the score after it is its points.
+        hands = [state]
+        history = [zero, *([tuple(state.result.points)] if state.is_over else [])]
     steps: list[Step] = []
     for index, hand in enumerate(hands):
         number = index + 1
         scores = tuple(history[index]) if index < len(history) else tuple(history[-1])
-        two = hand.rules.two_jokers
-        replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt)
+        rules = hand.rules
+        two = rules.two_jokers
+        replay = HandState(rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
         steps.append(Step(number, replay.clone(), scores,
-                          f"Hand {number}: {render.SEAT_NAMES[hand.dealer]} deals."))  # fmt: skip
+                          f"Hand {number}: {render.seat_name(rules, hand.dealer)} deals."))  # fmt: skip
         for action in hand.history:
             seat, phase = replay.to_move, replay.phase
             replay.apply(action)
             label = render.action_label(action, two)
             if phase == AUCTION:
-                text = (
-                    f"{render.SEAT_NAMES[seat]} {'passes' if label == 'pass' else 'bids ' + label}"
-                )
+                text = f"{render.seat_name(rules, seat)} {'passes' if label == 'pass' else 'bids ' + label}"
             elif phase == DISCARD:
-                text = f"{render.SEAT_NAMES[seat]} discards {label}"
+                text = f"{render.seat_name(rules, seat)} discards {label}"
             else:
-                text = f"{render.SEAT_NAMES[seat]}: {label}"
+                text = f"{render.seat_name(rules, seat)}: {label}"
             if replay.is_over:
                 after = history[index + 1] if index + 1 < len(history) else scores
                 result = replay.result
-                text += (f" — hand over: points us {result.points[0]:+d}, them "
-                         f"{result.points[1]:+d}; score {after[0]}–{after[1]}")  # fmt: skip
+                points = ", ".join(f"{render.side_short(rules, side)} {result.points[side]:+d}"
+                                   for side in range(len(after)))  # fmt: skip
+                text += (f" — hand over: points {points}; score "
+                         f"{'–'.join(str(score) for score in after)}")  # fmt: skip
                 scores = tuple(after)
             elif replay.tricks and not replay.trick_cards and phase == "play":
-                text += f" — {render.SEAT_NAMES[replay.tricks[-1].winner]} wins the trick"
+                text += f" — {render.seat_name(rules, replay.tricks[-1].winner)} wins the trick"
             steps.append(Step(number, replay.clone(), scores, text))
     return steps
 
@@ -133,11 +138,10 @@ class ShowApp(App[int]):
         self.query_one("#info", Static).update(
             info_renderable(obs, step.hand_number, step.scores, state.rules.target)
         )
+        # Before the exchange the kitty lies face down; after it, the discards.
+        label, cards = ("kitty: ", state.kitty) if state.kitty else ("discards: ", state.discards)
         kitty = Text.assemble(
-            ("kitty: ", "dim"),
-            render.cards_text(
-                state.kitty if state.kitty else state.discards, None, state.rules.two_jokers
-            ),
+            (label, "dim"), render.cards_text(cards, None, state.rules.two_jokers)
         )
         self.query_one("#table", Static).update(
             Group(table_renderable(obs, None, hands=state.hands), kitty)

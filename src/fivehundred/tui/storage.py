@@ -22,8 +22,34 @@ SETTINGS_NAME = "settings.json"
 GAMES_DIR = "games"
 
 
+#: Larger files are not game records (a long game's record is a few hundred kilobytes).
+MAX_FILE_BYTES = 20_000_000
+
+
 class SaveError(Exception):
     """A saved file that cannot be read back; the message says which and why."""
+
+
+class DataDirError(SaveError):
+    """The data directory cannot be used (not a directory, not writable, ...)."""
+
+
+def check_data_dir() -> Path:
+    """The data directory, created if need be and checked to be writable; raises
+    :class:`DataDirError` with a one-line message naming it and why not."""
+    where = data_dir()
+    origin = f" (${ENV_DATA_DIR})" if os.environ.get(ENV_DATA_DIR) else ""
+    if where.exists() and not where.is_dir():
+        raise DataDirError(f"cannot use the data directory {where}{origin}: not a directory")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=".probe.", dir=where)
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise DataDirError(f"cannot use the data directory {where}{origin}: {reason}") from None
+    return where
 
 
 def data_dir() -> Path:
@@ -65,6 +91,8 @@ def write_json_atomic(path: Path, data: Any) -> None:
 def read_json(path: Path, what: str = "file") -> Any:
     """Read a JSON file, turning every failure into a one-line :class:`SaveError`."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise SaveError(f"the {what} {path} is damaged (larger than {MAX_FILE_BYTES} bytes)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SaveError(f"no {what} at {path}") from None
@@ -77,6 +105,11 @@ def read_json(path: Path, what: str = "file") -> Any:
     except json.JSONDecodeError as error:
         raise SaveError(f"the {what} {path} is damaged (not valid JSON: {error.msg} at line "
                         f"{error.lineno} column {error.colno})") from None  # fmt: skip
+    except RecursionError:
+        raise SaveError(f"the {what} {path} is damaged (nested too deeply)") from None
+    except (ValueError, MemoryError) as error:
+        reason = "an integer of thousands of digits" if "digits" in str(error) else str(error)
+        raise SaveError(f"the {what} {path} is damaged ({reason[:120]})") from None
 
 
 def archive_path(kind: str, seed: object) -> Path:
@@ -91,12 +124,20 @@ def archive_path(kind: str, seed: object) -> Path:
     return path
 
 
+def move_aside(path: Path, kind: str) -> Path:
+    """Move ``path`` to a fresh name under ``games/`` (``kind``: unfinished, damaged)."""
+    aside = archive_path(kind, "unknown")
+    aside.parent.mkdir(parents=True, exist_ok=True)
+    path.replace(aside)
+    return aside
+
+
 def load_settings() -> dict[str, Any]:
     """The options last chosen, or ``{}`` if none were saved or the file is unreadable
     (settings are a convenience: a damaged file must not stop a game)."""
     try:
         data = read_json(settings_path(), "settings file")
-    except SaveError:
+    except (SaveError, OSError):
         return {}
     return data if isinstance(data, dict) else {}
 

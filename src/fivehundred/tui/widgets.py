@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.message import Message
@@ -51,13 +52,14 @@ class CardWidget(Static, can_focus=True):
 
     DEFAULT_CSS = """
     CardWidget {
-        width: 6; height: 3; border: round #8a8a8a; content-align: center middle;
+        width: 5; height: 3; border: round #8a8a8a; content-align: center middle;
         background: #1d2b1f; margin: 0 0 0 0;
     }
     CardWidget:focus { border: round #f0c674; background: #2e4532; }
     CardWidget.illegal { border: round #3c3c3c; background: #151d16; }
     CardWidget.marked { border: double #f0c674; background: #4a3f1c; }
     CardWidget.hinted { border: heavy #5fd7ff; }
+    CardWidget.kitty { color: #f0c674; border-title-color: #f0c674; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -77,9 +79,13 @@ class CardWidget(Static, can_focus=True):
         self.reason: str | None = None
         super().__init__(card_text(card, two_jokers))
 
-    def set_state(self, reason: str | None, marked: bool, hinted: bool, gap: bool) -> None:
+    def set_state(self, reason: str | None, marked: bool, hinted: bool, gap: bool,
+                  kitty: bool = False) -> None:  # fmt: skip
         """Show the card as playable or not (dimmed, the reason on hover), marked for
-        discarding, or hinted; ``gap`` leaves a space before a new suit."""
+        discarding, hinted, or just taken from the kitty (a ``+`` on its frame); ``gap``
+        leaves a space before a new suit."""
+        self.set_class(kitty, "kitty")
+        self.border_title = "+" if kitty else None
         if reason != self.reason or not self.is_mounted:
             self.reason = reason
             self.update(card_text(self.card, self.two_jokers, dim=reason is not None))
@@ -97,11 +103,14 @@ class CardWidget(Static, can_focus=True):
         self.post_message(self.Chosen(self.card))
 
     def action_neighbour(self, step: int) -> None:
-        siblings = (
-            [w for w in self.parent.children if isinstance(w, CardWidget)] if self.parent else []
-        )
-        if self in siblings:
-            siblings[(siblings.index(self) + step) % len(siblings)].focus()
+        parent = self.parent
+        if isinstance(parent, HandRow):
+            parent.step_focus(self, step)
+
+    def on_focus(self) -> None:
+        parent = self.parent
+        if isinstance(parent, HandRow):
+            parent.cursor = self
 
 
 class HandRow(Horizontal):
@@ -111,15 +120,44 @@ class HandRow(Horizontal):
     HandRow { height: 3; width: 100%; align-horizontal: center; }
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The card the arrow keys move from: the focus as it will be once every key
+        #: received so far is handled (focus itself moves only at the next refresh, so
+        #: keys arriving together would otherwise all start from the same card).
+        self.cursor: CardWidget | None = None
+
+    def step_focus(self, origin: CardWidget, step: int) -> None:
+        cards = [w for w in self.children if isinstance(w, CardWidget)]
+        start = self.cursor if self.cursor in cards else origin
+        if start not in cards:
+            return
+        target = cards[(cards.index(start) + step) % len(cards)]
+        self.cursor = target
+        target.focus()
+
     def show(self, cards: Sequence[Card], reasons: dict[Card, str | None], two_jokers: bool,
              marked: set[Card], hinted: Card | None, groups: list[list[Card]],
-             focus: bool) -> None:  # fmt: skip
+             focus: bool, kitty: CardMask = 0) -> None:  # fmt: skip
         """Show these cards; the widgets are kept while the hand is unchanged (so focus
         stays put) and rebuilt when it changes."""
         current = [w for w in self.children if isinstance(w, CardWidget)]
-        if [w.card for w in current] != list(cards):
+        wanted = set(cards)
+        kept = [w for w in current if w.card in wanted]
+        if len(kept) < len(current) and [w.card for w in kept] == list(cards):
+            # Cards played or discarded: only their widgets go (cheaper than a rebuild).
+            gone = [w for w in current if w.card not in wanted]
+            if self.cursor in gone:
+                self.cursor = None
+            if self.app.focused in gone and kept:
+                kept[0].focus()
+            for widget in gone:
+                widget.remove()
+            current = kept
+        elif [w.card for w in current] != list(cards):
             focused = self.app.focused
             self.remove_children()
+            self.cursor = None
             current = [CardWidget(card, two_jokers) for card in cards]
             self.mount_all(current)
             if focus or (isinstance(focused, CardWidget) and focused.parent is self):
@@ -128,51 +166,83 @@ class HandRow(Horizontal):
         for widget in current:
             card = widget.card
             widget.set_state(reasons.get(card), card in marked, card == hinted,
-                             card in first_of_group)  # fmt: skip
+                             card in first_of_group, bool(kitty >> card & 1))  # fmt: skip
         if focus and current:
             target = next((w for w in current if w.reason is None), current[0])
             focused = self.app.focused
             # Keep the focus on a playable card of this hand; else the first playable one.
             if not (isinstance(focused, CardWidget) and focused in current
                     and focused.reason is None):  # fmt: skip
+                self.cursor = target
                 self.call_after_refresh(target.focus)
 
 
 class KeyGrid(Container):
-    """A grid of buttons that the arrow keys move around."""
+    """A grid of buttons that the arrow keys move around (``columns`` a row; a row of
+    choices is a grid of one row). Keys arriving together each move one step."""
 
     columns = 5
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "step(-1)", show=False),
         Binding("right", "step(1)", show=False),
-        Binding("up", "step(-5)", show=False),
-        Binding("down", "step(5)", show=False),
+        Binding("up", "row(-1)", show=False),
+        Binding("down", "row(1)", show=False),
     ]
+
+    def __init__(self, *args: Any, columns: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if columns is not None:
+            self.columns = columns
+        self.cursor: Widget | None = None
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.cursor = event.widget
+
+    def action_row(self, rows: int) -> None:
+        self.action_step(rows * self.columns)
 
     def action_step(self, step: int) -> None:
         buttons = [w for w in self.query("Button") if w.focusable]
         if not buttons:
             return
-        focused = self.app.focused
         all_buttons = list(self.query("Button"))
-        if focused not in all_buttons:
+        start = self.cursor if self.cursor in all_buttons else self.app.focused
+        if start not in all_buttons:
+            self.cursor = buttons[0]
             buttons[0].focus()
             return
-        index = all_buttons.index(focused)
+        assert start is not None
+        index = all_buttons.index(start)
         size = len(all_buttons)
-        while True:
+        for _ in range(size):
             index = (index + step) % size
             if all_buttons[index].focusable:
+                self.cursor = all_buttons[index]
                 all_buttons[index].focus()
                 return
 
 
+def plural(count: int, word: str) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def table_places(seats: int) -> tuple[int, list[int], int]:
+    """Where the seats sit around the table, seen from South (seat 0, at the bottom): the
+    seat on the left, the seats along the top (left to right), the seat on the right."""
+    if seats == 3:
+        return 1, [], 2
+    return 1, list(range(2, seats - 1)), seats - 1
+
+
 def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[CardMask] | None = None,
-                     title: str = "") -> RenderableType:  # fmt: skip
+                     title: str = "", compact: bool = False) -> RenderableType:  # fmt: skip
     """The table seen from South: the other seats with their cards held (or shown), and
-    the trick in the middle. ``hands`` shows every hand face up (replays)."""
-    two = obs.rules.two_jokers
+    the trick in the middle, for any number of seats. ``hands`` shows every hand face up
+    (replays); ``compact`` leaves out the blank lines (a small terminal)."""
+    rules = obs.rules
+    two = rules.two_jokers
     ctx = render.display_context(obs.contract, obs.joker_suits)
     played = {seat: action for seat, action in obs.trick}
     last_winner = None
@@ -180,14 +250,18 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
         plays, last_winner = obs.tricks[-1]
         played = {seat: action for seat, action in plays}
     exposed = dict(obs.exposed)
+    if obs.seat != 0:
+        exposed[obs.seat] = obs.hand  # the person's dummy, to be played now
 
     def seat_block(seat: int) -> Text:
         text = Text()
-        name = render.SEAT_LABELS[seat] if seat else "You (South)"
+        name = render.seat_label(rules, seat) if seat else "You (South)"
         style = "bold"
         if obs.to_move == seat and obs.phase != "done":
             style = "bold reverse #f0c674"
         text.append(f" {name} ", style=style)
+        if seat in obs.partners and seat != obs.contractor and obs.called_card >= 0:
+            text.append(" ☆", style="#f0c674")
         if obs.contractor == seat and obs.contract >= BID_BASE:
             text.append(" ★", style="#f0c674")
         if obs.dealer == seat:
@@ -197,15 +271,15 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
             text.append("sits out (misère)", style="dim")
         elif hands is not None:
             text.append_text(cards_line(hands[seat], ctx, two))
-        elif seat in exposed:
+        elif seat in exposed and seat != 0:
             text.append_text(cards_line(exposed[seat], ctx, two))
         elif seat != 0:
-            text.append(f"{obs.hand_sizes[seat]} cards", style="dim")
+            text.append(plural(obs.hand_sizes[seat], "card"), style="dim")
         calls = [render.action_label(a, two) for s, a in obs.auction if s == seat]
         if obs.phase == "auction" and calls:
             text.append(f"\nbid: {' '.join(calls)}", style="italic")
         elif obs.tricks_won[seat] and obs.contract >= BID_BASE:
-            text.append(f"\ntricks: {obs.tricks_won[seat]}", style="dim")
+            text.append(f"\n{plural(obs.tricks_won[seat], 'trick')}", style="dim")
         return text
 
     def played_card(seat: int) -> Text:
@@ -216,31 +290,61 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
         if last_winner is not None:
             text.stylize("dim")
             if seat == last_winner:
-                text.append(" ◀ won", style="italic #f0c674")
+                text.append(" ◀", style="bold #f0c674")
         return text
 
+    left, top, right = table_places(rules.seats)
     grid = Table.grid(expand=True)
-    grid.add_column(justify="left", ratio=1)
-    grid.add_column(justify="center", ratio=1)
-    grid.add_column(justify="right", ratio=1)
-    grid.add_row("", seat_block(2), "")
-    grid.add_row("", "", "")
-    grid.add_row("", played_card(2), "")
-    grid.add_row(
-        seat_block(1), Text.assemble(played_card(1), "     ", played_card(3)), seat_block(3)
-    )
-    grid.add_row("", played_card(0), "")
-    grid.add_row("", "", "")
-    south = (
-        seat_block(0)
-        if hands is not None
-        else Text("You (South)", style="bold reverse #f0c674" if obs.to_move == 0 else "bold")
-    )
-    grid.add_row("", south, "")
+    columns = max(3, len(top))
+    for column in range(columns):
+        justify = "left" if column == 0 else "right" if column == columns - 1 else "center"
+        grid.add_column(justify=justify, ratio=1)  # type: ignore[arg-type]
+
+    def spread(cells: dict[int, RenderableType]) -> list[RenderableType]:
+        return [cells.get(column, "") for column in range(columns)]
+
+    # The seats along the top sit in the middle columns (one seat: the centre).
+    if len(top) == 1:
+        places = {columns // 2: top[0]}
+    elif len(top) == 2:
+        places = {0: top[0], columns - 1: top[1]}
+    else:
+        first = (columns - len(top)) // 2
+        places = {first + index: seat for index, seat in enumerate(top)}
+    middle = columns // 2
+    if top:
+        grid.add_row(*spread({column: seat_block(seat) for column, seat in places.items()}))
+        grid.add_row(*spread({column: played_card(seat) for column, seat in places.items()}))
+    elif not compact:
+        grid.add_row(*spread({}))
+    grid.add_row(*spread({0: seat_block(left), middle: Text.assemble(played_card(left), "     ",
+                                                                     played_card(right)),
+                          columns - 1: seat_block(right)}))  # fmt: skip
+    grid.add_row(*spread({middle: played_card(0)}))
+    if hands is not None or (0 in exposed and obs.seat != 0):
+        south: RenderableType = seat_block(0)
+        if hands is None:
+            south = Text.assemble(seat_block(0), cards_line(exposed[0], ctx, two))
+    else:
+        south = Text("You (South)", style="bold reverse #f0c674" if obs.to_move == 0 else "bold")
+        if obs.contractor == 0 and obs.contract >= BID_BASE:
+            south.append(" ★", style="#f0c674")
+        if obs.dealer == 0:
+            south.append(" (dealer)", style="dim")
+    grid.add_row(*spread({middle: south}))
     parts: list[RenderableType] = []
     if title:
         parts.append(Text(title, style="bold"))
     parts.append(grid)
+    legend = []
+    if obs.contract >= BID_BASE:
+        legend.append("★ contractor")
+        if obs.called_card >= 0:
+            legend.append("☆ called partner")
+    if last_winner is not None:
+        legend.append("◀ won the last trick")
+    if legend:
+        parts.append(Text(" · ".join(legend), style="dim", justify="center"))
     return Group(*parts)
 
 
@@ -258,46 +362,56 @@ def cards_line(mask: CardMask, ctx: PlayContext | None, two: bool) -> Text:
 
 
 def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], target: int) -> Text:
-    """The line above the table: the hand, the contract and the tricks of each side."""
-    two = obs.rules.two_jokers
+    """The lines above the table: the score first (it must always show), then the hand,
+    the contract and the tricks of each side."""
+    rules = obs.rules
+    two = rules.two_jokers
+    sides = range(render.side_count(rules))
     text = Text()
-    text.append(f"Hand {hand_number}", style="bold")
-    text.append(f" · dealer {render.SEAT_NAMES[obs.dealer]}")
+    text.append("Score ", style="bold")
+    text.append(" – ".join(f"{render.side_short(rules, side)} {scores[side]}" for side in sides),
+                style="bold")  # fmt: skip
+    text.append(f" (to {target}) · Hand {hand_number}")
+    text.append(f"\nDealer {render.seat_name(rules, obs.dealer)} · ")
     if obs.contract >= BID_BASE:
-        text.append(" · contract ")
         text.append_text(action_text(obs.contract, two))
-        side = "us" if obs.contractor % 2 == 0 else "them"
-        text.append(f" by {render.SEAT_NAMES[obs.contractor]} ({side})")
+        side = render.side_of(rules, obs.contractor)
+        text.append(f" by {render.seat_name(rules, obs.contractor)}")
+        if len(render.side_seats(rules, side)) > 1:
+            text.append(f" ({render.side_short(rules, side)})")
         if obs.trump == 4 and obs.joker_suits[0] >= 0:
             text.append(f" · joker is {SUIT_SYMBOLS[obs.joker_suits[0]]}")
-        ours, theirs = render.side_tricks(obs.tricks_won)
-        text.append(f" · tricks us {ours} – them {theirs}", style="bold")
+        if obs.called_card >= 0:
+            text.append(f" · called {render.card_label(obs.called_card, two)}")
+        tricks = render.side_tricks(rules, obs.tricks_won)
+        won = " – ".join(f"{render.side_short(rules, side)} {tricks[side]}" for side in sides)
+        text.append(f" · tricks {won}", style="bold")
     elif obs.phase == "auction":
-        text.append(" · bidding")
-    text.append(f"\nScore: us {scores[0]} – them {scores[1]} (game to {target})")
+        text.append("bidding")
     return text
 
 
-def sheet_renderable(game: GameState) -> RenderableType:
+def sheet_renderable(game: GameState, rows_shown: int = 12) -> RenderableType:
     """The score sheet: hand by hand, running totals, the 490 cap marked where it held."""
+    rules = game.rules
+    sides = range(render.side_count(rules))
     table = Table(title="Score sheet", expand=True, box=None, padding=(0, 1), title_style="bold")
     table.add_column("#", justify="right", style="dim")
     table.add_column("contract")
-    table.add_column("us", justify="right")
-    table.add_column("them", justify="right")
+    for side in sides:
+        table.add_column(render.side_short(rules, side)[:6], justify="right")
     rows = render.score_sheet(game)
-    for row in rows[-12:]:
+    for row in rows[-rows_shown:] if rows_shown > 0 else []:
         cells = []
-        for side in (0, 1):
+        for side in sides:
             cell = Text(f"{row.totals[side]}")
-            if row.points[side]:
+            if row.points[side] and len(sides) == 2:
                 cell = Text.assemble((f"{row.points[side]:+d} ", "dim"), cell)
             if row.capped[side]:
                 cell.append(" cap", style="bold #f0c674")
             cells.append(cell)
         table.add_row(str(row.number), row.contract, *cells)
     parts: list[RenderableType] = [table]
-    rules = game.rules
     if rules.rule_490 and any(any(r.capped) for r in rows):
         parts.append(Text("cap: defenders' points stop at 490 (R-490)", style="dim italic"))
     elif rules.rule_490 and any(s == rules.target - 10 for s in game.scores):

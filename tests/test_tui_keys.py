@@ -1,0 +1,288 @@
+"""The full-screen game's keys and layout: the kitty exchange at 80×24 (every card on the
+screen, the kitty cards marked, keys arriving together, undo of the whole exchange), the
+arrow keys and Escape in the joker bars, the score line with a nominated joker, asking
+before a new game replaces one in progress, and the log after a resume."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Button
+
+from fivehundred.actions import NO_NOMINATION, NOMINATE_BASE, bid_action, joker_lead_action
+from fivehundred.actions import PASS as PASS_ACTION
+from fivehundred.cards import JOKER, NO_TRUMPS
+from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY, GameState, HandState
+from fivehundred.tui import storage
+from fivehundred.tui.app import FiveHundredApp, OptionsScreen, TextScreen
+from fivehundred.tui.session import HUMAN, Session, Settings
+from fivehundred.tui.widgets import CardWidget
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(storage.ENV_DATA_DIR, str(tmp_path))
+    return tmp_path
+
+
+def joker_session() -> Session:
+    """South holds the joker and bids first (East deals)."""
+    settings = Settings(seed=1, speed=0)
+    game = GameState(settings.rules(), 1, first_dealer=3)
+    for seed in range(200):
+        hand = HandState.deal(game.rules, 3, seed)
+        if hand.dealt[HUMAN] >> JOKER & 1:
+            game.replace_deal(hand.dealt, hand.kitty_dealt)
+            session = Session(settings, game, storage.save_path())
+            session.save()
+            return session
+    raise AssertionError("no deal with the joker for South")
+
+
+def widget_text(widget: Widget) -> str:
+    strips = widget.render_lines(Region(0, 0, widget.region.width, widget.region.height))
+    return "\n".join(strip.text for strip in strips)
+
+
+async def settle(pilot, app: FiveHundredApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(300):
+        await pilot.pause()
+        session = app.session
+        if session is None or isinstance(app.screen, TextScreen) or not session.computer_to_move:
+            await pilot.pause()
+            return
+    raise AssertionError("the computer players did not finish")
+
+
+async def bid_10nt_and_take_the_kitty(pilot, app: FiveHundredApp) -> None:  # type: ignore[no-untyped-def]
+    session = app.session
+    assert session is not None and session.hand.phase == AUCTION
+    await pilot.press("left", "enter")  # 10NT lies just before Pass, which has the focus
+    await settle(pilot, app)
+    assert session.hand.contract == bid_action(10, NO_TRUMPS)
+    assert session.hand.phase == DISCARD and session.human_to_move
+
+
+def focused_button(app: FiveHundredApp) -> str:
+    focused = app.focused
+    assert isinstance(focused, Button), focused
+    return str(focused.name)
+
+
+async def test_the_kitty_exchange_at_80_by_24_and_its_undo() -> None:
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    size = (80, 24)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, app)
+        assert "You (South)" in widget_text(app.query_one("#table"))
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        screen = Region(0, 0, *size)
+        cards = list(app.query(CardWidget))
+        assert len(cards) == 13
+        assert all(screen.contains_region(card.region) for card in cards)
+        kitty = [card.card for card in cards if card.has_class("kitty")]
+        assert sum(1 << c for c in kitty) == session.hand.kitty_dealt
+        info = widget_text(app.query_one("#info"))
+        assert "Score" in info
+        # Keys arriving together: each right moves one card on.
+        await pilot.press("enter", "right", "right", "enter", "right", "right", "enter")
+        order = [card.card for card in cards]
+        assert app.marked == {order[0], order[2], order[4]}
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert session.hand.phase == NOMINATE
+        # Undo takes back the whole exchange, not one card.
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert session.hand.phase == DISCARD and session.hand.discards_left == 3
+        assert len(list(app.query(CardWidget))) == 13
+
+
+async def test_the_nomination_bar_takes_the_arrow_keys_and_the_score_stays_shown() -> None:
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        await pilot.press("enter", "right", "enter", "right", "enter", "d")
+        await settle(pilot, app)
+        assert session.hand.phase == NOMINATE
+        first = focused_button(app)
+        await pilot.press("right", "right", "left")
+        second = focused_button(app)
+        assert first == f"nominate-{NOMINATE_BASE}" and second == f"nominate-{NOMINATE_BASE + 1}"
+        await pilot.press("left", "enter")
+        await settle(pilot, app)
+        assert session.hand.joker_suits[0] == 0
+        info = widget_text(app.query_one("#info"))
+        assert "joker is ♠" in info and "Score" in info
+
+
+async def test_the_joker_lead_bar_takes_the_arrow_keys_and_escape_cancels() -> None:
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(110, 36)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        joker = next(card for card in app.query(CardWidget) if card.card == JOKER)
+        order = [card.card for card in app.query(CardWidget)]
+        # Discard three cards that are not the joker, then no nomination.
+        spare = [index for index, card in enumerate(order) if card != JOKER][:3]
+        for index in spare:
+            app.query(CardWidget)[index].focus()
+            await pilot.pause()
+            await pilot.press("enter")
+        await pilot.press("d")
+        await settle(pilot, app)
+        await pilot.press("right", "right", "right", "right", "enter")  # "none"
+        await settle(pilot, app)
+        assert session.hand.phase == PLAY and session.hand.joker_suits[0] == -1
+        assert session.hand.history[-1] == NO_NOMINATION
+        joker = next(card for card in app.query(CardWidget) if card.card == JOKER)
+        joker.focus()
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.choosing_joker_lead == JOKER
+        first = focused_button(app)
+        await pilot.press("right")
+        assert focused_button(app) != first
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.choosing_joker_lead is None
+        history = list(session.hand.history)
+        joker.focus()
+        await pilot.pause()
+        await pilot.press("enter", "right", "enter")
+        await settle(pilot, app)
+        assert session.hand.history[len(history)] == joker_lead_action(JOKER, 1)
+
+
+async def test_a_new_game_asks_before_replacing_the_one_in_progress() -> None:
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        await pilot.press("ctrl+n")  # Start new game, from anywhere on the options screen
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen) and "new game" in app.screen.title_text
+        await pilot.press("enter")  # "Keep playing" has the focus
+        await pilot.pause()
+        assert app.session is session
+        await pilot.press("o")
+        await pilot.pause()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        app.screen.query_one("#b-new", Button).press()
+        await settle(pilot, app)
+        assert app.session is not session
+    kept = list((storage.data_dir() / storage.GAMES_DIR).glob("*-unfinished-*.json"))
+    assert len(kept) == 1
+
+
+async def test_the_log_tells_the_whole_hand_and_comes_back_after_a_resume() -> None:
+    session = Session.new(Settings(seed=12, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot, app)
+            if isinstance(app.screen, TextScreen):
+                break
+        before = str(app.query_one("#log").render())
+    assert "You pass." in before
+    resumed = Session.resume()
+    app = FiveHundredApp(resumed, options_at_start=False)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, app)
+        after = str(app.query_one("#log").render())
+    assert "You pass." in after and after.count("\n") >= before.count("\n") - 1
+
+
+async def test_the_five_handed_contractor_calls_a_partner_from_the_call_box() -> None:
+    from fivehundred.actions import CALL_BASE, GO_ALONE
+    from fivehundred.game import CALL
+
+    session = Session.new(Settings(preset="five_handed", seed=3, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(10):
+            await settle(pilot, app)
+            if session.hand.phase == AUCTION and session.human_to_move:
+                break
+            await pilot.press("enter")
+        await pilot.press("left", "enter")  # 10NT
+        await settle(pilot, app)
+        assert session.hand.contractor == HUMAN
+        await pilot.press("enter", "right", "enter", "right", "enter", "d")
+        await settle(pilot, app)
+        if session.hand.phase == NOMINATE:
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert session.hand.phase == CALL and session.human_to_move
+        calls = [b for b in app.query("#callbox Button") if b.display]
+        legal = set(session.legal_actions())
+        assert {int(str(b.name)[5:]) for b in calls} == legal
+        assert all(Region(0, 0, 80, 24).contains_region(b.region) for b in calls)
+        await pilot.press("right", "enter")  # the second card offered
+        await settle(pilot, app)
+        chosen = int(str(calls[1].name)[5:])
+        assert CALL_BASE <= chosen < GO_ALONE and session.hand.phase != CALL
+        assert session.hand.called_card == chosen - CALL_BASE
+
+
+async def test_help_fits_its_box_and_played_cards_show_by_suit() -> None:
+    from fivehundred.tui.app import HELP_TEXT
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        box = app.screen.query_one("#box-text")
+        assert box.region.width >= max(len(line) for line in HELP_TEXT.splitlines())
+        await pilot.press("escape")
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, TextScreen)
+        assert "played" in widget_text(app.screen.query_one("#box-text")).lower()
+
+
+async def test_the_solver_preparation_is_announced(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    release = threading.Event()
+    seen: list[str] = []
+
+    def warm_up(progress=None) -> None:  # type: ignore[no-untyped-def]
+        if progress is not None:
+            progress(1, 3)
+        release.wait(5)
+
+    monkeypatch.setattr(Session, "needs_solver_warm_up", lambda self: not seen)
+    monkeypatch.setattr(Session, "warm_up_solver", staticmethod(warm_up))
+    session = Session.new(Settings(seed=7, speed=0))
+    while session.human_to_move:
+        session.play(PASS_ACTION)
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(50):
+            await pilot.pause()
+            prompt = widget_text(app.query_one("#prompt"))
+            if "Preparing the double-dummy solver" in prompt:
+                seen.append(prompt)
+                break
+        release.set()
+        await settle(pilot, app)
+    assert seen and "one-time" in seen[0]

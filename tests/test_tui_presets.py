@@ -1,0 +1,131 @@
+"""Every preset (two to six players) played through a whole hand in both modes of the
+terminal game, with the layout checked at 80×24 and at a large size: the table, the
+score line, the person's seat and every card of the hand stay on the screen."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+
+from fivehundred.actions import PASS, action_text
+from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE
+from fivehundred.rules import PRESETS
+from fivehundred.tui import render, storage
+from fivehundred.tui.app import FiveHundredApp, TextScreen
+from fivehundred.tui.plain import PlainGame
+from fivehundred.tui.session import Session, Settings
+from fivehundred.tui.widgets import CardWidget, HandRow
+
+SMALL = (80, 24)
+LARGE = (160, 50)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv(storage.ENV_DATA_DIR, str(tmp_path))
+    return tmp_path
+
+
+def widget_text(widget: Widget) -> str:
+    """What the widget shows on the screen (cropped to its size, as drawn)."""
+    strips = widget.render_lines(Region(0, 0, widget.region.width, widget.region.height))
+    return "\n".join(strip.text for strip in strips)
+
+
+def check_layout(app: FiveHundredApp, size: tuple[int, int]) -> None:
+    screen = Region(0, 0, *size)
+    session = app.session
+    assert session is not None
+    info = app.query_one("#info")
+    assert screen.contains_region(info.region) and "Score" in widget_text(info)
+    table = app.query_one("#table")
+    assert table.region.height > 0 and "You (South)" in widget_text(table)
+    names = render.seat_names(session.rules)
+    shown = widget_text(table)
+    for seat in range(1, session.rules.seats):
+        assert names[seat].split("-")[0] in shown, (names[seat], shown)
+    cards = list(app.query_one("#hand", HandRow).query(CardWidget))
+    assert len(cards) == session.observation().hand.bit_count()
+    for card in cards:
+        assert screen.contains_region(card.region), (card.card, card.region)
+    prompt = app.query_one("#prompt")
+    assert screen.contains_region(prompt.region)
+
+
+async def play_hand_full_screen(preset: str, size: tuple[int, int]) -> Session:
+    session = Session.new(Settings(preset=preset, seed=4, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=size) as pilot:
+        checked = False
+        for _ in range(400):
+            await pilot.pause()
+            if isinstance(app.screen, TextScreen):
+                break
+            if not session.human_to_move:
+                continue
+            await pilot.pause()
+            if not checked or session.hand.phase == DISCARD:
+                check_layout(app, size)
+                checked = True
+            phase = session.hand.phase
+            if phase == DISCARD:
+                # Mark the discards with the keys (several at once) and press d.
+                keys = ["enter"] + ["right", "enter"] * (session.hand.discards_left - 1)
+                await pilot.press(*keys, "d")
+            elif phase == AUCTION:
+                await pilot.press("enter")  # Pass has the focus
+            elif phase in (NOMINATE, CALL):
+                await pilot.press("enter")
+            else:
+                await pilot.press("enter", "enter")  # a card (and a joker lead's suit)
+        else:
+            raise AssertionError("the hand did not end")
+        assert isinstance(app.screen, TextScreen)
+        assert "is over" in app.screen.title_text
+    return session
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+async def test_every_preset_plays_a_hand_in_full_screen(preset: str) -> None:
+    size = SMALL if preset in ("australian", "five_handed", "six_handed", "two_handed") else LARGE
+    session = await play_hand_full_screen(preset, size)
+    assert session.game.finished_hands
+    assert Session.resume().record() == session.record()
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_plays_a_hand_in_line_mode(preset: str) -> None:
+    session = Session.new(Settings(preset=preset, seed=6, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    out = io.StringIO()
+
+    class Person(io.StringIO):
+        """Answers each prompt: a bid in the first auction, then the first legal move;
+        stops once a hand is over."""
+
+        def readline(self, size: int = -1) -> str:
+            if session.game.finished_hands or not session.human_to_move:
+                return ""
+            legal = session.legal_actions()
+            two = session.rules.two_jokers
+            if session.hand.phase == DISCARD:
+                return (
+                    " ".join(action_text(a, two) for a in legal[: session.hand.discards_left])
+                    + "\n"
+                )
+            bids = [a for a in legal if a != PASS]
+            choice = bids[0] if session.hand.phase == AUCTION and bids else legal[0]
+            return action_text(choice, two) + "\n"
+
+    assert PlainGame(session, Person(), out).run() == 0
+    text = out.getvalue()
+    assert session.game.finished_hands, text[-2000:]
+    assert "== Hand 1 over ==" in text and "Traceback" not in text
+    names = render.seat_names(session.rules)
+    assert all(name in text for name in names[1:])
