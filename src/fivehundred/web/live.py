@@ -42,6 +42,7 @@ from fivehundred.actions import (
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import controller_of
+from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
@@ -397,8 +398,8 @@ class LiveTable:
                     # (a dummy's face-down card, another hand) would tell where it lies
                     raise Refusal(f"{text.strip()} is not one of the cards you may play from")
             refused = model.refusal(seat, action)
-            if refused is not None:
-                raise Refusal(str(refused))
+            if refused is not None:  # in card language, the rule id kept in brackets
+                raise Refusal(error_text(refused, self.rules.two_jokers, self.player_names()))
             await self._commit(seat, action, PERSON)
 
     def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
