@@ -304,6 +304,11 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
                 middle.inner_text("#contract"),
             )
             assert after == before, "a reload comes back to the same view"
+            middle.click("#last-trick")  # the last trick on demand, then back
+            assert middle.get_attribute("#trick", "aria-label").startswith("the last trick, won by")
+            assert middle.eval_on_selector_all("#trick .card", "e => e.length") == 4
+            middle.click("#last-trick")
+            assert middle.inner_text("#trick") == before[1]
             reloaded = True
         if not moved:
             pages[0].page.wait_for_timeout(50)
