@@ -517,7 +517,9 @@ def test_history_pages(base: str, open_page: Callable[..., Page]) -> None:
         shot(page, f"replay{suffix}", full_page=not suffix)
         page.goto(f"{base}/p/Ann")
         page.wait_for_selector("#stats .stat")
-        page.wait_for_selector("#chart svg, #chart p")
+        page.wait_for_selector("#chart svg")  # Ann's finished hand of the four's table
+        assert page.eval_on_selector_all("#chart circle", "e => e.length") >= 1
+        assert "being played" in page.inner_text("#games")
         shot(page, f"player{suffix}", full_page=not suffix)
         if suffix:
             page.goto(base + "/")

@@ -336,6 +336,15 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
         if len(batch) < 100:
             break
         page += 1
+    # and the tables still being played, for their finished hands
+    running = await internal_get(request, "/api/tables", "limit=200")
+    playing = []
+    for table in running.get("tables", []):
+        names = [seat.get("name") for seat in table.get("seats", [])]
+        if name in names and table.get("hands_played", 0) > 0:
+            playing.append({"table": table["table"], "name": table.get("name"), "players": names,
+                          "scores": table.get("scores"), "finished": None})  # fmt: skip
+    games = playing + games  # newest first
     strains: dict[str, dict[str, int]] = {}
     misere = {"bid": 0, "made": 0}
     points: list[dict[str, Any]] = []
@@ -348,7 +357,7 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
         seats = [s for s, who in enumerate(record.get("players") or []) if who == name]
         side_of = side_of_seats(game.rules)
         my_sides = {side_of[s] for s in seats}
-        won = game.winner is not None and game.winner in my_sides
+        won = None if game.winner is None else game.winner in my_sides
         played.append({"table": entry["table"], "name": entry.get("name"), "won": won,
                        "scores": entry.get("scores"), "finished": entry.get("finished")})  # fmt: skip
         for index, hand in enumerate(game.finished_hands):
