@@ -295,3 +295,68 @@ def test_reconnect_replaces_the_old_connection(client: TestClient) -> None:
                 {"type": "action", "action": again["view"]["legal"][0], "version": again["version"]}
             )
             view_until(second, lambda m: m["version"] > again["version"])
+
+
+def test_every_variant_makes_a_table_that_plays(client: TestClient) -> None:
+    import time
+
+    from fivehundred.rules import VARIANTS
+
+    values = {"target": 10, "scoring_table": "perfect"}
+    codes = {}
+    for variant in VARIANTS:
+        value = values.get(variant, True)
+        preset = (
+            "five_handed"
+            if variant == "partner_announces"
+            else "six_handed"
+            if variant == "teams_of_two"
+            else "australian"
+        )
+        players = {"australian": 4, "five_handed": 5, "six_handed": 6}[preset]
+        body = {"seats": ["random"] * players, "options": {"delay": 0},
+                "rules": {"preset": preset, "variants": {variant: value, **({"target": 10} if variant != "target" else {})}}}  # fmt: skip
+        response = client.post("/api/tables", json=body)
+        assert response.status_code == 201, (variant, response.text)
+        codes[variant] = response.json()["table"]
+    deadline = time.monotonic() + 60
+    for variant, code in codes.items():
+        while not (facts := client.get(f"/api/tables/{code}").json())["hands_played"]:
+            assert time.monotonic() < deadline, f"{variant}: no hand finished"
+            time.sleep(0.05)
+        assert facts["rules"]["variants"].get(variant) is not None
+
+
+def test_a_refusal_never_tells_where_a_hidden_card_lies(client: TestClient) -> None:
+    """Two players: trying a face-down dummy card or the other player's card gets the same
+    answer (the engine's messages differ, which would tell where the card lies)."""
+    from fivehundred.cards import card_text, iter_cards
+
+    code = new_table(client, ["open", "random"], seed=6, rules={"preset": "two_handed"},
+                     options={"delay": 0, "stand_in": "random"})  # fmt: skip
+    token = join(client, code, 0)
+    live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+        while True:
+            message = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            hand = live.model.hand
+            if hand.phase == "play" and hand.to_move == 2 and hand.hands[2] & ~hand.face_up[2]:
+                break
+            ws.send_json(
+                {
+                    "type": "action",
+                    "action": message["view"]["legal"][0],
+                    "version": message["version"],
+                }
+            )
+        face_down = next(iter_cards(hand.hands[2] & ~hand.face_up[2]))
+        opponents = next(iter_cards(hand.hands[1]))
+        answers = []
+        for card in (face_down, opponents):
+            ws.send_json(
+                {"type": "action", "action": card_text(card), "version": message["version"]}
+            )
+            while (answer := ws.receive_json())["type"] != "error":
+                pass
+            answers.append(answer["message"].replace(card_text(card), "CARD"))
+        assert answers[0] == answers[1] and "face down" not in answers[0]

@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import logging
+import re
 import socket
 import sys
 
 from fivehundred.record_cli import OneLineParser
+
+_TOKEN = re.compile(r"token=[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Seat tokens travel in the WebSocket URL: keep them out of the logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(_TOKEN.sub("token=…", a) if isinstance(a, str) else a
+                                for a in record.args)  # fmt: skip
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN.sub("token=…", record.msg)
+        return True
 
 
 def serve_main(argv: list[str]) -> int:
@@ -42,6 +57,8 @@ def serve_main(argv: list[str]) -> int:
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
+        logging.getLogger(name).addFilter(RedactTokens())
     try:
         app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds)
     except StoreError as error:
@@ -61,7 +78,9 @@ def serve_main(argv: list[str]) -> int:
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Five Hundred is being served: open http://{shown}:{port}/ (Ctrl-C stops it)",
           flush=True)  # fmt: skip
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=65536,
+    # no per-message compression: views are small, and compressing each costs more CPU
+    # than it saves on a LAN
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=65536, ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=5,
                             log_config=None)  # fmt: skip
     server = uvicorn.Server(config)

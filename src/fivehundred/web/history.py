@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ log = logging.getLogger("fivehundred.web.history")
 router = APIRouter()
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_GAMES = 100  # games read for a player's page
+MAX_ANALYSES = 256  # analyses kept in memory
 
 #: How the lobby names the variants it knows; a new variant shows under its own name.
 VARIANT_LABELS = {
@@ -151,7 +153,7 @@ async def internal_get(request: Request, path: str, query: str = "") -> Any:
 
 
 async def _game(request: Request, code: str) -> tuple[dict[str, Any], GameState]:
-    record = await internal_get(request, f"/api/tables/{quote(code)}/record")
+    record = await internal_get(request, f"/api/tables/{quote(code, safe='')}/record")
     try:
         return record, replay_game(record)
     except FiveHundredError as error:  # the server's own record: should never happen
@@ -277,7 +279,10 @@ def set_executor(executor: Executor | None) -> None:
 def _pool() -> Executor:
     global _executor
     if _executor is None:
-        _executor = ProcessPoolExecutor(max_workers=1)
+        # spawn, not fork: the server has threads, and a forked child may inherit a held lock
+        _executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
     return _executor
 
 
@@ -293,6 +298,8 @@ async def hand_analysis(code: str, number: int, request: Request) -> dict[str, A
     key = json.dumps(hand_record, sort_keys=True)
     future = _analyses.get(key)
     if future is None:
+        while len(_analyses) >= MAX_ANALYSES:  # forget the oldest
+            _analyses.pop(next(iter(_analyses)))
         loop = asyncio.get_running_loop()
         future = asyncio.ensure_future(loop.run_in_executor(_pool(), _analyse_record, key))
         _analyses[key] = future
@@ -317,7 +324,7 @@ def _strain(contract: str | None) -> str | None:
 
 async def player_history(request: Request, name: str) -> dict[str, Any]:
     """A player's record over their latest finished games (at most :data:`MAX_GAMES`)."""
-    summary = await internal_get(request, f"/api/players/{quote(name)}")
+    summary = await internal_get(request, f"/api/players/{quote(name, safe='')}")
     games: list[dict[str, Any]] = []
     page = 1
     scanned = 0
@@ -329,6 +336,15 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
         if len(batch) < 100:
             break
         page += 1
+    # and the tables still being played, for their finished hands
+    running = await internal_get(request, "/api/tables", "limit=200")
+    playing = []
+    for table in running.get("tables", []):
+        names = [seat.get("name") for seat in table.get("seats", [])]
+        if name in names and table.get("hands_played", 0) > 0:
+            playing.append({"table": table["table"], "name": table.get("name"), "players": names,
+                          "scores": table.get("scores"), "finished": None})  # fmt: skip
+    games = playing + games  # newest first
     strains: dict[str, dict[str, int]] = {}
     misere = {"bid": 0, "made": 0}
     points: list[dict[str, Any]] = []
@@ -341,7 +357,7 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
         seats = [s for s, who in enumerate(record.get("players") or []) if who == name]
         side_of = side_of_seats(game.rules)
         my_sides = {side_of[s] for s in seats}
-        won = game.winner is not None and game.winner in my_sides
+        won = None if game.winner is None else game.winner in my_sides
         played.append({"table": entry["table"], "name": entry.get("name"), "won": won,
                        "scores": entry.get("scores"), "finished": entry.get("finished")})  # fmt: skip
         for index, hand in enumerate(game.finished_hands):

@@ -31,10 +31,18 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from fivehundred.actions import Action, action_text, parse_action
+from fivehundred.actions import (
+    JOKER_LEAD_BASE,
+    PASS,
+    Action,
+    action_text,
+    joker_lead_card,
+    parse_action,
+)
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import controller_of
+from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
@@ -231,31 +239,44 @@ class LiveTable:
             record.pop("seed", None)
         return record
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def _shared_facts(self) -> dict[str, Any]:
+        """The table facts of a view that are the same for every seat."""
         model = self.model
         game = model.game
-        view = views.observation_json(model, seat)
-        computers = [s.kind == COMPUTER for s in self.seats]
         timer = self.options["turn_timer"]
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
-        view["table"] = {
+        return {
             "code": self.code, "name": self.name, "seats": self.seats_json(),
-            "you": None if seat == views.SPECTATOR else seat,
             "hand_number": model.hand_number, "hands_played": len(game.finished_hands),
             "last_trick": views.last_trick(model), "hand_result": views.hand_result(model),
             "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
-            "kitty": views.kitty_cards(model, seat), "auction_seats": views.auction_seats(model),
-            "hints": any(computers),
-            "undo": seat != views.SPECTATOR and all(c for s, c in enumerate(computers) if s != seat),
+            "auction_seats": views.auction_seats(model),
+            "hints": any(s.kind == COMPUTER for s in self.seats),
         }  # fmt: skip
+
+    def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The ``view`` message for ``seat`` (or a spectator)."""
+        view = views.observation_json(self.model, seat)
+        facts = dict(shared if shared is not None else self._shared_facts())
+        facts["you"] = None if seat == views.SPECTATOR else seat
+        facts["kitty"] = views.kitty_cards(self.model, seat)
+        facts["undo"] = seat != views.SPECTATOR and all(
+            s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
+        )
+        view["table"] = facts
         return {"type": "view", "version": self.version,
                 "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
 
     def broadcast(self) -> None:
-        for conn in [*self.connections.values(), *self.spectators]:
-            conn.send(self.view(conn.seat))
+        shared = self._shared_facts()
+        for conn in list(self.connections.values()):
+            conn.send(self.view(conn.seat, shared))
+        if self.spectators:
+            public = self.view(views.SPECTATOR, shared)  # the same for every spectator
+            for conn in list(self.spectators):
+                conn.send(public)
 
     def chat_to_all(self, message: dict[str, Any]) -> None:
         for conn in [*self.connections.values(), *self.spectators]:
@@ -370,9 +391,15 @@ class LiveTable:
                 action = parse_action(text.strip(), model.hand.phase)
             except FiveHundredError as error:
                 raise Refusal(f"{text!r} is not an action now: {error}") from None
+            if action < PASS and model.hand.phase in ("play", "discard"):
+                card = action if action < JOKER_LEAD_BASE else joker_lead_card(action)
+                if not views.seat_observation(model, seat).hand >> card & 1:
+                    # the same words for any card the seat cannot see: the engine's own
+                    # (a dummy's face-down card, another hand) would tell where it lies
+                    raise Refusal(f"{text.strip()} is not one of the cards you may play from")
             refused = model.refusal(seat, action)
-            if refused is not None:
-                raise Refusal(str(refused))
+            if refused is not None:  # in card language, the rule id kept in brackets
+                raise Refusal(error_text(refused, self.rules.two_jokers, self.player_names()))
             await self._commit(seat, action, PERSON)
 
     def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -579,8 +606,34 @@ class Hub:
         self.allow_seeds = allow_seeds
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
+        #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
+        self.lag: deque[float] = deque(maxlen=1200)
+        self._probe: asyncio.Task[None] | None = None
+
+    async def _lag_probe(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(0.05)
+            self.lag.append(max(0.0, loop.time() - start - 0.05))
+
+    def stats(self) -> dict[str, Any]:
+        """Tables, connections and the event loop's lag over the last minute or so."""
+        lag = sorted(self.lag)
+
+        def at(fraction: float) -> float | None:
+            return (
+                round(lag[min(len(lag) - 1, int(fraction * len(lag)))] * 1000, 2) if lag else None
+            )
+
+        live = [t for t in self.tables.values() if not t.model.is_over]
+        return {"tables": len(live),
+                "connections": sum(len(t.connections) + len(t.spectators) for t in live),
+                "loop_lag_ms": {"p50": at(0.5), "p99": at(0.99),
+                                "max": round(lag[-1] * 1000, 2) if lag else None}}  # fmt: skip
 
     async def start(self) -> None:
+        self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         rows = await self.store.call(self.store.store.load_unfinished)
         for row in rows:
             try:
@@ -594,6 +647,8 @@ class Hub:
             log.info("resumed %d unfinished table(s)", len(self.tables))
 
     async def stop(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.decider.close()

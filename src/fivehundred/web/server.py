@@ -34,6 +34,10 @@ STATIC_DIR = Path(__file__).with_name("static")
 MAX_MESSAGE = 4096
 #: More messages than this in one second from one connection is a flood.
 FLOOD_PER_SECOND = 100
+#: Unfinished tables the server keeps playing at once; beyond, creating one is refused.
+MAX_LIVE_TABLES = 2000
+#: Spectators one table admits.
+MAX_SPECTATORS = 100
 
 
 class ApiError(Exception):
@@ -51,7 +55,7 @@ class RulesIn(BaseModel):
 class OptionsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     grace: float = Field(default=60.0, ge=0, le=3600)
-    turn_timer: float | None = Field(default=None, ge=5, le=3600)
+    turn_timer: float | None = Field(default=None, ge=1, le=3600)
     delay: float = Field(default=0.6, ge=0, le=10)
     stand_in: str = "heuristic"
 
@@ -177,6 +181,8 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         if body.seed is not None and not hub().allow_seeds:
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
+        if sum(1 for t in hub().tables.values() if not t.model.is_over) >= MAX_LIVE_TABLES:
+            raise ApiError(503, "the server has as many tables as it can play; try later")
         table = await hub().create(rules, seat_players, name, options, body.seed)
         return {"table": table.code, "url": f"/t/{table.code}"}
 
@@ -235,6 +241,10 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
             raise ApiError(404, f"no games of {name!r}")
         return stats
 
+    @app.get("/api/server")
+    async def server_stats() -> dict[str, Any]:
+        return hub().stats()
+
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
 
@@ -257,6 +267,9 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                 await websocket.close(4401, "this token holds no seat at this table")
                 return
             seat = found
+        elif len(table.spectators) >= MAX_SPECTATORS:
+            await websocket.close(1013, "this table has as many spectators as it admits")
+            return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
         sender = websocket_sender(conn)
         table.attach(conn)

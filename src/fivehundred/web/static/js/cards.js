@@ -65,8 +65,8 @@ const LAYOUTS = {
 };
 
 function corner(label, suit, cls) {
-  const small = label.length > 1 ? ' textLength="34" lengthAdjust="spacingAndGlyphs"' : "";
-  const body = `<text x="22" y="44" class="idx ${cls}"${small}>${label}</text>` + (suit ? pip(suit, 22, 66, 26, false) : "");
+  const small = label.length > 1 ? ' textLength="38" lengthAdjust="spacingAndGlyphs"' : "";
+  const body = `<text x="24" y="46" class="idx ${cls}"${small}>${label}</text>` + (suit ? pip(suit, 24, 72, 32, false) : "");
   return `<g>${body}</g><g transform="rotate(180 100 140)">${body}</g>`;
 }
 

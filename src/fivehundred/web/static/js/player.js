@@ -66,8 +66,8 @@ async function start() {
   const strainName = (k) => (k === "NT" ? "no trumps" : SUIT_SYMBOLS[k] ? `${SUIT_SYMBOLS[k]} ${SUIT_NAMES[k]}` : contractText(k));
   const rows = Object.entries(data.strains).map(([k, v]) => el("tr", {}, el("td", {}, strainName(k)), el("td", {}, String(v.bid)), el("td", {}, String(v.made)), el("td", {}, v.bid ? `${Math.round((100 * v.made) / v.bid)}%` : "")));
   $("strains").replaceChildren(rows.length ? el("table", { class: "list" }, el("thead", {}, el("tr", {}, ["Strain", "Bid", "Made", ""].map((t) => el("th", {}, t)))), el("tbody", {}, rows)) : el("p", {}, "No contracts yet."));
-  const games = data.games.map((g) => el("tr", {}, el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)), el("td", {}, (g.scores || []).join(" – ")), el("td", {}, g.won ? "won" : "lost")));
-  $("games").replaceChildren(games.length ? el("table", { class: "list" }, el("tbody", {}, games)) : el("p", {}, "No finished games yet."));
+  const games = data.games.map((g) => el("tr", {}, el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)), el("td", {}, (g.scores || []).join(" – ")), el("td", {}, g.won === null ? "being played" : g.won ? "won" : "lost")));
+  $("games").replaceChildren(games.length ? el("table", { class: "list" }, el("tbody", {}, games)) : el("p", {}, "No games yet."));
 }
 
 start();

@@ -39,8 +39,7 @@ function seatName(seat) {
   const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
   const players = seats.length;
   if (seat >= players && players) {
-    const owner = seats[seat % players];
-    return `${owner && owner.name ? owner.name : `Seat ${(seat % players) + 1}`}'s dummy`;
+    return `${seatName(seat % players)}'s dummy`;
   }
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
@@ -137,13 +136,25 @@ function renderSeats() {
     if (view.to_move === seat && view.table.turn_deadline) {
       node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
     }
-    const exposed = view.exposed && view.exposed[String(seat)];
-    if (exposed && exposed.length && !isMySeat(seat)) {
-      const strain = strainOf(view.contract);
-      node.append(el("div", { class: "exposed", "aria-label": `${seatName(seat)}'s cards face up` }, sortHand(exposed, strain, view.joker_suit).map((c) => cardElement(c))));
-    }
     box.append(node);
   }
+  // Cards lying face up (the open misère hand after the first trick, the dummies): a strip
+  // under the table, readable on a phone too.
+  const strip = $("exposed");
+  strip.replaceChildren();
+  const strain = strainOf(view.contract);
+  for (const [seat, cards] of Object.entries(view.exposed || {})) {
+    if (!cards.length || isMySeat(Number(seat))) continue;
+    strip.append(
+      el(
+        "div",
+        { class: "exposed-hand", "aria-label": `${seatName(Number(seat))}'s cards, face up` },
+        el("strong", {}, `${seatName(Number(seat))}, face up: `),
+        el("div", { class: "mini-hand" }, sortHand(cards, strain, view.joker_suit).map((c) => cardElement(c))),
+      ),
+    );
+  }
+  strip.hidden = !strip.children.length;
   tickTimer();
 }
 
@@ -207,7 +218,14 @@ function renderContract() {
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];
     });
-    box.append(el("div", {}, "Tricks: ", Object.entries(sides).map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+    const you = me();
+    const entries = Object.entries(sides);
+    if (you !== null && entries.length === 2) {
+      const mine = view.sides[you];
+      box.append(el("div", {}, `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
+    } else {
+      box.append(el("div", {}, "Tricks: ", entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+    }
   } else if (view.phase === "auction") {
     box.append(el("div", {}, "Bidding"));
   }
@@ -257,7 +275,10 @@ function renderAuction() {
   const box = $("auction");
   const n = seatCount(view);
   const order = [];
-  for (let i = 1; i <= n; i++) order.push((view.dealer + i) % n);
+  for (let i = 1; i <= n; i++) {
+    const seat = (view.dealer + i) % n;
+    if (seat < view.players || view.players >= n) order.push(seat); // dummies do not bid
+  }
   const seats = auctionSeats(view);
   const rows = [];
   let row = null;
@@ -396,12 +417,15 @@ function renderControls() {
   const view = state.view;
   const box = $("controls");
   box.replaceChildren();
+  $("felt-controls").replaceChildren();
   const turn = myTurn();
   let prompt = "";
   if (view.phase === "auction") {
     if (turn) {
       prompt = "Your bid:";
-      box.append(bidBox(view.legal));
+      // On a wide screen the bid box sits in the middle of the table, empty while bidding.
+      const wide = window.matchMedia("(min-width: 861px)").matches;
+      (wide ? $("felt-controls") : box).append(bidBox(view.legal));
     } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
   } else if (view.phase === "discard") {
     if (turn) {
@@ -619,6 +643,7 @@ function onMessage(message) {
       state.jokerChoice = null;
     }
     if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length)) state.showLast = false;
+    if (prev && (prev.to_move !== view.to_move || prev.phase !== view.phase)) toast("");
     render();
     if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
     if (state.queue.length) sendQueued();

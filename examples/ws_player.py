@@ -1,0 +1,207 @@
+"""Play at a web table with one of the project's computer players, over the WebSocket
+protocol (docs/web-protocol.md), the way a bot plays on a chess server.
+
+    python examples/ws_player.py --server http://127.0.0.1:8500 --table K7QM2X --player heuristic
+
+It takes the first open seat (or ``--seat N``), or the seat of ``--token``, and plays each
+of its turns with the named player (``random``, ``heuristic``, ``pimc``, ``pimc:fast``, ...)
+until the game is over. The player sees exactly the seat's view the server sends, rebuilt
+here as the engine's ``Observation``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import urllib.error
+import urllib.request
+from typing import Any
+
+import websockets
+
+from fivehundred.actions import JOKER_LEAD_BASE, PASS, action_text, parse_action
+from fivehundred.bots import make_player
+from fivehundred.cards import mask_of, parse_card
+from fivehundred.observation import Observation
+from fivehundred.play import FREE_SUIT, make_context
+from fivehundred.rules import Rules, rules_from_dict
+
+SUITS = "SCDH"
+
+
+def _mask(cards: list[str]) -> int:
+    return mask_of(parse_card(card) for card in cards)
+
+
+def _play(text: str) -> int:
+    return parse_action(text, "play")
+
+
+def _suits(letters: str) -> int:
+    return sum(1 << SUITS.index(letter) for letter in letters)
+
+
+def observation_from_view(
+    view: dict[str, Any], rules: Rules, auction_seats: list[int]
+) -> Observation:
+    """The engine's :class:`Observation` of a seat's ``view`` (``Observation.to_json()``).
+    With two jokers the view names only the first joker's nominated suit."""
+    phase = view["phase"]
+    contract = parse_action(view["contract"], "auction") if view["contract"] else -1
+    joker = SUITS.index(view["joker_suit"]) if view["joker_suit"] else FREE_SUIT
+    joker_suits = (joker, FREE_SUIT)
+    trick = tuple((seat, _play(text)) for seat, text in view["trick"])
+    tricks = tuple((tuple((seat, _play(text)) for seat, text in plays), winner)
+                   for plays, winner in zip(view["tricks"], view["trick_winners"], strict=True))  # fmt: skip
+    trump = -1
+    led_suit = -1
+    if contract >= 0:
+        from fivehundred.actions import MISERE, bid_strain
+
+        trump = bid_strain(contract)
+        if trick:
+            lead = trick[0][1]
+            if JOKER_LEAD_BASE <= lead < PASS:
+                led_suit = (lead - JOKER_LEAD_BASE) % 4
+            else:
+                context = make_context(trump, contract >= MISERE, joker_suits)
+                led_suit = context.effective_suit[lead]
+    played = 0
+    for plays, _ in tricks:
+        for _, action in plays:
+            played |= 1 << (action if action < JOKER_LEAD_BASE else _joker(action))
+    for _, action in trick:
+        played |= 1 << (action if action < JOKER_LEAD_BASE else _joker(action))
+    legal_phase = "play" if phase in ("play", "discard") else phase
+    return Observation(
+        rules=rules,
+        seat=view["seat"],
+        dealer=view["dealer"],
+        phase=phase,
+        to_move=view["to_move"],
+        hand=_mask(view["hand"]),
+        auction=tuple(
+            zip(auction_seats, (parse_action(c, "auction") for c in view["auction"]), strict=True)
+        ),
+        contract=contract,
+        contractor=view["contractor"] if view["contractor"] is not None else -1,
+        partners=tuple(view["partners"]),
+        active=tuple(view["active"]),
+        joker_suits=joker_suits,
+        trump=trump,
+        tricks=tricks,
+        trick=trick,
+        led_suit=led_suit,
+        legal=tuple(parse_action(text, legal_phase) for text in view["legal"]),
+        tricks_won=tuple(view["tricks_won"]),
+        hand_sizes=tuple(view["hand_sizes"]),
+        exposed=tuple((int(seat), _mask(cards)) for seat, cards in view["exposed"].items()),
+        discards=_mask(view["discards"]),
+        played=played,
+        voids=tuple(_suits(v) for v in view["voids"]),
+        suits_led=_suits(view["suits_led"]),
+        scores=tuple(view["scores"]),
+        called_card=parse_card(view["called_card"]) if view["called_card"] else -1,
+        sides=tuple(view["sides"]),
+    )
+
+
+def _joker(action: int) -> int:
+    from fivehundred.actions import joker_lead_card
+
+    return joker_lead_card(action)
+
+
+def _request(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return dict(json.loads(answer.read()))
+    except urllib.error.HTTPError as error:
+        detail = json.loads(error.read() or b"{}").get("detail", error.reason)
+        raise SystemExit(f"ws_player: {url}: {error.code} {detail}") from None
+    except urllib.error.URLError as error:
+        raise SystemExit(f"ws_player: cannot reach {url}: {error.reason}") from None
+
+
+async def play(server: str, code: str, token: str, player_name: str, seed: int, rules: Rules,
+               quiet: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Play the token's seat until the game is over; returns the last view message."""
+    url = server.replace("http", "ws", 1).rstrip("/") + f"/ws/tables/{code}?token={token}"
+    acted = -1
+    decisions = 0
+    async with websockets.connect(url, origin=None) as ws:
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "error":
+                print(f"ws_player: the server refused: {message['message']}", file=sys.stderr)
+                continue
+            if message["type"] != "view":
+                continue
+            view = message["view"]
+            if view["table"]["finished"]:
+                if not quiet:
+                    print(f"game over after {view['table']['hands_played']} hands; scores "
+                          f"{view['scores']}; winner side {view['table']['winner']}")  # fmt: skip
+                return dict(message)
+            if not view["legal"] or message["version"] <= acted:
+                continue
+            acted = message["version"]
+            observation = observation_from_view(view, rules, view["table"]["auction_seats"])
+            player = make_player(player_name, seed + message["version"])
+            action = player.act(observation)
+            decisions += 1
+            await ws.send(json.dumps({"type": "action", "version": message["version"],
+                                      "action": action_text(action, rules.two_jokers)}))  # fmt: skip
+    raise SystemExit("ws_player: the server closed the connection")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--server", default="http://127.0.0.1:8500")
+    parser.add_argument("--table", required=True, help="the table's code")
+    parser.add_argument(
+        "--seat", type=int, default=None, help="the open seat to take (default: the first)"
+    )
+    parser.add_argument(
+        "--token", default=None, help="play the seat this token holds (to come back)"
+    )
+    parser.add_argument(
+        "--name", default=None, help="the name at the table (default: the player's)"
+    )
+    parser.add_argument(
+        "--player", default="heuristic", help="random, heuristic, pimc, pimc:fast, ..."
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    if args.player.startswith("cmd:"):
+        parser.error("--player: a built-in player (random, heuristic, pimc, ...)")
+    try:
+        make_player(args.player, 0)
+    except ValueError as error:
+        parser.error(f"--player: {error}")
+    server = args.server.rstrip("/")
+    facts = _request(f"{server}/api/tables/{args.table}")
+    rules = rules_from_dict(facts["rules"])
+    token = args.token
+    if token is None:
+        seat = args.seat
+        if seat is None:
+            open_seats = [s["seat"] for s in facts["seats"] if s["kind"] == "open"]
+            if not open_seats:
+                parser.error(f"table {args.table} has no open seat")
+            seat = open_seats[0]
+        name = args.name or args.player
+        token = _request(f"{server}/api/tables/{args.table}/seats/{seat}", {"name": name})["token"]
+        if not args.quiet:
+            print(f"seat {seat} taken as {name}; token {token} (--token to come back)")
+    asyncio.run(play(server, facts["table"], token, args.player, args.seed, rules, args.quiet))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

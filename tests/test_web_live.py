@@ -1,0 +1,140 @@
+"""Tables that never stall: computers alone (search players in a process pool), a computer
+standing in for an absent person after the grace period, the turn timer; hints and undo."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from typing import Any
+
+import sqlalchemy as sa
+
+with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev extra
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from fivehundred.web.server import create_app
+from test_web_support import db_url  # noqa: F401  (fixture)
+
+
+def wait_for(
+    client: TestClient, code: str, predicate: Any, timeout: float = 30.0
+) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        facts = client.get(f"/api/tables/{code}").json()
+        if predicate(facts):
+            return dict(facts)
+        time.sleep(0.05)
+    raise AssertionError(f"table {code} did not get there: {facts}")
+
+
+def view_until(ws: Any, predicate: Any, limit: int = 3000) -> dict[str, Any]:
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == "view" and predicate(message):
+            return dict(message)
+    raise AssertionError("no such view")
+
+
+def test_computers_alone_play_to_the_end_with_search_players_in_a_process_pool(
+    db_url: str,  # noqa: F811
+) -> None:
+    url = db_url
+    with TestClient(create_app(url, workers=1)) as client:
+        body = {"seats": ["heuristic", "random", "heuristic", "random"],
+                "rules": {"variants": {"target": 10}}, "options": {"delay": 0}}  # fmt: skip
+        code = client.post("/api/tables", json=body).json()["table"]
+        facts = wait_for(client, code, lambda f: f["finished"], 120)
+        assert facts["hands_played"] >= 1 and facts["winner"] is not None
+        record = client.get(f"/api/tables/{code}/record").json()
+        assert "seed" in record and len(record["hands"]) == facts["hands_played"]
+
+
+def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
+    db_url: str,  # noqa: F811
+) -> None:
+    url = db_url
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        body = {"seats": ["open", "heuristic", "heuristic", "heuristic"], "seed": 9,
+                "options": {"delay": 0, "grace": 0.3, "stand_in": "heuristic"}}  # fmt: skip
+        code = client.post("/api/tables", json=body).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
+        # never connected: after the grace period the stand-in plays seat 0 and the game moves
+        facts = wait_for(client, code, lambda f: f["version"] >= 8)
+        assert facts["seats"][0]["stand_in"] and not facts["seats"][0]["connected"]
+        assert not facts["finished"]
+        engine = sa.create_engine(url)
+        with engine.connect() as db:
+            by = db.execute(sa.text("SELECT by FROM actions WHERE seat = 0")).scalars().all()
+        engine.dispose()
+        assert "stand_in" in by
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            # (a stand-in's move decided just before Ann came back may still land)
+            mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            while client.get(f"/api/tables/{code}").json()["version"] != mine["version"]:
+                mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            seat = mine["view"]["table"]["seats"][0]
+            assert seat["connected"] and not seat["stand_in"]
+            time.sleep(0.5)  # back at the table: nobody plays for Ann any more
+            assert client.get(f"/api/tables/{code}").json()["version"] == mine["version"]
+            ws.send_json(
+                {"type": "action", "action": mine["view"]["legal"][0], "version": mine["version"]}
+            )
+            view_until(ws, lambda m: m["version"] > mine["version"])
+
+
+def test_the_turn_timer_acts_for_a_person_who_waits_too_long(db_url: str) -> None:  # noqa: F811
+    url = db_url
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        body = {"seats": ["open", "random", "random", "random"], "seed": 2,
+                "options": {"delay": 0, "turn_timer": 1, "stand_in": "random"}}  # fmt: skip
+        code = client.post("/api/tables", json=body).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            deadline = mine["view"]["table"]["turn_deadline"]
+            assert deadline is not None and deadline - time.time() <= 1.01
+            moved = view_until(ws, lambda m: m["version"] > mine["version"])
+            assert len(moved["view"]["auction"]) > len(mine["view"]["auction"])
+        engine = sa.create_engine(url)
+        with engine.connect() as db:
+            rows = db.execute(
+                sa.text("SELECT version, seat, by, at FROM actions ORDER BY version")
+            ).all()
+        engine.dispose()
+        timed = rows[mine["version"]]  # the action after the view: the timer's, for seat 0
+        assert (timed.seat, timed.by) == (0, "timer")
+        before = rows[mine["version"] - 1].at if mine["version"] else None
+        assert before is None or timed.at - before >= 0.9
+
+
+def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F811
+    url = db_url
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        body = {"seats": ["open", "random", "random", "random"], "seed": 13,
+                "options": {"delay": 0, "stand_in": "heuristic"}}  # fmt: skip
+        code = client.post("/api/tables", json=body).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
+            assert mine["view"]["table"]["hints"] and mine["view"]["table"]["undo"]
+            ws.send_json({"type": "undo"})
+            while (answer := ws.receive_json())["type"] != "error":
+                pass
+            assert "nothing of yours" in answer["message"]
+            ws.send_json({"type": "hint"})
+            while (hint := ws.receive_json())["type"] != "hint":
+                pass
+            assert hint["action"] in mine["view"]["legal"] and hint["version"] == mine["version"]
+            ws.send_json({"type": "action", "action": hint["action"], "version": mine["version"]})
+            later = view_until(
+                ws, lambda m: bool(m["view"]["legal"]) and m["version"] > mine["version"]
+            )
+            ws.send_json({"type": "undo"})
+            back = view_until(ws, lambda m: m["version"] == mine["version"])
+            assert back["view"]["legal"] == mine["view"]["legal"]
+            assert back["view"]["auction"] == mine["view"]["auction"]
+            assert later["version"] > back["version"]
+        record = client.get(f"/api/tables/{code}").json()
+        assert record["version"] == mine["version"]

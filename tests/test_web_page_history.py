@@ -1,0 +1,127 @@
+"""The history endpoints behind the pages: the score sheet, a hand's replay, its double-dummy
+analysis (in a worker process) and a player's record, read from the server's public records
+of finished hands."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fivehundred.record import replay_game
+from test_web_support import thread_server
+
+
+def get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=30) as answer:
+        return json.load(answer)
+
+
+def status_of(base: str, path: str) -> tuple[int, Any]:
+    try:
+        return 200, get(base, path)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server and a game of four computer players played to its end (a small target)."""
+    db = tmp_path_factory.mktemp("history") / "history.sqlite3"
+    with thread_server(f"sqlite:///{db}") as base:
+        body = {"rules": {"preset": "australian", "variants": {"target": 100}},
+                "seats": ["heuristic"] * 4, "options": {"delay": 0}, "seed": 21}  # fmt: skip
+        request = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})  # fmt: skip
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            code = json.load(answer)["table"]
+        deadline = time.monotonic() + 60
+        while not get(base, f"/api/tables/{code}")["finished"]:
+            assert time.monotonic() < deadline, "the computers' game did not finish"
+            time.sleep(0.2)
+        yield base, code
+
+
+def test_score_sheet_follows_the_record(finished: tuple[str, str]) -> None:
+    base, code = finished
+    sheet = get(base, f"/api/tables/{code}/sheet")
+    game = replay_game(get(base, f"/api/tables/{code}/record"))
+    assert sheet["finished"] and sheet["winner"] == game.winner
+    assert len(sheet["hands"]) == len(game.finished_hands) >= 1
+    for line, scores in zip(sheet["hands"], game.score_history, strict=True):
+        assert line["scores"] == list(scores)
+        assert len(line["dealt"]) == 4 and all(len(cards) == 10 for cards in line["dealt"])
+        assert len(line["kitty"]) == 3
+    assert sheet["rule_490"] is True and sheet["target"] == 100
+
+
+def test_replay_steps_through_every_action_with_all_cards(finished: tuple[str, str]) -> None:
+    base, code = finished
+    game = replay_game(get(base, f"/api/tables/{code}/record"))
+    number = next(i for i, h in enumerate(game.finished_hands, 1) if h.contract >= 0)
+    hand = game.finished_hands[number - 1]
+    replay = get(base, f"/api/tables/{code}/hands/{number}/replay")
+    steps = replay["steps"]
+    assert len(steps) == len(hand.history) + 1
+    assert steps[0]["action"] is None and sum(len(h) for h in steps[0]["hands"]) == 40
+    assert steps[-1]["phase"] == "done" and steps[-1]["tricks_won"] == list(hand.tricks_won)
+    discard = next(s for s in steps if s["phase"] == "discard")
+    assert len(discard["hands"][hand.contractor]) == 13  # the kitty taken
+    assert [s["seat"] for s in steps[1:]][: len(hand.auction.calls)] == [
+        seat for seat, _ in hand.auction.calls
+    ]
+
+
+def test_analysis_runs_in_the_background(finished: tuple[str, str]) -> None:
+    base, code = finished
+    game = replay_game(get(base, f"/api/tables/{code}/record"))
+    number = next(i for i, h in enumerate(game.finished_hands, 1) if h.contract >= 0)
+    deadline = time.monotonic() + 150  # the solver compiles on its first use
+    while (answer := get(base, f"/api/tables/{code}/hands/{number}/analysis"))[
+        "status"
+    ] == "running":
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.5)
+    assert answer["status"] == "done", answer
+    analysis = answer["analysis"]
+    hand = game.finished_hands[number - 1]
+    assert 0 <= analysis["double_dummy"] <= 10
+    assert analysis["actual"] == sum(hand.tricks_won[s] for s in analysis["side"])
+    assert set(analysis["strains"]) == {"S", "C", "D", "H", "NT", "misere"}
+
+
+def test_refusals_are_one_line(finished: tuple[str, str]) -> None:
+    base, code = finished
+    assert status_of(base, "/api/tables/NOSUCH/sheet")[0] == 404
+    status, body = status_of(base, f"/api/tables/{code}/hands/99/replay")
+    assert status == 404 and "no finished hand 99" in body["detail"]
+    assert status_of(base, f"/api/tables/{code}/hands/0/analysis")[0] == 404
+    assert status_of(base, "/api/tables/..%2F..%2Fapi%2Fgames/sheet")[0] == 404
+
+
+def test_player_history_counts_contracts_by_strain(finished: tuple[str, str]) -> None:
+    base, code = finished
+    history = get(base, "/api/players/heuristic/history")
+    game = replay_game(get(base, f"/api/tables/{code}/record"))
+    assert [g["table"] for g in history["games"]] == [code]
+    assert len(history["points"]) == len(game.finished_hands)
+    bid = sum(row["bid"] for row in history["strains"].values())
+    assert bid == sum(1 for h in game.finished_hands if h.contract >= 0)
+    for page in ("/g/" + code, "/p/heuristic"):
+        with urllib.request.urlopen(base + page, timeout=10) as answer:
+            assert b'<script type="module"' in answer.read()
+
+
+def test_static_files_are_package_data() -> None:
+    static = Path(__file__).resolve().parent.parent / "src/fivehundred/web/static"
+    pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
+    assert "web/static/**/*" in pyproject
+    assert {p.name for p in static.glob("*.html")} == {"index.html", "table.html", "game.html",
+                                                       "player.html"}  # fmt: skip
