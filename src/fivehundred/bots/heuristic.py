@@ -300,7 +300,7 @@ def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False)
     return len(dangers) <= max(0, discards - 1) and sum(d for d, _ in dangers) <= 8
 
 
-def _fitted(rules: Rules) -> bool:
+def fitted_counts(rules: Rules) -> bool:
     """Whether the fitted trick counts apply (four players, the 43-card pack)."""
     return rules.players == 4 and rules.seats == 4 and rules.pack.size == 43
 
@@ -361,7 +361,7 @@ class HeuristicPlayer(Player):
             partner_help = 0.5
         levels: dict[int, float] = {}
         jokers = (hand & JOKERS_MASK).bit_count()
-        fitted = _fitted(rules)
+        fitted = fitted_counts(rules)
         for strain in (*SUITS, NO_TRUMPS):
             raw = hand_tricks(hand, strain, rules)
             help_ = partner_help
@@ -450,7 +450,7 @@ class HeuristicPlayer(Player):
             strains.add(bid_strain(partner_bid))
         for strain in strains:
             estimate = levels.get(strain, 0.0)
-            level = self.level_for(estimate, obs.hand, strain, stretch, _fitted(rules))
+            level = self.level_for(estimate, obs.hand, strain, stretch, fitted_counts(rules))
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
@@ -996,4 +996,4 @@ class HeuristicPlayer(Player):
         return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
 
 
-__all__ = ["HeuristicPlayer", "hand_tricks", "misere_dangers", "misere_ok"]
+__all__ = ["HeuristicPlayer", "fitted_counts", "hand_tricks", "misere_dangers", "misere_ok"]
