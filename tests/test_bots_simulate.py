@@ -200,3 +200,24 @@ def test_bid_budget_counts_positions_searched() -> None:
     assert nodes_searched() > before
     _, why = bid_by_simulation(strong.observation(0), heuristic, 12, random.Random(1), None)
     assert "over 12 solved deals" in why
+
+
+def test_three_handed_bids_and_discards_by_simulation() -> None:
+    from fivehundred.rules import make_rules
+
+    three = make_rules("three_handed")
+    state = deal_hand(three, 0, {1: "JK JH JD AH KH 10H AS KS AC 9D"})
+    player = PimcPlayer(1, samples=12)
+    call = player.act(state.observation(1))
+    assert "solved deals" in player.explain()
+    assert call != PASS and bid_strain(call) == HEARTS
+    apply_text(state, f"{action_text(call)} pass pass")
+    assert state.phase == "discard" and state.to_move == 1
+    discards = []
+    while state.phase == "discard":
+        card = player.act(state.observation(1))
+        assert card in state.legal_actions()
+        discards.append(card)
+        state.apply(card)
+    assert "solved deals" in player.explain()
+    assert len(discards) == 3 and not mask("JK JH JD AH") & sum(1 << c for c in discards)
