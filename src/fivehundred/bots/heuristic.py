@@ -64,7 +64,7 @@ BID_MARGIN = {6: 0.6, 7: 0.9, 8: 1.2, 9: 1.5, 10: 1.8}
 #: partner's trick), which runs lower than the fitted four-handed count.
 COUNT_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 #: Tricks off the fitted count (per half trick of partner's help lost) when partner passed.
-PASSED_PARTNER = 1.2
+PASSED_PARTNER = 0.6
 RANK_KING = 14
 RANK_QUEEN = 13
 
