@@ -207,17 +207,13 @@ def test_three_handed_bids_and_discards_by_simulation() -> None:
 
     three = make_rules("three_handed")
     state = deal_hand(three, 0, {1: "JK JH JD AH KH 10H AS KS AC 9D"})
-    player = PimcPlayer(1, samples=12)
-    call = player.act(state.observation(1))
-    assert "solved deals" in player.explain()
-    assert call != PASS and bid_strain(call) == HEARTS
+    heuristic = HeuristicPlayer(1)
+    call, why = bid_by_simulation(state.observation(1), heuristic, 8, random.Random(1))
+    assert "solved deals" in why
+    assert call in state.legal_actions() and bid_strain(call) == HEARTS
     apply_text(state, f"{action_text(call)} pass pass")
     assert state.phase == "discard" and state.to_move == 1
-    discards = []
-    while state.phase == "discard":
-        card = player.act(state.observation(1))
-        assert card in state.legal_actions()
-        discards.append(card)
-        state.apply(card)
-    assert "solved deals" in player.explain()
-    assert len(discards) == 3 and not mask("JK JH JD AH") & sum(1 << c for c in discards)
+    chosen, why = discard_by_simulation(state.observation(1), heuristic, 4, random.Random(1))
+    assert "solved deals" in why or "no other" in why
+    assert chosen.bit_count() == 3 and chosen & ~state.hands[1] == 0
+    assert not mask("JK JH JD AH") & chosen

@@ -1,4 +1,4 @@
-"""Bidding and discarding by simulation, for the PIMC player (three and four players).
+"""Bidding and discarding by simulation, for the PIMC player (three or four players).
 
 What the auction tells: :func:`auction_reads` turns every other seat's calls into
 constraints on the hand it was dealt (a bid in a strain shows tricks there, a raise shows
@@ -367,13 +367,11 @@ def bid_by_simulation(
     proposed = bid_tricks(proposal) if BID_BASE <= proposal < MISERE else 0
     fitted = fitted_counts(rules)
     for strain in strains:
-        top = heuristic.level_for(99.0, obs.hand, strain)
-        if fitted:
-            # Double dummy finds every card: it bids too high. The heuristic's fitted
-            # count (contracts made 83%) bounds the level, a stretch of BID_STRETCH above.
-            fit = levels.get(strain, 0.0)
-            top = min(top, max(proposed, heuristic.level_for(fit + BID_STRETCH, obs.hand,
-                                                             strain)))  # fmt: skip
+        # Double dummy finds every card: it bids too high. The heuristic's count (four
+        # players: fitted, contracts made 83%) bounds the level, BID_STRETCH above it.
+        fit = levels.get(strain, 0.0) + BID_STRETCH
+        top = min(heuristic.level_for(99.0, obs.hand, strain),
+                  max(proposed, heuristic.level_for(fit, obs.hand, strain, 0.0, fitted)))  # fmt: skip
         for level in range(6, top + 1):
             action = bid_action(level, strain)
             if action not in legal:
