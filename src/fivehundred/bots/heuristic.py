@@ -1,15 +1,24 @@
 """A rule-based player that plays like a good club player (the strategy of RULES.md and the
 seed texts).
 
-Bidding counts tricks: the joker and the bowers are sure trump tricks, outside aces and
-K-Q count one, length in trumps counts once trumps are drawn; it counts on partner for one
-trick and on the kitty for at most one. No trumps needs stoppers (the joker covers one weak
-suit); misère needs a hand of low cards. Partner's bid is raised only with real support.
+Bidding counts tricks. With four players the count is fitted to played-out deals
+(:data:`SUIT_FIT`, :data:`NT_FIT`: trump length, joker, bowers, trump honours, side aces and
+kings, shortness; a passed partner takes a little off); with other counts the joker and the
+bowers are sure trump tricks, outside aces and K-Q count one, small trumps about half a
+trick in a long suit, plus a trick for partner and one for the kitty. Each level needs a
+margin above the count (:data:`BID_MARGIN`); no 10 without the joker, no 9 without the
+joker or a bower. A trump suit needs three trumps; no trumps needs stoppers (with the
+joker, two stopped suits: the cheap 6NT). Partner's bid is raised only with trumps (two
+trumps: one level at most) and more than the trick partner counted on. A bid that wins
+the game is enough; against an opponent about to go out the count stretches a little.
 
 In play it keeps card memory (cards played, voids shown, trumps out — all read from the
-observation): the declarer draws trumps when long in them and cashes winners, defenders
-lead the suits the declarer is weak in, no-trump hands run their long suits and lead the
-joker to pull a round of them, and misère defenders lead low to squeeze the lone declarer.
+observation): the declarer draws trumps (the lowest of its top trumps first, forcing out a
+higher one when the side has the length) and cashes winners, ruffs high in front of an
+overruff; defenders play second hand low on a trump lead, lead the suits the declarer is
+weak in or partner's suit, the top only of a real sequence; no-trump hands run their long
+suits and keep the joker past trick one, and misère defenders lead low to squeeze the lone
+declarer.
 """
 
 from __future__ import annotations
