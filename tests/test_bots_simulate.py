@@ -200,3 +200,20 @@ def test_bid_budget_counts_positions_searched() -> None:
     assert nodes_searched() > before
     _, why = bid_by_simulation(strong.observation(0), heuristic, 12, random.Random(1), None)
     assert "over 12 solved deals" in why
+
+
+def test_three_handed_bids_and_discards_by_simulation() -> None:
+    from fivehundred.rules import make_rules
+
+    three = make_rules("three_handed")
+    state = deal_hand(three, 0, {1: "JK JH JD AH KH 10H AS KS AC 9D"})
+    heuristic = HeuristicPlayer(1)
+    call, why = bid_by_simulation(state.observation(1), heuristic, 8, random.Random(1))
+    assert "solved deals" in why
+    assert call in state.legal_actions() and bid_strain(call) == HEARTS
+    apply_text(state, f"{action_text(call)} pass pass")
+    assert state.phase == "discard" and state.to_move == 1
+    chosen, why = discard_by_simulation(state.observation(1), heuristic, 4, random.Random(1))
+    assert "solved deals" in why or "no other" in why
+    assert chosen.bit_count() == 3 and chosen & ~state.hands[1] == 0
+    assert not mask("JK JH JD AH") & chosen

@@ -1,15 +1,24 @@
 """A rule-based player that plays like a good club player (the strategy of RULES.md and the
 seed texts).
 
-Bidding counts tricks: the joker and the bowers are sure trump tricks, outside aces and
-K-Q count one, length in trumps counts once trumps are drawn; it counts on partner for one
-trick and on the kitty for at most one. No trumps needs stoppers (the joker covers one weak
-suit); misère needs a hand of low cards. Partner's bid is raised only with real support.
+Bidding counts tricks. With four players the count is fitted to played-out deals
+(:data:`SUIT_FIT`, :data:`NT_FIT`: trump length, joker, bowers, trump honours, side aces and
+kings, shortness; a passed partner takes a little off); with other counts the joker and the
+bowers are sure trump tricks, outside aces and K-Q count one, small trumps about half a
+trick in a long suit, plus a trick for partner and one for the kitty. Each level needs a
+margin above the count (:data:`BID_MARGIN`); no 10 without the joker, no 9 without the
+joker or a bower. A trump suit needs three trumps; no trumps needs stoppers (with the
+joker, two stopped suits: the cheap 6NT). Partner's bid is raised only with trumps (two
+trumps: one level at most) and more than the trick partner counted on. A bid that wins
+the game is enough; against an opponent about to go out the count stretches a little.
 
 In play it keeps card memory (cards played, voids shown, trumps out — all read from the
-observation): the declarer draws trumps when long in them and cashes winners, defenders
-lead the suits the declarer is weak in, no-trump hands run their long suits and lead the
-joker to pull a round of them, and misère defenders lead low to squeeze the lone declarer.
+observation): the declarer draws trumps (the lowest of its top trumps first, forcing out a
+higher one when the side has the length) and cashes winners, ruffs high in front of an
+overruff; defenders play second hand low on a trump lead, lead the suits the declarer is
+weak in or partner's suit, the top only of a real sequence; no-trump hands run their long
+suits and keep the joker past trick one, and misère defenders lead low to squeeze the lone
+declarer.
 """
 
 from __future__ import annotations
@@ -65,7 +74,7 @@ BID_MARGIN = {6: 0.6, 7: 0.9, 8: 1.2, 9: 1.5, 10: 1.8}
 #: partner's trick), which runs lower than the fitted four-handed count.
 COUNT_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 #: Tricks off the fitted count (per half trick of partner's help lost) when partner passed.
-PASSED_PARTNER = 1.2
+PASSED_PARTNER = 0.6
 RANK_KING = 14
 RANK_QUEEN = 13
 
@@ -301,7 +310,7 @@ def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False)
     return len(dangers) <= max(0, discards - 1) and sum(d for d, _ in dangers) <= 8
 
 
-def _fitted(rules: Rules) -> bool:
+def fitted_counts(rules: Rules) -> bool:
     """Whether the fitted trick counts apply (four players, the 43-card pack)."""
     return rules.players == 4 and rules.seats == 4 and rules.pack.size == 43
 
@@ -368,7 +377,7 @@ class HeuristicPlayer(Player):
             partner_help = 0.5
         levels: dict[int, float] = {}
         jokers = (hand & JOKERS_MASK).bit_count()
-        fitted = _fitted(rules)
+        fitted = fitted_counts(rules)
         for strain in (*SUITS, NO_TRUMPS):
             raw = hand_tricks(hand, strain, rules)
             help_ = partner_help
@@ -457,7 +466,7 @@ class HeuristicPlayer(Player):
             strains.add(bid_strain(partner_bid))
         for strain in strains:
             estimate = levels.get(strain, 0.0)
-            level = self.level_for(estimate, obs.hand, strain, stretch, _fitted(rules))
+            level = self.level_for(estimate, obs.hand, strain, stretch, fitted_counts(rules))
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
@@ -1003,4 +1012,4 @@ class HeuristicPlayer(Player):
         return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
 
 
-__all__ = ["HeuristicPlayer", "hand_tricks", "misere_dangers", "misere_ok"]
+__all__ = ["HeuristicPlayer", "fitted_counts", "hand_tricks", "misere_dangers", "misere_ok"]

@@ -1,4 +1,4 @@
-"""Bidding and discarding by simulation, for the PIMC player (four-handed games).
+"""Bidding and discarding by simulation, for the PIMC player (three or four players).
 
 What the auction tells: :func:`auction_reads` turns every other seat's calls into
 constraints on the hand it was dealt (a bid in a strain shows tricks there, a raise shows
@@ -33,6 +33,7 @@ from fivehundred.auction import bid_rank
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import (
     HeuristicPlayer,
+    fitted_counts,
     hand_tricks,
     misere_dangers,
     misere_ok,
@@ -54,11 +55,19 @@ SHADE = 0.4
 #: A suit bid by a seat that has not raised its partner shows this many tricks fewer than
 #: the level in its own hand (the heuristic counts the kitty and partner for about two).
 BID_SLACK = 2.3
+#: Tricks above the heuristic's fitted count that a simulated bid may reach (four hands).
+BID_STRETCH = 0.7
 #: Deals a bid always solves, whatever its budget.
 MIN_DEALS = 4
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
 
+
+#: With the heuristic's fitted four-handed counts (which run higher than its rules of
+#: thumb): strains within ``[1]`` of the best and above ``[0]`` are solved; a hand that
+#: would pass is simulated when its best count reaches ``[2]`` or the cheapest level less
+#: ``[3]``.
+NEAR_FITTED = (5.8, 1.0, 6.0, 0.3)
 
 #: Aces and kings: what a no-trump bidder holds.
 _HIGH_CARDS = sum(1 << (suit * 16 + rank) for suit in SUITS for rank in (14, 15))
@@ -203,6 +212,11 @@ def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
 
 
 # ----------------------------------------------------------------------------- solving
+def _partner(rules: Rules, seat: int) -> int:
+    """The seat's partner with four players; -1 with three (each plays for itself)."""
+    return (seat + rules.seats // 2) % rules.seats if rules.seats == 4 else -1
+
+
 def _leader(rules: Rules, dealer: int, contractor: int) -> int:
     return (dealer + 1) % rules.seats if rules.eldest_leads else contractor
 
@@ -217,7 +231,7 @@ def play_out(
     """Double-dummy tricks of the contracting side (the contractor alone in misère), hands
     after the discard."""
     seats = rules.seats
-    partner = (contractor + seats // 2) % seats
+    partner = _partner(rules, contractor)
     if contract >= MISERE:
         ctx = context_for(NO_TRUMPS, True, (-1, -1))
         active: Sequence[int] = [s for s in range(seats) if s != partner]
@@ -225,7 +239,7 @@ def play_out(
     else:
         ctx = context_for(bid_strain(contract), False, (-1, -1))
         active = range(seats)
-        side = (contractor, partner)
+        side = (contractor, partner) if partner >= 0 else (contractor,)
     leader = _leader(rules, dealer, contractor)
     if leader not in active:
         leader = (leader + 1) % seats
@@ -266,7 +280,8 @@ def _strains_to_try(heuristic: HeuristicPlayer, obs: Observation, proposal: Acti
     levels = heuristic.bid_levels(obs)
     ranked = sorted(levels, key=lambda s: -levels[s])
     best = levels[ranked[0]] if ranked else 0.0
-    strains = [s for s in ranked if levels[s] >= max(5.0, best - 1.5)][:3]
+    floor, within = NEAR_FITTED[:2] if fitted_counts(obs.rules) else (5.0, 1.5)
+    strains = [s for s in ranked if levels[s] >= max(floor, best - within)][:3]
     if BID_BASE <= proposal < MISERE and bid_strain(proposal) not in strains:
         strains = [bid_strain(proposal), *strains[:2]]
     return strains
@@ -284,6 +299,8 @@ def worth_simulating(heuristic: HeuristicPlayer, obs: Observation, proposal: Act
     best = max(levels.values(), default=0.0)
     # The cheapest legal level we could still name.
     cheapest = min((bid_tricks(a) for a in legal if BID_BASE <= a < MISERE), default=11)
+    if fitted_counts(obs.rules):
+        return best >= max(NEAR_FITTED[2], cheapest - NEAR_FITTED[3])
     return best >= max(5.6, cheapest - 0.9)
 
 
@@ -306,8 +323,7 @@ def bid_by_simulation(
     try_misere = MISERE in legal and (
         proposal == MISERE or misere_ok(obs.hand, rules, rules.pack.kitty_size + 1)
     )
-    seats = rules.seats
-    partner = (obs.seat + seats // 2) % seats
+    partner = _partner(rules, obs.seat)
     bids = [(s, c) for s, c in obs.auction if c != PASS]
     standing = bids[-1] if bids else None
     reads = auction_reads(obs)
@@ -347,8 +363,16 @@ def bid_by_simulation(
         options.append((sum(pass_scores) / count if pass_scores else 0.0, PASS))
     # The counts players trust: no 10 without the joker, no 9 without the joker or a bower
     # (double dummy finds the missing top trumps where they do least harm).
+    levels = heuristic.bid_levels(obs)
+    proposed = bid_tricks(proposal) if BID_BASE <= proposal < MISERE else 0
+    fitted = fitted_counts(rules)
     for strain in strains:
-        for level in range(6, heuristic.level_for(99.0, obs.hand, strain) + 1):
+        # Double dummy finds every card: it bids too high. The heuristic's count (four
+        # players: fitted, contracts made 83%) bounds the level, BID_STRETCH above it.
+        fit = levels.get(strain, 0.0) + BID_STRETCH
+        top = min(heuristic.level_for(99.0, obs.hand, strain),
+                  max(proposed, heuristic.level_for(fit, obs.hand, strain, 0.0, fitted)))  # fmt: skip
+        for level in range(6, top + 1):
             action = bid_action(level, strain)
             if action not in legal:
                 continue
