@@ -300,22 +300,24 @@ def test_reconnect_replaces_the_old_connection(client: TestClient) -> None:
 def test_every_variant_makes_a_table_that_plays(client: TestClient) -> None:
     import time
 
-    from fivehundred.rules import VARIANTS
+    from fivehundred.errors import RulesError
+    from fivehundred.rules import PRESETS, VARIANTS, make_rules
 
     values = {"target": 10, "scoring_table": "perfect"}
     codes = {}
     for variant in VARIANTS:
         value = values.get(variant, True)
-        preset = (
-            "five_handed"
-            if variant == "partner_announces"
-            else "six_handed"
-            if variant == "teams_of_two"
-            else "australian"
-        )
-        players = {"australian": 4, "five_handed": 5, "six_handed": 6}[preset]
-        body = {"seats": ["random"] * players, "options": {"delay": 0},
-                "rules": {"preset": preset, "variants": {variant: value, **({"target": 10} if variant != "target" else {})}}}  # fmt: skip
+        wanted = {variant: value, **({"target": 10} if variant != "target" else {})}
+        accepted = []  # the presets where the variant applies (refused elsewhere, by name)
+        for name in PRESETS:
+            try:
+                accepted.append(make_rules(name, wanted))
+            except RulesError:
+                continue
+        assert accepted, f"{variant} applies to no preset"
+        rules = accepted[0]
+        body = {"seats": ["random"] * rules.players, "options": {"delay": 0},
+                "rules": {"preset": rules.preset, "variants": wanted}}  # fmt: skip
         response = client.post("/api/tables", json=body)
         assert response.status_code == 201, (variant, response.text)
         codes[variant] = response.json()["table"]

@@ -570,18 +570,19 @@ MAX_PLAYER_NAME = 40
 
 
 def _check_players(record: Mapping[str, Any], rules: Rules, prefix: str = "") -> None:
-    """``players``: one name per seat, each a non-empty string without control characters
-    of at most :data:`MAX_PLAYER_NAME` characters (see docs/record-format.md)."""
+    """``players``: one name per player, seat 0 first (a dummy or a dead hand has no player
+    of its own), each a non-empty string without control characters of at most
+    :data:`MAX_PLAYER_NAME` characters (see docs/record-format.md)."""
     if "players" not in record:
         return
     where = _where(prefix, "players")
     players = record["players"]
-    seats = rules.seats
+    count = rules.players
     if not isinstance(players, list):
-        raise RecordError(where, f"must be a list of {seats} player names (one per seat), "
+        raise RecordError(where, f"must be a list of {count} player names (one per player), "
                           f"got {_short(players)}")  # fmt: skip
-    if len(players) != seats:
-        raise RecordError(where, f"has {len(players)} names; the table has {seats} seats")
+    if len(players) != count:
+        raise RecordError(where, f"has {len(players)} names; the game has {count} players")
     for seat, name in enumerate(players):
         place = f"{where}[{seat}]"
         if not isinstance(name, str):

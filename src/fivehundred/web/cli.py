@@ -42,7 +42,8 @@ def serve_main(argv: list[str]) -> int:
     )
     parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
     parser.add_argument("--log-level", default="info",
-                        choices=["debug", "info", "warning", "error"])  # fmt: skip
+                        choices=["debug", "info", "warning", "error"],
+                        help="how much the server logs (default: info)")  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, got {args.port}")
