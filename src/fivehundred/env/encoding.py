@@ -38,6 +38,7 @@ CALL_WIDTH = NOMINATE_BASE - PASS
 STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
+_UINT8 = np.dtype(np.uint8)
 #: Scores are divided by the target and clipped to this range.
 SCORE_LIMIT = 2.0
 
@@ -138,7 +139,20 @@ class Encoder:
         self._contractor = [1 << (b + f["contractor"].offset) for b in base]
         self._partner = [1 << (b + f["partner"].offset) for b in base]
         self._active_bit = [1 << (b + f["active"].offset) for b in base]
-        self._sets: dict[tuple[int, ...], tuple[int, int]] = {}
+        self._sets: dict[tuple[int, ...], int] = {}
+        self._contract_bit = [1 << (self._contract + c) if c >= FIRST_CALL else 0
+                              for c in range(NUM_ACTIONS)]  # fmt: skip
+        self._trump_bit = [1 << (self._trump + t) for t in range(STRAIN_WIDTH)]
+        self._red_bit = [1 << (self._joker + s) for s in range(SUIT_WIDTH)]
+        self._black_bit = [1 << (self._joker + SUIT_WIDTH + s) for s in range(SUIT_WIDTH)]
+        self._led_bit = [1 << (self._led + s) for s in range(SUIT_WIDTH)]
+        self._shift = [seat * record for seat in range(n)]
+        self._unshift = [n * record - shift for shift in self._shift]
+        self._dummies = bool(rules.dummies)
+        self._face_up_rules = bool(rules.dummies or rules.open_eight)
+        # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
+        self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                                     bitorder="little").astype(np.float32)  # fmt: skip
         self._state: HandState | None = None
         self._reset()
 
@@ -216,46 +230,54 @@ class Encoder:
     # ------------------------------------------------------------------ encoding
     def bits(self, state: HandState, seat: int) -> int:
         """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
-        self._sync(state)
-        n = self.seats
+        if state is not self._state or len(state.history) != self._history:
+            self._sync(state)
         records = self._records | self._dealer[state.dealer]
-        if state.to_move >= 0:
-            records |= self._to_move[state.to_move]
+        to_move = state.to_move
+        if to_move >= 0:
+            records |= self._to_move[to_move]
         key = state.active
         active = self._sets.get(key)
         if active is None:
-            active = self._sets[key] = (self._seat_set(key, self._active_bit), 0)
-        records |= active[0]
+            active = self._sets[key] = self._seat_set(key, self._active_bit)
+        records |= active
         contract = state.contract
         bits = state.playable(seat) | self._phase[state.phase]
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
-            bits |= 1 << (self._contract + contract)
+            bits |= self._contract_bit[contract]
             partners = state.partners
             if partners and (state.partner_revealed or seat in partners):
                 records |= self._seat_set(partners, self._partner)
             trump = state.trump
             if trump >= 0:
-                bits |= 1 << (self._trump + trump)
+                bits |= self._trump_bit[trump]
             red, black = state.joker_suits
             if red >= 0:
-                bits |= 1 << (self._joker + red)
+                bits |= self._red_bit[red]
             if black >= 0:
-                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+                bits |= self._black_bit[black]
             if state.called_card >= 0:
                 bits |= 1 << (self._called + state.called_card)
             if seat == contractor:
                 bits |= state.discards << self._discards
         if seat:
-            shift = seat * self.record
-            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+            shift = self._shift[seat]
+            records = (records >> shift | records << self._unshift[seat]) & self._all_records
         bits |= records << self.seats_offset
         if state.trick_cards:
-            bits |= 1 << (self._led + state.led_suit)
-        bits |= state.suits_led << self._suits_led
-        if state.contract >= 0 or state.rules.dummies:
+            bits |= self._led_bit[state.led_suit]
+        suits_led = state.suits_led
+        if suits_led:
+            bits |= suits_led << self._suits_led
+        if contract >= 0 or self._dummies:
+            # (visible_cards is empty unless some seat's hand lies face up or the rules
+            # have face-up cards of their own: skip the call on the common path)
+            if not self._face_up_rules and not state.exposed_seats:
+                return bits
             exposed_at = self._exposed_at
+            n = self.seats
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]
         return bits
@@ -316,10 +338,10 @@ class Encoder:
         return self._vector(self.bits(state, seat), seat, scores)
 
     def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
-        raw = bits.to_bytes(self._bytes, "little")
-        # (count= and padding bits cost more than slicing the unpacked bytes)
-        unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-        vector = unpacked[: self.size].astype(np.float32)
+        # one table look-up turns every byte into its eight float32 elements: a fresh
+        # array, of which the vector is the leading part
+        raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+        vector = self._unpack.take(raw, 0).ravel()[: self.size]
         if scores:
             offset = self.binary_size
             target = self.rules.target
