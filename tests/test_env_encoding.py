@@ -70,7 +70,7 @@ class ReferenceEncoder(Encoder):
                 bits |= mask << exposed_at[(other - seat) % n]
         return bits
 
-    def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
+    def vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
         raw = bits.to_bytes(self._bytes, "little")
         unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
         vector = unpacked[: self.size].astype(np.float32)

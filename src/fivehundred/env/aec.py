@@ -141,7 +141,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             seat = player
             to_move = hand.to_move == player
         game = self.game
-        vector = self.encoder.encode(hand, seat, game.scores if game is not None else ())
+        encoder = self.encoder
+        vector = encoder.vector(encoder.bits(hand, seat), seat,
+                                 game.scores if game is not None else ())  # fmt: skip
         mask = action_mask(self._legal) if to_move else np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 
@@ -171,25 +173,31 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
         action = chosen
-        if self.game is not None:
+        game = self.game
+        ended = False
+        if game is not None:
             finished = hand
-            self.game.apply(action)
+            game.apply(action)
             if finished.is_over:
                 self._hand_scored(finished)
-                self.hand = self.game.hand
-                if self.game.is_over:
+                self.hand = game.hand
+                if game.is_over:
                     self._end(self._game_rewards(), truncated=False)
-                elif len(self.game.finished_hands) >= self.max_hands:
+                    ended = True
+                elif len(game.finished_hands) >= self.max_hands:
                     self.hand = finished  # observations show the last hand played
                     self._end(None, truncated=True)
+                    ended = True
         else:
             hand.apply(action)
             if hand.is_over:
                 self._hand_scored(hand)
                 self._end(None, truncated=False)
-        if not self.terminations[agent] and not self.truncations[agent]:
+                ended = True
+        if not ended:
             self._select()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

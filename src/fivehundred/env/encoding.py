@@ -12,8 +12,9 @@ are 0/1.
 
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
 integer bitmask in absolute seat order, updated incrementally from the actions taken;
-encoding a seat's view rotates it by whole records, ORs in the table fields and unpacks
-the bits with numpy in one call. Sizes come from the engine's constants
+encoding a seat's view rotates it by whole records, ORs in the table fields (each field's
+bits precomputed per value) and turns the bytes into float32 with one numpy look-up in a
+256-row table (``take``). Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
@@ -139,7 +140,17 @@ class Encoder:
         self._contractor = [1 << (b + f["contractor"].offset) for b in base]
         self._partner = [1 << (b + f["partner"].offset) for b in base]
         self._active_bit = [1 << (b + f["active"].offset) for b in base]
+        # per seat: a card in the trick; a card played (with it in the trick); voids shown
+        self._trick_card = [[1 << (at + card) for card in range(NUM_CARDS)]
+                            for at in self._trick_at]  # fmt: skip
+        self._played_card = [[1 << (at + card) | trick[card] for card in range(NUM_CARDS)]
+                             for at, trick in zip(self._played_at, self._trick_card,
+                                                  strict=True)]  # fmt: skip
+        self._void_bits = [[voids << at for voids in range(1 << SUIT_WIDTH)]
+                           for at in self._void_at]  # fmt: skip
         self._sets: dict[tuple[int, ...], int] = {}
+        self._active_key: tuple[int, ...] | None = None
+        self._active = 0
         self._contract_bit = [1 << (self._contract + c) if c >= FIRST_CALL else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
         self._trump_bit = [1 << (self._trump + t) for t in range(STRAIN_WIDTH)]
@@ -178,10 +189,9 @@ class Encoder:
             seats = state.trick_seats
             if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
                 seat, card = seats[-1], state.trick_cards[-1]
-                bit = 1 << (self._trick_at[seat] + card)
-                self._trick_bits |= bit
-                self._records |= (bit | 1 << (self._played_at[seat] + card)
-                                  | state.void_shown[seat] << self._void_at[seat])  # fmt: skip
+                self._trick_bits |= self._trick_card[seat][card]
+                self._records |= (self._played_card[seat][card]
+                                  | self._void_bits[seat][state.void_shown[seat]])  # fmt: skip
                 self._in_trick += 1
                 self._history = history
                 return
@@ -237,10 +247,12 @@ class Encoder:
         if to_move >= 0:
             records |= self._to_move[to_move]
         key = state.active
-        active = self._sets.get(key)
-        if active is None:
-            active = self._sets[key] = self._seat_set(key, self._active_bit)
-        records |= active
+        if key is not self._active_key:  # (a tuple: the same object, the same seats)
+            active = self._sets.get(key)
+            if active is None:
+                active = self._sets[key] = self._seat_set(key, self._active_bit)
+            self._active_key, self._active = key, active
+        records |= self._active
         contract = state.contract
         bits = state.playable(seat) | self._phase[state.phase]
         if contract >= 0:
@@ -331,15 +343,17 @@ class Encoder:
     def encode_observation(self, obs: Observation) -> np.ndarray:
         """The vector of a core observation (its scores included): what an agent playing
         through the player interface (the arena, ``cmd:`` players) sees."""
-        return self._vector(self.observation_bits(obs), obs.seat, obs.scores)
+        return self.vector(self.observation_bits(obs), obs.seat, obs.scores)
 
     def encode(self, state: HandState, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of ``seat`` (float32, :attr:`size` long)."""
-        return self._vector(self.bits(state, seat), seat, scores)
+        return self.vector(self.bits(state, seat), seat, scores)
 
-    def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
-        # one table look-up turns every byte into its eight float32 elements: a fresh
-        # array, of which the vector is the leading part
+    def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
+        """The float32 vector of :meth:`bits` (``seat``'s), the scores filled in: a fresh
+        array each time, the caller's to keep or change."""
+        # one table look-up turns every byte into its eight float32 elements (a new array,
+        # of which the vector is the leading part)
         raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
         vector = self._unpack.take(raw, 0).ravel()[: self.size]
         if scores:
