@@ -72,6 +72,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.max_hands = max_hands
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules)
+        self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self.sides = side_of_seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -141,9 +142,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             seat = player
             to_move = hand.to_move == player
         game = self.game
-        encoder = self.encoder
-        vector = encoder.vector(encoder.bits(hand, seat), seat,
-                                 game.scores if game is not None else ())  # fmt: skip
+        vector = self._vector(self._bits(hand, seat), seat,
+                              game.scores if game is not None else ())  # fmt: skip
         mask = action_mask(self._legal) if to_move else np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 

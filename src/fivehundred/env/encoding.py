@@ -241,7 +241,21 @@ class Encoder:
     def bits(self, state: HandState, seat: int) -> int:
         """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
         if state is not self._state or len(state.history) != self._history:
-            self._sync(state)
+            trick_seats = state.trick_seats
+            if (  # the usual step, one card added to the trick (as in _sync, inlined)
+                state is self._state
+                and len(state.history) == self._history + 1
+                and len(trick_seats) == self._in_trick + 1
+                and self._tricks_seen == len(state.tricks)
+            ):
+                seat_played, card = trick_seats[-1], state.trick_cards[-1]
+                self._trick_bits |= self._trick_card[seat_played][card]
+                self._records |= (self._played_card[seat_played][card]
+                                  | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
+                self._in_trick += 1
+                self._history += 1
+            else:
+                self._sync(state)
         records = self._records | self._dealer[state.dealer]
         to_move = state.to_move
         if to_move >= 0:
