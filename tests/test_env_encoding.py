@@ -12,18 +12,75 @@ import pytest
 
 np = pytest.importorskip("numpy", reason="the env extra (numpy) is not installed")
 
+from fivehundred.actions import action_card  # noqa: E402
 from fivehundred.env.encoding import SCORE_LIMIT, SUIT_WIDTH, Encoder  # noqa: E402
 from fivehundred.game import HandState  # noqa: E402
 from fivehundred.rules import PRESETS, make_rules  # noqa: E402
 
 
 class ReferenceEncoder(Encoder):
-    """The encoder as it was: every field recomputed on each call, the bits unpacked by
-    ``np.unpackbits`` and cast to float32."""
+    """The encoder as it was: the seat records tracked by shifting bits into place, every
+    table field recomputed on each call, the bits unpacked by ``np.unpackbits`` and cast to
+    float32."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._reference_sets: dict[tuple[int, ...], tuple[int, int]] = {}
+
+    def _sync(self, state: HandState) -> None:
+        """Bring the seat records up to ``state`` (incrementally when it moved on)."""
+        history = len(state.history)
+        if state is not self._state or history < self._history:
+            self._state = state
+            self._reset()
+        elif history == self._history:
+            return
+        elif history == self._history + 1:  # the usual step: one card added to the trick
+            seats = state.trick_seats
+            if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
+                seat, card = seats[-1], state.trick_cards[-1]
+                bit = 1 << (self._trick_at[seat] + card)
+                self._trick_bits |= bit
+                self._records |= (bit | 1 << (self._played_at[seat] + card)
+                                  | state.void_shown[seat] << self._void_at[seat])  # fmt: skip
+                self._in_trick += 1
+                self._history = history
+                return
+        self._history = history
+        records = self._records
+        calls = state.auction.calls
+        if len(calls) > self._calls_seen:
+            call_at = self._call_at
+            for seat, call in calls[self._calls_seen :]:
+                records |= 1 << (call_at[seat] + call)
+            self._calls_seen = len(calls)
+        played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
+        voids = state.void_shown
+        tricks = state.tricks
+        while self._tricks_seen < len(tricks):
+            trick = tricks[self._tricks_seen]
+            for seat, action in trick.plays[self._in_trick :]:
+                card = action_card(action)
+                records |= 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+            records &= ~self._trick_bits
+            self._trick_bits = 0
+            winner = trick.winner
+            won = self._won[winner]
+            at = self._won_at[winner]
+            records = records & ~(1 << (at + won)) | 1 << (at + won + 1)
+            self._won[winner] = won + 1
+            self._in_trick = 0
+            self._tricks_seen += 1
+        seats = state.trick_seats
+        if len(seats) > self._in_trick:
+            cards = state.trick_cards
+            for index in range(self._in_trick, len(seats)):
+                seat, card = seats[index], cards[index]
+                bit = 1 << (trick_at[seat] + card)
+                self._trick_bits |= bit
+                records |= bit | 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+            self._in_trick = len(seats)
+        self._records = records
 
     def bits(self, state: HandState, seat: int) -> int:
         self._sync(state)
@@ -70,7 +127,7 @@ class ReferenceEncoder(Encoder):
                 bits |= mask << exposed_at[(other - seat) % n]
         return bits
 
-    def vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
+    def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         raw = bits.to_bytes(self._bytes, "little")
         unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
         vector = unpacked[: self.size].astype(np.float32)
