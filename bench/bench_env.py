@@ -15,8 +15,6 @@ import argparse
 import random
 import time
 
-import numpy as np
-
 from fivehundred.env import env as wrapped_env
 from fivehundred.env import raw_env
 from fivehundred.game import DONE, HandState
@@ -53,7 +51,7 @@ def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
             obs, _, terminated, truncated, _ = table.last()
             if terminated or truncated:
                 break
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]
             table.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
     return time.process_time() - start, steps

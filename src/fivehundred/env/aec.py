@@ -72,6 +72,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.max_hands = max_hands
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules)
+        self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self.sides = side_of_seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -86,6 +87,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.game: GameState | None = None
         self.hand: HandState | None = None
         self._legal: list[int] = []
+        self._dummies = bool(self.rules.dummies)
+        #: the agent deciding for each seat (two players: a dummy's owner)
+        self._agent_of = [self.possible_agents[controller_of(self.rules, seat)]
+                          for seat in range(self.rules.seats)]  # fmt: skip
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -118,7 +123,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None
         self._legal = hand.legal_actions()
-        self.agent_selection = self.possible_agents[controller_of(self.rules, hand.to_move)]
+        to_move = hand.to_move
+        self.agent_selection = (self._agent_of[to_move] if to_move >= 0 else
+                                self.possible_agents[controller_of(self.rules, to_move)])  # fmt: skip
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -128,15 +135,27 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None, "reset() first"
         player = self._index[agent]
-        if self.rules.dummies:
+        if self._dummies:
             seat = acting_seat(hand, player)
             to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
         else:
             seat = player
             to_move = hand.to_move == player
-        scores = self.game.scores if self.game is not None else ()
-        vector = self.encoder.encode(hand, seat, scores)
-        return {"observation": vector, "action_mask": action_mask(self._legal if to_move else ())}
+        game = self.game
+        vector = self._vector(self._bits(hand, seat), seat,
+                              game.scores if game is not None else ())  # fmt: skip
+        mask = action_mask(self._legal) if to_move else np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -145,7 +164,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             return
         hand = self.hand
         assert hand is not None
-        if action is None or int(action) not in self._legal:
+        if action is None or (chosen := int(action)) not in self._legal:
             legal = " ".join(action_text(a, self.rules.two_jokers) for a in self._legal)
             raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
         if self._rewarded:
@@ -153,26 +172,32 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        action = int(action)
-        if self.game is not None:
+        action = chosen
+        game = self.game
+        ended = False
+        if game is not None:
             finished = hand
-            self.game.apply(action)
+            game.apply(action)
             if finished.is_over:
                 self._hand_scored(finished)
-                self.hand = self.game.hand
-                if self.game.is_over:
+                self.hand = game.hand
+                if game.is_over:
                     self._end(self._game_rewards(), truncated=False)
-                elif len(self.game.finished_hands) >= self.max_hands:
+                    ended = True
+                elif len(game.finished_hands) >= self.max_hands:
                     self.hand = finished  # observations show the last hand played
                     self._end(None, truncated=True)
+                    ended = True
         else:
             hand.apply(action)
             if hand.is_over:
                 self._hand_scored(hand)
                 self._end(None, truncated=False)
-        if not self.terminations[agent] and not self.truncations[agent]:
+                ended = True
+        if not ended:
             self._select()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -249,4 +274,16 @@ def env(
     """The environment wrapped in PettingZoo's order-enforcing checks (the environment
     itself refuses any action that is not legal, with the legal ones in the message)."""
     table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
-    return wrappers.OrderEnforcingWrapper(table)
+    return _OrderEnforcingWrapper(table)
+
+
+class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order-enforcing wrapper with a direct ``last()``: the same checks
+    (before ``reset()`` it reports the error as PettingZoo does), then the environment's
+    own ``last()`` rather than one wrapped attribute look-up per field."""
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:
+            super().last(observe)  # PettingZoo's error for a call before reset()
+        result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
+        return result

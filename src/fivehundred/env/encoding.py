@@ -12,8 +12,9 @@ are 0/1.
 
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
 integer bitmask in absolute seat order, updated incrementally from the actions taken;
-encoding a seat's view rotates it by whole records, ORs in the table fields and unpacks
-the bits with numpy in one call. Sizes come from the engine's constants
+encoding a seat's view rotates it by whole records, ORs in the table fields (each field's
+bits precomputed per value) and turns the bytes into float32 with one numpy look-up in a
+256-row table (``take``). Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
@@ -38,6 +39,7 @@ CALL_WIDTH = NOMINATE_BASE - PASS
 STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
+_UINT8 = np.dtype(np.uint8)
 #: Scores are divided by the target and clipped to this range.
 SCORE_LIMIT = 2.0
 
@@ -138,7 +140,30 @@ class Encoder:
         self._contractor = [1 << (b + f["contractor"].offset) for b in base]
         self._partner = [1 << (b + f["partner"].offset) for b in base]
         self._active_bit = [1 << (b + f["active"].offset) for b in base]
-        self._sets: dict[tuple[int, ...], tuple[int, int]] = {}
+        # per seat: a card in the trick; a card played (with it in the trick); voids shown
+        self._trick_card = [[1 << (at + card) for card in range(NUM_CARDS)]
+                            for at in self._trick_at]  # fmt: skip
+        self._played_card = [[1 << (at + card) | trick[card] for card in range(NUM_CARDS)]
+                             for at, trick in zip(self._played_at, self._trick_card,
+                                                  strict=True)]  # fmt: skip
+        self._void_bits = [[voids << at for voids in range(1 << SUIT_WIDTH)]
+                           for at in self._void_at]  # fmt: skip
+        self._sets: dict[tuple[int, ...], int] = {}
+        self._active_key: tuple[int, ...] | None = None
+        self._active = 0
+        self._contract_bit = [1 << (self._contract + c) if c >= FIRST_CALL else 0
+                              for c in range(NUM_ACTIONS)]  # fmt: skip
+        self._trump_bit = [1 << (self._trump + t) for t in range(STRAIN_WIDTH)]
+        self._red_bit = [1 << (self._joker + s) for s in range(SUIT_WIDTH)]
+        self._black_bit = [1 << (self._joker + SUIT_WIDTH + s) for s in range(SUIT_WIDTH)]
+        self._led_bit = [1 << (self._led + s) for s in range(SUIT_WIDTH)]
+        self._shift = [seat * record for seat in range(n)]
+        self._unshift = [n * record - shift for shift in self._shift]
+        self._dummies = bool(rules.dummies)
+        self._face_up_rules = bool(rules.dummies or rules.open_eight)
+        # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
+        self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
+                                     bitorder="little").astype(np.float32)  # fmt: skip
         self._state: HandState | None = None
         self._reset()
 
@@ -164,10 +189,9 @@ class Encoder:
             seats = state.trick_seats
             if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
                 seat, card = seats[-1], state.trick_cards[-1]
-                bit = 1 << (self._trick_at[seat] + card)
-                self._trick_bits |= bit
-                self._records |= (bit | 1 << (self._played_at[seat] + card)
-                                  | state.void_shown[seat] << self._void_at[seat])  # fmt: skip
+                self._trick_bits |= self._trick_card[seat][card]
+                self._records |= (self._played_card[seat][card]
+                                  | self._void_bits[seat][state.void_shown[seat]])  # fmt: skip
                 self._in_trick += 1
                 self._history = history
                 return
@@ -216,46 +240,70 @@ class Encoder:
     # ------------------------------------------------------------------ encoding
     def bits(self, state: HandState, seat: int) -> int:
         """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
-        self._sync(state)
-        n = self.seats
+        if state is not self._state or len(state.history) != self._history:
+            trick_seats = state.trick_seats
+            if (  # the usual step, one card added to the trick (as in _sync, inlined)
+                state is self._state
+                and len(state.history) == self._history + 1
+                and len(trick_seats) == self._in_trick + 1
+                and self._tricks_seen == len(state.tricks)
+            ):
+                seat_played, card = trick_seats[-1], state.trick_cards[-1]
+                self._trick_bits |= self._trick_card[seat_played][card]
+                self._records |= (self._played_card[seat_played][card]
+                                  | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
+                self._in_trick += 1
+                self._history += 1
+            else:
+                self._sync(state)
         records = self._records | self._dealer[state.dealer]
-        if state.to_move >= 0:
-            records |= self._to_move[state.to_move]
+        to_move = state.to_move
+        if to_move >= 0:
+            records |= self._to_move[to_move]
         key = state.active
-        active = self._sets.get(key)
-        if active is None:
-            active = self._sets[key] = (self._seat_set(key, self._active_bit), 0)
-        records |= active[0]
+        if key is not self._active_key:  # (a tuple: the same object, the same seats)
+            active = self._sets.get(key)
+            if active is None:
+                active = self._sets[key] = self._seat_set(key, self._active_bit)
+            self._active_key, self._active = key, active
+        records |= self._active
         contract = state.contract
         bits = state.playable(seat) | self._phase[state.phase]
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
-            bits |= 1 << (self._contract + contract)
+            bits |= self._contract_bit[contract]
             partners = state.partners
             if partners and (state.partner_revealed or seat in partners):
                 records |= self._seat_set(partners, self._partner)
             trump = state.trump
             if trump >= 0:
-                bits |= 1 << (self._trump + trump)
+                bits |= self._trump_bit[trump]
             red, black = state.joker_suits
             if red >= 0:
-                bits |= 1 << (self._joker + red)
+                bits |= self._red_bit[red]
             if black >= 0:
-                bits |= 1 << (self._joker + SUIT_WIDTH + black)
+                bits |= self._black_bit[black]
             if state.called_card >= 0:
                 bits |= 1 << (self._called + state.called_card)
             if seat == contractor:
                 bits |= state.discards << self._discards
         if seat:
-            shift = seat * self.record
-            records = (records >> shift | records << (n * self.record - shift)) & self._all_records
+            shift = self._shift[seat]
+            records = (records >> shift | records << self._unshift[seat]) & self._all_records
         bits |= records << self.seats_offset
         if state.trick_cards:
-            bits |= 1 << (self._led + state.led_suit)
-        bits |= state.suits_led << self._suits_led
-        if state.contract >= 0 or state.rules.dummies:
+            bits |= self._led_bit[state.led_suit]
+        suits_led = state.suits_led
+        if suits_led:
+            bits |= suits_led << self._suits_led
+        if contract >= 0 or self._dummies:
+            # (visible_cards is empty unless some seat's hand lies face up or the rules
+            # have face-up cards of their own: skip the call on the common path)
+            if not self._face_up_rules and not state.exposed_seats:
+                return bits
             exposed_at = self._exposed_at
+            n = self.seats
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]
         return bits
@@ -309,17 +357,19 @@ class Encoder:
     def encode_observation(self, obs: Observation) -> np.ndarray:
         """The vector of a core observation (its scores included): what an agent playing
         through the player interface (the arena, ``cmd:`` players) sees."""
-        return self._vector(self.observation_bits(obs), obs.seat, obs.scores)
+        return self.vector(self.observation_bits(obs), obs.seat, obs.scores)
 
     def encode(self, state: HandState, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The observation vector of ``seat`` (float32, :attr:`size` long)."""
-        return self._vector(self.bits(state, seat), seat, scores)
+        return self.vector(self.bits(state, seat), seat, scores)
 
-    def _vector(self, bits: int, seat: int, scores: Sequence[int]) -> np.ndarray:
-        raw = bits.to_bytes(self._bytes, "little")
-        # (count= and padding bits cost more than slicing the unpacked bytes)
-        unpacked = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
-        vector = unpacked[: self.size].astype(np.float32)
+    def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
+        """The float32 vector of :meth:`bits` (``seat``'s), the scores filled in: a fresh
+        array each time, the caller's to keep or change."""
+        # one table look-up turns every byte into its eight float32 elements (a new array,
+        # of which the vector is the leading part)
+        raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+        vector = self._unpack.take(raw, 0).ravel()[: self.size]
         if scores:
             offset = self.binary_size
             target = self.rules.target
