@@ -157,7 +157,7 @@ def cards_in(message: dict[str, Any], rules: Rules) -> set[int]:
     """Every card named anywhere in a message, except in the fields that hold calls (bids
     look like cards) and names."""
     skip = {"auction", "contract", "called_card", "name", "names", "rules", "code", "type",
-            "phase", "joker_suit", "voids", "suits_led", "text", "kind"}  # fmt: skip
+            "phase", "joker_suit", "joker_suits", "voids", "suits_led", "text", "kind"}  # fmt: skip
     found: set[int] = set()
 
     def walk(value: Any, key: str | None, phase: str | None) -> None:
