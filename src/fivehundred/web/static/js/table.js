@@ -585,7 +585,7 @@ async function showSummary(result) {
         el(
           "div",
           { class: "summary-hands" },
-          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), hand.joker_suit).map((c) => cardElement(c))))),
+          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), jokerSuitsOf(hand)).map((c) => cardElement(c))))),
           el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, hand.kitty.map((c) => cardElement(c)))),
         ),
       );
