@@ -47,11 +47,11 @@ def observation_from_view(
     view: dict[str, Any], rules: Rules, auction_seats: list[int]
 ) -> Observation:
     """The engine's :class:`Observation` of a seat's ``view`` (``Observation.to_json()``).
-    With two jokers the view names only the first joker's nominated suit."""
+    ``joker_suits`` names each joker's nominated suit (the first joker's is ``joker_suit``)."""
     phase = view["phase"]
     contract = parse_action(view["contract"], "auction") if view["contract"] else -1
-    joker = SUITS.index(view["joker_suit"]) if view["joker_suit"] else FREE_SUIT
-    joker_suits = (joker, FREE_SUIT)
+    red, black = (SUITS.index(s) if s else FREE_SUIT for s in view["joker_suits"])
+    joker_suits = (red, black)
     trick = tuple((seat, _play(text)) for seat, text in view["trick"])
     tricks = tuple((tuple((seat, _play(text)) for seat, text in plays), winner)
                    for plays, winner in zip(view["tricks"], view["trick_winners"], strict=True))  # fmt: skip

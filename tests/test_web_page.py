@@ -635,3 +635,31 @@ def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[...
     assert result["jk"] == "the joker may only be played when you cannot follow ♠"
     assert result["ok"] is None and result["name"] == "13 of diamonds"
     p.check()
+
+
+def test_two_jokers_each_keep_their_own_nominated_suit(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """The page's rules module with two jokers (R-HOUSE french_canadian): the white joker
+    JKW is the higher joker, and each joker counts as the suit nominated for it
+    (``joker_suits``), not the other's."""
+    p = open_page(DESKTOP)
+    page = p.page
+    page.goto(base + "/")
+    result = page.evaluate("""async () => {
+        const cards = await import('/static/js/cards.js');
+        const rules = await import('/static/js/rules.js');
+        const view = {phase: 'play', seat: 0, to_move: 0, contract: '9NT', joker_suit: null,
+                      joker_suits: [null, 'D'], hand: ['JKW', 'JKR', 'AS'],
+                      trick: [[3, '5D']], legal: ['JKW']};
+        return {white: rules.effectiveSuit('JKW', 'NT', rules.jokerSuitsOf(view)),
+                red: rules.effectiveSuit('JKR', 'NT', rules.jokerSuitsOf(view)),
+                old: rules.jokerSuitsOf({joker_suit: 'H'}),
+                name: cards.cardName('JKW'), black: cards.parseCard('JKW').black,
+                refused: rules.refusalReason(view, 'JKR')};
+    }""")
+    assert result["white"] == "D" and result["red"] is None
+    assert result["old"] == ["H", None]
+    assert result["name"] == "white joker" and result["black"] is True
+    assert result["refused"] == "the joker may only be played when you cannot follow ♦"
+    p.check()

@@ -55,8 +55,11 @@ def test_score_sheet_follows_the_record(finished: tuple[str, str]) -> None:
     game = replay_game(get(base, f"/api/tables/{code}/record"))
     assert sheet["finished"] and sheet["winner"] == game.winner
     assert len(sheet["hands"]) == len(game.finished_hands) >= 1
-    for line, scores in zip(sheet["hands"], game.score_history, strict=True):
+    for line, scores, hand in zip(sheet["hands"], game.score_history, game.finished_hands,
+                                  strict=True):  # fmt: skip
         assert line["scores"] == list(scores)
+        assert line["joker_suits"] == ["SCDH"[s] if s >= 0 else None for s in hand.joker_suits]
+        assert line["joker_suit"] == line["joker_suits"][0]
         assert len(line["dealt"]) == 4 and all(len(cards) == 10 for cards in line["dealt"])
         assert len(line["kitty"]) == 3
     assert sheet["rule_490"] is True and sheet["target"] == 100

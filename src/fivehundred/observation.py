@@ -96,6 +96,8 @@ class Observation:
             "partners": list(self.partners),
             "active": list(self.active),
             "joker_suit": "SCDH"[self.joker_suits[0]] if self.joker_suits[0] >= 0 else None,
+            # Both jokers' nominations, [first (red) joker, black or white joker].
+            "joker_suits": ["SCDH"[s] if s >= 0 else None for s in self.joker_suits],
             "tricks": [[[seat, text(a)] for seat, a in plays] for plays, _ in self.tricks],
             "trick_winners": [winner for _, winner in self.tricks],
             "trick": [[seat, text(a)] for seat, a in self.trick],

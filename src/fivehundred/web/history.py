@@ -166,6 +166,11 @@ def _joker_suit(state: HandState) -> str | None:
     return "SCDH"[suit] if suit >= 0 else None
 
 
+def _joker_suits(state: HandState) -> list[str | None]:
+    """Both jokers' nominations, [first (red) joker, black or white joker]."""
+    return ["SCDH"[suit] if suit >= 0 else None for suit in state.joker_suits[:2]]
+
+
 def hand_line(game: GameState, index: int) -> dict[str, Any]:
     """One row of the score sheet, with the hand's cards as dealt."""
     hand = game.finished_hands[index]
@@ -184,6 +189,7 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
         "kitty": mask_text(hand.kitty_dealt, two),
         "discards": mask_text(hand.discards, two),
         "joker_suit": _joker_suit(hand),
+        "joker_suits": _joker_suits(hand),
     }
 
 
@@ -223,6 +229,7 @@ def replay_steps(hand: HandState) -> list[dict[str, Any]]:
             "contractor": state.contractor if state.contractor >= 0 else None,
             "discards": mask_text(state.discards, two),
             "joker_suit": _joker_suit(state),
+            "joker_suits": _joker_suits(state),
             "trick": [[s, action_text(a, two)] for s, a in state.current_trick()],
             "last_trick": (
                 [[s, action_text(a, two)] for s, a in state.tricks[-1].plays]

@@ -1,5 +1,6 @@
 // Card drawings: every card is an SVG drawn here (no images, crisp at any size).
-// Card text is record notation: "10H", "AS", "13D", "JK" (or "JKR"/"JKB" with two jokers).
+// Card text is record notation: "10H", "AS", "13D", "JK" (or "JKR"/"JKB" with two jokers;
+// "JKW", the French-Canadian white joker, ranks as the black one).
 
 export const SUITS = "SCDH";
 export const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
@@ -17,19 +18,19 @@ export const SUIT_PATHS = {
 
 export function parseCard(text) {
   if (text === "JK" || text === "JKR") return { joker: true, black: false, text };
-  if (text === "JKB") return { joker: true, black: true, text };
+  if (text === "JKB" || text === "JKW") return { joker: true, black: true, text };
   return { joker: false, rank: text.slice(0, -1), suit: text.slice(-1), text };
 }
 
 export function cardName(text) {
   const c = parseCard(text);
-  if (c.joker) return c.text === "JKB" ? "black joker" : c.text === "JKR" ? "red joker" : "joker";
+  if (c.joker) return c.text === "JKB" ? "black joker" : c.text === "JKW" ? "white joker" : c.text === "JKR" ? "red joker" : "joker";
   return `${RANK_NAMES[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`;
 }
 
 export function cardSymbol(text) {
   const c = parseCard(text);
-  if (c.joker) return c.text === "JKB" ? "Black joker" : "Joker";
+  if (c.joker) return c.text === "JKB" ? "Black joker" : c.text === "JKW" ? "White joker" : "Joker";
   return c.rank + SUIT_SYMBOLS[c.suit];
 }
 

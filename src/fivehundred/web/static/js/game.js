@@ -1,7 +1,7 @@
 // A finished (or running) game's page (/g/CODE): the score sheet hand by hand, each hand's
 // replay with every card shown, and its double-dummy analysis.
 import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
-import { callText, contractText, sortHand, strainOf } from "./rules.js";
+import { callText, contractText, jokerSuitsOf, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -82,7 +82,7 @@ function renderStep() {
         el("strong", {}, seatName(seat)),
         s.contractor === seat ? " (contractor)" : "",
         ` — ${s.tricks_won[seat]} tricks`,
-        el("div", { class: "mini-hand" }, sortHand(cards, strain, s.joker_suit).map((c) => cardElement(c))),
+        el("div", { class: "mini-hand" }, sortHand(cards, strain, jokerSuitsOf(s)).map((c) => cardElement(c))),
       ),
     ),
   );
@@ -106,7 +106,7 @@ function describe(action) {
   if (action === "none") return "leaves the joker free";
   if (action === "alone") return "goes alone";
   if (action.startsWith("call:")) return `calls ${cardSymbol(action.slice(5))}`;
-  if (/^(JKB:)?[SCDH]$/.test(action)) return `nominates the joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
+  if (/^(JK[BW]:)?[SCDH]$/.test(action)) return `nominates the ${action.includes(":") ? "higher " : ""}joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
   const { card, as } = playedCard(action);
   return `${cardSymbol(card)}${as ? ` led as ${SUIT_SYMBOLS[as]}` : ""}`;
 }

@@ -27,11 +27,18 @@ export function callText(call) {
   return contractText(call);
 }
 
+// The suits nominated for the jokers, [first, black/white], from a view or a record hand.
+export function jokerSuitsOf(view) {
+  return view.joker_suits || [view.joker_suit || null, null];
+}
+
 // The suit a card counts as (trumps include the left bower and jokers); null: a free joker.
+// `jokerSuit` is the nominated suit, or [first joker's, black/white joker's] with two jokers.
 export function effectiveSuit(text, strain, jokerSuit) {
   const c = parseCard(text);
   const trump = strain && strain.length === 1 && strain !== "M" ? strain : null;
-  if (c.joker) return trump || jokerSuit || null;
+  const nominated = Array.isArray(jokerSuit) ? jokerSuit[c.black ? 1 : 0] : jokerSuit;
+  if (c.joker) return trump || nominated || null;
   if (trump && c.rank === "J" && c.suit === SAME_COLOUR[trump]) return trump;
   return c.suit;
 }
@@ -73,7 +80,7 @@ export function sortHand(cards, strain, jokerSuit) {
 export function ledSuit(view) {
   if (!view.trick || view.trick.length === 0) return null;
   const { card, as } = playedCard(view.trick[0][1]);
-  return as || effectiveSuit(card, strainOf(view.contract), view.joker_suit);
+  return as || effectiveSuit(card, strainOf(view.contract), jokerSuitsOf(view));
 }
 
 // Why `card` may not be played now, in card language (null when it may be, or when it is
@@ -87,9 +94,9 @@ export function refusalReason(view, card) {
   const mine = view.hand || [];
   const isJoker = parseCard(card).joker;
   if (led) {
-    const canFollow = mine.some((c) => effectiveSuit(c, strain, view.joker_suit) === led);
+    const canFollow = mine.some((c) => effectiveSuit(c, strain, jokerSuitsOf(view)) === led);
     if (canFollow) {
-      if (isJoker && effectiveSuit(card, strain, view.joker_suit) === null) {
+      if (isJoker && effectiveSuit(card, strain, jokerSuitsOf(view)) === null) {
         return `the joker may only be played when you cannot follow ${SUIT_SYMBOLS[led]}`;
       }
       const bower = bowerOf(card, strain);

@@ -1,6 +1,6 @@
 // The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
 import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
-import { callText, contractText, isLegalCard, jokerLeadSuits, refusalReason, sortHand, strainOf } from "./rules.js";
+import { callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -150,7 +150,7 @@ function renderSeats() {
         "div",
         { class: "exposed-hand", "aria-label": `${seatName(Number(seat))}'s cards, face up` },
         el("strong", {}, `${seatName(Number(seat))}, face up: `),
-        el("div", { class: "mini-hand" }, sortHand(cards, strain, view.joker_suit).map((c) => cardElement(c))),
+        el("div", { class: "mini-hand" }, sortHand(cards, strain, jokerSuitsOf(view)).map((c) => cardElement(c))),
       ),
     );
   }
@@ -210,8 +210,13 @@ function renderContract() {
   box.replaceChildren();
   if (view.contract) {
     box.append(el("div", {}, el("strong", {}, contractText(view.contract)), ` by ${seatName(view.contractor)}`));
-    if (view.joker_suit && strainOf(view.contract) !== null && ["NT", "M"].includes(strainOf(view.contract))) {
-      box.append(el("div", {}, "Joker nominated as ", el("span", { html: suitIcon(view.joker_suit) }), ` ${SUIT_NAMES[view.joker_suit]}`));
+    if (strainOf(view.contract) !== null && ["NT", "M"].includes(strainOf(view.contract))) {
+      const suits = jokerSuitsOf(view);
+      suits.forEach((suit, higher) => {
+        if (!suit) return;
+        const name = higher ? "Higher joker" : suits[1] ? "Lower joker" : "Joker";
+        box.append(el("div", {}, `${name} nominated as `, el("span", { html: suitIcon(suit) }), ` ${SUIT_NAMES[suit]}`));
+      });
     }
     if (view.called_card) box.append(el("div", {}, `Called card: ${cardSymbol(view.called_card)}`));
     const sides = {};
@@ -318,7 +323,7 @@ function renderHand() {
   const view = state.view;
   const box = $("hand");
   const strain = strainOf(view.contract);
-  const cards = sortHand(view.hand || [], strain, view.joker_suit);
+  const cards = sortHand(view.hand || [], strain, jokerSuitsOf(view));
   const turn = myTurn();
   const playing = turn && view.phase === "play";
   const discarding = turn && view.phase === "discard";
@@ -448,7 +453,7 @@ function renderControls() {
           { class: "choice-row", role: "group", "aria-label": "the joker's suit" },
           view.legal.map((a) => {
             const suit = a.slice(-1);
-            const label = a === "none" ? "No nomination" : `${a.startsWith("JKB") ? "Black joker: " : ""}${SUIT_NAMES[suit]}`;
+            const label = a === "none" ? "No nomination" : `${a.startsWith("JKB") ? "Black joker: " : a.startsWith("JKW") ? "White joker: " : ""}${SUIT_NAMES[suit]}`;
             return el("button", { type: "button", "data-action": a, "aria-label": label, html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${SUIT_NAMES[suit]}`, onclick: () => act(a) });
           }),
         ),
@@ -580,7 +585,7 @@ async function showSummary(result) {
         el(
           "div",
           { class: "summary-hands" },
-          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), hand.joker_suit).map((c) => cardElement(c))))),
+          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), jokerSuitsOf(hand)).map((c) => cardElement(c))))),
           el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, hand.kitty.map((c) => cardElement(c)))),
         ),
       );
