@@ -73,6 +73,7 @@ from fivehundred.scoring import (
     score_hand,
     side_of_seats,
 )
+from fivehundred.text import call_text
 
 FORMAT = "fivehundred-pad/1"
 HAND = "hand"
@@ -184,9 +185,10 @@ def allowed_contracts(rules: Rules) -> list[Action]:
 
 
 def contract_label(call: Action) -> str:
-    """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``."""
-    if is_misere(call):
-        return {MISERE: "misère", OPEN_MISERE: "open misère", BLIND_MISERE: "blind misère"}[call]
+    """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``, ``hi lo``,
+    ``double misère`` (every named contract from the engine's action text)."""
+    if not BID_BASE <= call < MISERE:
+        return call_text(call)
     strain = bid_strain(call)
     return f"{bid_tricks(call)}{SUIT_SYMBOLS[strain] if strain < 4 else 'NT'}"
 
