@@ -72,6 +72,8 @@ def entry_from_hand(rules: Rules, hand: HandState) -> dict[str, Any]:
     }
     if rules.called_partner and hand.partners:
         entry["partner"] = hand.partners[0]
+    if hand.claim_wrong:
+        entry["claim_wrong"] = True
     team_sides = {sides[s] for s in team}
     defending = [side for side in range(max(sides) + 1) if side not in team_sides]
     if not is_misere(hand.contract) and len(defending) > 1:
