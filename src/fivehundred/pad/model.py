@@ -22,8 +22,8 @@ tricks of each defending side in ``defenders`` (side order). With five players
 or ``"contractor"`` (R-IRREG). With the house rule ``claim``, ``"claim_wrong": true``
 marks a claim the defence beat (the tricks are those of the play-out that judged it; a
 further 100 off the contracting side, R-HOUSE claim). ``passed`` is a hand where
-everybody passed (with ``allpass_play_nt``, ``tricks`` lists each side's tricks); ``misdeal`` is redealt by the
-same dealer and scores nothing.
+everybody passed (with ``allpass_play_nt``, ``tricks`` lists each side's tricks);
+``misdeal`` is redealt by the same dealer and scores nothing.
 
 :func:`score_pad` turns a pad into every hand's points, the running totals, the reasons,
 the dealer and the winner, calling :func:`fivehundred.scoring.score_hand`,
