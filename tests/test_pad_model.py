@@ -177,7 +177,11 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
         failed["defenders"] = [0] * len(defending)
     pad.edit(1, failed)  # the contract fails, whatever the tricks
     assert pad.result.lines[-1].made is False
-    assert pad.result.lines[-1].points[side] == -value
+    points = pad.result.lines[-1].points
+    if rules.failed_to_opponents:  # R-HOUSE: each opposing side gains the value instead
+        assert points[side] == 0 and all(points[s] == value for s in defending)
+    else:
+        assert points[side] == -value
 
 
 def test_reasons_and_490() -> None:
