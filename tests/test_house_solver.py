@@ -7,10 +7,12 @@ import random
 
 import pytest
 
+from fivehundred.actions import action_card
+from fivehundred.cards import JOKERS_MASK
 from fivehundred.rules import make_rules
-from fivehundred.solver import hi_lo_made, solve
+from fivehundred.solver import card_values, hi_lo_made, random_playouts, solve
 from fivehundred.solver.reference import minimax, minimax_hi_lo
-from fivehundred.solver.samples import HOUSE_RULES, random_position
+from fivehundred.solver.samples import HOUSE_RULES, random_position, start_of_play
 
 J5 = make_rules("australian", {"j5_no_trumps": True})
 
@@ -53,3 +55,29 @@ def test_hi_lo_solver_matches_exhaustive_search() -> None:
         assert hi_lo_made(state) == expected
         outcomes.add(expected)
     assert outcomes == {True, False}
+
+
+def test_two_free_jokers_led_when_every_suit_has_been_led() -> None:
+    """R-JOKER 5 with two jokers (the French-Canadian pack): when every suit has been led,
+    a leader holding nothing but the two free jokers leads one naming any suit, with two
+    tricks left, in the solver as in the engine."""
+    rules = make_rules("french_canadian")
+    checked = 0
+    for seed in range(200):
+        state = start_of_play(seed, "nt", rules)
+        if not any(state.hands[s] & JOKERS_MASK == JOKERS_MASK for s in state.active):
+            continue
+        rng = random.Random(seed)
+        while len(state.tricks) < 8:  # keep the jokers to the end
+            actions = state.legal_actions()
+            plain = [a for a in actions if not (1 << action_card(a)) & JOKERS_MASK]
+            state.apply(rng.choice(plain or actions))
+        if state.suits_led != 15 or state.hands[state.to_move] & ~JOKERS_MASK:
+            continue
+        legal = state.legal_actions()
+        assert len(legal) == 8  # two jokers, each naming any of four suits
+        assert sorted(card_values(state)) == sorted(legal)
+        assert solve(state) == minimax(state)
+        assert all(0 <= total <= 10 for total in random_playouts(state, 20, seed))
+        checked += 1
+    assert checked >= 3

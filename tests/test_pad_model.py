@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fivehundred.actions import action_text, bid_tricks, is_misere
+from fivehundred.actions import action_text, bid_tricks, is_misere, parse_call
 from fivehundred.game import GameState, HandState
 from fivehundred.pad.model import (
     Pad,
@@ -72,6 +72,8 @@ def entry_from_hand(rules: Rules, hand: HandState) -> dict[str, Any]:
     }
     if rules.called_partner and hand.partners:
         entry["partner"] = hand.partners[0]
+    if hand.claim_wrong:
+        entry["claim_wrong"] = True
     team_sides = {sides[s] for s in team}
     defending = [side for side in range(max(sides) + 1) if side not in team_sides]
     if not is_misere(hand.contract) and len(defending) > 1:
@@ -152,7 +154,7 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
     contractor = rng.randrange(rules.players)
     sides = side_of_seats(rules)
     side = sides[contractor]
-    defending = sorted({sides[s] for s in range(rules.seats)} - {side})
+    defending = sorted({sides[s] for s in range(rules.seats)} - {side, -1})  # -1: a dead hand
     entry: dict[str, Any] = {"kind": "hand", "contract": action_text(contract),
                              "contractor": contractor}  # fmt: skip
     tricks = bid_tricks(contract) if not is_misere(contract) else 0
@@ -175,7 +177,11 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
         failed["defenders"] = [0] * len(defending)
     pad.edit(1, failed)  # the contract fails, whatever the tricks
     assert pad.result.lines[-1].made is False
-    assert pad.result.lines[-1].points[side] == -value
+    points = pad.result.lines[-1].points
+    if rules.failed_to_opponents:  # R-HOUSE: each opposing side gains the value instead
+        assert points[side] == 0 and all(points[s] == value for s in defending)
+    else:
+        assert points[side] == -value
 
 
 def test_reasons_and_490() -> None:
@@ -236,3 +242,27 @@ def test_tables_come_from_the_engine() -> None:
             "point_spread"} <= names  # fmt: skip
     assert "eldest_leads" not in names
     assert score_pad(new_pad(["A", "B", "C", "D"])).totals == [0, 0]
+
+
+def test_a_wrong_claim_costs_a_further_100() -> None:
+    """R-HOUSE claim: the pad enters a wrong claim like an irregularity, and the engine's
+    scoring charges it (off the contracting side, or to the opponents with
+    failed_to_opponents)."""
+    hand = {"kind": "hand", "contract": "7H", "contractor": 1, "tricks": 7}
+    pad = Pad(new_pad(NAMES[:4], "australian", {"claim": True}))
+    pad.add(hand)
+    pad.add({**hand, "claim_wrong": True})
+    assert [line.points for line in pad.result.lines] == [[30, 200], [30, 100]]
+    assert pad.result.lines[1].reasons[0] == "wrong claim: a further 100 off the contractor's side"
+    french = Pad(new_pad(NAMES[:4], "french_canadian", {"claim": True}))
+    french.add({**hand, "contract": "7NT", "tricks": 6, "claim_wrong": True})
+    value = bid_value(parse_call("7NT"), french.rules)
+    assert french.result.lines[0].points == [value + 100 + 40, 0]  # and their 4 tricks
+    with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
+        Pad(new_pad(NAMES[:4])).add({**hand, "claim_wrong": True})
+    with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
+        pad.add({"kind": "hand", "contract": "misere", "contractor": 0, "tricks": 1,
+                 "claim_wrong": True})  # fmt: skip
+    with pytest.raises(PadError, match="claim_wrong: true or false"):
+        pad.add({**hand, "claim_wrong": "yes"})
+    assert len(pad.hands) == 2  # refused entries change nothing

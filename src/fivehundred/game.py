@@ -518,9 +518,11 @@ class HandState:
             allowed = _ALL_SUITS & ~self.void_shown[seat]
         else:
             allowed = _ALL_SUITS & ~self.suits_led
-        if not allowed and not self.playable(seat) & ~JOKERS_MASK:
+        free = self.ctx.free_jokers if self.ctx is not None else JOKERS_MASK
+        if not allowed and not self.playable(seat) & ~free:
             # All suits led: the joker may still be led to the last trick (or, with two
-            # jokers, when the leader holds nothing else).
+            # jokers, when the leader holds nothing else; a nominated joker is a card of
+            # its suit).
             return _ALL_SUITS
         return allowed
 

@@ -19,9 +19,11 @@ contracting side took (in misère: the tricks the contractor took, 0 = made), an
 there are two or more defending sides (three or five players, six in teams of two) the
 tricks of each defending side in ``defenders`` (side order). With five players
 ``partner`` is the called partner's seat (absent: alone). ``revoke`` is ``"defender"``
-or ``"contractor"`` (R-IRREG). ``passed`` is a hand where everybody passed (with
-``allpass_play_nt``, ``tricks`` lists each side's tricks); ``misdeal`` is redealt by the
-same dealer and scores nothing.
+or ``"contractor"`` (R-IRREG). With the house rule ``claim``, ``"claim_wrong": true``
+marks a claim the defence beat (the tricks are those of the play-out that judged it; a
+further 100 off the contracting side, R-HOUSE claim). ``passed`` is a hand where
+everybody passed (with ``allpass_play_nt``, ``tricks`` lists each side's tricks);
+``misdeal`` is redealt by the same dealer and scores nothing.
 
 :func:`score_pad` turns a pad into every hand's points, the running totals, the reasons,
 the dealer and the winner, calling :func:`fivehundred.scoring.score_hand`,
@@ -65,6 +67,7 @@ from fivehundred.rules import (
     rules_from_dict,
 )
 from fivehundred.scoring import (
+    CLAIM_PENALTY,
     GOING_OUT_BACKWARDS,
     HandScore,
     apply_hand_to_scores,
@@ -90,6 +93,7 @@ _ENTRY_KEYS = {
     PASSED: {"kind", "tricks", "note"},
     MISDEAL: {"kind", "note"},
 }
+_ENTRY_KEYS[HAND].add("claim_wrong")  # R-HOUSE claim
 
 
 class PadError(FiveHundredError):
@@ -184,9 +188,12 @@ def allowed_contracts(rules: Rules) -> list[Action]:
 
 
 def contract_label(call: Action) -> str:
-    """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``."""
-    if is_misere(call):
-        return {MISERE: "misère", OPEN_MISERE: "open misère", BLIND_MISERE: "blind misère"}[call]
+    """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``, ``hi/lo``,
+    ``double misère``, ``shields double``, ``patastrophe``."""
+    if not BID_BASE <= call < MISERE:
+        # The words of the record notation (``actions.action_text``), as the tables print.
+        text = action_text(call).replace("hi_lo", "hi/lo").replace("misere", "misère")
+        return text.replace("_", " ")
     strain = bid_strain(call)
     return f"{bid_tricks(call)}{SUIT_SYMBOLS[strain] if strain < 4 else 'NT'}"
 
@@ -304,6 +311,7 @@ class EngineHand:
     partners: tuple[int, ...]
     tricks_won: tuple[int, ...]
     trick_winners: tuple[int, ...]
+    claim_wrong: bool = False
 
 
 def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> EngineHand:
@@ -403,7 +411,13 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     for side, won in defence.items():
         tricks_won[side_seats[side]] += won
     winners = tuple(seat for seat in range(seats) for _ in range(tricks_won[seat]))
-    return EngineHand(contract, contractor, partners, tuple(tricks_won), winners)
+    claim_wrong = entry.get("claim_wrong", False)
+    if not isinstance(claim_wrong, bool):
+        raise PadError(f"{where}.claim_wrong: true or false, got {claim_wrong!r}")
+    if claim_wrong and not (rules.claim and BID_BASE <= contract < MISERE):
+        raise PadError(f"{where}.claim_wrong: only with the claim house rule, in a suit or "
+                       "no-trump contract")  # fmt: skip
+    return EngineHand(contract, contractor, partners, tuple(tricks_won), winners, claim_wrong)
 
 
 @dataclass
@@ -482,6 +496,9 @@ def _hand_reasons(
                        "score nothing")  # fmt: skip
     elif revoke == REVOKE_CONTRACTOR:
         reasons.append("revoke by the contractor: the contract fails")
+    if eng.claim_wrong:
+        penalty = "to the opponents" if rules.failed_to_opponents else "off the contractor's side"
+        reasons.append(f"wrong claim: a further {CLAIM_PENALTY} {penalty}")
     gain = score.points[score.contracting_side or 0]
     value = bid_value(eng.contract, rules)
     made_text = "made" if score.made else "failed"
@@ -541,7 +558,7 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
                                          ["after the end of the game: not counted"], None, True))  # fmt: skip
             continue
         score = score_hand(rules, eng.contract, eng.contractor, eng.partners, eng.tricks_won,
-                           eng.trick_winners)  # fmt: skip
+                           eng.trick_winners, claim_wrong=eng.claim_wrong)  # fmt: skip
         before = totals
         totals = apply_hand_to_scores(rules, totals, score)
         reasons = _hand_reasons(pad, rules, entry, eng, score, before, totals, names)

@@ -395,24 +395,26 @@ def _init_trick(st, d):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _joker_lead_suits(st, voids, p) -> int:  # type: ignore[no-untyped-def]
+def _joker_lead_suits(st, voids, p, hand, free) -> int:  # type: ignore[no-untyped-def]
     """Suits a free joker may be led as (R-JOKER 5), as in ``HandState._joker_lead_suits``."""
     if st[S_JLMODE] == 1:
         allowed = 15 & ~voids[p]
     else:
         allowed = 15 & ~st[S_SUITSLED]
-    if allowed == 0 and st[S_LEFT] == 1:
+    if allowed == 0 and (hand & ~free) == U0:
+        # every suit led: still when the leader holds nothing but free jokers (the last
+        # trick; with two jokers, the last two)
         allowed = 15
     return allowed
 
 
 @njit(cache=True, inline="always", error_model="numpy")
-def _joker_lead_suits_p(st, p) -> int:  # type: ignore[no-untyped-def]
+def _joker_lead_suits_p(st, p, hand, free) -> int:  # type: ignore[no-untyped-def]
     if st[S_JLMODE] == 1:
         allowed = 15 & ~st[O_VOID + p]
     else:
         allowed = 15 & ~st[S_SUITSLED]
-    if allowed == 0 and st[S_LEFT] == 1:
+    if allowed == 0 and (hand & ~free) == U0:
         allowed = 15
     return allowed
 
@@ -480,7 +482,7 @@ def _gen_moves(h, st, row, rb, d, reduce, others):  # type: ignore[no-untyped-de
             if s == 4:
                 # a free joker is led with a nomination: one move per allowed suit; in no
                 # trumps late (it is the side's stopper and entry: 8% fewer nodes)
-                allowed = _joker_lead_suits_p(st, p)
+                allowed = _joker_lead_suits_p(st, p, hand, free)
                 for nom in range(4):
                     if (allowed >> nom) & 1:
                         score = ((-100 if side_p == 1 else 80) if misere == 1 else 20) - nom
@@ -1187,7 +1189,7 @@ def playouts_dense(h0, st0, tc0, tp0, side, voids0, suitm, csuit, n, seed, resul
                 count = _popcount(plain)
                 allowed = 0
                 if jokers != U0:
-                    allowed = _joker_lead_suits(st, voids, p)
+                    allowed = _joker_lead_suits(st, voids, p, hand, free)
                     count += _popcount(jokers) * _popcount(np.uint64(allowed))
                 pick = int((r * np.uint64(count)) >> np.uint64(32))
                 np_plain = _popcount(plain)
