@@ -80,8 +80,8 @@ from fivehundred.tui.widgets import (
 )
 
 #: Short labels of the bid box's calls that are words (the tooltip has the whole name).
-BID_BOX_LABELS = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind", HI_LO: "hi/lo",
-                  DOUBLE_MISERE: "dbl", SHIELDS_DOUBLE: "shld", PATASTROPHE: "patas"}  # fmt: skip
+BID_BOX_LABELS = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind", HI_LO: "hilo",
+                  DOUBLE_MISERE: "dbl", SHIELDS_DOUBLE: "shld", PATASTROPHE: "pat"}  # fmt: skip
 #: Phases in which the person chooses a card of their own hand.
 HAND_PHASES = (PLAY, DISCARD, SLAM_PASS, TABLE_DISCARD)
 #: Computer players that decide in about a millisecond: no thread needed.
@@ -714,7 +714,11 @@ class FiveHundredApp(App[int]):
                     label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
                 buttons.append(Button(label, name=f"nominate-{action}", compact=True))
         elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
-            for action in obs.legal:
+            offered = list(obs.legal)
+            if phase in (TABLE_KITTY, TABLE_TAKE):  # the face-up cards, as the table shows them
+                ctx_up = render.display_context(obs.contract, obs.joker_suits)
+                offered = render.sorted_cards(sum(1 << card for card in offered), ctx_up)
+            for action in offered:
                 label = render.action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
                     label += f" {render.card_label(obs.drawn, two)}"

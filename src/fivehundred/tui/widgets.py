@@ -388,6 +388,10 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         text.append(f" · tricks {won}", style="bold")
     elif obs.phase == "auction":
         text.append("bidding")
+    elif obs.phase == "draw":
+        text.append("drawing from the stock")
+    elif obs.phase == "table_kitty":
+        text.append("face-up cards to the kitty")
     return text
 
 
