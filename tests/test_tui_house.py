@@ -67,10 +67,10 @@ CHOICE_PHASES = (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE)
 CARD_PHASES = (SLAM_PASS, TABLE_DISCARD)
 HOUSE_CALLS = ("hi_lo", "double_misere", "shields_double", "patastrophe")
 #: The hands played in full screen: one for each new control (the house calls of the bid
-#: box, slam, claim, open_eight's face-up cards, draw_pack); every contract family, the
+#: box, slam and a claim, open_eight's face-up cards, draw_pack); every contract family, the
 #: 46-card pack and the dead hands are played in line mode, through the same session
 #: (tests/test_tui_presets.py plays every preset in full screen).
-FULL_SCREEN = ("patastrophe", "slam_call", "claim", "open_eight", "draw_pack")
+FULL_SCREEN = ("patastrophe", "slam_claim", "open_eight", "draw_pack")
 
 
 @pytest.fixture(autouse=True)
@@ -126,6 +126,9 @@ CASES = [
          phases=(SLAM_CALL,), label="slam"),
     Case("claim", "australian", {"claim": True}, SEVEN_NT,
          lambda h: _ours(h, SEVEN_NT) and h.claim_trick >= 0, label="claim", seeds=(10, 11)),
+    Case("slam_claim", "australian", {"slam_call": True, "claim": True}, SEVEN_NT,
+         lambda h: _ours(h, SEVEN_NT) and h.slam_partner >= 0 and h.claim_trick >= 0,
+         phases=(SLAM_CALL,), label="claim", seeds=(10, 12, 38)),
     Case("french_canadian", "french_canadian", {}, SEVEN_NT, lambda h: _ours(h, SEVEN_NT),
          label="7NT"),
     Case("open_eight", "two_handed", {"open_eight": True}, SEVEN_NT,
