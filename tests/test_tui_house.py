@@ -7,6 +7,7 @@ computer players are the project's bots."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,6 +59,8 @@ from fivehundred.tui.session import HUMAN, Session, Settings
 from fivehundred.tui.widgets import CardWidget, HandRow
 
 SMALL = (80, 24)
+#: A house call or decision shown as its action number (``bids 179``) instead of words.
+BARE_NUMBER = re.compile(r"(?:bids?|plays?|Contract:|: ) ?1(?:79|8[0-7])\b")
 SEVEN_NT = bid_action(7, NO_TRUMPS)
 #: The preset each house variant is played with (the others: Australian, four players).
 VARIANT_PRESETS = {"inkle": "american", "dead_hand": "three_handed",
@@ -191,8 +194,7 @@ def test_every_house_variant_plays_a_hand_in_line_mode(variant: str) -> None:
     session = new_session(VARIANT_PRESETS.get(variant, "australian"), {variant: True}, 3)
     text = play_plain(session, SEVEN_NT)
     assert session.game.finished_hands and "== Hand 1 over ==" in text
-    for number in range(179, 188):
-        assert f" {number}" not in text.replace("Seed 3", ""), number  # never a bare number
+    assert not BARE_NUMBER.search(text), BARE_NUMBER.search(text)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
@@ -334,8 +336,7 @@ async def test_house_contracts_and_phases_in_full_screen(case: Case) -> None:
     if case.name == "patastrophe":
         for short in ("hilo", "dbl", "shld", "pat"):  # every house call has its button
             assert f"\n{short}\n" in f"\n{seen}\n", short
-    for number in range(179, 188):
-        assert f" {number} " not in seen, number
+    assert not BARE_NUMBER.search(seen), BARE_NUMBER.search(seen)
     assert Session.resume().record() == session.record()
 
 
