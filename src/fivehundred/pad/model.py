@@ -43,8 +43,11 @@ from typing import Any
 
 from fivehundred import rules as rules_module
 from fivehundred.actions import (
+    ALONE_CONTRACTS,
     BID_BASE,
     BLIND_MISERE,
+    HI_LO,
+    HOUSE_CONTRACTS,
     MISERE,
     OPEN_MISERE,
     Action,
@@ -54,7 +57,7 @@ from fivehundred.actions import (
     is_misere,
     parse_call,
 )
-from fivehundred.auction import bid_rank
+from fivehundred.auction import bid_rank, house_call_allowed
 from fivehundred.cards import SUIT_SYMBOLS
 from fivehundred.errors import FiveHundredError
 from fivehundred.rules import (
@@ -69,6 +72,7 @@ from fivehundred.rules import (
 from fivehundred.scoring import (
     CLAIM_PENALTY,
     GOING_OUT_BACKWARDS,
+    HI_LO_TRICKS,
     HandScore,
     apply_hand_to_scores,
     bid_value,
@@ -184,6 +188,7 @@ def allowed_contracts(rules: Rules) -> list[Action]:
         calls.append(OPEN_MISERE)
     if rules.blind_misere:
         calls.append(BLIND_MISERE)
+    calls += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
     return sorted(calls, key=lambda call: bid_rank(call, rules))
 
 
@@ -213,7 +218,7 @@ def bid_table(rules: Rules) -> dict[str, Any]:
             "label": contract_label(call),
             "value": bid_value(call, rules),
         }
-        for call in (MISERE, OPEN_MISERE, BLIND_MISERE)
+        for call in (MISERE, OPEN_MISERE, BLIND_MISERE, *HOUSE_CONTRACTS)
         if call in allowed_contracts(rules)
     ]
     strains = [f"{SUIT_SYMBOLS[s]}" if s < 4 else "NT" for s in range(5)]
@@ -362,12 +367,12 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     if entry.get("partner") is not None:
         if not rules.called_partner:
             raise PadError(f"{where}.partner: only with a called partner (five players)")
-        if is_misere(contract):
-            raise PadError(f"{where}.partner: misère is played alone")
+        if contract in ALONE_CONTRACTS:
+            raise PadError(f"{where}.partner: {contract_label(contract)} is played alone")
         partner = _int(entry["partner"], f"{where}.partner", 0, rules.players - 1)
         if partner == contractor:
             raise PadError(f"{where}.partner: the contractor cannot be their own partner")
-    if is_misere(contract):
+    if contract in ALONE_CONTRACTS:
         partners: tuple[int, ...] = ()
     elif rules.called_partner:
         partners = (partner,) if partner is not None else ()
@@ -399,11 +404,15 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     if revoke == REVOKE_DEFENDER:
         # R-IRREG: the contract counts as made, the defenders score nothing.
         team_tricks = max(team_tricks, needed) if not is_misere(contract) else 0
+        if contract == HI_LO:
+            team_tricks = HI_LO_TRICKS
         defence = dict.fromkeys(defence, 0)
     elif revoke == REVOKE_CONTRACTOR:
         # R-IRREG: the contract fails.
         if is_misere(contract):
             team_tricks = max(team_tricks, 1)
+        elif contract == HI_LO:
+            team_tricks = HI_LO_TRICKS - 1 if team_tricks == HI_LO_TRICKS else team_tricks
         else:
             team_tricks = min(team_tricks, needed - 1)
     tricks_won = [0] * seats
@@ -631,7 +640,7 @@ def describe_rules(rules: Rules) -> dict[str, Any]:
                 "contract": action_text(c),
                 "label": contract_label(c),
                 "value": bid_value(c, rules),
-                "tricks": bid_tricks(c),
+                "tricks": HI_LO_TRICKS if c == HI_LO else bid_tricks(c),
                 "misere": is_misere(c),
             }
             for c in allowed_contracts(rules)

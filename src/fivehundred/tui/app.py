@@ -24,22 +24,41 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from fivehundred.actions import (
     BLIND_MISERE,
     CALL_BASE,
+    CLAIM,
+    DOUBLE_MISERE,
     GO_ALONE,
+    HI_LO,
+    HOUSE_CONTRACTS,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
     NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
     Action,
     bid_action,
     joker_lead_card,
 )
+from fivehundred.auction import house_call_allowed
 from fivehundred.cards import SUIT_SYMBOLS, Card
 from fivehundred.errors import FiveHundredError
-from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY
+from fivehundred.game import (
+    AUCTION,
+    CALL,
+    DISCARD,
+    DRAW,
+    NOMINATE,
+    PLAY,
+    SLAM_CALL,
+    SLAM_PASS,
+    TABLE_DISCARD,
+    TABLE_KITTY,
+    TABLE_TAKE,
+)
 from fivehundred.messages import error_text
-from fivehundred.rules import PRESETS, VARIANTS, Rules
+from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules
 from fivehundred.tui import render, storage
 from fivehundred.tui.plain import history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
@@ -60,6 +79,11 @@ from fivehundred.tui.widgets import (
     table_renderable,
 )
 
+#: Short labels of the bid box's calls that are words (the tooltip has the whole name).
+BID_BOX_LABELS = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind", HI_LO: "hilo",
+                  DOUBLE_MISERE: "dbl", SHIELDS_DOUBLE: "shld", PATASTROPHE: "pat"}  # fmt: skip
+#: Phases in which the person chooses a card of their own hand.
+HAND_PHASES = (PLAY, DISCARD, SLAM_PASS, TABLE_DISCARD)
 #: Computer players that decide in about a millisecond: no thread needed.
 QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
@@ -70,6 +94,11 @@ VALUE_VARIANTS = ("target", "scoring_table")
 def _field_variant(name: str) -> bool:
     """Variants that set a rules field on or off (shown ticked when the preset has it on)."""
     return name in Rules.__dataclass_fields__
+
+
+def variant_label(name: str) -> Text:
+    """A variant in the options list: its name and its help line (``VARIANT_HELP``)."""
+    return Text.assemble((f"{name:<31}", "bold"), (VARIANT_HELP.get(name, ""), "dim"))
 
 
 class TickBox(Checkbox):
@@ -101,8 +130,9 @@ class OptionsScreen(ModalScreen[Any]):
     #options Select { width: 26; }
     #options Input { width: 16; }
     #variants { height: 1fr; border: round #666; }
-    #variants TickBox { width: 40; height: 1; border: none; padding: 0; }
-    #variant-grid { layout: grid; grid-size: 2; grid-rows: 1; height: auto; }
+    #variants TickBox { width: 1fr; height: 1; border: none; padding: 0; }
+    #variant-grid { layout: grid; grid-size: 1; grid-rows: 1; height: auto; }
+    #variant-help { height: 1; color: $text-muted; }
     #option-error { color: $error; height: auto; }
     #option-buttons { height: 3; align-horizontal: center; }
     #option-buttons Button { margin: 0 1; }
@@ -159,10 +189,22 @@ class OptionsScreen(ModalScreen[Any]):
                 for name in sorted(VARIANTS):
                     if name in VALUE_VARIANTS:
                         continue
-                    yield TickBox(name, self._variant_value(name, rules), id=f"v-{name}")
+                    box = TickBox(variant_label(name), self._variant_value(name, rules),
+                                  id=f"v-{name}")  # fmt: skip
+                    box.tooltip = VARIANT_HELP.get(name, "")
+                    yield box
+            yield Static("", id="variant-help")
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+
+    @on(events.DescendantFocus)
+    def focus_moved(self, event: events.DescendantFocus) -> None:
+        """The whole help line of the variant with the focus (the list clips long ones)."""
+        widget = event.widget
+        name = (widget.id or "")[2:] if isinstance(widget, TickBox) else ""
+        help_line = f"{name}: {VARIANT_HELP[name]}" if name in VARIANT_HELP else ""
+        self.query_one("#variant-help", Static).update(Text(help_line))
 
     def _variant_value(self, name: str, rules: Rules) -> bool:
         if _field_variant(name):
@@ -321,6 +363,7 @@ HELP_TEXT = """Keys
   Enter Space  choose (a card, a bid, a choice)
   Escape       cancel the joker lead's suit
   d            discard the marked cards (the kitty exchange)
+  c            claim the remaining tricks (house rule 'claim', on lead)
   h            hint: what the computer would do, and why
   u            undo your last move (a whole kitty exchange at once)
   l            the tricks of this hand
@@ -374,6 +417,7 @@ class FiveHundredApp(App[int]):
         Binding("p", "played", "Played"),
         Binding("escape", "cancel_choice", "Cancel", show=False),
         Binding("d", "discard", "Discard", show=False),
+        Binding("c", "claim", "Claim", show=False),
         Binding("o", "options", "Options"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_game", "Save & quit"),
@@ -512,8 +556,9 @@ class FiveHundredApp(App[int]):
             extra.append(OPEN_MISERE)
         if rules.blind_misere:
             extra.append(BLIND_MISERE)
+        extra += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
         for action in extra:
-            label = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind"}.get(action, "pass")
+            label = BID_BOX_LABELS.get(action, "pass")
             button = Button(label, name=f"bid-{action}", compact=True)
             button.tooltip = render.action_label(action)
             buttons.append(button)
@@ -601,6 +646,8 @@ class FiveHundredApp(App[int]):
                 text.append("Name the joker's suit for this no-trump hand (or none): ← → Enter.")
             elif phase == CALL:
                 text.append("Call a card: its holder is your partner (or go alone): arrows, Enter.")
+            elif phase in HOUSE_PROMPTS:
+                text.append(house_prompt(session))
             elif self.choosing_joker_lead is not None:
                 text.append("Lead the joker as which suit? ← → and Enter; Escape cancels.")
             elif session.acting_seat != HUMAN:
@@ -666,16 +713,29 @@ class FiveHundredApp(App[int]):
                 else:
                     label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
                 buttons.append(Button(label, name=f"nominate-{action}", compact=True))
+        elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
+            offered = list(obs.legal)
+            if phase in (TABLE_KITTY, TABLE_TAKE):  # the face-up cards, as the table shows them
+                ctx_up = render.display_context(obs.contract, obs.joker_suits)
+                offered = render.sorted_cards(sum(1 << card for card in offered), ctx_up)
+            for action in offered:
+                label = render.action_label(action, two)
+                if phase == DRAW and obs.drawn >= 0:
+                    label += f" {render.card_label(obs.drawn, two)}"
+                buttons.append(Button(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
+                                      else label, name=f"choice-{action}", compact=True))  # fmt: skip
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
                 if JOKER_LEAD_BASE <= action < PASS:
                     suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
                     buttons.append(Button(f"as {suit}", name=f"lead-{action}", compact=True))
             buttons.append(Button("cancel", name="lead-cancel", compact=True))
+        if human and phase == PLAY and self.choosing_joker_lead is None and CLAIM in legal:
+            buttons.append(Button("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
         choices.display = bool(buttons)
         if buttons:
             choices.mount_all(buttons)
-            if phase != DISCARD:
+            if phase not in HAND_PHASES or self.choosing_joker_lead is not None:
                 self.call_after_refresh(buttons[0].focus)
         ctx = render.display_context(obs.contract, obs.joker_suits)
         cards = render.sorted_cards(obs.hand, ctx)
@@ -683,11 +743,11 @@ class FiveHundredApp(App[int]):
         if human and phase == PLAY:
             for card in cards:
                 reasons[card] = self.card_reason(card, legal)
-        elif phase in (AUCTION, NOMINATE) or not human:
+        elif phase not in (DISCARD,) or not human:
             for card in cards:
                 reasons[card] = None
         hand_row = self.query_one("#hand", HandRow)
-        cards_active = human and phase in (PLAY, DISCARD) and self.choosing_joker_lead is None
+        cards_active = human and phase in HAND_PHASES and self.choosing_joker_lead is None
         kitty = 0
         if phase == DISCARD and obs.seat == session.hand.contractor:
             kitty = obs.hand & ~session.hand.dealt[obs.seat]
@@ -861,6 +921,8 @@ class FiveHundredApp(App[int]):
                 self.refresh_view()
                 return
             self.human_play(card)
+        elif phase in (SLAM_PASS, TABLE_DISCARD):
+            self.human_play(card)
         else:
             self.message = "Choose from the bid box." if phase == AUCTION else "Choose above."
             self.refresh_view()
@@ -874,6 +936,8 @@ class FiveHundredApp(App[int]):
             self.human_play(int(name[9:]))
         elif name.startswith("call-"):
             self.human_play(int(name[5:]))
+        elif name.startswith("choice-"):
+            self.human_play(int(name[7:]))
         elif name == "lead-cancel":
             self.choosing_joker_lead = None
             self.refresh_view()
@@ -901,6 +965,17 @@ class FiveHundredApp(App[int]):
                                     style="bold #e5484d")  # fmt: skip
                 break
         self.after_human_move()
+
+    def action_claim(self) -> None:
+        """Claim the remaining tricks (R-HOUSE claim), when the rules offer it now."""
+        session = self.session
+        if session is None or not session.human_to_move or session.hand.phase != PLAY:
+            return
+        if CLAIM not in session.observation().legal:
+            self.message = "No claim now: the contractor may claim only when on lead."
+            self.refresh_view()
+            return
+        self.human_play(CLAIM)
 
     def action_hint(self) -> None:
         session = self.session
@@ -979,6 +1054,31 @@ class FiveHundredApp(App[int]):
 
     def action_quit_game(self) -> None:
         self.exit(0)
+
+
+HOUSE_PROMPTS = (SLAM_CALL, SLAM_PASS, TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD, DRAW)
+
+
+def house_prompt(session: Session) -> str:
+    """What the person decides in a phase of the house rules (slam, open_eight, draw_pack)."""
+    hand = session.hand
+    obs = session.observation()
+    two = session.rules.two_jokers
+    phase = hand.phase
+    if phase == SLAM_CALL:
+        return "Call slam (all ten tricks; your partner passes you a card and sits out) or not."
+    if phase == SLAM_PASS:
+        return "Your partner calls slam: pass them one card of your hand (← → Enter)."
+    if phase == TABLE_KITTY:
+        return "Move one of the face-up cards to the kitty: ← → Enter above."
+    if phase == TABLE_TAKE:
+        return "Take one of the face-up cards into your hand: ← → Enter above."
+    if phase == TABLE_DISCARD:
+        card = obs.table_take[0]
+        taken = render.card_label(card, two) if card >= 0 else "a card"
+        return f"You took {taken}: discard one card of your hand (← → Enter)."
+    drawn = render.card_label(obs.drawn, two) if obs.drawn >= 0 else "a card"
+    return f"You drew {drawn}: keep it (and throw the next) or throw it (and keep the next)."
 
 
 def _joker_leads(card: Card, legal: Iterable[Action]) -> list[Action]:

@@ -6,9 +6,23 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from fivehundred.actions import PASS, action_text
+from fivehundred.actions import CLAIM, PASS, action_text
 from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
-from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE, PLAY, HandState, controller_of
+from fivehundred.game import (
+    AUCTION,
+    CALL,
+    DISCARD,
+    DRAW,
+    NOMINATE,
+    PLAY,
+    SLAM_CALL,
+    SLAM_PASS,
+    TABLE_DISCARD,
+    TABLE_KITTY,
+    TABLE_TAKE,
+    HandState,
+    controller_of,
+)
 from fivehundred.messages import card_symbols, error_text
 from fivehundred.rules import Rules
 from fivehundred.table import Move
@@ -21,6 +35,9 @@ HELP = """Commands:
   kitty discards    one card, or several on one line: 4S 5S 6C
   joker's suit      S C D H  or  none
   partner (5 seats) call:AH  or  alone
+  house rules       hi_lo  double_misere  shields_double  patastrophe (bids);
+                    slam  no_slam (after the kitty); a card to pass or to move;
+                    claim (on lead, the rest of the tricks); keep  throw (draw_pack)
   hint, h           what the computer would do here, and why
   undo, u           take back your last move (a whole kitty exchange at once)
   last, l           the last trick        score   the score sheet
@@ -36,6 +53,12 @@ _PHASE_PROMPTS = {
     NOMINATE: "Name the joker's suit (S C D H or none)",
     CALL: "Call a card for your partner (call:AH) or go alone",
     PLAY: "Your card",
+    SLAM_CALL: "Call slam or not (slam or no_slam)",
+    SLAM_PASS: "Your partner calls slam: pass them a card",
+    TABLE_KITTY: "Move a face-up card to the kitty",
+    TABLE_TAKE: "Take a face-up card",
+    TABLE_DISCARD: "Discard a card for the one you took",
+    DRAW: "Keep the card drawn (and throw the next) or throw it (keep or throw)",
 }
 
 
@@ -90,6 +113,9 @@ class PlainGame:
             legal = " ".join(action_text(a, two) for a in obs.legal)
             if obs.phase == DISCARD:
                 prompt = f"Discard a card ({session.hand.discards_left} to go)"
+            elif obs.phase == DRAW and obs.drawn >= 0:
+                prompt = (f"You drew {render.card_label(obs.drawn, two)}: keep it (and throw "
+                          "the next) or throw it (and keep the next)")  # fmt: skip
             else:
                 prompt = _PHASE_PROMPTS.get(obs.phase, "Your move")
             self.say(f"{prompt} — legal: {legal}")
@@ -326,8 +352,22 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
             lines.append(f"You discard {label}.")
         elif hand.phase != DISCARD:
             lines.append(f"{who} has taken the kitty and discarded.")
-    elif move.phase in (NOMINATE, CALL):
+    elif move.phase in (NOMINATE, CALL, SLAM_CALL):
         lines.append(f"{who}: {label}.")
+    elif move.phase == SLAM_PASS:
+        lines.append(f"You pass {label}." if person else f"{who} passes a card.")
+    elif move.phase == TABLE_KITTY:
+        lines.append(f"{who} move{'' if plain_verb else 's'} {label} to the kitty.")
+    elif move.phase == TABLE_TAKE:
+        lines.append(f"{who} take{'' if plain_verb else 's'} {label} from the table.")
+    elif move.phase == TABLE_DISCARD:
+        lines.append(f"You discard {label}." if person else f"{who} discards a card.")
+    elif move.phase == DRAW:
+        lines.append(
+            f"{who} draw{'' if plain_verb else 's'} and {label}{'' if plain_verb else 's'}."
+        )
+    elif move.phase == PLAY and move.action == CLAIM:
+        lines.append(f"{who} claim{'' if plain_verb else 's'} the remaining tricks.")
     elif move.phase == PLAY:
         lines.append(f"{who} play{'' if plain_verb else 's'} {label}.")
         if hand.tricks and not hand.trick_cards and hand.tricks[-1].plays[-1][0] == move.seat \

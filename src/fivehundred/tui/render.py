@@ -19,6 +19,7 @@ from fivehundred.actions import (
     Action,
     bid_strain,
     bid_tricks,
+    is_misere,
 )
 from fivehundred.cards import (
     JOKER,
@@ -29,11 +30,20 @@ from fivehundred.cards import (
     card_symbol,
     iter_cards,
 )
-from fivehundred.game import GameState, HandState, controller_of, dummy_seats
+from fivehundred.errors import FiveHundredError
+from fivehundred.game import (
+    STOCK_SEAT,
+    TABLE_SEAT,
+    GameState,
+    HandState,
+    controller_of,
+    dummy_seats,
+)
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext, make_context
 from fivehundred.rules import Rules
 from fivehundred.scoring import apply_hand_to_scores, side_of_seats
+from fivehundred.text import call_text
 
 #: Seat names around the table, clockwise from the person's seat (South), by seat count.
 SEAT_NAMES_BY_SEATS: dict[int, tuple[str, ...]] = {
@@ -61,6 +71,9 @@ def seat_label(rules: Rules, seat: int) -> str:
     name = seat_name(rules, seat)
     if seat == 0:
         return "You"
+    place = table_place(rules, seat)
+    if place:
+        return place
     if rules.dummies and seat in dummy_seats(rules):
         owner = controller_of(rules, seat)
         return (
@@ -70,6 +83,19 @@ def seat_label(rules: Rules, seat: int) -> str:
     if sides[seat] == sides[0]:
         return f"{name} (partner)"
     return name
+
+
+def table_place(rules: Rules, seat: int) -> str:
+    """The name of a seat that is no player's (R-PLAYERS): ``Face-up cards`` and ``Dead
+    cards`` (open_eight), ``Stock`` and ``Thrown`` (draw_pack), ``North (dead hand)``; ""
+    for a player's seat or a dummy."""
+    if seat in rules.live_seats or rules.dummies:
+        return ""
+    if rules.open_eight:
+        return "Face-up cards" if seat == TABLE_SEAT else "Dead cards"
+    if rules.draw_pack:
+        return "Stock" if seat == STOCK_SEAT else "Thrown"
+    return f"{seat_name(rules, seat)} (dead hand)"
 
 
 def side_seats(rules: Rules, side: int) -> list[int]:
@@ -152,7 +178,12 @@ def action_label(action: Action, two_jokers: bool = False) -> str:
         return f"calls {card_label(action - CALL_BASE, two_jokers)} as partner"
     if action == GO_ALONE:
         return "goes alone"
-    return str(action)
+    # The house calls and decisions (hi/lo, double misère, slam, claim, keep, throw): the
+    # record notation in words, from the one table of names (``actions.action_text``).
+    try:
+        return call_text(action, two_jokers).replace("hi lo", "hi/lo")
+    except FiveHundredError:
+        return str(action)
 
 
 def display_context(
@@ -161,7 +192,7 @@ def display_context(
     """Tables that group the trumps (left bower included) once the contract is known."""
     if contract < BID_BASE:
         return None
-    return make_context(bid_strain(contract), contract >= MISERE, joker_suits)
+    return make_context(bid_strain(contract), is_misere(contract), joker_suits)
 
 
 def sorted_cards(mask: CardMask, ctx: PlayContext | None) -> list[Card]:
@@ -358,7 +389,13 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     ctx = display_context(obs.contract, obs.joker_suits)
     for seat, mask in obs.exposed:
         who = "Your hand" if seat == 0 else f"{seat_label(rules, seat)}'s open cards"
+        if table_place(rules, seat):
+            who = table_place(rules, seat)
         lines.append(f"{who}: {cards_text(mask, ctx, two)}")
+    if obs.table_kitty and obs.phase in ("table_kitty", "auction"):
+        lines.append(f"Moved to the kitty: {cards_text(obs.table_kitty, ctx, two)}")
+    if obs.drawn >= 0:
+        lines.append(f"You drew {card_label(obs.drawn, two)}")
     if obs.trick:
         lines.append(f"Trick: {trick_text(rules, obs.trick)}")
     elif obs.tricks:

@@ -268,7 +268,7 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
             text.append(" (dealer)", style="dim")
         text.append("\n")
         if seat not in obs.active and obs.active:
-            text.append("sits out (misère)", style="dim")
+            text.append("sits out", style="dim")
         elif hands is not None:
             text.append_text(cards_line(hands[seat], ctx, two))
         elif seat in exposed and seat != 0:
@@ -388,6 +388,10 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         text.append(f" · tricks {won}", style="bold")
     elif obs.phase == "auction":
         text.append("bidding")
+    elif obs.phase == "draw":
+        text.append("drawing from the stock")
+    elif obs.phase == "table_kitty":
+        text.append("face-up cards to the kitty")
     return text
 
 
