@@ -88,6 +88,9 @@ async def test_the_kitty_exchange_at_80_by_24_and_its_undo() -> None:
         assert all(screen.contains_region(card.region) for card in cards)
         kitty = [card.card for card in cards if card.has_class("kitty")]
         assert sum(1 << c for c in kitty) == session.hand.kitty_dealt
+        # The mark is drawn, not only a class: "+" corners on exactly the kitty cards.
+        drawn = [card.card for card in cards if widget_text(card).startswith("+")]
+        assert drawn == kitty
         info = widget_text(app.query_one("#info"))
         assert "Score" in info
         # Keys arriving together: each right moves one card on.
