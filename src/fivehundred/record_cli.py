@@ -17,7 +17,11 @@ from fivehundred.record import (
     random_hand,
     replay_record,
 )
-from fivehundred.rules import make_rules
+from fivehundred.rules import PRESETS, make_rules
+
+#: Room for the longest message the rules give about options: the list of every variant
+#: an unknown name is checked against (hostile text is still cut, keeping the rule id).
+OPTION_ERROR_CHARS = 2000
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -41,7 +45,7 @@ def replay_main(argv: list[str]) -> int:
     try:
         summary, state = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"error: {one_line(error)}", file=sys.stderr)
+        print(f"error: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
         return 2
     hand = state.hand if isinstance(state, GameState) else state
     if args.legal and not hand.is_over:
@@ -58,8 +62,7 @@ def record_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the deal and of the random play (default 0)")  # fmt: skip
     parser.add_argument("--preset", default="australian",
-                        help="rules preset: australian (default), american, three_handed, "
-                        "five_handed, six_handed, two_handed")  # fmt: skip
+                        help=f"rules preset: {', '.join(PRESETS)} (default australian)")  # fmt: skip
     parser.add_argument(
         "--variant",
         action="append",
@@ -73,7 +76,7 @@ def record_main(argv: list[str]) -> int:
     try:
         rules = make_rules(args.preset, parse_variants(args.variant))
     except FiveHundredError as error:
-        print(f"error: {one_line(error)}", file=sys.stderr)
+        print(f"error: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
         return 2
     text = json.dumps(hand_record(random_hand(rules, args.seed)))
     if args.out == "-":
