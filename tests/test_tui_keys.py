@@ -289,3 +289,32 @@ async def test_the_solver_preparation_is_announced(monkeypatch: pytest.MonkeyPat
         release.set()
         await settle(pilot, app)
     assert seen and "one-time" in seen[0]
+
+
+async def test_the_partner_call_at_80_by_24_shows_every_choice_whole() -> None:
+    """Five players: the contractor's call box fits 80×24, "alone" on one line."""
+    from fivehundred.game import CALL
+    from fivehundred.tui.widgets import KeyGrid
+
+    session = Session.new(Settings(preset="five_handed", seed=7, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await settle(pilot, app)
+            phase = session.hand.phase
+            if phase == CALL and session.human_to_move:
+                break
+            assert session.game.finished_hands == [], "South never called a partner"
+            if phase == AUCTION:
+                await pilot.press("left", "enter")  # the highest bid, just before Pass
+            elif phase == DISCARD:
+                await pilot.press("enter", *["right", "enter"] * (session.hand.discards_left - 1))
+                await pilot.press("d")
+            else:
+                await pilot.press("enter")
+        buttons = list(app.query_one("#callbox", KeyGrid).query(Button))
+        assert buttons and str(buttons[-1].label) == "alone"
+        screen = Region(0, 0, 80, 24)
+        for button in buttons:
+            assert screen.contains_region(button.region), button.label
+            assert widget_text(button).strip() == str(button.label).strip(), button.label

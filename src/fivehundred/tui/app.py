@@ -360,6 +360,7 @@ class FiveHundredApp(App[int]):
     #callbox { layout: grid; grid-size: 13; grid-gutter: 0 1; height: auto; width: 78;
                grid-columns: 5; }
     #callbox Button { width: 5; min-width: 4; }
+    #callbox Button.alone { column-span: 2; width: 11; }
     #choices { layout: horizontal; height: auto; }
     #choices Button { margin: 0 1 0 0; min-width: 8; }
     Screen.narrow #right { width: 28; }
@@ -645,7 +646,8 @@ class FiveHundredApp(App[int]):
             call_buttons = [Button(action_text(card, two), name=f"call-{card + CALL_BASE}",
                                    compact=True) for card in order]  # fmt: skip
             if GO_ALONE in obs.legal:
-                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True))
+                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True,
+                                           classes="alone"))  # fmt: skip
             callbox.mount_all(call_buttons)
             if call_buttons:
                 self.call_after_refresh(call_buttons[0].focus)
