@@ -158,9 +158,11 @@ async def test_the_joker_lead_bar_takes_the_arrow_keys_and_escape_cancels() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert app.choosing_joker_lead is None
+        # The focus is back on the joker: Enter offers its suits again (it would have
+        # played the first card of the hand).
+        focused = app.focused
+        assert isinstance(focused, CardWidget) and focused.card == JOKER, focused
         history = list(session.hand.history)
-        joker.focus()
-        await pilot.pause()
         await pilot.press("enter", "right", "enter")
         await settle(pilot, app)
         assert session.hand.history[len(history)] == joker_lead_action(JOKER, 1)

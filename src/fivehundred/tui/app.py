@@ -877,8 +877,7 @@ class FiveHundredApp(App[int]):
         elif name.startswith("call-"):
             self.human_play(int(name[5:]))
         elif name == "lead-cancel":
-            self.choosing_joker_lead = None
-            self.refresh_view()
+            self.cancel_joker_lead()
         elif name.startswith("lead-"):
             self.choosing_joker_lead = None
             self.human_play(int(name[5:]))
@@ -967,9 +966,20 @@ class FiveHundredApp(App[int]):
 
     def action_cancel_choice(self) -> None:
         if self.choosing_joker_lead is not None:
-            self.choosing_joker_lead = None
-            self.message = ""
-            self.refresh_view()
+            self.cancel_joker_lead()
+
+    def cancel_joker_lead(self) -> None:
+        """Back from the joker lead's suit bar to the hand, the focus on the joker (not on
+        the first card, which a second Enter would then play)."""
+        card = self.choosing_joker_lead
+        self.choosing_joker_lead = None
+        self.message = ""
+        self.refresh_view()
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if widget.card == card:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
 
     def action_options(self) -> None:
         if not isinstance(self.screen, ModalScreen):
