@@ -320,3 +320,29 @@ async def test_the_partner_call_at_80_by_24_shows_every_choice_whole() -> None:
         for button in buttons:
             assert screen.contains_region(button.region), button.label
             assert widget_text(button).strip() == str(button.label).strip(), button.label
+
+
+async def test_a_five_player_score_sheet_is_not_wrapped_where_the_screen_has_room() -> None:
+    import random
+
+    from fivehundred.tui import render
+
+    session = Session.new(Settings(preset="five_handed", seed=5, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    rng = random.Random(5)
+    while not session.game.finished_hands:
+        if session.computer_to_move:
+            session.step_computer()
+        else:
+            session.play(rng.choice(list(session.legal_actions())))
+    sheet = render.sheet_lines(session.game)
+    assert max(len(line) for line in sheet) > 80  # wider than the box used to be
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        app.push_screen(TextScreen("Game over", "\n".join(sheet), [("Close", "close")]))
+        await pilot.pause()
+        await pilot.pause()
+        shown = widget_text(app.screen.query_one("#box-text")).splitlines()
+        for line in sheet:
+            assert line.rstrip() in [row.rstrip() for row in shown], line

@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -285,15 +286,27 @@ class TextScreen(ModalScreen[str]):
                     yield Button(label, id=f"b-{key}")
 
     def on_mount(self) -> None:
+        self.fit(self.body)
         buttons = list(self.query(Button))
         if buttons:
             buttons[0].focus()
+
+    def fit(self, text: Text | str) -> None:
+        """Widen the box to the text's longest line (a score sheet of five or six
+        players), within the screen, so that tables do not wrap where there is room."""
+        lines = (text.plain if isinstance(text, Text) else text).splitlines() or [""]
+        widest = max(cell_len(line) for line in lines) + 6  # the border and padding
+        self.query_one("#box").styles.width = max(84, widest)
+
+    def show_text(self, text: Text | str) -> None:
+        self.fit(text)
+        self.query_one("#box-text", Static).update(text)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         key = (event.button.id or "b-close")[2:]
         if key == "hands" and self.extra is not None:
-            self.query_one("#box-text", Static).update(self.extra)
+            self.show_text(self.extra)
             event.button.display = False
             return
         if key in self.pages:
@@ -310,7 +323,7 @@ class TextScreen(ModalScreen[str]):
             text = make()
         except Exception as error:
             text = f"Not available: {error}"
-        self.app.call_from_thread(self.query_one("#box-text", Static).update, text)
+        self.app.call_from_thread(self.show_text, text)
 
     def action_close(self) -> None:
         self.dismiss(self.escape)
