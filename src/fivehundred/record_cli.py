@@ -19,8 +19,9 @@ from fivehundred.record import (
 )
 from fivehundred.rules import PRESETS, make_rules
 
-#: Room for the longest message the rules give about options: the list of every variant
-#: an unknown name is checked against (hostile text is still cut, keeping the rule id).
+#: Room for the longest message the rules give about command-line options: the list of
+#: every variant an unknown name is checked against (longer text is still cut, keeping the
+#: rule id). Errors about files keep the shorter limit of ``one_line``.
 OPTION_ERROR_CHARS = 2000
 
 
@@ -45,7 +46,7 @@ def replay_main(argv: list[str]) -> int:
     try:
         summary, state = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"error: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
+        print(f"error: {one_line(error)}", file=sys.stderr)
         return 2
     hand = state.hand if isinstance(state, GameState) else state
     if args.legal and not hand.is_over:
