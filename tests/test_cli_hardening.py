@@ -343,9 +343,12 @@ def test_without_numba_in_a_real_process() -> None:
          "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))"],
         capture_output=True, text=True, env=_env(), timeout=60, check=True,
     )  # fmt: skip
-    offered = listed.stdout.split()  # what the game can offer: no player that needs the solver
+    # What the game can offer: every player but those that need the solver.
+    from fivehundred.bots import PLAYERS, SOLVER_LEVELS
+
+    offered = listed.stdout.split()
+    assert offered == sorted(set(PLAYERS) - SOLVER_LEVELS - {"pimc"})
     assert "heuristic" in offered and "random" in offered
-    assert not {"pimc", "hard", "expert"} & set(offered)
 
 
 # ----------------------------------------------------------------------------- options
@@ -381,6 +384,27 @@ def test_bad_options_are_one_line_usage_errors(
 
 def test_record_out_into_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot write" in one_line_error(capsys, ["record", "--out", str(tmp_path)])
+
+
+def test_an_unknown_variant_is_answered_with_every_variant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The list to choose from is given whole, not cut in the middle of a name."""
+    from fivehundred.rules import VARIANTS
+
+    for argv in (["record", "--variant", "bogus"], ["play", "--variant", "bogus", "--plain"]):
+        error = one_line_error(capsys, argv)
+        assert "…" not in error, argv
+        assert all(name in error for name in VARIANTS), argv
+        assert error.rstrip().endswith("(R-PRESET)"), argv
+
+
+def test_record_help_names_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    from fivehundred.rules import PRESETS
+
+    assert main(["record", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(name in text for name in PRESETS)
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -88,6 +88,9 @@ async def test_the_kitty_exchange_at_80_by_24_and_its_undo() -> None:
         assert all(screen.contains_region(card.region) for card in cards)
         kitty = [card.card for card in cards if card.has_class("kitty")]
         assert sum(1 << c for c in kitty) == session.hand.kitty_dealt
+        # The mark is drawn, not only a class: "+" corners on exactly the kitty cards.
+        drawn = [card.card for card in cards if widget_text(card).startswith("+")]
+        assert drawn == kitty
         info = widget_text(app.query_one("#info"))
         assert "Score" in info
         # Keys arriving together: each right moves one card on.
@@ -155,9 +158,11 @@ async def test_the_joker_lead_bar_takes_the_arrow_keys_and_escape_cancels() -> N
         await pilot.press("escape")
         await pilot.pause()
         assert app.choosing_joker_lead is None
+        # The focus is back on the joker: Enter offers its suits again (it would have
+        # played the first card of the hand).
+        focused = app.focused
+        assert isinstance(focused, CardWidget) and focused.card == JOKER, focused
         history = list(session.hand.history)
-        joker.focus()
-        await pilot.pause()
         await pilot.press("enter", "right", "enter")
         await settle(pilot, app)
         assert session.hand.history[len(history)] == joker_lead_action(JOKER, 1)
@@ -286,3 +291,58 @@ async def test_the_solver_preparation_is_announced(monkeypatch: pytest.MonkeyPat
         release.set()
         await settle(pilot, app)
     assert seen and "one-time" in seen[0]
+
+
+async def test_the_partner_call_at_80_by_24_shows_every_choice_whole() -> None:
+    """Five players: the contractor's call box fits 80×24, "alone" on one line."""
+    from fivehundred.game import CALL
+    from fivehundred.tui.widgets import KeyGrid
+
+    session = Session.new(Settings(preset="five_handed", seed=7, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(200):
+            await settle(pilot, app)
+            phase = session.hand.phase
+            if phase == CALL and session.human_to_move:
+                break
+            assert session.game.finished_hands == [], "South never called a partner"
+            if phase == AUCTION:
+                await pilot.press("left", "enter")  # the highest bid, just before Pass
+            elif phase == DISCARD:
+                await pilot.press("enter", *["right", "enter"] * (session.hand.discards_left - 1))
+                await pilot.press("d")
+            else:
+                await pilot.press("enter")
+        buttons = list(app.query_one("#callbox", KeyGrid).query(Button))
+        assert buttons and str(buttons[-1].label) == "alone"
+        screen = Region(0, 0, 80, 24)
+        for button in buttons:
+            assert screen.contains_region(button.region), button.label
+            assert widget_text(button).strip() == str(button.label).strip(), button.label
+
+
+async def test_a_five_player_score_sheet_is_not_wrapped_where_the_screen_has_room() -> None:
+    import random
+
+    from fivehundred.tui import render
+
+    session = Session.new(Settings(preset="five_handed", seed=5, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    rng = random.Random(5)
+    while not session.game.finished_hands:
+        if session.computer_to_move:
+            session.step_computer()
+        else:
+            session.play(rng.choice(list(session.legal_actions())))
+    sheet = render.sheet_lines(session.game)
+    assert max(len(line) for line in sheet) > 80  # wider than the box used to be
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        app.push_screen(TextScreen("Game over", "\n".join(sheet), [("Close", "close")]))
+        await pilot.pause()
+        await pilot.pause()
+        shown = widget_text(app.screen.query_one("#box-text")).splitlines()
+        for line in sheet:
+            assert line.rstrip() in [row.rstrip() for row in shown], line

@@ -131,3 +131,37 @@ def test_show_of_a_bad_file(capsys: pytest.CaptureFixture[str], data_dir: Path) 
     path.write_text('{"format": "fivehundred-game/1", "first_dealer": 0, "hands": 3}')
     assert show_main(["--plain", str(path)]) == 2
     assert "hands" in capsys.readouterr().err
+
+
+def test_the_review_offered_at_the_last_hand_stays_open_after_the_game() -> None:
+    """The last hand's summary offers 'hands' and 'review': once the game is over they
+    still answer (until 'quit'), instead of the game ending before they can be typed."""
+    from fivehundred.actions import PASS, action_text
+    from fivehundred.game import AUCTION, DISCARD
+
+    # 10NT bid at once and played badly by the random players: -520 ends the game.
+    session = Session.new(Settings(seed=11, speed=0, opponents="random", partner="random"))
+    after = iter(["hands", "score", "move AS", "review", "quit", "never read"])
+
+    class Person(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if session.is_over:
+                return next(after) + "\n"
+            legal = session.legal_actions()
+            if session.hand.phase == DISCARD:
+                return " ".join(action_text(a) for a in legal[: session.hand.discards_left]) + "\n"
+            if session.hand.phase == AUCTION:
+                return action_text([a for a in legal if a != PASS][-1]) + "\n"
+            return action_text(legal[0]) + "\n"
+
+    out = io.StringIO()
+    assert PlainGame(session, Person(), out).run() == 0
+    assert session.is_over
+    text = out.getvalue()
+    offer = text.index("'review' for the double-dummy review")
+    assert offer < text.index("== Game over")
+    after_the_game = text[text.index("== Game over") :]
+    assert "The last hand as dealt:" in after_the_game
+    assert "Double-dummy review of the last hand" in after_the_game
+    assert "The game is over: 'review'" in after_the_game
+    assert next(after) == "never read"

@@ -18,7 +18,7 @@ from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.record import hand_record
 from fivehundred.rules import make_rules
-from fivehundred.tui import storage
+from fivehundred.tui import render, storage
 from fivehundred.tui.cli import play_main, show_main
 from fivehundred.tui.plain import PlainGame
 from fivehundred.tui.session import Session, Settings, unfinished_games
@@ -199,6 +199,11 @@ def test_show_labels_the_discards_and_scores_a_single_hand() -> None:
     last = steps[-1]
     assert "hand over" in last.text
     assert last.scores == tuple(state.result.points)
+    # The score names its sides, as the points do (not "60–-520").
+    score = last.text.split("; score ")[1]
+    assert score == ", ".join(
+        f"{render.side_short(rules, side)} {points}" for side, points in enumerate(last.scores)
+    )
     assert any(p != 0 for p in last.scores)
     record = hand_record(state)
     assert action_text(state.contract) in json.dumps(record)

@@ -17,7 +17,12 @@ from fivehundred.record import (
     random_hand,
     replay_record,
 )
-from fivehundred.rules import make_rules
+from fivehundred.rules import PRESETS, make_rules
+
+#: Room for the longest message the rules give about command-line options: the list of
+#: every variant an unknown name is checked against (longer text is still cut, keeping the
+#: rule id). Errors about files keep the shorter limit of ``one_line``.
+OPTION_ERROR_CHARS = 2000
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -58,8 +63,7 @@ def record_main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the deal and of the random play (default 0)")  # fmt: skip
     parser.add_argument("--preset", default="australian",
-                        help="rules preset: australian (default), american, three_handed, "
-                        "five_handed, six_handed, two_handed")  # fmt: skip
+                        help=f"rules preset: {', '.join(PRESETS)} (default australian)")  # fmt: skip
     parser.add_argument(
         "--variant",
         action="append",
@@ -73,7 +77,7 @@ def record_main(argv: list[str]) -> int:
     try:
         rules = make_rules(args.preset, parse_variants(args.variant))
     except FiveHundredError as error:
-        print(f"error: {one_line(error)}", file=sys.stderr)
+        print(f"error: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
         return 2
     text = json.dumps(hand_record(random_hand(rules, args.seed)))
     if args.out == "-":

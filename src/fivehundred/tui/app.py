@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -327,15 +328,27 @@ class TextScreen(ModalScreen[str]):
                     yield Button(label, id=f"b-{key}")
 
     def on_mount(self) -> None:
+        self.fit(self.body)
         buttons = list(self.query(Button))
         if buttons:
             buttons[0].focus()
+
+    def fit(self, text: Text | str) -> None:
+        """Widen the box to the text's longest line (a score sheet of five or six
+        players), within the screen, so that tables do not wrap where there is room."""
+        lines = (text.plain if isinstance(text, Text) else text).splitlines() or [""]
+        widest = max(cell_len(line) for line in lines) + 6  # the border and padding
+        self.query_one("#box").styles.width = max(84, widest)
+
+    def show_text(self, text: Text | str) -> None:
+        self.fit(text)
+        self.query_one("#box-text", Static).update(text)
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
         key = (event.button.id or "b-close")[2:]
         if key == "hands" and self.extra is not None:
-            self.query_one("#box-text", Static).update(self.extra)
+            self.show_text(self.extra)
             event.button.display = False
             return
         if key in self.pages:
@@ -352,7 +365,7 @@ class TextScreen(ModalScreen[str]):
             text = make()
         except Exception as error:
             text = f"Not available: {error}"
-        self.app.call_from_thread(self.query_one("#box-text", Static).update, text)
+        self.app.call_from_thread(self.show_text, text)
 
     def action_close(self) -> None:
         self.dismiss(self.escape)
@@ -403,6 +416,7 @@ class FiveHundredApp(App[int]):
     #callbox { layout: grid; grid-size: 13; grid-gutter: 0 1; height: auto; width: 78;
                grid-columns: 5; }
     #callbox Button { width: 5; min-width: 4; }
+    #callbox Button.alone { column-span: 2; width: 11; }
     #choices { layout: horizontal; height: auto; }
     #choices Button { margin: 0 1 0 0; min-width: 8; }
     Screen.narrow #right { width: 28; }
@@ -692,7 +706,8 @@ class FiveHundredApp(App[int]):
             call_buttons = [Button(action_text(card, two), name=f"call-{card + CALL_BASE}",
                                    compact=True) for card in order]  # fmt: skip
             if GO_ALONE in obs.legal:
-                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True))
+                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True,
+                                           classes="alone"))  # fmt: skip
             callbox.mount_all(call_buttons)
             if call_buttons:
                 self.call_after_refresh(call_buttons[0].focus)
@@ -939,8 +954,7 @@ class FiveHundredApp(App[int]):
         elif name.startswith("choice-"):
             self.human_play(int(name[7:]))
         elif name == "lead-cancel":
-            self.choosing_joker_lead = None
-            self.refresh_view()
+            self.cancel_joker_lead()
         elif name.startswith("lead-"):
             self.choosing_joker_lead = None
             self.human_play(int(name[5:]))
@@ -1040,9 +1054,20 @@ class FiveHundredApp(App[int]):
 
     def action_cancel_choice(self) -> None:
         if self.choosing_joker_lead is not None:
-            self.choosing_joker_lead = None
-            self.message = ""
-            self.refresh_view()
+            self.cancel_joker_lead()
+
+    def cancel_joker_lead(self) -> None:
+        """Back from the joker lead's suit bar to the hand, the focus on the joker (not on
+        the first card, which a second Enter would then play)."""
+        card = self.choosing_joker_lead
+        self.choosing_joker_lead = None
+        self.message = ""
+        self.refresh_view()
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if widget.card == card:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
 
     def action_options(self) -> None:
         if not isinstance(self.screen, ModalScreen):

@@ -103,7 +103,7 @@ class PlainGame:
                 continue
             if session.is_over:
                 self.game_over()
-                return 0
+                return self.after_the_game()
             position = (session.hand_number, len(session.hand.history))
             if position != table_at:
                 self.table()
@@ -129,6 +129,23 @@ class PlainGame:
             status = self.command(line.strip())
             if status is not None:
                 return status
+
+    def after_the_game(self) -> int:
+        """The summary offers 'review' and 'hands': they stay open once the game is
+        over, until 'quit' or the end of the input."""
+        self.say("The game is over: 'review', 'hands', 'played' or 'score' look back at the "
+                 "last hand; 'quit' ends.")  # fmt: skip
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = self.stdin.readline()
+            word = line.strip().lower()
+            if not line or word in ("quit", "q", "exit"):
+                return 0
+            if word in _AFTER_THE_GAME:
+                self.command(word)
+            elif word:
+                self.say("The game is over: 'review', 'hands', 'played', 'score' or 'quit'.")
 
     def warm_up(self) -> None:
         self.out.write("Preparing the double-dummy solver for the pimc players (one time: up to "
@@ -251,6 +268,10 @@ class PlainGame:
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
+
+
+#: The commands that still mean something once the game is over.
+_AFTER_THE_GAME = frozenset({"review", "hands", "played", "p", "score", "sheet", "help", "?"})
 
 
 def seating_text(session: Session) -> str:

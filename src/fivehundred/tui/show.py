@@ -67,8 +67,10 @@ def steps_of(state: HandState | GameState) -> list[Step]:
                 result = replay.result
                 points = ", ".join(f"{render.side_short(rules, side)} {result.points[side]:+d}"
                                    for side in range(len(after)))  # fmt: skip
-                text += (f" — hand over: points {points}; score "
-                         f"{'–'.join(str(score) for score in after)}")  # fmt: skip
+                # Each score named by its side, as the points are ("60–-520" read badly).
+                total = ", ".join(f"{render.side_short(rules, side)} {score}"
+                                  for side, score in enumerate(after))  # fmt: skip
+                text += f" — hand over: points {points}; score {total}"
                 scores = tuple(after)
             elif replay.tricks and not replay.trick_cards and phase == "play":
                 text += f" — {render.seat_name(rules, replay.tricks[-1].winner)} wins the trick"

@@ -59,7 +59,9 @@ class CardWidget(Static, can_focus=True):
     CardWidget.illegal { border: round #3c3c3c; background: #151d16; }
     CardWidget.marked { border: double #f0c674; background: #4a3f1c; }
     CardWidget.hinted { border: heavy #5fd7ff; }
-    CardWidget.kitty { color: #f0c674; border-title-color: #f0c674; }
+    CardWidget.kitty { border: ascii #f0c674; }
+    CardWidget.kitty:focus { border: ascii #ffffff; background: #2e4532; }
+    CardWidget.kitty.marked { border: double #f0c674; background: #4a3f1c; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -82,10 +84,10 @@ class CardWidget(Static, can_focus=True):
     def set_state(self, reason: str | None, marked: bool, hinted: bool, gap: bool,
                   kitty: bool = False) -> None:  # fmt: skip
         """Show the card as playable or not (dimmed, the reason on hover), marked for
-        discarding, hinted, or just taken from the kitty (a ``+`` on its frame); ``gap``
+        discarding, hinted, or just taken from the kitty (``+`` corners on its frame: a
+        card five cells wide has no room for a border title); ``gap``
         leaves a space before a new suit."""
         self.set_class(kitty, "kitty")
-        self.border_title = "+" if kitty else None
         if reason != self.reason or not self.is_mounted:
             self.reason = reason
             self.update(card_text(self.card, self.two_jokers, dim=reason is not None))
