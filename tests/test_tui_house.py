@@ -307,15 +307,8 @@ async def play_full_screen(session: Session, bid: Action | None) -> tuple[set[st
     return acted, "\n".join(seen)
 
 
-#: Games with fewer players than seats (open_eight, draw_pack, dead_hand) are saved with
-#: one name per player, and the records' loader wants one per seat (docs/record-format.md:
-#: "in the two-player game the dummies' seats too"), so they cannot be resumed yet.
-RESUME_FAILS = pytest.mark.xfail(raises=storage.SaveError, strict=True,
-                                 reason="the table's record names players, not seats")  # fmt: skip
 FULL_CASES = [
-    pytest.param(case, id=case.name, marks=[RESUME_FAILS] if case.preset == "two_handed"
-                 else [])
-    for case in CASES if case.name in FULL_SCREEN
+    pytest.param(case, id=case.name) for case in CASES if case.name in FULL_SCREEN
 ]  # fmt: skip
 
 
