@@ -334,8 +334,9 @@ class LiveTable:
             self.wake.set()
 
     # ------------------------------------------------------------------ messages
-    async def handle(self, conn: Connection, text: str) -> None:
-        """One message from a client. Refusals go back to that client alone."""
+    async def handle(self, conn: Connection, text: str) -> bool:
+        """One message from a client. Refusals go back to that client alone. True when the
+        message was a move that was made (the game itself limits how often that can be)."""
         try:
             try:
                 message = json.loads(text)
@@ -346,7 +347,8 @@ class LiveTable:
             kind = message.get("type")
             if kind == "action":
                 await self._client_action(conn, message)
-            elif kind == "chat":
+                return True
+            if kind == "chat":
                 self._chat(conn, message)
             elif kind == "resync":
                 conn.send(self.view(conn.seat))
@@ -361,6 +363,7 @@ class LiveTable:
                               "ping, hint, undo")  # fmt: skip
         except Refusal as refusal:
             conn.send({"type": "error", "message": str(refusal), "version": self.version})
+        return False
 
     def _acting_seat(self, conn: Connection) -> int:
         if conn.seat == views.SPECTATOR:

@@ -32,7 +32,8 @@ log = logging.getLogger("fivehundred.web")
 STATIC_DIR = Path(__file__).with_name("static")
 #: The largest WebSocket message a client may send (bytes).
 MAX_MESSAGE = 4096
-#: More messages than this in one second from one connection is a flood.
+#: More messages than this in one second from one connection is a flood (moves that were
+#: made do not count: a program may play as fast as the table goes).
 FLOOD_PER_SECOND = 100
 #: Unfinished tables the server keeps playing at once; beyond, creating one is refused.
 MAX_LIVE_TABLES = 2000
@@ -289,6 +290,8 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                 if len(text) > MAX_MESSAGE:
                     conn.close(1009, f"messages are limited to {MAX_MESSAGE} bytes")
                     break
+                if await table.handle(conn, text):
+                    continue
                 now = time.monotonic()
                 recent.append(now)
                 while recent and now - recent[0] > 1.0:
@@ -297,7 +300,6 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                     log.warning("table %s: closed a flooding connection", table.code)
                     conn.close(1008, f"too many messages (over {FLOOD_PER_SECOND} a second)")
                     break
-                await table.handle(conn, text)
         except WebSocketDisconnect:
             pass
         except Exception:
