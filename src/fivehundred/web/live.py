@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from fastapi import WebSocket
 
 from fivehundred.actions import (
@@ -47,7 +48,7 @@ from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
-from fivehundred.web.store import AsyncStore, HandRow, SeatRow, TableRow, token_hash
+from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
 
 log = logging.getLogger("fivehundred.web")
 
@@ -113,15 +114,20 @@ class Connection:
         self.websocket = websocket
         self.seat = seat
         self.name = name
-        self.queue: asyncio.Queue[dict[str, Any] | tuple[int, str]] = asyncio.Queue(SEND_QUEUE)
+        #: encoded messages to send, and at last a (code, reason) close
+        self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(SEND_QUEUE)
         self.closing = False
         self.chats: deque[float] = deque()
 
     def send(self, message: dict[str, Any]) -> None:
+        self.send_encoded(encode(message))
+
+    def send_encoded(self, text: str) -> None:
+        """Queue a message already encoded by :func:`encode` (one view for many)."""
         if self.closing:
             return
         try:
-            self.queue.put_nowait(message)
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(1008, "too slow: messages were piling up")
 
@@ -144,7 +150,7 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.websocket.close(item[0], item[1])
                 return
-            await self.websocket.send_text(json.dumps(item, separators=(",", ":")))
+            await self.websocket.send_text(item)
 
 
 @dataclass
@@ -155,6 +161,15 @@ class SeatState:
     token_hash: str | None = None
     #: monotonic time since which the person has had no connection
     away_since: float = field(default_factory=time.monotonic)
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text (orjson; the standard library's encoder for what orjson
+    refuses, such as a lone surrogate escaped in a chat text)."""
+    try:
+        return orjson.dumps(message).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(message, separators=(",", ":"))
 
 
 def new_code() -> str:
@@ -270,17 +285,20 @@ class LiveTable:
                 "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
 
     def broadcast(self) -> None:
+        """A new view to every connection: each seat's built and encoded once from its own
+        observation, the spectators' once for them all."""
         shared = self._shared_facts()
         for conn in list(self.connections.values()):
-            conn.send(self.view(conn.seat, shared))
+            conn.send_encoded(encode(self.view(conn.seat, shared)))
         if self.spectators:
-            public = self.view(views.SPECTATOR, shared)  # the same for every spectator
+            public = encode(self.view(views.SPECTATOR, shared))  # the same for every spectator
             for conn in list(self.spectators):
-                conn.send(public)
+                conn.send_encoded(public)
 
     def chat_to_all(self, message: dict[str, Any]) -> None:
+        text = encode(message)
         for conn in [*self.connections.values(), *self.spectators]:
-            conn.send(message)
+            conn.send_encoded(text)
 
     # ------------------------------------------------------------------ seats
     def seat_of_token(self, token: str) -> int | None:
@@ -394,6 +412,9 @@ class LiveTable:
                 action = parse_action(text.strip(), model.hand.phase)
             except FiveHundredError as error:
                 raise Refusal(f"{text!r} is not an action now: {error}") from None
+            if action in model.legal_actions():  # the usual case: nothing to explain
+                await self._commit(seat, action, PERSON)
+                return
             if action < PASS and model.hand.phase in ("play", "discard"):
                 card = action if action < JOKER_LEAD_BASE else joker_lead_card(action)
                 if not views.seat_observation(model, seat).hand >> card & 1:
@@ -490,9 +511,10 @@ class LiveTable:
             )  # fmt: skip
             if game.is_over:
                 finished = (game.winner if game.winner is not None else -1, list(game.scores))
-        try:
-            await self.hub.store.call(self.hub.store.store.append_action, self.id,
-                                      self.version + 1, seat, text, by, hand_row, finished)  # fmt: skip
+        try:  # group commit: answered once the action is in the database
+            await self.hub.store.append_action(
+                ActionRow(self.id, self.version + 1, seat, text, by, hand_row, finished)
+            )
         except Exception:
             log.exception("table %s: could not save %s; the action is not made", self.code, text)
             raise Refusal("the server could not save that action; try again") from None

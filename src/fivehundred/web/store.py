@@ -11,11 +11,12 @@ here is synchronous; the server calls them from one worker thread (:class:`Async
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -144,6 +145,20 @@ class HandRow:
     scores: list[int]
 
 
+@dataclass
+class ActionRow:
+    """One action to append to a table's log (with the hand it finished, the game's end)."""
+
+    table_id: int
+    version: int
+    seat: int
+    action: str
+    by: str
+    hand: HandRow | None = None
+    #: (winning side or -1, final scores) when the action ends the game
+    finished: tuple[int, list[int]] | None = None
+
+
 def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
@@ -239,20 +254,52 @@ class Store:
                       ) -> None:  # fmt: skip
         """Write one action (and, in the same transaction, the hand it finished and the
         game's end). Raises if the version is taken: two writers would never both win."""
+        error = self.append_actions([ActionRow(table_id, version, seat, action, by, hand,
+                                               finished)])[0]  # fmt: skip
+        if error is not None:
+            raise error
+
+    def append_actions(self, rows: Sequence[ActionRow]) -> list[Exception | None]:
+        """Write actions of any tables in one transaction (a group commit); for each row
+        None when it is written, else the error that kept it out. If the transaction
+        fails, each row is tried again in its own, so that one bad row fails alone."""
+        if not rows:
+            return []
+        try:
+            with self.engine.begin() as db:
+                self._write_actions(db, rows)
+            return [None] * len(rows)
+        except Exception as error:
+            if len(rows) == 1:
+                return [error]
+        results: list[Exception | None] = []
+        for row in rows:
+            try:
+                with self.engine.begin() as db:
+                    self._write_actions(db, [row])
+                results.append(None)
+            except Exception as error:
+                results.append(error)
+        return results
+
+    def _write_actions(self, db: Connection, rows: Sequence[ActionRow]) -> None:
         now = time.time()
-        with self.engine.begin() as db:
-            db.execute(actions.insert().values(table_id=table_id, version=version, seat=seat,
-                                               action=action, by=by, at=now))  # fmt: skip
-            if hand is not None:
-                db.execute(hands.insert().values(
-                    table_id=table_id, number=hand.number, contract=hand.contract,
-                    contractor=hand.contractor, made=hand.made, points=json.dumps(hand.points),
-                    scores=json.dumps(hand.scores), at=now))  # fmt: skip
-                values: dict[str, Any] = {"hands_played": hand.number,
-                                          "scores": json.dumps(hand.scores)}  # fmt: skip
-                if finished is not None:
-                    values.update(finished=now, winner=finished[0])
-                db.execute(tables.update().where(tables.c.id == table_id).values(**values))
+        db.execute(actions.insert(), [
+            {"table_id": r.table_id, "version": r.version, "seat": r.seat, "action": r.action,
+             "by": r.by, "at": now} for r in rows])  # fmt: skip
+        for row in rows:
+            hand = row.hand
+            if hand is None:
+                continue
+            db.execute(hands.insert().values(
+                table_id=row.table_id, number=hand.number, contract=hand.contract,
+                contractor=hand.contractor, made=hand.made, points=json.dumps(hand.points),
+                scores=json.dumps(hand.scores), at=now))  # fmt: skip
+            values: dict[str, Any] = {"hands_played": hand.number,
+                                      "scores": json.dumps(hand.scores)}  # fmt: skip
+            if row.finished is not None:
+                values.update(finished=now, winner=row.finished[0])
+            db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
 
     def truncate_actions(self, table_id: int, keep: int) -> None:
         """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
@@ -362,15 +409,72 @@ T = TypeVar("T")
 
 class AsyncStore:
     """:class:`Store` for the event loop: every call runs, in order, in one worker thread
-    (the loop never waits on the disk)."""
+    (the loop never waits on the disk).
+
+    Actions are written by group commit (:meth:`append_action`): while one transaction is
+    being written, the actions that arrive meanwhile, from any tables, wait and go together
+    in the next one. Each caller is answered only once its own action is committed."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fivehundred-db")
+        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._writing = False
+        #: transactions and actions written by group commit (for the load check)
+        self.commits = 0
+        self.committed = 0
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, function, *args)
+
+    async def append_action(self, row: ActionRow) -> None:
+        """Append one action; returns once it is committed, raises if it could not be."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._pending.append((row, future))
+        self._write_next(loop)
+        await future
+
+    def _write_next(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._writing or not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        self._writing = True
+        try:
+            done = self._thread.submit(self.store.append_actions, [row for row, _ in batch])
+        except RuntimeError as error:  # the thread is shut down: the server is stopping
+            self._writing = False
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(error)
+            return
+
+        def answer(written: Future[list[Exception | None]]) -> None:  # in the thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(self._written, loop, batch, written)
+
+        done.add_done_callback(answer)
+
+    def _written(self, loop: asyncio.AbstractEventLoop,
+                 batch: list[tuple[ActionRow, asyncio.Future[None]]],
+                 written: Future[list[Exception | None]]) -> None:  # fmt: skip
+        self._writing = False
+        failure = written.exception()
+        results: list[Exception | None] = (
+            [failure if isinstance(failure, Exception) else RuntimeError(str(failure))]
+            * len(batch) if failure is not None else written.result()
+        )  # fmt: skip
+        self.commits += 1
+        self.committed += sum(1 for result in results if result is None)
+        for (_, future), result in zip(batch, results, strict=True):
+            if future.done():  # the caller is gone (the server is stopping)
+                continue
+            if result is None:
+                future.set_result(None)
+            else:
+                future.set_exception(result)
+        self._write_next(loop)
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)
