@@ -1,13 +1,17 @@
 """The game server under load, on loopback: tables of computer players playing by
 themselves, and tables of four WebSocket clients playing random legal actions as fast as
-the server answers. Prints actions a second, the latency from an action sent to the next
+the server answers (a computer table whose game is over is replaced by a new one, so that
+as many play all the time). Prints actions a second, the latency from an action sent to the next
 view received, the server's event-loop lag and the errors.
 
     .venv/bin/python bench/bench_web.py                 # 50 + 50 tables for 60 s
     .venv/bin/python bench/bench_web.py --seconds 20 --socket-tables 10 --computer-tables 10
 
 The server runs as ``fivehundred serve`` in its own process on a fresh SQLite database
-(``--db URL`` for another one); the clients share this process's event loop.
+(``--db URL`` for another one). The socket clients run in their own processes (two by
+default, ``--client-processes``), so that the clients' own event loop does not add to the
+latency measured; their loop lag is printed too, so a reader can tell. The server's CPU
+time is read from ``/proc`` over the measured minute and divided by the actions made.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -22,8 +27,11 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import websockets
@@ -47,15 +55,18 @@ class Totals:
         self.actions = 0
         self.errors: list[str] = []
         self.games = 0
+        #: how late this process's event loop wakes from a 50 ms sleep (seconds)
+        self.lag: list[float] = []
+        self.cpu = 0.0
 
 
 async def socket_table(base: str, deadline: float, totals: Totals, seed: int) -> None:
     """Four clients at one table, acting the moment their view says it is their turn; a
-    new table when a game ends."""
+    new table when a game ends. ``deadline`` is wall-clock time (``time.time``)."""
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
     loop = asyncio.get_running_loop()
-    while time.monotonic() < deadline:
+    while time.time() < deadline:
         code = (await loop.run_in_executor(None, _post, base, "/api/tables",
                                            {"seats": ["open"] * 4, "options": {"delay": 0}}))["table"]  # fmt: skip
         tokens = [(await loop.run_in_executor(None, _post, base, f"/api/tables/{code}/seats/{seat}",
@@ -66,7 +77,7 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
         async def client(ws: Any, code: str) -> None:
             acted = -1
             sent_at: float | None = None
-            while time.monotonic() < deadline:
+            while time.time() < deadline:
                 try:
                     message = json.loads(await asyncio.wait_for(ws.recv(), 30))
                 except (TimeoutError, websockets.ConnectionClosed) as error:
@@ -101,25 +112,109 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(base: str, args: argparse.Namespace) -> Totals:
-    totals = Totals()
+async def _lag_probe(totals: Totals) -> None:
     loop = asyncio.get_running_loop()
-    computer_codes = []
-    for _ in range(args.computer_tables):
-        body = {"seats": [args.computer] * 4, "options": {"delay": args.computer_delay}}
-        computer_codes.append(
-            (await loop.run_in_executor(None, _post, base, "/api/tables", body))["table"]
-        )
-    start_versions = {code: 0 for code in computer_codes}
-    deadline = time.monotonic() + args.seconds
-    await asyncio.gather(
-        *(socket_table(base, deadline, totals, seed) for seed in range(args.socket_tables))
-    )
-    totals.computer_actions = 0  # type: ignore[attr-defined]
-    for code in computer_codes:
-        facts = await loop.run_in_executor(None, _get, base, f"/api/tables/{code}")
-        totals.computer_actions += facts["version"] - start_versions[code]  # type: ignore[attr-defined]
+    while True:
+        start = loop.time()
+        await asyncio.sleep(0.05)
+        totals.lag.append(max(0.0, loop.time() - start - 0.05))
+
+
+async def _clients(base: str, deadline: float, seeds: list[int]) -> Totals:
+    totals = Totals()
+    probe = asyncio.get_running_loop().create_task(_lag_probe(totals))
+    await asyncio.gather(*(socket_table(base, deadline, totals, seed) for seed in seeds))
+    probe.cancel()
     return totals
+
+
+def client_process(base: str, start: float, deadline: float, seeds: list[int]) -> Totals:
+    """One process of socket clients (the tables ``seeds``), from ``start`` (wall clock)."""
+    time.sleep(max(0.0, start - time.time()))
+    cpu = time.process_time()
+    totals = asyncio.run(_clients(base, deadline, seeds))
+    totals.cpu = time.process_time() - cpu
+    return totals
+
+
+class ComputerTables:
+    """Keeps ``count`` tables of computer players playing: a table whose game is over is
+    replaced by a new one (looked for every two seconds in the lobby's list)."""
+
+    def __init__(self, base: str, count: int, player: str, delay: float) -> None:
+        self.base = base
+        self.body = {"seats": [player] * 4, "options": {"delay": delay}}
+        self.live = [self._create() for _ in range(count)]
+        self.actions = 0  # actions of the tables that finished (and were replaced)
+        self.started: dict[str, int] = {}  # versions when the clock started
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._keep, daemon=True)
+
+    def _create(self) -> str:
+        return str(_post(self.base, "/api/tables", self.body)["table"])
+
+    def start(self) -> None:
+        self.started = {code: _get(self.base, f"/api/tables/{code}")["version"]
+                        for code in self.live}  # fmt: skip
+        self.thread.start()
+
+    def _keep(self) -> None:
+        while not self.stop.wait(2.0):
+            playing = {t["table"] for t in _get(self.base, "/api/tables?limit=200")["tables"]}
+            for index, code in enumerate(self.live):
+                if code not in playing:
+                    self.actions += self._made(code)
+                    self.live[index] = self._create()
+
+    def _made(self, code: str) -> int:
+        return int(_get(self.base, f"/api/tables/{code}")["version"]) - self.started.get(code, 0)
+
+    def finish(self) -> int:
+        """Stops replacing tables; the computer actions made since :meth:`start`."""
+        self.stop.set()
+        self.thread.join()
+        return self.actions + sum(self._made(code) for code in self.live)
+
+
+@dataclass
+class Measure:
+    totals: Totals
+    computer_actions: int
+    elapsed: float
+    server_cpu: float
+    load: tuple[float, float, float]
+
+
+def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
+    """Starts the computer tables and the client processes, and measures the server from the
+    moment the clients start to the moment the last one is done."""
+    computer = ComputerTables(base, args.computer_tables, args.computer, args.computer_delay)
+    processes = max(1, min(args.client_processes, args.socket_tables))
+    shares = [list(range(args.socket_tables))[i::processes] for i in range(processes)]
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for ready in [pool.submit(time.sleep, 0.2) for _ in range(processes)]:
+            ready.result()  # the processes are up before the clock starts
+        start = time.time() + 1.0
+        deadline = start + args.seconds
+        results = [pool.submit(client_process, base, start, deadline, share) for share in shares]
+        time.sleep(max(0.0, start - time.time()))
+        cpu_before = _cpu_seconds(server_pid)
+        began = time.monotonic()
+        computer.start()
+        parts = [result.result() for result in results]
+        elapsed = time.monotonic() - began
+        computer_actions = computer.finish()
+        cpu = _cpu_seconds(server_pid) - cpu_before
+        load = os.getloadavg()
+    totals = Totals()
+    for part in parts:
+        totals.latencies += part.latencies
+        totals.actions += part.actions
+        totals.errors += part.errors
+        totals.games += part.games
+        totals.lag += part.lag
+        totals.cpu += part.cpu
+    return Measure(totals, computer_actions, elapsed, cpu, load)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -141,6 +236,8 @@ def main() -> int:
     parser.add_argument("--computer-delay", type=float, default=0.1,
                         help="seconds between the computer tables' moves")  # fmt: skip
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--client-processes", type=int, default=2,
+                        help="processes the socket clients are shared among (default 2)")  # fmt: skip
     args = parser.parse_args()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -158,21 +255,18 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        started = time.monotonic()
-        cpu_before = _cpu_seconds(server.pid)
-        own_before = time.process_time()
-        totals = asyncio.run(run(base, args))
-        own = time.process_time() - own_before
-        elapsed = time.monotonic() - started
-        cpu = _cpu_seconds(server.pid) - cpu_before
+        measure = run(base, server.pid, args)
         stats = _get(base, "/api/server")
     finally:
         server.terminate()
         server.wait(30)
+    totals, elapsed, cpu = measure.totals, measure.elapsed, measure.server_cpu
     lat = totals.latencies
-    computer = getattr(totals, "computer_actions", 0)
-    print(f"{args.socket_tables} socket tables + {args.computer_tables} computer tables "
-          f"({args.computer}, {args.computer_delay} s between moves), {elapsed:.0f} s, {os.cpu_count()} CPUs")  # fmt: skip
+    computer = measure.computer_actions
+    print(f"{args.socket_tables} socket tables ({args.client_processes} client processes) + "
+          f"{args.computer_tables} computer tables ({args.computer}, {args.computer_delay} s "
+          f"between moves), {elapsed:.0f} s, {os.cpu_count()} CPUs, load average at the end "
+          + " ".join(f"{x:.2f}" for x in measure.load))  # fmt: skip
     print(
         f"socket actions: {totals.actions} ({totals.actions / elapsed:.0f}/s), games finished {totals.games}"
     )
@@ -184,12 +278,16 @@ def main() -> int:
     total = totals.actions + computer
     if total and cpu:
         print(f"server CPU: {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-              f"{1000 * cpu / total:.2f} ms per action; the clients: {own:.1f} s "
-              f"({100 * own / elapsed:.0f}% of one core)")  # fmt: skip
+              f"{1000 * cpu / total:.2f} ms per action; the clients: {totals.cpu:.1f} s "
+              f"({100 * totals.cpu / elapsed:.0f}% of one core)")  # fmt: skip
     lag = stats["loop_lag_ms"]
     print(
         f"server event-loop lag (ms, last minute): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
     )
+    if totals.lag:
+        print("client event-loop lag (ms): "
+              f"p50 {1000 * statistics.median(totals.lag):.1f}  "
+              f"p99 {1000 * _percentile(totals.lag, 0.99):.1f}  max {1000 * max(totals.lag):.1f}")  # fmt: skip
     print(
         f"errors: {len(totals.errors)}" + (f" (first: {totals.errors[0]})" if totals.errors else "")
     )
