@@ -21,8 +21,9 @@ import multiprocessing
 import os
 import random
 import secrets
+import sys
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -40,7 +41,9 @@ from fivehundred.actions import (
     joker_lead_card,
     parse_action,
 )
+from fivehundred.bots import SOLVER_LEVELS
 from fivehundred.bots.decide import decide
+from fivehundred.bots.pimc import HAVE_SOLVER
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import controller_of
 from fivehundred.messages import error_text
@@ -59,6 +62,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 CODE_LENGTH = 6
 #: A connection's outgoing messages waiting to be sent; beyond this it is too slow.
 SEND_QUEUE = 256
+#: Finished tables kept in memory after the last connection leaves (the rest are read
+#: from the database again when asked for).
+FINISHED_KEPT = 64
 CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
@@ -70,41 +76,123 @@ class Refusal(Exception):
     """A client's message that is refused: the one-line reason goes back to that client."""
 
 
+#: The players that search with the double-dummy solver (their processes prepare it).
+SEARCH_PLAYERS = frozenset({"pimc", *SOLVER_LEVELS})
+
+
+def searches(player: str) -> bool:
+    """Whether ``player`` (``pimc``, ``pimc:fast``, ``hard``, ...) uses the solver."""
+    return player.split(":", 1)[0] in SEARCH_PLAYERS
+
+
+def prepare_worker() -> None:
+    """The search players' pool initializer: each new worker process prepares the solver
+    (compiles it, or loads it from numba's cache) before its first decision. Never raises
+    (that would break the pool): a failure leaves it to the first search."""
+    try:
+        from fivehundred import solver
+    except ImportError:
+        return  # no solver installed: no search players are offered
+    try:
+        solver.warm_up()
+    except Exception as error:
+        print(f"fivehundred serve: a worker could not prepare the solver: {error}",
+              file=sys.stderr)  # fmt: skip
+
+
+def solver_ready() -> bool:
+    """In a worker: whether the solver is ready there."""
+    try:
+        from fivehundred import solver
+    except ImportError:
+        return False
+    return solver.is_compiled()
+
+
 class Decider:
-    """Computer decisions: ``random`` in the event loop (it is a few microseconds), every
-    other player in a process pool (or a thread pool when ``workers`` is 0)."""
+    """Computer decisions: ``random`` in the event loop (it is a few microseconds), the
+    search players (:func:`searches`) in a process pool whose workers prepare the solver as
+    they start (:meth:`start`, at server start, in the background), every other player in
+    another process pool (both thread pools when ``workers`` is 0)."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers if workers is not None else max(2, min(4, (os.cpu_count() or 2) - 1))
         self._pool: Executor | None = None
+        self._search: Executor | None = None
+        #: the search pool's workers have the solver ready (or there is nothing to prepare)
+        self.search_ready = self.workers == 0 or not HAVE_SOLVER
+        self._warming: asyncio.Task[None] | None = None
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
+    def _executor(self, search: bool = False) -> Executor:
+        pool = self._search if search else self._pool
+        if pool is None:
             if self.workers == 0:
-                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fivehundred-bot")
+                pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fivehundred-bot")
             else:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-                )
-        return self._pool
+                pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=prepare_worker if search else None,
+                )  # fmt: skip
+            if search:
+                self._search = pool
+            else:
+                self._pool = pool
+        return pool
 
-    async def decide(self, player: str, seed: int, observation: Observation) -> tuple[Action, str]:
+    def start(self) -> None:
+        """Start the search players' worker processes now, each preparing the solver, so
+        that a search player's first decision does not wait for it (in the background)."""
+        if not self.search_ready and self._warming is None:
+            self._warming = asyncio.get_running_loop().create_task(self._warm_up())
+
+    async def _warm_up(self) -> None:
+        log.info("preparing the solver in %d worker process(es) for the search players "
+                 "(about 40 s the first time, seconds from numba's cache)", self.workers)  # fmt: skip
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        pool = self._executor(search=True)
+        try:  # one call per worker: each new worker prepares the solver before answering
+            ready = await asyncio.gather(
+                *(loop.run_in_executor(pool, solver_ready) for _ in range(self.workers))
+            )
+        except Exception as error:
+            log.error("the solver could not be prepared in the workers: %s", error)
+        else:
+            log.info("the search players are ready (%d of %d workers prepared, %.1f s)",
+                     sum(ready), len(ready), time.monotonic() - started)  # fmt: skip
+        self.search_ready = True
+
+    async def decide(self, player: str, seed: int, observation: Observation,
+                     where: str = "") -> tuple[Action, str]:  # fmt: skip
         if player == "random":
             return decide(player, seed, observation)
+        search = searches(player)
+        if search and not self.search_ready:
+            log.info("%s%s waits for the solver, still being prepared in its processes",
+                     f"table {where}: " if where else "", player)  # fmt: skip
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), decide, player, seed, observation)
+            return await loop.run_in_executor(
+                self._executor(search), decide, player, seed, observation
+            )
         except BrokenProcessPool:
             log.error("the computer players' process pool broke; starting a new one")
-            self._pool = None
+            if search:
+                self._search = None
+            else:
+                self._pool = None
         except Exception:
             log.exception("computer player %s failed; the random player moves instead", player)
         return decide("random", seed, observation)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        if self._warming is not None:
+            self._warming.cancel()
+            self._warming = None
+        for pool in (self._pool, self._search):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._search = None
 
 
 class Connection:
@@ -337,19 +425,20 @@ class LiveTable:
                 old.close(4000, "replaced by a newer connection")
             self.connections[conn.seat] = conn
             log.info("table %s: seat %d connected", self.code, conn.seat)
+        self.hub.hold(self)
         self.broadcast()
         self.wake.set()
 
     def detach(self, conn: Connection) -> None:
         if conn.seat == views.SPECTATOR:
             self.spectators.discard(conn)
-            return
-        if self.connections.get(conn.seat) is conn:
+        elif self.connections.get(conn.seat) is conn:
             del self.connections[conn.seat]
             self.seats[conn.seat].away_since = time.monotonic()
             log.info("table %s: seat %d disconnected", self.code, conn.seat)
             self.broadcast()
             self.wake.set()
+        self.hub.release(self)
 
     # ------------------------------------------------------------------ messages
     async def handle(self, conn: Connection, text: str) -> bool:
@@ -554,13 +643,20 @@ class LiveTable:
 
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""
+        loop = asyncio.get_running_loop()
         while not self.model.is_over:
             try:
                 due = self._automation()
                 if due is None or due[0] > 0:
+                    # wait for a change or the due time (a timer, not wait_for: no task
+                    # and no exception per computer move)
                     self.wake.clear()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.wake.wait(), None if due is None else due[0])
+                    timer = None if due is None else loop.call_later(due[0], self.wake.set)
+                    try:
+                        await self.wake.wait()
+                    finally:
+                        if timer is not None:
+                            timer.cancel()
                     continue
                 await self._automatic_move(due[1], due[2])
             except asyncio.CancelledError:
@@ -568,12 +664,15 @@ class LiveTable:
             except Exception:
                 log.exception("table %s: computer move failed; trying again", self.code)
                 await asyncio.sleep(1.0)
+        self.hub.release(self)
 
     async def _automatic_move(self, player: str, by: str) -> None:
         model = self.model
         version = self.version
         observation = model.observation(model.seat_to_move)
-        action, _ = await self.hub.decider.decide(player, model.decision_seed(), observation)
+        action, _ = await self.hub.decider.decide(
+            player, model.decision_seed(), observation, self.code
+        )
         async with self.lock:
             if self.version != version or self.model is not model:
                 return  # somebody moved meanwhile
@@ -629,7 +728,10 @@ class Hub:
         self.store = store
         self.decider = decider
         self.allow_seeds = allow_seeds
+        #: the unfinished tables, and finished ones while somebody is connected
         self.tables: dict[str, LiveTable] = {}
+        #: finished tables read lately (their records and facts are asked for again)
+        self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self._loading = asyncio.Lock()
         #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
         self.lag: deque[float] = deque(maxlen=1200)
@@ -659,6 +761,7 @@ class Hub:
 
     async def start(self) -> None:
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
+        self.decider.start()
         rows = await self.store.call(self.store.store.load_unfinished)
         for row in rows:
             try:
@@ -678,22 +781,47 @@ class Hub:
             await table.stop()
         self.decider.close()
 
+    def hold(self, table: LiveTable) -> None:
+        """Keep ``table`` in :attr:`tables` (somebody connected to it)."""
+        if table.code not in self.tables:
+            self.finished.pop(table.code, None)
+            self.tables[table.code] = table
+
+    def release(self, table: LiveTable) -> None:
+        """A finished table nobody is connected to leaves :attr:`tables` for the short list
+        of finished ones (memory stays bounded; the database has it all)."""
+        if not table.model.is_over or table.connections or table.spectators:
+            return
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+        self._remember(table)
+
+    def _remember(self, table: LiveTable) -> None:
+        self.finished[table.code] = table
+        self.finished.move_to_end(table.code)
+        while len(self.finished) > FINISHED_KEPT:
+            self.finished.popitem(last=False)
+
     async def get(self, code: str) -> LiveTable | None:
         code = code.upper()
-        table = self.tables.get(code)
+        table = self.tables.get(code) or self.finished.get(code)
         if table is not None:
             return table
         if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
             return None
         async with self._loading:
-            if code in self.tables:
-                return self.tables[code]
+            table = self.tables.get(code) or self.finished.get(code)
+            if table is not None:
+                return table
             row = await self.store.call(self.store.store.load_table, code, True)
             if row is None:
                 return None
             table = LiveTable(self, row)
-            self.tables[code] = table
-            table.start()
+            if table.model.is_over:
+                self._remember(table)
+            else:
+                self.tables[code] = table
+                table.start()
             return table
 
     async def create(self, rules: Rules, seat_players: Sequence[str], name: str | None,
