@@ -229,7 +229,9 @@ def test_fuzzed_records_never_give_a_traceback(
         json.loads(out)
     else:
         assert out == ""
-        assert err.startswith("fivehundred replay: ") and err.endswith("\n") and err.count("\n") == 1, err
+        assert (
+            err.startswith("fivehundred replay: ") and err.endswith("\n") and err.count("\n") == 1
+        ), err
         assert err[:-1].isprintable(), err  # nothing that moves the cursor or the line
         assert re.search(r"\S: \S", err), err  # fivehundred replay: WHERE: WHY
 

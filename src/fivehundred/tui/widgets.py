@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from fivehundred.actions import BID_BASE, Action
-from fivehundred.cards import JOKER, SUIT_SYMBOLS, Card, CardMask
+from fivehundred.cards import JOKER, Card, CardMask
 from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
@@ -381,8 +381,9 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         text.append(f" by {render.seat_name(rules, obs.contractor)}")
         if len(render.side_seats(rules, side)) > 1:
             text.append(f" ({render.side_short(rules, side)})")
-        if obs.trump == 4 and obs.joker_suits[0] >= 0:
-            text.append(f" · joker is {SUIT_SYMBOLS[obs.joker_suits[0]]}")
+        jokers = render.joker_nominations(rules, obs.joker_suits)
+        if obs.trump == 4 and jokers:
+            text.append(f" · {jokers}")
         if obs.called_card >= 0:
             text.append(f" · called {render.card_label(obs.called_card, two)}")
         tricks = render.side_tricks(rules, obs.tricks_won)
