@@ -695,7 +695,7 @@ class FiveHundredApp(App[int]):
             table_renderable(obs if obs.seat != HUMAN else view, session.game, compact=compact)
         )
         self.query_one("#sheet", Static).update(
-            sheet_renderable(session.game, 4 if compact else 12)
+            sheet_renderable(session.game, 4 if compact else 12, narrow=self.size.width < 110)
         )
         self.query_one("#log", Static).update(self.log_text())
         self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)

@@ -283,15 +283,20 @@ def sheet_lines(game: GameState) -> list[str]:
     rules = game.rules
     rule = "  (490 rule: defenders' points stop at 490)" if rules.rule_490 else ""
     sides = range(side_count(rules))
-    names = [side_short(rules, side)[:6] for side in sides]
+    # Four sides or more: columns of five, so that points and totals fit in 80 columns.
+    wide = len(sides) <= 3
+    width, cw, indent = (6, 12, "  ") if wide else (5, 10, "")
+    names = [side_short(rules, side)[:width] for side in sides]
+    heads = " ".join(f"{n:>{width}}" for n in names)
     lines = [f"Score sheet — to {rules.target}{rule}",
-             f"  {'#':>2} {'contract':<12} " + " ".join(f"{n:>6}" for n in names) + "   "
-             + " ".join(f"{n:>6}" for n in names)]  # fmt: skip
+             f"{indent}{'#':>2} {'contract':<{cw}} " + heads + "   " + heads,
+             f"{indent}{'':>2} {'':<{cw}} " + f"{'points':^{len(heads)}}" + "   "
+             + f"{'totals':^{len(heads)}}"]  # fmt: skip
     for row in score_sheet(game):
         marks = ["*" if c else " " for c in row.capped]
-        points = " ".join(f"{points_text(row.points[side]):>6}" for side in sides)
-        totals = " ".join(f"{row.totals[side]:>5}{marks[side]}" for side in sides)
-        lines.append(f"  {row.number:>2} {row.contract:<12} {points}   {totals}")
+        points = " ".join(f"{points_text(row.points[side]):>{width}}" for side in sides)
+        totals = " ".join(f"{row.totals[side]:>{width - 1}}{marks[side]}" for side in sides)
+        lines.append(f"{indent}{row.number:>2} {row.contract:<{cw}} {points}   {totals}".rstrip())
     if any(any(r.capped) for r in score_sheet(game)):
         lines.append("  * held at 490 by the 490 rule")
     return lines
