@@ -612,6 +612,33 @@ def test_lobby_greys_out_the_variants_a_preset_refuses(
     p.check()
 
 
+def test_lobby_greys_out_a_variant_that_contradicts_one_ticked(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """Where the catalogue names the pairs that contradict each other ("conflicts") and
+    why the others are refused ("refused"), the lobby says so beside each switch."""
+    catalogue = get(base, "/api/rules")
+    for preset in catalogue["presets"]:
+        preset["conflicts"] = [["misere_anytime", "no_misere", "contradicts 'misere_anytime'"]]
+        preset["refused"] = {"hi_lo": "needs four players: the contractor's partner sits out"}
+    p = open_page(DESKTOP)
+    page = p.page
+    page.route("**/api/rules", lambda route: route.fulfill(json=catalogue))
+    page.goto(base + "/")
+    page.wait_for_selector("#variants [data-for='no_misere']", state="attached")
+    page.click("details summary")
+    no_misere = "#variants [data-for='no_misere']"
+    assert page.is_enabled(f"{no_misere} input")
+    page.check("#variants [data-for='misere_anytime'] input")
+    assert page.is_disabled(f"{no_misere} input")
+    assert "contradicts 'misere_anytime'" in page.inner_text(f"{no_misere} .why")
+    page.uncheck("#variants [data-for='misere_anytime'] input")
+    assert page.is_enabled(f"{no_misere} input")
+    page.select_option("#preset", "two_handed")
+    assert "needs four players" in page.inner_text("#variants [data-for='hi_lo'] .why")
+    p.check()
+
+
 def test_the_page_reconnects_by_itself_and_says_so(
     base: str, open_page: Callable[..., Page]
 ) -> None:
