@@ -229,9 +229,11 @@ def test_fuzzed_records_never_give_a_traceback(
         json.loads(out)
     else:
         assert out == ""
-        assert err.startswith("error: ") and err.endswith("\n") and err.count("\n") == 1, err
+        assert (
+            err.startswith("fivehundred replay: ") and err.endswith("\n") and err.count("\n") == 1
+        ), err
         assert err[:-1].isprintable(), err  # nothing that moves the cursor or the line
-        assert re.search(r"\S: \S", err), err  # error: WHERE: WHY
+        assert re.search(r"\S: \S", err), err  # fivehundred replay: WHERE: WHY
 
 
 def test_fuzzed_records_in_real_processes(tmp_path: Path) -> None:

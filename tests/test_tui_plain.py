@@ -165,3 +165,39 @@ def test_the_review_offered_at_the_last_hand_stays_open_after_the_game() -> None
     assert "Double-dummy review of the last hand" in after_the_game
     assert "The game is over: 'review'" in after_the_game
     assert next(after) == "never read"
+
+
+def test_both_jokers_nominations_are_shown() -> None:
+    """The French-Canadian pack has two jokers: each one's nominated suit is named."""
+    from fivehundred.rules import make_rules
+    from fivehundred.tui import render
+
+    french, one = make_rules("french_canadian"), make_rules()
+    assert render.joker_nominations(one, (0, -1)) == "joker is ♠"
+    assert render.joker_nominations(french, (0, 3)) == "JKR is ♠, JKB is ♥"
+    assert render.joker_nominations(french, (-1, 2)) == "JKB is ♦"
+    assert render.joker_nominations(french, (-1, -1)) == ""
+
+
+def test_the_review_and_the_summary_speak_card_language() -> None:
+    import random
+
+    from fivehundred.actions import PASS
+    from fivehundred.tui import plain, render
+
+    text = "trick 3, seat 1: JK>S cost 1 trick; JKB>H kept 4"
+    said = plain._JOKER_LEAD.sub(plain._joker_lead_words, text)
+    assert said == "trick 3, seat 1: Joker (as ♠) cost 1 trick; Black joker (as ♥) kept 4"
+    assert [render.points_text(p) for p in (0, 40, -120)] == ["0", "+40", "-120"]
+    # Seed 22: the others fail a 500 contract and this side scores nothing, written "0".
+    session = Session.new(Settings(seed=22, speed=0, opponents="random", partner="random"))
+    rng = random.Random(22)
+    while not session.game.finished_hands:
+        if session.human_to_move:
+            legal = session.legal_actions()
+            session.play(PASS if PASS in legal else rng.choice(legal))
+        else:
+            session.step_computer()
+    hand, totals = session.game.finished_hands[0], session.game.score_history[0]
+    points = render.hand_summary_lines(hand, totals)[-2]
+    assert points == "Points: You & North 0, West & East -500."

@@ -129,3 +129,51 @@ def test_every_preset_plays_a_hand_in_line_mode(preset: str) -> None:
     assert "== Hand 1 over ==" in text and "Traceback" not in text
     names = render.seat_names(session.rules)
     assert all(name in text for name in names[1:])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("preset", ["australian", "french_canadian", "six_handed"])
+async def test_the_options_grey_out_every_variant_the_preset_refuses(preset: str) -> None:
+    """A variant box may be changed exactly when make_rules accepts the result: the
+    refused ones are greyed (disabled) with the reason on their line, and Start never
+    meets a refusal reached by ticking what is offered."""
+    from typing import Any
+
+    from fivehundred.errors import RulesError
+    from fivehundred.rules import VARIANTS, make_rules
+    from fivehundred.tui.app import OptionsScreen, TickBox
+
+    app = FiveHundredApp(None, Settings(seed=5, speed=0), options_at_start=True)
+    async with app.run_test(size=LARGE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        screen.query_one("#preset").value = preset  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.pause()
+        refused = 0
+        for name in sorted(VARIANTS):
+            if name in ("target", "scoring_table"):
+                continue
+            box = screen.query_one(f"#v-{name}", TickBox)
+            base = PRESETS[preset]
+            value = not box.value
+            variants: dict[str, Any] = {}
+            if value != (bool(getattr(base, name)) if hasattr(base, name) else False):
+                variants[name] = value
+            try:
+                make_rules(preset, variants)
+                accepted = True
+            except RulesError as error:
+                accepted = False
+                assert error.reason.split(" ", 2)[-1] in str(box.label), (name, str(box.label))
+            assert box.disabled is not accepted, name
+            refused += not accepted
+        assert refused >= 7
+        # Ticking one switch greys out the one it contradicts.
+        if preset == "australian":
+            screen.query_one("#v-misere_anytime", TickBox).value = True
+            await pilot.pause()
+            await pilot.pause()
+            box = screen.query_one("#v-no_misere", TickBox)
+            assert box.disabled and "contradicts 'misere_anytime'" in str(box.label)

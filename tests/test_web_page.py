@@ -544,7 +544,8 @@ def test_every_player_count_plays_a_hand(
     the table, and a whole hand played by clicking against computer players."""
     players = make_rules(preset).players
     seats = ["open"] + ["heuristic"] * (players - 1)
-    bid = "7S" if preset == "five_handed" else None
+    # Five players: Ann's 7♠ makes her call a partner; two: a contract, so that her dummy plays.
+    bid = {"five_handed": "7S", "two_handed": "7NT"}.get(preset)
     created = post(base, "/api/tables", {"rules": {"preset": preset}, "seats": seats,
                                          "options": {"delay": 0}, "seed": 11})  # fmt: skip
     p = open_page(DESKTOP)
@@ -552,18 +553,89 @@ def test_every_player_count_plays_a_hand(
     join(page, base + created["url"], "Ann", 0)
     assert page.eval_on_selector_all("#seats .seat", "e => e.length") == make_rules(preset).seats
 
+    # The misère calls show only where the preset allows them (greyed until legal).
+    misere_calls = 0 if preset in ("two_handed", "five_handed") else 1
+
     def policy(page: Any) -> None:
+        assert page.locator("#bid-box-wrap [data-action='misere']").count() == misere_calls
         if bid and page.locator(f"[data-action='{bid}']:not([disabled])").count():
             page.click(f"#bid-box-wrap [data-action='{bid}']")
         else:
             pass_or_first(page)
 
-    play_against_computers(page, bid=policy)
+    dummy_turns = []
+
+    def each(page: Any) -> None:
+        """Two players: while the dummy is to play, its cards are in the hand row (the
+        legal ones raised) and the player's own hand shows beside them."""
+        if preset != "two_handed" or not in_play_turn(page):
+            return
+        if "dummy" not in page.inner_text("#hand-label"):
+            return
+        own = page.eval_on_selector_all("#own-hand .card", "e => e.length")
+        raised = page.eval_on_selector_all("#hand.active .card.legal", "e => e.length")
+        assert raised >= 1 and page.is_visible("#own-hand"), (own, raised)
+        if not dummy_turns:
+            shot(page, "two-handed-dummy")
+        dummy_turns.append(own)
+
+    play_against_computers(page, bid=policy, each=each)
+    if preset == "two_handed":
+        assert dummy_turns and max(dummy_turns) >= 1, "the own hand beside the dummy's"
     if preset == "five_handed":
         record = get(base, f"/api/tables/{created['table']}/record")
         hand = replay_game(record).finished_hands[0]
         assert hand.contractor == 0, "this deal's 7♠ is Ann's contract"
         assert "call" in record["hands"][0], "Ann called her partner (the page's call grid)"
+    p.check()
+
+
+def test_lobby_greys_out_the_variants_a_preset_refuses(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """A switch the chosen preset does not accept is shown disabled, with the reason."""
+    p = open_page(DESKTOP)
+    page = p.page
+    page.goto(base + "/")
+    page.wait_for_selector("#variants [data-for='hi_lo']", state="attached")
+    page.click("details summary")
+    hi_lo = "#variants [data-for='hi_lo']"
+    assert page.is_enabled(f"{hi_lo} input") and page.inner_text(f"{hi_lo} .why") == ""
+    page.select_option("#preset", "two_handed")
+    assert page.is_disabled(f"{hi_lo} input")
+    assert "does not apply" in page.inner_text(f"{hi_lo} .why") or "four" in page.inner_text(
+        f"{hi_lo} .why"
+    )
+    shot(page, "lobby-two-handed", full_page=True)
+    page.select_option("#preset", "australian")
+    assert page.is_enabled(f"{hi_lo} input")
+    p.check()
+
+
+def test_lobby_greys_out_a_variant_that_contradicts_one_ticked(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """Where the catalogue names the pairs that contradict each other ("conflicts") and
+    why the others are refused ("refused"), the lobby says so beside each switch."""
+    catalogue = get(base, "/api/rules")
+    for preset in catalogue["presets"]:
+        preset["conflicts"] = [["misere_anytime", "no_misere", "contradicts 'misere_anytime'"]]
+        preset["refused"] = {"hi_lo": "needs four players: the contractor's partner sits out"}
+    p = open_page(DESKTOP)
+    page = p.page
+    page.route("**/api/rules", lambda route: route.fulfill(json=catalogue))
+    page.goto(base + "/")
+    page.wait_for_selector("#variants [data-for='no_misere']", state="attached")
+    page.click("details summary")
+    no_misere = "#variants [data-for='no_misere']"
+    assert page.is_enabled(f"{no_misere} input")
+    page.check("#variants [data-for='misere_anytime'] input")
+    assert page.is_disabled(f"{no_misere} input")
+    assert "contradicts 'misere_anytime'" in page.inner_text(f"{no_misere} .why")
+    page.uncheck("#variants [data-for='misere_anytime'] input")
+    assert page.is_enabled(f"{no_misere} input")
+    page.select_option("#preset", "two_handed")
+    assert "needs four players" in page.inner_text("#variants [data-for='hi_lo'] .why")
     p.check()
 
 

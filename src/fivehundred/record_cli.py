@@ -46,7 +46,7 @@ def replay_main(argv: list[str]) -> int:
     try:
         summary, state = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"error: {one_line(error)}", file=sys.stderr)
+        print(f"fivehundred replay: {one_line(error)}", file=sys.stderr)
         return 2
     hand = state.hand if isinstance(state, GameState) else state
     if args.legal and not hand.is_over:
@@ -77,7 +77,7 @@ def record_main(argv: list[str]) -> int:
     try:
         rules = make_rules(args.preset, parse_variants(args.variant))
     except FiveHundredError as error:
-        print(f"error: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
+        print(f"fivehundred record: {one_line(error, OPTION_ERROR_CHARS)}", file=sys.stderr)
         return 2
     text = json.dumps(hand_record(random_hand(rules, args.seed)))
     if args.out == "-":

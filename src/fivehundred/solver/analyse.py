@@ -168,7 +168,7 @@ def main(argv: list[str]) -> int:
     try:
         _, replayed = replay_record(load_json(args.file))
     except FiveHundredError as error:
-        print(f"fivehundred analyse: error: {one_line(error)}", file=sys.stderr)
+        print(f"fivehundred analyse: {one_line(error)}", file=sys.stderr)
         return 2
     hands = (list(replayed.finished_hands) + ([replayed.hand] if replayed.hand.history
                                                and not replayed.hand.is_over else [])
@@ -176,7 +176,7 @@ def main(argv: list[str]) -> int:
     try:
         analyses = [analyse_hand(hand) for hand in hands]
     except (FiveHundredError, ValueError) as error:
-        print(f"fivehundred analyse: error: {one_line(RecordError('record', str(error)))}",
+        print(f"fivehundred analyse: {one_line(RecordError('record', str(error)))}",
               file=sys.stderr)  # fmt: skip
         return 2
     if args.json:

@@ -59,7 +59,7 @@ from fivehundred.game import (
     TABLE_TAKE,
 )
 from fivehundred.messages import error_text
-from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules
+from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules, make_rules
 from fivehundred.tui import render, storage
 from fivehundred.tui.plain import history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
@@ -97,9 +97,31 @@ def _field_variant(name: str) -> bool:
     return name in Rules.__dataclass_fields__
 
 
-def variant_label(name: str) -> Text:
-    """A variant in the options list: its name and its help line (``VARIANT_HELP``)."""
+def variant_label(name: str, refused: str | None = None) -> Text:
+    """A variant in the options list: its name and its help line (``VARIANT_HELP``), or,
+    when the chosen rules refuse it, why (greyed: it cannot be chosen)."""
+    if refused is not None:
+        return Text.assemble((f"{name:<31}", "dim strike"), (f"✗ {refused}", "dim italic"))
     return Text.assemble((f"{name:<31}", "bold"), (VARIANT_HELP.get(name, ""), "dim"))
+
+
+def rules_refusal(preset: str, variants: dict[str, Any]) -> str | None:
+    """Why ``make_rules`` (its combination checks, ``rules.COMBINATION_CHECKS``) refuses
+    these variants with this preset, in a few words; None when it accepts them."""
+    try:
+        make_rules(preset, variants)
+    except FiveHundredError as error:
+        return str(error.reason)
+    return None
+
+
+def refusal_words(name: str, reason: str) -> str:
+    """A refusal said for the variant's own line: ``needs six players`` rather than
+    ``variant 'teams_of_two' needs six players``."""
+    own = f"variant {name!r} "
+    if reason.startswith(own):
+        return reason[len(own) :]
+    return reason.replace("variant ", "", 1)
 
 
 class TickBox(Checkbox):
@@ -198,6 +220,84 @@ class OptionsScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+        self.show_available()
+
+    def chosen_variants(self, preset_name: str) -> dict[str, Any]:
+        """The variants as ticked and chosen (the target left out when it is not a
+        number: ``read`` says so)."""
+        preset = PRESETS[preset_name]
+        variants: dict[str, Any] = {}
+        for name in VARIANTS:
+            if name in VALUE_VARIANTS:
+                continue
+            value = self.query_one(f"#v-{name}", TickBox).value
+            if _field_variant(name):
+                if value != getattr(preset, name):
+                    variants[name] = value
+            elif value:
+                variants[name] = True
+        scoring = str(self.query_one("#scoring_table", Select).value)
+        if scoring != preset.scoring_table:
+            variants["scoring_table"] = scoring
+        try:
+            target = int(self.query_one("#target", Input).value.strip())
+        except ValueError:
+            return variants
+        if target != preset.target:
+            variants["target"] = target
+        return variants
+
+    def variant_refusals(self) -> dict[str, str]:
+        """Each variant whose box may not change now, with the reason: ticking (or
+        unticking) it would give rules that ``make_rules`` refuses for the chosen preset
+        and the other choices."""
+        preset_name = str(self.query_one("#preset", Select).value)
+        preset = PRESETS[preset_name]
+        chosen = self.chosen_variants(preset_name)
+        refusals: dict[str, str] = {}
+        for name in VARIANTS:
+            if name in VALUE_VARIANTS:
+                continue
+            flipped = dict(chosen)
+            value = not self.query_one(f"#v-{name}", TickBox).value
+            default = bool(getattr(preset, name)) if _field_variant(name) else False
+            if value == default:
+                flipped.pop(name, None)
+            else:
+                flipped[name] = value
+            reason = rules_refusal(preset_name, flipped)
+            if reason is not None:
+                refusals[name] = refusal_words(name, reason)
+        return refusals
+
+    def show_available(self) -> None:
+        """Grey out (and make unselectable) every variant the chosen rules refuse, the
+        reason on its line and in its tooltip; the others as usual."""
+        refusals = self.variant_refusals()
+        for name in VARIANTS:
+            if name in VALUE_VARIANTS:
+                continue
+            box = self.query_one(f"#v-{name}", TickBox)
+            refused = refusals.get(name)
+            help_line = VARIANT_HELP.get(name, "")
+            box.label = variant_label(name, refused)
+            box.tooltip = help_line if refused is None else f"{help_line}\nUnavailable: {refused}"
+            box.disabled = refused is not None
+        preset_name = str(self.query_one("#preset", Select).value)
+        problem = rules_refusal(preset_name, self.chosen_variants(preset_name))
+        self.query_one("#option-error", Static).update(f"⚠ {problem}" if problem else "")
+
+    @on(Checkbox.Changed)
+    def variant_changed(self, event: Checkbox.Changed) -> None:
+        self.show_available()
+
+    @on(Select.Changed, "#scoring_table")
+    def scoring_changed(self, event: Select.Changed) -> None:
+        self.show_available()
+
+    @on(Input.Changed, "#target")
+    def target_changed(self, event: Input.Changed) -> None:
+        self.show_available()
 
     @on(events.DescendantFocus)
     def focus_moved(self, event: events.DescendantFocus) -> None:
@@ -222,24 +322,25 @@ class OptionsScreen(ModalScreen[Any]):
             if _field_variant(name) and name not in VALUE_VARIANTS:
                 self.query_one(f"#v-{name}", TickBox).value = bool(getattr(preset, name))
         self.query_one("#scoring_table", Select).value = preset.scoring_table
+        self.query_one("#target", Input).value = str(preset.target)
+        # Switches ticked for the last preset that this one refuses: off again.
+        preset_name = str(event.value)
+        for name in sorted(VARIANTS):
+            box = self.query_one(f"#v-{name}", TickBox) if name not in VALUE_VARIANTS else None
+            if box is None or _field_variant(name) or not box.value:
+                continue
+            box.value = False
+            if rules_refusal(preset_name, {**self.chosen_variants(preset_name), name: True}):
+                continue
+            box.value = True
+        self.show_available()
 
     def read(self) -> Settings:
         """The settings as filled in; raises ValueError with a message for bad input."""
         preset_name = str(self.query_one("#preset", Select).value)
         preset = PRESETS[preset_name]
-        variants: dict[str, Any] = {}
-        for name in VARIANTS:
-            if name in VALUE_VARIANTS:
-                continue
-            value = self.query_one(f"#v-{name}", TickBox).value
-            if _field_variant(name):
-                if value != getattr(preset, name):
-                    variants[name] = value
-            elif value:
-                variants[name] = True
-        scoring = str(self.query_one("#scoring_table", Select).value)
-        if scoring != preset.scoring_table:
-            variants["scoring_table"] = scoring
+        variants = self.chosen_variants(preset_name)
+        variants.pop("target", None)
         target_text = self.query_one("#target", Input).value.strip()
         try:
             target = int(target_text)
@@ -594,7 +695,7 @@ class FiveHundredApp(App[int]):
             table_renderable(obs if obs.seat != HUMAN else view, session.game, compact=compact)
         )
         self.query_one("#sheet", Static).update(
-            sheet_renderable(session.game, 4 if compact else 12)
+            sheet_renderable(session.game, 4 if compact else 12, narrow=self.size.width < 110)
         )
         self.query_one("#log", Static).update(self.log_text())
         self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)

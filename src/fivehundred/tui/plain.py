@@ -4,9 +4,11 @@ end of input saves and stops."""
 
 from __future__ import annotations
 
+import re
 from typing import TextIO
 
 from fivehundred.actions import CLAIM, PASS, action_text
+from fivehundred.cards import SUIT_SYMBOLS
 from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
 from fivehundred.game import (
     AUCTION,
@@ -316,6 +318,16 @@ def history_lines(session: Session, hand: HandState | None = None,
     return lines
 
 
+#: A joker led as a suit in record notation (``JK>S``, ``JKB>H``), as the review prints it.
+_JOKER_LEAD = re.compile(r"\b(JK[RBW]?)>([SCDH])\b")
+_JOKER_WORDS = {"JK": "Joker", "JKR": "Red joker", "JKB": "Black joker", "JKW": "White joker"}
+
+
+def _joker_lead_words(match: re.Match[str]) -> str:
+    """``JK>S`` in card language: ``Joker (as ♠)``."""
+    return f"{_JOKER_WORDS[match[1]]} (as {SUIT_SYMBOLS['SCDH'.index(match[2])]})"
+
+
 def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     """The double-dummy review of a hand (the last one played by default), as
     ``fivehundred analyse`` prints it."""
@@ -331,6 +343,7 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     names = render.seat_names(session.rules)
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])
+    text = _JOKER_LEAD.sub(_joker_lead_words, text)
     text = card_symbols(text, session.rules.two_jokers).replace("NT ", "NT  ")
     return ["Double-dummy review of the last hand (every hand visible, best play by all):",
             *text.splitlines()]  # fmt: skip

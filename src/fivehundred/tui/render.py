@@ -186,6 +186,12 @@ def action_label(action: Action, two_jokers: bool = False) -> str:
         return str(action)
 
 
+def points_text(points: int) -> str:
+    """A hand's points as a score sheet writes them: ``+120``, ``-80``, and ``0`` (no
+    sign on nothing)."""
+    return f"{points:+d}" if points else "0"
+
+
 def display_context(
     contract: Action, joker_suits: tuple[int, int] = (-1, -1)
 ) -> PlayContext | None:
@@ -277,15 +283,20 @@ def sheet_lines(game: GameState) -> list[str]:
     rules = game.rules
     rule = "  (490 rule: defenders' points stop at 490)" if rules.rule_490 else ""
     sides = range(side_count(rules))
-    names = [side_short(rules, side)[:6] for side in sides]
+    # Four sides or more: columns of five, so that points and totals fit in 80 columns.
+    wide = len(sides) <= 3
+    width, cw, indent = (6, 12, "  ") if wide else (5, 10, "")
+    names = [side_short(rules, side)[:width] for side in sides]
+    heads = " ".join(f"{n:>{width}}" for n in names)
     lines = [f"Score sheet — to {rules.target}{rule}",
-             f"  {'#':>2} {'contract':<12} " + " ".join(f"{n:>6}" for n in names) + "   "
-             + " ".join(f"{n:>6}" for n in names)]  # fmt: skip
+             f"{indent}{'#':>2} {'contract':<{cw}} " + heads + "   " + heads,
+             f"{indent}{'':>2} {'':<{cw}} " + f"{'points':^{len(heads)}}" + "   "
+             + f"{'totals':^{len(heads)}}"]  # fmt: skip
     for row in score_sheet(game):
         marks = ["*" if c else " " for c in row.capped]
-        points = " ".join(f"{row.points[side]:>+6}" for side in sides)
-        totals = " ".join(f"{row.totals[side]:>5}{marks[side]}" for side in sides)
-        lines.append(f"  {row.number:>2} {row.contract:<12} {points}   {totals}")
+        points = " ".join(f"{points_text(row.points[side]):>{width}}" for side in sides)
+        totals = " ".join(f"{row.totals[side]:>{width - 1}}{marks[side]}" for side in sides)
+        lines.append(f"{indent}{row.number:>2} {row.contract:<{cw}} {points}   {totals}".rstrip())
     if any(any(r.capped) for r in score_sheet(game)):
         lines.append("  * held at 490 by the 490 rule")
     return lines
@@ -309,7 +320,7 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
     sides = range(side_count(rules))
     tricks = side_tricks(rules, result.tricks_won)
     lines.append("Tricks: " + ", ".join(f"{side_name(rules, s)} {tricks[s]}" for s in sides) + ".")
-    lines.append("Points: " + ", ".join(f"{side_name(rules, s)} {result.points[s]:+d}"
+    lines.append("Points: " + ", ".join(f"{side_name(rules, s)} {points_text(result.points[s])}"
                                         for s in sides) + ".")  # fmt: skip
     lines.append("Score: " + ", ".join(f"{side_name(rules, s)} {totals[s]}" for s in sides) + ".")
     return lines
@@ -376,8 +387,9 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     if obs.contract >= BID_BASE:
         tricks = side_tricks(rules, obs.tricks_won)
         line = f"Contract: {contract_text(rules, obs.contract, obs.contractor)}"
-        if obs.joker_suits[0] >= 0 and obs.trump == 4:
-            line += f" (joker is {SUIT_SYMBOLS[obs.joker_suits[0]]})"
+        jokers = joker_nominations(rules, obs.joker_suits)
+        if jokers and obs.trump == 4:
+            line += f" ({jokers})"
         if obs.called_card >= 0:
             line += f" · called {card_label(obs.called_card, two)}"
         won = ", ".join(f"{side_short(rules, s)} {tricks[s]}" for s in range(side_count(rules)))
@@ -404,6 +416,19 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     mine = "Your hand" if obs.seat == 0 else f"{seat_label(rules, obs.seat)}'s playable cards"
     lines.append(f"{mine}: {cards_text(obs.hand, ctx, two)}")
     return lines
+
+
+def joker_nominations(rules: Rules, joker_suits: Sequence[int]) -> str:
+    """The suits nominated for the jokers in no trumps (R-JOKER): ``joker is ♠``, or with
+    two jokers each one named (``JKR is ♠, JKB is ♥``); "" before any nomination."""
+    cards = joker_cards(bool(rules.two_jokers))
+    named = [(card, suit) for card, suit in zip(cards, joker_suits, strict=False) if suit >= 0]
+    if not named:
+        return ""
+    if len(cards) == 1:
+        return f"joker is {SUIT_SYMBOLS[named[0][1]]}"
+    return ", ".join(f"{card_label(card, True)} is {SUIT_SYMBOLS[suit]}"
+                     for card, suit in named)  # fmt: skip
 
 
 def joker_cards(two_jokers: bool) -> tuple[Card, ...]:

@@ -65,7 +65,7 @@ def steps_of(state: HandState | GameState) -> list[Step]:
             if replay.is_over:
                 after = history[index + 1] if index + 1 < len(history) else scores
                 result = replay.result
-                points = ", ".join(f"{render.side_short(rules, side)} {result.points[side]:+d}"
+                points = ", ".join(f"{render.side_short(rules, side)} {render.points_text(result.points[side])}"
                                    for side in range(len(after)))  # fmt: skip
                 # Each score named by its side, as the points are ("60–-520" read badly).
                 total = ", ".join(f"{render.side_short(rules, side)} {score}"

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from fivehundred.actions import BID_BASE, Action
-from fivehundred.cards import JOKER, SUIT_SYMBOLS, Card, CardMask
+from fivehundred.cards import JOKER, Card, CardMask
 from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
@@ -381,8 +381,9 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         text.append(f" by {render.seat_name(rules, obs.contractor)}")
         if len(render.side_seats(rules, side)) > 1:
             text.append(f" ({render.side_short(rules, side)})")
-        if obs.trump == 4 and obs.joker_suits[0] >= 0:
-            text.append(f" · joker is {SUIT_SYMBOLS[obs.joker_suits[0]]}")
+        jokers = render.joker_nominations(rules, obs.joker_suits)
+        if obs.trump == 4 and jokers:
+            text.append(f" · {jokers}")
         if obs.called_card >= 0:
             text.append(f" · called {render.card_label(obs.called_card, two)}")
         tricks = render.side_tricks(rules, obs.tricks_won)
@@ -397,29 +398,40 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
     return text
 
 
-def sheet_renderable(game: GameState, rows_shown: int = 12) -> RenderableType:
-    """The score sheet: hand by hand, running totals, the 490 cap marked where it held."""
+def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False) -> RenderableType:
+    """The score sheet: hand by hand, running totals, the 490 cap marked where it held.
+    ``narrow`` (the 28-column panel of an 80-column terminal): short headers, wrapped
+    where a side has several seats, totals only, and with four sides or more the
+    contracts left to the log, so that every header fits."""
     rules = game.rules
     sides = range(render.side_count(rules))
-    table = Table(title="Score sheet", expand=True, box=None, padding=(0, 1), title_style="bold")
-    table.add_column("#", justify="right", style="dim")
-    table.add_column("contract")
+    with_contract = not narrow or len(sides) < 4
+    table = Table(title="Score sheet", expand=True, box=None, title_style="bold",
+                  padding=(0, 0, 0, 1) if narrow else (0, 1), pad_edge=not narrow)  # fmt: skip
+    table.add_column("#", justify="right", style="dim", no_wrap=True)
+    if with_contract:
+        table.add_column("bid" if narrow else "contract", overflow="fold")
     for side in sides:
-        table.add_column(render.side_short(rules, side)[:6], justify="right")
+        name = render.side_short(rules, side)
+        header = name.replace("+", "\n") if narrow else name[:6]
+        table.add_column(header, justify="right", no_wrap=True)
     rows = render.score_sheet(game)
     for row in rows[-rows_shown:] if rows_shown > 0 else []:
         cells = []
         for side in sides:
             cell = Text(f"{row.totals[side]}")
-            if row.points[side] and len(sides) == 2:
-                cell = Text.assemble((f"{row.points[side]:+d} ", "dim"), cell)
+            if row.points[side] and len(sides) == 2 and not narrow:
+                cell = Text.assemble((f"{render.points_text(row.points[side])} ", "dim"), cell)
             if row.capped[side]:
-                cell.append(" cap", style="bold #f0c674")
+                cell.append("*" if narrow else " cap", style="bold #f0c674")
             cells.append(cell)
-        table.add_row(str(row.number), row.contract, *cells)
+        contract = [row.contract.replace(" ✓", "✓").replace(" ✗", "✗") if narrow
+                    else row.contract] if with_contract else []  # fmt: skip
+        table.add_row(str(row.number), *contract, *cells)
     parts: list[RenderableType] = [table]
     if rules.rule_490 and any(any(r.capped) for r in rows):
-        parts.append(Text("cap: defenders' points stop at 490 (R-490)", style="dim italic"))
+        mark = "*" if narrow else "cap"
+        parts.append(Text(f"{mark}: defenders' points stop at 490 (R-490)", style="dim italic"))
     elif rules.rule_490 and any(s == rules.target - 10 for s in game.scores):
         parts.append(Text("at 490: only a contract made wins (R-490)", style="dim italic"))
     return Group(*parts)

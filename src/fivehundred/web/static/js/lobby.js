@@ -23,13 +23,47 @@ function seatRows() {
   const variants = $("variants");
   variants.replaceChildren();
   for (const v of catalogue.variants) {
-    if (v.kind !== "switch" || !preset.variants.includes(v.name)) continue;
-    variants.append(el("label", {}, el("input", { type: "checkbox", "data-variant": v.name }), v.label));
+    if (v.kind !== "switch") continue;
+    const box = el("input", { type: "checkbox", "data-variant": v.name });
+    box.addEventListener("change", showAvailable);
+    variants.append(el("label", { "data-for": v.name }, box, v.label, el("span", { class: "why" }, "")));
   }
   for (const v of catalogue.variants) {
     if (v.kind !== "choice") continue;
     const select = el("select", { "data-variant": v.name, "aria-label": v.label }, el("option", { value: "" }, "(preset)"), v.options.map((o) => el("option", { value: o }, o.replace(/_/g, " "))));
     variants.append(el("label", {}, `${v.label} `, select));
+  }
+  showAvailable();
+}
+
+// Why a switch cannot be ticked with this preset and the switches already ticked, or null.
+// The server says which variants each preset accepts ("variants"), and where it gives them,
+// why the others are refused ("refused": {name: reason}) and which pairs contradict each
+// other ("conflicts": [[a, b, reason]]).
+function refusal(preset, name, ticked) {
+  if (!preset.variants.includes(name)) {
+    return (preset.refused && preset.refused[name]) || `does not apply to the ${preset.label} game`;
+  }
+  for (const [a, b, reason] of preset.conflicts || []) {
+    if ((a === name && ticked.has(b)) || (b === name && ticked.has(a))) return reason;
+  }
+  return null;
+}
+
+// Grey out (disable) every switch that the chosen preset refuses, or that contradicts one
+// ticked already, with the reason beside it.
+function showAvailable() {
+  const preset = presetOf($("preset").value);
+  const boxes = [...document.querySelectorAll("#variants input[type=checkbox][data-variant]")];
+  const ticked = new Set(boxes.filter((b) => b.checked).map((b) => b.dataset.variant));
+  for (const box of boxes) {
+    const name = box.dataset.variant;
+    const reason = box.checked ? null : refusal(preset, name, ticked);
+    box.disabled = reason !== null;
+    const label = box.closest("label");
+    label.classList.toggle("unavailable", reason !== null);
+    label.title = reason ? `Not available: ${reason}` : "";
+    label.querySelector(".why").textContent = reason ? ` — ${reason}` : "";
   }
 }
 

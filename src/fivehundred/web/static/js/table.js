@@ -1,6 +1,6 @@
 // The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
 import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
-import { callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
+import { callsAllowed, callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -143,8 +143,21 @@ function renderSeats() {
   const strip = $("exposed");
   strip.replaceChildren();
   const strain = strainOf(view.contract);
+  const own = ownHandWhileDummyMoves(view);
+  if (own) {
+    strip.append(
+      el(
+        "div",
+        { class: "exposed-hand own-hand", id: "own-hand", "aria-label": "your own hand" },
+        el("strong", {}, "Your hand: "),
+        el("div", { class: "mini-hand" }, sortHand(own, strain, jokerSuitsOf(view)).map((c) => cardElement(c))),
+      ),
+    );
+  }
   for (const [seat, cards] of Object.entries(view.exposed || {})) {
-    if (!cards.length || isMySeat(Number(seat))) continue;
+    // The cards in the hand row are not repeated; a dummy's face-up cards show while its
+    // owner plays from their own hand.
+    if (!cards.length || Number(seat) === view.seat || (isMySeat(Number(seat)) && Number(seat) < view.players)) continue;
     strip.append(
       el(
         "div",
@@ -303,6 +316,28 @@ function renderAuction() {
 }
 
 // ------------------------------------------------------------------ the hand
+// Two players: while one's dummy is to play, the view is the dummy's (its cards in the hand
+// row, the legal ones raised); the player's own hand is shown beside it, as last seen in
+// their own view (kept for the hand, so that a reload keeps it) less the cards they have
+// played since. A server view that carries it ("own_hand") is believed.
+function ownHandWhileDummyMoves(view) {
+  const you = me();
+  if (you === null || view.players !== 2) return null;
+  const key = `fivehundred:own:${code}:${view.table.hand_number}`;
+  if (view.seat === you) {
+    sessionStorage.setItem(key, JSON.stringify(view.hand || []));
+    return null;
+  }
+  if (Array.isArray(view.own_hand)) return view.own_hand;
+  const before = JSON.parse(sessionStorage.getItem(key) || "null");
+  if (!before) return null;
+  const played = new Set();
+  for (const plays of [...(view.tricks || []), view.trick || []]) {
+    for (const [seat, action] of plays) if (seat === you) played.add(playedCard(action).card);
+  }
+  return before.filter((c) => !played.has(c));
+}
+
 function kittyCards(view) {
   if (view.table.kitty) return new Set(view.table.kitty);
   // The server does not say: the cards that were not in the hand before the discard.
@@ -325,7 +360,10 @@ function renderHand() {
   const strain = strainOf(view.contract);
   const cards = sortHand(view.hand || [], strain, jokerSuitsOf(view));
   const turn = myTurn();
-  const playing = turn && view.phase === "play";
+  const hand = view.hand || [];
+  // A card of the hand chosen in a house phase (slam: pass a card; open_eight: discard one).
+  const picking = turn && !["play", "discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
+  const playing = (turn && view.phase === "play") || picking;
   const discarding = turn && view.phase === "discard";
   const kitty = kittyCards(view);
   box.classList.toggle("active", playing || discarding);
@@ -375,7 +413,10 @@ function chooseCard(card) {
     render();
     return;
   }
-  if (view.phase !== "play") return;
+  if (view.phase !== "play") {
+    if ((view.legal || []).includes(card)) act(card);
+    return;
+  }
   const reason = refusalReason(view, card);
   if (reason) {
     $("reason").textContent = `${cardSymbol(card)}: ${reason}`;
@@ -418,6 +459,16 @@ $("felt").addEventListener("drop", (event) => {
 });
 
 // ------------------------------------------------------------------ the controls for the phase
+// What a person decides in the phases of the house rules (R-HOUSE).
+const HOUSE_PROMPTS = {
+  slam: () => "Call slam (all ten tricks: your partner passes you a card and sits out), or not:",
+  slam_pass: () => "Your partner calls slam: pass them one card of your hand.",
+  table_kitty: () => "Move one of the face-up cards to the kitty:",
+  table_take: () => "Take one of the face-up cards into your hand:",
+  table_discard: () => "Discard one card of your hand.",
+  draw: (view) => `You drew ${view.drawn ? cardSymbol(view.drawn) : "a card"}: keep it (and throw the next) or throw it (and keep the next).`,
+};
+
 function renderControls() {
   const view = state.view;
   const box = $("controls");
@@ -491,6 +542,31 @@ function renderControls() {
     } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to play.`;
   } else if (view.phase === "done") {
     prompt = view.table.finished ? "The game is over." : "The hand is over.";
+  } else if (turn) {
+    prompt = HOUSE_PROMPTS[view.phase] ? HOUSE_PROMPTS[view.phase](view) : "Your move:";
+  } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to move.`;
+  // Whatever else is legal now and has no control above (the house rules: slam, a claim,
+  // the face-up cards to take, keep or throw a drawn card): a button each.
+  if (turn && !["auction", "nominate", "call", "discard"].includes(view.phase)) {
+    const hand = view.hand || [];
+    const others = (view.legal || []).filter((a) => !hand.includes(playedCard(a).card));
+    if (others.length) {
+      box.append(
+        el(
+          "div",
+          { class: "choice-row", role: "group", "aria-label": "choices" },
+          others.map((a) => {
+            if (/^(\d{1,2}[SCDH]|JK[RBW]?)$/.test(a)) {
+              const node = cardElement(a, { button: true, label: cardName(a) });
+              node.dataset.action = a;
+              node.addEventListener("click", () => act(a));
+              return node;
+            }
+            return el("button", { type: "button", class: "btn", "data-action": a, onclick: () => act(a) }, callText(a));
+          }),
+        ),
+      );
+    }
   }
   if (turn && hasComputers()) box.append(el("button", { class: "btn", type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
   if (me() !== null && allOthersComputers() && (view.table.undo !== false)) {
@@ -523,9 +599,13 @@ function bidBox(legal) {
   }
   const extra = el("div", { class: "bid-extra" });
   extra.append(el("button", { type: "button", class: "pass", "data-action": "pass", disabled: !legal.includes("pass"), onclick: () => act("pass") }, "Pass"));
-  for (const call of ["misere", "open_misere", "blind_misere"]) {
-    if (legal.includes(call) || (call !== "blind_misere" && state.view.auction !== undefined)) {
-      extra.append(el("button", { type: "button", "data-action": call, disabled: !legal.includes(call), onclick: () => act(call) }, callText(call)));
+  // The calls these rules allow: greyed while not legal now; the ones they never allow
+  // are not shown at all.
+  const allowed = callsAllowed(state.info);
+  for (const call of ["misere", "open_misere", "blind_misere", "hi_lo", "double_misere", "shields_double", "patastrophe"]) {
+    const ok = legal.includes(call);
+    if (ok || (allowed && allowed.has(call))) {
+      extra.append(el("button", { type: "button", "data-action": call, disabled: !ok, title: ok ? "" : "not allowed at this point of the auction", onclick: () => act(call) }, callText(call)));
     }
   }
   wrap.append(grid, extra);
