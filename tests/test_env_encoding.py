@@ -27,6 +27,15 @@ class ReferenceEncoder(Encoder):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._reference_sets: dict[tuple[int, ...], tuple[int, int]] = {}
 
+    def _reset(self) -> None:
+        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        self._won = [0] * self.seats
+        self._trick_bits = 0
+        self._history = 0
+        self._calls_seen = 0
+        self._tricks_seen = 0
+        self._in_trick = 0
+
     def _sync(self, state: HandState) -> None:
         """Bring the seat records up to ``state`` (incrementally when it moved on)."""
         history = len(state.history)
@@ -121,7 +130,7 @@ class ReferenceEncoder(Encoder):
         if state.trick_cards:
             bits |= 1 << (self._led + state.led_suit)
         bits |= state.suits_led << self._suits_led
-        if state.contract >= 0 or state.rules.dummies:
+        if state.contract >= 0 or state.rules.dummies or state.rules.open_eight:
             exposed_at = self._exposed_at
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]

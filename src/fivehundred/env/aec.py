@@ -22,7 +22,7 @@ from pettingzoo.utils import wrappers
 from fivehundred.actions import NUM_ACTIONS, action_text
 from fivehundred.env.encoding import SCORE_LIMIT, Encoder, acting_seat, action_mask
 from fivehundred.env.render import table_text
-from fivehundred.game import GameState, HandState, controller_of
+from fivehundred.game import DONE, GameState, HandState, controller_of
 from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
@@ -30,6 +30,8 @@ REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
 MAX_HANDS = 100
+#: Action masks kept for reuse (by legal set); the store starts afresh when full.
+MASKS_KEPT = 4096
 
 
 class FiveHundredEnv(AECEnv):  # type: ignore[misc]
@@ -87,9 +89,12 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.game: GameState | None = None
         self.hand: HandState | None = None
         self._legal: list[int] = []
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._dummies = bool(self.rules.dummies)
         #: the agent deciding for each seat (two players: a dummy's owner)
+        # (seats that never move, the dead hands and the table's places, have none)
         self._agent_of = [self.possible_agents[controller_of(self.rules, seat)]
+                          if controller_of(self.rules, seat) < self.rules.players else ""
                           for seat in range(self.rules.seats)]  # fmt: skip
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -135,16 +140,25 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None, "reset() first"
         player = self._index[agent]
+        to_move = hand.to_move
         if self._dummies:
             seat = acting_seat(hand, player)
-            to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
+            to_move = controller_of(self.rules, to_move) if to_move >= 0 else -1
         else:
             seat = player
-            to_move = hand.to_move == player
         game = self.game
         vector = self._vector(self._bits(hand, seat), seat,
                               game.scores if game is not None else ())  # fmt: skip
-        mask = action_mask(self._legal) if to_move else np.zeros(NUM_ACTIONS, np.int8)
+        if to_move == player:  # the mask of these legal actions, kept from the last time
+            key = tuple(self._legal)
+            mask = self._masks.get(key)
+            if mask is None:
+                if len(self._masks) >= MASKS_KEPT:
+                    self._masks.clear()
+                mask = self._masks[key] = action_mask(key)
+            mask = mask.copy()
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -159,14 +173,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        legal = self._legal
+        if not legal and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             return
         hand = self.hand
         assert hand is not None
-        if action is None or (chosen := int(action)) not in self._legal:
-            legal = " ".join(action_text(a, self.rules.two_jokers) for a in self._legal)
-            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
+        if action is None or (chosen := int(action)) not in legal:
+            listed = " ".join(action_text(a, self.rules.joker_names) for a in legal)
+            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
         if self._rewarded:
             for a in self.agents:
                 self.rewards[a] = 0.0
@@ -190,7 +205,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     ended = True
         else:
             hand.apply(action)
-            if hand.is_over:
+            if hand.phase == DONE:
                 self._hand_scored(hand)
                 self._end(None, truncated=False)
                 ended = True
@@ -287,3 +302,17 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mi
             super().last(observe)  # PettingZoo's error for a call before reset()
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def step(self, action: Any) -> None:
+        # PettingZoo's checks in PettingZoo's order, reading the environment's attributes
+        # directly rather than through the wrappers' ``__getattr__``
+        if not self._has_reset or not self.env.agents:
+            super().step(action)  # PettingZoo's error, or its warning after the end
+            return
+        self._has_updated = True
+        self.env.step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            super().observe(agent)  # PettingZoo's error for a call before reset()
+        return self.env.observe(agent)

@@ -28,7 +28,7 @@ import numpy as np
 
 from fivehundred.actions import NOMINATE_BASE, NUM_ACTIONS, PASS, action_card
 from fivehundred.cards import NUM_CARDS, SUITS
-from fivehundred.game import PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.game import AUCTION, PHASES, TRICKS_PER_HAND, HandState, controller_of
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
@@ -140,14 +140,28 @@ class Encoder:
         self._contractor = [1 << (b + f["contractor"].offset) for b in base]
         self._partner = [1 << (b + f["partner"].offset) for b in base]
         self._active_bit = [1 << (b + f["active"].offset) for b in base]
-        # per seat: a card in the trick; a card played (with it in the trick); voids shown
-        self._trick_card = [[1 << (at + card) for card in range(NUM_CARDS)]
+        # The tracker keeps the seat records where they lie in seat 0's vector (from
+        # seats_offset on); its bits per seat: a card in the trick; a card played (with it
+        # in the trick); the voids shown; the two bits of tricks_won that winning one more
+        # trick flips; a call.
+        at0 = self.seats_offset
+        self._trick_card = [[1 << (at0 + at + card) for card in range(NUM_CARDS)]
                             for at in self._trick_at]  # fmt: skip
-        self._played_card = [[1 << (at + card) | trick[card] for card in range(NUM_CARDS)]
+        self._played_card = [[1 << (at0 + at + card) | trick[card] for card in range(NUM_CARDS)]
                              for at, trick in zip(self._played_at, self._trick_card,
                                                   strict=True)]  # fmt: skip
-        self._void_bits = [[voids << at for voids in range(1 << SUIT_WIDTH)]
+        self._won_step = [[3 << (at0 + at + won) for won in range(TRICKS_PER_HAND)]
+                          for at in self._won_at]  # fmt: skip
+        self._void_bits = [[voids << (at0 + at) for voids in range(1 << SUIT_WIDTH)]
                            for at in self._void_at]  # fmt: skip
+        self._call_bit = [[1 << (at0 + at + call) if call >= FIRST_CALL else 0
+                           for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
+        self._to_move_bit = [bit << at0 for bit in self._to_move]
+        self._records_mask = self._all_records << at0
+        # the led suit (-1: none) and the suits led so far, together
+        self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
+                           for led_so_far in range(1 << SUIT_WIDTH)]
+                          for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
         self._sets: dict[tuple[int, ...], int] = {}
         self._active_key: tuple[int, ...] | None = None
         self._active = 0
@@ -168,18 +182,28 @@ class Encoder:
         self._reset()
 
     def _reset(self) -> None:
-        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        # 0 tricks won, one-hot
+        self._records = sum(1 << (self.seats_offset + at) for at in self._won_at)
         self._won = [0] * self.seats
         self._trick_bits = 0
         self._history = 0
         self._calls_seen = 0
         self._tricks_seen = 0
         self._in_trick = 0
+        self._fixed: tuple[list[int], int, int, int, bool] | None = None
+        self._fixed_phase = ""
 
     # ------------------------------------------------------------------ tracking
     def _sync(self, state: HandState) -> None:
         """Bring the seat records up to ``state`` (incrementally when it moved on)."""
         history = len(state.history)
+        if not (  # one more call, or one card played after the first trick: it stays
+            state is self._state
+            and history == self._history + 1
+            and state.phase is self._fixed_phase
+            and (state.phase == AUCTION or (self._tricks_seen and state.claim_trick < 0))
+        ):
+            self._fixed = None
         if state is not self._state or history < self._history:
             self._state = state
             self._reset()
@@ -195,28 +219,52 @@ class Encoder:
                 self._in_trick += 1
                 self._history = history
                 return
+            calls = state.auction.calls
+            if len(calls) == self._calls_seen + 1 and len(seats) == self._in_trick:  # a call
+                seat, call = calls[-1]
+                self._records |= self._call_bit[seat][call]
+                self._calls_seen += 1
+                self._history = history
+                return
+            tricks = state.tricks
+            if not seats and len(tricks) == self._tricks_seen + 1:  # a trick's last card
+                seat, action = tricks[-1].plays[-1]
+                card = action_card(action)
+                winner = tricks[-1].winner
+                won = self._won[winner]
+                # (the trick's cards leave the trick fields; the winner's count moves on)
+                self._records = ((self._records | self._played_card[seat][card]
+                                  | self._void_bits[seat][state.void_shown[seat]])
+                                 ^ self._trick_bits ^ self._trick_card[seat][card]
+                                 ^ self._won_step[winner][won])  # fmt: skip
+                self._trick_bits = 0
+                self._won[winner] = won + 1
+                self._in_trick = 0
+                self._tricks_seen += 1
+                self._history = history
+                return
         self._history = history
         records = self._records
         calls = state.auction.calls
         if len(calls) > self._calls_seen:
-            call_at = self._call_at
+            call_bit = self._call_bit
             for seat, call in calls[self._calls_seen :]:
-                records |= 1 << (call_at[seat] + call)
+                records |= call_bit[seat][call]
             self._calls_seen = len(calls)
-        played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
+        played, trick_card, void_bits = self._played_card, self._trick_card, self._void_bits
         voids = state.void_shown
         tricks = state.tricks
         while self._tricks_seen < len(tricks):
             trick = tricks[self._tricks_seen]
             for seat, action in trick.plays[self._in_trick :]:
                 card = action_card(action)
-                records |= 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+                records |= played[seat][card] | void_bits[seat][voids[seat]]
+                self._trick_bits |= trick_card[seat][card]
             records &= ~self._trick_bits
             self._trick_bits = 0
             winner = trick.winner
             won = self._won[winner]
-            at = self._won_at[winner]
-            records = records & ~(1 << (at + won)) | 1 << (at + won + 1)
+            records ^= self._won_step[winner][won]
             self._won[winner] = won + 1
             self._in_trick = 0
             self._tricks_seen += 1
@@ -225,9 +273,8 @@ class Encoder:
             cards = state.trick_cards
             for index in range(self._in_trick, len(seats)):
                 seat, card = seats[index], cards[index]
-                bit = 1 << (trick_at[seat] + card)
-                self._trick_bits |= bit
-                records |= bit | 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+                self._trick_bits |= trick_card[seat][card]
+                records |= played[seat][card] | void_bits[seat][voids[seat]]
             self._in_trick = len(seats)
         self._records = records
 
@@ -256,26 +303,52 @@ class Encoder:
                 self._history += 1
             else:
                 self._sync(state)
-        records = self._records | self._dealer[state.dealer]
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fixed = self._fixed_part(state)
+            self._fixed_phase = state.phase
+        by_seat, contractor, discards, partner_bits, face_up = fixed
+        records = self._records
         to_move = state.to_move
         if to_move >= 0:
-            records |= self._to_move[to_move]
-        key = state.active
-        if key is not self._active_key:  # (a tuple: the same object, the same seats)
-            active = self._sets.get(key)
-            if active is None:
-                active = self._sets[key] = self._seat_set(key, self._active_bit)
-            self._active_key, self._active = key, active
-        records |= self._active
+            records |= self._to_move_bit[to_move]
+        if partner_bits and (state.partner_revealed or seat in state.partners):
+            records |= partner_bits
+        if seat:  # the records turn by whole records: the seat's own comes first
+            shift = self._shift[seat]
+            records = (records >> shift | records << self._unshift[seat]) & self._records_mask
+        up = state.face_up[seat]
+        bits = (records | by_seat[seat] | (state.hands[seat] if up < 0 else state.hands[seat] & up)
+                | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
+        if seat == contractor:
+            bits |= discards
+        if face_up:
+            exposed_at = self._exposed_at
+            n = self.seats
+            for other, mask in state.visible_cards(seat):
+                bits |= mask << exposed_at[(other - seat) % n]
+        return bits
+
+    def _fixed_part(self, state: HandState) -> tuple[list[int], int, int, int, bool]:
+        """What stays the same while calls are made or cards are added to a trick (the
+        tracker drops it on any other change): per seat, the table fields of the phase and
+        the contract ORed with the records' dealer, active, contractor and (when they are
+        known to all) partner bits, turned for that seat; the contractor and its discards'
+        bits; the partners' bits while they are not known to all; whether some cards lie
+        face up."""
+        records = self._dealer[state.dealer]
+        records |= self._seat_set(state.active, self._active_bit)
+        bits = self._phase[state.phase]
         contract = state.contract
-        bits = state.playable(seat) | self._phase[state.phase]
+        contractor, discards, partner_bits = -1, 0, 0
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
             bits |= self._contract_bit[contract]
-            partners = state.partners
-            if partners and (state.partner_revealed or seat in partners):
-                records |= self._seat_set(partners, self._partner)
+            partner_bits = self._seat_set(state.partners, self._partner)
+            if state.partner_revealed:
+                records |= partner_bits
+                partner_bits = 0
             trump = state.trump
             if trump >= 0:
                 bits |= self._trump_bit[trump]
@@ -286,27 +359,17 @@ class Encoder:
                 bits |= self._black_bit[black]
             if state.called_card >= 0:
                 bits |= 1 << (self._called + state.called_card)
-            if seat == contractor:
-                bits |= state.discards << self._discards
-        if seat:
-            shift = self._shift[seat]
-            records = (records >> shift | records << self._unshift[seat]) & self._all_records
-        bits |= records << self.seats_offset
-        if state.trick_cards:
-            bits |= self._led_bit[state.led_suit]
-        suits_led = state.suits_led
-        if suits_led:
-            bits |= suits_led << self._suits_led
-        if contract >= 0 or self._dummies:
-            # (visible_cards is empty unless some seat's hand lies face up or the rules
-            # have face-up cards of their own: skip the call on the common path)
-            if not self._face_up_rules and not state.exposed_seats:
-                return bits
-            exposed_at = self._exposed_at
-            n = self.seats
-            for other, mask in state.visible_cards(seat):
-                bits |= mask << exposed_at[(other - seat) % n]
-        return bits
+            discards = state.discards << self._discards
+        at0 = self.seats_offset
+        every = self._all_records
+        by_seat = [
+            ((records >> shift | records << unshift) & every) << at0 | bits
+            for shift, unshift in zip(self._shift, self._unshift, strict=True)
+        ]
+        # (visible_cards is empty unless some seat's hand lies face up or the rules have
+        # face-up cards of their own: skip the call on the common path)
+        face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
+        return by_seat, contractor, discards, partner_bits << at0, face_up
 
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
