@@ -26,12 +26,11 @@ from fivehundred.game import DONE, GameState, HandState, controller_of
 from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
+_UINT8 = np.dtype(np.uint8)
 REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
 MAX_HANDS = 100
-#: Action masks kept for reuse (by legal set); the store starts afresh when full.
-MASKS_KEPT = 4096
 
 
 class FiveHundredEnv(AECEnv):  # type: ignore[misc]
@@ -75,6 +74,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules)
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
+        self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
+                                                 self.encoder.unpack_table)  # fmt: skip
         self.sides = side_of_seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -89,7 +90,6 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.game: GameState | None = None
         self.hand: HandState | None = None
         self._legal: list[int] = []
-        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self._dummies = bool(self.rules.dummies)
         #: the agent deciding for each seat (two players: a dummy's owner)
         # (seats that never move, the dead hands and the table's places, have none)
@@ -146,17 +146,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             to_move = controller_of(self.rules, to_move) if to_move >= 0 else -1
         else:
             seat = player
+        bits = self._bits(hand, seat)
         game = self.game
-        vector = self._vector(self._bits(hand, seat), seat,
-                              game.scores if game is not None else ())  # fmt: skip
-        if to_move == player:  # the mask of these legal actions, kept from the last time
-            key = tuple(self._legal)
-            mask = self._masks.get(key)
-            if mask is None:
-                if len(self._masks) >= MASKS_KEPT:
-                    self._masks.clear()
-                mask = self._masks[key] = action_mask(key)
-            mask = mask.copy()
+        if game is None:  # (Encoder.vector without scores, inlined: the hot path)
+            raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+            vector = self._unpack.take(raw, 0).ravel()[: self._size]
+        else:
+            vector = self._vector(bits, seat, game.scores)
+        if to_move == player:
+            mask = action_mask(self._legal)
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}

@@ -178,6 +178,10 @@ class Encoder:
         # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
         self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                                      bitorder="little").astype(np.float32)  # fmt: skip
+        #: the vector's bytes (bits 0 … 7 of the first, …) and the byte table that turns
+        #: them into float32 (see :meth:`vector`)
+        self.byte_size = self._bytes
+        self.unpack_table = self._unpack
         self._state: HandState | None = None
         self._reset()
 
