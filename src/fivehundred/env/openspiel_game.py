@@ -2,7 +2,8 @@
 
 Importing this module registers the game::
 
-    import pyspiel
+    import numpy as np
+import pyspiel
     import fivehundred.env.openspiel_game  # noqa: F401  (registers the game)
     game = pyspiel.load_game("python_five_hundred", {"preset": "australian"})
 
@@ -189,17 +190,33 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
 def _replayed(game: FiveHundredGame, hand: HandState, rules: Rules) -> Any:
     """The OpenSpiel state of ``hand``: its deal as chance actions, then its history."""
     state = game.new_initial_state()
-    seats = rules.seats
-    first = (game.dealer + 1) % seats
-    pools: list[list[int]] = []
-    for owner in range(seats + 1):
-        mask = hand.kitty_dealt if owner == seats else hand.dealt[(owner + first) % seats]
-        pools.append(sorted(c for c in range(NUM_CARDS) if mask >> c & 1))
-    for owner in game.owners:
-        state.apply_action(pools[owner].pop(0))
+    for card in _deck_of(hand, game.dealer):
+        state.apply_action(card)
     for action in hand.history:
         state.apply_action(action)
     return state
+
+
+def _deck_of(hand: HandState, dealer: int) -> list[int]:
+    """A deck that :meth:`HandState.from_deck` deals as ``hand`` was dealt (each hand's
+    cards in the order its rules need: the dummies' and the stock's as dealt)."""
+    rules = hand.rules
+    pools: dict[int, list[int]] = {
+        seat: sorted(c for c in range(NUM_CARDS) if hand.dealt[seat] >> c & 1)
+        for seat in range(rules.seats)
+    }
+    pools[-1] = sorted(c for c in range(NUM_CARDS) if hand.kitty_dealt >> c & 1)
+    if rules.draw_pack:
+        return pools[-1] + list(hand.stock)
+    for seat, order in zip(dummy_seats(rules), hand.dummy_deal, strict=True):
+        pools[seat] = list(order)
+    if rules.open_eight:
+        first = (dealer + 1) % rules.players
+        return [c for seat in (first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1) for c in pools[seat]]
+    seats = rules.seats
+    owners = [(dealer + 1 + owner) % seats if owner < seats else -1
+              for owner in deal_plan(rules)[1]]  # fmt: skip
+    return [pools[owner].pop(0) for owner in owners]
 
 
 class Observer:
