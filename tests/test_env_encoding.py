@@ -61,7 +61,7 @@ class ReferenceEncoder(Encoder):
         if len(calls) > self._calls_seen:
             call_at = self._call_at
             for seat, call in calls[self._calls_seen :]:
-                records |= 1 << (call_at[seat] + call)
+                records |= 1 << (call_at[seat] + self.call_index[call])
             self._calls_seen = len(calls)
         played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
         voids = state.void_shown
@@ -107,7 +107,7 @@ class ReferenceEncoder(Encoder):
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
-            bits |= 1 << (self._contract + contract)
+            bits |= 1 << (self._contract + self.call_index[contract])
             partners = state.partners
             if partners and (state.partner_revealed or seat in partners):
                 records |= self._seat_set(partners, self._partner)
@@ -134,6 +134,10 @@ class ReferenceEncoder(Encoder):
             exposed_at = self._exposed_at
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]
+        if self._extras:  # the variants' own fields, from the core observation
+            obs = state.observation(seat)
+            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
+                                       obs.slam, obs.barred)  # fmt: skip
         return bits
 
     def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
@@ -158,6 +162,9 @@ CONFIGS = [(preset, {}) for preset in PRESETS] + [
     ("australian", {"patastrophe": True, "shields_double": True, "double_misere": True}),
     ("two_handed", {"open_eight": True}),
     ("australian", {"hi_lo": True, "slam_call": True}),
+    ("two_handed", {"draw_pack": True}),
+    ("american", {"ralphing": True, "inkle": True}),
+    ("three_handed", {"dead_hand": True}),
 ]
 
 
@@ -214,3 +221,56 @@ def test_vectors_are_independent() -> None:
     third = encoder.encode(state, 0)
     assert np.array_equal(third, kept)
     assert not np.shares_memory(first, third)
+
+
+VARIANT_CONFIGS = [
+    ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True,
+                    "patastrophe": True}),
+    ("two_handed", {"draw_pack": True}),
+    ("two_handed", {"open_eight": True}),
+    ("australian", {"slam_call": True, "ralphing": True}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "variants"), VARIANT_CONFIGS)
+def test_variant_fields_hold_what_the_core_observation_holds(
+    preset: str, variants: dict[str, bool]
+) -> None:
+    """Every call and contract has its own element (the house contracts too), and the
+    variants' own facts (the card drawn, the face-up cards moved, slam, the barred seats)
+    are in the vector exactly as in the core observation."""
+    from fivehundred.actions import HI_LO, PATASTROPHE
+
+    rules = make_rules(preset, variants)
+    encoder = Encoder(rules)
+    rng = random.Random(f"{preset}{sorted(variants)}")
+    house_contracts = drawn_seen = 0
+    for hand in range(12):
+        state = HandState.deal(rules, hand % rules.players, seed=rng.getrandbits(32))
+        while not state.is_over:
+            for seat in range(rules.players):
+                vector = encoder.encode(state, seat)
+                obs = state.observation(seat)
+                assert np.array_equal(vector, encoder.encode_observation(obs))
+                contract = encoder.view(vector, "contract")
+                if obs.contract >= 0:
+                    assert list(np.flatnonzero(contract)) == [encoder.call_index[obs.contract]]
+                    house_contracts += HI_LO <= obs.contract <= PATASTROPHE
+                else:
+                    assert not contract.any()
+                n = rules.seats
+                for k in range(n):
+                    made = {encoder.call_index[c] for s, c in obs.auction if s == (seat + k) % n}
+                    assert set(np.flatnonzero(encoder.view(vector, "calls")[k])) == made
+                if "drawn" in encoder.fields:
+                    drawn = list(np.flatnonzero(encoder.view(vector, "drawn")))
+                    assert drawn == ([obs.drawn] if obs.drawn >= 0 else [])
+                    drawn_seen += bool(drawn)
+            legal = state.legal_actions()
+            # (bid high now and then, so that the house contracts are played)
+            pick = max(legal) if rng.random() < 0.2 else legal[rng.randrange(len(legal))]
+            state.apply(pick)
+    if "hi_lo" in variants:
+        assert house_contracts > 0
+    if "draw_pack" in variants:
+        assert drawn_seen > 0

@@ -26,16 +26,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fivehundred.actions import NOMINATE_BASE, NUM_ACTIONS, PASS, action_card
+from fivehundred.actions import (
+    DOUBLE_MISERE,
+    HI_LO,
+    NOMINATE_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
+    action_card,
+)
 from fivehundred.cards import NUM_CARDS, SUITS
 from fivehundred.game import AUCTION, PHASES, TRICKS_PER_HAND, HandState, controller_of
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 
-#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS).
+#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS); where
+#: the rules have them, the house contracts after them (CALL_WIDTH + their order here).
 FIRST_CALL = PASS
 CALL_WIDTH = NOMINATE_BASE - PASS
+HOUSE_CONTRACTS = (HI_LO, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE)
 STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
@@ -58,6 +69,17 @@ TABLE_FIELDS: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
 )  # fmt: skip
 
+#: Table fields of the variants that have them (after the others, in this order).
+VARIANT_TABLE_FIELDS: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
+    ("draw_pack", "drawn", (NUM_CARDS,), "draw_pack: the card the seat has drawn and keeps "
+     "or throws now"),
+    ("open_eight", "table_kitty", (NUM_CARDS,), "open_eight: the face-up cards moved to the "
+     "kitty"),
+    ("open_eight", "table_take", (2, NUM_CARDS), "open_eight, to the defender only: the "
+     "face-up card it took and the card it discarded"),
+    ("slam_call", "slam", (1,), "the contractor called slam (its partner sits out)"),
+)  # fmt: skip
+
 SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("calls", CALL_WIDTH, "every call the seat made (action − PASS)"),
     ("played", NUM_CARDS, "the cards the seat has played this hand"),
@@ -72,6 +94,18 @@ SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("partner", 1, "the seat is known to be the contractor's partner"),
     ("active", 1, "the seat plays this hand (a misère contractor's partner sits out)"),
 )  # fmt: skip
+
+#: Seat fields of the variants that have them (at the end of every record).
+VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
+    ("ralphing", "barred", 1, "the seat must pass in this auction (ralphing)"),
+)  # fmt: skip
+
+
+def call_width(rules: Rules) -> int:
+    """Width of the calls and contract fields: the house contracts count where the rules
+    have any of them."""
+    house = rules.hi_lo or rules.double_misere or rules.shields_double or rules.patastrophe
+    return CALL_WIDTH + (len(HOUSE_CONTRACTS) if house else 0)
 
 
 @dataclass(frozen=True)
@@ -101,13 +135,29 @@ class Encoder:
         n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
         self.fields: dict[str, Field] = {}
+        calls = call_width(rules)
+        #: each call's place in the calls and contract fields (-1: not a call)
+        self.call_index = [-1] * NUM_ACTIONS
+        for action in range(FIRST_CALL, NOMINATE_BASE):
+            self.call_index[action] = action - FIRST_CALL
+        if calls > CALL_WIDTH:
+            for i, action in enumerate(HOUSE_CONTRACTS):
+                self.call_index[action] = CALL_WIDTH + i
+        table = [(name, (calls,) if name == "contract" else shape, meaning)
+                 for name, shape, meaning in TABLE_FIELDS]  # fmt: skip
+        table += [(name, shape, meaning) for variant, name, shape, meaning
+                  in VARIANT_TABLE_FIELDS if getattr(rules, variant)]  # fmt: skip
+        seat_fields = [(name, calls if name == "calls" else width, meaning)
+                       for name, width, meaning in SEAT_FIELDS]  # fmt: skip
+        seat_fields += [(name, width, meaning) for variant, name, width, meaning
+                        in VARIANT_SEAT_FIELDS if getattr(rules, variant)]  # fmt: skip
         offset = 0
-        for name, shape, meaning in TABLE_FIELDS:
+        for name, shape, meaning in table:
             self.fields[name] = field = Field(name, offset, shape, meaning)
             offset += field.size
         self.seats_offset = offset
         record = 0
-        for name, width, meaning in SEAT_FIELDS:
+        for name, width, meaning in seat_fields:
             self.fields[name] = Field(name, record, (n, width), meaning, per_seat=True)
             record += width
         self.record = record
@@ -120,7 +170,7 @@ class Encoder:
         self._all_records = (1 << (n * record)) - 1
         f = self.fields
         self._phase = {p: 1 << (f["phase"].offset + i) for i, p in enumerate(PHASES)}
-        self._contract = f["contract"].offset - FIRST_CALL
+        self._contract = f["contract"].offset
         self._trump = f["trump"].offset
         self._joker = f["joker_suits"].offset
         self._called = f["called_card"].offset
@@ -129,7 +179,7 @@ class Encoder:
         self._suits_led = f["suits_led"].offset
         base = [seat * record for seat in range(n)]
         self._base = base
-        self._call_at = [b + f["calls"].offset - FIRST_CALL for b in base]
+        self._call_at = [b + f["calls"].offset for b in base]
         self._played_at = [b + f["played"].offset for b in base]
         self._trick_at = [b + f["trick"].offset for b in base]
         self._void_at = [b + f["voids"].offset for b in base]
@@ -154,7 +204,8 @@ class Encoder:
                           for at in self._won_at]  # fmt: skip
         self._void_bits = [[voids << (at0 + at) for voids in range(1 << SUIT_WIDTH)]
                            for at in self._void_at]  # fmt: skip
-        self._call_bit = [[1 << (at0 + at + call) if call >= FIRST_CALL else 0
+        index = self.call_index
+        self._call_bit = [[1 << (at0 + at + index[call]) if index[call] >= 0 else 0
                            for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
         self._to_move_bit = [bit << at0 for bit in self._to_move]
         self._records_mask = self._all_records << at0
@@ -165,8 +216,17 @@ class Encoder:
         self._sets: dict[tuple[int, ...], int] = {}
         self._active_key: tuple[int, ...] | None = None
         self._active = 0
-        self._contract_bit = [1 << (self._contract + c) if c >= FIRST_CALL else 0
+        self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
+        # the variants' own fields
+        self._extras = any(name in f for _, name, _, _ in VARIANT_TABLE_FIELDS) or any(
+            name in f for _, name, _, _ in VARIANT_SEAT_FIELDS
+        )
+        self._drawn = f["drawn"].offset if "drawn" in f else -1
+        self._table_kitty = f["table_kitty"].offset if "table_kitty" in f else -1
+        self._table_take = f["table_take"].offset if "table_take" in f else -1
+        self._slam = f["slam"].offset if "slam" in f else -1
+        self._barred = self.seats_offset + f["barred"].offset if "barred" in f else -1
         self._trump_bit = [1 << (self._trump + t) for t in range(STRAIN_WIDTH)]
         self._red_bit = [1 << (self._joker + s) for s in range(SUIT_WIDTH)]
         self._black_bit = [1 << (self._joker + SUIT_WIDTH + s) for s in range(SUIT_WIDTH)]
@@ -331,6 +391,33 @@ class Encoder:
             n = self.seats
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]
+        if self._extras:  # as the core observation has them (observation.observe)
+            drawn = state.drawn if seat == state.to_move else -1
+            take = ((state.table_card, state.table_discard)
+                    if seat == 1 - state.contractor else (-1, -1))  # fmt: skip
+            bits |= self._variant_bits(seat, drawn, state.table_kitty, take, state.slam,
+                                       state.barred)  # fmt: skip
+        return bits
+
+    def _variant_bits(self, seat: int, drawn: int, table_kitty: int, take: Sequence[int],
+                      slam: bool, barred: Sequence[int]) -> int:  # fmt: skip
+        """The bits of the variants' own fields (``drawn``, ``table_kitty``, ``table_take``,
+        ``slam``, ``barred``) that these rules have."""
+        bits = 0
+        if self._drawn >= 0 and drawn >= 0:
+            bits |= 1 << (self._drawn + drawn)
+        if self._table_kitty >= 0:
+            bits |= table_kitty << self._table_kitty
+        if self._table_take >= 0:
+            for i, card in enumerate(take):
+                if card >= 0:
+                    bits |= 1 << (self._table_take + i * NUM_CARDS + card)
+        if self._slam >= 0 and slam:
+            bits |= 1 << self._slam
+        if self._barred >= 0:
+            n = self.seats
+            for s in barred:
+                bits |= 1 << (self._barred + (s - seat) % n * self.record)
         return bits
 
     def _fixed_part(self, state: HandState) -> tuple[list[int], int, int, int, bool]:
@@ -385,7 +472,7 @@ class Encoder:
             records |= 1 << (self._won_at[s] + obs.tricks_won[s])
             records |= obs.voids[s] << self._void_at[s]
         for s, call in obs.auction:
-            records |= 1 << (self._call_at[s] + call)
+            records |= 1 << (self._call_at[s] + self.call_index[call])
         for plays, _ in obs.tricks:
             for s, action in plays:
                 records |= 1 << (self._played_at[s] + action_card(action))
@@ -399,7 +486,7 @@ class Encoder:
         if obs.contract >= 0:
             records |= self._contractor[obs.contractor]
             records |= self._seat_set(obs.partners, self._partner)
-            bits |= 1 << (self._contract + obs.contract)
+            bits |= self._contract_bit[obs.contract]
             if obs.trump >= 0:
                 bits |= 1 << (self._trump + obs.trump)
             red, black = obs.joker_suits
@@ -419,6 +506,9 @@ class Encoder:
         bits |= obs.suits_led << self._suits_led
         for other, mask in obs.exposed:
             bits |= mask << self._exposed_at[(other - seat) % n]
+        if self._extras:
+            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
+                                       obs.slam, obs.barred)  # fmt: skip
         return bits
 
     def encode_observation(self, obs: Observation) -> np.ndarray:
