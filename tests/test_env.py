@@ -24,7 +24,12 @@ from fivehundred.rules import make_rules
 pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
               pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]  # fmt: skip
 
-PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed"]
+PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed", "american",
+           "french_canadian"]  # fmt: skip
+#: Variants whose layouts or seats differ (their own fields, dead hands, the table's cards).
+VARIANT_LAYOUTS = [("two_handed", {"draw_pack": True}), ("two_handed", {"open_eight": True}),
+                   ("three_handed", {"dead_hand": True}),
+                   ("australian", {"ralphing": True, "slam_call": True, "hi_lo": True})]  # fmt: skip
 
 
 def _random_position(rules_preset: str, seed: int, steps: int) -> HandState:
@@ -43,6 +48,12 @@ def _random_position(rules_preset: str, seed: int, steps: int) -> HandState:
 def test_pettingzoo_api(preset: str) -> None:
     api_test(env(preset=preset), num_cycles=200)
     api_test(env(preset=preset, reward="game", max_hands=3), num_cycles=200)
+
+
+@pytest.mark.parametrize(("preset", "variants"), VARIANT_LAYOUTS)
+def test_pettingzoo_api_of_variant_layouts(preset: str, variants: dict[str, bool]) -> None:
+    api_test(env(preset=preset, variants=variants), num_cycles=200)
+    api_test(env(preset=preset, variants=variants, reward="game", max_hands=3), num_cycles=200)
 
 
 def test_pettingzoo_seed_and_render() -> None:
