@@ -274,3 +274,24 @@ def test_variant_fields_hold_what_the_core_observation_holds(
         assert house_contracts > 0
     if "draw_pack" in variants:
         assert drawn_seen > 0
+
+
+def test_the_documented_layout_is_the_encoder_s() -> None:
+    """docs/env.md's field tables (offset and size of every field, the vector's size)
+    are those of the encoder."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text("utf-8")
+    encoder = Encoder(make_rules("australian"))
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+)(?: × (\d+))? \|", text, re.MULTILINE)
+    documented = {name: (int(offset), int(a) * int(b or 1)) for name, offset, a, b in rows}
+    fields = {name: field for name, field in encoder.fields.items() if name != "scores"}
+    assert set(documented) == set(fields)
+    for name, field in fields.items():
+        size = field.size // encoder.seats if field.per_seat else field.size
+        assert documented[name] == (field.offset, size), name
+    offset, record = encoder.seats_offset, encoder.record
+    assert f"`{offset} + {record} n + n`" in text
+    for seats in (3, 4, 5, 6):
+        assert f"{offset + (record + 1) * seats}" in text
