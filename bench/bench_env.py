@@ -17,22 +17,30 @@ import time
 
 from fivehundred.env import env as wrapped_env
 from fivehundred.env import raw_env
-from fivehundred.game import DONE, HandState
+from fivehundred.game import DONE, PLAY, HandState
 from fivehundred.rules import make_rules
 
 ROUND = 100  # hands per round: the loops alternate, so a busy machine slows both alike
 
 
 def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tuple[float, int]:
-    """CPU seconds and actions for ``hands`` random hands on the bare engine."""
+    """CPU seconds and actions for ``hands`` random hands on the bare engine: the hands
+    the environment deals for ``reset(seed=index)`` (the same dealer and deal seed), and
+    the same random picks (the mask lists the legal actions in ascending order, so the
+    engine's list is sorted where it is not already: in the auction)."""
     rules = make_rules(preset)
+    players = rules.players
     rng = random.Random(seed + first)
     actions = 0
     start = time.process_time()
     for index in range(first, first + hands):
-        state = HandState.deal(rules, index % rules.players, seed=index)
+        deal = random.Random(index)
+        deal_seed = deal.getrandbits(64)
+        state = HandState.deal(rules, deal.randrange(players), deal_seed)
         while state.phase is not DONE:
             legal = state.legal_actions()
+            if state.phase is not PLAY:
+                legal.sort()
             state.apply(legal[int(rng.random() * len(legal))])
             actions += 1
     return time.process_time() - start, actions
@@ -79,6 +87,8 @@ def main() -> None:
                     env_steps(preset, count, False, first=first)]  # fmt: skip
             if args.wrapped:
                 runs.append(env_steps(preset, count, True, first=first))
+            if len({done for _, done in runs}) != 1:  # the loops must play the same hands
+                raise SystemExit(f"{preset}: the loops played different actions: {runs}")
             for i, (seconds, done) in enumerate(runs):
                 totals[2 * i] += seconds
                 totals[2 * i + 1] += done

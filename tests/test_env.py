@@ -24,7 +24,12 @@ from fivehundred.rules import make_rules
 pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
               pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]  # fmt: skip
 
-PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed"]
+PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed", "american",
+           "french_canadian"]  # fmt: skip
+#: Variants whose layouts or seats differ (their own fields, dead hands, the table's cards).
+VARIANT_LAYOUTS = [("two_handed", {"draw_pack": True}), ("two_handed", {"open_eight": True}),
+                   ("three_handed", {"dead_hand": True}),
+                   ("australian", {"ralphing": True, "slam_call": True, "hi_lo": True})]  # fmt: skip
 
 
 def _random_position(rules_preset: str, seed: int, steps: int) -> HandState:
@@ -43,6 +48,12 @@ def _random_position(rules_preset: str, seed: int, steps: int) -> HandState:
 def test_pettingzoo_api(preset: str) -> None:
     api_test(env(preset=preset), num_cycles=200)
     api_test(env(preset=preset, reward="game", max_hands=3), num_cycles=200)
+
+
+@pytest.mark.parametrize(("preset", "variants"), VARIANT_LAYOUTS)
+def test_pettingzoo_api_of_variant_layouts(preset: str, variants: dict[str, bool]) -> None:
+    api_test(env(preset=preset, variants=variants), num_cycles=200)
+    api_test(env(preset=preset, variants=variants, reward="game", max_hands=3), num_cycles=200)
 
 
 def test_pettingzoo_seed_and_render() -> None:
@@ -325,3 +336,54 @@ def test_single_agent_wrapper_against_an_external_program() -> None:
         assert all(not getattr(p, "problems", []) for p in learner.players.values())
     finally:
         learner.close()
+
+
+def _every_configuration() -> list[tuple[str, dict[str, object]]]:
+    """Every preset, alone and with each variant of the rule book that applies to it."""
+    from fivehundred.errors import RulesError
+    from fivehundred.rules import PRESETS as ALL_PRESETS
+    from fivehundred.rules import VARIANTS
+
+    values: dict[str, object] = {"target": 300, "scoring_table": "perfect"}
+    configs: list[tuple[str, dict[str, object]]] = []
+    for preset in ALL_PRESETS:
+        configs.append((preset, {}))
+        for name in VARIANTS:
+            variants = {name: values.get(name, True)}
+            try:
+                make_rules(preset, variants)
+            except RulesError:
+                continue  # refused by name for this preset (RULES.md §10)
+            configs.append((preset, variants))
+    return configs
+
+
+def test_every_preset_and_variant_plays_in_the_environment() -> None:
+    """A hand of every preset with each variant that applies, random agents choosing
+    from the mask: every observation fits the space, the agent to move has a legal
+    action, and the episode ends with the hand's points as rewards."""
+    configs = _every_configuration()
+    assert len(configs) > 200
+    rng = random.Random(3)
+    for index, (preset, variants) in enumerate(configs):
+        table = raw_env(preset=preset, variants=variants)
+        table.reset(seed=index)
+        space = table.observation_space(table.agent_selection)
+        steps = 0
+        final: dict[str, float] = {}
+        for agent in table.agent_iter():
+            obs, reward, terminated, truncated, _ = table.last()
+            assert space.contains(obs), (preset, variants)
+            if terminated or truncated:
+                final[agent] = reward
+                table.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            assert len(legal), (preset, variants, agent)
+            table.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        assert steps > 0 and table.hand is not None and table.hand.is_over
+        points = table.hand.result.points
+        assert final == {
+            f"player_{i}": float(points[table.sides[i]]) for i in range(table.rules.players)
+        }, (preset, variants)

@@ -27,6 +27,15 @@ class ReferenceEncoder(Encoder):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self._reference_sets: dict[tuple[int, ...], tuple[int, int]] = {}
 
+    def _reset(self) -> None:
+        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        self._won = [0] * self.seats
+        self._trick_bits = 0
+        self._history = 0
+        self._calls_seen = 0
+        self._tricks_seen = 0
+        self._in_trick = 0
+
     def _sync(self, state: HandState) -> None:
         """Bring the seat records up to ``state`` (incrementally when it moved on)."""
         history = len(state.history)
@@ -52,7 +61,7 @@ class ReferenceEncoder(Encoder):
         if len(calls) > self._calls_seen:
             call_at = self._call_at
             for seat, call in calls[self._calls_seen :]:
-                records |= 1 << (call_at[seat] + call)
+                records |= 1 << (call_at[seat] + self.call_index[call])
             self._calls_seen = len(calls)
         played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
         voids = state.void_shown
@@ -98,7 +107,7 @@ class ReferenceEncoder(Encoder):
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
-            bits |= 1 << (self._contract + contract)
+            bits |= 1 << (self._contract + self.call_index[contract])
             partners = state.partners
             if partners and (state.partner_revealed or seat in partners):
                 records |= self._seat_set(partners, self._partner)
@@ -121,10 +130,14 @@ class ReferenceEncoder(Encoder):
         if state.trick_cards:
             bits |= 1 << (self._led + state.led_suit)
         bits |= state.suits_led << self._suits_led
-        if state.contract >= 0 or state.rules.dummies:
+        if state.contract >= 0 or state.rules.dummies or state.rules.open_eight:
             exposed_at = self._exposed_at
             for other, mask in state.visible_cards(seat):
                 bits |= mask << exposed_at[(other - seat) % n]
+        if self._extras:  # the variants' own fields, from the core observation
+            obs = state.observation(seat)
+            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
+                                       obs.slam, obs.barred)  # fmt: skip
         return bits
 
     def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
@@ -149,6 +162,9 @@ CONFIGS = [(preset, {}) for preset in PRESETS] + [
     ("australian", {"patastrophe": True, "shields_double": True, "double_misere": True}),
     ("two_handed", {"open_eight": True}),
     ("australian", {"hi_lo": True, "slam_call": True}),
+    ("two_handed", {"draw_pack": True}),
+    ("american", {"ralphing": True, "inkle": True}),
+    ("three_handed", {"dead_hand": True}),
 ]
 
 
@@ -205,3 +221,77 @@ def test_vectors_are_independent() -> None:
     third = encoder.encode(state, 0)
     assert np.array_equal(third, kept)
     assert not np.shares_memory(first, third)
+
+
+VARIANT_CONFIGS = [
+    ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True,
+                    "patastrophe": True}),
+    ("two_handed", {"draw_pack": True}),
+    ("two_handed", {"open_eight": True}),
+    ("australian", {"slam_call": True, "ralphing": True}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("preset", "variants"), VARIANT_CONFIGS)
+def test_variant_fields_hold_what_the_core_observation_holds(
+    preset: str, variants: dict[str, bool]
+) -> None:
+    """Every call and contract has its own element (the house contracts too), and the
+    variants' own facts (the card drawn, the face-up cards moved, slam, the barred seats)
+    are in the vector exactly as in the core observation."""
+    from fivehundred.actions import HI_LO, PATASTROPHE
+
+    rules = make_rules(preset, variants)
+    encoder = Encoder(rules)
+    rng = random.Random(f"{preset}{sorted(variants)}")
+    house_contracts = drawn_seen = 0
+    for hand in range(12):
+        state = HandState.deal(rules, hand % rules.players, seed=rng.getrandbits(32))
+        while not state.is_over:
+            for seat in range(rules.players):
+                vector = encoder.encode(state, seat)
+                obs = state.observation(seat)
+                assert np.array_equal(vector, encoder.encode_observation(obs))
+                contract = encoder.view(vector, "contract")
+                if obs.contract >= 0:
+                    assert list(np.flatnonzero(contract)) == [encoder.call_index[obs.contract]]
+                    house_contracts += HI_LO <= obs.contract <= PATASTROPHE
+                else:
+                    assert not contract.any()
+                n = rules.seats
+                for k in range(n):
+                    made = {encoder.call_index[c] for s, c in obs.auction if s == (seat + k) % n}
+                    assert set(np.flatnonzero(encoder.view(vector, "calls")[k])) == made
+                if "drawn" in encoder.fields:
+                    drawn = list(np.flatnonzero(encoder.view(vector, "drawn")))
+                    assert drawn == ([obs.drawn] if obs.drawn >= 0 else [])
+                    drawn_seen += bool(drawn)
+            legal = state.legal_actions()
+            # (bid high now and then, so that the house contracts are played)
+            pick = max(legal) if rng.random() < 0.2 else legal[rng.randrange(len(legal))]
+            state.apply(pick)
+    if "hi_lo" in variants:
+        assert house_contracts > 0
+    if "draw_pack" in variants:
+        assert drawn_seen > 0
+
+
+def test_the_documented_layout_is_the_encoder_s() -> None:
+    """docs/env.md's field tables (offset and size of every field, the vector's size)
+    are those of the encoder."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "env.md").read_text("utf-8")
+    encoder = Encoder(make_rules("australian"))
+    rows = re.findall(r"^\| `(\w+)` \| (\d+) \| (\d+)(?: × (\d+))? \|", text, re.MULTILINE)
+    documented = {name: (int(offset), int(a) * int(b or 1)) for name, offset, a, b in rows}
+    fields = {name: field for name, field in encoder.fields.items() if name != "scores"}
+    assert set(documented) == set(fields)
+    for name, field in fields.items():
+        size = field.size // encoder.seats if field.per_seat else field.size
+        assert documented[name] == (field.offset, size), name
+    offset, record = encoder.seats_offset, encoder.record
+    assert f"`{offset} + {record} n + n`" in text
+    for seats in (3, 4, 5, 6):
+        assert f"{offset + (record + 1) * seats}" in text

@@ -41,8 +41,8 @@ def test_game_type_and_parameters() -> None:
         pyspiel.load_game("python_five_hundred", {"preset": "nine_handed"})
 
 
-def _dealt_and_played(seed: int, steps: int) -> object:
-    game = pyspiel.load_game("python_five_hundred")
+def _dealt_and_played(seed: int, steps: int, preset: str = "australian") -> object:
+    game = pyspiel.load_game("python_five_hundred", {"preset": preset})
     rng = random.Random(seed)
     state = game.new_initial_state()
     while state.is_chance_node():
@@ -56,10 +56,11 @@ def _dealt_and_played(seed: int, steps: int) -> object:
     return state
 
 
-def test_resampling_keeps_the_information_state() -> None:
+@pytest.mark.parametrize("preset", ["australian", "two_handed"])
+def test_resampling_keeps_the_information_state(preset: str) -> None:
     moved = 0
     for seed in range(12):
-        state = _dealt_and_played(seed, seed * 5)
+        state = _dealt_and_played(seed, seed * 5, preset)
         if state.is_terminal():
             continue
         player = state.current_player()
@@ -68,8 +69,8 @@ def test_resampling_keeps_the_information_state() -> None:
         assert other.information_state_string(player) == state.information_state_string(player)
         assert other.observation_tensor(player) == state.observation_tensor(player)
         assert other.legal_actions() == state.legal_actions()
-        hidden = [p for p in range(4) if p != player]
-        moved += any(other.hand.hands[p] != state.hand.hands[p] for p in hidden)
+        hidden = [s for s in range(4) if s != player]  # (two players: the dummies too)
+        moved += any(other.hand.hands[s] != state.hand.hands[s] for s in hidden)
     assert moved  # the unseen cards really are dealt anew
 
 

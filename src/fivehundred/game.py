@@ -119,9 +119,13 @@ _ALL_SUITS = 0b1111
 
 
 @lru_cache(maxsize=32)
-def _deal_plan(rules: Rules) -> tuple[tuple[Card, ...], tuple[int, ...]]:
-    """The unshuffled deck, and who receives the card at each position of the deal
-    (a seat, or ``seats`` for the kitty), from the dealer's left (R-DEAL)."""
+def deal_plan(rules: Rules) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """The order of the deal (R-DEAL): the unshuffled deck (every card of the pack, in card
+    order), and who receives the card at each position of the deal: ``k`` for the seat
+    ``k`` places on from the dealer's left, i.e. seat ``(dealer + 1 + k) % rules.seats``,
+    or ``rules.seats`` for the kitty. A shuffled deck dealt by this plan is
+    :meth:`HandState.from_deck` (which also covers the deals of ``open_eight`` and
+    ``draw_pack``, R-PLAYERS, that do not follow it)."""
     pack = rules.pack
     seats = rules.seats
     owners: list[int] = []
@@ -130,6 +134,9 @@ def _deal_plan(rules: Rules) -> tuple[tuple[Card, ...], tuple[int, ...]]:
             owners += [offset - 1] * each
         owners += [seats] * to_kitty
     return tuple(iter_cards(pack.cards)), tuple(owners)
+
+
+_deal_plan = deal_plan  # the earlier private name
 
 
 def deal_cards(rules: Rules, dealer: int, rng: random.Random) -> tuple[list[CardMask], CardMask]:
@@ -152,9 +159,16 @@ def deal_card_lists(
 ) -> tuple[list[list[Card]], list[Card]]:
     """Like :func:`deal_cards`, keeping the order in which each hand's cards were dealt
     (which the two-player dummies need: the first five lie face down, R-PLAYERS)."""
-    deck, owners = _deal_plan(rules)
-    cards = list(deck)
+    cards = list(deal_plan(rules)[0])
     rng.shuffle(cards)
+    return _deal_lists(rules, dealer, cards)
+
+
+def _deal_lists(
+    rules: Rules, dealer: int, cards: Sequence[Card]
+) -> tuple[list[list[Card]], list[Card]]:
+    """Each seat's cards and the kitty's, in the order dealt, from a shuffled deck."""
+    owners = deal_plan(rules)[1]
     seats = rules.seats
     lists: list[list[Card]] = [[] for _ in range(seats + 1)]
     for owner, card in zip(owners, cards, strict=True):
@@ -331,17 +345,37 @@ class HandState:
         barred: Sequence[int] = (),
     ) -> HandState:
         """Shuffle with ``seed`` and deal (R-DEAL). The same seed gives the same deal."""
-        rng = random.Random(seed)
+        deck = list(deal_plan(rules)[0])
+        random.Random(seed).shuffle(deck)
+        return cls._from_deck(rules, dealer, deck, barred)
+
+    @classmethod
+    def from_deck(
+        cls,
+        rules: Rules,
+        dealer: int,
+        deck: Sequence[Card],
+        barred: Sequence[int] = (),
+    ) -> HandState:
+        """Deal ``deck``, the whole pack in the order it is dealt (a shuffle of
+        ``deal_plan(rules)[0]``), as :meth:`deal` deals its shuffled deck: by
+        :func:`deal_plan`, or for ``draw_pack`` the kitty set aside first and the rest the
+        stock in the order drawn, for ``open_eight`` each hand's cards in turn (R-PLAYERS).
+        """
+        if sorted(deck) != list(deal_plan(rules)[0]):
+            raise ValueError("the deck must hold every card of the pack once")
+        return cls._from_deck(rules, dealer, list(deck), barred)
+
+    @classmethod
+    def _from_deck(
+        cls, rules: Rules, dealer: int, deck: list[Card], barred: Sequence[int]
+    ) -> HandState:
         if rules.draw_pack:
-            deck = list(iter_cards(rules.pack.cards))
-            rng.shuffle(deck)
             kitty_size = rules.pack.kitty_size  # the kitty is set aside first
             stock = deck[kitty_size:]
             hands = [0, 0, mask_of(stock), 0]
             return cls(rules, dealer, hands, mask_of(deck[:kitty_size]), [stock], barred)
         if rules.open_eight:
-            deck = list(iter_cards(rules.pack.cards))
-            rng.shuffle(deck)
             sizes = rules.hand_sizes
             first = (dealer + 1) % rules.players
             order = [first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1]
@@ -350,13 +384,10 @@ class HandState:
                 hands[seat] = mask_of(deck[: sizes[seat]])
                 deck = deck[sizes[seat] :]
             return cls(rules, dealer, hands, 0, barred=barred)
-        if rules.dummies:
-            lists, kitty_list = deal_card_lists(rules, dealer, rng)
-            dummies = [lists[seat] for seat in dummy_seats(rules)]
-            return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies,
-                       barred)  # fmt: skip
-        hands, kitty = deal_cards(rules, dealer, rng)
-        return cls(rules, dealer, hands, kitty, barred=barred)
+        lists, kitty_list = _deal_lists(rules, dealer, deck)
+        dummies = [lists[seat] for seat in dummy_seats(rules)]
+        return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies,
+                   barred)  # fmt: skip
 
     # ----------------------------------------------------------------- queries
     @property

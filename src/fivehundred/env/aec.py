@@ -22,10 +22,11 @@ from pettingzoo.utils import wrappers
 from fivehundred.actions import NUM_ACTIONS, action_text
 from fivehundred.env.encoding import SCORE_LIMIT, Encoder, acting_seat, action_mask
 from fivehundred.env.render import table_text
-from fivehundred.game import GameState, HandState, controller_of
+from fivehundred.game import DONE, GameState, HandState, controller_of
 from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
+_UINT8 = np.dtype(np.uint8)
 REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
@@ -73,6 +74,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules)
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
+        self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
+                                                 self.encoder.unpack_table)  # fmt: skip
         self.sides = side_of_seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -89,7 +92,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._legal: list[int] = []
         self._dummies = bool(self.rules.dummies)
         #: the agent deciding for each seat (two players: a dummy's owner)
+        # (seats that never move, the dead hands and the table's places, have none)
         self._agent_of = [self.possible_agents[controller_of(self.rules, seat)]
+                          if controller_of(self.rules, seat) < self.rules.players else ""
                           for seat in range(self.rules.seats)]  # fmt: skip
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -135,16 +140,23 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         hand = self.hand
         assert hand is not None, "reset() first"
         player = self._index[agent]
+        to_move = hand.to_move
         if self._dummies:
             seat = acting_seat(hand, player)
-            to_move = hand.to_move >= 0 and controller_of(self.rules, hand.to_move) == player
+            to_move = controller_of(self.rules, to_move) if to_move >= 0 else -1
         else:
             seat = player
-            to_move = hand.to_move == player
+        bits = self._bits(hand, seat)
         game = self.game
-        vector = self._vector(self._bits(hand, seat), seat,
-                              game.scores if game is not None else ())  # fmt: skip
-        mask = action_mask(self._legal) if to_move else np.zeros(NUM_ACTIONS, np.int8)
+        if game is None:  # (Encoder.vector without scores, inlined: the hot path)
+            raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+            vector = self._unpack.take(raw, 0).ravel()[: self._size]
+        else:
+            vector = self._vector(bits, seat, game.scores)
+        if to_move == player:
+            mask = action_mask(self._legal)
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -159,14 +171,15 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        legal = self._legal
+        if not legal and (self.terminations[agent] or self.truncations[agent]):
             self._was_dead_step(action)
             return
         hand = self.hand
         assert hand is not None
-        if action is None or (chosen := int(action)) not in self._legal:
-            legal = " ".join(action_text(a, self.rules.two_jokers) for a in self._legal)
-            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {legal})")
+        if action is None or (chosen := int(action)) not in legal:
+            listed = " ".join(action_text(a, self.rules.joker_names) for a in legal)
+            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
         if self._rewarded:
             for a in self.agents:
                 self.rewards[a] = 0.0
@@ -190,7 +203,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     ended = True
         else:
             hand.apply(action)
-            if hand.is_over:
+            if hand.phase == DONE:
                 self._hand_scored(hand)
                 self._end(None, truncated=False)
                 ended = True
@@ -287,3 +300,17 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mi
             super().last(observe)  # PettingZoo's error for a call before reset()
         result: tuple[Any, float, bool, bool, dict[str, Any]] = self.env.last(observe)
         return result
+
+    def step(self, action: Any) -> None:
+        # PettingZoo's checks in PettingZoo's order, reading the environment's attributes
+        # directly rather than through the wrappers' ``__getattr__``
+        if not self._has_reset or not self.env.agents:
+            super().step(action)  # PettingZoo's error, or its warning after the end
+            return
+        self._has_updated = True
+        self.env.step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            super().observe(agent)  # PettingZoo's error for a call before reset()
+        return self.env.observe(agent)

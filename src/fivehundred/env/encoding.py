@@ -26,16 +26,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fivehundred.actions import NOMINATE_BASE, NUM_ACTIONS, PASS, action_card
+from fivehundred.actions import (
+    DOUBLE_MISERE,
+    HI_LO,
+    NOMINATE_BASE,
+    NUM_ACTIONS,
+    PASS,
+    PATASTROPHE,
+    SHIELDS_DOUBLE,
+    action_card,
+)
 from fivehundred.cards import NUM_CARDS, SUITS
-from fivehundred.game import PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.game import AUCTION, PHASES, TRICKS_PER_HAND, HandState, controller_of
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 
-#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS).
+#: Auction calls: pass, the suit and no-trump bids, the misère bids (action − PASS); where
+#: the rules have them, the house contracts after them (CALL_WIDTH + their order here).
 FIRST_CALL = PASS
 CALL_WIDTH = NOMINATE_BASE - PASS
+HOUSE_CONTRACTS = (HI_LO, DOUBLE_MISERE, SHIELDS_DOUBLE, PATASTROPHE)
 STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
@@ -58,6 +69,17 @@ TABLE_FIELDS: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
 )  # fmt: skip
 
+#: Table fields of the variants that have them (after the others, in this order).
+VARIANT_TABLE_FIELDS: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
+    ("draw_pack", "drawn", (NUM_CARDS,), "draw_pack: the card the seat has drawn and keeps "
+     "or throws now"),
+    ("open_eight", "table_kitty", (NUM_CARDS,), "open_eight: the face-up cards moved to the "
+     "kitty"),
+    ("open_eight", "table_take", (2, NUM_CARDS), "open_eight, to the defender only: the "
+     "face-up card it took and the card it discarded"),
+    ("slam_call", "slam", (1,), "the contractor called slam (its partner sits out)"),
+)  # fmt: skip
+
 SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("calls", CALL_WIDTH, "every call the seat made (action − PASS)"),
     ("played", NUM_CARDS, "the cards the seat has played this hand"),
@@ -72,6 +94,18 @@ SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("partner", 1, "the seat is known to be the contractor's partner"),
     ("active", 1, "the seat plays this hand (a misère contractor's partner sits out)"),
 )  # fmt: skip
+
+#: Seat fields of the variants that have them (at the end of every record).
+VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
+    ("ralphing", "barred", 1, "the seat must pass in this auction (ralphing)"),
+)  # fmt: skip
+
+
+def call_width(rules: Rules) -> int:
+    """Width of the calls and contract fields: the house contracts count where the rules
+    have any of them."""
+    house = rules.hi_lo or rules.double_misere or rules.shields_double or rules.patastrophe
+    return CALL_WIDTH + (len(HOUSE_CONTRACTS) if house else 0)
 
 
 @dataclass(frozen=True)
@@ -101,13 +135,29 @@ class Encoder:
         n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
         self.fields: dict[str, Field] = {}
+        calls = call_width(rules)
+        #: each call's place in the calls and contract fields (-1: not a call)
+        self.call_index = [-1] * NUM_ACTIONS
+        for action in range(FIRST_CALL, NOMINATE_BASE):
+            self.call_index[action] = action - FIRST_CALL
+        if calls > CALL_WIDTH:
+            for i, action in enumerate(HOUSE_CONTRACTS):
+                self.call_index[action] = CALL_WIDTH + i
+        table = [(name, (calls,) if name == "contract" else shape, meaning)
+                 for name, shape, meaning in TABLE_FIELDS]  # fmt: skip
+        table += [(name, shape, meaning) for variant, name, shape, meaning
+                  in VARIANT_TABLE_FIELDS if getattr(rules, variant)]  # fmt: skip
+        seat_fields = [(name, calls if name == "calls" else width, meaning)
+                       for name, width, meaning in SEAT_FIELDS]  # fmt: skip
+        seat_fields += [(name, width, meaning) for variant, name, width, meaning
+                        in VARIANT_SEAT_FIELDS if getattr(rules, variant)]  # fmt: skip
         offset = 0
-        for name, shape, meaning in TABLE_FIELDS:
+        for name, shape, meaning in table:
             self.fields[name] = field = Field(name, offset, shape, meaning)
             offset += field.size
         self.seats_offset = offset
         record = 0
-        for name, width, meaning in SEAT_FIELDS:
+        for name, width, meaning in seat_fields:
             self.fields[name] = Field(name, record, (n, width), meaning, per_seat=True)
             record += width
         self.record = record
@@ -120,7 +170,7 @@ class Encoder:
         self._all_records = (1 << (n * record)) - 1
         f = self.fields
         self._phase = {p: 1 << (f["phase"].offset + i) for i, p in enumerate(PHASES)}
-        self._contract = f["contract"].offset - FIRST_CALL
+        self._contract = f["contract"].offset
         self._trump = f["trump"].offset
         self._joker = f["joker_suits"].offset
         self._called = f["called_card"].offset
@@ -129,7 +179,7 @@ class Encoder:
         self._suits_led = f["suits_led"].offset
         base = [seat * record for seat in range(n)]
         self._base = base
-        self._call_at = [b + f["calls"].offset - FIRST_CALL for b in base]
+        self._call_at = [b + f["calls"].offset for b in base]
         self._played_at = [b + f["played"].offset for b in base]
         self._trick_at = [b + f["trick"].offset for b in base]
         self._void_at = [b + f["voids"].offset for b in base]
@@ -140,19 +190,43 @@ class Encoder:
         self._contractor = [1 << (b + f["contractor"].offset) for b in base]
         self._partner = [1 << (b + f["partner"].offset) for b in base]
         self._active_bit = [1 << (b + f["active"].offset) for b in base]
-        # per seat: a card in the trick; a card played (with it in the trick); voids shown
-        self._trick_card = [[1 << (at + card) for card in range(NUM_CARDS)]
+        # The tracker keeps the seat records where they lie in seat 0's vector (from
+        # seats_offset on); its bits per seat: a card in the trick; a card played (with it
+        # in the trick); the voids shown; the two bits of tricks_won that winning one more
+        # trick flips; a call.
+        at0 = self.seats_offset
+        self._trick_card = [[1 << (at0 + at + card) for card in range(NUM_CARDS)]
                             for at in self._trick_at]  # fmt: skip
-        self._played_card = [[1 << (at + card) | trick[card] for card in range(NUM_CARDS)]
+        self._played_card = [[1 << (at0 + at + card) | trick[card] for card in range(NUM_CARDS)]
                              for at, trick in zip(self._played_at, self._trick_card,
                                                   strict=True)]  # fmt: skip
-        self._void_bits = [[voids << at for voids in range(1 << SUIT_WIDTH)]
+        self._won_step = [[3 << (at0 + at + won) for won in range(TRICKS_PER_HAND)]
+                          for at in self._won_at]  # fmt: skip
+        self._void_bits = [[voids << (at0 + at) for voids in range(1 << SUIT_WIDTH)]
                            for at in self._void_at]  # fmt: skip
+        index = self.call_index
+        self._call_bit = [[1 << (at0 + at + index[call]) if index[call] >= 0 else 0
+                           for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
+        self._to_move_bit = [bit << at0 for bit in self._to_move]
+        self._records_mask = self._all_records << at0
+        # the led suit (-1: none) and the suits led so far, together
+        self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
+                           for led_so_far in range(1 << SUIT_WIDTH)]
+                          for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
         self._sets: dict[tuple[int, ...], int] = {}
         self._active_key: tuple[int, ...] | None = None
         self._active = 0
-        self._contract_bit = [1 << (self._contract + c) if c >= FIRST_CALL else 0
+        self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
+        # the variants' own fields
+        self._extras = any(name in f for _, name, _, _ in VARIANT_TABLE_FIELDS) or any(
+            name in f for _, name, _, _ in VARIANT_SEAT_FIELDS
+        )
+        self._drawn = f["drawn"].offset if "drawn" in f else -1
+        self._table_kitty = f["table_kitty"].offset if "table_kitty" in f else -1
+        self._table_take = f["table_take"].offset if "table_take" in f else -1
+        self._slam = f["slam"].offset if "slam" in f else -1
+        self._barred = self.seats_offset + f["barred"].offset if "barred" in f else -1
         self._trump_bit = [1 << (self._trump + t) for t in range(STRAIN_WIDTH)]
         self._red_bit = [1 << (self._joker + s) for s in range(SUIT_WIDTH)]
         self._black_bit = [1 << (self._joker + SUIT_WIDTH + s) for s in range(SUIT_WIDTH)]
@@ -164,22 +238,36 @@ class Encoder:
         # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
         self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                                      bitorder="little").astype(np.float32)  # fmt: skip
+        #: the vector's bytes (bits 0 … 7 of the first, …) and the byte table that turns
+        #: them into float32 (see :meth:`vector`)
+        self.byte_size = self._bytes
+        self.unpack_table = self._unpack
         self._state: HandState | None = None
         self._reset()
 
     def _reset(self) -> None:
-        self._records = sum(1 << at for at in self._won_at)  # 0 tricks won, one-hot
+        # 0 tricks won, one-hot
+        self._records = sum(1 << (self.seats_offset + at) for at in self._won_at)
         self._won = [0] * self.seats
         self._trick_bits = 0
         self._history = 0
         self._calls_seen = 0
         self._tricks_seen = 0
         self._in_trick = 0
+        self._fixed: tuple[list[int], int, int, int, bool] | None = None
+        self._fixed_phase = ""
 
     # ------------------------------------------------------------------ tracking
     def _sync(self, state: HandState) -> None:
         """Bring the seat records up to ``state`` (incrementally when it moved on)."""
         history = len(state.history)
+        if not (  # one more call, or one card played after the first trick: it stays
+            state is self._state
+            and history == self._history + 1
+            and state.phase is self._fixed_phase
+            and (state.phase == AUCTION or (self._tricks_seen and state.claim_trick < 0))
+        ):
+            self._fixed = None
         if state is not self._state or history < self._history:
             self._state = state
             self._reset()
@@ -195,28 +283,52 @@ class Encoder:
                 self._in_trick += 1
                 self._history = history
                 return
+            calls = state.auction.calls
+            if len(calls) == self._calls_seen + 1 and len(seats) == self._in_trick:  # a call
+                seat, call = calls[-1]
+                self._records |= self._call_bit[seat][call]
+                self._calls_seen += 1
+                self._history = history
+                return
+            tricks = state.tricks
+            if not seats and len(tricks) == self._tricks_seen + 1:  # a trick's last card
+                seat, action = tricks[-1].plays[-1]
+                card = action_card(action)
+                winner = tricks[-1].winner
+                won = self._won[winner]
+                # (the trick's cards leave the trick fields; the winner's count moves on)
+                self._records = ((self._records | self._played_card[seat][card]
+                                  | self._void_bits[seat][state.void_shown[seat]])
+                                 ^ self._trick_bits ^ self._trick_card[seat][card]
+                                 ^ self._won_step[winner][won])  # fmt: skip
+                self._trick_bits = 0
+                self._won[winner] = won + 1
+                self._in_trick = 0
+                self._tricks_seen += 1
+                self._history = history
+                return
         self._history = history
         records = self._records
         calls = state.auction.calls
         if len(calls) > self._calls_seen:
-            call_at = self._call_at
+            call_bit = self._call_bit
             for seat, call in calls[self._calls_seen :]:
-                records |= 1 << (call_at[seat] + call)
+                records |= call_bit[seat][call]
             self._calls_seen = len(calls)
-        played_at, trick_at, void_at = self._played_at, self._trick_at, self._void_at
+        played, trick_card, void_bits = self._played_card, self._trick_card, self._void_bits
         voids = state.void_shown
         tricks = state.tricks
         while self._tricks_seen < len(tricks):
             trick = tricks[self._tricks_seen]
             for seat, action in trick.plays[self._in_trick :]:
                 card = action_card(action)
-                records |= 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+                records |= played[seat][card] | void_bits[seat][voids[seat]]
+                self._trick_bits |= trick_card[seat][card]
             records &= ~self._trick_bits
             self._trick_bits = 0
             winner = trick.winner
             won = self._won[winner]
-            at = self._won_at[winner]
-            records = records & ~(1 << (at + won)) | 1 << (at + won + 1)
+            records ^= self._won_step[winner][won]
             self._won[winner] = won + 1
             self._in_trick = 0
             self._tricks_seen += 1
@@ -225,9 +337,8 @@ class Encoder:
             cards = state.trick_cards
             for index in range(self._in_trick, len(seats)):
                 seat, card = seats[index], cards[index]
-                bit = 1 << (trick_at[seat] + card)
-                self._trick_bits |= bit
-                records |= bit | 1 << (played_at[seat] + card) | voids[seat] << void_at[seat]
+                self._trick_bits |= trick_card[seat][card]
+                records |= played[seat][card] | void_bits[seat][voids[seat]]
             self._in_trick = len(seats)
         self._records = records
 
@@ -256,26 +367,79 @@ class Encoder:
                 self._history += 1
             else:
                 self._sync(state)
-        records = self._records | self._dealer[state.dealer]
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fixed = self._fixed_part(state)
+            self._fixed_phase = state.phase
+        by_seat, contractor, discards, partner_bits, face_up = fixed
+        records = self._records
         to_move = state.to_move
         if to_move >= 0:
-            records |= self._to_move[to_move]
-        key = state.active
-        if key is not self._active_key:  # (a tuple: the same object, the same seats)
-            active = self._sets.get(key)
-            if active is None:
-                active = self._sets[key] = self._seat_set(key, self._active_bit)
-            self._active_key, self._active = key, active
-        records |= self._active
+            records |= self._to_move_bit[to_move]
+        if partner_bits and (state.partner_revealed or seat in state.partners):
+            records |= partner_bits
+        if seat:  # the records turn by whole records: the seat's own comes first
+            shift = self._shift[seat]
+            records = (records >> shift | records << self._unshift[seat]) & self._records_mask
+        up = state.face_up[seat]
+        bits = (records | by_seat[seat] | (state.hands[seat] if up < 0 else state.hands[seat] & up)
+                | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
+        if seat == contractor:
+            bits |= discards
+        if face_up:
+            exposed_at = self._exposed_at
+            n = self.seats
+            for other, mask in state.visible_cards(seat):
+                bits |= mask << exposed_at[(other - seat) % n]
+        if self._extras:  # as the core observation has them (observation.observe)
+            drawn = state.drawn if seat == state.to_move else -1
+            take = ((state.table_card, state.table_discard)
+                    if seat == 1 - state.contractor else (-1, -1))  # fmt: skip
+            bits |= self._variant_bits(seat, drawn, state.table_kitty, take, state.slam,
+                                       state.barred)  # fmt: skip
+        return bits
+
+    def _variant_bits(self, seat: int, drawn: int, table_kitty: int, take: Sequence[int],
+                      slam: bool, barred: Sequence[int]) -> int:  # fmt: skip
+        """The bits of the variants' own fields (``drawn``, ``table_kitty``, ``table_take``,
+        ``slam``, ``barred``) that these rules have."""
+        bits = 0
+        if self._drawn >= 0 and drawn >= 0:
+            bits |= 1 << (self._drawn + drawn)
+        if self._table_kitty >= 0:
+            bits |= table_kitty << self._table_kitty
+        if self._table_take >= 0:
+            for i, card in enumerate(take):
+                if card >= 0:
+                    bits |= 1 << (self._table_take + i * NUM_CARDS + card)
+        if self._slam >= 0 and slam:
+            bits |= 1 << self._slam
+        if self._barred >= 0:
+            n = self.seats
+            for s in barred:
+                bits |= 1 << (self._barred + (s - seat) % n * self.record)
+        return bits
+
+    def _fixed_part(self, state: HandState) -> tuple[list[int], int, int, int, bool]:
+        """What stays the same while calls are made or cards are added to a trick (the
+        tracker drops it on any other change): per seat, the table fields of the phase and
+        the contract ORed with the records' dealer, active, contractor and (when they are
+        known to all) partner bits, turned for that seat; the contractor and its discards'
+        bits; the partners' bits while they are not known to all; whether some cards lie
+        face up."""
+        records = self._dealer[state.dealer]
+        records |= self._seat_set(state.active, self._active_bit)
+        bits = self._phase[state.phase]
         contract = state.contract
-        bits = state.playable(seat) | self._phase[state.phase]
+        contractor, discards, partner_bits = -1, 0, 0
         if contract >= 0:
             contractor = state.contractor
             records |= self._contractor[contractor]
             bits |= self._contract_bit[contract]
-            partners = state.partners
-            if partners and (state.partner_revealed or seat in partners):
-                records |= self._seat_set(partners, self._partner)
+            partner_bits = self._seat_set(state.partners, self._partner)
+            if state.partner_revealed:
+                records |= partner_bits
+                partner_bits = 0
             trump = state.trump
             if trump >= 0:
                 bits |= self._trump_bit[trump]
@@ -286,27 +450,17 @@ class Encoder:
                 bits |= self._black_bit[black]
             if state.called_card >= 0:
                 bits |= 1 << (self._called + state.called_card)
-            if seat == contractor:
-                bits |= state.discards << self._discards
-        if seat:
-            shift = self._shift[seat]
-            records = (records >> shift | records << self._unshift[seat]) & self._all_records
-        bits |= records << self.seats_offset
-        if state.trick_cards:
-            bits |= self._led_bit[state.led_suit]
-        suits_led = state.suits_led
-        if suits_led:
-            bits |= suits_led << self._suits_led
-        if contract >= 0 or self._dummies:
-            # (visible_cards is empty unless some seat's hand lies face up or the rules
-            # have face-up cards of their own: skip the call on the common path)
-            if not self._face_up_rules and not state.exposed_seats:
-                return bits
-            exposed_at = self._exposed_at
-            n = self.seats
-            for other, mask in state.visible_cards(seat):
-                bits |= mask << exposed_at[(other - seat) % n]
-        return bits
+            discards = state.discards << self._discards
+        at0 = self.seats_offset
+        every = self._all_records
+        by_seat = [
+            ((records >> shift | records << unshift) & every) << at0 | bits
+            for shift, unshift in zip(self._shift, self._unshift, strict=True)
+        ]
+        # (visible_cards is empty unless some seat's hand lies face up or the rules have
+        # face-up cards of their own: skip the call on the common path)
+        face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
+        return by_seat, contractor, discards, partner_bits << at0, face_up
 
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
@@ -318,7 +472,7 @@ class Encoder:
             records |= 1 << (self._won_at[s] + obs.tricks_won[s])
             records |= obs.voids[s] << self._void_at[s]
         for s, call in obs.auction:
-            records |= 1 << (self._call_at[s] + call)
+            records |= 1 << (self._call_at[s] + self.call_index[call])
         for plays, _ in obs.tricks:
             for s, action in plays:
                 records |= 1 << (self._played_at[s] + action_card(action))
@@ -332,7 +486,7 @@ class Encoder:
         if obs.contract >= 0:
             records |= self._contractor[obs.contractor]
             records |= self._seat_set(obs.partners, self._partner)
-            bits |= 1 << (self._contract + obs.contract)
+            bits |= self._contract_bit[obs.contract]
             if obs.trump >= 0:
                 bits |= 1 << (self._trump + obs.trump)
             red, black = obs.joker_suits
@@ -352,6 +506,9 @@ class Encoder:
         bits |= obs.suits_led << self._suits_led
         for other, mask in obs.exposed:
             bits |= mask << self._exposed_at[(other - seat) % n]
+        if self._extras:
+            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
+                                       obs.slam, obs.barred)  # fmt: skip
         return bits
 
     def encode_observation(self, obs: Observation) -> np.ndarray:

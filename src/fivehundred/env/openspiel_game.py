@@ -2,7 +2,8 @@
 
 Importing this module registers the game::
 
-    import pyspiel
+    import numpy as np
+import pyspiel
     import fivehundred.env.openspiel_game  # noqa: F401  (registers the game)
     game = pyspiel.load_game("python_five_hundred", {"preset": "australian"})
 
@@ -30,16 +31,17 @@ import numpy as np
 import pyspiel
 
 from fivehundred.actions import MISERE_ACTIONS, NUM_ACTIONS, action_text, bid_action
-from fivehundred.cards import NUM_CARDS, card_text, mask_of, mask_text
+from fivehundred.cards import NUM_CARDS, card_text, mask_text
 from fivehundred.env.encoding import Encoder, acting_seat
 from fivehundred.env.render import table_text
 from fivehundred.env.sampling import resample
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import (
+    TABLE_SEAT,
     TRICKS_PER_HAND,
     HandState,
-    _deal_plan,
     controller_of,
+    deal_plan,
     dummy_seats,
 )
 from fivehundred.record_cli import parse_variants
@@ -103,7 +105,7 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]
         )  # fmt: skip
         super().__init__(GAME_TYPE, info, params)
         self.encoder = Encoder(rules)
-        self.deck, self.owners = _deal_plan(rules)
+        self.deck, self.owners = deal_plan(rules)
 
     def new_initial_state(self) -> FiveHundredState:
         return FiveHundredState(self)
@@ -137,29 +139,20 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.hand.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        remaining = sorted(set(_deal_plan(self.rules)[0]) - set(self.dealt))
+        remaining = sorted(set(deal_plan(self.rules)[0]) - set(self.dealt))
         p = 1.0 / len(remaining)
         return [(card, p) for card in remaining]
 
     def _apply_action(self, action: int) -> None:
         if self.hand is None:
             self.dealt.append(int(action))
-            if len(self.dealt) == len(_deal_plan(self.rules)[0]):
+            if len(self.dealt) == len(deal_plan(self.rules)[0]):
                 self.hand = self._deal()
             return
         self.hand.apply(int(action))
 
     def _deal(self) -> HandState:
-        rules = self.rules
-        seats = rules.seats
-        first = (self.dealer + 1) % seats
-        lists: list[list[int]] = [[] for _ in range(seats + 1)]
-        for owner, card in zip(_deal_plan(self.rules)[1], self.dealt, strict=True):
-            lists[owner].append(card)
-        by_seat = [lists[(seat - first) % seats] for seat in range(seats)]
-        dummies = [by_seat[seat] for seat in dummy_seats(rules)]
-        return HandState(rules, self.dealer, [mask_of(c) for c in by_seat],
-                         mask_of(lists[seats]), dummies)  # fmt: skip
+        return HandState.from_deck(self.rules, self.dealer, self.dealt)
 
     def _action_to_string(self, player: int, action: int) -> str:
         two = self.rules.two_jokers
@@ -190,24 +183,40 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         if self.hand is None:
-            return f"dealing: {len(self.dealt)} of {len(_deal_plan(self.rules)[0])} cards"
+            return f"dealing: {len(self.dealt)} of {len(deal_plan(self.rules)[0])} cards"
         return table_text(self.hand)
 
 
 def _replayed(game: FiveHundredGame, hand: HandState, rules: Rules) -> Any:
     """The OpenSpiel state of ``hand``: its deal as chance actions, then its history."""
     state = game.new_initial_state()
-    seats = rules.seats
-    first = (game.dealer + 1) % seats
-    pools: list[list[int]] = []
-    for owner in range(seats + 1):
-        mask = hand.kitty_dealt if owner == seats else hand.dealt[(owner + first) % seats]
-        pools.append(sorted(c for c in range(NUM_CARDS) if mask >> c & 1))
-    for owner in game.owners:
-        state.apply_action(pools[owner].pop(0))
+    for card in _deck_of(hand, game.dealer):
+        state.apply_action(card)
     for action in hand.history:
         state.apply_action(action)
     return state
+
+
+def _deck_of(hand: HandState, dealer: int) -> list[int]:
+    """A deck that :meth:`HandState.from_deck` deals as ``hand`` was dealt (each hand's
+    cards in the order its rules need: the dummies' and the stock's as dealt)."""
+    rules = hand.rules
+    pools: dict[int, list[int]] = {
+        seat: sorted(c for c in range(NUM_CARDS) if hand.dealt[seat] >> c & 1)
+        for seat in range(rules.seats)
+    }
+    pools[-1] = sorted(c for c in range(NUM_CARDS) if hand.kitty_dealt >> c & 1)
+    if rules.draw_pack:
+        return pools[-1] + list(hand.stock)
+    for seat, order in zip(dummy_seats(rules), hand.dummy_deal, strict=True):
+        pools[seat] = list(order)
+    if rules.open_eight:
+        first = (dealer + 1) % rules.players
+        return [c for seat in (first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1) for c in pools[seat]]
+    seats = rules.seats
+    owners = [(dealer + 1 + owner) % seats if owner < seats else -1
+              for owner in deal_plan(rules)[1]]  # fmt: skip
+    return [pools[owner].pop(0) for owner in owners]
 
 
 class Observer:
@@ -234,10 +243,8 @@ class Observer:
         rules = state.rules
         hand = state.hand
         if hand is None:
-            seats = rules.seats
-            first = (state.dealer + 1) % seats
-            own = [c for owner, c in zip(_deal_plan(rules)[1], state.dealt, strict=False)
-                   if owner < seats and (owner + first) % seats == player]  # fmt: skip
+            owners = deal_owners(rules, state.dealer)
+            own = [c for owner, c in zip(owners, state.dealt, strict=False) if owner == player]
             return json.dumps({"dealing": [card_text(c, rules.two_jokers) for c in own]})
         if not self.perfect_recall:
             view = hand.observation(acting_seat(hand, player)).to_json()
@@ -251,6 +258,23 @@ class Observer:
             views.append(view)
         dealt = mask_text(hand.dealt[player], rules.two_jokers)
         return json.dumps({"dealt": dealt, "views": views}, sort_keys=True)
+
+
+def deal_owners(rules: Rules, dealer: int) -> list[int]:
+    """The seat that receives the card at each position of the deal (-1: the kitty, the
+    stock or the face-up cards), as :meth:`HandState.from_deck` deals."""
+    deck = deal_plan(rules)[0]
+    if rules.draw_pack:  # the kitty set aside, then the stock: drawn later
+        return [-1] * len(deck)
+    if rules.open_eight:  # each hand in turn, the non-dealer's first, then the table's
+        first = (dealer + 1) % rules.players
+        owners: list[int] = []
+        for seat in (first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1):
+            owners += [seat if seat < rules.players else -1] * rules.hand_sizes[seat]
+        return owners
+    seats = rules.seats
+    return [(dealer + 1 + owner) % seats if owner < seats else -1
+            for owner in deal_plan(rules)[1]]  # fmt: skip
 
 
 pyspiel.register_game(GAME_TYPE, FiveHundredGame)

@@ -1,10 +1,12 @@
 """Deals consistent with one seat's view: what search players (OpenSpiel's ISMCTS) sample.
 
 :func:`resample` deals the cards ``seat`` cannot see at random among the places they may
-be (the other hands, the kitty, the contractor's discards), keeping every hand's size and
-the suits each seat has shown void in, and replays the hand's actions on the new deal, so
-the result is a position the same history reaches, and ``seat``'s observation of it is
-the same. Standard library only.
+be (the other hands, the kitty, the contractor's discards, and with two players the
+dummies' face-down cards), keeping every hand's size, the suits each seat has shown void
+in and every card lying face up, and replays the hand's actions on the new deal, so the
+result is a position the same history reaches, and ``seat``'s observation of it is the
+same (with two players: the observations of both seats its player decides for).
+Standard library only.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 import random
 
 from fivehundred.actions import NO_NOMINATION, NOMINATE_BASE, action_card
-from fivehundred.cards import JOKER, JOKERS_MASK, NO_TRUMPS, CardMask, cards_of
+from fivehundred.cards import JOKER, JOKERS_MASK, NO_TRUMPS, Card, CardMask, cards_of, mask_of
 from fivehundred.errors import IllegalActionError
-from fivehundred.game import HandState
+from fivehundred.game import HandState, controller_of, dummy_seats
+from fivehundred.rules import Rules
 
 ATTEMPTS = 500
 
@@ -32,11 +35,13 @@ def _played_by(state: HandState) -> list[CardMask]:
 def resample(state: HandState, seat: int, rng: random.Random) -> HandState:
     """A position with the same history and the same observation for ``seat``, the cards
     ``seat`` cannot see dealt at random (see the module docstring). Raises ValueError for
-    two-player dummies (their face-down order is not sampled) and RuntimeError when no
-    consistent deal is found in :data:`ATTEMPTS` tries."""
+    two-player games that draw their hands or lay eight cards face up (``draw_pack``,
+    ``open_eight``: the stock's order and the cards moved are not sampled) and
+    RuntimeError when no consistent deal is found in :data:`ATTEMPTS` tries."""
     rules = state.rules
-    if rules.dummies:
-        raise ValueError("resampling does not cover the two-player dummies")
+    if rules.draw_pack or rules.open_eight:
+        raise ValueError("resampling does not cover draw_pack and open_eight")
+    seat = controller_of(rules, seat)  # a dummy's player knows what the player knows
     seats = state.seats
     played = _played_by(state)
     contractor = state.contractor
@@ -63,10 +68,11 @@ def resample(state: HandState, seat: int, rng: random.Random) -> HandState:
         required[contractor] |= held & unseen
         forbidden[contractor] |= barred
     # Places to fill: (who, count); "kitty" / "discards" are the pack's other places.
+    # (a dummy's place is its face-down cards still covered, its own player's too)
     places: list[tuple[int, int]] = []
     for s in range(seats):
-        if s != seat:
-            places.append((s, (state.hands[s] & unseen).bit_count()))
+        if s != seat and (count := (state.hands[s] & unseen).bit_count()):
+            places.append((s, count))
     if contractor < 0 or contractor != seat:
         hidden_kitty = state.kitty.bit_count() if contractor < 0 else 0
         if contractor < 0:
@@ -152,9 +158,26 @@ def _rebuild(state: HandState, seat: int, played: list[CardMask], got: dict[int,
         start = len(state.auction.calls)
         made = discards.bit_count()
         history[start : start + made] = cards_of(discards)
+    # the dummies' deal order (the first five face down, each under the card five places
+    # on): the sampled cards take the places of the face-down cards still covered
+    orders: list[list[Card]] = []
+    for dummy, order in zip(dummy_seats(rules), state.dummy_deal, strict=True):
+        new = cards_of(got.get(dummy, 0))
+        random.Random(mask_of(new)).shuffle(new)  # any order: nothing tells them apart
+        orders.append([new.pop() if unseen >> card & 1 else card for card in order])
     try:
-        result = HandState.replay(rules, state.dealer, dealt, kitty, history)
-    except IllegalActionError:
+        result = HandState(rules, state.dealer, dealt, kitty, orders, state.barred)
+        for action in history:
+            result.apply(action)
+    except (IllegalActionError, ValueError):
         return None
     # e.g. a sampled joker that would have needed a nomination the history does not have
-    return result if result.observation(seat) == state.observation(seat) else None
+    for own in _seats_of(rules, seat):
+        if result.observation(own) != state.observation(own):
+            return None
+    return result
+
+
+def _seats_of(rules: Rules, player: int) -> list[int]:
+    """The seats ``player`` decides for: its own, and with two players its dummy."""
+    return [player] + [d for d in dummy_seats(rules) if controller_of(rules, d) == player]
