@@ -81,7 +81,7 @@ def play(tasks: Sequence[Any]) -> tuple[list[MatchOutcome], int]:
     for task in tasks:
         try:
             outcomes.append(play_match(task))
-        except Exception as error:  # noqa: BLE001 - counted and shown
+        except Exception as error:  # counted and shown
             failed += 1
             print(f"  ! deal {task.deal}: {type(error).__name__}: {error}")
     return outcomes, failed
@@ -134,10 +134,10 @@ def throw_ins(hands: int, seed: int) -> None:
 
     plain = rate(american)
     try:
-        house.inkle_bid = lambda obs, chosen: None  # type: ignore[assignment]
+        house.inkle_bid = lambda obs, chosen: None
         before = rate(inkle)
     finally:
-        house.inkle_bid = real  # type: ignore[assignment]
+        house.inkle_bid = real
     after = rate(inkle)
     print(f"\nthrow-ins, heuristic self-play, {hands} hands (the same deals):")
     print(f"  american, all pass:                 {plain:6.1%}")
@@ -153,8 +153,10 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", nargs="*", default=None, help="family names to run")
     args = p.parse_args()
-    print(f"{'family':22} {'match (A v B)':>24} {'games':>5} {'hands':>5}  "
-          f"{'bid/made':<22} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}")
+    print(
+        f"{'family':22} {'match (A v B)':>24} {'games':>5} {'hands':>5}  "
+        f"{'bid/made':<22} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}"
+    )
     for family in FAMILIES:
         if args.only and family.name.split()[0] not in args.only:
             continue
