@@ -58,18 +58,18 @@ FAMILIES = (
            "misere_anytime": True}, ("double_misere", "patastrophe")),
     Family("wilkinson_misere", "australian", {"wilkinson_misere": True},
            ("misere", "open_misere")),
-    Family("slam_call", "australian", {"slam_call": True}, ("slam",), "random"),
-    Family("claim", "australian", {"claim": True}, ("claim",), "random"),
+    Family("slam_call", "australian", {"slam_call": True}, ("slam",), "easy"),
+    Family("claim", "australian", {"claim": True}, ("claim",), "easy"),
     Family("j5_no_trumps", "australian", {"j5_no_trumps": True}, ("NT",)),
     Family("ralphing", "australian", {"ralphing": True}, ALL),
     Family("split_colours", "australian", {"split_colours": True, "hi_lo": True,
            "double_misere": True}, ("misere", "open_misere", "hi_lo", "double_misere")),
-    Family("inkle", "american", {"inkle": True}, ("S", "C", "D", "H", "NT")),
+    Family("inkle", "american", {"inkle": True}, ALL),
     Family("french_canadian", "french_canadian", {}, ("misere", "open_misere")),
     Family("dead_hand (2)", "two_handed", {"dead_hand": True}, ALL),
     Family("dead_hand (3)", "three_handed", {"dead_hand": True}, ALL),
     Family("open_eight", "two_handed", {"open_eight": True}, ALL),
-    Family("draw_pack", "two_handed", {"draw_pack": True}, ALL, "random"),
+    Family("draw_pack", "two_handed", {"draw_pack": True}, ALL, "easy"),
 )  # fmt: skip
 
 
@@ -94,24 +94,29 @@ def row(family: Family, team_a: str, team_b: str, deals: int, seed: int,
     start = time.perf_counter()
     outcomes, failed = play(tasks)
     summary = summarize(outcomes, team_a, team_b)
-    bid = made = 0
-    for team in ("A", "B"):
+    parts = []
+    if family.contracts == ALL:
+        bid = sum(s.bid for team in ("A", "B") for s in summary.contracts[team].values())
+        made = sum(s.made for team in ("A", "B") for s in summary.contracts[team].values())
+        parts.append(f"all {bid}/{made}")
+    else:
         for strain in family.contracts:
-            stats = summary.contracts[team].get(strain)
-            if stats is not None:
-                bid += stats.bid
-                made += stats.made
-    parts = [f"{bid}/{made}"] if set(family.contracts) - {"slam", "claim"} else []
-    for name, word in (("slam", "slam"), ("claim", "claim")):
-        calls = [summary.house_calls[t].get(name) for t in ("A", "B")]
-        called = sum(c.bid for c in calls if c)
-        good = sum(c.made for c in calls if c)
-        if name in family.contracts or called:
-            parts.append(f"{word} {called}/{good}")
+            if strain in ("slam", "claim"):
+                continue
+            stats = [summary.contracts[t].get(strain) for t in ("A", "B")]
+            bid = sum(s.bid for s in stats if s)
+            made = sum(s.made for s in stats if s)
+            parts.append(f"{strain} {bid}/{made}")
+    for name in ("slam", "claim"):
+        calls = {t: summary.house_calls[t].get(name) for t in ("A", "B")}
+        if name in family.contracts or any(calls.values()):
+            # per team: calls / made (slam) or right (claim)
+            parts.append(name + " " + " ".join(
+                f"{t} {c.bid}/{c.made}" if c else f"{t} 0/0" for t, c in calls.items()))  # fmt: skip
     lo, hi = summary.win_interval
     games = "–" if single else str(summary.matches)
     return (f"{family.name:22} {team_a:>9} v {team_b:<12} {games:>5} {summary.hands:>5}  "
-            f"{' '.join(parts):<22} {summary.thrown_in:>6} {failed:>7}  "
+            f"{' '.join(parts):<32} {summary.thrown_in:>6} {failed:>7}  "
             f"{summary.win_rate:6.1%} ({lo:.0%}–{hi:.0%})  {time.perf_counter() - start:5.1f}s")  # fmt: skip
 
 
@@ -147,7 +152,7 @@ def throw_ins(hands: int, seed: int) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=4, help="duplicate games per heuristic match")
+    p.add_argument("--games", type=int, default=40, help="duplicate games per heuristic match")
     p.add_argument("--pimc-hands", type=int, default=12, help="duplicate hands per pimc match")
     p.add_argument("--inkle-hands", type=int, default=600, help="hands per throw-in count")
     p.add_argument("--seed", type=int, default=1)
@@ -155,7 +160,7 @@ def main() -> None:
     args = p.parse_args()
     print(
         f"{'family':22} {'match (A v B)':>24} {'games':>5} {'hands':>5}  "
-        f"{'bid/made':<22} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}"
+        f"{'bid/made':<32} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}"
     )
     for family in FAMILIES:
         if args.only and family.name.split()[0] not in args.only:

@@ -224,3 +224,20 @@ def test_nominated_joker_is_a_card_of_its_suit_when_all_suits_are_led() -> None:
         state.apply(state.legal_actions()[0])
     assert state.to_move == 1
     assert state.legal_actions() == [joker_lead_action(JOKER_BLACK, s) for s in SUITS]
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "easy"])
+def test_every_claim_the_bots_make_is_right(bot: str) -> None:
+    """R-HOUSE claim: claim only when it is sure. Self-play on 80 seeded deals: the bots
+    claim, and no claim is wrong (a beginner's slip is a card, never a claim)."""
+    claim = rules("australian", claim=True)
+    claims = 0
+    for index in range(80):
+        state = HandState.deal(claim, index % 4, f"claims/{index}")
+        players = [make_player(bot, index * 4 + s) for s in range(4)]
+        while not state.is_over:
+            state.apply(players[state.to_move].act(state.observation(state.to_move)))
+        if state.claim_trick >= 0:
+            claims += 1
+            assert not state.claim_wrong, index
+    assert claims >= 10
