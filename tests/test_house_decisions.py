@@ -94,17 +94,18 @@ HIGH = "JK AH KH 4D 5D 6D AS 6S 5C 6C"
 
 
 @pytest.mark.parametrize("bot", BOTS)
-def test_double_misere_over_partner_misere_with_a_low_hand(bot: str) -> None:
-    """R-HOUSE double_misere, only with two low hands: partner's misère shows theirs."""
+def test_double_misere_over_partner_outbid_misere_with_a_low_hand(bot: str) -> None:
+    """R-HOUSE double_misere, only with two low hands: partner's misère shows theirs, and
+    the opponents have outbid it."""
     state = deal_hand(DM_RULES, 0, {3: LOW})
-    apply_text(state, "misere pass")  # seat 1 (partner of seat 3), seat 2
+    apply_text(state, "misere 8H")  # seat 1 (partner of seat 3), seat 2
     assert make_player(bot, 3).act(state.observation(3)) == DOUBLE_MISERE
 
 
 @pytest.mark.parametrize(
     ("hand", "calls"),
-    [(HIGH, "misere pass"), (LOW, "7S pass"), (LOW, "pass misere")],
-    ids=["high cards", "partner bid a suit", "an opponent bid misère"],
+    [(HIGH, "misere 8H"), (LOW, "7S 8H"), (LOW, "pass misere"), (LOW, "misere pass")],
+    ids=["high cards", "partner bid a suit", "an opponent bid misère", "partner's misère stands"],
 )
 def test_no_double_misere_without_two_low_hands(hand: str, calls: str) -> None:
     state = deal_hand(DM_RULES, 0, {3: hand})

@@ -128,14 +128,21 @@ def house_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | None:
 
     hand = obs.hand
     partner = _partner_calls(obs)
-    low_partner = any(call in (MISERE, OPEN_MISERE) for call in partner)
+    bids = [(seat, call) for seat, call in obs.auction if call != PASS]
+    sides = side_of_seats(rules)
+    # Partner's misère still standing is left alone: alone, with the kitty, it is made
+    # nine times in ten; a double misère over it loses partner the kitty and is made about
+    # a third of the time (heuristic play-outs). Over an opponent's higher bid, double
+    # misère is the side's low contract.
+    outbid = bool(bids) and sides[bids[-1][0]] != sides[obs.seat]
+    low_partner = outbid and any(call in (MISERE, OPEN_MISERE) for call in partner)
     dangers = misere_dangers(hand)
     if low_partner and OPEN_MISERE in partner and dangers == 0 and better(PATASTROPHE):
         return PATASTROPHE, "patastrophe: partner bid open misère and this hand is as low"
     if low_partner and dangers == 0 and better(SHIELDS_DOUBLE):
         return SHIELDS_DOUBLE, "Shields double: two low hands, this one low enough to show"
     if low_partner and dangers <= 1 and better(DOUBLE_MISERE):
-        return DOUBLE_MISERE, "double misère: partner bid misère and this hand is low too"
+        return DOUBLE_MISERE, "double misère: partner bid misère, outbid, and this hand is low too"
     low_bid = chosen == PASS or BID_BASE <= chosen < BID_BASE + 5  # pass or a 6-level bid
     if low_bid and hi_lo_hand(hand) and better(HI_LO):
         return HI_LO, "hi/lo: a strong balanced hand, high cards to win five and low to stop"
