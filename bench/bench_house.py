@@ -11,7 +11,8 @@ duplicate matches, one process: ``heuristic`` against ``heuristic:v1`` in comple
 call, the claim, the draw), and ``pimc`` against ``heuristic`` in single hands. Printed:
 games, hands, how often the family's contracts were bid and made (both teams), slam calls
 and claims, hands thrown in, matches stopped by an illegal action (the engine raises; must
-be 0) and team A's win rate with its 95% Wilson interval.
+be 0), team A's win rate with its 95% Wilson interval and the paired points difference
+A − B per hand with its interval (the fairer measure for single hands).
 
 Then the inkle auction's throw-ins in heuristic self-play: the plain American auction's
 all-pass hands, the inkle auction with the inkle responses of ``bots/house.py`` switched
@@ -114,10 +115,12 @@ def row(family: Family, team_a: str, team_b: str, deals: int, seed: int,
             parts.append(name + " " + " ".join(
                 f"{t} {c.bid}/{c.made}" if c else f"{t} 0/0" for t, c in calls.items()))  # fmt: skip
     lo, hi = summary.win_interval
+    diff = summary.difference
     games = "–" if single else str(summary.matches)
     return (f"{family.name:22} {team_a:>9} v {team_b:<12} {games:>5} {summary.hands:>5}  "
             f"{' '.join(parts):<32} {summary.thrown_in:>6} {failed:>7}  "
-            f"{summary.win_rate:6.1%} ({lo:.0%}–{hi:.0%})  {time.perf_counter() - start:5.1f}s")  # fmt: skip
+            f"{summary.win_rate:6.1%} ({lo:.0%}–{hi:.0%})  {diff[0]:+6.1f} ({diff[1]:+.0f} to "
+            f"{diff[2]:+.0f})  {time.perf_counter() - start:5.1f}s")  # fmt: skip
 
 
 def throw_ins(hands: int, seed: int) -> None:
@@ -160,7 +163,7 @@ def main() -> None:
     args = p.parse_args()
     print(
         f"{'family':22} {'match (A v B)':>24} {'games':>5} {'hands':>5}  "
-        f"{'bid/made':<32} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}"
+        f"{'bid/made':<32} {'thrown':>6} {'illegal':>7}  {'A win rate (95% CI)':<20}  A−B points a hand (95% CI)"
     )
     for family in FAMILIES:
         if args.only and family.name.split()[0] not in args.only:
