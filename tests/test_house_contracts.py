@@ -218,6 +218,14 @@ def _book_points(entry: dict[str, Any], rules: Rules) -> list[int]:
         points[1 - side] += value
     else:
         points[side] -= value
+    play = entry["record"].get("play", [])
+    if "claim" in play:
+        # R-HOUSE claim: wrong when the defence wins a trick of the play-out after it;
+        # then a further 100 off the contracting side
+        claimed_at = play.index("claim") // 4
+        partners = {contractor, (contractor + 2) % 4}
+        if any(winner not in partners for winner in expected["tricks"][claimed_at:]):
+            points[side] -= 100
     return points
 
 
@@ -234,3 +242,16 @@ def test_golden_house_hands(entry: dict[str, Any]) -> None:
     assert isinstance(state, HandState)
     assert list(expected["points"]) == _book_points(entry, state.rules)
     assert hand_record(state) == entry["record"]
+
+
+def test_golden_house_hands_cover_every_new_contract() -> None:
+    """One golden record at least per house contract and §9 deal, a claim both right and
+    wrong, a slam call made and failed, an inkle thrown in and one raised to a real 7."""
+    tags = {"-".join(entry["tags"]) for entry in HANDS}
+    assert {
+        "hi_lo-made", "hi_lo-failed", "double_misere-made", "shields_double-made",
+        "patastrophe-made", "wilkinson_misere-made", "slam_call-made", "slam_call-failed",
+        "claim-right", "claim-wrong", "j5_no_trumps-failed", "split_colours-made",
+        "inkle-thrown_in", "inkle-seven", "french_canadian-made", "dead_hand-made",
+        "open_eight-made", "draw_pack-failed",
+    } <= tags  # fmt: skip

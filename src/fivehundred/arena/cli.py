@@ -213,6 +213,16 @@ def print_table(summary: Summary, unit: str) -> None:
             s = summary.contracts[team].get(strain)
             cells.append(f"{s.bid} bid, {s.made} made, {s.set} set" if s else "–")
         table.add_row(f"contracts {strain}", *cells)
+    for name, label in (("slam", "slam called"), ("claim", "claims")):
+        if any(name in by for by in summary.house_calls.values()):
+            cells = []
+            for team in ("A", "B"):
+                s = summary.house_calls[team].get(name)
+                what = ("made", "failed") if name == "slam" else ("right", "wrong")
+                cells.append(f"{s.bid}, {s.made} {what[0]}, {s.set} {what[1]}" if s else "–")
+            table.add_row(label, *cells)
+    if summary.thrown_in:
+        table.add_row("hands thrown in", str(summary.thrown_in), "")
     cells = []
     for team in ("A", "B"):
         made, bid = summary.misere[team]

@@ -63,6 +63,10 @@ class HandOutcome:
     declarer_team: str | None  # "A" or "B"
     made: bool | None
     record: dict[str, Any] | None = None
+    #: R-HOUSE slam_call: the contractor called slam.
+    slam: bool = False
+    #: R-HOUSE claim: "right" or "wrong" when the contractor claimed, else None.
+    claim: str | None = None
 
 
 @dataclass
@@ -116,6 +120,7 @@ def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
     if result.contract < 0:
         return HandOutcome(points_a, points_b, None, None, None, None, record)
     team = "A" if result.contractor in seats_a else "B"
+    claim = None if state.claim_trick < 0 else "wrong" if state.claim_wrong else "right"
     return HandOutcome(
         points_a,
         points_b,
@@ -124,6 +129,8 @@ def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
         team,
         result.made,
         record,
+        state.slam,
+        claim,
     )
 
 

@@ -74,6 +74,11 @@ class Summary:
     misere: dict[str, tuple[int, int]]  # team -> (made, bid)
     decision_ms: dict[str, float]
     problems: list[str] = field(default_factory=list)
+    #: Hands without a contract (all passed, or R-HOUSE inkle: the highest call an inkle).
+    thrown_in: int = 0
+    #: R-HOUSE calls after the auction, per team: "slam" (called, made) and "claim"
+    #: (claims, right ones: ``made``; wrong ones: ``set``).
+    house_calls: dict[str, dict[str, ContractStats]] = field(default_factory=dict)
     #: Sides at the table: with more than two, team A plays one side and B every other,
     #: so A's fair share of wins is 1 / sides.
     sides: int = 2
@@ -100,10 +105,15 @@ class Summary:
             "decision_ms": self.decision_ms,
             "sides": self.sides,
             "problems": self.problems,
+            "thrown_in": self.thrown_in,
+            "house_calls": {team: {name: {"bid": s.bid, "made": s.made, "set": s.set}
+                                   for name, s in by.items()}
+                            for team, by in self.house_calls.items()},
         }  # fmt: skip
 
 
-STRAIN_ORDER = ("S", "C", "D", "H", "NT", "misere", "open_misere", "blind_misere")
+STRAIN_ORDER = ("S", "C", "D", "H", "NT", "misere", "open_misere", "blind_misere",
+                "hi_lo", "double_misere", "shields_double", "patastrophe")  # fmt: skip
 
 
 def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
@@ -119,6 +129,8 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
     spent = {"A": 0.0, "B": 0.0}
     count = {"A": 0, "B": 0}
     problems: list[str] = []
+    thrown_in = 0
+    house_calls: dict[str, dict[str, ContractStats]] = {"A": {}, "B": {}}
     for outcome in outcomes:
         if outcome.winner is None:
             ties += 1
@@ -132,11 +144,23 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
             pair[0] += hand.points_a - hand.points_b
             pair[1] += 1
             if hand.declarer_team is None or hand.strain is None:
+                thrown_in += hand.contract is None
                 continue
             stats = contracts[hand.declarer_team].setdefault(hand.strain, ContractStats())
             stats.bid += 1
             stats.made += bool(hand.made)
             stats.set += not hand.made
+            calls = house_calls[hand.declarer_team]
+            if hand.slam:
+                slam = calls.setdefault("slam", ContractStats())
+                slam.bid += 1
+                slam.made += bool(hand.made)
+                slam.set += not hand.made
+            if hand.claim is not None:
+                claim = calls.setdefault("claim", ContractStats())
+                claim.bid += 1
+                claim.made += hand.claim == "right"
+                claim.set += hand.claim == "wrong"
             if "misere" in hand.strain:
                 misere[hand.declarer_team][1] += 1
                 misere[hand.declarer_team][0] += bool(hand.made)
@@ -166,5 +190,7 @@ def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
         misere={t: (m[0], m[1]) for t, m in misere.items()},
         decision_ms={t: (1000 * spent[t] / count[t] if count[t] else 0.0) for t in spent},
         problems=problems,
+        thrown_in=thrown_in,
+        house_calls=house_calls,
         sides=max(2, sides),
     )

@@ -14,9 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fivehundred.actions import BID_BASE, MISERE, Action, bid_action, bid_strain, bid_tricks
+from fivehundred.actions import (
+    BID_BASE,
+    CLAIM,
+    MISERE,
+    Action,
+    bid_action,
+    bid_strain,
+    bid_tricks,
+)
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.house import without_claim
 from fivehundred.bots.memory import TableView, legal_cards
 from fivehundred.bots.pimc import PIMC_PRESETS, PimcPlayer
 from fivehundred.cards import RANK_ACE, rank_of
@@ -37,8 +46,9 @@ class EasyPlayer(HeuristicPlayer):
         if len(obs.legal) < 2 or self.rng.random() >= EASY_SLIPS.get(obs.phase, 0.0):
             return action
         slip = self._auction_slip(obs, action) if obs.phase == "auction" else None
-        if obs.phase == "play":
-            slip = self._play_slip(obs, action)
+        if obs.phase == "play" and action != CLAIM:
+            # a slip is a card, never a claim (R-HOUSE claim: only a sure one is made)
+            slip = self._play_slip(without_claim(obs), action)
         if slip is None:
             return action
         slipped, why = slip
