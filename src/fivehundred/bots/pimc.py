@@ -37,6 +37,7 @@ from fivehundred.actions import (
     bid_tricks,
 )
 from fivehundred.bots.base import Player, say
+from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.house import house_action, house_bid, without_claim
 from fivehundred.bots.memory import context_for, play_card
@@ -78,7 +79,7 @@ class PimcPlayer(Player):
     name = "pimc"
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 bid_deals: int | None = None) -> None:  # fmt: skip
+                 bid_deals: int | None = None, beliefs: bool = True) -> None:  # fmt: skip
         if not HAVE_SOLVER:
             raise PlayerUnavailableError("the pimc player needs the double-dummy solver: "
                                          "pip install 'fivehundred[solver]'")  # fmt: skip
@@ -93,6 +94,11 @@ class PimcPlayer(Player):
         #: slow to solve leaves less for the others.
         self.node_budget = NODE_BUDGET if samples < 128 else 8 * NODE_BUDGET
         self.heuristic = HeuristicPlayer(seed)
+        #: Weight the sampled deals by how likely the heuristic, as the model of the
+        #: others, would have made the calls seen (:mod:`fivehundred.bots.belief`).
+        self.beliefs = beliefs
+        self._model: CallModel | None = None
+        self._model_key: tuple[object, ...] = ()
         self._discard_plan: CardMask = 0
         self._discard_why = ""
         self._reads: list[Read] = []
@@ -117,7 +123,7 @@ class PimcPlayer(Player):
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
             action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
-                                            self.node_budget)  # fmt: skip
+                                            self.node_budget, self.beliefs)  # fmt: skip
             action, why = house_bid(obs, action) or (action, why)
             self._reason = why
             return action
@@ -202,6 +208,18 @@ class PimcPlayer(Player):
             self._reads_key = key
         return self._reads
 
+    def call_model(self, obs: Observation) -> CallModel | None:
+        """The model of the other seats' calls (cached per hand; the contractor's hand is
+        not read: the kitty changed it), or None without beliefs."""
+        if not self.beliefs:
+            return None
+        key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
+        if self._model is None or self._model_key != key:
+            skip = (obs.contractor,) if obs.contractor >= 0 else ()
+            self._model = CallModel(obs, self.heuristic, skip)
+            self._model_key = key
+        return self._model if self._model else None
+
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
@@ -279,7 +297,7 @@ class PimcPlayer(Player):
             rng = random.Random(self.rng.random())
             deals = max(4, self.bid_deals // 2)
             self._discard_plan, self._discard_why = discard_by_simulation(
-                obs, self.heuristic, deals, rng, self.node_budget // 2
+                obs, self.heuristic, deals, rng, self.node_budget // 2, self.beliefs
             )
         for card in iter_cards(self._discard_plan & obs.hand):
             if card in obs.legal:
@@ -324,6 +342,15 @@ class PimcPlayer(Player):
         trick = [(seat, play_card(a)) for seat, a in obs.trick]
         totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
         solved = 0
+        weight_sum = 0.0
+        model = self.call_model(obs)
+        played = [0] * obs.rules.seats
+        if model is not None:
+            for plays, _ in obs.tricks:
+                for seat, a in plays:
+                    played[seat] |= 1 << play_card(a)
+            for seat, a in obs.trick:
+                played[seat] |= 1 << play_card(a)
         for _ in range(self.deals_for(obs)):
             hands = self.sample_hands(obs, rng)
             if hands is None:
@@ -349,21 +376,27 @@ class PimcPlayer(Player):
             values = values_position(pos)
             if not set(totals) <= set(values):
                 continue
+            # The deal counts as much as its hands (as dealt) fit the others' calls.
+            weight = (
+                model.weight([h | p for h, p in zip(hands, played, strict=True)]) if model else 1.0
+            )
             for action in totals:
-                totals[action] += self.utility(obs, values[action])
+                totals[action] += weight * self.utility(obs, values[action])
             solved += 1
+            weight_sum += weight
         if not solved:
             action = self.heuristic.act(obs)
             return action, self.heuristic.explain()
         best = max(obs.legal, key=lambda a: (totals[a], -a))
-        mean = totals[best] / solved
+        mean = totals[best] / weight_sum
         two = obs.rules.two_jokers
+        weighted = ", weighted by how well each fits the bids" if model else ""
         why = (
-            f"{say(best, two)}: it scored best over {solved} sampled deals "
+            f"{say(best, two)}: it scored best over {solved} sampled deals{weighted} "
             f"({mean:+.0f} points for my side on average"
         )
         others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
         if others:
             second = max(others, key=lambda a: (totals[a], -a))
-            why += f"; the next best, {say(second, two)}, {totals[second] / solved:+.0f}"
+            why += f"; the next best, {say(second, two)}, {totals[second] / weight_sum:+.0f}"
         return best, why + ")"
