@@ -88,3 +88,28 @@ def test_pimc_play_says_its_deals_are_weighted() -> None:
         state.apply(action)
     if state.contractor >= 0:
         assert any("weighted by how well each fits the bids" in r for r in reasons), reasons
+
+
+def test_in_play_only_the_opponents_calls_are_read() -> None:
+    # Seat 0 opens 6S, seat 1 bids 6H, seat 2 and 3 pass, seat 0 passes: 6H by seat 1.
+    state = HandState.deal(AUS, 3, "belief/opponents")
+    apply_text(state, "6S 6H pass pass pass")
+    while state.phase != "play":
+        seat = state.to_move
+        state.apply(HeuristicPlayer(seat).act(state.observation(seat)))
+    pimc = PimcPlayer(0, samples=8)
+    model = pimc.call_model(state.observation(state.to_move))
+    # Whoever is to move, partner's calls and the contractor's (seat 1) are not read.
+    seats = {seat for seat, _, _ in model.calls} if model else set()
+    assert 1 not in seats and (state.to_move + 2) % 4 not in seats
+    assert seats <= {0, 2, 3} - {state.to_move}
+    assert PimcPlayer(0, samples=8, beliefs=False).call_model(state.observation(0)) is None
+
+
+def test_cautious_bid_values_lower_a_noisy_mean(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fivehundred.bots import simulate
+
+    assert simulate._cautious([0.0, 100.0]) == 50.0  # no caution by default
+    monkeypatch.setattr(simulate, "BID_CAUTION", 1.0)
+    assert simulate._cautious([0.0, 100.0]) == pytest.approx(0.0)  # 50 - 70.7 / 1.41
+    assert simulate._cautious([50.0, 50.0]) == 50.0

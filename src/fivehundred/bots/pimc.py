@@ -15,6 +15,12 @@ value, the defenders score 10 a trick) wins, passing valued by solving the contr
 stands. The discard is the best of a few candidate sets on solved deals. Hands far from a
 contract pass at once, by the heuristic's count.
 
+Beliefs (four players): the sampled deals are weighted by how likely the heuristic, as the
+model of the other players, would have made the calls seen with the hands each deal gives
+them (:mod:`fivehundred.bots.belief`): for a bid or the discard, each deal is the pick of
+three by that weight; in play, each solved deal counts by the weight of the opponents'
+calls (not partner's, nor the contractor's, whose hand the kitty changed).
+
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals in play, 21
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
