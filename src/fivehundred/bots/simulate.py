@@ -16,6 +16,7 @@ valued by solving the contract that stands (partner's or an opponent's) on the s
 from __future__ import annotations
 
 import contextlib
+import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from fivehundred.actions import (
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import say
+from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import (
     HeuristicPlayer,
     fitted_counts,
@@ -59,6 +61,10 @@ BID_SLACK = 2.3
 BID_STRETCH = 0.7
 #: Deals a bid always solves, whatever its budget.
 MIN_DEALS = 4
+#: A bid is valued this many standard errors below its mean score over the deals.
+BID_CAUTION = 0.0
+#: Deals drawn for each one kept when the deals are weighted by the calls seen.
+BELIEF_DRAWS = 3
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
 
@@ -148,14 +154,25 @@ def _favoured(read: Read) -> CardMask:
 
 
 def sample_deal(
-    obs: Observation, reads: Sequence[Read], rng: random.Random, tries: int = 30
+    obs: Observation,
+    reads: Sequence[Read],
+    rng: random.Random,
+    tries: int = 30,
+    beliefs: CallModel | None = None,
 ) -> tuple[list[CardMask], CardMask]:
     """Hands for every seat (ours as it is) and a kitty, fitting the auction.
 
     Seats are dealt one by one, the most constrained first: a bidder's hand is drawn with
     the cards of its strain favoured and redrawn (up to ``tries`` times) until it shows
     the tricks of its bid; an early passer's until it has no biddable suit. The last draw
-    stands if none fits, so a deal always comes back."""
+    stands if none fits, so a deal always comes back.
+
+    With ``beliefs`` (the heuristic as the model of the other seats' calls) the deal is
+    one of :data:`BELIEF_DRAWS` such deals, drawn in proportion to how likely each is to
+    have produced the calls seen (:mod:`fivehundred.bots.belief`)."""
+    if beliefs:
+        deals = [sample_deal(obs, reads, rng, tries) for _ in range(BELIEF_DRAWS)]
+        return deals[beliefs.pick([hands for hands, _ in deals], rng)]
     rules = obs.rules
     size = rules.pack.hand_size
     by_seat = {r.seat: r for r in reads}
@@ -304,14 +321,27 @@ def worth_simulating(heuristic: HeuristicPlayer, obs: Observation, proposal: Act
     return best >= max(5.6, cheapest - 0.9)
 
 
+def _cautious(scores: Sequence[float]) -> float:
+    """A bid's value: its mean score over the deals less :data:`BID_CAUTION` standard
+    errors (the best of several noisy means looks better than it is)."""
+    n = len(scores)
+    mean = sum(scores) / n
+    if n < 2 or not BID_CAUTION:
+        return mean
+    spread: float = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1))
+    return mean - BID_CAUTION * spread / math.sqrt(n)
+
+
 def bid_by_simulation(
     obs: Observation,
     heuristic: HeuristicPlayer,
     deals: int,
     rng: random.Random,
     max_nodes: int | None = None,
+    beliefs: bool = False,
 ) -> tuple[Action, str]:
-    """The call with the best mean score over ``deals`` sampled deals (see the module)."""
+    """The call with the best mean score over ``deals`` sampled deals (see the module);
+    ``beliefs``: the deals are weighted by the other seats' calls (see :func:`sample_deal`)."""
     rules = obs.rules
     proposal = heuristic.act(obs)
     why = heuristic.explain()
@@ -327,11 +357,12 @@ def bid_by_simulation(
     bids = [(s, c) for s, c in obs.auction if c != PASS]
     standing = bids[-1] if bids else None
     reads = auction_reads(obs)
+    model = CallModel(obs, heuristic) if beliefs else None
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
     for _n in _within_budget(deals, max_nodes, MIN_DEALS):
-        hands, kitty = sample_deal(obs, reads, rng)
+        hands, kitty = sample_deal(obs, reads, rng, beliefs=model)
         full = obs.hand | kitty
         for strain in strains:
             contract = bid_action(6, strain)
@@ -376,10 +407,10 @@ def bid_by_simulation(
             action = bid_action(level, strain)
             if action not in legal:
                 continue
-            mean = sum(shaded_score(action, t, rules) for t in tricks[strain]) / count
-            options.append((mean, action))
+            options.append((_cautious([shaded_score(action, t, rules) for t in tricks[strain]]),
+                            action))  # fmt: skip
     if try_misere and misere_tricks:
-        options.append((sum(shaded_score(MISERE, t, rules) for t in misere_tricks) / count, MISERE))
+        options.append((_cautious([shaded_score(MISERE, t, rules) for t in misere_tricks]), MISERE))
     if not options:
         return proposal, why
     # Ties go to the cheaper call (a lower bid leaves room to stop).
@@ -441,21 +472,24 @@ def discard_by_simulation(
     deals: int,
     rng: random.Random,
     max_nodes: int | None = None,
+    beliefs: bool = False,
 ) -> tuple[CardMask, str]:
     """The discard (a mask of ``kitty_size`` cards) with the best mean score on sampled
     deals of the other hands, each solved double-dummy from the opening lead (no new deal
-    once ``max_nodes`` positions are searched, after at least two deals)."""
+    once ``max_nodes`` positions are searched, after at least two deals; ``beliefs``: as
+    in :func:`bid_by_simulation`)."""
     rules = obs.rules
     contract = obs.contract
     candidates = discard_candidates(heuristic, obs.hand, contract, rules)
     if len(candidates) == 1:
         return candidates[0], "the heuristic's discard (no other sensible one)"
     reads = auction_reads(obs)
+    model = CallModel(obs, heuristic) if beliefs else None
     totals = [0.0] * len(candidates)
     solved = 0
     for _n in _within_budget(deals, max_nodes, 2):
         solved += 1
-        hands, _ = sample_deal(obs, reads, rng)
+        hands, _ = sample_deal(obs, reads, rng, beliefs=model)
         for i, mask in enumerate(candidates):
             played = list(hands)
             played[obs.seat] = obs.hand & ~mask
