@@ -36,6 +36,7 @@ from fivehundred.actions import (
     Action,
     bid_tricks,
 )
+from fivehundred.bots import counts
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.house import house_action, house_bid, without_claim
@@ -140,6 +141,8 @@ class PimcPlayer(Player):
     def supported(obs: Observation) -> bool:
         """Deals can be sampled for this observation (not the two-player dummies, whose
         face-down cards have an order, and only with the solver)."""
+        if HAVE_SOLVER and counts.handles(obs):
+            return True  # two, three, five or six players: see fivehundred.bots.counts
         if not HAVE_SOLVER or obs.rules.dummies:
             return False
         # With five or six at the table a full-hand solve takes far too long: search only
@@ -152,6 +155,8 @@ class PimcPlayer(Player):
         """Deals to solve now; 0 means play the first trick by the heuristic (a whole-hand
         solve costs up to a second, and a couple of deals choose worse than the rules of
         thumb)."""
+        if counts.handles(obs):
+            return counts.deals_for(self.samples, obs)
         left = 10 - len(obs.tricks)
         scale = _SCALE.get(left, 1.0)
         if not scale:
@@ -164,6 +169,8 @@ class PimcPlayer(Player):
         length and honours in its strain, an early passer's weakness (see
         :func:`~fivehundred.bots.simulate.auction_reads`; the contractor's hand is read
         only through its trumps, as the kitty changed it)."""
+        if counts.handles(obs):
+            return counts.sample_hands(obs, rng)
         reads = self._reads_for(obs)
         if not reads:
             return self._sample_once(obs, rng)
@@ -324,7 +331,8 @@ class PimcPlayer(Player):
         trick = [(seat, play_card(a)) for seat, a in obs.trick]
         totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
         solved = 0
-        for _ in range(self.deals_for(obs)):
+        deals = self.deals_for(obs)
+        for _ in counts.deal_numbers(deals) if counts.handles(obs) else range(deals):
             hands = self.sample_hands(obs, rng)
             if hands is None:
                 continue

@@ -1,0 +1,198 @@
+"""PIMC at the other player counts: two-handed dummies, three, five and six players.
+
+Four-handed play is :mod:`fivehundred.bots.pimc`'s own; at every other count it calls here
+for three things:
+
+* :func:`sample_hands` deals the cards a seat cannot see so that the deal respects all it
+  has seen: its own hand, every card played, the voids shown, the open cards (the two-handed
+  dummies' face-up cards and, for a dummy, its owner's hand), and the table's shape. A
+  two-handed dummy's face-down cards are unseen even to its owner and are dealt like any
+  hidden card (the double-dummy search then lets the dummy play them: a small relaxation;
+  they turn up as the cards above them are played). Five-handed, the called card lies in a
+  defender's hand until it is played (never among the contractor's discards). Six-handed
+  deals come from the 63-card pack and its hand sizes. The contractor is dealt a fair share
+  of the trumps still out, as with four.
+* :func:`deals_for` and :func:`deal_numbers`: how many deals to solve now, scaled to the
+  cost of a solve at this count (a full-hand solve with five or six seats costs about 0.1 s,
+  a trick later about 5 ms, so the search starts at the second trick instead of the
+  seventh), and stopped once the solver has searched :data:`PLAY_NODE_BUDGET` positions
+  (a count, not a time: a seed gives the same game on any machine).
+* :func:`simulated_bidding`: whether the auction and the discard are simulated at this
+  count (:mod:`fivehundred.bots.simulate` deals with every count through
+  :func:`sample_deal_for_count`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from fivehundred.actions import MISERE
+from fivehundred.bots.memory import context_for, play_card
+from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
+from fivehundred.observation import Observation
+
+#: Positions the solver may search for one decision in play at the other counts (about
+#: 0.1 s); at least :data:`MIN_PLAY_DEALS` deals are always solved.
+PLAY_NODE_BUDGET = 600_000
+MIN_PLAY_DEALS = 2
+#: Share of the deals used when this many tricks are left, per active player count (0:
+#: the heuristic plays; a first-trick solve with three seats costs ~40 ms, with five or
+#: six ~100 ms, with four hands of ten ~1 s).
+SCALES: dict[int, dict[int, float]] = {
+    3: {10: 0.125, 9: 0.5, 8: 0.75},
+    4: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+    5: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+    6: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+}
+
+
+def handles(obs: Observation) -> bool:
+    """Whether this module decides how to sample and search for ``obs`` (every table but
+    the plain four-handed one, and not the two-live variants whose dead hands sit out)."""
+    rules = obs.rules
+    return not rules.two_live and (rules.players != 4 or rules.seats != 4)
+
+
+def deals_for(samples: int, obs: Observation) -> int:
+    """Deals to solve for a decision in play (0: the heuristic plays it)."""
+    players = len(obs.active or range(obs.rules.seats))
+    left = 10 - len(obs.tricks)
+    scale = SCALES.get(players, SCALES[6]).get(left, 1.0)
+    if not scale:
+        return 0 if samples < 128 else max(2, samples // 16)
+    return max(MIN_PLAY_DEALS, round(samples * scale))
+
+
+def deal_numbers(count: int, budget: int = PLAY_NODE_BUDGET) -> Iterator[int]:
+    """Deal numbers up to ``count``, stopping (after :data:`MIN_PLAY_DEALS`) once the
+    solver has searched ``budget`` positions since the first."""
+    from fivehundred.solver import nodes_searched
+
+    start = nodes_searched()
+    for n in range(count):
+        if n >= MIN_PLAY_DEALS and nodes_searched() - start >= budget:
+            return
+        yield n
+
+
+def hidden_counts(obs: Observation) -> dict[int, int]:
+    """Unseen cards each active seat holds: its hand size less the cards of it this seat
+    sees (a dummy's face-up cards, its owner's hand, our own hand)."""
+    seats = obs.rules.seats
+    known = dict(obs.exposed)
+    known[obs.seat] = known.get(obs.seat, 0) | obs.hand
+    active = obs.active or tuple(range(seats))
+    out: dict[int, int] = {}
+    for s in active:
+        n = obs.hand_sizes[s] - known.get(s, 0).bit_count()
+        if n > 0:
+            out[s] = n
+    return out
+
+
+def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[CardMask] | None:
+    """Every active seat's hand, the cards this seat sees where they are and the unseen ones
+    dealt at random within the constraints (None if no deal was found)."""
+    seats = obs.rules.seats
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    hands = [0] * seats
+    for seat, mask in obs.exposed:
+        hands[seat] |= mask
+    hands[obs.seat] |= obs.hand
+    need = hidden_counts(obs)
+    to_fill = list(need)
+    unseen = obs.unseen
+    pile = unseen.bit_count() - sum(need.values())
+    if pile < 0:
+        return None
+    forbidden = {s: 0 for s in to_fill}
+    for s in to_fill:
+        if s in dict(obs.exposed) or s == obs.seat:
+            continue  # a dummy shows no void: its face-down cards may hold the suit
+        for suit in range(4):
+            if obs.voids[s] >> suit & 1:
+                forbidden[s] |= ctx.follow_masks[suit]
+    if obs.seat in forbidden and obs.trick and not obs.hand & ctx.follow_masks[obs.led_suit]:
+        # A dummy to play with no face-up card of the led suit may discard: deal its
+        # face-down cards none of the suit, so that the search's choices are the legal ones.
+        forbidden[obs.seat] |= ctx.follow_masks[obs.led_suit]
+    # Five players: the called card is in a defender's hand until it is played.
+    must: dict[int, tuple[int, ...]] = {}
+    called = obs.called_card
+    if called >= 0 and unseen >> called & 1:
+        holders = tuple(s for s in to_fill if s != obs.contractor and not forbidden[s] >> called & 1)
+        if not holders:
+            return None
+        must[called] = holders
+    contractor = obs.contractor
+    wanted_trumps = 0
+    trump_pool: list[int] = []
+    if contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE:
+        follow = ctx.follow_masks[obs.trump]
+        trumps = unseen & follow & ~forbidden[contractor]
+        played_trumps = sum(
+            1
+            for plays, _ in obs.tricks
+            for seat, a in plays
+            if seat == contractor and follow >> play_card(a) & 1
+        )
+        share = trumps.bit_count() * 2 // max(3, len(to_fill))
+        wanted_trumps = max(0, min(need[contractor], 5 - played_trumps, share))
+        trump_pool = [c for c in iter_cards(trumps) if c not in must]
+    cards = [c for c in iter_cards(unseen) if c not in must]
+    for _ in range(tries):
+        room = dict(need)
+        room_pile = pile
+        out = dict.fromkeys(to_fill, 0)
+        for card, holders in must.items():
+            options = [s for s in holders if room[s] > 0]
+            if not options:
+                break
+            s = rng.choices(options, [room[h] for h in options])[0]
+            out[s] |= 1 << card
+            room[s] -= 1
+        first: list[int] = []
+        if wanted_trumps:
+            pool = list(trump_pool)
+            rng.shuffle(pool)
+            first = pool[: min(wanted_trumps, room[contractor])]
+            for card in first:
+                out[contractor] |= 1 << card
+                room[contractor] -= 1
+        rest = [c for c in cards if c not in first]
+        rng.shuffle(rest)
+        rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
+        ok = True
+        for card in rest:
+            options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
+            weights = [room[s] for s in options]
+            total = sum(weights) + room_pile
+            if total <= 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for s, w in zip(options, weights, strict=True):
+                if pick < w:
+                    out[s] |= 1 << card
+                    room[s] -= 1
+                    break
+                pick -= w
+            else:
+                room_pile -= 1
+        if ok and all(v == 0 for v in room.values()):
+            for s, mask in out.items():
+                hands[s] |= mask
+            return hands
+    return None
+
+
+__all__ = [
+    "PLAY_NODE_BUDGET",
+    "deal_numbers",
+    "deals_for",
+    "handles",
+    "hidden_counts",
+    "sample_hands",
+]
