@@ -122,7 +122,9 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     must: dict[int, tuple[int, ...]] = {}
     called = obs.called_card
     if called >= 0 and unseen >> called & 1:
-        holders = tuple(s for s in to_fill if s != obs.contractor and not forbidden[s] >> called & 1)
+        holders = tuple(
+            s for s in to_fill if s != obs.contractor and not forbidden[s] >> called & 1
+        )
         if not holders:
             return None
         must[called] = holders
