@@ -25,12 +25,14 @@ for three things:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
-from fivehundred.actions import MISERE
+from fivehundred.actions import MISERE, Action, bid_strain
 from fivehundred.bots.memory import context_for, play_card
-from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
+from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
+from fivehundred.rules import Rules
+from fivehundred.scoring import side_of_seats
 
 #: Positions the solver may search for one decision in play at the other counts (about
 #: 0.1 s); at least :data:`MIN_PLAY_DEALS` deals are always solved.
@@ -190,11 +192,84 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     return None
 
 
+# ----------------------------------------------------------------------------- bidding
+#: Player counts (seats at the table, dummies included) whose bids and discard the PIMC
+#: player simulates here; four-handed is :mod:`fivehundred.bots.pimc`'s own.
+BID_COUNTS = (2, 3, 5, 6)
+
+
+def simulated_bidding(obs: Observation) -> bool:
+    """Whether the auction and the discard are simulated at this table (see
+    :func:`fivehundred.bots.simulate.bid_by_simulation`; every count but the two-live
+    variants, whose dead hands the simulation does not deal)."""
+    return handles(obs) and obs.rules.players in BID_COUNTS
+
+
+#: Five or six seats: at most this many deals for a bid or the discard, and this share of
+#: the four-handed budget of positions (a whole-hand solve there costs ~0.1 s).
+WIDE_BID_DEALS = 6
+WIDE_BID_SHARE = 0.2
+
+
+def bid_effort(rules: Rules, deals: int, max_nodes: int | None) -> tuple[int, int | None]:
+    """Deals and positions a bid or a discard may spend at this count."""
+    if len(rules.live_seats) < 5:
+        return deals, max_nodes
+    budget = None if max_nodes is None else int(max_nodes * WIDE_BID_SHARE)
+    return min(deals, WIDE_BID_DEALS), budget
+
+
+def friends_of(rules: Rules, seat: int) -> tuple[int, ...]:
+    """``seat`` and the seats that always score with it (partners with two, four or six
+    players; with three or five each seat is alone before a partner is called)."""
+    sides = side_of_seats(rules)
+    return tuple(s for s in range(rules.seats) if sides[s] == sides[seat])
+
+
+def called_holder(rules: Rules, contractor: int, contract: Action,
+                  hands: Sequence[CardMask]) -> int:  # fmt: skip
+    """Five players: the seat holding the card the contractor would call (the best trump it
+    lacks, in no trumps the best card, as the heuristic calls), -1 if none is held."""
+    strain = bid_strain(contract)
+    ctx = context_for(strain, False, (-1, -1))
+    trumps = ctx.follow_masks[strain] if strain != NO_TRUMPS else 0
+    best = (-1, -1, -1)
+    for s in range(rules.seats):
+        if s == contractor:
+            continue
+        for card in iter_cards(hands[s] & ~JOKERS_MASK):
+            key = (1 if trumps >> card & 1 else 0, ctx.power[card], s)
+            if key > best:
+                best = key
+    return best[2]
+
+
+def contract_seats(rules: Rules, contractor: int, contract: Action,
+                   hands: Sequence[CardMask]) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+    """The active seats and the contracting side for a whole-hand solve of ``contract``
+    (hands after the discard): partners sit out of misère; five-handed, the holder of the
+    card the contractor would call is its partner."""
+    seats = tuple(rules.live_seats)
+    if rules.called_partner:
+        holder = -1 if contract >= MISERE else called_holder(rules, contractor, contract, hands)
+        return seats, (contractor,) if holder < 0 else (contractor, holder)
+    side = tuple(s for s in friends_of(rules, contractor) if s in seats)
+    if contract >= MISERE:
+        return tuple(s for s in seats if s == contractor or s not in side), (contractor,)
+    return seats, side
+
+
 __all__ = [
+    "BID_COUNTS",
     "PLAY_NODE_BUDGET",
+    "bid_effort",
+    "called_holder",
+    "contract_seats",
     "deal_numbers",
     "deals_for",
+    "friends_of",
     "handles",
     "hidden_counts",
     "sample_hands",
+    "simulated_bidding",
 ]

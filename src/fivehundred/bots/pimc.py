@@ -107,8 +107,10 @@ class PimcPlayer(Player):
             self.bid_deals > 0
             and len(obs.legal) > 1
             and self.supported(obs)
-            and obs.rules.players in SIMULATED_COUNTS
-            and obs.rules.seats == obs.rules.players
+            and (
+                (obs.rules.players in SIMULATED_COUNTS and obs.rules.seats == obs.rules.players)
+                or counts.simulated_bidding(obs)
+            )
         )
         house = house_action(obs)  # claims, slam calls, hi/lo (R-HOUSE)
         if house is not None:

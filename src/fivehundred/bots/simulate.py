@@ -30,6 +30,7 @@ from fivehundred.actions import (
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
+from fivehundred.bots import counts
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import (
     HeuristicPlayer,
@@ -167,11 +168,12 @@ def sample_deal(
     pool = list(iter_cards(obs.unseen))
     hands = [0] * rules.seats
     hands[obs.seat] = obs.hand
+    known = dict(obs.exposed)  # two players: the dummies' face-up cards are where they lie
     for seat in others:
         read = by_seat.get(seat)
         if read is None:
             rng.shuffle(pool)
-            picked = pool[:size]
+            picked = pool[: size - known.get(seat, 0).bit_count()]
         else:
             favoured = _favoured(read)
             for _ in range(tries):
@@ -181,7 +183,7 @@ def sample_deal(
                 picked = keyed[-size:]
                 if not read.broken(sum(1 << c for c in picked), rules):
                     break
-        hands[seat] = sum(1 << c for c in picked)
+        hands[seat] = known.get(seat, 0) | sum(1 << c for c in picked)
         taken = set(picked)
         pool = [c for c in pool if c not in taken]
     kitty = sum(1 << c for c in pool)
@@ -240,6 +242,8 @@ def play_out(
         ctx = context_for(bid_strain(contract), False, (-1, -1))
         active = range(seats)
         side = (contractor, partner) if partner >= 0 else (contractor,)
+    if rules.players != 4:  # two (dummies), three, five or six players
+        active, side = counts.contract_seats(rules, contractor, contract, hands)
     leader = _leader(rules, dealer, contractor)
     if leader not in active:
         leader = (leader + 1) % seats
@@ -330,6 +334,8 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
+    if rules.players != 4:  # whole-hand solves cost more with five or six seats
+        deals, max_nodes = counts.bid_effort(rules, deals, max_nodes)
     for _n in _within_budget(deals, max_nodes, MIN_DEALS):
         hands, kitty = sample_deal(obs, reads, rng)
         full = obs.hand | kitty
@@ -354,7 +360,10 @@ def bid_by_simulation(
             played[seat] = theirs & ~heuristic_discards(heuristic, theirs, call, rules)
             total = play_out(rules, obs.dealer, seat, call, played)
             score = shaded_score(call, total, rules)
-            pass_scores.append(score if seat in (obs.seat, partner) else -score)
+            friends = (
+                (obs.seat, partner) if rules.players == 4 else counts.friends_of(rules, obs.seat)
+            )
+            pass_scores.append(score if seat in friends else -score)
     count = len(next(iter(tricks.values()))) if tricks else len(misere_tricks)
     if not count:
         return proposal, why
@@ -452,6 +461,8 @@ def discard_by_simulation(
         return candidates[0], "the heuristic's discard (no other sensible one)"
     reads = auction_reads(obs)
     totals = [0.0] * len(candidates)
+    if rules.players != 4:
+        deals, max_nodes = counts.bid_effort(rules, deals, max_nodes)
     solved = 0
     for _n in _within_budget(deals, max_nodes, 2):
         solved += 1
