@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import Protocol
 
 from fivehundred.actions import MISERE, Action, bid_strain
+from fivehundred.bots.base import say
+from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
-from fivehundred.rules import Rules
+from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
 from fivehundred.scoring import side_of_seats
 
 #: Positions the solver may search for one decision in play at the other counts (about
@@ -192,6 +195,102 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     return None
 
 
+# ----------------------------------------------------------------------------- search
+#: Player counts where each seat scores for itself (three, five): a defender also values
+#: its own tricks against the other defenders' (see :func:`search`).
+SELFISH_COUNTS = (3, 5)
+
+
+class _Searcher(Protocol):
+    samples: int
+    rng: random.Random
+    heuristic: HeuristicPlayer
+
+    def deals_for(self, obs: Observation) -> int: ...
+
+    def utility(self, obs: Observation, total: int) -> float: ...
+
+
+def selfish_utility(obs: Observation, team: float, total: int, mine: int,
+                    side: int) -> float:  # fmt: skip
+    """A defender's points less the average other seat's when each seat scores for itself.
+
+    ``team`` is the defence's utility (:meth:`PimcPlayer.utility`) when the ``side``
+    contracting seats end with ``total`` tricks; ``mine`` the tricks this seat can take
+    against everyone. The contracting seats score the contract's value (won or lost),
+    every defender 10 a trick: the other defenders' tricks count against this seat."""
+    others = len(obs.active or range(obs.rules.seats)) - 1
+    defence = 10 - total
+    value = -team + 10 * defence - total  # the contractor's points for the contract
+    return 10 * mine - (side * value + 10 * max(0, defence - mine)) / others
+
+
+def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
+    """The PIMC search at the other counts: :func:`sample_hands` deals, each solved
+    double-dummy, stopping after :data:`PLAY_NODE_BUDGET` positions; the action with the
+    best total utility is played. Five players: before the called card shows, the seat
+    holding it in each deal is the contractor's partner. Three or five players
+    (:data:`SELFISH_COUNTS`), a defender weighs its own tricks too."""
+    from fivehundred.solver import Position, values_position
+
+    rng = random.Random(player.rng.random())
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    rules = obs.rules
+    active = obs.active or tuple(range(rules.seats))
+    unknown_partner = rules.called_partner and not obs.partners and obs.called_card >= 0
+    if obs.contractor >= 0:
+        contracting: tuple[int, ...] = (obs.contractor, *obs.partners)
+    else:
+        sides = side_of_seats(rules)
+        contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
+    trick = [(seat, play_card(a)) for seat, a in obs.trick]
+    not_renounced = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+    totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
+    solved = 0
+    for _ in deal_numbers(player.deals_for(obs)):
+        hands = sample_hands(obs, rng)
+        if hands is None:
+            continue
+        side = contracting
+        if unknown_partner:
+            side = (obs.contractor, *(s for s in active if hands[s] >> obs.called_card & 1))
+        won = sum(obs.tricks_won[s] for s in side)
+        pos = Position.build(ctx, active, side, hands, obs.seat, trick, obs.led_suit,
+                             obs.suits_led, obs.voids, not_renounced, won)  # fmt: skip
+        values = values_position(pos)
+        if not set(totals) <= set(values):
+            continue
+        selfish = len(active) in SELFISH_COUNTS and obs.contractor >= 0 and obs.seat not in side
+        mine: dict[Action, int] = {}
+        if selfish:
+            alone = Position.build(ctx, active, (obs.seat,), hands, obs.seat, trick,
+                                   obs.led_suit, obs.suits_led, obs.voids, not_renounced,
+                                   obs.tricks_won[obs.seat])  # fmt: skip
+            mine = values_position(alone)
+        for action in totals:
+            team = player.utility(obs, values[action])
+            if selfish and obs.contract < MISERE:
+                team = selfish_utility(obs, team, values[action], mine.get(action, 0),
+                                       len(side))  # fmt: skip
+            totals[action] += team
+        solved += 1
+    if not solved:
+        action = player.heuristic.act(obs)
+        return action, player.heuristic.explain()
+    best = max(obs.legal, key=lambda a: (totals[a], -a))
+    two = rules.two_jokers
+    why = (
+        f"{say(best, two)}: it scored best over {solved} sampled deals "
+        f"({totals[best] / solved:+.0f} points for my side on average"
+    )
+    others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
+    if others:
+        second = max(others, key=lambda a: (totals[a], -a))
+        why += f"; the next best, {say(second, two)}, {totals[second] / solved:+.0f}"
+    return best, why + ")"
+
+
 # ----------------------------------------------------------------------------- bidding
 #: Player counts (seats at the table, dummies included) whose bids and discard the PIMC
 #: player simulates here; four-handed is :mod:`fivehundred.bots.pimc`'s own.
@@ -271,5 +370,7 @@ __all__ = [
     "handles",
     "hidden_counts",
     "sample_hands",
+    "search",
+    "selfish_utility",
     "simulated_bidding",
 ]

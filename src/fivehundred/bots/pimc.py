@@ -135,7 +135,7 @@ class PimcPlayer(Player):
             action = self.heuristic.act(obs)
             self._reason = self.heuristic.explain()
             return action
-        action, why = self.search(obs)
+        action, why = counts.search(self, obs) if counts.handles(obs) else self.search(obs)
         self._reason = why
         return action
 
@@ -333,8 +333,7 @@ class PimcPlayer(Player):
         trick = [(seat, play_card(a)) for seat, a in obs.trick]
         totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
         solved = 0
-        deals = self.deals_for(obs)
-        for _ in counts.deal_numbers(deals) if counts.handles(obs) else range(deals):
+        for _ in range(self.deals_for(obs)):
             hands = self.sample_hands(obs, rng)
             if hands is None:
                 continue
