@@ -3,7 +3,6 @@ sees at each table, bids and discards simulated there, and the search's choices.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -20,7 +19,7 @@ from fivehundred.rules import make_rules
 
 pytest.importorskip("numba")
 
-from fivehundred.solver import Position, values_position  # noqa: E402
+from fivehundred.solver import Position, values_position
 
 COUNTS = ["two_handed", "three_handed", "five_handed", "six_handed"]
 

@@ -8,7 +8,8 @@ its strain, an early passer's weakness, see :mod:`fivehundred.bots.simulate`). E
 solved double-dummy (:mod:`fivehundred.solver`); the action with the best total score over
 the deals is played.
 
-Bids and the discard are simulated too (four players): for each candidate contract
+Bids and the discard are simulated too (at two, three, five and six players through
+:mod:`fivehundred.bots.counts`, which also samples and searches there): for each candidate contract
 the seat picks up a sampled kitty, discards as the heuristic would, and the deal is solved
 from the opening lead; the call with the best mean score (a set costs the contract's
 value, the defenders score 10 a trick) wins, passing valued by solving the contract that
@@ -59,11 +60,8 @@ DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
 _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
-#: Player counts whose bids and discard are simulated (with five or six players a
-#: whole-hand solve takes far too long; two-handed dummies have face-down cards in order).
-#: The simulation runs with three players too, but measured no better than the
-#: heuristic's bids there (100 duplicate three-handed hands, seed 51: 22.9% of hands won,
-#: interval 17.3-29.6%, against 31.4%, 25.3-38.3%, bidding as the heuristic does).
+#: Player counts whose bids and discard are simulated here (the other counts:
+#: ``fivehundred.bots.counts.BID_COUNTS``).
 SIMULATED_COUNTS = (4,)
 #: Positions searched for a bid at the default strength (see ``PimcPlayer.node_budget``).
 NODE_BUDGET = 2_500_000
@@ -141,8 +139,8 @@ class PimcPlayer(Player):
 
     @staticmethod
     def supported(obs: Observation) -> bool:
-        """Deals can be sampled for this observation (not the two-player dummies, whose
-        face-down cards have an order, and only with the solver)."""
+        """Deals can be sampled for this observation (only with the solver; the other
+        player counts, two-handed dummies included, are sampled by ``counts``)."""
         if HAVE_SOLVER and counts.handles(obs):
             return True  # two, three, five or six players: see fivehundred.bots.counts
         if not HAVE_SOLVER or obs.rules.dummies:
