@@ -310,6 +310,60 @@ WIDE_BID_DEALS = 6
 WIDE_BID_SHARE = 0.2
 
 
+#: Per player count, the share of deals on which a simulated declarer's double-dummy
+#: trick count is taken a trick lower (negative: a trick higher). Three-handed the
+#: declarer plays alone against two defenders who, double dummy, see each other's cards:
+#: it does better at the table than the solve says.
+DECLARER_SHADES: dict[int, float] = {}
+
+
+def declarer_shade(rules: Rules, default: float) -> float:
+    """The shade of a simulated declarer's trick count at this table (see
+    :data:`DECLARER_SHADES`)."""
+    return DECLARER_SHADES.get(rules.players, default)
+
+
+#: Player counts where each seat scores for itself: a simulated bid is valued as the
+#: seat's points less the average other seat's (see :func:`solo_score`).
+SOLO_COUNTS = (3, 5)
+
+
+def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> float:
+    """A seat's points less the average of the other seats' when the contracting side ends
+    with ``tricks``, each seat scoring for itself: the contractor (and, five-handed, its
+    called partner) the contract's value won or lost, each defender 10 a trick (the
+    defence's tricks taken as evenly shared). ``declarer``: the contractor's view, else a
+    defender's."""
+    from fivehundred.bots.simulate import contract_score
+
+    if contract >= MISERE:
+        defence = 10 * tricks if rules.misere_defenders_score else 0
+    else:
+        defence = 10 * (10 - tricks)
+    value = contract_score(contract, tricks, rules) + defence
+    seats = rules.players
+    side = 2 if rules.called_partner and contract < MISERE else 1
+    defenders = seats - side
+    if declarer:
+        return (value * (seats - side) - defence) / (seats - 1)
+    mine = defence / defenders
+    return mine - (side * value + defence - mine) / (seats - 1)
+
+
+def solo_shaded(contract: Action, tricks: int, rules: Rules, declarer: bool) -> float:
+    """:func:`solo_score` with the declarer's double-dummy count shaded as
+    :func:`fivehundred.bots.simulate.shaded_score` does (:func:`declarer_shade`)."""
+    from fivehundred.bots.simulate import SHADE
+
+    score = solo_score(contract, tricks, rules, declarer)
+    if contract >= MISERE or tricks == 0:
+        return score
+    shade = declarer_shade(rules, SHADE)
+    if shade < 0 and tricks < 10:
+        return (1 + shade) * score - shade * solo_score(contract, tricks + 1, rules, declarer)
+    return (1 - shade) * score + shade * solo_score(contract, tricks - 1, rules, declarer)
+
+
 def bid_effort(rules: Rules, deals: int, max_nodes: int | None) -> tuple[int, int | None]:
     """Deals and positions a bid or a discard may spend at this count."""
     if len(rules.live_seats) < 5:
@@ -366,6 +420,7 @@ __all__ = [
     "contract_seats",
     "deal_numbers",
     "deals_for",
+    "declarer_shade",
     "friends_of",
     "handles",
     "hidden_counts",
@@ -373,4 +428,6 @@ __all__ = [
     "search",
     "selfish_utility",
     "simulated_bidding",
+    "solo_score",
+    "solo_shaded",
 ]

@@ -207,10 +207,15 @@ def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
 def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
     """:func:`contract_score`, the declarer's double-dummy count shaded by :data:`SHADE`
     of a trick (not in misère, where perfect defenders are the harder side already)."""
+    if rules.players in counts.SOLO_COUNTS:  # each seat scores for itself
+        return counts.solo_shaded(contract, tricks, rules, declarer=True)
     score = contract_score(contract, tricks, rules)
     if contract >= MISERE or tricks == 0:
         return float(score)
-    return (1 - SHADE) * score + SHADE * contract_score(contract, tricks - 1, rules)
+    shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
+    if shade < 0 and tricks < 10:  # a lone declarer against a double-dummy defence
+        return (1 + shade) * score - shade * contract_score(contract, tricks + 1, rules)
+    return (1 - shade) * score + shade * contract_score(contract, tricks - 1, rules)
 
 
 # ----------------------------------------------------------------------------- solving
@@ -363,6 +368,8 @@ def bid_by_simulation(
             friends = (
                 (obs.seat, partner) if rules.players == 4 else counts.friends_of(rules, obs.seat)
             )
+            if rules.players in counts.SOLO_COUNTS and seat != obs.seat:
+                score = -counts.solo_shaded(call, total, rules, declarer=False)
             pass_scores.append(score if seat in friends else -score)
     count = len(next(iter(tricks.values()))) if tricks else len(misere_tricks)
     if not count:
