@@ -257,3 +257,34 @@ def test_search_picks_the_card_that_is_best_on_every_deal(preset: str) -> None:
         if found >= 3:
             break
     assert found >= 2
+
+
+def test_solo_scores_weigh_the_seat_against_the_average_other_seat() -> None:
+    three = make_rules("three_handed")
+    six_spades = bid_action(6, 0)
+    # Made with six: the contractor +40, each defender 20 on average.
+    assert counts.solo_score(six_spades, 6, three, declarer=True) == pytest.approx(40 - 20)
+    assert counts.solo_score(six_spades, 6, three, declarer=False) == pytest.approx(20 - 30)
+    # Set with five: the contractor -40, the defenders 25 each on average.
+    assert counts.solo_score(six_spades, 5, three, declarer=True) == pytest.approx(-40 - 25)
+    assert counts.solo_score(six_spades, 5, three, declarer=False) == pytest.approx(25 - -7.5)
+    # Five players: the called partner scores the value too; three defenders share 40.
+    five = make_rules("five_handed")
+    assert counts.solo_score(six_spades, 6, five, True) == pytest.approx(40 - (40 + 40) / 4)
+    mine = 40 / 3
+    expected = mine - (80 + 40 - mine) / 4
+    assert counts.solo_score(six_spades, 6, five, False) == pytest.approx(expected)
+
+
+def test_selfish_defence_counts_the_other_defenders_tricks_against_us() -> None:
+    rules = make_rules("three_handed")
+    state = _play_to(HandState.deal(rules, 0, "selfish"), 1, 0)
+    defender = next(s for s in range(3) if s != state.contractor)
+    obs = state.observation(defender)
+    pimc = PimcPlayer(0)
+    contract_tricks = 6
+    team = pimc.utility(obs, contract_tricks)
+    # The same contract result: more tricks of our own is better for us.
+    assert counts.selfish_utility(obs, team, contract_tricks, 3, 1) > counts.selfish_utility(
+        obs, team, contract_tricks, 1, 1
+    )
