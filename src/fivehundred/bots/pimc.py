@@ -8,7 +8,8 @@ its strain, an early passer's weakness, see :mod:`fivehundred.bots.simulate`). E
 solved double-dummy (:mod:`fivehundred.solver`); the action with the best total score over
 the deals is played.
 
-Bids and the discard are simulated too (four players): for each candidate contract
+Bids and the discard are simulated too (at two, three, five and six players through
+:mod:`fivehundred.bots.counts`, which also samples and searches there): for each candidate contract
 the seat picks up a sampled kitty, discards as the heuristic would, and the deal is solved
 from the opening lead; the call with the best mean score (a set costs the contract's
 value, the defenders score 10 a trick) wins, passing valued by solving the contract that
@@ -42,6 +43,7 @@ from fivehundred.actions import (
     Action,
     bid_tricks,
 )
+from fivehundred.bots import counts
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import HeuristicPlayer
@@ -65,11 +67,8 @@ DEFAULT_SAMPLES = PIMC_PRESETS["default"]
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
 _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
-#: Player counts whose bids and discard are simulated (with five or six players a
-#: whole-hand solve takes far too long; two-handed dummies have face-down cards in order).
-#: The simulation runs with three players too, but measured no better than the
-#: heuristic's bids there (100 duplicate three-handed hands, seed 51: 22.9% of hands won,
-#: interval 17.3-29.6%, against 31.4%, 25.3-38.3%, bidding as the heuristic does).
+#: Player counts whose bids and discard are simulated here (the other counts:
+#: ``fivehundred.bots.counts.BID_COUNTS``).
 SIMULATED_COUNTS = (4,)
 #: Positions searched for a bid at the default strength (see ``PimcPlayer.node_budget``).
 NODE_BUDGET = 2_500_000
@@ -118,8 +117,10 @@ class PimcPlayer(Player):
             self.bid_deals > 0
             and len(obs.legal) > 1
             and self.supported(obs)
-            and obs.rules.players in SIMULATED_COUNTS
-            and obs.rules.seats == obs.rules.players
+            and (
+                (obs.rules.players in SIMULATED_COUNTS and obs.rules.seats == obs.rules.players)
+                or counts.simulated_bidding(obs)
+            )
         )
         house = house_action(obs)  # claims, slam calls, hi/lo (R-HOUSE)
         if house is not None:
@@ -144,14 +145,16 @@ class PimcPlayer(Player):
             action = self.heuristic.act(obs)
             self._reason = self.heuristic.explain()
             return action
-        action, why = self.search(obs)
+        action, why = counts.search(self, obs) if counts.handles(obs) else self.search(obs)
         self._reason = why
         return action
 
     @staticmethod
     def supported(obs: Observation) -> bool:
-        """Deals can be sampled for this observation (not the two-player dummies, whose
-        face-down cards have an order, and only with the solver)."""
+        """Deals can be sampled for this observation (only with the solver; the other
+        player counts, two-handed dummies included, are sampled by ``counts``)."""
+        if HAVE_SOLVER and counts.handles(obs):
+            return True  # two, three, five or six players: see fivehundred.bots.counts
         if not HAVE_SOLVER or obs.rules.dummies:
             return False
         # With five or six at the table a full-hand solve takes far too long: search only
@@ -164,6 +167,8 @@ class PimcPlayer(Player):
         """Deals to solve now; 0 means play the first trick by the heuristic (a whole-hand
         solve costs up to a second, and a couple of deals choose worse than the rules of
         thumb)."""
+        if counts.handles(obs):
+            return counts.deals_for(self.samples, obs)
         left = 10 - len(obs.tricks)
         scale = _SCALE.get(left, 1.0)
         if not scale:
@@ -176,6 +181,8 @@ class PimcPlayer(Player):
         length and honours in its strain, an early passer's weakness (see
         :func:`~fivehundred.bots.simulate.auction_reads`; the contractor's hand is read
         only through its trumps, as the kitty changed it)."""
+        if counts.handles(obs):
+            return counts.sample_hands(obs, rng)
         reads = self._reads_for(obs)
         if not reads:
             return self._sample_once(obs, rng)

@@ -31,6 +31,7 @@ from fivehundred.actions import (
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
+from fivehundred.bots import counts
 from fivehundred.bots.base import say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import (
@@ -184,11 +185,12 @@ def sample_deal(
     pool = list(iter_cards(obs.unseen))
     hands = [0] * rules.seats
     hands[obs.seat] = obs.hand
+    known = dict(obs.exposed)  # two players: the dummies' face-up cards are where they lie
     for seat in others:
         read = by_seat.get(seat)
         if read is None:
             rng.shuffle(pool)
-            picked = pool[:size]
+            picked = pool[: size - known.get(seat, 0).bit_count()]
         else:
             favoured = _favoured(read)
             for _ in range(tries):
@@ -198,7 +200,7 @@ def sample_deal(
                 picked = keyed[-size:]
                 if not read.broken(sum(1 << c for c in picked), rules):
                     break
-        hands[seat] = sum(1 << c for c in picked)
+        hands[seat] = known.get(seat, 0) | sum(1 << c for c in picked)
         taken = set(picked)
         pool = [c for c in pool if c not in taken]
     kitty = sum(1 << c for c in pool)
@@ -222,10 +224,15 @@ def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
 def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
     """:func:`contract_score`, the declarer's double-dummy count shaded by :data:`SHADE`
     of a trick (not in misère, where perfect defenders are the harder side already)."""
+    if rules.players in counts.SOLO_COUNTS:  # each seat scores for itself
+        return counts.solo_shaded(contract, tricks, rules, declarer=True)
     score = contract_score(contract, tricks, rules)
     if contract >= MISERE or tricks == 0:
         return float(score)
-    return (1 - SHADE) * score + SHADE * contract_score(contract, tricks - 1, rules)
+    shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
+    if shade < 0 and tricks < 10:  # a lone declarer against a double-dummy defence
+        return (1 + shade) * score - shade * contract_score(contract, tricks + 1, rules)
+    return (1 - shade) * score + shade * contract_score(contract, tricks - 1, rules)
 
 
 # ----------------------------------------------------------------------------- solving
@@ -257,6 +264,8 @@ def play_out(
         ctx = context_for(bid_strain(contract), False, (-1, -1))
         active = range(seats)
         side = (contractor, partner) if partner >= 0 else (contractor,)
+    if rules.players != 4:  # two (dummies), three, five or six players
+        active, side = counts.contract_seats(rules, contractor, contract, hands)
     leader = _leader(rules, dealer, contractor)
     if leader not in active:
         leader = (leader + 1) % seats
@@ -361,6 +370,8 @@ def bid_by_simulation(
     tricks: dict[int, list[int]] = {s: [] for s in strains}
     misere_tricks: list[int] = []
     pass_scores: list[float] = []
+    if rules.players != 4:  # whole-hand solves cost more with five or six seats
+        deals, max_nodes = counts.bid_effort(rules, deals, max_nodes)
     for _n in _within_budget(deals, max_nodes, MIN_DEALS):
         hands, kitty = sample_deal(obs, reads, rng, beliefs=model)
         full = obs.hand | kitty
@@ -385,7 +396,12 @@ def bid_by_simulation(
             played[seat] = theirs & ~heuristic_discards(heuristic, theirs, call, rules)
             total = play_out(rules, obs.dealer, seat, call, played)
             score = shaded_score(call, total, rules)
-            pass_scores.append(score if seat in (obs.seat, partner) else -score)
+            friends = (
+                (obs.seat, partner) if rules.players == 4 else counts.friends_of(rules, obs.seat)
+            )
+            if rules.players in counts.SOLO_COUNTS and seat != obs.seat:
+                score = -counts.solo_shaded(call, total, rules, declarer=False)
+            pass_scores.append(score if seat in friends else -score)
     count = len(next(iter(tricks.values()))) if tricks else len(misere_tricks)
     if not count:
         return proposal, why
@@ -486,6 +502,8 @@ def discard_by_simulation(
     reads = auction_reads(obs)
     model = CallModel(obs, heuristic) if beliefs else None
     totals = [0.0] * len(candidates)
+    if rules.players != 4:
+        deals, max_nodes = counts.bid_effort(rules, deals, max_nodes)
     solved = 0
     for _n in _within_budget(deals, max_nodes, 2):
         solved += 1

@@ -1,0 +1,433 @@
+"""PIMC at the other player counts: two-handed dummies, three, five and six players.
+
+Four-handed play is :mod:`fivehundred.bots.pimc`'s own; at every other count it calls here
+for three things:
+
+* :func:`sample_hands` deals the cards a seat cannot see so that the deal respects all it
+  has seen: its own hand, every card played, the voids shown, the open cards (the two-handed
+  dummies' face-up cards and, for a dummy, its owner's hand), and the table's shape. A
+  two-handed dummy's face-down cards are unseen even to its owner and are dealt like any
+  hidden card (the double-dummy search then lets the dummy play them: a small relaxation;
+  they turn up as the cards above them are played). Five-handed, the called card lies in a
+  defender's hand until it is played (never among the contractor's discards). Six-handed
+  deals come from the 63-card pack and its hand sizes. The contractor is dealt a fair share
+  of the trumps still out, as with four.
+* :func:`deals_for` and :func:`deal_numbers`: how many deals to solve now, scaled to the
+  cost of a solve at this count (a full-hand solve with five or six seats costs about 0.1 s,
+  a trick later about 5 ms, so the search starts at the second trick instead of the
+  seventh), and stopped once the solver has searched :data:`PLAY_NODE_BUDGET` positions
+  (a count, not a time: a seed gives the same game on any machine).
+* :func:`simulated_bidding`: whether the auction and the discard are simulated at this
+  count (:mod:`fivehundred.bots.simulate` deals with every count through
+  :func:`sample_deal_for_count`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Protocol
+
+from fivehundred.actions import MISERE, Action, bid_strain
+from fivehundred.bots.base import say
+from fivehundred.bots.heuristic import HeuristicPlayer
+from fivehundred.bots.memory import context_for, play_card
+from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, CardMask, iter_cards
+from fivehundred.observation import Observation
+from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
+from fivehundred.scoring import side_of_seats
+
+#: Positions the solver may search for one decision in play at the other counts (about
+#: 0.1 s); at least :data:`MIN_PLAY_DEALS` deals are always solved.
+PLAY_NODE_BUDGET = 600_000
+MIN_PLAY_DEALS = 2
+#: Share of the deals used when this many tricks are left, per active player count (0:
+#: the heuristic plays; a first-trick solve with three seats costs ~40 ms, with five or
+#: six ~100 ms, with four hands of ten ~1 s).
+SCALES: dict[int, dict[int, float]] = {
+    3: {10: 0.125, 9: 0.5, 8: 0.75},
+    4: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+    5: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+    6: {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75},
+}
+
+
+def handles(obs: Observation) -> bool:
+    """Whether this module decides how to sample and search for ``obs`` (every table but
+    the plain four-handed one, and not the two-live variants whose dead hands sit out)."""
+    rules = obs.rules
+    return not rules.two_live and (rules.players != 4 or rules.seats != 4)
+
+
+def deals_for(samples: int, obs: Observation) -> int:
+    """Deals to solve for a decision in play (0: the heuristic plays it)."""
+    players = len(obs.active or range(obs.rules.seats))
+    left = 10 - len(obs.tricks)
+    scale = SCALES.get(players, SCALES[6]).get(left, 1.0)
+    if not scale:
+        return 0 if samples < 128 else max(2, samples // 16)
+    return max(MIN_PLAY_DEALS, round(samples * scale))
+
+
+def deal_numbers(count: int, budget: int = PLAY_NODE_BUDGET) -> Iterator[int]:
+    """Deal numbers up to ``count``, stopping (after :data:`MIN_PLAY_DEALS`) once the
+    solver has searched ``budget`` positions since the first."""
+    from fivehundred.solver import nodes_searched
+
+    start = nodes_searched()
+    for n in range(count):
+        if n >= MIN_PLAY_DEALS and nodes_searched() - start >= budget:
+            return
+        yield n
+
+
+def hidden_counts(obs: Observation) -> dict[int, int]:
+    """Unseen cards each active seat holds: its hand size less the cards of it this seat
+    sees (a dummy's face-up cards, its owner's hand, our own hand)."""
+    seats = obs.rules.seats
+    known = dict(obs.exposed)
+    known[obs.seat] = known.get(obs.seat, 0) | obs.hand
+    active = obs.active or tuple(range(seats))
+    out: dict[int, int] = {}
+    for s in active:
+        n = obs.hand_sizes[s] - known.get(s, 0).bit_count()
+        if n > 0:
+            out[s] = n
+    return out
+
+
+def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[CardMask] | None:
+    """Every active seat's hand, the cards this seat sees where they are and the unseen ones
+    dealt at random within the constraints (None if no deal was found)."""
+    seats = obs.rules.seats
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    hands = [0] * seats
+    for seat, mask in obs.exposed:
+        hands[seat] |= mask
+    hands[obs.seat] |= obs.hand
+    need = hidden_counts(obs)
+    to_fill = list(need)
+    unseen = obs.unseen
+    pile = unseen.bit_count() - sum(need.values())
+    if pile < 0:
+        return None
+    forbidden = {s: 0 for s in to_fill}
+    for s in to_fill:
+        if s in dict(obs.exposed) or s == obs.seat:
+            continue  # a dummy shows no void: its face-down cards may hold the suit
+        for suit in range(4):
+            if obs.voids[s] >> suit & 1:
+                forbidden[s] |= ctx.follow_masks[suit]
+    if obs.seat in forbidden and obs.trick and not obs.hand & ctx.follow_masks[obs.led_suit]:
+        # A dummy to play with no face-up card of the led suit may discard: deal its
+        # face-down cards none of the suit, so that the search's choices are the legal ones.
+        forbidden[obs.seat] |= ctx.follow_masks[obs.led_suit]
+    # Five players: the called card is in a defender's hand until it is played.
+    must: dict[int, tuple[int, ...]] = {}
+    called = obs.called_card
+    if called >= 0 and unseen >> called & 1:
+        holders = tuple(
+            s for s in to_fill if s != obs.contractor and not forbidden[s] >> called & 1
+        )
+        if not holders:
+            return None
+        must[called] = holders
+    contractor = obs.contractor
+    wanted_trumps = 0
+    trump_pool: list[int] = []
+    if contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE:
+        follow = ctx.follow_masks[obs.trump]
+        trumps = unseen & follow & ~forbidden[contractor]
+        played_trumps = sum(
+            1
+            for plays, _ in obs.tricks
+            for seat, a in plays
+            if seat == contractor and follow >> play_card(a) & 1
+        )
+        share = trumps.bit_count() * 2 // max(3, len(to_fill))
+        wanted_trumps = max(0, min(need[contractor], 5 - played_trumps, share))
+        trump_pool = [c for c in iter_cards(trumps) if c not in must]
+    cards = [c for c in iter_cards(unseen) if c not in must]
+    for _ in range(tries):
+        room = dict(need)
+        room_pile = pile
+        out = dict.fromkeys(to_fill, 0)
+        for card, holders in must.items():
+            options = [s for s in holders if room[s] > 0]
+            if not options:
+                break
+            s = rng.choices(options, [room[h] for h in options])[0]
+            out[s] |= 1 << card
+            room[s] -= 1
+        first: list[int] = []
+        if wanted_trumps:
+            pool = list(trump_pool)
+            rng.shuffle(pool)
+            first = pool[: min(wanted_trumps, room[contractor])]
+            for card in first:
+                out[contractor] |= 1 << card
+                room[contractor] -= 1
+        rest = [c for c in cards if c not in first]
+        rng.shuffle(rest)
+        rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
+        ok = True
+        for card in rest:
+            options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
+            weights = [room[s] for s in options]
+            total = sum(weights) + room_pile
+            if total <= 0:
+                ok = False
+                break
+            pick = rng.randrange(total)
+            for s, w in zip(options, weights, strict=True):
+                if pick < w:
+                    out[s] |= 1 << card
+                    room[s] -= 1
+                    break
+                pick -= w
+            else:
+                room_pile -= 1
+        if ok and all(v == 0 for v in room.values()):
+            for s, mask in out.items():
+                hands[s] |= mask
+            return hands
+    return None
+
+
+# ----------------------------------------------------------------------------- search
+#: Player counts where each seat scores for itself (three, five): a defender also values
+#: its own tricks against the other defenders' (see :func:`search`).
+SELFISH_COUNTS = (3, 5)
+
+
+class _Searcher(Protocol):
+    samples: int
+    rng: random.Random
+    heuristic: HeuristicPlayer
+
+    def deals_for(self, obs: Observation) -> int: ...
+
+    def utility(self, obs: Observation, total: int) -> float: ...
+
+
+def selfish_utility(obs: Observation, team: float, total: int, mine: int,
+                    side: int) -> float:  # fmt: skip
+    """A defender's points less the average other seat's when each seat scores for itself.
+
+    ``team`` is the defence's utility (:meth:`PimcPlayer.utility`) when the ``side``
+    contracting seats end with ``total`` tricks; ``mine`` the tricks this seat can take
+    against everyone. The contracting seats score the contract's value (won or lost),
+    every defender 10 a trick: the other defenders' tricks count against this seat."""
+    others = len(obs.active or range(obs.rules.seats)) - 1
+    defence = 10 - total
+    value = -team + 10 * defence - total  # the contractor's points for the contract
+    return 10 * mine - (side * value + 10 * max(0, defence - mine)) / others
+
+
+def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
+    """The PIMC search at the other counts: :func:`sample_hands` deals, each solved
+    double-dummy, stopping after :data:`PLAY_NODE_BUDGET` positions; the action with the
+    best total utility is played. Five players: before the called card shows, the seat
+    holding it in each deal is the contractor's partner. Three or five players
+    (:data:`SELFISH_COUNTS`), a defender weighs its own tricks too."""
+    from fivehundred.solver import Position, values_position
+
+    rng = random.Random(player.rng.random())
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    rules = obs.rules
+    active = obs.active or tuple(range(rules.seats))
+    unknown_partner = rules.called_partner and not obs.partners and obs.called_card >= 0
+    if obs.contractor >= 0:
+        contracting: tuple[int, ...] = (obs.contractor, *obs.partners)
+    else:
+        sides = side_of_seats(rules)
+        contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
+    trick = [(seat, play_card(a)) for seat, a in obs.trick]
+    not_renounced = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+    totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
+    solved = 0
+    for _ in deal_numbers(player.deals_for(obs)):
+        hands = sample_hands(obs, rng)
+        if hands is None:
+            continue
+        side = contracting
+        if unknown_partner:
+            side = (obs.contractor, *(s for s in active if hands[s] >> obs.called_card & 1))
+        won = sum(obs.tricks_won[s] for s in side)
+        pos = Position.build(ctx, active, side, hands, obs.seat, trick, obs.led_suit,
+                             obs.suits_led, obs.voids, not_renounced, won)  # fmt: skip
+        values = values_position(pos)
+        if not set(totals) <= set(values):
+            continue
+        selfish = len(active) in SELFISH_COUNTS and obs.contractor >= 0 and obs.seat not in side
+        mine: dict[Action, int] = {}
+        if selfish:
+            alone = Position.build(ctx, active, (obs.seat,), hands, obs.seat, trick,
+                                   obs.led_suit, obs.suits_led, obs.voids, not_renounced,
+                                   obs.tricks_won[obs.seat])  # fmt: skip
+            mine = values_position(alone)
+        for action in totals:
+            team = player.utility(obs, values[action])
+            if selfish and obs.contract < MISERE:
+                team = selfish_utility(obs, team, values[action], mine.get(action, 0),
+                                       len(side))  # fmt: skip
+            totals[action] += team
+        solved += 1
+    if not solved:
+        action = player.heuristic.act(obs)
+        return action, player.heuristic.explain()
+    best = max(obs.legal, key=lambda a: (totals[a], -a))
+    two = rules.two_jokers
+    why = (
+        f"{say(best, two)}: it scored best over {solved} sampled deals "
+        f"({totals[best] / solved:+.0f} points for my side on average"
+    )
+    others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
+    if others:
+        second = max(others, key=lambda a: (totals[a], -a))
+        why += f"; the next best, {say(second, two)}, {totals[second] / solved:+.0f}"
+    return best, why + ")"
+
+
+# ----------------------------------------------------------------------------- bidding
+#: Player counts (seats at the table, dummies included) whose bids and discard the PIMC
+#: player simulates here; four-handed is :mod:`fivehundred.bots.pimc`'s own.
+BID_COUNTS = (2, 3, 5, 6)
+
+
+def simulated_bidding(obs: Observation) -> bool:
+    """Whether the auction and the discard are simulated at this table (see
+    :func:`fivehundred.bots.simulate.bid_by_simulation`; every count but the two-live
+    variants, whose dead hands the simulation does not deal)."""
+    return handles(obs) and obs.rules.players in BID_COUNTS
+
+
+#: Five or six seats: at most this many deals for a bid or the discard, and this share of
+#: the four-handed budget of positions (a whole-hand solve there costs ~0.1 s).
+WIDE_BID_DEALS = 6
+WIDE_BID_SHARE = 0.2
+
+
+#: Per player count, the share of deals on which a simulated declarer's double-dummy
+#: trick count is taken a trick lower (negative: a trick higher). Three-handed the
+#: declarer plays alone against two defenders who, double dummy, see each other's cards:
+#: it does better at the table than the solve says.
+DECLARER_SHADES: dict[int, float] = {}
+
+
+def declarer_shade(rules: Rules, default: float) -> float:
+    """The shade of a simulated declarer's trick count at this table (see
+    :data:`DECLARER_SHADES`)."""
+    return DECLARER_SHADES.get(rules.players, default)
+
+
+#: Player counts where each seat scores for itself: a simulated bid is valued as the
+#: seat's points less the average other seat's (see :func:`solo_score`).
+SOLO_COUNTS = (3, 5)
+
+
+def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> float:
+    """A seat's points less the average of the other seats' when the contracting side ends
+    with ``tricks``, each seat scoring for itself: the contractor (and, five-handed, its
+    called partner) the contract's value won or lost, each defender 10 a trick (the
+    defence's tricks taken as evenly shared). ``declarer``: the contractor's view, else a
+    defender's."""
+    from fivehundred.bots.simulate import contract_score
+
+    if contract >= MISERE:
+        defence = 10 * tricks if rules.misere_defenders_score else 0
+    else:
+        defence = 10 * (10 - tricks)
+    value = contract_score(contract, tricks, rules) + defence
+    seats = rules.players
+    side = 2 if rules.called_partner and contract < MISERE else 1
+    defenders = seats - side
+    if declarer:
+        return (value * (seats - side) - defence) / (seats - 1)
+    mine = defence / defenders
+    return mine - (side * value + defence - mine) / (seats - 1)
+
+
+def solo_shaded(contract: Action, tricks: int, rules: Rules, declarer: bool) -> float:
+    """:func:`solo_score` with the declarer's double-dummy count shaded as
+    :func:`fivehundred.bots.simulate.shaded_score` does (:func:`declarer_shade`)."""
+    from fivehundred.bots.simulate import SHADE
+
+    score = solo_score(contract, tricks, rules, declarer)
+    if contract >= MISERE or tricks == 0:
+        return score
+    shade = declarer_shade(rules, SHADE)
+    if shade < 0 and tricks < 10:
+        return (1 + shade) * score - shade * solo_score(contract, tricks + 1, rules, declarer)
+    return (1 - shade) * score + shade * solo_score(contract, tricks - 1, rules, declarer)
+
+
+def bid_effort(rules: Rules, deals: int, max_nodes: int | None) -> tuple[int, int | None]:
+    """Deals and positions a bid or a discard may spend at this count."""
+    if len(rules.live_seats) < 5:
+        return deals, max_nodes
+    budget = None if max_nodes is None else int(max_nodes * WIDE_BID_SHARE)
+    return min(deals, WIDE_BID_DEALS), budget
+
+
+def friends_of(rules: Rules, seat: int) -> tuple[int, ...]:
+    """``seat`` and the seats that always score with it (partners with two, four or six
+    players; with three or five each seat is alone before a partner is called)."""
+    sides = side_of_seats(rules)
+    return tuple(s for s in range(rules.seats) if sides[s] == sides[seat])
+
+
+def called_holder(rules: Rules, contractor: int, contract: Action,
+                  hands: Sequence[CardMask]) -> int:  # fmt: skip
+    """Five players: the seat holding the card the contractor would call (the best trump it
+    lacks, in no trumps the best card, as the heuristic calls), -1 if none is held."""
+    strain = bid_strain(contract)
+    ctx = context_for(strain, False, (-1, -1))
+    trumps = ctx.follow_masks[strain] if strain != NO_TRUMPS else 0
+    best = (-1, -1, -1)
+    for s in range(rules.seats):
+        if s == contractor:
+            continue
+        for card in iter_cards(hands[s] & ~JOKERS_MASK):
+            key = (1 if trumps >> card & 1 else 0, ctx.power[card], s)
+            if key > best:
+                best = key
+    return best[2]
+
+
+def contract_seats(rules: Rules, contractor: int, contract: Action,
+                   hands: Sequence[CardMask]) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+    """The active seats and the contracting side for a whole-hand solve of ``contract``
+    (hands after the discard): partners sit out of misère; five-handed, the holder of the
+    card the contractor would call is its partner."""
+    seats = tuple(rules.live_seats)
+    if rules.called_partner:
+        holder = -1 if contract >= MISERE else called_holder(rules, contractor, contract, hands)
+        return seats, (contractor,) if holder < 0 else (contractor, holder)
+    side = tuple(s for s in friends_of(rules, contractor) if s in seats)
+    if contract >= MISERE:
+        return tuple(s for s in seats if s == contractor or s not in side), (contractor,)
+    return seats, side
+
+
+__all__ = [
+    "BID_COUNTS",
+    "PLAY_NODE_BUDGET",
+    "bid_effort",
+    "called_holder",
+    "contract_seats",
+    "deal_numbers",
+    "deals_for",
+    "declarer_shade",
+    "friends_of",
+    "handles",
+    "hidden_counts",
+    "sample_hands",
+    "search",
+    "selfish_utility",
+    "simulated_bidding",
+    "solo_score",
+    "solo_shaded",
+]
