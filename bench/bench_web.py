@@ -255,6 +255,12 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
+        # the clock starts once the server has prepared the solver in its search workers
+        # (at start, in the background: it would take CPU from the minute measured)
+        for _ in range(1200):
+            if _get(base, "/api/server").get("search_ready", True):
+                break
+            time.sleep(0.1)
         measure = run(base, server.pid, args)
         stats = _get(base, "/api/server")
     finally:

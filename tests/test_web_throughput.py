@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import time
 import warnings
 from pathlib import Path
@@ -162,6 +163,10 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
             assert time.monotonic() < deadline, "no search decision was made"
             time.sleep(0.1)
         assert hub.decider.search_ready
+        assert client.get("/api/server").json()["search_ready"] is True
+        workers = [p for p in multiprocessing.active_children() if p.is_alive()]
+        assert workers  # the search pool's worker
+    assert not any(p.is_alive() for p in workers)  # stopped with the server, none left over
     text = [r.getMessage() for r in caplog.records]
     assert any(line.startswith("preparing the solver in 1 worker") for line in text)
     assert "the search players are ready (1 of 1 workers prepared" in "\n".join(text)
