@@ -261,6 +261,7 @@ def main() -> int:
             if _get(base, "/api/server").get("search_ready", True):
                 break
             time.sleep(0.1)
+        before = _get(base, "/api/server")
         measure = run(base, server.pid, args)
         stats = _get(base, "/api/server")
     finally:
@@ -290,6 +291,11 @@ def main() -> int:
     print(
         f"server event-loop lag (ms, last minute): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
     )
+    if "commits" in stats:
+        written = stats["commits"]["actions"] - before["commits"]["actions"]
+        transactions = stats["commits"]["transactions"] - before["commits"]["transactions"]
+        print(f"group commit: {written} actions in {transactions} transactions "
+              f"({written / max(1, transactions):.1f} per transaction)")  # fmt: skip
     if totals.lag:
         print("client event-loop lag (ms): "
               f"p50 {1000 * statistics.median(totals.lag):.1f}  "

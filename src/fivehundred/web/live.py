@@ -765,6 +765,8 @@ class Hub:
         return {"tables": len(live),
                 "connections": sum(len(t.connections) + len(t.spectators) for t in live),
                 "search_ready": self.decider.search_ready,
+                "commits": {"transactions": self.store.commits,
+                            "actions": self.store.committed},
                 "loop_lag_ms": {"p50": at(0.5), "p99": at(0.99),
                                 "max": round(lag[-1] * 1000, 2) if lag else None}}  # fmt: skip
 
