@@ -162,8 +162,11 @@ class ComputerTables:
         while not self.stop.wait(2.0):
             playing = {t["table"] for t in _get(self.base, "/api/tables?limit=200")["tables"]}
             for index, code in enumerate(self.live):
-                if code not in playing:
-                    self.actions += self._made(code)
+                if code in playing:
+                    continue
+                facts = _get(self.base, f"/api/tables/{code}")  # not in the list: over?
+                if facts["finished"]:
+                    self.actions += facts["version"] - self.started.get(code, 0)
                     self.live[index] = self._create()
 
     def _made(self, code: str) -> int:
