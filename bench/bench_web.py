@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -270,6 +271,7 @@ def main() -> int:
     finally:
         server.terminate()
         server.wait(30)
+        shutil.rmtree(workdir, ignore_errors=True)  # the fresh database and data directory
     totals, elapsed, cpu = measure.totals, measure.elapsed, measure.server_cpu
     lat = totals.latencies
     computer = measure.computer_actions
