@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import time
 import warnings
 from pathlib import Path
@@ -152,6 +153,7 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     pytest.importorskip("numba")
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     caplog.set_level(logging.INFO, logger="fivehundred.web")
+    others = set(multiprocessing.active_children())  # earlier tests' pools
     with TestClient(create_app(url, workers=1)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         body: dict[str, Any] = {"seats": ["pimc:fast"] * 4, "options": {"delay": 0},
@@ -162,6 +164,10 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
             assert time.monotonic() < deadline, "no search decision was made"
             time.sleep(0.1)
         assert hub.decider.search_ready
+        assert client.get("/api/server").json()["search_ready"] is True
+        workers = [p for p in multiprocessing.active_children() if p not in others]
+        assert workers  # the search pool's worker
+    assert not any(p.is_alive() for p in workers)  # stopped with the server, none left over
     text = [r.getMessage() for r in caplog.records]
     assert any(line.startswith("preparing the solver in 1 worker") for line in text)
     assert "the search players are ready (1 of 1 workers prepared" in "\n".join(text)
@@ -169,3 +175,41 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     ready = next(i for i, line in enumerate(text) if "search players are ready" in line)
     assert all(i < ready for i in waits)  # a wait is said, and only while preparing
     assert facts["version"] > 0
+
+
+def test_the_views_json_is_exactly_the_observations_own() -> None:
+    """``views.to_json`` (the server's) gives what ``Observation.to_json`` gives, for every
+    seat and the spectators, through random games of every preset and every variant."""
+    import random
+
+    from fivehundred.errors import RulesError
+    from fivehundred.rules import PRESETS, VARIANTS, make_rules
+    from fivehundred.table import Table
+    from fivehundred.web import views
+
+    cases = [make_rules(name) for name in PRESETS]
+    values = {"target": 10, "scoring_table": "perfect"}
+    for variant in VARIANTS:
+        for name in PRESETS:
+            try:
+                cases.append(make_rules(name, {variant: values.get(variant, True)}))
+            except RulesError:
+                continue
+            break
+    compared = 0
+    for number, rules in enumerate(cases):
+        rng = random.Random(number)
+        table = Table(rules, ["human"] * rules.players, number)
+        for _ in range(150):
+            if table.is_over:
+                break
+            for seat in [views.SPECTATOR, *range(rules.seats)]:
+                if seat == views.SPECTATOR:
+                    game = table.game
+                    observation = views.public_observation(game.hand, tuple(game.scores))
+                else:
+                    observation = table.observation(seat)
+                assert views.to_json(observation) == observation.to_json(), (rules, seat)
+                compared += 1
+            table.apply(table.to_move, rng.choice(table.legal_actions()))
+    assert compared > 5000

@@ -11,7 +11,7 @@ import sys
 from fivehundred.record_cli import OneLineParser
 
 #: The collector's thresholds while serving (Python's defaults: 700, 10, 10).
-GC_THRESHOLD = (20_000, 20, 20)
+GC_THRESHOLD = (5_000, 20, 20)
 _TOKEN = re.compile(r"token=[^&\s\"']+")
 
 

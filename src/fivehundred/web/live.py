@@ -190,8 +190,16 @@ class Decider:
             self._warming.cancel()
             self._warming = None
         for pool in (self._pool, self._search):
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            if pool is None:
+                continue
+            # a worker may be deciding or preparing the solver for many seconds more: it
+            # holds nothing that must be saved, so it is stopped rather than waited for
+            workers = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
+            for process in workers:
+                process.join(5)
         self._pool = self._search = None
 
 
@@ -756,6 +764,9 @@ class Hub:
         live = [t for t in self.tables.values() if not t.model.is_over]
         return {"tables": len(live),
                 "connections": sum(len(t.connections) + len(t.spectators) for t in live),
+                "search_ready": self.decider.search_ready,
+                "commits": {"transactions": self.store.commits,
+                            "actions": self.store.committed},
                 "loop_lag_ms": {"p50": at(0.5), "p99": at(0.99),
                                 "max": round(lag[-1] * 1000, 2) if lag else None}}  # fmt: skip
 

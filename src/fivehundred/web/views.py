@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from fivehundred.actions import action_text
-from fivehundred.cards import mask_text
+from fivehundred.cards import JokerNames, cards_of, mask_text
 from fivehundred.game import HandState, controller_of, dummy_seats
 from fivehundred.observation import Observation
 from fivehundred.scoring import side_of_seats
@@ -67,15 +67,78 @@ def seat_observation(table: Table, seat: int) -> Observation:
     return table.observation(seat)
 
 
+class _Texts(dict[int, str]):
+    """Record notation of each action number, worked out once per joker naming."""
+
+    def __init__(self, two_jokers: JokerNames) -> None:
+        super().__init__()
+        self.two_jokers = two_jokers
+
+    def __missing__(self, action: int) -> str:
+        text = self[action] = action_text(action, self.two_jokers)
+        return text
+
+
+_TEXTS: dict[JokerNames, _Texts] = {}
+_SUIT_SETS = ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in range(16)]
+
+
+def to_json(observation: Observation) -> dict[str, Any]:
+    """Exactly ``observation.to_json()`` (the tests compare them over whole games of every
+    preset), built with the texts of actions and suit sets looked up instead of worked out:
+    the server builds one for every connected seat after every action."""
+    o = observation
+    two = o.rules.joker_names
+    t = _TEXTS.get(two)
+    if t is None:
+        t = _TEXTS[two] = _Texts(two)
+
+    def cards(mask: int) -> list[str]:
+        return [t[card] for card in cards_of(mask)]
+
+    return {
+        "seat": o.seat,
+        "dealer": o.dealer,
+        "phase": o.phase,
+        "to_move": o.to_move,
+        "hand": cards(o.hand),
+        "auction": [t[call] for _, call in o.auction],
+        "contract": t[o.contract] if o.contract >= 0 else None,
+        "contractor": o.contractor if o.contractor >= 0 else None,
+        "partners": list(o.partners),
+        "active": list(o.active),
+        "joker_suit": "SCDH"[o.joker_suits[0]] if o.joker_suits[0] >= 0 else None,
+        "joker_suits": ["SCDH"[s] if s >= 0 else None for s in o.joker_suits],
+        "tricks": [[[seat, t[a]] for seat, a in plays] for plays, _ in o.tricks],
+        "trick_winners": [winner for _, winner in o.tricks],
+        "trick": [[seat, t[a]] for seat, a in o.trick],
+        "legal": [t[a] for a in o.legal],
+        "tricks_won": list(o.tricks_won),
+        "hand_sizes": list(o.hand_sizes),
+        "exposed": {str(seat): cards(mask) for seat, mask in o.exposed},
+        "discards": cards(o.discards),
+        "scores": list(o.scores),
+        "players": o.rules.players,
+        "called_card": t[o.called_card] if o.called_card >= 0 else None,
+        "sides": list(o.sides),
+        "barred": list(o.barred),
+        "slam": o.slam,
+        "table_kitty": cards(o.table_kitty),
+        "drawn": t[o.drawn] if o.drawn >= 0 else None,
+        "voids": [_SUIT_SETS[v] for v in o.voids],
+        "suits_led": _SUIT_SETS[o.suits_led],
+    }
+
+
 def observation_json(table: Table, seat: int) -> dict[str, Any]:
     """``Observation.to_json()`` for a seat, or the public one for a spectator."""
     if seat == SPECTATOR:
         game = table.game
         observation = public_observation(game.hand, tuple(game.scores))
-        view = observation.to_json()
+        view = to_json(observation)
         view["seat"] = None
         return view
-    return seat_observation(table, seat).to_json()
+    return to_json(seat_observation(table, seat))
 
 
 def last_trick(table: Table) -> dict[str, Any] | None:
