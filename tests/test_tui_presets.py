@@ -177,3 +177,25 @@ async def test_the_options_grey_out_every_variant_the_preset_refuses(preset: str
             await pilot.pause()
             box = screen.query_one("#v-no_misere", TickBox)
             assert box.disabled and "contradicts 'misere_anytime'" in str(box.label)
+
+
+@pytest.mark.asyncio
+async def test_the_options_keep_the_settings_they_open_with() -> None:
+    """Opening the options does not reset the chosen target and switches to the preset's;
+    choosing another preset does."""
+    from fivehundred.tui.app import OptionsScreen, TickBox
+
+    settings = Settings(seed=5, speed=0, variants={"target": 300, "rule_490": False})
+    app = FiveHundredApp(None, settings, options_at_start=True)
+    async with app.run_test(size=LARGE) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        assert screen.query_one("#target").value == "300"  # type: ignore[attr-defined]
+        assert screen.query_one("#v-rule_490", TickBox).value is False
+        screen.query_one("#preset").value = "french_canadian"  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.query_one("#target").value == "1000"  # type: ignore[attr-defined]
+        assert screen.read().rules().target == 1000

@@ -166,6 +166,8 @@ class OptionsScreen(ModalScreen[Any]):
         self.settings = settings
         self.in_game = in_game
         self.can_resume = can_resume
+        #: The preset whose defaults the fields show.
+        self.shown_preset = settings.preset
 
     def compose(self) -> ComposeResult:
         settings = self.settings
@@ -316,8 +318,9 @@ class OptionsScreen(ModalScreen[Any]):
     def preset_changed(self, event: Select.Changed) -> None:
         # A different preset: its own defaults for the on/off fields.
         preset = PRESETS.get(str(event.value))
-        if preset is None:
-            return
+        if preset is None or str(event.value) == self.shown_preset:
+            return  # the preset as it was (the Select says so once it is mounted)
+        self.shown_preset = str(event.value)
         for name in VARIANTS:
             if _field_variant(name) and name not in VALUE_VARIANTS:
                 self.query_one(f"#v-{name}", TickBox).value = bool(getattr(preset, name))
