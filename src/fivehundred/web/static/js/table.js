@@ -374,7 +374,8 @@ function renderHand() {
   const turn = myTurn();
   const hand = view.hand || [];
   // A card of the hand chosen in a house phase (slam: pass a card; open_eight: discard one).
-  const picking = turn && !["play", "discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
+  // (Only there: in the auction a bid's text, "7S", is also a card's.)
+  const picking = turn && ["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
   const playing = (turn && view.phase === "play") || picking;
   const discarding = turn && view.phase === "discard";
   const kitty = kittyCards(view);
@@ -426,7 +427,7 @@ function chooseCard(card) {
     return;
   }
   if (view.phase !== "play") {
-    if ((view.legal || []).includes(card)) act(card);
+    if (["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).includes(card)) act(card);
     return;
   }
   const reason = refusalReason(view, card);
