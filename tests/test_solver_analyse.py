@@ -72,7 +72,7 @@ def test_analyse_bad_input(content: str, tmp_path: Path,
     path.write_text(content)
     assert main([str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "error" in err
+    assert err.count("\n") == 1 and err.startswith("fivehundred analyse: ")
 
 
 def test_analyse_missing_file_and_bad_args(capsys: pytest.CaptureFixture[str]) -> None:

@@ -177,3 +177,44 @@ async def test_the_options_grey_out_every_variant_the_preset_refuses(preset: str
             await pilot.pause()
             box = screen.query_one("#v-no_misere", TickBox)
             assert box.disabled and "contradicts 'misere_anytime'" in str(box.label)
+
+
+@pytest.mark.asyncio
+async def test_the_options_keep_the_settings_they_open_with() -> None:
+    """Opening the options does not reset the chosen target and switches to the preset's;
+    choosing another preset does."""
+    from fivehundred.tui.app import OptionsScreen, TickBox
+
+    settings = Settings(seed=5, speed=0, variants={"target": 300, "rule_490": False})
+    app = FiveHundredApp(None, settings, options_at_start=True)
+    async with app.run_test(size=LARGE) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        assert screen.query_one("#target").value == "300"  # type: ignore[attr-defined]
+        assert screen.query_one("#v-rule_490", TickBox).value is False
+        screen.query_one("#preset").value = "french_canadian"  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.query_one("#target").value == "1000"  # type: ignore[attr-defined]
+        assert screen.read().rules().target == 1000
+
+
+@pytest.mark.asyncio
+async def test_the_options_at_80_by_24_show_a_screenful_of_variants() -> None:
+    """On a short terminal the fields take one line each: the list of variants (with the
+    greyed ones and their reasons) gets most of the screen."""
+    from fivehundred.tui.app import OptionsScreen
+
+    app = FiveHundredApp(None, Settings(seed=5, speed=0), options_at_start=True)
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        listing = screen.query_one("#variants")
+        assert listing.region.height >= 8 and Region(0, 0, *SMALL).contains_region(listing.region)
+        dead_hand = screen.query_one("#v-dead_hand")
+        assert listing.region.contains_region(dead_hand.region)  # greyed, in sight
+        assert "✗ is for two or three players" in widget_text(dead_hand)
+        assert Region(0, 0, *SMALL).contains_region(screen.query_one("#start").region)

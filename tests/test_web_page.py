@@ -178,6 +178,10 @@ def act_once(page: Any, bid: Policy, discards: Callable[[list[str]], list[str]] 
         click_card(page, card)
         if page.locator("[aria-label='lead the joker as'] button").count():
             page.locator("[aria-label='lead the joker as'] button").first.click()
+    elif page.locator("#controls .choice-row [data-action]").count():
+        page.locator("#controls .choice-row [data-action]").first.click()  # a house choice
+    elif page.locator("#hand.active .card.legal").count():
+        click_card(page, page.locator("#hand.active .card.legal").first.get_attribute("data-card"))
     else:
         return False
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version,
@@ -587,6 +591,33 @@ def test_every_player_count_plays_a_hand(
         hand = replay_game(record).finished_hands[0]
         assert hand.contractor == 0, "this deal's 7♠ is Ann's contract"
         assert "call" in record["hands"][0], "Ann called her partner (the page's call grid)"
+    p.check()
+
+
+@pytest.mark.parametrize("variant", ["draw_pack", "open_eight"])
+def test_two_players_play_the_house_games_by_clicking(
+    base: str, open_page: Callable[..., Page], variant: str
+) -> None:
+    """The house rules' own decisions (keep or throw a drawn card; the face-up cards to
+    the kitty and into the hand) get buttons: a person plays a whole hand by clicking."""
+    rules = {"preset": "two_handed", "variants": {variant: True}}
+    created = post(base, "/api/tables", {"rules": rules, "seats": ["open", "heuristic"],
+                                         "options": {"delay": 0}, "seed": 3})  # fmt: skip
+    p = open_page(DESKTOP)
+    page = p.page
+    join(page, base + created["url"], "Ann", 0)
+    phases = set()
+
+    def each(page: Any) -> None:
+        if page.evaluate("document.body.dataset.myTurn") == "1":
+            phase = page.evaluate("document.body.dataset.phase")
+            if phase in ("draw", "table_kitty") and phase not in phases:
+                shot(page, f"two-handed-{variant.replace('_', '-')}")
+            phases.add(phase)
+
+    play_against_computers(page, each=each)
+    house = {"draw_pack": {"draw"}, "open_eight": {"table_kitty"}}[variant]
+    assert house <= phases, phases
     p.check()
 
 

@@ -150,6 +150,7 @@ class OptionsScreen(ModalScreen[Any]):
     #options { width: 86; max-width: 100%; height: 100%; max-height: 40; border: thick #f0c674; background: $surface; padding: 0 1; }
     #options Horizontal { height: auto; }
     #options .row Label { width: 14; padding: 1 0 0 0; }
+    OptionsScreen.short #options .row Label { padding: 0; }
     #options Select { width: 26; }
     #options Input { width: 16; }
     #variants { height: 1fr; border: round #666; }
@@ -166,6 +167,8 @@ class OptionsScreen(ModalScreen[Any]):
         self.settings = settings
         self.in_game = in_game
         self.can_resume = can_resume
+        #: The preset whose defaults the fields show.
+        self.shown_preset = settings.preset
 
     def compose(self) -> ComposeResult:
         settings = self.settings
@@ -220,6 +223,12 @@ class OptionsScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+        # A short terminal (80×24): the fields without their borders, one line each, so
+        # that the list of variants has room.
+        if self.app.size.height < 34:
+            self.add_class("short")
+            for field in self.query("#options Select, #options Input"):
+                field.compact = True  # type: ignore[attr-defined]
         self.show_available()
 
     def chosen_variants(self, preset_name: str) -> dict[str, Any]:
@@ -316,8 +325,9 @@ class OptionsScreen(ModalScreen[Any]):
     def preset_changed(self, event: Select.Changed) -> None:
         # A different preset: its own defaults for the on/off fields.
         preset = PRESETS.get(str(event.value))
-        if preset is None:
-            return
+        if preset is None or str(event.value) == self.shown_preset:
+            return  # the preset as it was (the Select says so once it is mounted)
+        self.shown_preset = str(event.value)
         for name in VARIANTS:
             if _field_variant(name) and name not in VALUE_VARIANTS:
                 self.query_one(f"#v-{name}", TickBox).value = bool(getattr(preset, name))

@@ -39,6 +39,11 @@ function seatName(seat) {
   const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
   const players = seats.length;
   if (seat >= players && players) {
+    // The seats that are no player's (R-PLAYERS): the cards out of play, or a dummy.
+    const variants = (state.info && state.info.rules && state.info.rules.variants) || {};
+    if (variants.open_eight) return seat === 2 ? "Face-up cards" : "Dead cards";
+    if (variants.draw_pack) return seat === 2 ? "Stock" : "Thrown";
+    if (variants.dead_hand) return "Dead hand";
     return `${seatName(seat % players)}'s dummy`;
   }
   const info = seats[seat];
@@ -48,11 +53,18 @@ function seatName(seat) {
   return info.name || `Seat ${seat + 1}`;
 }
 
+// The cards out of play of the two- and three-player house games (open_eight, draw_pack,
+// dead_hand): their seats are nobody's; otherwise a seat past the players is a dummy.
+function outOfPlay() {
+  const variants = (state.info && state.info.rules && state.info.rules.variants) || {};
+  return Boolean(variants.open_eight || variants.draw_pack || variants.dead_hand);
+}
+
 function isMySeat(seat) {
   const you = me();
   if (you === null) return false;
   const players = state.view.players;
-  return seat === you || (seat >= players && seat % players === you);
+  return seat === you || (seat >= players && seat % players === you && !outOfPlay());
 }
 
 function sideName(side) {
@@ -112,7 +124,7 @@ function renderSeats() {
   const infos = view.table.seats || [];
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, n, you === null ? 0 : you);
-    const info = infos[seat < view.players ? seat : seat % view.players] || {};
+    const info = seat >= view.players && outOfPlay() ? { kind: "out" } : infos[seat < view.players ? seat : seat % view.players] || {};
     const away = info.kind === "person" && !info.connected;
     const facts = [];
     if (view.contract) facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
@@ -129,7 +141,7 @@ function renderSeats() {
       el(
         "div",
         { class: "status" },
-        info.kind === "computer" ? info.name : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : seat >= view.players ? "dummy" : "open",
+        info.kind === "computer" ? info.name : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : info.kind === "out" ? "out of play" : seat >= view.players ? "dummy" : "open",
       ),
       el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? " · contractor" : ""),
     );
@@ -162,7 +174,7 @@ function renderSeats() {
       el(
         "div",
         { class: "exposed-hand", "aria-label": `${seatName(Number(seat))}'s cards, face up` },
-        el("strong", {}, `${seatName(Number(seat))}, face up: `),
+        el("strong", {}, /dummy$/.test(seatName(Number(seat))) ? `${seatName(Number(seat))}, face up: ` : `${seatName(Number(seat))}: `),
         el("div", { class: "mini-hand" }, sortHand(cards, strain, jokerSuitsOf(view)).map((c) => cardElement(c))),
       ),
     );
@@ -362,7 +374,8 @@ function renderHand() {
   const turn = myTurn();
   const hand = view.hand || [];
   // A card of the hand chosen in a house phase (slam: pass a card; open_eight: discard one).
-  const picking = turn && !["play", "discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
+  // (Only there: in the auction a bid's text, "7S", is also a card's.)
+  const picking = turn && ["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
   const playing = (turn && view.phase === "play") || picking;
   const discarding = turn && view.phase === "discard";
   const kitty = kittyCards(view);
@@ -414,7 +427,7 @@ function chooseCard(card) {
     return;
   }
   if (view.phase !== "play") {
-    if ((view.legal || []).includes(card)) act(card);
+    if (["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).includes(card)) act(card);
     return;
   }
   const reason = refusalReason(view, card);
