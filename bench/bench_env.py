@@ -1,10 +1,12 @@
 """Environment speed: PettingZoo steps per second for random agents choosing from the
 action mask, beside the bare engine's actions per second in the same run.
 
-Both loops play the same number of complete hands with uniformly random legal actions;
-the environment loop also builds each observation (vector and mask) the way an agent
-reads it (``env.last()``), and picks from the mask. The target is an environment cost of
-at most 3× the engine per action.
+Both loops play the very same hands with the very same random legal actions (the deal the
+environment makes for ``reset(seed=index)``, the same random numbers, the same order of
+legal actions; the run stops if the action counts differ); the environment loop also
+builds each observation (vector and mask) the way an agent reads it (``env.last()``), and
+picks from the mask. The target is an environment cost of at most 3× the engine per
+action.
 
     python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped]
 """
@@ -12,6 +14,7 @@ at most 3× the engine per action.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -76,7 +79,8 @@ def main() -> None:
         parser.error("--hands must be positive")
     presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
                               "two_handed"]  # fmt: skip
-    print(f"{args.hands} random hands per preset, one core")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{args.hands} random hands per preset, one core (load average {load})")
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
           + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else ""))  # fmt: skip
     for preset in presets:
@@ -101,6 +105,8 @@ def main() -> None:
         if args.wrapped:
             line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
         print(line)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"(load average {load} at the end; cost = engine actions/s ÷ environment steps/s)")
 
 
 if __name__ == "__main__":
