@@ -11,10 +11,12 @@ played, the suits it showed void in …), then the scores as floats. All but the
 are 0/1.
 
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
-integer bitmask in absolute seat order, updated incrementally from the actions taken;
-encoding a seat's view rotates it by whole records, ORs in the table fields (each field's
-bits precomputed per value) and turns the bytes into float32 with one numpy look-up in a
-256-row table (``take``). Sizes come from the engine's constants
+integer bitmask in absolute seat order (where they lie in seat 0's vector), updated
+incrementally from the actions taken (a card added to the trick, a trick's last card and
+an auction call each in one step); the table fields that stay the same while calls are
+made or cards played are kept too, turned for every seat. Encoding a seat's view rotates
+the records by whole records, ORs in the rest (each field's bits precomputed per value)
+and turns the bytes into float32 with one numpy look-up in a 256-row table (``take``). Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
@@ -214,8 +216,6 @@ class Encoder:
                            for led_so_far in range(1 << SUIT_WIDTH)]
                           for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
         self._sets: dict[tuple[int, ...], int] = {}
-        self._active_key: tuple[int, ...] | None = None
-        self._active = 0
         self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
         # the variants' own fields
