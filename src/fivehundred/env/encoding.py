@@ -215,7 +215,6 @@ class Encoder:
         self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
                            for led_so_far in range(1 << SUIT_WIDTH)]
                           for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
-        self._sets: dict[tuple[int, ...], int] = {}
         self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
         # the variants' own fields
