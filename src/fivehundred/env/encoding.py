@@ -211,6 +211,8 @@ class Encoder:
                            for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
         self._to_move_bit = [bit << at0 for bit in self._to_move]
         self._records_mask = self._all_records << at0
+        #: every seat's trick field (all of them clear when a trick is complete)
+        self._not_trick = ~sum(((1 << NUM_CARDS) - 1) << (at0 + at) for at in self._trick_at)
         # the led suit (-1: none) and the suits led so far, together
         self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
                            for led_so_far in range(1 << SUIT_WIDTH)]
@@ -248,7 +250,7 @@ class Encoder:
         # 0 tricks won, one-hot
         self._records = sum(1 << (self.seats_offset + at) for at in self._won_at)
         self._won = [0] * self.seats
-        self._trick_bits = 0
+        self._seats: list[int] | None = None  # the state's trick_seats list, as tracked
         self._history = 0
         self._calls_seen = 0
         self._tricks_seen = 0
@@ -276,11 +278,11 @@ class Encoder:
             seats = state.trick_seats
             if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
                 seat, card = seats[-1], state.trick_cards[-1]
-                self._trick_bits |= self._trick_card[seat][card]
                 self._records |= (self._played_card[seat][card]
                                   | self._void_bits[seat][state.void_shown[seat]])  # fmt: skip
                 self._in_trick += 1
                 self._history = history
+                self._seats = seats
                 return
             calls = state.auction.calls
             if len(calls) == self._calls_seen + 1 and len(seats) == self._in_trick:  # a call
@@ -298,13 +300,12 @@ class Encoder:
                 # (the trick's cards leave the trick fields; the winner's count moves on)
                 self._records = ((self._records | self._played_card[seat][card]
                                   | self._void_bits[seat][state.void_shown[seat]])
-                                 ^ self._trick_bits ^ self._trick_card[seat][card]
-                                 ^ self._won_step[winner][won])  # fmt: skip
-                self._trick_bits = 0
+                                 & self._not_trick ^ self._won_step[winner][won])  # fmt: skip
                 self._won[winner] = won + 1
                 self._in_trick = 0
                 self._tricks_seen += 1
                 self._history = history
+                self._seats = seats
                 return
         self._history = history
         records = self._records
@@ -314,7 +315,7 @@ class Encoder:
             for seat, call in calls[self._calls_seen :]:
                 records |= call_bit[seat][call]
             self._calls_seen = len(calls)
-        played, trick_card, void_bits = self._played_card, self._trick_card, self._void_bits
+        played, void_bits = self._played_card, self._void_bits
         voids = state.void_shown
         tricks = state.tricks
         while self._tricks_seen < len(tricks):
@@ -322,9 +323,7 @@ class Encoder:
             for seat, action in trick.plays[self._in_trick :]:
                 card = action_card(action)
                 records |= played[seat][card] | void_bits[seat][voids[seat]]
-                self._trick_bits |= trick_card[seat][card]
-            records &= ~self._trick_bits
-            self._trick_bits = 0
+            records &= self._not_trick
             winner = trick.winner
             won = self._won[winner]
             records ^= self._won_step[winner][won]
@@ -336,10 +335,10 @@ class Encoder:
             cards = state.trick_cards
             for index in range(self._in_trick, len(seats)):
                 seat, card = seats[index], cards[index]
-                self._trick_bits |= trick_card[seat][card]
                 records |= played[seat][card] | void_bits[seat][voids[seat]]
             self._in_trick = len(seats)
         self._records = records
+        self._seats = seats
 
     def _seat_set(self, seats: Sequence[int], table: list[int]) -> int:
         bits = 0
@@ -350,22 +349,22 @@ class Encoder:
     # ------------------------------------------------------------------ encoding
     def bits(self, state: HandState, seat: int) -> int:
         """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
-        if state is not self._state or len(state.history) != self._history:
-            trick_seats = state.trick_seats
-            if (  # the usual step, one card added to the trick (as in _sync, inlined)
-                state is self._state
-                and len(state.history) == self._history + 1
-                and len(trick_seats) == self._in_trick + 1
-                and self._tricks_seen == len(state.tricks)
-            ):
-                seat_played, card = trick_seats[-1], state.trick_cards[-1]
-                self._trick_bits |= self._trick_card[seat_played][card]
-                self._records |= (self._played_card[seat_played][card]
-                                  | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
-                self._in_trick += 1
-                self._history += 1
-            else:
-                self._sync(state)
+        trick_seats = state.trick_seats
+        history = len(state.history)
+        if (  # the usual step, one card added to the trick (as in _sync, inlined): the
+            # very list tracked (a state's own, replaced when a trick is complete), one
+            # seat longer, one action later
+            trick_seats is self._seats
+            and history == self._history + 1
+            and len(trick_seats) == self._in_trick + 1
+        ):
+            seat_played, card = trick_seats[-1], state.trick_cards[-1]
+            self._records |= (self._played_card[seat_played][card]
+                              | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
+            self._in_trick += 1
+            self._history = history
+        elif history != self._history or state is not self._state:
+            self._sync(state)
         fixed = self._fixed
         if fixed is None:
             fixed = self._fixed = self._fixed_part(state)
