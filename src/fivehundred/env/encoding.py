@@ -39,7 +39,14 @@ from fivehundred.actions import (
     action_card,
 )
 from fivehundred.cards import NUM_CARDS, SUITS
-from fivehundred.game import AUCTION, PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.game import (
+    AUCTION,
+    PHASES,
+    TRICKS_PER_HAND,
+    HandState,
+    controller_of,
+    dummy_seats,
+)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
@@ -236,6 +243,18 @@ class Encoder:
         self._unshift = [n * record - shift for shift in self._shift]
         self._dummies = bool(rules.dummies)
         self._face_up_rules = bool(rules.dummies or rules.open_eight)
+        #: two players (without open_eight): the cards each seat sees of others besides the
+        #: hands lying face up, as HandState.visible_cards has them: (seat, where they lie
+        #: in the vector, whether only its face-up cards) for its controller and the dummies
+        self._dummy_views: list[list[tuple[int, int, bool]]] | None = None
+        if rules.dummies and not rules.open_eight:
+            self._dummy_views = [
+                [(c, self._exposed_at[(c - seat) % n], False)
+                 for c in (controller_of(rules, seat),) if c != seat]
+                + [(s, self._exposed_at[(s - seat) % n], True)
+                   for s in dummy_seats(rules) if s != seat]
+                for seat in range(n)
+            ]  # fmt: skip
         # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
         self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                                      bitorder="little").astype(np.float32)  # fmt: skip
@@ -379,16 +398,28 @@ class Encoder:
         if seat:  # the records turn by whole records: the seat's own comes first
             shift = self._shift[seat]
             records = (records >> shift | records << self._unshift[seat]) & self._records_mask
-        up = state.face_up[seat]
-        bits = (records | by_seat[seat] | (state.hands[seat] if up < 0 else state.hands[seat] & up)
+        hand = state.hands[seat]
+        if self._dummies and state.face_up[seat] >= 0:  # a dummy: its face-up cards
+            hand &= state.face_up[seat]
+        bits = (records | by_seat[seat] | hand
                 | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
         if seat == contractor:
             bits |= discards
         if face_up:
             exposed_at = self._exposed_at
             n = self.seats
-            for other, mask in state.visible_cards(seat):
-                bits |= mask << exposed_at[(other - seat) % n]
+            views = self._dummy_views
+            if views is None:
+                for other, mask in state.visible_cards(seat):
+                    bits |= mask << exposed_at[(other - seat) % n]
+            else:  # (state.visible_cards, inlined)
+                hands = state.hands
+                for other in state.exposed_seats:
+                    if other != seat:
+                        bits |= hands[other] << exposed_at[(other - seat) % n]
+                up = state.face_up
+                for other, at, dummy in views[seat]:
+                    bits |= (hands[other] & up[other] if dummy else hands[other]) << at
         if self._extras:  # as the core observation has them (observation.observe)
             drawn = state.drawn if seat == state.to_move else -1
             take = ((state.table_card, state.table_discard)
