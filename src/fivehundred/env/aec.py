@@ -145,8 +145,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         player = self._index[agent]
         to_move = hand.to_move
         seat = player
-        if self._dummies and to_move >= 0:  # (acting_seat, inlined)
-            if self._controller[to_move] == player:
+        if self._dummies:  # (acting_seat, inlined)
+            if to_move >= 0 and self._controller[to_move] == player:
                 seat = to_move
             to_move = player if seat == to_move else -1
         game = self.game
