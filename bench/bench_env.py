@@ -1,10 +1,13 @@
 """Environment speed: PettingZoo steps per second for random agents choosing from the
 action mask, beside the bare engine's actions per second in the same run.
 
-Both loops play the same number of complete hands with uniformly random legal actions;
-the environment loop also builds each observation (vector and mask) the way an agent
-reads it (``env.last()``), and picks from the mask. The target is an environment cost of
-at most 3× the engine per action.
+Both loops play the very same hands with the very same random legal actions (the deal the
+environment makes for ``reset(seed=index)``, the same random numbers, the same order of
+legal actions; the run stops if the action counts differ); the environment loop also
+builds each observation (vector and mask) the way an agent reads it (``env.last()``),
+reads an element of the vector (the engine loop: the hand of the seat to move), and picks
+from the mask. The target is an environment cost of at most 3× the engine per
+action.
 
     python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped]
 """
@@ -12,6 +15,7 @@ at most 3× the engine per action.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -31,13 +35,14 @@ def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tu
     rules = make_rules(preset)
     players = rules.players
     rng = random.Random(seed + first)
-    actions = 0
+    actions = seen = 0
     start = time.process_time()
     for index in range(first, first + hands):
         deal = random.Random(index)
         deal_seed = deal.getrandbits(64)
         state = HandState.deal(rules, deal.randrange(players), deal_seed)
         while state.phase is not DONE:
+            seen ^= state.hands[state.to_move]  # what the agent deciding looks at
             legal = state.legal_actions()
             if state.phase is not PLAY:
                 legal.sort()
@@ -52,6 +57,7 @@ def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
     table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
     rng = random.Random(seed + first)
     steps = 0
+    seen = 0.0
     start = time.process_time()
     for index in range(first, first + hands):
         table.reset(seed=index)
@@ -59,6 +65,7 @@ def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
             obs, _, terminated, truncated, _ = table.last()
             if terminated or truncated:
                 break
+            seen += obs["observation"].item(-1)  # the vector is there to be read
             legal = obs["action_mask"].nonzero()[0]
             table.step(int(legal[int(rng.random() * len(legal))]))
             steps += 1
@@ -76,7 +83,8 @@ def main() -> None:
         parser.error("--hands must be positive")
     presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
                               "two_handed"]  # fmt: skip
-    print(f"{args.hands} random hands per preset, one core")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"{args.hands} random hands per preset, one core (load average {load})")
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
           + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else ""))  # fmt: skip
     for preset in presets:
@@ -101,6 +109,8 @@ def main() -> None:
         if args.wrapped:
             line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
         print(line)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"(load average {load} at the end; cost = engine actions/s ÷ environment steps/s)")
 
 
 if __name__ == "__main__":

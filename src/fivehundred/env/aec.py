@@ -20,7 +20,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from fivehundred.actions import NUM_ACTIONS, action_text
-from fivehundred.env.encoding import SCORE_LIMIT, Encoder, acting_seat, action_mask
+from fivehundred.env.encoding import SCORE_LIMIT, Encoder
 from fivehundred.env.render import table_text
 from fivehundred.game import DONE, GameState, HandState, controller_of
 from fivehundred.rules import make_rules
@@ -96,6 +96,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._agent_of = [self.possible_agents[controller_of(self.rules, seat)]
                           if controller_of(self.rules, seat) < self.rules.players else ""
                           for seat in range(self.rules.seats)]  # fmt: skip
+        #: the player deciding for each seat (as controller_of)
+        self._controller = [controller_of(self.rules, seat) for seat in range(self.rules.seats)]
+        self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -141,20 +144,22 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         assert hand is not None, "reset() first"
         player = self._index[agent]
         to_move = hand.to_move
-        if self._dummies:
-            seat = acting_seat(hand, player)
-            to_move = controller_of(self.rules, to_move) if to_move >= 0 else -1
-        else:
-            seat = player
-        bits = self._bits(hand, seat)
+        seat = player
+        if self._dummies:  # (acting_seat, inlined)
+            if to_move >= 0 and self._controller[to_move] == player:
+                seat = to_move
+            to_move = player if seat == to_move else -1
         game = self.game
         if game is None:  # (Encoder.vector without scores, inlined: the hot path)
-            raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
-            vector = self._unpack.take(raw, 0).ravel()[: self._size]
+            raw = np.frombuffer(self._bits(hand, seat).to_bytes(self._bytes, "little"), _UINT8)
+            vector = self._take(raw, 0).ravel()[: self._size]
         else:
-            vector = self._vector(bits, seat, game.scores)
-        if to_move == player:
-            mask = action_mask(self._legal)
+            vector = self._vector(self._bits(hand, seat), seat, game.scores)
+        if to_move == player:  # (action_mask, inlined)
+            legal = bytearray(NUM_ACTIONS)
+            for action in self._legal:
+                legal[action] = 1
+            mask = np.frombuffer(legal, np.int8)
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
@@ -185,12 +190,21 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = 0.0
             self._rewarded = False
         self._cumulative_rewards[agent] = 0.0
-        action = chosen
         game = self.game
-        ended = False
-        if game is not None:
+        if game is None:  # one hand: the hot path (_select inlined)
+            hand.apply(chosen)
+            if hand.phase is DONE:
+                self._hand_scored(hand)
+                self._end(None, truncated=False)
+            else:
+                self._legal = hand.legal_actions()
+                to_move = hand.to_move
+                self.agent_selection = (self._agent_of[to_move] if to_move >= 0 else
+                                        self.possible_agents[controller_of(self.rules, to_move)])  # fmt: skip
+        else:
+            ended = False
             finished = hand
-            game.apply(action)
+            game.apply(chosen)
             if finished.is_over:
                 self._hand_scored(finished)
                 self.hand = game.hand
@@ -201,14 +215,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     self.hand = finished  # observations show the last hand played
                     self._end(None, truncated=True)
                     ended = True
-        else:
-            hand.apply(action)
-            if hand.phase == DONE:
-                self._hand_scored(hand)
-                self._end(None, truncated=False)
-                ended = True
-        if not ended:
-            self._select()
+            if not ended:
+                self._select()
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":

@@ -11,10 +11,12 @@ played, the suits it showed void in …), then the scores as floats. All but the
 are 0/1.
 
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
-integer bitmask in absolute seat order, updated incrementally from the actions taken;
-encoding a seat's view rotates it by whole records, ORs in the table fields (each field's
-bits precomputed per value) and turns the bytes into float32 with one numpy look-up in a
-256-row table (``take``). Sizes come from the engine's constants
+integer bitmask in absolute seat order (where they lie in seat 0's vector), updated
+incrementally from the actions taken (a card added to the trick, a trick's last card and
+an auction call each in one step); the table fields that stay the same while calls are
+made or cards played are kept too, turned for every seat. Encoding a seat's view rotates
+the records by whole records, ORs in the rest (each field's bits precomputed per value)
+and turns the bytes into float32 with one numpy look-up in a 256-row table (``take``). Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
@@ -37,7 +39,14 @@ from fivehundred.actions import (
     action_card,
 )
 from fivehundred.cards import NUM_CARDS, SUITS
-from fivehundred.game import AUCTION, PHASES, TRICKS_PER_HAND, HandState, controller_of
+from fivehundred.game import (
+    AUCTION,
+    PHASES,
+    TRICKS_PER_HAND,
+    HandState,
+    controller_of,
+    dummy_seats,
+)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
@@ -209,13 +218,12 @@ class Encoder:
                            for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
         self._to_move_bit = [bit << at0 for bit in self._to_move]
         self._records_mask = self._all_records << at0
+        #: every seat's trick field (all of them clear when a trick is complete)
+        self._not_trick = ~sum(((1 << NUM_CARDS) - 1) << (at0 + at) for at in self._trick_at)
         # the led suit (-1: none) and the suits led so far, together
         self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
                            for led_so_far in range(1 << SUIT_WIDTH)]
                           for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
-        self._sets: dict[tuple[int, ...], int] = {}
-        self._active_key: tuple[int, ...] | None = None
-        self._active = 0
         self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
                               for c in range(NUM_ACTIONS)]  # fmt: skip
         # the variants' own fields
@@ -235,6 +243,18 @@ class Encoder:
         self._unshift = [n * record - shift for shift in self._shift]
         self._dummies = bool(rules.dummies)
         self._face_up_rules = bool(rules.dummies or rules.open_eight)
+        #: two players (without open_eight): the cards each seat sees of others besides the
+        #: hands lying face up, as HandState.visible_cards has them: (seat, where they lie
+        #: in the vector, whether only its face-up cards) for its controller and the dummies
+        self._dummy_views: list[list[tuple[int, int, bool]]] | None = None
+        if rules.dummies and not rules.open_eight:
+            self._dummy_views = [
+                [(c, self._exposed_at[(c - seat) % n], False)
+                 for c in (controller_of(rules, seat),) if c != seat]
+                + [(s, self._exposed_at[(s - seat) % n], True)
+                   for s in dummy_seats(rules) if s != seat]
+                for seat in range(n)
+            ]  # fmt: skip
         # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
         self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
                                      bitorder="little").astype(np.float32)  # fmt: skip
@@ -249,7 +269,7 @@ class Encoder:
         # 0 tricks won, one-hot
         self._records = sum(1 << (self.seats_offset + at) for at in self._won_at)
         self._won = [0] * self.seats
-        self._trick_bits = 0
+        self._seats: list[int] | None = None  # the state's trick_seats list, as tracked
         self._history = 0
         self._calls_seen = 0
         self._tricks_seen = 0
@@ -277,11 +297,11 @@ class Encoder:
             seats = state.trick_seats
             if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
                 seat, card = seats[-1], state.trick_cards[-1]
-                self._trick_bits |= self._trick_card[seat][card]
                 self._records |= (self._played_card[seat][card]
                                   | self._void_bits[seat][state.void_shown[seat]])  # fmt: skip
                 self._in_trick += 1
                 self._history = history
+                self._seats = seats
                 return
             calls = state.auction.calls
             if len(calls) == self._calls_seen + 1 and len(seats) == self._in_trick:  # a call
@@ -299,13 +319,12 @@ class Encoder:
                 # (the trick's cards leave the trick fields; the winner's count moves on)
                 self._records = ((self._records | self._played_card[seat][card]
                                   | self._void_bits[seat][state.void_shown[seat]])
-                                 ^ self._trick_bits ^ self._trick_card[seat][card]
-                                 ^ self._won_step[winner][won])  # fmt: skip
-                self._trick_bits = 0
+                                 & self._not_trick ^ self._won_step[winner][won])  # fmt: skip
                 self._won[winner] = won + 1
                 self._in_trick = 0
                 self._tricks_seen += 1
                 self._history = history
+                self._seats = seats
                 return
         self._history = history
         records = self._records
@@ -315,7 +334,7 @@ class Encoder:
             for seat, call in calls[self._calls_seen :]:
                 records |= call_bit[seat][call]
             self._calls_seen = len(calls)
-        played, trick_card, void_bits = self._played_card, self._trick_card, self._void_bits
+        played, void_bits = self._played_card, self._void_bits
         voids = state.void_shown
         tricks = state.tricks
         while self._tricks_seen < len(tricks):
@@ -323,9 +342,7 @@ class Encoder:
             for seat, action in trick.plays[self._in_trick :]:
                 card = action_card(action)
                 records |= played[seat][card] | void_bits[seat][voids[seat]]
-                self._trick_bits |= trick_card[seat][card]
-            records &= ~self._trick_bits
-            self._trick_bits = 0
+            records &= self._not_trick
             winner = trick.winner
             won = self._won[winner]
             records ^= self._won_step[winner][won]
@@ -337,10 +354,10 @@ class Encoder:
             cards = state.trick_cards
             for index in range(self._in_trick, len(seats)):
                 seat, card = seats[index], cards[index]
-                self._trick_bits |= trick_card[seat][card]
                 records |= played[seat][card] | void_bits[seat][voids[seat]]
             self._in_trick = len(seats)
         self._records = records
+        self._seats = seats
 
     def _seat_set(self, seats: Sequence[int], table: list[int]) -> int:
         bits = 0
@@ -351,22 +368,22 @@ class Encoder:
     # ------------------------------------------------------------------ encoding
     def bits(self, state: HandState, seat: int) -> int:
         """The 0/1 part of ``seat``'s vector as one integer (bit i = element i)."""
-        if state is not self._state or len(state.history) != self._history:
-            trick_seats = state.trick_seats
-            if (  # the usual step, one card added to the trick (as in _sync, inlined)
-                state is self._state
-                and len(state.history) == self._history + 1
-                and len(trick_seats) == self._in_trick + 1
-                and self._tricks_seen == len(state.tricks)
-            ):
-                seat_played, card = trick_seats[-1], state.trick_cards[-1]
-                self._trick_bits |= self._trick_card[seat_played][card]
-                self._records |= (self._played_card[seat_played][card]
-                                  | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
-                self._in_trick += 1
-                self._history += 1
-            else:
-                self._sync(state)
+        trick_seats = state.trick_seats
+        history = len(state.history)
+        if (  # the usual step, one card added to the trick (as in _sync, inlined): the
+            # very list tracked (a state's own, replaced when a trick is complete), one
+            # seat longer, one action later
+            trick_seats is self._seats
+            and history == self._history + 1
+            and len(trick_seats) == self._in_trick + 1
+        ):
+            seat_played, card = trick_seats[-1], state.trick_cards[-1]
+            self._records |= (self._played_card[seat_played][card]
+                              | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
+            self._in_trick += 1
+            self._history = history
+        elif history != self._history or state is not self._state:
+            self._sync(state)
         fixed = self._fixed
         if fixed is None:
             fixed = self._fixed = self._fixed_part(state)
@@ -381,16 +398,28 @@ class Encoder:
         if seat:  # the records turn by whole records: the seat's own comes first
             shift = self._shift[seat]
             records = (records >> shift | records << self._unshift[seat]) & self._records_mask
-        up = state.face_up[seat]
-        bits = (records | by_seat[seat] | (state.hands[seat] if up < 0 else state.hands[seat] & up)
+        hand = state.hands[seat]
+        if self._dummies and state.face_up[seat] >= 0:  # a dummy: its face-up cards
+            hand &= state.face_up[seat]
+        bits = (records | by_seat[seat] | hand
                 | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
         if seat == contractor:
             bits |= discards
         if face_up:
             exposed_at = self._exposed_at
             n = self.seats
-            for other, mask in state.visible_cards(seat):
-                bits |= mask << exposed_at[(other - seat) % n]
+            views = self._dummy_views
+            if views is None:
+                for other, mask in state.visible_cards(seat):
+                    bits |= mask << exposed_at[(other - seat) % n]
+            else:  # (state.visible_cards, inlined)
+                hands = state.hands
+                for other in state.exposed_seats:
+                    if other != seat:
+                        bits |= hands[other] << exposed_at[(other - seat) % n]
+                up = state.face_up
+                for other, at, dummy in views[seat]:
+                    bits |= (hands[other] & up[other] if dummy else hands[other]) << at
         if self._extras:  # as the core observation has them (observation.observe)
             drawn = state.drawn if seat == state.to_move else -1
             take = ((state.table_card, state.table_discard)
