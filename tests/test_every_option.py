@@ -181,15 +181,9 @@ def test_every_option_makes_a_web_table_that_finishes_a_hand(web_client: Any) ->
 
 # ----------------------------------------------------------------------------- env
 def env_case(preset: str, variants: dict[str, Any]) -> Any:
-    """A case of the environment's grid. The environment does not yet seat the games
-    with hands out of play (dead_hand, open_eight, draw_pack: four seats, two or three
-    agents): it fails building its table of agents, so those cases are expected to fail
-    until it does (strict: a fix shows here)."""
-    marks = []
-    if make_rules(preset, variants).two_live:
-        marks.append(pytest.mark.xfail(strict=True, raises=IndexError, reason="env/aec.py: "
-                                       "no agent for a seat out of play"))  # fmt: skip
-    return pytest.param(preset, variants, marks=marks, id=option_id((preset, variants)))
+    """A case of the environment's grid, the games with hands out of play (dead_hand,
+    open_eight, draw_pack: four seats, two or three agents) among them."""
+    return pytest.param(preset, variants, id=option_id((preset, variants)))
 
 
 @pytest.mark.filterwarnings("ignore:Observation space for each agent")
