@@ -9,7 +9,10 @@ reads an element of the vector (the engine loop: the hand of the seat to move), 
 from the mask. The target is an environment cost of at most 3× the engine per
 action.
 
-    python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped]
+    python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped] [--opcodes]
+
+``--opcodes`` also counts the Python opcodes per engine action and per environment step
+(``sys.settrace``; slow, but no load on the machine disturbs the count).
 """
 
 from __future__ import annotations
@@ -17,7 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import sys
 import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from fivehundred.env import env as wrapped_env
 from fivehundred.env import raw_env
@@ -72,12 +79,33 @@ def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
     return time.process_time() - start, steps
 
 
+def opcodes(run: Callable[[], tuple[float, int]]) -> float:
+    """Python opcodes executed per action (or step) by ``run``."""
+    count = 0
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        _, done = run()
+    finally:
+        sys.settrace(None)
+    return count / done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--preset", action="append", help="preset (repeatable; default: all)")
     parser.add_argument("--wrapped", action="store_true",
                         help="also time env() with PettingZoo's checking wrappers")  # fmt: skip
+    parser.add_argument("--opcodes", action="store_true",
+                        help="also count Python opcodes per action and step")  # fmt: skip
     args = parser.parse_args()
     if args.hands <= 0:
         parser.error("--hands must be positive")
@@ -108,6 +136,11 @@ def main() -> None:
         )
         if args.wrapped:
             line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
+        if args.opcodes:
+            hands = min(args.hands, ROUND)
+            engine = opcodes(lambda: engine_actions(preset, hands))  # noqa: B023
+            raw = opcodes(lambda: env_steps(preset, hands, False))  # noqa: B023
+            line += f"  opcodes: engine {engine:.0f}, raw_env +{raw - engine:.0f}"
         print(line)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"(load average {load} at the end; cost = engine actions/s ÷ environment steps/s)")
