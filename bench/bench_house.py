@@ -7,12 +7,17 @@ per new contract family and preset, and the throw-in rate of the inkle auction.
 For each family (each §10 variant that changes bidding or play, the French-Canadian
 game, and §9's dead hand, open eight and draw pack at their player counts) two seeded
 duplicate matches, one process: ``heuristic`` against ``heuristic:v1`` in complete games
-(against ``random`` where the first version does not know the rule's decisions: the slam
-call, the claim, the draw), and ``pimc`` against ``heuristic`` in single hands. Printed:
+(the first version hands the rule's decisions it does not know, the slam call, the claim,
+the draw, to the house module), and ``pimc`` against ``heuristic`` in single hands. Printed:
 games, hands, how often the family's contracts were bid and made (both teams), slam calls
 and claims, hands thrown in, matches stopped by an illegal action (the engine raises; must
 be 0), team A's win rate with its 95% Wilson interval and the paired points difference
 A − B per hand with its interval (the fairer measure for single hands).
+
+Then hi/lo played out: deals where a seat holds a hand the bots bid hi/lo with
+(``house.hi_lo_hand``), that seat bidding hi/lo and the others passing, every seat
+``heuristic`` (whose hi/lo play is ``bots/house.py``'s, as ``pimc``'s is): how often
+exactly five is made, the contractor's tricks, and the mean time of a hi/lo card decision.
 
 Then the inkle auction's throw-ins in heuristic self-play: the plain American auction's
 all-pass hands, the inkle auction with the inkle responses of ``bots/house.py`` switched
@@ -44,7 +49,7 @@ class Family:
     variants: dict[str, Any]
     #: the contracts (arena strain names) the family adds; "slam" and "claim" are calls
     contracts: tuple[str, ...]
-    #: heuristic's opponent: heuristic:v1, or random where v1 lacks the rule's decisions
+    #: heuristic's opponent
     rival: str = "heuristic:v1"
 
 
@@ -59,8 +64,8 @@ FAMILIES = (
            "misere_anytime": True}, ("double_misere", "patastrophe")),
     Family("wilkinson_misere", "australian", {"wilkinson_misere": True},
            ("misere", "open_misere")),
-    Family("slam_call", "australian", {"slam_call": True}, ("slam",), "easy"),
-    Family("claim", "australian", {"claim": True}, ("claim",), "easy"),
+    Family("slam_call", "australian", {"slam_call": True}, ("slam",)),
+    Family("claim", "australian", {"claim": True}, ("claim",)),
     Family("j5_no_trumps", "australian", {"j5_no_trumps": True}, ("NT",)),
     Family("ralphing", "australian", {"ralphing": True}, ALL),
     Family("split_colours", "australian", {"split_colours": True, "hi_lo": True,
@@ -70,7 +75,7 @@ FAMILIES = (
     Family("dead_hand (2)", "two_handed", {"dead_hand": True}, ALL),
     Family("dead_hand (3)", "three_handed", {"dead_hand": True}, ALL),
     Family("open_eight", "two_handed", {"open_eight": True}, ALL),
-    Family("draw_pack", "two_handed", {"draw_pack": True}, ALL, "easy"),
+    Family("draw_pack", "two_handed", {"draw_pack": True}, ALL),
 )  # fmt: skip
 
 
@@ -153,11 +158,52 @@ def throw_ins(hands: int, seed: int) -> None:
     print(f"  inkle, with them:                   {after:6.1%}")
 
 
+def hi_lo_play(hands: int, seed: int) -> None:
+    """hi/lo forced on the hands the bots bid it with, played out by heuristic."""
+    from fivehundred.actions import HI_LO, PASS
+    from fivehundred.arena.stats import wilson_interval
+
+    rules = make_rules("australian", {"hi_lo": True})
+    tricks: list[int] = []
+    spent = [0.0, 0]
+    index = 0
+    while len(tricks) < hands and index < hands * 1000:
+        index += 1
+        state = HandState.deal(rules, index % 4, f"hi-lo/{seed}/{index}")
+        seats = [s for s in range(4) if house.hi_lo_hand(state.hands[s])]
+        if not seats:
+            continue
+        contractor = seats[0]
+        players = [make_player("heuristic", seed * 1000 + index * 4 + s) for s in range(4)]
+        while state.phase == "auction":
+            bid = state.to_move == contractor and HI_LO in state.legal_actions()
+            state.apply(HI_LO if bid else PASS)
+        while not state.is_over:
+            obs = state.observation(state.to_move)
+            start = time.perf_counter()
+            action = players[state.to_move].act(obs)
+            if state.phase == "play":
+                spent[0] += time.perf_counter() - start
+                spent[1] += 1
+            state.apply(action)
+        tricks.append(state.tricks_won[contractor])
+    made = sum(t == 5 for t in tricks)
+    lo, hi = wilson_interval(made, len(tricks))
+    spread = " ".join(f"{t}:{tricks.count(t)}" for t in sorted(set(tricks)))
+    print(
+        f"\nhi/lo played out, {len(tricks)} hands the bots bid it with (heuristic in every seat):"
+    )
+    print(f"  made exactly five: {made}/{len(tricks)} = {made / max(1, len(tricks)):.0%} "
+          f"({lo:.0%}–{hi:.0%}); the contractor's tricks {spread}")  # fmt: skip
+    print(f"  a card decision of the hi/lo hand: {1000 * spent[0] / max(1, spent[1]):.1f} ms mean")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=40, help="duplicate games per heuristic match")
     p.add_argument("--pimc-hands", type=int, default=12, help="duplicate hands per pimc match")
     p.add_argument("--inkle-hands", type=int, default=600, help="hands per throw-in count")
+    p.add_argument("--hi-lo-hands", type=int, default=40, help="hi/lo hands played out")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--only", nargs="*", default=None, help="family names to run")
     args = p.parse_args()
@@ -172,6 +218,8 @@ def main() -> None:
             print(row(family, "heuristic", family.rival, args.games, args.seed, False))
         if args.pimc_hands > 0:
             print(row(family, "pimc", "heuristic", args.pimc_hands, args.seed, True))
+    if args.hi_lo_hands > 0 and (not args.only or "hi_lo" in args.only):
+        hi_lo_play(args.hi_lo_hands, args.seed)
     if args.inkle_hands > 0 and (not args.only or "inkle" in args.only):
         throw_ins(args.inkle_hands, args.seed)
 

@@ -21,7 +21,7 @@ from fivehundred.cards import mask_of
 from fivehundred.game import GameState, HandState
 from fivehundred.rules import HOUSE_VARIANTS, VARIANTS, make_rules
 
-BOTS = ("random", "heuristic", "pimc:4")
+BOTS = ("random", "heuristic", "heuristic:v1", "pimc:4")
 #: Preset and variants per offered house rule (a preset they make sense with).
 SETTINGS: dict[str, tuple[str, dict[str, object]]] = {
     name: ("american" if name in ("inkle",) else "australian", {name: True})

@@ -127,3 +127,23 @@ def test_bots_claim_only_when_sure(bot: str) -> None:
                 claims += 1
                 assert not hand.claim_wrong
     assert claims > 0
+
+
+def test_two_handed_claims_play_out_legally() -> None:
+    """With two players each has a dummy whose face-down cards are not playable until
+    uncovered: a claim's play-out chooses only legal actions and the hand ends scored."""
+    rules = make_rules("two_handed", {"claim": True})
+    claims = 0
+    for seed in range(4, 10):
+        rng = random.Random(seed)
+        state = HandState.deal(rules, dealer=seed % 2, seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            if CLAIM in legal and len(state.tricks) >= 3 and rng.random() < 0.5:
+                claims += 1
+                action = CLAIM
+            else:
+                action = rng.choice([a for a in legal if a != CLAIM] or legal)
+            state.apply(action)
+        assert len(state.tricks) == 10
+    assert claims >= 3

@@ -242,3 +242,20 @@ def test_every_claim_the_bots_make_is_right(bot: str) -> None:
             claims += 1
             assert not state.claim_wrong, index
     assert claims >= 10
+
+
+def test_hi_lo_discards_keep_five_top_winners_and_the_low_cards() -> None:
+    """R-HOUSE hi/lo: the middling cards go first (they win or lose as the others' cards
+    fall), then top winners beyond five, then the highest low card; the five top winners
+    and the lowest cards stay."""
+    from fivehundred.cards import iter_cards
+
+    hand = mask("AS KS QS AH AC JK KD 10D 9C 4H 5S 6C 4D")  # 13 cards: three to discard
+    thrown = []
+    for _ in range(3):
+        card, why = house.hi_lo_discard(hand, tuple(iter_cards(hand)))
+        assert why.startswith("hi/lo: discard")
+        thrown.append(card)
+        hand &= ~(1 << card)
+    assert mask(["KD", "10D"]) == (1 << thrown[0]) | (1 << thrown[1])
+    assert thrown[2] == mask("QS").bit_length() - 1  # a sixth top winner, the lowest

@@ -81,3 +81,33 @@ def test_two_free_jokers_led_when_every_suit_has_been_led() -> None:
         assert all(0 <= total <= 10 for total in random_playouts(state, 20, seed))
         checked += 1
     assert checked >= 3
+
+
+def test_bots_exact_five_search_matches_exhaustive_search() -> None:
+    """The bots' exactly-five search (bots/house.py, for the last tricks of a hi/lo hand)
+    agrees with exhaustive search over the game's own rules, a trick in progress or not."""
+    from fivehundred.bots.house import exactly_five
+    from fivehundred.cards import NO_TRUMPS
+    from fivehundred.play import make_context
+
+    rng = random.Random("house-exact-five")
+    outcomes = set()
+    checked = 0
+    for _ in range(60):
+        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3),
+                                HOUSE_RULES)  # fmt: skip
+        obs = state.observation(state.to_move)
+        ctx = make_context(NO_TRUMPS, False, obs.joker_suits, obs.rules.j5_no_trumps)
+        order = tuple(sorted(obs.active))
+        hands = {seat: state.hands[seat] for seat in order}
+        trick = tuple(action_card(a) for _, a in obs.trick)
+        got = exactly_five(ctx, order, obs.contractor, hands, obs.seat, trick, obs.led_suit,
+                           obs.tricks_won[obs.contractor])  # fmt: skip
+        if got is None:  # a free joker in play
+            assert any(hands[s] & JOKERS_MASK for s in order) or trick
+            continue
+        expected = minimax_hi_lo(state)
+        assert got == expected
+        outcomes.add(expected)
+        checked += 1
+    assert outcomes == {True, False} and checked >= 30

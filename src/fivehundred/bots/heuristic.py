@@ -311,8 +311,11 @@ def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False)
 
 
 def fitted_counts(rules: Rules) -> bool:
-    """Whether the fitted trick counts apply (four players, the 43-card pack)."""
-    return rules.players == 4 and rules.seats == 4 and rules.pack.size == 43
+    """Whether the fitted trick counts apply: four players, the 43-card pack or the
+    French-Canadian 46 (same partnerships, a kitty of six: with the rule-of-thumb count
+    instead the heuristic bid a third fewer suit contracts there and lost to its first
+    version, which bids from the count alone)."""
+    return rules.players == 4 and rules.seats == 4 and rules.pack.size in (43, 46)
 
 
 def _touching(view: TableView, high: Card, low: Card) -> bool:

@@ -25,6 +25,7 @@ from fivehundred.actions import (
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import Player
+from fivehundred.bots.house import house_action, without_claim
 from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
 from fivehundred.cards import (
     JOKER,
@@ -212,6 +213,10 @@ def _friends(obs: Observation) -> set[int]:
 
 
 # ----------------------------------------------------------------------------- the player
+#: The phases this player decides itself; the house rules add others.
+V1_PHASES = ("auction", "discard", "nominate", "call", "play")
+
+
 class HeuristicV1Player(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
 
@@ -224,6 +229,21 @@ class HeuristicV1Player(Player):
         if len(obs.legal) == 1:
             self._reason = "the only legal action"
             return obs.legal[0]
+        # The house rules' decisions (claims, slam calls, the draw pack, open eight, a
+        # hi/lo hand) were not this player's: the house module answers them, and the
+        # current heuristic any other phase this player does not know.
+        house = house_action(obs)
+        if house is not None:
+            self._reason = house[1]
+            return house[0]
+        obs = without_claim(obs)
+        if obs.phase not in V1_PHASES:
+            from fivehundred.bots.heuristic import HeuristicPlayer
+
+            stand_in = HeuristicPlayer(self.seed)
+            action = stand_in.act(obs)
+            self._reason = stand_in.explain()
+            return action
         if obs.phase == "auction":
             action, why = self.bid(obs)
         elif obs.phase == "discard":

@@ -53,7 +53,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 import numpy as np
 import numpy.typing as npt
 
-from fivehundred.actions import HI_LO, Action
+from fivehundred.actions import CLAIM, HI_LO, Action
 from fivehundred.game import HandState, set_claim_judge
 from fivehundred.scoring import HI_LO_TRICKS
 from fivehundred.solver import engine as _engine
@@ -232,13 +232,19 @@ def claim_play_out(state: HandState) -> list[Action]:
     """R-HOUSE claim: the play-out of the rest of the hand with best play by both sides
     (the contracting side maximising its tricks, the defence minimising them; ties go to
     the lowest action). A claim is wrong when the defence wins a trick of it. Importing
-    the solver makes this the engine's judge of claims (``game.set_claim_judge``)."""
+    the solver makes this the engine's judge of claims (``game.set_claim_judge``).
+
+    Every action of the line is legal at its turn. Where a dummy's cards lie face down
+    (R-PLAYERS ``dummies``) the solver sees them as playable, which they are not until
+    uncovered: the line then chooses among the legal actions only, each valued by the
+    solver's search of the position after it (an approximation: the search of that
+    position again treats the face-down cards as playable)."""
     line: list[Action] = []
     current = state.clone()
     current.claim_plan = []  # play the line out by the rules of play alone
     team = {current.contractor, *current.partners}
     while not current.is_over:
-        values = card_values(current)
+        values = _legal_values(current, team)
         if current.to_move in team:
             action = max(values, key=lambda a: (values[a], -a))
         else:
@@ -246,6 +252,28 @@ def claim_play_out(state: HandState) -> list[Action]:
         line.append(action)
         current.apply(action)
     return line
+
+
+def _legal_values(state: HandState, team: set[int]) -> dict[Action, int]:
+    """The contracting side's final total after each legal action of the player to move
+    (the solver's values where its moves are the legal ones; otherwise each legal action
+    is applied and the position after it solved)."""
+    legal = [a for a in state.legal_actions() if a != CLAIM]
+    values = card_values(state)
+    if set(values) == set(legal):
+        return values
+    out: dict[Action, int] = {}
+    for action in legal:
+        if action in values:
+            out[action] = values[action]
+            continue
+        child = state.clone()
+        child.apply(action)
+        if child.is_over or child.phase != "play":
+            out[action] = sum(child.tricks_won[s] for s in team)
+        else:
+            out[action] = solve(child)
+    return out
 
 
 set_claim_judge(claim_play_out)
