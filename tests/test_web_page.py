@@ -322,6 +322,9 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
         if not moved:
             pages[0].page.wait_for_timeout(50)
     assert reloaded and joker_led and refused_seen
+    pages[holder].page.wait_for_function(  # the score sheet loads after the summary
+        "document.getElementById('summary').innerText.includes('All the hands as dealt')"
+    )
     summary = pages[holder].page.inner_text("#summary")
     assert "6 no trumps" in summary and "All the hands as dealt" in summary
     assert nominated_seen, "every seat's contract box names the joker's suit"
