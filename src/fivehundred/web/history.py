@@ -135,8 +135,9 @@ def rules_catalogue() -> dict[str, Any]:
 
 @router.get("/api/rules")
 async def get_rules() -> dict[str, Any]:
-    """The presets, variants and computer players, for the lobby's form."""
-    return rules_catalogue()
+    """The presets, variants and computer players, for the lobby's form (worked out once,
+    off the event loop)."""
+    return await asyncio.to_thread(rules_catalogue)
 
 
 # ----------------------------------------------------------------------------- pages
