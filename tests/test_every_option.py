@@ -129,9 +129,6 @@ def lobby_switches() -> dict[str, set[str]]:
     return {p["name"]: set(p["variants"]) & switches for p in catalogue["presets"]}
 
 
-@pytest.mark.xfail(strict=True, reason="GET /api/rules calls a switch that applies to no "
-                   "four-player preset (dead_hand, teams_of_two, ...) a number, so the lobby "
-                   "never shows it")  # fmt: skip
 def test_the_lobby_offers_every_switch_its_preset_accepts() -> None:
     pytest.importorskip("fastapi", reason="the web extra is not installed")
     shown = lobby_switches()

@@ -18,7 +18,10 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
     from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from fivehundred.errors import RulesError
+from fivehundred.rules import PRESETS, VARIANTS, Rules, make_rules
 from fivehundred.web.server import create_app
+from fivehundred.web.views import allowed_calls
 from test_web_support import db_url  # noqa: F401  (fixture)
 
 Client = TestClient
@@ -107,11 +110,44 @@ def test_join_and_public_facts(client: TestClient) -> None:
     assert not facts["seats"][0]["connected"] and facts["seats"][1]["connected"]
     text = json.dumps(facts)
     assert token not in text and "seed" not in text and "hand" not in facts
+    assert facts["calls"] == ["misere", "open_misere"]
     listed = client.get("/api/tables?open=1").json()["tables"]
     assert code in [t["table"] for t in listed]
     join(client, code, 2, "Bob")
     assert code not in [t["table"] for t in client.get("/api/tables?open=1").json()["tables"]]
     assert code in [t["table"] for t in client.get("/api/tables").json()["tables"]]
+
+
+def expected_calls(rules: Rules) -> list[str]:
+    """The calls other than the suit bids the rule book allows with these rules."""
+    allowed = {"misere": rules.misere_allowed, "open_misere": rules.open_misere,
+               "blind_misere": rules.blind_misere, "hi_lo": rules.hi_lo,
+               "double_misere": rules.double_misere, "shields_double": rules.shields_double,
+               "patastrophe": rules.patastrophe}  # fmt: skip
+    return [call for call, on in allowed.items() if on]
+
+
+def test_the_calls_a_table_allows(client: TestClient) -> None:
+    """``calls`` (in the public facts and every view): the calls the rules ever allow, for
+    every preset alone and with each switch it accepts."""
+    for preset in PRESETS:
+        assert list(allowed_calls(make_rules(preset))) == expected_calls(make_rules(preset))
+        for name in VARIANTS:
+            try:
+                rules = make_rules(preset, {name: True})
+            except RulesError:
+                continue
+            assert list(allowed_calls(rules)) == expected_calls(rules), (preset, name)
+    every = {"blind_misere": True, "hi_lo": True, "double_misere": True,
+             "shields_double": True, "patastrophe": True}  # fmt: skip
+    code = new_table(client, rules={"preset": "australian", "variants": every})
+    calls = ["misere", "open_misere", *every]
+    assert client.get(f"/api/tables/{code}").json()["calls"] == calls
+    token = join(client, code, 0)
+    with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+        assert view_until(ws, lambda m: True)["view"]["table"]["calls"] == calls
+    code = new_table(client, rules={"preset": "american", "variants": {"no_misere": True}})
+    assert client.get(f"/api/tables/{code}").json()["calls"] == []
 
 
 def test_pages_are_served(client: TestClient) -> None:

@@ -25,6 +25,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 from fivehundred.cards import JOKER  # noqa: E402
+from fivehundred.errors import RulesError  # noqa: E402
 from fivehundred.game import GameState  # noqa: E402
 from fivehundred.record import replay_game  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
@@ -321,6 +322,9 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
         if not moved:
             pages[0].page.wait_for_timeout(50)
     assert reloaded and joker_led and refused_seen
+    pages[holder].page.wait_for_function(  # the score sheet loads after the summary
+        "document.getElementById('summary').innerText.includes('All the hands as dealt')"
+    )
     summary = pages[holder].page.inner_text("#summary")
     assert "6 no trumps" in summary and "All the hands as dealt" in summary
     assert nominated_seen, "every seat's contract box names the joker's suit"
@@ -536,8 +540,32 @@ def test_rules_catalogue_lists_every_preset_and_variant(base: str) -> None:
     assert {v["name"] for v in catalogue["variants"]} == set(VARIANTS)
     kinds = {v["name"]: v["kind"] for v in catalogue["variants"]}
     assert kinds["target"] == "number" and kinds["scoring_table"] == "choice"
-    assert kinds["two_jokers"] == "switch"
+    assert kinds["two_jokers"] == "switch" and kinds["dead_hand"] == "switch"
     assert "heuristic" in catalogue["players"]
+
+
+def test_rules_catalogue_says_why_a_switch_is_refused(base: str) -> None:
+    """Per preset, the reason ``make_rules`` gives for each switch it refuses, and the pairs
+    of switches accepted alone but refused together, with the reason."""
+    catalogue = get(base, "/api/rules")
+    switches = [v["name"] for v in catalogue["variants"] if v["kind"] == "switch"]
+    for preset in catalogue["presets"]:
+        for name in switches:
+            assert (name in preset["variants"]) != (name in preset["refused"]), name
+        for name, reason in preset["refused"].items():
+            with pytest.raises(RulesError) as refused:
+                make_rules(preset["name"], {name: True})
+            assert refused.value.reason == f"variant {name!r} {reason}"
+        for first, second, reason in preset["conflicts"]:
+            make_rules(preset["name"], {first: True})
+            make_rules(preset["name"], {second: True})
+            with pytest.raises(RulesError, match=re.escape(reason)):
+                make_rules(preset["name"], {first: True, second: True})
+    by_name = {p["name"]: p for p in catalogue["presets"]}
+    assert by_name["australian"]["refused"]["teams_of_two"] == "needs six players"
+    assert ["no_misere", "misere_anytime", "contradicts 'misere_anytime'"] in by_name[
+        "australian"]["conflicts"]  # fmt: skip
+    assert "dead_hand" not in by_name["two_handed"]["refused"]
 
 
 @pytest.mark.parametrize("preset", ["two_handed", "three_handed", "five_handed", "six_handed"])
@@ -648,13 +676,8 @@ def test_lobby_greys_out_a_variant_that_contradicts_one_ticked(
 ) -> None:
     """Where the catalogue names the pairs that contradict each other ("conflicts") and
     why the others are refused ("refused"), the lobby says so beside each switch."""
-    catalogue = get(base, "/api/rules")
-    for preset in catalogue["presets"]:
-        preset["conflicts"] = [["misere_anytime", "no_misere", "contradicts 'misere_anytime'"]]
-        preset["refused"] = {"hi_lo": "needs four players: the contractor's partner sits out"}
     p = open_page(DESKTOP)
     page = p.page
-    page.route("**/api/rules", lambda route: route.fulfill(json=catalogue))
     page.goto(base + "/")
     page.wait_for_selector("#variants [data-for='no_misere']", state="attached")
     page.click("details summary")
@@ -663,6 +686,7 @@ def test_lobby_greys_out_a_variant_that_contradicts_one_ticked(
     page.check("#variants [data-for='misere_anytime'] input")
     assert page.is_disabled(f"{no_misere} input")
     assert "contradicts 'misere_anytime'" in page.inner_text(f"{no_misere} .why")
+    shot(page, "lobby-conflict", full_page=True)
     page.uncheck("#variants [data-for='misere_anytime'] input")
     assert page.is_enabled(f"{no_misere} input")
     page.select_option("#preset", "two_handed")

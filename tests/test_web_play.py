@@ -130,6 +130,7 @@ def test_no_message_ever_names_a_card_its_seat_may_not_know(database: str, tmp_p
     cases = CASES if database == "sqlite" else CASES[:6]
     checked = 0
     open_misere_shown = 0
+    own_hands = 0
     with thread_server(url) as base:
         for number, (preset, variants) in enumerate(cases):
             players_count = PRESETS[preset].players
@@ -146,12 +147,33 @@ def test_no_message_ever_names_a_card_its_seat_may_not_know(database: str, tmp_p
             for player in players:
                 checked += check_messages(record, player.seat, player.received)
             checked += check_messages(record, None, spectator.received)
+            own_hands += check_own_hand(record, players)
             if not PRESETS[preset].dummies:
                 open_misere_shown += sum(1 for m in spectator.received
                                          if m["type"] == "view" and m["view"]["exposed"])  # fmt: skip
     assert checked > 500
+    assert own_hands > 0  # two players: each seat's own hand beside its dummy's
     if database == "sqlite":  # the seeds give open misère hands: the exposure is checked too
         assert open_misere_shown > 0
+
+
+def check_own_hand(record: dict[str, Any], players: list[Any]) -> int:
+    """Two players: the views that carry a seat's own hand while its dummy moves (checked
+    by ``check_messages``); one changed to hold the other player's hand fails the checker."""
+    views = [(p.seat, m) for p in players for m in p.received
+             if m["type"] == "view" and "own_hand" in m["view"]]  # fmt: skip
+    for seat, message in views[:1]:
+        other = next(p for p in players if p.seat != seat)
+        theirs = next(
+            m["view"]["hand"] for m in other.received
+            if m["type"] == "view" and m["version"] == message["version"]
+            and m["view"]["seat"] == other.seat
+        )  # fmt: skip
+        leaked = json.loads(json.dumps(message))
+        leaked["view"]["own_hand"] = theirs
+        with pytest.raises(AssertionError, match="as its own hand"):
+            check_messages(record, seat, [leaked])
+    return len(views)
 
 
 def test_the_checker_catches_a_leak(tmp_path: Any) -> None:

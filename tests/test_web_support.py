@@ -191,8 +191,11 @@ class Knowledge:
         self.rules = parse_rules(record["rules"])
         rules = self.rules
         self.players = rules.players
-        #: per hand: (first version, list of per-step knowledge sets per seat, spectator)
-        self.steps: list[tuple[int, list[dict[int, set[int]]], list[bool]]] = []
+        #: per hand: (first version, per step: the cards each seat (-1: a spectator) may
+        #: know, whether the partnership is secret, and the cards each player holds)
+        self.steps: list[
+            tuple[int, list[dict[int, set[int]]], list[bool], list[dict[int, set[int]]]]
+        ] = []
         version = 0
         #: per hand: every card played in it (the page may show the last trick of the hand
         #: just finished)
@@ -210,7 +213,9 @@ class Knowledge:
         #: failed_to_opponents, as in french_canadian, only a made contract wins, R-GAME.)
         self.over = replay_game(record).is_over
 
-    def _hand_knowledge(self, final: HandState) -> tuple[list[dict[int, set[int]]], list[bool]]:
+    def _hand_knowledge(
+        self, final: HandState
+    ) -> tuple[list[dict[int, set[int]]], list[bool], list[dict[int, set[int]]]]:
         rules = self.rules
         seats = rules.seats
         players = rules.players
@@ -230,6 +235,7 @@ class Knowledge:
         trick_cards: list[int] = []
         per_step: list[dict[int, set[int]]] = []
         partners_secret: list[bool] = []
+        holdings: list[dict[int, set[int]]] = []
         history = list(final.history)
         for step in range(len(history) + 1):
             contractor = trial.contractor
@@ -252,6 +258,7 @@ class Knowledge:
                 knows[player] = own | public
             knows[-1] = public
             per_step.append(knows)
+            holdings.append({player: set(_bits(trial.hands[player])) for player in range(players)})
             partners_secret.append(rules.called_partner and not rules.partner_announces
                                    and not called_played)  # fmt: skip
             if step == len(history):
@@ -277,18 +284,27 @@ class Knowledge:
                             if top in under:
                                 shown_dummy[seat].add(under[top])
                     trick_cards = []
-        return per_step, partners_secret
+        return per_step, partners_secret, holdings
 
     def allowed(self, version: int, seat: int | None) -> tuple[set[int], bool, set[int]]:
         """The cards ``seat`` (None: a spectator) may know at ``version``, whether the
         five-handed partnership is still secret, and the cards played in the hand before."""
-        key = -1 if seat is None else seat
+        index, step = self._step(version)
+        _, per_step, secret, _ = self.steps[index]
+        before = self.played[index - 1] if index else set()
+        return per_step[step][-1 if seat is None else seat], secret[step], before
+
+    def holding(self, version: int, seat: int) -> set[int]:
+        """The cards player ``seat`` holds at ``version``."""
+        index, step = self._step(version)
+        return self.steps[index][3][step][seat]
+
+    def _step(self, version: int) -> tuple[int, int]:
+        """The hand (its index) and the step in it of ``version``."""
         for index in range(len(self.steps) - 1, -1, -1):
-            first, per_step, secret = self.steps[index]
+            first, per_step, _, _ = self.steps[index]
             if version >= first:
-                step = min(version - first, len(per_step) - 1)
-                before = self.played[index - 1] if index else set()
-                return per_step[step][key], secret[step], before
+                return index, min(version - first, len(per_step) - 1)
         raise AssertionError(f"version {version} before the first hand")
 
 
@@ -316,6 +332,14 @@ def check_messages(record: dict[str, Any], seat: int | None, messages: list[dict
             continue  # a hand the record does not hold yet
         allowed, secret, before = knowledge.allowed(version, seat)
         message = json.loads(json.dumps(message))
+        own_hand = message["view"].pop("own_hand", None)
+        if own_hand is not None:
+            # Two players, while the seat's dummy moves: exactly the player's own hand.
+            assert seat is not None and message["view"]["seat"] != seat, (seat, version)
+            held = {parse_card(text) for text in own_hand}
+            assert held == knowledge.holding(version, seat), (
+                f"seat {seat} at version {version} was sent {own_hand} as its own hand"
+            )
         last = message["view"]["table"].pop("last_trick", None)
         leaked = cards_in(message, rules) - allowed
         if last is not None:  # of this hand, or the last trick of the hand before

@@ -10,9 +10,11 @@ in a worker process, never in the event loop.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import multiprocessing
+import re
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -56,48 +58,86 @@ VARIANT_LABELS = {
 
 # ----------------------------------------------------------------------------- rules
 def _variant_kind(name: str) -> dict[str, Any]:
-    """How a variant is set: a switch, a number, or a choice (read from its parser)."""
+    """How a variant is set: a switch, a number, or a choice (read from its parser: a
+    switch is one that some preset accepts set to true)."""
     apply = VARIANTS[name]
     for cell in getattr(apply, "__closure__", None) or ():
         value = cell.cell_contents
         if isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
             return {"kind": "choice", "options": list(value)}
-    try:
-        make_rules("australian", {name: True})
-        return {"kind": "switch"}
-    except RulesError:
-        return {"kind": "number"}
+    for preset in PRESETS:
+        try:
+            make_rules(preset, {name: True})
+            return {"kind": "switch"}
+        except RulesError:
+            continue
+    return {"kind": "number"}
 
 
-def rules_catalogue() -> dict[str, Any]:
-    """Every preset with the variants it accepts, and the computer players."""
+def _refusal(error: RulesError) -> tuple[str, str]:
+    """The variant a refusal names and its reason, without the leading "variant 'x' "."""
+    match = re.match(r"variant '([^']+)' (.*)", error.reason, re.DOTALL)
+    if match is None:
+        return "", error.reason
+    return match.group(1), match.group(2)
+
+
+def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
+    """One preset: the variants it accepts, why it refuses each switch it refuses, and the
+    pairs of switches it accepts alone but refuses together (all asked of ``make_rules``)."""
+    base = PRESETS[name]
+    accepted: list[str] = []
+    refused: dict[str, str] = {}
+    switches: list[str] = []
+    for entry in variants:
+        if entry["kind"] != "switch":
+            accepted.append(entry["name"])
+            continue
+        try:
+            make_rules(name, {entry["name"]: True})
+        except RulesError as error:
+            refused[entry["name"]] = _refusal(error)[1]
+            continue
+        accepted.append(entry["name"])
+        switches.append(entry["name"])
+    conflicts: list[list[str]] = []
+    for i, first in enumerate(switches):
+        for second in switches[i + 1 :]:
+            try:
+                make_rules(name, {first: True, second: True})
+            except RulesError as error:
+                named, reason = _refusal(error)
+                pair = [second, first] if named == second else [first, second]
+                conflicts.append([*pair, reason])
+    return {"name": name, "label": name.replace("_", " "), "players": base.players,
+            "seats": base.seats, "target": base.target, "variants": accepted,
+            "refused": refused, "conflicts": conflicts}  # fmt: skip
+
+
+@functools.cache
+def _catalogue_json() -> str:
     variants = []
     for name in sorted(VARIANTS):
         entry = {"name": name, "label": VARIANT_LABELS.get(name, name.replace("_", " "))}
         entry.update(_variant_kind(name))
         variants.append(entry)
-    presets = []
-    for name, base in PRESETS.items():
-        accepted = []
-        for entry in variants:
-            if entry["kind"] != "switch":
-                accepted.append(entry["name"])
-                continue
-            try:
-                make_rules(name, {entry["name"]: True})
-                accepted.append(entry["name"])
-            except RulesError:
-                pass
-        presets.append({"name": name, "label": name.replace("_", " "), "players": base.players,
-                        "seats": base.seats, "target": base.target, "variants": accepted})  # fmt: skip
+    presets = [_preset_entry(name, variants) for name in PRESETS]
     players = sorted(PLAYERS) + [f"pimc:{preset}" for preset in PIMC_PRESETS]
-    return {"presets": presets, "variants": variants, "players": players}
+    return json.dumps({"presets": presets, "variants": variants, "players": players})
+
+
+def rules_catalogue() -> dict[str, Any]:
+    """Every preset with the variants it accepts (and why it refuses the others), and the
+    computer players. Computed once (about half a second), then copied from the cache."""
+    catalogue: dict[str, Any] = json.loads(_catalogue_json())
+    return catalogue
 
 
 @router.get("/api/rules")
 async def get_rules() -> dict[str, Any]:
-    """The presets, variants and computer players, for the lobby's form."""
-    return rules_catalogue()
+    """The presets, variants and computer players, for the lobby's form (worked out once,
+    off the event loop)."""
+    return await asyncio.to_thread(rules_catalogue)
 
 
 # ----------------------------------------------------------------------------- pages

@@ -330,6 +330,7 @@ class LiveTable:
         return {
             "table": self.code, "name": self.name, "url": f"/t/{self.code}",
             "rules": self.rules.to_dict(), "players": self.rules.players,
+            "calls": list(views.allowed_calls(self.rules)),
             "seats": self.seats_json(), "options": dict(self.options),
             "phase": "done" if game.is_over else game.hand.phase,
             "to_move": self.model.to_move if not game.is_over else None,
@@ -365,6 +366,7 @@ class LiveTable:
             "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "hints": any(s.kind == COMPUTER for s in self.seats),
+            "calls": list(views.allowed_calls(self.rules)),
         }  # fmt: skip
 
     def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:

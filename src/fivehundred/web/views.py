@@ -7,12 +7,15 @@ cards played, hands lying face up); it is never a seat's view with fields remove
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from fivehundred.actions import action_text
+from fivehundred.actions import BID_BASE, MISERE, action_text, bid_action, is_bid
+from fivehundred.auction import Auction
 from fivehundred.cards import JokerNames, cards_of, mask_text
 from fivehundred.game import HandState, controller_of, dummy_seats
 from fivehundred.observation import Observation
+from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 from fivehundred.table import Table
 
@@ -55,6 +58,22 @@ def public_observation(state: HandState, scores: tuple[int, ...]) -> Observation
         scores=scores,
         called_card=state.called_card,
         sides=side_of_seats(state.rules),
+    )
+
+
+@lru_cache(maxsize=64)
+def allowed_calls(rules: Rules) -> tuple[str, ...]:
+    """The calls other than pass and the suit bids that these rules ever make legal, in
+    action order: asked of the auction itself, at its first call and after a bid of 7
+    (misère may need one)."""
+    opening = Auction(rules, dealer=0)
+    legal = set(opening.legal_calls())
+    opening.apply(bid_action(7, 0))
+    legal.update(opening.legal_calls())
+    return tuple(
+        action_text(call)
+        for call in sorted(legal)
+        if is_bid(call) and not BID_BASE <= call < MISERE
     )
 
 
@@ -138,7 +157,13 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
         view = to_json(observation)
         view["seat"] = None
         return view
-    return to_json(seat_observation(table, seat))
+    observation = seat_observation(table, seat)
+    view = to_json(observation)
+    if observation.seat != seat:
+        # Its dummy moves: the player's own hand too, from the player's own observation.
+        own = table.observation(seat)
+        view["own_hand"] = [action_text(card, own.rules.joker_names) for card in cards_of(own.hand)]
+    return view
 
 
 def last_trick(table: Table) -> dict[str, Any] | None:

@@ -46,36 +46,6 @@ export function callText(call) {
   return contractText(call);
 }
 
-// The calls other than suit bids and pass that a table's rules allow in some auction
-// ({preset, variants}, as GET /api/tables/CODE gives them): the bid box shows these (greyed
-// while not legal) and no others. A server that sends the list ("calls") is believed.
-const PRESET_CALLS = {
-  australian: ["misere", "open_misere"],
-  american: ["misere"],
-  three_handed: ["misere", "open_misere"],
-  five_handed: [],
-  six_handed: ["misere", "open_misere"],
-  two_handed: [],
-  french_canadian: ["misere", "open_misere"],
-};
-const HOUSE_CALLS = ["blind_misere", "hi_lo", "double_misere", "shields_double", "patastrophe"];
-
-export function callsAllowed(info) {
-  if (!info) return null;
-  if (Array.isArray(info.calls)) return new Set(info.calls);
-  const rules = info.rules || {};
-  const known = PRESET_CALLS[rules.preset];
-  if (!known) return null; // a preset this page does not know: show what is legal
-  const variants = rules.variants || {};
-  const calls = new Set(known);
-  if (variants.no_misere) calls.delete("misere");
-  if (variants.misere_anytime) calls.add("misere");
-  if (variants.no_open_misere || variants.open_misere === false) calls.delete("open_misere");
-  if (variants.open_misere === true) calls.add("open_misere");
-  for (const call of HOUSE_CALLS) if (variants[call]) calls.add(call);
-  return calls;
-}
-
 // The suits nominated for the jokers, [first, black/white], from a view or a record hand.
 export function jokerSuitsOf(view) {
   return view.joker_suits || [view.joker_suit || null, null];

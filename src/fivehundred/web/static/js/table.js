@@ -1,6 +1,6 @@
 // The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
 import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
-import { callsAllowed, callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
+import { callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -329,25 +329,11 @@ function renderAuction() {
 
 // ------------------------------------------------------------------ the hand
 // Two players: while one's dummy is to play, the view is the dummy's (its cards in the hand
-// row, the legal ones raised); the player's own hand is shown beside it, as last seen in
-// their own view (kept for the hand, so that a reload keeps it) less the cards they have
-// played since. A server view that carries it ("own_hand") is believed.
+// row, the legal ones raised); the player's own hand ("own_hand", from the server) is shown
+// beside it.
 function ownHandWhileDummyMoves(view) {
-  const you = me();
-  if (you === null || view.players !== 2) return null;
-  const key = `fivehundred:own:${code}:${view.table.hand_number}`;
-  if (view.seat === you) {
-    sessionStorage.setItem(key, JSON.stringify(view.hand || []));
-    return null;
-  }
-  if (Array.isArray(view.own_hand)) return view.own_hand;
-  const before = JSON.parse(sessionStorage.getItem(key) || "null");
-  if (!before) return null;
-  const played = new Set();
-  for (const plays of [...(view.tricks || []), view.trick || []]) {
-    for (const [seat, action] of plays) if (seat === you) played.add(playedCard(action).card);
-  }
-  return before.filter((c) => !played.has(c));
+  if (me() === null || view.seat === me()) return null;
+  return Array.isArray(view.own_hand) ? view.own_hand : null;
 }
 
 function kittyCards(view) {
@@ -612,14 +598,11 @@ function bidBox(legal) {
   }
   const extra = el("div", { class: "bid-extra" });
   extra.append(el("button", { type: "button", class: "pass", "data-action": "pass", disabled: !legal.includes("pass"), onclick: () => act("pass") }, "Pass"));
-  // The calls these rules allow: greyed while not legal now; the ones they never allow
-  // are not shown at all.
-  const allowed = callsAllowed(state.info);
-  for (const call of ["misere", "open_misere", "blind_misere", "hi_lo", "double_misere", "shields_double", "patastrophe"]) {
+  // The calls these rules allow (the server's "calls"): greyed while not legal now; the
+  // ones they never allow are not shown at all.
+  for (const call of state.view.table.calls || []) {
     const ok = legal.includes(call);
-    if (ok || (allowed && allowed.has(call))) {
-      extra.append(el("button", { type: "button", "data-action": call, disabled: !ok, title: ok ? "" : "not allowed at this point of the auction", onclick: () => act(call) }, callText(call)));
-    }
+    extra.append(el("button", { type: "button", "data-action": call, disabled: !ok, title: ok ? "" : "not allowed at this point of the auction", onclick: () => act(call) }, callText(call)));
   }
   wrap.append(grid, extra);
   return wrap;
