@@ -361,7 +361,9 @@ def solo_shaded(contract: Action, tricks: int, rules: Rules, declarer: bool) -> 
     if contract >= MISERE or tricks == 0:
         return score
     shade = declarer_shade(rules, SHADE)
-    if shade < 0 and tricks < 10:
+    if shade < 0:  # a trick more on a share of the deals (none above ten)
+        if tricks == 10:
+            return score
         return (1 + shade) * score - shade * solo_score(contract, tricks + 1, rules, declarer)
     return (1 - shade) * score + shade * solo_score(contract, tricks - 1, rules, declarer)
 
