@@ -315,8 +315,10 @@ WIDE_BID_SHARE = 0.2
 #: declarer plays alone against two defenders who, double dummy, see each other's cards:
 #: it does better at the table than the solve says (60 duplicate three-handed hands, seed
 #: 11: 31.5% of hands won, +8.6 points a hand against the heuristic with the four-handed
-#: 0.4; 33.9% and +9.0 with -0.4, 34.5% and +10.5 with -0.8).
-DECLARER_SHADES: dict[int, float] = {3: -0.6}
+#: 0.4; 33.9% and +9.0 with -0.4, 34.5% and +10.5 with -0.8). Five-handed the contractor
+#: and its called partner face three such defenders (30 duplicate hands, seed 11: +3.0
+#: points a hand with -0.4, +0.9 with 0.4).
+DECLARER_SHADES: dict[int, float] = {3: -0.6, 5: -0.4}
 
 
 def declarer_shade(rules: Rules, default: float) -> float:
