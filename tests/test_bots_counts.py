@@ -288,3 +288,14 @@ def test_selfish_defence_counts_the_other_defenders_tricks_against_us() -> None:
     assert counts.selfish_utility(obs, team, contract_tricks, 3, 1) > counts.selfish_utility(
         obs, team, contract_tricks, 1, 1
     )
+
+
+def test_a_lone_declarer_counts_on_a_trick_more_but_none_above_ten() -> None:
+    three = make_rules("three_handed")
+    six_diamonds = bid_action(6, 2)
+    assert counts.declarer_shade(three, 0.4) < 0
+    # Ten tricks stay ten: a slam is not valued above what it scores.
+    slam = counts.solo_score(six_diamonds, 10, three, declarer=True)
+    assert counts.solo_shaded(six_diamonds, 10, three, declarer=True) == pytest.approx(slam)
+    nine = counts.solo_score(six_diamonds, 9, three, declarer=True)
+    assert nine < counts.solo_shaded(six_diamonds, 9, three, declarer=True) < slam

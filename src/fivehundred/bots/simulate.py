@@ -230,7 +230,9 @@ def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
     if contract >= MISERE or tricks == 0:
         return float(score)
     shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
-    if shade < 0 and tricks < 10:  # a lone declarer against a double-dummy defence
+    if shade < 0:  # a trick more on a share of the deals (none above ten)
+        if tricks == 10:
+            return float(score)
         return (1 + shade) * score - shade * contract_score(contract, tricks + 1, rules)
     return (1 - shade) * score + shade * contract_score(contract, tricks - 1, rules)
 
