@@ -173,10 +173,32 @@ def test_both_jokers_nominations_are_shown() -> None:
     from fivehundred.tui import render
 
     french, one = make_rules("french_canadian"), make_rules()
+    two = make_rules("australian", {"two_jokers": True})
     assert render.joker_nominations(one, (0, -1)) == "joker is ♠"
-    assert render.joker_nominations(french, (0, 3)) == "JKR is ♠, JKB is ♥"
-    assert render.joker_nominations(french, (-1, 2)) == "JKB is ♦"
+    assert render.joker_nominations(two, (0, 3)) == "JKR is ♠, JKB is ♥"
+    # the French-Canadian higher joker is the white one, written JKW (R-HOUSE)
+    assert render.joker_nominations(french, (0, 3)) == "JKR is ♠, JKW is ♥"
+    assert render.joker_nominations(french, (-1, 2)) == "JKW is ♦"
     assert render.joker_nominations(french, (-1, -1)) == ""
+
+
+def test_the_french_canadian_white_joker_is_written_jkw_on_the_screens() -> None:
+    """Records write the French-Canadian white joker ``JKW``; the terminal game writes it
+    the same way wherever it shows a card: the hand, a played card, a refusal."""
+    from fivehundred.cards import JOKER_BLACK, mask_of
+    from fivehundred.messages import card_symbols
+    from fivehundred.rules import make_rules
+    from fivehundred.tui import render
+
+    french = make_rules("french_canadian")
+    assert render.card_label(JOKER_BLACK, french.joker_names) == "JKW"
+    assert render.action_label(JOKER_BLACK, french.joker_names) == "JKW"
+    assert "JKW" in render.cards_text(mask_of([JOKER_BLACK]), None, french.joker_names)
+    assert card_symbols("JKW cannot be played", french.joker_names) == "JKW cannot be played"
+    assert (
+        render.card_label(JOKER_BLACK, make_rules("australian", {"two_jokers": True}).joker_names)
+        == "JKB"
+    )
 
 
 def test_the_review_and_the_summary_speak_card_language() -> None:
@@ -201,3 +223,22 @@ def test_the_review_and_the_summary_speak_card_language() -> None:
     hand, totals = session.game.finished_hands[0], session.game.score_history[0]
     points = render.hand_summary_lines(hand, totals)[-2]
     assert points == "Points: You & North 0, West & East -500."
+
+
+def test_the_table_text_writes_the_white_joker_jkw() -> None:
+    """The line mode's table shows a French-Canadian hand holding the white joker as
+    ``JKW``, never ``JKB`` (R-HOUSE french_canadian)."""
+    from fivehundred.cards import JOKER_BLACK
+    from fivehundred.game import GameState
+    from fivehundred.rules import make_rules
+    from fivehundred.tui import render
+
+    french = make_rules("french_canadian")
+    for seed in range(200):
+        game = GameState(french, seed, first_dealer=3)
+        if game.hand.hands[0] >> JOKER_BLACK & 1:
+            break
+    else:
+        raise AssertionError("no deal gave South the white joker")
+    text = "\n".join(render.table_lines(game.observation(0), game))
+    assert "JKW" in text and "JKB" not in text

@@ -11,19 +11,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, parse_card
+from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS, JokerNames, card_symbol, parse_card
 from fivehundred.errors import CardParseError, FiveHundredError
 
 _CARD = re.compile(r"\b(?:[2-9]|1[0-3]|[JQKA])[SCDH]\b|\bJK\b|\bBJ\b|\bRJ\b")
 _SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
 
 
-def card_symbols(text: str, two_jokers: bool = False) -> str:
+def card_symbols(text: str, two_jokers: JokerNames = False) -> str:
     """Record notation of cards in a text (``7S``, ``10H``) as symbols (``7♠``, ``10♥``)."""
     return _symbols(text, two_jokers)
 
 
-def _symbols(text: str, two_jokers: bool) -> str:
+def _symbols(text: str, two_jokers: JokerNames) -> str:
     """Record notation of cards (``7S``, ``10H``) as symbols (``7♠``, ``10♥``)."""
 
     def card(match: re.Match[str]) -> str:
@@ -95,7 +95,7 @@ _PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
-def error_text(error: FiveHundredError, two_jokers: bool = False,
+def error_text(error: FiveHundredError, two_jokers: JokerNames = False,
                names: Sequence[str] = ()) -> str:  # fmt: skip
     """``error`` as a person reads it: suits and cards as symbols, the refusal said the
     way a player would say it, the rule id kept in brackets. ``names`` names the seats

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fivehundred.actions import BID_BASE, action_text
-from fivehundred.cards import CardMask, card_symbol, iter_cards, parse_card
+from fivehundred.cards import CardMask, JokerNames, card_symbol, iter_cards, parse_card
 from fivehundred.game import HandState
 from fivehundred.play import PlayContext, sort_key
 from fivehundred.scoring import side_of_seats
@@ -24,7 +24,7 @@ def side_names(seats: int = 4, sides: tuple[int, ...] | None = None) -> list[str
     ]
 
 
-def play_text(action: int, two_jokers: bool = False) -> str:
+def play_text(action: int, two_jokers: JokerNames = False) -> str:
     """A card played, for people: ``10♥``; a joker led as a suit ``JK→♠``."""
     text = action_text(action, two_jokers)
     if ">" in text:
@@ -33,7 +33,7 @@ def play_text(action: int, two_jokers: bool = False) -> str:
     return card_symbol(action, two_jokers)
 
 
-def call_text(action: int, two_jokers: bool = False) -> str:
+def call_text(action: int, two_jokers: JokerNames = False) -> str:
     """A call or contract, for people: ``7♥``, ``8NT``, ``misère``, ``open misère``."""
     text = action_text(action, two_jokers)
     if text[:1].isdigit() and text[-1] in "SCDH":
@@ -62,7 +62,9 @@ def result_lines(state: HandState) -> list[str]:
     return [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
 
 
-def hand_text(mask: CardMask, ctx: PlayContext | None = None, two_jokers: bool = False) -> str:
+def hand_text(
+    mask: CardMask, ctx: PlayContext | None = None, two_jokers: JokerNames = False
+) -> str:
     """Cards with suit symbols, grouped by suit (trumps together once the contract is known)."""
     cards = sorted(iter_cards(mask), key=lambda c: sort_key(c, ctx))
     return " ".join(card_symbol(c, two_jokers) for c in cards)

@@ -43,7 +43,7 @@ from fivehundred.actions import (
     joker_lead_card,
 )
 from fivehundred.auction import house_call_allowed
-from fivehundred.cards import SUIT_SYMBOLS, Card
+from fivehundred.cards import SUIT_SYMBOLS, Card, JokerNames
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import (
     AUCTION,
@@ -696,7 +696,7 @@ class FiveHundredApp(App[int]):
             return
         obs = session.observation()
         view = session.game.observation(HUMAN)
-        two = session.rules.two_jokers
+        two = session.rules.joker_names
         self.query_one("#info", Static).update(
             info_renderable(view, session.hand_number, session.game.scores, session.rules.target)
         )
@@ -787,7 +787,7 @@ class FiveHundredApp(App[int]):
                 text.append(f"{led} ← → and Enter, or click a card.")
         return text
 
-    def _show_controls(self, phase: str, two: bool, fresh: bool) -> None:
+    def _show_controls(self, phase: str, two: JokerNames, fresh: bool) -> None:
         session = self.session
         assert session is not None
         human = session.human_to_move
@@ -1005,7 +1005,7 @@ class FiveHundredApp(App[int]):
         try:
             session.play(action)
         except FiveHundredError as error:
-            self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
+            self.message = Text(f"Not allowed: {error_text(error, session.rules.joker_names)}",
                                 style="bold #e5484d")  # fmt: skip
             self.bell()
             self.refresh_view()
@@ -1086,7 +1086,7 @@ class FiveHundredApp(App[int]):
             try:
                 session.play(card)
             except FiveHundredError as error:
-                self.message = Text(f"Not allowed: {error_text(error, session.rules.two_jokers)}",
+                self.message = Text(f"Not allowed: {error_text(error, session.rules.joker_names)}",
                                     style="bold #e5484d")  # fmt: skip
                 break
         self.after_human_move()
@@ -1107,7 +1107,7 @@ class FiveHundredApp(App[int]):
         if session is None or not session.human_to_move:
             return
         action, why = session.hint()
-        label = render.action_label(action, session.rules.two_jokers)
+        label = render.action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
         card = action if action < JOKER_LEAD_BASE else (64 + (action - JOKER_LEAD_BASE) // 4
                                                          if action < PASS else None)  # fmt: skip
@@ -1199,7 +1199,7 @@ def house_prompt(session: Session) -> str:
     """What the person decides in a phase of the house rules (slam, open_eight, draw_pack)."""
     hand = session.hand
     obs = session.observation()
-    two = session.rules.two_jokers
+    two = session.rules.joker_names
     phase = hand.phase
     if phase == SLAM_CALL:
         return "Call slam (all ten tricks; your partner passes you a card and sits out) or not."

@@ -85,7 +85,7 @@ class PlainGame:
 
     def _run(self) -> int:
         session = self.session
-        two = session.rules.two_jokers
+        two = session.rules.joker_names
         self.say(f"Five Hundred — {session.rules.describe()}, game to {session.rules.target}. "
                  f"{seating_text(session)} Seed {session.seed}.")  # fmt: skip
         self.say("Type 'help' for the commands.")
@@ -178,7 +178,7 @@ class PlainGame:
                 self.say("It is not your turn.")
                 return None
             action, why = session.hint()
-            self.say(f"Hint: {render.action_label(action, session.rules.two_jokers)} — {why}")
+            self.say(f"Hint: {render.action_label(action, session.rules.joker_names)} — {why}")
         elif word in ("played", "p"):
             for text in render.played_by_suit_lines(session.observation()):
                 self.say(text)
@@ -237,7 +237,7 @@ class PlainGame:
             self.say(f"Not understood: {error} (type 'help' for the commands)")
             return False
         except FiveHundredError as error:
-            self.say(f"Not allowed: {error_text(error, session.rules.two_jokers)}")
+            self.say(f"Not allowed: {error_text(error, session.rules.joker_names)}")
             return False
         self.report(move)
         return True
@@ -344,7 +344,7 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])
     text = _JOKER_LEAD.sub(_joker_lead_words, text)
-    text = card_symbols(text, session.rules.two_jokers).replace("NT ", "NT  ")
+    text = card_symbols(text, session.rules.joker_names).replace("NT ", "NT  ")
     return ["Double-dummy review of the last hand (every hand visible, best play by all):",
             *text.splitlines()]  # fmt: skip
 
@@ -361,7 +361,7 @@ def move_lines(session: Session, move: Move) -> list[str]:
 
 def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
     """``move`` in words, ``hand`` being the hand just after it."""
-    two = rules.two_jokers
+    two = rules.joker_names
     person = controller_of(rules, move.seat) == HUMAN
     who = "You" if move.seat == HUMAN else render.seat_name(rules, move.seat)
     if move.seat != HUMAN and person:

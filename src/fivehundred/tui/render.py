@@ -27,6 +27,7 @@ from fivehundred.cards import (
     SUIT_SYMBOLS,
     Card,
     CardMask,
+    JokerNames,
     card_symbol,
     iter_cards,
 )
@@ -144,7 +145,7 @@ def side_tricks(rules: Rules, tricks_won: Sequence[int]) -> list[int]:
     return totals
 
 
-def card_label(card: Card, two_jokers: bool = False) -> str:
+def card_label(card: Card, two_jokers: JokerNames = False) -> str:
     """``10♥``, ``A♠``, ``JK`` (the jokers keep their letters)."""
     return card_symbol(card, two_jokers)
 
@@ -153,7 +154,7 @@ def is_red(card: Card) -> bool:
     return card == JOKER or (card < JOKER and card >> 4 in RED_SUITS)
 
 
-def action_label(action: Action, two_jokers: bool = False) -> str:
+def action_label(action: Action, two_jokers: JokerNames = False) -> str:
     """An action as a person reads it: ``7♥``, ``6NT``, ``misère``, ``JK as ♠``, ``pass``."""
     if action < JOKER_LEAD_BASE:
         return card_label(action, two_jokers)
@@ -237,11 +238,13 @@ def suit_groups(cards: Sequence[Card], ctx: PlayContext | None) -> list[list[Car
 def contract_text(rules: Rules, contract: Action, contractor: int) -> str:
     if contract < BID_BASE:
         return "no contract"
-    return f"{action_label(contract, rules.two_jokers)} by {seat_label(rules, contractor)}"
+    return f"{action_label(contract, rules.joker_names)} by {seat_label(rules, contractor)}"
 
 
 def auction_text(rules: Rules, calls: Sequence[tuple[int, Action]]) -> str:
-    return ", ".join(f"{seat_name(rules, s)} {action_label(a, rules.two_jokers)}" for s, a in calls)
+    return ", ".join(
+        f"{seat_name(rules, s)} {action_label(a, rules.joker_names)}" for s, a in calls
+    )
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,7 @@ def score_sheet(game: GameState) -> list[SheetRow]:
         capped = tuple(u != a for u, a in zip(uncapped, applied, strict=True))
         if hand.contract >= BID_BASE:
             initials = seat_initials(rules, hand.contractor)
-            contract = f"{action_label(hand.contract, rules.two_jokers)} {initials}"
+            contract = f"{action_label(hand.contract, rules.joker_names)} {initials}"
             contract += " ✓" if score.made else " ✗"
         else:
             contract = "all pass"
@@ -313,7 +316,7 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
         if hand.called_card >= 0:
             partners = [s for s in hand.partners if s != hand.contractor]
             who = seat_label(rules, partners[0]) if partners else "nobody else"
-            lines.append(f"Called {card_label(hand.called_card, rules.two_jokers)}: "
+            lines.append(f"Called {card_label(hand.called_card, rules.joker_names)}: "
                          f"the partner was {who}.")  # fmt: skip
     else:
         lines.append("Everybody passed: no contract.")
@@ -329,7 +332,7 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
 def all_hands_lines(hand: HandState) -> list[str]:
     """Every hand as dealt, the kitty and the contractor's discards."""
     rules = hand.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     ctx = display_context(hand.contract, (hand.joker_suits[0], hand.joker_suits[1]))
     width = max(len(name) for name in seat_names(rules)) + 1
     lines = []
@@ -343,13 +346,15 @@ def all_hands_lines(hand: HandState) -> list[str]:
     return lines
 
 
-def cards_text(mask: CardMask, ctx: PlayContext | None, two_jokers: bool = False) -> str:
+def cards_text(mask: CardMask, ctx: PlayContext | None, two_jokers: JokerNames = False) -> str:
     groups = suit_groups(sorted_cards(mask, ctx), ctx)
     return "  ".join(" ".join(card_label(c, two_jokers) for c in group) for group in groups)
 
 
 def trick_text(rules: Rules, plays: Sequence[tuple[int, Action]]) -> str:
-    return ", ".join(f"{seat_name(rules, s)} {action_label(a, rules.two_jokers)}" for s, a in plays)
+    return ", ".join(
+        f"{seat_name(rules, s)} {action_label(a, rules.joker_names)}" for s, a in plays
+    )
 
 
 def played_by_suit_lines(obs: Observation) -> list[str]:
@@ -372,14 +377,14 @@ def played_by_suit_lines(obs: Observation) -> list[str]:
             name = "joker"
         else:
             name = SUIT_SYMBOLS[first >> 4]
-        lines.append(f"  {name:<11} {' '.join(card_label(c, rules.two_jokers) for c in group)}")
+        lines.append(f"  {name:<11} {' '.join(card_label(c, rules.joker_names) for c in group)}")
     return lines
 
 
 def table_lines(obs: Observation, game: GameState) -> list[str]:
     """The table as text, from South's seat."""
     rules = obs.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     hand_number = len(game.finished_hands) + 1
     score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(side_count(rules)))
     lines = [f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
@@ -420,14 +425,15 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
 
 def joker_nominations(rules: Rules, joker_suits: Sequence[int]) -> str:
     """The suits nominated for the jokers in no trumps (R-JOKER): ``joker is ♠``, or with
-    two jokers each one named (``JKR is ♠, JKB is ♥``); "" before any nomination."""
-    cards = joker_cards(bool(rules.two_jokers))
+    two jokers each one named (``JKR is ♠, JKB is ♥``; the French-Canadian white joker
+    ``JKW``); "" before any nomination."""
+    cards = joker_cards(bool(rules.joker_names))
     named = [(card, suit) for card, suit in zip(cards, joker_suits, strict=False) if suit >= 0]
     if not named:
         return ""
     if len(cards) == 1:
         return f"joker is {SUIT_SYMBOLS[named[0][1]]}"
-    return ", ".join(f"{card_label(card, True)} is {SUIT_SYMBOLS[suit]}"
+    return ", ".join(f"{card_label(card, rules.joker_names)} is {SUIT_SYMBOLS[suit]}"
                      for card, suit in named)  # fmt: skip
 
 

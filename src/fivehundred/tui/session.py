@@ -217,7 +217,7 @@ class Session:
         """Why the person may not make ``action`` now, in card language (the rule id in
         brackets), or None if it is legal."""
         error = self._refusal(action)
-        return None if error is None else error_text(error, self.rules.two_jokers)
+        return None if error is None else error_text(error, self.rules.joker_names)
 
     def parse(self, text: str) -> Action:
         """The person's move from record notation, read for the phase (``7H`` is a bid in

@@ -48,7 +48,7 @@ def steps_of(state: HandState | GameState) -> list[Step]:
         number = index + 1
         scores = tuple(history[index]) if index < len(history) else tuple(history[-1])
         rules = hand.rules
-        two = rules.two_jokers
+        two = rules.joker_names
         replay = HandState(rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
         steps.append(Step(number, replay.clone(), scores,
                           f"Hand {number}: {render.seat_name(rules, hand.dealer)} deals."))  # fmt: skip
@@ -143,7 +143,7 @@ class ShowApp(App[int]):
         # Before the exchange the kitty lies face down; after it, the discards.
         label, cards = ("kitty: ", state.kitty) if state.kitty else ("discards: ", state.discards)
         kitty = Text.assemble(
-            (label, "dim"), render.cards_text(cards, None, state.rules.two_jokers)
+            (label, "dim"), render.cards_text(cards, None, state.rules.joker_names)
         )
         self.query_one("#table", Static).update(
             Group(table_renderable(obs, None, hands=state.hands), kitty)

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from fivehundred.actions import BID_BASE, Action
-from fivehundred.cards import JOKER, Card, CardMask
+from fivehundred.cards import JOKER, Card, CardMask, JokerNames
 from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
@@ -27,7 +27,7 @@ BLACK_SUIT = "#e6e6e6"
 JOKER_STYLE = "bold #d4a72c"
 
 
-def card_text(card: Card, two_jokers: bool = False, dim: bool = False) -> Text:
+def card_text(card: Card, two_jokers: JokerNames = False, dim: bool = False) -> Text:
     """A card in its colour: red for ♦ ♥ (and the red joker), gold for the black joker."""
     label = render.card_label(card, two_jokers)
     if card >= JOKER:
@@ -39,7 +39,7 @@ def card_text(card: Card, two_jokers: bool = False, dim: bool = False) -> Text:
     return Text(label, style=style)
 
 
-def action_text(action: Action, two_jokers: bool = False) -> Text:
+def action_text(action: Action, two_jokers: JokerNames = False) -> Text:
     """An action with its suit symbols coloured (♦ ♥ in red)."""
     text = Text()
     for char in render.action_label(action, two_jokers):
@@ -75,7 +75,7 @@ class CardWidget(Static, can_focus=True):
             self.card = card
             super().__init__()
 
-    def __init__(self, card: Card, two_jokers: bool) -> None:
+    def __init__(self, card: Card, two_jokers: JokerNames) -> None:
         self.card = card
         self.two_jokers = two_jokers
         self.reason: str | None = None
@@ -138,7 +138,7 @@ class HandRow(Horizontal):
         self.cursor = target
         target.focus()
 
-    def show(self, cards: Sequence[Card], reasons: dict[Card, str | None], two_jokers: bool,
+    def show(self, cards: Sequence[Card], reasons: dict[Card, str | None], two_jokers: JokerNames,
              marked: set[Card], hinted: Card | None, groups: list[list[Card]],
              focus: bool, kitty: CardMask = 0) -> None:  # fmt: skip
         """Show these cards; the widgets are kept while the hand is unchanged (so focus
@@ -244,7 +244,7 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
     the trick in the middle, for any number of seats. ``hands`` shows every hand face up
     (replays); ``compact`` leaves out the blank lines (a small terminal)."""
     rules = obs.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     ctx = render.display_context(obs.contract, obs.joker_suits)
     played = {seat: action for seat, action in obs.trick}
     last_winner = None
@@ -350,7 +350,7 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
     return Group(*parts)
 
 
-def cards_line(mask: CardMask, ctx: PlayContext | None, two: bool) -> Text:
+def cards_line(mask: CardMask, ctx: PlayContext | None, two: JokerNames) -> Text:
     text = Text()
     groups = render.suit_groups(render.sorted_cards(mask, ctx), ctx)
     for index, group in enumerate(groups):
@@ -367,7 +367,7 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
     """The lines above the table: the score first (it must always show), then the hand,
     the contract and the tricks of each side."""
     rules = obs.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     sides = range(render.side_count(rules))
     text = Text()
     text.append("Score ", style="bold")
