@@ -150,3 +150,44 @@ def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F8
             assert later["version"] > back["version"]
         record = client.get(f"/api/tables/{code}").json()
         assert record["version"] == mine["version"]
+
+
+def test_hints_name_the_french_canadian_white_joker_as_the_view_does(
+    db_url: str,  # noqa: F811
+) -> None:
+    """The server's hints (and refusals) write cards as the table's views do: the
+    French-Canadian white joker is ``JKW`` (R-HOUSE), so a hint is always a legal action."""
+    url = db_url
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        hinted: list[str] = []
+        for seed in range(1, 40):
+            body = {"rules": {"preset": "french_canadian"}, "seed": seed,
+                    "seats": ["open", "heuristic", "heuristic", "heuristic"],
+                    "options": {"delay": 0, "stand_in": "heuristic"}}  # fmt: skip
+            code = client.post("/api/tables", json=body).json()["table"]
+            token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()
+            with client.websocket_connect(f"/ws/tables/{code}?token={token['token']}") as ws:
+                first = view_until(ws, lambda m: m["view"]["hand"] is not None)
+                if "JKW" not in first["view"]["hand"]:
+                    continue
+                hands = first["view"]["table"]["hands_played"]
+                while True:
+                    mine = view_until(
+                        ws,
+                        lambda m, h=hands: (
+                            bool(m["view"]["legal"]) or m["view"]["table"]["hands_played"] > h
+                        ),
+                    )
+                    if mine["view"]["table"]["hands_played"] > hands:
+                        break
+                    ws.send_json({"type": "hint"})
+                    while (hint := ws.receive_json())["type"] != "hint":
+                        pass
+                    assert hint["action"] in mine["view"]["legal"]
+                    hinted.append(hint["action"])
+                    ws.send_json(
+                        {"type": "action", "action": hint["action"], "version": mine["version"]}
+                    )
+            if "JKW" in hinted:
+                break
+        assert "JKW" in hinted

@@ -522,7 +522,7 @@ class LiveTable:
                     raise Refusal(f"{text.strip()} is not one of the cards you may play from")
             refused = model.refusal(seat, action)
             if refused is not None:  # in card language, the rule id kept in brackets
-                raise Refusal(error_text(refused, self.rules.two_jokers, self.player_names()))
+                raise Refusal(error_text(refused, self.rules.joker_names, self.player_names()))
             await self._commit(seat, action, PERSON)
 
     def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -555,7 +555,7 @@ class LiveTable:
             self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
         )
         if self.version == version:
-            conn.send({"type": "hint", "action": action_text(action, self.rules.two_jokers),
+            conn.send({"type": "hint", "action": action_text(action, self.rules.joker_names),
                        "reason": reason, "version": version})  # fmt: skip
 
     async def _undo(self, conn: Connection) -> None:
@@ -595,7 +595,7 @@ class LiveTable:
         model = copy_table(self.model)
         game = model.game
         before = len(game.finished_hands)
-        text = action_text(action, self.rules.two_jokers)
+        text = action_text(action, self.rules.joker_names)
         model.apply(seat, action)
         hand_row = None
         finished = None
@@ -604,7 +604,7 @@ class LiveTable:
             result = hand.result
             hand_row = HandRow(
                 number=len(game.finished_hands),
-                contract=action_text(result.contract, self.rules.two_jokers) if result.contract >= 0 else None,
+                contract=action_text(result.contract, self.rules.joker_names) if result.contract >= 0 else None,
                 contractor=controller_of(self.rules, result.contractor) if result.contractor >= 0 else None,
                 made=result.made, points=list(result.points), scores=list(game.scores),
             )  # fmt: skip
