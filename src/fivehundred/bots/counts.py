@@ -175,26 +175,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
                 out[contractor] |= 1 << card
                 room[contractor] -= 1
         rest = [c for c in cards if c not in first]
-        rng.shuffle(rest)
-        rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
-        ok = True
-        for card in rest:
-            options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
-            weights = [room[s] for s in options]
-            total = sum(weights) + room_pile
-            if total <= 0:
-                ok = False
-                break
-            pick = rng.randrange(total)
-            for s, w in zip(options, weights, strict=True):
-                if pick < w:
-                    out[s] |= 1 << card
-                    room[s] -= 1
-                    break
-                pick -= w
-            else:
-                room_pile -= 1
-        if ok and all(v == 0 for v in room.values()):
+        if deal_rest(rest, to_fill, room, room_pile, forbidden, out, rng):
             for s, mask in out.items():
                 hands[s] |= mask
             return hands
@@ -215,6 +196,33 @@ class _Searcher(Protocol):
     def deals_for(self, obs: Observation) -> int: ...
 
     def utility(self, obs: Observation, total: int) -> float: ...
+
+
+def deal_rest(rest: list[int], to_fill: Sequence[int], room: dict[int, int], room_pile: int,
+              forbidden: dict[int, CardMask], out: dict[int, CardMask],
+              rng: random.Random) -> bool:  # fmt: skip
+    """Deal the cards ``rest`` into ``out`` at random, each seat up to its ``room`` and
+    never a card it is ``forbidden`` (a suit it showed void in), the rest to a pile of
+    ``room_pile`` (the kitty, a dead hand); the most constrained cards first. Whether every
+    seat's room was filled (``room`` and ``out`` are changed in place)."""
+    rng.shuffle(rest)
+    rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
+    for card in rest:
+        options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
+        weights = [room[s] for s in options]
+        total = sum(weights) + room_pile
+        if total <= 0:
+            return False
+        pick = rng.randrange(total)
+        for s, w in zip(options, weights, strict=True):
+            if pick < w:
+                out[s] |= 1 << card
+                room[s] -= 1
+                break
+            pick -= w
+        else:
+            room_pile -= 1
+    return all(v == 0 for v in room.values())
 
 
 def selfish_utility(obs: Observation, team: float, total: int, mine: int,

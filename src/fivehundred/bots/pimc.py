@@ -282,26 +282,7 @@ class PimcPlayer(Player):
                 out[contractor] |= 1 << card
                 room[contractor] -= 1
             rest = [c for c in cards if c not in trumps_first]
-            rng.shuffle(rest)
-            rest.sort(key=lambda c: sum(1 for s in to_fill if forbidden[s] >> c & 1), reverse=True)
-            ok = True
-            for card in rest:
-                options = [s for s in to_fill if room[s] > 0 and not forbidden[s] >> card & 1]
-                weights = [room[s] for s in options]
-                total = sum(weights) + room_pile
-                if total <= 0:
-                    ok = False
-                    break
-                pick = rng.randrange(total)
-                for s, w in zip(options, weights, strict=True):
-                    if pick < w:
-                        out[s] |= 1 << card
-                        room[s] -= 1
-                        break
-                    pick -= w
-                else:
-                    room_pile -= 1
-            if ok and all(v == 0 for v in room.values()):
+            if counts.deal_rest(rest, to_fill, room, room_pile, forbidden, out, rng):
                 for s, mask in out.items():
                     hands[s] = mask
                 return hands
