@@ -566,6 +566,14 @@ def test_rules_catalogue_says_why_a_switch_is_refused(base: str) -> None:
     assert ["no_misere", "misere_anytime", "contradicts 'misere_anytime'"] in by_name[
         "australian"]["conflicts"]  # fmt: skip
     assert "dead_hand" not in by_name["two_handed"]["refused"]
+    # The switches a preset has on (rules fields): the lobby ticks them, unticking sends false.
+    for preset in catalogue["presets"]:
+        rules = make_rules(preset["name"])
+        accepted = [s for s in switches if s in preset["variants"]]
+        assert preset["on"] == [s for s in accepted if getattr(rules, s, None) is True]
+        for name in preset["on"]:
+            assert getattr(make_rules(preset["name"], {name: False}), name) is False
+    assert {"rule_490", "open_misere"} <= set(by_name["australian"]["on"])
 
 
 @pytest.mark.parametrize("preset", ["two_handed", "three_handed", "five_handed", "six_handed"])
@@ -691,6 +699,18 @@ def test_lobby_greys_out_a_variant_that_contradicts_one_ticked(
     assert page.is_enabled(f"{no_misere} input")
     page.select_option("#preset", "two_handed")
     assert "needs four players" in page.inner_text("#variants [data-for='hi_lo'] .why")
+    # A preset's own switch is shown ticked and may be turned off: the table gets it off.
+    page.select_option("#preset", "australian")
+    rule_490 = "#variants [data-for='rule_490'] input"
+    assert page.is_checked(rule_490) and page.is_enabled(rule_490)
+    assert not page.is_checked("#variants [data-for='hi_lo'] input")
+    page.uncheck(rule_490)
+    page.fill("#delay", "0")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    code = page.input_value("#share-link").rsplit("/", 1)[1]
+    facts = get(base, f"/api/tables/{code}")
+    assert facts["rules"] == {"preset": "australian", "variants": {"rule_490": False}}
     p.check()
 
 

@@ -30,7 +30,7 @@ from fivehundred.cards import mask_text
 from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
-from fivehundred.rules import PRESETS, VARIANTS, make_rules
+from fivehundred.rules import PRESETS, VARIANTS, Rules, make_rules
 from fivehundred.scoring import side_of_seats
 
 log = logging.getLogger("fivehundred.web.history")
@@ -109,9 +109,12 @@ def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
                 named, reason = _refusal(error)
                 pair = [second, first] if named == second else [first, second]
                 conflicts.append([*pair, reason])
+    # The switches that set a rules field the preset has on: ticked to begin with, and
+    # sent as false when unticked (as the terminal game's options do).
+    on = [s for s in switches if s in Rules.__dataclass_fields__ and getattr(base, s) is True]
     return {"name": name, "label": name.replace("_", " "), "players": base.players,
             "seats": base.seats, "target": base.target, "variants": accepted,
-            "refused": refused, "conflicts": conflicts}  # fmt: skip
+            "refused": refused, "conflicts": conflicts, "on": on}  # fmt: skip
 
 
 @functools.cache

@@ -22,9 +22,11 @@ function seatRows() {
   $("target").value = preset.target;
   const variants = $("variants");
   variants.replaceChildren();
+  const on = new Set(preset.on || []);  // the preset's own switches: ticked, may be unticked
   for (const v of catalogue.variants) {
     if (v.kind !== "switch") continue;
     const box = el("input", { type: "checkbox", "data-variant": v.name });
+    box.checked = on.has(v.name);
     box.addEventListener("change", showAvailable);
     variants.append(el("label", { "data-for": v.name }, box, v.label, el("span", { class: "why" }, "")));
   }
@@ -72,8 +74,10 @@ async function create(event) {
   $("create-error").textContent = "";
   const preset = presetOf($("preset").value);
   const variants = {};
+  const on = new Set(preset.on || []);
   for (const box of document.querySelectorAll("#variants [data-variant]")) {
-    if (box.type === "checkbox" && box.checked) variants[box.dataset.variant] = true;
+    const name = box.dataset.variant;
+    if (box.type === "checkbox" && box.checked !== on.has(name)) variants[name] = box.checked;
     if (box.tagName === "SELECT" && box.value) variants[box.dataset.variant] = box.value;
   }
   const target = Number($("target").value);
