@@ -1,8 +1,8 @@
 """One table: the seats, who plays each seat, the action log, seeded computer decisions,
 and save/resume by replaying the log.
 
-The terminal game, the web server and anything else that seats people and computer
-players around a game use :class:`Table`::
+The terminal game, the web server, the arena and anything else that seats people and
+computer players around a game use :class:`Table`::
 
     table = Table(make_rules("three_handed"), ["human", "heuristic", "pimc:fast"], seed=7)
     table.to_move                       # the seat that decides now
@@ -19,7 +19,8 @@ Every computer decision is made by a player built afresh with a seed derived fro
 table's seed and the position (:meth:`Table.decision_seed`), from that seat's
 :class:`~fivehundred.observation.Observation` only: the same game, replayed, makes the same
 decisions, which is what lets undo and resume rebuild a table and carry on exactly as
-before. Standard library only: the computer players are imported when first asked for.
+before. (The arena passes its own ``decider``: a player object per seat, seeded once for
+the match.) Standard library only: the computer players are imported when first asked for.
 """
 
 from __future__ import annotations

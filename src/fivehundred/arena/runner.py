@@ -20,13 +20,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from fivehundred.actions import MISERE, action_text, bid_strain
+from fivehundred.actions import MISERE, Action, action_text, bid_strain
 from fivehundred.bots import Player, make_player
 from fivehundred.cards import STRAIN_LETTERS
 from fivehundred.game import GameState, HandState
+from fivehundred.observation import Observation
 from fivehundred.record import hand_record
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.scoring import side_of_seats
+from fivehundred.table import Table
 
 #: A game that has not ended after this many hands is stopped and decided on points.
 MAX_HANDS = 100
@@ -134,8 +136,41 @@ def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
     )
 
 
+class _SingleHand(GameState):
+    """A game of one duplicate hand, scored on its own: its seats see no game scores."""
+
+    def __init__(self, rules: Rules, dealer: int, seed: str) -> None:
+        super().__init__(rules, seed, dealer)
+        self.hand = HandState.deal(rules, dealer, seed)
+
+    def observation(self, seat: int) -> Observation:
+        return self.hand.observation(seat)
+
+
+class _Seated:
+    """The arena's decider for a :class:`~fivehundred.table.Table`: each seat (a
+    two-handed dummy too) is played by its own player object, seeded once for the match
+    (from the deal and the seat), and the time each team takes is counted."""
+
+    def __init__(self, players: list[Player], seats_a: tuple[int, ...]) -> None:
+        self.players = players
+        self.team = ["A" if seat in seats_a else "B" for seat in range(len(players))]
+        self.spent = {"A": 0.0, "B": 0.0}
+        self.count = {"A": 0, "B": 0}
+
+    def __call__(self, name: str, seed: int, observation: Observation) -> tuple[Action, str]:
+        seat = observation.seat
+        start = time.perf_counter()
+        action = self.players[seat].act(observation)
+        team = self.team[seat]
+        self.spent[team] += time.perf_counter() - start
+        self.count[team] += 1
+        return action, ""
+
+
 def play_match(task: MatchTask) -> MatchOutcome:
-    """Play one match (a game or a hand) and report it."""
+    """Play one match (a game or a hand) at a :class:`~fivehundred.table.Table` and report
+    it."""
     rules = rules_from_dict(task.rules)
     seats_a, _ = team_seats(rules, task.rotation)
     players: list[Player] = []
@@ -143,78 +178,56 @@ def play_match(task: MatchTask) -> MatchOutcome:
         name = task.team_a if seat in seats_a else task.team_b
         # Seeds depend on the deal and the seat only: reproducible in any process.
         players.append(make_player(name, seed=task.deal * 1009 + seat * 17 + task.rotation))
-    spent = {"A": 0.0, "B": 0.0}
-    count = {"A": 0, "B": 0}
+    seated = _Seated(players, seats_a)
+    names = [task.team_a if seat in seats_a else task.team_b for seat in range(rules.players)]
     hands: list[HandOutcome] = []
     label = f"deal {task.deal}, team A ({task.team_a}) in seats {'/'.join(map(str, seats_a))}"
     seed = f"arena/{task.deal}"
+    dealer = task.deal % rules.players
+    sides = side_of_seats(rules)
+    side_a = sides[seats_a[0]]
     try:
         if task.single_hand:
-            state = HandState.deal(rules, task.deal % rules.players, seed)
-            _play_hand(state, players, seats_a, spent, count, (), rules.seats)
+            table = Table(rules, names, seed, _SingleHand(rules, dealer, seed), seated)
+            while not table.game.finished_hands:
+                table.step_computer()
+            state = table.game.finished_hands[0]
             hands.append(_hand_outcome(state, seats_a, task.keep_records, label))
             score_a = hands[0].points_a
-            score_b = max(p for side, p in enumerate(state.result.points)
-                          if side != side_of_seats(rules)[seats_a[0]])  # fmt: skip
+            score_b = max(p for side, p in enumerate(state.result.points) if side != side_a)
         else:
-            game = GameState(rules, seed=seed, first_dealer=task.deal % rules.players)
+            table = Table(rules, names, seed, GameState(rules, seed, dealer), seated)
+            game = table.game
             while not game.is_over and len(game.finished_hands) < task.max_hands:
-                state = game.hand
-                _play_hand(state, players, seats_a, spent, count, tuple(game.scores),
-                           rules.seats)  # fmt: skip
-                game.finish_hand()
-                index = len(game.finished_hands)
-                hands.append(_hand_outcome(state, seats_a, task.keep_records,
-                                           f"{label}, hand {index}"))  # fmt: skip
-                for player in players:
-                    player.hand_over({"points": list(state.result.points),
-                                      "scores": list(game.scores)})  # fmt: skip
-            sides = side_of_seats(rules)
-            side_a = sides[seats_a[0]]
+                table.step_computer()
+                if len(game.finished_hands) > len(hands):  # a hand is over: scored
+                    state = game.finished_hands[-1]
+                    hands.append(_hand_outcome(state, seats_a, task.keep_records,
+                                               f"{label}, hand {len(hands) + 1}"))  # fmt: skip
+                    for player in players:
+                        player.hand_over({"points": list(state.result.points),
+                                          "scores": list(game.scores)})  # fmt: skip
             score_a = game.scores[side_a]
             score_b = max(score for side, score in enumerate(game.scores) if side != side_a)
             if game.winner is not None:
-                return _outcome(
-                    task,
-                    hands,
-                    score_a,
-                    score_b,
-                    "A" if game.winner == side_a else "B",
-                    spent,
-                    count,
-                    players,
-                )
+                return _outcome(task, hands, score_a, score_b,
+                                "A" if game.winner == side_a else "B", seated, players)  # fmt: skip
     finally:
         for player in players:
             close = getattr(player, "close", None)
             if close is not None:
                 close()
     winner = "A" if score_a > score_b else "B" if score_b > score_a else None
-    return _outcome(task, hands, score_a, score_b, winner, spent, count, players)
+    return _outcome(task, hands, score_a, score_b, winner, seated, players)
 
 
 def _outcome(task: MatchTask, hands: list[HandOutcome], score_a: int, score_b: int,
-             winner: str | None, spent: dict[str, float], count: dict[str, int],
-             players: list[Player]) -> MatchOutcome:  # fmt: skip
+             winner: str | None, seated: _Seated, players: list[Player]) -> MatchOutcome:  # fmt: skip
     problems: list[str] = []
     for player in players:
         problems.extend(getattr(player, "problems", []))
-    return MatchOutcome(task.deal, task.rotation, hands, score_a, score_b, winner, spent, count,
-                        problems)  # fmt: skip
-
-
-def _play_hand(state: HandState, players: list[Player], seats_a: tuple[int, ...],
-               spent: dict[str, float], count: dict[str, int], scores: tuple[int, ...],
-               seats: int) -> None:  # fmt: skip
-    while not state.is_over:
-        seat = state.to_move
-        obs = state.observation(seat, scores)
-        team = "A" if seat in seats_a else "B"
-        start = time.perf_counter()
-        action = players[seat].act(obs)
-        spent[team] += time.perf_counter() - start
-        count[team] += 1
-        state.apply(action)
+    return MatchOutcome(task.deal, task.rotation, hands, score_a, score_b, winner,
+                        seated.spent, seated.count, problems)  # fmt: skip
 
 
 def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: int,
