@@ -27,6 +27,8 @@ from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
 _UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
@@ -40,6 +42,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     ``reward="game"``: +1 / −1 when the game is won / lost (0 for a game stopped at
     ``max_hands`` or tied). ``episode="hand"`` ends after one hand (the default with
     points), ``"game"`` plays to the target (the only choice with ``reward="game"``).
+    ``compiled``: build observations with the compiled helpers where they are built
+    (None), always (True) or never (False: pure Python); the observations are the same.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
@@ -54,6 +58,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         episode: str | None = None,
         max_hands: int = MAX_HANDS,
         render_mode: str | None = None,
+        *,
+        compiled: bool | None = None,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -72,7 +78,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.episode = episode
         self.max_hands = max_hands
         self.render_mode = render_mode
-        self.encoder = Encoder(self.rules)
+        self.encoder = Encoder(self.rules, compiled)
+        helpers = self.encoder.helpers
+        self._floats = helpers.floats if helpers is not None else None
+        self._mask = helpers.mask if helpers is not None else None
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
                                                  self.encoder.unpack_table)  # fmt: skip
@@ -150,16 +159,22 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 seat = to_move
             to_move = player if seat == to_move else -1
         game = self.game
-        if game is None:  # (Encoder.vector without scores, inlined: the hot path)
+        floats = self._floats
+        if game is not None:
+            vector = self._vector(self._bits(hand, seat), seat, game.scores)
+        elif floats is not None:  # (Encoder.vector without scores, inlined: the hot path)
+            vector = np.frombuffer(floats(self._bits(hand, seat), self._size), _FLOAT32)
+        else:
             raw = np.frombuffer(self._bits(hand, seat).to_bytes(self._bytes, "little"), _UINT8)
             vector = self._take(raw, 0).ravel()[: self._size]
-        else:
-            vector = self._vector(self._bits(hand, seat), seat, game.scores)
         if to_move == player:  # (action_mask, inlined)
-            legal = bytearray(NUM_ACTIONS)
-            for action in self._legal:
-                legal[action] = 1
-            mask = np.frombuffer(legal, np.int8)
+            if self._mask is not None:
+                mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)
+            else:
+                legal = bytearray(NUM_ACTIONS)
+                for action in self._legal:
+                    legal[action] = 1
+                mask = np.frombuffer(legal, _INT8)
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,7 @@ STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
 _UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
 #: Scores are divided by the target and clipped to this range.
 SCORE_LIMIT = 2.0
 
@@ -110,6 +112,16 @@ VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
 )  # fmt: skip
 
 
+def compiled_helpers() -> Any:
+    """The compiled helpers (``fivehundred.env._speedups``: bits to float32 and the action
+    mask in C), or None where they are not built (the same results in Python)."""
+    try:
+        from fivehundred.env import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
 def call_width(rules: Rules) -> int:
     """Width of the calls and contract fields: the house contracts count where the rules
     have any of them."""
@@ -137,10 +149,19 @@ class Encoder:
     """Encodes :class:`HandState` positions for one rule set (see the module docstring).
 
     ``encode(state, seat, scores)`` returns a fresh float32 vector of :attr:`size`.
+    ``compiled``: turn the bits into floats with the compiled helpers where they are built
+    (None), always (True: an error where they are not built) or never (False); the vectors
+    are the same.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, compiled: bool | None = None) -> None:
         self.rules = rules
+        helpers = compiled_helpers() if compiled is not False else None
+        if compiled and helpers is None:
+            raise RuntimeError("the compiled helpers (fivehundred.env._speedups) are not built")
+        #: the compiled helpers in use, or None (pure Python)
+        self.helpers = helpers
+        self._floats = helpers.floats if helpers is not None else None
         n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
         self.fields: dict[str, Field] = {}
@@ -552,10 +573,12 @@ class Encoder:
     def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The float32 vector of :meth:`bits` (``seat``'s), the scores filled in: a fresh
         array each time, the caller's to keep or change."""
-        # one table look-up turns every byte into its eight float32 elements (a new array,
-        # of which the vector is the leading part)
-        raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
-        vector = self._unpack.take(raw, 0).ravel()[: self.size]
+        if self._floats is not None:  # in C: the floats' bytes, wrapped (a bytearray)
+            vector = np.frombuffer(self._floats(bits, self.size), _FLOAT32)
+        else:  # one table look-up turns every byte into its eight float32 elements (a
+            # new array, of which the vector is the leading part)
+            raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+            vector = self._unpack.take(raw, 0).ravel()[: self.size]
         if scores:
             offset = self.binary_size
             target = self.rules.target
