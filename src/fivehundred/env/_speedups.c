@@ -18,9 +18,16 @@
 static float unpacked[256][8];
 
 static PyObject *
+out_of_range(void)
+{
+    PyErr_SetString(PyExc_ValueError, "floats: bits must be a non-negative int below 2**size");
+    return NULL;
+}
+
+static PyObject *
 floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    unsigned char raw[MAX_BYTES + 1];
+    (void)self;
     if (nargs != 2 || !PyLong_Check(args[0]) || !PyLong_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "floats(bits: int, size: int)");
         return NULL;
@@ -34,33 +41,53 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     Py_ssize_t nbytes = (size + 7) / 8;
-    Py_ssize_t room = nbytes + 1; /* one byte more: bits beyond size are an error */
-#if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t needed = PyLong_AsNativeBytes(bits, raw, room,
+    unsigned char raw[MAX_BYTES + 8];
+#if PY_VERSION_HEX < 0x030C0000
+    /* 3.11: the int's own digits (PyLong_SHIFT bits each), little-endian */
+    Py_ssize_t ndigits = Py_SIZE(bits);
+    if (ndigits < 0)
+        return out_of_range();
+    const digit *digits = ((PyLongObject *)bits)->ob_digit;
+    unsigned long long acc = 0;
+    int held = 0;
+    Py_ssize_t filled = 0; /* raw[0 .. nbytes]: the bytes wanted and one spare */
+    for (Py_ssize_t d = 0; d <= ndigits; d++) {
+        if (d < ndigits) {
+            acc |= (unsigned long long)digits[d] << held;
+            held += PyLong_SHIFT;
+        }
+        else {
+            held += 7; /* the last bits: flush them as one more byte */
+        }
+        for (; held >= 8; held -= 8, acc >>= 8) {
+            if (filled <= nbytes)
+                raw[filled++] = (unsigned char)acc;
+            else if (acc & 0xFF)
+                return out_of_range();
+        }
+    }
+    while (filled <= nbytes)
+        raw[filled++] = 0;
+#elif PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t needed = PyLong_AsNativeBytes(bits, raw, nbytes + 1,
                                              Py_ASNATIVEBYTES_LITTLE_ENDIAN
                                              | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
                                              | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
     if (needed < 0) {
         PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "floats: bits must be a non-negative int");
-        return NULL;
+        return out_of_range();
     }
-    if (needed > room) {
-        PyErr_SetString(PyExc_ValueError, "floats: bits beyond size");
-        return NULL;
-    }
+    if (needed > nbytes + 1)
+        return out_of_range();
 #else
-    if (_PyLong_AsByteArray((PyLongObject *)bits, raw, (size_t)room, 1, 0) < 0) {
+    if (_PyLong_AsByteArray((PyLongObject *)bits, raw, (size_t)(nbytes + 1), 1, 0) < 0) {
         PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "floats: bits negative or beyond size");
-        return NULL;
+        return out_of_range();
     }
 #endif
     /* bits beyond size (within the last byte or the spare one) */
-    if (raw[nbytes] || (size % 8 && (raw[nbytes - 1] >> (size % 8)))) {
-        PyErr_SetString(PyExc_ValueError, "floats: bits beyond size");
-        return NULL;
-    }
+    if (raw[nbytes] || (size % 8 && (raw[nbytes - 1] >> (size % 8))))
+        return out_of_range();
     PyObject *out = PyByteArray_FromStringAndSize(NULL, size * (Py_ssize_t)sizeof(float));
     if (out == NULL)
         return NULL;
@@ -76,6 +103,7 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)self;
     if (nargs != 2 || !PyList_Check(args[0]) || !PyLong_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "mask(legal: list, size: int)");
         return NULL;
@@ -118,6 +146,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_speedups", "Compiled helpers of fivehundred.env.", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC

@@ -80,8 +80,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules, compiled)
         helpers = self.encoder.helpers
-        self._floats = helpers.floats if helpers is not None else None
-        self._mask = helpers.mask if helpers is not None else None
+        self._floats: Any = helpers.floats if helpers is not None else None
+        self._mask: Any = helpers.mask if helpers is not None else None
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
                                                  self.encoder.unpack_table)  # fmt: skip
@@ -107,6 +107,12 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                           for seat in range(self.rules.seats)]  # fmt: skip
         #: the player deciding for each seat (as controller_of)
         self._controller = [controller_of(self.rules, seat) for seat in range(self.rules.seats)]
+        #: the seat the agent to move observes from, by the seat to move (as observe has it:
+        #: two players, the seat to move itself; else the agent's own seat), for last()
+        self._view_seat = [seat if self._dummies else self._controller[seat]
+                           for seat in range(self.rules.seats)]  # fmt: skip
+        #: last() builds the observation itself (one-hand episodes, compiled helpers)
+        self._fast = False
         self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -134,6 +140,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
+        self._fast = self.game is None and self._floats is not None
         self._select()
 
     def _select(self) -> None:
@@ -181,8 +188,22 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
+        obs: dict[str, np.ndarray] | None = None
+        if observe:
+            hand: Any = self.hand  # (a hand whenever _fast is set: after reset())
+            if self._fast and self._legal and (to_move := hand.to_move) >= 0:
+                # (observe(agent), inlined for the agent to move: the hot path)
+                seat = self._view_seat[to_move]
+                vector = np.frombuffer(self._floats(self._bits(hand, seat), self._size), _FLOAT32)
+                if seat == to_move:
+                    mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)
+                else:
+                    mask = np.zeros(NUM_ACTIONS, np.int8)
+                obs = {"observation": vector, "action_mask": mask}
+            else:
+                obs = self.observe(agent)
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -317,6 +338,13 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mi
     """PettingZoo's order-enforcing wrapper with a direct ``last()``: the same checks
     (before ``reset()`` it reports the error as PettingZoo does), then the environment's
     own ``last()`` rather than one wrapped attribute look-up per field."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # from now on the checks of last() and observe() always pass: the environment's
+        # own methods answer them directly (one Python call less a step)
+        self.__dict__["last"] = self.env.last
+        self.__dict__["observe"] = self.env.observe
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

@@ -295,7 +295,7 @@ class Encoder:
         self._calls_seen = 0
         self._tricks_seen = 0
         self._in_trick = 0
-        self._fixed: tuple[list[int], int, int, int, bool] | None = None
+        self._fixed: tuple[int, int, int, int, int, bool] | None = None
         self._fixed_phase = ""
 
     # ------------------------------------------------------------------ tracking
@@ -409,8 +409,8 @@ class Encoder:
         if fixed is None:
             fixed = self._fixed = self._fixed_part(state)
             self._fixed_phase = state.phase
-        by_seat, contractor, discards, partner_bits, face_up = fixed
-        records = self._records
+        table_bits, fixed_records, contractor, discards, partner_bits, face_up = fixed
+        records = self._records | fixed_records
         to_move = state.to_move
         if to_move >= 0:
             records |= self._to_move_bit[to_move]
@@ -422,7 +422,7 @@ class Encoder:
         hand = state.hands[seat]
         if self._dummies and state.face_up[seat] >= 0:  # a dummy: its face-up cards
             hand &= state.face_up[seat]
-        bits = (records | by_seat[seat] | hand
+        bits = (records | table_bits | hand
                 | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
         if seat == contractor:
             bits |= discards
@@ -470,13 +470,13 @@ class Encoder:
                 bits |= 1 << (self._barred + (s - seat) % n * self.record)
         return bits
 
-    def _fixed_part(self, state: HandState) -> tuple[list[int], int, int, int, bool]:
+    def _fixed_part(self, state: HandState) -> tuple[int, int, int, int, int, bool]:
         """What stays the same while calls are made or cards are added to a trick (the
-        tracker drops it on any other change): per seat, the table fields of the phase and
-        the contract ORed with the records' dealer, active, contractor and (when they are
-        known to all) partner bits, turned for that seat; the contractor and its discards'
-        bits; the partners' bits while they are not known to all; whether some cards lie
-        face up."""
+        tracker drops it on any other change): the table fields of the phase and the
+        contract; the records' dealer, active, contractor and (when they are known to all)
+        partner bits, where they lie in seat 0's vector (turned with the tracked records);
+        the contractor and its discards' bits; the partners' bits while they are not known
+        to all; whether some cards lie face up."""
         records = self._dealer[state.dealer]
         records |= self._seat_set(state.active, self._active_bit)
         bits = self._phase[state.phase]
@@ -502,15 +502,10 @@ class Encoder:
                 bits |= 1 << (self._called + state.called_card)
             discards = state.discards << self._discards
         at0 = self.seats_offset
-        every = self._all_records
-        by_seat = [
-            ((records >> shift | records << unshift) & every) << at0 | bits
-            for shift, unshift in zip(self._shift, self._unshift, strict=True)
-        ]
         # (visible_cards is empty unless some seat's hand lies face up or the rules have
         # face-up cards of their own: skip the call on the common path)
         face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
-        return by_seat, contractor, discards, partner_bits << at0, face_up
+        return bits, records << at0, contractor, discards, partner_bits << at0, face_up
 
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
