@@ -32,7 +32,6 @@ from typing import Any
 
 from fivehundred.env import env as wrapped_env
 from fivehundred.env import raw_env
-from fivehundred.env.aec import FiveHundredEnv
 from fivehundred.game import DONE, PLAY, HandState
 from fivehundred.rules import make_rules
 
@@ -68,7 +67,7 @@ def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
     """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents
     (``python``: ``raw_env`` without the compiled helpers)."""
     if python:
-        table: Any = FiveHundredEnv(preset=preset, compiled=False)
+        table: Any = raw_env(preset=preset, compiled=False)
     else:
         table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
     rng = random.Random(seed + first)
@@ -123,7 +122,7 @@ def main() -> None:
     presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
                               "two_handed"]  # fmt: skip
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    compiled = "built" if FiveHundredEnv().encoder.helpers is not None else "NOT built"
+    compiled = "built" if raw_env().encoder.helpers is not None else "NOT built"
     print(f"{args.hands} random hands per preset, one core (load average {load}); "
           f"compiled helpers {compiled}")  # fmt: skip
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"

@@ -315,9 +315,12 @@ def raw_env(
     episode: str | None = None,
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> FiveHundredEnv:
     """The environment without PettingZoo's checking wrappers (fastest)."""
-    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode)
+    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode,
+                          compiled=compiled)  # fmt: skip
 
 
 def env(
@@ -327,10 +330,13 @@ def env(
     episode: str | None = None,
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing checks (the environment
     itself refuses any action that is not legal, with the legal ones in the message)."""
-    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
+    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode,
+                         compiled=compiled)  # fmt: skip
     return _OrderEnforcingWrapper(table)
 
 

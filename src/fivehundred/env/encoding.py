@@ -13,10 +13,12 @@ are 0/1.
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
 integer bitmask in absolute seat order (where they lie in seat 0's vector), updated
 incrementally from the actions taken (a card added to the trick, a trick's last card and
-an auction call each in one step); the table fields that stay the same while calls are
-made or cards played are kept too, turned for every seat. Encoding a seat's view rotates
-the records by whole records, ORs in the rest (each field's bits precomputed per value)
-and turns the bytes into float32 with one numpy look-up in a 256-row table (``take``). Sizes come from the engine's constants
+an auction call each in one step); the fields that stay the same while calls are made or
+cards played are kept too. Encoding a seat's view rotates the records by whole records, ORs
+in the rest (each field's bits precomputed per value) and turns the bits into float32: in C
+where the optional extension ``fivehundred.env._speedups`` is built (eight floats per byte
+from a 256-row table), else with the same table in numpy (``take``); both give the same
+vectors. Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
