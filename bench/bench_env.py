@@ -148,12 +148,12 @@ def main() -> None:
         engine_rate = e_actions / e_time
         raw_rate = r_steps / r_time
         line = (
-            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
+            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.2f}×"
         )
         if args.wrapped:
-            line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
+            line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.2f}×"
         if args.python:
-            line += f" {p_steps / p_time:>13,.0f} {engine_rate * p_time / p_steps:>5.1f}×"
+            line += f" {p_steps / p_time:>13,.0f} {engine_rate * p_time / p_steps:>5.2f}×"
         if args.opcodes:
             hands = min(args.hands, ROUND)
             engine = opcodes(lambda: engine_actions(preset, hands))  # noqa: B023
