@@ -12,7 +12,7 @@ action.
     python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped] [--python]
                               [--opcodes]
 
-``--python`` also times ``raw_env`` without the compiled helpers (``compiled=False``: the
+``--python`` also times ``raw_env`` without the C extension (``compiled=False``: the
 pure-Python observation, as where the C extension is not built).
 
 ``--opcodes`` also counts the Python opcodes per engine action and per environment step
@@ -65,7 +65,7 @@ def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tu
 def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
               first: int = 0, python: bool = False) -> tuple[float, int]:  # fmt: skip
     """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents
-    (``python``: ``raw_env`` without the compiled helpers)."""
+    (``python``: ``raw_env`` without the C extension)."""
     if python:
         table: Any = raw_env(preset=preset, compiled=False)
     else:
@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--wrapped", action="store_true",
                         help="also time env() with PettingZoo's checking wrappers")  # fmt: skip
     parser.add_argument("--python", action="store_true",
-                        help="also time raw_env without the compiled helpers")  # fmt: skip
+                        help="also time raw_env without the C extension")  # fmt: skip
     parser.add_argument("--opcodes", action="store_true",
                         help="also count Python opcodes per action and step")  # fmt: skip
     args = parser.parse_args()
@@ -122,9 +122,9 @@ def main() -> None:
     presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
                               "two_handed"]  # fmt: skip
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    compiled = "built" if raw_env().encoder.helpers is not None else "NOT built"
+    compiled = "built" if raw_env().encoder.speedups is not None else "NOT built"
     print(f"{args.hands} random hands per preset, one core (load average {load}); "
-          f"compiled helpers {compiled}")  # fmt: skip
+          f"C extension {compiled}")  # fmt: skip
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
           + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else "")
           + (f" {'python step/s':>13} {'cost':>6}" if args.python else ""))  # fmt: skip

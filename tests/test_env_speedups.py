@@ -1,6 +1,6 @@
-"""The environment's compiled helpers (``fivehundred.env._speedups``) and the pure-Python
+"""The environment's C extension (``fivehundred.env._speedups``) and the pure-Python
 path used where they are not built: the very same observations, step by step, in every
-preset; the Python path checked on its own too (it runs whether or not the helpers are
+preset; the Python path checked on its own too (it runs whether or not the C extension is
 built)."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from fivehundred.env.aec import FiveHundredEnv  # noqa: E402
 from fivehundred.env.encoding import Encoder, acting_seat  # noqa: E402
 from fivehundred.rules import PRESETS, make_rules  # noqa: E402
 
-BUILT = encoding.compiled_helpers() is not None
-needs_helpers = pytest.mark.skipif(not BUILT, reason="the compiled helpers are not built")
+BUILT = encoding.compiled_speedups() is not None
+needs_speedups = pytest.mark.skipif(not BUILT, reason="the C extension is not built")
 CONFIGS = [(preset, {}) for preset in PRESETS] + [
     ("two_handed", {"draw_pack": True}),
     ("two_handed", {"open_eight": True}),
@@ -38,7 +38,7 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> None:
         assert a[key].flags.writeable
 
 
-@needs_helpers
+@needs_speedups
 @pytest.mark.parametrize(("preset", "variants"), CONFIGS)
 def test_compiled_and_python_observations_are_identical(
     preset: str, variants: dict[str, bool]
@@ -46,7 +46,7 @@ def test_compiled_and_python_observations_are_identical(
     episode = "game" if preset == "australian" and not variants else "hand"  # (with scores)
     fast = FiveHundredEnv(preset, variants, episode=episode, compiled=True)
     slow = FiveHundredEnv(preset, variants, episode=episode, compiled=False)
-    assert fast.encoder.helpers is not None and slow.encoder.helpers is None
+    assert fast.encoder.speedups is not None and slow.encoder.speedups is None
     rng = random.Random(preset)
     steps = 0
     for hand in range(HANDS):
@@ -71,7 +71,7 @@ def test_compiled_and_python_observations_are_identical(
 
 @pytest.mark.parametrize(("preset", "variants"), CONFIGS)
 def test_python_path_turns_the_bits_into_the_vector(preset: str, variants: dict[str, bool]) -> None:
-    """Without the helpers: the vector is the encoder's bits, one float32 0/1 each (scores
+    """Without the C extension: the vector is the encoder's bits, one float32 0/1 each (scores
     0 in one-hand episodes), the mask has ones at the legal actions only."""
     table = FiveHundredEnv(preset, variants, compiled=False)
     encoder = Encoder(table.rules, compiled=False)  # (its own tracker)
@@ -95,14 +95,14 @@ def test_python_path_turns_the_bits_into_the_vector(preset: str, variants: dict[
             table.step(int(rng.choice(np.flatnonzero(mask))))
 
 
-def test_without_the_helpers_the_python_path_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encoding, "compiled_helpers", lambda: None)
+def test_without_the_c_extension_the_python_path_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(encoding, "compiled_speedups", lambda: None)
     rules = make_rules("australian")
-    assert Encoder(rules).helpers is None
+    assert Encoder(rules).speedups is None
     with pytest.raises(RuntimeError, match="not built"):
         Encoder(rules, compiled=True)
     table = FiveHundredEnv("australian")
-    assert table.encoder.helpers is None
+    assert table.encoder.speedups is None
     table.reset(seed=1)
     for _agent in table.agent_iter(max_iter=300):
         obs, _, terminated, truncated, _ = table.last()
@@ -113,31 +113,31 @@ def test_without_the_helpers_the_python_path_is_used(monkeypatch: pytest.MonkeyP
     assert all(table.terminations.values())
 
 
-@needs_helpers
-def test_helpers_convert_exactly_and_refuse_bad_input() -> None:
-    helpers = encoding.compiled_helpers()
+@needs_speedups
+def test_speedups_convert_exactly_and_refuse_bad_input() -> None:
+    speedups = encoding.compiled_speedups()
     rng = random.Random(5)
     for size in [*range(0, 70), 1252, 1748, 4000]:
         for value in (0, (1 << size) - 1, rng.getrandbits(size) if size else 0):
             raw = np.frombuffer(value.to_bytes((size + 7) // 8 + 1, "little"), np.uint8)
             expected = np.unpackbits(raw, bitorder="little")[:size].astype(np.float32)
-            got = np.frombuffer(helpers.floats(value, size), np.float32)
+            got = np.frombuffer(speedups.floats(value, size), np.float32)
             assert np.array_equal(got, expected), size
         for bad in (1 << size, -1, -(1 << size) - 5, 1 << (size + 40)):
             with pytest.raises(ValueError, match="non-negative int below"):
-                helpers.floats(bad, size)
+                speedups.floats(bad, size)
     for args in [(1.0, 3), (1,), ("1", 2)]:
         with pytest.raises(TypeError):
-            helpers.floats(*args)
+            speedups.floats(*args)
     for args in [(1, -1), (1, 10**6)]:
         with pytest.raises(ValueError, match="size"):
-            helpers.floats(*args)
+            speedups.floats(*args)
     legal = [0, 7, NUM_ACTIONS - 1]
-    mask = np.frombuffer(helpers.mask(legal, NUM_ACTIONS), np.int8)
+    mask = np.frombuffer(speedups.mask(legal, NUM_ACTIONS), np.int8)
     assert np.flatnonzero(mask).tolist() == legal
     for args in [([NUM_ACTIONS], NUM_ACTIONS), ([-1], NUM_ACTIONS)]:
         with pytest.raises(IndexError):
-            helpers.mask(*args)
+            speedups.mask(*args)
     for args in [((1,), NUM_ACTIONS), (["a"], NUM_ACTIONS), ([1], -1)]:
         with pytest.raises((TypeError, ValueError)):
-            helpers.mask(*args)
+            speedups.mask(*args)

@@ -1,4 +1,4 @@
-/* Optional compiled helpers of the environment's observation (see docs/env.md, "Speed").
+/* The optional C extension of the environment's observation (see docs/env.md, "Speed").
  *
  * floats(bits, size) -> bytearray: the first ``size`` bits of the non-negative integer
  *     ``bits`` (bit i = element i) as ``size`` native float32 values 0.0 / 1.0, for
@@ -145,7 +145,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_speedups", "Compiled helpers of fivehundred.env.", -1, methods,
+    PyModuleDef_HEAD_INIT, "_speedups", "The C extension of fivehundred.env.", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

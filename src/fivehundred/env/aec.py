@@ -42,7 +42,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     ``reward="game"``: +1 / −1 when the game is won / lost (0 for a game stopped at
     ``max_hands`` or tied). ``episode="hand"`` ends after one hand (the default with
     points), ``"game"`` plays to the target (the only choice with ``reward="game"``).
-    ``compiled``: build observations with the compiled helpers where they are built
+    ``compiled``: build observations with the C extension where it is built
     (None), always (True) or never (False: pure Python); the observations are the same.
     """
 
@@ -79,9 +79,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.max_hands = max_hands
         self.render_mode = render_mode
         self.encoder = Encoder(self.rules, compiled)
-        helpers = self.encoder.helpers
-        self._floats: Any = helpers.floats if helpers is not None else None
-        self._mask: Any = helpers.mask if helpers is not None else None
+        speedups = self.encoder.speedups
+        self._floats: Any = speedups.floats if speedups is not None else None
+        self._mask: Any = speedups.mask if speedups is not None else None
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
                                                  self.encoder.unpack_table)  # fmt: skip
@@ -111,7 +111,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         #: two players, the seat to move itself; else the agent's own seat), for last()
         self._view_seat = [seat if self._dummies else self._controller[seat]
                            for seat in range(self.rules.seats)]  # fmt: skip
-        #: last() builds the observation itself (one-hand episodes, compiled helpers)
+        #: last() builds the observation itself (one-hand episodes, C extension)
         self._fast = False
         self._take = self._unpack.take
 

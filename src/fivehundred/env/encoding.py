@@ -114,9 +114,9 @@ VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
 )  # fmt: skip
 
 
-def compiled_helpers() -> Any:
-    """The compiled helpers (``fivehundred.env._speedups``: bits to float32 and the action
-    mask in C), or None where they are not built (the same results in Python)."""
+def compiled_speedups() -> Any:
+    """The C extension (``fivehundred.env._speedups``: bits to float32 and the action
+    mask), or None where it is not built (the same results in Python)."""
     try:
         from fivehundred.env import _speedups
     except ImportError:
@@ -151,19 +151,19 @@ class Encoder:
     """Encodes :class:`HandState` positions for one rule set (see the module docstring).
 
     ``encode(state, seat, scores)`` returns a fresh float32 vector of :attr:`size`.
-    ``compiled``: turn the bits into floats with the compiled helpers where they are built
-    (None), always (True: an error where they are not built) or never (False); the vectors
+    ``compiled``: turn the bits into floats with the C extension where it is built
+    (None), always (True: an error where it is not built) or never (False); the vectors
     are the same.
     """
 
     def __init__(self, rules: Rules, compiled: bool | None = None) -> None:
         self.rules = rules
-        helpers = compiled_helpers() if compiled is not False else None
-        if compiled and helpers is None:
-            raise RuntimeError("the compiled helpers (fivehundred.env._speedups) are not built")
-        #: the compiled helpers in use, or None (pure Python)
-        self.helpers = helpers
-        self._floats = helpers.floats if helpers is not None else None
+        speedups = compiled_speedups() if compiled is not False else None
+        if compiled and speedups is None:
+            raise RuntimeError("the C extension fivehundred.env._speedups is not built")
+        #: the C extension in use, or None (pure Python)
+        self.speedups = speedups
+        self._floats = speedups.floats if speedups is not None else None
         n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
         self.fields: dict[str, Field] = {}
