@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install play serve test lint typecheck bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml src/fivehundred/env/_speedups.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -e '.[all,dev]'
 	touch $(STAMP)

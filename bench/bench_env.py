@@ -9,7 +9,11 @@ reads an element of the vector (the engine loop: the hand of the seat to move), 
 from the mask. The target is an environment cost of at most 3× the engine per
 action.
 
-    python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped] [--opcodes]
+    python bench/bench_env.py [--hands 2000] [--preset australian] [--wrapped] [--python]
+                              [--opcodes]
+
+``--python`` also times ``raw_env`` without the C extension (``compiled=False``: the
+pure-Python observation, as where the C extension is not built).
 
 ``--opcodes`` also counts the Python opcodes per engine action and per environment step
 (``sys.settrace``; slow, but no load on the machine disturbs the count).
@@ -59,9 +63,13 @@ def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tu
 
 
 def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
-              first: int = 0) -> tuple[float, int]:  # fmt: skip
-    """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents."""
-    table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
+              first: int = 0, python: bool = False) -> tuple[float, int]:  # fmt: skip
+    """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents
+    (``python``: ``raw_env`` without the C extension)."""
+    if python:
+        table: Any = raw_env(preset=preset, compiled=False)
+    else:
+        table = wrapped_env(preset=preset) if wrapped else raw_env(preset=preset)
     rng = random.Random(seed + first)
     steps = 0
     seen = 0.0
@@ -104,6 +112,8 @@ def main() -> None:
     parser.add_argument("--preset", action="append", help="preset (repeatable; default: all)")
     parser.add_argument("--wrapped", action="store_true",
                         help="also time env() with PettingZoo's checking wrappers")  # fmt: skip
+    parser.add_argument("--python", action="store_true",
+                        help="also time raw_env without the C extension")  # fmt: skip
     parser.add_argument("--opcodes", action="store_true",
                         help="also count Python opcodes per action and step")  # fmt: skip
     args = parser.parse_args()
@@ -112,30 +122,38 @@ def main() -> None:
     presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
                               "two_handed"]  # fmt: skip
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"{args.hands} random hands per preset, one core (load average {load})")
+    compiled = "built" if raw_env().encoder.speedups is not None else "NOT built"
+    print(f"{args.hands} random hands per preset, one core (load average {load}); "
+          f"C extension {compiled}")  # fmt: skip
     print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
-          + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else ""))  # fmt: skip
+          + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else "")
+          + (f" {'python step/s':>13} {'cost':>6}" if args.python else ""))  # fmt: skip
     for preset in presets:
-        totals = [0.0] * 6
+        totals = [0.0] * 8
         for first in range(0, args.hands, ROUND):
             count = min(ROUND, args.hands - first)
             runs = [engine_actions(preset, count, first=first),
                     env_steps(preset, count, False, first=first)]  # fmt: skip
             if args.wrapped:
                 runs.append(env_steps(preset, count, True, first=first))
+            if args.python:
+                runs.append(env_steps(preset, count, False, first=first, python=True))
             if len({done for _, done in runs}) != 1:  # the loops must play the same hands
                 raise SystemExit(f"{preset}: the loops played different actions: {runs}")
             for i, (seconds, done) in enumerate(runs):
-                totals[2 * i] += seconds
-                totals[2 * i + 1] += done
-        e_time, e_actions, r_time, r_steps, w_time, w_steps = totals
+                column = i if args.wrapped or i < 2 else 3  # (engine, raw, wrapped, python)
+                totals[2 * column] += seconds
+                totals[2 * column + 1] += done
+        e_time, e_actions, r_time, r_steps, w_time, w_steps, p_time, p_steps = totals
         engine_rate = e_actions / e_time
         raw_rate = r_steps / r_time
         line = (
-            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.1f}×"
+            f"{preset:<14} {engine_rate:>13,.0f} {raw_rate:>15,.0f} {engine_rate / raw_rate:>5.2f}×"
         )
         if args.wrapped:
-            line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.1f}×"
+            line += f" {w_steps / w_time:>13,.0f} {engine_rate * w_time / w_steps:>5.2f}×"
+        if args.python:
+            line += f" {p_steps / p_time:>13,.0f} {engine_rate * p_time / p_steps:>5.2f}×"
         if args.opcodes:
             hands = min(args.hands, ROUND)
             engine = opcodes(lambda: engine_actions(preset, hands))  # noqa: B023

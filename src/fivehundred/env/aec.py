@@ -27,6 +27,8 @@ from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
 _UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
@@ -40,6 +42,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     ``reward="game"``: +1 / −1 when the game is won / lost (0 for a game stopped at
     ``max_hands`` or tied). ``episode="hand"`` ends after one hand (the default with
     points), ``"game"`` plays to the target (the only choice with ``reward="game"``).
+    ``compiled``: build observations with the C extension where it is built
+    (None), always (True) or never (False: pure Python); the observations are the same.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
@@ -54,6 +58,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         episode: str | None = None,
         max_hands: int = MAX_HANDS,
         render_mode: str | None = None,
+        *,
+        compiled: bool | None = None,
     ) -> None:
         super().__init__()
         if reward not in REWARDS:
@@ -72,7 +78,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.episode = episode
         self.max_hands = max_hands
         self.render_mode = render_mode
-        self.encoder = Encoder(self.rules)
+        self.encoder = Encoder(self.rules, compiled)
+        speedups = self.encoder.speedups
+        self._floats: Any = speedups.floats if speedups is not None else None
+        self._mask: Any = speedups.mask if speedups is not None else None
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
         self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
                                                  self.encoder.unpack_table)  # fmt: skip
@@ -98,6 +107,12 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                           for seat in range(self.rules.seats)]  # fmt: skip
         #: the player deciding for each seat (as controller_of)
         self._controller = [controller_of(self.rules, seat) for seat in range(self.rules.seats)]
+        #: the seat the agent to move observes from, by the seat to move (as observe has it:
+        #: two players, the seat to move itself; else the agent's own seat), for last()
+        self._view_seat = [seat if self._dummies else self._controller[seat]
+                           for seat in range(self.rules.seats)]  # fmt: skip
+        #: last() builds the observation itself (one-hand episodes, C extension)
+        self._fast = False
         self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -125,6 +140,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
+        self._fast = self.game is None and self._floats is not None
         self._select()
 
     def _select(self) -> None:
@@ -150,24 +166,44 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 seat = to_move
             to_move = player if seat == to_move else -1
         game = self.game
-        if game is None:  # (Encoder.vector without scores, inlined: the hot path)
+        floats = self._floats
+        if game is not None:
+            vector = self._vector(self._bits(hand, seat), seat, game.scores)
+        elif floats is not None:  # (Encoder.vector without scores, inlined: the hot path)
+            vector = np.frombuffer(floats(self._bits(hand, seat), self._size), _FLOAT32)
+        else:
             raw = np.frombuffer(self._bits(hand, seat).to_bytes(self._bytes, "little"), _UINT8)
             vector = self._take(raw, 0).ravel()[: self._size]
-        else:
-            vector = self._vector(self._bits(hand, seat), seat, game.scores)
         if to_move == player:  # (action_mask, inlined)
-            legal = bytearray(NUM_ACTIONS)
-            for action in self._legal:
-                legal[action] = 1
-            mask = np.frombuffer(legal, np.int8)
+            if self._mask is not None:
+                mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)
+            else:
+                legal = bytearray(NUM_ACTIONS)
+                for action in self._legal:
+                    legal[action] = 1
+                mask = np.frombuffer(legal, _INT8)
         else:
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": vector, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         agent = self.agent_selection
+        obs: dict[str, np.ndarray] | None = None
+        if observe:
+            hand: Any = self.hand  # (a hand whenever _fast is set: after reset())
+            if self._fast and self._legal and (to_move := hand.to_move) >= 0:
+                # (observe(agent), inlined for the agent to move: the hot path)
+                seat = self._view_seat[to_move]
+                vector = np.frombuffer(self._floats(self._bits(hand, seat), self._size), _FLOAT32)
+                if seat == to_move:
+                    mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)
+                else:
+                    mask = np.zeros(NUM_ACTIONS, np.int8)
+                obs = {"observation": vector, "action_mask": mask}
+            else:
+                obs = self.observe(agent)
         return (
-            self.observe(agent) if observe else None,
+            obs,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -279,9 +315,12 @@ def raw_env(
     episode: str | None = None,
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> FiveHundredEnv:
     """The environment without PettingZoo's checking wrappers (fastest)."""
-    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode)
+    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode,
+                          compiled=compiled)  # fmt: skip
 
 
 def env(
@@ -291,10 +330,13 @@ def env(
     episode: str | None = None,
     max_hands: int = MAX_HANDS,
     render_mode: str | None = None,
+    *,
+    compiled: bool | None = None,
 ) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing checks (the environment
     itself refuses any action that is not legal, with the legal ones in the message)."""
-    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode)
+    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode,
+                         compiled=compiled)  # fmt: skip
     return _OrderEnforcingWrapper(table)
 
 
@@ -302,6 +344,13 @@ class _OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mi
     """PettingZoo's order-enforcing wrapper with a direct ``last()``: the same checks
     (before ``reset()`` it reports the error as PettingZoo does), then the environment's
     own ``last()`` rather than one wrapped attribute look-up per field."""
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # from now on the checks of last() and observe() always pass: the environment's
+        # own methods answer them directly (one Python call less a step)
+        self.__dict__["last"] = self.env.last
+        self.__dict__["observe"] = self.env.observe
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if not self._has_reset:

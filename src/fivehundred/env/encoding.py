@@ -13,10 +13,12 @@ are 0/1.
 Speed: while a hand is played the encoder keeps the seat records of every seat as one
 integer bitmask in absolute seat order (where they lie in seat 0's vector), updated
 incrementally from the actions taken (a card added to the trick, a trick's last card and
-an auction call each in one step); the table fields that stay the same while calls are
-made or cards played are kept too, turned for every seat. Encoding a seat's view rotates
-the records by whole records, ORs in the rest (each field's bits precomputed per value)
-and turns the bytes into float32 with one numpy look-up in a 256-row table (``take``). Sizes come from the engine's constants
+an auction call each in one step); the fields that stay the same while calls are made or
+cards played are kept too. Encoding a seat's view rotates the records by whole records, ORs
+in the rest (each field's bits precomputed per value) and turns the bits into float32: in C
+where the optional extension ``fivehundred.env._speedups`` is built (eight floats per byte
+from a 256-row table), else with the same table in numpy (``take``); both give the same
+vectors. Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +63,7 @@ STRAIN_WIDTH = 5  # ♠ ♣ ♦ ♥ NT
 JOKERS = 2
 SUIT_WIDTH = len(SUITS)
 _UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
 #: Scores are divided by the target and clipped to this range.
 SCORE_LIMIT = 2.0
 
@@ -110,6 +114,16 @@ VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
 )  # fmt: skip
 
 
+def compiled_speedups() -> Any:
+    """The C extension (``fivehundred.env._speedups``: bits to float32 and the action
+    mask), or None where it is not built (the same results in Python)."""
+    try:
+        from fivehundred.env import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
 def call_width(rules: Rules) -> int:
     """Width of the calls and contract fields: the house contracts count where the rules
     have any of them."""
@@ -137,10 +151,19 @@ class Encoder:
     """Encodes :class:`HandState` positions for one rule set (see the module docstring).
 
     ``encode(state, seat, scores)`` returns a fresh float32 vector of :attr:`size`.
+    ``compiled``: turn the bits into floats with the C extension where it is built
+    (None), always (True: an error where it is not built) or never (False); the vectors
+    are the same.
     """
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, compiled: bool | None = None) -> None:
         self.rules = rules
+        speedups = compiled_speedups() if compiled is not False else None
+        if compiled and speedups is None:
+            raise RuntimeError("the C extension fivehundred.env._speedups is not built")
+        #: the C extension in use, or None (pure Python)
+        self.speedups = speedups
+        self._floats = speedups.floats if speedups is not None else None
         n = self.seats = rules.seats
         self.sides = side_of_seats(rules)
         self.fields: dict[str, Field] = {}
@@ -274,7 +297,7 @@ class Encoder:
         self._calls_seen = 0
         self._tricks_seen = 0
         self._in_trick = 0
-        self._fixed: tuple[list[int], int, int, int, bool] | None = None
+        self._fixed: tuple[int, int, int, int, int, bool] | None = None
         self._fixed_phase = ""
 
     # ------------------------------------------------------------------ tracking
@@ -388,8 +411,8 @@ class Encoder:
         if fixed is None:
             fixed = self._fixed = self._fixed_part(state)
             self._fixed_phase = state.phase
-        by_seat, contractor, discards, partner_bits, face_up = fixed
-        records = self._records
+        table_bits, fixed_records, contractor, discards, partner_bits, face_up = fixed
+        records = self._records | fixed_records
         to_move = state.to_move
         if to_move >= 0:
             records |= self._to_move_bit[to_move]
@@ -401,7 +424,7 @@ class Encoder:
         hand = state.hands[seat]
         if self._dummies and state.face_up[seat] >= 0:  # a dummy: its face-up cards
             hand &= state.face_up[seat]
-        bits = (records | by_seat[seat] | hand
+        bits = (records | table_bits | hand
                 | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
         if seat == contractor:
             bits |= discards
@@ -449,13 +472,13 @@ class Encoder:
                 bits |= 1 << (self._barred + (s - seat) % n * self.record)
         return bits
 
-    def _fixed_part(self, state: HandState) -> tuple[list[int], int, int, int, bool]:
+    def _fixed_part(self, state: HandState) -> tuple[int, int, int, int, int, bool]:
         """What stays the same while calls are made or cards are added to a trick (the
-        tracker drops it on any other change): per seat, the table fields of the phase and
-        the contract ORed with the records' dealer, active, contractor and (when they are
-        known to all) partner bits, turned for that seat; the contractor and its discards'
-        bits; the partners' bits while they are not known to all; whether some cards lie
-        face up."""
+        tracker drops it on any other change): the table fields of the phase and the
+        contract; the records' dealer, active, contractor and (when they are known to all)
+        partner bits, where they lie in seat 0's vector (turned with the tracked records);
+        the contractor and its discards' bits; the partners' bits while they are not known
+        to all; whether some cards lie face up."""
         records = self._dealer[state.dealer]
         records |= self._seat_set(state.active, self._active_bit)
         bits = self._phase[state.phase]
@@ -481,15 +504,10 @@ class Encoder:
                 bits |= 1 << (self._called + state.called_card)
             discards = state.discards << self._discards
         at0 = self.seats_offset
-        every = self._all_records
-        by_seat = [
-            ((records >> shift | records << unshift) & every) << at0 | bits
-            for shift, unshift in zip(self._shift, self._unshift, strict=True)
-        ]
         # (visible_cards is empty unless some seat's hand lies face up or the rules have
         # face-up cards of their own: skip the call on the common path)
         face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
-        return by_seat, contractor, discards, partner_bits << at0, face_up
+        return bits, records << at0, contractor, discards, partner_bits << at0, face_up
 
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
@@ -552,10 +570,12 @@ class Encoder:
     def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
         """The float32 vector of :meth:`bits` (``seat``'s), the scores filled in: a fresh
         array each time, the caller's to keep or change."""
-        # one table look-up turns every byte into its eight float32 elements (a new array,
-        # of which the vector is the leading part)
-        raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
-        vector = self._unpack.take(raw, 0).ravel()[: self.size]
+        if self._floats is not None:  # in C: the floats' bytes, wrapped (a bytearray)
+            vector = np.frombuffer(self._floats(bits, self.size), _FLOAT32)
+        else:  # one table look-up turns every byte into its eight float32 elements (a
+            # new array, of which the vector is the leading part)
+            raw = np.frombuffer(bits.to_bytes(self._bytes, "little"), _UINT8)
+            vector = self._unpack.take(raw, 0).ravel()[: self.size]
         if scores:
             offset = self.binary_size
             target = self.rules.target
