@@ -25,8 +25,8 @@ from fivehundred.scoring import apply_hand_to_scores, game_winner, score_hand
 
 #: Fitted by ``bench/fit_equity.py`` (heuristic games, australian rules): the logistic's
 #: slope and the points added to what both sides need before the square root.
-SCALE = 1.0
-ROOM = 500.0
+SCALE = 2.4
+ROOM = 3000.0
 
 
 def model_chance(us: int, them: int, scale: float = SCALE, room: float = ROOM,
