@@ -16,6 +16,14 @@ value, the defenders score 10 a trick) wins, passing valued by solving the contr
 stands. The discard is the best of a few candidate sets on solved deals. Hands far from a
 contract pass at once, by the heuristic's count.
 
+The game, not the points (four players, scores known): when a call or a play can end the
+game on some solved deal, the outcomes are valued by the chance to win the game from the
+scores they leave (:mod:`fivehundred.bots.equity`: certain when the side goes out, nil when
+the others do or it goes out backwards, a fitted estimate otherwise), not by the hand's
+points. So a hand bids the level that reaches the target, and against an opponent's
+contract that would win the game every level of the strains solved is weighed: defenders'
+points stop at 490, so a set often costs less than the game.
+
 Beliefs (four players): the sampled deals are weighted by how likely the heuristic, as the
 model of the other players, would have made the calls seen with the hands each deal gives
 them (:mod:`fivehundred.bots.belief`): for a bid or the discard, each deal is the pick of
