@@ -363,13 +363,13 @@ def bid_by_simulation(
     game = equity.for_seat(obs) if GAME_AWARE else None
     bids = [(s, c) for s, c in obs.auction if c != PASS]
     standing = bids[-1] if bids else None
-    # Near the end: an opponent's standing contract that would win the game if made is
-    # worth a look at outbidding it, whatever the hand.
+    # Near the end: an opponent's standing contract that would win the game if just made
+    # is worth a look at outbidding it, whatever the hand.
     threat = (
         game is not None
         and standing is not None
         and obs.sides[standing[0]] != obs.sides[obs.seat]
-        and game.outcome(standing[1], standing[0], 10)[1]
+        and game.outcome(standing[1], standing[0], _needed(standing[1]))[1]
     )
     if proposal > MISERE or not (threat or worth_simulating(heuristic, obs, proposal)):
         # Open misère is bid only with no card that could be forced to win: keep it.
@@ -467,6 +467,11 @@ def bid_by_simulation(
     else:
         text = f"bidding {say(best)}: {value:+.0f} points expected over {count} solved deals"
     return best, text
+
+
+def _needed(contract: Action) -> int:
+    """The tricks that just make ``contract`` (none in misère)."""
+    return 0 if contract >= MISERE else bid_tricks(contract)
 
 
 def shaded_chance(game: equity.Equity, contract: Action, contractor: int, tricks: int,
