@@ -73,3 +73,17 @@ def test_play_values_the_game_only_when_it_can_end() -> None:
     assert utility is not None
     assert utility(6) < 1.0 and utility(5) > 100.0
     assert utility(0) > utility(5)  # a few points more for the defence as a tie-break
+
+
+def test_a_contract_that_would_win_the_game_is_outbid() -> None:
+    # Seat 0 bid six no trumps (120); seat 1's hand is no bid of its own. When the
+    # opponents are on 460, making it wins them the game: seat 1 outbids it and risks
+    # the set (they cannot defend their way past 490). On 300 it is no threat: pass.
+    hand = "AS KS 10S 9S AC 7C 5D 6D 9H 8H"
+    state = deal_hand(AUS, dealer=3, hands={1: hand})
+    apply_text(state, "6NT")
+    heuristic = HeuristicPlayer(0)
+    quiet, why = bid_by_simulation(state.observation(1, (300, 100)), heuristic, 8, random.Random(2))
+    assert quiet == PASS and "to win the game" not in why
+    late, why = bid_by_simulation(state.observation(1, (460, 100)), heuristic, 8, random.Random(2))
+    assert late != PASS and "to win the game" in why
