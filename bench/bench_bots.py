@@ -2,6 +2,7 @@
 
     python bench/bench_bots.py                # heuristic and pimc, 20 hands each
     python bench/bench_bots.py --hands 50 --players heuristic pimc:strong
+    python bench/bench_bots.py --cpu --scores 450,460   # near the end of a game
 
 For each player: the mean and the worst time per decision, over every decision (auction,
 discard, play) and over the bids, the discards and the play decisions with a choice, in
@@ -21,7 +22,8 @@ from fivehundred.game import HandState
 from fivehundred.rules import make_rules
 
 
-def bench(name: str, hands: int, preset: str, cpu: bool = False) -> dict[str, float]:
+def bench(name: str, hands: int, preset: str, cpu: bool = False,
+          scores: tuple[int, ...] = ()) -> dict[str, float]:  # fmt: skip
     clock = time.process_time if cpu else time.perf_counter
     rules = make_rules(preset)
     all_times: list[float] = []
@@ -33,7 +35,7 @@ def bench(name: str, hands: int, preset: str, cpu: bool = False) -> dict[str, fl
         players = [make_player(name, seed * 10 + seat) for seat in range(rules.seats)]
         while not state.is_over:
             seat = state.to_move
-            obs = state.observation(seat)
+            obs = state.observation(seat, scores)
             start = clock()
             action = players[seat].act(obs)
             spent = clock() - start
@@ -69,11 +71,18 @@ def main() -> None:
         action="store_true",
         help="time the process's CPU, not the wall clock (on a shared machine)",
     )
+    parser.add_argument(
+        "--scores",
+        default="",
+        help="the game's scores before each hand, e.g. 450,460: decisions near the end of a "
+        "game (pimc weighs the chance to win the game when a hand can end it)",
+    )
     args = parser.parse_args()
+    scores = tuple(int(x) for x in args.scores.split(",")) if args.scores else ()
     # Warm the solver's compiled code (numba's cache) outside the measurement.
     bench("pimc:2", 1, args.preset)
     for name in args.players:
-        r = bench(name, args.hands, args.preset, args.cpu)
+        r = bench(name, args.hands, args.preset, args.cpu, scores)
         print(
             f"{name:14} {r['decisions']:6.0f} decisions  mean {r['mean_ms']:8.2f} ms  "
             f"play (choices >1): mean {r['play_mean_ms']:8.2f} ms, worst {r['play_max_ms']:8.1f} ms"

@@ -16,6 +16,14 @@ value, the defenders score 10 a trick) wins, passing valued by solving the contr
 stands. The discard is the best of a few candidate sets on solved deals. Hands far from a
 contract pass at once, by the heuristic's count.
 
+The game, not the points (four players, scores known): when a call or a play can end the
+game on some solved deal, the outcomes are valued by the chance to win the game from the
+scores they leave (:mod:`fivehundred.bots.equity`: certain when the side goes out, nil when
+the others do or it goes out backwards, a fitted estimate otherwise), not by the hand's
+points. So a hand bids the level that reaches the target, and against an opponent's
+contract that would win the game every level of the strains solved is weighed: defenders'
+points stop at 490, so a set often costs less than the game.
+
 Beliefs (four players): the sampled deals are weighted by how likely the heuristic, as the
 model of the other players, would have made the calls seen with the hands each deal gives
 them (:mod:`fivehundred.bots.belief`): for a bid or the discard, each deal is the pick of
@@ -36,14 +44,14 @@ lead than its rules). Without the solver (numba missing) there is no such player
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from fivehundred.actions import (
     MISERE,
     Action,
     bid_tricks,
 )
-from fivehundred.bots import counts
+from fivehundred.bots import counts, equity
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import HeuristicPlayer
@@ -70,6 +78,9 @@ _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
 #: Player counts whose bids and discard are simulated here (the other counts:
 #: ``fivehundred.bots.counts.BID_COUNTS``).
 SIMULATED_COUNTS = (4,)
+#: In play, value the outcomes by the chance to win the game when some can end it
+#: (:mod:`fivehundred.bots.equity`).
+GAME_AWARE = True
 #: Positions searched for a bid at the default strength (see ``PimcPlayer.node_budget``).
 NODE_BUDGET = 2_500_000
 
@@ -323,6 +334,22 @@ class PimcPlayer(Player):
             score = (value if made else -value) - 10 * (10 - total) + total
         return score if ours else -score
 
+    def _game_utility(
+        self, obs: Observation, outcomes: Sequence[tuple[float, dict[Action, int]]]
+    ) -> Callable[[int], float] | None:
+        """When some play leads on some solved deal to an end of the game (four players,
+        scores known): the chance to win the game (:mod:`fivehundred.bots.equity`, 1000
+        points for certainty) for the contracting side's final tricks, this hand's points
+        a tie-break; otherwise None (the points decide)."""
+        game = equity.for_seat(obs) if GAME_AWARE else None
+        if game is None or obs.contract < 0 or obs.contractor < 0:
+            return None
+        seen = {t for _, values in outcomes for t in values.values()}
+        table = {t: game.outcome(obs.contract, obs.contractor, t) for t in seen}
+        if not any(ends for _, ends in table.values()):
+            return None
+        return lambda t: 1000.0 * table[t][0] + 0.01 * self.utility(obs, t)
+
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
@@ -349,6 +376,7 @@ class PimcPlayer(Player):
                     played[seat] |= 1 << play_card(a)
             for seat, a in obs.trick:
                 played[seat] |= 1 << play_card(a)
+        outcomes: list[tuple[float, dict[Action, int]]] = []
         for _ in range(self.deals_for(obs)):
             hands = self.sample_hands(obs, rng)
             if hands is None:
@@ -378,10 +406,14 @@ class PimcPlayer(Player):
             weight = (
                 model.weight([h | p for h, p in zip(hands, played, strict=True)]) if model else 1.0
             )
-            for action in totals:
-                totals[action] += weight * self.utility(obs, values[action])
+            outcomes.append((weight, values))
             solved += 1
             weight_sum += weight
+        game = self._game_utility(obs, outcomes)
+        utility = game or (lambda t: self.utility(obs, t))
+        for weight, values in outcomes:
+            for action in totals:
+                totals[action] += weight * utility(values[action])
         if not solved:
             action = self.heuristic.act(obs)
             return action, self.heuristic.explain()
@@ -389,12 +421,16 @@ class PimcPlayer(Player):
         mean = totals[best] / weight_sum
         two = obs.rules.two_jokers
         weighted = ", weighted by how well each fits the bids" if model else ""
-        why = (
-            f"{say(best, two)}: it scored best over {solved} sampled deals{weighted} "
-            f"({mean:+.0f} points for my side on average"
+
+        def shown(total: float) -> str:
+            value = total / weight_sum
+            return f"{value / 10:.0f}% to win the game" if game else f"{value:+.0f}"
+
+        why = f"{say(best, two)}: it scored best over {solved} sampled deals{weighted} " + (
+            f"({shown(totals[best])}" if game else f"({mean:+.0f} points for my side on average"
         )
         others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
         if others:
             second = max(others, key=lambda a: (totals[a], -a))
-            why += f"; the next best, {say(second, two)}, {totals[second] / weight_sum:+.0f}"
+            why += f"; the next best, {say(second, two)}, {shown(totals[second])}"
         return best, why + ")"

@@ -31,7 +31,7 @@ from fivehundred.actions import (
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
-from fivehundred.bots import counts
+from fivehundred.bots import counts, equity
 from fivehundred.bots.base import say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import (
@@ -66,6 +66,9 @@ MIN_DEALS = 4
 BID_CAUTION = 0.0
 #: Deals drawn for each one kept when the deals are weighted by the calls seen.
 BELIEF_DRAWS = 3
+#: Value the calls by the chance to win the game when a call can end it (four players,
+#: :mod:`fivehundred.bots.equity`), not by this hand's points.
+GAME_AWARE = True
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
 
@@ -357,16 +360,29 @@ def bid_by_simulation(
     proposal = heuristic.act(obs)
     why = heuristic.explain()
     legal = set(obs.legal)
-    if proposal > MISERE or not worth_simulating(heuristic, obs, proposal):
+    game = equity.for_seat(obs) if GAME_AWARE else None
+    bids = [(s, c) for s, c in obs.auction if c != PASS]
+    standing = bids[-1] if bids else None
+    # Near the end: an opponent's standing contract that would win the game if just made
+    # is worth a look at outbidding it, whatever the hand.
+    threat = (
+        game is not None
+        and standing is not None
+        and obs.sides[standing[0]] != obs.sides[obs.seat]
+        and game.outcome(standing[1], standing[0], _needed(standing[1]))[1]
+    )
+    if proposal > MISERE or not (threat or worth_simulating(heuristic, obs, proposal)):
         # Open misère is bid only with no card that could be forced to win: keep it.
         return proposal, why
     strains = _strains_to_try(heuristic, obs, proposal)
+    if threat and not strains:
+        levels = heuristic.bid_levels(obs)
+        strains = sorted(levels, key=lambda s: -levels[s])[:1]
     try_misere = MISERE in legal and (
         proposal == MISERE or misere_ok(obs.hand, rules, rules.pack.kitty_size + 1)
     )
     partner = _partner(rules, obs.seat)
-    bids = [(s, c) for s, c in obs.auction if c != PASS]
-    standing = bids[-1] if bids else None
+    pass_totals: list[int] = []
     reads = auction_reads(obs)
     model = CallModel(obs, heuristic) if beliefs else None
     tricks: dict[int, list[int]] = {s: [] for s in strains}
@@ -397,6 +413,7 @@ def bid_by_simulation(
             played = list(hands)
             played[seat] = theirs & ~heuristic_discards(heuristic, theirs, call, rules)
             total = play_out(rules, obs.dealer, seat, call, played)
+            pass_totals.append(total)
             score = shaded_score(call, total, rules)
             friends = (
                 (obs.seat, partner) if rules.players == 4 else counts.friends_of(rules, obs.seat)
@@ -431,6 +448,18 @@ def bid_by_simulation(
         options.append((_cautious([shaded_score(MISERE, t, rules) for t in misere_tricks]), MISERE))
     if not options:
         return proposal, why
+    if game is not None:
+        by_game = _game_options(game, obs, options, tricks, misere_tricks, standing,
+                                pass_totals, threat)  # fmt: skip
+        if by_game is not None:
+            value, best = by_game
+            if best == PASS:
+                text = (f"passing: {100 * value:.0f}% to win the game, better than any bid "
+                        f"over {count} deals")  # fmt: skip
+            else:
+                text = (f"bidding {say(best)}: {100 * value:.0f}% to win the game over "
+                        f"{count} solved deals")  # fmt: skip
+            return best, text
     # Ties go to the cheaper call (a lower bid leaves room to stop).
     value, best = max(options, key=lambda o: (o[0], -bid_rank(o[1], rules) if o[1] != PASS else 1))
     if best == PASS:
@@ -438,6 +467,73 @@ def bid_by_simulation(
     else:
         text = f"bidding {say(best)}: {value:+.0f} points expected over {count} solved deals"
     return best, text
+
+
+def _needed(contract: Action) -> int:
+    """The tricks that just make ``contract`` (none in misère)."""
+    return 0 if contract >= MISERE else bid_tricks(contract)
+
+
+def shaded_chance(game: equity.Equity, contract: Action, contractor: int, tricks: int,
+                  declarer_shade: bool = True) -> tuple[float, bool]:  # fmt: skip
+    """The chance to win the game after ``contractor``'s side takes ``tricks`` (shaded
+    by :data:`SHADE` of a trick as :func:`shaded_score`), and whether the game can end."""
+    chance, ends = game.outcome(contract, contractor, tricks)
+    if contract >= MISERE or tricks == 0 or not declarer_shade:
+        return chance, ends
+    lower, ends_lower = game.outcome(contract, contractor, tricks - 1)
+    return (1 - SHADE) * chance + SHADE * lower, ends or ends_lower
+
+
+def _game_options(
+    game: equity.Equity,
+    obs: Observation,
+    options: Sequence[tuple[float, Action]],
+    tricks: dict[int, list[int]],
+    misere_tricks: Sequence[int],
+    standing: tuple[int, Action] | None,
+    pass_totals: Sequence[int],
+    threat: bool,
+) -> tuple[float, Action] | None:
+    """The call with the best mean chance to win the game (:mod:`fivehundred.bots.equity`)
+    over the solved deals, when some call's outcome on some deal ends the game; None
+    otherwise (the points decide). Against an opponent's contract that would win the game
+    (``threat``) every level of the strains solved is a candidate: outbidding it is worth
+    a set (defenders' points stop at 490)."""
+    legal = set(obs.legal)
+    values: list[tuple[float, Action]] = []
+    can_end = False
+
+    def mean(contract: Action, contractor: int, totals: Sequence[int]) -> float:
+        nonlocal can_end
+        got = 0.0
+        for t in totals:
+            chance, ends = shaded_chance(game, contract, contractor, t)
+            got += chance
+            can_end = can_end or ends
+        return got / len(totals)
+
+    candidates = [a for _, a in options]
+    for strain in tricks if threat else ():
+        for level in range(6, 11):
+            action = bid_action(level, strain)
+            if action in legal and action not in candidates:
+                candidates.append(action)
+    for action in candidates:
+        if action == PASS:
+            if standing is None or not pass_totals:
+                values.append((game.now(), PASS))
+            else:
+                values.append((mean(standing[1], standing[0], pass_totals), PASS))
+        elif action >= MISERE:
+            values.append((mean(action, obs.seat, misere_tricks), action))
+        else:
+            values.append((mean(action, obs.seat, tricks[bid_strain(action)]), action))
+    if not can_end or not values:
+        return None
+    return max(
+        values, key=lambda o: (round(o[0], 6), -bid_rank(o[1], obs.rules) if o[1] != PASS else 1)
+    )
 
 
 # ----------------------------------------------------------------------------- discarding
