@@ -173,13 +173,14 @@ def play_match(task: MatchTask) -> MatchOutcome:
     it."""
     rules = rules_from_dict(task.rules)
     seats_a, _ = team_seats(rules, task.rotation)
-    players: list[Player] = []
-    for seat in range(rules.seats):
-        name = task.team_a if seat in seats_a else task.team_b
-        # Seeds depend on the deal and the seat only: reproducible in any process.
-        players.append(make_player(name, seed=task.deal * 1009 + seat * 17 + task.rotation))
+    names = [task.team_a if seat in seats_a else task.team_b for seat in range(rules.seats)]
+    # Seeds depend on the deal and the seat only: reproducible in any process.
+    players: list[Player] = [
+        make_player(name, seed=task.deal * 1009 + seat * 17 + task.rotation)
+        for seat, name in enumerate(names)
+    ]
     seated = _Seated(players, seats_a)
-    names = [task.team_a if seat in seats_a else task.team_b for seat in range(rules.players)]
+    seating = names[: rules.players]  # who sits at the table (two players: not the dummies)
     hands: list[HandOutcome] = []
     label = f"deal {task.deal}, team A ({task.team_a}) in seats {'/'.join(map(str, seats_a))}"
     seed = f"arena/{task.deal}"
@@ -188,7 +189,7 @@ def play_match(task: MatchTask) -> MatchOutcome:
     side_a = sides[seats_a[0]]
     try:
         if task.single_hand:
-            table = Table(rules, names, seed, _SingleHand(rules, dealer, seed), seated)
+            table = Table(rules, seating, seed, _SingleHand(rules, dealer, seed), seated)
             while not table.game.finished_hands:
                 table.step_computer()
             state = table.game.finished_hands[0]
@@ -196,7 +197,7 @@ def play_match(task: MatchTask) -> MatchOutcome:
             score_a = hands[0].points_a
             score_b = max(p for side, p in enumerate(state.result.points) if side != side_a)
         else:
-            table = Table(rules, names, seed, GameState(rules, seed, dealer), seated)
+            table = Table(rules, seating, seed, GameState(rules, seed, dealer), seated)
             game = table.game
             while not game.is_over and len(game.finished_hands) < task.max_hands:
                 table.step_computer()

@@ -460,13 +460,18 @@ def bid_by_simulation(
                 text = (f"bidding {say(best)}: {100 * value:.0f}% to win the game over "
                         f"{count} solved deals")  # fmt: skip
             return best, text
-    # Ties go to the cheaper call (a lower bid leaves room to stop).
-    value, best = max(options, key=lambda o: (o[0], -bid_rank(o[1], rules) if o[1] != PASS else 1))
+    value, best = max(options, key=lambda o: (o[0], _cheaper_first(o[1], rules)))
     if best == PASS:
         text = f"passing: {value:+.0f} points expected, better than any bid over {count} deals"
     else:
         text = f"bidding {say(best)}: {value:+.0f} points expected over {count} solved deals"
     return best, text
+
+
+def _cheaper_first(call: Action, rules: Rules) -> int:
+    """The tie-break between calls of the same value: the cheaper call (a lower bid leaves
+    room to stop), passing first."""
+    return 1 if call == PASS else -bid_rank(call, rules)
 
 
 def _needed(contract: Action) -> int:
@@ -531,9 +536,7 @@ def _game_options(
             values.append((mean(action, obs.seat, tricks[bid_strain(action)]), action))
     if not can_end or not values:
         return None
-    return max(
-        values, key=lambda o: (round(o[0], 6), -bid_rank(o[1], obs.rules) if o[1] != PASS else 1)
-    )
+    return max(values, key=lambda o: (round(o[0], 6), _cheaper_first(o[1], obs.rules)))
 
 
 # ----------------------------------------------------------------------------- discarding
