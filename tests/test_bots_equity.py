@@ -10,8 +10,9 @@ import pytest
 from conftest import AUS, apply_text, deal_hand
 from fivehundred.actions import PASS, bid_strain, bid_tricks, parse_action
 from fivehundred.bots import HeuristicPlayer, PimcPlayer
-from fivehundred.bots.equity import Equity, model_chance
+from fivehundred.bots.equity import Equity, model_chance, model_chances, table_kind
 from fivehundred.bots.simulate import bid_by_simulation
+from fivehundred.rules import Rules, make_rules
 
 HEARTS = 3
 
@@ -87,3 +88,73 @@ def test_a_contract_that_would_win_the_game_is_outbid() -> None:
     assert quiet == PASS and "to win the game" not in why
     late, why = bid_by_simulation(state.observation(1, (460, 100)), heuristic, 8, random.Random(2))
     assert late != PASS and "to win the game" in why
+
+
+THREE = make_rules("three_handed")
+SIX = make_rules("six_handed")
+
+
+def test_the_model_covers_three_four_and_six_players_but_not_the_others() -> None:
+    assert table_kind(AUS) == "four"
+    assert table_kind(SIX) == "six" and table_kind(THREE) == "three"
+    for preset in ("five_handed", "two_handed"):
+        assert table_kind(make_rules(preset)) is None
+    assert table_kind(make_rules("six_handed", {"teams_of_two": True})) is None
+    # The two-sided softmax is the logistic of the lead.
+    assert model_chances((120, 300))[0] == pytest.approx(model_chance(120, 300))
+
+
+def test_three_sides_share_the_chance_and_the_leader_is_ahead() -> None:
+    chances = model_chances((0, 0, 0))
+    assert chances == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    for scores in [(300, 100, 0), (450, -200, 200), (0, 480, 470)]:
+        chances = model_chances(scores)
+        assert sum(chances) == pytest.approx(1.0)
+        order = sorted(range(3), key=lambda s: -scores[s])
+        assert [chances[s] for s in order] == sorted(chances, reverse=True)
+
+
+def test_three_handed_outcomes_go_out_and_the_defenders_stop_at_490() -> None:
+    seven_hearts = parse_action("7H", "auction")
+    # Seat 0 on 300 makes seven hearts (260): it wins; a defender loses.
+    assert Equity(THREE, (300, 0, 0), 0).outcome(seven_hearts, 0, 7) == (1.0, True)
+    assert Equity(THREE, (300, 0, 0), 1).outcome(seven_hearts, 0, 8) == (0.0, True)
+    # Seat 0 set: seat 1 on 480 defends to 490, not out; the game goes on, better for it.
+    chance, ends = Equity(THREE, (0, 480, 0), 1).outcome(seven_hearts, 0, 4)
+    assert not ends and chance > Equity(THREE, (0, 480, 0), 1).now()
+    # Going set from -300 is going out backwards: the best other score wins.
+    assert Equity(THREE, (-300, 100, 50), 1).outcome(seven_hearts, 0, 3) == (1.0, True)
+    assert Equity(THREE, (-300, 100, 50), 2).outcome(seven_hearts, 0, 3) == (0.0, True)
+
+
+def test_six_handed_sides_are_the_alternate_seats() -> None:
+    six_spades = parse_action("6S", "auction")
+    # Seat 2 plays for side 0 (seats 0, 2, 4): on 470, making six spades wins it.
+    assert Equity(SIX, (470, 0), 0).outcome(six_spades, 2, 6) == (1.0, True)
+    assert Equity(SIX, (470, 0), 1).outcome(six_spades, 4, 6) == (0.0, True)
+    chance, ends = Equity(SIX, (0, 480), 1).outcome(six_spades, 0, 5)
+    assert not ends and 0.5 < chance < 1.0
+
+
+@pytest.mark.parametrize("rules", [THREE, SIX], ids=["three_handed", "six_handed"])
+def test_play_at_three_and_six_counts_the_game_when_it_can_end(rules: Rules) -> None:
+    dealer = rules.seats - 1
+    state = deal_hand(rules, dealer=dealer, hands={})
+    apply_text(state, "6S " + " ".join(["pass"] * (rules.seats - 1)))
+    while state.phase == "discard":
+        state.apply(HeuristicPlayer(0).act(state.observation(state.to_move)))
+    player = PimcPlayer(0, samples=8)
+    seat = 1  # a defender
+    outcomes = [(1.0, {a: t for a in state.legal_actions()}) for t in range(11)]
+    early = (0, 0, 0) if rules.players == 3 else (0, 0)
+    late = (470, 0, 0) if rules.players == 3 else (470, 0)
+    assert player.game_chance(state.observation(seat, early), outcomes) is None
+    chance = player.game_chance(state.observation(seat, late), outcomes)
+    assert chance is not None and chance(6) == 0.0 and chance(5) > 0.0
+    # Five tricks in (the search then solves deals at every count), at the seat's turn.
+    while len(state.observation(0).tricks) < 5 or state.to_move != seat:
+        state.apply(HeuristicPlayer(0).act(state.observation(state.to_move)))
+    player.act(state.observation(seat, late))
+    assert "to win the game" in player.explain()
+    player.act(state.observation(seat, early))
+    assert "points for my side" in player.explain()

@@ -31,7 +31,7 @@ for these:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from fivehundred.actions import MISERE, Action, bid_strain
@@ -197,6 +197,10 @@ class _Searcher(Protocol):
 
     def utility(self, obs: Observation, total: int) -> float: ...
 
+    def game_chance(
+        self, obs: Observation, outcomes: Sequence[tuple[float, dict[Action, int]]]
+    ) -> Callable[[int], float] | None: ...
+
 
 def deal_rest(rest: list[int], to_fill: Sequence[int], room: dict[int, int], room_pile: int,
               forbidden: dict[int, CardMask], out: dict[int, CardMask],
@@ -261,7 +265,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     trick = [(seat, play_card(a)) for seat, a in obs.trick]
     not_renounced = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
     totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
-    solved = 0
+    solved: list[tuple[dict[Action, int], dict[Action, int], int, bool]] = []
     for _ in deal_numbers(player.deals_for(obs)):
         hands = sample_hands(obs, rng)
         if hands is None:
@@ -282,26 +286,36 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
                                    obs.led_suit, obs.suits_led, obs.voids, not_renounced,
                                    obs.tricks_won[obs.seat])  # fmt: skip
             mine = values_position(alone)
+        solved.append((values, mine, len(side), selfish))
+    game = player.game_chance(obs, [(1.0, values) for values, _, _, _ in solved])
+    for values, mine, size, selfish in solved:
         for action in totals:
             team = player.utility(obs, values[action])
             if selfish and obs.contract < MISERE:
-                team = selfish_utility(obs, team, values[action], mine.get(action, 0),
-                                       len(side))  # fmt: skip
-            totals[action] += team
-        solved += 1
+                team = selfish_utility(obs, team, values[action], mine.get(action, 0), size)
+            # Near the end of a game (three or six players): the chance to win it, the
+            # hand's points a tie-break (:meth:`PimcPlayer.game_chance`).
+            totals[action] += team if game is None else game(values[action]) + 0.01 * team
     if not solved:
         action = player.heuristic.act(obs)
         return action, player.heuristic.explain()
     best = max(obs.legal, key=lambda a: (totals[a], -a))
     two = rules.two_jokers
-    why = (
-        f"{say(best, two)}: it scored best over {solved} sampled deals "
-        f"({totals[best] / solved:+.0f} points for my side on average"
+    count = len(solved)
+
+    def shown(total: float) -> str:
+        value = total / count
+        return f"{value / 10:.0f}% to win the game" if game else f"{value:+.0f}"
+
+    why = f"{say(best, two)}: it scored best over {count} sampled deals (" + (
+        shown(totals[best])
+        if game
+        else f"{totals[best] / count:+.0f} points for my side on average"
     )
     others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
     if others:
         second = max(others, key=lambda a: (totals[a], -a))
-        why += f"; the next best, {say(second, two)}, {totals[second] / solved:+.0f}"
+        why += f"; the next best, {say(second, two)}, {shown(totals[second])}"
     return best, why + ")"
 
 

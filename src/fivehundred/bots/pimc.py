@@ -16,7 +16,7 @@ value, the defenders score 10 a trick) wins, passing valued by solving the contr
 stands. The discard is the best of a few candidate sets on solved deals. Hands far from a
 contract pass at once, by the heuristic's count.
 
-The game, not the points (four players, scores known): when a call or a play can end the
+The game, not the points (three, four or six players, scores known): when a call or a play can end the
 game on some solved deal, the outcomes are valued by the chance to win the game from the
 scores they leave (:mod:`fivehundred.bots.equity`: certain when the side goes out, nil when
 the others do or it goes out backwards, a fitted estimate otherwise), not by the hand's
@@ -337,10 +337,21 @@ class PimcPlayer(Player):
     def _game_utility(
         self, obs: Observation, outcomes: Sequence[tuple[float, dict[Action, int]]]
     ) -> Callable[[int], float] | None:
-        """When some play leads on some solved deal to an end of the game (four players,
-        scores known): the chance to win the game (:mod:`fivehundred.bots.equity`, 1000
-        points for certainty) for the contracting side's final tricks, this hand's points
-        a tie-break; otherwise None (the points decide)."""
+        """When some play leads on some solved deal to an end of the game (three, four or
+        six players, scores known): the chance to win the game
+        (:mod:`fivehundred.bots.equity`, 1000 points for certainty) for the contracting
+        side's final tricks, this hand's points a tie-break; otherwise None (the points
+        decide)."""
+        chance = self.game_chance(obs, outcomes)
+        if chance is None:
+            return None
+        return lambda t: chance(t) + 0.01 * self.utility(obs, t)
+
+    def game_chance(
+        self, obs: Observation, outcomes: Sequence[tuple[float, dict[Action, int]]]
+    ) -> Callable[[int], float] | None:
+        """:meth:`_game_utility` without the tie-break: 1000 times the chance to win the
+        game for the contracting side's final tricks, or None."""
         game = equity.for_seat(obs) if GAME_AWARE else None
         if game is None or obs.contract < 0 or obs.contractor < 0:
             return None
@@ -348,7 +359,7 @@ class PimcPlayer(Player):
         table = {t: game.outcome(obs.contract, obs.contractor, t) for t in seen}
         if not any(ends for _, ends in table.values()):
             return None
-        return lambda t: 1000.0 * table[t][0] + 0.01 * self.utility(obs, t)
+        return lambda t: 1000.0 * table[t][0]
 
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())

@@ -66,8 +66,8 @@ MIN_DEALS = 4
 BID_CAUTION = 0.0
 #: Deals drawn for each one kept when the deals are weighted by the calls seen.
 BELIEF_DRAWS = 3
-#: Value the calls by the chance to win the game when a call can end it (four players,
-#: :mod:`fivehundred.bots.equity`), not by this hand's points.
+#: Value the calls by the chance to win the game when a call can end it (three, four or
+#: six players, :mod:`fivehundred.bots.equity`), not by this hand's points.
 GAME_AWARE = True
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
@@ -482,12 +482,19 @@ def _needed(contract: Action) -> int:
 def shaded_chance(game: equity.Equity, contract: Action, contractor: int, tricks: int,
                   declarer_shade: bool = True) -> tuple[float, bool]:  # fmt: skip
     """The chance to win the game after ``contractor``'s side takes ``tricks`` (shaded
-    by :data:`SHADE` of a trick as :func:`shaded_score`), and whether the game can end."""
+    as :func:`shaded_score` shades the count), and whether the game can end."""
     chance, ends = game.outcome(contract, contractor, tricks)
     if contract >= MISERE or tricks == 0 or not declarer_shade:
         return chance, ends
+    rules = game.rules
+    shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
+    if shade < 0:  # a trick more on a share of the deals (none above ten)
+        if tricks == 10:
+            return chance, ends
+        higher, ends_higher = game.outcome(contract, contractor, tricks + 1)
+        return (1 + shade) * chance - shade * higher, ends or ends_higher
     lower, ends_lower = game.outcome(contract, contractor, tricks - 1)
-    return (1 - SHADE) * chance + SHADE * lower, ends or ends_lower
+    return (1 - shade) * chance + shade * lower, ends or ends_lower
 
 
 def _game_options(
