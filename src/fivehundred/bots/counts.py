@@ -388,17 +388,13 @@ def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> f
 def solo_shaded(contract: Action, tricks: int, rules: Rules, declarer: bool) -> float:
     """:func:`solo_score` with the declarer's double-dummy count shaded as
     :func:`fivehundred.bots.simulate.shaded_score` does (:func:`declarer_shade`)."""
-    from fivehundred.bots.simulate import SHADE
+    from fivehundred.bots.simulate import shade_step
 
     score = solo_score(contract, tricks, rules, declarer)
-    if contract >= MISERE or tricks == 0:
+    other, weight = shade_step(rules, contract, tricks)
+    if not weight:
         return score
-    shade = declarer_shade(rules, SHADE)
-    if shade < 0:  # a trick more on a share of the deals (none above ten)
-        if tricks == 10:
-            return score
-        return (1 + shade) * score - shade * solo_score(contract, tricks + 1, rules, declarer)
-    return (1 - shade) * score + shade * solo_score(contract, tricks - 1, rules, declarer)
+    return (1 - weight) * score + weight * solo_score(contract, other, rules, declarer)
 
 
 def bid_effort(rules: Rules, deals: int, max_nodes: int | None) -> tuple[int, int | None]:

@@ -230,14 +230,24 @@ def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
     if rules.players in counts.SOLO_COUNTS:  # each seat scores for itself
         return counts.solo_shaded(contract, tricks, rules, declarer=True)
     score = contract_score(contract, tricks, rules)
-    if contract >= MISERE or tricks == 0:
+    other, weight = shade_step(rules, contract, tricks)
+    if not weight:
         return float(score)
-    shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
-    if shade < 0:  # a trick more on a share of the deals (none above ten)
-        if tricks == 10:
-            return float(score)
-        return (1 + shade) * score - shade * contract_score(contract, tricks + 1, rules)
-    return (1 - shade) * score + shade * contract_score(contract, tricks - 1, rules)
+    return (1 - weight) * score + weight * contract_score(contract, other, rules)
+
+
+def shade_step(rules: Rules, contract: Action, tricks: int) -> tuple[int, float]:
+    """The trick count a simulated declarer's double-dummy count ``tricks`` is blended
+    with at this table, and its weight (0: none): a trick less on :data:`SHADE` of the
+    deals, or where :func:`~fivehundred.bots.counts.declarer_shade` is negative a trick
+    more (none above ten); nothing in misère, where perfect defenders are the harder
+    side already."""
+    if contract >= MISERE or tricks == 0:
+        return tricks, 0.0
+    shade = counts.declarer_shade(rules, SHADE)
+    if shade < 0:
+        return (tricks, 0.0) if tricks == 10 else (tricks + 1, -shade)
+    return tricks - 1, shade
 
 
 # ----------------------------------------------------------------------------- solving
@@ -484,17 +494,11 @@ def shaded_chance(game: equity.Equity, contract: Action, contractor: int, tricks
     """The chance to win the game after ``contractor``'s side takes ``tricks`` (shaded
     as :func:`shaded_score` shades the count), and whether the game can end."""
     chance, ends = game.outcome(contract, contractor, tricks)
-    if contract >= MISERE or tricks == 0 or not declarer_shade:
+    other, weight = shade_step(game.rules, contract, tricks)
+    if not declarer_shade or not weight:
         return chance, ends
-    rules = game.rules
-    shade = SHADE if rules.players == 4 else counts.declarer_shade(rules, SHADE)
-    if shade < 0:  # a trick more on a share of the deals (none above ten)
-        if tricks == 10:
-            return chance, ends
-        higher, ends_higher = game.outcome(contract, contractor, tricks + 1)
-        return (1 + shade) * chance - shade * higher, ends or ends_higher
-    lower, ends_lower = game.outcome(contract, contractor, tricks - 1)
-    return (1 - shade) * chance + shade * lower, ends or ends_lower
+    near, ends_near = game.outcome(contract, contractor, other)
+    return (1 - weight) * chance + weight * near, ends or ends_near
 
 
 def _game_options(
