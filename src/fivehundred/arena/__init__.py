@@ -3,7 +3,8 @@
 ``fivehundred arena --team-a pimc --team-b heuristic --games 200 --seed 1`` — see
 :mod:`fivehundred.arena.cli`. :mod:`~fivehundred.arena.runner` plays the matches (in
 parallel, with the same results as serial), :mod:`~fivehundred.arena.stats` turns them into
-win rates and intervals.
+win rates and intervals; :mod:`~fivehundred.arena.decisions` compares two players one kind
+of decision at a time (``--decisions PHASE``).
 """
 
 from fivehundred.arena.runner import HandOutcome, MatchOutcome, MatchTask, play_match, run_matches

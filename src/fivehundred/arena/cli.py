@@ -3,12 +3,14 @@
     fivehundred arena --team-a pimc --team-b heuristic --games 200 --seed 1
     fivehundred arena --team-a heuristic --team-b random --hands 1000 --json
     fivehundred arena --team-a "cmd:python examples/simple_bot.py" --team-b random --games 4
+    fivehundred arena --team-a pimc --team-b pimc:strong --decisions auction --hands 400
 
 Each deal is played twice with the teams' seats swapped (with three or five players, or
 three teams of two, once with team A in each seat or side, B playing all the others). Prints a progress bar
 (deals done, team A's win rate so far and its 95% interval), then a
 table (or ``--json``); ``--out`` keeps every hand as a record, ``--plot`` draws the points
-per hand.
+per hand. ``--decisions PHASE`` compares the two players' choices in one phase instead
+(:mod:`fivehundred.arena.decisions`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from fivehundred.arena.decisions import PHASES
 from fivehundred.arena.runner import (
     BACKENDS,
     MAX_HANDS,
@@ -58,6 +61,10 @@ def _parser() -> _Parser:
     p.add_argument("--out", metavar="FILE", help="write every hand as a record (JSON lines)")
     p.add_argument("--plot", metavar="FILE.png", help="chart of the points per hand")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--decisions", choices=PHASES, metavar="PHASE",
+                   help="compare A's and B's choices in one phase (auction, discard or play): "
+                   "each deal is played by A, and where B would choose differently the hand "
+                   "is played on from both choices")  # fmt: skip
     return p
 
 
@@ -80,6 +87,8 @@ def main(argv: list[str]) -> int:
         return _fail("--plot needs the 'arena' extra: pip install 'fivehundred[arena]'")
     from fivehundred.bots import make_player
 
+    if args.decisions:
+        return _decisions(args, rules, deals)
     for name in (args.team_a, args.team_b):
         try:
             if not name.startswith("cmd:"):
@@ -133,6 +142,64 @@ def main(argv: list[str]) -> int:
         print(json.dumps(summary.to_json(), indent=2))
     else:
         print_table(summary, "hands" if args.hands is not None else "games")
+    return 0
+
+
+def _decisions(args: Any, rules: Any, deals: int) -> int:
+    """``--decisions PHASE``: see :mod:`fivehundred.arena.decisions`."""
+    from fivehundred.arena import decisions
+    from fivehundred.bots import make_player
+
+    if args.games is not None or args.plot or args.backend != "local":
+        return _fail("--decisions plays single hands on this machine: use --hands, "
+                     "without --games, --plot or --backend ray")  # fmt: skip
+    for name in (args.team_a, args.team_b):
+        if name.startswith("cmd:"):
+            return _fail("--decisions needs built-in players (a program cannot be asked twice)")
+        try:
+            make_player(name, 0)
+        except ValueError as error:
+            return _fail(str(error))
+    tasks = decisions.decision_tasks(rules, args.team_a, args.team_b, args.decisions, deals,
+                                     args.seed)  # fmt: skip
+    workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
+    if args.quiet or args.json:
+        outcomes = decisions.compare_decisions(tasks, workers)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                      console=_console(stderr=True)) as bar:  # fmt: skip
+            job = bar.add_task("comparing", total=len(tasks))
+            seen = [0]
+
+            def advance(outcome: decisions.DealOutcome) -> None:
+                seen[0] += len(outcome.disagreements)
+                bar.update(job, advance=1, description=f"{seen[0]} disagreements")
+
+            outcomes = decisions.compare_decisions(tasks, workers, advance)
+    result = decisions.summary(outcomes, tasks[0])
+    if args.out:
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                for row in decisions.disagreement_rows(outcomes):
+                    handle.write(json.dumps(row) + "\n")
+        except OSError as error:
+            return _fail(f"cannot write {args.out}: {error.strerror}")
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    each, per_deal = result["b_minus_a_per_disagreement"], result["b_minus_a_per_deal"]
+    print(
+        f"{args.decisions}: {result['deals']} deals, {result['decisions']} decisions with a "
+        f"choice, B ({args.team_b}) chose differently from A ({args.team_a}) "
+        f"{result['disagreements']} times (the hand's result changed {result['changed_result']})"
+    )
+    print(f"B's choice less A's, points for the chooser's side: "
+          f"{each['mean']:+.1f} a disagreement ({each['ci95'][0]:+.1f} to {each['ci95'][1]:+.1f}), "
+          f"{per_deal['mean']:+.1f} a deal ({per_deal['ci95'][0]:+.1f} to "
+          f"{per_deal['ci95'][1]:+.1f}, 95%)")  # fmt: skip
     return 0
 
 
