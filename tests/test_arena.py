@@ -180,6 +180,12 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
             "three_handed",
         ],
         ["--team-a", "random"],
+        # --decisions plays single hands here, of built-in players, in a known phase
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--games", "2"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--backend", "ray"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--plot", "x.png"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "bidding"],
+        ["--team-a", "cmd:python x.py", "--team-b", "random", "--decisions", "play"],
     ],
 )
 def test_cli_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

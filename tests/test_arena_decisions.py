@@ -102,28 +102,6 @@ def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "chose differently" in text and "a disagreement" in text and "a deal" in text
 
 
-@pytest.mark.parametrize(
-    "extra",
-    [
-        ["--games", "2"],
-        ["--hands", "2", "--backend", "ray"],
-        ["--hands", "2", "--plot", "x.png"],
-        ["--hands", "2", "--decisions", "bidding"],
-    ],
-)
-def test_cli_refuses_what_it_cannot_compare(
-    extra: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
-    argv = ["--team-a", "heuristic", "--team-b", "random", "--decisions", "play", *extra]
-    try:
-        status = main(argv)
-    except SystemExit as exit_:
-        status = int(exit_.code or 0)
-    assert status == 2
-    err = capsys.readouterr().err
-    assert err.startswith("fivehundred arena:") and "Traceback" not in err
-
-
 def test_cli_refuses_programs(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--team-a", "cmd:python x.py", "--team-b", "random", "--decisions", "play",
             "--hands", "1"]  # fmt: skip

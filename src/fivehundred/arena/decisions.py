@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from fivehundred.actions import Action, action_text
+from fivehundred.arena.runner import ordered_map
 from fivehundred.arena.stats import mean_interval
 from fivehundred.bots import make_player
 from fivehundred.game import HandState
@@ -131,19 +131,11 @@ def compare_decisions(
 ) -> list[DealOutcome]:
     """Every task's outcome, in task order whatever the number of workers."""
     results = []
-    for outcome in _iterate(tasks, workers):
+    for outcome in ordered_map(compare_deal, tasks, workers):
         if progress is not None:
             progress(outcome)
         results.append(outcome)
     return results
-
-
-def _iterate(tasks: list[DecisionTask], workers: int) -> Iterator[DealOutcome]:
-    if workers <= 1 or len(tasks) <= 1:
-        yield from map(compare_deal, tasks)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(compare_deal, tasks, chunksize=1)
 
 
 def summary(outcomes: list[DealOutcome], task: DecisionTask) -> dict[str, Any]:

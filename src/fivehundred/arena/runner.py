@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from fivehundred.actions import MISERE, Action, action_text, bid_strain
 from fivehundred.bots import Player, make_player
@@ -29,6 +29,9 @@ from fivehundred.record import hand_record
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.scoring import side_of_seats
 from fivehundred.table import Table
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: A game that has not ended after this many hands is stopped and decided on points.
 MAX_HANDS = 100
@@ -274,10 +277,14 @@ def run_matches(
 
 
 def _iterate(tasks: list[MatchTask], workers: int) -> Iterator[MatchOutcome]:
+    return ordered_map(play_match, tasks, workers)
+
+
+def ordered_map(function: Callable[[T], R], tasks: list[T], workers: int) -> Iterator[R]:
+    """``function`` of each task, in task order: serially, or in a pool of ``workers``
+    processes (the results are a serial run's)."""
     if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_match(task)
+        yield from map(function, tasks)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        # map keeps the task order, so the results equal a serial run's.
-        yield from pool.map(play_match, tasks, chunksize=1)
+        yield from pool.map(function, tasks, chunksize=1)
