@@ -27,7 +27,7 @@ from typing import Any
 from fivehundred.actions import Action, action_text
 from fivehundred.arena.runner import ordered_map
 from fivehundred.arena.stats import mean_interval
-from fivehundred.bots import make_player
+from fivehundred.bots import Player, make_player
 from fivehundred.game import HandState
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.scoring import side_of_seats
@@ -77,8 +77,12 @@ def _margin(state: HandState, seat: int) -> float:
     return points[mine] - (statistics.fmean(others) if others else 0.0)
 
 
+def _players(name: str, seed: int, seats: int) -> list[Player]:
+    return [make_player(name, seed * 16 + seat) for seat in range(seats)]
+
+
 def _play_on(state: HandState, name: str, seed: int) -> HandState:
-    players = [make_player(name, seed * 16 + seat) for seat in range(state.rules.seats)]
+    players = _players(name, seed, state.rules.seats)
     while not state.is_over:
         seat = state.to_move
         state.apply(players[seat].act(state.observation(seat)))
@@ -89,7 +93,7 @@ def compare_deal(task: DecisionTask) -> DealOutcome:
     """Play the task's deal and compare A's and B's choices (see the module)."""
     rules = rules_from_dict(task.rules)
     state = HandState.deal(rules, task.deal % rules.players, f"decisions/{task.deal}")
-    line = [make_player(task.player_a, task.deal * 16 + seat) for seat in range(rules.seats)]
+    line = _players(task.player_a, task.deal, rules.seats)
     two = rules.joker_names
     decisions = 0
     found: list[Disagreement] = []
