@@ -121,7 +121,7 @@ def demo_main(argv: list[str]) -> int:
                         help="seed of the deal and the players (default 1)")  # fmt: skip
     parser.add_argument("--bot", default="heuristic", metavar="PLAYER",
                         help="the computer player at every seat: random, heuristic (default), "
-                        "pimc, pimc:N, pimc:fast, pimc:strong")  # fmt: skip
+                        "pimc, pimc:N, pimc:fast, pimc:strong, pimc:postpone")  # fmt: skip
     args = parser.parse_args(argv)
     from fivehundred.bots import make_player
     from fivehundred.text import describe_hand

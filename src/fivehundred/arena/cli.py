@@ -41,7 +41,7 @@ from fivehundred.rules import make_rules
 def _parser() -> _Parser:
     p = _Parser(prog="fivehundred arena", description="Duplicate matches between two teams.")
     p.add_argument("--team-a", required=True, help="player: random, heuristic, pimc, pimc:N, "
-                   "pimc:strong, or 'cmd:PROGRAM ARGS'")  # fmt: skip
+                   "pimc:strong, pimc:postpone, or 'cmd:PROGRAM ARGS'")  # fmt: skip
     p.add_argument("--team-b", required=True, help="player for the other side")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, help="duplicate deals played as complete games")

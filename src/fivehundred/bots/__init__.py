@@ -1,9 +1,9 @@
 """Computer players. ``make_player(name, seed)`` builds one by name.
 
 Names: ``random``; ``heuristic`` (``heuristic:v1``: its first version, kept for measuring);
-``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast`` /
-``pimc:strong`` are presets); ``cmd:PROGRAM ARGS`` runs an external program speaking the
-JSON-lines protocol of docs/player-protocol.md. Levels for people: ``easy`` (the heuristic
+``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast``,
+``pimc:strong`` and ``pimc:postpone`` are presets); ``cmd:PROGRAM ARGS`` runs an external
+program speaking the JSON-lines protocol of docs/player-protocol.md. Levels for people: ``easy`` (the heuristic
 with a beginner's slips), ``medium`` (the heuristic), ``hard`` (pimc), ``expert``
 (pimc:strong); see :mod:`fivehundred.bots.levels`.
 """
@@ -44,7 +44,7 @@ def make_player(name: str, seed: int | None = None) -> Player:
     if name.startswith("pimc:"):
         setting = name[5:]
         if setting in PIMC_PRESETS:
-            return PimcPlayer(seed, samples=PIMC_PRESETS[setting])
+            return PimcPlayer(seed, **PIMC_PRESETS[setting])
         if setting.isdigit() and int(setting) > 0:
             return PimcPlayer(seed, samples=int(setting))
         raise ValueError(f"pimc strength must be a number of samples or one of "

@@ -100,7 +100,7 @@ def _hard(seed: int | None) -> Player:
 
 
 def _expert(seed: int | None) -> Player:
-    return PimcPlayer(seed, samples=PIMC_PRESETS["strong"])
+    return PimcPlayer(seed, **PIMC_PRESETS["strong"])
 
 
 #: Level name -> factory, registered in :data:`fivehundred.bots.PLAYERS`.

@@ -32,6 +32,9 @@ calls (not partner's, nor the contractor's, whose hand the kitty changed).
 
 Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals in play, 21
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
+``pimc:postpone`` (``postpone=6, postpone_fit=16``) is ``pimc`` with a remedy for PIMC's
+strategy fusion in the last tricks: its next card chosen once over the deals it will not be
+able to tell apart (:mod:`fivehundred.bots.postpone`).
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
 down for the first tricks, a bid or a discard stops solving once the solver has searched
 its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
@@ -45,6 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 from fivehundred.actions import (
     MISERE,
@@ -60,18 +64,37 @@ from fivehundred.bots.memory import context_for, play_card
 from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
+from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import bid_value, side_of_seats
 
 try:
+    from fivehundred.bots import postpone
     from fivehundred.solver import Position, values_position
 
     HAVE_SOLVER = True
 except ImportError:  # pragma: no cover - depends on the environment (numba)
     HAVE_SOLVER = False
 
-PIMC_PRESETS = {"fast": 16, "default": 64, "strong": 160}
-DEFAULT_SAMPLES = PIMC_PRESETS["default"]
+DEFAULT_SAMPLES = 64
+
+
+class PimcSetting(TypedDict, total=False):
+    """Keyword arguments of :class:`PimcPlayer` for a named setting."""
+
+    samples: int
+    postpone: int
+    postpone_fit: int
+
+
+#: Named settings: ``pimc:NAME`` is ``PimcPlayer(seed, **PIMC_PRESETS[NAME])``.
+PIMC_PRESETS: dict[str, PimcSetting] = {
+    "fast": {"samples": 16},
+    "default": {"samples": DEFAULT_SAMPLES},
+    "strong": {"samples": 160},
+    # the seat's next card chosen over the deals it cannot tell apart, 3-6 tricks left
+    "postpone": {"postpone": 6, "postpone_fit": 16},
+}
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
 _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
@@ -95,7 +118,8 @@ class PimcPlayer(Player):
     name = "pimc"
 
     def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 bid_deals: int | None = None, beliefs: bool = True) -> None:  # fmt: skip
+                 bid_deals: int | None = None, beliefs: bool = True,
+                 postpone: int = 0, postpone_fit: int = 16) -> None:  # fmt: skip
         if not HAVE_SOLVER:
             raise PlayerUnavailableError("the pimc player needs the double-dummy solver: "
                                          "pip install 'fivehundred[solver]'")  # fmt: skip
@@ -113,6 +137,12 @@ class PimcPlayer(Player):
         #: Weight the sampled deals by how likely the heuristic, as the model of the
         #: others, would have made the calls seen (:mod:`fivehundred.bots.belief`).
         self.beliefs = beliefs
+        #: With this many tricks left or fewer (and at least three), four players, the
+        #: seat's next decision is postponed (:mod:`fivehundred.bots.postpone`); 0: never.
+        self.postpone = postpone
+        #: A postponed decision is taken over the deals that lead there, topped up to
+        #: this many with other sampled deals that fit what the seat will have seen.
+        self.postpone_fit = postpone_fit
         self._model: CallModel | None = None
         self._model_key: tuple[object, ...] = ()
         self._discard_plan: CardMask = 0
@@ -361,6 +391,45 @@ class PimcPlayer(Player):
             return None
         return lambda t: 1000.0 * table[t][0]
 
+    def _postponed(
+        self, obs: Observation, ctx: PlayContext, active: Sequence[int],
+        contracting: Sequence[int], trick: Sequence[tuple[int, int]], won: int,
+        worlds: Sequence[tuple[float, list[CardMask]]],
+    ) -> tuple[list[tuple[float, dict[Action, int]]],
+               Callable[[Callable[[int], float]], dict[Action, float]]] | None:  # fmt: skip
+        """Where postponing applies (:mod:`fivehundred.bots.postpone`): every solved leaf
+        (for the game-aware utility) and the totals for a utility; else None."""
+        left = 10 - len(obs.tricks)
+        if (
+            not 3 <= left <= self.postpone
+            or not worlds
+            or len(active) != 4
+            or obs.rules.dummies
+            or (obs.rules.called_partner and not obs.partners)
+        ):
+            return None
+        setting = postpone.Setting(ctx, tuple(active), tuple(contracting),
+                                   obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED)  # fmt: skip
+        deals = [
+            (
+                weight,
+                postpone.Deal(
+                    tuple(hands),
+                    obs.seat,
+                    tuple(trick),
+                    obs.led_suit,
+                    obs.suits_led,
+                    tuple(obs.voids),
+                    won,
+                    left,
+                ),
+            )
+            for weight, hands in worlds
+        ]
+        the_plan = postpone.plan(setting, obs.seat, deals, obs.legal, self.postpone_fit)
+        leaves = [(1.0, values) for values in the_plan.leaves.values()]
+        return leaves, lambda u: postpone.plan_totals(obs.legal, deals, the_plan, u)
+
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
@@ -388,6 +457,7 @@ class PimcPlayer(Player):
             for seat, a in obs.trick:
                 played[seat] |= 1 << play_card(a)
         outcomes: list[tuple[float, dict[Action, int]]] = []
+        worlds: list[tuple[float, list[CardMask]]] = []
         for _ in range(self.deals_for(obs)):
             hands = self.sample_hands(obs, rng)
             if hands is None:
@@ -418,20 +488,29 @@ class PimcPlayer(Player):
                 model.weight([h | p for h, p in zip(hands, played, strict=True)]) if model else 1.0
             )
             outcomes.append((weight, values))
+            worlds.append((weight, hands))
             solved += 1
             weight_sum += weight
-        game = self._game_utility(obs, outcomes)
-        utility = game or (lambda t: self.utility(obs, t))
-        for weight, values in outcomes:
-            for action in totals:
-                totals[action] += weight * utility(values[action])
+        postponed = self._postponed(obs, ctx, active, contracting, trick, won, worlds)
+        if postponed is not None:
+            game = self._game_utility(obs, outcomes + postponed[0])
+            utility = game or (lambda t: self.utility(obs, t))
+            totals = postponed[1](utility)
+        else:
+            game = self._game_utility(obs, outcomes)
+            utility = game or (lambda t: self.utility(obs, t))
+            for weight, values in outcomes:
+                for action in totals:
+                    totals[action] += weight * utility(values[action])
         if not solved:
             action = self.heuristic.act(obs)
             return action, self.heuristic.explain()
         best = max(obs.legal, key=lambda a: (totals[a], -a))
         mean = totals[best] / weight_sum
-        two = obs.rules.two_jokers
         weighted = ", weighted by how well each fits the bids" if model else ""
+        if postponed is not None:
+            weighted += "; my next card chosen once for the deals I cannot tell apart"
+        two = obs.rules.two_jokers
 
         def shown(total: float) -> str:
             value = total / weight_sum

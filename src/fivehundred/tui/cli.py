@@ -72,7 +72,7 @@ def play_main(argv: list[str]) -> int:
     for name in (args.opponents, args.partner):
         if name is not None and not is_computer_player(name):
             print(f"fivehundred play: unknown player {name!r}; players are "
-                  f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:N",
+                  f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:postpone, pimc:N",
                   file=sys.stderr)  # fmt: skip
             return 2
     if args.speed is not None and not 0 <= args.speed <= 10:
