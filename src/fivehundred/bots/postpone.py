@@ -28,7 +28,9 @@ stepping the solver lacks: one card played on a sampled deal's bare facts, as
 
 Measured (``fivehundred arena --team-a pimc --team-b pimc:postpone --decisions play --hands
 400 --seed 1501``): it chose differently in 91 of 11,907 play decisions, +1.3 points a
-disagreement (-13.0 to +15.6), +0.3 a deal (-2.9 to +3.5): no gain shown.
+disagreement (-13.0 to +15.6), +0.3 a deal (-2.9 to +3.5); against ``pimc`` it won 51.7 %
+of 400 games (46.9-56.6 %, ``--games 50``, seeds 1601 to 1604), +5.1 points a hand (-2.6 to
++12.8), at 78 ms a decision against 36: no gain shown.
 """
 
 from __future__ import annotations
