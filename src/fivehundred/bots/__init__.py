@@ -3,9 +3,9 @@
 Names: ``random``; ``heuristic`` (``heuristic:v1``: its first version, kept for measuring);
 ``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast``,
 ``pimc:strong`` and ``pimc:postpone`` are presets); ``cmd:PROGRAM ARGS`` runs an external
-program speaking the JSON-lines protocol of docs/player-protocol.md. Levels for people: ``easy`` (the heuristic
-with a beginner's slips), ``medium`` (the heuristic), ``hard`` (pimc), ``expert``
-(pimc:strong); see :mod:`fivehundred.bots.levels`.
+program speaking the JSON-lines protocol of docs/player-protocol.md. Levels for people:
+``easy`` (the heuristic with a beginner's slips), ``medium`` (the heuristic), ``hard``
+(pimc), ``expert`` (pimc:strong); see :mod:`fivehundred.bots.levels`.
 """
 
 from __future__ import annotations

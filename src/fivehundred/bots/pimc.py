@@ -395,10 +395,9 @@ class PimcPlayer(Player):
         self, obs: Observation, ctx: PlayContext, active: Sequence[int],
         contracting: Sequence[int], trick: Sequence[tuple[int, int]], won: int,
         worlds: Sequence[tuple[float, list[CardMask]]],
-    ) -> tuple[list[tuple[float, dict[Action, int]]],
-               Callable[[Callable[[int], float]], dict[Action, float]]] | None:  # fmt: skip
-        """Where postponing applies (:mod:`fivehundred.bots.postpone`): every solved leaf
-        (for the game-aware utility) and the totals for a utility; else None."""
+    ) -> tuple[list[tuple[float, postpone.Deal]], postpone.Plan] | None:  # fmt: skip
+        """The solved deals and the plan of this seat's next decision over them, where
+        postponing applies (:mod:`fivehundred.bots.postpone`); else None."""
         left = 10 - len(obs.tricks)
         if (
             not 3 <= left <= self.postpone
@@ -411,24 +410,11 @@ class PimcPlayer(Player):
         setting = postpone.Setting(ctx, tuple(active), tuple(contracting),
                                    obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED)  # fmt: skip
         deals = [
-            (
-                weight,
-                postpone.Deal(
-                    tuple(hands),
-                    obs.seat,
-                    tuple(trick),
-                    obs.led_suit,
-                    obs.suits_led,
-                    tuple(obs.voids),
-                    won,
-                    left,
-                ),
-            )
+            (weight, postpone.Deal(tuple(hands), obs.seat, tuple(trick), obs.led_suit,
+                                   obs.suits_led, tuple(obs.voids), won, left))
             for weight, hands in worlds
-        ]
-        the_plan = postpone.plan(setting, obs.seat, deals, obs.legal, self.postpone_fit)
-        leaves = [(1.0, values) for values in the_plan.leaves.values()]
-        return leaves, lambda u: postpone.plan_totals(obs.legal, deals, the_plan, u)
+        ]  # fmt: skip
+        return deals, postpone.plan(setting, obs.seat, deals, obs.legal, self.postpone_fit)
 
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
@@ -492,13 +478,13 @@ class PimcPlayer(Player):
             solved += 1
             weight_sum += weight
         postponed = self._postponed(obs, ctx, active, contracting, trick, won, worlds)
+        # The game-aware utility needs every total that occurs, the postponed leaves' too.
+        leaves = [(1.0, v) for v in postponed[1].leaves.values()] if postponed else []
+        game = self._game_utility(obs, outcomes + leaves)
+        utility = game or (lambda t: self.utility(obs, t))
         if postponed is not None:
-            game = self._game_utility(obs, outcomes + postponed[0])
-            utility = game or (lambda t: self.utility(obs, t))
-            totals = postponed[1](utility)
+            totals = postpone.plan_totals(obs.legal, *postponed, utility)
         else:
-            game = self._game_utility(obs, outcomes)
-            utility = game or (lambda t: self.utility(obs, t))
             for weight, values in outcomes:
                 for action in totals:
                     totals[action] += weight * utility(values[action])
