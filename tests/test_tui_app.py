@@ -226,6 +226,27 @@ async def test_options_screen_starts_a_new_game_with_the_chosen_target(data_dir:
     assert saved["rules"]["variants"] == {"no_open_misere": True, "target": 300}
 
 
+async def test_options_offer_the_levels_first_and_every_named_player(data_dir: Path) -> None:
+    from textual.widgets import Select
+
+    from fivehundred.bots import player_choices
+
+    app = FiveHundredApp(None, Settings(seed=5, speed=0), options_at_start=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for field in ("#opponents", "#partner"):
+            select = app.screen.query_one(field, Select)
+            offered = [value for _, value in select._options if value != Select.BLANK]
+            # the web lobby's list, in its order: easy, medium, hard, expert first
+            assert offered == player_choices()
+            assert offered[:4] == ["easy", "medium", "hard", "expert"]
+            assert "pimc:postpone" in offered and select.value == "heuristic"
+        app.screen.query_one("#opponents", Select).value = "pimc:fast"
+        await pilot.click("#start")
+        await settle(pilot, app)
+        assert app.session is not None and app.session.settings.opponents == "pimc:fast"
+
+
 async def test_show_steps_through_a_record(data_dir: Path) -> None:
     from fivehundred.tui.show import ShowApp, load_steps
 

@@ -542,6 +542,10 @@ def test_rules_catalogue_lists_every_preset_and_variant(base: str) -> None:
     assert kinds["target"] == "number" and kinds["scoring_table"] == "choice"
     assert kinds["two_jokers"] == "switch" and kinds["dead_hand"] == "switch"
     assert "heuristic" in catalogue["players"]
+    # a person picks a level first: from the beginner to the strongest, each name once
+    assert catalogue["players"][:4] == ["easy", "medium", "hard", "expert"]
+    assert len(set(catalogue["players"])) == len(catalogue["players"])
+    assert "pimc:postpone" in catalogue["players"] and "pimc:default" not in catalogue["players"]
 
 
 def test_rules_catalogue_says_why_a_switch_is_refused(base: str) -> None:

@@ -32,6 +32,17 @@ if HAVE_SOLVER:
     PLAYERS["pimc"] = PimcPlayer
 
 
+def player_choices() -> list[str]:
+    """The computer players a person is offered (the terminal game's options, the web
+    lobby): the levels first, from the beginner to the strongest, then the other players
+    by name, then pimc's named settings (with the solver), each name once."""
+    levels = [name for name in LEVELS if name in PLAYERS]
+    names = levels + [name for name in PLAYERS if name not in levels]
+    if HAVE_SOLVER:
+        names += [f"pimc:{preset}" for preset in PIMC_PRESETS if preset != "default"]
+    return names
+
+
 def make_player(name: str, seed: int | None = None) -> Player:
     """A player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``, ``pimc:strong``,
     or ``cmd:PROGRAM ARGS``). Raises ValueError for an unknown name."""
@@ -64,4 +75,5 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "make_player",
+    "player_choices",
 ]

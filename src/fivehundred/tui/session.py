@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS
+from fivehundred.bots import PLAYERS, player_choices
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import GameState, HandState
@@ -39,9 +39,9 @@ DEFAULT_SPEED = 0.6
 
 
 def available_bots() -> list[str]:
-    """Registered computer players, the preferred ones first."""
-    known = [name for name in BOT_PREFERENCE if name in PLAYERS]
-    return known + sorted(name for name in PLAYERS if name not in known)
+    """The computer players offered in the options: the levels first, from the beginner
+    to the strongest, then the others (the web lobby's list)."""
+    return player_choices()
 
 
 def is_computer_player(name: object) -> bool:
@@ -57,7 +57,7 @@ def is_computer_player(name: object) -> bool:
 
 def default_bot() -> str:
     """``heuristic`` when it is registered, else the best player there is."""
-    return available_bots()[0]
+    return next(name for name in BOT_PREFERENCE if name in PLAYERS)
 
 
 def hint_bot() -> str:

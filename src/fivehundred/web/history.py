@@ -24,8 +24,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
 from fivehundred.actions import action_text
-from fivehundred.bots import PLAYERS
-from fivehundred.bots.pimc import PIMC_PRESETS
+from fivehundred.bots import player_choices
 from fivehundred.cards import mask_text
 from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
@@ -125,8 +124,7 @@ def _catalogue_json() -> str:
         entry.update(_variant_kind(name))
         variants.append(entry)
     presets = [_preset_entry(name, variants) for name in PRESETS]
-    players = sorted(PLAYERS) + [f"pimc:{preset}" for preset in PIMC_PRESETS]
-    return json.dumps({"presets": presets, "variants": variants, "players": players})
+    return json.dumps({"presets": presets, "variants": variants, "players": player_choices()})
 
 
 def rules_catalogue() -> dict[str, Any]:
