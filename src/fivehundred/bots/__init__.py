@@ -34,8 +34,9 @@ if HAVE_SOLVER:
 
 def player_choices() -> list[str]:
     """The computer players a person is offered (the terminal game's options, the web
-    lobby): the levels first, from the beginner to the strongest, then the other players
-    by name, then pimc's named settings (with the solver), each name once."""
+    lobby): the levels first, from the beginner to the strongest, then the other players,
+    then pimc's named settings (with the solver; ``pimc:default`` is ``pimc``), each name
+    once."""
     levels = [name for name in LEVELS if name in PLAYERS]
     names = levels + [name for name in PLAYERS if name not in levels]
     if HAVE_SOLVER:

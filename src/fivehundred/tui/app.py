@@ -43,6 +43,7 @@ from fivehundred.actions import (
     joker_lead_card,
 )
 from fivehundred.auction import house_call_allowed
+from fivehundred.bots import player_choices
 from fivehundred.cards import SUIT_SYMBOLS, Card, JokerNames
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import (
@@ -66,7 +67,6 @@ from fivehundred.tui.session import (
     HUMAN,
     Session,
     Settings,
-    available_bots,
     playable_presets,
 )
 from fivehundred.tui.widgets import (
@@ -172,7 +172,7 @@ class OptionsScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         settings = self.settings
-        names = available_bots()
+        names = player_choices()  # the web lobby's list: the levels first
         names += [n for n in (settings.opponents, settings.partner) if n not in names]
         bots = [(name, name) for name in dict.fromkeys(names)]
         rules = settings.rules()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS, player_choices
+from fivehundred.bots import PLAYERS
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import GameState, HandState
@@ -36,12 +36,6 @@ HUMAN_NAME = "human"
 BOT_PREFERENCE = ("heuristic", "pimc", "random")
 #: Seconds between computer moves unless the options say otherwise.
 DEFAULT_SPEED = 0.6
-
-
-def available_bots() -> list[str]:
-    """The computer players offered in the options: the levels first, from the beginner
-    to the strongest, then the others (the web lobby's list)."""
-    return player_choices()
 
 
 def is_computer_player(name: object) -> bool:
