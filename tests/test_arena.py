@@ -186,6 +186,23 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
         ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--plot", "x.png"],
         ["--team-a", "random", "--team-b", "random", "--decisions", "bidding"],
         ["--team-a", "cmd:python x.py", "--team-b", "random", "--decisions", "play"],
+        # --scores: with --decisions only, two numbers, a table the game model covers
+        ["--team-a", "random", "--team-b", "random", "--hands", "1", "--scores", "0,400"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--scores", "400"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--scores", "a,b"],
+        ["--team-a", "random", "--team-b", "random", "--decisions", "play", "--scores", "9,1"],
+        [
+            "--team-a",
+            "random",
+            "--team-b",
+            "random",
+            "--preset",
+            "five_handed",
+            "--decisions",
+            "play",
+            "--scores",
+            "0,400",
+        ],
     ],
 )
 def test_cli_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

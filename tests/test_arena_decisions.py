@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from fivehundred.actions import Action
+from fivehundred.arena import decisions
 from fivehundred.arena.cli import main
 from fivehundred.arena.decisions import (
     DecisionTask,
@@ -15,7 +17,9 @@ from fivehundred.arena.decisions import (
     decision_tasks,
     summary,
 )
+from fivehundred.bots import HeuristicPlayer
 from fivehundred.game import HandState
+from fivehundred.observation import Observation
 from fivehundred.rules import make_rules
 
 
@@ -107,3 +111,66 @@ def test_cli_refuses_programs(capsys: pytest.CaptureFixture[str]) -> None:
             "--hands", "1"]  # fmt: skip
     assert main(argv) == 2
     assert "built-in players" in capsys.readouterr().err
+
+
+def test_game_scores_are_drawn_from_the_deal_and_seen_by_every_seat() -> None:
+    tasks = decision_tasks(make_rules("australian"), "heuristic", "random", "auction", 6, 3,
+                           scores=(250, 480))  # fmt: skip
+    drawn = [t.game_scores() for t in tasks]
+    assert drawn == [t.game_scores() for t in tasks]  # a pure function of the task
+    assert len(set(drawn)) > 1
+    for scores in drawn:
+        assert len(scores) == 2 and all(250 <= s <= 480 and s % 10 == 0 for s in scores)
+    assert _tasks("heuristic", "random", "auction", 1)[0].game_scores() == ()
+
+    seen: list[tuple[int, ...]] = []
+
+    class Watching(HeuristicPlayer):
+        def act(self, observation: Observation) -> Action:
+            seen.append(observation.scores)
+            return super().act(observation)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(decisions, "make_player", lambda name, seed=None: Watching(seed))
+        compare_deal(tasks[0])
+    assert seen and set(seen) == {drawn[0]}
+
+
+def test_at_game_scores_the_margin_is_the_chance_to_win_the_game() -> None:
+    tasks = decision_tasks(make_rules("australian"), "heuristic", "random", "play", 10, 7,
+                           scores=(300, 480))  # fmt: skip
+    outcomes = compare_decisions(tasks)
+    found = [d for o in outcomes for d in o.disagreements]
+    assert len(found) > 20
+    assert all(0.0 <= d.margin_a <= 100.0 and 0.0 <= d.margin_b <= 100.0 for d in found)
+    # Near the end a hand often decides the game: some margins are certainties.
+    assert any(d.margin_a in (0.0, 100.0) for d in found)
+    result = summary(outcomes, tasks[0])
+    assert result["unit"].startswith("chance to win the game") and result["scores"] == [300, 480]
+    assert result["b_minus_a_per_disagreement"]["mean"] < 0  # random play loses games too
+    # Without scores: the same deal is a single hand, measured in points.
+    assert summary(outcomes[:1], _tasks("heuristic", "random", "play", 1)[0])["unit"] == "points"
+
+
+def test_game_scores_only_where_the_game_model_covers_the_table() -> None:
+    with pytest.raises(ValueError, match="game model"):
+        decision_tasks(make_rules("five_handed"), "heuristic", "random", "play", 1, 1,
+                       scores=(0, 400))  # fmt: skip
+    for bad in ((400, 300), (0, 500), (-500, 0)):
+        with pytest.raises(ValueError, match="scores"):
+            decision_tasks(make_rules("australian"), "heuristic", "random", "play", 1, 1,
+                           scores=bad)  # fmt: skip
+    three = decision_tasks(make_rules("three_handed"), "heuristic", "random", "play", 1, 1,
+                           scores=(0, 400))  # fmt: skip
+    assert len(three[0].game_scores()) == 3  # each player scores alone
+
+
+def test_cli_at_game_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "d.jsonl"
+    argv = ["--team-a", "heuristic", "--team-b", "random", "--decisions", "play", "--hands",
+            "2", "--workers", "1", "--quiet", "--scores", "350,480", "--out", str(out)]  # fmt: skip
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "at scores 350 to 480" in text and "chance to win the game" in text
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert rows and all(len(r["scores"]) == 2 for r in rows)

@@ -10,9 +10,16 @@ import pytest
 from conftest import AUS, apply_text, deal_hand
 from fivehundred.actions import PASS, bid_strain, bid_tricks, parse_action
 from fivehundred.bots import HeuristicPlayer, PimcPlayer
-from fivehundred.bots.equity import Equity, model_chance, model_chances, table_kind
+from fivehundred.bots.equity import (
+    Equity,
+    chance_after,
+    model_chance,
+    model_chances,
+    table_kind,
+)
 from fivehundred.bots.simulate import bid_by_simulation
 from fivehundred.rules import Rules, make_rules
+from fivehundred.scoring import HandScore, score_hand
 
 HEARTS = 3
 
@@ -158,3 +165,26 @@ def test_play_at_three_and_six_counts_the_game_when_it_can_end(rules: Rules) -> 
     assert "to win the game" in player.explain()
     player.act(state.observation(seat, early))
     assert "points for my side" in player.explain()
+
+
+def test_chance_after_a_scored_hand() -> None:
+    """A hand's score on the running scores: 1 or 0 where it ends the game (the 490 rule
+    too), the model's chance where it goes on; the same figures as ``Equity.outcome``."""
+    six_hearts = parse_action("6H", "auction")
+
+    def hand(contract: int, side_tricks: int) -> HandScore:
+        """Seats 0 and 2 contract; seat 0 takes the side's tricks, seat 1 the rest."""
+        won = [side_tricks, 10 - side_tricks, 0, 0]
+        return score_hand(AUS, contract, 0, (2,), won, [0] * side_tricks + [1] * (10 - side_tricks))
+
+    made = hand(six_hearts, 7)
+    assert chance_after(AUS, (420, 300), made, 0) == (1.0, True)
+    assert chance_after(AUS, (420, 300), made, 1) == (0.0, True)
+    # The defenders' 10 a trick stop at 490: no win by defending.
+    chance, ends = chance_after(AUS, (100, 450), hand(six_hearts, 2), 1)
+    assert not ends and chance == pytest.approx(model_chance(490, 0))
+    six_spades = parse_action("6S", "auction")
+    for tricks in (4, 6, 9):
+        assert chance_after(AUS, (200, 300), hand(six_spades, tricks), 0) == Equity(
+            AUS, (200, 300), 0
+        ).outcome(six_spades, 0, tricks)

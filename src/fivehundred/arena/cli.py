@@ -65,6 +65,9 @@ def _parser() -> _Parser:
                    help="compare A's and B's choices in one phase (auction, discard or play): "
                    "each deal is played by A, and where B would choose differently the hand "
                    "is played on from both choices")  # fmt: skip
+    p.add_argument("--scores", metavar="LO,HI",
+                   help="with --decisions: play each deal as a hand of a game, every side's "
+                   "score drawn from LO to HI, and measure the chance to win the game")  # fmt: skip
     return p
 
 
@@ -89,6 +92,9 @@ def main(argv: list[str]) -> int:
 
     if args.decisions:
         return _decisions(args, rules, deals)
+    if args.scores is not None:
+        return _fail("--scores goes with --decisions (a match plays whole games or hands "
+                     "from 0-0)")  # fmt: skip
     for name in (args.team_a, args.team_b):
         try:
             if not name.startswith("cmd:"):
@@ -160,8 +166,18 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
             make_player(name, 0)
         except ValueError as error:
             return _fail(str(error))
-    tasks = decisions.decision_tasks(rules, args.team_a, args.team_b, args.decisions, deals,
-                                     args.seed)  # fmt: skip
+    scores = None
+    if args.scores is not None:
+        try:
+            low, high = (int(part) for part in args.scores.split(","))
+        except ValueError:
+            return _fail(f"--scores takes two numbers, LO,HI (e.g. 250,480); got {args.scores!r}")
+        scores = (low, high)
+    try:
+        tasks = decisions.decision_tasks(rules, args.team_a, args.team_b, args.decisions,
+                                         deals, args.seed, scores)  # fmt: skip
+    except ValueError as error:
+        return _fail(str(error))
     workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
     if args.quiet or args.json:
         outcomes = decisions.compare_decisions(tasks, workers)
@@ -191,12 +207,15 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
         print(json.dumps(result, indent=2))
         return 0
     each, per_deal = result["b_minus_a_per_disagreement"], result["b_minus_a_per_deal"]
+    at = f" at scores {scores[0]} to {scores[1]}" if scores else ""
     print(
-        f"{args.decisions}: {result['deals']} deals, {result['decisions']} decisions with a "
-        f"choice, B ({args.team_b}) chose differently from A ({args.team_a}) "
+        f"{args.decisions}{at}: {result['deals']} deals, {result['decisions']} decisions with "
+        f"a choice, B ({args.team_b}) chose differently from A ({args.team_a}) "
         f"{result['disagreements']} times (the hand's result changed {result['changed_result']})"
     )
-    print(f"B's choice less A's, points for the chooser's side: "
+    unit = ("the chooser's side's chance to win the game, in percentage points" if scores
+            else "points for the chooser's side")  # fmt: skip
+    print(f"B's choice less A's, {unit}: "
           f"{each['mean']:+.1f} a disagreement ({each['ci95'][0]:+.1f} to {each['ci95'][1]:+.1f}), "
           f"{per_deal['mean']:+.1f} a deal ({per_deal['ci95'][0]:+.1f} to "
           f"{per_deal['ci95'][1]:+.1f}, 95%)")  # fmt: skip

@@ -23,7 +23,13 @@ from functools import lru_cache
 from fivehundred.actions import MISERE, Action
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
-from fivehundred.scoring import apply_hand_to_scores, game_winner, score_hand, side_of_seats
+from fivehundred.scoring import (
+    HandScore,
+    apply_hand_to_scores,
+    game_winner,
+    score_hand,
+    side_of_seats,
+)
 
 #: Fitted by ``bench/fit_equity.py`` (heuristic games, australian rules): the logistic's
 #: slope and the points added to what both sides need before the square root.
@@ -137,6 +143,15 @@ def _outcome(rules: Rules, scores: tuple[int, ...], side: int, contract: Action,
         won[defenders[0]] = rest
     winners = [s for s in range(seats) for _ in range(won[s])]
     hand = score_hand(rules, contract, contractor, partners, won, winners)
+    return chance_after(rules, scores, hand, side)
+
+
+def chance_after(rules: Rules, scores: Sequence[int], hand: HandScore,
+                 side: int) -> tuple[float, bool]:  # fmt: skip
+    """``side``'s chance to win the game after ``hand`` is scored on ``scores`` (by the
+    rules: the 490 rule, :func:`~fivehundred.scoring.game_winner`), and whether the game
+    ends there: 1 or 0 if it does, the fitted model's chance (:func:`model_chances`) if
+    not."""
     after = apply_hand_to_scores(rules, scores, hand)
     winner = game_winner(rules, after, hand)
     if winner is not None:
@@ -144,5 +159,5 @@ def _outcome(rules: Rules, scores: tuple[int, ...], side: int, contract: Action,
     return _chances(rules, tuple(after))[side], False
 
 
-__all__ = ["FITTED", "ROOM", "SCALE", "Equity", "applies", "for_seat", "model_chance",
-           "model_chances", "table_kind"]  # fmt: skip
+__all__ = ["FITTED", "ROOM", "SCALE", "Equity", "applies", "chance_after", "for_seat",
+           "model_chance", "model_chances", "table_kind"]  # fmt: skip
