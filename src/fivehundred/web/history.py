@@ -326,7 +326,7 @@ def set_executor(executor: Executor | None) -> None:
 def _pool() -> Executor:
     global _executor
     if _executor is None:
-        from fivehundred.web.live import worker_process
+        from fivehundred.web.worker import worker_process
 
         # one spawned worker (the server has threads, and a forked child may inherit a held
         # lock) that exits if the server is killed

@@ -21,9 +21,6 @@ import multiprocessing
 import os
 import random
 import secrets
-import signal
-import sys
-import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Sequence
@@ -55,6 +52,7 @@ from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
 from fivehundred.web.guard import Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
+from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
 
 log = logging.getLogger("fivehundred.web")
 
@@ -88,99 +86,6 @@ def searches(player: str) -> bool:
     return player.split(":", 1)[0] in SEARCH_PLAYERS
 
 
-#: How often a worker process looks whether the server is still there (seconds).
-WATCH_PARENT_SECONDS = 0.5
-
-
-def watch_parent() -> None:
-    """In a worker process: leave Ctrl-C to the server, and exit as soon as the server is
-    gone (killed, so that it could not stop its workers): a thread looks every half
-    second whether the process's parent is still the one that started it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            time.sleep(WATCH_PARENT_SECONDS)
-            if os.getppid() != parent:
-                os._exit(0)
-
-    threading.Thread(target=watch, name="fivehundred-watch-parent", daemon=True).start()
-
-
-def worker_process() -> Executor:
-    """A process pool of one worker (spawned, not forked: the server has threads) that
-    exits with the server (:func:`watch_parent`)."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=watch_parent)  # fmt: skip
-
-
-def prepare_worker() -> None:
-    """The search players' pool initializer: each new worker process watches its parent
-    (:func:`watch_parent`) and prepares the solver (compiles it, or loads it from numba's
-    cache) before its first decision. Never raises (that would break the pool): a failure
-    leaves it to the first search."""
-    watch_parent()
-    try:
-        from fivehundred import solver
-    except ImportError:
-        return  # no solver installed: no search players are offered
-    try:
-        solver.warm_up()
-    except Exception as error:
-        print(f"fivehundred serve: a worker could not prepare the solver: {error}",
-              file=sys.stderr)  # fmt: skip
-
-
-class DecisionCeiling(BaseException):
-    """A decision ran past its wall-clock ceiling (a BaseException: no player's own
-    ``except Exception`` keeps it)."""
-
-
-def bounded_decide(player: str, seed: int, observation: Observation,
-                   ceiling: float) -> tuple[Action, str, bool]:  # fmt: skip
-    """:func:`~fivehundred.bots.decide.decide` with a wall-clock ceiling (in a worker
-    process's main thread: an alarm signal stops the search between two solves): past
-    ``ceiling`` seconds the heuristic decides instead. Returns (action, reason, whether the
-    ceiling was reached). The players' own budgets (samples, positions searched) keep the
-    games reproducible; the ceiling is the safety net of a slow or loaded machine."""
-    alarm = (ceiling > 0 and hasattr(signal, "setitimer")
-             and threading.current_thread() is threading.main_thread())  # fmt: skip
-    deciding = [True]
-
-    def expired(signum: int, frame: Any) -> None:
-        if deciding[0]:
-            raise DecisionCeiling
-
-    previous: Any = None
-    if alarm:
-        previous = signal.signal(signal.SIGALRM, expired)
-        signal.setitimer(signal.ITIMER_REAL, ceiling)
-    try:
-        try:
-            action, reason = decide(player, seed, observation)
-            deciding[0] = False
-            return action, reason, False
-        except DecisionCeiling:
-            deciding[0] = False
-        action, reason = decide("heuristic", seed, observation)
-        return action, reason, True
-    finally:
-        deciding[0] = False
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-
-
-def solver_ready() -> bool:
-    """In a worker: whether the solver is ready there."""
-    try:
-        from fivehundred import solver
-    except ImportError:
-        return False
-    return solver.is_compiled()
-
-
 class Decider:
     """Computer decisions: ``random`` in the event loop (it is a few microseconds), the
     search players (:func:`searches`) in a process pool whose workers prepare the solver as
@@ -208,6 +113,7 @@ class Decider:
                 pool = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
                     initializer=prepare_worker if search else watch_parent,
+                    initargs=(os.getpid(),),
                 )  # fmt: skip
             if search:
                 self._search = pool
