@@ -2,7 +2,7 @@
 within its range, JSON nesting and body size limited before anything is read, close
 reasons that fit their frame, the Host and Origin checks, only the offered computer
 players; and fair use: token buckets per address, the cap on a client's tables, the
-expiry of tables nobody plays at, a stand-in for open seats (issue 33)."""
+expiry of tables nobody plays at, a stand-in for open seats."""
 
 from __future__ import annotations
 
@@ -295,3 +295,33 @@ def test_an_open_seat_gets_a_stand_in(server: str) -> None:
     )
     assert facts["seats"][0]["kind"] == "open"  # still open: anyone may take it
     assert post(server, f"/api/tables/{code}/seats/0", {"name": "Ann"}).status_code == 200
+
+
+# ----------------------------------------------------------------------------- ceiling
+def test_a_decision_past_its_ceiling_is_made_by_the_heuristic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fivehundred.bots import decide as decide_module
+    from fivehundred.table import Table
+    from fivehundred.web.worker import bounded_decide
+
+    original = decide_module.decide
+
+    def slow(player: str, seed: int, observation: Any) -> Any:
+        while player == "slow":  # a search that never ends
+            time.sleep(0.001)
+        return original(player, seed, observation)
+
+    monkeypatch.setattr(decide_module, "decide", slow)
+    from fivehundred.rules import make_rules
+
+    model = Table(make_rules("australian"), ["heuristic"] * 4, 5)
+    observation = model.observation(model.seat_to_move)
+    started = time.monotonic()
+    action, _, stopped = bounded_decide("slow", 1, observation, 0.2)
+    assert stopped and action in observation.legal
+    assert time.monotonic() - started < 10
+    assert bounded_decide("heuristic", 1, observation, 5.0) == (
+        *original("heuristic", 1, observation),
+        False,
+    )

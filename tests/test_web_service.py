@@ -1,6 +1,6 @@
 """``fivehundred serve`` as a service: configuration from the environment, /healthz,
 /readyz, Prometheus /metrics, logs as JSON lines, and no worker process left behind after
-SIGTERM or SIGKILL of the server (issue 33)."""
+SIGTERM or SIGKILL of the server."""
 
 from __future__ import annotations
 
