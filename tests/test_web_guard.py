@@ -325,3 +325,29 @@ def test_a_decision_past_its_ceiling_is_made_by_the_heuristic(
         *original("heuristic", 1, observation),
         False,
     )
+
+
+def test_one_clients_search_tables_take_turns() -> None:
+    from fivehundred.web.live import Decider, Hub
+
+    async def scenario() -> list[str]:
+        hub = Hub(None, Decider(0))  # type: ignore[arg-type]  # no database needed here
+        order: list[str] = []
+        inside: dict[str, int] = {}
+
+        async def search(key: str, name: str) -> None:
+            async with hub.search_turn(key):
+                inside[key] = inside.get(key, 0) + 1
+                order.append(f"{name}+{inside[key]}")
+                await asyncio.sleep(0.01)
+                inside[key] -= 1
+
+        await asyncio.gather(*(search("abuser", f"a{i}") for i in range(3)),
+                             search("visitor", "v"))  # fmt: skip
+        assert not hub._search_turns  # forgotten once nobody waits
+        return order
+
+    order = asyncio.run(scenario())
+    # never two of the abuser's searches at once; the visitor's goes beside the first
+    assert all(entry.endswith("+1") for entry in order)
+    assert order.index("v+1") < order.index("a1+1")

@@ -696,9 +696,17 @@ class LiveTable:
         model = self.model
         version = self.version
         observation = model.observation(model.seat_to_move)
-        action, _ = await self.hub.decider.decide(
-            player, model.decision_seed(), observation, self.code
-        )
+        if searches(player):
+            # one search at a time per client's tables: one visitor's many search tables
+            # take turns for the pool instead of filling it
+            async with self.hub.search_turn(self.owner or self.code):
+                action, _ = await self.hub.decider.decide(
+                    player, model.decision_seed(), observation, self.code
+                )
+        else:
+            action, _ = await self.hub.decider.decide(
+                player, model.decision_seed(), observation, self.code
+            )
         async with self.lock:
             if self.version != version or self.model is not model:
                 return  # somebody moved meanwhile
@@ -769,6 +777,8 @@ class Hub:
         self.lag: deque[float] = deque(maxlen=1200)
         self._probe: asyncio.Task[None] | None = None
         self.on_expired: Any = None
+        #: per client (or table): [the lock of its search turn, how many want it]
+        self._search_turns: dict[str, list[Any]] = {}
 
     def refused(self, reason: str) -> None:
         if self.on_refusal is not None:
@@ -777,6 +787,21 @@ class Hub:
     def acted(self, by: str) -> None:
         if self.on_action is not None:
             self.on_action(by)
+
+    @contextlib.asynccontextmanager
+    async def search_turn(self, key: str) -> Any:
+        """Hold the search turn of ``key`` (a client's address, or a table's code)."""
+        turn = self._search_turns.get(key)
+        if turn is None:
+            turn = self._search_turns[key] = [asyncio.Lock(), 0]
+        turn[1] += 1
+        try:
+            async with turn[0]:
+                yield
+        finally:
+            turn[1] -= 1
+            if turn[1] == 0:
+                self._search_turns.pop(key, None)
 
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
