@@ -270,7 +270,7 @@ class Guard:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if "json" in headers.get("content-type", "") and json_depth(body) > self.limits.json_depth:
+        if json_depth(body) > self.limits.json_depth:  # every body of this API is JSON
             self.refused("json_depth")
             await self._refuse(scope, receive, send, 400, "body: JSON nested deeper than "
                                f"{self.limits.json_depth} levels")  # fmt: skip
