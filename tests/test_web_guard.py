@@ -245,12 +245,14 @@ def test_the_cap_counts_live_tables_and_unjoined_tables_expire(server: str) -> N
     capped = post(server, "/api/tables", TABLE)
     assert capped.status_code == 429 and "2 unfinished tables" in capped.json()["detail"]
     assert "retry-after" in capped.headers
+
     # nobody joins: both are closed, and the client may create tables again
-    made = poll(lambda: post(server, "/api/tables", TABLE).status_code == 201)
-    assert made
-    for code in codes:
-        facts = httpx.get(f"{server}/api/tables/{code}").json()
-        assert facts["closed"] and not facts["finished"]
+    def facts(code: str) -> dict[str, Any]:
+        return dict(httpx.get(f"{server}/api/tables/{code}").json())
+
+    assert poll(lambda: all(facts(code)["closed"] for code in codes))
+    assert not any(facts(code)["finished"] for code in codes)
+    assert post(server, "/api/tables", TABLE).status_code == 201
     lobby = httpx.get(f"{server}/api/tables").json()["tables"]
     assert not {t["table"] for t in lobby} & set(codes)
     assert post(server, f"/api/tables/{codes[0]}/seats/0", {"name": "Ann"}).status_code == 409
