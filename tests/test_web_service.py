@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from test_web_support import free_port, wait_for_port
 
@@ -109,8 +111,10 @@ def test_health_readiness_metrics_and_json_logs(serve: Any) -> None:
                                FIVEHUNDRED_ALLOWED_HOSTS="127.0.0.1, cards.example.org")  # fmt: skip
     assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
     assert httpx.get(f"{base}/readyz").json() == {"status": "ready"}
-    body = {"seats": ["random"] * 4, "options": {"delay": 0}}
-    assert httpx.post(f"{base}/api/tables", json=body).status_code == 201
+    body = {"seats": ["random"] * 4, "options": {"delay": 0.2}}
+    created = httpx.post(f"{base}/api/tables", json=body)
+    assert created.status_code == 201
+    table = created.json()["table"]
     assert httpx.post(f"{base}/api/tables", json=body).status_code == 429  # burst of 1
     assert httpx.get(f"{base}/healthz", headers={"host": "localhost"}).status_code == 400
 
@@ -125,7 +129,13 @@ def test_health_readiness_metrics_and_json_logs(serve: Any) -> None:
                  'fivehundred_refusals_total{reason="host"} 1.0',
                  "fivehundred_http_request_seconds_bucket", "fivehundred_decision_seconds"):  # fmt: skip
         assert name in metrics, name
-    process.send_signal(signal.SIGTERM)
+    with connect(base.replace("http://", "ws://") + f"/ws/tables/{table}") as watcher:
+        watcher.recv(timeout=30)  # the first view: connected
+        process.send_signal(signal.SIGTERM)
+        with pytest.raises(ConnectionClosed) as closed:  # the clients are told
+            while True:
+                watcher.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code in (1001, 1012)
     assert process.wait(30) in (0, -signal.SIGTERM)  # uvicorn raises the signal again
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     assert any(line["message"] == "Application shutdown complete." for line in lines)
