@@ -353,3 +353,16 @@ def test_one_clients_search_tables_take_turns() -> None:
     # never two of the abuser's searches at once; the visitor's goes beside the first
     assert all(entry.endswith("+1") for entry in order)
     assert order.index("v+1") < order.index("a1+1")
+
+
+def test_an_ipv6_visitor_is_counted_by_its_64() -> None:
+    from types import SimpleNamespace
+
+    from fivehundred.web.server import _client
+
+    def client(host: str) -> str:
+        return _client(SimpleNamespace(client=SimpleNamespace(host=host)))  # type: ignore[arg-type]
+
+    assert client("2001:db8::1:2") == client("2001:db8::ffff:1") == "2001:db8::/64"
+    assert client("2001:db8:0:1::1") != client("2001:db8::1")
+    assert client("192.0.2.7") == "192.0.2.7"

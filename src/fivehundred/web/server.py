@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import ipaddress
 import logging
 import math
 import time
@@ -136,8 +137,13 @@ def _origin_allowed(websocket: WebSocket, limits: Limits) -> bool:
 
 
 def _client(request: Request | WebSocket) -> str:
-    """The client's address (the proxy's X-Forwarded-For where uvicorn trusts it)."""
-    return request.client.host if request.client else "unknown"
+    """The client's address (the proxy's X-Forwarded-For where uvicorn trusts it); for
+    IPv6 its /64 network (one visitor holds a whole /64)."""
+    host = request.client.host if request.client else "unknown"
+    if ":" in host:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_network(f"{host}/64", strict=False))
+    return host
 
 
 class Timing:
