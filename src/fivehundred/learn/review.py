@@ -32,9 +32,10 @@ from fivehundred.bots.simulate import discard_by_simulation, discard_candidates
 from fivehundred.cards import CardMask, iter_cards
 from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
 from fivehundred.learn.puzzles import made, puzzle_contract
+from fivehundred.messages import card_symbols
 from fivehundred.solver import solve
 from fivehundred.solver.analyse import analyse_hand
-from fivehundred.text import call_text, play_text, seat_name
+from fivehundred.text import call_text, seat_name
 
 #: Sampled deals the search player solves for each call it is asked about in a review.
 REVIEW_PIMC = "pimc"
@@ -48,7 +49,8 @@ def _scores_before(game: GameState | None, index: int) -> tuple[int, ...]:
 
 
 def _cards_text(mask: CardMask, two: bool) -> str:
-    return " ".join(play_text(c, two) for c in iter_cards(mask))
+    """Cards in record notation, in card order (``JD JH JK``)."""
+    return " ".join(action_text(c, two) for c in iter_cards(mask))
 
 
 def review_calls(
@@ -255,8 +257,12 @@ def item_text(item: dict[str, Any], two: bool = False) -> str:
         if item.get("changed"):
             text += " (the difference between making and failing the contract)"
         return text
-    return (f"{where}, discard: throwing {item['made']} kept {item['tricks']} trick(s) for "
-            f"the contract double dummy; throwing {item['best']} keeps {item['best_tricks']}")  # fmt: skip
+    made_cards = card_symbols(item["made"], two)
+    best_cards = card_symbols(item["best"], two)
+    return (
+        f"{where}, discard: throwing {made_cards} kept {_tricks(item['tricks'])} for the "
+        f"contract double dummy; throwing {best_cards} keeps {item['best_tricks']}"
+    )
 
 
 def review_text(result: dict[str, Any], seats: int = 4, two: bool = False) -> str:
