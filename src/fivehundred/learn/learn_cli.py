@@ -9,6 +9,7 @@ quietly; the lesson is done (and remembered) once its last step is answered.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from fivehundred.learn import store
 from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
@@ -32,13 +33,13 @@ def main(argv: list[str]) -> int:
             print(f"{mark} {number}. {lesson['title']}  (--lesson {lesson['id']})")
         return 0
     if args.lesson is not None:
-        lesson = find_lesson(args.lesson)
-        if lesson is None:
-            names = ", ".join(f"{n} {lesson['id']}" for n, lesson in enumerate(LESSONS, 1))
+        found = find_lesson(args.lesson)
+        if found is None:
+            names = ", ".join(f"{n} {entry['id']}" for n, entry in enumerate(LESSONS, 1))
             print(f"fivehundred learn: no lesson {one_line(repr(args.lesson))}; lessons are "
                   f"{names}", file=sys.stderr)  # fmt: skip
             return 2
-        queue = [lesson]
+        queue = [found]
     elif args.all:
         queue = list(LESSONS)
     else:
@@ -57,13 +58,13 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def play(lesson: dict[str, object]) -> bool:
+def play(lesson: dict[str, Any]) -> bool:
     """Play one lesson in the terminal; False if the input ended first."""
-    number = LESSONS.index(lesson) + 1  # type: ignore[arg-type]
+    number = LESSONS.index(lesson) + 1
     print(f"Lesson {number}: {lesson['title']}")
-    for line in lesson.get("intro", []):  # type: ignore[attr-defined]
+    for line in lesson.get("intro", []):
         print(f"  {line}")
-    run = LessonRun(lesson)  # type: ignore[arg-type]
+    run = LessonRun(lesson)
     while (question := run.prompt()) is not None:
         print(question)
         text = read_line("> ")

@@ -187,9 +187,13 @@ def review_cards(hand: HandState, seat: int) -> tuple[int, list[dict[str, Any]]]
 def review(replayed: HandState | GameState, seat: int) -> dict[str, Any]:
     """The review of ``seat`` over every hand of a hand or game record."""
     game = replayed if isinstance(replayed, GameState) else None
-    hands = list(game.finished_hands) if game is not None else [replayed]  # type: ignore[list-item]
-    if game is not None and game.hand.history and not game.hand.is_over:
-        hands.append(game.hand)
+    hands: list[HandState] = []
+    if isinstance(replayed, GameState):
+        hands = list(replayed.finished_hands)
+        if replayed.hand.history and not replayed.hand.is_over:
+            hands.append(replayed.hand)
+    else:
+        hands = [replayed]
     calls: list[dict[str, Any]] = []
     discards: list[dict[str, Any]] = []
     cards: list[dict[str, Any]] = []
