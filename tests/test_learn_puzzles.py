@@ -83,6 +83,7 @@ def test_terminal_puzzle_right_answer(monkeypatch, capsys, data_dir) -> None:  #
     assert "You do not hold" in out
     assert "Right!" in out and puzzle["reason"] in out
     assert "The solution played out:" in out
+    assert "The contracting side ends with" in out
     stats = json.loads((data_dir / "puzzle-stats.json").read_text())
     assert stats["streak"] == 1
     assert stats["themes"][puzzle["theme"]] == [1, 1]

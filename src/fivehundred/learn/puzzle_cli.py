@@ -172,7 +172,7 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
               f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}")  # fmt: skip
     print("The solution played out:")
     current = state.clone()
-    trick: list[str] = []
+    trick = [f"{seat_names[s]} {play_text(a, two)}" for s, a in current.current_trick()]
     for text in puzzle["line"]:
         mover = current.to_move
         act = parse_play(text)

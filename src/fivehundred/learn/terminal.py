@@ -54,8 +54,11 @@ def position_lines(state: HandState, you: int, show_all: bool = True) -> list[st
     seat_names = names(state)
     lines: list[str] = []
     if state.contract >= BID_BASE and state.contractor >= 0:
-        team = [state.contractor, *state.partners]
-        who = " and ".join(seat_names[s] for s in team)
+        who = seat_names[state.contractor]
+        if state.partners:
+            who += f" (partner {' and '.join(seat_names[s] for s in state.partners)})"
+        elif state.is_misere and rules.seats == 4:
+            who += " alone"
         lines.append(f"Contract: {call_text(state.contract, two)} by {who}.")
         sides = side_of_seats(rules)
         teams = side_names(rules.seats, sides)
@@ -82,6 +85,8 @@ def position_lines(state: HandState, you: int, show_all: bool = True) -> list[st
             for s, a in zip(state.trick_seats, state.trick_actions, strict=True)
         )
         lines.append(f"Trick so far: {plays}")
+    elif state.phase == "play":
+        lines.append(f"{seat_names[state.to_move]} to lead.")
     return lines
 
 
