@@ -175,6 +175,8 @@ def review_cards(hand: HandState, seat: int) -> tuple[int, list[dict[str, Any]]]
         if m["seat"] != seat:
             continue
         entry = {"phase": "card", **m}
+        entry["defending"] = seat not in analysis["side"]
+        entry["misere"] = hand.is_misere
         contract = hand.contract
         if puzzle_contract(contract):
             before_made = made(contract, m["kept"])
@@ -256,8 +258,13 @@ def item_text(item: dict[str, Any], two: bool = False) -> str:
     if item["phase"] == "card":
         card = _display(item["card"], two)
         best = _display(item["best"], two)
-        text = (f"{where}, trick {item['trick']}: {card} cost {_tricks(item['cost'])}; "
-                f"{best} kept {item['kept']} for the contracting side")  # fmt: skip
+        if item.get("misere"):
+            then = f"with {best} the contractor ends with {_tricks(item['kept'])}"
+        elif item.get("defending"):
+            then = f"{best} held the contracting side to {item['kept']}"
+        else:
+            then = f"{best} kept {item['kept']} for the contracting side"
+        text = f"{where}, trick {item['trick']}: {card} cost {_tricks(item['cost'])}; {then}"
         if item.get("changed"):
             text += " (the difference between making and failing the contract)"
         return text
