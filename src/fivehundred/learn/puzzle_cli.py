@@ -18,7 +18,7 @@ from typing import Any
 from fivehundred.actions import parse_play
 from fivehundred.errors import FiveHundredError
 from fivehundred.learn import puzzles as pz
-from fivehundred.learn import store
+from fivehundred.learn import single, store
 from fivehundred.learn.terminal import (
     legal_words,
     names,
@@ -43,6 +43,8 @@ def _parser() -> OneLineParser:
     parser.add_argument("--theme", help="only puzzles of this theme (e.g. 'the duck')")
     parser.add_argument("--difficulty", choices=["easy", "medium", "hard"],
                         help="only puzzles of this grade")  # fmt: skip
+    parser.add_argument("--single", action="store_true",
+                        help="the harder single-dummy series: the defenders' cards hidden")  # fmt: skip
     parser.add_argument("--count", type=int, default=1, help="puzzles in a row (default 1)")
     parser.add_argument("--stats", action="store_true",
                         help="print the streak and the success rate by theme")  # fmt: skip
@@ -62,10 +64,10 @@ def main(argv: list[str]) -> int:
     if args.count < 1 or args.count > 10_000:
         parser.error("--count must be between 1 and 10000")
     if args.generate:
-        return _generate(args.seed, args.count, args.out)
+        return _generate(args.seed, args.count, args.out, args.single)
     if args.verify:
         return _verify(args.verify)
-    shipped = pz.load_shipped()
+    shipped = single.load_single() if args.single else pz.load_shipped()
     if args.list:
         for p in shipped:
             grade = pz.GRADES[p["difficulty"]]
@@ -141,10 +143,15 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     seat_names = names(state)
     grade = pz.GRADES[puzzle["difficulty"]]
     print(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
-    print("\n".join(position_lines(state, seat)))
+    hidden = puzzle.get("hidden", [])
+    print("\n".join(position_lines(state, seat, hidden=hidden)))
     goal = "make" if puzzle["goal"] == "make" else "defeat"
-    print(f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
-          "with every card in view.")  # fmt: skip
+    if hidden:
+        print(f"You are {seat_names[seat]}: find the card that makes the contract however "
+              "the defenders' cards lie.")  # fmt: skip
+    else:
+        print(f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
+              "with every card in view.")  # fmt: skip
     while True:
         text = read_line("Your card (e.g. 10H or 10♥; ? lists your legal cards): ")
         if text is None:
@@ -166,10 +173,17 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     right = action == solution
     if right:
         print(f"Right! {puzzle['reason']}")
+    elif hidden:
+        wins = puzzle["wins"].get(pz_text(action, state), 0)
+        print(f"Not this time: {play_text(action, two)} makes it in {wins} of the "
+              f"{puzzle['layouts']} layouts. {puzzle['reason']}")  # fmt: skip
     else:
         value = puzzle["values"].get(pz_text(action, state))
         print(f"Not this time: {play_text(action, two)} leaves the contracting side "
               f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}")  # fmt: skip
+    if hidden:
+        print("The cards were:")
+        print("\n".join(position_lines(state, seat)[2:]))
     print("The solution played out:")
     current = state.clone()
     trick = [f"{seat_names[s]} {play_text(a, two)}" for s, a in current.current_trick()]
@@ -202,7 +216,7 @@ def record_answer(stats: dict[str, Any], puzzle: dict[str, Any], right: bool) ->
     stats["streak"] = stats.get("streak", 0) + 1 if right else 0
     stats["best_streak"] = max(stats.get("best_streak", 0), stats["streak"])
     if first:
-        for key in (puzzle["theme"], puzzle["kind"]):
+        for key in (puzzle["theme"], puzzle["kind"], puzzle.get("series", "double-dummy")):
             cell = stats.setdefault("themes", {}).setdefault(key, [0, 0])
             cell[0] += right
             cell[1] += 1
@@ -221,7 +235,7 @@ def stats_lines(stats: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _generate(seed: int, count: int, out: str) -> int:
+def _generate(seed: int, count: int, out: str, single_dummy: bool = False) -> int:
     try:
         import fivehundred.solver  # noqa: F401
     except ImportError as error:
@@ -232,9 +246,15 @@ def _generate(seed: int, count: int, out: str) -> int:
     def progress(done: int, total: int) -> None:
         print(f"\r{done}/{total} puzzles", end="", file=sys.stderr, flush=True)
 
-    found = pz.generate(seed, count, progress)
+    if single_dummy:
+        found = single.generate_single(seed, count, progress)
+    else:
+        found = pz.generate(seed, count, progress)
     print(file=sys.stderr)
-    text = json.dumps(pz.puzzle_set(seed, found), ensure_ascii=False, indent=None)
+    data = pz.puzzle_set(seed, found)
+    if single_dummy:
+        data["command"] += " --single"
+    text = json.dumps(data, ensure_ascii=False, indent=None)
     if out == "-":
         print(text)
         return 0
@@ -266,7 +286,10 @@ def _verify(path: str) -> int:
         for puzzle in items:
             if not isinstance(puzzle, dict):
                 raise pz.PuzzleError("a puzzle is not an object")
-            pz.verify(puzzle)
+            if puzzle.get("series") == single.SERIES:
+                single.verify_single(puzzle)
+            else:
+                pz.verify(puzzle)
     except (RecordError, pz.PuzzleError, KeyError, TypeError, ValueError) as error:
         print(f"fivehundred puzzle: {one_line(error)}", file=sys.stderr)
         return 2

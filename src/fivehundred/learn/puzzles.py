@@ -105,7 +105,8 @@ def natural_cards(state: HandState, heuristic_choice: Action | None) -> list[Act
 
 
 def technique(state: HandState, action: Action) -> str:
-    """A theme for the solution card: lead, ruff, discard, duck, overtake or win."""
+    """A theme for the solution card: the joker, the lead, the ruff, the discard, the duck
+    (the lowest of the suit while holding a higher card), the middle card or the high card."""
     ctx = state.ctx
     if action >= JOKER:  # a joker, or a joker led as a suit
         return "the joker"
@@ -139,7 +140,8 @@ class Found:
     heuristic: Action | None
 
 
-def _values(state: HandState) -> dict[Action, int]:
+def solver_values(state: HandState) -> dict[Action, int]:
+    """The contracting side's final total after each legal card, double dummy."""
     from fivehundred.solver import card_values
 
     legal = candidate_actions(state)
@@ -176,7 +178,7 @@ def best_line(state: HandState, first: Action) -> list[Action]:
     current.apply(first)
     misere = current.is_misere
     while not current.is_over:
-        values = _values(current)
+        values = solver_values(current)
         if wants_made(current) != misere:
             action = max(values, key=lambda a: (values[a], -a))
         else:
@@ -230,7 +232,7 @@ def find_puzzles(state: HandState, heuristic_choice: Action | None) -> Found | N
     legal = candidate_actions(state)
     if len(legal) < 3 or tricks_left(state) < 2:
         return None
-    values = _values(state)
+    values = solver_values(state)
     solution = only_winner(state, values)
     if solution is None:
         return None
@@ -276,7 +278,7 @@ def puzzle_dict(found: Found, number: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _play_hand(seed: int) -> Iterator[tuple[HandState, Action]]:
+def computer_positions(seed: int) -> Iterator[tuple[HandState, Action]]:
     """A computer hand under the seed's preset: each play-phase position with the
     computer player's choice, before it is played."""
     from fivehundred.bots.heuristic import HeuristicPlayer
@@ -305,7 +307,7 @@ def generate(
     hand_seed = seed
     limit = max_hands if max_hands is not None else 50 * count + 100
     while len(out) < count and hand_seed - seed < limit:
-        for state, choice in _play_hand(hand_seed):
+        for state, choice in computer_positions(hand_seed):
             found = find_puzzles(state, choice)
             if found is not None:
                 out.append(puzzle_dict(found, len(out) + 1, hand_seed))
@@ -344,7 +346,7 @@ def verify(puzzle: dict[str, Any]) -> None:
     solution = parse_play(puzzle["solution"])
     if solution not in state.legal_actions():
         raise PuzzleError(f"puzzle {pid}: {puzzle['solution']} is not legal")
-    values = _values(state)
+    values = solver_values(state)
     if only_winner(state, values) != solution:
         raise PuzzleError(f"puzzle {pid}: {puzzle['solution']} is not the only winning card")
     stated = {action_text(a, two): v for a, v in values.items()}

@@ -4,7 +4,7 @@ a position in card symbols, and reading a card or call typed by a person."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from fivehundred.actions import BID_BASE, CLAIM, Action, parse_action
 from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS
@@ -46,7 +46,9 @@ def names(state: HandState) -> list[str]:
     return [seat_name(seat, state.rules.seats) for seat in range(state.rules.seats)]
 
 
-def position_lines(state: HandState, you: int, show_all: bool = True) -> list[str]:
+def position_lines(
+    state: HandState, you: int, show_all: bool = True, hidden: Sequence[int] = ()
+) -> list[str]:
     """The position in card symbols: contract, tricks so far, the hands (all of them
     double dummy, else only ``you``'s), the trick in progress."""
     rules = state.rules
@@ -75,6 +77,9 @@ def position_lines(state: HandState, you: int, show_all: bool = True) -> list[st
         mark = "  ← you" if seat == you else ""
         if state.active and seat not in state.active:
             lines.append(f"  {seat_names[seat]:<7} (sits out){mark}")
+            continue
+        if seat in hidden:
+            lines.append(f"  {seat_names[seat]:<7} ({state.hands[seat].bit_count()} cards, hidden)")
             continue
         lines.append(
             f"  {seat_names[seat]:<7} {hand_text(state.hands[seat], state.ctx, two)}{mark}"
