@@ -448,7 +448,8 @@ class LessonRun:
             hint = self.hint()
             if hint is not None:
                 lines.append(f"Hint: {hint[1] or self._words(hint[0])}")
-            lines.append(f"Your {'card' if state.phase in ('play', 'discard') else 'call'}:")
+            what = {"play": "card", "discard": "discard (one card at a time)"}
+            lines.append(f"Your {what.get(state.phase, 'call')}:")
         else:
             assert step is not None
             lines.append(step["ask"])
