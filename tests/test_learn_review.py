@@ -69,9 +69,13 @@ def test_a_pass_with_a_monster_is_named(tmp_path, capsys) -> None:  # type: igno
     first = review["calls"][0]
     assert first["made"] == "pass" and not first["agrees"]
     assert first["suggested"].endswith("H")  # the search player bids hearts
+    # valued on the same sampled deals: passing (nothing stands) 0, the hearts bid more
+    assert first["points"] == 0 and first["suggested_points"] > 0
+    assert first["cost"] == first["suggested_points"]
     assert review["accuracy"]["calls"] == 0.0
     status, text, _ = _run(capsys, ["--review", "South", path])
     assert "you called pass; the search player calls" in text
+    assert "deals that fit the auction: pass +0 points expected" in text
 
 
 def test_discarding_the_bowers_is_named(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -25,14 +25,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fivehundred.actions import MISERE, action_text
+from fivehundred.actions import BID_BASE, MISERE, PASS, Action, action_text
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.pimc import PimcPlayer
-from fivehundred.bots.simulate import discard_by_simulation, discard_candidates
-from fivehundred.cards import CardMask, iter_cards
+from fivehundred.bots.simulate import (
+    auction_reads,
+    discard_by_simulation,
+    discard_candidates,
+    heuristic_discards,
+    play_out,
+    sample_deal,
+    shaded_score,
+)
+from fivehundred.cards import JOKERS_MASK, CardMask, iter_cards
 from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
 from fivehundred.learn.puzzles import made, puzzle_contract
 from fivehundred.messages import card_symbols
+from fivehundred.observation import Observation
 from fivehundred.solver import solve
 from fivehundred.solver.analyse import analyse_hand
 from fivehundred.text import call_text, seat_name
@@ -70,10 +79,17 @@ def review_calls(
             try:
                 suggested = player.act(obs)
                 why = player.explain()
-            except Exception:
+            except Exception:  # the search player has no opinion here
                 suggested, why = action, ""
+            points = None
+            if suggested != action:
+                points = evaluate_calls(obs, [action, suggested], salt + len(replay.history))
+            cost = round(points[suggested] - points[action]) if points else None
             out.append({
                 "phase": "call", "seat": seat, "made": action_text(action, two),
+                "points": round(points[action]) if points else None,
+                "suggested_points": round(points[suggested]) if points else None,
+                "cost": cost,
                 "made_text": call_text(action, two),
                 "suggested": action_text(suggested, two),
                 "suggested_text": call_text(suggested, two),
@@ -81,6 +97,53 @@ def review_calls(
             })  # fmt: skip
         replay.apply(action)
     return out
+
+
+#: Deals sampled to put a number on a call the search player would not make.
+CALL_DEALS = 16
+
+
+def evaluate_calls(
+    obs: Observation, calls: Sequence[Action], salt: int
+) -> dict[Action, float] | None:
+    """Each call's expected points for the seat's side, as the search player values
+    calls: on the same :data:`CALL_DEALS` deals sampled to fit the auction, the call taken
+    as the contract (the kitty picked up and discarded as the heuristic does) and solved
+    double dummy from the first lead, the score shaded as the search player shades it; a
+    pass is valued by the contract that stands (none: 0). Four players only; None where a
+    call cannot be valued so."""
+    rules = obs.rules
+    if (
+        rules.players != 4
+        or rules.seats != 4
+        or any(c != PASS and not (BID_BASE <= c < MISERE or c == MISERE) for c in calls)
+    ):
+        return None
+    rng = random.Random(salt)
+    heuristic = HeuristicPlayer(salt)
+    reads = auction_reads(obs)
+    bids = [(s, c) for s, c in obs.auction if c != PASS]
+    standing = bids[-1] if bids else None
+    totals = dict.fromkeys(calls, 0.0)
+    for _ in range(CALL_DEALS):
+        hands, kitty = sample_deal(obs, reads, rng)
+        for call in calls:
+            if call == PASS:
+                if standing is None:
+                    continue
+                seat, contract = standing
+            else:
+                seat, contract = obs.seat, call
+            full = hands[seat] | kitty
+            played = list(hands)
+            played[seat] = full & ~heuristic_discards(heuristic, full, contract, rules)
+            if contract == MISERE and played[seat] & JOKERS_MASK:
+                tricks = 10
+            else:
+                tricks = play_out(rules, obs.dealer, seat, contract, played)
+            score = shaded_score(contract, tricks, rules)
+            totals[call] += score if seat % 2 == obs.seat % 2 else -score
+    return {call: total / CALL_DEALS for call, total in totals.items()}
 
 
 def _start_after(hand: HandState, kept: CardMask) -> int | None:
@@ -289,10 +352,15 @@ def review_text(result: dict[str, Any], seats: int = 4, two: bool = False) -> st
     differing = [c for c in result["calls"] if not c["agrees"]]
     if differing:
         lines.append("Calls the search player would not make:")
-        for c in differing[:TOP]:
+        ranked = sorted(differing, key=lambda c: (-(c["cost"] or 0), c["hand"]))
+        for c in ranked[:TOP]:
             why = f" ({c['why']})" if c["why"] else ""
             lines.append(f"  hand {c['hand']}: you called {c['made_text']}; the search player "
                          f"calls {c['suggested_text']}{why}")  # fmt: skip
+            if c["cost"] is not None:
+                lines.append(f"    on {CALL_DEALS} deals that fit the auction: "
+                             f"{c['made_text']} {c['points']:+d} points expected, "
+                             f"{c['suggested_text']} {c['suggested_points']:+d}")  # fmt: skip
     acc = result["accuracy"]
     counts = result["counts"]
     lines.append(
