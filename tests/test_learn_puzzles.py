@@ -108,6 +108,15 @@ def test_terminal_puzzle_next_unanswered_and_end_of_input(monkeypatch, capsys, d
     assert f"Puzzle {easiest['id']}" in out
 
 
+def test_list_and_daily(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
+    status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--list"], "")
+    assert status == 0 and len(out.splitlines()) == len(SHIPPED)
+    status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--daily", "--difficulty", "hard"], "")
+    assert status == 0
+    shown = out.split()[1]
+    assert next(p for p in SHIPPED if p["id"] == shown)["difficulty"] == 3
+
+
 def test_bad_options_are_one_line(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
     status, _, err = _run(monkeypatch, capsys, ["puzzle", "--id", "nope"], "")
     assert status == 2 and err.count("\n") == 1 and "no puzzle" in err
@@ -126,3 +135,47 @@ def test_verify_command(monkeypatch, capsys, tmp_path) -> None:  # type: ignore[
     bad.write_text("[1, 2]")
     status, _, err = _run(monkeypatch, capsys, ["puzzle", "--verify", str(bad)], "")
     assert status == 2 and err.count("\n") == 1
+
+
+# --------------------------------------------------------------- the single-dummy series
+from fivehundred.learn import single  # noqa: E402
+
+SINGLE = single.load_single()
+
+
+def test_every_shipped_single_dummy_puzzle_holds() -> None:
+    """The only card that makes the contract in every layout of the defenders' cards
+    consistent with the play; the counts are the solver's."""
+    assert len(SINGLE) >= 30
+    for puzzle in SINGLE:
+        single.verify_single(puzzle)
+        assert puzzle["layouts"] >= single.MIN_LAYOUTS
+        assert (
+            max(n for c, n in puzzle["wins"].items() if c != puzzle["solution"]) * 2
+            >= (puzzle["layouts"])
+        )
+
+
+def test_single_dummy_generator_is_deterministic() -> None:
+    assert single.generate_single(1, 1) == SINGLE[:1]
+
+
+def test_a_tampered_single_dummy_puzzle_is_caught() -> None:
+    puzzle = copy.deepcopy(SINGLE[0])
+    puzzle["solution"] = puzzle["tempting"][0]
+    with pytest.raises(pz.PuzzleError, match="only sure card"):
+        single.verify_single(puzzle)
+
+
+def test_terminal_single_dummy_hides_the_defenders(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
+    puzzle = SINGLE[0]
+    tempting = puzzle["tempting"][0]
+    argv = ["puzzle", "--single", "--id", puzzle["id"]]
+    status, out, _ = _run(monkeypatch, capsys, argv, tempting + "\n")
+    assert status == 0
+    before = out.split("Your card")[0]
+    assert before.count("hidden)") == 2
+    assert f"makes it in {puzzle['wins'][tempting]} of the {puzzle['layouts']} layouts" in out
+    assert "The cards were:" in out
+    stats = json.loads((data_dir / "puzzle-stats.json").read_text())
+    assert stats["themes"]["single-dummy"] == [0, 1]
