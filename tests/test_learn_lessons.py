@@ -74,7 +74,14 @@ def test_every_lesson_plays_through_the_terminal(monkeypatch, capsys, data_dir, 
 def test_lessons_teach_refusals_of_every_kind() -> None:
     words = {why for lesson in LESSONS for step in lesson.get("script", [])
              if isinstance(step, dict) for _, why in step.get("try", [])}  # fmt: skip
-    assert {"do not hold", "must follow", "not higher", "which suit"} <= words
+    assert {
+        "do not hold",
+        "must follow",
+        "not higher",
+        "which suit",
+        "must not have been led",
+        "only when you have no",
+    } <= words
 
 
 def test_progress_next_lesson_and_replay(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]

@@ -207,7 +207,8 @@ LESSONS: list[dict[str, Any]] = [
             "In no trumps there are no trumps and no bowers: jacks are jacks. The joker is "
             "the highest card, but it belongs to no suit until it is played.",
             "If you lead the joker you name the suit it stands for (JK>S leads it as a "
-            "spade). You may play it to another's lead only when you cannot follow.",
+            "spade), a suit not led yet in this hand. You may play it to another's lead "
+            "only when you cannot follow.",
             "You bid 7NT and lead.",
         ],
         "dealer": 3,
@@ -227,11 +228,31 @@ LESSONS: list[dict[str, Any]] = [
             "_any",
             "_any",
             {
-                "you": ["JK>S", "JK>H", "JK>D", "JK>C"],
-                "ask": "Lead the joker now: first type JK alone and see the table ask for its "
-                "suit, then lead it as a suit (JK>S).",
-                "try": [["JK", "which suit"]],
-                "hint": "The joker led in no trumps needs a suit: JK>S, JK>C, JK>D or JK>H.",
+                "you": ["5C"],
+                "ask": "Now lead your 5♣ and let West win a trick.",
+                "hint": "The 5♣ is your only club.",
+            },
+            "AC",
+            "_any",
+            "_any",
+            "4H",
+            "_any",
+            "_any",
+            {
+                "you": ["AH", "KH"],
+                "ask": "West leads the 4♥. You hold hearts, so the joker may not go on this "
+                "trick: try JK and see. Then win with the A♥.",
+                "try": [["JK", "only when you have no"]],
+                "hint": "Follow suit with a heart; the joker is for a suit you cannot follow.",
+            },
+            {
+                "you": ["JK>D"],
+                "ask": "Lead the joker now. First type JK alone and see the table ask for its "
+                "suit. Then try JK>S: spades were led this hand, and a joker led must name a "
+                "suit not led yet. Lead it as a diamond (JK>D), the one suit not led so far.",
+                "try": [["JK", "which suit"], ["JK>S", "must not have been led"]],
+                "hint": "Only diamonds have not been led: JK>D.",
+                "after": "The joker, led as a diamond, wins: it is the highest diamond now.",
             },
         ],
     },
