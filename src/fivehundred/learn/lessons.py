@@ -309,6 +309,10 @@ LESSONS: list[dict[str, Any]] = [
                 "the 4♦.",
                 "hint": "A low card the others must beat.",
             },
+            {
+                "quiz": "Misère is worth 250. What is open misère worth?",
+                "compute": ["bid_value", "open_misere"],
+            },
         ],
     },
     {
