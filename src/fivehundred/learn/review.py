@@ -62,13 +62,18 @@ def _cards_text(mask: CardMask, two: bool) -> str:
     return " ".join(action_text(c, two) for c in iter_cards(mask))
 
 
+def _redeal(hand: HandState) -> HandState:
+    """The hand as dealt, before any call (the dummies' and the stock's order kept)."""
+    return HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal,
+                     hand.barred)  # fmt: skip
+
+
 def review_calls(
     hand: HandState, seat: int, scores: Sequence[int], salt: int
 ) -> list[dict[str, Any]]:
     """Each call of ``seat`` against the search player's call in its place."""
     two = hand.rules.two_jokers
-    replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt,
-                       hand.dummy_deal if hand.rules.dummies else (), hand.barred)  # fmt: skip
+    replay = _redeal(hand)
     out: list[dict[str, Any]] = []
     for action in hand.history:
         if replay.phase != AUCTION:
@@ -149,8 +154,7 @@ def evaluate_calls(
 def _start_after(hand: HandState, kept: CardMask) -> int | None:
     """Contracting side's double-dummy total from the first lead had the contractor kept
     ``kept`` (the rest of the hand up to the first lead as made where still legal)."""
-    state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt,
-                      hand.dummy_deal if hand.rules.dummies else (), hand.barred)  # fmt: skip
+    state = _redeal(hand)
     history = iter(hand.history)
     for action in history:
         if state.phase == DISCARD:
@@ -182,8 +186,7 @@ def review_discard(
     if hand.contractor != seat or hand.kitty_exchange == 0 or not puzzle_contract(hand.contract):
         return None
     two = hand.rules.two_jokers
-    state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt,
-                      hand.dummy_deal if hand.rules.dummies else (), hand.barred)  # fmt: skip
+    state = _redeal(hand)
     for action in hand.history:
         if state.phase == DISCARD:
             break
