@@ -68,7 +68,7 @@ def play(lesson: dict[str, Any]) -> bool:
     while (question := run.prompt()) is not None:
         print(question)
         text = read_line("> ")
-        if text is None:
+        if text is None or text.lower() in ("q", "quit"):
             return False
         if not text:
             continue

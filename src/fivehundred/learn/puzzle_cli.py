@@ -153,8 +153,8 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         print(f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
               "with every card in view.")  # fmt: skip
     while True:
-        text = read_line("Your card (e.g. 10H or 10♥; ? lists your legal cards): ")
-        if text is None:
+        text = read_line("Your card (e.g. 10H or 10♥; ? lists your legal cards, q quits): ")
+        if text is None or text.lower() in ("q", "quit"):
             return None
         if text in ("?", "help"):
             print(f"Legal: {legal_words(state)}")
