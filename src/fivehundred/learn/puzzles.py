@@ -188,15 +188,25 @@ def best_line(state: HandState, first: Action) -> list[Action]:
     return line
 
 
+def tempting_role(state: HandState, found: Found, action: Action) -> str:
+    """Why a card tempts: the computer player's choice, the highest or the lowest card."""
+    if action == found.heuristic:
+        return "the computer player's choice"
+    by_power = sorted(candidate_actions(state), key=lambda a: (_card_power(state, a), a))
+    return "the highest card" if action == by_power[-1] else "the lowest card"
+
+
 def reason_text(state: HandState, found: Found) -> str:
-    """One line: why the solution is the only card."""
+    """One line: the only card, what it is (the theme), what it keeps, and what the most
+    tempting other card gives instead."""
     two = state.rules.two_jokers
     contract = state.contract
+    misere = contract in (MISERE, OPEN_MISERE)
     goal = "makes" if wants_made(state) else "defeats"
     card = play_text(found.solution, two)
-    contract_words = call_text(contract, two)
+    theme = technique(state, found.solution)
     kept = found.values[found.solution]
-    if contract in (MISERE, OPEN_MISERE):
+    if misere:
         outcome = (
             "the contractor takes no trick"
             if kept == 0
@@ -204,16 +214,17 @@ def reason_text(state: HandState, found: Found) -> str:
         )
     else:
         outcome = f"the contracting side ends with {_tricks(kept)} of the {needed(contract)} needed"
-    text = f"Only {card} {goal} {contract_words}: {outcome}"
+    text = f"Only {card} ({theme}) {goal} {call_text(contract, two)}: {outcome}"
     tempting = [a for a in found.tempting if a != found.solution]
     if tempting:
         other = tempting[0]
         value = found.values[other]
-        if contract in (MISERE, OPEN_MISERE):
+        role = tempting_role(state, found, other)
+        if misere:
             then = "no trick" if value == 0 else _tricks(value)
-            text += f"; after {play_text(other, two)} the contractor takes {then}"
+            text += f"; {play_text(other, two)}, {role}, lets the contractor take {then}"
         else:
-            text += f"; after {play_text(other, two)} the side ends with {value}"
+            text += f"; {play_text(other, two)}, {role}, leaves the side {_tricks(value)}"
     return text + "."
 
 
