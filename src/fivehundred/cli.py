@@ -26,6 +26,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "show": ("fivehundred.tui.cli", "show_main", "replay a record step by step"),
     "serve": ("fivehundred.web.cli", "serve_main", "play in the browser: start the game server"),
     "pad": ("fivehundred.pad.cli", "pad_main", "score pad for a game played with real cards"),
+    "learn": ("fivehundred.learn.learn_cli", "main", "lessons: learn Five Hundred step by step"),
+    "puzzle": ("fivehundred.learn.puzzle_cli", "main", "find the one card: puzzles by the solver"),
 }
 
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).

@@ -161,6 +161,9 @@ def main(argv: list[str]) -> int:
                      description="Double-dummy analysis of a hand (or game) record.")  # fmt: skip
     parser.add_argument("file", help="record file, or - for standard input")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--review", metavar="SEAT",
+                        help="review one seat's calls, discards and cards: the costliest "
+                        "choices and the accuracy by phase (fivehundred.learn.review)")  # fmt: skip
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -170,6 +173,10 @@ def main(argv: list[str]) -> int:
     except FiveHundredError as error:
         print(f"fivehundred analyse: {one_line(error)}", file=sys.stderr)
         return 2
+    if args.review is not None:
+        from fivehundred.learn.review import review_main
+
+        return review_main(replayed, args.review, args.json)
     hands = (list(replayed.finished_hands) + ([replayed.hand] if replayed.hand.history
                                                and not replayed.hand.is_over else [])
              if isinstance(replayed, GameState) else [replayed])  # fmt: skip

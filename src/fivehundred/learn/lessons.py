@@ -1,0 +1,606 @@
+"""The tutorial's lessons, as data, played on the real engine.
+
+Each lesson is a real deal on the real table (:class:`~fivehundred.game.HandState`):
+given hands (the cards not named are dealt from the rest of the pack in order), a
+``setup`` of actions made before the lesson starts, then a ``script``: a plain string is
+an action by whoever is to move (the other seats), shown as it is made; a ``you`` step
+asks the learner (always South, seat 0) for an action. Whatever the learner types goes to
+the engine: what the rules refuse is refused with the engine's reason (and the step's
+``try`` entries are refusals the lesson invites, ``[typed, words of the reason]``); a
+legal action that is not the one the lesson is about gets the step's ``hint``. ``quiz``
+steps ask for a number the engine computes (a contract's value, the scores after a hand),
+never one written into the lesson. The last lesson is a whole hand against the ``easy``
+computer players with hints on.
+
+:class:`LessonRun` is the lesson as a state machine (``prompt()``, ``answer(text)``); the
+terminal command (:mod:`fivehundred.learn.learn_cli`) and the tests drive it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from fivehundred.actions import CLAIM, Action, action_text, parse_call
+from fivehundred.cards import iter_cards, mask_of, parse_card
+from fivehundred.errors import FiveHundredError
+from fivehundred.game import HandState, deal_plan
+from fivehundred.learn.terminal import legal_words, names, parse_typed, position_lines, refusal
+from fivehundred.rules import Rules, make_rules
+from fivehundred.scoring import apply_hand_to_scores, bid_value, game_winner, score_hand
+from fivehundred.text import call_text, play_text, result_lines
+
+YOU = 0
+
+LESSONS: list[dict[str, Any]] = [
+    {
+        "id": "pack",
+        "title": "The pack, the bowers and the joker",
+        "intro": [
+            "Five Hundred is played by four players in two partnerships: you (South) and "
+            "North against West and East.",
+            "The pack has 43 cards: 5 to ace in ♠ and ♣, 4 to ace in ♦ and ♥, and the joker. "
+            "Each player gets ten cards; three go face down to the kitty.",
+            "In a trump suit the order is: the joker, the right bower (the jack of trumps), "
+            "the left bower (the other jack of the same colour), then A K Q 10 9 … of trumps.",
+            "Here hearts are trumps: you bid 7♥ and took the kitty. You lead.",
+        ],
+        "dealer": 3,
+        "hands": [
+            ["JK", "JH", "JD", "AH", "KH", "AS", "KS", "AC", "5C", "6C"],
+            ["5H", "6H", "7H", "5S", "6S", "7S", "8S", "5D", "6D", "7D"],
+            ["8H", "9H", "10H", "QS", "JS", "10S", "9S", "8D", "9D", "10D"],
+            ["4H", "QH", "4D", "KD", "QD", "AD", "7C", "8C", "9C", "10C"],
+        ],
+        "kitty": ["JC", "QC", "KC"],
+        "setup": ["7H", "pass", "pass", "pass", "5C", "6C", "JC"],
+        "script": [
+            {
+                "you": ["JK"],
+                "ask": "Lead the highest card of all: the joker (JK). First try leading the "
+                "Q♠, a card you do not hold, to see the table refuse it.",
+                "try": [["QS", "do not hold"]],
+                "hint": "The joker beats every other card in a trump contract.",
+                "after": "The joker wins the trick: every other card is lower.",
+            },
+            "5H",
+            "8H",
+            "4H",
+            {
+                "you": ["JH"],
+                "ask": "Now lead the right bower, the J♥: the highest trump left.",
+                "try": [["JC", "do not hold"]],
+                "hint": "With hearts trumps the J♥ is the right bower, second only to the joker.",
+            },
+            "6H",
+            "9H",
+            "QH",
+            {
+                "you": ["JD"],
+                "ask": "Which is higher now, your A♥ or your J♦? The J♦ is the left bower: "
+                "in hearts it is a heart, and ranks above the ace. Lead it.",
+                "hint": "The left bower (J♦ when hearts are trumps) outranks the A♥.",
+                "after": "The left bower wins: it is the third highest trump.",
+            },
+        ],
+    },
+    {
+        "id": "follow",
+        "title": "Following suit (the left bower belongs to trumps)",
+        "intro": [
+            "You must follow the suit led if you can; if you cannot, play any card, a "
+            "trump to win (a ruff) or another card (a discard).",
+            "The left bower counts as a trump, not as its printed suit: with spades trumps "
+            "the J♣ is a spade.",
+            "West bid 7♠ and leads. You (South) hold the J♣, which is a spade here.",
+        ],
+        "dealer": 0,
+        "hands": [
+            ["JC", "AC", "KC", "QC", "10C", "AH", "KH", "QH", "AD", "KD"],
+            ["JK", "JS", "AS", "KS", "QS", "10S", "9S", "8S", "7S", "10H"],
+            ["5S", "6S", "9C", "8C", "7C", "6C", "5C", "4H", "5H", "6H"],
+            ["4D", "6D", "7D", "8D", "9D", "10D", "QD", "JD", "7H", "8H"],
+        ],
+        "kitty": [],
+        "setup": ["7S", "pass", "pass", "pass", "_discard3"],
+        "script": [
+            "AS",
+            "5S",
+            "6D",
+            {
+                "you": ["JC"],
+                "ask": "West led the A♠. Spades are trumps, so your J♣ (the left bower) is a "
+                "spade and you must play it. Try the A♣ first: the table refuses it.",
+                "try": [["AC", "must follow"], ["AH", "must follow"]],
+                "hint": "Your only spade is the J♣, the left bower.",
+                "after": "You had to follow with the left bower, and it wins: the left bower "
+                "ranks above the A♠.",
+            },
+            {
+                "you": ["AC", "KC", "QC", "10C", "AH", "KH", "QH", "AD", "KD"],
+                "ask": "You won the trick, so you lead. Lead a winner in a side suit: the A♥.",
+                "hint": "Any card may be led; the A♥ is a sure winner unless someone ruffs.",
+            },
+        ],
+    },
+    {
+        "id": "bidding",
+        "title": "The bid table (Avondale) and what a bid promises",
+        "intro": [
+            "A bid names how many of the ten tricks your side will take (six to ten) and the "
+            "trump suit or no trumps. Each bid must be higher than the one before.",
+            "Suits rank ♠ ♣ ♦ ♥ then no trumps: 6♠ is the lowest bid, 10NT the highest.",
+            "Each contract has a value from the Avondale table: 6♠ 40, 6♣ 60, 6♦ 80, 6♥ 100, "
+            "6NT 120, and +100 for each trick more (7♠ 140, 8♥ 300 …).",
+            "A bid promises tricks: count your trumps (bowers and joker first) and your aces.",
+        ],
+        "dealer": 3,
+        "hands": [
+            ["JK", "JH", "JD", "AH", "KH", "QH", "AS", "AC", "5C", "6D"],
+            ["5S", "6S", "7S", "8S", "9S", "10S", "5H", "6H", "7C", "8C"],
+            ["QS", "KS", "JS", "9C", "10C", "JC", "QC", "KC", "AD", "KD"],
+            ["4D", "5D", "7D", "8D", "9D", "10D", "QD", "4H", "7H", "8H"],
+        ],
+        "kitty": ["9H", "10H", "6C"],
+        "script": [
+            {
+                "quiz": "What is 7♥ worth in points (Avondale)?",
+                "compute": ["bid_value", "7H"],
+            },
+            {
+                "you": ["7H", "8H"],
+                "ask": "You hold the joker, both red jacks and A K Q of hearts: six sure trump "
+                "tricks and two aces. Bid 7♥ (or 8♥). First try bidding 5♥: there is no such "
+                "bid.",
+                "try": [["5H", "not a call"]],
+                "hint": "Hearts are your suit: bid seven or eight of them.",
+            },
+            "7NT",
+            {
+                "you": ["pass", "8H", "9H", "10H", "8NT", "misere"],
+                "ask": "West bid 7NT. Your bid must be higher: try 7♥ again and see the table "
+                "refuse it, then bid 8♥ or pass.",
+                "try": [["7H", "not higher"]],
+                "hint": "8♥ outranks 7NT; 7♥ does not.",
+            },
+        ],
+    },
+    {
+        "id": "kitty",
+        "title": "The kitty and the discard",
+        "intro": [
+            "Whoever wins the auction picks up the kitty's three cards and discards any "
+            "three, face down. Keep your trumps; throw the low cards of your short suits.",
+            "You bid 6♠ and won. The kitty is in your hand now: thirteen cards.",
+        ],
+        "dealer": 3,
+        "hands": [
+            ["JS", "JC", "AS", "KS", "QS", "AH", "5H", "6H", "5D", "6D"],
+        ],
+        "kitty": ["10S", "9S", "7C"],
+        "setup": ["6S", "pass", "pass", "pass"],
+        "script": [
+            {
+                "you": ["5H", "6H", "5D", "6D", "7C"],
+                "ask": "Discard your first card: a low heart or diamond, or the 7♣. Try to "
+                "discard the K♦, which you do not hold, to see the refusal.",
+                "try": [["KD", "do not hold"]],
+                "hint": "Throw low cards of short side suits; keep trumps and aces.",
+            },
+            {
+                "you": ["5H", "6H", "5D", "6D", "7C"],
+                "ask": "Your second discard.",
+                "hint": "Keep the spades (J♣ is a spade too) and the A♥.",
+            },
+            {
+                "you": ["5H", "6H", "5D", "6D", "7C"],
+                "ask": "Your third discard. Then you lead the first trick.",
+                "hint": "Keep the spades (J♣ is a spade too) and the A♥.",
+            },
+        ],
+    },
+    {
+        "id": "no-trumps",
+        "title": "No trumps and the joker's suit",
+        "intro": [
+            "In no trumps there are no trumps and no bowers: jacks are jacks. The joker is "
+            "the highest card, but it belongs to no suit until it is played.",
+            "If you lead the joker you name the suit it stands for (JK>S leads it as a "
+            "spade), a suit not led yet in this hand. You may play it to another's lead "
+            "only when you cannot follow.",
+            "You bid 7NT and lead.",
+        ],
+        "dealer": 3,
+        "hands": [
+            ["JK", "AS", "KS", "QS", "AH", "KH", "AD", "KD", "QD", "5C"],
+            ["AC", "KC", "QC", "JC", "10C", "9C", "5S", "6S", "4H", "5H"],
+        ],
+        "kitty": [],
+        "setup": ["7NT", "pass", "pass", "pass", "_discard3", "none"],
+        "script": [
+            {
+                "you": ["AS"],
+                "ask": "You lead first. Lead the A♠.",
+                "hint": "Cash a top spade.",
+            },
+            "_any",
+            "_any",
+            "_any",
+            {
+                "you": ["5C"],
+                "ask": "Now lead your 5♣ and let West win a trick.",
+                "hint": "The 5♣ is your only club.",
+            },
+            "AC",
+            "_any",
+            "_any",
+            "4H",
+            "_any",
+            "_any",
+            {
+                "you": ["AH", "KH"],
+                "ask": "West leads the 4♥. You hold hearts, so the joker may not go on this "
+                "trick: try JK and see. Then win with the A♥.",
+                "try": [["JK", "only when you have no"]],
+                "hint": "Follow suit with a heart; the joker is for a suit you cannot follow.",
+            },
+            {
+                "you": ["JK>D"],
+                "ask": "Lead the joker now. First type JK alone and see the table ask for its "
+                "suit. Then try JK>S: spades were led this hand, and a joker led must name a "
+                "suit not led yet. Lead it as a diamond (JK>D), the one suit not led so far.",
+                "try": [["JK", "which suit"], ["JK>S", "must not have been led"]],
+                "hint": "Only diamonds have not been led: JK>D.",
+                "after": "The joker, led as a diamond, wins: it is the highest diamond now.",
+            },
+        ],
+    },
+    {
+        "id": "misere",
+        "title": "Misère and open misère",
+        "intro": [
+            "Misère (250) is a bid to lose every trick, alone: your partner lays down the "
+            "cards and sits out. It outranks 7NT and may be bid once someone has bid seven "
+            "(Australian rules). Open misère (500) is the same with your hand face up.",
+            "It is played in no trumps, and the joker wins any trick it is played to: in "
+            "misère it is a trick you cannot lose, so it goes in the discard.",
+        ],
+        "dealer": 0,
+        "hands": [
+            ["JK", "5S", "6S", "7S", "5C", "6C", "7C", "4D", "5D", "6D"],
+            ["AH", "KH", "QH", "JH", "10H", "9H", "AS", "KS", "QS", "JS"],
+            ["8S", "9S", "10S", "8C", "9C", "10C", "7D", "8D", "9D", "10D"],
+            ["JC", "QC", "KC", "AC", "JD", "QD", "KD", "AD", "8H", "7H"],
+        ],
+        "kitty": ["4H", "5H", "6H"],
+        "script": [
+            "6S",
+            "pass",
+            "7S",
+            {
+                "you": ["misere"],
+                "ask": "East bid 7♠. You hold only low cards (and the joker): bid misère. "
+                "Try 6NT first: it is lower than 7♠, so the table refuses it.",
+                "try": [["6NT", "not higher"]],
+                "hint": "Type misere.",
+            },
+            "pass",
+            "pass",
+            {
+                "you": ["JK"],
+                "ask": "You took the kitty. Discard the joker first: in misère it would win "
+                "a trick.",
+                "hint": "The joker wins any trick it is played to.",
+            },
+            {
+                "you": ["4H", "5H", "6H", "5S", "6S", "7S", "5C", "6C", "7C", "4D", "5D", "6D"],
+                "ask": "Discard two more of your cards (any).",
+                "hint": "Any two.",
+            },
+            {
+                "you": ["4H", "5H", "6H", "5S", "6S", "7S", "5C", "6C", "7C", "4D", "5D", "6D"],
+                "ask": "Your last discard.",
+                "hint": "Any one.",
+            },
+            {
+                "you": ["4D", "4H", "5H", "5S", "5C"],
+                "ask": "You lead, and North sits out. Lead a low card that cannot win, like "
+                "the 4♦.",
+                "hint": "A low card the others must beat.",
+            },
+            {
+                "quiz": "Misère is worth 250. What is open misère worth?",
+                "compute": ["bid_value", "open_misere"],
+            },
+        ],
+    },
+    {
+        "id": "scoring",
+        "title": "Scoring, the 490 rule, going out and going out backwards",
+        "intro": [
+            "Made: the contract's value to the contracting side. Failed: the value is taken "
+            "off. Each trick the defenders take is worth 10 to them.",
+            "The game is to 500. Points won as defenders cannot take a side to 500: they stop "
+            "at 490 (the 490 rule); only making a contract goes out. A side at -500 or below "
+            "loses: going out backwards.",
+        ],
+        "script": [
+            {
+                "quiz": "South–North are at 480, bid 8♥ and take 9 tricks. What is their "
+                "score now?",
+                "compute": ["score_after", 480, 0, "8H", 9],
+            },
+            {
+                "quiz": "West–East are at 480 and defend South's 7♠, taking 4 tricks. What is "
+                "their score now?",
+                "compute": ["score_after", 480, 1, "7S", 6],
+            },
+            {
+                "quiz": "South–North are at -400 and fail 7♣, taking six tricks. What is their "
+                "score now?",
+                "compute": ["score_after", -400, 0, "7C", 6],
+            },
+        ],
+    },
+    {
+        "id": "first-hand",
+        "title": "A first whole hand, with hints",
+        "intro": [
+            "Play a whole hand against the easy computer players. Before each of your turns "
+            "a hint says what a good club player would do and why.",
+            "Type your call or card, 'hint' for the hint again, '!' to take the hint, '?' for "
+            "the legal choices.",
+        ],
+        "whole_hand": {"seed": "first-hand", "dealer": 3, "players": "easy"},
+    },
+]
+
+
+@dataclass
+class LessonRun:
+    """One lesson being played: ``prompt()`` is the question for the learner (``None``
+    when it is over); ``answer(text)`` returns what the table says."""
+
+    lesson: dict[str, Any]
+    rules: Rules = field(default_factory=make_rules)
+    state: HandState | None = None
+    step: int = 0
+    done: bool = False
+    log: list[str] = field(default_factory=list)
+    players: list[Any] = field(default_factory=list)
+    helper: Any = None
+
+    def __post_init__(self) -> None:
+        lesson = self.lesson
+        if "whole_hand" in lesson:
+            self._start_whole_hand()
+        elif "hands" in lesson:
+            self.state = build_deal(self.rules, lesson)
+            for action in lesson.get("setup", []):
+                self._auto(action, silent=True)
+        self._advance()
+
+    # ------------------------------------------------------------------ set up
+    def _start_whole_hand(self) -> None:
+        from fivehundred.bots import make_player
+        from fivehundred.bots.heuristic import HeuristicPlayer
+
+        spec = self.lesson["whole_hand"]
+        self.state = HandState.deal(self.rules, spec["dealer"], spec["seed"])
+        self.players = [None] + [make_player(spec["players"], seed=seat) for seat in (1, 2, 3)]
+        self.helper = HeuristicPlayer(seed=0)
+
+    def _auto(self, action: str, silent: bool = False) -> None:
+        """An action made for another seat (or in the setup)."""
+        state = self.state
+        assert state is not None
+        if action == "_discard3":  # the contractor discards the first three kitty cards
+            while state.phase == "discard":
+                state.apply(next(iter(lowest_cards(state))))
+            return
+        if action == "_skip_to_play":
+            while state.phase not in ("play", "done"):
+                state.apply(state.legal_actions()[0])
+            return
+        if action == "_any":
+            choice = next(a for a in state.legal_actions() if a != CLAIM)
+        else:
+            choice = parse_typed(action, state.phase)
+        seat = state.to_move
+        state.apply(choice)
+        if not silent:
+            self.log.append(f"{names(state)[seat]}: {self._words(choice)}")
+
+    def _words(self, action: Action) -> str:
+        state = self.state
+        assert state is not None
+        two = self.rules.two_jokers
+        return play_text(action, two) if action < 74 else call_text(action, two)
+
+    # ------------------------------------------------------------------ flow
+    def _steps(self) -> list[Any]:
+        return list(self.lesson.get("script", []))
+
+    def _advance(self) -> None:
+        """Play the others' scripted actions up to the next question."""
+        if "whole_hand" in self.lesson:
+            self._advance_whole_hand()
+            return
+        steps = self._steps()
+        while self.step < len(steps) and isinstance(steps[self.step], str):
+            self._auto(steps[self.step])
+            self.step += 1
+        if self.step >= len(steps):
+            self.done = True
+
+    def _advance_whole_hand(self) -> None:
+        state = self.state
+        assert state is not None
+        while not state.is_over and state.to_move != YOU:
+            seat = state.to_move
+            action = self.players[seat].act(state.observation(seat))
+            state.apply(action)
+            self.log.append(f"{names(state)[seat]}: {self._words(action)}")
+        if state.is_over:
+            self.log += result_lines(state)
+            self.done = True
+
+    def current(self) -> dict[str, Any] | None:
+        steps = self._steps()
+        return None if self.done or "whole_hand" in self.lesson else steps[self.step]
+
+    def hint(self) -> tuple[Action, str] | None:
+        """The whole hand's hint: the heuristic's choice and its reason."""
+        state = self.state
+        if state is None or self.helper is None or state.is_over:
+            return None
+        action = self.helper.act(state.observation(YOU))
+        return action, self.helper.explain()
+
+    def prompt(self) -> str | None:
+        """The question for the learner, with the position; None when the lesson is over."""
+        if self.done:
+            return None
+        lines = self.flush()
+        state = self.state
+        step = self.current()
+        if step is not None and "quiz" in step:
+            return "\n".join([*lines, step["quiz"]])
+        assert state is not None
+        lines += position_lines(state, YOU, show_all=bool(self.lesson.get("show_all")))
+        if "whole_hand" in self.lesson:
+            hint = self.hint()
+            if hint is not None:
+                lines.append(f"Hint: {hint[1] or self._words(hint[0])}")
+            what = {"play": "card", "discard": "discard (one card at a time)"}
+            lines.append(f"Your {what.get(state.phase, 'call')}:")
+        else:
+            assert step is not None
+            lines.append(step["ask"])
+        return "\n".join(lines)
+
+    def flush(self) -> list[str]:
+        out, self.log = self.log, []
+        return out
+
+    def answer(self, text: str) -> list[str]:
+        """What the table says to ``text``; the lesson moves on after a right answer."""
+        if self.done:
+            return ["The lesson is over."]
+        text = text.strip()
+        state = self.state
+        step = self.current()
+        if step is not None and "quiz" in step:
+            return self._quiz(step, text)
+        assert state is not None
+        if text in ("?", "help"):
+            return [f"Legal: {legal_words(state)}"]
+        if "whole_hand" in self.lesson:
+            hint = self.hint()
+            if text in ("hint", "h"):
+                return [f"Hint: {hint[1] if hint else ''}"]
+            if text == "!" and hint is not None:
+                text = action_text(hint[0], self.rules.joker_names)
+        try:
+            action = parse_typed(text, state.phase)
+            trial = state.clone()
+            trial.apply(action)
+        except FiveHundredError as error:
+            return [f"The table refuses: {refusal(error, state)}"]
+        if step is not None:
+            allowed = set()
+            for option in step["you"]:
+                with contextlib.suppress(FiveHundredError):
+                    allowed.add(parse_typed(option, state.phase))
+            if action not in allowed:
+                return [f"That is legal, but not this lesson's point. {step.get('hint', '')}"]
+        state.apply(action)
+        out = [f"You: {self._words(action)}"]
+        if step is not None:
+            if step.get("after"):
+                out.append(step["after"])
+            self.step += 1
+        self._advance()
+        if self.done and "whole_hand" not in self.lesson:
+            out += self.flush()
+        return out
+
+    def _quiz(self, step: dict[str, Any], text: str) -> list[str]:
+        value, why = compute(step["compute"], self.rules)
+        try:
+            given = int(text.replace("+", "").replace("points", "").strip())
+        except ValueError:
+            return ["Type a number."]
+        if given != value:
+            return [f"Not quite: {why}"]
+        self.step += 1
+        self._advance()
+        return [f"Right: {why}"]
+
+
+def lowest_cards(state: HandState) -> list[Action]:
+    """The discards in card order (the setup's ``_discard3``): kitty cards first."""
+    legal = state.legal_actions()
+    kitty = [c for c in iter_cards(state.kitty_dealt) if c in legal]
+    return kitty + [a for a in legal if a not in kitty]
+
+
+def build_deal(rules: Rules, lesson: dict[str, Any]) -> HandState:
+    """The lesson's deal: the named cards where they are named, the rest of the pack
+    dealt in order to the hands and the kitty that are short."""
+    pack, _ = deal_plan(rules)
+    named = [[parse_card(c) for c in hand] for hand in lesson.get("hands", [])]
+    named += [[] for _ in range(rules.seats - len(named))]
+    kitty = [parse_card(c) for c in lesson.get("kitty", [])]
+    used = {c for hand in named for c in hand} | set(kitty)
+    if len(used) != sum(map(len, named)) + len(kitty):
+        raise ValueError(f"lesson {lesson['id']}: a card is named twice")
+    rest = [c for c in pack if c not in used]
+    size = rules.pack.hand_size
+    for hand in named:
+        while len(hand) < size:
+            hand.append(rest.pop(0))
+    while len(kitty) < rules.pack.kitty_size:
+        kitty.append(rest.pop(0))
+    return HandState(rules, lesson.get("dealer", 3), [mask_of(h) for h in named], mask_of(kitty))
+
+
+def compute(spec: list[Any], rules: Rules) -> tuple[int, str]:
+    """A quiz's answer, computed by the engine's scoring, with the reason in words."""
+    kind = spec[0]
+    if kind == "bid_value":
+        contract = parse_call(spec[1])
+        value = bid_value(contract, rules)
+        return value, f"{call_text(contract)} is worth {value} (R-SCORE)."
+    if kind == "score_after":
+        # South (seat 0) made the contract and took ``tricks``; West took the rest.
+        before, side, contract_text, tricks = spec[1], spec[2], spec[3], spec[4]
+        contract = parse_call(contract_text)
+        winners = [0] * tricks + [1] * (10 - tricks)
+        hand = score_hand(rules, contract, 0, (2,), [tricks, 10 - tricks, 0, 0], winners)
+        scores = [0, 0]
+        scores[side] = before
+        after = apply_hand_to_scores(rules, scores, hand)
+        value = after[side]
+        note = ""
+        if before + hand.points[side] > value:
+            note = " (the 490 rule: points won in defence stop at 490)"
+        winner = game_winner(rules, after, hand)
+        if winner is not None:
+            note += f"; the game is over: {('South–North', 'West–East')[winner]} win"
+            if min(after) <= -500:
+                note += " (the other side went out backwards)"
+        return value, f"{before} {hand.points[side]:+d} = {value}{note}."
+    raise ValueError(f"unknown quiz {kind!r}")
+
+
+def lesson_ids() -> list[str]:
+    return [lesson["id"] for lesson in LESSONS]
+
+
+def find_lesson(name: str) -> dict[str, Any] | None:
+    for number, lesson in enumerate(LESSONS, 1):
+        if name in (lesson["id"], str(number)):
+            return lesson
+    return None

@@ -1,0 +1,107 @@
+"""Plain-terminal helpers shared by ``fivehundred puzzle`` and ``fivehundred learn``:
+a position in card symbols, and reading a card or call typed by a person."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+
+from fivehundred.actions import BID_BASE, CLAIM, Action, parse_action
+from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS
+from fivehundred.errors import FiveHundredError
+from fivehundred.game import HandState
+from fivehundred.messages import error_text
+from fivehundred.scoring import side_of_seats
+from fivehundred.text import call_text, hand_text, play_text, seat_name, side_names
+
+Reader = Callable[[str], str | None]
+
+
+def read_line(prompt: str) -> str | None:
+    """A line typed at the prompt; None at the end of input."""
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    line = sys.stdin.readline()
+    if not line:
+        sys.stdout.write("\n")
+        return None
+    return line.strip()
+
+
+def typed_to_record(text: str) -> str:
+    """What a person types (``Q♠``, ``q s``, ``10h``, ``jk>♥``, ``7 NT``) in record notation."""
+    out = text.strip().replace(" ", "")
+    for letter, symbol in zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True):
+        out = out.replace(symbol, letter)
+    out = out.replace("→", ">").replace("è", "e")
+    return out
+
+
+def parse_typed(text: str, phase: str) -> Action:
+    """Parse a typed action for ``phase``; raises FiveHundredError with a clear reason."""
+    return parse_action(typed_to_record(text), phase)
+
+
+def names(state: HandState) -> list[str]:
+    return [seat_name(seat, state.rules.seats) for seat in range(state.rules.seats)]
+
+
+def position_lines(
+    state: HandState, you: int, show_all: bool = True, hidden: Sequence[int] = ()
+) -> list[str]:
+    """The position in card symbols: contract, tricks so far, the hands (all of them
+    double dummy, else only ``you``'s), the trick in progress."""
+    rules = state.rules
+    two = rules.two_jokers
+    seat_names = names(state)
+    lines: list[str] = []
+    if state.contract >= BID_BASE and state.contractor >= 0:
+        who = seat_names[state.contractor]
+        if state.partners:
+            who += f" (partner {' and '.join(seat_names[s] for s in state.partners)})"
+        elif state.is_misere and rules.seats == 4:
+            who += " alone"
+        lines.append(f"Contract: {call_text(state.contract, two)} by {who}.")
+        sides = side_of_seats(rules)
+        teams = side_names(rules.seats, sides)
+        won = [0] * len(teams)
+        for seat, n in enumerate(state.tricks_won):
+            if sides[seat] >= 0:
+                won[sides[seat]] += n
+        done = ", ".join(f"{t} {n}" for t, n in zip(teams, won, strict=True))
+        left = rules.pack.hand_size - len(state.tricks)
+        lines.append(f"Tricks so far: {done}; {left} to play.")
+    for seat in range(rules.seats):
+        if not show_all and seat != you:
+            continue
+        mark = "  ← you" if seat == you else ""
+        if state.active and seat not in state.active:
+            lines.append(f"  {seat_names[seat]:<7} (sits out){mark}")
+            continue
+        if seat in hidden:
+            lines.append(f"  {seat_names[seat]:<7} ({state.hands[seat].bit_count()} cards, hidden)")
+            continue
+        lines.append(
+            f"  {seat_names[seat]:<7} {hand_text(state.hands[seat], state.ctx, two)}{mark}"
+        )
+    if state.trick_actions:
+        plays = "  ".join(
+            f"{seat_names[s]} {play_text(a, two)}"
+            for s, a in zip(state.trick_seats, state.trick_actions, strict=True)
+        )
+        lines.append(f"Trick so far: {plays}")
+    elif state.phase == "play":
+        lines.append(f"{seat_names[state.to_move]} to lead.")
+    return lines
+
+
+def legal_words(state: HandState) -> str:
+    two = state.rules.two_jokers
+    legal = [a for a in state.legal_actions() if a != CLAIM]
+    if state.phase == "play" or state.phase == "discard":
+        return " ".join(play_text(a, two) for a in legal)
+    return ", ".join(call_text(a, two) for a in legal)
+
+
+def refusal(error: FiveHundredError, state: HandState) -> str:
+    return error_text(error, state.rules.two_jokers, names(state))
