@@ -95,19 +95,25 @@ def test_relevant_rank_entries_match_exact_entries() -> None:
     assert shared_nodes < exact_nodes
 
 
-def test_software_bit_extract_and_deposit() -> None:
-    """The fallback for CPUs without BMI2 (``pext``/``pdep``) against their definition."""
-    import numpy as np
+def test_generic_kernel_matches_the_bit_instruction_kernel() -> None:
+    """The search compiled for any CPU (software ``pext``/``pdep``, popcount, ...) gives the
+    values and searches the very nodes of the one compiled for x86-64 CPUs with BMI2."""
+    from fivehundred.solver import _kernel
 
-    rng = random.Random(7)
-    for _ in range(300):
-        x = rng.getrandbits(64)
-        m = rng.getrandbits(64) & rng.getrandbits(64)
-        bits = [i for i in range(64) if m >> i & 1]
-        extract = sum(1 << k for k, i in enumerate(bits) if x >> i & 1)
-        deposit = sum(1 << i for k, i in enumerate(bits) if x >> k & 1)
-        assert int(E._pext_sw(np.uint64(x), np.uint64(m))) == extract
-        assert int(E._pdep_sw(np.uint64(x), np.uint64(m))) == deposit
+    if _kernel.set_variant(True) != "x86-64-v3":
+        pytest.skip("this CPU runs the generic kernel only")
+    rng = random.Random("solver-test/variants")
+    try:
+        for index in range(40):
+            kind = KINDS[index % len(KINDS)]
+            state = random_position(rng.randrange(10**6), kind, 4 + index % 7, rng.randrange(4))
+            pos = Position.from_state(state)
+            _kernel.set_variant(True)
+            fast = _solve_dense(pos, False)
+            assert _kernel.set_variant(False) == "generic"
+            assert _solve_dense(pos, False) == fast, kind
+    finally:
+        _kernel.set_variant(True)
 
 
 def test_free_and_nominated_jokers_are_covered() -> None:
@@ -188,14 +194,28 @@ def test_rejects_positions_outside_play() -> None:
         solve(fresh)
 
 
-def test_missing_numba_gives_a_clear_import_error() -> None:
+def test_missing_kernel_gives_a_clear_import_error() -> None:
+    """Where the C kernel was not built at install, importing the solver says so in one
+    line (what is missing and how to get it), and numba plays no part."""
     code = (
-        "import sys; sys.modules['numba'] = None\n"
+        "import sys; sys.modules['fivehundred.solver._kernel'] = None\n"
+        "sys.modules['numba'] = None\n"
         "try:\n    import fivehundred.solver\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
-    assert "needs numba" in out.stdout
+    assert out.stdout.count("\n") == 1
+    assert "compiled kernel (fivehundred.solver._kernel) was not built" in out.stdout
+    assert "C compiler" in out.stdout
+
+
+def test_the_solver_needs_no_numba() -> None:
+    code = "import sys; sys.modules['numba'] = None\nimport fivehundred.solver\n"
+    code += "from fivehundred.solver import solve\nfrom fivehundred.solver.samples import start_of_play\n"
+    code += "print(solve(start_of_play(3, 'nt')))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert 0 <= int(out.stdout) <= 10
 
 
 # ----------------------------------------------------------------------------- endplay
