@@ -87,7 +87,7 @@ def searches(player: str) -> bool:
 
 def prepare_worker() -> None:
     """The search players' pool initializer: each new worker process prepares the solver
-    (compiles it, or loads it from numba's cache) before its first decision. Never raises
+    (imports it and runs it once) before its first decision. Never raises
     (that would break the pool): a failure leaves it to the first search."""
     try:
         from fivehundred import solver
@@ -147,7 +147,7 @@ class Decider:
 
     async def _warm_up(self) -> None:
         log.info("preparing the solver in %d worker process(es) for the search players "
-                 "(about 40 s the first time, seconds from numba's cache)", self.workers)  # fmt: skip
+                 "(a second or less: the kernel is compiled at install)", self.workers)  # fmt: skip
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         pool = self._executor(search=True)
