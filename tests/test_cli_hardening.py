@@ -364,7 +364,7 @@ def test_without_the_compiled_kernel_in_a_real_process() -> None:
                               text=True, env=_env(), timeout=60, check=False)  # fmt: skip
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
-        assert "compiled kernel (fivehundred.solver._kernel) was not built" in done.stderr
+        assert "C kernel (fivehundred.solver._kernel) was not built" in done.stderr
     listed = subprocess.run(
         [sys.executable, "-c", block + "from fivehundred.bots import PLAYERS\n"
          "print(' '.join(sorted(PLAYERS)))"],

@@ -205,7 +205,7 @@ def test_missing_kernel_gives_a_clear_import_error() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
     assert out.stdout.count("\n") == 1
-    assert "compiled kernel (fivehundred.solver._kernel) was not built" in out.stdout
+    assert "C kernel (fivehundred.solver._kernel) was not built" in out.stdout
     assert "C compiler" in out.stdout
 
 

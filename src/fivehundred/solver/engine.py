@@ -85,9 +85,9 @@ try:
     import fivehundred.solver._kernel as _kernel
 except ImportError as error:  # pragma: no cover - depends on the install
     raise ImportError(
-        "the double-dummy solver's compiled kernel (fivehundred.solver._kernel) was not "
-        "built when fivehundred was installed (no C compiler?): install one and reinstall "
-        f"(pip install --force-reinstall --no-deps fivehundred) ({error})",
+        "the double-dummy solver's C kernel (fivehundred.solver._kernel) was not built at "
+        "install (no C compiler?): install a C compiler, then "
+        "pip install --force-reinstall --no-deps fivehundred",
         name="fivehundred.solver._kernel",
     ) from error
 
