@@ -285,3 +285,58 @@ def test_misere_bounds_match_minimax_on_many_positions() -> None:
         if got != expected:
             mismatches.append((kind, seed, got, expected))
     assert not mismatches, mismatches[:5]
+
+
+# ----------------------------------------------------------------------------- every contract
+def _every_kind_positions(count: int) -> list[tuple[str, str, int, object]]:
+    """Seeded short positions of every contract kind (the house contracts too) and every
+    preset's player count, a trick in progress or not."""
+    from fivehundred.rules import PRESETS
+    from fivehundred.solver.samples import HOUSE_KINDS, HOUSE_RULES
+
+    rng = random.Random("solver-test/every-kind")
+    out = []
+    presets = [p for p in PRESETS if p != "two_handed"]  # two-handed: see test_solver_analyse
+    for index in range(count):
+        kind = (KINDS + HOUSE_KINDS)[index % (len(KINDS) + len(HOUSE_KINDS))]
+        if kind in HOUSE_KINDS:
+            preset, rules = "australian+house", HOUSE_RULES
+        else:
+            preset = presets[index // 9 % len(presets)]
+            rules = make_rules(preset, {"joker_lead_not_renounced": index % 4 == 1})
+        seed = rng.randrange(10**6)
+        tricks = 2 if rules.players >= 5 else 3  # exhaustive search stays affordable
+        try:
+            state = random_position(seed, kind, tricks, rng.randrange(5), rules)
+        except ValueError:  # a contract this preset does not allow
+            continue
+        out.append((kind, preset, seed, state))
+    return out
+
+
+def test_every_contract_kind_and_player_count_matches_minimax() -> None:
+    """The compiled solver (both of its builds) against exhaustive minimax over the rules
+    engine: values of the position and of every legal action, for every contract kind and
+    every preset's number of players."""
+    from fivehundred.solver import _kernel
+
+    variants = [True, False] if _kernel.set_variant(True) == "x86-64-v3" else [False]
+    seen_kinds = set()
+    seen_players = set()
+    mismatches = []
+    try:
+        for kind, preset, seed, state in _every_kind_positions(180):
+            expected = minimax(state)  # type: ignore[arg-type]
+            expected_values = minimax_values(state)  # type: ignore[arg-type]
+            for v3 in variants:
+                _kernel.set_variant(v3)
+                got = (solve(state), card_values(state))  # type: ignore[arg-type]
+                if got != (expected, expected_values):
+                    mismatches.append((kind, preset, seed, v3))
+            seen_kinds.add(kind)
+            seen_players.add(len(state.active))  # type: ignore[attr-defined]
+    finally:
+        _kernel.set_variant(True)
+    assert not mismatches, mismatches[:5]
+    assert seen_kinds == set(KINDS) | {"hi_lo", "double_misere", "shields_double", "patastrophe"}
+    assert {3, 4, 5, 6} <= seen_players
