@@ -77,6 +77,13 @@ bounds end the search at a trick start: the contractor can be held to no more tr
 all its cards are below the defenders' in every suit both hold, and must take some when
 its cards are above theirs (every trick, when it is on lead; one, when a defender on lead
 holds such a suit).
+
+Measured on the C kernel (nodes over 120 whole hands of each kind; not kept): quick tricks
+of the leader at each trick start (its top runs, capped by the shortest holding of an
+opponent who could ruff) +0.7% nodes in suit contracts, -1.2% in no trumps; no table in the
+last two tricks +9%; a table four times larger with buckets of 128 -0.4% (the table does
+not overflow); even a first zero-window search at the true value saves only 10% (suit) to
+17% (no trumps) over the binary search. Rows aligned on cache lines: no gain.
 """
 
 from __future__ import annotations
