@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install play serve test lint typecheck bench clean
 
-$(STAMP): pyproject.toml src/fivehundred/env/_speedups.c
+$(STAMP): pyproject.toml src/fivehundred/env/_speedups.c src/fivehundred/solver/_kernel.c \
+		src/fivehundred/solver/_kernel_search.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -e '.[all,dev]'
 	touch $(STAMP)

@@ -79,7 +79,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     scores = tuple(int(x) for x in args.scores.split(",")) if args.scores else ()
-    # Warm the solver's compiled code (numba's cache) outside the measurement.
+    # Warm the caches (imports, the solver's table) outside the measurement.
     bench("pimc:2", 1, args.preset)
     for name in args.players:
         r = bench(name, args.hands, args.preset, args.cpu, scores)

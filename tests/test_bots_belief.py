@@ -14,7 +14,7 @@ from fivehundred.bots.belief import MISMATCH, NEAR, CallModel
 from fivehundred.bots.simulate import auction_reads, sample_deal
 from fivehundred.game import HandState
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 
 def _heuristic_auction(seed: str, calls: int) -> HandState:

@@ -21,7 +21,7 @@ NAMES = ["heuristic", "pimc"]
 
 def player(name: str) -> Player:
     if name == "pimc":
-        pytest.importorskip("numba")
+        pytest.importorskip("fivehundred.solver")
         return PimcPlayer(0)
     return HeuristicPlayer(0)
 

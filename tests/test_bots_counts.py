@@ -17,7 +17,7 @@ from fivehundred.game import HandState, dummy_seats
 from fivehundred.observation import Observation
 from fivehundred.rules import make_rules
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 from fivehundred.solver import Position, values_position
 

@@ -15,7 +15,7 @@ from fivehundred.game import PLAY, HandState
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, make_rules
 from test_bots import _shuffle_hidden
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 from fivehundred.bots import postpone
 from fivehundred.solver import Position, values_position

@@ -31,7 +31,7 @@ from fivehundred.bots.simulate import (
 from fivehundred.cards import SUIT_MASKS, iter_cards
 from fivehundred.game import HandState
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 HEARTS = 3
 

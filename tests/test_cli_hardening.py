@@ -286,7 +286,7 @@ def test_output_into_a_closed_pipe_ends_quietly(argv: list[str]) -> None:
         (["play", "--plain"], "platformdirs", "tui"),
         (["show", "--plain", "x.json"], "rich", "tui"),
         (["arena", "--team-a", "random", "--team-b", "random", "--hands", "1"], "rich", "arena"),
-        (["analyse", "x.json"], "numba", "solver"),
+        (["analyse", "x.json"], "numpy", "solver"),
     ],
 )
 def test_missing_extra_is_named_at_once(
@@ -327,10 +327,11 @@ def test_pimc_refuses_without_the_solver(
     assert "fivehundred[solver]" in err
 
 
-def test_without_numba_in_a_real_process() -> None:
-    """numba missing for real (blocked before import): analyse and pimc say so at once."""
+def test_without_numpy_in_a_real_process() -> None:
+    """numpy (the solver extra) missing for real (blocked before import): analyse and pimc
+    say so at once."""
     code = (
-        "import sys; sys.modules['numba'] = None\n"
+        "import sys; sys.modules['numpy'] = None\n"
         "from fivehundred.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
@@ -341,7 +342,7 @@ def test_without_numba_in_a_real_process() -> None:
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         assert "pip install 'fivehundred[solver]'" in done.stderr
     listed = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.modules['numba'] = None\n"
+        [sys.executable, "-c", "import sys; sys.modules['numpy'] = None\n"
          "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))"],
         capture_output=True, text=True, env=_env(), timeout=60, check=True,
     )  # fmt: skip
@@ -351,6 +352,27 @@ def test_without_numba_in_a_real_process() -> None:
     offered = listed.stdout.split()
     assert offered == sorted(set(PLAYERS) - SOLVER_LEVELS - {"pimc"})
     assert "heuristic" in offered and "random" in offered
+
+
+def test_without_the_compiled_kernel_in_a_real_process() -> None:
+    """The solver's C kernel not built at install (blocked before import): analyse and pimc
+    say so at once, in one line naming it; the other players are still offered."""
+    block = "import sys; sys.modules['fivehundred.solver._kernel'] = None\n"
+    code = block + "from fivehundred.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+    for argv in (["demo", "--bot", "pimc:fast"], ["analyse", "x.json"]):
+        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
+                              text=True, env=_env(), timeout=60, check=False)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+        assert "C kernel (fivehundred.solver._kernel) was not built" in done.stderr
+    listed = subprocess.run(
+        [sys.executable, "-c", block + "from fivehundred.bots import PLAYERS\n"
+         "print(' '.join(sorted(PLAYERS)))"],
+        capture_output=True, text=True, env=_env(), timeout=60, check=True,
+    )  # fmt: skip
+    from fivehundred.bots import PLAYERS, SOLVER_LEVELS
+
+    assert listed.stdout.split() == sorted(set(PLAYERS) - SOLVER_LEVELS - {"pimc"})
 
 
 # ----------------------------------------------------------------------------- options

@@ -95,19 +95,25 @@ def test_relevant_rank_entries_match_exact_entries() -> None:
     assert shared_nodes < exact_nodes
 
 
-def test_software_bit_extract_and_deposit() -> None:
-    """The fallback for CPUs without BMI2 (``pext``/``pdep``) against their definition."""
-    import numpy as np
+def test_generic_kernel_matches_the_bit_instruction_kernel() -> None:
+    """The search compiled for any CPU (software ``pext``/``pdep``, popcount, ...) gives the
+    values and searches the very nodes of the one compiled for x86-64 CPUs with BMI2."""
+    from fivehundred.solver import _kernel
 
-    rng = random.Random(7)
-    for _ in range(300):
-        x = rng.getrandbits(64)
-        m = rng.getrandbits(64) & rng.getrandbits(64)
-        bits = [i for i in range(64) if m >> i & 1]
-        extract = sum(1 << k for k, i in enumerate(bits) if x >> i & 1)
-        deposit = sum(1 << i for k, i in enumerate(bits) if x >> k & 1)
-        assert int(E._pext_sw(np.uint64(x), np.uint64(m))) == extract
-        assert int(E._pdep_sw(np.uint64(x), np.uint64(m))) == deposit
+    if _kernel.set_variant(True) != "x86-64-v3":
+        pytest.skip("this CPU runs the generic kernel only")
+    rng = random.Random("solver-test/variants")
+    try:
+        for index in range(40):
+            kind = KINDS[index % len(KINDS)]
+            state = random_position(rng.randrange(10**6), kind, 4 + index % 7, rng.randrange(4))
+            pos = Position.from_state(state)
+            _kernel.set_variant(True)
+            fast = _solve_dense(pos, False)
+            assert _kernel.set_variant(False) == "generic"
+            assert _solve_dense(pos, False) == fast, kind
+    finally:
+        _kernel.set_variant(True)
 
 
 def test_free_and_nominated_jokers_are_covered() -> None:
@@ -188,14 +194,28 @@ def test_rejects_positions_outside_play() -> None:
         solve(fresh)
 
 
-def test_missing_numba_gives_a_clear_import_error() -> None:
+def test_missing_kernel_gives_a_clear_import_error() -> None:
+    """Where the C kernel was not built at install, importing the solver says so in one
+    line (what is missing and how to get it), and numba plays no part."""
     code = (
-        "import sys; sys.modules['numba'] = None\n"
+        "import sys; sys.modules['fivehundred.solver._kernel'] = None\n"
+        "sys.modules['numba'] = None\n"
         "try:\n    import fivehundred.solver\nexcept ImportError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)  # fmt: skip
-    assert "needs numba" in out.stdout
+    assert out.stdout.count("\n") == 1
+    assert "C kernel (fivehundred.solver._kernel) was not built" in out.stdout
+    assert "C compiler" in out.stdout
+
+
+def test_the_solver_needs_no_numba() -> None:
+    code = "import sys; sys.modules['numba'] = None\nimport fivehundred.solver\n"
+    code += "from fivehundred.solver import solve\nfrom fivehundred.solver.samples import start_of_play\n"
+    code += "print(solve(start_of_play(3, 'nt')))\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)  # fmt: skip
+    assert 0 <= int(out.stdout) <= 10
 
 
 # ----------------------------------------------------------------------------- endplay
@@ -265,3 +285,58 @@ def test_misere_bounds_match_minimax_on_many_positions() -> None:
         if got != expected:
             mismatches.append((kind, seed, got, expected))
     assert not mismatches, mismatches[:5]
+
+
+# ----------------------------------------------------------------------------- every contract
+def _every_kind_positions(count: int) -> list[tuple[str, str, int, object]]:
+    """Seeded short positions of every contract kind (the house contracts too) and every
+    preset's player count, a trick in progress or not."""
+    from fivehundred.rules import PRESETS
+    from fivehundred.solver.samples import HOUSE_KINDS, HOUSE_RULES
+
+    rng = random.Random("solver-test/every-kind")
+    out = []
+    presets = [p for p in PRESETS if p != "two_handed"]  # two-handed: see test_solver_analyse
+    for index in range(count):
+        kind = (KINDS + HOUSE_KINDS)[index % (len(KINDS) + len(HOUSE_KINDS))]
+        if kind in HOUSE_KINDS:
+            preset, rules = "australian+house", HOUSE_RULES
+        else:
+            preset = presets[index // 9 % len(presets)]
+            rules = make_rules(preset, {"joker_lead_not_renounced": index % 4 == 1})
+        seed = rng.randrange(10**6)
+        tricks = 2 if rules.players >= 5 else 3  # exhaustive search stays affordable
+        try:
+            state = random_position(seed, kind, tricks, rng.randrange(5), rules)
+        except ValueError:  # a contract this preset does not allow
+            continue
+        out.append((kind, preset, seed, state))
+    return out
+
+
+def test_every_contract_kind_and_player_count_matches_minimax() -> None:
+    """The compiled solver (both of its builds) against exhaustive minimax over the rules
+    engine: values of the position and of every legal action, for every contract kind and
+    every preset's number of players."""
+    from fivehundred.solver import _kernel
+
+    variants = [True, False] if _kernel.set_variant(True) == "x86-64-v3" else [False]
+    seen_kinds = set()
+    seen_players = set()
+    mismatches = []
+    try:
+        for kind, preset, seed, state in _every_kind_positions(180):
+            expected = minimax(state)  # type: ignore[arg-type]
+            expected_values = minimax_values(state)  # type: ignore[arg-type]
+            for v3 in variants:
+                _kernel.set_variant(v3)
+                got = (solve(state), card_values(state))  # type: ignore[arg-type]
+                if got != (expected, expected_values):
+                    mismatches.append((kind, preset, seed, v3))
+            seen_kinds.add(kind)
+            seen_players.add(len(state.active))  # type: ignore[attr-defined]
+    finally:
+        _kernel.set_variant(True)
+    assert not mismatches, mismatches[:5]
+    assert seen_kinds == set(KINDS) | {"hi_lo", "double_misere", "shields_double", "patastrophe"}
+    assert {3, 4, 5, 6} <= seen_players

@@ -150,7 +150,7 @@ def test_a_chat_text_orjson_refuses_is_still_relayed(tmp_path: Path) -> None:
 def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    pytest.importorskip("numba")
+    pytest.importorskip("fivehundred.solver")
     url = f"sqlite:///{tmp_path / 'web.sqlite3'}"
     caplog.set_level(logging.INFO, logger="fivehundred.web")
     others = set(multiprocessing.active_children())  # earlier tests' pools

@@ -33,7 +33,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).
 #: Checked before the command starts, so that a missing one is said at once in one line.
 EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "analyse": ("solver", ("numpy", "numba")),
+    "analyse": ("solver", ("numpy",)),
     "arena": ("arena", ("rich",)),
     "play": ("tui", ("textual", "rich", "platformdirs")),
     "show": ("tui", ("textual", "rich", "platformdirs")),
@@ -109,7 +109,9 @@ def _run(args: list[str]) -> int:
         module = importlib.import_module(module_name)
     except ImportError as error:
         detail = f"{error.name or error}"
-        if name in EXTRAS:
+        if error.name == "fivehundred.solver._kernel":  # not built at install: its own line
+            print(f"fivehundred {name}: {error}", file=sys.stderr)
+        elif name in EXTRAS:
             print(extra_message(name, f"cannot import {detail}"), file=sys.stderr)
         else:
             print(f"fivehundred {name}: cannot import {detail}; reinstall the package "

@@ -40,8 +40,9 @@ down for the first tricks, a bid or a discard stops solving once the solver has 
 its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
 seed gives the same game on any machine), and below 128
 deals the first trick is played by the heuristic (a few solved deals choose a worse opening
-lead than its rules). Without the solver (numba missing) there is no such player:
-``PimcPlayer`` raises :class:`PlayerUnavailableError`, naming the extra to install.
+lead than its rules). Without the solver (numpy missing, or its compiled kernel not built
+at install) there is no such player: ``PimcPlayer`` raises :class:`PlayerUnavailableError`,
+naming what is missing.
 """
 
 from __future__ import annotations
@@ -68,13 +69,17 @@ from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import bid_value, side_of_seats
 
+#: What to do where the solver is missing (see :class:`PlayerUnavailableError`).
+SOLVER_MISSING = "pip install 'fivehundred[solver]'"
 try:
     from fivehundred.bots import postpone
     from fivehundred.solver import Position, values_position
 
     HAVE_SOLVER = True
-except ImportError:  # pragma: no cover - depends on the environment (numba)
+except ImportError as error:  # pragma: no cover - depends on the environment
     HAVE_SOLVER = False
+    if error.name == "fivehundred.solver._kernel":  # not built at install: say so
+        SOLVER_MISSING = str(error)
 
 DEFAULT_SAMPLES = 64
 
@@ -121,8 +126,9 @@ class PimcPlayer(Player):
                  bid_deals: int | None = None, beliefs: bool = True,
                  postpone: int = 0, postpone_fit: int = 16) -> None:  # fmt: skip
         if not HAVE_SOLVER:
-            raise PlayerUnavailableError("the pimc player needs the double-dummy solver: "
-                                         "pip install 'fivehundred[solver]'")  # fmt: skip
+            raise PlayerUnavailableError(
+                f"the pimc player needs the double-dummy solver: {SOLVER_MISSING}"
+            )
         super().__init__(seed)
         self.samples = samples
         #: Deals solved for each bid and for the discard (0: bid and discard as the

@@ -34,8 +34,10 @@ excepted (R-JOKER). The pure-Python engine is the reference: the tests cross-che
 solver against exhaustive minimax over ``HandState`` (:mod:`fivehundred.solver.reference`)
 and against the bridge solver DDS (endplay) on suit contracts.
 
-The solver is compiled with numba (``cache=True``: the first call in a fresh environment
-compiles for some seconds; later processes load the cache).
+The search is compiled C (:mod:`fivehundred.solver.engine`), built when the package is
+installed: nothing is compiled at run time, and the first solve costs what any other does.
+Where it could not be built (no C compiler at install), or numpy is missing, importing this
+package raises :class:`ImportError` with one line naming what is missing.
 """
 
 from __future__ import annotations
@@ -43,14 +45,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 try:
-    import numba  # noqa: F401
+    import numpy as np
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "the double-dummy solver needs numba: pip install 'fivehundred[solver]' "
-        f"(or make install) ({error})"
+        "the double-dummy solver needs numpy: pip install 'fivehundred[solver]' "
+        f"(or make install) ({error})",
+        name="numpy",
     ) from error
 
-import numpy as np
+
 import numpy.typing as npt
 
 from fivehundred.actions import CLAIM, HI_LO, Action
@@ -192,20 +195,16 @@ def hi_lo_made(state: HandState) -> bool:
     return made(state)
 
 
-_KERNELS = ("solve_dense", "reach_dense", "move_values_dense")
-
-
 def is_compiled() -> bool:
-    """Whether this process has the search kernels ready (compiled, or loaded from the
-    cache): if not, the first solve prepares them (about 40 s the first time in a fresh
-    environment, a second or two from the cache)."""
-    return all(getattr(_engine, name).signatures for name in _KERNELS)
+    """Whether this process has the search kernels ready: always, once this package is
+    imported (they are compiled when the package is installed)."""
+    return True
 
 
 def warm_up(progress: Callable[[int, int], None] | None = None) -> None:
-    """Prepare the search kernels now (compile them, or load them from numba's cache) by
-    solving a small end position, so that the first real decision does not pay for it.
-    ``progress(done, total)`` is called before each kernel and at the end."""
+    """Run each search entry point once on a small end position (a few milliseconds: the
+    kernel is compiled at install; kept for the callers that prepare before a first
+    decision). ``progress(done, total)`` is called before each step and at the end."""
     from fivehundred.actions import PASS, bid_action
     from fivehundred.rules import make_rules
 

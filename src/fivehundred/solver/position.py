@@ -130,49 +130,61 @@ class Position:
             return 4 if suit < 0 else suit
 
         real.sort(key=lambda c: (block(c), ctx.power[c]))
-        dense = {card: i for i, card in enumerate(real)}
-        csuit = np.zeros(64, np.int64)
-        crank = np.zeros(64, np.int64)
-        suitm = np.zeros(5, np.uint64)
+        # plain lists first, one array each at the end (an item set on an array costs
+        # more than the whole list)
+        csuit_l = [0] * 64
+        crank_l = [0] * 64
+        suitm_l = [0] * 5
         counts = [0] * 5
+        dense = {}
         for i, card in enumerate(real):
+            dense[card] = i
             b = block(card)
-            csuit[i] = b
-            crank[i] = counts[b]
+            csuit_l[i] = b
+            crank_l[i] = counts[b]
             counts[b] += 1
-            suitm[b] |= np.uint64(1 << i)
-        h = np.zeros(8, np.uint64)
+            suitm_l[b] |= 1 << i
+        h_l = [0] * 8
         for j, seat in enumerate(active):
             m = 0
             for card in iter_cards(hands[seat]):
                 m |= 1 << dense[card]
-            h[j] = np.uint64(m)
+            h_l[j] = m
         index = {seat: j for j, seat in enumerate(active)}
-        tc = np.zeros(80, np.int64)
-        tp = np.zeros(80, np.int64)
+        tc_l = [0] * 80
+        tp_l = [0] * 80
         for k, (seat, card) in enumerate(trick):
-            tc[k] = dense[card]
-            tp[k] = index[seat]
+            tc_l[k] = dense[card]
+            tp_l[k] = index[seat]
         contracting_set = set(contracting)
-        side = np.zeros(8, np.int64)
-        voids = np.zeros(8, np.int64)
+        side_l = [0] * 8
+        voids_l = [0] * 8
         for j, seat in enumerate(active):
-            side[j] = 1 if seat in contracting_set else 0
-            voids[j] = void_shown[seat] if void_shown is not None else 0
+            side_l[j] = 1 if seat in contracting_set else 0
+            voids_l[j] = void_shown[seat] if void_shown is not None else 0
         left = max(hands[seat].bit_count() for seat in active)
         if trick:
             # the player to move has not yet played to the trick in progress
             left = hands[to_move].bit_count()
-        st = np.zeros(E.ST_SIZE, np.int64)
-        st[E.S_P] = players
-        st[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
-        st[E.S_MISERE] = 1 if ctx.misere else 0
-        st[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
-        st[E.S_SUITSLED] = suits_led
-        st[E.S_TCOUNT] = len(trick)
-        st[E.S_LED] = led_suit if trick else 0
-        st[E.S_TOMOVE] = index[to_move]
-        st[E.S_LEFT] = left
+        st_l = [0] * E.ST_SIZE
+        st_l[E.S_P] = players
+        st_l[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
+        st_l[E.S_MISERE] = 1 if ctx.misere else 0
+        st_l[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
+        st_l[E.S_SUITSLED] = suits_led
+        st_l[E.S_TCOUNT] = len(trick)
+        st_l[E.S_LED] = led_suit if trick else 0
+        st_l[E.S_TOMOVE] = index[to_move]
+        st_l[E.S_LEFT] = left
+        h = np.array(h_l, np.uint64)
+        st = np.array(st_l, np.int64)
+        tc = np.array(tc_l, np.int64)
+        tp = np.array(tp_l, np.int64)
+        side = np.array(side_l, np.int64)
+        voids = np.array(voids_l, np.int64)
+        suitm = np.array(suitm_l, np.uint64)
+        csuit = np.array(csuit_l, np.int64)
+        crank = np.array(crank_l, np.int64)
         return cls(h, st, tc, tp, side, voids, suitm, csuit, crank, real, active, won,
                    ctx.free_jokers & in_play)  # fmt: skip
 

@@ -277,8 +277,8 @@ class Session:
 
     @staticmethod
     def warm_up_solver(progress: Callable[[int, int], None] | None = None) -> None:
-        """Prepare the solver now (a one-time compile of about 40 s in a fresh
-        environment, a second from the cache later)."""
+        """Prepare the solver now (milliseconds: its kernel is compiled when the package is
+        installed)."""
         from fivehundred import solver
 
         solver.warm_up(progress)

@@ -129,7 +129,7 @@ class Decider:
 
     async def _warm_up(self) -> None:
         log.info("preparing the solver in %d worker process(es) for the search players "
-                 "(about 40 s the first time, seconds from numba's cache)", self.workers)  # fmt: skip
+                 "(a second or less: the kernel is compiled at install)", self.workers)  # fmt: skip
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         pool = self._executor(search=True)
