@@ -59,8 +59,9 @@ def worker_process() -> Executor:
 
 def prepare_worker(server: int | None = None) -> None:
     """The search players' pool initializer: each new worker process watches its parent
-    (:func:`watch_parent`) and prepares the solver (imports it and runs it once) before its first decision. Never raises (that would break the pool): a failure
-    leaves it to the first search."""
+    (:func:`watch_parent`) and prepares the solver (imports it and runs it once) before its
+    first decision. Never raises (that would break the pool): a failure leaves it to the
+    first search."""
     watch_parent(server)
     try:
         from fivehundred import solver
