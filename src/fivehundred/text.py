@@ -57,7 +57,7 @@ def result_lines(state: HandState) -> list[str]:
     points = ", ".join(f"{t} {p:+d}" for t, p in zip(teams, result.points, strict=True))
     if result.contract < BID_BASE:
         return [line, f"No contract: points {points}"]
-    contract = call_text(result.contract, rules.two_jokers)
+    contract = call_text(result.contract, rules.joker_names)
     outcome = {True: "made", False: "failed", None: "was not scored"}[result.made]
     return [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
 
@@ -73,7 +73,7 @@ def hand_text(
 def describe_hand(state: HandState) -> str:
     """A finished (or partial) hand as readable lines: deal, auction, tricks, result."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     names = [seat_name(s, rules.seats) for s in range(rules.seats)]
     lines = [f"Dealer: {names[state.dealer]}  ({rules.describe()})"]
     for seat, hand in enumerate(state.dealt):

@@ -10,11 +10,11 @@ import random
 from abc import ABC, abstractmethod
 
 from fivehundred.actions import BID_BASE, JOKER_LEAD_BASE, MISERE, PASS, Action, action_text
-from fivehundred.cards import JOKER, NUM_CARDS, SUIT_SYMBOLS, card_symbol
+from fivehundred.cards import JOKER, NUM_CARDS, SUIT_SYMBOLS, JokerNames, card_symbol
 from fivehundred.observation import Observation
 
 
-def say(action: Action, two_jokers: bool = False) -> str:
+def say(action: Action, two_jokers: JokerNames = False) -> str:
     """An action in card language, for explanations: ``the 7♠``, ``the joker led as ♥``,
     ``6NT``, ``pass``."""
     if 0 <= action < NUM_CARDS:
@@ -63,5 +63,5 @@ class RandomPlayer(Player):
         if not legal:
             raise ValueError("no legal action: it is not this seat's turn")
         action = legal[self.rng.randrange(len(legal))]
-        self._reason = f"{say(action, observation.rules.two_jokers)}, picked at random"
+        self._reason = f"{say(action, observation.rules.joker_names)}, picked at random"
         return action

@@ -496,7 +496,7 @@ class PimcPlayer(Player):
         weighted = ", weighted by how well each fits the bids" if model else ""
         if postponed is not None:
             weighted += "; my next card chosen once for the deals I cannot tell apart"
-        two = obs.rules.two_jokers
+        two = obs.rules.joker_names
 
         def shown(total: float) -> str:
             value = total / weight_sum

@@ -627,7 +627,7 @@ def discard_by_simulation(
             # A trick more counts a little even when the score is the same.
             totals[i] += contract_score(contract, total, rules) + total
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    cards = ", ".join(say(c, rules.two_jokers) for c in iter_cards(candidates[best]))
+    cards = ", ".join(say(c, rules.joker_names) for c in iter_cards(candidates[best]))
     return candidates[best], (
         f"discarding {cards}: best of {len(candidates)} discards over {solved} solved deals "
         f"(mean {totals[best] / max(solved, 1):+.0f})"

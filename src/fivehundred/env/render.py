@@ -13,7 +13,7 @@ from fivehundred.text import hand_text, seat_name
 def table_text(state: HandState, scores: Sequence[int] = (), hands_played: int = 0) -> str:
     """The hand in progress: contract, every hand, the trick on the table, tricks and scores."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     n = rules.seats
     names = [seat_name(s, n) for s in range(n)]
     lines = [f"{rules.describe()}  hand {hands_played + 1}, dealer {names[state.dealer]}, "

@@ -216,7 +216,7 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
     """One row of the score sheet, with the hand's cards as dealt."""
     hand = game.finished_hands[index]
     result = hand.result
-    two = hand.rules.two_jokers
+    two = hand.rules.joker_names
     return {
         "hand": index + 1,
         "dealer": hand.dealer,
@@ -254,7 +254,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
 
 def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     """Every position of a finished hand, all cards shown, from the deal to the end."""
-    two = hand.rules.two_jokers
+    two = hand.rules.joker_names
     state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
     steps = []
 
@@ -415,7 +415,7 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
                            "points": result.points[side], "finished": entry.get("finished")})  # fmt: skip
             controller = hand.controller(result.contractor) if result.contractor >= 0 else -1
             if controller in seats:
-                strain = _strain(action_text(result.contract, hand.rules.two_jokers)) or "?"
+                strain = _strain(action_text(result.contract, hand.rules.joker_names)) or "?"
                 row = strains.setdefault(strain, {"bid": 0, "made": 0})
                 row["bid"] += 1
                 row["made"] += int(bool(result.made))
