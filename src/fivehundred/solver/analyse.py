@@ -33,11 +33,11 @@ from fivehundred.solver.reference import contracting_seats
 
 def start_of_play(state: HandState) -> HandState:
     """The hand replayed to its first lead (auction, kitty exchange, nomination as made)."""
-    start = HandState(state.rules, state.dealer, state.dealt, state.kitty_dealt)
+    start = state.as_dealt()
     for action in state.history:
         if start.phase == PLAY:
             break
-        start.apply(action)
+        start.replay_action(action)
     return start
 
 

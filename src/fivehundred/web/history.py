@@ -255,7 +255,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
 def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     """Every position of a finished hand, all cards shown, from the deal to the end."""
     two = hand.rules.joker_names
-    state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    state = hand.as_dealt()
     steps = []
 
     def snapshot(action: str | None, seat: int | None) -> dict[str, Any]:
@@ -283,7 +283,7 @@ def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     steps.append(snapshot(None, None))
     for action in hand.history:
         seat = state.to_move
-        state.apply(action)
+        state.replay_action(action)
         steps.append(snapshot(action_text(action, two), seat))
     return steps
 
