@@ -952,10 +952,10 @@ class HandState:
                     f"the joker may be played only when unable to follow {suit}", "R-JOKER"
                 )
             return IllegalActionError(
-                f"{card_text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
+                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
             )
         return IllegalActionError(
-            f"{card_text(card)}: in misère a player who cannot follow must play the joker",
+            f"{self._text(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
         )
 
