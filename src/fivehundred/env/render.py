@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 from fivehundred.actions import action_text
 from fivehundred.game import HandState
-from fivehundred.text import hand_text, seat_name
+from fivehundred.text import hand_text
+from fivehundred.words import seat_name
 
 
 def table_text(state: HandState, scores: Sequence[int] = (), hands_played: int = 0) -> str:
