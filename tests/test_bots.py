@@ -223,3 +223,50 @@ def test_pimc_bid_simulation_gives_legal_calls() -> None:
             call = player.act(obs)
             assert call in obs.legal and player.explain()
             state.apply(call)
+
+
+def test_external_player_in_french_canadian_names_and_plays_the_white_joker(
+    tmp_path: Path,
+) -> None:
+    """R-HOUSE: the French-Canadian higher joker is JKW to an external program too; its
+    answer "JKW" is taken (it was refused as "not JKB" and a random player moved)."""
+    seen = tmp_path / "seen.txt"
+    script = tmp_path / "white.py"
+    script.write_text(
+        textwrap.dedent(f"""
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            if message["type"] != "decide":
+                continue
+            obs = message["observation"]
+            legal = obs["legal"]
+            with open({str(seen)!r}, "a") as out:
+                out.write(" ".join(legal) + "\\n")
+            plain = [a for a in legal if not a.startswith("JK")]
+            answer = "JKW" if "JKW" in legal and obs["phase"] == "play" else (plain or legal)[0]
+            print(json.dumps({{"action": answer}}), flush=True)
+    """)
+    )
+    rules = make_rules("french_canadian")
+    played_white = 0
+    for seed in range(40):
+        state = HandState.deal(rules, 0, seed)
+        outside = ExternalPlayer(f"{sys.executable} {script}", seed, timeout=5.0)
+        others = [RandomPlayer(seat) for seat in range(4)]
+        try:
+            while not state.is_over:
+                seat = state.to_move
+                obs = state.observation(seat)
+                choice = (outside if seat == 1 else others[seat]).act(obs)
+                if seat == 1 and action_text(choice, rules.joker_names) == "JKW":
+                    played_white += 1
+                state.apply(choice)
+        finally:
+            outside.close()
+        assert outside.problems == []
+        if played_white:
+            break
+    assert played_white == 1
+    legal_lists = seen.read_text().split()
+    assert "JKW" in legal_lists and "JKB" not in legal_lists

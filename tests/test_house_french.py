@@ -107,3 +107,32 @@ def test_failed_contract_goes_to_the_opponents_in_a_game_to_1000() -> None:
             assert after[side] == before[side]
             assert after[1 - side] >= before[1 - side] + bid_value(hand.contract, FC)
     assert replay_game(game_record(game)).scores == game.scores
+
+
+def test_a_refusal_names_the_white_joker() -> None:
+    """R-HOUSE: the engine's refusals name the higher joker JKW in the French-Canadian game
+    (a revoke with it said JKB)."""
+    from fivehundred.errors import IllegalActionError
+    from fivehundred.game import PLAY
+
+    rules = make_rules("french_canadian")
+    for seed in range(200):
+        state = HandState.deal(rules, 0, seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            seat = state.to_move
+            if (
+                state.phase == PLAY
+                and state.trick_cards
+                and state.hands[seat] >> JOKER_BLACK & 1
+                and JOKER_BLACK not in legal
+            ):
+                with pytest.raises(IllegalActionError) as refused:
+                    state.clone().apply(JOKER_BLACK)
+                assert "JKB" not in refused.value.reason
+                if "revokes" in refused.value.reason:
+                    assert refused.value.reason.startswith("JKW revokes")
+                    return
+            state.apply(rng.choice(legal))
+    raise AssertionError("the white joker never revoked in 200 random hands")

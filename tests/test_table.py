@@ -4,13 +4,14 @@ undo, and records that rebuild the table by replaying its log."""
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
 from fivehundred.actions import PASS, bid_action
 from fivehundred.bots.decide import decide
 from fivehundred.errors import IllegalActionError, RecordError
-from fivehundred.game import AUCTION, DISCARD, PLAY
+from fivehundred.game import AUCTION, DISCARD, PLAY, GameState
 from fivehundred.rules import PRESETS, make_rules
 from fivehundred.table import HUMAN, NotYourTurnError, SeatingError, Table
 
@@ -136,3 +137,85 @@ def test_decide_is_picklable_and_seeded() -> None:
     assert function("heuristic", 9, obs) == decide("heuristic", 9, obs)
     action, why = decide("heuristic", 9, obs)
     assert action in obs.legal and why
+
+
+def _step(table: Table) -> int:
+    """Let the computer player to move decide; the controller of the seat that moved."""
+    seat = table.controller_of(table.seat_to_move)
+    table.step_computer()
+    return seat
+
+
+def test_undo_keeps_the_ralphed_contractor_barred() -> None:
+    """R-HOUSE ralphing: undoing in the hand after a ralphed contract keeps the bar (it was
+    lifted: the hand was rebuilt from its deal without the barred seats)."""
+    rules = make_rules("australian", {"ralphing": True})
+    for seed in range(60):
+        # the first bidder bids 6♠, the others pass, random play: until a contractor fails
+        # by three
+        game = GameState(rules, seed=seed, first_dealer=0)
+        rng = random.Random(seed)
+        while not game.is_over and not game.hand.barred and len(game.finished_hands) < 6:
+            legal = game.legal_actions()
+            if game.hand.phase == AUCTION:
+                bid = game.hand.auction.contract >= 0
+                game.apply(PASS if bid or len(legal) == 1 else legal[1])
+            else:
+                game.apply(legal[rng.randrange(len(legal))])
+        if not game.hand.barred:
+            continue
+        barred = game.hand.barred
+        table = Table(rules, ["random"] * 4, seed, game=game)
+        _step(table)
+        seat = _step(table)
+        before = list(table.hand.history)
+        assert table.undo(seat)
+        assert table.hand.barred == barred
+        assert table.hand.history == before[: len(table.hand.history)]
+        assert table.game.barred == barred
+        return
+    raise AssertionError("no contractor failed by three in 60 games")
+
+
+def test_undo_after_a_claimed_hand() -> None:
+    """R-HOUSE claim: undo after a claimed hand replays it (the history holds the claim and
+    its play-out; replaying them crashed with IllegalActionError). Undoing the claim itself
+    goes back to the contractor on lead."""
+    import fivehundred.solver  # noqa: F401  (the solver judges claims)
+    from fivehundred.actions import CLAIM
+
+    rules = make_rules("australian", {"claim": True})
+    for seed in range(40):
+        table = Table(rules, ["heuristic"] * 4, seed)
+        while not table.is_over and not table.game.finished_hands:
+            hand = table.hand
+            if hand.may_claim and len(hand.tricks) >= 5 and hand.to_move == hand.contractor:
+                break
+            table.step_computer()
+        if table.is_over or table.game.finished_hands:
+            continue
+        contractor = table.hand.contractor
+        claimer = table.controller_of(contractor)
+        position = len(table.hand.history)
+        table.apply(table.seat_to_move, CLAIM)
+        assert len(table.game.finished_hands) == 1
+        claimed = table.game.finished_hands[0]
+        assert claimed.history[position] == CLAIM
+        result = claimed.result
+        scores = list(table.game.scores)
+        while table.controller_of(table.seat_to_move) == claimer:
+            table.step_computer()
+        seat = _step(table)  # someone other than the claimer acts in the next hand
+        assert table.undo(seat)
+        assert len(table.game.finished_hands) == 1
+        again = table.game.finished_hands[0]
+        assert again.history == claimed.history and again.result == result
+        assert table.game.scores == scores
+        # undo as far as the claim: the contractor is on lead again and may claim
+        while table.undo(claimer) and table.game.finished_hands:
+            pass
+        assert not table.game.finished_hands
+        assert table.hand.history == claimed.history[:position]
+        assert table.hand.may_claim and table.hand.to_move == contractor
+        return
+    raise AssertionError("no claimable contract in 40 games")

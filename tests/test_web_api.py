@@ -398,3 +398,32 @@ def test_a_refusal_never_tells_where_a_hidden_card_lies(client: TestClient) -> N
                 pass
             answers.append(answer["message"].replace(card_text(card), "CARD"))
         assert answers[0] == answers[1] and "face down" not in answers[0]
+
+
+def test_french_canadian_views_name_the_white_joker() -> None:
+    """R-HOUSE: the web's last trick and kitty name the higher joker JKW, as the seat's view
+    does (they said JKB)."""
+    from fivehundred.cards import JOKER_BLACK
+    from fivehundred.table import Table
+    from fivehundred.web.views import kitty_cards, last_trick, observation_json
+
+    rules = make_rules("french_canadian")
+    kitty_seen = trick_seen = False
+    for seed in range(60):
+        table = Table(rules, ["random"] * 4, seed)
+        while not table.hand.is_over and not (kitty_seen and trick_seen):
+            hand = table.hand
+            if hand.phase == "discard" and hand.kitty_dealt >> JOKER_BLACK & 1:
+                kitty = kitty_cards(table, hand.contractor)
+                assert kitty is not None and "JKW" in kitty and "JKB" not in kitty
+                kitty_seen = True
+            table.step_computer()
+            trick = last_trick(table)
+            if trick is not None and hand.tricks and hand.tricks[-1][0][-1][1] == JOKER_BLACK:
+                assert trick["plays"][-1][1] == "JKW"
+                view = observation_json(table, 0)
+                assert view["tricks"][-1][-1][1] == "JKW"
+                trick_seen = True
+        if kitty_seen and trick_seen:
+            break
+    assert kitty_seen and trick_seen

@@ -26,9 +26,16 @@ class ActionParseError(FiveHundredError):
 
 
 class RulesError(FiveHundredError):
-    """An unknown preset or variant, or a variant value of the wrong type."""
+    """An unknown preset or variant, a variant value of the wrong type, or a combination
+    refused: then ``variant`` names the variant refused and ``why`` says why in its own
+    words (``needs six players``), as data for the options screens."""
 
     rule = "R-PRESET"
+
+    def __init__(self, message: str, rule: str = "", variant: str = "", why: str = "") -> None:
+        self.variant = variant
+        self.why = why or message
+        super().__init__(message, rule)
 
 
 class IllegalActionError(FiveHundredError):

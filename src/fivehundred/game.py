@@ -952,10 +952,10 @@ class HandState:
                     f"the joker may be played only when unable to follow {suit}", "R-JOKER"
                 )
             return IllegalActionError(
-                f"{card_text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
+                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
             )
         return IllegalActionError(
-            f"{card_text(card)}: in misère a player who cannot follow must play the joker",
+            f"{self._text(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
         )
 
@@ -1025,6 +1025,30 @@ class HandState:
         from fivehundred.observation import observe
 
         return observe(self, seat, tuple(scores))
+
+    def as_dealt(self) -> HandState:
+        """This hand as dealt, before any action: the same rules, dealer, cards, deal order
+        (the dummies', the stock's) and barred seats (R-HOUSE ralphing). The one way to
+        rebuild a hand from its deal; replay its history with :meth:`replay_action`."""
+        return HandState(self.rules, self.dealer, self.dealt, self.kitty_dealt,
+                         self.dummy_deal, self.barred)  # fmt: skip
+
+    def replay_action(self, action: Action) -> None:
+        """Apply an action of a recorded history: as :meth:`apply`, except that a claim is
+        not judged again, since the history goes on with the play-out that judged it
+        (R-HOUSE claim)."""
+        if action == CLAIM and self.phase == PLAY:
+            self.claim(judge=False)
+        else:
+            self.apply(action)
+
+    def replayed(self, count: int | None = None) -> HandState:
+        """This hand rebuilt from its deal with the first ``count`` actions of its history
+        (all of them by default) applied again."""
+        state = self.as_dealt()
+        for action in self.history[:count]:
+            state.replay_action(action)
+        return state
 
     def clone(self) -> HandState:
         other = HandState.__new__(HandState)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -68,6 +67,7 @@ from fivehundred.game import (
     ordered_seats,
 )
 from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
+from fivehundred.words import card_language
 
 HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
@@ -276,20 +276,6 @@ _PART_RULES: dict[Callable[[str], Action], str] = {
     parse_nomination: "R-JOKER",
     parse_partner_call: "R-PLAYERS",
 }
-
-
-_SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
-_SUIT_SYMBOL = dict(zip("SCDH", "♠♣♦♥", strict=True))
-_CARD_TOKEN = re.compile(r"(?<![\w'\"<>:])(10|11|12|13|[4-9JQKA])([SCDH])(?![\w'\"])")
-_SUIT_TOKEN = re.compile(r"\b(follow|led as|lead as) ([SCDH])\b")
-
-
-def card_language(reason: str) -> str:
-    """An engine's reason as a person reads it: cards with suit symbols (``9S`` → ``9♠``),
-    suits by name (``must follow H`` → ``must follow hearts``). Quoted tokens (the record's
-    own text) and joker leads (``JK>S``) are left as written."""
-    reason = _SUIT_TOKEN.sub(lambda m: f"{m[1]} {_SUIT_NAMES[m[2]]}", reason)
-    return _CARD_TOKEN.sub(lambda m: m[1] + _SUIT_SYMBOL[m[2]], reason)
 
 
 def _apply(state: HandState, action_token: Any, where: str, parse: Callable[[str], Action]) -> None:

@@ -240,114 +240,351 @@ def _split_colours(rules: Rules, value: Any) -> Rules:
     return rules
 
 
-#: Every variant of the rule book, by name. Variants marked *(later)* are listed in
-#: ``LATER_VARIANTS`` and refused with a clear message.
-VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {
-    "pack45": _flag("pack45"),
-    "two_jokers": _flag("two_jokers"),
-    "deal_3_4_3": _flag("deal_3_4_3"),
-    "raise_after_passes": _flag("raise_after_passes"),
-    "misere_anytime": _switch(misere=MISERE_ANYTIME),
-    "no_misere": _switch(misere=MISERE_OFF),
-    "open_misere_520": _open_misere_520,
-    "no_open_misere": _switch(open_misere=False),
-    "open_misere": _flag("open_misere"),
-    "blind_misere": _flag("blind_misere"),
-    "allpass_redeal_same_dealer": _switch(allpass=ALLPASS_REDEAL_SAME_DEALER),
-    "allpass_play_nt": _switch(allpass=ALLPASS_PLAY_NT),
-    "dealer_must_bid": _flag("dealer_must_bid"),
-    "eldest_leads": _flag("eldest_leads"),
-    "joker_lead_not_renounced": _switch(joker_lead=JOKER_LEAD_NOT_RENOUNCED),
-    "original_1904": _switch(scoring_table=ORIGINAL_1904),
-    "perfect": _switch(scoring_table=PERFECT),
-    "scoring_table": _choice("scoring_table", (AVONDALE, ORIGINAL_1904, PERFECT)),
-    "misere_defenders_score": _flag("misere_defenders_score"),
-    "rule_490": _flag("rule_490"),
-    "win_1904": _switch(win_rule=WIN_1904, rule_490=False),
-    "target": _target,
-    "point_spread": _flag("point_spread"),
-    "partner_announces": _flag("partner_announces"),
-    "half_each": _flag("half_each"),
-    "teams_of_two": _flag("teams_of_two"),
-    "no_defender_points": _flag("no_defender_points"),
-    "failed_to_opponents": _flag("failed_to_opponents"),
-    "exact_target": _flag("exact_target"),
-    "highest_wins": _flag("highest_wins"),
-    "minus_500_needs_other_positive": _flag("minus_500_needs_other_positive"),
-    "ralphing": _flag("ralphing"),
-    "j5_no_trumps": _flag("j5_no_trumps"),
-    "inkle": _flag("inkle"),
-    "split_colours": _split_colours,
-    "hi_lo": _flag("hi_lo"),
-    "double_misere": _flag("double_misere"),
-    "shields_double": _flag("shields_double"),
-    "patastrophe": _flag("patastrophe"),
-    "wilkinson_misere": _flag("wilkinson_misere"),
-    "slam_call": _flag("slam_call"),
-    "dead_hand": _switch(dead_hand=True, dummies=False),
-    "claim": _flag("claim"),
-    "open_eight": _switch(open_eight=True, dummies=False),
-    "draw_pack": _switch(draw_pack=True, dummies=False),
-}
+SWITCH = "switch"
+NUMBER = "number"
+CHOICE = "choice"
+SCORING_TABLES = (AVONDALE, ORIGINAL_1904, PERFECT)
+_Check = Callable[["Rules", Mapping[str, Any]], bool]
 
+
+@dataclass(frozen=True)
+class Variant:
+    """A variant of the rule book, declared once: read by :func:`make_rules` (``apply``;
+    its combination checks are in :data:`COMBINATION_CHECKS`, in the order they are
+    tried), the options screens and the lobby (``help``, ``label``, ``kind``, ``options``,
+    ``minimum``/``step``) and the documentation (``house``: a house rule of RULES.md §10)."""
+
+    name: str
+    apply: Callable[[Rules, Any], Rules]
+    help: str
+    label: str = ""
+    kind: str = SWITCH
+    options: tuple[str, ...] = ()
+    minimum: int = 0
+    step: int = 0
+    house: bool = False
+
+    @property
+    def title(self) -> str:
+        """How the lobby and the history pages name it (``misère any time``)."""
+        return self.label or self.name.replace("_", " ")
+
+    @property
+    def default(self) -> Any:
+        """The value that leaves a preset as it is: false for a switch; a number or a
+        choice leaves the preset's own (None)."""
+        return False if self.kind == SWITCH else None
+
+    @property
+    def checks(self) -> tuple[tuple[_Check, str, str], ...]:
+        """Its combination checks: (test, reason, rule)."""
+        return tuple((test, why, rule) for name, test, why, rule in COMBINATION_CHECKS
+                     if name == self.name)  # fmt: skip
+
+    def presets(self) -> tuple[str, ...]:
+        """The presets that accept it (a switch set on; a number or a choice: all)."""
+        if self.kind != SWITCH:
+            return tuple(PRESETS)
+        accepted = []
+        for preset in PRESETS:
+            try:
+                make_rules(preset, {self.name: True})
+            except RulesError:
+                continue
+            accepted.append(preset)
+        return tuple(accepted)
+
+    def conflicts(self) -> tuple[str, ...]:
+        """The other variants its checks say it contradicts or excludes."""
+        return tuple(other for other in REGISTRY if other != self.name
+                     and any(f"'{other}'" in why for _, why, _ in self.checks))  # fmt: skip
+
+
+#: Every variant of the rule book, in one place (the options screens list them in this
+#: order).
+VARIANT_REGISTRY: tuple[Variant, ...] = (
+    Variant(
+        "pack45",
+        _flag("pack45"),
+        "45-card pack: all four suits 4-A, a 5-card kitty (4 players)",
+        label="45-card pack",
+    ),
+    Variant(
+        "two_jokers",
+        _flag("two_jokers"),
+        "a second joker; the black beats the red",
+    ),
+    Variant(
+        "deal_3_4_3",
+        _flag("deal_3_4_3"),
+        "deal 3-4-3 with the whole kitty after the first round (1904)",
+        label="deal 3-4-3",
+    ),
+    Variant(
+        "raise_after_passes",
+        _flag("raise_after_passes"),
+        "the highest bidder may raise once when all others have passed",
+    ),
+    Variant(
+        "misere_anytime",
+        _switch(misere=MISERE_ANYTIME),
+        "misère may be bid at any time, not only after a 7 bid",
+        label="misère any time",
+    ),
+    Variant(
+        "no_misere",
+        _switch(misere=MISERE_OFF),
+        "no misère",
+        label="no misère",
+    ),
+    Variant(
+        "open_misere_520",
+        _open_misere_520,
+        "open misère is worth 520 and is the highest bid",
+        label="open misère scores 520",
+    ),
+    Variant(
+        "no_open_misere",
+        _switch(open_misere=False),
+        "no open misère",
+        label="no open misère",
+    ),
+    Variant(
+        "open_misere",
+        _flag("open_misere"),
+        "open misère (lay-down misère) may be bid",
+        label="open misère",
+    ),
+    Variant(
+        "blind_misere",
+        _flag("blind_misere"),
+        "blind misère (1000), declared before any other call",
+        label="blind misère",
+    ),
+    Variant(
+        "allpass_redeal_same_dealer",
+        _switch(allpass=ALLPASS_REDEAL_SAME_DEALER),
+        "when all pass, the same dealer deals again",
+        label="all pass: same dealer redeals",
+    ),
+    Variant(
+        "allpass_play_nt",
+        _switch(allpass=ALLPASS_PLAY_NT),
+        "when all pass, the hand is played in no trumps, 10 a trick",
+        label="all pass: play no trumps",
+    ),
+    Variant(
+        "dealer_must_bid",
+        _flag("dealer_must_bid"),
+        "if the first three pass, the dealer may not pass",
+    ),
+    Variant(
+        "eldest_leads",
+        _flag("eldest_leads"),
+        "the player left of the dealer leads to the first trick",
+        label="eldest hand leads",
+    ),
+    Variant(
+        "joker_lead_not_renounced",
+        _switch(joker_lead=JOKER_LEAD_NOT_RENOUNCED),
+        "a joker led names a suit the leader has not shown void in",
+        label="joker led as a suit not renounced",
+    ),
+    Variant(
+        "original_1904",
+        _switch(scoring_table=ORIGINAL_1904),
+        "the original 1904 scoring table",
+        label="original 1904 scores",
+    ),
+    Variant(
+        "perfect",
+        _switch(scoring_table=PERFECT),
+        "the 'perfect' scoring table (Avondale minus 20)",
+        label="perfect scoring table",
+    ),
+    Variant(
+        "scoring_table",
+        _choice("scoring_table", SCORING_TABLES),
+        "scoring table: avondale, original_1904 or perfect",
+        kind=CHOICE,
+        options=SCORING_TABLES,
+    ),
+    Variant(
+        "misere_defenders_score",
+        _flag("misere_defenders_score"),
+        "misère defenders score 10 for each trick the contractor wins",
+        label="misère defenders score tricks",
+    ),
+    Variant(
+        "rule_490",
+        _flag("rule_490"),
+        "points won defending stop at 490 (target - 10)",
+        label="the 490 rule",
+    ),
+    Variant(
+        "win_1904",
+        _switch(win_rule=WIN_1904, rule_490=False),
+        "1904 win rule: the first side to reach the target wins",
+        label="1904 win rule",
+    ),
+    Variant(
+        "target",
+        _target,
+        "the score that wins the game",
+        label="target score",
+        kind=NUMBER,
+        minimum=10,
+        step=10,
+    ),
+    Variant(
+        "point_spread",
+        _flag("point_spread"),
+        "the game also ends when the sides are 500 apart across zero",
+    ),
+    Variant(
+        "partner_announces",
+        _flag("partner_announces"),
+        "the called partner is revealed at once (5 players)",
+    ),
+    Variant(
+        "half_each",
+        _flag("half_each"),
+        "the contractor and called partner score half the value each (5 players)",
+        label="half each (five players)",
+    ),
+    Variant(
+        "teams_of_two",
+        _flag("teams_of_two"),
+        "three teams of two instead of two of three (6 players)",
+        label="three teams of two",
+    ),
+    Variant(
+        "no_defender_points",
+        _flag("no_defender_points"),
+        "defenders score nothing; only contracts score",
+        house=True,
+    ),
+    Variant(
+        "failed_to_opponents",
+        _flag("failed_to_opponents"),
+        "a failed contract's value goes to the opponents; scores never fall",
+        house=True,
+    ),
+    Variant(
+        "exact_target",
+        _flag("exact_target"),
+        "Walker Ultimate 500: win on exactly the target; twice the target loses",
+        house=True,
+    ),
+    Variant(
+        "highest_wins",
+        _flag("highest_wins"),
+        "when both sides reach the target in one hand, the higher score wins",
+        house=True,
+    ),
+    Variant(
+        "minus_500_needs_other_positive",
+        _flag("minus_500_needs_other_positive"),
+        "-500 loses only if the other side is not negative",
+        house=True,
+    ),
+    Variant(
+        "ralphing",
+        _flag("ralphing"),
+        "a contractor who fails by three tricks or more must pass the next hand",
+        house=True,
+    ),
+    Variant(
+        "j5_no_trumps",
+        _flag("j5_no_trumps"),
+        "J5: in no trumps each jack is the highest card of its suit",
+        house=True,
+    ),
+    Variant(
+        "inkle",
+        _flag("inkle"),
+        "a 6 bid by the first two bidders is a signal, never the contract (American)",
+        house=True,
+    ),
+    Variant(
+        "split_colours",
+        _split_colours,
+        "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
+        house=True,
+    ),
+    Variant(
+        "hi_lo",
+        _flag("hi_lo"),
+        "hi/lo (5 and 5): win exactly five tricks alone in no trumps, 350",
+        house=True,
+    ),
+    Variant(
+        "double_misere",
+        _flag("double_misere"),
+        "double misère: both partners play and neither may win a trick, 450",
+        house=True,
+    ),
+    Variant(
+        "shields_double",
+        _flag("shields_double"),
+        "Shields double: double misère with the contractor's hand open, 550",
+        house=True,
+    ),
+    Variant(
+        "patastrophe",
+        _flag("patastrophe"),
+        "patastrophe: open misère by both partners, both hands open, 1000",
+        house=True,
+    ),
+    Variant(
+        "wilkinson_misere",
+        _flag("wilkinson_misere"),
+        "misère is played open at open misère's value; open misère has no kitty",
+        house=True,
+    ),
+    Variant(
+        "slam_call",
+        _flag("slam_call"),
+        "a 7-level contractor may call slam: partner passes a card and sits out",
+        house=True,
+    ),
+    Variant(
+        "dead_hand",
+        _switch(dead_hand=True, dummies=False),
+        "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
+        house=True,
+    ),
+    Variant(
+        "claim",
+        _flag("claim"),
+        "the contractor may claim the rest; a wrong claim (double dummy) costs 100",
+        house=True,
+    ),
+    Variant(
+        "open_eight",
+        _switch(open_eight=True, dummies=False),
+        "2 players, 52 cards: eight face up; each moves one to the kitty",
+        house=True,
+    ),
+    Variant(
+        "draw_pack",
+        _switch(draw_pack=True, dummies=False),
+        "2 players draw their hands: keep or throw each card, the next the opposite",
+        house=True,
+    ),
+)
+
+
+#: The variants by name.
+REGISTRY: dict[str, Variant] = {variant.name: variant for variant in VARIANT_REGISTRY}
+#: How each variant changes the rules, by name.
+VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {v.name: v.apply for v in VARIANT_REGISTRY}
 #: One line per variant, for the options screens (the terminal game, the web lobby).
-VARIANT_HELP: dict[str, str] = {
-    "pack45": "45-card pack: all four suits 4-A, a 5-card kitty (4 players)",
-    "two_jokers": "a second joker; the black beats the red",
-    "deal_3_4_3": "deal 3-4-3 with the whole kitty after the first round (1904)",
-    "raise_after_passes": "the highest bidder may raise once when all others have passed",
-    "misere_anytime": "misère may be bid at any time, not only after a 7 bid",
-    "no_misere": "no misère",
-    "open_misere_520": "open misère is worth 520 and is the highest bid",
-    "no_open_misere": "no open misère",
-    "open_misere": "open misère (lay-down misère) may be bid",
-    "blind_misere": "blind misère (1000), declared before any other call",
-    "allpass_redeal_same_dealer": "when all pass, the same dealer deals again",
-    "allpass_play_nt": "when all pass, the hand is played in no trumps, 10 a trick",
-    "dealer_must_bid": "if the first three pass, the dealer may not pass",
-    "eldest_leads": "the player left of the dealer leads to the first trick",
-    "joker_lead_not_renounced": "a joker led names a suit the leader has not shown void in",
-    "original_1904": "the original 1904 scoring table",
-    "perfect": "the 'perfect' scoring table (Avondale minus 20)",
-    "scoring_table": "scoring table: avondale, original_1904 or perfect",
-    "misere_defenders_score": "misère defenders score 10 for each trick the contractor wins",
-    "rule_490": "points won defending stop at 490 (target - 10)",
-    "win_1904": "1904 win rule: the first side to reach the target wins",
-    "target": "the score that wins the game",
-    "point_spread": "the game also ends when the sides are 500 apart across zero",
-    "partner_announces": "the called partner is revealed at once (5 players)",
-    "half_each": "the contractor and called partner score half the value each (5 players)",
-    "teams_of_two": "three teams of two instead of two of three (6 players)",
-    "no_defender_points": "defenders score nothing; only contracts score",
-    "failed_to_opponents": "a failed contract's value goes to the opponents; scores never fall",
-    "exact_target": "Walker Ultimate 500: win on exactly the target; twice the target loses",
-    "highest_wins": "when both sides reach the target in one hand, the higher score wins",
-    "minus_500_needs_other_positive": "-500 loses only if the other side is not negative",
-    "ralphing": "a contractor who fails by three tricks or more must pass the next hand",
-    "j5_no_trumps": "J5: in no trumps each jack is the highest card of its suit",
-    "inkle": "a 6 bid by the first two bidders is a signal, never the contract (American)",
-    "split_colours": "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
-    "hi_lo": "hi/lo (5 and 5): win exactly five tricks alone in no trumps, 350",
-    "double_misere": "double misère: both partners play and neither may win a trick, 450",
-    "shields_double": "Shields double: double misère with the contractor's hand open, 550",
-    "patastrophe": "patastrophe: open misère by both partners, both hands open, 1000",
-    "wilkinson_misere": "misère is played open at open misère's value; open misère has no kitty",
-    "slam_call": "a 7-level contractor may call slam: partner passes a card and sits out",
-    "dead_hand": "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
-    "claim": "the contractor may claim the rest; a wrong claim (double dummy) costs 100",
-    "open_eight": "2 players, 52 cards: eight face up; each moves one to the kitty",
-    "draw_pack": "2 players draw their hands: keep or throw each card, the next the opposite",
-}
-
+VARIANT_HELP: dict[str, str] = {v.name: v.help for v in VARIANT_REGISTRY}
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
-HOUSE_VARIANTS: tuple[str, ...] = (
-    "no_defender_points", "failed_to_opponents", "exact_target", "highest_wins",
-    "minus_500_needs_other_positive", "ralphing", "j5_no_trumps", "inkle", "split_colours",
-    "hi_lo", "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-    "slam_call", "dead_hand", "claim", "open_eight", "draw_pack",
-)  # fmt: skip
-
-#: Variants of the rule book the engine does not play yet: refused by name.
+HOUSE_VARIANTS: tuple[str, ...] = tuple(v.name for v in VARIANT_REGISTRY if v.house)
+#: Variants of the rule book the engine does not play yet: refused by name (none today;
+#: ``tests/test_house_combinations.py`` keeps the mechanism).
 LATER_VARIANTS: frozenset[str] = frozenset()
 
 PRESETS: dict[str, Rules] = {
@@ -398,7 +635,6 @@ def _on(value: Any) -> bool:
 #: name"). Each entry: a variant, a test on the finished rules and the variants asked for,
 #: the reason given when the test fails and the rule it cites. One mechanism for every
 #: check.
-_Check = Callable[[Rules, Mapping[str, Any]], bool]
 COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
     ("pack45", lambda r, v: r.players in (2, 4) or r.dead_hand, "is a four-player pack "
      "(with three players, only with dead_hand)", "R-PACK"),
@@ -482,7 +718,7 @@ def check_combinations(rules: Rules, variants: Mapping[str, Any]) -> None:
     preset (``two_jokers: false`` turns a preset's second joker off)."""
     for name, test, reason, rule in COMBINATION_CHECKS:
         if name in variants and not test(rules, variants):
-            raise RulesError(f"variant {name!r} {reason}", rule)
+            raise RulesError(f"variant {name!r} {reason}", rule, variant=name, why=reason)
 
 
 #: Presets whose player counts the engine plays today.
@@ -499,13 +735,20 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
     taking_part: dict[str, Any] = {}
     for name, value in items:
         if name in LATER_VARIANTS:
-            raise RulesError(f"variant {name!r} is in the rule book but not implemented yet")
+            raise RulesError(
+                f"variant {name!r} is in the rule book but not implemented yet", variant=name
+            )
         apply = VARIANTS.get(name)
         if apply is None:
             raise RulesError(
-                f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}"
+                f"unknown variant {name!r}; variants are {', '.join(sorted(VARIANTS))}",
+                variant=name,
             )
-        changed = apply(rules, value)
+        try:
+            changed = apply(rules, value)
+        except RulesError as error:
+            error.variant = name  # a value of the wrong kind: the variant, as data
+            raise
         if _on(value) or changed != rules:
             taking_part[name] = value
         rules = changed

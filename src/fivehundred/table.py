@@ -234,7 +234,9 @@ class Table:
         for index in range(len(hands) - 1, max(len(hands) - 3, -1), -1):
             hand = hands[index]
             steps = _steps_of_history(hand)
-            for position in range(len(hand.history) - 1, -1, -1):
+            # after a claim the play-out is forced (R-HOUSE claim): the claim is the decision
+            last = hand.claim_at if hand.claim_at >= 0 else len(hand.history)
+            for position in range(last - 1, -1, -1):
                 acting, phase = steps[position]
                 if controller_of(self.rules, acting) != seat:
                     continue
@@ -257,12 +259,9 @@ class Table:
         hands = self.hands()
         game = GameState(self.rules, self.game.seed, self.game.first_dealer)
         for index in range(hand_index + 1):
-            hand = hands[index]
-            game.hand = HandState(self.rules, game.hand.dealer, hand.dealt, hand.kitty_dealt,
-                                  hand.dummy_deal)  # fmt: skip
-            actions = hand.history if index < hand_index else hand.history[:position]
-            for action in actions:
-                game.apply(action)
+            game.hand = hands[index].replayed(None if index < hand_index else position)
+            if game.hand.is_over:
+                game.finish_hand()
         self.game = game
         return True
 
@@ -302,9 +301,9 @@ class Table:
 
 def _steps_of_history(hand: HandState) -> list[tuple[int, str]]:
     """The seat to move and the phase before each action of a hand's history."""
-    trial = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    trial = hand.as_dealt()
     steps = []
     for action in hand.history:
         steps.append((trial.to_move, trial.phase))
-        trial.apply(action)
+        trial.replay_action(action)
     return steps

@@ -2,43 +2,22 @@
 
 from __future__ import annotations
 
-from fivehundred.actions import BID_BASE, action_text
-from fivehundred.cards import CardMask, JokerNames, card_symbol, iter_cards, parse_card
+from fivehundred.actions import BID_BASE
+from fivehundred.cards import CardMask, JokerNames
 from fivehundred.game import HandState
-from fivehundred.play import PlayContext, sort_key
+from fivehundred.play import PlayContext
 from fivehundred.scoring import side_of_seats
-
-SEAT_NAMES = ("South", "West", "North", "East")
-
-
-def seat_name(seat: int, seats: int = 4) -> str:
-    return SEAT_NAMES[seat] if seats == 4 else f"Seat {seat}"
-
-
-def side_names(seats: int = 4, sides: tuple[int, ...] | None = None) -> list[str]:
-    """A name for each side: its seats' names joined (``South–North``, ``West–East``)."""
-    sides = sides if sides is not None else tuple(seat % 2 for seat in range(seats))
-    return [
-        "–".join(seat_name(s, seats) for s in range(seats) if sides[s] == side)
-        for side in range(max(sides) + 1)
-    ]
+from fivehundred.words import action_label, cards_label, seat_name, side_names
 
 
 def play_text(action: int, two_jokers: JokerNames = False) -> str:
-    """A card played, for people: ``10♥``; a joker led as a suit ``JK→♠``."""
-    text = action_text(action, two_jokers)
-    if ">" in text:
-        joker, suit = text.split(">")
-        return f"{joker}→{card_symbol(parse_card('A' + suit))[1:]}"
-    return card_symbol(action, two_jokers)
+    """A card played, for people: ``10♥``; a joker led as a suit ``JK as ♠``."""
+    return action_label(action, two_jokers)
 
 
 def call_text(action: int, two_jokers: JokerNames = False) -> str:
     """A call or contract, for people: ``7♥``, ``8NT``, ``misère``, ``open misère``."""
-    text = action_text(action, two_jokers)
-    if text[:1].isdigit() and text[-1] in "SCDH":
-        return text[:-1] + card_symbol(parse_card("A" + text[-1]))[1:]
-    return text.replace("misere", "misère").replace("_", " ")
+    return action_label(action, two_jokers)
 
 
 def result_lines(state: HandState) -> list[str]:
@@ -57,7 +36,7 @@ def result_lines(state: HandState) -> list[str]:
     points = ", ".join(f"{t} {p:+d}" for t, p in zip(teams, result.points, strict=True))
     if result.contract < BID_BASE:
         return [line, f"No contract: points {points}"]
-    contract = call_text(result.contract, rules.two_jokers)
+    contract = call_text(result.contract, rules.joker_names)
     outcome = {True: "made", False: "failed", None: "was not scored"}[result.made]
     return [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
 
@@ -66,14 +45,13 @@ def hand_text(
     mask: CardMask, ctx: PlayContext | None = None, two_jokers: JokerNames = False
 ) -> str:
     """Cards with suit symbols, grouped by suit (trumps together once the contract is known)."""
-    cards = sorted(iter_cards(mask), key=lambda c: sort_key(c, ctx))
-    return " ".join(card_symbol(c, two_jokers) for c in cards)
+    return cards_label(mask, ctx, two_jokers)
 
 
 def describe_hand(state: HandState) -> str:
     """A finished (or partial) hand as readable lines: deal, auction, tricks, result."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     names = [seat_name(s, rules.seats) for s in range(rules.seats)]
     lines = [f"Dealer: {names[state.dealer]}  ({rules.describe()})"]
     for seat, hand in enumerate(state.dealt):

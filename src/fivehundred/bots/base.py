@@ -9,26 +9,16 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 
-from fivehundred.actions import BID_BASE, JOKER_LEAD_BASE, MISERE, PASS, Action, action_text
-from fivehundred.cards import JOKER, NUM_CARDS, SUIT_SYMBOLS, card_symbol
+from fivehundred.actions import Action
+from fivehundred.cards import JokerNames
 from fivehundred.observation import Observation
+from fivehundred.words import action_phrase
 
 
-def say(action: Action, two_jokers: bool = False) -> str:
+def say(action: Action, two_jokers: JokerNames = False) -> str:
     """An action in card language, for explanations: ``the 7♠``, ``the joker led as ♥``,
-    ``6NT``, ``pass``."""
-    if 0 <= action < NUM_CARDS:
-        if action >= JOKER and not two_jokers:
-            return "the joker"
-        return f"the {card_symbol(action, two_jokers)}"
-    if JOKER_LEAD_BASE <= action < PASS:
-        text = action_text(action, two_jokers)
-        return f"the joker led as {SUIT_SYMBOLS['SCDH'.index(text[-1])]}"
-    text = action_text(action, two_jokers)
-    if BID_BASE <= action < MISERE:
-        suit = "SCDH".find(text[-1])
-        return text[:-1] + SUIT_SYMBOLS[suit] if suit >= 0 and not text.endswith("NT") else text
-    return text.replace("_", " ").replace("misere", "misère")
+    ``6NT``, ``pass`` (:func:`fivehundred.words.action_phrase`)."""
+    return action_phrase(action, two_jokers)
 
 
 class Player(ABC):
@@ -63,5 +53,5 @@ class RandomPlayer(Player):
         if not legal:
             raise ValueError("no legal action: it is not this seat's turn")
         action = legal[self.rng.randrange(len(legal))]
-        self._reason = f"{say(action, observation.rules.two_jokers)}, picked at random"
+        self._reason = f"{say(action, observation.rules.joker_names)}, picked at random"
         return action

@@ -300,7 +300,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
         action = player.heuristic.act(obs)
         return action, player.heuristic.explain()
     best = max(obs.legal, key=lambda a: (totals[a], -a))
-    two = rules.two_jokers
+    two = rules.joker_names
     count = len(solved)
 
     def shown(total: float) -> str:

@@ -133,7 +133,7 @@ class ExternalPlayer(Player):
         except (ValueError, KeyError, TypeError):
             self._problem(f'not an answer: {line.strip()[:80]!r} (want {{"action": "..."}})')
             return None
-        two = obs.rules.two_jokers
+        two = obs.rules.joker_names
         by_text = {action_text(a, two).upper(): a for a in obs.legal}
         action = by_text.get(text.strip().upper())
         if action is None:

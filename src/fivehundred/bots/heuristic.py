@@ -23,6 +23,8 @@ declarer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fivehundred.actions import (
     BID_BASE,
     CALL_BASE,
@@ -93,8 +95,11 @@ def side_suit_cards(rules: Rules, suit: int, trump: int) -> CardMask:
     return mask
 
 
-def trump_tricks(hand: CardMask, trump: int, rules: Rules) -> float:
-    """Trick value of the trumps in ``hand`` if ``trump`` were trumps."""
+def trump_tricks(
+    hand: CardMask, trump: int, rules: Rules, small_trump: Callable[[int], float] | None = None
+) -> float:
+    """Trick value of the trumps in ``hand`` if ``trump`` were trumps (``small_trump``: the
+    value of each small trump by the number held; :data:`SMALL_TRUMP` by default)."""
     ctx = bidding_context(trump)
     trumps = rules.pack.cards & ctx.follow_masks[trump]
     order = sorted(iter_cards(trumps), key=lambda c: -ctx.power[c])
@@ -125,7 +130,8 @@ def trump_tricks(hand: CardMask, trump: int, rules: Rules) -> float:
     # Small trumps win once the opponents' trumps are drawn, or ruff side suits; with eight
     # or so trumps out among three hands and the kitty, a small trump is half a trick in a
     # five-card suit, not nearly a whole one.
-    return value + small * SMALL_TRUMP.get(n, 0.75)
+    per_small = SMALL_TRUMP.get(n, 0.75) if small_trump is None else small_trump(n)
+    return value + small * per_small
 
 
 def side_tricks(hand: CardMask, suit: int, trump: int, rules: Rules) -> float:
@@ -161,12 +167,14 @@ def side_tricks(hand: CardMask, suit: int, trump: int, rules: Rules) -> float:
     return min(value, float(n))
 
 
-def hand_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
+def hand_tricks(
+    hand: CardMask, strain: int, rules: Rules, small_trump: Callable[[int], float] | None = None
+) -> float:
     """Tricks the hand alone should take in ``strain`` (4: no trumps)."""
     if strain == NO_TRUMPS:
         jokers = (hand & JOKERS_MASK).bit_count()
         return jokers + sum(side_tricks(hand, s, NO_TRUMPS, rules) for s in SUITS)
-    total = trump_tricks(hand, strain, rules)
+    total = trump_tricks(hand, strain, rules, small_trump)
     total += sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
     return total
 
@@ -334,6 +342,11 @@ class HeuristicPlayer(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
 
     name = "heuristic"
+    #: The second version's play (False: the first's, for ``heuristic:v1``): ruffing high
+    #: against a likely overruff, second hand low on the declarer's trump lead, drawing
+    #: trumps with the lowest top trump, defenders' no-trump leads in partner's suit, and
+    #: a sequence led from the top only from a ten up.
+    refined = True
 
     def act(self, observation: Observation) -> Action:
         obs = observation
@@ -738,11 +751,11 @@ class HeuristicPlayer(Player):
             # with the highest trump so that an overruff costs them their best.
             left = (view.unseen & view.ctx.follow_masks[view.led]).bit_count()
             threat = any(not view.may_hold(s, view.led) for s in opponents_after) or (
-                bool(view.trumps_out()) and left < len(opponents_after)
+                self.refined and bool(view.trumps_out()) and left < len(opponents_after)
             )
             if threat and masters:
                 pick = self._cheapest(view, masters)
-            elif threat:
+            elif threat and self.refined:
                 pick = max(winners, key=lambda c: view.ctx.power[c])
             else:
                 pick = self._cheapest(view, winners)
@@ -751,7 +764,8 @@ class HeuristicPlayer(Player):
             return pick, f"trumping in with the {card_symbol(pick)}"
         trump_led = not view.nt and view.led == view.trump
         if (
-            trump_led
+            self.refined
+            and trump_led
             and view.seat not in view.declarers
             and win_seat in view.declarers
             and any(s in view.friends for s in after)
@@ -792,12 +806,14 @@ class HeuristicPlayer(Player):
                 # Of the top trumps, lead the lowest: they are equals, and the joker is kept
                 # for the trick only it can win.
                 masters = [c for c in trumps if view.is_master(c)]
-                lead = min(masters, key=lambda c: ctx.power[c])
+                lead = min(masters, key=lambda c: ctx.power[c]) if self.refined else top
                 return lead, (
                     f"leading the {card_symbol(lead)}: a top trump, drawing the "
                     f"{out} trumps still out"
                 )
-            if view.seat == view.contractor and len(trumps) >= 3 and len(trumps) + 1 >= out // 2:
+            force = (len(trumps) >= 3 and len(trumps) + 1 >= out // 2 if self.refined
+                     else long_in_trumps and len(trumps) >= 4)  # fmt: skip
+            if view.seat == view.contractor and force:
                 return top, (
                     f"leading the {card_symbol(top)} to force out the higher trump "
                     f"and draw the {out} still out"
@@ -868,6 +884,18 @@ class HeuristicPlayer(Player):
                 score -= 2  # the declarer's own suit: it is strong there
         return score
 
+    def _sequence(self, view: TableView, cards: list[Card]) -> bool:
+        """Whether ``cards`` (lowest first) are a sequence to lead the top of: touching, the
+        top a ten or higher. The first version (not :attr:`refined`) compared the top two
+        the other way round, and any rank."""
+        top = cards[-1]
+        if not self.refined:
+            return _touching(view, cards[-2], top)
+        return rank_of(top) >= 10 and all(
+            _touching(view, high, low)
+            for high, low in zip(cards[::-1], cards[-2::-1], strict=False)
+        )
+
     def _defender_lead(self, view: TableView, side: list[Card]) -> tuple[Card, str]:
         ctx = view.ctx
         hand = view.hand
@@ -884,7 +912,7 @@ class HeuristicPlayer(Player):
         top = in_suit[-1]
         if view.is_master(top):
             return top, f"leading the {card_symbol(top)}: a winner in the declarer's weak suit"
-        if len(in_suit) >= 2 and _touching(view, top, in_suit[-2]) and rank_of(top) >= 10:
+        if len(in_suit) >= 2 and self._sequence(view, in_suit[-2:]):
             return top, f"leading the {card_symbol(top)} from the top of a sequence"
         return in_suit[0], f"leading low in {'♠♣♦♥'[suit]}, the suit the declarer is weak in"
 
@@ -902,7 +930,7 @@ class HeuristicPlayer(Player):
             return jokers[0], "leading the joker"
         masters = [c for c in side if view.is_master(c)]
         length = {s: (hand & ctx.follow_masks[s]).bit_count() for s in SUITS}
-        if not declarer:
+        if not declarer and self.refined:
             # A defender cashes a lone winner only late or in partner's suit; early it sets
             # up the declarer's cards in that suit.
             late = len(view.obs.tricks) >= 6
@@ -912,26 +940,32 @@ class HeuristicPlayer(Player):
             # Run the long suit first: its winners also set up the small cards.
             card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))
             return card, f"running my long suit: the {card_symbol(card)} is a winner"
-        if jokers and view.obs.tricks and (declarer or view.obs.suits_led.bit_count() >= 3):
+        if (
+            jokers
+            and (view.obs.tricks or not self.refined)
+            and (declarer or view.obs.suits_led.bit_count() >= 3)
+        ):
             return jokers[0], (
                 "leading the joker, nominating my long suit: a sure trick that pulls a round of it"
             )
         # No winners: lead from the longest suit (never a bare singleton), top of a sequence.
         if declarer:
             suit = max({view.suit_of(c) for c in side}, key=lambda s: length[s])
-        else:
+        elif self.refined:
             # Defenders: partner's suit first, never the declarer's, then our longest.
             suit = max(
                 {view.suit_of(c) for c in side},
                 key=lambda s: (self._suit_score_for_defence(view, s), length[s]),
             )
+        else:
+            suit = max(
+                {view.suit_of(c) for c in side},
+                key=lambda s: (length[s], self._suit_score_for_defence(view, s)),
+            )
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
-        if (
-            len(in_suit) >= 3
-            and _touching(view, top, in_suit[-2])
-            and _touching(view, in_suit[-2], in_suit[-3])
-            and rank_of(top) >= 10
+        if len(in_suit) >= 3 and self._sequence(
+            view, in_suit[-3:] if self.refined else in_suit[-2:]
         ):
             return top, f"leading the {card_symbol(top)}, top of a sequence in my long suit"
         return in_suit[0], f"leading low from my longest suit ({card_symbol(in_suit[0])})"

@@ -1,5 +1,6 @@
-"""The first rule-based player, kept unchanged as ``heuristic:v1`` so that a new version of
-:mod:`fivehundred.bots.heuristic` can be measured against it in the arena.
+"""The first rule-based player, ``heuristic:v1``, kept so that :mod:`fivehundred.bots.heuristic`
+can be measured against it in the arena: the same player with the first version's bidding
+(below) and play (:attr:`HeuristicPlayer.refined` off).
 
 Bidding counts tricks (the joker and the bowers are sure trump tricks, outside aces and K-Q
 count one, small trumps nearly a trick each in a long suit), counting partner for one trick
@@ -10,11 +11,7 @@ from __future__ import annotations
 
 from fivehundred.actions import (
     BID_BASE,
-    CALL_BASE,
-    GO_ALONE,
     MISERE,
-    NO_NOMINATION,
-    NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
     Action,
@@ -24,130 +21,38 @@ from fivehundred.actions import (
     bid_tricks,
 )
 from fivehundred.auction import bid_rank
-from fivehundred.bots.base import Player
-from fivehundred.bots.house import house_action, without_claim
-from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
-from fivehundred.cards import (
-    JOKER,
-    JOKERS_MASK,
-    NO_TRUMPS,
-    RANK_ACE,
-    RANK_JACK,
-    SUIT_MASKS,
-    SUITS,
-    Card,
-    CardMask,
-    card_symbol,
-    iter_cards,
-    make_card,
-    rank_of,
-    same_colour_suit,
-    suit_of,
+from fivehundred.bots.heuristic import (
+    STRAIN_NAMES,
+    HeuristicPlayer,
+    _friends,
+    _small_trumps,
+    hand_tricks,
+    misere_ok,
+    nt_stoppers,
+    side_suit_cards,
+    side_tricks,
+    trump_tricks,
 )
+from fivehundred.bots.house import house_action, without_claim
+from fivehundred.bots.memory import bidding_context
+from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUITS, CardMask
 from fivehundred.observation import Observation
 from fivehundred.rules import AMERICAN, Rules
-from fivehundred.scoring import side_of_seats
-
-STRAIN_NAMES = ("♠", "♣", "♦", "♥", "no trumps")
-RANK_KING = 14
-RANK_QUEEN = 13
 
 
-# ----------------------------------------------------------------------------- hand values
-def side_suit_cards(rules: Rules, suit: int, trump: int) -> CardMask:
-    """Pack cards of a side suit in a trump contract (its jack is the left bower)."""
-    mask = rules.pack.cards & SUIT_MASKS[suit]
-    if trump != NO_TRUMPS and suit == same_colour_suit(trump):
-        mask &= ~(1 << make_card(RANK_JACK, suit))
-    return mask
-
-
-def trump_tricks(hand: CardMask, trump: int, rules: Rules) -> float:
-    """Trick value of the trumps in ``hand`` if ``trump`` were trumps."""
-    ctx = bidding_context(trump)
-    trumps = rules.pack.cards & ctx.follow_masks[trump]
-    order = sorted(iter_cards(trumps), key=lambda c: -ctx.power[c])
-    mine = [c for c in order if hand >> c & 1]
-    n = len(mine)
-    value = 0.0
-    counted = 0
-    missing = 0
-    held_above = 0
-    for card in order:
-        if not hand >> card & 1:
-            missing += 1
-            continue
-        lower = n - held_above - 1
-        held_above += 1
-        if missing == 0:
-            part = 1.0
-        elif missing == 1 and lower >= 1:
-            part = 0.6
-        elif missing == 2 and lower >= 2:
-            part = 0.4
-        else:
-            part = 0.0
-        if part:
-            counted += 1
-        value += part
-    small = n - counted
-    # Small trumps win once the opponents' trumps are drawn, or ruff side suits.
-    per_small = 0.9 if n >= 5 else 0.5 if n == 4 else 0.25 if n == 3 else 0.0
-    return value + small * per_small
-
-
-def side_tricks(hand: CardMask, suit: int, trump: int, rules: Rules) -> float:
-    """Trick value of a side suit (or a no-trump suit): aces, K-Q, guarded kings."""
-    cards = hand & side_suit_cards(rules, suit, trump)
-    n = cards.bit_count()
-    if not n:
-        return 0.0
-    ace = bool(cards >> make_card(RANK_ACE, suit) & 1)
-    king = bool(cards >> make_card(RANK_KING, suit) & 1)
-    queen = bool(cards >> make_card(RANK_QUEEN, suit) & 1)
-    value = 0.0
-    if ace:
-        value += 1.0
-    if king:
-        value += 1.0 if ace else 0.5 if n >= 2 else 0.15
-    if queen:
-        if ace and king:
-            value += 0.8 if n >= 3 else 0.5
-        elif king:
-            value += 0.5
-        elif ace and n >= 3:
-            value += 0.25
-        elif n >= 3:
-            value += 0.2
-    if trump == NO_TRUMPS:
-        tops = 1 if ace else 0
-        if ace and king:
-            tops = 3 if queen else 2
-        # A long suit runs in no trumps once its top cards are out.
-        if n >= 5:
-            value += (n - 4) * (0.9 if tops >= 2 else 0.5 if tops else 0.25)
-    return min(value, float(n))
-
-
-def hand_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
-    """Tricks the hand alone should take in ``strain`` (4: no trumps)."""
-    if strain == NO_TRUMPS:
-        jokers = (hand & JOKERS_MASK).bit_count()
-        return jokers + sum(side_tricks(hand, s, NO_TRUMPS, rules) for s in SUITS)
-    total = trump_tricks(hand, strain, rules)
-    total += sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
-    return total
+def small_trump(n: int) -> float:
+    """The first count of a small trump: nearly a trick in a long suit."""
+    return 0.9 if n >= 5 else 0.5 if n == 4 else 0.25 if n == 3 else 0.0
 
 
 def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     """What the hand adds to partner's contract in ``strain``: top trumps, outside winners
     and ruffs; partner's own length already counts the small trumps."""
     if strain == NO_TRUMPS:
-        return hand_tricks(hand, strain, rules)
-    ctx = bidding_context(strain)
-    trumps = hand & ctx.follow_masks[strain]
+        return hand_tricks(hand, strain, rules, small_trump)
+    trumps = hand & bidding_context(strain).follow_masks[strain]
     n = trumps.bit_count()
-    top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules)
+    top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules, small_trump)
     side = sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
     shortness = sum(
         1
@@ -157,103 +62,32 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     return top + side + (0.5 * min(shortness, n - 1) if n >= 2 else 0.0) + 0.2 * n
 
 
-def _small_trumps(hand: CardMask, strain: int, rules: Rules) -> CardMask:
-    ctx = bidding_context(strain)
-    trumps = hand & ctx.follow_masks[strain]
-    return sum(1 << c for c in iter_cards(trumps) if ctx.power[c] < 200 + RANK_ACE)
-
-
-def nt_stoppers(hand: CardMask, rules: Rules) -> int:
-    """Suits the hand stops in no trumps (A, K-x, Q-x-x, or five cards)."""
-    stops = 0
-    for suit in SUITS:
-        cards = hand & rules.pack.cards & SUIT_MASKS[suit]
-        n = cards.bit_count()
-        if (
-            cards >> make_card(RANK_ACE, suit) & 1
-            or (cards >> make_card(RANK_KING, suit) & 1 and n >= 2)
-            or (cards >> make_card(RANK_QUEEN, suit) & 1 and n >= 3)
-            or n >= 5
-        ):
-            stops += 1
-    return stops
-
-
-def misere_dangers(hand: CardMask, rules: Rules) -> list[tuple[int, Card]]:
-    """(danger, card) for the cards that could be forced to win a trick in misère.
-
-    A suit's i-th lowest card is safe while at most ``2i + 1`` cards of the suit rank below
-    it: the defenders run out of low cards before it must win. Jokers are always dangerous.
-    """
-    out: list[tuple[int, Card]] = [(20, j) for j in iter_cards(hand & JOKERS_MASK)]
-    for suit in SUITS:
-        pack = list(iter_cards(rules.pack.cards & SUIT_MASKS[suit]))
-        mine = [c for c in pack if hand >> c & 1]
-        for index, card in enumerate(mine):
-            danger = pack.index(card) - 2 * index - 1
-            if danger > 0:
-                out.append((danger, card))
-    out.sort(reverse=True)
-    return out
-
-
-def misere_ok(hand: CardMask, rules: Rules, discards: int, strict: bool = False) -> bool:
-    """Whether a hand of low cards can bid misère: the dangerous cards fit in the discard,
-    with a card to spare for whatever the kitty brings."""
-    dangers = misere_dangers(hand, rules)
-    if strict:
-        return not dangers and not hand & JOKERS_MASK
-    return len(dangers) <= max(0, discards - 1) and sum(d for d, _ in dangers) <= 8
-
-
-def _friends(obs: Observation) -> set[int]:
-    """Seats on this seat's side for the whole game (none with three or five players)."""
-    sides = side_of_seats(obs.rules)
-    return {s for s in range(obs.rules.seats) if sides[s] == sides[obs.seat] and s != obs.seat}
-
-
-# ----------------------------------------------------------------------------- the player
 #: The phases this player decides itself; the house rules add others.
 V1_PHASES = ("auction", "discard", "nominate", "call", "play")
 
 
-class HeuristicV1Player(Player):
-    """Plays like a good club player; every decision comes with a reason (explain())."""
+class HeuristicV1Player(HeuristicPlayer):
+    """The first version of :class:`HeuristicPlayer`."""
 
     name = "heuristic:v1"
+    refined = False
 
     def act(self, observation: Observation) -> Action:
         obs = observation
-        if not obs.legal:
-            raise ValueError("no legal action: it is not this seat's turn")
-        if len(obs.legal) == 1:
-            self._reason = "the only legal action"
-            return obs.legal[0]
+        if not obs.legal or len(obs.legal) == 1 or house_action(obs) is not None:
+            return super().act(obs)
         # The house rules' decisions (claims, slam calls, the draw pack, open eight, a
-        # hi/lo hand) were not this player's: the house module answers them, and the
-        # current heuristic any other phase this player does not know.
-        house = house_action(obs)
-        if house is not None:
-            self._reason = house[1]
-            return house[0]
+        # hi/lo hand) were not this player's: the house module answers them (above), and
+        # the current heuristic any other phase this player does not know.
         obs = without_claim(obs)
         if obs.phase not in V1_PHASES:
-            from fivehundred.bots.heuristic import HeuristicPlayer
-
             stand_in = HeuristicPlayer(self.seed)
             action = stand_in.act(obs)
             self._reason = stand_in.explain()
             return action
-        if obs.phase == "auction":
-            action, why = self.bid(obs)
-        elif obs.phase == "discard":
-            action, why = self.discard(obs)
-        elif obs.phase == "nominate":
-            action, why = self.nominate(obs)
-        elif obs.phase == "call":
-            action, why = self.call_partner(obs)
-        else:
-            action, why = self.play(obs)
+        if obs.phase != "auction":
+            return super().act(obs)
+        action, why = self.bid(obs)  # without the house rules' bids (house_bid)
         if action not in obs.legal:  # a safety net: never return an illegal action
             action, why = obs.legal[0], "no better idea"
         self._reason = why
@@ -276,7 +110,7 @@ class HeuristicV1Player(Player):
             partner_help = 0.5
         levels: dict[int, float] = {}
         for strain in (*SUITS, NO_TRUMPS):
-            raw = hand_tricks(hand, strain, rules)
+            raw = hand_tricks(hand, strain, rules, small_trump)
             if strain == NO_TRUMPS:
                 jokers = (hand & JOKERS_MASK).bit_count()
                 stops = nt_stoppers(hand, rules)
@@ -356,433 +190,6 @@ class HeuristicV1Player(Player):
         options = [a for a in obs.legal if BID_BASE <= a < MISERE]
         pick = min(options, key=lambda a: (bid_strain(a) != cheapest_strain, bid_rank(a, rules)))
         return pick, "the dealer must bid: the cheapest bid in the best strain"
-
-    # ------------------------------------------------------------------ the kitty
-    def discard(self, obs: Observation) -> tuple[Action, str]:
-        rules = obs.rules
-        hand = obs.hand
-        left = hand.bit_count() - rules.pack.hand_size
-        contract = obs.contract
-        if contract >= MISERE:
-            card = self._misere_discard(hand, rules)
-            return card, f"discarding the {card_symbol(card)}: too high to play under in misère"
-        strain = bid_strain(contract)
-        plan = self.plan_discards(hand, strain, left, rules)
-        card = plan[0]
-        return card, f"discarding the {card_symbol(card)}: " + (
-            "voiding a short side suit"
-            if strain != NO_TRUMPS
-            else "keeping long suits and stoppers"
-        )
-
-    def _misere_discard(self, hand: CardMask, rules: Rules) -> Card:
-        dangers = misere_dangers(hand, rules)
-        if dangers:
-            return dangers[0][1]
-        # Nothing dangerous: shed the highest card of the shortest suit (voids help misère).
-        return max(
-            iter_cards(hand),
-            key=lambda c: (-(hand & SUIT_MASKS[suit_of(c)]).bit_count(), rank_of(c)),
-        )
-
-    def plan_discards(self, hand: CardMask, strain: int, count: int, rules: Rules) -> list[Card]:
-        """The cards to discard, best first: void short side suits, keep trumps and aces."""
-        if strain == NO_TRUMPS:
-
-            def keep_nt(card: Card) -> float:
-                if card >= JOKER:
-                    return 1000.0
-                suit = suit_of(card)
-                n = (hand & SUIT_MASKS[suit]).bit_count()
-                stop = side_tricks(hand, suit, NO_TRUMPS, rules)
-                return rank_of(card) + 4 * n + 6 * stop
-
-            return sorted(iter_cards(hand), key=keep_nt)[:count]
-        ctx = bidding_context(strain)
-        trumps = hand & ctx.follow_masks[strain]
-        side = hand & ~trumps
-        plan: list[Card] = []
-        suits = []
-        for suit in SUITS:
-            if suit == strain:
-                continue
-            cards = side & SUIT_MASKS[suit]
-            if cards:
-                has_ace = bool(cards >> make_card(RANK_ACE, suit) & 1)
-                suits.append((has_ace, cards.bit_count(), suit, cards))
-        suits.sort()
-        budget = count
-        for has_ace, n, _, cards in suits:
-            if has_ace:
-                continue
-            if n <= budget:
-                plan.extend(sorted(iter_cards(cards), key=rank_of))
-                budget -= n
-        rest = [c for c in iter_cards(side) if c not in plan]
-
-        def keep_side(card: Card) -> float:
-            suit = suit_of(card)
-            value = side_tricks(hand, suit, strain, rules)
-            top = 20 if rank_of(card) == RANK_ACE else 0
-            return top + rank_of(card) + 3 * value - (hand & SUIT_MASKS[suit]).bit_count() * 0.5
-
-        rest.sort(key=keep_side)
-        plan.extend(rest)
-        plan.extend(sorted(iter_cards(trumps), key=lambda c: ctx.power[c]))
-        return plan[:count]
-
-    def nominate(self, obs: Observation) -> tuple[Action, str]:
-        hand = obs.hand
-        joker_actions = [a for a in obs.legal if a != NO_NOMINATION]
-        if obs.contract >= MISERE:
-            # A nominated joker is only the top card of its suit: put it in our longest suit
-            # so we can always play under with it and discard it when void elsewhere.
-            best = max(joker_actions, key=lambda a: (hand & SUIT_MASKS[(a - NOMINATE_BASE) % 4])
-                       .bit_count())  # fmt: skip
-            return best, (
-                f"nominating the joker as a {'♠♣♦♥'[(best - NOMINATE_BASE) % 4]}: "
-                "a free joker would win a trick in misère"
-            )
-        return NO_NOMINATION, "keeping the joker free: it wins any trick and stops every suit"
-
-    def call_partner(self, obs: Observation) -> tuple[Action, str]:
-        """Five players: call the best trump we lack (the holder is surely strong), or in
-        no trumps the best ace."""
-        calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
-        if not calls:
-            return GO_ALONE, "going alone"
-        trump = obs.trump if 0 <= obs.trump < NO_TRUMPS else NO_TRUMPS
-        ctx = bidding_context(trump)
-
-        def strength(action: Action) -> tuple[int, int]:
-            card = action - CALL_BASE
-            is_trump = trump != NO_TRUMPS and bool(ctx.follow_masks[trump] >> card & 1)
-            return (1 if is_trump else 0, ctx.power[card])
-
-        best = max(calls, key=strength)
-        return best, f"calling the {card_symbol(best - CALL_BASE)}: its holder will be strong"
-
-    # ------------------------------------------------------------------ play
-    def play(self, obs: Observation) -> tuple[Action, str]:
-        view = TableView(obs)
-        cards = legal_cards(obs)
-        if view.misere:
-            if obs.seat == obs.contractor:
-                card, why = self._misere_declarer(view, cards)
-            else:
-                card, why = self._misere_defender(view, cards)
-        elif view.trick_cards:
-            card, why = self._follow(view, cards)
-        else:
-            card, why = self._lead(view, cards)
-        actions = cards[card]
-        if len(actions) > 1:
-            return self._joker_lead(view, actions), why
-        return actions[0], why
-
-    def _joker_lead(self, view: TableView, actions: list[Action]) -> Action:
-        """Lead an unnominated joker as our longest suit (the others must follow it)."""
-        hand = view.hand
-        return max(actions, key=lambda a: ((hand & SUIT_MASKS[(a - 66) % 4]).bit_count(),
-                                           -((a - 66) % 4)))  # fmt: skip
-
-    # ---------------------------------------------------------------- following
-    def _cheapest(self, view: TableView, cards: list[Card]) -> Card:
-        return min(cards, key=lambda c: (view.trick_power(c) >= 200, view.ctx.power[c]))
-
-    def _shed(self, view: TableView, cards: list[Card]) -> Card:
-        """The card we miss least: low, from a short side suit, never a winner or a trump."""
-        hand = view.hand
-
-        def value(card: Card) -> float:
-            if view.ctx.free_jokers >> card & 1:
-                return 1000.0
-            suit = view.suit_of(card)
-            if not view.nt and suit == view.trump:
-                return 500.0 + view.ctx.power[card]
-            length = (hand & view.ctx.follow_masks[suit]).bit_count() if suit >= 0 else 0
-            master = 60 if view.is_master(card) else 0
-            if view.nt and suit >= 0:
-                # In no trumps keep the long suit that will run; shed from short ones.
-                return master + view.ctx.power[card] + 3 * length
-            return master + view.ctx.power[card] + 2 * length
-
-        return min(cards, key=value)
-
-    def _follow(self, view: TableView, legal: dict[Card, list[Action]]) -> tuple[Card, str]:
-        cards = list(legal)
-        win_seat, win_card = view.winning()
-        after = view.still_to_play()
-        opponents_after = [s for s in after if not view.on_my_side(s)]
-        best = view.trick_power(win_card)
-        winners = [c for c in cards if view.trick_power(c) > best]
-        following = view.led >= 0 and bool(view.ctx.follow_masks[view.led] >> cards[0] & 1)
-        if view.on_my_side(win_seat):
-            safe = (
-                not opponents_after
-                or (
-                    view.is_master(win_card)
-                    and not any(not view.may_hold(s, view.led) for s in opponents_after)
-                    and view.trick_power(win_card) < 200
-                )
-                or (view.trick_power(win_card) >= 200 and view.is_master(win_card))
-            )
-            if safe or not winners:
-                card = self._cheapest(view, cards) if following else self._shed(view, cards)
-                return card, "partner is winning the trick: playing low"
-        if not winners:
-            if following:
-                return self._cheapest(view, cards), "cannot beat the trick: playing my lowest"
-            return self._shed(view, cards), "cannot win: discarding my least useful card"
-        if not opponents_after:
-            card = self._cheapest(view, winners)
-            return card, f"winning the trick as cheaply as possible with the {card_symbol(card)}"
-        masters = [c for c in winners if view.is_master(c)]
-        ruffing = not following
-        if ruffing:
-            # Ruff high enough that an opponent still to play, also void, cannot overruff.
-            threat = any(not view.may_hold(s, view.led) for s in opponents_after)
-            pick = (
-                self._cheapest(view, masters)
-                if threat and masters
-                else self._cheapest(view, winners)
-            )
-            if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat in view.friends:
-                return self._shed(view, cards), "partner is winning: keeping the joker"
-            return pick, f"trumping in with the {card_symbol(pick)}"
-        if masters:
-            card = self._cheapest(view, masters)
-            return card, f"the {card_symbol(card)} is the best card left in the suit: taking it"
-        if any(s in view.friends for s in after):
-            # Second hand low: partner still plays after us.
-            return self._cheapest(view, cards), "second hand low: partner plays after me"
-        card = self._cheapest(view, winners)
-        return card, f"third hand high enough: the {card_symbol(card)} makes them pay"
-
-    # ---------------------------------------------------------------- leading
-    def _lead(self, view: TableView, legal: dict[Card, list[Action]]) -> tuple[Card, str]:
-        cards = list(legal)
-        hand = view.hand
-        ctx = view.ctx
-        declarer = view.seat in view.declarers
-        trumps = [c for c in cards if not view.nt and view.suit_of(c) == view.trump]
-        side = [c for c in cards if c not in trumps and not ctx.free_jokers >> c & 1]
-        jokers = [c for c in cards if ctx.free_jokers >> c & 1]
-        opponents = [s for s in view.opponents]
-        trumps_out = view.trumps_out()
-        opp_trumps = bool(trumps_out) and any(view.may_hold(s, view.trump) for s in opponents)
-        if view.nt:
-            return self._lead_nt(view, cards, side, jokers, declarer)
-        # Declarer: draw trumps when long in them, leading from the top (never a low trump).
-        if declarer and trumps and opp_trumps:
-            top = max(trumps, key=lambda c: ctx.power[c])
-            long_in_trumps = len(trumps) >= 3 or len(trumps) > trumps_out.bit_count() // 2
-            if view.is_master(top) and (view.seat == view.contractor or long_in_trumps):
-                return top, (
-                    f"leading the {card_symbol(top)}: the top trump, drawing the "
-                    f"{trumps_out.bit_count()} trumps still out"
-                )
-            if view.seat == view.contractor and long_in_trumps and len(trumps) >= 4:
-                return top, (
-                    f"leading the {card_symbol(top)} to force out the higher trump "
-                    "while long in trumps"
-                )
-        # Cash side-suit winners that will not be ruffed.
-        cashable = []
-        for card in side:
-            suit = view.suit_of(card)
-            if not view.is_master(card):
-                continue
-            ruff_risk = any(not view.may_hold(s, suit) for s in opponents) and (
-                opp_trumps or not declarer
-            )
-            if not ruff_risk:
-                cashable.append(card)
-        if cashable and (declarer or not view.trick_cards):
-            card = max(
-                cashable,
-                key=lambda c: (
-                    ctx.power[c],
-                    -(hand & ctx.follow_masks[view.suit_of(c)]).bit_count(),
-                ),
-            )
-            return card, f"leading the {card_symbol(card)}: a sure trick"
-        if declarer:
-            if trumps and len(trumps) >= 2 and side:
-                singles = [
-                    c
-                    for c in side
-                    if (hand & ctx.follow_masks[view.suit_of(c)]).bit_count() == 1
-                    and rank_of(c) != RANK_ACE
-                ]
-                if singles and view.seat == view.contractor:
-                    card = min(singles, key=lambda c: ctx.power[c])
-                    return card, f"leading the singleton {card_symbol(card)} to ruff the suit later"
-            if side:
-                suit = max(
-                    {view.suit_of(c) for c in side},
-                    key=lambda s: (hand & ctx.follow_masks[s]).bit_count(),
-                )
-                in_suit = [c for c in side if view.suit_of(c) == suit]
-                card = min(in_suit, key=lambda c: ctx.power[c])
-                return card, f"leading low from my longest side suit ({card_symbol(card)})"
-            top = max(trumps, key=lambda c: ctx.power[c])
-            return top, f"only trumps left: leading the {card_symbol(top)}"
-        # Defender: lead the suit the declarer is weak in, and never into a void with trumps.
-        if side:
-            return self._defender_lead(view, side)
-        low = min(trumps, key=lambda c: ctx.power[c])
-        return low, "only trumps left"
-
-    def _suit_score_for_defence(self, view: TableView, suit: int) -> float:
-        declarers = [s for s in view.declarers if s in view.active]
-        score = 0.0
-        trumps_out = bool(view.trumps_out())
-        for seat in declarers:
-            if not view.may_hold(seat, suit) and trumps_out:
-                score -= 6  # the declarer side would ruff it
-        obs = view.obs
-        for plays, _ in obs.tricks:
-            leader, action = plays[0]
-            card = play_card(action)
-            if view.suit_of(card) != suit:
-                continue
-            if leader in view.friends:
-                score += 3  # return partner's suit
-            elif leader in view.declarers:
-                score -= 2  # the declarer's own suit: it is strong there
-        return score
-
-    def _defender_lead(self, view: TableView, side: list[Card]) -> tuple[Card, str]:
-        ctx = view.ctx
-        hand = view.hand
-        suits = {view.suit_of(c) for c in side}
-
-        def key(suit: int) -> tuple[float, int]:
-            return (
-                self._suit_score_for_defence(view, suit),
-                (hand & ctx.follow_masks[suit]).bit_count(),
-            )
-
-        suit = max(suits, key=key)
-        in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
-        top = in_suit[-1]
-        if view.is_master(top):
-            return top, f"leading the {card_symbol(top)}: a winner in the declarer's weak suit"
-        if len(in_suit) >= 2 and not view.higher_unseen(top) & ~view.higher_unseen(in_suit[-2]):
-            return top, f"leading the {card_symbol(top)} from the top of a sequence"
-        return in_suit[0], f"leading low in {'♠♣♦♥'[suit]}, the suit the declarer is weak in"
-
-    def _lead_nt(
-        self,
-        view: TableView,
-        cards: list[Card],
-        side: list[Card],
-        jokers: list[Card],
-        declarer: bool,
-    ) -> tuple[Card, str]:
-        ctx = view.ctx
-        hand = view.hand
-        if not side:
-            return jokers[0], "leading the joker"
-        masters = [c for c in side if view.is_master(c)]
-        length = {s: (hand & ctx.follow_masks[s]).bit_count() for s in SUITS}
-        if masters:
-            # Run the long suit first: its winners also set up the small cards.
-            card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))
-            return card, f"running my long suit: the {card_symbol(card)} is a winner"
-        if jokers and (declarer or view.obs.suits_led.bit_count() >= 3):
-            return jokers[0], (
-                "leading the joker, nominating my long suit: a sure trick that pulls a round of it"
-            )
-        # No winners: lead from the longest suit (never a bare singleton), top of a sequence.
-        suit = max(
-            {view.suit_of(c) for c in side},
-            key=lambda s: (length[s], self._suit_score_for_defence(view, s) if not declarer else 0),
-        )
-        in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
-        top = in_suit[-1]
-        if len(in_suit) >= 3 and not view.higher_unseen(top) & ~view.higher_unseen(in_suit[-2]):
-            return top, f"leading the {card_symbol(top)}, top of a sequence in my long suit"
-        return in_suit[0], f"leading low from my longest suit ({card_symbol(in_suit[0])})"
-
-    # ---------------------------------------------------------------- misère
-    def _misere_declarer(
-        self, view: TableView, legal: dict[Card, list[Action]]
-    ) -> tuple[Card, str]:
-        ctx = view.ctx
-        cards = [c for c in legal if not ctx.free_jokers >> c & 1] or list(legal)
-        if not view.trick_cards:
-            # Lead the card most likely to be beaten: most unseen cards above it.
-            def covered(card: Card) -> tuple[int, int]:
-                suit = view.suit_of(card)
-                above = view.higher_unseen(card).bit_count() if suit >= 0 else 0
-                return (above, -ctx.power[card])
-
-            card = max(cards, key=covered)
-            return card, f"leading the {card_symbol(card)}: plenty of higher cards are out"
-        _, win_card = view.winning()
-        best = view.trick_power(win_card)
-        under = [c for c in cards if view.trick_power(c) < best]
-        following = view.led >= 0 and bool(ctx.follow_masks[view.led] >> cards[0] & 1)
-        if not following:
-            card = self._misere_discard(view.hand & sum(1 << c for c in cards), view.obs.rules)
-            if card not in legal:
-                card = max(cards, key=lambda c: ctx.power[c])
-            return card, f"void: throwing away the dangerous {card_symbol(card)}"
-        if under:
-            card = max(under, key=lambda c: ctx.power[c])
-            return card, f"playing under with the {card_symbol(card)}, the highest card that loses"
-        card = min(cards, key=lambda c: ctx.power[c])
-        return card, "every card I hold wins this trick"
-
-    def _misere_defender(
-        self, view: TableView, legal: dict[Card, list[Action]]
-    ) -> tuple[Card, str]:
-        ctx = view.ctx
-        contractor = view.contractor
-        exposed = dict(view.obs.exposed).get(contractor, 0)
-        non_jokers = [c for c in legal if not ctx.free_jokers >> c & 1]
-        cards = non_jokers or list(legal)
-        if not view.trick_cards:
-
-            def squeeze(card: Card) -> tuple[int, int, int]:
-                suit = view.suit_of(card)
-                if suit < 0:
-                    return (-100, 0, 0)
-                if not view.may_hold(contractor, suit):
-                    return (-50, 0, -ctx.power[card])
-                theirs = view.unseen & ctx.follow_masks[suit]
-                if exposed:
-                    theirs = exposed & ctx.follow_masks[suit]
-                    if not theirs:
-                        return (-50, 0, -ctx.power[card])
-                    # Best of all: a card below every card the contractor holds in the suit.
-                    beneath = all(ctx.power[c] > ctx.power[card] for c in iter_cards(theirs))
-                    return (10 if beneath else 0, -ctx.power[card], 0)
-                below = sum(1 for c in iter_cards(theirs) if ctx.power[c] < ctx.power[card])
-                return (0, -below, -ctx.power[card])
-
-            card = max(cards, key=squeeze)
-            return card, (
-                f"leading the low {card_symbol(card)}: squeezing the misère declarer to win a trick"
-            )
-        win_seat, win_card = view.winning()
-        best = view.trick_power(win_card)
-        following = view.led >= 0 and bool(ctx.follow_masks[view.led] >> cards[0] & 1)
-        contractor_played = contractor in view.trick_seats
-        if contractor_played and win_seat == contractor:
-            under = [c for c in cards if view.trick_power(c) < best]
-            if under:
-                card = max(under, key=lambda c: ctx.power[c])
-                return card, "the declarer is winning the trick: playing under"
-        if not contractor_played and following:
-            card = min(cards, key=lambda c: ctx.power[c])
-            return card, "playing low so the declarer's card can win"
-        # The trick is lost for the declarer or we are void: shed high cards, keep low ones
-        # for leading later; the joker is never thrown away if another card will do.
-        card = max(cards, key=lambda c: ctx.power[c])
-        return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
 
 
 __all__ = ["HeuristicV1Player"]

@@ -106,9 +106,6 @@ _SCALE = {10: 0.0, 9: 0.25, 8: 0.5, 7: 0.75}
 #: Player counts whose bids and discard are simulated here (the other counts:
 #: ``fivehundred.bots.counts.BID_COUNTS``).
 SIMULATED_COUNTS = (4,)
-#: In play, value the outcomes by the chance to win the game when some can end it
-#: (:mod:`fivehundred.bots.equity`).
-GAME_AWARE = True
 #: Positions searched for a bid at the default strength (see ``PimcPlayer.node_budget``).
 NODE_BUDGET = 2_500_000
 
@@ -388,7 +385,7 @@ class PimcPlayer(Player):
     ) -> Callable[[int], float] | None:
         """:meth:`_game_utility` without the tie-break: 1000 times the chance to win the
         game for the contracting side's final tricks, or None."""
-        game = equity.for_seat(obs) if GAME_AWARE else None
+        game = equity.for_seat(obs)
         if game is None or obs.contract < 0 or obs.contractor < 0:
             return None
         seen = {t for _, values in outcomes for t in values.values()}
@@ -502,7 +499,7 @@ class PimcPlayer(Player):
         weighted = ", weighted by how well each fits the bids" if model else ""
         if postponed is not None:
             weighted += "; my next card chosen once for the deals I cannot tell apart"
-        two = obs.rules.two_jokers
+        two = obs.rules.joker_names
 
         def shown(total: float) -> str:
             value = total / weight_sum

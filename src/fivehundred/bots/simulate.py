@@ -66,9 +66,6 @@ MIN_DEALS = 4
 BID_CAUTION = 0.0
 #: Deals drawn for each one kept when the deals are weighted by the calls seen.
 BELIEF_DRAWS = 3
-#: Value the calls by the chance to win the game when a call can end it (three, four or
-#: six players, :mod:`fivehundred.bots.equity`), not by this hand's points.
-GAME_AWARE = True
 #: An early pass shows no suit worth more than this many tricks on its own.
 PASS_MAX = 5.3
 
@@ -370,7 +367,7 @@ def bid_by_simulation(
     proposal = heuristic.act(obs)
     why = heuristic.explain()
     legal = set(obs.legal)
-    game = equity.for_seat(obs) if GAME_AWARE else None
+    game = equity.for_seat(obs)
     bids = [(s, c) for s, c in obs.auction if c != PASS]
     standing = bids[-1] if bids else None
     # Near the end: an opponent's standing contract that would win the game if just made
@@ -627,7 +624,7 @@ def discard_by_simulation(
             # A trick more counts a little even when the score is the same.
             totals[i] += contract_score(contract, total, rules) + total
     best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-    cards = ", ".join(say(c, rules.two_jokers) for c in iter_cards(candidates[best]))
+    cards = ", ".join(say(c, rules.joker_names) for c in iter_cards(candidates[best]))
     return candidates[best], (
         f"discarding {cards}: best of {len(candidates)} discards over {solved} solved deals "
         f"(mean {totals[best] / max(solved, 1):+.0f})"

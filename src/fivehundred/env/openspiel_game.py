@@ -155,7 +155,7 @@ class FiveHundredState(pyspiel.State):  # type: ignore[misc]
         return HandState.from_deck(self.rules, self.dealer, self.dealt)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        two = self.rules.two_jokers
+        two = self.rules.joker_names
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {card_text(action, two)}"
         return action_text(action, two)
@@ -245,7 +245,7 @@ class Observer:
         if hand is None:
             owners = deal_owners(rules, state.dealer)
             own = [c for owner, c in zip(owners, state.dealt, strict=False) if owner == player]
-            return json.dumps({"dealing": [card_text(c, rules.two_jokers) for c in own]})
+            return json.dumps({"dealing": [card_text(c, rules.joker_names) for c in own]})
         if not self.perfect_recall:
             view = hand.observation(acting_seat(hand, player)).to_json()
             view.pop("players", None)
@@ -256,7 +256,7 @@ class Observer:
             view = hand.observation(seat).to_json()
             view.pop("players", None)
             views.append(view)
-        dealt = mask_text(hand.dealt[player], rules.two_jokers)
+        dealt = mask_text(hand.dealt[player], rules.joker_names)
         return json.dumps({"dealt": dealt, "views": views}, sort_keys=True)
 
 

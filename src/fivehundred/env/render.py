@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 from fivehundred.actions import action_text
 from fivehundred.game import HandState
-from fivehundred.text import hand_text, seat_name
+from fivehundred.text import hand_text
+from fivehundred.words import seat_name
 
 
 def table_text(state: HandState, scores: Sequence[int] = (), hands_played: int = 0) -> str:
     """The hand in progress: contract, every hand, the trick on the table, tricks and scores."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     n = rules.seats
     names = [seat_name(s, n) for s in range(n)]
     lines = [f"{rules.describe()}  hand {hands_played + 1}, dealer {names[state.dealer]}, "

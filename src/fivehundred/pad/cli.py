@@ -18,7 +18,7 @@ PADS_DIR = "pads"
 
 
 def _data_dir() -> Path:
-    from fivehundred.tui.storage import data_dir
+    from fivehundred.datadir import data_dir
 
     return data_dir()
 

@@ -111,7 +111,7 @@ class PadSession:
 
     def save(self) -> None:
         if self.path is not None:
-            from fivehundred.tui.storage import write_json_atomic
+            from fivehundred.datadir import write_json_atomic
 
             write_json_atomic(self.path, self.pad.data)
 

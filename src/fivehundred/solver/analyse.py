@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 from fivehundred.actions import JOKER_LEAD_BASE, action_text, parse_play
-from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS, card_symbol
+from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS, JokerNames, card_symbol
 from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import PLAY, GameState, HandState
 from fivehundred.play import make_context
@@ -33,11 +33,11 @@ from fivehundred.solver.reference import contracting_seats
 
 def start_of_play(state: HandState) -> HandState:
     """The hand replayed to its first lead (auction, kitty exchange, nomination as made)."""
-    start = HandState(state.rules, state.dealer, state.dealt, state.kitty_dealt)
+    start = state.as_dealt()
     for action in state.history:
         if start.phase == PLAY:
             break
-        start.apply(action)
+        start.replay_action(action)
     return start
 
 
@@ -64,7 +64,7 @@ def strain_table(start: HandState) -> dict[str, int]:
     return table
 
 
-def _display(text: str, two_jokers: bool) -> str:
+def _display(text: str, two_jokers: JokerNames) -> str:
     """A played card in record notation, as shown to people (``9♠``; joker leads ``JK>S``)."""
     action = parse_play(text)
     if action >= JOKER_LEAD_BASE:
@@ -74,7 +74,7 @@ def _display(text: str, two_jokers: bool) -> str:
 
 def analyse_hand(state: HandState) -> dict[str, Any]:
     """The analysis of one hand (see the module docstring) as a JSON-ready dict."""
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     if state.contract < 0 or state.contractor < 0:
         return {"contract": None, "note": "no contract: nothing to analyse"}
     start = start_of_play(state)
@@ -128,7 +128,7 @@ def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
     if "note" in analysis:
         contract = analysis.get("contract")
         return f"{contract}: {analysis['note']}" if contract else analysis["note"]
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     side = analysis["side"]
     who = f"seat {analysis['contractor']}" + (
         f" (with seat {', '.join(str(s) for s in side[1:])})" if len(side) > 1 else ""

@@ -9,56 +9,23 @@ last chosen) and ``games/`` (finished games, and unfinished ones put aside by a 
 from __future__ import annotations
 
 import contextlib
-import json
-import os
-import tempfile
+import os as os  # tests patch storage.os (the writes moved to fivehundred.datadir)
 import time
 from pathlib import Path
 from typing import Any
 
+from fivehundred.datadir import ENV_DATA_DIR as ENV_DATA_DIR
+from fivehundred.datadir import DataDirError as DataDirError
+from fivehundred.datadir import SaveError as SaveError
+from fivehundred.datadir import check_data_dir as check_data_dir
+from fivehundred.datadir import data_dir as data_dir
+from fivehundred.datadir import write_json_atomic as write_json_atomic
 from fivehundred.errors import RecordError
 from fivehundred.record import load_json, one_line
 
-ENV_DATA_DIR = "FIVEHUNDRED_DATA_DIR"
 SAVE_NAME = "current-game.json"
 SETTINGS_NAME = "settings.json"
 GAMES_DIR = "games"
-
-
-class SaveError(Exception):
-    """A saved file that cannot be read back; the message says which and why."""
-
-
-class DataDirError(SaveError):
-    """The data directory cannot be used (not a directory, not writable, ...)."""
-
-
-def check_data_dir() -> Path:
-    """The data directory, created if need be and checked to be writable; raises
-    :class:`DataDirError` with a one-line message naming it and why not."""
-    where = data_dir()
-    origin = f" (${ENV_DATA_DIR})" if os.environ.get(ENV_DATA_DIR) else ""
-    if where.exists() and not where.is_dir():
-        raise DataDirError(f"cannot use the data directory {where}{origin}: not a directory")
-    try:
-        where.mkdir(parents=True, exist_ok=True)
-        handle, probe = tempfile.mkstemp(prefix=".probe.", dir=where)
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise DataDirError(f"cannot use the data directory {where}{origin}: {reason}") from None
-    return where
-
-
-def data_dir() -> Path:
-    """The directory for saves and settings (created on first write, not here)."""
-    override = os.environ.get(ENV_DATA_DIR)
-    if override:
-        return Path(override).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("fivehundred", appauthor=False))
 
 
 def save_path() -> Path:
@@ -67,24 +34,6 @@ def save_path() -> Path:
 
 def settings_path() -> Path:
     return data_dir() / SETTINGS_NAME
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON to ``path`` through a temporary file in the same directory and
-    ``os.replace``, so that a crash mid-write leaves the old file whole."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp_name)
-        raise
 
 
 def read_json(path: Path, what: str = "file") -> Any:

@@ -168,7 +168,7 @@ def serve_main(argv: list[str]) -> int:
 
     import uvicorn
 
-    from fivehundred.tui.storage import data_dir
+    from fivehundred.datadir import data_dir
     from fivehundred.web.server import create_app
     from fivehundred.web.store import StoreError
 

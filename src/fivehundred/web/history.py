@@ -13,7 +13,6 @@ import asyncio
 import functools
 import json
 import logging
-import re
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ from fivehundred.cards import mask_text
 from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
-from fivehundred.rules import PRESETS, VARIANTS, Rules, make_rules
+from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
 
 log = logging.getLogger("fivehundred.web.history")
@@ -37,47 +36,20 @@ STATIC_DIR = Path(__file__).with_name("static")
 MAX_GAMES = 100  # games read for a player's page
 MAX_ANALYSES = 256  # analyses kept in memory
 
-#: How the lobby names the variants it knows; a new variant shows under its own name.
-VARIANT_LABELS = {
-    "pack45": "45-card pack", "two_jokers": "two jokers", "deal_3_4_3": "deal 3-4-3",
-    "raise_after_passes": "raise after passes", "misere_anytime": "misère any time",
-    "no_misere": "no misère", "open_misere_520": "open misère scores 520",
-    "no_open_misere": "no open misère", "open_misere": "open misère",
-    "blind_misere": "blind misère", "allpass_redeal_same_dealer": "all pass: same dealer redeals",
-    "allpass_play_nt": "all pass: play no trumps", "dealer_must_bid": "dealer must bid",
-    "eldest_leads": "eldest hand leads", "joker_lead_not_renounced": "joker led as a suit not renounced",
-    "original_1904": "original 1904 scores", "perfect": "perfect scoring table",
-    "scoring_table": "scoring table", "misere_defenders_score": "misère defenders score tricks",
-    "rule_490": "the 490 rule", "win_1904": "1904 win rule", "target": "target score",
-    "point_spread": "point spread", "partner_announces": "partner announces",
-    "half_each": "half each (five players)", "teams_of_two": "three teams of two",
-}  # fmt: skip
-
 
 # ----------------------------------------------------------------------------- rules
-def _variant_kind(name: str) -> dict[str, Any]:
-    """How a variant is set: a switch, a number, or a choice (read from its parser: a
-    switch is one that some preset accepts set to true)."""
-    apply = VARIANTS[name]
-    for cell in getattr(apply, "__closure__", None) or ():
-        value = cell.cell_contents
-        if isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
-            return {"kind": "choice", "options": list(value)}
-    for preset in PRESETS:
-        try:
-            make_rules(preset, {name: True})
-            return {"kind": "switch"}
-        except RulesError:
-            continue
-    return {"kind": "number"}
+def _variant_entry(variant: Variant) -> dict[str, Any]:
+    """A variant for the lobby: its name, label and how it is set (a switch, a number or
+    a choice), all from the registry."""
+    entry: dict[str, Any] = {"name": variant.name, "label": variant.title, "kind": variant.kind}
+    if variant.kind == CHOICE:
+        entry["options"] = list(variant.options)
+    return entry
 
 
 def _refusal(error: RulesError) -> tuple[str, str]:
-    """The variant a refusal names and its reason, without the leading "variant 'x' "."""
-    match = re.match(r"variant '([^']+)' (.*)", error.reason, re.DOTALL)
-    if match is None:
-        return "", error.reason
-    return match.group(1), match.group(2)
+    """The variant a refusal names and its reason in the variant's own words."""
+    return error.variant, error.why
 
 
 def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
@@ -118,10 +90,8 @@ def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
 @functools.cache
 def _catalogue_json() -> str:
     variants = []
-    for name in sorted(VARIANTS):
-        entry = {"name": name, "label": VARIANT_LABELS.get(name, name.replace("_", " "))}
-        entry.update(_variant_kind(name))
-        variants.append(entry)
+    for name in sorted(REGISTRY):
+        variants.append(_variant_entry(REGISTRY[name]))
     presets = [_preset_entry(name, variants) for name in PRESETS]
     return json.dumps({"presets": presets, "variants": variants, "players": player_choices()})
 
@@ -215,7 +185,7 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
     """One row of the score sheet, with the hand's cards as dealt."""
     hand = game.finished_hands[index]
     result = hand.result
-    two = hand.rules.two_jokers
+    two = hand.rules.joker_names
     return {
         "hand": index + 1,
         "dealer": hand.dealer,
@@ -253,8 +223,8 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
 
 def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     """Every position of a finished hand, all cards shown, from the deal to the end."""
-    two = hand.rules.two_jokers
-    state = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    two = hand.rules.joker_names
+    state = hand.as_dealt()
     steps = []
 
     def snapshot(action: str | None, seat: int | None) -> dict[str, Any]:
@@ -282,7 +252,7 @@ def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     steps.append(snapshot(None, None))
     for action in hand.history:
         seat = state.to_move
-        state.apply(action)
+        state.replay_action(action)
         steps.append(snapshot(action_text(action, two), seat))
     return steps
 
@@ -433,7 +403,7 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
                            "points": result.points[side], "finished": entry.get("finished")})  # fmt: skip
             controller = hand.controller(result.contractor) if result.contractor >= 0 else -1
             if controller in seats:
-                strain = _strain(action_text(result.contract, hand.rules.two_jokers)) or "?"
+                strain = _strain(action_text(result.contract, hand.rules.joker_names)) or "?"
                 row = strains.setdefault(strain, {"bid": 0, "made": 0})
                 row["bid"] += 1
                 row["made"] += int(bool(result.made))

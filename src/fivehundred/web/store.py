@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from fivehundred.tui.storage import data_dir
+from fivehundred.datadir import data_dir
 
 SCHEMA_VERSION = 1
 DB_NAME = "web.sqlite3"

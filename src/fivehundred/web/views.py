@@ -174,7 +174,7 @@ def last_trick(table: Table) -> dict[str, Any] | None:
         hand = game.finished_hands[-1]
     if not hand.tricks:
         return None
-    two = table.rules.two_jokers
+    two = table.rules.joker_names
     plays, winner = hand.tricks[-1]
     return {"plays": [[seat, action_text(a, two)] for seat, a in plays], "winner": winner}
 
@@ -188,7 +188,7 @@ def hand_result(table: Table) -> dict[str, Any] | None:
     result = hand.result
     return {
         "hand": len(game.finished_hands),
-        "contract": action_text(result.contract, table.rules.two_jokers)
+        "contract": action_text(result.contract, table.rules.joker_names)
         if result.contract >= 0
         else None,
         "contractor": result.contractor if result.contractor >= 0 else None,
@@ -208,7 +208,7 @@ def kitty_cards(table: Table, seat: int) -> list[str] | None:
         or seat != controller_of(table.rules, hand.contractor)
     ):
         return None
-    return mask_text(hand.kitty_dealt, table.rules.two_jokers)
+    return mask_text(hand.kitty_dealt, table.rules.joker_names)
 
 
 def auction_seats(table: Table) -> list[int]:

@@ -1,0 +1,361 @@
+"""The words people read: cards, actions, seats, sides, contracts, prompts and refusals.
+
+One vocabulary for every interface (the terminal game, the line mode, the pad, the web,
+the bots' explanations, :mod:`fivehundred.text`): card symbols (``10♥``), the jokers named
+as the rules in force name them (``JK``; ``JKR``/``JKB``; ``JKR``/``JKW`` in the
+French-Canadian pack: pass ``rules.joker_names``), and the parse side, which takes back
+every form printed here and the record notation (``5♠``, ``5s``, ``10h``, ``open misère``,
+``open misere``, ``no slam``, ``jk``). Standard library only.
+
+>>> from fivehundred.actions import OPEN_MISERE, bid_action
+>>> action_label(bid_action(7, 3)), action_label(OPEN_MISERE)
+('7♥', 'open misère')
+>>> parse("7h", [bid_action(7, 3), OPEN_MISERE]) == bid_action(7, 3)
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from fivehundred.actions import (
+    BID_BASE,
+    BLIND_MISERE,
+    CALL_BASE,
+    GO_ALONE,
+    JOKER_LEAD_BASE,
+    MISERE,
+    NO_NOMINATION,
+    NOMINATE_BASE,
+    OPEN_MISERE,
+    PASS,
+    Action,
+    action_card,
+    action_text,
+    bid_strain,
+    bid_tricks,
+    parse_action,
+    parse_call,
+    parse_draw,
+    parse_nomination,
+    parse_partner_call,
+    parse_play,
+    parse_slam,
+)
+from fivehundred.cards import (
+    JOKER,
+    NUM_CARDS,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    CardMask,
+    JokerNames,
+    card_symbol,
+    iter_cards,
+    parse_card,
+)
+from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
+from fivehundred.play import PlayContext, sort_key
+
+STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
+
+# ------------------------------------------------------------------------------ seats
+#: Seat names around the table, clockwise from seat 0 (South), by seat count.
+SEAT_NAMES_BY_SEATS: dict[int, tuple[str, ...]] = {
+    3: ("South", "West", "East"),
+    4: ("South", "West", "North", "East"),
+    5: ("South", "West", "North-West", "North-East", "East"),
+    6: ("South", "South-West", "North-West", "North", "North-East", "South-East"),
+}
+
+
+def seat_name(seat: int, seats: int = 4) -> str:
+    """A seat's compass name (``South`` is seat 0, then clockwise); ``Seat 7`` otherwise."""
+    names = SEAT_NAMES_BY_SEATS.get(seats, ())
+    return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def side_names(seats: int = 4, sides: Sequence[int] | None = None) -> list[str]:
+    """A name for each side: its seats' names joined (``South–North``, ``West–East``)."""
+    sides = sides if sides is not None else tuple(seat % 2 for seat in range(seats))
+    return [
+        "–".join(seat_name(s, seats) for s in range(seats) if sides[s] == side)
+        for side in range(max(sides) + 1)
+    ]
+
+
+# ------------------------------------------------------------------------------ cards
+def suit_label(suit: int) -> str:
+    """``♠ ♣ ♦ ♥`` for suits 0–3; ``NT`` for no trumps (4)."""
+    return STRAIN_SYMBOLS[suit]
+
+
+def card_label(card: Card, jokers: JokerNames = False) -> str:
+    """``10♥``, ``A♠``, ``JK`` (the jokers keep their letters: ``JKR``, ``JKB``, ``JKW``)."""
+    return card_symbol(card, jokers)
+
+
+def cards_label(
+    cards: CardMask | Iterable[Card], ctx: PlayContext | None = None, jokers: JokerNames = False
+) -> str:
+    """Cards with suit symbols in display order (by suit; trumps together, the left bower
+    among them, once the contract is known): ``4♠ J♠ 10♥ JK``."""
+    listed = iter_cards(cards) if isinstance(cards, int) else cards
+    return " ".join(card_label(c, jokers) for c in sorted(listed, key=lambda c: sort_key(c, ctx)))
+
+
+# ------------------------------------------------------------------------------ actions
+_WORDS: dict[Action, str] = {
+    PASS: "pass",
+    MISERE: "misère",
+    OPEN_MISERE: "open misère",
+    BLIND_MISERE: "blind misère",
+    NO_NOMINATION: "no nomination",
+    GO_ALONE: "goes alone",
+}
+
+
+def action_label(action: Action, jokers: JokerNames = False) -> str:
+    """An action as a person reads it: ``7♥``, ``6NT``, ``misère``, ``JK as ♠``, ``pass``,
+    ``joker is ♥``, ``calls A♥ as partner``, ``hi/lo``, ``double misère``, ``no slam``."""
+    if 0 <= action < NUM_CARDS:
+        return card_label(action, jokers)
+    if action < PASS:
+        suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
+        return f"{card_label(action_card(action), jokers)} as {suit}"
+    if action in _WORDS:
+        return _WORDS[action]
+    if BID_BASE <= action < MISERE:
+        return f"{bid_tricks(action)}{STRAIN_SYMBOLS[bid_strain(action)]}"
+    if NOMINATE_BASE <= action < NO_NOMINATION:
+        return f"joker is {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
+    if CALL_BASE <= action < GO_ALONE:
+        return f"calls {card_label(action - CALL_BASE, jokers)} as partner"
+    # The house calls and decisions: the record notation in words (``action_text`` holds
+    # the one table of their names).
+    text = action_text(action, jokers)
+    return text.replace("hi_lo", "hi/lo").replace("_", " ").replace("misere", "misère")
+
+
+def contract_label(contract: Action, jokers: JokerNames = False) -> str:
+    """A contract (the winning call): ``7♥``, ``8NT``, ``open misère``, ``hi/lo``."""
+    return action_label(contract, jokers)
+
+
+def action_phrase(action: Action, jokers: JokerNames = False) -> str:
+    """An action in a sentence (the bots' explanations): ``the 7♠``, ``the joker``, ``the
+    joker led as ♥``, ``6NT``, ``pass``."""
+    if 0 <= action < NUM_CARDS:
+        return (
+            "the joker" if action >= JOKER and not jokers else f"the {card_label(action, jokers)}"
+        )
+    if action < PASS:
+        return f"the joker led as {SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]}"
+    return action_label(action, jokers)
+
+
+def labels(actions: Iterable[Action], jokers: JokerNames = False) -> list[str]:
+    """The label of each action (for an interface's buttons or list of legal actions)."""
+    return [action_label(a, jokers) for a in actions]
+
+
+# ------------------------------------------------------------------------------ prompts
+#: What a person decides in each phase (the phases of :mod:`fivehundred.game`).
+PHASE_PROMPTS: dict[str, str] = {
+    "auction": "Your bid",
+    "discard": "Discard a card",
+    "nominate": "Name the joker's suit (S C D H or none)",
+    "call": "Call a card for your partner (call:AH) or go alone",
+    "play": "Your card",
+    "slam": "Call slam or not (slam or no_slam)",
+    "slam_pass": "Your partner calls slam: pass them a card",
+    "table_kitty": "Move a face-up card to the kitty",
+    "table_take": "Take a face-up card",
+    "table_discard": "Discard a card for the one you took",
+    "draw": "Keep the card drawn (and throw the next) or throw it (keep or throw)",
+}
+
+
+def prompt(phase: str) -> str:
+    """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise."""
+    return PHASE_PROMPTS.get(phase, "Your move")
+
+
+# ------------------------------------------------------------------------------ parsing
+_LETTERS = str.maketrans({"♠": "s", "♣": "c", "♦": "d", "♥": "h", "è": "e", "/": "_"})
+_SPACES = re.compile(r"[\s_-]+")
+_PARSERS: tuple[Callable[[str], Action], ...] = (
+    parse_play,
+    parse_call,
+    parse_nomination,
+    parse_slam,
+    parse_draw,
+    parse_partner_call,
+)
+
+
+def _key(text: str) -> str:
+    """Text without the differences people make: case, symbols or letters, accents,
+    spaces or underscores (``Open Misère`` and ``open_misere`` are one key)."""
+    return _SPACES.sub("_", text.strip().lower().translate(_LETTERS)).strip("_")
+
+
+def parse(
+    text: str,
+    legal: Iterable[Action] | None = None,
+    jokers: JokerNames = False,
+    phase: str | None = None,
+) -> Action:
+    """The action a person (or a program) means by ``text``: any label printed by
+    :func:`action_label` or the record notation, with suits as symbols or letters, in any
+    case, with or without accents and underscores.
+
+    With ``legal``, a text that fits one legal action means it (``7h`` is the bid in the
+    auction, the card in play; ``jk`` is the joker lead when it is the only one). Otherwise
+    the record notation decides (``phase`` as :func:`~fivehundred.actions.parse_action`).
+    Raises :class:`ActionParseError`."""
+    if not isinstance(text, str):
+        raise ActionParseError(f"action must be a string, got {text!r}")
+    key = _key(text)
+    if legal is None:
+        return parse_action(key, phase)
+    options = list(legal)
+    known = {_key(action_label(a, jokers)): a for a in options}
+    known.update((_key(action_text(a, jokers)), a) for a in options)
+    if key in known:
+        return known[key]
+    candidates: list[Action] = []
+    for parser in _PARSERS:
+        with contextlib.suppress(ActionParseError):
+            candidates.append(parser(key))
+    fitting = {a for a in candidates if a in options}
+    if not fitting:  # a card named whose legal action is a joker lead
+        fitting = {a for c in candidates if c < NUM_CARDS for a in options if action_card(a) == c}
+    if len(fitting) == 1:
+        return fitting.pop()
+    if len(fitting) > 1:
+        names = ", ".join(action_label(a, jokers) for a in sorted(fitting))
+        raise ActionParseError(f"{text!r} could be {names}: say which")
+    if candidates:
+        return candidates[0]  # not legal now: the rules say why
+    raise ActionParseError(f"not an action: {text!r}")
+
+
+# ------------------------------------------------------------------------------ refusals
+_CARD = re.compile(r"\b(?:[2-9]|1[0-3]|[JQKA])[SCDH]\b|\bJK\b|\bBJ\b|\bRJ\b")
+_SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
+_SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+_RECORD_CARD = re.compile(r"(?<![\w'\"<>:])(10|11|12|13|[4-9JQKA])([SCDH])(?![\w'\"])")
+_RECORD_SUIT = re.compile(r"\b(follow|led as|lead as) ([SCDH])\b")
+
+
+def card_symbols(text: str, jokers: JokerNames = False) -> str:
+    """Record notation of cards in a text (``7S``, ``10H``) as symbols (``7♠``, ``10♥``)."""
+
+    def card(match: re.Match[str]) -> str:
+        try:
+            return card_symbol(parse_card(match.group(0)), jokers)
+        except CardParseError:
+            return match.group(0)
+
+    return _CARD.sub(card, text)
+
+
+def card_language(reason: str) -> str:
+    """A record's refusal as a person reads it: cards with suit symbols (``9S`` → ``9♠``),
+    suits by name (``must follow H`` → ``must follow hearts``). Quoted tokens (the record's
+    own text) and joker leads (``JK>S``) are left as written."""
+    reason = _RECORD_SUIT.sub(lambda m: f"{m[1]} {_SUIT_NAMES[m[2]]}", reason)
+    return _RECORD_CARD.sub(lambda m: m[1] + SUIT_SYMBOLS[SUIT_LETTERS.index(m[2])], reason)
+
+
+def _suit(letter: str) -> str:
+    index = SUIT_LETTERS.find(letter)
+    return SUIT_SYMBOLS[index] if len(letter) == 1 and index >= 0 else letter
+
+
+#: (pattern on the engine's reason, how a person reads it), first match wins.
+_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (
+        re.compile(r"^(\S+) revokes: seat \d+ must follow ([SCDH])$"),
+        lambda m: f"You must follow {_suit(m[2])}: {m[1]} is not a {_suit(m[2])}",
+    ),
+    (
+        re.compile(r"^the joker may be played only when unable to follow ([SCDH])$"),
+        lambda m: (
+            f"You must follow {_suit(m[1])}: the joker may be played only when you have "
+            f"no {_suit(m[1])}"
+        ),
+    ),
+    (
+        re.compile(r"^(\S+): in misère a player who cannot follow must play the joker$"),
+        lambda m: "You cannot follow suit, so in misère you must play the joker",
+    ),
+    (re.compile(r"^(\S+) is not in seat \d+'s hand$"), lambda m: f"You do not hold {m[1]}"),
+    (re.compile(r"^(\S+) is not in the contractor's hand$"), lambda m: f"You do not hold {m[1]}"),
+    (
+        re.compile(r"^(\S+) does not outrank (.+)$"),
+        lambda m: f"{m[1]} is not higher than the bid to beat, {m[2]}",
+    ),
+    (
+        re.compile(r"^(\S+) is not a call; it is the auction$"),
+        lambda m: "It is the bidding: choose a bid or pass",
+    ),
+    (
+        re.compile(r"^(\S+) is not a card; it is the play$"),
+        lambda m: "It is the play: choose a card",
+    ),
+    (
+        re.compile(r"^(\S+): discard a card from the hand and kitty$"),
+        lambda m: "Discard one of your cards (the kitty is in your hand now)",
+    ),
+    (
+        re.compile(r"^the dealer may not pass when the others have$"),
+        lambda m: "Everyone else has passed: as dealer you must bid",
+    ),
+    (
+        re.compile(r"^a joker led in no trumps or misère must nominate a suit, like JK>S$"),
+        lambda m: "Say which suit you lead the joker as",
+    ),
+    (
+        re.compile(r"^the joker may not be led as ([SCDH]):(.*)$"),
+        lambda m: f"You may not lead the joker as {_suit(m[1])}:{m[2]}",
+    ),
+    (
+        re.compile(r"^(\S+) lies face down: a dummy plays only its face-up cards$"),
+        lambda m: f"{m[1]} lies face down: the dummy plays only its face-up cards",
+    ),
+    (re.compile(r"^it is not your turn$|^seat \d+ is not to move"), lambda m: "Wait for your turn"),
+)
+
+
+def error_text(
+    error: FiveHundredError, jokers: JokerNames = False, names: Sequence[str] = ()
+) -> str:
+    """``error`` as a person reads it: suits and cards as symbols, the refusal said the
+    way a player would say it, the rule id kept in brackets. ``names`` names the seats
+    (``seat 2`` becomes ``names[2]``) where a message still mentions one."""
+    reason = error.reason
+    text = None
+    for pattern, say in _PHRASES:
+        match = pattern.match(reason)
+        if match is not None:
+            text = say(match)
+            break
+    if text is None:
+        text = reason[:1].upper() + reason[1:]
+    text = card_symbols(text, jokers)
+    if names:
+
+        def seat(match: re.Match[str]) -> str:
+            number = int(match.group(1))
+            name = names[number] if number < len(names) else match.group(0)
+            return name + (match.group(2) or "")
+
+        text = _SEAT.sub(seat, text)
+    return f"{text} ({error.rule})" if error.rule else text
+
+
+refusal = error_text

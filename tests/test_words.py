@@ -1,0 +1,128 @@
+"""The one vocabulary (fivehundred.words): every legal action of every preset has a label,
+the labels of the legal actions differ, and parsing a label (or the record notation, or
+the forms people type) gives the action back."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fivehundred.actions import (
+    CLAIM,
+    DOUBLE_MISERE,
+    HI_LO,
+    NO_SLAM,
+    OPEN_MISERE,
+    PASS,
+    action_text,
+    bid_action,
+    joker_lead_action,
+)
+from fivehundred.cards import JOKER, JOKER_BLACK, WHITE_JOKER, parse_card
+from fivehundred.errors import ActionParseError, IllegalActionError
+from fivehundred.game import HandState
+from fivehundred.messages import error_text
+from fivehundred.rules import PRESETS, Rules, make_rules
+from fivehundred.text import call_text, play_text
+from fivehundred.tui import render
+from fivehundred.words import (
+    action_label,
+    action_phrase,
+    contract_label,
+    parse,
+    prompt,
+    seat_name,
+)
+
+#: Every preset, and the house rules that add actions and phases of their own.
+RULES = [make_rules(preset) for preset in sorted(PRESETS)] + [
+    make_rules("australian", {"hi_lo": True, "double_misere": True, "shields_double": True,
+                              "patastrophe": True, "slam_call": True, "claim": True,
+                              "blind_misere": True, "ralphing": True}),
+    make_rules("australian", {"two_jokers": True, "misere_anytime": True}),
+    make_rules("two_handed", {"open_eight": True}),
+    make_rules("two_handed", {"draw_pack": True}),
+    make_rules("five_handed", {"partner_announces": True}),
+    make_rules("american", {"inkle": True}),
+]  # fmt: skip
+
+
+def _typed(label: str) -> str:
+    """The label as someone types it without the symbols: ``7h``, ``open misere``."""
+    for symbol, letter in zip("♠♣♦♥", "scdh", strict=True):
+        label = label.replace(symbol, letter)
+    return label.replace("è", "e")
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
+def test_every_legal_action_has_a_label_that_parses_back(rules: Rules) -> None:
+    rng = random.Random(rules.describe())
+    jokers = rules.joker_names
+    decisions = 0
+    for seed in range(12):
+        state = HandState.deal(rules, seed % rules.players, seed)
+        while not state.is_over:
+            obs = state.observation(state.to_move)
+            legal = list(obs.legal)
+            assert legal == state.legal_actions()
+            labels = [action_label(a, jokers) for a in legal]
+            assert all(labels) and len(set(labels)) == len(labels), labels
+            for action, label in zip(legal, labels, strict=True):
+                assert parse(label, legal, jokers) == action, label
+                assert parse(_typed(label), legal, jokers) == action, label
+                assert parse(action_text(action, jokers), legal, jokers) == action
+                # every interface's words come from the vocabulary
+                assert render.action_label(action, jokers) == label
+                assert play_text(action, jokers) == call_text(action, jokers) == label
+                assert action_phrase(action, jokers)
+            assert prompt(obs.phase)
+            state.apply(rng.choice(legal))
+            decisions += 1
+        if state.contract >= 0:
+            assert contract_label(state.contract, jokers) == action_label(state.contract, jokers)
+    assert decisions > 100
+
+
+def test_the_forms_people_type() -> None:
+    five_spades, seven_clubs = parse_card("5S"), parse_card("7C")
+    cards = [five_spades, seven_clubs, parse_card("10H"), JOKER]
+    for text, expected in [("5♠", five_spades), ("5s", five_spades), ("10h", parse_card("10H")),
+                           ("7♣", seven_clubs), ("jk", JOKER), (" JK ", JOKER)]:  # fmt: skip
+        assert parse(text, cards) == expected
+    calls = [PASS, bid_action(7, 1), bid_action(7, 3), OPEN_MISERE, HI_LO, DOUBLE_MISERE]
+    for text, expected in [("open misère", OPEN_MISERE), ("open misere", OPEN_MISERE),
+                           ("Open_Misere", OPEN_MISERE), ("7♣", bid_action(7, 1)),
+                           ("7h", bid_action(7, 3)), ("hi/lo", HI_LO), ("hi_lo", HI_LO),
+                           ("double misère", DOUBLE_MISERE), ("Pass", PASS)]:  # fmt: skip
+        assert parse(text, calls) == expected
+    assert parse("no slam", [NO_SLAM, NO_SLAM - 1]) == NO_SLAM
+    assert parse("claim", [CLAIM, five_spades]) == CLAIM
+    # "jk" on lead in no trumps: the joker lead, when only one suit is open to it
+    assert parse("jk", [joker_lead_action(JOKER, 2), five_spades]) == joker_lead_action(JOKER, 2)
+    with pytest.raises(ActionParseError, match="say which"):
+        parse("jk", [joker_lead_action(JOKER, 0), joker_lead_action(JOKER, 2)])
+    with pytest.raises(ActionParseError):
+        parse("seven of nothing", cards)
+    # not legal now: the action is still named, for the rules to refuse with a reason
+    assert parse("AS", cards) == parse_card("AS")
+    # without the legal actions, the phase decides between a card and a bid
+    assert parse("7h", phase="auction") == bid_action(7, 3)
+    assert parse("7♥", phase="play") == parse_card("7H")
+
+
+def test_the_rules_name_the_jokers() -> None:
+    french = make_rules("french_canadian")
+    assert french.joker_names == WHITE_JOKER
+    assert action_label(JOKER_BLACK, french.joker_names) == "JKW"
+    assert parse("JKW", [JOKER, JOKER_BLACK], french.joker_names) == JOKER_BLACK
+    assert action_label(joker_lead_action(JOKER_BLACK, 3), french.joker_names) == "JKW as ♥"
+    assert action_phrase(JOKER) == "the joker"
+    assert action_phrase(JOKER_BLACK, True) == "the JKB"
+
+
+def test_seats_and_refusals() -> None:
+    assert [seat_name(s) for s in range(4)] == ["South", "West", "North", "East"]
+    assert seat_name(2, 6) == "North-West" and seat_name(9, 4) == "Seat 9"
+    error = IllegalActionError("7S revokes: seat 0 must follow C", "R-PLAY")
+    assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"
