@@ -242,3 +242,25 @@ def test_the_table_text_writes_the_white_joker_jkw() -> None:
         raise AssertionError("no deal gave South the white joker")
     text = "\n".join(render.table_lines(game.observation(0), game))
     assert "JKW" in text and "JKB" not in text
+
+
+def test_the_review_of_a_two_handed_hand() -> None:
+    """Two-handed: the review rebuilds the dummies' deal (once "zip() argument 2 is shorter
+    than argument 1", a traceback in line mode)."""
+    from fivehundred.actions import PASS
+    from fivehundred.tui.plain import review_lines
+
+    session = Session.new(Settings(preset="two_handed", seed=9, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    while not session.game.finished_hands:
+        if session.pending_summary is not None:
+            session.dismiss_summary()
+        elif session.human_to_move:
+            legal = session.legal_actions()
+            session.play(legal[-1] if session.hand.phase == "auction" and PASS in legal
+                         and len(legal) > 1 else legal[0])  # fmt: skip
+        else:
+            session.step_computer()
+    lines = review_lines(session)
+    assert lines[0].startswith("Double-dummy review"), lines
+    assert any("Double-dummy from the first lead" in line for line in lines)

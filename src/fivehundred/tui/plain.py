@@ -339,7 +339,10 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
         from fivehundred.solver.analyse import analyse_hand, format_analysis
     except ImportError as error:
         return [f"The review needs the solver: {error}"]
-    text = format_analysis(analyse_hand(hand), hand)
+    try:
+        text = format_analysis(analyse_hand(hand), hand)
+    except (FiveHundredError, ValueError) as error:
+        return [f"Not available: {error}"]
     names = render.seat_names(session.rules)
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])
