@@ -264,3 +264,20 @@ def test_the_review_of_a_two_handed_hand() -> None:
     lines = review_lines(session)
     assert lines[0].startswith("Double-dummy review"), lines
     assert any("Double-dummy from the first lead" in line for line in lines)
+
+
+def test_the_game_over_message_says_the_game_ended_by_going_out_backwards() -> None:
+    """R-GAME: a game that ends because a side went out backwards says so; a game won at
+    the target does not."""
+    from fivehundred.tui.plain import game_end_text
+
+    session = Session.new(Settings(preset="three_handed", seed=4, speed=0))
+    game = session.game
+    game.scores, game.winner = [120, -510, 300], 2
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(""), out).game_over()
+    text = out.getvalue()
+    assert "== Game over: East wins ==" in text
+    assert "West went out backwards at -510; the game ended there (R-GAME)." in text
+    game.scores, game.winner = [520, -510, 300], 0
+    assert game_end_text(session) == ""

@@ -62,7 +62,7 @@ from fivehundred.game import (
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules, make_rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.plain import history_lines, review_lines, winner_text
+from fivehundred.tui.plain import game_end_text, history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
     Session,
@@ -984,6 +984,7 @@ class FiveHundredApp(App[int]):
         session = self.session
         assert session is not None
         lines = [f"{winner_text(session)}!" if session.game.winner is not None else "Game over.",
+                 *([ended] if (ended := game_end_text(session)) else []),
                  "", *render.sheet_lines(session.game), "",
                  f"Record: {session.last_archive or session.path}",
                  "Replay it with 'fivehundred show RECORD'."]  # fmt: skip

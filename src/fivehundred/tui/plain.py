@@ -27,6 +27,7 @@ from fivehundred.game import (
 )
 from fivehundred.messages import card_symbols, error_text
 from fivehundred.rules import Rules
+from fivehundred.scoring import sides_out
 from fivehundred.table import Move
 from fivehundred.tui import render
 from fivehundred.tui.session import HUMAN, Session
@@ -266,6 +267,8 @@ class PlainGame:
     def game_over(self) -> None:
         session = self.session
         self.say(f"== Game over: {winner_text(session)} ==")
+        if ended := game_end_text(session):
+            self.say(ended)
         for text in render.sheet_lines(session.game):
             self.say(text)
         where = session.last_archive or session.path
@@ -302,6 +305,26 @@ def winner_text(session: Session) -> str:
         return "nobody wins"
     name = render.side_name(session.rules, winner)
     return f"{name} {'win' if '&' in name or name == 'You' else 'wins'}"
+
+
+def game_end_text(session: Session) -> str:
+    """Why a game that is over ended when no side won by the target: ``East went out
+    backwards at -510.`` (R-GAME); empty otherwise."""
+    game = session.game
+    if game.winner is None:
+        return ""
+    rules, scores = session.rules, game.scores
+    out = sides_out(rules, scores)
+    if not out or scores[game.winner] >= rules.target:
+        return ""
+    parts = []
+    for side in out:
+        name = render.side_name(rules, side)
+        if scores[side] < 0:
+            parts.append(f"{name} went out backwards at {scores[side]}")
+        else:
+            parts.append(f"{name} went past {2 * rules.target} with {scores[side]}")
+    return " and ".join(parts) + "; the game ended there (R-GAME)."
 
 
 def history_lines(session: Session, hand: HandState | None = None,
