@@ -34,7 +34,12 @@ REVOKES = {"rd": model.REVOKE_DEFENDER, "rc": model.REVOKE_CONTRACTOR,
 
 def find_player(pad: Pad, word: str) -> int:
     """A seat from a seat number (1-based) or the start of a name."""
-    players: list[str] = pad.data["players"]
+    return seat_of(pad.data["players"], word)
+
+
+def seat_of(players: list[str], word: str) -> int:
+    """The seat (0-based, as the pad file counts) of a player given by a seat number
+    (1-based: 1 is the first player) or by any unambiguous start of their name."""
     if word.isdigit():
         seat = int(word) - 1
         if 0 <= seat < len(players):
