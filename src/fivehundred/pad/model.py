@@ -431,7 +431,8 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
 
 @dataclass
 class HandLine:
-    """One scored line of the pad."""
+    """One scored line of the pad: ``points`` are what each side was credited (after the
+    490 rule), so each side's points add up to its total."""
 
     index: int
     dealer: int
@@ -572,7 +573,10 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         totals = apply_hand_to_scores(rules, totals, score)
         reasons = _hand_reasons(pad, rules, entry, eng, score, before, totals, names)
         result.lines.append(
-            HandLine(index, dealer, list(score.points), list(totals), reasons, score.made)
+            # the points credited (R-490 may hold a side below what it scored: the
+            # reasons note the amount held back), so each column adds up to its total
+            HandLine(index, dealer, [a - b for a, b in zip(totals, before, strict=True)],
+                     list(totals), reasons, score.made)  # fmt: skip
         )
         if entry["kind"] != MISDEAL:
             winner = game_winner(rules, totals, score)
