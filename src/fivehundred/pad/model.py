@@ -226,6 +226,10 @@ def bid_table(rules: Rules) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the pad
+#: Why no hand can be added once the game is over (the preview says the same).
+GAME_OVER = "the game is over: start a new game"
+
+
 def new_pad(
     players: Sequence[str],
     preset: str = "australian",
@@ -687,7 +691,7 @@ class Pad:
 
     def add(self, entry: Mapping[str, Any]) -> PadResult:
         if self.result.winner is not None:
-            raise PadError("the game is over: start a new game")
+            raise PadError(GAME_OVER)
         return self._change([*copy.deepcopy(self.hands), dict(entry)])
 
     def edit(self, index: int, entry: Mapping[str, Any]) -> PadResult:
