@@ -26,7 +26,11 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import model
 from fivehundred.pad.model import Pad, PadError
 
-HELP = __doc__.split("::", 1)[1].split("Players are", 1)[0].strip("\n") if __doc__ else ""
+HELP = (
+    __doc__.split("::", 1)[1].split("Players are", 1)[0].strip("\n").replace("``", "'")
+    if __doc__
+    else ""
+)
 REVOKES = {"rd": model.REVOKE_DEFENDER, "rc": model.REVOKE_CONTRACTOR,
            "revoke=defender": model.REVOKE_DEFENDER,
            "revoke=contractor": model.REVOKE_CONTRACTOR}  # fmt: skip

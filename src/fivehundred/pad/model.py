@@ -483,7 +483,7 @@ class PadResult:
 
 
 def _points(value: int) -> str:
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+    return f"+{value}" if value > 0 else (f"-{-value}" if value < 0 else "0")
 
 
 def _hand_reasons(
@@ -576,12 +576,10 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         before = totals
         totals = apply_hand_to_scores(rules, totals, score)
         reasons = _hand_reasons(pad, rules, entry, eng, score, before, totals, names)
-        result.lines.append(
-            # the points credited (R-490 may hold a side below what it scored: the
-            # reasons note the amount held back), so each column adds up to its total
-            HandLine(index, dealer, [a - b for a, b in zip(totals, before, strict=True)],
-                     list(totals), reasons, score.made)  # fmt: skip
-        )
+        # the points credited (R-490 may hold a side below what it scored: the reasons
+        # note the amount held back), so each column adds up to its total
+        credited = [a - b for a, b in zip(totals, before, strict=True)]
+        result.lines.append(HandLine(index, dealer, credited, list(totals), reasons, score.made))
         if entry["kind"] != MISDEAL:
             winner = game_winner(rules, totals, score)
             if winner is not None:
