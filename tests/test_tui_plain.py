@@ -281,3 +281,73 @@ def test_the_game_over_message_says_the_game_ended_by_going_out_backwards() -> N
     assert "West went out backwards at -510; the game ended there (R-GAME)." in text
     game.scores, game.winner = [520, -510, 300], 0
     assert game_end_text(session) == ""
+
+
+def _phase_of(action: int) -> str | None:
+    from fivehundred import actions as a
+
+    if action < a.PASS or action == a.CLAIM:
+        return "play"
+    if action <= a.BLIND_MISERE or a.HI_LO <= action <= a.PATASTROPHE:
+        return "auction"
+    if action <= a.NO_NOMINATION:
+        return "nominate"
+    if action <= a.GO_ALONE:
+        return "call"
+    if action in (a.SLAM, a.NO_SLAM):
+        return "slam"
+    return "draw"
+
+
+@pytest.mark.parametrize("two_jokers", [False, True])
+def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
+    """Every action as the game prints it (``5♠``, ``7♣``, ``open misère``, ``no slam``,
+    ``joker is ♠``, ``JK as ♠``, ``calls A♥ as partner``…) reads back as that action, and
+    so does the same without accents, in capitals."""
+    import unicodedata
+
+    from fivehundred.actions import NUM_ACTIONS, action_text, parse_action
+    from fivehundred.errors import FiveHundredError
+    from fivehundred.tui import render
+    from fivehundred.tui.plain import move_tokens
+
+    checked = 0
+    for action in range(NUM_ACTIONS):
+        if 103 + 4 * (not two_jokers) <= action < 111 or (two_jokers and 103 <= action < 111):
+            continue  # the second joker's nominations (JKB:S), typed in record notation
+        try:
+            action_text(action, two_jokers)
+        except FiveHundredError:
+            continue  # no action has this number
+        label = render.action_label(action, two_jokers)
+        phase = _phase_of(action)
+        bare = "".join(c for c in unicodedata.normalize("NFKD", label)
+                       if not unicodedata.combining(c)).upper()  # fmt: skip
+        for text in (label, bare):
+            tokens = move_tokens(text)
+            assert len(tokens) == 1, (text, tokens)
+            assert parse_action(tokens[0], phase) == action, (text, tokens)
+        checked += 1
+    assert checked > 150
+
+
+def test_the_hints_own_words_typed_back_make_the_move() -> None:
+    """A whole hand typed as the hint prints it (``Hint: 5♠ — …`` → ``5♠``)."""
+    from fivehundred.tui import render
+
+    session = Session.new(Settings(seed=3, speed=0, variants={"slam_call": True}))
+    typed: list[str] = []
+
+    class Person(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if session.game.finished_hands or not session.human_to_move:
+                return ""
+            action, _ = session.hint()
+            typed.append(render.action_label(action, session.rules.joker_names))
+            return typed[-1] + "\n"
+
+    out = io.StringIO()
+    assert PlainGame(session, Person(), out).run() == 0
+    assert session.game.finished_hands, out.getvalue()[-2000:]
+    assert "Not understood" not in out.getvalue()
+    assert any("♠" in t or "♣" in t or "♦" in t or "♥" in t for t in typed)

@@ -5,6 +5,7 @@ end of input saves and stops."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TextIO
 
 from fivehundred.actions import CLAIM, PASS, action_text
@@ -214,7 +215,7 @@ class PlainGame:
         else:
             # Several moves may be given on one line (the kitty discards: "4S 5S 6C"):
             # they are made in order while it stays the person's turn; the rest are refused.
-            tokens = line.split()
+            tokens = move_tokens(line)
             for index, token in enumerate(tokens):
                 if not self.move(token):
                     rest = tokens[index + 1 :]
@@ -273,6 +274,53 @@ class PlainGame:
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
+
+
+#: Suit symbols (both the filled and the outlined ones) in record notation.
+_SUIT_LETTERS = {"♠": "S", "♤": "S", "♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H"}
+#: The words the game prints for a move (``render.action_label``), in record notation.
+_PHRASES = {
+    ("open", "misere"): "open_misere", ("blind", "misere"): "blind_misere",
+    ("double", "misere"): "double_misere", ("shields", "double"): "shields_double",
+    ("double", "nullo"): "double_misere", ("no", "slam"): "no_slam", ("hi", "lo"): "hi_lo",
+    ("no", "nomination"): "none", ("goes", "alone"): "alone", ("go", "alone"): "alone",
+}  # fmt: skip
+
+
+def move_tokens(line: str) -> list[str]:
+    """A line of moves as the person may type it, in record notation, one token a move.
+
+    Every form the game prints is accepted besides record notation: suit symbols (``5♠``,
+    ``7♣``, ``10♥``), words with spaces (``open misère``, ``no slam``, ``hi/lo``, ``goes
+    alone``, ``joker is ♠``, ``JK as ♠``, ``calls A♥ as partner``), with or without accents
+    and in any case. What is not a move is passed on as it is, for the parser to refuse.
+    """
+    text = unicodedata.normalize("NFKD", line)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    for symbol, letter in _SUIT_LETTERS.items():
+        text = text.replace(symbol, letter)
+    words = text.replace("/", " ").split()
+    tokens: list[str] = []
+    i = 0
+    while i < len(words):
+        low = [w.lower() for w in words[i : i + 4]]
+        pair = tuple(low[:2])
+        if pair in _PHRASES:
+            tokens.append(_PHRASES[pair])
+            i += 2
+        elif low[:2] == ["joker", "is"] and len(low) > 2:
+            tokens.append(words[i + 2])  # a nomination: joker is ♠
+            i += 3
+        elif len(low) > 2 and low[0].startswith("jk") and low[1] == "as":
+            tokens.append(f"{words[i]}>{words[i + 2]}")  # a joker led as a suit
+            i += 3
+        elif low[0] in ("call", "calls") and len(low) > 1:
+            tokens.append(f"call:{words[i + 1]}")  # the five-player partner call
+            i += 4 if low[2:4] == ["as", "partner"] else 2
+        else:
+            tokens.append(words[i])
+            i += 1
+    return tokens
 
 
 #: The commands that still mean something once the game is over.
