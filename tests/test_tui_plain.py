@@ -351,3 +351,19 @@ def test_the_hints_own_words_typed_back_make_the_move() -> None:
     assert session.game.finished_hands, out.getvalue()[-2000:]
     assert "Not understood" not in out.getvalue()
     assert any("♠" in t or "♣" in t or "♦" in t or "♥" in t for t in typed)
+
+
+def test_the_hand_heading_comes_first_and_long_lists_wrap_between_bids() -> None:
+    """The computers' first bids come after ``— Hand 1 …``, and the long list of legal
+    bids wraps at 80 columns between bids, never inside one."""
+    _, text = run_plain(["pass", "quit"], seed=5)
+    lines = text.splitlines()
+    first_move = next(i for i, line in enumerate(lines) if " bids " in line or "passes" in line)
+    assert any(line.startswith("— Hand 1 · dealer") for line in lines[:first_move])
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your bid — legal:"))
+    prompt = [lines[start]]
+    while lines[start + len(prompt)].startswith("    "):
+        prompt.append(lines[start + len(prompt)])
+    assert len(prompt) > 1 and all(len(line) <= 80 for line in prompt)
+    words = " ".join(prompt).split()
+    assert {"6NT", "10NT", "open_misere", "pass"} <= set(words)

@@ -5,6 +5,7 @@ end of input saves and stops."""
 from __future__ import annotations
 
 import re
+import textwrap
 import unicodedata
 from typing import TextIO
 
@@ -96,7 +97,13 @@ class PlainGame:
             for text in history_lines(session):
                 self.say(text)
         table_at: tuple[int, int] | None = None
+        announced = session.hand_number if session.hand.history else 0
         while True:
+            if session.hand_number != announced and session.pending_summary is None:
+                # the hand's heading comes before the first move of it, computers' too
+                announced = session.hand_number
+                dealer = render.seat_name(session.rules, session.hand.dealer)
+                self.say(f"— Hand {announced} · dealer {dealer} —")
             if session.computer_to_move and session.needs_solver_warm_up():
                 self.warm_up()
             while session.computer_to_move:
@@ -122,7 +129,7 @@ class PlainGame:
                           "the next) or throw it (and keep the next)")  # fmt: skip
             else:
                 prompt = _PHASE_PROMPTS.get(obs.phase, "Your move")
-            self.say(f"{prompt} — legal: {legal}")
+            self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()
             line = self.stdin.readline()
@@ -252,7 +259,7 @@ class PlainGame:
 
     def table(self) -> None:
         for text in render.table_lines(self.session.observation(), self.session.game):
-            self.say(text)
+            self.say(wrapped(text))
 
     def summary(self) -> None:
         session = self.session
@@ -274,6 +281,16 @@ class PlainGame:
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
+
+
+#: Lines longer than this are wrapped between words (a bid or card is never cut).
+WIDTH = 80
+
+
+def wrapped(text: str) -> str:
+    """``text`` wrapped at :data:`WIDTH` between words, the later lines indented."""
+    return textwrap.fill(text, WIDTH, subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)  # fmt: skip
 
 
 #: Suit symbols (both the filled and the outlined ones) in record notation.
