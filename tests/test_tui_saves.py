@@ -266,3 +266,24 @@ def test_computer_players_by_any_name_the_bots_know(capsys: pytest.CaptureFixtur
     one_line_error(capsys.readouterr().err)
     settings = Settings.from_dict({"opponents": "pimc:fast", "partner": "human"})
     assert settings.opponents == "pimc:fast" and settings.partner != "human"
+
+
+def test_list_shows_the_damaged_save_the_put_aside_message_points_to(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "current-game.json").write_text("{broken")
+    stdin(monkeypatch, "quit\n")
+    assert play_main(["--plain", "--seed", "4"]) == 0
+    assert "'fivehundred play --list' lists" in capsys.readouterr().out
+    damaged = next((data_dir / "games").glob("*-damaged-*.json"))
+    assert play_main(["--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "1. current-game.json" in listing
+    assert "Damaged saves" in listing and str(damaged) in listing and "cannot be read" in listing
+
+
+def test_play_help_names_the_data_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        play_main(["--help"])
+    assert storage.ENV_DATA_DIR in capsys.readouterr().out

@@ -443,6 +443,16 @@ def unfinished_games() -> list[Path]:
     return games + aside
 
 
+def damaged_games() -> list[Path]:
+    """The saves that could not be read and were put aside (``games/*-damaged-*``),
+    newest first: listed by ``--list``, never lost."""
+    try:
+        return sorted((storage.data_dir() / storage.GAMES_DIR).glob("*-damaged-*.json"),
+                      reverse=True)  # fmt: skip
+    except OSError:
+        return []
+
+
 def describe_saved(path: Path) -> str:
     """One line about a saved game: rules, hand, score (or why it cannot be read)."""
     try:
