@@ -346,3 +346,47 @@ async def test_a_five_player_score_sheet_is_not_wrapped_where_the_screen_has_roo
         shown = widget_text(app.screen.query_one("#box-text")).splitlines()
         for line in sheet:
             assert line.rstrip() in [row.rstrip() for row in shown], line
+
+
+async def test_keys_arriving_together_choose_the_card_the_cursor_is_on() -> None:
+    """Right Right Enter in one write (all three queued before the focus moves) plays the
+    card two to the right, not the card the focus started on."""
+    from textual import events
+
+    session = Session.new(Settings(seed=997336252, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        if session.hand.phase == AUCTION and session.human_to_move:
+            await pilot.press("enter")  # Pass has the focus
+            await settle(pilot, app)
+        assert session.hand.phase == PLAY and session.human_to_move
+        await pilot.pause()
+        focused = app.focused
+        assert isinstance(focused, CardWidget)
+        cards = [w for w in app.query(CardWidget)]
+        start = cards.index(focused)
+        expected = cards[(start + 2) % len(cards)].card
+        played = len(session.hand.history)
+        for key in ("right", "right", "enter"):
+            app.post_message(events.Key(key, None))
+        await settle(pilot, app)
+        assert session.hand.history[played] == expected
+
+
+async def test_keys_arriving_together_in_the_bid_box_bid_what_the_cursor_is_on() -> None:
+    from textual import events
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert session.hand.phase == AUCTION and session.human_to_move
+        await pilot.pause()
+        buttons = [b for b in app.query_one("#bidbox").query(Button) if b.focusable]
+        start = buttons.index(app.focused)  # type: ignore[arg-type]
+        expected = int(str(buttons[start - 2].name)[4:])
+        for key in ("left", "left", "enter"):
+            app.post_message(events.Key(key, None))
+        await settle(pilot, app)
+        assert session.hand.history[0] == expected

@@ -1056,7 +1056,15 @@ class FiveHundredApp(App[int]):
 
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:
-        name = event.button.name or event.button.id or ""
+        button = event.button
+        grid = button.parent
+        if isinstance(grid, KeyGrid) and isinstance(grid.cursor, Button) \
+                and grid.cursor is not button and grid.cursor.parent is grid \
+                and not grid.cursor.disabled:  # fmt: skip
+            # keys arriving together (Right Right Enter in one write): Enter reaches the
+            # button the focus started on; the choice is the one the cursor is on
+            button = grid.cursor
+        name = button.name or button.id or ""
         if name.startswith("bid-"):
             self.human_play(int(name[4:]))
         elif name.startswith("nominate-"):

@@ -98,7 +98,14 @@ class CardWidget(Static, can_focus=True):
         self.styles.margin = (0, 0, 0, 1 if gap else 0)
 
     def action_choose(self) -> None:
-        self.post_message(self.Chosen(self.card))
+        """Choose the card the cursor is on: keys arriving together (Right Right Enter in
+        one write) reach this widget before the focus has moved to the cursor's card."""
+        parent = self.parent
+        card = self.card
+        if isinstance(parent, HandRow) and parent.cursor is not None \
+                and parent.cursor.parent is parent:  # fmt: skip
+            card = parent.cursor.card
+        self.post_message(self.Chosen(card))
 
     def on_click(self) -> None:
         self.focus()
