@@ -390,3 +390,33 @@ async def test_keys_arriving_together_in_the_bid_box_bid_what_the_cursor_is_on()
             app.post_message(events.Key(key, None))
         await settle(pilot, app)
         assert session.hand.history[0] == expected
+
+
+async def test_the_hint_moves_the_cursor_to_its_choice_in_every_phase() -> None:
+    """In the kitty exchange each hint names a card not yet marked (and Enter marks it);
+    outside the auction too, Enter after a hint takes the hint's choice."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        hinted = []
+        for _ in range(3):
+            await pilot.press("h")
+            await pilot.pause()
+            hinted.append(app.hinted)
+            assert app.focused is not None and getattr(app.focused, "card", None) == app.hinted
+            await pilot.press("enter")
+            await pilot.pause()
+        assert len(set(hinted)) == 3 and app.marked == set(hinted)
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert session.hand.phase == NOMINATE and session.human_to_move
+        expected, _ = session.hint()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        nominations = [a for a in session.hand.history if NOMINATE_BASE <= a <= NO_NOMINATION]
+        assert nominations == [expected]

@@ -1115,20 +1115,28 @@ class FiveHundredApp(App[int]):
         session = self.session
         if session is None or not session.human_to_move:
             return
-        action, why = session.hint()
+        marked = self.marked if session.hand.phase == DISCARD else set()
+        action, why = session.hint(marked)
         label = render.action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
         card = action if action < JOKER_LEAD_BASE else (64 + (action - JOKER_LEAD_BASE) // 4
                                                          if action < PASS else None)  # fmt: skip
-        self.refresh_view()
         self.hinted = card
-        if session.hand.phase == DISCARD and card is not None:
-            self.hinted = card
         self.refresh_view()
-        if session.hand.phase == AUCTION:
-            for button in self.query_one("#bidbox", KeyGrid).query(Button):
-                if button.name == f"bid-{action}":
-                    button.focus()
+        # The cursor goes to the hint's choice in every phase, so Enter takes it.
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if card is not None and widget.card == card and session.hand.phase in HAND_PHASES:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
+                return
+        for grid in self.query(KeyGrid):
+            for button in grid.query(Button):
+                if button.display and str(button.name).endswith(f"-{action}") \
+                        and not str(button.name).startswith("lead-"):  # fmt: skip
+                    grid.cursor = button
+                    self.call_after_refresh(button.focus)
+                    return
 
     def action_undo(self) -> None:
         session = self.session

@@ -12,7 +12,7 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,7 @@ from fivehundred.actions import Action, parse_action
 from fivehundred.bots import PLAYERS
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
-from fivehundred.game import GameState, HandState
+from fivehundred.game import DISCARD, GameState, HandState
 from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.record import GAME_FORMAT, replay_game
@@ -255,13 +255,25 @@ class Session:
     def dismiss_summary(self) -> None:
         self.pending_summary = None
 
-    def hint(self) -> tuple[Action, str]:
-        """The move the computer would make in the person's place, and why."""
+    def hint(self, marked: Collection[Action] = ()) -> tuple[Action, str]:
+        """The move the computer would make in the person's place, and why.
+
+        ``marked``: in the kitty exchange, the cards already marked to discard; the hint is
+        then the computer's next discard after them (never one already marked)."""
         if not self.human_to_move:
             raise ValueError("it is not your turn")
         hand = self.game.hand
+        obs = self.observation()
+        if hand.phase == DISCARD and marked:
+            ahead = hand.clone()
+            for card in sorted(marked):
+                if ahead.phase != DISCARD or card not in ahead.legal_actions():
+                    break
+                ahead.apply(card)
+            if ahead.phase == DISCARD and ahead.to_move == hand.to_move:
+                obs = ahead.observation(self.acting_seat, self.game.scores)
         seed = derived_seed(self.seed, self.hand_number, len(hand.history), "hint")
-        action, why = decide(hint_bot(), seed, self.observation())
+        action, why = decide(hint_bot(), seed, obs)
         return action, why or f"the {hint_bot()} player's choice"
 
     def needs_solver_warm_up(self) -> bool:
