@@ -287,3 +287,36 @@ def test_play_help_names_the_data_directory(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit):
         play_main(["--help"])
     assert storage.ENV_DATA_DIR in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("player", "prepares"), [("hard", True), ("expert", True),
+                                                  ("pimc:fast", True), ("medium", False)])  # fmt: skip
+def test_every_level_that_searches_announces_the_preparation(
+    player: str, prepares: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The levels played by the solver (``hard``, ``expert``) prepare it as ``pimc`` does:
+    the notice is not only for names starting with pimc."""
+    solver = pytest.importorskip("fivehundred.solver")
+    monkeypatch.setattr(solver, "is_compiled", lambda: False)
+    session = Session.new(Settings(seed=5, speed=0, opponents=player, partner="medium"))
+    assert session.needs_solver_warm_up() is prepares
+    assert Session.new(Settings(seed=5, speed=0, opponents="medium",
+                                partner="medium")).needs_solver_warm_up(review=True)  # fmt: skip
+
+
+def test_the_line_mode_review_announces_the_preparation(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver = pytest.importorskip("fivehundred.solver")
+    monkeypatch.setattr(solver, "is_compiled", lambda: False)
+    calls: list[str] = []
+    monkeypatch.setattr(Session, "warm_up_solver",
+                        staticmethod(lambda progress=None: calls.append("warm")))  # fmt: skip
+    session = Session.new(Settings(seed=5, speed=0, opponents="medium", partner="medium"))
+    while not session.game.finished_hands:
+        if session.human_to_move:
+            session.play(PASS if PASS in session.legal_actions() else session.legal_actions()[0])
+        else:
+            session.step_computer()
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(""), out).command("review")
+    assert calls == ["warm"]
+    assert "Preparing the double-dummy solver for the review" in out.getvalue()

@@ -922,11 +922,11 @@ class FiveHundredApp(App[int]):
         assert session is not None
 
         def progress(done: int, total: int) -> None:
-            self.preparing = (f"Preparing the double-dummy solver for the pimc players: a "
+            self.preparing = (f"Preparing the double-dummy solver for the computer players: a "
                               f"one-time step of up to a minute ({done}/{total})…")  # fmt: skip
             self.call_from_thread(self.refresh_view)
 
-        self.preparing = "Preparing the double-dummy solver for the pimc players…"
+        self.preparing = "Preparing the double-dummy solver for the computer players…"
         self.refresh_view()
         try:
             await asyncio.to_thread(session.warm_up_solver, progress)

@@ -158,9 +158,9 @@ class PlainGame:
             elif word:
                 self.say("The game is over: 'review', 'hands', 'played', 'score' or 'quit'.")
 
-    def warm_up(self) -> None:
-        self.out.write("Preparing the double-dummy solver for the pimc players (one time: up to "
-                       "a minute the first time, a second later) ")  # fmt: skip
+    def warm_up(self, what: str = "the computer players") -> None:
+        self.out.write(f"Preparing the double-dummy solver for {what} (one time: up to a "
+                       "minute the first time, a second later) ")  # fmt: skip
         self.out.flush()
 
         def progress(done: int, total: int) -> None:
@@ -192,6 +192,8 @@ class PlainGame:
             for text in render.played_by_suit_lines(session.observation()):
                 self.say(text)
         elif word == "review":
+            if session.game.finished_hands and session.needs_solver_warm_up(review=True):
+                self.warm_up("the review")
             for text in review_lines(session):
                 self.say(text)
         elif word in ("undo", "u"):

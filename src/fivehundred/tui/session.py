@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS
+from fivehundred.bots import PLAYERS, SOLVER_LEVELS
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import DISCARD, GameState, HandState
@@ -52,6 +52,11 @@ def is_computer_player(name: object) -> bool:
 def default_bot() -> str:
     """``heuristic`` when it is registered, else the best player there is."""
     return next(name for name in BOT_PREFERENCE if name in PLAYERS)
+
+
+def uses_solver(name: str) -> bool:
+    """Whether the computer player ``name`` searches with the double-dummy solver."""
+    return name.startswith("pimc") or name in SOLVER_LEVELS
 
 
 def hint_bot() -> str:
@@ -276,10 +281,12 @@ class Session:
         action, why = decide(hint_bot(), seed, obs)
         return action, why or f"the {hint_bot()} player's choice"
 
-    def needs_solver_warm_up(self) -> bool:
-        """Whether a computer player here searches with the double-dummy solver and the
-        solver's kernels are not yet ready in this process (see :meth:`warm_up_solver`)."""
-        if not any(name.startswith("pimc") for name in self.table.players):
+    def needs_solver_warm_up(self, review: bool = False) -> bool:
+        """Whether a computer player here searches with the double-dummy solver (``pimc``
+        and its settings, the levels ``hard`` and ``expert``), or ``review`` (the
+        double-dummy review) is asked for, and the solver's kernels are not yet ready in
+        this process (see :meth:`warm_up_solver`)."""
+        if not review and not any(uses_solver(name) for name in self.table.players):
             return False
         try:
             from fivehundred import solver
