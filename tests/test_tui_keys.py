@@ -420,3 +420,43 @@ async def test_the_hint_moves_the_cursor_to_its_choice_in_every_phase() -> None:
         await settle(pilot, app)
         nominations = [a for a in session.hand.history if NOMINATE_BASE <= a <= NO_NOMINATION]
         assert nominations == [expected]
+
+
+@pytest.mark.parametrize("key", ["escape", "ctrl+c"])
+async def test_the_options_screen_at_the_start_quits_with_escape(key: str) -> None:
+    """Before any game the options screen shows how to leave (a Quit button) and Escape or
+    Ctrl+C quit."""
+    app = FiveHundredApp(options_at_start=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        quit_button = app.screen.query_one("#quit", Button)
+        assert "Esc" in str(quit_button.label)
+        screen = Region(0, 0, 80, 24)
+        assert screen.contains_region(quit_button.region)
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.return_value == 0 and not app.is_running
+
+
+async def test_the_options_show_a_rule_kept_on_and_the_whole_description() -> None:
+    """With open_misere_520 on, open_misere is on and kept on (not shown refused); the
+    description of the rule with the focus is shown whole at 80 columns."""
+    from fivehundred.rules import VARIANT_HELP
+    from fivehundred.tui.app import TickBox
+
+    app = FiveHundredApp(settings=Settings(variants={"open_misere_520": True}),
+                         options_at_start=True)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        box = screen.query_one("#v-open_misere", TickBox)
+        assert box.value and box.disabled
+        label = str(box.label)
+        assert "kept on" in label and "✗" not in label
+        boxes = [b for b in screen.query(TickBox) if not b.disabled]
+        longest = max((str(b.id)[2:] for b in boxes), key=lambda n: len(VARIANT_HELP[n]))
+        screen.query_one(f"#v-{longest}").focus()
+        await pilot.pause()
+        shown = " ".join(widget_text(screen.query_one("#variant-help")).split())
+        assert shown == f"{longest}: {' '.join(VARIANT_HELP[longest].split())}"

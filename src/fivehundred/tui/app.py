@@ -97,9 +97,13 @@ def _field_variant(name: str) -> bool:
     return name in Rules.__dataclass_fields__
 
 
-def variant_label(name: str, refused: str | None = None) -> Text:
+def variant_label(name: str, refused: str | None = None, on: bool = False) -> Text:
     """A variant in the options list: its name and its help line (``VARIANT_HELP``), or,
-    when the chosen rules refuse it, why (greyed: it cannot be chosen)."""
+    when the chosen rules refuse to change it, why: a variant that cannot be ticked is
+    greyed and struck through; one that is on and cannot be unticked (another rule needs
+    it) stays in plain letters, marked as kept on."""
+    if refused is not None and on:
+        return Text.assemble((f"{name:<31}", "bold"), (f"kept on: {refused}", "dim italic"))
     if refused is not None:
         return Text.assemble((f"{name:<31}", "dim strike"), (f"✗ {refused}", "dim italic"))
     return Text.assemble((f"{name:<31}", "bold"), (VARIANT_HELP.get(name, ""), "dim"))
@@ -141,6 +145,7 @@ class OptionsScreen(ModalScreen[Any]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True),
         Binding("ctrl+n", "start", "Start new game", priority=True),
         Binding("ctrl+r", "resume", "Resume", priority=True),
     ]
@@ -156,8 +161,8 @@ class OptionsScreen(ModalScreen[Any]):
     #variants { height: 1fr; border: round #666; }
     #variants TickBox { width: 1fr; height: 1; border: none; padding: 0; }
     #variant-grid { layout: grid; grid-size: 1; grid-rows: 1; height: auto; }
-    #variant-help { height: 1; color: $text-muted; }
-    #option-error { color: $error; height: auto; }
+    #variant-help { height: 2; color: $text-muted; }
+    #option-error { color: $error; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     #option-buttons { height: 3; align-horizontal: center; }
     #option-buttons Button { margin: 0 1; }
     """
@@ -210,6 +215,8 @@ class OptionsScreen(ModalScreen[Any]):
                     yield Button("Cancel", id="cancel")
                 if self.can_resume:
                     yield Button("Resume (^R)", id="resume")
+                if not self.in_game:
+                    yield Button("Quit (Esc)", id="quit")
             yield Label(Text("Variants ([x] on, [ ] off; Space toggles):", style="dim"))
             with VerticalScroll(id="variants"), Vertical(id="variant-grid"):
                 for name in sorted(VARIANTS):
@@ -289,7 +296,7 @@ class OptionsScreen(ModalScreen[Any]):
             box = self.query_one(f"#v-{name}", TickBox)
             refused = refusals.get(name)
             help_line = VARIANT_HELP.get(name, "")
-            box.label = variant_label(name, refused)
+            box.label = variant_label(name, refused, box.value)
             box.tooltip = help_line if refused is None else f"{help_line}\nUnavailable: {refused}"
             box.disabled = refused is not None
         preset_name = str(self.query_one("#preset", Select).value)
@@ -380,6 +387,8 @@ class OptionsScreen(ModalScreen[Any]):
         button = event.button.id
         if button == "cancel":
             self.dismiss(None)
+        elif button == "quit":
+            self.app.exit(0)
         elif button == "resume":
             self.dismiss(("resume", None))
         elif button in ("start", "apply"):
@@ -391,8 +400,11 @@ class OptionsScreen(ModalScreen[Any]):
             self.dismiss(("new" if button == "start" else "apply", settings))
 
     def action_cancel(self) -> None:
+        """Escape (or Ctrl+C): back to the game, or, before any game, quit."""
         if self.in_game:
             self.dismiss(None)
+        else:
+            self.app.exit(0)
 
     def action_start(self) -> None:
         self.query_one("#start", Button).press()
