@@ -460,3 +460,70 @@ async def test_the_options_show_a_rule_kept_on_and_the_whole_description() -> No
         await pilot.pause()
         shown = " ".join(widget_text(screen.query_one("#variant-help")).split())
         assert shown == f"{longest}: {' '.join(VARIANT_HELP[longest].split())}"
+
+
+async def _summary_after_all_pass(pilot, app: FiveHundredApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(10):
+        await settle(pilot, app)
+        if isinstance(app.screen, TextScreen):
+            return
+        await pilot.press("enter")  # Pass has the focus
+    raise AssertionError("no end-of-hand dialog")
+
+
+@pytest.mark.parametrize("key", ["enter", "q"])
+async def test_after_review_enter_starts_the_next_hand_and_q_quits(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("fivehundred.tui.app.review_lines", lambda session, hand: ["reviewed"])
+    session = Session.new(Settings(preset="six_handed", seed=99, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _summary_after_all_pass(pilot, app)
+        box = app.screen
+        await pilot.click("#b-review")
+        for _ in range(50):
+            await pilot.pause()
+            if "reviewed" in widget_text(box.query_one("#box-text")):
+                break
+        assert "reviewed" in widget_text(box.query_one("#box-text"))
+        await pilot.press(key)
+        await pilot.pause()
+        if key == "enter":
+            await settle(pilot, app)
+            assert not isinstance(app.screen, TextScreen) and session.hand_number == 2
+        else:
+            assert app.return_value == 0 and not app.is_running
+
+
+async def test_the_table_keeps_to_the_middle_of_a_large_screen() -> None:
+    """At 160×50 the six-handed table is at most 100 columns wide, centred, and its seats
+    in the middle rows (not spread to the edges with 30 empty rows below)."""
+    session = Session.new(Settings(preset="six_handed", seed=99, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        table = app.query_one("#table")
+        left = app.query_one("#left")
+        assert table.region.width <= 100
+        assert abs((table.region.x - left.region.x) - (left.region.right - table.region.right)) <= 1
+        lines = widget_text(table).splitlines()
+        filled = [i for i, line in enumerate(lines) if line.strip()]
+        assert filled[0] > 5 and len(lines) - filled[-1] > 5
+
+
+async def test_the_footer_shows_every_key_at_80_by_24() -> None:
+    """Every key of the footer whole at 80 columns ("Save & quit" was cut by the command
+    palette's entry)."""
+    from textual.widgets._footer import FooterKey
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        keys = list(app.query(FooterKey))
+        assert "Save & quit" in [key.description for key in keys]
+        screen = Region(0, 0, 80, 24)
+        assert all(screen.contains_region(key.region) for key in keys)
+        texts = [widget_text(key) for key in keys]
+        assert any("Save & quit" in text for text in texts), texts

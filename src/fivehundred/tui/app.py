@@ -71,6 +71,7 @@ from fivehundred.tui.session import (
 )
 from fivehundred.tui.widgets import (
     CardWidget,
+    GridButton,
     HandRow,
     KeyGrid,
     action_text,
@@ -417,7 +418,10 @@ class OptionsScreen(ModalScreen[Any]):
 class TextScreen(ModalScreen[str]):
     """A box of text with buttons (hand summary, last trick, help)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "quit_game", "Save & quit"),  # as on the table (the game is saved)
+    ]
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -448,7 +452,7 @@ class TextScreen(ModalScreen[str]):
                 yield Static(self.body, id="box-text")
             with KeyGrid(id="box-buttons", columns=len(self.buttons)):
                 for label, key in self.buttons:
-                    yield Button(label, id=f"b-{key}")
+                    yield GridButton(label, id=f"b-{key}")
 
     def on_mount(self) -> None:
         self.fit(self.body)
@@ -469,18 +473,31 @@ class TextScreen(ModalScreen[str]):
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        key = (event.button.id or "b-close")[2:]
+        event.stop()
+        button = event.button
+        key = (button.id or "b-close")[2:]
         if key == "hands" and self.extra is not None:
             self.show_text(self.extra)
-            event.button.display = False
+            button.display = False
+            self.focus_first_button()
             return
         if key in self.pages:
-            event.button.disabled = True
+            button.disabled = True
+            self.focus_first_button()
             self.query_one("#box-text", Static).update("Working it out… (the first review "
                                                        "prepares the solver)")  # fmt: skip
             self.show_page(self.pages[key])
             return
         self.dismiss(key)
+
+    def focus_first_button(self) -> None:
+        """After a button that shows more (All hands, Review) goes, Enter still takes the
+        first choice (Next hand)."""
+        for other in self.query(Button):
+            if other.display and not other.disabled:
+                self.query_one("#box-buttons", KeyGrid).cursor = other
+                other.focus()
+                return
 
     @work(thread=True, exclusive=True, group="page")
     def show_page(self, make: Callable[[], str]) -> None:
@@ -492,6 +509,9 @@ class TextScreen(ModalScreen[str]):
 
     def action_close(self) -> None:
         self.dismiss(self.escape)
+
+    def action_quit_game(self) -> None:
+        self.app.exit(0)
 
 
 HELP_TEXT = """Keys
@@ -525,9 +545,11 @@ class FiveHundredApp(App[int]):
     Screen { background: #0f1a12; }
     #main { height: 1fr; }
     #left { width: 1fr; }
+    #tablebox { height: 1fr; align-horizontal: center; }
     #right { width: 38; border-left: solid #355; padding: 0 1; }
     #info { height: auto; padding: 0 1; background: #1b2a1e; }
-    #table { height: 1fr; padding: 1 2; }
+    #table { width: 1fr; max-width: 100; height: 100%; padding: 1 2;
+             content-align: center middle; }
     #prompt { height: auto; min-height: 1; padding: 0 1; color: #f0c674; }
     #sheet { height: auto; max-height: 50%; }
     #logbox { height: 1fr; margin-top: 1; }
@@ -578,7 +600,9 @@ class FiveHundredApp(App[int]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static(id="info")
-                yield Static(id="table")
+                # the table at most 100 columns wide, in the middle of a wide screen
+                with Horizontal(id="tablebox"):
+                    yield Static(id="table")
                 yield Static(id="prompt")
             with Vertical(id="right"):
                 yield Static(id="sheet")
@@ -589,7 +613,8 @@ class FiveHundredApp(App[int]):
             yield KeyGrid(id="callbox", columns=13)
             yield KeyGrid(id="choices", columns=1000)
             yield HandRow(id="hand")
-        yield Footer()
+        # every key in the footer at 80 columns: no command palette entry (^p) there
+        yield Footer(show_command_palette=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_layout(event.size.width, event.size.height)
@@ -685,7 +710,7 @@ class FiveHundredApp(App[int]):
         for tricks in range(6, 11):
             for strain in range(5):
                 action = bid_action(tricks, strain)
-                buttons.append(Button(action_text(action), name=f"bid-{action}", compact=True))
+                buttons.append(GridButton(action_text(action), name=f"bid-{action}", compact=True))
         extra = [PASS]
         if rules.misere_allowed:
             extra.append(MISERE)
@@ -696,7 +721,7 @@ class FiveHundredApp(App[int]):
         extra += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
         for action in extra:
             label = BID_BOX_LABELS.get(action, "pass")
-            button = Button(label, name=f"bid-{action}", compact=True)
+            button = GridButton(label, name=f"bid-{action}", compact=True)
             button.tooltip = render.action_label(action)
             buttons.append(button)
         grid.mount_all(buttons)
@@ -826,10 +851,10 @@ class FiveHundredApp(App[int]):
             calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
             ctx0 = render.display_context(obs.contract, obs.joker_suits)
             order = render.sorted_cards(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
-            call_buttons = [Button(action_text(card, two), name=f"call-{card + CALL_BASE}",
+            call_buttons = [GridButton(action_text(card, two), name=f"call-{card + CALL_BASE}",
                                    compact=True) for card in order]  # fmt: skip
             if GO_ALONE in obs.legal:
-                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True,
+                call_buttons.append(GridButton("alone", name=f"call-{GO_ALONE}", compact=True,
                                            classes="alone"))  # fmt: skip
             callbox.mount_all(call_buttons)
             if call_buttons:
@@ -842,7 +867,7 @@ class FiveHundredApp(App[int]):
         if human and phase == DISCARD:
             left = session.hand.discards_left
             label = f"Discard {len(self.marked)}/{left} marked (d)"
-            buttons.append(Button(label, name="discard", variant="primary",
+            buttons.append(GridButton(label, name="discard", variant="primary",
                                   disabled=len(self.marked) != left, compact=True))  # fmt: skip
         elif human and phase == NOMINATE:
             for action in obs.legal:
@@ -850,7 +875,7 @@ class FiveHundredApp(App[int]):
                     label = "none"
                 else:
                     label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
-                buttons.append(Button(label, name=f"nominate-{action}", compact=True))
+                buttons.append(GridButton(label, name=f"nominate-{action}", compact=True))
         elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
             offered = list(obs.legal)
             if phase in (TABLE_KITTY, TABLE_TAKE):  # the face-up cards, as the table shows them
@@ -860,16 +885,16 @@ class FiveHundredApp(App[int]):
                 label = render.action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
                     label += f" {render.card_label(obs.drawn, two)}"
-                buttons.append(Button(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
+                buttons.append(GridButton(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
                                       else label, name=f"choice-{action}", compact=True))  # fmt: skip
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
                 if JOKER_LEAD_BASE <= action < PASS:
                     suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
-                    buttons.append(Button(f"as {suit}", name=f"lead-{action}", compact=True))
-            buttons.append(Button("cancel", name="lead-cancel", compact=True))
+                    buttons.append(GridButton(f"as {suit}", name=f"lead-{action}", compact=True))
+            buttons.append(GridButton("cancel", name="lead-cancel", compact=True))
         if human and phase == PLAY and self.choosing_joker_lead is None and CLAIM in legal:
-            buttons.append(Button("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
+            buttons.append(GridButton("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
         choices.display = bool(buttons)
         if buttons:
             choices.mount_all(buttons)
@@ -1069,13 +1094,6 @@ class FiveHundredApp(App[int]):
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:
         button = event.button
-        grid = button.parent
-        if isinstance(grid, KeyGrid) and isinstance(grid.cursor, Button) \
-                and grid.cursor is not button and grid.cursor.parent is grid \
-                and not grid.cursor.disabled:  # fmt: skip
-            # keys arriving together (Right Right Enter in one write): Enter reaches the
-            # button the focus started on; the choice is the one the cursor is on
-            button = grid.cursor
         name = button.name or button.id or ""
         if name.startswith("bid-"):
             self.human_play(int(name[4:]))
