@@ -527,3 +527,18 @@ async def test_the_footer_shows_every_key_at_80_by_24() -> None:
         assert all(screen.contains_region(key.region) for key in keys)
         texts = [widget_text(key) for key in keys]
         assert any("Save & quit" in text for text in texts), texts
+
+
+async def test_the_legend_stands_above_the_table_not_under_you() -> None:
+    """The legend ("★ contractor") on its own line above the seats: under "You (South)" it
+    read as if it named the person."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        lines = widget_text(app.query_one("#table")).splitlines()
+        legend = next(i for i, line in enumerate(lines) if "★ contractor" in line)
+        seats = [i for i, line in enumerate(lines) if "North" in line or "West" in line]
+        you = next(i for i, line in enumerate(lines) if "You (South)" in line)
+        assert legend < min(seats) < you
