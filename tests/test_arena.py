@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,32 @@ def test_six_players_in_three_teams_of_two() -> None:
     rules = make_rules("six_handed", {"teams_of_two": True})
     assert team_seats(rules, 2) == ((2, 5), (0, 1, 3, 4))
     assert len(duplicate_tasks(rules, "random", "random", 1, 1, single_hand=True)) == 3
+
+
+@pytest.mark.parametrize(
+    ("program", "said"),
+    [
+        ("no-such-program-here", "No such file"),
+        (f"{sys.executable} -c 'import sys; sys.exit(3)'", "status 3"),
+    ],
+)
+def test_a_program_that_cannot_start_is_an_error_before_any_hand(
+    program: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``cmd:`` players are started before the match: one that cannot start exits 2 with
+    one line, instead of a random stand-in playing the match (and a 0 % table)."""
+    assert main(["--team-a", f"cmd:{program}", "--team-b", "random", "--games", "1",
+                 "--quiet"]) == 2  # fmt: skip
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith(
+        "fivehundred arena: cannot start"
+    )
+    assert said in captured.err
+
+
+def test_a_program_that_starts_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    bot = Path(__file__).resolve().parents[1] / "examples" / "simple_bot.py"
+    assert main(["--team-a", f"cmd:{sys.executable} {bot}", "--team-b", "random", "--hands", "1",
+                 "--quiet", "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)

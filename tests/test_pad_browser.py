@@ -271,3 +271,18 @@ def test_contrast_theme(phone: Any, base: str) -> None:
     page.wait_for_selector("#dealer")
     colours = page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert colours == "rgb(255, 255, 255)"
+
+
+def test_add_hand_brings_the_new_totals_into_view(phone: Any, base: str) -> None:
+    """On a phone the form pushes *Add hand* below the totals: after it, the totals (with
+    the new hand counted) are on the screen again."""
+    page = phone.new_page()
+    start_game(page, base, ["Ann", "Bob", "Cat", "Dan"])
+    entry = {"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8}
+    tap_hand(page, entry)
+    page.click("#add")  # scrolls the button into view, the totals out of it
+    page.wait_for_function("JSON.parse(localStorage.getItem('fivehundred-pad/state'))"
+                           ".pad.hands.length === 1")  # fmt: skip
+    page.wait_for_function("document.querySelector('[data-total=\"1\"]').textContent === '300'")
+    top = page.evaluate("document.getElementById('totals').getBoundingClientRect().top")
+    assert 0 <= top < PHONE["height"]

@@ -266,3 +266,22 @@ def test_a_wrong_claim_costs_a_further_100() -> None:
     with pytest.raises(PadError, match="claim_wrong: true or false"):
         pad.add({**hand, "claim_wrong": "yes"})
     assert len(pad.hands) == 2  # refused entries change nothing
+
+
+def test_the_points_shown_are_the_points_credited_under_the_490_rule() -> None:
+    """R-490: a side held at 490 is credited only what took it there; the points column
+    (and the CSV's) adds up to the totals, the amount held back stays in the reasons."""
+    import csv
+    import io
+
+    pad = Pad(new_pad(["Ann", "Bob", "Cat", "Dan"]))
+    pad.add({"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8})
+    pad.add({"kind": "hand", "contract": "7S", "contractor": 0, "tricks": 0})
+    pad.add({"kind": "hand", "contract": "6S", "contractor": 0, "tricks": 2})
+    pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
+    assert pad.result.totals == [-280, 490]
+    assert pad.result.lines[-1].points == [-120, 10]
+    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    rows = list(csv.DictReader(io.StringIO(pad_csv(pad.data))))
+    for name in pad.result.sides:
+        assert sum(int(row[f"{name} points"]) for row in rows) == int(rows[-1][f"{name} total"])

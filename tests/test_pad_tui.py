@@ -146,3 +146,53 @@ def test_command_errors_are_one_line(
     assert parse_hand(pad, "8S ann with bob 7 1 1 1") == {
         "kind": "hand", "contract": "8S", "contractor": 0, "partner": 2, "tricks": 7,
         "defenders": [1, 1, 1]}  # fmt: skip
+
+
+@pytest.mark.parametrize("dealer", ["3", "cat", "Cat"])
+def test_the_first_dealer_by_number_from_1_or_by_name(
+    dealer: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--dealer 3`` and ``--dealer cat`` both make the third player, Cat, deal first."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan",
+                 "--dealer", dealer]) == 0  # fmt: skip
+    assert json.loads((tmp_path / "pad.json").read_text())["first_dealer"] == 2
+
+
+@pytest.mark.parametrize(("dealer", "said"), [("0", "seats are 1 to 4"), ("5", "seats are 1 to 4"),
+                                              ("eve", "players are Ann, Bob, Cat, Dan")])  # fmt: skip
+def test_a_bad_first_dealer_is_one_line_in_the_same_convention(
+    dealer: str, said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan",
+                 "--dealer", dealer]) == 2  # fmt: skip
+    err = capsys.readouterr().err
+    assert err.startswith("fivehundred pad: --dealer: ") and err.count("\n") == 1
+    assert said in err and "0 to" not in err
+
+
+@pytest.mark.asyncio
+async def test_edit_shows_a_preview_and_a_finished_game_refuses_a_new_hand_as_it_says(
+    tmp_path: Path,
+) -> None:
+    """``edit N …`` previews the corrected hand and the totals it leads to; once the game
+    is over the preview and Enter agree: no new hand is written."""
+    session = PadSession(Pad(model.new_pad(["Ann", "Bob", "Cat", "Dan"])), tmp_path / "p.json")
+    app = PadApp(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, app, "6H bob 6")
+        await pilot.press("enter")
+        await type_line(pilot, app, "edit 1 10NT bob 10", keys=True)
+        preview = text_of(app, "#preview")
+        assert preview.startswith("hand 1: 10NT by Bob made: Bob & Dan +520"), preview
+        assert "Ann & Cat 0 · Bob & Dan 520" in preview and "Bob & Dan win" in preview
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.pad.result.winner == 1
+        await type_line(pilot, app, "6S ann 6")
+        assert text_of(app, "#preview") == f"? {model.GAME_OVER}"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert text_of(app, "#message") == model.GAME_OVER
+        assert len(session.pad.hands) == 1

@@ -261,3 +261,15 @@ def test_r_game_target_variant() -> None:
     assert game_winner(game_rules, [290, 0], made) is None
     big = rules(target=1000)
     assert game_winner(big, [600, 0], score("6S", 0, [4, 2, 2, 2], big)) is None
+
+
+def test_r_game_going_out_backwards_with_the_others_level_plays_on() -> None:
+    """R-GAME, three sides: the highest other side wins when one goes out backwards; when
+    the highest others are level nobody has won yet (not the first seat by ``max()``)."""
+    three = rules("three_handed")
+    contract = parse_action("10NT", "auction")
+    winners = [0, 0, 1, 1, 1, 1, 2, 2, 2, 2]
+    failed = score_hand(three, contract, 0, (), [2, 4, 4], winners)
+    assert game_winner(three, [-520, 200, 200], failed) is None
+    assert game_winner(three, [-520, 200, 210], failed) == 2
+    assert game_winner(three, [-520, 210, 200], failed) == 1

@@ -80,3 +80,38 @@ def test_analyse_missing_file_and_bad_args(capsys: pytest.CaptureFixture[str]) -
     assert main(["--bogus"]) == 2
     err = capsys.readouterr().err
     assert "cannot read" in err
+
+
+def _recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) -> Path:
+    from fivehundred.record_cli import record_main
+
+    assert record_main(list(args)) == 0
+    path = tmp_path / "hand.json"
+    path.write_text(capsys.readouterr().out)
+    return path
+
+
+@pytest.mark.parametrize("seed", ["1", "9"])
+def test_analyse_two_handed_rebuilds_the_dummies(seed: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The hand is rebuilt with the dummies' cards in deal order (no zip() error)."""
+    path = _recorded(capsys, tmp_path, "--seed", seed, "--preset", "two_handed")
+    assert main([str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    state = replay_hand(json.loads(path.read_text()))
+    start = start_of_play(state)
+    assert start.dummy_deal == state.dummy_deal
+    assert out["double_dummy"] == solve(start)
+    assert all(0 <= n <= 10 for n in out["strains"].values())
+
+
+def test_analyse_draw_pack_counts_only_the_players(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """draw_pack: the record replay accepts is analysed, the stock's discards left out."""
+    path = _recorded(capsys, tmp_path, "--seed", "3", "--preset", "two_handed",
+                     "--variant", "draw_pack")  # fmt: skip
+    assert main([str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    tricks = 10  # two players, ten cards each after the draw
+    assert out["actual"] is not None and 0 <= out["actual"] <= tricks
+    assert all(0 <= n <= tricks for n in out["strains"].values())

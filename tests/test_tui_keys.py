@@ -346,3 +346,199 @@ async def test_a_five_player_score_sheet_is_not_wrapped_where_the_screen_has_roo
         shown = widget_text(app.screen.query_one("#box-text")).splitlines()
         for line in sheet:
             assert line.rstrip() in [row.rstrip() for row in shown], line
+
+
+async def test_keys_arriving_together_choose_the_card_the_cursor_is_on() -> None:
+    """Right Right Enter in one write (all three queued before the focus moves) plays the
+    card two to the right, not the card the focus started on."""
+    from textual import events
+
+    session = Session.new(Settings(seed=997336252, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        if session.hand.phase == AUCTION and session.human_to_move:
+            await pilot.press("enter")  # Pass has the focus
+            await settle(pilot, app)
+        assert session.hand.phase == PLAY and session.human_to_move
+        await pilot.pause()
+        focused = app.focused
+        assert isinstance(focused, CardWidget)
+        cards = [w for w in app.query(CardWidget)]
+        start = cards.index(focused)
+        expected = cards[(start + 2) % len(cards)].card
+        played = len(session.hand.history)
+        for key in ("right", "right", "enter"):
+            app.post_message(events.Key(key, None))
+        await settle(pilot, app)
+        assert session.hand.history[played] == expected
+
+
+async def test_keys_arriving_together_in_the_bid_box_bid_what_the_cursor_is_on() -> None:
+    from textual import events
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert session.hand.phase == AUCTION and session.human_to_move
+        await pilot.pause()
+        buttons = [b for b in app.query_one("#bidbox").query(Button) if b.focusable]
+        start = buttons.index(app.focused)  # type: ignore[arg-type]
+        expected = int(str(buttons[start - 2].name)[4:])
+        for key in ("left", "left", "enter"):
+            app.post_message(events.Key(key, None))
+        await settle(pilot, app)
+        assert session.hand.history[0] == expected
+
+
+async def test_the_hint_moves_the_cursor_to_its_choice_in_every_phase() -> None:
+    """In the kitty exchange each hint names a card not yet marked (and Enter marks it);
+    outside the auction too, Enter after a hint takes the hint's choice."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        hinted = []
+        for _ in range(3):
+            await pilot.press("h")
+            await pilot.pause()
+            hinted.append(app.hinted)
+            assert app.focused is not None and getattr(app.focused, "card", None) == app.hinted
+            await pilot.press("enter")
+            await pilot.pause()
+        assert len(set(hinted)) == 3 and app.marked == set(hinted)
+        await pilot.press("d")
+        await settle(pilot, app)
+        assert session.hand.phase == NOMINATE and session.human_to_move
+        expected, _ = session.hint()
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        nominations = [a for a in session.hand.history if NOMINATE_BASE <= a <= NO_NOMINATION]
+        assert nominations == [expected]
+
+
+@pytest.mark.parametrize("key", ["escape", "ctrl+c"])
+async def test_the_options_screen_at_the_start_quits_with_escape(key: str) -> None:
+    """Before any game the options screen shows how to leave (a Quit button) and Escape or
+    Ctrl+C quit."""
+    app = FiveHundredApp(options_at_start=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsScreen)
+        quit_button = app.screen.query_one("#quit", Button)
+        assert "Esc" in str(quit_button.label)
+        screen = Region(0, 0, 80, 24)
+        assert screen.contains_region(quit_button.region)
+        await pilot.press(key)
+        await pilot.pause()
+        assert app.return_value == 0 and not app.is_running
+
+
+async def test_the_options_show_a_rule_kept_on_and_the_whole_description() -> None:
+    """With open_misere_520 on, open_misere is on and kept on (not shown refused); the
+    description of the rule with the focus is shown whole at 80 columns."""
+    from fivehundred.rules import VARIANT_HELP
+    from fivehundred.tui.app import TickBox
+
+    app = FiveHundredApp(settings=Settings(variants={"open_misere_520": True}),
+                         options_at_start=True)  # fmt: skip
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        box = screen.query_one("#v-open_misere", TickBox)
+        assert box.value and box.disabled
+        label = str(box.label)
+        assert "kept on" in label and "✗" not in label
+        boxes = [b for b in screen.query(TickBox) if not b.disabled]
+        longest = max((str(b.id)[2:] for b in boxes), key=lambda n: len(VARIANT_HELP[n]))
+        screen.query_one(f"#v-{longest}").focus()
+        await pilot.pause()
+        shown = " ".join(widget_text(screen.query_one("#variant-help")).split())
+        assert shown == f"{longest}: {' '.join(VARIANT_HELP[longest].split())}"
+
+
+async def _summary_after_all_pass(pilot, app: FiveHundredApp) -> None:  # type: ignore[no-untyped-def]
+    for _ in range(10):
+        await settle(pilot, app)
+        if isinstance(app.screen, TextScreen):
+            return
+        await pilot.press("enter")  # Pass has the focus
+    raise AssertionError("no end-of-hand dialog")
+
+
+@pytest.mark.parametrize("key", ["enter", "q"])
+async def test_after_review_enter_starts_the_next_hand_and_q_quits(
+    key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("fivehundred.tui.app.review_lines", lambda session, hand: ["reviewed"])
+    session = Session.new(Settings(preset="six_handed", seed=99, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _summary_after_all_pass(pilot, app)
+        box = app.screen
+        await pilot.click("#b-review")
+        for _ in range(50):
+            await pilot.pause()
+            if "reviewed" in widget_text(box.query_one("#box-text")):
+                break
+        assert "reviewed" in widget_text(box.query_one("#box-text"))
+        await pilot.press(key)
+        await pilot.pause()
+        if key == "enter":
+            await settle(pilot, app)
+            assert not isinstance(app.screen, TextScreen) and session.hand_number == 2
+        else:
+            assert app.return_value == 0 and not app.is_running
+
+
+async def test_the_table_keeps_to_the_middle_of_a_large_screen() -> None:
+    """At 160×50 the six-handed table is at most 100 columns wide, centred, and its seats
+    in the middle rows (not spread to the edges with 30 empty rows below)."""
+    session = Session.new(Settings(preset="six_handed", seed=99, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        table = app.query_one("#table")
+        left = app.query_one("#left")
+        assert table.region.width <= 100
+        assert abs((table.region.x - left.region.x) - (left.region.right - table.region.right)) <= 1
+        lines = widget_text(table).splitlines()
+        filled = [i for i, line in enumerate(lines) if line.strip()]
+        assert filled[0] > 5 and len(lines) - filled[-1] > 5
+
+
+async def test_the_footer_shows_every_key_at_80_by_24() -> None:
+    """Every key of the footer whole at 80 columns ("Save & quit" was cut by the command
+    palette's entry)."""
+    from textual.widgets._footer import FooterKey
+
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        keys = list(app.query(FooterKey))
+        assert "Save & quit" in [key.description for key in keys]
+        screen = Region(0, 0, 80, 24)
+        assert all(screen.contains_region(key.region) for key in keys)
+        texts = [widget_text(key) for key in keys]
+        assert any("Save & quit" in text for text in texts), texts
+
+
+async def test_the_legend_stands_above_the_table_not_under_you() -> None:
+    """The legend ("★ contractor") on its own line above the seats: under "You (South)" it
+    read as if it named the person."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        lines = widget_text(app.query_one("#table")).splitlines()
+        legend = next(i for i, line in enumerate(lines) if "★ contractor" in line)
+        seats = [i for i, line in enumerate(lines) if "North" in line or "West" in line]
+        you = next(i for i, line in enumerate(lines) if "You (South)" in line)
+        assert legend < min(seats) < you

@@ -242,3 +242,128 @@ def test_the_table_text_writes_the_white_joker_jkw() -> None:
         raise AssertionError("no deal gave South the white joker")
     text = "\n".join(render.table_lines(game.observation(0), game))
     assert "JKW" in text and "JKB" not in text
+
+
+def test_the_review_of_a_two_handed_hand() -> None:
+    """Two-handed: the review rebuilds the dummies' deal (once "zip() argument 2 is shorter
+    than argument 1", a traceback in line mode)."""
+    from fivehundred.actions import PASS
+    from fivehundred.tui.plain import review_lines
+
+    session = Session.new(Settings(preset="two_handed", seed=9, speed=0, opponents="random",
+                                   partner="random"))  # fmt: skip
+    while not session.game.finished_hands:
+        if session.pending_summary is not None:
+            session.dismiss_summary()
+        elif session.human_to_move:
+            legal = session.legal_actions()
+            session.play(legal[-1] if session.hand.phase == "auction" and PASS in legal
+                         and len(legal) > 1 else legal[0])  # fmt: skip
+        else:
+            session.step_computer()
+    lines = review_lines(session)
+    assert lines[0].startswith("Double-dummy review"), lines
+    assert any("Double-dummy from the first lead" in line for line in lines)
+
+
+def test_the_game_over_message_says_the_game_ended_by_going_out_backwards() -> None:
+    """R-GAME: a game that ends because a side went out backwards says so; a game won at
+    the target does not."""
+    from fivehundred.tui.plain import game_end_text
+
+    session = Session.new(Settings(preset="three_handed", seed=4, speed=0))
+    game = session.game
+    game.scores, game.winner = [120, -510, 300], 2
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(""), out).game_over()
+    text = out.getvalue()
+    assert "== Game over: East wins ==" in text
+    assert "West went out backwards at -510; the game ended there (R-GAME)." in text
+    game.scores, game.winner = [520, -510, 300], 0
+    assert game_end_text(session) == ""
+
+
+def _phase_of(action: int) -> str | None:
+    from fivehundred import actions as a
+
+    if action < a.PASS or action == a.CLAIM:
+        return "play"
+    if action <= a.BLIND_MISERE or a.HI_LO <= action <= a.PATASTROPHE:
+        return "auction"
+    if action <= a.NO_NOMINATION:
+        return "nominate"
+    if action <= a.GO_ALONE:
+        return "call"
+    if action in (a.SLAM, a.NO_SLAM):
+        return "slam"
+    return "draw"
+
+
+@pytest.mark.parametrize("two_jokers", [False, True])
+def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
+    """Every action as the game prints it (``5♠``, ``7♣``, ``open misère``, ``no slam``,
+    ``joker is ♠``, ``JK as ♠``, ``calls A♥ as partner``…) reads back as that action, and
+    so does the same without accents, in capitals."""
+    import unicodedata
+
+    from fivehundred.actions import NUM_ACTIONS, action_text, parse_action
+    from fivehundred.errors import FiveHundredError
+    from fivehundred.tui import render
+    from fivehundred.tui.plain import move_tokens
+
+    checked = 0
+    for action in range(NUM_ACTIONS):
+        if 103 + 4 * (not two_jokers) <= action < 111 or (two_jokers and 103 <= action < 111):
+            continue  # the second joker's nominations (JKB:S), typed in record notation
+        try:
+            action_text(action, two_jokers)
+        except FiveHundredError:
+            continue  # no action has this number
+        label = render.action_label(action, two_jokers)
+        phase = _phase_of(action)
+        bare = "".join(c for c in unicodedata.normalize("NFKD", label)
+                       if not unicodedata.combining(c)).upper()  # fmt: skip
+        for text in (label, bare):
+            tokens = move_tokens(text)
+            assert len(tokens) == 1, (text, tokens)
+            assert parse_action(tokens[0], phase) == action, (text, tokens)
+        checked += 1
+    assert checked > 150
+
+
+def test_the_hints_own_words_typed_back_make_the_move() -> None:
+    """A whole hand typed as the hint prints it (``Hint: 5♠ — …`` → ``5♠``)."""
+    from fivehundred.tui import render
+
+    session = Session.new(Settings(seed=3, speed=0, variants={"slam_call": True}))
+    typed: list[str] = []
+
+    class Person(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if session.game.finished_hands or not session.human_to_move:
+                return ""
+            action, _ = session.hint()
+            typed.append(render.action_label(action, session.rules.joker_names))
+            return typed[-1] + "\n"
+
+    out = io.StringIO()
+    assert PlainGame(session, Person(), out).run() == 0
+    assert session.game.finished_hands, out.getvalue()[-2000:]
+    assert "Not understood" not in out.getvalue()
+    assert any("♠" in t or "♣" in t or "♦" in t or "♥" in t for t in typed)
+
+
+def test_the_hand_heading_comes_first_and_long_lists_wrap_between_bids() -> None:
+    """The computers' first bids come after ``— Hand 1 …``, and the long list of legal
+    bids wraps at 80 columns between bids, never inside one."""
+    _, text = run_plain(["pass", "quit"], seed=5)
+    lines = text.splitlines()
+    first_move = next(i for i, line in enumerate(lines) if " bids " in line or "passes" in line)
+    assert any(line.startswith("— Hand 1 · dealer") for line in lines[:first_move])
+    start = next(i for i, line in enumerate(lines) if line.startswith("Your bid — legal:"))
+    prompt = [lines[start]]
+    while lines[start + len(prompt)].startswith("    "):
+        prompt.append(lines[start + len(prompt)])
+    assert len(prompt) > 1 and all(len(line) <= 80 for line in prompt)
+    words = " ".join(prompt).split()
+    assert {"6NT", "10NT", "open_misere", "pass"} <= set(words)

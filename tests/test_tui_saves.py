@@ -266,3 +266,57 @@ def test_computer_players_by_any_name_the_bots_know(capsys: pytest.CaptureFixtur
     one_line_error(capsys.readouterr().err)
     settings = Settings.from_dict({"opponents": "pimc:fast", "partner": "human"})
     assert settings.opponents == "pimc:fast" and settings.partner != "human"
+
+
+def test_list_shows_the_damaged_save_the_put_aside_message_points_to(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "current-game.json").write_text("{broken")
+    stdin(monkeypatch, "quit\n")
+    assert play_main(["--plain", "--seed", "4"]) == 0
+    assert "'fivehundred play --list' lists" in capsys.readouterr().out
+    damaged = next((data_dir / "games").glob("*-damaged-*.json"))
+    assert play_main(["--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "1. current-game.json" in listing
+    assert "Damaged saves" in listing and str(damaged) in listing and "cannot be read" in listing
+
+
+def test_play_help_names_the_data_directory(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        play_main(["--help"])
+    assert storage.ENV_DATA_DIR in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("player", "prepares"), [("hard", True), ("expert", True),
+                                                  ("pimc:fast", True), ("medium", False)])  # fmt: skip
+def test_every_level_that_searches_announces_the_preparation(
+    player: str, prepares: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The levels played by the solver (``hard``, ``expert``) prepare it as ``pimc`` does:
+    the notice is not only for names starting with pimc."""
+    solver = pytest.importorskip("fivehundred.solver")
+    monkeypatch.setattr(solver, "is_compiled", lambda: False)
+    session = Session.new(Settings(seed=5, speed=0, opponents=player, partner="medium"))
+    assert session.needs_solver_warm_up() is prepares
+    assert Session.new(Settings(seed=5, speed=0, opponents="medium",
+                                partner="medium")).needs_solver_warm_up(review=True)  # fmt: skip
+
+
+def test_the_line_mode_review_announces_the_preparation(monkeypatch: pytest.MonkeyPatch) -> None:
+    solver = pytest.importorskip("fivehundred.solver")
+    monkeypatch.setattr(solver, "is_compiled", lambda: False)
+    calls: list[str] = []
+    monkeypatch.setattr(Session, "warm_up_solver",
+                        staticmethod(lambda progress=None: calls.append("warm")))  # fmt: skip
+    session = Session.new(Settings(seed=5, speed=0, opponents="medium", partner="medium"))
+    while not session.game.finished_hands:
+        if session.human_to_move:
+            session.play(PASS if PASS in session.legal_actions() else session.legal_actions()[0])
+        else:
+            session.step_computer()
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(""), out).command("review")
+    assert calls == ["warm"]
+    assert "Preparing the double-dummy solver for the review" in out.getvalue()

@@ -206,20 +206,34 @@ def game_winner(
             top = [side for side in reached if scores[side] == best]
             return top[0] if len(top) == 1 else None
         return winner
+    out = sides_out(rules, scores)
+    if out:
+        # The highest other side wins; when the highest are level (three or more sides),
+        # nobody has won yet and the game goes on until a hand ends with one ahead (R-GAME).
+        rest = [side for side in range(len(scores)) if side not in out]
+        if not rest:
+            return None
+        best = max(scores[side] for side in rest)
+        top = [side for side in rest if scores[side] == best]
+        return top[0] if len(top) == 1 else None
+    if rules.point_spread and len(scores) == 2:
+        high, low = max(scores), min(scores)
+        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
+            return scores.index(high)
+    return None
+
+
+def sides_out(rules: Rules, scores: Sequence[int]) -> list[int]:
+    """The sides that have lost by their score alone: gone out backwards at −500 or below,
+    or with ``exact_target`` at twice the target or more (R-GAME, R-HOUSE)."""
+    target = rules.target
     out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS
            or (rules.exact_target and score >= 2 * target)]  # fmt: skip
     if rules.minus_500_needs_other_positive:
         # R-HOUSE: going out backwards only while some other side is not negative.
         out = [side for side in out if scores[side] > 0
                or any(score >= 0 for other, score in enumerate(scores) if other != side)]  # fmt: skip
-    if out:
-        rest = [side for side in range(len(scores)) if side not in out]
-        return max(rest, key=lambda s: scores[s]) if rest else None
-    if rules.point_spread and len(scores) == 2:
-        high, low = max(scores), min(scores)
-        if high > 0 > low and high - low >= GOING_OUT_BACKWARDS:
-            return scores.index(high)
-    return None
+    return out
 
 
 def _target_winner(

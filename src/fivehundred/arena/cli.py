@@ -89,6 +89,7 @@ def main(argv: list[str]) -> int:
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         return _fail("--plot needs the 'arena' extra: pip install 'fivehundred[arena]'")
     from fivehundred.bots import make_player
+    from fivehundred.bots.external import start_problem
 
     if args.decisions:
         return _decisions(args, rules, deals)
@@ -99,8 +100,9 @@ def main(argv: list[str]) -> int:
         try:
             if not name.startswith("cmd:"):
                 make_player(name, 0)
-            elif not name[4:].strip():
-                return _fail("cmd: needs a program to run")
+            elif problem := start_problem(name[4:], rules):
+                # before any hand: a stand-in would play the whole match in its place
+                return _fail(problem)
         except ValueError as error:
             return _fail(str(error))
     try:

@@ -27,9 +27,39 @@ from typing import IO, Any
 from fivehundred.actions import Action, action_text
 from fivehundred.bots.base import Player, RandomPlayer
 from fivehundred.observation import Observation
+from fivehundred.rules import Rules
 
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 5.0
+
+
+def start_problem(command: str, rules: Rules, timeout: float = DEFAULT_TIMEOUT) -> str | None:
+    """Whether the program of ``cmd:COMMAND`` can play: it is started, greeted with
+    ``hello`` and dismissed with ``bye``, as a match would. Returns what went wrong in one
+    line (it cannot be started, or it exits with a failure status), or None. A program
+    still running after ``timeout`` seconds has started: it is stopped and passes."""
+    argv = shlex.split(command)
+    if not argv:
+        return "cmd: needs a program to run"
+    shown = shlex.join(argv)
+    try:
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)  # fmt: skip
+    except OSError as error:
+        return f"cannot start {shown}: {error.strerror or error}"
+    hello = {"type": "hello", "seat": 0, "rules": rules.to_dict(), "protocol": PROTOCOL_VERSION}
+    try:
+        _, err = process.communicate(json.dumps(hello) + "\n" + json.dumps({"type": "bye"})
+                                     + "\n", timeout=timeout)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        return None
+    if process.returncode != 0:
+        said = [line.strip() for line in (err or "").splitlines() if line.strip()]
+        why = f": {said[-1][:120]}" if said else ""
+        return f"cannot start {shown}: it exited with status {process.returncode}{why}"
+    return None
 
 
 class ExternalPlayer(Player):

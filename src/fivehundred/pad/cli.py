@@ -10,7 +10,7 @@ from typing import TextIO
 
 from fivehundred.errors import FiveHundredError
 from fivehundred.pad import model
-from fivehundred.pad.commands import PadSession, read_pad
+from fivehundred.pad.commands import PadSession, read_pad, seat_of
 from fivehundred.record_cli import OneLineParser, parse_variants
 
 PAD_NAME = "pad.json"
@@ -32,7 +32,9 @@ def pad_main(argv: list[str]) -> int:
     parser.add_argument("--preset", default="australian", help="the rules (with --new)")
     parser.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
                         help="a scoring variant, e.g. --variant rule_490=false (repeatable)")  # fmt: skip
-    parser.add_argument("--dealer", default="1", help="first dealer: seat number or name")
+    parser.add_argument("--dealer", default="1",
+                        help="the first dealer: a player's name, or their number in --players "
+                        "counting from 1 (default 1)")  # fmt: skip
     parser.add_argument("--file", type=Path, help="the pad file (default: the data directory)")
     parser.add_argument("--plain", action="store_true",
                         help="line mode: commands on standard input (automatic when not on a terminal)")  # fmt: skip
@@ -88,10 +90,12 @@ def _open(args: argparse.Namespace, path: Path) -> PadSession:
     if not names:
         names = [f"Player {seat + 1}" for seat in range(players)]
     variants = parse_variants(args.variant)
-    dealer_text = args.dealer
-    dealer = int(dealer_text) - 1 if dealer_text.isdigit() else next(
-        (seat for seat, name in enumerate(names) if name.lower().startswith(dealer_text.lower())), -1
-    )  # fmt: skip
+    dealer = 0  # with the wrong number of names, new_pad says so
+    if len(names) == players:
+        try:
+            dealer = seat_of(names, args.dealer.strip())
+        except model.PadError as error:
+            raise model.PadError(f"--dealer: {error}") from None
     pad = model.new_pad(names, preset, variants, dealer)
     pad["title"] = time.strftime("%Y-%m-%d %H:%M")
     if path.exists():

@@ -26,7 +26,11 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import model
 from fivehundred.pad.model import Pad, PadError
 
-HELP = __doc__.split("::", 1)[1].split("Players are", 1)[0].strip("\n") if __doc__ else ""
+HELP = (
+    __doc__.split("::", 1)[1].split("Players are", 1)[0].strip("\n").replace("``", "'")
+    if __doc__
+    else ""
+)
 REVOKES = {"rd": model.REVOKE_DEFENDER, "rc": model.REVOKE_CONTRACTOR,
            "revoke=defender": model.REVOKE_DEFENDER,
            "revoke=contractor": model.REVOKE_CONTRACTOR}  # fmt: skip
@@ -34,7 +38,12 @@ REVOKES = {"rd": model.REVOKE_DEFENDER, "rc": model.REVOKE_CONTRACTOR,
 
 def find_player(pad: Pad, word: str) -> int:
     """A seat from a seat number (1-based) or the start of a name."""
-    players: list[str] = pad.data["players"]
+    return seat_of(pad.data["players"], word)
+
+
+def seat_of(players: list[str], word: str) -> int:
+    """The seat (0-based, as the pad file counts) of a player given by a seat number
+    (1-based: 1 is the first player) or by any unambiguous start of their name."""
     if word.isdigit():
         seat = int(word) - 1
         if 0 <= seat < len(players):
@@ -119,18 +128,29 @@ class PadSession:
         """What the line would do, from the engine, without changing anything."""
         words = text.split()
         if not words or words[0].lower() in ("undo", "redo", "table", "need", "help", "export",
-                                             "csv", "import", "delete", "edit", "new"):  # fmt: skip
+                                             "csv", "import", "delete", "new"):  # fmt: skip
             return ""
+        editing = words[0].lower() == "edit"
         try:
-            entry = parse_hand(self.pad, text)
-            trial = dict(self.pad.data)
-            trial["hands"] = [*self.pad.hands, entry]
-            result = model.score_pad(trial)
+            hands = list(self.pad.hands)
+            if editing:
+                index = self._index(words[1:2])
+                if not 0 <= index < len(hands):
+                    raise PadError(f"no hand {index + 1}")
+                hands[index] = parse_hand(self.pad, " ".join(words[2:]))
+            else:
+                if self.pad.result.winner is not None:
+                    raise PadError(model.GAME_OVER)
+                index = len(hands)
+                hands.append(parse_hand(self.pad, text))
+            result = model.score_pad({**self.pad.data, "hands": hands})
         except FiveHundredError as error:
             return f"? {error}"
-        line = result.lines[-1]
-        totals = " · ".join(f"{n} {t}" for n, t in zip(result.sides, line.totals, strict=True))
-        return "; ".join(line.reasons) + f"  →  {totals}"
+        line = result.lines[index]
+        totals = " · ".join(f"{n} {t}" for n, t in zip(result.sides, result.totals, strict=True))
+        where = f"hand {index + 1}: " if editing else ""
+        ends = f"  ({result.won_by})" if result.winner is not None else ""
+        return where + "; ".join(line.reasons) + f"  →  {totals}{ends}"
 
     def run(self, text: str) -> str:
         """Carry out one command line; returns what to tell the player (one line or a

@@ -226,6 +226,10 @@ def bid_table(rules: Rules) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- the pad
+#: Why no hand can be added once the game is over (the preview says the same).
+GAME_OVER = "the game is over: start a new game"
+
+
 def new_pad(
     players: Sequence[str],
     preset: str = "australian",
@@ -431,7 +435,8 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
 
 @dataclass
 class HandLine:
-    """One scored line of the pad."""
+    """One scored line of the pad: ``points`` are what each side was credited (after the
+    490 rule), so each side's points add up to its total."""
 
     index: int
     dealer: int
@@ -478,7 +483,7 @@ class PadResult:
 
 
 def _points(value: int) -> str:
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+    return f"+{value}" if value > 0 else (f"-{-value}" if value < 0 else "0")
 
 
 def _hand_reasons(
@@ -571,9 +576,10 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         before = totals
         totals = apply_hand_to_scores(rules, totals, score)
         reasons = _hand_reasons(pad, rules, entry, eng, score, before, totals, names)
-        result.lines.append(
-            HandLine(index, dealer, list(score.points), list(totals), reasons, score.made)
-        )
+        # the points credited (R-490 may hold a side below what it scored: the reasons
+        # note the amount held back), so each column adds up to its total
+        credited = [a - b for a, b in zip(totals, before, strict=True)]
+        result.lines.append(HandLine(index, dealer, credited, list(totals), reasons, score.made))
         if entry["kind"] != MISDEAL:
             winner = game_winner(rules, totals, score)
             if winner is not None:
@@ -683,7 +689,7 @@ class Pad:
 
     def add(self, entry: Mapping[str, Any]) -> PadResult:
         if self.result.winner is not None:
-            raise PadError("the game is over: start a new game")
+            raise PadError(GAME_OVER)
         return self._change([*copy.deepcopy(self.hands), dict(entry)])
 
     def edit(self, index: int, entry: Mapping[str, Any]) -> PadResult:

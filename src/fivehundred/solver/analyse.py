@@ -32,7 +32,10 @@ from fivehundred.solver.reference import contracting_seats
 
 
 def start_of_play(state: HandState) -> HandState:
-    """The hand replayed to its first lead (auction, kitty exchange, nomination as made)."""
+    """The hand replayed to its first lead (auction, kitty exchange, nomination as made).
+
+    The deal is rebuilt whole (:meth:`HandState.as_dealt`): the two-player dummies' cards in
+    deal order, the ``draw_pack`` stock in the order drawn, and the barred seats."""
     start = state.as_dealt()
     for action in state.history:
         if start.phase == PLAY:
@@ -43,13 +46,15 @@ def start_of_play(state: HandState) -> HandState:
 
 def strain_table(start: HandState) -> dict[str, int]:
     """Tricks the contractor's side takes double-dummy in each strain from the first lead
-    with the same hands; ``misere``: the contractor's own tricks in misère."""
+    with the same hands; ``misere``: the contractor's own tricks in misère. Only the seats
+    that play are dealt in (``rules.live_seats``)."""
     contractor = start.contractor
     sides = side_of_seats(start.rules)
-    side = tuple(s for s in range(start.seats) if sides[s] == sides[contractor])
+    # the seats that play (not the draw_pack stock and discards, R-PLAYERS)
+    all_seats = tuple(start.rules.live_seats)
+    side = tuple(s for s in all_seats if sides[s] == sides[contractor])
     leader = start.to_move
     table: dict[str, int] = {}
-    all_seats = tuple(range(start.seats))
     for strain in range(5):
         ctx = make_context(strain)
         pos = Position.build(ctx, all_seats, side, start.hands, leader)

@@ -62,7 +62,7 @@ from fivehundred.game import (
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules, make_rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.plain import history_lines, review_lines, winner_text
+from fivehundred.tui.plain import game_end_text, history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
     Session,
@@ -71,6 +71,7 @@ from fivehundred.tui.session import (
 )
 from fivehundred.tui.widgets import (
     CardWidget,
+    GridButton,
     HandRow,
     KeyGrid,
     action_text,
@@ -97,9 +98,13 @@ def _field_variant(name: str) -> bool:
     return name in Rules.__dataclass_fields__
 
 
-def variant_label(name: str, refused: str | None = None) -> Text:
+def variant_label(name: str, refused: str | None = None, on: bool = False) -> Text:
     """A variant in the options list: its name and its help line (``VARIANT_HELP``), or,
-    when the chosen rules refuse it, why (greyed: it cannot be chosen)."""
+    when the chosen rules refuse to change it, why: a variant that cannot be ticked is
+    greyed and struck through; one that is on and cannot be unticked (another rule needs
+    it) stays in plain letters, marked as kept on."""
+    if refused is not None and on:
+        return Text.assemble((f"{name:<31}", "bold"), (f"kept on: {refused}", "dim italic"))
     if refused is not None:
         return Text.assemble((f"{name:<31}", "dim strike"), (f"✗ {refused}", "dim italic"))
     return Text.assemble((f"{name:<31}", "bold"), (VARIANT_HELP.get(name, ""), "dim"))
@@ -141,6 +146,7 @@ class OptionsScreen(ModalScreen[Any]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+c", "cancel", "Cancel", show=False, priority=True),
         Binding("ctrl+n", "start", "Start new game", priority=True),
         Binding("ctrl+r", "resume", "Resume", priority=True),
     ]
@@ -156,8 +162,8 @@ class OptionsScreen(ModalScreen[Any]):
     #variants { height: 1fr; border: round #666; }
     #variants TickBox { width: 1fr; height: 1; border: none; padding: 0; }
     #variant-grid { layout: grid; grid-size: 1; grid-rows: 1; height: auto; }
-    #variant-help { height: 1; color: $text-muted; }
-    #option-error { color: $error; height: auto; }
+    #variant-help { height: 2; color: $text-muted; }
+    #option-error { color: $error; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     #option-buttons { height: 3; align-horizontal: center; }
     #option-buttons Button { margin: 0 1; }
     """
@@ -210,6 +216,8 @@ class OptionsScreen(ModalScreen[Any]):
                     yield Button("Cancel", id="cancel")
                 if self.can_resume:
                     yield Button("Resume (^R)", id="resume")
+                if not self.in_game:
+                    yield Button("Quit (Esc)", id="quit")
             yield Label(Text("Variants ([x] on, [ ] off; Space toggles):", style="dim"))
             with VerticalScroll(id="variants"), Vertical(id="variant-grid"):
                 for name in sorted(VARIANTS):
@@ -289,7 +297,7 @@ class OptionsScreen(ModalScreen[Any]):
             box = self.query_one(f"#v-{name}", TickBox)
             refused = refusals.get(name)
             help_line = VARIANT_HELP.get(name, "")
-            box.label = variant_label(name, refused)
+            box.label = variant_label(name, refused, box.value)
             box.tooltip = help_line if refused is None else f"{help_line}\nUnavailable: {refused}"
             box.disabled = refused is not None
         preset_name = str(self.query_one("#preset", Select).value)
@@ -380,6 +388,8 @@ class OptionsScreen(ModalScreen[Any]):
         button = event.button.id
         if button == "cancel":
             self.dismiss(None)
+        elif button == "quit":
+            self.app.exit(0)
         elif button == "resume":
             self.dismiss(("resume", None))
         elif button in ("start", "apply"):
@@ -391,8 +401,11 @@ class OptionsScreen(ModalScreen[Any]):
             self.dismiss(("new" if button == "start" else "apply", settings))
 
     def action_cancel(self) -> None:
+        """Escape (or Ctrl+C): back to the game, or, before any game, quit."""
         if self.in_game:
             self.dismiss(None)
+        else:
+            self.app.exit(0)
 
     def action_start(self) -> None:
         self.query_one("#start", Button).press()
@@ -405,7 +418,10 @@ class OptionsScreen(ModalScreen[Any]):
 class TextScreen(ModalScreen[str]):
     """A box of text with buttons (hand summary, last trick, help)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("q", "quit_game", "Save & quit"),  # as on the table (the game is saved)
+    ]
 
     DEFAULT_CSS = """
     TextScreen { align: center middle; }
@@ -436,7 +452,7 @@ class TextScreen(ModalScreen[str]):
                 yield Static(self.body, id="box-text")
             with KeyGrid(id="box-buttons", columns=len(self.buttons)):
                 for label, key in self.buttons:
-                    yield Button(label, id=f"b-{key}")
+                    yield GridButton(label, id=f"b-{key}")
 
     def on_mount(self) -> None:
         self.fit(self.body)
@@ -457,18 +473,31 @@ class TextScreen(ModalScreen[str]):
 
     @on(Button.Pressed)
     def pressed(self, event: Button.Pressed) -> None:
-        key = (event.button.id or "b-close")[2:]
+        event.stop()
+        button = event.button
+        key = (button.id or "b-close")[2:]
         if key == "hands" and self.extra is not None:
             self.show_text(self.extra)
-            event.button.display = False
+            button.display = False
+            self.focus_first_button()
             return
         if key in self.pages:
-            event.button.disabled = True
+            button.disabled = True
+            self.focus_first_button()
             self.query_one("#box-text", Static).update("Working it out… (the first review "
                                                        "prepares the solver)")  # fmt: skip
             self.show_page(self.pages[key])
             return
         self.dismiss(key)
+
+    def focus_first_button(self) -> None:
+        """After a button that shows more (All hands, Review) goes, Enter still takes the
+        first choice (Next hand)."""
+        for other in self.query(Button):
+            if other.display and not other.disabled:
+                self.query_one("#box-buttons", KeyGrid).cursor = other
+                other.focus()
+                return
 
     @work(thread=True, exclusive=True, group="page")
     def show_page(self, make: Callable[[], str]) -> None:
@@ -480,6 +509,9 @@ class TextScreen(ModalScreen[str]):
 
     def action_close(self) -> None:
         self.dismiss(self.escape)
+
+    def action_quit_game(self) -> None:
+        self.app.exit(0)
 
 
 HELP_TEXT = """Keys
@@ -513,9 +545,11 @@ class FiveHundredApp(App[int]):
     Screen { background: #0f1a12; }
     #main { height: 1fr; }
     #left { width: 1fr; }
+    #tablebox { height: 1fr; align-horizontal: center; }
     #right { width: 38; border-left: solid #355; padding: 0 1; }
     #info { height: auto; padding: 0 1; background: #1b2a1e; }
-    #table { height: 1fr; padding: 1 2; }
+    #table { width: 1fr; max-width: 100; height: 100%; padding: 1 2;
+             content-align: center middle; }
     #prompt { height: auto; min-height: 1; padding: 0 1; color: #f0c674; }
     #sheet { height: auto; max-height: 50%; }
     #logbox { height: 1fr; margin-top: 1; }
@@ -566,7 +600,9 @@ class FiveHundredApp(App[int]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Static(id="info")
-                yield Static(id="table")
+                # the table at most 100 columns wide, in the middle of a wide screen
+                with Horizontal(id="tablebox"):
+                    yield Static(id="table")
                 yield Static(id="prompt")
             with Vertical(id="right"):
                 yield Static(id="sheet")
@@ -577,7 +613,8 @@ class FiveHundredApp(App[int]):
             yield KeyGrid(id="callbox", columns=13)
             yield KeyGrid(id="choices", columns=1000)
             yield HandRow(id="hand")
-        yield Footer()
+        # every key in the footer at 80 columns: no command palette entry (^p) there
+        yield Footer(show_command_palette=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit_layout(event.size.width, event.size.height)
@@ -673,7 +710,7 @@ class FiveHundredApp(App[int]):
         for tricks in range(6, 11):
             for strain in range(5):
                 action = bid_action(tricks, strain)
-                buttons.append(Button(action_text(action), name=f"bid-{action}", compact=True))
+                buttons.append(GridButton(action_text(action), name=f"bid-{action}", compact=True))
         extra = [PASS]
         if rules.misere_allowed:
             extra.append(MISERE)
@@ -684,7 +721,7 @@ class FiveHundredApp(App[int]):
         extra += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
         for action in extra:
             label = BID_BOX_LABELS.get(action, "pass")
-            button = Button(label, name=f"bid-{action}", compact=True)
+            button = GridButton(label, name=f"bid-{action}", compact=True)
             button.tooltip = render.action_label(action)
             buttons.append(button)
         grid.mount_all(buttons)
@@ -814,10 +851,10 @@ class FiveHundredApp(App[int]):
             calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
             ctx0 = render.display_context(obs.contract, obs.joker_suits)
             order = render.sorted_cards(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
-            call_buttons = [Button(action_text(card, two), name=f"call-{card + CALL_BASE}",
+            call_buttons = [GridButton(action_text(card, two), name=f"call-{card + CALL_BASE}",
                                    compact=True) for card in order]  # fmt: skip
             if GO_ALONE in obs.legal:
-                call_buttons.append(Button("alone", name=f"call-{GO_ALONE}", compact=True,
+                call_buttons.append(GridButton("alone", name=f"call-{GO_ALONE}", compact=True,
                                            classes="alone"))  # fmt: skip
             callbox.mount_all(call_buttons)
             if call_buttons:
@@ -830,7 +867,7 @@ class FiveHundredApp(App[int]):
         if human and phase == DISCARD:
             left = session.hand.discards_left
             label = f"Discard {len(self.marked)}/{left} marked (d)"
-            buttons.append(Button(label, name="discard", variant="primary",
+            buttons.append(GridButton(label, name="discard", variant="primary",
                                   disabled=len(self.marked) != left, compact=True))  # fmt: skip
         elif human and phase == NOMINATE:
             for action in obs.legal:
@@ -838,7 +875,7 @@ class FiveHundredApp(App[int]):
                     label = "none"
                 else:
                     label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
-                buttons.append(Button(label, name=f"nominate-{action}", compact=True))
+                buttons.append(GridButton(label, name=f"nominate-{action}", compact=True))
         elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
             offered = list(obs.legal)
             if phase in (TABLE_KITTY, TABLE_TAKE):  # the face-up cards, as the table shows them
@@ -848,16 +885,16 @@ class FiveHundredApp(App[int]):
                 label = render.action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
                     label += f" {render.card_label(obs.drawn, two)}"
-                buttons.append(Button(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
+                buttons.append(GridButton(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
                                       else label, name=f"choice-{action}", compact=True))  # fmt: skip
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
                 if JOKER_LEAD_BASE <= action < PASS:
                     suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
-                    buttons.append(Button(f"as {suit}", name=f"lead-{action}", compact=True))
-            buttons.append(Button("cancel", name="lead-cancel", compact=True))
+                    buttons.append(GridButton(f"as {suit}", name=f"lead-{action}", compact=True))
+            buttons.append(GridButton("cancel", name="lead-cancel", compact=True))
         if human and phase == PLAY and self.choosing_joker_lead is None and CLAIM in legal:
-            buttons.append(Button("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
+            buttons.append(GridButton("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
         choices.display = bool(buttons)
         if buttons:
             choices.mount_all(buttons)
@@ -922,11 +959,11 @@ class FiveHundredApp(App[int]):
         assert session is not None
 
         def progress(done: int, total: int) -> None:
-            self.preparing = (f"Preparing the double-dummy solver for the pimc players: a "
+            self.preparing = (f"Preparing the double-dummy solver for the computer players: a "
                               f"one-time step of up to a minute ({done}/{total})…")  # fmt: skip
             self.call_from_thread(self.refresh_view)
 
-        self.preparing = "Preparing the double-dummy solver for the pimc players…"
+        self.preparing = "Preparing the double-dummy solver for the computer players…"
         self.refresh_view()
         try:
             await asyncio.to_thread(session.warm_up_solver, progress)
@@ -984,6 +1021,7 @@ class FiveHundredApp(App[int]):
         session = self.session
         assert session is not None
         lines = [f"{winner_text(session)}!" if session.game.winner is not None else "Game over.",
+                 *([ended] if (ended := game_end_text(session)) else []),
                  "", *render.sheet_lines(session.game), "",
                  f"Record: {session.last_archive or session.path}",
                  "Replay it with 'fivehundred show RECORD'."]  # fmt: skip
@@ -1055,7 +1093,8 @@ class FiveHundredApp(App[int]):
 
     @on(Button.Pressed)
     def button_pressed(self, event: Button.Pressed) -> None:
-        name = event.button.name or event.button.id or ""
+        button = event.button
+        name = button.name or button.id or ""
         if name.startswith("bid-"):
             self.human_play(int(name[4:]))
         elif name.startswith("nominate-"):
@@ -1106,20 +1145,28 @@ class FiveHundredApp(App[int]):
         session = self.session
         if session is None or not session.human_to_move:
             return
-        action, why = session.hint()
+        marked = self.marked if session.hand.phase == DISCARD else set()
+        action, why = session.hint(marked)
         label = render.action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
         card = action if action < JOKER_LEAD_BASE else (64 + (action - JOKER_LEAD_BASE) // 4
                                                          if action < PASS else None)  # fmt: skip
-        self.refresh_view()
         self.hinted = card
-        if session.hand.phase == DISCARD and card is not None:
-            self.hinted = card
         self.refresh_view()
-        if session.hand.phase == AUCTION:
-            for button in self.query_one("#bidbox", KeyGrid).query(Button):
-                if button.name == f"bid-{action}":
-                    button.focus()
+        # The cursor goes to the hint's choice in every phase, so Enter takes it.
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if card is not None and widget.card == card and session.hand.phase in HAND_PHASES:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
+                return
+        for grid in self.query(KeyGrid):
+            for button in grid.query(Button):
+                if button.display and str(button.name).endswith(f"-{action}") \
+                        and not str(button.name).startswith("lead-"):  # fmt: skip
+                    grid.cursor = button
+                    self.call_after_refresh(button.focus)
+                    return
 
     def action_undo(self) -> None:
         session = self.session

@@ -15,6 +15,7 @@ from fivehundred.tui import storage
 from fivehundred.tui.session import (
     Session,
     Settings,
+    damaged_games,
     describe_saved,
     is_computer_player,
     playable_presets,
@@ -33,7 +34,10 @@ def play_main(argv: list[str]) -> int:
     parser = _Parser(prog="fivehundred play",
                      description="Play Five Hundred against computer players (every preset: "
                      "two to six players). You sit South; the seats of your side are your "
-                     "partners. The game is saved after every move.")  # fmt: skip
+                     "partners. The game is saved after every move.",
+                     epilog=f"The saved game, the games put aside and the settings are kept in "
+                     f"the data directory: ${storage.ENV_DATA_DIR} if it is set, else the "
+                     f"user data directory ({storage.data_dir()}).")  # fmt: skip
     parser.add_argument("--resume", nargs="?", const="", default=None, metavar="N",
                         help="continue the saved game, or game N of --list")  # fmt: skip
     parser.add_argument("--list", action="store_true", help="list the unfinished games")
@@ -195,13 +199,19 @@ def resume(which: str, speed: float | None) -> Session:
 
 def list_games() -> int:
     games = unfinished_games()
-    if not games:
+    if not games and not damaged_games():
         print("No unfinished games. 'fivehundred play' starts one.")
         return 0
-    print("Unfinished games ('fivehundred play --resume N' continues one):")
+    damaged = damaged_games()
+    if games:
+        print("Unfinished games ('fivehundred play --resume N' continues one):")
     for number, path in enumerate(games, 1):
         current = " (the saved game)" if path == storage.save_path() else ""
         print(f"  {number}. {describe_saved(path)}{current}")
+    if damaged:
+        print("Damaged saves, kept but not playable (put aside when they could not be read):")
+    for path in damaged:
+        print(f"  - {path}: {describe_saved(path).split(': ', 1)[-1]}")
     return 0
 
 

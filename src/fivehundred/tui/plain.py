@@ -5,6 +5,8 @@ end of input saves and stops."""
 from __future__ import annotations
 
 import re
+import textwrap
+import unicodedata
 from typing import TextIO
 
 from fivehundred.actions import CLAIM, PASS, action_text
@@ -27,6 +29,7 @@ from fivehundred.game import (
 )
 from fivehundred.messages import card_symbols, error_text
 from fivehundred.rules import Rules
+from fivehundred.scoring import sides_out
 from fivehundred.table import Move
 from fivehundred.tui import render
 from fivehundred.tui.session import HUMAN, Session
@@ -94,7 +97,13 @@ class PlainGame:
             for text in history_lines(session):
                 self.say(text)
         table_at: tuple[int, int] | None = None
+        announced = session.hand_number if session.hand.history else 0
         while True:
+            if session.hand_number != announced and session.pending_summary is None:
+                # the hand's heading comes before the first move of it, computers' too
+                announced = session.hand_number
+                dealer = render.seat_name(session.rules, session.hand.dealer)
+                self.say(f"— Hand {announced} · dealer {dealer} —")
             if session.computer_to_move and session.needs_solver_warm_up():
                 self.warm_up()
             while session.computer_to_move:
@@ -120,7 +129,7 @@ class PlainGame:
                           "the next) or throw it (and keep the next)")  # fmt: skip
             else:
                 prompt = _PHASE_PROMPTS.get(obs.phase, "Your move")
-            self.say(f"{prompt} — legal: {legal}")
+            self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()
             line = self.stdin.readline()
@@ -149,9 +158,9 @@ class PlainGame:
             elif word:
                 self.say("The game is over: 'review', 'hands', 'played', 'score' or 'quit'.")
 
-    def warm_up(self) -> None:
-        self.out.write("Preparing the double-dummy solver for the pimc players (one time: up to "
-                       "a minute the first time, a second later) ")  # fmt: skip
+    def warm_up(self, what: str = "the computer players") -> None:
+        self.out.write(f"Preparing the double-dummy solver for {what} (one time: up to a "
+                       "minute the first time, a second later) ")  # fmt: skip
         self.out.flush()
 
         def progress(done: int, total: int) -> None:
@@ -183,6 +192,8 @@ class PlainGame:
             for text in render.played_by_suit_lines(session.observation()):
                 self.say(text)
         elif word == "review":
+            if session.game.finished_hands and session.needs_solver_warm_up(review=True):
+                self.warm_up("the review")
             for text in review_lines(session):
                 self.say(text)
         elif word in ("undo", "u"):
@@ -213,7 +224,7 @@ class PlainGame:
         else:
             # Several moves may be given on one line (the kitty discards: "4S 5S 6C"):
             # they are made in order while it stays the person's turn; the rest are refused.
-            tokens = line.split()
+            tokens = move_tokens(line)
             for index, token in enumerate(tokens):
                 if not self.move(token):
                     rest = tokens[index + 1 :]
@@ -250,7 +261,7 @@ class PlainGame:
 
     def table(self) -> None:
         for text in render.table_lines(self.session.observation(), self.session.game):
-            self.say(text)
+            self.say(wrapped(text))
 
     def summary(self) -> None:
         session = self.session
@@ -266,10 +277,69 @@ class PlainGame:
     def game_over(self) -> None:
         session = self.session
         self.say(f"== Game over: {winner_text(session)} ==")
+        if ended := game_end_text(session):
+            self.say(ended)
         for text in render.sheet_lines(session.game):
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
+
+
+#: Lines longer than this are wrapped between words (a bid or card is never cut).
+WIDTH = 80
+
+
+def wrapped(text: str) -> str:
+    """``text`` wrapped at :data:`WIDTH` between words, the later lines indented."""
+    return textwrap.fill(text, WIDTH, subsequent_indent="    ", break_long_words=False,
+                         break_on_hyphens=False)  # fmt: skip
+
+
+#: Suit symbols (both the filled and the outlined ones) in record notation.
+_SUIT_LETTERS = {"♠": "S", "♤": "S", "♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H"}
+#: The words the game prints for a move (``render.action_label``), in record notation.
+_PHRASES = {
+    ("open", "misere"): "open_misere", ("blind", "misere"): "blind_misere",
+    ("double", "misere"): "double_misere", ("shields", "double"): "shields_double",
+    ("double", "nullo"): "double_misere", ("no", "slam"): "no_slam", ("hi", "lo"): "hi_lo",
+    ("no", "nomination"): "none", ("goes", "alone"): "alone", ("go", "alone"): "alone",
+}  # fmt: skip
+
+
+def move_tokens(line: str) -> list[str]:
+    """A line of moves as the person may type it, in record notation, one token a move.
+
+    Every form the game prints is accepted besides record notation: suit symbols (``5♠``,
+    ``7♣``, ``10♥``), words with spaces (``open misère``, ``no slam``, ``hi/lo``, ``goes
+    alone``, ``joker is ♠``, ``JK as ♠``, ``calls A♥ as partner``), with or without accents
+    and in any case. What is not a move is passed on as it is, for the parser to refuse.
+    """
+    text = unicodedata.normalize("NFKD", line)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    for symbol, letter in _SUIT_LETTERS.items():
+        text = text.replace(symbol, letter)
+    words = text.replace("/", " ").split()
+    tokens: list[str] = []
+    i = 0
+    while i < len(words):
+        low = [w.lower() for w in words[i : i + 4]]
+        pair = tuple(low[:2])
+        if pair in _PHRASES:
+            tokens.append(_PHRASES[pair])
+            i += 2
+        elif low[:2] == ["joker", "is"] and len(low) > 2:
+            tokens.append(words[i + 2])  # a nomination: joker is ♠
+            i += 3
+        elif len(low) > 2 and low[0].startswith("jk") and low[1] == "as":
+            tokens.append(f"{words[i]}>{words[i + 2]}")  # a joker led as a suit
+            i += 3
+        elif low[0] in ("call", "calls") and len(low) > 1:
+            tokens.append(f"call:{words[i + 1]}")  # the five-player partner call
+            i += 4 if low[2:4] == ["as", "partner"] else 2
+        else:
+            tokens.append(words[i])
+            i += 1
+    return tokens
 
 
 #: The commands that still mean something once the game is over.
@@ -302,6 +372,26 @@ def winner_text(session: Session) -> str:
         return "nobody wins"
     name = render.side_name(session.rules, winner)
     return f"{name} {'win' if '&' in name or name == 'You' else 'wins'}"
+
+
+def game_end_text(session: Session) -> str:
+    """Why a game that is over ended when no side won by the target: ``East went out
+    backwards at -510.`` (R-GAME); empty otherwise."""
+    game = session.game
+    if game.winner is None:
+        return ""
+    rules, scores = session.rules, game.scores
+    out = sides_out(rules, scores)
+    if not out or scores[game.winner] >= rules.target:
+        return ""
+    parts = []
+    for side in out:
+        name = render.side_name(rules, side)
+        if scores[side] < 0:
+            parts.append(f"{name} went out backwards at {scores[side]}")
+        else:
+            parts.append(f"{name} went past {2 * rules.target} with {scores[side]}")
+    return " and ".join(parts) + "; the game ended there (R-GAME)."
 
 
 def history_lines(session: Session, hand: HandState | None = None,
@@ -339,7 +429,10 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
         from fivehundred.solver.analyse import analyse_hand, format_analysis
     except ImportError as error:
         return [f"The review needs the solver: {error}"]
-    text = format_analysis(analyse_hand(hand), hand)
+    try:
+        text = format_analysis(analyse_hand(hand), hand)
+    except (FiveHundredError, ValueError) as error:
+        return [f"Not available: {error}"]
     names = render.seat_names(session.rules)
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])

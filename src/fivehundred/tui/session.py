@@ -12,16 +12,16 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS
+from fivehundred.bots import PLAYERS, SOLVER_LEVELS
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
-from fivehundred.game import GameState, HandState
+from fivehundred.game import DISCARD, GameState, HandState
 from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.record import GAME_FORMAT, replay_game
@@ -52,6 +52,11 @@ def is_computer_player(name: object) -> bool:
 def default_bot() -> str:
     """``heuristic`` when it is registered, else the best player there is."""
     return next(name for name in BOT_PREFERENCE if name in PLAYERS)
+
+
+def uses_solver(name: str) -> bool:
+    """Whether the computer player ``name`` searches with the double-dummy solver."""
+    return name.startswith("pimc") or name in SOLVER_LEVELS
 
 
 def hint_bot() -> str:
@@ -255,19 +260,33 @@ class Session:
     def dismiss_summary(self) -> None:
         self.pending_summary = None
 
-    def hint(self) -> tuple[Action, str]:
-        """The move the computer would make in the person's place, and why."""
+    def hint(self, marked: Collection[Action] = ()) -> tuple[Action, str]:
+        """The move the computer would make in the person's place, and why.
+
+        ``marked``: in the kitty exchange, the cards already marked to discard; the hint is
+        then the computer's next discard after them (never one already marked)."""
         if not self.human_to_move:
             raise ValueError("it is not your turn")
         hand = self.game.hand
+        obs = self.observation()
+        if hand.phase == DISCARD and marked:
+            ahead = hand.clone()
+            for card in sorted(marked):
+                if ahead.phase != DISCARD or card not in ahead.legal_actions():
+                    break
+                ahead.apply(card)
+            if ahead.phase == DISCARD and ahead.to_move == hand.to_move:
+                obs = ahead.observation(self.acting_seat, self.game.scores)
         seed = derived_seed(self.seed, self.hand_number, len(hand.history), "hint")
-        action, why = decide(hint_bot(), seed, self.observation())
+        action, why = decide(hint_bot(), seed, obs)
         return action, why or f"the {hint_bot()} player's choice"
 
-    def needs_solver_warm_up(self) -> bool:
-        """Whether a computer player here searches with the double-dummy solver and the
-        solver's kernels are not yet ready in this process (see :meth:`warm_up_solver`)."""
-        if not any(name.startswith("pimc") for name in self.table.players):
+    def needs_solver_warm_up(self, review: bool = False) -> bool:
+        """Whether a computer player here searches with the double-dummy solver (``pimc``
+        and its settings, the levels ``hard`` and ``expert``), or ``review`` (the
+        double-dummy review) is asked for, and the solver's kernels are not yet ready in
+        this process (see :meth:`warm_up_solver`)."""
+        if not review and not any(uses_solver(name) for name in self.table.players):
             return False
         try:
             from fivehundred import solver
@@ -441,6 +460,16 @@ def unfinished_games() -> list[Path]:
     except OSError:
         aside = []
     return games + aside
+
+
+def damaged_games() -> list[Path]:
+    """The saves that could not be read and were put aside (``games/*-damaged-*``),
+    newest first: listed by ``--list``, never lost."""
+    try:
+        return sorted((storage.data_dir() / storage.GAMES_DIR).glob("*-damaged-*.json"),
+                      reverse=True)  # fmt: skip
+    except OSError:
+        return []
 
 
 def describe_saved(path: Path) -> str:

@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from fivehundred.actions import BID_BASE, Action
 from fivehundred.cards import JOKER, Card, CardMask, JokerNames
@@ -98,7 +98,14 @@ class CardWidget(Static, can_focus=True):
         self.styles.margin = (0, 0, 0, 1 if gap else 0)
 
     def action_choose(self) -> None:
-        self.post_message(self.Chosen(self.card))
+        """Choose the card the cursor is on: keys arriving together (Right Right Enter in
+        one write) reach this widget before the focus has moved to the cursor's card."""
+        parent = self.parent
+        card = self.card
+        if isinstance(parent, HandRow) and parent.cursor is not None \
+                and parent.cursor.parent is parent:  # fmt: skip
+            card = parent.cursor.card
+        self.post_message(self.Chosen(card))
 
     def on_click(self) -> None:
         self.focus()
@@ -225,6 +232,22 @@ class KeyGrid(Container):
                 return
 
 
+class GridButton(Button):
+    """A button of a :class:`KeyGrid`: Enter or Space press the button the grid's cursor
+    is on. Keys arriving together (Right Right Enter in one write) all reach the button
+    the focus started on, before the focus has moved to the cursor's button; a click or a
+    press by the program presses the button itself."""
+
+    def action_press(self) -> None:
+        grid = self.parent
+        cursor = grid.cursor if isinstance(grid, KeyGrid) else None
+        if isinstance(cursor, Button) and cursor is not self and cursor.parent is grid \
+                and not cursor.disabled and cursor.display:  # fmt: skip
+            cursor.press()
+            return
+        super().action_press()
+
+
 def plural(count: int, word: str) -> str:
     """``1 card``, ``3 cards``."""
     return f"{count} {word}{'' if count == 1 else 's'}"
@@ -337,7 +360,6 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
     parts: list[RenderableType] = []
     if title:
         parts.append(Text(title, style="bold"))
-    parts.append(grid)
     legend = []
     if obs.contract >= BID_BASE:
         legend.append("★ contractor")
@@ -345,8 +367,11 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
             legend.append("☆ called partner")
     if last_winner is not None:
         legend.append("◀ won the last trick")
+    # The legend above the table, on the right: under "You (South)" it read as if it
+    # named the person.
     if legend:
-        parts.append(Text(" · ".join(legend), style="dim", justify="center"))
+        parts.append(Text(" · ".join(legend), style="dim", justify="right"))
+    parts.append(grid)
     return Group(*parts)
 
 

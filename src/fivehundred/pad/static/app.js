@@ -134,7 +134,7 @@ function suitHtml(label) {
   return esc(label).replace(/[♥♦]/g, (s) => `<span class="red">${s}</span>`);
 }
 
-function signed(n) { return n > 0 ? "+" + n : n < 0 ? "−" + (-n) : "0"; }
+function signed(n) { return n > 0 ? "+" + n : n < 0 ? "-" + (-n) : "0"; }
 
 function toast(text) {
   const el = document.getElementById("toast");
@@ -279,7 +279,8 @@ async function submitDraft() {
   const hands = S.pad.hands.slice();
   if (S.editing === null) {
     hands.push(entry);
-    await changeHands(hands, `hand ${hands.length} added`);
+    // the form was scrolled to its button: bring the new totals back into view
+    if (await changeHands(hands, `hand ${hands.length} added`)) window.scrollTo(0, 0);
   } else {
     hands[S.editing] = entry;
     await changeHands(hands, `hand ${S.editing + 1} corrected: totals after it recomputed`);
