@@ -334,6 +334,9 @@ class HeuristicPlayer(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
 
     name = "heuristic"
+    #: Play by the rules learnt from pimc's choices (:meth:`_lesson_lead`, ...); False:
+    #: the player as it was before them, ``heuristic:v2`` (:class:`HeuristicV2Player`).
+    lessons = True
 
     def act(self, observation: Observation) -> Action:
         obs = observation
@@ -1015,4 +1018,19 @@ class HeuristicPlayer(Player):
         return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
 
 
-__all__ = ["HeuristicPlayer", "fitted_counts", "hand_tricks", "misere_dangers", "misere_ok"]
+class HeuristicV2Player(HeuristicPlayer):
+    """The heuristic before the rules learnt from pimc (``lessons``), kept unchanged as
+    ``heuristic:v2`` so that the new one can be measured against it in the arena."""
+
+    name = "heuristic:v2"
+    lessons = False
+
+
+__all__ = [
+    "HeuristicPlayer",
+    "HeuristicV2Player",
+    "fitted_counts",
+    "hand_tricks",
+    "misere_dangers",
+    "misere_ok",
+]

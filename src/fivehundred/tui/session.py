@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS
+from fivehundred.bots import PLAYERS, uses_solver
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import GameState, HandState
@@ -267,7 +267,7 @@ class Session:
     def needs_solver_warm_up(self) -> bool:
         """Whether a computer player here searches with the double-dummy solver and the
         solver's kernels are not yet ready in this process (see :meth:`warm_up_solver`)."""
-        if not any(name.startswith("pimc") for name in self.table.players):
+        if not any(uses_solver(name) for name in self.table.players):
             return False
         try:
             from fivehundred import solver
