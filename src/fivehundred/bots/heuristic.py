@@ -75,6 +75,10 @@ BID_MARGIN = {6: 0.6, 7: 0.9, 8: 1.2, 9: 1.5, 10: 1.8}
 COUNT_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 #: Tricks off the fitted count (per half trick of partner's help lost) when partner passed.
 PASSED_PARTNER = 0.6
+#: Tricks the count stretches by to outbid an opponent's contract that would win the game.
+STRETCH_AGAINST_GAME = 2.0
+#: Tricks the count stretches by for a contract that takes our side to the target.
+GOING_OUT_STRETCH = 0.6
 RANK_KING = 14
 RANK_QUEEN = 13
 
@@ -447,7 +451,7 @@ class HeuristicPlayer(Player):
             return 0.0
         theirs = obs.scores[sides[high_seat]]
         if theirs + bid_value(high, rules) >= rules.target:
-            return 0.6
+            return STRETCH_AGAINST_GAME if self.lessons else 0.6
         return 0.0
 
     def _winning_bid(self, obs: Observation, action: Action) -> bool:
@@ -456,6 +460,20 @@ class HeuristicPlayer(Player):
         if not obs.scores or len(obs.scores) <= max(sides):
             return False
         return obs.scores[sides[obs.seat]] + bid_value(action, obs.rules) >= obs.rules.target
+
+    def _going_out(self, obs: Observation, estimate: float, strain: int, stretch: float,
+                   level: int) -> int:  # fmt: skip
+        """A lesson from pimc's calls near the end of a game: a contract that takes our side
+        to the target is worth a stretch of the count (defending cannot win the game, and
+        making it ends it), up to :data:`GOING_OUT_STRETCH` tricks."""
+        if level >= 10 or not obs.scores:
+            return level
+        fitted = fitted_counts(obs.rules)
+        reach = self.level_for(estimate, obs.hand, strain, stretch + GOING_OUT_STRETCH, fitted)
+        for tricks in range(max(level + 1, 6), reach + 1):
+            if self._winning_bid(obs, bid_action(tricks, strain)):
+                return tricks
+        return level
 
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
@@ -473,6 +491,8 @@ class HeuristicPlayer(Player):
         for strain in strains:
             estimate = levels.get(strain, 0.0)
             level = self.level_for(estimate, obs.hand, strain, stretch, fitted_counts(rules))
+            if self.lessons and strain in levels:
+                level = self._going_out(obs, estimate, strain, stretch, level)
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
