@@ -468,6 +468,8 @@ class HeuristicPlayer(Player):
         making it ends it), up to :data:`GOING_OUT_STRETCH` tricks."""
         if level >= 10 or not obs.scores:
             return level
+        if level >= 6 and self._winning_bid(obs, bid_action(level, strain)):
+            return level
         fitted = fitted_counts(obs.rules)
         reach = self.level_for(estimate, obs.hand, strain, stretch + GOING_OUT_STRETCH, fitted)
         for tricks in range(max(level + 1, 6), reach + 1):
@@ -485,14 +487,20 @@ class HeuristicPlayer(Player):
         levels = self.bid_levels(obs)
         stretch = self._stretch(obs, high, high_seat)
         choices: list[tuple[int, Action, str]] = []
+        going_out: list[tuple[int, Action, str]] = []
         strains = set(levels)
         if partner_bid >= 0:
             strains.add(bid_strain(partner_bid))
         for strain in strains:
             estimate = levels.get(strain, 0.0)
             level = self.level_for(estimate, obs.hand, strain, stretch, fitted_counts(rules))
-            if self.lessons and strain in levels:
-                level = self._going_out(obs, estimate, strain, stretch, level)
+            if self.lessons and strain in levels and high_seat not in friends:
+                out = self._going_out(obs, estimate, strain, stretch, level)
+                if out > level and bid_action(out, strain) in legal:
+                    going_out.append((bid_rank(bid_action(out, strain), rules),
+                                      bid_action(out, strain),
+                                      f"{estimate:.1f} tricks in {STRAIN_NAMES[strain]}: "
+                                      "stretching for a contract that wins the game"))  # fmt: skip
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
@@ -540,6 +548,8 @@ class HeuristicPlayer(Player):
                                  if bid_action(t, strain) in legal), -1)  # fmt: skip
                 if cheapest >= 0:
                     choices.append((bid_rank(cheapest, rules), cheapest, why))
+        if going_out and not any(self._winning_bid(obs, c[1]) for c in choices):
+            choices.append(min(going_out))  # nothing else wins the game: the cheapest that does
         if choices:
             # A contract that wins the game is enough: bid the cheapest of those.
             winning = [c for c in choices if self._winning_bid(obs, c[1])]
