@@ -499,8 +499,8 @@ class HeuristicPlayer(Player):
                 if out > level and bid_action(out, strain) in legal:
                     going_out.append((bid_rank(bid_action(out, strain), rules),
                                       bid_action(out, strain),
-                                      f"{estimate:.1f} tricks in {STRAIN_NAMES[strain]}: "
-                                      "stretching for a contract that wins the game"))  # fmt: skip
+                                      f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]}, "
+                                      "stretched: the game is in reach"))  # fmt: skip
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
