@@ -10,7 +10,7 @@ measurements).
   highest card that wins) on any trick it can take, partner's too, and trumps partner's
   winners.
 - ``medium``: the heuristic (a good club player's rules).
-- ``hard``: pimc with few deals (:data:`HARD_SAMPLES` in play), the cheap search.
+- ``hard``: pimc with few deals in play (:data:`HARD_SAMPLES`), pimc's own calls.
 - ``expert``: pimc at its default strength (64 deals in play).
 
 ``pimc:strong`` (160 deals) was ``expert`` before; it was not measured stronger than
@@ -25,7 +25,7 @@ from fivehundred.actions import BID_BASE, MISERE, Action, bid_action, bid_strain
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import RANK_KING, HeuristicPlayer
 from fivehundred.bots.memory import TableView
-from fivehundred.bots.pimc import PimcPlayer
+from fivehundred.bots.pimc import DEFAULT_SAMPLES, PimcPlayer
 from fivehundred.cards import (
     JOKER,
     NO_TRUMPS,
@@ -141,13 +141,15 @@ class EasyPlayer(HeuristicPlayer):
         return super()._shed(view, cards)
 
 
-#: Deals ``hard`` samples for each decision in play (a third of that, at least six, for a
-#: bid or the discard); ``expert`` samples pimc's default (64).
+#: Deals ``hard`` samples for each decision in play; ``expert`` samples pimc's default (64).
+#: Both solve pimc's default number of deals for a bid or the discard: with the six that
+#: ``pimc:16`` solves, the calls were so noisy that it went out backwards against
+#: ``medium`` (2 wins in 11 games, scores down to -860; docs/bots.md).
 HARD_SAMPLES = 16
 
 
 def _hard(seed: int | None) -> Player:
-    return PimcPlayer(seed, samples=HARD_SAMPLES)
+    return PimcPlayer(seed, samples=HARD_SAMPLES, bid_deals=DEFAULT_SAMPLES // 3)
 
 
 def _expert(seed: int | None) -> Player:
