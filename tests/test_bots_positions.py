@@ -117,3 +117,32 @@ def test_no_trumps_declarer_runs_the_long_suit() -> None:
     state = deal_hand(AUS, 3, {0: "AS KS QS JS 10S AC KD QD 4H 5H"}, kitty="5S 5C 4D")
     apply_text(state, "7NT pass pass pass 5S 5C 4D")
     assert decide(state) == "AS"
+
+
+# ----------------------------------------------------------------------------- lessons from pimc
+def test_an_opponents_game_winning_contract_is_outbid() -> None:
+    """At 420 to 200, the others' 6♥ wins them the game: pimc outbids it on hands the
+    old count passed (a set costs less than the game); ``heuristic:v2`` still passes."""
+    from fivehundred.bots.heuristic import HeuristicV2Player
+
+    state = deal_hand(AUS, 3, {1: "7S 9S JS QS 4D 8D 10D AD 5H 8H"})
+    apply_text(state, "6H")
+    obs = state.observation(1, (420, 200))
+    assert action_text(HeuristicPlayer(0).act(obs)) == "7S"
+    assert action_text(HeuristicV2Player(0).act(obs)) == "pass"
+    # far from the target, the same hand passes
+    assert action_text(HeuristicPlayer(0).act(state.observation(1, (200, 200)))) == "pass"
+
+
+def test_a_contract_that_goes_out_is_worth_a_stretch() -> None:
+    """At 380, 6♥ leaves the side at 480 and 7♥ wins the game: the lesson bids 7♥ with a
+    hand counted for 6♥ (the old heuristic bids 6♥), and at 200 it bids 6♥ as before."""
+    from fivehundred.bots.heuristic import HeuristicV2Player
+
+    state = deal_hand(AUS, 3, {0: "6S 8S KS 5C 9D JD 5H 6H 10H JH"})
+    near, far = state.observation(0, (380, 300)), state.observation(0, (200, 300))
+    player = HeuristicPlayer(0)
+    assert action_text(player.act(near)) == "7H"
+    assert "the game is in reach" in player.explain()
+    assert action_text(HeuristicV2Player(0).act(near)) == "6H"
+    assert action_text(HeuristicPlayer(0).act(far)) == "6H"

@@ -240,11 +240,11 @@ async def test_options_offer_the_levels_first_and_every_named_player(data_dir: P
             # the web lobby's list, in its order: easy, medium, hard, expert first
             assert offered == player_choices()
             assert offered[:4] == ["easy", "medium", "hard", "expert"]
-            assert "pimc:postpone" in offered and select.value == "heuristic"
-        app.screen.query_one("#opponents", Select).value = "pimc:fast"
+            assert "pimc:postpone" not in offered and select.value == "heuristic"
+        app.screen.query_one("#opponents", Select).value = "hard"
         await pilot.click("#start")
         await settle(pilot, app)
-        assert app.session is not None and app.session.settings.opponents == "pimc:fast"
+        assert app.session is not None and app.session.settings.opponents == "hard"
 
 
 async def test_show_steps_through_a_record(data_dir: Path) -> None:

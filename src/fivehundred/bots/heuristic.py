@@ -77,6 +77,10 @@ BID_MARGIN = {6: 0.6, 7: 0.9, 8: 1.2, 9: 1.5, 10: 1.8}
 COUNT_MARGIN = {6: -0.5, 7: -0.2, 8: 0.4, 9: 0.9, 10: 1.3}
 #: Tricks off the fitted count (per half trick of partner's help lost) when partner passed.
 PASSED_PARTNER = 0.6
+#: Tricks the count stretches by to outbid an opponent's contract that would win the game.
+STRETCH_AGAINST_GAME = 2.0
+#: Tricks the count stretches by for a contract that takes our side to the target.
+GOING_OUT_STRETCH = 0.6
 RANK_KING = 14
 RANK_QUEEN = 13
 
@@ -347,6 +351,9 @@ class HeuristicPlayer(Player):
     #: trumps with the lowest top trump, defenders' no-trump leads in partner's suit, and
     #: a sequence led from the top only from a ten up.
     refined = True
+    #: Play by the rules learnt from pimc's choices (:meth:`_lesson_lead`, ...); False:
+    #: the player as it was before them, ``heuristic:v2`` (:class:`HeuristicV2Player`).
+    lessons = True
 
     def act(self, observation: Observation) -> Action:
         obs = observation
@@ -457,7 +464,7 @@ class HeuristicPlayer(Player):
             return 0.0
         theirs = obs.scores[sides[high_seat]]
         if theirs + bid_value(high, rules) >= rules.target:
-            return 0.6
+            return STRETCH_AGAINST_GAME if self.lessons else 0.6
         return 0.0
 
     def _winning_bid(self, obs: Observation, action: Action) -> bool:
@@ -466,6 +473,22 @@ class HeuristicPlayer(Player):
         if not obs.scores or len(obs.scores) <= max(sides):
             return False
         return obs.scores[sides[obs.seat]] + bid_value(action, obs.rules) >= obs.rules.target
+
+    def _going_out(self, obs: Observation, estimate: float, strain: int, stretch: float,
+                   level: int) -> int:  # fmt: skip
+        """A lesson from pimc's calls near the end of a game: a contract that takes our side
+        to the target is worth a stretch of the count (defending cannot win the game, and
+        making it ends it), up to :data:`GOING_OUT_STRETCH` tricks."""
+        if level >= 10 or not obs.scores:
+            return level
+        if level >= 6 and self._winning_bid(obs, bid_action(level, strain)):
+            return level
+        fitted = fitted_counts(obs.rules)
+        reach = self.level_for(estimate, obs.hand, strain, stretch + GOING_OUT_STRETCH, fitted)
+        for tricks in range(max(level + 1, 6), reach + 1):
+            if self._winning_bid(obs, bid_action(tricks, strain)):
+                return tricks
+        return level
 
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
@@ -477,12 +500,20 @@ class HeuristicPlayer(Player):
         levels = self.bid_levels(obs)
         stretch = self._stretch(obs, high, high_seat)
         choices: list[tuple[int, Action, str]] = []
+        going_out: list[tuple[int, Action, str]] = []
         strains = set(levels)
         if partner_bid >= 0:
             strains.add(bid_strain(partner_bid))
         for strain in strains:
             estimate = levels.get(strain, 0.0)
             level = self.level_for(estimate, obs.hand, strain, stretch, fitted_counts(rules))
+            if self.lessons and strain in levels and high_seat not in friends:
+                out = self._going_out(obs, estimate, strain, stretch, level)
+                if out > level and bid_action(out, strain) in legal:
+                    going_out.append((bid_rank(bid_action(out, strain), rules),
+                                      bid_action(out, strain),
+                                      f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]}, "
+                                      "stretched: the game is in reach"))  # fmt: skip
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
@@ -530,6 +561,8 @@ class HeuristicPlayer(Player):
                                  if bid_action(t, strain) in legal), -1)  # fmt: skip
                 if cheapest >= 0:
                     choices.append((bid_rank(cheapest, rules), cheapest, why))
+        if going_out and not any(self._winning_bid(obs, c[1]) for c in choices):
+            choices.append(min(going_out))  # nothing else wins the game: the cheapest that does
         if choices:
             # A contract that wins the game is enough: bid the cheapest of those.
             winning = [c for c in choices if self._winning_bid(obs, c[1])]
@@ -1049,4 +1082,19 @@ class HeuristicPlayer(Player):
         return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
 
 
-__all__ = ["HeuristicPlayer", "fitted_counts", "hand_tricks", "misere_dangers", "misere_ok"]
+class HeuristicV2Player(HeuristicPlayer):
+    """The heuristic before the rules learnt from pimc (``lessons``), kept unchanged as
+    ``heuristic:v2`` so that the new one can be measured against it in the arena."""
+
+    name = "heuristic:v2"
+    lessons = False
+
+
+__all__ = [
+    "HeuristicPlayer",
+    "HeuristicV2Player",
+    "fitted_counts",
+    "hand_tricks",
+    "misere_dangers",
+    "misere_ok",
+]

@@ -71,6 +71,7 @@ class HeuristicV1Player(HeuristicPlayer):
 
     name = "heuristic:v1"
     refined = False
+    lessons = False
 
     def act(self, observation: Observation) -> Action:
         obs = observation

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from fivehundred.actions import Action, parse_action
-from fivehundred.bots import PLAYERS, SOLVER_LEVELS
+from fivehundred.bots import PLAYERS, uses_solver
 from fivehundred.bots.decide import decide
 from fivehundred.errors import FiveHundredError, IllegalActionError
 from fivehundred.game import DISCARD, GameState, HandState
@@ -52,11 +52,6 @@ def is_computer_player(name: object) -> bool:
 def default_bot() -> str:
     """``heuristic`` when it is registered, else the best player there is."""
     return next(name for name in BOT_PREFERENCE if name in PLAYERS)
-
-
-def uses_solver(name: str) -> bool:
-    """Whether the computer player ``name`` searches with the double-dummy solver."""
-    return name.startswith("pimc") or name in SOLVER_LEVELS
 
 
 def hint_bot() -> str:
