@@ -159,8 +159,10 @@ function renderSeats() {
         role: "group",
         "aria-label": [seatName(seat), ...roles].join(", "),
       },
-      el("div", { class: "name-row" }, el("span", { class: "name" }, seatName(seat)), view.dealer === seat ? el("span", { class: "dealer", title: "dealer", "aria-hidden": "true" }, "D") : null),
-      status ? el("div", { class: info.kind === "person" ? "status away" : "status" }, status) : null,
+      el("div", { class: "name" }, seatName(seat)),
+      status || view.dealer === seat
+        ? el("div", { class: info.kind === "person" ? "status away" : "status" }, status, view.dealer === seat ? el("span", { class: "dealer", title: "dealer", "aria-hidden": "true" }, "D") : null)
+        : null,
       el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? el("span", { class: "role" }, " · contract") : ""),
     );
     if (view.to_move === seat && view.table.turn_deadline) {
@@ -990,3 +992,8 @@ async function start() {
 }
 
 start();
+
+// The page installs as an app (manifest, icons); the service worker keeps its own files.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+}
