@@ -716,7 +716,7 @@ async function showSummary(result) {
   dialog.replaceChildren(
     el(
       "div",
-      { class: "summary-body" },
+      { class: "summary-body", tabindex: "0", role: "region", "aria-label": "the hand's result and the score sheet" },
       el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
       el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
       el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
@@ -810,7 +810,7 @@ function say(text) {
   if (!text) return;
   const log = $("announce");
   log.append(el("p", {}, text));
-  while (log.children.length > 30) log.firstChild.remove();
+  while (log.children.length > 200) log.firstChild.remove();
 }
 
 function callWords(seat, call) {
