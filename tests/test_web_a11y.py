@@ -20,22 +20,27 @@ from typing import Any
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from test_web_page import (  # noqa: E402, F401  (the fixtures are used by name)
+import test_web_page
+from test_web_page import (
     CHROMIUM,
     Page,
     act_once,
-    base,
-    browser,
     get,
-    open_page,
     post,
     summary_open,
 )
 
+# The server and browser fixtures of the page tests, shared by name.
+base = test_web_page.base
+browser = test_web_page.browser
+open_page = test_web_page.open_page
+
 AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"width": 390, "height": 844}
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium at /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="no chromium at /usr/bin/chromium"
+)
 needs_axe = pytest.mark.skipif(
     not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make install does)"
 )
@@ -162,7 +167,8 @@ def test_a_whole_hand_by_keyboard_alone(base: str, open_page: Callable[..., Page
         phases.add(phase)
         if phase == "auction":  # the lowest bid allowed, typed ("6s"); "p" passes
             bids = page.eval_on_selector_all(
-                "#bid-box-wrap .bid-box button:not([disabled])", "e => e.map(b => b.dataset.action)")
+                "#bid-box-wrap .bid-box button:not([disabled])", "e => e.map(b => b.dataset.action)"
+            )
             page.keyboard.type(typed(bids[0]) if bids else "p")  # fmt: skip
         elif phase == "discard":  # arrows and Enter choose three cards, Tab to the button
             tab_to(page, "a.closest('#hand')")

@@ -11,9 +11,26 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from fivehundred.actions import BID_BASE, MISERE, action_text, bid_action, is_bid
+from fivehundred.actions import (
+    BID_BASE,
+    JOKER_LEAD_BASE,
+    MISERE,
+    action_text,
+    bid_action,
+    is_bid,
+)
 from fivehundred.auction import Auction
-from fivehundred.cards import JokerNames, cards_of, mask_text
+from fivehundred.cards import (
+    JOKER,
+    RANK_JACK,
+    JokerNames,
+    cards_of,
+    is_joker,
+    mask_text,
+    rank_of,
+    same_colour_suit,
+    suit_of,
+)
 from fivehundred.game import HandState, controller_of, dummy_seats
 from fivehundred.messages import error_text
 from fivehundred.observation import Observation
@@ -294,6 +311,16 @@ def prompt_text(view: dict[str, Any]) -> str | None:
     return _PROMPTS.get(phase, "Your move")
 
 
+def is_left_bower(card: int, trump: int) -> bool:
+    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-TRUMPS)."""
+    return (
+        0 <= trump < 4
+        and not is_joker(card)
+        and rank_of(card) == RANK_JACK
+        and suit_of(card) == same_colour_suit(trump)
+    )
+
+
 def refusals(table: Table, observation: Observation) -> dict[str, str]:
     """Why each card of the hand that may not be played now is refused, in card language
     (the engine's own refusal, through :func:`fivehundred.messages.error_text`); empty
@@ -311,6 +338,13 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
         if text in legal_cards:
             continue
         error = table.refusal(table.to_move, card)
+        if error is not None and is_joker(card) and "must nominate a suit" in error.reason:
+            # A free joker led as no suit it may be led as now: the reason for the first.
+            error = table.refusal(table.to_move, JOKER_LEAD_BASE + 4 * (card - JOKER))
         reason = error_text(error, two) if error else "This card may not be played now"
+        if is_left_bower(card, observation.trump) and reason.startswith("You must follow"):
+            led = reason.split(":")[0].removeprefix("You must follow ")
+            reason = f"{card_label(text)} is the left bower, a trump: you must follow {led}"
+        reason = re.sub(r"\bJK[RBW]?\b", lambda m: card_label(m.group(0)), reason)
         reasons[text] = re.sub(r" \(R-[A-Z0-9-]+\)$", "", reason)
     return reasons

@@ -402,8 +402,7 @@ function renderHand() {
     node.classList.add(legal ? "legal" : "illegal");
     if (discarding) node.setAttribute("aria-pressed", String(state.selected.has(card)));
     if (reason) {
-      node.title = reason;
-      node.setAttribute("aria-disabled", "true");
+      node.title = reason; // (a tap says why: the card is not disabled)
     }
     if (kitty.has(card)) {
       node.classList.add("from-kitty");
@@ -786,7 +785,8 @@ function render() {
   // What the page shows, for tests and styles: the phase, whose turn, the view's version.
   document.body.dataset.phase = state.view.phase;
   document.body.dataset.version = String(state.message.version);
-  document.body.dataset.myTurn = myTurn() ? "1" : "0";
+  // (Not while the chosen discards are being sent one by one: nothing waits on the person.)
+  document.body.dataset.myTurn = myTurn() && !state.queue.length ? "1" : "0";
   $("layout").hidden = false;
   $("join").hidden = true;
   renderContract();
