@@ -548,16 +548,22 @@ const HOUSE_PROMPTS = {
   draw: (view) => `You drew ${view.drawn ? cardSymbol(view.drawn) : "a card"}: keep it (and throw the next) or throw it (and keep the next).`,
 };
 
+const WIDE = window.matchMedia("(min-width: 901px)");
+WIDE.addEventListener("change", () => render());
+
 function renderControls() {
   const view = state.view;
   const box = $("controls");
   box.replaceChildren();
+  $("centre-bids").replaceChildren();
   const turn = myTurn();
   let prompt = "";
   if (view.phase === "auction") {
     if (turn) {
       prompt = "Your bid:";
-      box.append(bidBox(view.legal));
+      // On a wide screen the bid box sits in the middle of the table, under the auction so
+      // far; on a phone under the hand (the auction stays in the middle of the table).
+      (WIDE.matches ? $("centre-bids") : box).append(bidBox(view.legal));
     } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
   } else if (view.phase === "discard") {
     if (turn) {
