@@ -41,28 +41,32 @@ function sideOf(seat) {
 
 function renderSheet() {
   const names = sideNames();
+  // Each cell carries its column's name (data-label): on a phone a row wraps into labelled
+  // cells instead of running off the side of the screen (the ARIA roles keep it a table).
+  const cell = (label, ...children) => el("td", { role: "cell", "data-label": label }, ...children);
   const rows = sheet.hands.map((h) =>
     el(
       "tr",
-      { id: `hand-row-${h.hand}` },
-      el("td", {}, String(h.hand)),
-      el("td", {}, seatName(h.dealer)),
-      el("td", {}, h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed"),
-      el("td", {}, h.made === null ? "" : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set")),
-      h.points.map((p) => el("td", {}, `${p > 0 ? "+" : ""}${p}`)),
-      h.scores.map((s) => el("td", {}, el("strong", {}, String(s)))),
-      el("td", {}, el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay")),
+      { id: `hand-row-${h.hand}`, role: "row" },
+      cell("Hand", String(h.hand)),
+      cell("Dealer", seatName(h.dealer)),
+      cell("Contract", h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed"),
+      cell("Result", h.made === null ? "" : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set")),
+      h.points.map((p, side) => cell(`${names[side]} (hand)`, `${p > 0 ? "+" : ""}${p}`)),
+      h.scores.map((s, side) => cell(names[side], el("strong", {}, String(s)))),
+      el("td", { role: "cell" }, el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay")),
     ),
   );
+  const th = (text) => el("th", { role: "columnheader", scope: "col" }, text);
   const head = el(
     "tr",
-    {},
-    ["Hand", "Dealer", "Contract", ""].map((h) => el("th", {}, h)),
-    names.map((n) => el("th", {}, `${n} (hand)`)),
-    names.map((n) => el("th", {}, n)),
-    el("th", {}, ""),
+    { role: "row" },
+    ["Hand", "Dealer", "Contract", "Result"].map(th),
+    names.map((n) => th(`${n} (hand)`)),
+    names.map(th),
+    th("Replay"),
   );
-  const parts = [el("table", { class: "list", "aria-label": "score sheet" }, el("thead", {}, head), el("tbody", {}, rows))];
+  const parts = [el("table", { class: "list sheet", role: "table", "aria-label": "score sheet" }, el("thead", { role: "rowgroup" }, head), el("tbody", { role: "rowgroup" }, rows))];
   if (!sheet.hands.length) parts.push(el("p", {}, "No hand has finished yet."));
   parts.push(el("p", {}, `Target ${sheet.target}.`, sheet.rule_490 ? " The 490 rule: a side on 490 or more scores only by winning a contract." : ""));
   if (sheet.finished) parts.push(el("p", {}, el("strong", {}, `${names[sheet.winner]} won the game.`)));
