@@ -6,9 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install play serve test lint typecheck bench clean
 
-$(STAMP): pyproject.toml src/fivehundred/env/_speedups.c
+$(STAMP): pyproject.toml package-lock.json src/fivehundred/env/_speedups.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -e '.[all,dev]'
+	if command -v npm >/dev/null; then npm ci --no-audit --no-fund; fi
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -33,4 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_engine.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -365,6 +365,7 @@ class LiveTable:
             "last_trick": views.last_trick(model), "hand_result": views.hand_result(model),
             "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
+            "names": views.display_names(self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
         }  # fmt: skip

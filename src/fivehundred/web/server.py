@@ -161,6 +161,10 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     async def lobby() -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html")
 
+    @app.get("/sw.js", include_in_schema=False)  # the service worker, whose scope is "/"
+    async def service_worker() -> FileResponse:
+        return FileResponse(STATIC_DIR / "js" / "sw.js", media_type="text/javascript")
+
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "table.html")

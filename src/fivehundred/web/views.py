@@ -7,6 +7,7 @@ cards played, hands lying face up); it is never a seat's view with fields remove
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -14,6 +15,7 @@ from fivehundred.actions import BID_BASE, MISERE, action_text, bid_action, is_bi
 from fivehundred.auction import Auction
 from fivehundred.cards import JokerNames, cards_of, mask_text
 from fivehundred.game import HandState, controller_of, dummy_seats
+from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
@@ -156,9 +158,13 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
         observation = public_observation(game.hand, tuple(game.scores))
         view = to_json(observation)
         view["seat"] = None
+        view["legal_labels"], view["refusals"], view["prompt"] = {}, {}, None
         return view
     observation = seat_observation(table, seat)
     view = to_json(observation)
+    view["legal_labels"] = {text: action_label(text, view["phase"]) for text in view["legal"]}
+    view["refusals"] = refusals(table, observation)
+    view["prompt"] = prompt_text(view)
     if observation.seat != seat:
         # Its dummy moves: the player's own hand too, from the player's own observation.
         own = table.observation(seat)
@@ -213,3 +219,98 @@ def kitty_cards(table: Table, seat: int) -> list[str] | None:
 
 def auction_seats(table: Table) -> list[int]:
     return [seat for seat, _ in table.game.hand.auction.calls]
+
+
+# ---------------------------------------------------------------------- what a person reads
+_SYMBOL = dict(zip("SCDH", "♠♣♦♥", strict=True))
+_SUIT_WORD = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
+_JOKER_WORD = {"JK": "Joker", "JKR": "Red joker", "JKB": "Black joker", "JKW": "White joker"}
+_CALL_WORDS = {
+    "pass": "Pass", "misere": "Misère", "open_misere": "Open misère",
+    "blind_misere": "Blind misère", "hi_lo": "Hi/lo", "double_misere": "Double misère",
+    "shields_double": "Shields double", "patastrophe": "Patastrophe", "slam": "Call slam",
+    "no_slam": "No slam", "claim": "Claim the rest", "keep": "Keep it", "throw": "Throw it",
+    "alone": "Go alone", "none": "Leave the joker free",
+}  # fmt: skip
+
+
+def card_label(text: str) -> str:
+    """A card in symbols, as a person reads it: ``10♥``, ``J♠``, ``Joker``."""
+    if text in _JOKER_WORD:
+        return _JOKER_WORD[text]
+    return text[:-1] + _SYMBOL[text[-1]]
+
+
+def action_label(text: str, phase: str) -> str:
+    """An action's record text (``6D``, ``JK>S``, ``call:AS``, ``misere``) in card symbols
+    and words (``6♦``, ``joker as ♠``, ``call A♠``, ``Misère``)."""
+    if text in _CALL_WORDS:
+        return _CALL_WORDS[text]
+    if text.startswith("call:"):
+        return f"call {card_label(text[5:])}"
+    if ">" in text:  # a free joker led as a suit
+        joker, suit = text.split(">")
+        return f"{card_label(joker).lower()} as {_SYMBOL[suit]}"
+    if ":" in text:  # the black/white joker's nomination (two jokers)
+        joker, suit = text.split(":")
+        return f"{card_label(joker).lower()}: {_SUIT_WORD[suit]}"
+    if phase == "nominate" and text in _SYMBOL:
+        return _SUIT_WORD[text]
+    if text[:1].isdigit() and text.endswith("NT"):
+        return f"{text[:-2]} NT"
+    return card_label(text)
+
+
+def display_names(names: list[str]) -> list[str]:
+    """One name per seat, the same on every page: the person's or the computer player's
+    name, with the seat's number where two seats share it (``medium 2``, ``medium 4``)."""
+    return [f"{name} {seat + 1}" if names.count(name) > 1 else name
+            for seat, name in enumerate(names)]  # fmt: skip
+
+
+_PROMPTS = {
+    "auction": "Your bid",
+    "nominate": "Nominate the joker's suit, or leave it free",
+    "call": "Call a card: its holder is your partner for this hand",
+    "slam": "Call slam (all ten tricks), or not",
+    "slam_pass": "Your partner calls slam: pass them one card of your hand",
+    "table_kitty": "Move one of the face-up cards to the kitty",
+    "table_take": "Take one of the face-up cards into your hand",
+    "table_discard": "Discard one card of your hand",
+    "draw": "Keep the card drawn (and throw the next) or throw it (and keep the next)",
+}
+
+
+def prompt_text(view: dict[str, Any]) -> str | None:
+    """What the seat is asked to do now, or None when it is not its turn."""
+    if not view["legal"]:
+        return None
+    phase = view["phase"]
+    if phase == "discard":
+        need = len(view["hand"]) - 10
+        return f"Choose {need} card{'s' if need != 1 else ''} to discard"
+    if phase == "play":
+        return "Your turn: follow" if view["trick"] else "Your lead"
+    return _PROMPTS.get(phase, "Your move")
+
+
+def refusals(table: Table, observation: Observation) -> dict[str, str]:
+    """Why each card of the hand that may not be played now is refused, in card language
+    (the engine's own refusal, through :func:`fivehundred.messages.error_text`); empty
+    when it is not this seat's turn to play a card."""
+    hand = table.game.hand
+    if hand.phase != "play" or not observation.legal or observation.seat != table.seat_to_move:
+        return {}
+    two = observation.rules.joker_names
+    legal_cards = set()
+    for action in observation.legal:
+        legal_cards.add(action_text(action, two).split(">")[0])
+    reasons: dict[str, str] = {}
+    for card in cards_of(observation.hand):
+        text = action_text(card, two)
+        if text in legal_cards:
+            continue
+        error = table.refusal(table.to_move, card)
+        reason = error_text(error, two) if error else "This card may not be played now"
+        reasons[text] = re.sub(r" \(R-[A-Z0-9-]+\)$", "", reason)
+    return reasons

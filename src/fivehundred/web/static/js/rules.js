@@ -1,7 +1,7 @@
-// Card logic the page needs to show a hand: strains, the bowers, sorting, and why a card
-// may not be played (in card language). The server decides what is legal ("legal" in the
-// view); this only explains it.
-import { parseCard, playedCard, SUIT_SYMBOLS } from "./cards.js";
+// What the page needs to draw a hand: strains, the bowers (to name and sort cards), sorting.
+// The server decides what is legal ("legal"), says why a card is refused ("refusals") and
+// what each legal action is called ("legal_labels"); the page only shows them.
+import { cardName, parseCard, playedCard, SUIT_SYMBOLS } from "./cards.js";
 
 const SAME_COLOUR = { S: "C", C: "S", D: "H", H: "D" };
 const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"];
@@ -37,7 +37,7 @@ export function contractText(contract) {
   if (CONTRACT_WORDS.includes(contract)) return CALL_NAMES[contract];
   const strain = strainOf(contract);
   const tricks = contract.replace(/\D+$/, "");
-  return `${tricks} ${strain === "NT" ? "no trumps" : SUIT_SYMBOLS[strain]}`;
+  return strain === "NT" ? `${tricks} no trumps` : `${tricks}${SUIT_SYMBOLS[strain]}`;
 }
 
 export function callText(call) {
@@ -95,37 +95,23 @@ export function sortHand(cards, strain, jokerSuit) {
   return [...cards].sort((a, b) => rank(a) - rank(b) || power(b, strain, jokerSuit) - power(a, strain, jokerSuit));
 }
 
-// The suit led to the current trick, or null when leading.
-export function ledSuit(view) {
-  if (!view.trick || view.trick.length === 0) return null;
-  const { card, as } = playedCard(view.trick[0][1]);
-  return as || effectiveSuit(card, strainOf(view.contract), jokerSuitsOf(view));
+// Why `card` may not be played now, in card language: the server says ("refusals" in the
+// view); null when it may be, or when it is not this seat's turn to play.
+export function refusalReason(view, card) {
+  return (view.refusals && view.refusals[card]) || null;
 }
 
-// Why `card` may not be played now, in card language (null when it may be, or when it is
-// not this seat's turn to play).
-export function refusalReason(view, card) {
-  if (view.phase !== "play" || view.to_move !== view.seat) return null;
-  const legal = view.legal || [];
-  if (legal.some((a) => playedCard(a).card === card)) return null;
-  const strain = strainOf(view.contract);
-  const led = ledSuit(view);
-  const mine = view.hand || [];
-  const isJoker = parseCard(card).joker;
-  if (led) {
-    const canFollow = mine.some((c) => effectiveSuit(c, strain, jokerSuitsOf(view)) === led);
-    if (canFollow) {
-      if (isJoker && effectiveSuit(card, strain, jokerSuitsOf(view)) === null) {
-        return `the joker may only be played when you cannot follow ${SUIT_SYMBOLS[led]}`;
-      }
-      const bower = bowerOf(card, strain);
-      if (bower === "left") return `the left bower is a trump: you must follow ${SUIT_SYMBOLS[led]}`;
-      return `you must follow ${SUIT_SYMBOLS[led]}`;
-    }
-    return `you cannot follow ${SUIT_SYMBOLS[led]}, so in misère you must play the joker`;
-  }
-  if (isJoker) return "the joker may be led only as a suit not led yet (or to the last trick)";
-  return "this card may not be played now";
+// A card in words for a screen reader: "jack of diamonds, left bower", "joker".
+export function cardWords(text, view) {
+  const strain = view ? strainOf(view.contract) : null;
+  const bower = bowerOf(text, strain);
+  const name = cardName(text);
+  return bower ? `${name}, ${bower} bower` : name;
+}
+
+// What a legal action is called, from the server ("6♦", "joker as ♠"); its text otherwise.
+export function actionLabel(view, action) {
+  return (view && view.legal_labels && view.legal_labels[action]) || callText(action);
 }
 
 // The suits a free joker may be led as, from the legal actions ("JK>S").

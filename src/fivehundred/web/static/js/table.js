@@ -1,6 +1,6 @@
 // The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
 import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
-import { callText, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
+import { actionLabel, bowerOf, callText, cardWords, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -21,6 +21,8 @@ const state = {
   seenTrick: [],
   focusCard: null,
   kittyMark: null,
+  typed: "", // a card or bid being typed ("10h", "jk", "6s")
+  announced: null, // the view the live region last spoke about
   settings: applySettings(),
 };
 
@@ -46,11 +48,17 @@ function seatName(seat) {
     if (variants.dead_hand) return "Dead hand";
     return `${seatName(seat % players)}'s dummy`;
   }
+  const names = (view && view.table && view.table.names) || displayNames(seats.map((s) => s.name || s.kind));
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
-  if (info.kind === "open") return "(open seat)";
-  if (info.kind === "computer") return `Computer ${seat + 1}`;
-  return info.name || `Seat ${seat + 1}`;
+  if (info.kind === "open") return `(open seat ${seat + 1})`;
+  return names[seat] || `Seat ${seat + 1}`;
+}
+
+// One name per seat, as the server says ("names") and the score sheet shows: the seat's
+// number is added where two seats share a name ("medium 2", "medium 4").
+function displayNames(names) {
+  return names.map((name, seat) => (names.filter((n) => n === name).length > 1 ? `${name} ${seat + 1}` : name));
 }
 
 // The cards out of play of the two- and three-player house games (open_eight, draw_pack,
@@ -107,12 +115,14 @@ function act(action) {
 }
 
 // ------------------------------------------------------------------ seats around the table
+// Where a seat sits around the table, seen from `you` (at the bottom): "bottom", "left",
+// "right" or "top" (several seats share the top row), and its order there.
 function seatPosition(seat, n, you) {
   const k = (seat - (you === null ? 0 : you) + n) % n;
-  const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
-  const narrow = $("felt").clientWidth < 520;
-  const rx = narrow ? 36 : 41;
-  return { x: 50 + rx * Math.cos(angle), y: 50 + 38 * Math.sin(angle), dx: Math.cos(angle), dy: Math.sin(angle) };
+  if (k === 0) return { area: "bottom", order: 0, dx: 0, dy: 1 };
+  if (n >= 4 && k === 1) return { area: "left", order: 0, dx: -1, dy: 0 };
+  if (n >= 4 && k === n - 1) return { area: "right", order: 0, dx: 1, dy: 0 };
+  return { area: "top", order: k, dx: 0, dy: -1 };
 }
 
 function renderSeats() {
@@ -121,6 +131,12 @@ function renderSeats() {
   const you = me();
   const box = $("seats");
   box.replaceChildren();
+  const areas = {};
+  for (const area of ["top", "left", "right", "bottom"]) {
+    areas[area] = el("div", { class: `seat-area seat-area-${area}` });
+    box.append(areas[area]);
+  }
+  $("felt").dataset.seats = String(n);
   const infos = view.table.seats || [];
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, n, you === null ? 0 : you);
@@ -128,27 +144,31 @@ function renderSeats() {
     const away = info.kind === "person" && !info.connected;
     const facts = [];
     if (view.contract) facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
-    if (view.hand_sizes[seat] !== undefined) facts.push(`${view.hand_sizes[seat]} cards`);
+    if (view.hand_sizes[seat] !== undefined) facts.push(`${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`);
+    const status = info.kind === "computer" ? "computer" : info.kind === "person" ? (away ? (info.stand_in ? "away, computer playing" : "away") : "") : info.kind === "out" ? "out of play" : seat >= view.players ? "dummy" : "open seat";
+    const roles = [];
+    if (view.dealer === seat) roles.push("dealer");
+    if (view.contractor === seat) roles.push("contractor");
+    if (view.to_move === seat && view.phase !== "done") roles.push(view.phase === "auction" ? "to bid" : "to play");
     const node = el(
       "div",
       {
-        class: `seat${view.to_move === seat ? " to-move" : ""}${isMySeat(seat) ? " mine" : ""}`,
-        style: `left:${pos.x}%;top:${pos.y}%`,
+        class: `seat${view.to_move === seat && view.phase !== "done" ? " to-move" : ""}${isMySeat(seat) ? " mine" : ""}${view.contractor === seat ? " contractor" : ""}`,
+        style: `order:${pos.order}`,
         "data-seat": seat,
-        "aria-label": `${seatName(seat)}${view.dealer === seat ? ", dealer" : ""}${view.to_move === seat ? ", to play" : ""}`,
+        role: "group",
+        "aria-label": [seatName(seat), ...roles].join(", "),
       },
-      el("div", { class: "name" }, seatName(seat), view.dealer === seat ? el("span", { class: "dealer", title: "dealer" }, "D") : null),
-      el(
-        "div",
-        { class: "status" },
-        info.kind === "computer" ? info.name : info.kind === "person" ? (away ? el("span", { class: "away" }, info.stand_in ? "away — computer playing" : "away") : "connected") : info.kind === "out" ? "out of play" : seat >= view.players ? "dummy" : "open",
-      ),
-      el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? " · contractor" : ""),
+      el("div", { class: "name" }, seatName(seat)),
+      status || view.dealer === seat
+        ? el("div", { class: info.kind === "person" ? "status away" : "status" }, status, view.dealer === seat ? el("span", { class: "dealer", title: "dealer", "aria-hidden": "true" }, "D") : null)
+        : null,
+      el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? el("span", { class: "role" }, " · contract") : ""),
     );
     if (view.to_move === seat && view.table.turn_deadline) {
       node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
     }
-    box.append(node);
+    areas[pos.area].append(node);
   }
   // Cards lying face up (the open misère hand after the first trick, the dummies): a strip
   // under the table, readable on a phone too.
@@ -213,14 +233,12 @@ function renderTrick() {
   for (const [seat, action] of plays) {
     const { card, as } = playedCard(action);
     const pos = seatPosition(seat, n, you === null ? 0 : you);
-    const node = cardElement(card, { label: `${seatName(seat)}: ${cardName(card)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}` });
-    node.style.left = `${pos.dx * 70}px`;
-    node.style.top = `${pos.dy * 52}px`;
-    node.style.setProperty("--dx", `${pos.dx * 120}px`);
-    node.style.setProperty("--dy", `${pos.dy * 120}px`);
+    const node = cardElement(card, { label: `${seatName(seat)}: ${cardWords(card, view)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}` });
+    node.style.setProperty("--dx", `${pos.dx * 60}px`);
+    node.style.setProperty("--dy", `${pos.dy * 60}px`);
     if (as) node.append(el("span", { class: "tag" }, `as ${SUIT_SYMBOLS[as]}`));
     if (!state.showLast && !seen.some(([s, a]) => s === seat && a === action)) node.classList.add("arrive");
-    box.append(node);
+    box.append(el("figure", { class: "played", "data-seat": seat }, node, el("figcaption", { "aria-hidden": "true" }, seatName(seat))));
   }
   if (!state.showLast) state.seenTrick = plays.slice();
   $("last-trick").hidden = !last;
@@ -233,17 +251,20 @@ function renderContract() {
   const view = state.view;
   const box = $("contract");
   box.replaceChildren();
+  const item = (cls, ...children) => el("div", { class: `fact ${cls}` }, ...children);
   if (view.contract) {
-    box.append(el("div", {}, el("strong", {}, contractText(view.contract)), ` by ${seatName(view.contractor)}`));
-    if (strainOf(view.contract) !== null && ["NT", "M"].includes(strainOf(view.contract))) {
+    box.append(item("contract", el("strong", {}, contractText(view.contract)), ` by ${seatName(view.contractor)}`));
+    const strain = strainOf(view.contract);
+    if (strain && strain.length === 1 && strain !== "M") box.append(item("trump", "Trumps ", el("span", { html: suitIcon(strain), role: "img", "aria-label": SUIT_NAMES[strain] })));
+    if (strain !== null && ["NT", "M"].includes(strain)) {
       const suits = jokerSuitsOf(view);
       suits.forEach((suit, higher) => {
         if (!suit) return;
         const name = higher ? "Higher joker" : suits[1] ? "Lower joker" : "Joker";
-        box.append(el("div", {}, `${name} nominated as `, el("span", { html: suitIcon(suit) }), ` ${SUIT_NAMES[suit]}`));
+        box.append(item("joker", `${name} nominated as `, el("span", { html: suitIcon(suit), "aria-hidden": "true" }), ` ${SUIT_NAMES[suit]}`));
       });
     }
-    if (view.called_card) box.append(el("div", {}, `Called card: ${cardSymbol(view.called_card)}`));
+    if (view.called_card) box.append(item("called", `Called card: ${cardSymbol(view.called_card)}`));
     const sides = {};
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];
@@ -252,14 +273,20 @@ function renderContract() {
     const entries = Object.entries(sides);
     if (you !== null && entries.length === 2) {
       const mine = view.sides[you];
-      box.append(el("div", {}, `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
+      box.append(item("tricks", `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
     } else {
-      box.append(el("div", {}, "Tricks: ", entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+      box.append(item("tricks", "Tricks: ", entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
     }
   } else if (view.phase === "auction") {
-    box.append(el("div", {}, "Bidding"));
+    box.append(item("contract", el("strong", {}, "Bidding")));
   }
-  box.append(el("div", {}, `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`));
+  const scores = view.scores && view.scores.length ? view.scores : [];
+  if (scores.length) {
+    const you = me();
+    const mine = you !== null ? view.sides[you] : -1;
+    box.append(item("scores", "Score: ", scores.map((p, side) => `${side === mine && scores.length === 2 ? "you" : sideName(side)} ${p}`).join(" · ")));
+  }
+  box.append(item("hand-no", `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`));
 }
 
 function renderScore() {
@@ -277,45 +304,20 @@ function renderScore() {
   $("game-link").href = `/g/${encodeURIComponent(code)}`;
 }
 
-// The seat of each call: from the server when it says, else worked out from the deal.
-function auctionSeats(view) {
-  if (view.table.auction_seats) return view.table.auction_seats;
-  const n = seatCount(view);
-  const bidders = [];
-  for (let i = 1; i <= n; i++) {
-    const seat = (view.dealer + i) % n;
-    if (seat < view.players || view.players >= n) bidders.push(seat);
-  }
-  const passed = new Set();
-  const seats = [];
-  let i = 0;
-  for (const call of view.auction) {
-    let guard = 0;
-    while (passed.has(bidders[i % bidders.length]) && guard++ < n) i++;
-    const seat = bidders[i % bidders.length];
-    seats.push(seat);
-    if (call === "pass") passed.add(seat);
-    i++;
-  }
-  return seats;
-}
-
-function renderAuction() {
-  const view = state.view;
-  const box = $("auction");
+function auctionTable(view) {
   const n = seatCount(view);
   const order = [];
   for (let i = 1; i <= n; i++) {
     const seat = (view.dealer + i) % n;
     if (seat < view.players || view.players >= n) order.push(seat); // dummies do not bid
   }
-  const seats = auctionSeats(view);
+  const seats = view.table.auction_seats || []; // the seat of each call, from the server
   const rows = [];
   let row = null;
   seats.forEach((seat, index) => {
     const col = order.indexOf(seat);
     if (!row || row[col] !== undefined || (row.lastCol !== undefined && col <= row.lastCol)) {
-      row = new Array(n);
+      row = new Array(order.length);
       rows.push(row);
     }
     row[col] = view.auction[index];
@@ -323,8 +325,28 @@ function renderAuction() {
   });
   const head = el("tr", {}, order.map((seat) => el("th", { scope: "col" }, seatName(seat))));
   const body = rows.map((r) => el("tr", {}, order.map((_, col) => el("td", {}, r[col] ? callText(r[col]) : ""))));
-  box.replaceChildren(el("table", { class: "auction", "aria-label": "the auction" }, el("thead", {}, head), el("tbody", {}, body)));
+  return el("table", { class: "auction" }, el("thead", {}, head), el("tbody", {}, body));
+}
+
+function renderAuction() {
+  const view = state.view;
+  const box = $("auction");
+  const table = auctionTable(view);
+  table.setAttribute("aria-label", "the auction");
+  box.replaceChildren(table);
   if (!view.auction.length) box.append(el("p", {}, "No calls yet."));
+  // While bidding, the auction so far is in the middle of the table, in sight of the bids.
+  const centre = $("centre-auction");
+  centre.hidden = view.phase !== "auction";
+  if (!centre.hidden) {
+    // (A list, narrow enough for a phone; the table with a column a seat is in the panel.)
+    const seats = view.table.auction_seats || [];
+    const calls = view.auction.map((call, i) => el("li", {}, el("span", { class: "who" }, seatName(seats[i])), " ", el("strong", {}, callText(call))));
+    centre.replaceChildren(
+      el("h3", {}, "Auction"),
+      calls.length ? el("ol", { class: "calls" }, calls.slice(-8)) : el("p", {}, "No calls yet."),
+    );
+  } else centre.replaceChildren();
 }
 
 // ------------------------------------------------------------------ the hand
@@ -369,16 +391,20 @@ function renderHand() {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
   box.replaceChildren();
   $("hand-label").textContent = me() === null ? "Watching" : view.seat !== me() ? `${seatName(view.seat)}` : "Your hand";
+  box.setAttribute("aria-label", me() === null ? "no hand: watching" : view.seat !== me() ? `${seatName(view.seat)}'s cards` : "your hand");
   for (const card of cards) {
     const legal = playing ? isLegalCard(view, card) : discarding;
     const reason = playing ? refusalReason(view, card) : null;
-    let label = cardName(card);
+    let label = cardWords(card, view);
     if (kitty.has(card)) label += ", from the kitty";
-    if (state.selected.has(card)) label += ", chosen to discard";
     if (reason) label += `, may not be played: ${reason}`;
     const node = cardElement(card, { button: true, label });
     node.classList.add(legal ? "legal" : "illegal");
-    if (reason) node.title = reason;
+    if (discarding) node.setAttribute("aria-pressed", String(state.selected.has(card)));
+    if (reason) {
+      node.title = reason;
+      node.setAttribute("aria-disabled", "true");
+    }
     if (kitty.has(card)) {
       node.classList.add("from-kitty");
       node.append(el("span", { class: "tag" }, "kitty"));
@@ -408,7 +434,7 @@ function chooseCard(card) {
     const need = view.hand.length - 10;
     if (state.selected.has(card)) state.selected.delete(card);
     else if (state.selected.size < need) state.selected.add(card);
-    else toast(`You have chosen ${need} cards; click one to put it back.`);
+    else toast(`You have chosen ${need} cards; tap one to put it back.`);
     render();
     return;
   }
@@ -450,6 +476,61 @@ $("hand").addEventListener("keydown", (event) => {
   }
 });
 
+// Typing a card ("10h", "qs", "jk") or a bid ("6s", "7nt", "p" for pass) anywhere on the
+// page but in a text field: the card is chosen (played, or picked to discard), the bid made.
+const TYPED_RANKS = { a: "A", k: "K", q: "Q", j: "J" };
+function typedCard(text) {
+  const t = text.toLowerCase();
+  if (t === "jk") return ["JK", "JKR", "JKW"];
+  if (t === "jkb" || t === "bj") return ["JKB"];
+  if (t === "jkw" || t === "wj") return ["JKW"];
+  if (t === "jkr" || t === "rj") return ["JKR"];
+  const m = /^(10|1[1-3]|[2-9]|[akqj])([scdh])$/.exec(t);
+  if (!m) return [];
+  return [`${TYPED_RANKS[m[1]] || m[1]}${m[2].toUpperCase()}`];
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey || !state.view) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  if ($("summary").open) return;
+  if (event.key === "Escape") {
+    state.typed = "";
+    return;
+  }
+  if (!/^[0-9a-zA-Z]$/.test(event.key)) return;
+  state.typed = (state.typed + event.key.toLowerCase()).slice(-4);
+  const view = state.view;
+  const hand = view.hand || [];
+  for (let len = Math.min(4, state.typed.length); len >= 1; len--) {
+    const text = state.typed.slice(-len);
+    if (view.phase === "auction" && myTurn()) {
+      const call = text === "p" ? "pass" : /^(6|7|8|9|10)(s|c|d|h|nt)$/.test(text) ? text.toUpperCase() : null;
+      if (call && (view.legal || []).includes(call)) {
+        state.typed = "";
+        event.preventDefault();
+        act(call);
+        return;
+      }
+      continue;
+    }
+    const card = typedCard(text).find((c) => hand.includes(c));
+    if (card) {
+      state.typed = "";
+      event.preventDefault();
+      const node = $("hand").querySelector(`.card[data-card="${card}"]`);
+      if (node) {
+        [...$("hand").querySelectorAll(".card")].forEach((b) => (b.tabIndex = -1));
+        node.tabIndex = 0;
+        node.focus();
+      }
+      chooseCard(card);
+      return;
+    }
+  }
+});
+
 $("felt").addEventListener("dragover", (event) => event.preventDefault());
 $("felt").addEventListener("drop", (event) => {
   event.preventDefault();
@@ -472,20 +553,19 @@ function renderControls() {
   const view = state.view;
   const box = $("controls");
   box.replaceChildren();
-  $("felt-controls").replaceChildren();
   const turn = myTurn();
   let prompt = "";
   if (view.phase === "auction") {
     if (turn) {
       prompt = "Your bid:";
-      // On a wide screen the bid box sits in the middle of the table, empty while bidding.
-      const wide = window.matchMedia("(min-width: 861px)").matches;
-      (wide ? $("felt-controls") : box).append(bidBox(view.legal));
+      box.append(bidBox(view.legal));
     } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
   } else if (view.phase === "discard") {
     if (turn) {
       const need = view.hand.length - 10;
       prompt = `You won the auction with ${contractText(view.contract)}: choose ${need} cards to discard (the kitty's cards are marked).`;
+      const chosen = [...state.selected].map(cardSymbol).join(" ");
+      box.append(el("span", { class: "chosen-count", id: "chosen-count" }, `${state.selected.size} of ${need} chosen${chosen ? `: ${chosen}` : ""}`));
       const confirm = el("button", { class: "btn primary", type: "button", id: "confirm-discard", disabled: state.selected.size !== need }, `Discard ${state.selected.size} of ${need}`);
       confirm.addEventListener("click", () => {
         state.queue = [...state.selected];
@@ -503,8 +583,8 @@ function renderControls() {
           { class: "choice-row", role: "group", "aria-label": "the joker's suit" },
           view.legal.map((a) => {
             const suit = a.slice(-1);
-            const label = a === "none" ? "No nomination" : `${a.startsWith("JKB") ? "Black joker: " : a.startsWith("JKW") ? "White joker: " : ""}${SUIT_NAMES[suit]}`;
-            return el("button", { type: "button", "data-action": a, "aria-label": label, html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${SUIT_NAMES[suit]}`, onclick: () => act(a) });
+            const label = actionLabel(view, a);
+            return el("button", { type: "button", "data-action": a, "aria-label": label, html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${label}`, onclick: () => act(a) });
           }),
         ),
       );
@@ -516,7 +596,7 @@ function renderControls() {
       for (const a of view.legal) {
         if (a === "alone") continue;
         const card = a.slice(5);
-        const node = cardElement(card, { button: true, label: `call the ${cardName(card)}` });
+        const node = cardElement(card, { button: true, label: `call the ${cardWords(card, view)}` });
         node.dataset.action = a;
         node.addEventListener("click", () => act(a));
         grid.append(node);
@@ -542,7 +622,7 @@ function renderControls() {
   } else if (view.phase === "done") {
     prompt = view.table.finished ? "The game is over." : "The hand is over.";
   } else if (turn) {
-    prompt = HOUSE_PROMPTS[view.phase] ? HOUSE_PROMPTS[view.phase](view) : "Your move:";
+    prompt = HOUSE_PROMPTS[view.phase] ? HOUSE_PROMPTS[view.phase](view) : `${view.prompt || "Your move"}:`;
   } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to move.`;
   // Whatever else is legal now and has no control above (the house rules: slam, a claim,
   // the face-up cards to take, keep or throw a drawn card): a button each.
@@ -561,18 +641,28 @@ function renderControls() {
               node.addEventListener("click", () => act(a));
               return node;
             }
-            return el("button", { type: "button", class: "btn", "data-action": a, onclick: () => act(a) }, callText(a));
+            return el("button", { type: "button", class: "btn", "data-action": a, onclick: () => act(a) }, actionLabel(view, a));
           }),
         ),
       );
     }
   }
   if (turn && hasComputers()) box.append(el("button", { class: "btn", type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
-  if (me() !== null && allOthersComputers() && (view.table.undo !== false)) {
+  if (me() !== null && allOthersComputers() && view.table.undo !== false && undoPossible()) {
     box.append(el("button", { class: "btn", type: "button", id: "undo", onclick: () => send({ type: "undo" }) }, "Undo"));
   }
   $("prompt").textContent = prompt;
   if (!turn || view.phase !== "play") $("reason").textContent = "";
+}
+
+// Undo takes back this seat's last decision of the hand in progress: shown only when there is
+// one (not before its first call, not after the hand or the game is over).
+function undoPossible() {
+  const view = state.view;
+  if (view.table.finished || view.table.hand_result || view.phase === "done") return false;
+  const you = me();
+  const calls = view.table.auction_seats || [];
+  return calls.includes(you) || (view.tricks || []).some((t) => t.some(([seat]) => seat === you || (seat >= view.players && seat % view.players === you))) || (view.trick || []).some(([seat]) => seat === you);
 }
 
 function hasComputers() {
@@ -622,20 +712,21 @@ async function showSummary(result) {
   const view = state.view;
   const made = result.made === null || result.made === undefined ? "" : result.made ? "made" : "set";
   const sheetBox = el("div", { id: "summary-sheet" }, el("p", {}, "Loading the score sheet…"));
+  const close = el("button", { class: "btn", type: "button", id: "summary-close", autofocus: true, onclick: () => dialog.close() }, view.table.finished ? "Close" : "Next hand");
   dialog.replaceChildren(
-    el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
-    el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
-    el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
-    sheetBox,
     el(
-      "p",
-      {},
-      el("a", { href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"),
-      " ",
-      el("button", { class: "btn", type: "button", id: "summary-close", onclick: () => dialog.close() }, view.table.finished ? "Close" : "Next hand"),
+      "div",
+      { class: "summary-body", tabindex: "0", role: "region", "aria-label": "the hand's result and the score sheet" },
+      el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
+      el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
+      el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
+      sheetBox,
     ),
+    // The buttons stay in sight at the foot of the dialog however long the sheet grows.
+    el("div", { class: "summary-actions" }, el("a", { class: "btn secondary", href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"), close),
   );
   if (!dialog.open) dialog.showModal();
+  close.focus();
   let sheet = null;
   try {
     sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
@@ -713,6 +804,62 @@ function render() {
   } else note.hidden = true;
 }
 
+// ------------------------------------------------------------------ the live region
+// Each call, card and trick won is said once, in words, for a screen reader.
+function say(text) {
+  if (!text) return;
+  const log = $("announce");
+  log.append(el("p", {}, text));
+  while (log.children.length > 200) log.firstChild.remove();
+}
+
+function callWords(seat, call) {
+  const who = seatName(seat);
+  if (call === "pass") return `${who} passes.`;
+  return `${who} bids ${callText(call).replace("♠", " spades").replace("♣", " clubs").replace("♦", " diamonds").replace("♥", " hearts")}.`;
+}
+
+function playWords(seat, action, view) {
+  const { card, as } = playedCard(action);
+  return `${seatName(seat)} plays the ${cardWords(card, view)}${as ? `, led as ${SUIT_NAMES[as]}` : ""}.`;
+}
+
+function announce(prev, view) {
+  const sameHand = prev && prev.table && prev.table.hand_number === view.table.hand_number;
+  const out = [];
+  if (prev && !sameHand && prev.phase === "play") {
+    // The hand ended with this card: the last trick, from the table's facts.
+    const last = view.table.last_trick;
+    if (last) {
+      const seen = prev.trick.length;
+      last.plays.slice(seen).forEach(([seat, action]) => out.push(playWords(seat, action, prev)));
+      out.push(`${seatName(last.winner)} wins the trick.`);
+    }
+  }
+  const result = view.table.hand_result;
+  if (result && (!prev || !prev.table.hand_result || prev.table.hand_result.hand !== result.hand)) {
+    const made = result.made === null || result.made === undefined ? "" : result.made ? " made" : " set";
+    out.push(`Hand ${result.hand} over: ${result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}${made}` : "all passed"}. Scores: ${result.scores.map((p, side) => `${sideName(side)} ${p}`).join(", ")}.`);
+  }
+  const seats = view.table.auction_seats || [];
+  const fromCall = sameHand ? prev.auction.length : 0;
+  for (let i = fromCall; i < view.auction.length; i++) out.push(callWords(seats[i], view.auction[i]));
+  if (view.contract && (!sameHand || !prev.contract)) out.push(`${seatName(view.contractor)} wins the auction: ${contractText(view.contract)}.`);
+  if (sameHand) {
+    const before = prev.tricks.reduce((sum, t) => sum + t.length, 0) + prev.trick.length;
+    let i = 0;
+    view.tricks.forEach((trick, k) => {
+      for (const [seat, action] of trick) if (i++ >= before) out.push(playWords(seat, action, view));
+      if (i > before) out.push(`${seatName(view.trick_winners[k])} wins the trick.`);
+    });
+    for (const [seat, action] of view.trick) if (i++ >= before) out.push(playWords(seat, action, view));
+  }
+  if (myTurn() && !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)) {
+    out.push(view.phase === "auction" ? "Your turn to bid." : view.phase === "play" ? (view.trick.length ? "Your turn to play." : "Your lead.") : "Your turn.");
+  }
+  out.forEach(say);
+}
+
 function onMessage(message) {
   if (message.type === "view") {
     const prev = state.view;
@@ -726,6 +873,12 @@ function onMessage(message) {
     if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length)) state.showLast = false;
     if (prev && (prev.to_move !== view.to_move || prev.phase !== view.phase)) toast("");
     render();
+    announce(prev, view);
+    if (prev && prev.phase !== view.phase) {
+      // A new phase: the table back in sight (on a phone the bid box ran below it).
+      const top = $("contract").getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight / 2) $("contract").scrollIntoView({ block: "start" });
+    }
     if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
     if (state.queue.length) sendQueued();
     const result = view.table.hand_result;
@@ -739,7 +892,7 @@ function onMessage(message) {
   } else if (message.type === "chat") {
     addChat(message);
   } else if (message.type === "hint") {
-    toast(`Hint: ${message.action} — ${message.reason}`);
+    toast(`Hint: ${actionLabel(state.view, message.action)} — ${message.reason}`);
   }
 }
 
@@ -839,3 +992,8 @@ async function start() {
 }
 
 start();
+
+// The page installs as an app (manifest, icons); the service worker keeps its own files.
+if ("serviceWorker" in navigator && location.protocol !== "file:") {
+  navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+}
