@@ -4,8 +4,18 @@ the server answers (a computer table whose game is over is replaced by a new one
 as many play all the time). Prints actions a second, the latency from an action sent to the next
 view received, the server's event-loop lag and the errors.
 
+Beside the normal load, an abusive client (``--abuse``, on by default) creates tables as
+fast as it may and plays search tables at the highest setting offered (``expert``, as many
+as the server lets one address have), and a few normal search tables (``--search-tables``,
+``hard``) play too. The server runs with ``fivehundred serve``'s own limits; each normal
+visitor comes from an address of its own (127.x.y.z: every table, every game), the abuser
+from 127.0.0.2. Prints what the abuser got (created, refused) and the longest time any
+normal table waited for its next move (a table that waits longer than ``--stall-seconds``
+has stalled).
+
     .venv/bin/python bench/bench_web.py                 # 50 + 50 tables for 60 s
     .venv/bin/python bench/bench_web.py --seconds 20 --socket-tables 10 --computer-tables 10
+    .venv/bin/python bench/bench_web.py --no-abuse      # the normal load alone
 
 The server runs as ``fivehundred serve`` in its own process on a fresh SQLite database
 (``--db URL`` for another one). The socket clients run in their own processes (two by
@@ -18,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import multiprocessing
 import os
@@ -30,7 +41,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -38,16 +48,41 @@ from typing import Any
 import websockets
 
 
-def _post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})  # fmt: skip
-    with urllib.request.urlopen(request, timeout=60) as answer:
-        return dict(json.loads(answer.read()))
+def address(kind: int, index: int) -> str:
+    """A loopback address of its own for a normal visitor (``kind``: 1 socket tables, 2
+    computer tables, 3 search tables)."""
+    return f"127.{kind}.{index // 250 % 250}.{1 + index % 250}"
+
+
+ABUSER = "127.0.0.2"
+
+
+def _request(base: str, method: str, path: str, body: dict[str, Any] | None = None,
+             source: str | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60,
+                                            source_address=(source, 0) if source else None)  # fmt: skip
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        connection.request(method, path, body=data, headers={"content-type": "application/json"})
+        answer = connection.getresponse()
+        return answer.status, dict(json.loads(answer.read() or b"{}"))
+    finally:
+        connection.close()
+
+
+def _post(base: str, path: str, body: dict[str, Any], source: str | None = None) -> dict[str, Any]:
+    status, answer = _request(base, "POST", path, body, source)
+    if status >= 300:
+        raise RuntimeError(f"POST {path}: {status} {answer.get('detail')}")
+    return answer
 
 
 def _get(base: str, path: str) -> dict[str, Any]:
-    with urllib.request.urlopen(base + path, timeout=60) as answer:
-        return dict(json.loads(answer.read()))
+    status, answer = _request(base, "GET", path)
+    if status >= 300:
+        raise RuntimeError(f"GET {path}: {status} {answer.get('detail')}")
+    return answer
 
 
 class Totals:
@@ -67,12 +102,18 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
     rng = random.Random(seed)
     ws_base = base.replace("http://", "ws://")
     loop = asyncio.get_running_loop()
+    game = 0
     while time.time() < deadline:
+        source = address(1, seed * 1000 + game)  # a visitor of its own each game
+        game += 1
         code = (await loop.run_in_executor(None, _post, base, "/api/tables",
-                                           {"seats": ["open"] * 4, "options": {"delay": 0}}))["table"]  # fmt: skip
+                                           {"seats": ["open"] * 4, "options": {"delay": 0}},
+                                           source))["table"]  # fmt: skip
         tokens = [(await loop.run_in_executor(None, _post, base, f"/api/tables/{code}/seats/{seat}",
-                                              {"name": f"bench{seat}"}))["token"] for seat in range(4)]  # fmt: skip
-        sockets = [await websockets.connect(f"{ws_base}/ws/tables/{code}?token={t}", max_size=2**20)
+                                              {"name": f"bench{seat}"}, source))["token"]
+                  for seat in range(4)]  # fmt: skip
+        sockets = [await websockets.connect(f"{ws_base}/ws/tables/{code}?token={t}", max_size=2**20,
+                                            local_addr=(source, 0))
                    for t in tokens]  # fmt: skip
 
         async def client(ws: Any, code: str) -> None:
@@ -142,17 +183,36 @@ class ComputerTables:
     """Keeps ``count`` tables of computer players playing: a table whose game is over is
     replaced by a new one (looked for every two seconds in the lobby's list)."""
 
-    def __init__(self, base: str, count: int, player: str, delay: float) -> None:
+    def __init__(self, base: str, count: int, player: str, delay: float, kind: int = 2) -> None:
         self.base = base
         self.body = {"seats": [player] * 4, "options": {"delay": delay}}
+        self.kind = kind
+        self.made = 0
         self.live = [self._create() for _ in range(count)]
         self.actions = 0  # actions of the tables that finished (and were replaced)
         self.started: dict[str, int] = {}  # versions when the clock started
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._keep, daemon=True)
+        #: per table: (its last version seen, since when), and the longest wait seen
+        self.seen: dict[str, tuple[int, float]] = {}
+        self.longest_wait = 0.0
 
     def _create(self) -> str:
-        return str(_post(self.base, "/api/tables", self.body)["table"])
+        self.made += 1  # a visitor of its own each table
+        return str(
+            _post(self.base, "/api/tables", self.body, address(self.kind, self.made))["table"]
+        )
+
+    def watch(self) -> None:
+        """Look at every table's version: the longest time one went without a move."""
+        now = time.monotonic()
+        for code in list(self.live):
+            facts = _get(self.base, f"/api/tables/{code}")
+            version, since = self.seen.get(code, (-1, now))
+            if facts["version"] != version or facts["finished"]:
+                self.seen[code] = (facts["version"], now)
+            else:
+                self.longest_wait = max(self.longest_wait, now - since)
 
     def start(self) -> None:
         self.started = {code: _get(self.base, f"/api/tables/{code}")["version"]
@@ -160,7 +220,8 @@ class ComputerTables:
         self.thread.start()
 
     def _keep(self) -> None:
-        while not self.stop.wait(2.0):
+        while not self.stop.wait(1.0):
+            self.watch()
             playing = {t["table"] for t in _get(self.base, "/api/tables?limit=200")["tables"]}
             for index, code in enumerate(self.live):
                 if code in playing:
@@ -180,6 +241,38 @@ class ComputerTables:
         return self.actions + sum(self._made(code) for code in self.live)
 
 
+class Abuser:
+    """One address that creates tables as fast as it may (ignoring ``Retry-After``), after
+    filling what it may have with search tables at the highest setting offered."""
+
+    def __init__(self, base: str, player: str) -> None:
+        self.base = base
+        self.player = player
+        self.statuses: dict[int, int] = {}
+        self.search_tables: list[str] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def _run(self) -> None:
+        body = {"seats": [self.player] * 4, "options": {"delay": 0}}
+        while not self.stop.is_set():  # search tables until refused
+            status, answer = _request(self.base, "POST", "/api/tables", body, ABUSER)
+            if status != 201:
+                break
+            self.search_tables.append(answer["table"])
+        spam = {"seats": ["open"] * 4}
+        while not self.stop.is_set():
+            status, _ = _request(self.base, "POST", "/api/tables", spam, ABUSER)
+            self.statuses[status] = self.statuses.get(status, 0) + 1
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
 @dataclass
 class Measure:
     totals: Totals
@@ -187,12 +280,18 @@ class Measure:
     elapsed: float
     server_cpu: float
     load: tuple[float, float, float]
+    longest_wait: float = 0.0
+    search_wait: float = 0.0
+    search_actions: int = 0
+    abuser: Abuser | None = None
 
 
 def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
     """Starts the computer tables and the client processes, and measures the server from the
     moment the clients start to the moment the last one is done."""
     computer = ComputerTables(base, args.computer_tables, args.computer, args.computer_delay)
+    search = ComputerTables(base, args.search_tables, args.search_player, args.computer_delay, 3)
+    abuser = Abuser(base, args.abuse_player) if args.abuse else None
     processes = max(1, min(args.client_processes, args.socket_tables))
     shares = [list(range(args.socket_tables))[i::processes] for i in range(processes)]
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -205,9 +304,15 @@ def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
         cpu_before = _cpu_seconds(server_pid)
         began = time.monotonic()
         computer.start()
+        search.start()
+        if abuser is not None:
+            abuser.start()
         parts = [result.result() for result in results]
         elapsed = time.monotonic() - began
+        if abuser is not None:
+            abuser.finish()
         computer_actions = computer.finish()
+        search_actions = search.finish()
         cpu = _cpu_seconds(server_pid) - cpu_before
         load = os.getloadavg()
     totals = Totals()
@@ -218,7 +323,8 @@ def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
         totals.games += part.games
         totals.lag += part.lag
         totals.cpu += part.cpu
-    return Measure(totals, computer_actions, elapsed, cpu, load)
+    return Measure(totals, computer_actions, elapsed, cpu, load, computer.longest_wait,
+                   search.longest_wait, search_actions, abuser)  # fmt: skip
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -242,6 +348,16 @@ def main() -> int:
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--client-processes", type=int, default=2,
                         help="processes the socket clients are shared among (default 2)")  # fmt: skip
+    parser.add_argument("--search-tables", type=int, default=2,
+                        help="normal tables of search players (default 2)")  # fmt: skip
+    parser.add_argument("--search-player", default="hard", help="their player (default hard)")
+    parser.add_argument("--abuse", action=argparse.BooleanOptionalAction, default=True,
+                        help="an abusive client beside the normal load (default: on)")  # fmt: skip
+    parser.add_argument("--abuse-player", default="expert",
+                        help="the abuser's search tables' player (default expert)")  # fmt: skip
+    parser.add_argument("--stall-seconds", type=float, default=30,
+                        help="a normal table that waits longer for a move has stalled")  # fmt: skip
+    parser.add_argument("--workers", type=int, default=None, help="the server's --workers")
     args = parser.parse_args()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -249,8 +365,9 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     workdir = tempfile.mkdtemp(prefix="bench-web-")
     db = args.db or f"sqlite:///{workdir}/bench.sqlite3"
+    workers = [] if args.workers is None else ["--workers", str(args.workers)]
     server = subprocess.Popen([sys.executable, "-m", "fivehundred", "serve", "--port", str(port),
-                               "--db", db, "--log-level", "warning"],
+                               "--db", db, "--log-level", "warning", *workers],
                               env={**os.environ, "FIVEHUNDRED_DATA_DIR": workdir})  # fmt: skip
     try:
         for _ in range(600):
@@ -305,10 +422,21 @@ def main() -> int:
         print("client event-loop lag (ms): "
               f"p50 {1000 * statistics.median(totals.lag):.1f}  "
               f"p99 {1000 * _percentile(totals.lag, 0.99):.1f}  max {1000 * max(totals.lag):.1f}")  # fmt: skip
+    print(f"longest wait for a move: computer tables {measure.longest_wait:.1f} s, "
+          f"{args.search_tables} {args.search_player} tables {measure.search_wait:.1f} s "
+          f"({measure.search_actions} actions)")  # fmt: skip
+    stalled = max(measure.longest_wait, measure.search_wait) > args.stall_seconds
+    if measure.abuser is not None:
+        abuser = measure.abuser
+        print(f"abuser ({ABUSER}): {len(abuser.search_tables)} {args.abuse_player} tables, then "
+              f"{sum(abuser.statuses.values())} creations answered "
+              + ", ".join(f"{count} x {status}" for status, count in sorted(abuser.statuses.items())))  # fmt: skip
     print(
         f"errors: {len(totals.errors)}" + (f" (first: {totals.errors[0]})" if totals.errors else "")
     )
-    return 1 if totals.errors else 0
+    if stalled:
+        print(f"STALLED: a normal table waited over {args.stall_seconds:g} s for a move")
+    return 1 if totals.errors or stalled else 0
 
 
 if __name__ == "__main__":

@@ -84,7 +84,8 @@ def thread_server(db_url: str, **options: Any) -> Iterator[str]:
 
     from fivehundred.web.server import create_app
 
-    app = create_app(db_url, workers=options.pop("workers", 0), allow_seeds=True)
+    app = create_app(db_url, workers=options.pop("workers", 0), allow_seeds=True,
+                     limits=options.pop("limits", None))  # fmt: skip
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                             ws_max_size=65536, **options)  # fmt: skip

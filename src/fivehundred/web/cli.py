@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import json
 import logging
+import os
 import re
 import socket
 import sys
+import time
+from typing import Any
 
 from fivehundred.record_cli import OneLineParser
 
@@ -27,31 +32,139 @@ class RedactTokens(logging.Filter):
         return True
 
 
-def serve_main(argv: list[str]) -> int:
+class JsonLines(logging.Formatter):
+    """One JSON object a line: time, level, logger, message (and the exception's text)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+#: Environment variables of the options other than the limits (each limit ``--NAME`` has
+#: ``FIVEHUNDRED_NAME``, in capitals with underscores).
+ENV = {"host": "FIVEHUNDRED_HOST", "port": "FIVEHUNDRED_PORT", "db": "FIVEHUNDRED_DB",
+       "workers": "FIVEHUNDRED_WORKERS", "log_level": "FIVEHUNDRED_LOG_LEVEL",
+       "log_format": "FIVEHUNDRED_LOG_FORMAT",
+       "forwarded_allow_ips": "FIVEHUNDRED_FORWARDED_ALLOW_IPS"}  # fmt: skip
+_LIMIT_HELP = {
+    "allowed_hosts": "host names the server answers to, separated by commas (default: "
+    "localhost and IP addresses; '*': any; '.example.org': the domain and its subdomains)",
+    "max_body": "largest request body of the game's API in bytes (default %(default)s)",
+    "json_depth": "deepest JSON nesting in a body or message (default %(default)s)",
+    "create_per_minute": "tables one address may create a minute (default %(default)s)",
+    "create_burst": "tables one address may create at once (default %(default)s)",
+    "seat_per_minute": "seats one address may take a minute (default %(default)s)",
+    "seat_burst": "seats one address may take at once (default %(default)s)",
+    "tables_per_client": "unfinished tables one address may have (default %(default)s)",
+    "max_live_tables": "unfinished tables the server plays at once (default %(default)s)",
+    "expire_unjoined": "seconds before a table nobody sits at or watches is closed "
+    "(default %(default)s)",
+    "expire_abandoned": "seconds before a table whose people all left is closed "
+    "(default %(default)s)",
+    "open_seat_grace": "seconds before the stand-in plays a seat nobody took (default %(default)s)",
+    "decision_seconds": "wall-clock ceiling of one computer decision (default %(default)s)",
+    "sweep_seconds": "how often the expiry runs, seconds (default %(default)s)",
+    "docs": "serve the API's description at /docs and /openapi.json",
+}
+
+
+def env_name(dest: str) -> str:
+    return ENV.get(dest, "FIVEHUNDRED_" + dest.upper())
+
+
+def _env_default(parser: Any, dest: str, default: Any, kind: Any) -> Any:
+    """The option's default from its environment variable (refused clearly if bad)."""
+    text = os.environ.get(env_name(dest))
+    if text is None or text == "":
+        return default
+    if kind is bool:
+        if text.lower() in ("1", "true", "yes", "on"):
+            return True
+        if text.lower() in ("0", "false", "no", "off"):
+            return False
+        parser.error(f"{env_name(dest)} must be true or false, got {text!r}")
+    if kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            parser.error(f"{env_name(dest)} must be a number, got {text!r}")
+    return text
+
+
+def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
+    """The options of ``fivehundred serve`` (each also from its environment variable) and
+    the :class:`~fivehundred.web.guard.Limits` they make; exits 2 on a bad one."""
+    from fivehundred.web.guard import Limits, parse_hosts
+
     parser = OneLineParser(prog="fivehundred serve",
-                           description="Play Five Hundred in the browser: start the game server.")  # fmt: skip
-    parser.add_argument(
-        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
-    )
-    parser.add_argument("--port", type=int, default=8500, help="port (default 8500)")
-    parser.add_argument("--db", default=None, metavar="URL",
+                           description="Play Five Hundred in the browser: start the game server. "
+                                       "Every option can also be set by its environment variable "
+                                       "(FIVEHUNDRED_ and the option's name, in capitals: "
+                                       "docs/deploy.md).")  # fmt: skip
+
+    def env(dest: str, default: Any, kind: Any = str) -> Any:
+        return _env_default(parser, dest, default, kind)
+
+    parser.add_argument("--host", default=env("host", "127.0.0.1"),
+                        help="address to listen on (default 127.0.0.1)")  # fmt: skip
+    parser.add_argument("--port", type=int, default=env("port", 8500, int),
+                        help="port (default 8500)")  # fmt: skip
+    parser.add_argument("--db", default=env("db", None), metavar="URL",
                         help="database URL (default: SQLite in the data directory; "
                              "postgresql+psycopg://user@host/db for PostgreSQL)")  # fmt: skip
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="processes for the search players (default: by the CPUs)",
-    )
+    parser.add_argument("--workers", type=int, default=env("workers", None, int),
+                        help="processes for the search players (default: by the CPUs)")  # fmt: skip
     parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
-    parser.add_argument("--log-level", default="info",
+    parser.add_argument("--log-level", default=env("log_level", "info"),
                         choices=["debug", "info", "warning", "error"],
                         help="how much the server logs (default: info)")  # fmt: skip
+    parser.add_argument("--log-format", default=env("log_format", "text"),
+                        choices=["text", "json"],
+                        help="text, or json: one JSON object a line (default: text)")  # fmt: skip
+    parser.add_argument("--forwarded-allow-ips", default=env("forwarded_allow_ips", None),
+                        metavar="ADDRESSES",
+                        help="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+                             "are trusted (comma-separated; default: none)")  # fmt: skip
+    defaults = Limits()
+    for spec in dataclasses.fields(Limits):
+        name = spec.name
+        flag = "--" + name.replace("_", "-")
+        default = getattr(defaults, name)
+        if name == "allowed_hosts":
+            parser.add_argument(flag, default=env(name, None), metavar="HOSTS",
+                                help=_LIMIT_HELP[name])  # fmt: skip
+        elif isinstance(default, bool):
+            parser.add_argument(flag, action="store_true", default=env(name, default, bool),
+                                help=_LIMIT_HELP[name])  # fmt: skip
+        else:
+            kind = type(default)
+            parser.add_argument(flag, type=kind, default=env(name, default, kind),
+                                metavar="N", help=_LIMIT_HELP[name])  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, got {args.port}")
     if args.workers is not None and args.workers < 0:
         parser.error("--workers must be 0 or more")
+    values = {name: getattr(args, name) for name in Limits.names()}
+    values["allowed_hosts"] = parse_hosts(args.allowed_hosts)
+    limits = Limits(**values)
+    try:
+        limits.check()
+    except ValueError as error:
+        parser.error(f"--{error}")
+    return args, limits
+
+
+def serve_main(argv: list[str]) -> int:
+    args, limits = parse_serve_args(argv)
 
     import uvicorn
 
@@ -59,12 +172,18 @@ def serve_main(argv: list[str]) -> int:
     from fivehundred.web.server import create_app
     from fivehundred.web.store import StoreError
 
-    logging.basicConfig(level=args.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")  # fmt: skip
+    handler = logging.StreamHandler()
+    if args.log_format == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactTokens())
+    logging.basicConfig(level=args.log_level.upper(), handlers=[handler], force=True)
     for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
         logging.getLogger(name).addFilter(RedactTokens())
     try:
-        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds)
+        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds,
+                         limits=limits)  # fmt: skip
     except StoreError as error:
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
@@ -87,13 +206,18 @@ def serve_main(argv: list[str]) -> int:
         return 2
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Five Hundred is being served: open http://{shown}:{port}/ (Ctrl-C stops it)",
-          flush=True)  # fmt: skip
+    banner = f"Five Hundred is being served: open http://{shown}:{port}/ (Ctrl-C stops it)"
+    if args.log_format == "json":  # every line of the output is a JSON object
+        logging.getLogger("fivehundred.web").warning("%s", banner)
+    else:
+        print(banner, flush=True)
     # no per-message compression: views are small, and compressing each costs more CPU
     # than it saves on a LAN
+    proxy = args.forwarded_allow_ips
     config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=65536, ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=5,
-                            log_config=None)  # fmt: skip
+                            log_config=None, proxy_headers=bool(proxy),
+                            forwarded_allow_ips=proxy or None)  # fmt: skip
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

@@ -13,9 +13,8 @@ import asyncio
 import functools
 import json
 import logging
-import multiprocessing
 import re
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -327,11 +326,30 @@ def set_executor(executor: Executor | None) -> None:
 def _pool() -> Executor:
     global _executor
     if _executor is None:
-        # spawn, not fork: the server has threads, and a forked child may inherit a held lock
-        _executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn")
-        )
+        from fivehundred.web.worker import worker_process
+
+        # one spawned worker (the server has threads, and a forked child may inherit a held
+        # lock) that exits if the server is killed
+        _executor = worker_process()
     return _executor
+
+
+def shutdown() -> None:
+    """Stop the analysis worker (the server is stopping): an analysis in progress is
+    dropped, its worker process stopped rather than waited for."""
+    global _executor
+    executor, _executor = _executor, None
+    for future in list(_analyses.values()):
+        future.cancel()
+    _analyses.clear()
+    if executor is None:
+        return
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(5)
 
 
 @router.get("/api/tables/{code}/hands/{number}/analysis")

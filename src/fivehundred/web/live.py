@@ -21,7 +21,6 @@ import multiprocessing
 import os
 import random
 import secrets
-import sys
 import time
 from collections import OrderedDict, deque
 from collections.abc import Sequence
@@ -51,7 +50,9 @@ from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
+from fivehundred.web.guard import Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
+from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
 
 log = logging.getLogger("fivehundred.web")
 
@@ -85,38 +86,18 @@ def searches(player: str) -> bool:
     return player.split(":", 1)[0] in SEARCH_PLAYERS
 
 
-def prepare_worker() -> None:
-    """The search players' pool initializer: each new worker process prepares the solver
-    (compiles it, or loads it from numba's cache) before its first decision. Never raises
-    (that would break the pool): a failure leaves it to the first search."""
-    try:
-        from fivehundred import solver
-    except ImportError:
-        return  # no solver installed: no search players are offered
-    try:
-        solver.warm_up()
-    except Exception as error:
-        print(f"fivehundred serve: a worker could not prepare the solver: {error}",
-              file=sys.stderr)  # fmt: skip
-
-
-def solver_ready() -> bool:
-    """In a worker: whether the solver is ready there."""
-    try:
-        from fivehundred import solver
-    except ImportError:
-        return False
-    return solver.is_compiled()
-
-
 class Decider:
     """Computer decisions: ``random`` in the event loop (it is a few microseconds), the
     search players (:func:`searches`) in a process pool whose workers prepare the solver as
     they start (:meth:`start`, at server start, in the background), every other player in
     another process pool (both thread pools when ``workers`` is 0)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, ceiling: float = 0.0) -> None:
         self.workers = workers if workers is not None else max(2, min(4, (os.cpu_count() or 2) - 1))
+        #: wall-clock ceiling of one decision (seconds; 0: none), :func:`bounded_decide`
+        self.ceiling = ceiling
+        #: told (player, seconds, whether the ceiling stopped it) after each decision
+        self.observe: Any = None
         self._pool: Executor | None = None
         self._search: Executor | None = None
         #: the search pool's workers have the solver ready (or there is nothing to prepare)
@@ -131,7 +112,8 @@ class Decider:
             else:
                 pool = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=prepare_worker if search else None,
+                    initializer=prepare_worker if search else watch_parent,
+                    initargs=(os.getpid(),),
                 )  # fmt: skip
             if search:
                 self._search = pool
@@ -171,10 +153,17 @@ class Decider:
             log.info("%s%s waits for the solver, still being prepared in its processes",
                      f"table {where}: " if where else "", player)  # fmt: skip
         loop = asyncio.get_running_loop()
+        started = time.monotonic()
         try:
-            return await loop.run_in_executor(
-                self._executor(search), decide, player, seed, observation
+            action, reason, stopped = await loop.run_in_executor(
+                self._executor(search), bounded_decide, player, seed, observation, self.ceiling
             )
+            if stopped:
+                log.warning("%s%s reached the ceiling of %g s; the heuristic decided",
+                            f"table {where}: " if where else "", player, self.ceiling)  # fmt: skip
+            if self.observe is not None:
+                self.observe(player, time.monotonic() - started, stopped)
+            return action, reason
         except BrokenProcessPool:
             log.error("the computer players' process pool broke; starting a new one")
             if search:
@@ -231,6 +220,7 @@ class Connection:
         if self.closing:
             return
         self.closing = True
+        reason = close_reason(reason)
         with contextlib.suppress(asyncio.QueueFull):
             self.queue.put_nowait((code, reason))
         if self.queue.full():  # no room for the close itself: make room
@@ -304,6 +294,19 @@ class LiveTable:
         self.connections: dict[int, Connection] = {}
         self.spectators: set[Connection] = set()
         self.task: asyncio.Task[None] | None = None
+        #: when the expiry closed it (an unfinished table nobody played at), else None
+        self.closed = row.closed
+        #: monotonic time since which nobody has been connected (reset while somebody is)
+        self.last_seen = time.monotonic()
+        #: monotonic time the table was made (or resumed): open seats' stand-in counts from it
+        self.opened = time.monotonic()
+        #: the address that created it (kept in memory only: the per-client cap)
+        self.owner: str | None = None
+
+    @property
+    def live(self) -> bool:
+        """Being played: neither over nor closed."""
+        return self.closed is None and not self.model.is_over
 
     # ------------------------------------------------------------------ facts
     @property
@@ -337,6 +340,7 @@ class LiveTable:
             "scores": list(game.scores), "hands_played": len(game.finished_hands),
             "finished": game.is_over, "winner": game.winner, "version": self.version,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
+            "closed": self.closed is not None,
         }  # fmt: skip
 
     def player_names(self) -> list[str]:
@@ -411,6 +415,8 @@ class LiveTable:
     async def take_seat(self, seat: int, name: str) -> str:
         """Seat a person; returns the token. :class:`Refusal` if the seat is not open."""
         async with self.lock:
+            if self.closed is not None:
+                raise Refusal("this table was closed: nobody played at it for a while")
             state = self.seats[seat]
             if state.kind != OPEN:
                 raise Refusal(f"seat {seat} is taken")
@@ -428,6 +434,7 @@ class LiveTable:
             return token
 
     def attach(self, conn: Connection) -> None:
+        self.last_seen = time.monotonic()
         if conn.seat == views.SPECTATOR:
             self.spectators.add(conn)
         else:
@@ -441,6 +448,7 @@ class LiveTable:
         self.wake.set()
 
     def detach(self, conn: Connection) -> None:
+        self.last_seen = time.monotonic()
         if conn.seat == views.SPECTATOR:
             self.spectators.discard(conn)
         elif self.connections.get(conn.seat) is conn:
@@ -456,9 +464,12 @@ class LiveTable:
         """One message from a client. Refusals go back to that client alone. True when the
         message was a move that was made (the game itself limits how often that can be)."""
         try:
+            if json_depth(text) > self.hub.limits.json_depth:
+                self.hub.refused("json_depth")
+                raise Refusal(f"JSON nested deeper than {self.hub.limits.json_depth} levels")
             try:
                 message = json.loads(text)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise Refusal("not JSON: send one JSON object per message") from None
             if not isinstance(message, dict):
                 raise Refusal("a message must be a JSON object with a 'type'")
@@ -505,6 +516,8 @@ class LiveTable:
                               "look again and choose")  # fmt: skip
             if model.is_over:
                 raise Refusal("the game is over")
+            if self.closed is not None:
+                raise Refusal("this table was closed: nobody played at it for a while")
             if model.to_move != seat:
                 raise Refusal(f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) "
                               "is to move")  # fmt: skip
@@ -622,6 +635,7 @@ class LiveTable:
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
+        self.hub.acted(by)
         if hand_row is not None:
             log.info("table %s: hand %d finished: %s by seat %s, %s; scores %s", self.code,
                      hand_row.number, hand_row.contract or "no contract", hand_row.contractor,
@@ -634,7 +648,7 @@ class LiveTable:
     def _automation(self) -> tuple[float, str, str] | None:
         """(seconds until due, player, kind) of the computer move to make next, if any."""
         model = self.model
-        if model.is_over:
+        if not self.live:
             return None
         seat = model.to_move
         state = self.seats[seat]
@@ -643,7 +657,9 @@ class LiveTable:
         if state.kind == COMPUTER:
             return max(0.0, delay), state.player or "random", COMPUTER
         if state.kind == OPEN:
-            return None
+            # nobody took it: the stand-in plays it (it can still be taken)
+            due = max(self.opened + self.hub.limits.open_seat_grace - now, delay)
+            return max(0.0, due), self.options["stand_in"], "stand_in"
         if seat not in self.connections:
             due = max(state.away_since + self.options["grace"] - now, delay)
             return max(0.0, due), self.options["stand_in"], "stand_in"
@@ -655,7 +671,7 @@ class LiveTable:
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""
         loop = asyncio.get_running_loop()
-        while not self.model.is_over:
+        while self.live:
             try:
                 due = self._automation()
                 if due is None or due[0] > 0:
@@ -681,9 +697,17 @@ class LiveTable:
         model = self.model
         version = self.version
         observation = model.observation(model.seat_to_move)
-        action, _ = await self.hub.decider.decide(
-            player, model.decision_seed(), observation, self.code
-        )
+        if searches(player):
+            # one search at a time per client's tables: one visitor's many search tables
+            # take turns for the pool instead of filling it
+            async with self.hub.search_turn(self.owner or self.code):
+                action, _ = await self.hub.decider.decide(
+                    player, model.decision_seed(), observation, self.code
+                )
+        else:
+            action, _ = await self.hub.decider.decide(
+                player, model.decision_seed(), observation, self.code
+            )
         async with self.lock:
             if self.version != version or self.model is not model:
                 return  # somebody moved meanwhile
@@ -699,7 +723,7 @@ class LiveTable:
             await self._commit(seat, action, by)
 
     def start(self) -> None:
-        if self.task is None and not self.model.is_over:
+        if self.task is None and self.live:
             self.task = asyncio.get_running_loop().create_task(
                 self.drive(), name=f"table-{self.code}"
             )
@@ -735,10 +759,16 @@ def model_copy(model: Table) -> Any:
 class Hub:
     """Every table the server knows: unfinished ones are all in memory and playing."""
 
-    def __init__(self, store: AsyncStore, decider: Decider, allow_seeds: bool = False) -> None:
+    def __init__(self, store: AsyncStore, decider: Decider, allow_seeds: bool = False,
+                 limits: Limits | None = None) -> None:  # fmt: skip
         self.store = store
         self.decider = decider
         self.allow_seeds = allow_seeds
+        self.limits = limits or Limits()
+        #: told the reason of each refusal, and who made each action (the metrics)
+        self.on_refusal: Any = None
+        self.on_action: Any = None
+        self._sweeper: asyncio.Task[None] | None = None
         #: the unfinished tables, and finished ones while somebody is connected
         self.tables: dict[str, LiveTable] = {}
         #: finished tables read lately (their records and facts are asked for again)
@@ -747,6 +777,88 @@ class Hub:
         #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
         self.lag: deque[float] = deque(maxlen=1200)
         self._probe: asyncio.Task[None] | None = None
+        self.on_expired: Any = None
+        #: per client (or table): [the lock of its search turn, how many want it]
+        self._search_turns: dict[str, list[Any]] = {}
+
+    def refused(self, reason: str) -> None:
+        if self.on_refusal is not None:
+            self.on_refusal(reason)
+
+    def acted(self, by: str) -> None:
+        if self.on_action is not None:
+            self.on_action(by)
+
+    @contextlib.asynccontextmanager
+    async def search_turn(self, key: str) -> Any:
+        """Hold the search turn of ``key`` (a client's address, or a table's code)."""
+        turn = self._search_turns.get(key)
+        if turn is None:
+            turn = self._search_turns[key] = [asyncio.Lock(), 0]
+        turn[1] += 1
+        try:
+            async with turn[0]:
+                yield
+        finally:
+            turn[1] -= 1
+            if turn[1] == 0:
+                self._search_turns.pop(key, None)
+
+    def live_tables(self) -> list[LiveTable]:
+        return [t for t in self.tables.values() if t.live]
+
+    def tables_of(self, owner: str) -> int:
+        """Unfinished tables ``owner`` (an address) created."""
+        return sum(1 for t in self.tables.values() if t.owner == owner and t.live)
+
+    def connection_count(self) -> int:
+        return sum(len(t.connections) + len(t.spectators) for t in self.tables.values())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.sweep_seconds)
+            try:
+                await self.expire()
+            except Exception:
+                log.exception("the expiry of tables failed; trying again later")
+
+    async def expire(self) -> int:
+        """Close the tables nobody joined (no person seated, nobody watching) for
+        ``expire_unjoined`` seconds, and those whose people have all been gone for
+        ``expire_abandoned`` seconds. Returns how many were closed."""
+        now = time.monotonic()
+        closed = 0
+        for table in list(self.tables.values()):
+            if not table.live or table.connections or table.spectators:
+                continue
+            joined = any(s.kind == PERSON for s in table.seats)
+            wait = self.limits.expire_abandoned if joined else self.limits.expire_unjoined
+            if now - table.last_seen < wait:
+                continue
+            await self.close_table(table, "abandoned" if joined else "unjoined")
+            closed += 1
+        return closed
+
+    async def close_table(self, table: LiveTable, why: str) -> None:
+        """Close an unfinished table: it stops playing and is not resumed; its finished
+        hands stay in the history."""
+        async with table.lock:
+            if not table.live:
+                return
+            await self.store.call(self.store.store.close_table, table.id)
+            table.closed = time.time()
+        if table.task is not None and table.task is not asyncio.current_task():
+            table.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await table.task
+            table.task = None
+        log.info("table %s closed: %s", table.code,
+                 "nobody joined it" if why == "unjoined" else "everybody left")  # fmt: skip
+        if self.tables.get(table.code) is table and not (table.connections or table.spectators):
+            del self.tables[table.code]
+            self._remember(table)
+        if self.on_expired is not None:
+            self.on_expired(why)
 
     async def _lag_probe(self) -> None:
         loop = asyncio.get_running_loop()
@@ -764,7 +876,7 @@ class Hub:
                 round(lag[min(len(lag) - 1, int(fraction * len(lag)))] * 1000, 2) if lag else None
             )
 
-        live = [t for t in self.tables.values() if not t.model.is_over]
+        live = self.live_tables()
         return {"tables": len(live),
                 "connections": sum(len(t.connections) + len(t.spectators) for t in live),
                 "search_ready": self.decider.search_ready,
@@ -775,6 +887,7 @@ class Hub:
 
     async def start(self) -> None:
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.decider.start()
         rows = await self.store.call(self.store.store.load_unfinished)
         for row in rows:
@@ -789,8 +902,9 @@ class Hub:
             log.info("resumed %d unfinished table(s)", len(self.tables))
 
     async def stop(self) -> None:
-        if self._probe is not None:
-            self._probe.cancel()
+        for task in (self._probe, self._sweeper):
+            if task is not None:
+                task.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.decider.close()
@@ -804,7 +918,7 @@ class Hub:
     def release(self, table: LiveTable) -> None:
         """A finished table nobody is connected to leaves :attr:`tables` for the short list
         of finished ones (memory stays bounded; the database has it all)."""
-        if not table.model.is_over or table.connections or table.spectators:
+        if table.live or table.connections or table.spectators:
             return
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
@@ -831,7 +945,7 @@ class Hub:
             if row is None:
                 return None
             table = LiveTable(self, row)
-            if table.model.is_over:
+            if not table.live:
                 self._remember(table)
             else:
                 self.tables[code] = table
@@ -839,7 +953,8 @@ class Hub:
             return table
 
     async def create(self, rules: Rules, seat_players: Sequence[str], name: str | None,
-                     options: dict[str, Any], seed: int | None) -> LiveTable:  # fmt: skip
+                     options: dict[str, Any], seed: int | None,
+                     owner: str | None = None) -> LiveTable:  # fmt: skip
         seat_rows = [SeatRow(seat, OPEN) if player == OPEN else SeatRow(seat, COMPUTER, player)
                      for seat, player in enumerate(seat_players)]  # fmt: skip
         table_seed = seed if seed is not None else secrets.randbits(62)
@@ -856,6 +971,7 @@ class Hub:
                        options=options, seed=table_seed, created=time.time(), finished=None,
                        winner=None, scores=[], hands_played=0, seats=seat_rows)  # fmt: skip
         table = LiveTable(self, row)
+        table.owner = owner
         self.tables[code] = table
         table.start()
         log.info("table %s created: %s, seats %s", code, rules.describe(), ", ".join(seat_players))

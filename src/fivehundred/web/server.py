@@ -3,28 +3,46 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from fivehundred.bots import player_choices
 from fivehundred.errors import FiveHundredError
 from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, views
+from fivehundred.web.guard import (
+    ASGIApp,
+    Buckets,
+    Guard,
+    Limits,
+    Receive,
+    Scope,
+    Send,
+    close_reason,
+    host_allowed,
+    host_of,
+    origin_matches,
+    shown,
+)
 from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refusal
+from fivehundred.web.metrics import Metrics
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
 log = logging.getLogger("fivehundred.web")
@@ -36,15 +54,24 @@ MAX_MESSAGE = 4096
 #: made do not count: a program may play as fast as the table goes).
 FLOOD_PER_SECOND = 100
 #: Unfinished tables the server keeps playing at once; beyond, creating one is refused.
-MAX_LIVE_TABLES = 2000
+MAX_LIVE_TABLES = Limits.max_live_tables
 #: Spectators one table admits.
 MAX_SPECTATORS = 100
+#: The targets a web table may play to (the rules also want a multiple of 10).
+TARGETS = (10, 10_000)
+#: The pages of the history (``GET /api/games?page=``).
+MAX_PAGE = 100_000
+#: Limits of a server made without any (the tests, an embedding program): no fair-use
+#: limits and any Host; ``fivehundred serve`` has the real ones (:class:`Limits`).
+UNLIMITED = Limits(allowed_hosts=["*"], create_per_minute=100_000, create_burst=100_000,
+                   seat_per_minute=100_000, seat_burst=100_000, tables_per_client=100_000)  # fmt: skip
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
         self.status = status
         self.detail = detail
+        self.headers = headers
 
 
 class RulesIn(BaseModel):
@@ -55,16 +82,16 @@ class RulesIn(BaseModel):
 
 class OptionsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    grace: float = Field(default=60.0, ge=0, le=3600)
-    turn_timer: float | None = Field(default=None, ge=1, le=3600)
-    delay: float = Field(default=0.6, ge=0, le=10)
-    stand_in: str = "heuristic"
+    grace: float = Field(default=60.0, ge=0, le=3600, allow_inf_nan=False)
+    turn_timer: float | None = Field(default=None, ge=1, le=3600, allow_inf_nan=False)
+    delay: float = Field(default=0.6, ge=0, le=10, allow_inf_nan=False)
+    stand_in: str = Field(default="heuristic", max_length=60)
 
 
 class CreateIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rules: RulesIn = Field(default_factory=lambda: RulesIn())
-    seats: list[str] = Field(min_length=1, max_length=6)
+    seats: list[Annotated[str, Field(max_length=60)]] = Field(min_length=1, max_length=6)
     name: str | None = Field(default=None, max_length=60)
     options: OptionsIn = Field(default_factory=lambda: OptionsIn())
     seed: int | None = Field(default=None, ge=0, lt=2**62)
@@ -75,44 +102,97 @@ class SeatIn(BaseModel):
     name: str = Field(min_length=1, max_length=30)
 
 
-def _computer_player(name: str, where: str) -> str:
-    """A computer player's name for a web table, or :class:`ApiError` 422."""
+def _computer_player(name: str, where: str, offered: list[str]) -> str:
+    """A computer player's name for a web table, or :class:`ApiError` 422: only the
+    players and settings offered to people (:func:`fivehundred.bots.player_choices`), each
+    with its own budget per decision (``pimc:N`` with any N is refused)."""
     if name.startswith("cmd:"):
         raise ApiError(422, f"{where}: programs (cmd:) cannot play at a web table")
     if name in (HUMAN, OPEN):
         raise ApiError(422, f"{where}: must be a computer player's name")
     try:
-        return check_player_name(name)
+        check_player_name(name)
     except FiveHundredError as error:
-        raise ApiError(422, f"{where}: {error.reason}") from None
+        raise ApiError(422, f"{where}: {error.reason[:200]}") from None
+    if name not in offered:
+        raise ApiError(422, f"{where}: {shown(name, 30)} is not offered at web tables; "
+                            f"computer players are {', '.join(offered)}")  # fmt: skip
+    return name
 
 
 def _iso(moment: float | None) -> str | None:
     return None if moment is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(moment))
 
 
-def _origin_allowed(websocket: WebSocket) -> bool:
-    """A browser connecting from another site sends its own Origin: refuse it."""
+def _origin_allowed(websocket: WebSocket, limits: Limits) -> bool:
+    """A browser connecting from another site sends its own Origin: refuse it (the Host
+    itself is checked by :class:`~fivehundred.web.guard.Guard`)."""
     origin = websocket.headers.get("origin")
-    if not origin:
-        return True  # not a browser (or a same-origin request of an old one)
     host = websocket.headers.get("host", "")
-    return urlsplit(origin).netloc.lower() == host.lower()
+    if not origin_matches(origin, host):
+        return False
+    return (not origin or limits.allowed_hosts == ["*"]
+            or host_allowed(host_of(host), limits.allowed_hosts))  # fmt: skip
+
+
+def _client(request: Request | WebSocket) -> str:
+    """The client's address (the proxy's X-Forwarded-For where uvicorn trusts it)."""
+    return request.client.host if request.client else "unknown"
+
+
+class Timing:
+    """ASGI middleware: the time to answer each HTTP request, by route, in the metrics."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            route = getattr(scope.get("route"), "path", None) or "other"
+            self.metrics.requests.labels(scope.get("method", "GET"), route).observe(
+                time.perf_counter() - started
+            )
 
 
 def create_app(db_url: str | None = None, *, workers: int | None = None,
-               allow_seeds: bool = False) -> FastAPI:  # fmt: skip
+               allow_seeds: bool = False, limits: Limits | None = None) -> FastAPI:  # fmt: skip
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
     ``allow_seeds``: accept a ``seed`` when creating a table (tests and demonstrations
-    only: whoever knows the seed knows every card). Raises
-    :class:`~fivehundred.web.store.StoreError` if the database cannot be used."""
+    only: whoever knows the seed knows every card). ``limits``: the fair-use limits and
+    the allowed hosts (default :data:`UNLIMITED`). Raises
+    :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
+    if a limit is out of its range."""
+    limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
+    limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
     holder: dict[str, Hub] = {}
+    metrics = Metrics()
+    offered = player_choices()
+    creating = Buckets(limits.create_per_minute, limits.create_burst)
+    seating = Buckets(limits.seat_per_minute, limits.seat_burst)
+
+    def decided(player: str, seconds: float, stopped: bool) -> None:
+        metrics.decisions.labels(player).observe(seconds)
+        if stopped:
+            metrics.decision_ceilings.labels(player).inc()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        hub = Hub(store, Decider(workers), allow_seeds)
+        decider = Decider(workers, limits.decision_seconds)
+        decider.observe = decided
+        hub = Hub(store, decider, allow_seeds, limits)
+        hub.on_refusal = metrics.refused
+        hub.on_action = lambda by: metrics.actions.labels(by).inc()
+        hub.on_expired = lambda why: metrics.expired.labels(why).inc()
+        metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
         await hub.start()
@@ -120,11 +200,20 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         try:
             yield
         finally:
+            # the tables stop (their clients are told), the writes in flight finish, then
+            # every worker process goes: the players' pools and the analysis
             await hub.stop()
+            history.shutdown()
             store.close()
 
-    app = FastAPI(title="Five Hundred", docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = FastAPI(title="Five Hundred", docs_url="/docs" if limits.docs else None,
+                  redoc_url=None, openapi_url="/openapi.json" if limits.docs else None,
+                  lifespan=lifespan)  # fmt: skip
     app.state.store = store
+    app.state.limits = limits
+    app.state.metrics = metrics
+    app.add_middleware(Guard, limits=limits, refused=metrics.refused)
+    app.add_middleware(Timing, metrics=metrics)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
 
     def hub() -> Hub:
@@ -132,12 +221,14 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail}, status_code=error.status)
+        return JSONResponse({"detail": error.detail}, status_code=error.status,
+                            headers=error.headers)  # fmt: skip
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
+        metrics.refused("invalid")
         first = error.errors()[0] if error.errors() else {"loc": (), "msg": "invalid request"}
-        loc = [str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path")]
+        loc = [str(p)[:40] for p in first.get("loc", ()) if p not in ("body", "query", "path")]
         where = ".".join(loc) if loc else "body"
         return JSONResponse({"detail": f"{where}: {first.get('msg', 'invalid')}"}, status_code=422)
 
@@ -153,8 +244,15 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     async def table_or_404(code: str) -> LiveTable:
         table = await hub().get(code)
         if table is None:
-            raise ApiError(404, f"no table {code!r}")
+            raise ApiError(404, f"no table {shown(code)}")
         return table
+
+    def take_token(buckets: Buckets, request: Request, what: str) -> None:
+        wait = buckets.take(_client(request))
+        if wait > 0:
+            metrics.refused(f"rate_{what}")
+            raise ApiError(429, f"too many {what}s from your address: try again in "
+                                f"{math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})  # fmt: skip
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)
@@ -171,24 +269,36 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     # ------------------------------------------------------------------ tables
     @app.post("/api/tables", status_code=201)
-    async def create_table(body: CreateIn) -> dict[str, Any]:
+    async def create_table(body: CreateIn, request: Request) -> dict[str, Any]:
         try:
             rules = make_rules(body.rules.preset, body.rules.variants)
         except FiveHundredError as error:
-            raise ApiError(422, f"rules: {error.reason}") from None
+            raise ApiError(422, f"rules: {error.reason[:200]}") from None
+        if not TARGETS[0] <= rules.target <= TARGETS[1]:
+            raise ApiError(422, f"rules: target must be {TARGETS[0]} to {TARGETS[1]} at a web "
+                                "table")  # fmt: skip
         if len(body.seats) != rules.players:
             raise ApiError(422, f"seats: the {rules.preset} game has {rules.players} seats; "
                                 f"give {rules.players}, each \"open\" or a computer player")  # fmt: skip
-        seat_players = [OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]")
+        seat_players = [OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]", offered)
                         for seat, name in enumerate(body.seats)]  # fmt: skip
         options = body.options.model_dump()
-        options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in")
+        options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
         if body.seed is not None and not hub().allow_seeds:
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
-        if sum(1 for t in hub().tables.values() if not t.model.is_over) >= MAX_LIVE_TABLES:
-            raise ApiError(503, "the server has as many tables as it can play; try later")
-        table = await hub().create(rules, seat_players, name, options, body.seed)
+        client = _client(request)
+        if hub().tables_of(client) >= limits.tables_per_client:
+            metrics.refused("tables_per_client")
+            raise ApiError(429, f"your address has {limits.tables_per_client} unfinished tables, "
+                                "as many as one may have: finish or leave one first",
+                           {"Retry-After": str(int(limits.sweep_seconds) + 1)})  # fmt: skip
+        if len(hub().live_tables()) >= limits.max_live_tables:
+            metrics.refused("server_full")
+            raise ApiError(503, "the server has as many tables as it can play; try later",
+                           {"Retry-After": str(int(limits.sweep_seconds) + 1)})  # fmt: skip
+        take_token(creating, request, "table")
+        table = await hub().create(rules, seat_players, name, options, body.seed, client)
         return {"table": table.code, "url": f"/t/{table.code}"}
 
     @app.get("/api/tables")
@@ -196,7 +306,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         open: Annotated[int, Query(ge=0, le=1)] = 0,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
     ) -> dict[str, Any]:
-        live = [t for t in hub().tables.values() if not t.model.is_over]
+        live = hub().live_tables()
         if open:
             live = [t for t in live if any(s.kind == OPEN for s in t.seats)]
         live.sort(key=lambda t: t.created, reverse=True)
@@ -207,13 +317,14 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         return (await table_or_404(code)).public_facts()
 
     @app.post("/api/tables/{code}/seats/{seat}")
-    async def take_seat(code: str, seat: int, body: SeatIn) -> dict[str, Any]:
+    async def take_seat(code: str, seat: int, body: SeatIn, request: Request) -> dict[str, Any]:
         table = await table_or_404(code)
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, f"table {table.code} has seats 0 to {len(table.seats) - 1}")
         name = body.name.strip()
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
+        take_token(seating, request, "seat")
         try:
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
@@ -227,7 +338,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     # ------------------------------------------------------------------ history
     @app.get("/api/games")
     async def games(
-        page: Annotated[int, Query(ge=1)] = 1,
+        page: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 1,
         per_page: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> dict[str, Any]:
         rows, total = await store.call(store.store.finished_games, page, per_page)
@@ -250,6 +361,34 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     async def server_stats() -> dict[str, Any]:
         return hub().stats()
 
+    # ------------------------------------------------------------------ service
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        """Liveness: the server answers."""
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz() -> JSONResponse:
+        """Readiness: the database answers (within 5 s) and the search players are ready."""
+        problems = []
+        try:
+            await asyncio.wait_for(store.call(store.store.ping), 5.0)
+        except Exception as error:
+            problems.append(
+                f"database: {str(error).splitlines()[0][:200] if str(error) else type(error).__name__}"
+            )
+        if not hub().decider.search_ready:
+            problems.append("solver: still being prepared in the worker processes")
+        if problems:
+            return JSONResponse({"status": "not ready", "problems": problems}, status_code=503)
+        return JSONResponse({"status": "ready"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus() -> Response:
+        from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
 
@@ -257,13 +396,19 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     @app.websocket("/ws/tables/{code}")
     async def play(websocket: WebSocket, code: str, token: str | None = None) -> None:
         await websocket.accept()
-        if not _origin_allowed(websocket):
-            log.warning("refused a WebSocket from %s", websocket.headers.get("origin"))
+        if not _origin_allowed(websocket, limits):
+            log.warning(
+                "refused a WebSocket from %s", shown(websocket.headers.get("origin", ""), 80)
+            )
+            metrics.refused("ws_origin")
             await websocket.close(4403, "connections from another site are refused")
             return
         table = await hub().get(code)
         if table is None:
-            await websocket.close(4404, f"no table {code!r}")
+            await websocket.close(4404, close_reason(f"no table {shown(code)}"))
+            return
+        if table.closed is not None and not table.model.is_over:
+            await websocket.close(4410, "this table was closed: nobody played at it for a while")
             return
         seat = views.SPECTATOR
         if token is not None:
@@ -288,19 +433,25 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                 if text is None:
                     data = message.get("bytes") or b""
                     if len(data) > MAX_MESSAGE:
+                        metrics.refused("ws_too_large")
                         conn.close(1009, f"messages are limited to {MAX_MESSAGE} bytes")
                         break
                     text = data.decode("utf-8", "replace")
                 if len(text) > MAX_MESSAGE:
+                    metrics.refused("ws_too_large")
                     conn.close(1009, f"messages are limited to {MAX_MESSAGE} bytes")
                     break
-                if await table.handle(conn, text):
+                started = time.perf_counter()
+                moved = await table.handle(conn, text)
+                metrics.messages.observe(time.perf_counter() - started)
+                if moved:
                     continue
                 now = time.monotonic()
                 recent.append(now)
                 while recent and now - recent[0] > 1.0:
                     recent.popleft()
                 if len(recent) > FLOOD_PER_SECOND:
+                    metrics.refused("ws_flood")
                     log.warning("table %s: closed a flooding connection", table.code)
                     conn.close(1008, f"too many messages (over {FLOOD_PER_SECOND} a second)")
                     break

@@ -91,6 +91,16 @@ hands = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: Unfinished tables closed by the expiry (nobody joined, everyone left): they are not
+#: resumed; their finished hands stay. (A table of its own, so that a database of schema
+#: version 1 gains it by being opened: tables are created where missing.)
+closures = sa.Table(
+    "closures",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
 #: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
@@ -133,6 +143,8 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     #: (seat, action text, by) in order; loaded only when asked for
     actions: list[tuple[int, str, str]] = field(default_factory=list)
+    #: when the expiry closed it (unfinished), else None
+    closed: float | None = None
 
 
 @dataclass
@@ -221,6 +233,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Raise if the database does not answer."""
+        with self.engine.connect() as db:
+            db.execute(sa.text("SELECT 1"))
+
     # ------------------------------------------------------------------ tables
     def create_table(self, code: str, name: str, rules: dict[str, Any], options: dict[str, Any],
                      seed: int, seat_rows: Sequence[SeatRow]) -> int | None:  # fmt: skip
@@ -301,6 +318,14 @@ class Store:
                 values.update(finished=now, winner=row.finished[0])
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
 
+    def close_table(self, table_id: int) -> None:
+        """Close an unfinished table (the expiry): it is not resumed; its finished hands
+        stay in the history."""
+        with self.engine.begin() as db:
+            if db.execute(sa.select(closures.c.table_id)
+                          .where(closures.c.table_id == table_id)).first() is None:  # fmt: skip
+                db.execute(closures.insert().values(table_id=table_id, at=time.time()))
+
     def truncate_actions(self, table_id: int, keep: int) -> None:
         """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
         with self.engine.begin() as db:
@@ -309,7 +334,9 @@ class Store:
 
     def _table_rows(self, db: Connection, where: Any, order: Any = None, limit: int | None = None,
                     offset: int = 0) -> list[TableRow]:  # fmt: skip
-        query = sa.select(tables).where(where)
+        query = (sa.select(tables, closures.c.at.label("closed"))
+                 .select_from(tables.outerjoin(closures, closures.c.table_id == tables.c.id))
+                 .where(where))  # fmt: skip
         if order is not None:
             query = query.order_by(order)
         if limit is not None:
@@ -317,7 +344,7 @@ class Store:
         rows = [TableRow(id=r.id, code=r.code, name=r.name, rules=json.loads(r.rules),
                          options=json.loads(r.options), seed=r.seed, created=r.created,
                          finished=r.finished, winner=r.winner, scores=json.loads(r.scores),
-                         hands_played=r.hands_played)
+                         hands_played=r.hands_played, closed=r.closed)
                 for r in db.execute(query)]  # fmt: skip
         if rows:
             by_id = {row.id: row for row in rows}
@@ -331,7 +358,8 @@ class Store:
     def load_unfinished(self) -> list[TableRow]:
         """Every unfinished table with its action log (to resume them)."""
         with self.engine.connect() as db:
-            rows = self._table_rows(db, tables.c.finished.is_(None), tables.c.id)
+            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+            rows = self._table_rows(db, live, tables.c.id)
             for row in rows:
                 query = (sa.select(actions.c.seat, actions.c.action, actions.c.by)
                          .where(actions.c.table_id == row.id).order_by(actions.c.version))  # fmt: skip
@@ -390,7 +418,8 @@ class Store:
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
         with self.engine.connect() as db:
-            rows = self._table_rows(db, tables.c.finished.is_(None), tables.c.id.desc(),
+            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+            rows = self._table_rows(db, live, tables.c.id.desc(),
                                     limit if not only_open else None)  # fmt: skip
         if only_open:
             rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]

@@ -1,0 +1,301 @@
+"""What keeps one visitor from knocking the server over: its limits (:class:`Limits`, set
+from the command line and the environment, docs/deploy.md), the check of the Host and
+Origin headers, the size and nesting of request bodies (:class:`Guard`, an ASGI
+middleware that refuses before the application reads anything), per-address token
+buckets (:class:`Buckets`) and close reasons that fit a WebSocket close frame."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import time
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+from urllib.parse import urlsplit
+
+import orjson
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: A WebSocket close frame holds at most 125 bytes: the code (2) and a reason of 123.
+CLOSE_REASON_BYTES = 123
+#: Request bodies of the score pad's endpoints may be this large (its own limit).
+PAD_BODY = 512 * 1024
+
+
+@dataclass
+class Limits:
+    """The server's limits. Each is an option of ``fivehundred serve`` and an environment
+    variable (``FIVEHUNDRED_`` and the name in capitals); docs/deploy.md lists them."""
+
+    #: Host names the server answers to (the Host header; an Origin must name the same
+    #: host). None: ``localhost`` and any IP address (a name needs listing). ``*``: any.
+    #: ``.example.org``: that domain and every name under it.
+    allowed_hosts: list[str] | None = None
+    #: The largest request body of the game's API (bytes; the score pad's: 512 KiB).
+    max_body: int = 16 * 1024
+    #: The deepest nesting of JSON arrays and objects in a body or a WebSocket message.
+    json_depth: int = 32
+    #: Tables one address may create a minute, and at once (a token bucket).
+    create_per_minute: float = 10.0
+    create_burst: int = 5
+    #: Seats one address may take a minute, and at once.
+    seat_per_minute: float = 30.0
+    seat_burst: int = 10
+    #: Unfinished tables one address may have created at once.
+    tables_per_client: int = 5
+    #: Unfinished tables the server plays at once.
+    max_live_tables: int = 2000
+    #: A table where nobody sits (open and computer seats only) and nobody watches is
+    #: closed after this many seconds.
+    expire_unjoined: float = 900.0
+    #: A table whose people have all been gone (nobody connected) this long is closed.
+    expire_abandoned: float = 3600.0
+    #: An open seat nobody took for this long (since the table was made) is played by the
+    #: stand-in when it is to move (the seat can still be taken).
+    open_seat_grace: float = 600.0
+    #: Wall-clock ceiling of one computer decision (seconds); past it the heuristic
+    #: decides instead (a safety net: the named settings have a count of positions).
+    decision_seconds: float = 30.0
+    #: How often the expiry runs (seconds).
+    sweep_seconds: float = 15.0
+    #: Serve /docs and /openapi.json (off by default).
+    docs: bool = False
+
+    def check(self) -> None:
+        """ValueError naming the first limit out of its range."""
+        ranges: dict[str, tuple[float, float]] = {
+            "max_body": (256, 16 * 1024 * 1024), "json_depth": (4, 200),
+            "create_per_minute": (0.01, 100_000), "create_burst": (1, 100_000),
+            "seat_per_minute": (0.01, 100_000), "seat_burst": (1, 100_000),
+            "tables_per_client": (1, 100_000), "max_live_tables": (1, 1_000_000),
+            "expire_unjoined": (1, 30 * 86400), "expire_abandoned": (1, 30 * 86400),
+            "open_seat_grace": (1, 30 * 86400), "decision_seconds": (0.5, 3600),
+            "sweep_seconds": (0.05, 3600),
+        }  # fmt: skip
+        for name, (low, high) in ranges.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise ValueError(f"{name.replace('_', '-')} must be {low:g} to {high:g}, "
+                                 f"got {value:g}")  # fmt: skip
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in fields(cls)]
+
+
+# ----------------------------------------------------------------------------- hosts
+def host_of(netloc: str) -> str:
+    """The host of ``host[:port]`` (brackets of an IPv6 address removed), lower case."""
+    netloc = netloc.strip().lower()
+    if netloc.startswith("["):
+        return netloc[1 : netloc.find("]")] if "]" in netloc else netloc
+    if netloc.count(":") == 1:
+        return netloc.split(":", 1)[0]
+    return netloc
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def host_allowed(host: str, allowed: Sequence[str] | None) -> bool:
+    """Whether the server answers to ``host`` (no port)."""
+    if not host:
+        return False
+    if allowed is None:
+        return host == "localhost" or _is_ip(host)
+    for entry in allowed:
+        entry = entry.strip().lower()
+        if entry == "*" or entry == host:
+            return True
+        if entry.startswith(".") and (host == entry[1:] or host.endswith(entry)):
+            return True
+    return False
+
+
+def parse_hosts(text: str | None) -> list[str] | None:
+    """``FIVEHUNDRED_ALLOWED_HOSTS``: names separated by commas (or spaces)."""
+    if text is None or not text.strip():
+        return None
+    return [name for name in re.split(r"[,\s]+", text.strip().lower()) if name]
+
+
+def origin_matches(origin: str | None, host_header: str) -> bool:
+    """A browser's Origin names the site the page came from: it must be this one."""
+    if not origin:
+        return True  # not a browser (or a same-origin request of an old one)
+    if origin == "null":
+        return False
+    return urlsplit(origin).netloc.lower() == host_header.strip().lower()
+
+
+# ----------------------------------------------------------------------------- JSON
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def json_depth(data: str | bytes) -> int:
+    """How deeply arrays and objects nest in JSON text (without parsing it; not checked
+    for validity). Strings are skipped, so brackets inside them do not count."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(_STRING.sub(b"", raw)):
+        if match.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+# ----------------------------------------------------------------------------- closing
+def close_reason(reason: str) -> str:
+    """``reason`` cut to fit a close frame (123 bytes of UTF-8)."""
+    raw = reason.encode("utf-8", "replace")
+    if len(raw) <= CLOSE_REASON_BYTES:
+        return reason
+    return raw[: CLOSE_REASON_BYTES - 3].decode("utf-8", "ignore") + "..."
+
+
+def shown(text: str, length: int = 16) -> str:
+    """A client's text to quote back in a message: at most ``length`` characters."""
+    return repr(text if len(text) <= length else text[:length] + "…")
+
+
+# ----------------------------------------------------------------------------- buckets
+@dataclass
+class Buckets:
+    """A token bucket per client address: ``burst`` at once, refilled at ``per_minute``."""
+
+    per_minute: float
+    burst: int
+    #: addresses remembered at most (a full bucket is forgotten first)
+    capacity: int = 100_000
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def take(self, key: str) -> float:
+        """Take a token for ``key``: 0 if there was one, else the seconds until there is."""
+        now = self.clock()
+        rate = self.per_minute / 60.0
+        tokens, since = self._buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - since) * rate)
+        if tokens >= 1.0:
+            self._buckets[key] = (tokens - 1.0, now)
+            if len(self._buckets) > self.capacity:
+                self._forget(now)
+            return 0.0
+        self._buckets[key] = (tokens, now)
+        return (1.0 - tokens) / rate
+
+    def _forget(self, now: float) -> None:
+        rate = self.per_minute / 60.0
+        full = [k for k, (t, s) in self._buckets.items() if t + (now - s) * rate >= self.burst]
+        for key in full:
+            del self._buckets[key]
+        while len(self._buckets) > self.capacity:  # all busy: the oldest go
+            del self._buckets[next(iter(self._buckets))]
+
+
+# ----------------------------------------------------------------------------- middleware
+class Guard:
+    """ASGI middleware: the Host check (every request and WebSocket), the Origin check of
+    requests that change something, and the body's size and nesting, all before the
+    application reads the request. ``refused(reason)`` counts each refusal."""
+
+    def __init__(self, app: ASGIApp, limits: Limits,
+                 refused: Callable[[str], None] = lambda reason: None) -> None:  # fmt: skip
+        self.app = app
+        self.limits = limits
+        self.refused = refused
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", ())}  # fmt: skip
+        host_header = headers.get("host", "")
+        if self.limits.allowed_hosts != ["*"] and not host_allowed(
+            host_of(host_header), self.limits.allowed_hosts
+        ):
+            self.refused("host")
+            await self._refuse(scope, receive, send, 400, "this server does not answer to "
+                               f"the host {shown(host_of(host_header), 40)}")  # fmt: skip
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+        method = scope.get("method", "GET")
+        if method in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        if not origin_matches(headers.get("origin"), host_header):
+            self.refused("origin")
+            await self._refuse(scope, receive, send, 403, "requests from another site are refused")
+            return
+        path = scope.get("path", "")
+        limit = max(self.limits.max_body, PAD_BODY) if path.startswith("/api/pad/") else (
+            self.limits.max_body)  # fmt: skip
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            self.refused("body_size")
+            await self._refuse(scope, receive, send, 413, f"the body is limited to {limit} bytes")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                self.refused("body_size")
+                await self._refuse(scope, receive, send, 413,
+                                   f"the body is limited to {limit} bytes")  # fmt: skip
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if "json" in headers.get("content-type", "") and json_depth(body) > self.limits.json_depth:
+            self.refused("json_depth")
+            await self._refuse(scope, receive, send, 400, "body: JSON nested deeper than "
+                               f"{self.limits.json_depth} levels")  # fmt: skip
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int,
+                      detail: str) -> None:  # fmt: skip
+        if scope["type"] == "websocket":
+            # before the handshake: the client is answered 403 (or a close if accepted)
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 4403, "reason": close_reason(detail)})
+            return
+        body = orjson.dumps({"detail": detail})
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                (b"connection", b"close")]})  # fmt: skip
+        await send({"type": "http.response.body", "body": body})
