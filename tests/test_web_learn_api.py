@@ -85,13 +85,15 @@ def test_a_puzzle_position_and_its_answers(client: TestClient) -> None:
                         json={"card": puzzle["solution"]}).json()  # fmt: skip
     assert right["status"] == "right" and right["message"].startswith("Right!")
     played = [p["card"] for t in right["line"] for p in t["plays"]]
-    assert played[-len(puzzle["line"]):] == puzzle["line"]
+    assert played[-len(puzzle["line"]) :] == puzzle["line"]
     assert len(right["line"]) == puzzle["tricks_left"]
     assert right["final"] == puzzle["values"][puzzle["solution"]]
     current = state.clone()
     for card in puzzle["line"]:
         current.apply(parse_play(card))
-    assert right["line"][-1]["winner"] == ["South", "West", "North", "East"][current.tricks[-1].winner]
+    assert (
+        right["line"][-1]["winner"] == ["South", "West", "North", "East"][current.tricks[-1].winner]
+    )
 
 
 def test_single_dummy_puzzles_hide_the_defenders_until_answered(client: TestClient) -> None:

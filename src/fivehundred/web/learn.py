@@ -34,7 +34,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from fivehundred.actions import BID_BASE, CLAIM, action_text
+from fivehundred.actions import BID_BASE, CLAIM, action_text, parse_play
 from fivehundred.cards import iter_cards
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
@@ -72,7 +72,9 @@ async def puzzles_page() -> FileResponse:
 # ----------------------------------------------------------------------------- positions
 def _card_list(state: HandState, mask: int) -> list[str]:
     two = state.rules.joker_names
-    return [action_text(c, two) for c in sorted(iter_cards(mask), key=lambda c: sort_key(c, state.ctx))]
+    return [
+        action_text(c, two) for c in sorted(iter_cards(mask), key=lambda c: sort_key(c, state.ctx))
+    ]
 
 
 def position(state: HandState, you: int, show_all: bool = True,
@@ -201,10 +203,12 @@ def _solution_tricks(state: HandState, line: list[str]) -> tuple[list[dict[str, 
     seat_names = names(state)
     current = state.clone()
     tricks: list[dict[str, Any]] = []
-    plays = [{"name": seat_names[s], "card": action_text(a, two)} for s, a in current.current_trick()]
+    plays = [
+        {"name": seat_names[s], "card": action_text(a, two)} for s, a in current.current_trick()
+    ]
     for text in line:
         mover = current.to_move
-        act = pz.parse_play(text)
+        act = parse_play(text)
         current.apply(act)
         plays.append({"name": seat_names[mover], "card": action_text(act, two)})
         if not current.trick_actions:
@@ -222,7 +226,7 @@ def _answer(puzzle: dict[str, Any], text: str) -> dict[str, Any]:
         state.clone().apply(action)
     except FiveHundredError as error:
         return {"status": "refused", "reason": refusal(error, state)}
-    right = action == pz.parse_play(puzzle["solution"])
+    right = action == parse_play(puzzle["solution"])
     card = play_text(action, two)
     if right:
         verdict = f"Right! {puzzle['reason']}"

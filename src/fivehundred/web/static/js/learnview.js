@@ -36,7 +36,8 @@ export function drawPosition(box, pos, onCard) {
     else if (seat.hidden !== undefined) body = el("p", {}, `${seat.hidden} cards, hidden`);
     else body = el("div", { class: "mini-hand", role: "list", "aria-label": `${seat.name}'s cards` },
       seat.cards.map((c) => { const e = cardElement(c); e.setAttribute("role", "listitem"); e.setAttribute("aria-label", cardSymbol(c)); return e; }));
-    others.append(el("section", { class: "learn-seat", "aria-label": seat.name }, el("h3", {}, seat.name), body));
+    const compact = seat.cards === undefined;
+    others.append(el("section", { class: `learn-seat${compact ? " compact" : ""}`, "aria-label": seat.name }, el("h3", {}, seat.name), body));
   }
   box.append(others);
   const trick = el("div", { class: "learn-trick", role: "group", "aria-label": "the trick so far" });

@@ -15,7 +15,7 @@ function render(box, answer, name) {
   const r = answer.review;
   const counts = r.counts;
   const differing = r.calls.filter((c) => !c.agrees);
-  box.replaceChildren(
+  const parts = [
     el("h3", {}, `${name}: accuracy by phase`),
     el("div", { class: "review-acc" },
       el("div", {}, "Calls", el("strong", {}, pct(r.accuracy.calls)), `as the search player, of ${counts.calls}`),
@@ -28,7 +28,8 @@ function render(box, answer, name) {
     differing.length ? el("h3", {}, "Calls the search player would not make") : null,
     differing.length ? el("ul", {}, differing.slice(0, 5).map((c) =>
       el("li", {}, `hand ${c.hand}: you called ${c.made_text}; the search player calls ${c.suggested_text}${c.why ? ` (${c.why})` : ""}`))) : null,
-  );
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
 }
 
 async function poll(box, seat, name) {
