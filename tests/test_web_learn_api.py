@@ -1,4 +1,4 @@
-"""The learning endpoints (issue 37 in the browser), through Starlette's TestClient: the
+"""The learning endpoints (the tutorial, puzzles and review in the browser), through Starlette's TestClient: the
 puzzles (refusals by the engine, right and wrong with the reason and the solution played
 out), every lesson played through the API with the refusals it teaches, and the review of
 a finished game (the numbers of :func:`fivehundred.learn.review.review`); bad input gets

@@ -1,5 +1,5 @@
-"""The learning pages' endpoints (issue 37, in the browser): the puzzles, the tutorial and
-the review of a finished game. The Python side is the learn package's own (puzzles,
+"""The learning pages' endpoints: the puzzles, the tutorial and the review of a finished
+game, in the browser. The Python side is the learn package's own (puzzles,
 lessons, review); the pages draw what these endpoints say and keep no rules of their own.
 
 - ``GET /learn`` (the tutorial) and ``GET /learn/puzzles`` (the puzzles): the pages.

@@ -391,7 +391,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
-    app.include_router(learn.router)  # the tutorial, the puzzles and the review (issue 37)
+    app.include_router(learn.router)  # the tutorial, the puzzles and the review
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")
