@@ -27,7 +27,7 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
-from fivehundred.web import history, views
+from fivehundred.web import history, learn, views
 from fivehundred.web.guard import (
     ASGIApp,
     Buckets,
@@ -397,6 +397,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
+    app.include_router(learn.router)  # the tutorial, the puzzles and the review
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")
