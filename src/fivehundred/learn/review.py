@@ -44,7 +44,8 @@ from fivehundred.messages import card_symbols
 from fivehundred.observation import Observation
 from fivehundred.solver import solve
 from fivehundred.solver.analyse import analyse_hand
-from fivehundred.text import call_text, seat_name
+from fivehundred.text import call_text
+from fivehundred.words import seat_name
 
 #: Sampled deals the search player solves for each call it is asked about in a review.
 REVIEW_PIMC = "pimc"

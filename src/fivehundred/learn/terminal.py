@@ -12,7 +12,8 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.scoring import side_of_seats
-from fivehundred.text import call_text, hand_text, play_text, seat_name, side_names
+from fivehundred.text import call_text, hand_text, play_text
+from fivehundred.words import seat_name, side_names
 
 Reader = Callable[[str], str | None]
 

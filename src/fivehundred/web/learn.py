@@ -44,7 +44,8 @@ from fivehundred.learn.single import load_single
 from fivehundred.learn.terminal import names, parse_typed, refusal
 from fivehundred.play import sort_key
 from fivehundred.scoring import side_of_seats
-from fivehundred.text import call_text, play_text, side_names
+from fivehundred.text import call_text, play_text
+from fivehundred.words import side_names
 
 log = logging.getLogger("fivehundred.web.learn")
 router = APIRouter()
