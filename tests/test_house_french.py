@@ -136,3 +136,18 @@ def test_a_refusal_names_the_white_joker() -> None:
                     return
             state.apply(rng.choice(legal))
     raise AssertionError("the white joker never revoked in 200 random hands")
+
+
+def test_the_heuristic_explains_with_the_white_joker() -> None:
+    """R-HOUSE: the heuristic's explanations name the higher joker JKW (they said JKB)."""
+    rules = make_rules("french_canadian")
+    said: list[str] = []
+    for seed in range(6):
+        state = HandState.deal(rules, seed % 4, seed)
+        players = [make_player("heuristic", seed * 10 + seat) for seat in range(4)]
+        while not state.is_over:
+            player = players[state.to_move]
+            state.apply(player.act(state.observation(state.to_move)))
+            said.append(player.explain())
+    assert any("JKW" in why for why in said)
+    assert not any("JKB" in why for why in said)

@@ -53,18 +53,17 @@ from fivehundred.cards import (
     SUITS,
     Card,
     CardMask,
+    JokerNames,
     iter_cards,
     make_card,
     rank_of,
     same_colour_suit,
     suit_of,
 )
-from fivehundred.cards import (
-    card_symbol as _card_symbol,
-)
 from fivehundred.observation import Observation
 from fivehundred.rules import AMERICAN, Rules
 from fivehundred.scoring import bid_value, side_of_seats
+from fivehundred.words import card_label
 
 STRAIN_NAMES = ("♠", "♣", "♦", "♥", "no trumps")
 #: Value of each small trump (below the ace) by the number of trumps held.
@@ -83,11 +82,6 @@ STRETCH_AGAINST_GAME = 2.0
 GOING_OUT_STRETCH = 0.6
 RANK_KING = 14
 RANK_QUEEN = 13
-
-
-def card_symbol(card: Card) -> str:
-    """A card for explanations: ``7♠``, ``joker``."""
-    return "joker" if card == JOKER else _card_symbol(card)
 
 
 # ----------------------------------------------------------------------------- hand values
@@ -354,9 +348,17 @@ class HeuristicPlayer(Player):
     #: Play by the rules learnt from pimc's choices (:meth:`_lesson_lead`, ...); False:
     #: the player as it was before them, ``heuristic:v2`` (:class:`HeuristicV2Player`).
     lessons = True
+    #: How the rules in force name the jokers (set by :meth:`act`), for the explanations.
+    _jokers: JokerNames = False
+
+    def _card(self, card: Card) -> str:
+        """A card for explanations: ``7♠``, ``joker`` (the other joker by its name: ``JKB``,
+        ``JKW`` in the French-Canadian game)."""
+        return "joker" if card == JOKER else card_label(card, self._jokers)
 
     def act(self, observation: Observation) -> Action:
         obs = observation
+        self._jokers = obs.rules.joker_names
         if not obs.legal:
             raise ValueError("no legal action: it is not this seat's turn")
         if len(obs.legal) == 1:
@@ -604,11 +606,11 @@ class HeuristicPlayer(Player):
         contract = obs.contract
         if contract >= MISERE:
             card = self._misere_discard(hand, rules)
-            return card, f"discarding the {card_symbol(card)}: too high to play under in misère"
+            return card, f"discarding the {self._card(card)}: too high to play under in misère"
         strain = bid_strain(contract)
         plan = self.plan_discards(hand, strain, left, rules)
         card = plan[0]
-        return card, f"discarding the {card_symbol(card)}: " + (
+        return card, f"discarding the {self._card(card)}: " + (
             "voiding a short side suit"
             if strain != NO_TRUMPS
             else "keeping long suits and stoppers"
@@ -699,7 +701,7 @@ class HeuristicPlayer(Player):
             return (1 if is_trump else 0, ctx.power[card])
 
         best = max(calls, key=strength)
-        return best, f"calling the {card_symbol(best - CALL_BASE)}: its holder will be strong"
+        return best, f"calling the {self._card(best - CALL_BASE)}: its holder will be strong"
 
     # ------------------------------------------------------------------ play
     def play(self, obs: Observation) -> tuple[Action, str]:
@@ -775,7 +777,7 @@ class HeuristicPlayer(Player):
             return self._shed(view, cards), "cannot win: discarding my least useful card"
         if not opponents_after:
             card = self._cheapest(view, winners)
-            return card, f"winning the trick as cheaply as possible with the {card_symbol(card)}"
+            return card, f"winning the trick as cheaply as possible with the {self._card(card)}"
         masters = [c for c in winners if view.is_master(c)]
         ruffing = not following
         if ruffing:
@@ -794,7 +796,7 @@ class HeuristicPlayer(Player):
                 pick = self._cheapest(view, winners)
             if view.ctx.free_jokers >> pick & 1 and len(after) > 0 and win_seat in view.friends:
                 return self._shed(view, cards), "partner is winning: keeping the joker"
-            return pick, f"trumping in with the {card_symbol(pick)}"
+            return pick, f"trumping in with the {self._card(pick)}"
         trump_led = not view.nt and view.led == view.trump
         if (
             self.refined
@@ -806,15 +808,15 @@ class HeuristicPlayer(Player):
         ):
             # Second hand low on the declarer's trump lead: our top trumps win later anyway.
             card = self._cheapest(view, cards)
-            return card, f"second hand low on the declarer's trump lead: the {card_symbol(card)}"
+            return card, f"second hand low on the declarer's trump lead: the {self._card(card)}"
         if masters:
             card = self._cheapest(view, masters)
-            return card, f"the {card_symbol(card)} is the best card left in the suit: taking it"
+            return card, f"the {self._card(card)} is the best card left in the suit: taking it"
         if any(s in view.friends for s in after):
             # Second hand low: partner still plays after us.
             return self._cheapest(view, cards), "second hand low: partner plays after me"
         card = self._cheapest(view, winners)
-        return card, f"third hand high enough: the {card_symbol(card)} makes them pay"
+        return card, f"third hand high enough: the {self._card(card)} makes them pay"
 
     # ---------------------------------------------------------------- leading
     def _lead(self, view: TableView, legal: dict[Card, list[Action]]) -> tuple[Card, str]:
@@ -841,14 +843,14 @@ class HeuristicPlayer(Player):
                 masters = [c for c in trumps if view.is_master(c)]
                 lead = min(masters, key=lambda c: ctx.power[c]) if self.refined else top
                 return lead, (
-                    f"leading the {card_symbol(lead)}: a top trump, drawing the "
+                    f"leading the {self._card(lead)}: a top trump, drawing the "
                     f"{out} trumps still out"
                 )
             force = (len(trumps) >= 3 and len(trumps) + 1 >= out // 2 if self.refined
                      else long_in_trumps and len(trumps) >= 4)  # fmt: skip
             if view.seat == view.contractor and force:
                 return top, (
-                    f"leading the {card_symbol(top)} to force out the higher trump "
+                    f"leading the {self._card(top)} to force out the higher trump "
                     f"and draw the {out} still out"
                 )
         # Cash side-suit winners that will not be ruffed.
@@ -870,7 +872,7 @@ class HeuristicPlayer(Player):
                     -(hand & ctx.follow_masks[view.suit_of(c)]).bit_count(),
                 ),
             )
-            return card, f"leading the {card_symbol(card)}: a sure trick"
+            return card, f"leading the {self._card(card)}: a sure trick"
         if declarer:
             if trumps and len(trumps) >= 2 and side:
                 singles = [
@@ -881,7 +883,7 @@ class HeuristicPlayer(Player):
                 ]
                 if singles and view.seat == view.contractor:
                     card = min(singles, key=lambda c: ctx.power[c])
-                    return card, f"leading the singleton {card_symbol(card)} to ruff the suit later"
+                    return card, f"leading the singleton {self._card(card)} to ruff the suit later"
             if side:
                 suit = max(
                     {view.suit_of(c) for c in side},
@@ -889,9 +891,9 @@ class HeuristicPlayer(Player):
                 )
                 in_suit = [c for c in side if view.suit_of(c) == suit]
                 card = min(in_suit, key=lambda c: ctx.power[c])
-                return card, f"leading low from my longest side suit ({card_symbol(card)})"
+                return card, f"leading low from my longest side suit ({self._card(card)})"
             top = max(trumps, key=lambda c: ctx.power[c])
-            return top, f"only trumps left: leading the {card_symbol(top)}"
+            return top, f"only trumps left: leading the {self._card(top)}"
         # Defender: lead the suit the declarer is weak in, and never into a void with trumps.
         if side:
             return self._defender_lead(view, side)
@@ -944,9 +946,9 @@ class HeuristicPlayer(Player):
         in_suit = sorted((c for c in side if view.suit_of(c) == suit), key=lambda c: ctx.power[c])
         top = in_suit[-1]
         if view.is_master(top):
-            return top, f"leading the {card_symbol(top)}: a winner in the declarer's weak suit"
+            return top, f"leading the {self._card(top)}: a winner in the declarer's weak suit"
         if len(in_suit) >= 2 and self._sequence(view, in_suit[-2:]):
-            return top, f"leading the {card_symbol(top)} from the top of a sequence"
+            return top, f"leading the {self._card(top)} from the top of a sequence"
         return in_suit[0], f"leading low in {'♠♣♦♥'[suit]}, the suit the declarer is weak in"
 
     def _lead_nt(
@@ -972,7 +974,7 @@ class HeuristicPlayer(Player):
         if masters:
             # Run the long suit first: its winners also set up the small cards.
             card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))
-            return card, f"running my long suit: the {card_symbol(card)} is a winner"
+            return card, f"running my long suit: the {self._card(card)} is a winner"
         if (
             jokers
             and (view.obs.tricks or not self.refined)
@@ -1000,8 +1002,8 @@ class HeuristicPlayer(Player):
         if len(in_suit) >= 3 and self._sequence(
             view, in_suit[-3:] if self.refined else in_suit[-2:]
         ):
-            return top, f"leading the {card_symbol(top)}, top of a sequence in my long suit"
-        return in_suit[0], f"leading low from my longest suit ({card_symbol(in_suit[0])})"
+            return top, f"leading the {self._card(top)}, top of a sequence in my long suit"
+        return in_suit[0], f"leading low from my longest suit ({self._card(in_suit[0])})"
 
     # ---------------------------------------------------------------- misère
     def _misere_declarer(
@@ -1017,7 +1019,7 @@ class HeuristicPlayer(Player):
                 return (above, -ctx.power[card])
 
             card = max(cards, key=covered)
-            return card, f"leading the {card_symbol(card)}: plenty of higher cards are out"
+            return card, f"leading the {self._card(card)}: plenty of higher cards are out"
         _, win_card = view.winning()
         best = view.trick_power(win_card)
         under = [c for c in cards if view.trick_power(c) < best]
@@ -1026,10 +1028,10 @@ class HeuristicPlayer(Player):
             card = self._misere_discard(view.hand & sum(1 << c for c in cards), view.obs.rules)
             if card not in legal:
                 card = max(cards, key=lambda c: ctx.power[c])
-            return card, f"void: throwing away the dangerous {card_symbol(card)}"
+            return card, f"void: throwing away the dangerous {self._card(card)}"
         if under:
             card = max(under, key=lambda c: ctx.power[c])
-            return card, f"playing under with the {card_symbol(card)}, the highest card that loses"
+            return card, f"playing under with the {self._card(card)}, the highest card that loses"
         card = min(cards, key=lambda c: ctx.power[c])
         return card, "every card I hold wins this trick"
 
@@ -1062,7 +1064,7 @@ class HeuristicPlayer(Player):
 
             card = max(cards, key=squeeze)
             return card, (
-                f"leading the low {card_symbol(card)}: squeezing the misère declarer to win a trick"
+                f"leading the low {self._card(card)}: squeezing the misère declarer to win a trick"
             )
         win_seat, win_card = view.winning()
         best = view.trick_power(win_card)
@@ -1079,7 +1081,7 @@ class HeuristicPlayer(Player):
         # The trick is lost for the declarer or we are void: shed high cards, keep low ones
         # for leading later; the joker is never thrown away if another card will do.
         card = max(cards, key=lambda c: ctx.power[c])
-        return card, f"shedding the high {card_symbol(card)}, keeping low cards to lead"
+        return card, f"shedding the high {self._card(card)}, keeping low cards to lead"
 
 
 class HeuristicV2Player(HeuristicPlayer):
