@@ -2,8 +2,8 @@
 
 For every preset (two to six seats: the dummies, the five-handed partner call) a person plays
 a hand against computer players; at each of their turns (auction, kitty, call, play), at the
-join screen and at the hand's summary the page is measured at 360×640, 390×844, 844×390,
-768×1024 and 1366×768 (``tests/layout_check.js``): no sideways scroll, no overlap between
+join screen and at the hand's summary the page is measured at 360×640, 390×844 and
+1366×768, the four-handed table also at 844×390 and 768×1024 (``tests/layout_check.js``): no sideways scroll, no overlap between
 the elements that carry information (seat boxes, the dealer chip, the trick's cards, the
 contract, trump, tricks and score), nothing cut off or covered (sampled with
 ``document.elementFromPoint``), every tap target at least 44×44 px and unobscured. The score
