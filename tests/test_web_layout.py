@@ -2,8 +2,8 @@
 
 For every preset (two to six seats: the dummies, the five-handed partner call) a person plays
 a hand against computer players; at each of their turns (auction, kitty, call, play), at the
-join screen and at the hand's summary the page is measured at 360×640, 390×844, 844×390,
-768×1024 and 1366×768 (``tests/layout_check.js``): no sideways scroll, no overlap between
+join screen and at the hand's summary the page is measured at 360×640, 390×844 and
+1366×768, the four-handed table also at 844×390 and 768×1024 (``tests/layout_check.js``): no sideways scroll, no overlap between
 the elements that carry information (seat boxes, the dealer chip, the trick's cards, the
 contract, trump, tricks and score), nothing cut off or covered (sampled with
 ``document.elementFromPoint``), every tap target at least 44×44 px and unobscured. The score
@@ -72,9 +72,9 @@ def climb(page: Any) -> None:
 
 
 PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed"]
-#: Every size for the four- and five-handed tables; the narrowest phone and the desktop for
+#: Every size for the four-handed table; the narrowest phone, the phone and the desktop for
 #: the others (the same page: keeps the browser tests to a few minutes on two cores).
-SIZES = {"australian": VIEWPORTS, "five_handed": VIEWPORTS}
+SIZES = {"australian": VIEWPORTS}
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -97,7 +97,7 @@ def test_table_layout_in_every_phase(
     page.click("#join [data-seat='0']")
     page.wait_for_selector("#layout:not([hidden])")
     checked: set[str] = set()
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 600  # a guard against a hand stuck, not a wait
     while not summary_open(page):
         assert time.monotonic() < deadline, "the hand did not finish"
         phase = page.evaluate("document.body.dataset.phase")

@@ -121,6 +121,8 @@ def get(base: str, path: str) -> Any:
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    # A card arriving on the trick is drawn once it has arrived.
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
     page.screenshot(path=str(SHOTS / f"web-{name}.png"), full_page=full_page)
 
 

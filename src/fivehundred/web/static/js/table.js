@@ -728,10 +728,11 @@ async function showSummary(result) {
       sheetBox,
     ),
     // The buttons stay in sight at the foot of the dialog however long the sheet grows.
-    el("div", { class: "summary-actions" }, el("a", { class: "btn secondary", href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"), close),
+    el("div", { class: "summary-actions" }, el("p", { class: "summary-next", id: "summary-next", role: "status" }), el("a", { class: "btn secondary", href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"), close),
   );
   if (!dialog.open) dialog.showModal();
   close.focus();
+  noteNextTurn();
   let sheet = null;
   try {
     sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
@@ -764,6 +765,15 @@ async function showSummary(result) {
     }
   }
   sheetBox.replaceChildren(...parts);
+}
+
+// While the summary is open, it says when the next hand waits on this seat.
+function noteNextTurn() {
+  const note = document.getElementById("summary-next");
+  if (!note || !$("summary").open) return;
+  const view = state.view;
+  const next = myTurn() && !view.table.finished;
+  note.textContent = next ? `Your turn in hand ${view.table.hand_number}: “${view.table.finished ? "Close" : "Next hand"}” takes you there.` : "";
 }
 
 // ------------------------------------------------------------------ chat
@@ -887,6 +897,7 @@ function onMessage(message) {
     }
     if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
     if (state.queue.length) sendQueued();
+    noteNextTurn();
     const result = view.table.hand_result;
     if (result && state.summaryShown !== result.hand) {
       state.summaryShown = result.hand;
