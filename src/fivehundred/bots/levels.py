@@ -144,7 +144,7 @@ class EasyPlayer(HeuristicPlayer):
 #: Deals ``hard`` samples for each decision in play; ``expert`` samples pimc's default (64).
 #: Both solve pimc's default number of deals for a bid or the discard: with the six that
 #: ``pimc:16`` solves, the calls were so noisy that it went out backwards against
-#: ``medium`` (2 wins in 11 games, scores down to -860; docs/bots.md).
+#: ``medium`` (5 wins in 12 games, scores down to -860; docs/bots.md).
 HARD_SAMPLES = 16
 
 
