@@ -246,3 +246,21 @@ def test_reviews_waiting_at_once_are_bounded(
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert answer["status"] == "done" and answer["review"] == {"seat": seat}
+
+
+def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestClient) -> None:
+    """A puzzle of each preset, contract kind, theme and series of the shipped sets draws
+    (your legal cards are the engine's) and takes its solution as right, played out to the
+    end of the hand."""
+    kinds: dict[tuple[str, ...], dict[str, Any]] = {}
+    for puzzle in [*pz.load_shipped(), *load_single()]:
+        key = (puzzle["preset"], puzzle["kind"], puzzle["theme"], str(puzzle.get("hidden")))
+        kinds.setdefault(key, puzzle)
+    assert len({key[0] for key in kinds}) == 3 and len({key[1] for key in kinds}) == 3
+    for puzzle in kinds.values():
+        view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()
+        assert puzzle["solution"] in view["position"]["legal"], puzzle["id"]
+        answer = client.post(f"/api/learn/puzzles/{puzzle['id']}/answer",
+                             json={"card": puzzle["solution"]}).json()  # fmt: skip
+        assert answer["status"] == "right", puzzle["id"]
+        assert len(answer["line"]) == puzzle["tricks_left"], puzzle["id"]
