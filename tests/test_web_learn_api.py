@@ -210,3 +210,57 @@ def test_review_refuses_a_game_not_finished(client: TestClient) -> None:
     code = made.json()["table"]
     answer = client.get(f"/api/tables/{code}/review", params={"seat": 0})
     assert answer.status_code == 409 and "not finished" in answer.json()["detail"]
+
+
+def test_reviews_waiting_at_once_are_bounded(
+    client: TestClient, thread_analysis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond MAX_PENDING_REVIEWS reviews waiting or running, a new one gets a 503 (the
+    analysis worker is not queued without end); they are answered once it is free."""
+    import threading
+
+    from fivehundred.web import learn
+
+    release = threading.Event()
+
+    def held(game_json: str, seat: int) -> dict[str, Any]:
+        release.wait(30)
+        return {"seat": seat}
+
+    monkeypatch.setattr(learn, "_review_record", held)
+    monkeypatch.setattr(learn, "_reviews", {})
+    codes = [finished_game(client, seed) for seed in (3, 4)]
+    asked = [(code, seat) for code in codes for seat in range(4)]
+    for code, seat in asked[: learn.MAX_PENDING_REVIEWS]:
+        answer = client.get(f"/api/tables/{code}/review", params={"seat": seat})
+        assert answer.json() == {"status": "running"}
+    code, seat = asked[learn.MAX_PENDING_REVIEWS]
+    busy = client.get(f"/api/tables/{code}/review", params={"seat": seat})
+    assert busy.status_code == 503 and "try again" in busy.json()["detail"]
+    release.set()
+    code, seat = asked[0]
+    deadline = time.monotonic() + 30
+    while (answer := client.get(f"/api/tables/{code}/review", params={"seat": seat}).json())[
+        "status"
+    ] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert answer["status"] == "done" and answer["review"] == {"seat": seat}
+
+
+def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestClient) -> None:
+    """A puzzle of each preset, contract kind, theme and series of the shipped sets draws
+    (your legal cards are the engine's) and takes its solution as right, played out to the
+    end of the hand."""
+    kinds: dict[tuple[str, ...], dict[str, Any]] = {}
+    for puzzle in [*pz.load_shipped(), *load_single()]:
+        key = (puzzle["preset"], puzzle["kind"], puzzle["theme"], str(puzzle.get("hidden")))
+        kinds.setdefault(key, puzzle)
+    assert len({key[0] for key in kinds}) == 3 and len({key[1] for key in kinds}) == 3
+    for puzzle in kinds.values():
+        view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()
+        assert puzzle["solution"] in view["position"]["legal"], puzzle["id"]
+        answer = client.post(f"/api/learn/puzzles/{puzzle['id']}/answer",
+                             json={"card": puzzle["solution"]}).json()  # fmt: skip
+        assert answer["status"] == "right", puzzle["id"]
+        assert len(answer["line"]) == puzzle["tricks_left"], puzzle["id"]

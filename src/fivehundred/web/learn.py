@@ -56,6 +56,10 @@ MAX_ANSWERS = 200
 MAX_TEXT = 40
 #: Reviews kept in memory.
 MAX_REVIEWS = 64
+#: Reviews waiting for the analysis worker or running at once; beyond, 503 (try later).
+MAX_PENDING_REVIEWS = 4
+#: The longest game reviewed (hands): each hand's calls are valued on sampled deals.
+MAX_REVIEW_HANDS = 40
 ID_PATTERN = re.compile(r"[a-z0-9-]{1,20}")
 
 
@@ -351,11 +355,16 @@ async def game_review(
         raise HTTPException(409, "the game is not finished yet")
     if game.rules.seats != game.rules.players:
         raise HTTPException(422, "the review does not read games with dummies yet")
+    if len(game.finished_hands) > MAX_REVIEW_HANDS:
+        raise HTTPException(422, f"the review reads games of at most {MAX_REVIEW_HANDS} hands")
     key = json.dumps([record, seat], sort_keys=True)
     future = _reviews.get(key)
     if future is None or future.cancelled():
+        if sum(not f.done() for f in _reviews.values()) >= MAX_PENDING_REVIEWS:
+            raise HTTPException(503, "the server is reviewing other games: try again in a minute",
+                                headers={"Retry-After": "30"})  # fmt: skip
         while len(_reviews) >= MAX_REVIEWS:  # forget the oldest
-            _reviews.pop(next(iter(_reviews)))
+            _reviews.pop(next(iter(_reviews))).cancel()
         loop = asyncio.get_running_loop()
         game_json = json.dumps(record)
         future = asyncio.ensure_future(

@@ -2,7 +2,7 @@
 // engine. The page keeps the answers the lesson accepted (localStorage) and sends them
 // with each new answer; the server replays the lesson through them and answers.
 import { applySettings, el, getJSON, postJSON } from "./net.js";
-import { cardText, drawPosition, leadChoices, said } from "./learnview.js";
+import { drawPosition, leadChoices, said, suitButtons } from "./learnview.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "fivehundred:learn-progress";
@@ -97,11 +97,8 @@ async function answer(text) {
 
 function tap(card) {
   const choices = leadChoices(lesson.position, card);
-  if (choices.length > 1) {
-    const box = $("suit-choice");
-    box.replaceChildren(el("span", {}, "Lead it as:"), ...choices.map((a) =>
-      el("button", { class: "btn secondary", type: "button", onclick: () => answer(a) }, cardText(a))));
-    box.hidden = false;
+  if (choices.length) {
+    suitButtons($("suit-choice"), choices, answer);
     return;
   }
   answer(card);

@@ -1,12 +1,12 @@
 // Drawing a position the server describes (the learn endpoints' "position"): the
 // contract and tricks, each seat's cards, the trick in progress and your hand as buttons.
 // No rules here: what may be played is the server's "legal" list.
-import { cardElement, cardSymbol, playedCard } from "./cards.js";
+import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
 import { el } from "./net.js";
 
 export function cardText(action) {
   const p = playedCard(action);
-  return p.as ? `${cardSymbol(p.card)} as ${p.as}` : cardSymbol(p.card);
+  return p.as ? `${cardSymbol(p.card)} as ${SUIT_SYMBOLS[p.as] || p.as}` : cardSymbol(p.card);
 }
 
 function facts(pos) {
@@ -63,10 +63,22 @@ export function drawPosition(box, pos, onCard) {
   }
 }
 
-// The joker led in no trumps (or the joker's suit to name): the server's legal list holds
-// "JK>S" etc.; these are the choices for `card`.
+// The joker led in no trumps: the server's legal list holds "JK>D" etc. When it holds one
+// for `card`, the four suits are offered (the legal ones bright; the others go to the
+// engine too, which says why it refuses them).
 export function leadChoices(pos, card) {
-  return (pos.legal || []).filter((a) => a.startsWith(`${card}>`));
+  const legal = (pos.legal || []).filter((a) => a.startsWith(`${card}>`));
+  if (!legal.length) return [];
+  return ["S", "C", "D", "H"].map((suit) => ({ action: `${card}>${suit}`, legal: legal.includes(`${card}>${suit}`) }));
+}
+
+export function suitButtons(box, choices, send) {
+  box.replaceChildren(el("span", {}, "Lead it as:"), ...choices.map((c) =>
+    el("button", {
+      class: `btn secondary${c.legal ? "" : " illegal"}`, type: "button", "data-action": c.action,
+      onclick: () => { box.hidden = true; send(c.action); },
+    }, cardText(c.action))));
+  box.hidden = false;
 }
 
 export function said(box, lines, cls = "") {

@@ -2,7 +2,7 @@
 // the engine, which refuses it with its reason or says right or wrong and plays the
 // solution out. The streak and the success rate by theme are kept in localStorage.
 import { applySettings, el, getJSON, postJSON } from "./net.js";
-import { cardText, drawPosition, leadChoices, said } from "./learnview.js";
+import { cardText, drawPosition, leadChoices, said, suitButtons } from "./learnview.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "fivehundred:puzzle-stats";
@@ -74,14 +74,11 @@ async function open(id) {
 function tap(card) {
   if (!current || answered) return;
   const choices = leadChoices(current.position, card);
-  if (choices.length > 1) {
-    const box = $("suit-choice");
-    box.replaceChildren(el("span", {}, "Lead it as:"), ...choices.map((a) =>
-      el("button", { class: "btn secondary", type: "button", onclick: () => { box.hidden = true; answer(a); } }, cardText(a))));
-    box.hidden = false;
+  if (choices.length) {
+    suitButtons($("suit-choice"), choices, answer);
     return;
   }
-  answer(choices.length === 1 ? choices[0] : card);
+  answer(card);
 }
 
 async function answer(card) {
