@@ -372,7 +372,8 @@ KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
     uint64_t rest = so & ~h[owner];
     uint64_t u = rest == 0 ? so : so & K(bits_above)(63 - K(clz)(rest));
     int64_t k = K(popcount)(u);
-    *used = u;
+    /* a hand holding every card of the suit still out: the shape says so */
+    *used = rest == 0 ? 0 : u;
     if (st[O_SIDE + owner] == 1)
         *sc = k;
     else
