@@ -227,7 +227,7 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
             uint64_t so = out & h[H_SUIT + s];
             if (misere == 1) {
                 if (side_p == 1) {
-                    score = (opps & so & K(bits_above)(c)) ? (60 - rank) : (0 - rank);
+                    score = (opps & so & K(bits_above)(c)) ? (60 - rank) : (0 + rank);
                     for (int64_t j = 0; j < P; j++) {
                         uint64_t js = h[j] & so;
                         if (j != p && js != 0 && K(ctz)(js) > c)
@@ -323,7 +323,7 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
             if (side_p == 1)
                 score = !beats ? (60 + rank) : (10 + rank);
             else if (contractor_wins)
-                score = !beats ? (60 + rank) : (0 - rank);
+                score = !beats ? (60 + rank) : (0 + rank);
             else if (contractor_done)
                 score = 50 + rank;
             else if (s == led)

@@ -67,8 +67,9 @@ almost every node that succeeds does so with its first move. Leads cash winners 
 into an opponent's ruff), give the partner a ruff, draw trumps with the longer trumps,
 lead towards the partner's winner, else low; followers win with the cheapest card no
 later opponent can beat, overtake the partner only to save a trick, else play low; in
-misère the contractor exits under a defender's card and ducks with the highest card that
-loses, while the defenders strip its one low card of a suit, else lead under its lowest
+misère the contractor exits under a defender's card (with no card a defender can beat, it
+leads its highest winner) and ducks with the highest card that loses, while the defenders
+overtake its winning card with their highest card, strip its one low card of a suit, else lead under its lowest
 card, first in the suits it is shortest in, shed high cards on their own tricks and
 discard high while it is still to play. (Tried and measured worse or no better: the
 table's best move first, killer moves, discarding by suit length, leading length in no trumps,
