@@ -227,7 +227,7 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
             uint64_t so = out & h[H_SUIT + s];
             if (misere == 1) {
                 if (side_p == 1) {
-                    score = (opps & so & K(bits_above)(c)) ? (60 - rank) : (0 - rank);
+                    score = (opps & so & K(bits_above)(c)) ? (60 - rank) : (0 + rank);
                     for (int64_t j = 0; j < P; j++) {
                         uint64_t js = h[j] & so;
                         if (j != p && js != 0 && K(ctz)(js) > c)
@@ -323,7 +323,7 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
             if (side_p == 1)
                 score = !beats ? (60 + rank) : (10 + rank);
             else if (contractor_wins)
-                score = !beats ? (60 + rank) : (0 - rank);
+                score = !beats ? (60 + rank) : (0 + rank);
             else if (contractor_done)
                 score = 50 + rank;
             else if (s == led)
@@ -372,11 +372,85 @@ KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
     uint64_t rest = so & ~h[owner];
     uint64_t u = rest == 0 ? so : so & K(bits_above)(63 - K(clz)(rest));
     int64_t k = K(popcount)(u);
-    *used = u;
+    /* a hand holding every card of the suit still out: the shape says so */
+    *used = rest == 0 ? 0 : u;
     if (st[O_SIDE + owner] == 1)
         *sc = k;
     else
         *sd = k;
+}
+
+/* Whether the player p on lead takes at least need tricks by quick tricks, when no other
+ * hand holds a trump or a free joker: its unbroken run from the top of each suit, cashed
+ * one after the other (every other hand follows lower or discards, and p keeps the lead).
+ * *used: the cards whose ranks that read (a suit p holds entirely is read from the shape),
+ * the fewest suits that reach need, longest runs first. */
+KI int K(quick_tricks)(const uint64_t *h, int64_t trump, uint64_t out, int64_t p, int64_t P,
+                       int64_t need, uint64_t *used)
+{
+    uint64_t power = h[H_SUIT + 4];
+    if (trump >= 0)
+        power |= h[H_SUIT + trump];
+    const uint64_t mine = h[p];
+    *used = 0;
+    if (out & ~mine & power) {
+        /* one suit only: the tricks every other hand holding power must follow */
+        for (int64_t s = 0; s < 4; s++) {
+            if (trump == s)
+                continue;
+            uint64_t so = out & h[H_SUIT + s];
+            uint64_t rest = so & ~mine;
+            if ((so & mine) == 0 || rest == 0)
+                continue;
+            uint64_t run = so & K(bits_above)(63 - K(clz)(rest));
+            int64_t k = K(popcount)(run);
+            if (k < need)
+                continue;
+            for (int64_t q = 0; q < P && k >= need; q++) {
+                if (q != p && (h[q] & out & power)) {
+                    int64_t len = K(popcount)(h[q] & so);
+                    if (len < k)
+                        k = len;
+                }
+            }
+            if (k >= need) {
+                *used = run;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    int64_t k = 0, runs[4];
+    uint64_t bits[4];
+    for (int64_t s = 0; s < 4; s++) {
+        uint64_t so = out & h[H_SUIT + s];
+        uint64_t rest = so & ~mine;
+        runs[s] = 0;
+        bits[s] = 0;
+        if ((so & mine) == 0)
+            continue;
+        if (rest == 0) {
+            k += K(popcount)(so);
+            continue;
+        }
+        uint64_t run = so & K(bits_above)(63 - K(clz)(rest));
+        runs[s] = K(popcount)(run);
+        bits[s] = run;
+    }
+    uint64_t u = 0;
+    while (k < need) {
+        int64_t b = -1;
+        for (int64_t s = 0; s < 4; s++)
+            if (runs[s] > 0 && (b < 0 || runs[s] > runs[b]))
+                b = s;
+        if (b < 0)
+            return 0;
+        k += runs[b];
+        u |= bits[b];
+        runs[b] = 0;
+    }
+    *used = u;
+    return 1;
 }
 
 /* Whether the misère contractor can take no further trick whatever the defenders do. */
@@ -547,6 +621,14 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
         if (left - sd < target) {
             h[H_W + d] = used;
             return 0;
+        }
+        if (misere == 0) {
+            uint64_t qused;
+            int64_t need = st[O_SIDE + p] == 1 ? target : left - target + 1;
+            if (K(quick_tricks)(h, trump, out, p, P, need, &qused)) {
+                h[H_W + d] = qused;
+                return st[O_SIDE + p] == 1;
+            }
         }
         if (misere == 1) {
             uint64_t contractor = 0;

@@ -67,20 +67,29 @@ almost every node that succeeds does so with its first move. Leads cash winners 
 into an opponent's ruff), give the partner a ruff, draw trumps with the longer trumps,
 lead towards the partner's winner, else low; followers win with the cheapest card no
 later opponent can beat, overtake the partner only to save a trick, else play low; in
-misère the contractor exits under a defender's card and ducks with the highest card that
-loses, while the defenders strip its one low card of a suit, else lead under its lowest
+misère the contractor exits under a defender's card (with no card a defender can beat, it
+leads its highest winner) and ducks with the highest card that loses, while the defenders
+overtake its winning card with their highest card, strip its one low card of a suit, else lead under its lowest
 card, first in the suits it is shortest in, shed high cards on their own tricks and
 discard high while it is still to play. (Tried and measured worse or no better: the
-table's best move first, killer moves, discarding by suit length, leading length in no trumps, a
-quick-trick bound, also counting side suits once the trumps are drawn.) In misère two
+table's best move first, killer moves, discarding by suit length, leading length in no trumps,
+also counting side suits once the trumps are drawn.) Quick tricks end the search at a
+trick start (not in misère): when no other hand holds a trump or a free joker, the leader
+cashes its unbroken top run in every suit, keeping the lead; else its run in one side suit,
+as many tricks as every other hand holding power must follow. The relevant cards are the
+runs of the fewest suits that reach the count, longest first (a suit the leader holds
+entirely, like a power suit held by one hand in the sure-trick bound, is read from the
+shape and marks no card): 10% fewer nodes in no trumps, 3% in suit contracts. In misère two
 bounds end the search at a trick start: the contractor can be held to no more tricks when
 all its cards are below the defenders' in every suit both hold, and must take some when
 its cards are above theirs (every trick, when it is on lead; one, when a defender on lead
 holds such a suit).
 
 Measured on the C kernel (nodes over 120 whole hands of each kind; not kept): quick tricks
-of the leader at each trick start (its top runs, capped by the shortest holding of an
-opponent who could ruff) +0.7% nodes in suit contracts, -1.2% in no trumps; no table in the
+of the leader at each trick start in one suit only (its top runs, capped by the shortest
+holding of an opponent who could ruff) +0.7% nodes in suit contracts, -1.2% in no trumps
+(kept in the form above: every suit when no other hand holds power, fewest suits marked
+relevant); a table four times larger changes nodes by less than 0.1%; no table in the
 last two tricks +9%; a table four times larger with buckets of 128 -0.4% (the table does
 not overflow); even a first zero-window search at the true value saves only 10% (suit) to
 17% (no trumps) over the binary search. Rows aligned on cache lines: no gain.
