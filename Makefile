@@ -24,6 +24,9 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
+	@# the JavaScript (web/static/js, pad/static): biome's linter and formatter check (biome.json)
+	if [ -x node_modules/.bin/biome ]; then node_modules/.bin/biome ci --colors=off; \
+	else echo "JavaScript not linted: node_modules/.bin/biome missing (npm ci)"; fi
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

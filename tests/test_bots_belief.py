@@ -106,10 +106,8 @@ def test_in_play_only_the_opponents_calls_are_read() -> None:
     assert PimcPlayer(0, samples=8, beliefs=False).call_model(state.observation(0)) is None
 
 
-def test_cautious_bid_values_lower_a_noisy_mean(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bid_is_valued_at_its_mean_score_over_the_deals() -> None:
     from fivehundred.bots import simulate
 
-    assert simulate._cautious([0.0, 100.0]) == 50.0  # no caution by default
-    monkeypatch.setattr(simulate, "BID_CAUTION", 1.0)
-    assert simulate._cautious([0.0, 100.0]) == pytest.approx(0.0)  # 50 - 70.7 / 1.41
-    assert simulate._cautious([50.0, 50.0]) == 50.0
+    assert simulate._mean([0.0, 100.0]) == 50.0
+    assert simulate._mean([50.0, 50.0]) == 50.0

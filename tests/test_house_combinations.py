@@ -7,11 +7,9 @@ from typing import Any
 
 import pytest
 
-from fivehundred import rules as rules_module
 from fivehundred.errors import RulesError
 from fivehundred.rules import (
     COMBINATION_CHECKS,
-    LATER_VARIANTS,
     PRESETS,
     VARIANT_HELP,
     VARIANTS,
@@ -71,19 +69,9 @@ def test_every_variant_has_help_and_every_check_names_a_variant() -> None:
     """The options screens list VARIANTS with VARIANT_HELP; nothing offered is unfinished."""
     assert set(VARIANT_HELP) == set(VARIANTS)
     assert all(text and "\n" not in text for text in VARIANT_HELP.values())
-    assert not set(VARIANTS) & LATER_VARIANTS
     for name, _test, _reason, rule in COMBINATION_CHECKS:
         assert name in VARIANTS
         assert rule.startswith("R-")
-
-
-def test_unfinished_variants_are_refused_clearly(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every variant of the rule book is offered now; the mechanism that refuses one still
-    unfinished stays (LATER_VARIANTS)."""
-    assert not LATER_VARIANTS
-    monkeypatch.setattr(rules_module, "LATER_VARIANTS", frozenset({"pack45"}))
-    with pytest.raises(RulesError, match="'pack45' is in the rule book but not implemented"):
-        make_rules("australian", {"pack45": True})
 
 
 def test_every_preset_alone_passes_the_checks() -> None:

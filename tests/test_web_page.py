@@ -11,6 +11,7 @@ console error or page error fails the test. Screenshots: docs/screenshots/web-*.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from fivehundred.errors import RulesError  # noqa: E402
 from fivehundred.game import GameState  # noqa: E402
 from fivehundred.record import replay_game  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
-from test_web_support import check_messages, thread_server  # noqa: E402
+from test_web_support import Player, check_messages, thread_server, ws_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -516,11 +518,57 @@ def keyboard_trick(page: Any) -> None:
     assert card not in hand_cards(page)
 
 
-def test_history_pages(base: str, open_page: Callable[..., Page]) -> None:
-    games = get(base, "/api/tables")["tables"]
-    code = next(
-        t["table"] for t in games if t["hands_played"] >= 1 and t["name"].startswith("Four")
-    )
+@pytest.fixture(scope="module")
+def four_friends_hand(base: str) -> str:
+    """A table of four people (Ann, Bob, Cat, Dan) who played one hand, 6 no trumps bid by
+    the joker's holder, the others passing; played through the sockets, not the page, so
+    that the history tests need no other test to have run. Its code."""
+    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four by sockets",
+                                         "seed": first_seed_with_joker_dealt()})  # fmt: skip
+    code = created["table"]
+    tokens = [
+        post(base, f"/api/tables/{code}/seats/{seat}", {"name": name})["token"]
+        for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"])
+    ]
+
+    async def play() -> None:
+        websockets = pytest.importorskip("websockets")
+        sockets = [await websockets.connect(ws_url(base, code, token)) for token in tokens]
+
+        async def run(player: Player) -> None:
+            acted = -1  # views come on every change: act once a version
+            while True:
+                message = await player.next(20)
+                assert message["type"] != "error", message
+                if message["type"] != "view":
+                    continue
+                view = message["view"]
+                if view["table"]["hand_result"] is not None:
+                    return
+                legal = view["legal"]
+                if legal and message["version"] > acted:
+                    acted = message["version"]
+                    if "pass" in legal:
+                        action = "6NT" if "JK" in view["hand"] and "6NT" in legal else "pass"
+                    else:
+                        action = legal[0]
+                    await player.ws.send(json.dumps({"type": "action", "action": action,
+                                                     "version": message["version"]}))  # fmt: skip
+
+        try:
+            await asyncio.gather(*(run(Player(ws, seat)) for seat, ws in enumerate(sockets)))
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop: Playwright's runs in this thread
+        pool.submit(asyncio.run, play()).result()
+    assert get(base, f"/api/tables/{code}/record")["hands"][0]["auction"].count("6NT") == 1
+    return str(code)
+
+
+def test_history_pages(base: str, open_page: Callable[..., Page], four_friends_hand: str) -> None:
+    code = four_friends_hand
     for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
         p = open_page(viewport)
         page = p.page

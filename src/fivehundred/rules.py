@@ -583,9 +583,6 @@ VARIANTS: dict[str, Callable[[Rules, Any], Rules]] = {v.name: v.apply for v in V
 VARIANT_HELP: dict[str, str] = {v.name: v.help for v in VARIANT_REGISTRY}
 #: The house rules of RULES.md §10 that the engine plays (a subset of VARIANTS).
 HOUSE_VARIANTS: tuple[str, ...] = tuple(v.name for v in VARIANT_REGISTRY if v.house)
-#: Variants of the rule book the engine does not play yet: refused by name (none today;
-#: ``tests/test_house_combinations.py`` keeps the mechanism).
-LATER_VARIANTS: frozenset[str] = frozenset()
 
 PRESETS: dict[str, Rules] = {
     "australian": Rules(),
@@ -734,10 +731,6 @@ def make_rules(preset: str = "australian", variants: Mapping[str, Any] | None = 
     items = sorted((variants or {}).items())
     taking_part: dict[str, Any] = {}
     for name, value in items:
-        if name in LATER_VARIANTS:
-            raise RulesError(
-                f"variant {name!r} is in the rule book but not implemented yet", variant=name
-            )
         apply = VARIANTS.get(name)
         if apply is None:
             raise RulesError(

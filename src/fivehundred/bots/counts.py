@@ -34,7 +34,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import MISERE, Action, bid_strain
+from fivehundred.actions import MISERE, Action, bid_strain, is_misere
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
@@ -106,7 +106,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     """Every active seat's hand, the cards this seat sees where they are and the unseen ones
     dealt at random within the constraints (None if no deal was found)."""
     seats = obs.rules.seats
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
                       obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
     hands = [0] * seats
     for seat, mask in obs.exposed:
@@ -252,7 +252,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     from fivehundred.solver import Position, values_position
 
     rng = random.Random(player.rng.random())
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
                       obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
     rules = obs.rules
     active = obs.active or tuple(range(rules.seats))

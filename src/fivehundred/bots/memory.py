@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from fivehundred.actions import JOKER_LEAD_BASE, MISERE, PASS, Action
+from fivehundred.actions import JOKER_LEAD_BASE, PASS, Action, is_misere
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUIT_MASKS, Card, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.play import LED_SUIT_BONUS, PlayContext, make_context
@@ -54,7 +54,7 @@ class TableView:
         self.seat = obs.seat
         self.hand = obs.hand
         self.trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
-        self.misere = obs.contract >= MISERE
+        self.misere = is_misere(obs.contract)  # hi/lo is not one (R-HOUSE)
         self.nt = self.trump == NO_TRUMPS
         self.ctx = context_for(self.trump, self.misere, obs.joker_suits, obs.rules.j5_no_trumps)
         self.contractor = obs.contractor

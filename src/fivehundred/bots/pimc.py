@@ -55,6 +55,7 @@ from fivehundred.actions import (
     MISERE,
     Action,
     bid_tricks,
+    is_misere,
 )
 from fivehundred.bots import counts, equity
 from fivehundred.bots.base import Player, say
@@ -283,7 +284,7 @@ class PimcPlayer(Player):
 
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
-        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
                           obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         hands = [0] * seats
         hands[obs.seat] = obs.hand
@@ -421,7 +422,7 @@ class PimcPlayer(Player):
 
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
-        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
+        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
                           obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
         active = obs.active or tuple(range(obs.rules.seats))
         if obs.contractor >= 0:

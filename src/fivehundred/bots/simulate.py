@@ -16,7 +16,6 @@ valued by solving the contract that stands (partner's or an opponent's) on the s
 from __future__ import annotations
 
 import contextlib
-import math
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -62,8 +61,6 @@ BID_SLACK = 2.3
 BID_STRETCH = 0.7
 #: Deals a bid always solves, whatever its budget.
 MIN_DEALS = 4
-#: A bid is valued this many standard errors below its mean score over the deals.
-BID_CAUTION = 0.0
 #: Deals drawn for each one kept when the deals are weighted by the calls seen.
 BELIEF_DRAWS = 3
 #: An early pass shows no suit worth more than this many tricks on its own.
@@ -342,15 +339,9 @@ def worth_simulating(heuristic: HeuristicPlayer, obs: Observation, proposal: Act
     return best >= max(5.6, cheapest - 0.9)
 
 
-def _cautious(scores: Sequence[float]) -> float:
-    """A bid's value: its mean score over the deals less :data:`BID_CAUTION` standard
-    errors (the best of several noisy means looks better than it is)."""
-    n = len(scores)
-    mean = sum(scores) / n
-    if n < 2 or not BID_CAUTION:
-        return mean
-    spread: float = math.sqrt(sum((x - mean) ** 2 for x in scores) / (n - 1))
-    return mean - BID_CAUTION * spread / math.sqrt(n)
+def _mean(scores: Sequence[float]) -> float:
+    """A bid's value: its mean score over the deals."""
+    return sum(scores) / len(scores)
 
 
 def bid_by_simulation(
@@ -449,10 +440,10 @@ def bid_by_simulation(
             action = bid_action(level, strain)
             if action not in legal:
                 continue
-            options.append((_cautious([shaded_score(action, t, rules) for t in tricks[strain]]),
+            options.append((_mean([shaded_score(action, t, rules) for t in tricks[strain]]),
                             action))  # fmt: skip
     if try_misere and misere_tricks:
-        options.append((_cautious([shaded_score(MISERE, t, rules) for t in misere_tricks]), MISERE))
+        options.append((_mean([shaded_score(MISERE, t, rules) for t in misere_tricks]), MISERE))
     if not options:
         return proposal, why
     if game is not None:

@@ -211,7 +211,7 @@ def review_discard(
         candidates = [mask, *candidates]
     except Exception:
         pass
-    misere = hand.contract >= MISERE
+    misere = hand.is_misere
     totals: dict[CardMask, int] = {}
     for mask in [discarded, *candidates]:
         if mask in totals or mask.bit_count() != discarded.bit_count():
