@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
@@ -89,7 +90,12 @@ class Cluster:
     async def _connect(self) -> Any:
         import psycopg
 
-        conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True, **KEEPALIVE)
+        conn = await psycopg.AsyncConnection.connect(
+            self.conninfo,
+            autocommit=True,
+            application_name=f"fivehundred serve {os.getpid()}",
+            **KEEPALIVE,
+        )
         for statement in SERVER_KEEPALIVE:
             await conn.execute(statement)
         return conn

@@ -781,30 +781,34 @@ class LiveTable:
             await self._commit(seat, action, by)
 
     # ------------------------------------------------------------------ several servers
-    def rebuild(self, row: TableRow) -> None:
-        """Take the table as the database has it (seats, log, state); the caller holds the
-        lock. Connections keep their seats; people keep their time away."""
+    def rebuild(self, row: TableRow, with_log: bool = True) -> None:
+        """Take the table as the database has it (seats, and the log and state unless not
+        ``with_log``); the caller holds the lock. Connections keep their seats; people keep
+        their time away."""
         for seat, s in enumerate(row.seats):
             state = self.seats[seat]
             state.kind, state.player, state.name, state.token_hash = (s.kind, s.player, s.name,
                                                                       s.token_hash)  # fmt: skip
         self.closed = row.closed
-        if row.actions != self.log:
+        if with_log and row.actions != self.log:
             self.log = list(row.actions)
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
             self.turn_started = time.time()
 
-    async def refresh(self) -> None:
-        """Read the whole table again from the database and show it."""
+    async def refresh(self, with_log: bool = True) -> None:
+        """Read the table again from the database (its seats only, unless ``with_log``)
+        and show it."""
         async with self.lock:
-            row = await self.hub.store.call(self.hub.store.store.load_table, self.code, True)
+            row = await self.hub.store.call(self.hub.store.store.load_table, self.code,
+                                            with_log)  # fmt: skip
             if row is None:
                 return
-            self.stale = False
-            self.rebuild(row)
+            self.rebuild(row, with_log)
         self.broadcast()
         self.wake.set()
+        if not with_log and not self.owned:
+            self.request_pull()
 
     async def pull(self) -> None:
         """Apply the actions another server wrote since :attr:`version` (a follower)."""
@@ -816,24 +820,23 @@ class LiveTable:
                                              self.version)  # fmt: skip
             if not rows:
                 return
-            model = copy_table(self.model)
-            log_ = list(self.log)
-            try:
+            try:  # one view per action, as the owner's clients get them
                 for version, seat, text, by in rows:
-                    if version != len(log_) + 1:
-                        raise ValueError(f"version {version} after {len(log_)}")
+                    if version != self.version + 1:
+                        raise ValueError(f"version {version} after {self.version}")
+                    model = copy_table(self.model)
                     model.apply(seat, parse_action(text, model.hand.phase))
-                    log_.append((seat, text, by))
+                    self.model = model
+                    self.log.append((seat, text, by))
+                    self.last_change = time.monotonic()
+                    self.turn_started = time.time()
+                    self.broadcast()
             except (ValueError, FiveHundredError) as error:
                 log.info("table %s: read again (%s)", self.code, error)
                 row = await self.hub.store.call(self.hub.store.store.load_table, self.code, True)
                 if row is not None:
                     self.rebuild(row)
-            else:
-                self.model, self.log = model, log_
-                self.last_change = time.monotonic()
-                self.turn_started = time.time()
-        self.broadcast()
+                self.broadcast()
 
     def request_pull(self) -> None:
         """A newer action is in the log: read it now if somebody here watches, else when
@@ -959,10 +962,11 @@ class Hub:
         if kind == "act":
             if not table.owned and int(rest or 0) > table.version:
                 table.request_pull()
-        elif kind in ("seat", "closed", "undo"):
-            if kind == "undo" and table.owned:
-                return
-            self.spawn(table.refresh())
+        elif kind in ("seat", "closed"):
+            self.spawn(table.refresh(with_log=False))
+        elif kind == "undo":
+            if not table.owned:
+                self.spawn(table.refresh())
         elif kind == "inbox":
             if table.owned:
                 self.spawn(table.drain_inbox())
