@@ -118,7 +118,7 @@ def owner_pid(url: str, table_id: int) -> int | None:
                 "AND l.objid = :id AND l.objsubid = 2 AND l.granted"), {"id": table_id}).scalar()  # fmt: skip
     finally:
         engine.dispose()
-    return int(name.rsplit(" ", 1)[1]) if name else None
+    return int(name.split()[2]) if name else None  # "fivehundred serve PID SERVER"
 
 
 def wait_for(check: Any, timeout: float, what: str) -> Any:

@@ -93,7 +93,7 @@ class Cluster:
         conn = await psycopg.AsyncConnection.connect(
             self.conninfo,
             autocommit=True,
-            application_name=f"fivehundred serve {os.getpid()}",
+            application_name=f"fivehundred serve {os.getpid()} {self.id}",
             **KEEPALIVE,
         )
         for statement in SERVER_KEEPALIVE:
@@ -180,6 +180,12 @@ class Cluster:
                     continue
             try:
                 await self.scan()
+                cursor = await self._locks.execute(
+                    "SELECT application_name FROM pg_stat_activity "
+                    "WHERE application_name LIKE 'fivehundred serve %%'"
+                )
+                alive = {row[0].rsplit(" ", 1)[-1] for row in await cursor.fetchall()}
+                self.hub.servers_alive(alive)
             except Exception:
                 log.exception("cluster: the look for orphaned tables failed")
 

@@ -1025,6 +1025,16 @@ class Hub:
                     table.task.cancel()
                     table.task = None
 
+    def servers_alive(self, alive: set[str]) -> None:
+        """Forget who was connected to a server that is gone (its clients come back)."""
+        for table in self.tables.values():
+            gone = [server for server in table.remote if server not in alive]
+            for server in gone:
+                del table.remote[server]
+            if gone:
+                table.broadcast()
+                table.wake.set()
+
     def missed_news(self) -> None:
         """Notifications may have been missed: read every followed table again."""
         for table in self.tables.values():
