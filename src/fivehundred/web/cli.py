@@ -163,6 +163,30 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     return args, limits
 
 
+def sqlite_lock(url: str) -> Any:
+    """Hold the exclusive lock of a SQLite database's lock file (``DATABASE.lock``) for the
+    life of the process, or raise :class:`OSError` with one line: SQLite serves one server
+    (several share a PostgreSQL database). None for other databases and ``:memory:``."""
+    import fcntl
+
+    if not url.startswith("sqlite") or "///" not in url:
+        return None
+    path = url.split("///", 1)[1].split("?", 1)[0]
+    if not path or path == ":memory:":
+        return None
+    lock_path = os.path.expanduser(path) + ".lock"
+    os.makedirs(os.path.dirname(os.path.abspath(lock_path)), exist_ok=True)
+    handle = open(lock_path, "a")  # noqa: SIM115  (held until the process ends)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise OSError(f"another server already uses the SQLite database {path}; SQLite serves "
+                      "one process (several servers share a PostgreSQL database: "
+                      "docs/deploy.md)") from None  # fmt: skip
+    return handle
+
+
 def serve_main(argv: list[str]) -> int:
     args, limits = parse_serve_args(argv)
 
@@ -181,6 +205,13 @@ def serve_main(argv: list[str]) -> int:
     logging.basicConfig(level=args.log_level.upper(), handlers=[handler], force=True)
     for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
         logging.getLogger(name).addFilter(RedactTokens())
+    from fivehundred.web.store import default_db_url
+
+    try:
+        held = sqlite_lock(args.db or default_db_url())
+    except OSError as error:
+        print(f"fivehundred serve: {error}", file=sys.stderr)
+        return 2
     try:
         app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds,
                          limits=limits)  # fmt: skip
@@ -220,6 +251,7 @@ def serve_main(argv: list[str]) -> int:
                             forwarded_allow_ips=proxy or None)  # fmt: skip
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
+    del held
     return 0
 
 

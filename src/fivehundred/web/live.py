@@ -302,6 +302,14 @@ class LiveTable:
         self.opened = time.monotonic()
         #: the address that created it (kept in memory only: the per-client cap)
         self.owner: str | None = None
+        #: this server applies its actions (always, alone; with several servers, while it
+        #: holds the table's lock: :mod:`fivehundred.web.cluster`)
+        self.owned = hub.cluster is None
+        #: per other server: (seats, spectators) connected to it at this table
+        self.remote: dict[str, tuple[frozenset[int], int]] = {}
+        #: a newer action is in the log than in :attr:`model` (another server wrote it)
+        self.stale = False
+        self._puller: asyncio.Task[None] | None = None
 
     @property
     def live(self) -> bool:
@@ -317,14 +325,22 @@ class LiveTable:
         state = self.seats[seat]
         return state.name or state.player or OPEN
 
+    def present(self, seat: int) -> bool:
+        """The seat's person is connected, here or to another server."""
+        return seat in self.connections or any(seat in s for s, _ in self.remote.values())
+
+    def anyone_here(self) -> bool:
+        return bool(self.connections or self.spectators
+                    or any(s or n for s, n in self.remote.values()))  # fmt: skip
+
     def stand_in_now(self, seat: int) -> bool:
         state = self.seats[seat]
-        return (state.kind == PERSON and seat not in self.connections
+        return (state.kind == PERSON and not self.present(seat)
                 and time.monotonic() - state.away_since >= self.options["grace"])  # fmt: skip
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [{"seat": seat, "kind": s.kind, "name": s.name if s.kind == PERSON else s.player,
-                 "connected": s.kind == COMPUTER or seat in self.connections,
+                 "connected": s.kind == COMPUTER or self.present(seat),
                  "stand_in": self.stand_in_now(seat)}
                 for seat, s in enumerate(self.seats)]  # fmt: skip
 
@@ -398,10 +414,21 @@ class LiveTable:
             for conn in list(self.spectators):
                 conn.send_encoded(public)
 
-    def chat_to_all(self, message: dict[str, Any]) -> None:
+    def chat_to_all(self, message: dict[str, Any], local: bool = False) -> None:
         text = encode(message)
         for conn in [*self.connections.values(), *self.spectators]:
             conn.send_encoded(text)
+        cluster = self.hub.cluster
+        if cluster is not None and not local:
+            self.hub.spawn(cluster.notify(f"chat:{self.code}:{cluster.id}:{text}"))
+
+    def announce(self) -> None:
+        """Tell the other servers who is connected here (their owner counts them)."""
+        cluster = self.hub.cluster
+        if cluster is not None:
+            seats = ",".join(str(seat) for seat in sorted(self.connections))
+            self.hub.spawn(cluster.notify(
+                f"here:{self.code}:{cluster.id}:{seats}:{len(self.spectators)}"))  # fmt: skip
 
     # ------------------------------------------------------------------ seats
     def seat_of_token(self, token: str) -> int | None:
@@ -422,8 +449,9 @@ class LiveTable:
                 raise Refusal(f"seat {seat} is taken")
             token = secrets.token_urlsafe(24)
             hashed = token_hash(token)
+            code = self.code if self.hub.cluster is not None else None
             if not await self.hub.store.call(
-                self.hub.store.store.take_seat, self.id, seat, name, hashed
+                self.hub.store.store.take_seat, self.id, seat, name, hashed, code
             ):
                 raise Refusal(f"seat {seat} is taken")
             state.kind, state.name, state.token_hash = PERSON, name, hashed
@@ -446,6 +474,7 @@ class LiveTable:
         self.hub.hold(self)
         self.broadcast()
         self.wake.set()
+        self.announce()
 
     def detach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
@@ -457,6 +486,7 @@ class LiveTable:
             log.info("table %s: seat %d disconnected", self.code, conn.seat)
             self.broadcast()
             self.wake.set()
+        self.announce()
         self.hub.release(self)
 
     # ------------------------------------------------------------------ messages
@@ -480,6 +510,8 @@ class LiveTable:
             if kind == "chat":
                 self._chat(conn, message)
             elif kind == "resync":
+                if not self.owned:
+                    await self.pull()
                 conn.send(self.view(conn.seat))
             elif kind == "ping":
                 conn.send({"type": "pong"})
@@ -526,7 +558,7 @@ class LiveTable:
             except FiveHundredError as error:
                 raise Refusal(f"{text!r} is not an action now: {error}") from None
             if action in model.legal_actions():  # the usual case: nothing to explain
-                await self._commit(seat, action, PERSON)
+                await self._act(seat, action)
                 return
             if action < PASS and model.hand.phase in ("play", "discard"):
                 card = action if action < JOKER_LEAD_BASE else joker_lead_card(action)
@@ -537,7 +569,21 @@ class LiveTable:
             refused = model.refusal(seat, action)
             if refused is not None:  # in card language, the rule id kept in brackets
                 raise Refusal(error_text(refused, self.rules.joker_names, self.player_names()))
+            await self._act(seat, action)
+
+    async def _act(self, seat: int, action: Action) -> None:
+        """A person's checked action: made here, or passed to the server that owns the
+        table (its news brings the new view back)."""
+        if self.owned:
             await self._commit(seat, action, PERSON)
+            return
+        text = action_text(action, self.rules.joker_names)
+        try:
+            await self.hub.store.call(self.hub.store.store.forward, self.id, self.code,
+                                      self.version, seat, text)  # fmt: skip
+        except Exception:
+            log.exception("table %s: could not pass %s to its server", self.code, text)
+            raise Refusal("the server could not pass that action on; try again") from None
 
     def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
         text = message.get("text")
@@ -576,6 +622,13 @@ class LiveTable:
         seat = self._acting_seat(conn)
         if not all(s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat):
             raise Refusal("undo is only for a table where every other seat is a computer player")
+        if not self.owned:
+            await self.hub.store.call(self.hub.store.store.forward, self.id, self.code,
+                                      self.version, seat, "undo")  # fmt: skip
+            return
+        await self._undo_seat(seat)
+
+    async def _undo_seat(self, seat: int) -> None:
         async with self.lock:
             model = Table(self.rules, self.players, self.seed, model_copy(self.model))
             if not model.undo(seat):
@@ -586,7 +639,8 @@ class LiveTable:
                 self.model.game.finished_hands
             ):
                 raise Refusal("a finished hand cannot be taken back")
-            await self.hub.store.call(self.hub.store.store.truncate_actions, self.id, keep)
+            code = self.code if self.hub.cluster is not None else None
+            await self.hub.store.call(self.hub.store.store.truncate_actions, self.id, keep, code)
             del self.log[keep:]
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
@@ -624,12 +678,15 @@ class LiveTable:
             )  # fmt: skip
             if game.is_over:
                 finished = (game.winner if game.winner is not None else -1, list(game.scores))
+        code = self.code if self.hub.cluster is not None else None
         try:  # group commit: answered once the action is in the database
             await self.hub.store.append_action(
-                ActionRow(self.id, self.version + 1, seat, text, by, hand_row, finished)
+                ActionRow(self.id, self.version + 1, seat, text, by, hand_row, finished, code)
             )
         except Exception:
             log.exception("table %s: could not save %s; the action is not made", self.code, text)
+            if self.hub.cluster is not None:  # another server may have written that version
+                self.hub.spawn(self.refresh())
             raise Refusal("the server could not save that action; try again") from None
         self.model = model
         self.log.append((seat, text, by))
@@ -660,7 +717,7 @@ class LiveTable:
             # nobody took it: the stand-in plays it (it can still be taken)
             due = max(self.opened + self.hub.limits.open_seat_grace - now, delay)
             return max(0.0, due), self.options["stand_in"], "stand_in"
-        if seat not in self.connections:
+        if not self.present(seat):
             due = max(state.away_since + self.options["grace"] - now, delay)
             return max(0.0, due), self.options["stand_in"], "stand_in"
         timer = self.options["turn_timer"]
@@ -691,6 +748,8 @@ class LiveTable:
             except Exception:
                 log.exception("table %s: computer move failed; trying again", self.code)
                 await asyncio.sleep(1.0)
+        if self.hub.cluster is not None:
+            await self.hub.cluster.unlock(self.id)
         self.hub.release(self)
 
     async def _automatic_move(self, player: str, by: str) -> None:
@@ -722,7 +781,108 @@ class LiveTable:
                 action = legal[random.Random(model.decision_seed()).randrange(len(legal))]
             await self._commit(seat, action, by)
 
+    # ------------------------------------------------------------------ several servers
+    def rebuild(self, row: TableRow, with_log: bool = True) -> None:
+        """Take the table as the database has it (seats, and the log and state unless not
+        ``with_log``); the caller holds the lock. Connections keep their seats; people keep
+        their time away."""
+        for seat, s in enumerate(row.seats):
+            state = self.seats[seat]
+            state.kind, state.player, state.name, state.token_hash = (s.kind, s.player, s.name,
+                                                                      s.token_hash)  # fmt: skip
+        self.closed = row.closed
+        if with_log and row.actions != self.log:
+            self.log = list(row.actions)
+            self.model = replay_log(self.rules, self.players, self.seed, self.log)
+            self.last_change = time.monotonic()
+            self.turn_started = time.time()
+
+    async def refresh(self, with_log: bool = True) -> None:
+        """Read the table again from the database (its seats only, unless ``with_log``)
+        and show it."""
+        async with self.lock:
+            row = await self.hub.store.call(self.hub.store.store.load_table, self.code,
+                                            with_log)  # fmt: skip
+            if row is None:
+                return
+            self.rebuild(row, with_log)
+        self.broadcast()
+        self.wake.set()
+        if not with_log and not self.owned:
+            self.request_pull()
+
+    async def pull(self) -> None:
+        """Apply the actions another server wrote since :attr:`version` (a follower)."""
+        async with self.lock:
+            self.stale = False
+            if self.owned:
+                return
+            rows = await self.hub.store.call(self.hub.store.store.actions_after, self.id,
+                                             self.version)  # fmt: skip
+            if not rows:
+                return
+            try:  # one view per action, as the owner's clients get them
+                for version, seat, text, by in rows:
+                    if version != self.version + 1:
+                        raise ValueError(f"version {version} after {self.version}")
+                    model = copy_table(self.model)
+                    model.apply(seat, parse_action(text, model.hand.phase))
+                    self.model = model
+                    self.log.append((seat, text, by))
+                    self.last_change = time.monotonic()
+                    self.turn_started = time.time()
+                    self.broadcast()
+            except (ValueError, FiveHundredError) as error:
+                log.info("table %s: read again (%s)", self.code, error)
+                row = await self.hub.store.call(self.hub.store.store.load_table, self.code, True)
+                if row is not None:
+                    self.rebuild(row)
+                self.broadcast()
+
+    def request_pull(self) -> None:
+        """A newer action is in the log: read it now if somebody here watches, else when
+        the table is next asked for."""
+        self.stale = True
+        if not (self.connections or self.spectators):
+            return
+        if self._puller is None or self._puller.done():
+            self._puller = self.hub.spawn(self._pull_while_stale())
+
+    async def _pull_while_stale(self) -> None:
+        while self.stale:
+            try:
+                await self.pull()
+            except Exception:
+                log.exception("table %s: could not read the newer actions", self.code)
+                return
+
+    async def drain_inbox(self) -> None:
+        """Make the actions clients of other servers passed here (the owner)."""
+        if not self.owned:
+            return
+        rows = await self.hub.store.call(self.hub.store.store.take_inbox, self.id)
+        for version, seat, text in rows:
+            if text == "undo":
+                with contextlib.suppress(Refusal):
+                    await self._undo_seat(seat)
+                continue
+            async with self.lock:
+                model = self.model
+                if (not self.owned or not self.live or version != self.version
+                        or model.to_move != seat):  # fmt: skip
+                    continue  # chosen on an older view: the client has the newer one
+                try:
+                    action = parse_action(text, model.hand.phase)
+                except FiveHundredError:
+                    continue
+                if model.refusal(seat, action) is not None:
+                    continue
+                with contextlib.suppress(Refusal):
+                    await self._commit(seat, action, PERSON)
+
     def start(self) -> None:
+        if not self.owned:
+            return
         if self.task is None and self.live:
             self.task = asyncio.get_running_loop().create_task(
                 self.drive(), name=f"table-{self.code}"
@@ -780,6 +940,107 @@ class Hub:
         self.on_expired: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
+        #: the servers sharing this PostgreSQL database (None: this server alone)
+        self.cluster: Any = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def spawn(self, work: Any) -> asyncio.Task[Any]:
+        """Run ``work`` in the background (kept until it ends)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    # ------------------------------------------------------------------ several servers
+    def notified(self, payload: str) -> None:
+        """News from the servers sharing the database (:mod:`fivehundred.web.cluster`)."""
+        kind, _, rest = payload.partition(":")
+        code, _, rest = rest.partition(":")
+        table = self.tables.get(code) or self.finished.get(code)
+        if table is None:
+            return
+        me = self.cluster.id
+        if kind == "act":
+            if not table.owned and int(rest or 0) > table.version:
+                table.request_pull()
+        elif kind in ("seat", "closed"):
+            self.spawn(table.refresh(with_log=False))
+        elif kind == "undo":
+            if not table.owned:
+                self.spawn(table.refresh())
+        elif kind == "inbox":
+            if table.owned:
+                self.spawn(table.drain_inbox())
+        elif kind == "own":
+            if rest != me:
+                table.remote.clear()  # everyone says again who is connected
+                table.announce()
+                table.request_pull()
+        elif kind == "here":
+            server, _, rest = rest.partition(":")
+            seats, _, spectators = rest.partition(":")
+            if server == me:
+                return
+            table.remote[server] = (frozenset(int(x) for x in seats.split(",") if x),
+                                    int(spectators or 0))  # fmt: skip
+            table.last_seen = time.monotonic()
+            table.broadcast()  # who is connected changed
+            table.wake.set()
+        elif kind == "chat":
+            server, _, text = rest.partition(":")
+            if server != me:
+                with contextlib.suppress(ValueError):
+                    table.chat_to_all(json.loads(text), local=True)
+
+    async def adopt(self, code: str) -> bool:
+        """Own ``code`` (its lock was just taken): rebuild it from its log, play it."""
+        row = await self.store.call(self.store.store.load_table, code, True)
+        if row is None or row.finished is not None or row.closed is not None:
+            return False
+        table = self.tables.get(code)
+        if table is None:
+            table = LiveTable(self, row)
+            self.finished.pop(code, None)
+            self.tables[code] = table
+        else:
+            async with table.lock:
+                table.rebuild(row)
+        table.owned = True
+        table.stale = False
+        table.remote.clear()
+        now = time.monotonic()
+        for state in table.seats:  # a person's grace starts again with the new server
+            state.away_since = now
+        table.opened = now
+        table.start()
+        table.broadcast()
+        await table.drain_inbox()
+        return True
+
+    def lost_all(self) -> None:
+        """The locks are gone (the connection holding them broke): play nothing more."""
+        for table in self.tables.values():
+            if table.owned:
+                table.owned = False
+                if table.task is not None:
+                    table.task.cancel()
+                    table.task = None
+
+    def servers_alive(self, alive: set[str]) -> None:
+        """Forget who was connected to a server that is gone (its clients come back)."""
+        for table in self.tables.values():
+            gone = [server for server in table.remote if server not in alive]
+            for server in gone:
+                del table.remote[server]
+            if gone:
+                table.broadcast()
+                table.wake.set()
+
+    def missed_news(self) -> None:
+        """Notifications may have been missed: read every followed table again."""
+        for table in self.tables.values():
+            if not table.owned:
+                table.request_pull()
 
     def refused(self, reason: str) -> None:
         if self.on_refusal is not None:
@@ -829,7 +1090,7 @@ class Hub:
         now = time.monotonic()
         closed = 0
         for table in list(self.tables.values()):
-            if not table.live or table.connections or table.spectators:
+            if not table.live or not table.owned or table.anyone_here():
                 continue
             joined = any(s.kind == PERSON for s in table.seats)
             wait = self.limits.expire_abandoned if joined else self.limits.expire_unjoined
@@ -845,7 +1106,8 @@ class Hub:
         async with table.lock:
             if not table.live:
                 return
-            await self.store.call(self.store.store.close_table, table.id)
+            code = table.code if self.cluster is not None else None
+            await self.store.call(self.store.store.close_table, table.id, code)
             table.closed = time.time()
         if table.task is not None and table.task is not asyncio.current_task():
             table.task.cancel()
@@ -889,6 +1151,9 @@ class Hub:
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.decider.start()
+        if self.cluster is not None:  # the orphaned tables are taken (all, if alone)
+            await self.cluster.start()
+            return
         rows = await self.store.call(self.store.store.load_unfinished)
         for row in rows:
             try:
@@ -907,6 +1172,10 @@ class Hub:
                 task.cancel()
         for table in list(self.tables.values()):
             await table.stop()
+        if self.cluster is not None:  # the locks go: another server takes the tables
+            await self.cluster.stop()
+        for task in list(self._background):
+            task.cancel()
         self.decider.close()
 
     def hold(self, table: LiveTable) -> None:
@@ -934,6 +1203,8 @@ class Hub:
         code = code.upper()
         table = self.tables.get(code) or self.finished.get(code)
         if table is not None:
+            if table.stale and not table.owned:
+                await table.pull()
             return table
         if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
             return None
@@ -972,6 +1243,8 @@ class Hub:
                        winner=None, scores=[], hands_played=0, seats=seat_rows)  # fmt: skip
         table = LiveTable(self, row)
         table.owner = owner
+        if self.cluster is not None:  # another server may have taken it already: it plays it
+            table.owned = await self.cluster.try_lock(table_id)
         self.tables[code] = table
         table.start()
         log.info("table %s created: %s, seats %s", code, rules.describe(), ", ".join(seat_players))

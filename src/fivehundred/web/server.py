@@ -168,14 +168,17 @@ class Timing:
 
 
 def create_app(db_url: str | None = None, *, workers: int | None = None,
-               allow_seeds: bool = False, limits: Limits | None = None) -> FastAPI:  # fmt: skip
+               allow_seeds: bool = False, limits: Limits | None = None,
+               cluster_heartbeat: float = 1.0) -> FastAPI:  # fmt: skip
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
     ``allow_seeds``: accept a ``seed`` when creating a table (tests and demonstrations
     only: whoever knows the seed knows every card). ``limits``: the fair-use limits and
     the allowed hosts (default :data:`UNLIMITED`). Raises
     :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
-    if a limit is out of its range."""
+    if a limit is out of its range. On PostgreSQL the server shares the tables with every
+    other server of the same database (:mod:`fivehundred.web.cluster`; ``cluster_heartbeat``:
+    seconds between its looks for tables whose server died)."""
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
     limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
@@ -195,6 +198,10 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         decider = Decider(workers, limits.decision_seconds)
         decider.observe = decided
         hub = Hub(store, decider, allow_seeds, limits)
+        if store.store.is_postgres:  # any number of servers may share it
+            from fivehundred.web.cluster import Cluster
+
+            hub.cluster = Cluster(store.store.url, hub, cluster_heartbeat)
         hub.on_refusal = metrics.refused
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
@@ -312,7 +319,12 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         open: Annotated[int, Query(ge=0, le=1)] = 0,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
     ) -> dict[str, Any]:
-        live = hub().live_tables()
+        if hub().cluster is not None:  # every server's tables, from the database
+            rows = await store.call(store.store.open_tables, bool(open), limit)
+            known = [await hub().get(row.code) for row in rows]
+            live = [t for t in known if t is not None and t.live]
+        else:
+            live = hub().live_tables()
         if open:
             live = [t for t in live if any(s.kind == OPEN for s in t.seats)]
         live.sort(key=lambda t: t.created, reverse=True)

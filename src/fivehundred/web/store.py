@@ -101,6 +101,24 @@ closures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: Clients' actions a server that does not own a table passes to the one that does (several
+#: servers on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it
+#: takes it. (A table of its own: a database of schema version 1 gains it by being opened.)
+inbox = sa.Table(
+    "inbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),  # the version it was chosen on
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # record notation, or "undo"
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_inbox_table", "table_id"),
+)
+
+#: The PostgreSQL channel of the servers' notifications (payloads: cluster.py).
+CHANNEL = "fivehundred"
+
 #: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
 
@@ -169,6 +187,8 @@ class ActionRow:
     hand: HandRow | None = None
     #: (winning side or -1, final scores) when the action ends the game
     finished: tuple[int, list[int]] | None = None
+    #: the table's code: on PostgreSQL the commit notifies the other servers (code, version)
+    code: str | None = None
 
 
 def _engine(url: str) -> Engine:
@@ -205,6 +225,19 @@ class Store:
                              f"{str(getattr(error, 'orig', None) or error).splitlines()[0]}") from None  # fmt: skip
         except OSError as error:
             raise StoreError(f"cannot open the database {self.safe_url}: {error}") from None
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, db: Connection, payload: str) -> None:
+        """Tell the other servers (PostgreSQL only; sent when the transaction commits)."""
+        if self.is_postgres:
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+    def notify(self, payload: str) -> None:
+        with self.engine.begin() as db:
+            self._notify(db, payload)
 
     @property
     def safe_url(self) -> str:
@@ -256,7 +289,8 @@ class Store:
                  "name": s.name, "token_hash": s.token_hash} for s in seat_rows])  # fmt: skip
             return table_id
 
-    def take_seat(self, table_id: int, seat: int, name: str, hashed: str) -> bool:
+    def take_seat(self, table_id: int, seat: int, name: str, hashed: str,
+                  code: str | None = None) -> bool:  # fmt: skip
         """Seat a person in an open seat; False if it is not open (any more)."""
         with self.engine.begin() as db:
             result = db.execute(
@@ -264,7 +298,36 @@ class Store:
                 .where(seats.c.table_id == table_id, seats.c.seat == seat, seats.c.kind == "open")
                 .values(kind="person", name=name, token_hash=hashed)
             )
+            if result.rowcount == 1 and code is not None:
+                self._notify(db, f"seat:{code}")
             return bool(result.rowcount == 1)
+
+    def actions_after(self, table_id: int, version: int) -> list[tuple[int, int, str, str]]:
+        """(version, seat, action, by) of the table's actions after ``version``, in order."""
+        with self.engine.connect() as db:
+            query = (sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by)
+                     .where(actions.c.table_id == table_id, actions.c.version > version)
+                     .order_by(actions.c.version))  # fmt: skip
+            return [(a.version, a.seat, a.action, a.by) for a in db.execute(query)]
+
+    def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> None:
+        """Pass a client's action (or "undo") to the server that owns the table."""
+        with self.engine.begin() as db:
+            db.execute(inbox.insert().values(table_id=table_id, version=version, seat=seat,
+                                             action=action, at=time.time()))  # fmt: skip
+            self._notify(db, f"inbox:{code}")
+
+    def take_inbox(self, table_id: int) -> list[tuple[int, int, str]]:
+        """(version, seat, action) of the actions passed to the table's owner, in order;
+        each is deleted as it is taken (one taker only)."""
+        with self.engine.begin() as db:
+            rows = list(db.execute(
+                sa.select(inbox.c.id, inbox.c.version, inbox.c.seat, inbox.c.action)
+                .where(inbox.c.table_id == table_id).order_by(inbox.c.id)
+                .with_for_update(skip_locked=True)))  # fmt: skip
+            if rows:
+                db.execute(inbox.delete().where(inbox.c.id.in_([r.id for r in rows])))
+            return [(r.version, r.seat, r.action) for r in rows]
 
     def append_action(self, table_id: int, version: int, seat: int, action: str, by: str,
                       hand: HandRow | None = None, finished: tuple[int, list[int]] | None = None,
@@ -317,20 +380,27 @@ class Store:
             if row.finished is not None:
                 values.update(finished=now, winner=row.finished[0])
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
+        for row in rows:
+            if row.code is not None:
+                self._notify(db, f"act:{row.code}:{row.version}")
 
-    def close_table(self, table_id: int) -> None:
+    def close_table(self, table_id: int, code: str | None = None) -> None:
         """Close an unfinished table (the expiry): it is not resumed; its finished hands
         stay in the history."""
         with self.engine.begin() as db:
             if db.execute(sa.select(closures.c.table_id)
                           .where(closures.c.table_id == table_id)).first() is None:  # fmt: skip
                 db.execute(closures.insert().values(table_id=table_id, at=time.time()))
+            if code is not None:
+                self._notify(db, f"closed:{code}")
 
-    def truncate_actions(self, table_id: int, keep: int) -> None:
+    def truncate_actions(self, table_id: int, keep: int, code: str | None = None) -> None:
         """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
         with self.engine.begin() as db:
             db.execute(actions.delete().where(actions.c.table_id == table_id,
                                               actions.c.version > keep))  # fmt: skip
+            if code is not None:
+                self._notify(db, f"undo:{code}")
 
     def _table_rows(self, db: Connection, where: Any, order: Any = None, limit: int | None = None,
                     offset: int = 0) -> list[TableRow]:  # fmt: skip

@@ -1,0 +1,223 @@
+"""Several servers on one PostgreSQL: who owns each table, and the news between servers.
+
+Every ``fivehundred serve`` started on the same PostgreSQL URL serves every table. Each
+unfinished table has one owner, the server that holds its advisory lock
+(``pg_try_advisory_lock(LOCK_CLASS, table id)``) on a connection of its own: only the owner
+applies actions and makes the computer moves. The lock lives as long as that connection:
+when the owner dies (even SIGKILL) PostgreSQL ends its session and the lock is free; every
+server looks for such orphaned tables each ``heartbeat`` seconds, takes the lock of one it
+finds and rebuilds the table from its action log. An action's version is the primary key of
+its row in the log: even two servers that both believed they owned a table could not both
+write the same version.
+
+The servers tell each other what changed with ``NOTIFY`` on :data:`~fivehundred.web.store.CHANNEL`
+(a second connection of each server ``LISTEN``s). Payloads name a table and never carry a
+card of a hidden hand; each server reads what it needs from the database and builds its own
+clients' views:
+
+- ``act:CODE:VERSION`` an action was written (sent by the transaction that wrote it)
+- ``seat:CODE`` a seat was taken; ``closed:CODE`` the expiry closed it; ``undo:CODE`` the log
+  was cut back (read the table again)
+- ``inbox:CODE`` a client's action waits in the ``inbox`` table for the owner
+- ``own:CODE:SERVER`` SERVER now owns the table (everyone says again who is connected)
+- ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
+  to SERVER at that table (the owner's stand-ins and expiry count them)
+- ``chat:CODE:SERVER:JSON`` a chat message (public)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import time
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from fivehundred.web.store import CHANNEL
+
+if TYPE_CHECKING:
+    from fivehundred.web.live import Hub
+
+log = logging.getLogger("fivehundred.web")
+
+#: The first key of the tables' advisory locks (the second is the table's id).
+LOCK_CLASS = 500
+#: Seconds between two looks for orphaned tables (and checks of the lock connection).
+HEARTBEAT = 1.0
+#: TCP keepalives of both connections, so that a server on another machine that vanished
+#: without closing them loses its locks within seconds (PostgreSQL's side, per session).
+KEEPALIVE: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1,
+             "keepalives_count": 3}  # fmt: skip
+SERVER_KEEPALIVE = ("SET tcp_keepalives_idle = 2", "SET tcp_keepalives_interval = 1",
+                    "SET tcp_keepalives_count = 3")  # fmt: skip
+
+ORPHANS = """
+SELECT t.id, t.code FROM tables t LEFT JOIN closures c ON c.table_id = t.id
+WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
+    SELECT l.objid::bigint FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objsubid = 2 AND l.granted)
+ORDER BY t.id LIMIT 200
+"""
+
+
+def conninfo(url: str) -> str:
+    """psycopg's connection string from the server's SQLAlchemy URL."""
+    return (
+        sa.engine.make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    )
+
+
+class Cluster:
+    """This server's place among the servers of one PostgreSQL database."""
+
+    def __init__(self, url: str, hub: Hub, heartbeat: float = HEARTBEAT) -> None:
+        self.conninfo = conninfo(url)
+        self.hub = hub
+        self.heartbeat = heartbeat
+        #: this server's name in the notifications
+        self.id = secrets.token_hex(6)
+        self._locks: Any = None  # psycopg.AsyncConnection holding the advisory locks
+        self._listener: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stopping = False
+        #: tables this server took over from another (a dead) one
+        self.adopted = 0
+
+    async def _connect(self) -> Any:
+        import psycopg
+
+        conn = await psycopg.AsyncConnection.connect(
+            self.conninfo,
+            autocommit=True,
+            application_name=f"fivehundred serve {os.getpid()} {self.id}",
+            **KEEPALIVE,
+        )
+        for statement in SERVER_KEEPALIVE:
+            await conn.execute(statement)
+        return conn
+
+    async def start(self) -> None:
+        """Connect, listen, and take every orphaned table (before serving)."""
+        self._locks = await self._connect()
+        self._listener = await self._connect()
+        await self._listener.execute(f"LISTEN {CHANNEL}")
+        await self.scan()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._beat())]
+        log.info("cluster: server %s on the shared database (heartbeat %g s)",
+                 self.id, self.heartbeat)  # fmt: skip
+
+    async def stop(self) -> None:
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for conn in (self._listener, self._locks):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    # ------------------------------------------------------------------ locks
+    async def try_lock(self, table_id: int) -> bool:
+        try:
+            cursor = await self._locks.execute(
+                "SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, table_id)
+            )
+            row = await cursor.fetchone()
+        except Exception as error:
+            log.warning("cluster: could not ask for the lock of table %d: %s", table_id, error)
+            return False
+        return bool(row and row[0])
+
+    async def unlock(self, table_id: int) -> None:
+        with contextlib.suppress(Exception):
+            await self._locks.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, table_id))
+
+    async def scan(self) -> int:
+        """Take the lock of each orphaned table and own it; how many were taken."""
+        cursor = await self._locks.execute(ORPHANS, (LOCK_CLASS,))
+        taken = 0
+        for table_id, code in await cursor.fetchall():
+            if not await self.try_lock(table_id):
+                continue
+            started = time.monotonic()
+            try:
+                owned = await self.hub.adopt(code)
+            except Exception:
+                log.exception("cluster: table %s could not be taken over", code)
+                owned = False
+            if not owned:
+                await self.unlock(table_id)
+                continue
+            taken += 1
+            await self.notify(f"own:{code}:{self.id}")
+            log.info("cluster: table %s is played here now (rebuilt in %.0f ms)", code,
+                     (time.monotonic() - started) * 1000)  # fmt: skip
+        self.adopted += taken
+        return taken
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat)
+            try:
+                await self._locks.execute("SELECT 1")
+            except Exception as error:
+                log.error("cluster: the lock connection is lost (%s): this server's tables "
+                          "are given up", error)  # fmt: skip
+                self.hub.lost_all()
+                with contextlib.suppress(Exception):
+                    await self._locks.close()
+                try:
+                    self._locks = await self._connect()
+                except Exception as again:
+                    log.error("cluster: cannot reconnect: %s", again)
+                    continue
+            try:
+                await self.scan()
+                cursor = await self._locks.execute(
+                    "SELECT application_name FROM pg_stat_activity "
+                    "WHERE application_name LIKE 'fivehundred serve %%'"
+                )
+                alive = {row[0].rsplit(" ", 1)[-1] for row in await cursor.fetchall()}
+                self.hub.servers_alive(alive)
+            except Exception:
+                log.exception("cluster: the look for orphaned tables failed")
+
+    # ------------------------------------------------------------------ news
+    async def notify(self, payload: str) -> None:
+        try:
+            await self._locks.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        except Exception as error:
+            log.warning("cluster: could not notify %s: %s", payload.split(":", 1)[0], error)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async for note in self._listener.notifies():
+                    try:
+                        self.hub.notified(note.payload)
+                    except Exception:
+                        log.exception("cluster: notification %.40s failed", note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if self._stopping:
+                    return
+                log.error("cluster: the listening connection is lost (%s); reconnecting", error)
+            while not self._stopping:
+                await asyncio.sleep(self.heartbeat)
+                try:
+                    with contextlib.suppress(Exception):
+                        await self._listener.close()
+                    self._listener = await self._connect()
+                    await self._listener.execute(f"LISTEN {CHANNEL}")
+                    break
+                except Exception as again:
+                    log.error("cluster: cannot listen again: %s", again)
+            self.hub.missed_news()
