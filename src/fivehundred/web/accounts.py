@@ -28,12 +28,14 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Query, Request, Response, WebSocket
+from fastapi.responses import FileResponse
 from openskill.models import PlackettLuce
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
@@ -44,6 +46,7 @@ from fivehundred.web.guard import Buckets, shown
 log = logging.getLogger("fivehundred.web.accounts")
 
 COOKIE = "fh_session"
+STATIC_DIR = Path(__file__).with_name("static")
 #: A seat played by the stand-in for more than this share of its actions: its owner was
 #: absent (a loss for them alone; the game does not count for anyone else).
 STAND_IN_SHARE = 0.5
@@ -683,7 +686,16 @@ def make_router(service: Accounts) -> APIRouter:
         if preset not in PRESETS:
             raise AccountError(404, f"no preset {shown(preset, 30)}")
         board = await service.call(store.leaderboard, preset, pairs, limit)
-        return {"preset": preset, "pairs": pairs, "players": board}
+        return {"preset": preset, "pairs": pairs, "players": board, "presets": list(PRESETS)}
+
+    @router.get("/account", include_in_schema=False)
+    @router.get("/account/{name}", include_in_schema=False)
+    async def account_page(name: str = "") -> FileResponse:
+        return FileResponse(STATIC_DIR / "account.html")
+
+    @router.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "leaderboard.html")
 
     @router.get("/api/tables/{code}/accounts")
     async def table_accounts(code: str) -> dict[str, Any]:
