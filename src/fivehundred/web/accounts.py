@@ -25,6 +25,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import secrets
 import time
 from dataclasses import dataclass
@@ -468,8 +469,16 @@ class AccountsConfig:
     #: login attempts a minute (and at once) per address and per account name
     login_per_minute: float = 5.0
     login_burst: int = 5
-    #: the Secure flag of the cookie: None = when the request came over https
+    #: the Secure flag of the cookie: None = when the request came over https (behind a
+    #: proxy: its X-Forwarded-Proto, trusted with --forwarded-allow-ips), unless
+    #: ``$FIVEHUNDRED_SECURE_COOKIES`` is ``1`` (always) or ``0`` (never)
     secure_cookie: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.secure_cookie is None:
+            setting = os.environ.get("FIVEHUNDRED_SECURE_COOKIES", "").strip()
+            if setting in ("0", "1"):
+                self.secure_cookie = setting == "1"
 
 
 class Accounts:
