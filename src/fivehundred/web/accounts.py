@@ -224,8 +224,6 @@ class AccountStore:
         renamed (the games stay). Returns the replacement name."""
         replacement = f"deleted-{secrets.token_hex(4)}"
         with self.engine.begin() as db:
-            codes = [r.code for r in db.execute(sa.select(account_seats.c.code, account_seats.c.seat)
-                                                .where(account_seats.c.account_id == account.id))]  # fmt: skip
             places = db.execute(sa.select(account_seats.c.code, account_seats.c.seat)
                                 .where(account_seats.c.account_id == account.id)).all()  # fmt: skip
             for code, seat in places:
@@ -236,7 +234,6 @@ class AccountStore:
                                .where(store_module.seats.c.table_id == table_id,
                                       store_module.seats.c.seat == seat)
                                .values(name=replacement))  # fmt: skip
-            del codes
             keys = [f"a:{account.id}"]
             pair_keys = [r.key for r in db.execute(sa.select(ratings.c.key).where(
                 ratings.c.key.like("p:%")))
