@@ -699,6 +699,8 @@ class LiveTable:
                      "made" if hand_row.made else "not made", hand_row.scores)  # fmt: skip
             if finished is not None:
                 log.info("table %s: game over, side %s wins", self.code, game.winner)
+                if self.hub.on_game_over is not None:
+                    self.hub.on_game_over(self.code)
         self.broadcast()
         self.wake.set()
 
@@ -938,6 +940,8 @@ class Hub:
         self.lag: deque[float] = deque(maxlen=1200)
         self._probe: asyncio.Task[None] | None = None
         self.on_expired: Any = None
+        #: told the code of each table whose game ended (the ratings)
+        self.on_game_over: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
         #: the servers sharing this PostgreSQL database (None: this server alone)

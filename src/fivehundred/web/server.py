@@ -28,6 +28,8 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, learn, views
+from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig
+from fivehundred.web.accounts import make_router as accounts_router
 from fivehundred.web.guard import (
     ASGIApp,
     Buckets,
@@ -169,7 +171,8 @@ class Timing:
 
 def create_app(db_url: str | None = None, *, workers: int | None = None,
                allow_seeds: bool = False, limits: Limits | None = None,
-               cluster_heartbeat: float = 1.0) -> FastAPI:  # fmt: skip
+               cluster_heartbeat: float = 1.0,
+               accounts_config: AccountsConfig | None = None) -> FastAPI:  # fmt: skip
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
     ``allow_seeds``: accept a ``seed`` when creating a table (tests and demonstrations
@@ -182,6 +185,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
     limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
+    accounts = Accounts(store, accounts_config or AccountsConfig())  # web/accounts.py
     holder: dict[str, Hub] = {}
     metrics = Metrics()
     offered = player_choices()
@@ -205,6 +209,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         hub.on_refusal = metrics.refused
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
+        hub.on_game_over = accounts.game_over  # the ratings (web/accounts.py)
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
@@ -216,6 +221,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
             # the tables stop (their clients are told), the writes in flight finish, then
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
+            await accounts.drain()
             history.shutdown()
             store.close()
 
@@ -225,6 +231,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     app.state.store = store
     app.state.limits = limits
     app.state.metrics = metrics
+    app.state.accounts = accounts
     app.add_middleware(Guard, limits=limits, refused=metrics.refused)
     app.add_middleware(Timing, metrics=metrics)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
@@ -234,6 +241,11 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status,
+                            headers=error.headers)  # fmt: skip
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, error: AccountError) -> JSONResponse:
         return JSONResponse({"detail": error.detail}, status_code=error.status,
                             headers=error.headers)  # fmt: skip
 
@@ -343,10 +355,12 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
         take_token(seating, request, "seat")
+        name, account = await accounts.seat_name(request, name)  # an account's name is its own
         try:
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
+        await accounts.seat_taken(table.code, seat, account)
         return {"seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/record")
@@ -410,6 +424,7 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
+    app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")
@@ -436,6 +451,8 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
                 await websocket.close(4401, "this token holds no seat at this table")
                 return
             seat = found
+        elif (held := await accounts.seat_of_session(websocket, table.code)) is not None:
+            seat = held  # the session's account holds a seat here (any device)
         elif len(table.spectators) >= MAX_SPECTATORS:
             await websocket.close(1013, "this table has as many spectators as it admits")
             return

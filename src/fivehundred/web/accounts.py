@@ -1,0 +1,712 @@
+"""Accounts (optional: guests play by seat token as before), their sessions, and the
+ratings of rated tables (docs/web-protocol.md#accounts-and-ratings).
+
+* An account is a name (unique, compared case-insensitively; a guest cannot sit down
+  under it) and a password hashed with Argon2 (``argon2-cffi``). Logging in sets a
+  session cookie (HttpOnly, SameSite=Lax, Secure over https or when configured); the
+  database keeps only the session id's SHA-256. Every login makes a new session id (no
+  fixation); "log out everywhere" and a password change end every other session.
+* A seat taken while logged in belongs to the account: a WebSocket that brings the
+  session cookie and no token plays that seat, from any device.
+* A table is **rated** when every seat is held by an account and all of them are people
+  or all of them are bot accounts (a bot is rated against bots only); a computer level at
+  a seat makes it unrated (undo and hints exist only at tables with a computer player, so
+  a rated table has neither). At the end of a rated game every person's rating (per
+  preset) and every partnership's is updated with openskill's Plackett-Luce model. A seat
+  whose actions were made by the stand-in more than :data:`STAND_IN_SHARE` of the time
+  counts as a loss for its absent owner only; nobody else's rating moves for that game.
+
+The tables live in their own metadata, created in the server's database beside its
+schema; every query runs in the store's worker thread (:class:`AsyncStore.call`)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Query, Request, Response, WebSocket
+from fastapi.responses import FileResponse
+from openskill.models import PlackettLuce
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Connection
+
+from fivehundred.web import store as store_module
+from fivehundred.web.guard import Buckets, shown
+
+log = logging.getLogger("fivehundred.web.accounts")
+
+COOKIE = "fh_session"
+STATIC_DIR = Path(__file__).with_name("static")
+#: A seat played by the stand-in for more than this share of its actions: its owner was
+#: absent (a loss for them alone; the game does not count for anyone else).
+STAND_IN_SHARE = 0.5
+#: Sessions last this long (seconds) since the login.
+SESSION_SECONDS = 30 * 86400
+NAME_LENGTH = (2, 30)
+PASSWORD_LENGTH = (8, 200)
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("name_key", sa.String(60), nullable=False, unique=True),  # casefolded
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("bot", sa.Boolean, nullable=False, default=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "account_sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_account_sessions_account", "account_id"),
+)
+
+#: which account holds which seat (by the table's code)
+account_seats = sa.Table(
+    "account_seats",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Index("ix_account_seats_account", "account_id"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # a person's rating: key "a:ID"; a partnership's: "p:ID1,ID2" (ids in order)
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(40), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("code", sa.String(12), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("outcome", sa.String(10), nullable=False),  # win / loss / absent
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_key", "key", "preset"),
+)
+
+#: tables whose ratings were applied (each game counts once)
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+MODEL = PlackettLuce()
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    return round(mu - 3 * sigma, 3)
+
+
+@dataclass
+class Account:
+    id: int
+    name: str
+    bot: bool
+
+
+class AccountError(Exception):
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.headers = headers
+
+
+# ----------------------------------------------------------------------------- the database
+class AccountStore:
+    """The accounts' queries (synchronous; run in the store's thread)."""
+
+    def __init__(self, engine: sa.engine.Engine) -> None:
+        self.engine = engine
+        metadata.create_all(engine)
+
+    def create(self, name: str, password_hash: str, bot: bool) -> Account | None:
+        with self.engine.begin() as db:
+            key = name_key(name)
+            if db.execute(sa.select(accounts.c.id).where(accounts.c.name_key == key)).first():
+                return None
+            if db.execute(sa.select(store_module.seats.c.name)
+                          .where(sa.func.lower(store_module.seats.c.name) == name.lower())
+                          .limit(1)).first():  # fmt: skip
+                return None  # a guest played under this name: it stays theirs
+            result = db.execute(accounts.insert().values(
+                name=name, name_key=key, password_hash=password_hash, bot=bot,
+                created=time.time()))  # fmt: skip
+            assert result.inserted_primary_key is not None
+            return Account(int(result.inserted_primary_key[0]), name, bot)
+
+    def by_name(self, name: str) -> tuple[Account, str] | None:
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(accounts).where(accounts.c.name_key == name_key(name))
+            ).first()
+        if row is None:
+            return None
+        return Account(row.id, row.name, bool(row.bot)), row.password_hash
+
+    def set_password(self, account_id: int, password_hash: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(accounts.update().where(accounts.c.id == account_id)
+                       .values(password_hash=password_hash))  # fmt: skip
+
+    def new_session(self, account_id: int, replaced: str | None) -> str:
+        session = secrets.token_urlsafe(32)
+        with self.engine.begin() as db:
+            if replaced:
+                db.execute(sessions.delete().where(sessions.c.id_hash == _hash(replaced)))
+            db.execute(sessions.insert().values(id_hash=_hash(session), account_id=account_id,
+                                                created=time.time()))  # fmt: skip
+        return session
+
+    def session_account(self, session: str) -> Account | None:
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(accounts.c.id, accounts.c.name, accounts.c.bot, sessions.c.created)
+                .select_from(sessions.join(accounts, accounts.c.id == sessions.c.account_id))
+                .where(sessions.c.id_hash == _hash(session))
+            ).first()
+        if row is None or time.time() - row.created > SESSION_SECONDS:
+            return None
+        return Account(row.id, row.name, bool(row.bot))
+
+    def end_session(self, session: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(sessions.delete().where(sessions.c.id_hash == _hash(session)))
+
+    def end_sessions(self, account_id: int, keep: str | None = None) -> None:
+        with self.engine.begin() as db:
+            query = sessions.delete().where(sessions.c.account_id == account_id)
+            if keep is not None:
+                query = query.where(sessions.c.id_hash != _hash(keep))
+            db.execute(query)
+
+    def delete(self, account: Account) -> str:
+        """Delete the account and its personal data; its seats in recorded games are
+        renamed (the games stay). Returns the replacement name."""
+        replacement = f"deleted-{secrets.token_hex(4)}"
+        with self.engine.begin() as db:
+            places = db.execute(sa.select(account_seats.c.code, account_seats.c.seat)
+                                .where(account_seats.c.account_id == account.id)).all()  # fmt: skip
+            for code, seat in places:
+                table_id = db.execute(sa.select(store_module.tables.c.id)
+                                      .where(store_module.tables.c.code == code)).scalar()  # fmt: skip
+                if table_id is not None:
+                    db.execute(store_module.seats.update()
+                               .where(store_module.seats.c.table_id == table_id,
+                                      store_module.seats.c.seat == seat)
+                               .values(name=replacement))  # fmt: skip
+            keys = [f"a:{account.id}"]
+            pair_keys = [r.key for r in db.execute(sa.select(ratings.c.key).where(
+                ratings.c.key.like("p:%")))
+                if str(account.id) in r.key[2:].split(",")]  # fmt: skip
+            keys += pair_keys
+            db.execute(rating_history.delete().where(rating_history.c.key.in_(keys)))
+            db.execute(ratings.delete().where(ratings.c.key.in_(keys)))
+            db.execute(account_seats.delete().where(account_seats.c.account_id == account.id))
+            db.execute(sessions.delete().where(sessions.c.account_id == account.id))
+            db.execute(accounts.delete().where(accounts.c.id == account.id))
+        return replacement
+
+    def hold_seat(self, code: str, seat: int, account_id: int) -> None:
+        with self.engine.begin() as db:
+            db.execute(account_seats.insert().values(code=code, seat=seat, account_id=account_id))
+
+    def seat_of(self, code: str, account_id: int) -> int | None:
+        with self.engine.connect() as db:
+            return db.execute(sa.select(account_seats.c.seat).where(
+                account_seats.c.code == code, account_seats.c.account_id == account_id)
+                .order_by(account_seats.c.seat)).scalar()  # fmt: skip
+
+    def holders(self, db: Connection, code: str) -> dict[int, Account]:
+        rows = db.execute(
+            sa.select(account_seats.c.seat, accounts.c.id, accounts.c.name, accounts.c.bot)
+            .select_from(account_seats.join(accounts, accounts.c.id == account_seats.c.account_id))
+            .where(account_seats.c.code == code)
+        )
+        return {r.seat: Account(r.id, r.name, bool(r.bot)) for r in rows}
+
+    def table_rating(self, code: str) -> dict[str, Any]:
+        with self.engine.connect() as db:
+            holders = self.holders(db, code)
+            done = db.execute(
+                sa.select(rated_games.c.code).where(rated_games.c.code == code)
+            ).first()
+        return {
+            "accounts": {str(s): a.name for s, a in sorted(holders.items())},
+            "rated_applied": done is not None,
+        }
+
+    # ------------------------------------------------------------------ ratings
+    def _rating(self, db: Connection, key: str, preset: str) -> tuple[float, float, int]:
+        row = db.execute(sa.select(ratings.c.mu, ratings.c.sigma, ratings.c.games)
+                         .where(ratings.c.key == key, ratings.c.preset == preset)).first()  # fmt: skip
+        if row is None:
+            fresh = MODEL.rating()
+            return fresh.mu, fresh.sigma, 0
+        return row.mu, row.sigma, row.games
+
+    def _save(self, db: Connection, key: str, preset: str, mu: float, sigma: float, games: int,
+              code: str, outcome: str, now: float) -> None:  # fmt: skip
+        if db.execute(sa.select(ratings.c.key).where(ratings.c.key == key,
+                                                     ratings.c.preset == preset)).first():  # fmt: skip
+            db.execute(ratings.update().where(ratings.c.key == key, ratings.c.preset == preset)
+                       .values(mu=mu, sigma=sigma, games=games))  # fmt: skip
+        else:
+            db.execute(ratings.insert().values(key=key, preset=preset, mu=mu, sigma=sigma,
+                                               games=games))  # fmt: skip
+        db.execute(rating_history.insert().values(key=key, preset=preset, code=code, mu=mu,
+                                                  sigma=sigma, outcome=outcome, at=now))  # fmt: skip
+
+    def rate_game(self, code: str) -> str:
+        """Apply a finished table's result to the ratings, once; returns what was done
+        ("unrated: ...", "rated", "absent: ..."), for the log and the tests."""
+        from fivehundred.rules import rules_from_dict
+        from fivehundred.scoring import side_of_seats
+
+        T, S, A = store_module.tables, store_module.seats, store_module.actions
+        with self.engine.begin() as db:
+            table = db.execute(sa.select(T).where(T.c.code == code)).first()
+            if table is None or table.finished is None:
+                return "unrated: not finished"
+            if db.execute(sa.select(rated_games.c.code).where(rated_games.c.code == code)).first():
+                return "unrated: already rated"
+            seat_rows = db.execute(sa.select(S).where(S.c.table_id == table.id)).all()
+            holders = self.holders(db, code)
+            if not seat_rows or any(r.kind != "person" or r.seat not in holders for r in seat_rows):
+                return "unrated: not every seat is an account's"
+            kinds = {a.bot for a in holders.values()}
+            if len(kinds) != 1:
+                return "unrated: people and bot accounts at one table"
+            if len({a.id for a in holders.values()}) != len(holders):
+                return "unrated: one account at two seats"
+            rules_json = json.loads(table.rules)
+            preset = str(rules_json.get("preset", "australian"))
+            rules = rules_from_dict(rules_json)
+            sides = side_of_seats(rules)
+            counts: dict[int, list[int]] = {}
+            for seat, by in db.execute(sa.select(A.c.seat, A.c.by).where(A.c.table_id == table.id)):
+                entry = counts.setdefault(seat, [0, 0])
+                entry[0] += 1
+                entry[1] += 1 if by == "stand_in" else 0
+            absent = sorted(s for s, (total, stood) in counts.items()
+                            if s in holders and total and stood / total > STAND_IN_SHARE)  # fmt: skip
+            winner = table.winner
+            now = time.time()
+            db.execute(rated_games.insert().values(code=code, at=now))
+            seats_by_side: dict[int, list[int]] = {}
+            for seat in sorted(holders):
+                seats_by_side.setdefault(sides[seat], []).append(seat)
+            side_order = sorted(seats_by_side)
+            if absent:
+                # a loss for each absent person; the others' ratings do not move
+                for seat in absent:
+                    key = f"a:{holders[seat].id}"
+                    teams = []
+                    for side in side_order:
+                        teams.append([MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
+                                      for s in seats_by_side[side]])  # fmt: skip
+                    mine = side_order.index(sides[seat])
+                    lost: list[float] = [2.0 if i == mine else 1.0 for i in range(len(side_order))]
+                    new = MODEL.rate(teams, ranks=lost)
+                    place = seats_by_side[sides[seat]].index(seat)
+                    rating = new[mine][place]
+                    games = self._rating(db, key, preset)[2] + 1
+                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, "absent", now)
+                return f"absent: seats {absent}"
+            if winner is None or winner < 0:
+                return "unrated: no winner"
+            ranks: list[float] = [1.0 if side == winner else 2.0 for side in side_order]
+            teams = [[MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
+                      for s in seats_by_side[side]] for side in side_order]  # fmt: skip
+            new = MODEL.rate(teams, ranks=ranks)
+            for index, side in enumerate(side_order):
+                outcome = "win" if side == winner else "loss"
+                for place, seat in enumerate(seats_by_side[side]):
+                    key = f"a:{holders[seat].id}"
+                    games = self._rating(db, key, preset)[2] + 1
+                    rating = new[index][place]
+                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
+            if all(len(seats_by_side[side]) == 2 for side in side_order):
+                pair_keys = ["p:" + ",".join(str(i) for i in sorted(holders[s].id
+                                                                    for s in seats_by_side[side]))
+                             for side in side_order]  # fmt: skip
+                pair_teams = [
+                    [MODEL.rating(*self._rating(db, key, preset)[:2])] for key in pair_keys
+                ]
+                new_pairs = MODEL.rate(pair_teams, ranks=ranks)
+                for index, key in enumerate(pair_keys):
+                    games = self._rating(db, key, preset)[2] + 1
+                    outcome = "win" if side_order[index] == winner else "loss"
+                    rating = new_pairs[index][0]
+                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
+            return "rated"
+
+    def _names(self, db: Connection) -> dict[int, str]:
+        return {r.id: r.name for r in db.execute(sa.select(accounts.c.id, accounts.c.name))}
+
+    def _key_name(self, key: str, names: dict[int, str]) -> str | None:
+        ids = [int(i) for i in key[2:].split(",")]
+        if any(i not in names for i in ids):
+            return None
+        return " & ".join(names[i] for i in ids)
+
+    def leaderboard(self, preset: str, pairs: bool, limit: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as db:
+            names = self._names(db)
+            bots = {r.id for r in db.execute(sa.select(accounts.c.id).where(accounts.c.bot))}
+            rows = db.execute(sa.select(ratings).where(
+                ratings.c.preset == preset, ratings.c.key.like("p:%" if pairs else "a:%"))).all()  # fmt: skip
+        board = []
+        for row in rows:
+            name = self._key_name(row.key, names)
+            if name is None:
+                continue
+            ids = [int(i) for i in row.key[2:].split(",")]
+            board.append({"name": name, "rating": ordinal(row.mu, row.sigma),
+                          "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
+                          "games": row.games, "bot": any(i in bots for i in ids)})  # fmt: skip
+        board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
+        for rank, entry in enumerate(board, 1):
+            entry["rank"] = rank
+        return board[:limit]
+
+    def profile(self, name: str) -> dict[str, Any] | None:
+        found = self.by_name(name)
+        if found is None:
+            return None
+        account = found[0]
+        key = f"a:{account.id}"
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(ratings).where(ratings.c.key == key)).all()
+            history = db.execute(sa.select(rating_history).where(rating_history.c.key == key)
+                                 .order_by(rating_history.c.id)).all()  # fmt: skip
+            names = self._names(db)
+            pairs = [r for r in db.execute(sa.select(ratings).where(ratings.c.key.like("p:%")))
+                     if str(account.id) in r.key[2:].split(",")]  # fmt: skip
+        return {
+            "name": account.name, "bot": account.bot,
+            "ratings": {r.preset: {"rating": ordinal(r.mu, r.sigma), "mu": round(r.mu, 3),
+                                   "sigma": round(r.sigma, 3), "games": r.games} for r in rows},
+            "history": [{"preset": h.preset, "table": h.code, "rating": ordinal(h.mu, h.sigma),
+                         "outcome": h.outcome,
+                         "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(h.at))}
+                        for h in history],
+            "partnerships": [{"preset": p.preset, "partners": self._key_name(p.key, names),
+                              "rating": ordinal(p.mu, p.sigma), "games": p.games}
+                             for p in pairs if self._key_name(p.key, names)],
+        }  # fmt: skip
+
+
+# ----------------------------------------------------------------------------- the API
+class SignupIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=NAME_LENGTH[0], max_length=NAME_LENGTH[1])
+    password: str = Field(min_length=PASSWORD_LENGTH[0], max_length=PASSWORD_LENGTH[1])
+    bot: bool = False
+
+
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=60)
+    password: str = Field(min_length=1, max_length=PASSWORD_LENGTH[1])
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    old: str = Field(min_length=1, max_length=PASSWORD_LENGTH[1])
+    new: str = Field(min_length=PASSWORD_LENGTH[0], max_length=PASSWORD_LENGTH[1])
+
+
+class DeleteIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    password: str = Field(min_length=1, max_length=PASSWORD_LENGTH[1])
+
+
+@dataclass
+class AccountsConfig:
+    #: login attempts a minute (and at once) per address and per account name
+    login_per_minute: float = 5.0
+    login_burst: int = 5
+    #: the Secure flag of the cookie: None = when the request came over https (behind a
+    #: proxy: its X-Forwarded-Proto, trusted with --forwarded-allow-ips), unless
+    #: ``$FIVEHUNDRED_SECURE_COOKIES`` is ``1`` (always) or ``0`` (never)
+    secure_cookie: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.secure_cookie is None:
+            setting = os.environ.get("FIVEHUNDRED_SECURE_COOKIES", "").strip()
+            if setting in ("0", "1"):
+                self.secure_cookie = setting == "1"
+
+
+class Accounts:
+    """The accounts' service inside one server: its store, hasher, limits and the hooks
+    the server calls where a seat is taken and where a game ends."""
+
+    def __init__(self, async_store: store_module.AsyncStore, config: AccountsConfig) -> None:
+        self.async_store = async_store
+        self.store = AccountStore(async_store.store.engine)
+        self.config = config
+        self.hasher = PasswordHasher()
+        self.by_address = Buckets(config.login_per_minute, config.login_burst)
+        self.by_name = Buckets(config.login_per_minute, config.login_burst)
+        self.signups = Buckets(config.login_per_minute, config.login_burst)
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    async def call(self, function: Any, *args: Any) -> Any:
+        return await self.async_store.call(function, *args)
+
+    async def current(self, request: Request | WebSocket) -> Account | None:
+        session = request.cookies.get(COOKIE)
+        if not session or len(session) > 100:
+            return None
+        account: Account | None = await self.call(self.store.session_account, session)
+        return account
+
+    def set_cookie(self, request: Request, response: Response, session: str) -> None:
+        secure = self.config.secure_cookie
+        if secure is None:
+            secure = request.url.scheme == "https"
+        response.set_cookie(COOKIE, session, max_age=SESSION_SECONDS, httponly=True,
+                            samesite="lax", secure=secure, path="/")  # fmt: skip
+
+    # ------------------------------------------------------------------ hooks
+    async def seat_name(self, request: Request, name: str) -> tuple[str, Account | None]:
+        """The name a seat is taken under: the account's when logged in; a guest's name
+        may not be an account's (409)."""
+        account = await self.current(request)
+        if account is not None:
+            return account.name, account
+        if await self.call(self.store.by_name, name) is not None:
+            raise AccountError(409, f"the name {shown(name, 30)} belongs to an account: log in "
+                                    "to play under it, or choose another")  # fmt: skip
+        return name, None
+
+    async def seat_taken(self, code: str, seat: int, account: Account | None) -> None:
+        if account is not None:
+            await self.call(self.store.hold_seat, code, seat, account.id)
+
+    async def seat_of_session(self, websocket: WebSocket, code: str) -> int | None:
+        account = await self.current(websocket)
+        if account is None:
+            return None
+        seat: int | None = await self.call(self.store.seat_of, code, account.id)
+        return seat
+
+    def game_over(self, code: str) -> None:
+        """A table's game ended (called from the hub, in the event loop)."""
+        task = asyncio.get_running_loop().create_task(self._rate(code))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _rate(self, code: str) -> None:
+        try:
+            outcome = await self.call(self.store.rate_game, code)
+            log.info("table %s: %s", code, outcome)
+        except Exception:
+            log.exception("table %s: the ratings could not be updated", code)
+
+    async def drain(self) -> None:
+        """Wait for the rating updates in flight (the server stopping, the tests)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def limited(buckets: Buckets, key: str) -> None:
+    wait = buckets.take(key)
+    if wait > 0:
+        seconds = str(int(wait) + 1)
+        raise AccountError(429, f"too many login attempts: try again in {seconds} s",
+                           {"Retry-After": seconds})  # fmt: skip
+
+
+def client_of(request: Request) -> str:
+    from fivehundred.web.server import _client
+
+    return _client(request)
+
+
+def make_router(service: Accounts) -> APIRouter:
+    router = APIRouter()
+    store = service.store
+
+    async def hashed(password: str) -> str:
+        return await asyncio.to_thread(service.hasher.hash, password)
+
+    async def verified(password_hash: str, password: str) -> bool:
+        def check() -> bool:
+            try:
+                return service.hasher.verify(password_hash, password)
+            except (VerificationError, InvalidHashError):
+                return False
+
+        return await asyncio.to_thread(check)
+
+    async def logged_in(request: Request) -> Account:
+        account = await service.current(request)
+        if account is None:
+            raise AccountError(401, "not logged in")
+        return account
+
+    def check_name(name: str) -> str:
+        name = " ".join(name.split())
+        if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1] or not name.isprintable():
+            raise AccountError(422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable "
+                                    "characters")  # fmt: skip
+        if name.lower() in ("open", "human", "spectator") or name.startswith("cmd:"):
+            raise AccountError(422, "name: that name is reserved")
+        from fivehundred.bots import player_choices
+
+        if name in player_choices() or name.startswith("deleted-"):
+            raise AccountError(422, "name: that name is reserved")
+        return name
+
+    @router.post("/api/accounts", status_code=201)
+    async def signup(body: SignupIn, request: Request, response: Response) -> dict[str, Any]:
+        name = check_name(body.name)
+        limited(service.signups, client_of(request))
+        account = await service.call(store.create, name, await hashed(body.password), body.bot)
+        if account is None:
+            raise AccountError(409, f"the name {shown(name, 30)} is taken")
+        session = await service.call(store.new_session, account.id, request.cookies.get(COOKIE))
+        service.set_cookie(request, response, session)
+        log.info("account created: %s%s", shown(name, 30), " (bot)" if body.bot else "")
+        return {"name": account.name, "bot": account.bot}
+
+    @router.post("/api/session")
+    async def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
+        limited(service.by_address, client_of(request))
+        limited(service.by_name, name_key(body.name))
+        found = await service.call(store.by_name, body.name)
+        if found is None:
+            # the same work as a wrong password (no timing tells which names exist)
+            await hashed(body.password)
+            raise AccountError(401, "wrong name or password")
+        account, password_hash = found
+        if not await verified(password_hash, body.password):
+            log.info("failed login for %s", shown(account.name, 30))
+            raise AccountError(401, "wrong name or password")
+        # a new session id every login (whatever cookie came in is ended)
+        session = await service.call(store.new_session, account.id, request.cookies.get(COOKIE))
+        service.set_cookie(request, response, session)
+        return {"name": account.name, "bot": account.bot}
+
+    @router.get("/api/session")
+    async def whoami(request: Request) -> dict[str, Any]:
+        account = await service.current(request)
+        return {"name": account.name if account else None,
+                "bot": account.bot if account else False}  # fmt: skip
+
+    @router.delete("/api/session")
+    async def logout(request: Request, response: Response,
+                     everywhere: bool = Query(default=False)) -> dict[str, Any]:  # fmt: skip
+        session = request.cookies.get(COOKIE)
+        account = await service.current(request)
+        if account is not None and everywhere:
+            await service.call(store.end_sessions, account.id, None)
+        elif session:
+            await service.call(store.end_session, session[:100])
+        response.delete_cookie(COOKIE, path="/")
+        return {"name": None}
+
+    @router.post("/api/accounts/me/password")
+    async def change_password(body: PasswordIn, request: Request,
+                              response: Response) -> dict[str, Any]:  # fmt: skip
+        account = await logged_in(request)
+        limited(service.by_name, name_key(account.name))
+        found = await service.call(store.by_name, account.name)
+        if found is None or not await verified(found[1], body.old):
+            raise AccountError(401, "the old password is wrong")
+        await service.call(store.set_password, account.id, await hashed(body.new))
+        await service.call(store.end_sessions, account.id, None)
+        session = await service.call(store.new_session, account.id, None)
+        service.set_cookie(request, response, session)
+        return {"name": account.name}
+
+    @router.delete("/api/accounts/me")
+    async def delete_account(body: DeleteIn, request: Request,
+                             response: Response) -> dict[str, Any]:  # fmt: skip
+        account = await logged_in(request)
+        limited(service.by_name, name_key(account.name))
+        found = await service.call(store.by_name, account.name)
+        if found is None or not await verified(found[1], body.password):
+            raise AccountError(401, "the password is wrong")
+        replacement = await service.call(store.delete, account)
+        response.delete_cookie(COOKIE, path="/")
+        log.info("an account was deleted; its seats are now %s", replacement)
+        return {"deleted": True, "games_renamed_to": replacement}
+
+    @router.get("/api/accounts/{name}")
+    async def profile(name: str) -> dict[str, Any]:
+        if not 1 <= len(name) <= 60:
+            raise AccountError(422, "name: 1 to 60 characters")
+        found = await service.call(store.profile, name)
+        if found is None:
+            raise AccountError(404, f"no account {shown(name, 30)}")
+        return dict(found)
+
+    @router.get("/api/leaderboard/{preset}")
+    async def leaderboard(preset: str, pairs: bool = Query(default=False),
+                          limit: int = Query(default=100, ge=1, le=500)) -> dict[str, Any]:  # fmt: skip
+        from fivehundred.rules import PRESETS
+
+        if preset not in PRESETS:
+            raise AccountError(404, f"no preset {shown(preset, 30)}")
+        board = await service.call(store.leaderboard, preset, pairs, limit)
+        return {"preset": preset, "pairs": pairs, "players": board, "presets": list(PRESETS)}
+
+    @router.get("/account", include_in_schema=False)
+    @router.get("/account/{name}", include_in_schema=False)
+    async def account_page(name: str = "") -> FileResponse:
+        return FileResponse(STATIC_DIR / "account.html")
+
+    @router.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "leaderboard.html")
+
+    @router.get("/api/tables/{code}/accounts")
+    async def table_accounts(code: str) -> dict[str, Any]:
+        if len(code) > 12:
+            raise AccountError(404, "no such table")
+        return dict(await service.call(store.table_rating, code))
+
+    return router
