@@ -1,7 +1,9 @@
 // The account page: log in, sign up, settings; /account/NAME shows a player's ratings
 // with a small SVG chart of the rating history (server data: GET /api/accounts/NAME).
 const $ = (id) => document.getElementById(id);
-const status = (text) => { $("status").textContent = text; };
+const status = (text) => {
+  $("status").textContent = text;
+};
 
 async function api(method, url, body) {
   const options = { method, headers: {}, credentials: "same-origin" };
@@ -35,24 +37,60 @@ function svg(tag, attributes) {
 function chart(history) {
   const box = $("rating-chart");
   box.replaceChildren();
-  if (!history.length) { box.append(text("p", "No rated games yet.")); return; }
-  const width = 600, height = 200, pad = 30;
+  if (!history.length) {
+    box.append(text("p", "No rated games yet."));
+    return;
+  }
+  const width = 600,
+    height = 200,
+    pad = 30;
   const values = history.map((h) => h.rating);
-  const low = Math.min(...values, 0), high = Math.max(...values, 1);
-  const x = (i) => pad + (history.length === 1 ? 0 : (i * (width - 2 * pad)) / (history.length - 1));
+  const low = Math.min(...values, 0),
+    high = Math.max(...values, 1);
+  const x = (i) =>
+    pad + (history.length === 1 ? 0 : (i * (width - 2 * pad)) / (history.length - 1));
   const y = (v) => height - pad - ((v - low) * (height - 2 * pad)) / (high - low || 1);
-  const graph = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img",
-    "aria-label": `Rating history: ${values.length} games, now ${values[values.length - 1]}` });
+  const graph = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    role: "img",
+    "aria-label": `Rating history: ${values.length} games, now ${values[values.length - 1]}`,
+  });
   graph.style.width = "100%";
-  graph.append(svg("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), stroke: "currentColor", "stroke-opacity": "0.3" }));
-  graph.append(svg("polyline", { points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "),
-    fill: "none", stroke: "currentColor", "stroke-width": "2" }));
+  graph.append(
+    svg("line", {
+      x1: pad,
+      x2: width - pad,
+      y1: y(0),
+      y2: y(0),
+      stroke: "currentColor",
+      "stroke-opacity": "0.3",
+    }),
+  );
+  graph.append(
+    svg("polyline", {
+      points: values.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-width": "2",
+    }),
+  );
   values.forEach((v, i) => {
-    const dot = svg("circle", { cx: x(i), cy: y(v), r: 4, fill: history[i].outcome === "win" ? "#2a7" : "#c44" });
-    dot.append(text("title", `${history[i].preset} ${history[i].table}: ${history[i].outcome}, ${v}`));
+    const dot = svg("circle", {
+      cx: x(i),
+      cy: y(v),
+      r: 4,
+      fill: history[i].outcome === "win" ? "#2a7" : "#c44",
+    });
+    dot.append(
+      text("title", `${history[i].preset} ${history[i].table}: ${history[i].outcome}, ${v}`),
+    );
     graph.append(dot);
   });
-  const label = (v) => { const t = svg("text", { x: 2, y: y(v) + 4, "font-size": "13", fill: "currentColor" }); t.textContent = v.toFixed(1); return t; };
+  const label = (v) => {
+    const t = svg("text", { x: 2, y: y(v) + 4, "font-size": "13", fill: "currentColor" });
+    t.textContent = v.toFixed(1);
+    return t;
+  };
   graph.append(label(low), label(high));
   box.append(graph);
 }
@@ -74,13 +112,26 @@ async function showProfile(name) {
   $("profile").hidden = false;
   $("profile-name").textContent = profile.name + (profile.bot ? " (bot)" : "");
   const ratings = Object.entries(profile.ratings).map(([preset, r]) => ({ preset, ...r }));
-  $("ratings").replaceChildren(ratings.length
-    ? table(ratings, [["Game", (r) => r.preset], ["Rating", (r) => r.rating.toFixed(2)], ["Games", (r) => r.games]])
-    : text("p", "Not rated yet."));
+  $("ratings").replaceChildren(
+    ratings.length
+      ? table(ratings, [
+          ["Game", (r) => r.preset],
+          ["Rating", (r) => r.rating.toFixed(2)],
+          ["Games", (r) => r.games],
+        ])
+      : text("p", "Not rated yet."),
+  );
   chart(profile.history);
-  $("partnerships").replaceChildren(profile.partnerships.length
-    ? table(profile.partnerships, [["Partners", (p) => p.partners], ["Game", (p) => p.preset], ["Rating", (p) => p.rating.toFixed(2)], ["Games", (p) => p.games]])
-    : text("p", "None rated yet."));
+  $("partnerships").replaceChildren(
+    profile.partnerships.length
+      ? table(profile.partnerships, [
+          ["Partners", (p) => p.partners],
+          ["Game", (p) => p.preset],
+          ["Rating", (p) => p.rating.toFixed(2)],
+          ["Games", (p) => p.games],
+        ])
+      : text("p", "None rated yet."),
+  );
 }
 
 const shown = decodeURIComponent(location.pathname.replace(/^\/account\/?/, ""));
@@ -110,14 +161,37 @@ function handle(formId, run) {
   });
 }
 
-handle("login", async (data) => { const me = await api("POST", "/api/session", data); return `Logged in as ${me.name}.`; });
-handle("signup", async (data) => { const me = await api("POST", "/api/accounts", data); return `Welcome, ${me.name}.`; });
-handle("password", async (data) => { await api("POST", "/api/accounts/me/password", data); return "Password changed; your other sessions are logged out."; });
-handle("delete", async (data) => { await api("DELETE", "/api/accounts/me", data); return "Your account is deleted."; });
-for (const [id, url, done] of [["logout", "/api/session", "Logged out."], ["logout-all", "/api/session?everywhere=true", "Logged out everywhere."]]) {
+handle("login", async (data) => {
+  const me = await api("POST", "/api/session", data);
+  return `Logged in as ${me.name}.`;
+});
+handle("signup", async (data) => {
+  const me = await api("POST", "/api/accounts", data);
+  return `Welcome, ${me.name}.`;
+});
+handle("password", async (data) => {
+  await api("POST", "/api/accounts/me/password", data);
+  return "Password changed; your other sessions are logged out.";
+});
+handle("delete", async (data) => {
+  await api("DELETE", "/api/accounts/me", data);
+  return "Your account is deleted.";
+});
+for (const [id, url, done] of [
+  ["logout", "/api/session", "Logged out."],
+  ["logout-all", "/api/session?everywhere=true", "Logged out everywhere."],
+]) {
   $(id).addEventListener("click", async () => {
-    try { await api("DELETE", url); status(done); await refresh(); } catch (error) { status(error.message); }
+    try {
+      await api("DELETE", url);
+      status(done);
+      await refresh();
+    } catch (error) {
+      status(error.message);
+    }
   });
 }
 
-refresh().then(() => (shown ? showProfile(shown) : null)).catch((error) => status(error.message));
+refresh()
+  .then(() => (shown ? showProfile(shown) : null))
+  .catch((error) => status(error.message));

@@ -5,7 +5,24 @@
 export const SUITS = "SCDH";
 export const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 export const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
-export const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"];
+export const RANKS = [
+  "2",
+  "3",
+  "4",
+  "5",
+  "6",
+  "7",
+  "8",
+  "9",
+  "10",
+  "11",
+  "12",
+  "13",
+  "J",
+  "Q",
+  "K",
+  "A",
+];
 const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
 
 // Suit shapes on a 100×100 box.
@@ -24,7 +41,14 @@ export function parseCard(text) {
 
 export function cardName(text) {
   const c = parseCard(text);
-  if (c.joker) return c.text === "JKB" ? "black joker" : c.text === "JKW" ? "white joker" : c.text === "JKR" ? "red joker" : "joker";
+  if (c.joker)
+    return c.text === "JKB"
+      ? "black joker"
+      : c.text === "JKW"
+        ? "white joker"
+        : c.text === "JKR"
+          ? "red joker"
+          : "joker";
   return `${RANK_NAMES[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`;
 }
 
@@ -47,8 +71,12 @@ function pip(suit, x, y, size, flip) {
 }
 
 // Pip positions on a 200×280 card for every count of the rule book's packs (2–10, 11–13).
-const L = 62, M = 100, R = 138;
-function column(x, ys) { return ys.map((y) => [x, y]); }
+const L = 62,
+  M = 100,
+  R = 138;
+function column(x, ys) {
+  return ys.map((y) => [x, y]);
+}
 const ROWS4 = [62, 114, 166, 218];
 const LAYOUTS = {
   2: column(M, [62, 218]),
@@ -62,12 +90,20 @@ const LAYOUTS = {
   10: [...column(L, ROWS4), ...column(R, ROWS4), [M, 88], [M, 192]],
   11: [...column(L, ROWS4), ...column(R, ROWS4), [M, 88], [M, 140], [M, 192]],
   12: [...column(L, ROWS4), ...column(R, ROWS4), ...column(M, ROWS4)],
-  13: [...column(L, [62, 101, 140, 179, 218]), ...column(R, [62, 101, 140, 179, 218]), [M, 88], [M, 140], [M, 192]],
+  13: [
+    ...column(L, [62, 101, 140, 179, 218]),
+    ...column(R, [62, 101, 140, 179, 218]),
+    [M, 88],
+    [M, 140],
+    [M, 192],
+  ],
 };
 
 function corner(label, suit, cls) {
   const small = label.length > 1 ? ' textLength="38" lengthAdjust="spacingAndGlyphs"' : "";
-  const body = `<text x="24" y="46" class="idx ${cls}"${small}>${label}</text>` + (suit ? pip(suit, 24, 72, 32, false) : "");
+  const body =
+    `<text x="24" y="46" class="idx ${cls}"${small}>${label}</text>` +
+    (suit ? pip(suit, 24, 72, 32, false) : "");
   return `<g>${body}</g><g transform="rotate(180 100 140)">${body}</g>`;
 }
 
@@ -80,7 +116,10 @@ function jokerFace(black) {
     const a = (Math.PI / 5) * i - Math.PI / 2;
     star += `${i ? "L" : "M"}${(100 + r * Math.cos(a)).toFixed(1)} ${(140 + r * Math.sin(a)).toFixed(1)}`;
   }
-  const letters = "JOKER".split("").map((ch, i) => `<text x="22" y="${40 + i * 24}" class="jk-letter ${cls}">${ch}</text>`).join("");
+  const letters = "JOKER"
+    .split("")
+    .map((ch, i) => `<text x="22" y="${40 + i * 24}" class="jk-letter ${cls}">${ch}</text>`)
+    .join("");
   return (
     `<path d="${star}Z" class="jk-star ${cls}"/>` +
     `<circle cx="100" cy="140" r="14" class="jk-eye"/>` +
@@ -109,7 +148,10 @@ export function cardSVG(text, { back = false } = {}) {
   let face;
   if (["J", "Q", "K"].includes(c.rank)) face = courtFace(c.rank, c.suit);
   else if (c.rank === "A") face = pip(c.suit, 100, 140, 96, false);
-  else face = LAYOUTS[Number(c.rank)].map(([x, y]) => pip(c.suit, x, y, Number(c.rank) > 10 ? 30 : 34, y > 140)).join("");
+  else
+    face = LAYOUTS[Number(c.rank)]
+      .map(([x, y]) => pip(c.suit, x, y, Number(c.rank) > 10 ? 30 : 34, y > 140))
+      .join("");
   return `${open}${corner(c.rank, c.suit, cls)}${face}</svg>`;
 }
 

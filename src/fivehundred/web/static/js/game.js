@@ -50,11 +50,23 @@ function renderSheet() {
       { id: `hand-row-${h.hand}`, role: "row" },
       cell("Hand", String(h.hand)),
       cell("Dealer", seatName(h.dealer)),
-      cell("Contract", h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed"),
-      cell("Result", h.made === null ? "" : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set")),
+      cell(
+        "Contract",
+        h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed",
+      ),
+      cell(
+        "Result",
+        h.made === null
+          ? ""
+          : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set"),
+      ),
       h.points.map((p, side) => cell(`${names[side]} (hand)`, `${p > 0 ? "+" : ""}${p}`)),
       h.scores.map((s, side) => cell(names[side], el("strong", {}, String(s)))),
-      el("td", { role: "cell" }, el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay")),
+      el(
+        "td",
+        { role: "cell" },
+        el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay"),
+      ),
     ),
   );
   const th = (text) => el("th", { role: "columnheader", scope: "col" }, text);
@@ -66,11 +78,38 @@ function renderSheet() {
     names.map(th),
     th("Replay"),
   );
-  const parts = [el("table", { class: "list sheet", role: "table", "aria-label": "score sheet" }, el("thead", { role: "rowgroup" }, head), el("tbody", { role: "rowgroup" }, rows))];
+  const parts = [
+    el(
+      "table",
+      { class: "list sheet", role: "table", "aria-label": "score sheet" },
+      el("thead", { role: "rowgroup" }, head),
+      el("tbody", { role: "rowgroup" }, rows),
+    ),
+  ];
   if (!sheet.hands.length) parts.push(el("p", {}, "No hand has finished yet."));
-  parts.push(el("p", {}, `Target ${sheet.target}.`, sheet.rule_490 ? " The 490 rule: a side on 490 or more scores only by winning a contract." : ""));
-  if (sheet.finished) parts.push(el("p", {}, el("strong", {}, `${names[sheet.winner]} won the game.`)));
-  parts.push(el("p", {}, "Players: ", (sheet.players || []).map((p, i) => [i ? ", " : "", el("a", { href: `/p/${encodeURIComponent(p)}` }, p)])));
+  parts.push(
+    el(
+      "p",
+      {},
+      `Target ${sheet.target}.`,
+      sheet.rule_490
+        ? " The 490 rule: a side on 490 or more scores only by winning a contract."
+        : "",
+    ),
+  );
+  if (sheet.finished)
+    parts.push(el("p", {}, el("strong", {}, `${names[sheet.winner]} won the game.`)));
+  parts.push(
+    el(
+      "p",
+      {},
+      "Players: ",
+      (sheet.players || []).map((p, i) => [
+        i ? ", " : "",
+        el("a", { href: `/p/${encodeURIComponent(p)}` }, p),
+      ]),
+    ),
+  );
   $("sheet").replaceChildren(...parts);
 }
 
@@ -82,11 +121,18 @@ function renderStep() {
     ...s.hands.map((cards, seat) =>
       el(
         "div",
-        { class: `seat-hand${s.to_move === seat ? " to-move" : ""}`, "aria-label": `${seatName(seat)}'s hand` },
+        {
+          class: `seat-hand${s.to_move === seat ? " to-move" : ""}`,
+          "aria-label": `${seatName(seat)}'s hand`,
+        },
         el("strong", {}, seatName(seat)),
         s.contractor === seat ? " (contractor)" : "",
         ` — ${s.tricks_won[seat]} tricks`,
-        el("div", { class: "mini-hand" }, sortHand(cards, strain, jokerSuitsOf(s)).map((c) => cardElement(c))),
+        el(
+          "div",
+          { class: "mini-hand" },
+          sortHand(cards, strain, jokerSuitsOf(s)).map((c) => cardElement(c)),
+        ),
       ),
     ),
   );
@@ -94,12 +140,27 @@ function renderStep() {
   $("replay-trick").replaceChildren(
     ...plays.map(([seat, action]) => {
       const { card, as } = playedCard(action);
-      return el("div", { class: "played" }, cardElement(card), el("div", {}, seatName(seat), as ? ` (as ${SUIT_SYMBOLS[as]})` : ""));
+      return el(
+        "div",
+        { class: "played" },
+        cardElement(card),
+        el("div", {}, seatName(seat), as ? ` (as ${SUIT_SYMBOLS[as]})` : ""),
+      );
     }),
   );
-  const what = s.action ? `${seatName(s.seat)}: ${s.phase === "auction" || /^(pass|\d|misere|open_misere|blind_misere)/.test(s.action) && replay.steps[step - 1].phase === "auction" ? callText(s.action) : describe(s.action)}` : "the deal";
+  const what = s.action
+    ? `${seatName(s.seat)}: ${s.phase === "auction" || (/^(pass|\d|misere|open_misere|blind_misere)/.test(s.action) && replay.steps[step - 1].phase === "auction") ? callText(s.action) : describe(s.action)}`
+    : "the deal";
   $("step-text").textContent = `Step ${step} of ${replay.steps.length - 1}: ${what}`;
-  $("replay-auction").replaceChildren(el("p", {}, "Auction: ", s.auction.map(([seat, call]) => `${seatName(seat)} ${callText(call)}`).join(" · ") || "—", s.contract ? ` → ${contractText(s.contract)}` : ""));
+  $("replay-auction").replaceChildren(
+    el(
+      "p",
+      {},
+      "Auction: ",
+      s.auction.map(([seat, call]) => `${seatName(seat)} ${callText(call)}`).join(" · ") || "—",
+      s.contract ? ` → ${contractText(s.contract)}` : "",
+    ),
+  );
   $("back").disabled = step === 0;
   $("first").disabled = step === 0;
   $("forward").disabled = step === replay.steps.length - 1;
@@ -110,7 +171,8 @@ function describe(action) {
   if (action === "none") return "leaves the joker free";
   if (action === "alone") return "goes alone";
   if (action.startsWith("call:")) return `calls ${cardSymbol(action.slice(5))}`;
-  if (/^(JK[BW]:)?[SCDH]$/.test(action)) return `nominates the ${action.includes(":") ? "higher " : ""}joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
+  if (/^(JK[BW]:)?[SCDH]$/.test(action))
+    return `nominates the ${action.includes(":") ? "higher " : ""}joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
   const { card, as } = playedCard(action);
   return `${cardSymbol(card)}${as ? ` led as ${SUIT_SYMBOLS[as]}` : ""}`;
 }
@@ -119,7 +181,8 @@ async function loadHand(number) {
   $("replay-panel").hidden = false;
   $("analysis-panel").hidden = false;
   $("replay-title").textContent = `Replay of hand ${number}`;
-  for (const row of document.querySelectorAll("tr[id^=hand-row-]")) row.removeAttribute("aria-current");
+  for (const row of document.querySelectorAll("tr[id^=hand-row-]"))
+    row.removeAttribute("aria-current");
   const row = $(`hand-row-${number}`);
   if (row) row.setAttribute("aria-current", "true");
   replay = await getJSON(`/api/tables/${encodeURIComponent(code)}/hands/${number}/replay`);
@@ -158,15 +221,54 @@ function renderAnalysis(a) {
   const who = a.side.map(seatName).join(" & ");
   const strains = ["S", "C", "D", "H"].map((s) => el("td", {}, String(a.strains[s])));
   box.replaceChildren(
-    el("p", { id: "dd-result" }, `${contractText(a.contract)} by ${who}: with best play from the first lead the contractor's side takes `, el("strong", {}, String(a.double_dummy)), ` trick${a.double_dummy === 1 ? "" : "s"}`, a.actual !== null ? `; it took ${a.actual}.` : "."),
+    el(
+      "p",
+      { id: "dd-result" },
+      `${contractText(a.contract)} by ${who}: with best play from the first lead the contractor's side takes `,
+      el("strong", {}, String(a.double_dummy)),
+      ` trick${a.double_dummy === 1 ? "" : "s"}`,
+      a.actual !== null ? `; it took ${a.actual}.` : ".",
+    ),
     el(
       "table",
       { class: "scores", "aria-label": "double-dummy tricks by strain" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Strain"), ["S", "C", "D", "H"].map((s) => el("th", {}, SUIT_SYMBOLS[s])), el("th", {}, "NT"), el("th", {}, "Misère (tricks)"))),
-      el("tbody", {}, el("tr", {}, el("td", {}, "Tricks"), strains, el("td", {}, String(a.strains.NT)), el("td", {}, String(a.strains.misere)))),
+      el(
+        "thead",
+        {},
+        el(
+          "tr",
+          {},
+          el("th", {}, "Strain"),
+          ["S", "C", "D", "H"].map((s) => el("th", {}, SUIT_SYMBOLS[s])),
+          el("th", {}, "NT"),
+          el("th", {}, "Misère (tricks)"),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        el(
+          "tr",
+          {},
+          el("td", {}, "Tricks"),
+          strains,
+          el("td", {}, String(a.strains.NT)),
+          el("td", {}, String(a.strains.misere)),
+        ),
+      ),
     ),
     a.mistakes.length
-      ? el("ul", { id: "mistakes" }, a.mistakes.map((m) => el("li", { class: "cost" }, `Trick ${m.trick}, ${seatName(m.seat)}: ${describe(m.card)} cost ${m.cost === 1 ? "a trick" : `${m.cost} tricks`}; ${describe(m.best)} kept ${m.kept}.`)))
+      ? el(
+          "ul",
+          { id: "mistakes" },
+          a.mistakes.map((m) =>
+            el(
+              "li",
+              { class: "cost" },
+              `Trick ${m.trick}, ${seatName(m.seat)}: ${describe(m.card)} cost ${m.cost === 1 ? "a trick" : `${m.cost} tricks`}; ${describe(m.best)} kept ${m.kept}.`,
+            ),
+          ),
+        )
       : el("p", { id: "mistakes" }, "No card cost a trick against best play."),
   );
 }
@@ -183,10 +285,22 @@ async function start() {
     localStorage.setItem("fivehundred:four-colour", e.target.checked ? "1" : "0");
     applySettings();
   });
-  $("first").addEventListener("click", () => { step = 0; renderStep(); });
-  $("back").addEventListener("click", () => { step = Math.max(0, step - 1); renderStep(); });
-  $("forward").addEventListener("click", () => { step = Math.min(replay.steps.length - 1, step + 1); renderStep(); });
-  $("last").addEventListener("click", () => { step = replay.steps.length - 1; renderStep(); });
+  $("first").addEventListener("click", () => {
+    step = 0;
+    renderStep();
+  });
+  $("back").addEventListener("click", () => {
+    step = Math.max(0, step - 1);
+    renderStep();
+  });
+  $("forward").addEventListener("click", () => {
+    step = Math.min(replay.steps.length - 1, step + 1);
+    renderStep();
+  });
+  $("last").addEventListener("click", () => {
+    step = replay.steps.length - 1;
+    renderStep();
+  });
   document.addEventListener("keydown", (event) => {
     if (!replay || event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowRight") $("forward").click();

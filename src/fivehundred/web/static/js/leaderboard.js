@@ -4,16 +4,26 @@ const $ = (id) => document.getElementById(id);
 async function load() {
   const preset = $("preset").value;
   const pairs = $("pairs").checked;
-  const answer = await fetch(`/api/leaderboard/${encodeURIComponent(preset)}${pairs ? "?pairs=true" : ""}`);
+  const answer = await fetch(
+    `/api/leaderboard/${encodeURIComponent(preset)}${pairs ? "?pairs=true" : ""}`,
+  );
   const data = await answer.json();
   const box = $("board");
   box.replaceChildren();
-  if (!answer.ok) { box.textContent = data.detail; return; }
-  if (!data.players.length) { box.textContent = "No rated games of this game yet."; return; }
+  if (!answer.ok) {
+    box.textContent = data.detail;
+    return;
+  }
+  if (!data.players.length) {
+    box.textContent = "No rated games of this game yet.";
+    return;
+  }
   const grid = document.createElement("table");
   const head = grid.createTHead().insertRow();
   for (const title of ["#", pairs ? "Partnership" : "Player", "Rating", "Games"]) {
-    const th = document.createElement("th"); th.textContent = title; head.append(th);
+    const th = document.createElement("th");
+    th.textContent = title;
+    head.append(th);
   }
   const body = grid.createTBody();
   for (const entry of data.players) {

@@ -27,23 +27,41 @@ function save(change) {
 
 function showList() {
   const p = progress();
-  $("lessons").replaceChildren(...lessons.map((l) => {
-    const done = p.done.includes(l.id);
-    const label = `${l.number}. ${l.title}${done ? " ✓ done" : ""}`;
-    return el("li", {}, el("button", {
-      class: `btn secondary${lesson && lesson.id === l.id ? " current" : ""}`, type: "button",
-      "data-lesson": l.id, onclick: () => open(l.id),
-    }, label));
-  }));
+  $("lessons").replaceChildren(
+    ...lessons.map((l) => {
+      const done = p.done.includes(l.id);
+      const label = `${l.number}. ${l.title}${done ? " ✓ done" : ""}`;
+      return el(
+        "li",
+        {},
+        el(
+          "button",
+          {
+            class: `btn secondary${lesson && lesson.id === l.id ? " current" : ""}`,
+            type: "button",
+            "data-lesson": l.id,
+            onclick: () => open(l.id),
+          },
+          label,
+        ),
+      );
+    }),
+  );
 }
 
 async function send(id, text) {
   const answers = progress().answers[id] || [];
   try {
-    return await postJSON(`/api/learn/lessons/${encodeURIComponent(id)}`, text === null ? { answers } : { answers, text });
+    return await postJSON(
+      `/api/learn/lessons/${encodeURIComponent(id)}`,
+      text === null ? { answers } : { answers, text },
+    );
   } catch (error) {
-    if (text === null && answers.length) { // the kept answers no longer fit: start again
-      save((p) => { delete p.answers[id]; });
+    if (text === null && answers.length) {
+      // the kept answers no longer fit: start again
+      save((p) => {
+        delete p.answers[id];
+      });
       return postJSON(`/api/learn/lessons/${encodeURIComponent(id)}`, { answers: [] });
     }
     throw error;
@@ -58,9 +76,12 @@ function draw(view, lines) {
   const fresh = !(progress().answers[view.id] || []).length && view.accepted === null;
   $("intro").replaceChildren(...(fresh ? view.intro.map((line) => el("p", {}, line)) : []));
   said($("said"), lines);
-  $("ask").textContent = view.done ? "" : view.quiz || view.ask || (view.hint ? `Hint: ${view.hint}` : "Your turn.");
+  $("ask").textContent = view.done
+    ? ""
+    : view.quiz || view.ask || (view.hint ? `Hint: ${view.hint}` : "Your turn.");
   $("suit-choice").hidden = true;
-  if (view.position && !view.quiz) drawPosition($("position"), view.position, view.done ? null : tap);
+  if (view.position && !view.quiz)
+    drawPosition($("position"), view.position, view.done ? null : tap);
   else $("position").replaceChildren();
   $("take-hint").hidden = !view.hint_action;
   $("answer-form").hidden = view.done;
@@ -70,7 +91,9 @@ function draw(view, lines) {
 }
 
 async function open(id) {
-  save((p) => { p.current = id; });
+  save((p) => {
+    p.current = id;
+  });
   try {
     draw(await send(id, null), []);
   } catch (error) {
@@ -84,8 +107,15 @@ async function answer(text) {
   busy = true;
   try {
     const view = await send(lesson.id, text.trim());
-    if (view.accepted) save((p) => { (p.answers[view.id] = p.answers[view.id] || []).push(text.trim()); });
-    if (view.done) save((p) => { if (!p.done.includes(view.id)) p.done.push(view.id); });
+    if (view.accepted)
+      save((p) => {
+        p.answers[view.id] ??= [];
+        p.answers[view.id].push(text.trim());
+      });
+    if (view.done)
+      save((p) => {
+        if (!p.done.includes(view.id)) p.done.push(view.id);
+      });
     $("answer").value = "";
     draw(view, view.said);
   } catch (error) {
@@ -107,17 +137,31 @@ function tap(card) {
 async function start() {
   applySettings();
   lessons = (await getJSON("/api/learn/lessons")).lessons;
-  $("answer-form").addEventListener("submit", (e) => { e.preventDefault(); answer($("answer").value); });
-  $("take-hint").addEventListener("click", () => lesson && lesson.hint_action && answer(lesson.hint_action));
+  $("answer-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    answer($("answer").value);
+  });
+  $("take-hint").addEventListener(
+    "click",
+    () => lesson && lesson.hint_action && answer(lesson.hint_action),
+  );
   $("legal").addEventListener("click", () => answer("?"));
-  $("restart").addEventListener("click", () => { save((p) => { delete p.answers[lesson.id]; }); open(lesson.id); });
+  $("restart").addEventListener("click", () => {
+    save((p) => {
+      delete p.answers[lesson.id];
+    });
+    open(lesson.id);
+  });
   $("next-lesson").addEventListener("click", () => {
     const i = lessons.findIndex((l) => l.id === lesson.id);
     if (i + 1 < lessons.length) open(lessons[i + 1].id);
   });
   showList();
   const p = progress();
-  const wanted = location.hash.slice(1) || p.current || (lessons.find((l) => !p.done.includes(l.id)) || lessons[0]).id;
+  const wanted =
+    location.hash.slice(1) ||
+    p.current ||
+    (lessons.find((l) => !p.done.includes(l.id)) || lessons[0]).id;
   await open(lessons.some((l) => l.id === wanted) ? wanted : lessons[0].id);
 }
 

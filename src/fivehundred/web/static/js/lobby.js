@@ -15,24 +15,32 @@ function seatRows() {
   for (let seat = 0; seat < preset.players; seat++) {
     const select = el("select", { id: `seat-${seat}`, "aria-label": `seat ${seat + 1}` });
     select.append(el("option", { value: "open" }, seat === 0 ? "open (you)" : "open (a friend)"));
-    for (const player of catalogue.players) select.append(el("option", { value: player }, `computer: ${player}`));
+    for (const player of catalogue.players)
+      select.append(el("option", { value: player }, `computer: ${player}`));
     if (seat > 0 && catalogue.players.includes("heuristic")) select.value = "heuristic";
     box.append(el("label", {}, `Seat ${seat + 1}`, select));
   }
   $("target").value = preset.target;
   const variants = $("variants");
   variants.replaceChildren();
-  const on = new Set(preset.on || []);  // the preset's own switches: ticked, may be unticked
+  const on = new Set(preset.on || []); // the preset's own switches: ticked, may be unticked
   for (const v of catalogue.variants) {
     if (v.kind !== "switch") continue;
     const box = el("input", { type: "checkbox", "data-variant": v.name });
     box.checked = on.has(v.name);
     box.addEventListener("change", showAvailable);
-    variants.append(el("label", { "data-for": v.name }, box, v.label, el("span", { class: "why" }, "")));
+    variants.append(
+      el("label", { "data-for": v.name }, box, v.label, el("span", { class: "why" }, "")),
+    );
   }
   for (const v of catalogue.variants) {
     if (v.kind !== "choice") continue;
-    const select = el("select", { "data-variant": v.name, "aria-label": v.label }, el("option", { value: "" }, "(preset)"), v.options.map((o) => el("option", { value: o }, o.replace(/_/g, " "))));
+    const select = el(
+      "select",
+      { "data-variant": v.name, "aria-label": v.label },
+      el("option", { value: "" }, "(preset)"),
+      v.options.map((o) => el("option", { value: o }, o.replace(/_/g, " "))),
+    );
     variants.append(el("label", {}, `${v.label} `, select));
   }
   showAvailable();
@@ -120,10 +128,31 @@ async function loadTables() {
         el("td", {}, t.rules.preset.replace(/_/g, " ")),
         el("td", {}, who),
         el("td", {}, t.scores.join(" – ")),
-        el("td", {}, open ? el("a", { href: t.url }, `Join (${open} open)`) : "", " ", el("a", { href: `${t.url}?watch=1` }, "Watch")),
+        el(
+          "td",
+          {},
+          open ? el("a", { href: t.url }, `Join (${open} open)`) : "",
+          " ",
+          el("a", { href: `${t.url}?watch=1` }, "Watch"),
+        ),
       );
     });
-    box.replaceChildren(el("table", { class: "list" }, el("thead", {}, el("tr", {}, ["Table", "Rules", "Players", "Score", ""].map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
+    box.replaceChildren(
+      el(
+        "table",
+        { class: "list" },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            ["Table", "Rules", "Players", "Score", ""].map((h) => el("th", {}, h)),
+          ),
+        ),
+        el("tbody", {}, rows),
+      ),
+    );
   } catch (error) {
     box.replaceChildren(el("p", { class: "error-line" }, error.message));
   }
@@ -143,12 +172,34 @@ async function loadGames() {
         "tr",
         {},
         el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)),
-        el("td", {}, (g.players || []).map((p, i) => [i ? ", " : "", el("a", { href: `/p/${encodeURIComponent(p)}` }, p)])),
+        el(
+          "td",
+          {},
+          (g.players || []).map((p, i) => [
+            i ? ", " : "",
+            el("a", { href: `/p/${encodeURIComponent(p)}` }, p),
+          ]),
+        ),
         el("td", {}, (g.scores || []).join(" – ")),
         el("td", {}, String(g.hands)),
       ),
     );
-    box.replaceChildren(el("table", { class: "list" }, el("thead", {}, el("tr", {}, ["Game", "Players", "Score", "Hands"].map((h) => el("th", {}, h)))), el("tbody", {}, rows)));
+    box.replaceChildren(
+      el(
+        "table",
+        { class: "list" },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            ["Game", "Players", "Score", "Hands"].map((h) => el("th", {}, h)),
+          ),
+        ),
+        el("tbody", {}, rows),
+      ),
+    );
   } catch (error) {
     box.replaceChildren(el("p", { class: "error-line" }, error.message));
   }
@@ -163,7 +214,8 @@ async function start() {
   });
   catalogue = await getJSON("/api/rules");
   const preset = $("preset");
-  for (const p of catalogue.presets) preset.append(el("option", { value: p.name }, `${p.label} (${p.players} players)`));
+  for (const p of catalogue.presets)
+    preset.append(el("option", { value: p.name }, `${p.label} (${p.players} players)`));
   preset.addEventListener("change", seatRows);
   seatRows();
   $("create").addEventListener("submit", create);

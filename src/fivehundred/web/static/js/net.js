@@ -75,14 +75,23 @@ export async function getJSON(url, options) {
     body = null;
   }
   if (!response.ok) {
-    const detail = body && body.detail ? (typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail)) : response.statusText;
+    const detail =
+      body && body.detail
+        ? typeof body.detail === "string"
+          ? body.detail
+          : JSON.stringify(body.detail)
+        : response.statusText;
     throw new Error(detail);
   }
   return body;
 }
 
 export function postJSON(url, data) {
-  return getJSON(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+  return getJSON(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(data),
+  });
 }
 
 export function el(tag, attrs = {}, ...children) {

@@ -11,7 +11,11 @@ let current = null;
 let answered = false;
 
 function stats() {
-  try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch { return {}; }
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || {};
+  } catch {
+    return {};
+  }
 }
 
 function record(puzzle, right) {
@@ -38,14 +42,41 @@ function showStats() {
   const s = stats();
   const answers = s.answers || {};
   const solved = Object.values(answers).filter(Boolean).length;
-  const rows = Object.entries(s.themes || {}).sort().map(([name, [right, tried]]) =>
-    el("tr", {}, el("td", {}, name), el("td", {}, `${right} of ${tried}`), el("td", {}, `${Math.round((100 * right) / tried)}%`)));
+  const rows = Object.entries(s.themes || {})
+    .sort()
+    .map(([name, [right, tried]]) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, name),
+        el("td", {}, `${right} of ${tried}`),
+        el("td", {}, `${Math.round((100 * right) / tried)}%`),
+      ),
+    );
   $("stats").replaceChildren(
-    el("p", { id: "streak" }, `Streak ${s.streak || 0} (best ${s.best_streak || 0}); ${Object.keys(answers).length} answered, ${solved} solved.`),
+    el(
+      "p",
+      { id: "streak" },
+      `Streak ${s.streak || 0} (best ${s.best_streak || 0}); ${Object.keys(answers).length} answered, ${solved} solved.`,
+    ),
     rows.length
-      ? el("table", {}, el("caption", { class: "visually-hidden" }, "first tries right by theme"),
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Theme"), el("th", { scope: "col" }, "First tries right"), el("th", { scope: "col" }, "Rate"))),
-        el("tbody", {}, rows))
+      ? el(
+          "table",
+          {},
+          el("caption", { class: "visually-hidden" }, "first tries right by theme"),
+          el(
+            "thead",
+            {},
+            el(
+              "tr",
+              {},
+              el("th", { scope: "col" }, "Theme"),
+              el("th", { scope: "col" }, "First tries right"),
+              el("th", { scope: "col" }, "Rate"),
+            ),
+          ),
+          el("tbody", {}, rows),
+        )
       : el("p", {}, "No puzzle answered yet."),
   );
 }
@@ -63,7 +94,8 @@ async function open(id) {
   answered = false;
   history.replaceState(null, "", `#${puzzle.id}`);
   $("puzzle-panel").hidden = false;
-  $("puzzle-title").textContent = `Puzzle ${puzzle.id}: ${puzzle.difficulty}, ${puzzle.kind}, ${puzzle.theme === "the lead" ? "a lead" : "your card"} (${puzzle.preset} rules)`;
+  $("puzzle-title").textContent =
+    `Puzzle ${puzzle.id}: ${puzzle.difficulty}, ${puzzle.kind}, ${puzzle.theme === "the lead" ? "a lead" : "your card"} (${puzzle.preset} rules)`;
   $("puzzle-task").textContent = puzzle.task;
   $("said").replaceChildren();
   $("solution").hidden = true;
@@ -84,7 +116,9 @@ function tap(card) {
 async function answer(card) {
   let result;
   try {
-    result = await postJSON(`/api/learn/puzzles/${encodeURIComponent(current.id)}/answer`, { card });
+    result = await postJSON(`/api/learn/puzzles/${encodeURIComponent(current.id)}/answer`, {
+      card,
+    });
   } catch (error) {
     said($("said"), [error.message], "refused");
     return;
@@ -99,9 +133,17 @@ async function answer(card) {
   record(current, right);
   // every card is shown once answered (the single-dummy series hid the defenders')
   drawPosition($("position"), { ...current.position, seats: result.cards, legal: [] }, null);
-  $("line").replaceChildren(...result.line.map((t) =>
-    el("li", {}, `${t.plays.map((p) => `${p.name} ${cardText(p.card)}`).join(", ")}: won by ${t.winner}`)));
-  $("final").textContent = `The contracting side ends with ${result.final} trick${result.final === 1 ? "" : "s"}.`;
+  $("line").replaceChildren(
+    ...result.line.map((t) =>
+      el(
+        "li",
+        {},
+        `${t.plays.map((p) => `${p.name} ${cardText(p.card)}`).join(", ")}: won by ${t.winner}`,
+      ),
+    ),
+  );
+  $("final").textContent =
+    `The contracting side ends with ${result.final} trick${result.final === 1 ? "" : "s"}.`;
   $("solution").hidden = false;
 }
 
@@ -125,7 +167,9 @@ async function next() {
   }
   const answers = stats().answers || {};
   const fresh = list.puzzles.filter((p) => !(p.id in answers) && (!current || p.id !== current.id));
-  const ordered = (fresh.length ? fresh : list.puzzles).slice().sort((a, b) => ORDER[a.difficulty] - ORDER[b.difficulty] || a.id.localeCompare(b.id));
+  const ordered = (fresh.length ? fresh : list.puzzles)
+    .slice()
+    .sort((a, b) => ORDER[a.difficulty] - ORDER[b.difficulty] || a.id.localeCompare(b.id));
   await open(ordered[0].id);
 }
 

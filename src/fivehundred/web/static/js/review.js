@@ -17,17 +17,55 @@ function render(box, answer, name) {
   const differing = r.calls.filter((c) => !c.agrees);
   const parts = [
     el("h3", {}, `${name}: accuracy by phase`),
-    el("div", { class: "review-acc" },
-      el("div", {}, "Calls", el("strong", {}, pct(r.accuracy.calls)), `as the search player, of ${counts.calls}`),
-      el("div", {}, "Discards", el("strong", {}, pct(r.accuracy.discards)), `best, of ${counts.discards}`),
-      el("div", {}, "Cards", el("strong", {}, pct(r.accuracy.cards)), `without loss, of ${counts.cards} (${counts.tricks_lost} trick${counts.tricks_lost === 1 ? "" : "s"} lost)`)),
+    el(
+      "div",
+      { class: "review-acc" },
+      el(
+        "div",
+        {},
+        "Calls",
+        el("strong", {}, pct(r.accuracy.calls)),
+        `as the search player, of ${counts.calls}`,
+      ),
+      el(
+        "div",
+        {},
+        "Discards",
+        el("strong", {}, pct(r.accuracy.discards)),
+        `best, of ${counts.discards}`,
+      ),
+      el(
+        "div",
+        {},
+        "Cards",
+        el("strong", {}, pct(r.accuracy.cards)),
+        `without loss, of ${counts.cards} (${counts.tricks_lost} trick${counts.tricks_lost === 1 ? "" : "s"} lost)`,
+      ),
+    ),
     el("h3", {}, "Costliest choices"),
     r.costliest_text.length
-      ? el("ol", { class: "review-costly", id: "review-costly" }, r.costliest_text.map((t) => el("li", {}, t)))
+      ? el(
+          "ol",
+          { class: "review-costly", id: "review-costly" },
+          r.costliest_text.map((t) => el("li", {}, t)),
+        )
       : el("p", { id: "review-costly" }, "No card or discard cost a trick against best play."),
     differing.length ? el("h3", {}, "Calls the search player would not make") : null,
-    differing.length ? el("ul", {}, differing.slice(0, 5).map((c) =>
-      el("li", {}, `hand ${c.hand}: you called ${c.made_text}; the search player calls ${c.suggested_text}${c.why ? ` (${c.why})` : ""}`))) : null,
+    differing.length
+      ? el(
+          "ul",
+          {},
+          differing
+            .slice(0, 5)
+            .map((c) =>
+              el(
+                "li",
+                {},
+                `hand ${c.hand}: you called ${c.made_text}; the search player calls ${c.suggested_text}${c.why ? ` (${c.why})` : ""}`,
+              ),
+            ),
+        )
+      : null,
   ];
   box.replaceChildren(...parts.filter(Boolean));
 }
@@ -59,15 +97,26 @@ async function start() {
     return; // the game page says why
   }
   if (!sheet.finished || sheet.seats !== (sheet.players || []).length) return;
-  const names = sheet.players.map((p, seat) => (sheet.players.filter((q) => q === p).length > 1 ? `${p} ${seat + 1}` : p));
-  const select = el("select", { id: "review-seat" }, names.map((n, seat) => el("option", { value: seat }, n)));
+  const names = sheet.players.map((p, seat) =>
+    sheet.players.filter((q) => q === p).length > 1 ? `${p} ${seat + 1}` : p,
+  );
+  const select = el(
+    "select",
+    { id: "review-seat" },
+    names.map((n, seat) => el("option", { value: seat }, n)),
+  );
   const result = el("div", { id: "review", "aria-live": "polite" });
   const go = el("button", { class: "btn", type: "button", id: "review-go" }, "Review");
-  go.addEventListener("click", () => poll(result, Number(select.value), names[Number(select.value)]));
-  const panel = el("section", { class: "panel review-box", "aria-labelledby": "review-title", id: "review-panel" },
+  go.addEventListener("click", () =>
+    poll(result, Number(select.value), names[Number(select.value)]),
+  );
+  const panel = el(
+    "section",
+    { class: "panel review-box", "aria-labelledby": "review-title", id: "review-panel" },
     el("h2", { id: "review-title" }, "Review: where were points lost?"),
     el("div", { class: "learn-row" }, el("label", {}, "Seat", select), go),
-    result);
+    result,
+  );
   document.querySelector("main").append(panel);
 }
 

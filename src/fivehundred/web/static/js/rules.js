@@ -4,7 +4,24 @@
 import { cardName, parseCard, playedCard, SUIT_SYMBOLS } from "./cards.js";
 
 const SAME_COLOUR = { S: "C", C: "S", D: "H", H: "D" };
-const RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13", "J", "Q", "K", "A"];
+const RANK_ORDER = [
+  "2",
+  "3",
+  "4",
+  "5",
+  "6",
+  "7",
+  "8",
+  "9",
+  "10",
+  "11",
+  "12",
+  "13",
+  "J",
+  "Q",
+  "K",
+  "A",
+];
 
 // The contract's strain: "S" "C" "D" "H", "NT", or "M" for the misères; null with no contract.
 export function strainOf(contract) {
@@ -30,7 +47,15 @@ const CALL_NAMES = {
   alone: "Go alone",
   none: "Leave free",
 };
-const CONTRACT_WORDS = ["misere", "open_misere", "blind_misere", "hi_lo", "double_misere", "shields_double", "patastrophe"];
+const CONTRACT_WORDS = [
+  "misere",
+  "open_misere",
+  "blind_misere",
+  "hi_lo",
+  "double_misere",
+  "shields_double",
+  "patastrophe",
+];
 
 export function contractText(contract) {
   if (!contract) return "";
@@ -70,7 +95,7 @@ export function bowerOf(text, strain) {
   return null;
 }
 
-function power(text, strain, jokerSuit) {
+function power(text, strain, _jokerSuit) {
   const c = parseCard(text);
   if (c.joker) return c.black ? 31 : 30;
   const bower = bowerOf(text, strain);
@@ -85,14 +110,21 @@ export function sortHand(cards, strain, jokerSuit) {
   const trump = strain && strain.length === 1 && strain !== "M" ? strain : null;
   let order = ["S", "H", "C", "D"];
   if (trump) {
-    const others = { S: ["H", "C", "D"], H: ["S", "D", "C"], C: ["H", "S", "D"], D: ["S", "H", "C"] };
+    const others = {
+      S: ["H", "C", "D"],
+      H: ["S", "D", "C"],
+      C: ["H", "S", "D"],
+      D: ["S", "H", "C"],
+    };
     order = [trump, ...others[trump]];
   }
   const rank = (text) => {
     const suit = effectiveSuit(text, strain, jokerSuit);
     return suit === null ? -1 : order.indexOf(suit);
   };
-  return [...cards].sort((a, b) => rank(a) - rank(b) || power(b, strain, jokerSuit) - power(a, strain, jokerSuit));
+  return [...cards].sort(
+    (a, b) => rank(a) - rank(b) || power(b, strain, jokerSuit) - power(a, strain, jokerSuit),
+  );
 }
 
 // Why `card` may not be played now, in card language: the server says ("refusals" in the

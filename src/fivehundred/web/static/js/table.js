@@ -1,6 +1,25 @@
 // The table page (/t/CODE): seats, the hand, bidding, the kitty, play, chat, hand summaries.
-import { cardElement, cardName, cardSymbol, playedCard, suitIcon, SUIT_SYMBOLS, SUIT_NAMES } from "./cards.js";
-import { actionLabel, bowerOf, callText, cardWords, contractText, isLegalCard, jokerLeadSuits, jokerSuitsOf, refusalReason, sortHand, strainOf } from "./rules.js";
+import {
+  cardElement,
+  cardName,
+  cardSymbol,
+  playedCard,
+  suitIcon,
+  SUIT_SYMBOLS,
+  SUIT_NAMES,
+} from "./cards.js";
+import {
+  actionLabel,
+  callText,
+  cardWords,
+  contractText,
+  isLegalCard,
+  jokerLeadSuits,
+  jokerSuitsOf,
+  refusalReason,
+  sortHand,
+  strainOf,
+} from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -48,7 +67,8 @@ function seatName(seat) {
     if (variants.dead_hand) return "Dead hand";
     return `${seatName(seat % players)}'s dummy`;
   }
-  const names = (view && view.table && view.table.names) || displayNames(seats.map((s) => s.name || s.kind));
+  const names =
+    (view && view.table && view.table.names) || displayNames(seats.map((s) => s.name || s.kind));
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
   if (info.kind === "open") return `(open seat ${seat + 1})`;
@@ -58,7 +78,9 @@ function seatName(seat) {
 // One name per seat, as the server says ("names") and the score sheet shows: the seat's
 // number is added where two seats share a name ("medium 2", "medium 4").
 function displayNames(names) {
-  return names.map((name, seat) => (names.filter((n) => n === name).length > 1 ? `${name} ${seat + 1}` : name));
+  return names.map((name, seat) =>
+    names.filter((n) => n === name).length > 1 ? `${name} ${seat + 1}` : name,
+  );
 }
 
 // The cards out of play of the two- and three-player house games (open_eight, draw_pack,
@@ -105,7 +127,8 @@ function beep() {
 }
 
 function send(message) {
-  if (!state.socket || !state.socket.send(message)) toast("Not connected — your move is not sent; reconnecting…");
+  if (!state.socket || !state.socket.send(message))
+    toast("Not connected — your move is not sent; reconnecting…");
 }
 
 function act(action) {
@@ -140,16 +163,35 @@ function renderSeats() {
   const infos = view.table.seats || [];
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, n, you === null ? 0 : you);
-    const info = seat >= view.players && outOfPlay() ? { kind: "out" } : infos[seat < view.players ? seat : seat % view.players] || {};
+    const info =
+      seat >= view.players && outOfPlay()
+        ? { kind: "out" }
+        : infos[seat < view.players ? seat : seat % view.players] || {};
     const away = info.kind === "person" && !info.connected;
     const facts = [];
-    if (view.contract) facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
-    if (view.hand_sizes[seat] !== undefined) facts.push(`${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`);
-    const status = info.kind === "computer" ? "computer" : info.kind === "person" ? (away ? (info.stand_in ? "away, computer playing" : "away") : "") : info.kind === "out" ? "out of play" : seat >= view.players ? "dummy" : "open seat";
+    if (view.contract)
+      facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
+    if (view.hand_sizes[seat] !== undefined)
+      facts.push(`${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`);
+    const status =
+      info.kind === "computer"
+        ? "computer"
+        : info.kind === "person"
+          ? away
+            ? info.stand_in
+              ? "away, computer playing"
+              : "away"
+            : ""
+          : info.kind === "out"
+            ? "out of play"
+            : seat >= view.players
+              ? "dummy"
+              : "open seat";
     const roles = [];
     if (view.dealer === seat) roles.push("dealer");
     if (view.contractor === seat) roles.push("contractor");
-    if (view.to_move === seat && view.phase !== "done") roles.push(view.phase === "auction" ? "to bid" : "to play");
+    if (view.to_move === seat && view.phase !== "done")
+      roles.push(view.phase === "auction" ? "to bid" : "to play");
     const node = el(
       "div",
       {
@@ -161,9 +203,21 @@ function renderSeats() {
       },
       el("div", { class: "name" }, seatName(seat)),
       status || view.dealer === seat
-        ? el("div", { class: info.kind === "person" ? "status away" : "status" }, status, view.dealer === seat ? el("span", { class: "dealer", title: "dealer", "aria-hidden": "true" }, "D") : null)
+        ? el(
+            "div",
+            { class: info.kind === "person" ? "status away" : "status" },
+            status,
+            view.dealer === seat
+              ? el("span", { class: "dealer", title: "dealer", "aria-hidden": "true" }, "D")
+              : null,
+          )
         : null,
-      el("div", { class: "facts" }, facts.join(" · "), view.contractor === seat ? el("span", { class: "role" }, " · contract") : ""),
+      el(
+        "div",
+        { class: "facts" },
+        facts.join(" · "),
+        view.contractor === seat ? el("span", { class: "role" }, " · contract") : "",
+      ),
     );
     if (view.to_move === seat && view.table.turn_deadline) {
       node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
@@ -182,20 +236,39 @@ function renderSeats() {
         "div",
         { class: "exposed-hand own-hand", id: "own-hand", "aria-label": "your own hand" },
         el("strong", {}, "Your hand: "),
-        el("div", { class: "mini-hand" }, sortHand(own, strain, jokerSuitsOf(view)).map((c) => cardElement(c))),
+        el(
+          "div",
+          { class: "mini-hand" },
+          sortHand(own, strain, jokerSuitsOf(view)).map((c) => cardElement(c)),
+        ),
       ),
     );
   }
   for (const [seat, cards] of Object.entries(view.exposed || {})) {
     // The cards in the hand row are not repeated; a dummy's face-up cards show while its
     // owner plays from their own hand.
-    if (!cards.length || Number(seat) === view.seat || (isMySeat(Number(seat)) && Number(seat) < view.players)) continue;
+    if (
+      !cards.length ||
+      Number(seat) === view.seat ||
+      (isMySeat(Number(seat)) && Number(seat) < view.players)
+    )
+      continue;
     strip.append(
       el(
         "div",
         { class: "exposed-hand", "aria-label": `${seatName(Number(seat))}'s cards, face up` },
-        el("strong", {}, /dummy$/.test(seatName(Number(seat))) ? `${seatName(Number(seat))}, face up: ` : `${seatName(Number(seat))}: `),
-        el("div", { class: "mini-hand" }, sortHand(cards, strain, jokerSuitsOf(view)).map((c) => cardElement(c))),
+        el(
+          "strong",
+          {},
+          /dummy$/.test(seatName(Number(seat)))
+            ? `${seatName(Number(seat))}, face up: `
+            : `${seatName(Number(seat))}: `,
+        ),
+        el(
+          "div",
+          { class: "mini-hand" },
+          sortHand(cards, strain, jokerSuitsOf(view)).map((c) => cardElement(c)),
+        ),
       ),
     );
   }
@@ -233,12 +306,22 @@ function renderTrick() {
   for (const [seat, action] of plays) {
     const { card, as } = playedCard(action);
     const pos = seatPosition(seat, n, you === null ? 0 : you);
-    const node = cardElement(card, { label: `${seatName(seat)}: ${cardWords(card, view)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}` });
+    const node = cardElement(card, {
+      label: `${seatName(seat)}: ${cardWords(card, view)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}`,
+    });
     node.style.setProperty("--dx", `${pos.dx * 60}px`);
     node.style.setProperty("--dy", `${pos.dy * 60}px`);
     if (as) node.append(el("span", { class: "tag" }, `as ${SUIT_SYMBOLS[as]}`));
-    if (!state.showLast && !seen.some(([s, a]) => s === seat && a === action)) node.classList.add("arrive");
-    box.append(el("figure", { class: "played", "data-seat": seat }, node, el("figcaption", { "aria-hidden": "true" }, seatName(seat))));
+    if (!state.showLast && !seen.some(([s, a]) => s === seat && a === action))
+      node.classList.add("arrive");
+    box.append(
+      el(
+        "figure",
+        { class: "played", "data-seat": seat },
+        node,
+        el("figcaption", { "aria-hidden": "true" }, seatName(seat)),
+      ),
+    );
   }
   if (!state.showLast) state.seenTrick = plays.slice();
   $("last-trick").hidden = !last;
@@ -253,18 +336,39 @@ function renderContract() {
   box.replaceChildren();
   const item = (cls, ...children) => el("div", { class: `fact ${cls}` }, ...children);
   if (view.contract) {
-    box.append(item("contract", el("strong", {}, contractText(view.contract)), ` by ${seatName(view.contractor)}`));
+    box.append(
+      item(
+        "contract",
+        el("strong", {}, contractText(view.contract)),
+        ` by ${seatName(view.contractor)}`,
+      ),
+    );
     const strain = strainOf(view.contract);
-    if (strain && strain.length === 1 && strain !== "M") box.append(item("trump", "Trumps ", el("span", { html: suitIcon(strain), role: "img", "aria-label": SUIT_NAMES[strain] })));
+    if (strain && strain.length === 1 && strain !== "M")
+      box.append(
+        item(
+          "trump",
+          "Trumps ",
+          el("span", { html: suitIcon(strain), role: "img", "aria-label": SUIT_NAMES[strain] }),
+        ),
+      );
     if (strain !== null && ["NT", "M"].includes(strain)) {
       const suits = jokerSuitsOf(view);
       suits.forEach((suit, higher) => {
         if (!suit) return;
         const name = higher ? "Higher joker" : suits[1] ? "Lower joker" : "Joker";
-        box.append(item("joker", `${name} nominated as `, el("span", { html: suitIcon(suit), "aria-hidden": "true" }), ` ${SUIT_NAMES[suit]}`));
+        box.append(
+          item(
+            "joker",
+            `${name} nominated as `,
+            el("span", { html: suitIcon(suit), "aria-hidden": "true" }),
+            ` ${SUIT_NAMES[suit]}`,
+          ),
+        );
       });
     }
-    if (view.called_card) box.append(item("called", `Called card: ${cardSymbol(view.called_card)}`));
+    if (view.called_card)
+      box.append(item("called", `Called card: ${cardSymbol(view.called_card)}`));
     const sides = {};
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];
@@ -275,7 +379,13 @@ function renderContract() {
       const mine = view.sides[you];
       box.append(item("tricks", `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
     } else {
-      box.append(item("tricks", "Tricks: ", entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · ")));
+      box.append(
+        item(
+          "tricks",
+          "Tricks: ",
+          entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · "),
+        ),
+      );
     }
   } else if (view.phase === "auction") {
     box.append(item("contract", el("strong", {}, "Bidding")));
@@ -284,18 +394,36 @@ function renderContract() {
   if (scores.length) {
     const you = me();
     const mine = you !== null ? view.sides[you] : -1;
-    box.append(item("scores", "Score: ", scores.map((p, side) => `${side === mine && scores.length === 2 ? "you" : sideName(side)} ${p}`).join(" · ")));
+    box.append(
+      item(
+        "scores",
+        "Score: ",
+        scores
+          .map((p, side) => `${side === mine && scores.length === 2 ? "you" : sideName(side)} ${p}`)
+          .join(" · "),
+      ),
+    );
   }
-  box.append(item("hand-no", `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`));
+  box.append(
+    item("hand-no", `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`),
+  );
 }
 
 function renderScore() {
   const view = state.view;
   const box = $("score");
-  const scores = view.scores && view.scores.length ? view.scores : (state.info && state.info.scores) || [];
-  const rows = scores.map((s, side) => el("tr", {}, el("td", {}, sideName(side)), el("td", {}, String(s))));
+  const scores =
+    view.scores && view.scores.length ? view.scores : (state.info && state.info.scores) || [];
+  const rows = scores.map((s, side) =>
+    el("tr", {}, el("td", {}, sideName(side)), el("td", {}, String(s))),
+  );
   box.replaceChildren(
-    el("table", { class: "scores" }, el("thead", {}, el("tr", {}, el("th", {}, "Side"), el("th", {}, "Points"))), el("tbody", {}, rows)),
+    el(
+      "table",
+      { class: "scores" },
+      el("thead", {}, el("tr", {}, el("th", {}, "Side"), el("th", {}, "Points"))),
+      el("tbody", {}, rows),
+    ),
     el("p", {}, `Hands played: ${view.table.hands_played || 0}`),
   );
   if (view.table.finished) {
@@ -323,8 +451,18 @@ function auctionTable(view) {
     row[col] = view.auction[index];
     row.lastCol = col;
   });
-  const head = el("tr", {}, order.map((seat) => el("th", { scope: "col" }, seatName(seat))));
-  const body = rows.map((r) => el("tr", {}, order.map((_, col) => el("td", {}, r[col] ? callText(r[col]) : ""))));
+  const head = el(
+    "tr",
+    {},
+    order.map((seat) => el("th", { scope: "col" }, seatName(seat))),
+  );
+  const body = rows.map((r) =>
+    el(
+      "tr",
+      {},
+      order.map((_, col) => el("td", {}, r[col] ? callText(r[col]) : "")),
+    ),
+  );
   return el("table", { class: "auction" }, el("thead", {}, head), el("tbody", {}, body));
 }
 
@@ -341,7 +479,15 @@ function renderAuction() {
   if (!centre.hidden) {
     // (A list, narrow enough for a phone; the table with a column a seat is in the panel.)
     const seats = view.table.auction_seats || [];
-    const calls = view.auction.map((call, i) => el("li", {}, el("span", { class: "who" }, seatName(seats[i])), " ", el("strong", {}, callText(call))));
+    const calls = view.auction.map((call, i) =>
+      el(
+        "li",
+        {},
+        el("span", { class: "who" }, seatName(seats[i])),
+        " ",
+        el("strong", {}, callText(call)),
+      ),
+    );
     centre.replaceChildren(
       el("h3", {}, "Auction"),
       calls.length ? el("ol", { class: "calls" }, calls.slice(-8)) : el("p", {}, "No calls yet."),
@@ -362,7 +508,8 @@ function kittyCards(view) {
   if (view.table.kitty) return new Set(view.table.kitty);
   // The server does not say: the cards that were not in the hand before the discard.
   const key = `fivehundred:hand:${code}:${view.table.hand_number}`;
-  if (view.phase === "auction" && view.hand.length) sessionStorage.setItem(key, JSON.stringify(view.hand));
+  if (view.phase === "auction" && view.hand.length)
+    sessionStorage.setItem(key, JSON.stringify(view.hand));
   if (view.phase !== "discard") return new Set();
   const before = JSON.parse(sessionStorage.getItem(key) || "null");
   if (!before) return new Set();
@@ -371,7 +518,14 @@ function kittyCards(view) {
 
 function myTurn() {
   const view = state.view;
-  return view && view.to_move !== null && view.to_move >= 0 && view.to_move === view.seat && (view.legal || []).length > 0 && me() !== null;
+  return (
+    view &&
+    view.to_move !== null &&
+    view.to_move >= 0 &&
+    view.to_move === view.seat &&
+    (view.legal || []).length > 0 &&
+    me() !== null
+  );
 }
 
 function renderHand() {
@@ -383,15 +537,29 @@ function renderHand() {
   const hand = view.hand || [];
   // A card of the hand chosen in a house phase (slam: pass a card; open_eight: discard one).
   // (Only there: in the auction a bid's text, "7S", is also a card's.)
-  const picking = turn && ["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).some((a) => hand.includes(a));
+  const picking =
+    turn &&
+    ["slam_pass", "table_discard"].includes(view.phase) &&
+    (view.legal || []).some((a) => hand.includes(a));
   const playing = (turn && view.phase === "play") || picking;
   const discarding = turn && view.phase === "discard";
   const kitty = kittyCards(view);
   box.classList.toggle("active", playing || discarding);
-  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+  const focused =
+    document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.card
+      : null;
   box.replaceChildren();
-  $("hand-label").textContent = me() === null ? "Watching" : view.seat !== me() ? `${seatName(view.seat)}` : "Your hand";
-  box.setAttribute("aria-label", me() === null ? "no hand: watching" : view.seat !== me() ? `${seatName(view.seat)}'s cards` : "your hand");
+  $("hand-label").textContent =
+    me() === null ? "Watching" : view.seat !== me() ? `${seatName(view.seat)}` : "Your hand";
+  box.setAttribute(
+    "aria-label",
+    me() === null
+      ? "no hand: watching"
+      : view.seat !== me()
+        ? `${seatName(view.seat)}'s cards`
+        : "your hand",
+  );
   for (const card of cards) {
     const legal = playing ? isLegalCard(view, card) : discarding;
     const reason = playing ? refusalReason(view, card) : null;
@@ -417,7 +585,10 @@ function renderHand() {
   }
   // Roving focus: one card in the tab order.
   const buttons = [...box.querySelectorAll(".card")];
-  const start = buttons.find((b) => b.dataset.card === (focused || state.focusCard)) || buttons.find((b) => b.classList.contains("legal")) || buttons[0];
+  const start =
+    buttons.find((b) => b.dataset.card === (focused || state.focusCard)) ||
+    buttons.find((b) => b.classList.contains("legal")) ||
+    buttons[0];
   if (start) start.tabIndex = 0;
   if (focused && start) start.focus();
 }
@@ -425,7 +596,11 @@ function renderHand() {
 function chooseCard(card) {
   const view = state.view;
   if (!myTurn()) {
-    toast(view.phase === "play" || view.phase === "discard" ? `Wait for ${seatName(view.to_move)}.` : "");
+    toast(
+      view.phase === "play" || view.phase === "discard"
+        ? `Wait for ${seatName(view.to_move)}.`
+        : "",
+    );
     return;
   }
   state.focusCard = card;
@@ -438,7 +613,8 @@ function chooseCard(card) {
     return;
   }
   if (view.phase !== "play") {
-    if (["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).includes(card)) act(card);
+    if (["slam_pass", "table_discard"].includes(view.phase) && (view.legal || []).includes(card))
+      act(card);
     return;
   }
   const reason = refusalReason(view, card);
@@ -460,13 +636,17 @@ $("hand").addEventListener("keydown", (event) => {
   const index = buttons.indexOf(document.activeElement);
   if (index < 0) return;
   let next = null;
-  if (event.key === "ArrowRight" || event.key === "ArrowDown") next = buttons[(index + 1) % buttons.length];
-  if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = buttons[(index - 1 + buttons.length) % buttons.length];
+  if (event.key === "ArrowRight" || event.key === "ArrowDown")
+    next = buttons[(index + 1) % buttons.length];
+  if (event.key === "ArrowLeft" || event.key === "ArrowUp")
+    next = buttons[(index - 1 + buttons.length) % buttons.length];
   if (event.key === "Home") next = buttons[0];
   if (event.key === "End") next = buttons[buttons.length - 1];
   if (next) {
     event.preventDefault();
-    buttons.forEach((b) => (b.tabIndex = -1));
+    buttons.forEach((b) => {
+      b.tabIndex = -1;
+    });
     next.tabIndex = 0;
     next.focus();
     state.focusCard = next.dataset.card;
@@ -492,7 +672,11 @@ function typedCard(text) {
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || !state.view) return;
   const target = event.target;
-  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  if (
+    target &&
+    (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")
+  )
+    return;
   if ($("summary").open) return;
   if (event.key === "Escape") {
     state.typed = "";
@@ -505,7 +689,8 @@ document.addEventListener("keydown", (event) => {
   for (let len = Math.min(4, state.typed.length); len >= 1; len--) {
     const text = state.typed.slice(-len);
     if (view.phase === "auction" && myTurn()) {
-      const call = text === "p" ? "pass" : /^(6|7|8|9|10)(s|c|d|h|nt)$/.test(text) ? text.toUpperCase() : null;
+      const call =
+        text === "p" ? "pass" : /^(6|7|8|9|10)(s|c|d|h|nt)$/.test(text) ? text.toUpperCase() : null;
       if (call && (view.legal || []).includes(call)) {
         state.typed = "";
         event.preventDefault();
@@ -520,7 +705,7 @@ document.addEventListener("keydown", (event) => {
       event.preventDefault();
       const node = $("hand").querySelector(`.card[data-card="${card}"]`);
       if (node) {
-        [...$("hand").querySelectorAll(".card")].forEach((b) => (b.tabIndex = -1));
+        for (const b of $("hand").querySelectorAll(".card")) b.tabIndex = -1;
         node.tabIndex = 0;
         node.focus();
       }
@@ -545,7 +730,8 @@ const HOUSE_PROMPTS = {
   table_kitty: () => "Move one of the face-up cards to the kitty:",
   table_take: () => "Take one of the face-up cards into your hand:",
   table_discard: () => "Discard one card of your hand.",
-  draw: (view) => `You drew ${view.drawn ? cardSymbol(view.drawn) : "a card"}: keep it (and throw the next) or throw it (and keep the next).`,
+  draw: (view) =>
+    `You drew ${view.drawn ? cardSymbol(view.drawn) : "a card"}: keep it (and throw the next) or throw it (and keep the next).`,
 };
 
 const WIDE = window.matchMedia("(min-width: 901px)");
@@ -570,8 +756,23 @@ function renderControls() {
       const need = view.hand.length - 10;
       prompt = `You won the auction with ${contractText(view.contract)}: choose ${need} cards to discard (the kitty's cards are marked).`;
       const chosen = [...state.selected].map(cardSymbol).join(" ");
-      box.append(el("span", { class: "chosen-count", id: "chosen-count" }, `${state.selected.size} of ${need} chosen${chosen ? `: ${chosen}` : ""}`));
-      const confirm = el("button", { class: "btn primary", type: "button", id: "confirm-discard", disabled: state.selected.size !== need }, `Discard ${state.selected.size} of ${need}`);
+      box.append(
+        el(
+          "span",
+          { class: "chosen-count", id: "chosen-count" },
+          `${state.selected.size} of ${need} chosen${chosen ? `: ${chosen}` : ""}`,
+        ),
+      );
+      const confirm = el(
+        "button",
+        {
+          class: "btn primary",
+          type: "button",
+          id: "confirm-discard",
+          disabled: state.selected.size !== need,
+        },
+        `Discard ${state.selected.size} of ${need}`,
+      );
       confirm.addEventListener("click", () => {
         state.queue = [...state.selected];
         state.selected.clear();
@@ -589,7 +790,13 @@ function renderControls() {
           view.legal.map((a) => {
             const suit = a.slice(-1);
             const label = actionLabel(view, a);
-            return el("button", { type: "button", "data-action": a, "aria-label": label, html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${label}`, onclick: () => act(a) });
+            return el("button", {
+              type: "button",
+              "data-action": a,
+              "aria-label": label,
+              html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${label}`,
+              onclick: () => act(a),
+            });
           }),
         ),
       );
@@ -601,12 +808,22 @@ function renderControls() {
       for (const a of view.legal) {
         if (a === "alone") continue;
         const card = a.slice(5);
-        const node = cardElement(card, { button: true, label: `call the ${cardWords(card, view)}` });
+        const node = cardElement(card, {
+          button: true,
+          label: `call the ${cardWords(card, view)}`,
+        });
         node.dataset.action = a;
         node.addEventListener("click", () => act(a));
         grid.append(node);
       }
-      box.append(grid, el("button", { class: "btn", type: "button", "data-action": "alone", onclick: () => act("alone") }, "Go alone"));
+      box.append(
+        grid,
+        el(
+          "button",
+          { class: "btn", type: "button", "data-action": "alone", onclick: () => act("alone") },
+          "Go alone",
+        ),
+      );
     } else prompt = `${seatName(view.to_move)} calls a partner.`;
   } else if (view.phase === "play") {
     if (turn) {
@@ -618,8 +835,26 @@ function renderControls() {
           el(
             "div",
             { class: "choice-row", role: "group", "aria-label": "lead the joker as" },
-            suits.map((s) => el("button", { type: "button", "data-action": `${state.jokerChoice}>${s}`, "aria-label": `lead the joker as ${SUIT_NAMES[s]}`, html: `${suitIcon(s)} ${SUIT_NAMES[s]}`, onclick: () => act(`${state.jokerChoice}>${s}`) })),
-            el("button", { type: "button", onclick: () => { state.jokerChoice = null; render(); } }, "Cancel"),
+            suits.map((s) =>
+              el("button", {
+                type: "button",
+                "data-action": `${state.jokerChoice}>${s}`,
+                "aria-label": `lead the joker as ${SUIT_NAMES[s]}`,
+                html: `${suitIcon(s)} ${SUIT_NAMES[s]}`,
+                onclick: () => act(`${state.jokerChoice}>${s}`),
+              }),
+            ),
+            el(
+              "button",
+              {
+                type: "button",
+                onclick: () => {
+                  state.jokerChoice = null;
+                  render();
+                },
+              },
+              "Cancel",
+            ),
           ),
         );
       }
@@ -627,7 +862,9 @@ function renderControls() {
   } else if (view.phase === "done") {
     prompt = view.table.finished ? "The game is over." : "The hand is over.";
   } else if (turn) {
-    prompt = HOUSE_PROMPTS[view.phase] ? HOUSE_PROMPTS[view.phase](view) : `${view.prompt || "Your move"}:`;
+    prompt = HOUSE_PROMPTS[view.phase]
+      ? HOUSE_PROMPTS[view.phase](view)
+      : `${view.prompt || "Your move"}:`;
   } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to move.`;
   // Whatever else is legal now and has no control above (the house rules: slam, a claim,
   // the face-up cards to take, keep or throw a drawn card): a button each.
@@ -646,15 +883,32 @@ function renderControls() {
               node.addEventListener("click", () => act(a));
               return node;
             }
-            return el("button", { type: "button", class: "btn", "data-action": a, onclick: () => act(a) }, actionLabel(view, a));
+            return el(
+              "button",
+              { type: "button", class: "btn", "data-action": a, onclick: () => act(a) },
+              actionLabel(view, a),
+            );
           }),
         ),
       );
     }
   }
-  if (turn && hasComputers()) box.append(el("button", { class: "btn", type: "button", id: "hint", onclick: () => send({ type: "hint" }) }, "Hint"));
+  if (turn && hasComputers())
+    box.append(
+      el(
+        "button",
+        { class: "btn", type: "button", id: "hint", onclick: () => send({ type: "hint" }) },
+        "Hint",
+      ),
+    );
   if (me() !== null && allOthersComputers() && view.table.undo !== false && undoPossible()) {
-    box.append(el("button", { class: "btn", type: "button", id: "undo", onclick: () => send({ type: "undo" }) }, "Undo"));
+    box.append(
+      el(
+        "button",
+        { class: "btn", type: "button", id: "undo", onclick: () => send({ type: "undo" }) },
+        "Undo",
+      ),
+    );
   }
   $("prompt").textContent = prompt;
   if (!turn || view.phase !== "play") $("reason").textContent = "";
@@ -667,12 +921,20 @@ function undoPossible() {
   if (view.table.finished || view.table.hand_result || view.phase === "done") return false;
   const you = me();
   const calls = view.table.auction_seats || [];
-  return calls.includes(you) || (view.tricks || []).some((t) => t.some(([seat]) => seat === you || (seat >= view.players && seat % view.players === you))) || (view.trick || []).some(([seat]) => seat === you);
+  return (
+    calls.includes(you) ||
+    (view.tricks || []).some((t) =>
+      t.some(([seat]) => seat === you || (seat >= view.players && seat % view.players === you)),
+    ) ||
+    (view.trick || []).some(([seat]) => seat === you)
+  );
 }
 
 function hasComputers() {
   const seats = state.view.table.seats || [];
-  return state.view.table.hints !== undefined ? state.view.table.hints : seats.some((s) => s.kind === "computer");
+  return state.view.table.hints !== undefined
+    ? state.view.table.hints
+    : seats.some((s) => s.kind === "computer");
 }
 
 function allOthersComputers() {
@@ -688,16 +950,49 @@ function bidBox(legal) {
       const call = `${tricks}${strain}`;
       const ok = legal.includes(call);
       const label = `${tricks} ${strain === "NT" ? "no trumps" : SUIT_NAMES[strain]}`;
-      grid.append(el("button", { type: "button", "data-action": call, disabled: !ok, "aria-label": label, html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`, onclick: () => act(call) }));
+      grid.append(
+        el("button", {
+          type: "button",
+          "data-action": call,
+          disabled: !ok,
+          "aria-label": label,
+          html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`,
+          onclick: () => act(call),
+        }),
+      );
     }
   }
   const extra = el("div", { class: "bid-extra" });
-  extra.append(el("button", { type: "button", class: "pass", "data-action": "pass", disabled: !legal.includes("pass"), onclick: () => act("pass") }, "Pass"));
+  extra.append(
+    el(
+      "button",
+      {
+        type: "button",
+        class: "pass",
+        "data-action": "pass",
+        disabled: !legal.includes("pass"),
+        onclick: () => act("pass"),
+      },
+      "Pass",
+    ),
+  );
   // The calls these rules allow (the server's "calls"): greyed while not legal now; the
   // ones they never allow are not shown at all.
   for (const call of state.view.table.calls || []) {
     const ok = legal.includes(call);
-    extra.append(el("button", { type: "button", "data-action": call, disabled: !ok, title: ok ? "" : "not allowed at this point of the auction", onclick: () => act(call) }, callText(call)));
+    extra.append(
+      el(
+        "button",
+        {
+          type: "button",
+          "data-action": call,
+          disabled: !ok,
+          title: ok ? "" : "not allowed at this point of the auction",
+          onclick: () => act(call),
+        },
+        callText(call),
+      ),
+    );
   }
   wrap.append(grid, extra);
   return wrap;
@@ -715,20 +1010,68 @@ function sendQueued() {
 async function showSummary(result) {
   const dialog = $("summary");
   const view = state.view;
-  const made = result.made === null || result.made === undefined ? "" : result.made ? "made" : "set";
+  const made =
+    result.made === null || result.made === undefined ? "" : result.made ? "made" : "set";
   const sheetBox = el("div", { id: "summary-sheet" }, el("p", {}, "Loading the score sheet…"));
-  const close = el("button", { class: "btn", type: "button", id: "summary-close", autofocus: true, onclick: () => dialog.close() }, view.table.finished ? "Close" : "Next hand");
+  const close = el(
+    "button",
+    {
+      class: "btn",
+      type: "button",
+      id: "summary-close",
+      autofocus: true,
+      onclick: () => dialog.close(),
+    },
+    view.table.finished ? "Close" : "Next hand",
+  );
   dialog.replaceChildren(
     el(
       "div",
-      { class: "summary-body", tabindex: "0", role: "region", "aria-label": "the hand's result and the score sheet" },
-      el("h2", { id: "summary-title" }, `Hand ${result.hand}: `, result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}` : "no contract (all passed)", made ? el("span", { class: made }, ` — ${made}`) : ""),
-      el("p", {}, "Tricks: ", result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", ")),
-      el("p", {}, "Points this hand: ", result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", ")),
+      {
+        class: "summary-body",
+        tabindex: "0",
+        role: "region",
+        "aria-label": "the hand's result and the score sheet",
+      },
+      el(
+        "h2",
+        { id: "summary-title" },
+        `Hand ${result.hand}: `,
+        result.contract
+          ? `${contractText(result.contract)} by ${seatName(result.contractor)}`
+          : "no contract (all passed)",
+        made ? el("span", { class: made }, ` — ${made}`) : "",
+      ),
+      el(
+        "p",
+        {},
+        "Tricks: ",
+        result.tricks_won.map((t, seat) => `${seatName(seat)} ${t}`).join(", "),
+      ),
+      el(
+        "p",
+        {},
+        "Points this hand: ",
+        result.points.map((p, side) => `${sideName(side)} ${p > 0 ? "+" : ""}${p}`).join(", "),
+      ),
       sheetBox,
     ),
     // The buttons stay in sight at the foot of the dialog however long the sheet grows.
-    el("div", { class: "summary-actions" }, el("p", { class: "summary-next", id: "summary-next", role: "status" }), el("a", { class: "btn secondary", href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`, id: "review-link" }, "Review this hand"), close),
+    el(
+      "div",
+      { class: "summary-actions" },
+      el("p", { class: "summary-next", id: "summary-next", role: "status" }),
+      el(
+        "a",
+        {
+          class: "btn secondary",
+          href: `/g/${encodeURIComponent(code)}#hand=${result.hand}`,
+          id: "review-link",
+        },
+        "Review this hand",
+      ),
+      close,
+    ),
   );
   if (!dialog.open) dialog.showModal();
   close.focus();
@@ -746,11 +1089,40 @@ async function showSummary(result) {
       el(
         "table",
         { class: "scores", "aria-label": "score sheet" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Contract"), sheet.sides.map((_, s) => el("th", {}, sideName(s))))),
-        el("tbody", {}, sheet.hands.map((h) => el("tr", {}, el("td", {}, String(h.hand)), el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"), h.scores.map((s) => el("td", {}, String(s)))))),
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            el("th", {}, "Hand"),
+            el("th", {}, "Contract"),
+            sheet.sides.map((_, s) => el("th", {}, sideName(s))),
+          ),
+        ),
+        el(
+          "tbody",
+          {},
+          sheet.hands.map((h) =>
+            el(
+              "tr",
+              {},
+              el("td", {}, String(h.hand)),
+              el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"),
+              h.scores.map((s) => el("td", {}, String(s))),
+            ),
+          ),
+        ),
       ),
     );
-    if (sheet.rule_490) parts.push(el("p", { class: "note" }, "The 490 rule: a side on 490 or more scores only by winning a contract."));
+    if (sheet.rule_490)
+      parts.push(
+        el(
+          "p",
+          { class: "note" },
+          "The 490 rule: a side on 490 or more scores only by winning a contract.",
+        ),
+      );
     const hand = sheet.hands.find((h) => h.hand === result.hand);
     if (hand) {
       parts.push(el("h3", {}, "All the hands as dealt"));
@@ -758,8 +1130,30 @@ async function showSummary(result) {
         el(
           "div",
           { class: "summary-hands" },
-          hand.dealt.map((cards, seat) => el("div", {}, el("strong", {}, seatName(seat)), el("div", { class: "mini-hand" }, sortHand(cards, strainOf(hand.contract), jokerSuitsOf(hand)).map((c) => cardElement(c))))),
-          el("div", {}, el("strong", {}, "Kitty"), el("div", { class: "mini-hand" }, hand.kitty.map((c) => cardElement(c)))),
+          hand.dealt.map((cards, seat) =>
+            el(
+              "div",
+              {},
+              el("strong", {}, seatName(seat)),
+              el(
+                "div",
+                { class: "mini-hand" },
+                sortHand(cards, strainOf(hand.contract), jokerSuitsOf(hand)).map((c) =>
+                  cardElement(c),
+                ),
+              ),
+            ),
+          ),
+          el(
+            "div",
+            {},
+            el("strong", {}, "Kitty"),
+            el(
+              "div",
+              { class: "mini-hand" },
+              hand.kitty.map((c) => cardElement(c)),
+            ),
+          ),
         ),
       );
     }
@@ -773,13 +1167,19 @@ function noteNextTurn() {
   if (!note || !$("summary").open) return;
   const view = state.view;
   const next = myTurn() && !view.table.finished;
-  note.textContent = next ? `Your turn in hand ${view.table.hand_number}: “${view.table.finished ? "Close" : "Next hand"}” takes you there.` : "";
+  note.textContent = next
+    ? `Your turn in hand ${view.table.hand_number}: “${view.table.finished ? "Close" : "Next hand"}” takes you there.`
+    : "";
 }
 
 // ------------------------------------------------------------------ chat
 const QUICK = ["Good luck!", "Well played!", "Thanks", "Sorry!", "Nice hand", "One moment, please"];
 function setupChat() {
-  $("chat-quick").replaceChildren(...QUICK.map((text) => el("button", { type: "button", onclick: () => send({ type: "chat", text }) }, text)));
+  $("chat-quick").replaceChildren(
+    ...QUICK.map((text) =>
+      el("button", { type: "button", onclick: () => send({ type: "chat", text }) }, text),
+    ),
+  );
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-text").value.trim();
@@ -848,30 +1248,48 @@ function announce(prev, view) {
     const last = view.table.last_trick;
     if (last) {
       const seen = prev.trick.length;
-      last.plays.slice(seen).forEach(([seat, action]) => out.push(playWords(seat, action, prev)));
+      for (const [seat, action] of last.plays.slice(seen)) out.push(playWords(seat, action, prev));
       out.push(`${seatName(last.winner)} wins the trick.`);
     }
   }
   const result = view.table.hand_result;
   if (result && (!prev || !prev.table.hand_result || prev.table.hand_result.hand !== result.hand)) {
-    const made = result.made === null || result.made === undefined ? "" : result.made ? " made" : " set";
-    out.push(`Hand ${result.hand} over: ${result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}${made}` : "all passed"}. Scores: ${result.scores.map((p, side) => `${sideName(side)} ${p}`).join(", ")}.`);
+    const made =
+      result.made === null || result.made === undefined ? "" : result.made ? " made" : " set";
+    out.push(
+      `Hand ${result.hand} over: ${result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}${made}` : "all passed"}. Scores: ${result.scores.map((p, side) => `${sideName(side)} ${p}`).join(", ")}.`,
+    );
   }
   const seats = view.table.auction_seats || [];
   const fromCall = sameHand ? prev.auction.length : 0;
-  for (let i = fromCall; i < view.auction.length; i++) out.push(callWords(seats[i], view.auction[i]));
-  if (view.contract && (!sameHand || !prev.contract)) out.push(`${seatName(view.contractor)} wins the auction: ${contractText(view.contract)}.`);
+  for (let i = fromCall; i < view.auction.length; i++)
+    out.push(callWords(seats[i], view.auction[i]));
+  if (view.contract && (!sameHand || !prev.contract))
+    out.push(`${seatName(view.contractor)} wins the auction: ${contractText(view.contract)}.`);
   if (sameHand) {
     const before = prev.tricks.reduce((sum, t) => sum + t.length, 0) + prev.trick.length;
     let i = 0;
     view.tricks.forEach((trick, k) => {
-      for (const [seat, action] of trick) if (i++ >= before) out.push(playWords(seat, action, view));
+      for (const [seat, action] of trick)
+        if (i++ >= before) out.push(playWords(seat, action, view));
       if (i > before) out.push(`${seatName(view.trick_winners[k])} wins the trick.`);
     });
-    for (const [seat, action] of view.trick) if (i++ >= before) out.push(playWords(seat, action, view));
+    for (const [seat, action] of view.trick)
+      if (i++ >= before) out.push(playWords(seat, action, view));
   }
-  if (myTurn() && !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)) {
-    out.push(view.phase === "auction" ? "Your turn to bid." : view.phase === "play" ? (view.trick.length ? "Your turn to play." : "Your lead.") : "Your turn.");
+  if (
+    myTurn() &&
+    !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)
+  ) {
+    out.push(
+      view.phase === "auction"
+        ? "Your turn to bid."
+        : view.phase === "play"
+          ? view.trick.length
+            ? "Your turn to play."
+            : "Your lead."
+          : "Your turn.",
+    );
   }
   out.forEach(say);
 }
@@ -882,11 +1300,16 @@ function onMessage(message) {
     state.message = message;
     state.view = message.view;
     const view = state.view;
-    if (!prev || prev.phase !== view.phase || (prev.table && prev.table.hand_number !== view.table.hand_number)) {
+    if (
+      !prev ||
+      prev.phase !== view.phase ||
+      (prev.table && prev.table.hand_number !== view.table.hand_number)
+    ) {
       state.selected.clear();
       state.jokerChoice = null;
     }
-    if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length)) state.showLast = false;
+    if (view.trick.length === 0 || (prev && prev.tricks.length !== view.tricks.length))
+      state.showLast = false;
     if (prev && (prev.to_move !== view.to_move || prev.phase !== view.phase)) toast("");
     render();
     announce(prev, view);
@@ -895,7 +1318,16 @@ function onMessage(message) {
       const top = $("contract").getBoundingClientRect().top;
       if (top < 0 || top > window.innerHeight / 2) $("contract").scrollIntoView({ block: "start" });
     }
-    if (myTurn() && !(prev && prev.to_move === view.to_move && prev.phase === view.phase && prev.seat === view.seat)) beep();
+    if (
+      myTurn() &&
+      !(
+        prev &&
+        prev.to_move === view.to_move &&
+        prev.phase === view.phase &&
+        prev.seat === view.seat
+      )
+    )
+      beep();
     if (state.queue.length) sendQueued();
     noteNextTurn();
     const result = view.table.hand_result;
@@ -936,7 +1368,13 @@ function showJoin(info) {
   const box = $("join");
   box.hidden = false;
   const open = info.seats.filter((s) => s.kind === "open");
-  const name = el("input", { id: "player-name", maxlength: "30", "aria-label": "your name", placeholder: "Your name", value: localStorage.getItem("fivehundred:name") || "" });
+  const name = el("input", {
+    id: "player-name",
+    maxlength: "30",
+    "aria-label": "your name",
+    placeholder: "Your name",
+    value: localStorage.getItem("fivehundred:name") || "",
+  });
   const err = el("p", { class: "error-line", role: "alert" });
   const buttons = open.map((s) =>
     el(
@@ -953,7 +1391,10 @@ function showJoin(info) {
             return;
           }
           try {
-            const answer = await postJSON(`/api/tables/${encodeURIComponent(code)}/seats/${s.seat}`, { name: who });
+            const answer = await postJSON(
+              `/api/tables/${encodeURIComponent(code)}/seats/${s.seat}`,
+              { name: who },
+            );
             localStorage.setItem(tokenKey, answer.token);
             localStorage.setItem("fivehundred:name", who);
             connect(answer.token);
@@ -969,7 +1410,16 @@ function showJoin(info) {
     el("h2", {}, info.name),
     el("p", {}, open.length ? "Take a seat:" : "Every seat is taken."),
     name,
-    el("div", { class: "seat-buttons" }, buttons, el("button", { class: "btn secondary", type: "button", id: "watch", onclick: () => connect(null) }, "Watch")),
+    el(
+      "div",
+      { class: "seat-buttons" },
+      buttons,
+      el(
+        "button",
+        { class: "btn secondary", type: "button", id: "watch", onclick: () => connect(null) },
+        "Watch",
+      ),
+    ),
     err,
   );
 }
@@ -995,7 +1445,10 @@ async function start() {
     info = await getJSON(`/api/tables/${encodeURIComponent(code)}`);
   } catch (error) {
     $("join").hidden = false;
-    $("join").replaceChildren(el("p", { role: "alert" }, `No such table: ${error.message}`), el("a", { href: "/" }, "Back to the lobby"));
+    $("join").replaceChildren(
+      el("p", { role: "alert" }, `No such table: ${error.message}`),
+      el("a", { href: "/" }, "Back to the lobby"),
+    );
     return;
   }
   state.info = info;
