@@ -75,8 +75,9 @@ class Timings:
         return result
 
 
-def bench(name: str, hands: int, preset: str, cpu: bool = False,
-          scores: tuple[int, ...] = ()) -> dict[str, float]:  # fmt: skip
+def bench(
+    name: str, hands: int, preset: str, cpu: bool = False, scores: tuple[int, ...] = ()
+) -> dict[str, float]:
     """Single hands at fixed scores, all seats played by ``name``."""
     clock = time.process_time if cpu else time.perf_counter
     rules = make_rules(preset)

@@ -62,8 +62,9 @@ def engine_actions(preset: str, hands: int, seed: int = 1, first: int = 0) -> tu
     return time.process_time() - start, actions
 
 
-def env_steps(preset: str, hands: int, wrapped: bool, seed: int = 1,
-              first: int = 0, python: bool = False) -> tuple[float, int]:  # fmt: skip
+def env_steps(
+    preset: str, hands: int, wrapped: bool, seed: int = 1, first: int = 0, python: bool = False
+) -> tuple[float, int]:
     """CPU seconds and agent steps for ``hands`` one-hand episodes with random agents
     (``python``: ``raw_env`` without the C extension)."""
     if python:
@@ -110,30 +111,44 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--preset", action="append", help="preset (repeatable; default: all)")
-    parser.add_argument("--wrapped", action="store_true",
-                        help="also time env() with PettingZoo's checking wrappers")  # fmt: skip
-    parser.add_argument("--python", action="store_true",
-                        help="also time raw_env without the C extension")  # fmt: skip
-    parser.add_argument("--opcodes", action="store_true",
-                        help="also count Python opcodes per action and step")  # fmt: skip
+    parser.add_argument(
+        "--wrapped", action="store_true", help="also time env() with PettingZoo's checking wrappers"
+    )
+    parser.add_argument(
+        "--python", action="store_true", help="also time raw_env without the C extension"
+    )
+    parser.add_argument(
+        "--opcodes", action="store_true", help="also count Python opcodes per action and step"
+    )
     args = parser.parse_args()
     if args.hands <= 0:
         parser.error("--hands must be positive")
-    presets = args.preset or ["australian", "three_handed", "five_handed", "six_handed",
-                              "two_handed"]  # fmt: skip
+    presets = args.preset or [
+        "australian",
+        "three_handed",
+        "five_handed",
+        "six_handed",
+        "two_handed",
+    ]
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     compiled = "built" if raw_env().encoder.speedups is not None else "NOT built"
-    print(f"{args.hands} random hands per preset, one core (load average {load}); "
-          f"C extension {compiled}")  # fmt: skip
-    print(f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
-          + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else "")
-          + (f" {'python step/s':>13} {'cost':>6}" if args.python else ""))  # fmt: skip
+    print(
+        f"{args.hands} random hands per preset, one core (load average {load}); "
+        f"C extension {compiled}"
+    )
+    print(
+        f"{'preset':<14} {'engine act/s':>13} {'raw_env step/s':>15} {'cost':>6}"
+        + (f" {'env() step/s':>13} {'cost':>6}" if args.wrapped else "")
+        + (f" {'python step/s':>13} {'cost':>6}" if args.python else "")
+    )
     for preset in presets:
         totals = [0.0] * 8
         for first in range(0, args.hands, ROUND):
             count = min(ROUND, args.hands - first)
-            runs = [engine_actions(preset, count, first=first),
-                    env_steps(preset, count, False, first=first)]  # fmt: skip
+            runs = [
+                engine_actions(preset, count, first=first),
+                env_steps(preset, count, False, first=first),
+            ]
             if args.wrapped:
                 runs.append(env_steps(preset, count, True, first=first))
             if args.python:

@@ -38,8 +38,19 @@ from fivehundred.bots import house, make_player
 from fivehundred.game import HandState
 from fivehundred.rules import make_rules
 
-ALL = ("S", "C", "D", "H", "NT", "misere", "open_misere", "hi_lo", "double_misere",
-       "shields_double", "patastrophe")  # fmt: skip
+ALL = (
+    "S",
+    "C",
+    "D",
+    "H",
+    "NT",
+    "misere",
+    "open_misere",
+    "hi_lo",
+    "double_misere",
+    "shields_double",
+    "patastrophe",
+)
 
 
 @dataclass(frozen=True)
@@ -56,27 +67,42 @@ class Family:
 FAMILIES = (
     Family("hi_lo", "australian", {"hi_lo": True}, ("hi_lo",)),
     Family("double_misere", "australian", {"double_misere": True}, ("double_misere",)),
-    Family("double_misere+anytime", "australian",
-           {"double_misere": True, "misere_anytime": True}, ("misere", "double_misere")),
-    Family("shields_double", "australian", {"double_misere": True, "shields_double": True,
-           "misere_anytime": True}, ("double_misere", "shields_double")),
-    Family("patastrophe", "australian", {"double_misere": True, "patastrophe": True,
-           "misere_anytime": True}, ("double_misere", "patastrophe")),
-    Family("wilkinson_misere", "australian", {"wilkinson_misere": True},
-           ("misere", "open_misere")),
+    Family(
+        "double_misere+anytime",
+        "australian",
+        {"double_misere": True, "misere_anytime": True},
+        ("misere", "double_misere"),
+    ),
+    Family(
+        "shields_double",
+        "australian",
+        {"double_misere": True, "shields_double": True, "misere_anytime": True},
+        ("double_misere", "shields_double"),
+    ),
+    Family(
+        "patastrophe",
+        "australian",
+        {"double_misere": True, "patastrophe": True, "misere_anytime": True},
+        ("double_misere", "patastrophe"),
+    ),
+    Family("wilkinson_misere", "australian", {"wilkinson_misere": True}, ("misere", "open_misere")),
     Family("slam_call", "australian", {"slam_call": True}, ("slam",)),
     Family("claim", "australian", {"claim": True}, ("claim",)),
     Family("j5_no_trumps", "australian", {"j5_no_trumps": True}, ("NT",)),
     Family("ralphing", "australian", {"ralphing": True}, ALL),
-    Family("split_colours", "australian", {"split_colours": True, "hi_lo": True,
-           "double_misere": True}, ("misere", "open_misere", "hi_lo", "double_misere")),
+    Family(
+        "split_colours",
+        "australian",
+        {"split_colours": True, "hi_lo": True, "double_misere": True},
+        ("misere", "open_misere", "hi_lo", "double_misere"),
+    ),
     Family("inkle", "american", {"inkle": True}, ALL),
     Family("french_canadian", "french_canadian", {}, ("misere", "open_misere")),
     Family("dead_hand (2)", "two_handed", {"dead_hand": True}, ALL),
     Family("dead_hand (3)", "three_handed", {"dead_hand": True}, ALL),
     Family("open_eight", "two_handed", {"open_eight": True}, ALL),
     Family("draw_pack", "two_handed", {"draw_pack": True}, ALL),
-)  # fmt: skip
+)
 
 
 def play(tasks: Sequence[Any]) -> tuple[list[MatchOutcome], int]:
@@ -93,8 +119,7 @@ def play(tasks: Sequence[Any]) -> tuple[list[MatchOutcome], int]:
     return outcomes, failed
 
 
-def row(family: Family, team_a: str, team_b: str, deals: int, seed: int,
-        single: bool) -> str:  # fmt: skip
+def row(family: Family, team_a: str, team_b: str, deals: int, seed: int, single: bool) -> str:
     rules = make_rules(family.preset, family.variants)
     tasks = duplicate_tasks(rules, team_a, team_b, deals, seed, single, max_hands=60)
     start = time.perf_counter()
@@ -117,15 +142,20 @@ def row(family: Family, team_a: str, team_b: str, deals: int, seed: int,
         calls = {t: summary.house_calls[t].get(name) for t in ("A", "B")}
         if name in family.contracts or any(calls.values()):
             # per team: calls / made (slam) or right (claim)
-            parts.append(name + " " + " ".join(
-                f"{t} {c.bid}/{c.made}" if c else f"{t} 0/0" for t, c in calls.items()))  # fmt: skip
+            parts.append(
+                name
+                + " "
+                + " ".join(f"{t} {c.bid}/{c.made}" if c else f"{t} 0/0" for t, c in calls.items())
+            )
     lo, hi = summary.win_interval
     diff = summary.difference
     games = "–" if single else str(summary.matches)
-    return (f"{family.name:22} {team_a:>9} v {team_b:<12} {games:>5} {summary.hands:>5}  "
-            f"{' '.join(parts):<32} {summary.thrown_in:>6} {failed:>7}  "
-            f"{summary.win_rate:6.1%} ({lo:.0%}–{hi:.0%})  {diff[0]:+6.1f} ({diff[1]:+.0f} to "
-            f"{diff[2]:+.0f})  {time.perf_counter() - start:5.1f}s")  # fmt: skip
+    return (
+        f"{family.name:22} {team_a:>9} v {team_b:<12} {games:>5} {summary.hands:>5}  "
+        f"{' '.join(parts):<32} {summary.thrown_in:>6} {failed:>7}  "
+        f"{summary.win_rate:6.1%} ({lo:.0%}–{hi:.0%})  {diff[0]:+6.1f} ({diff[1]:+.0f} to "
+        f"{diff[2]:+.0f})  {time.perf_counter() - start:5.1f}s"
+    )
 
 
 def throw_ins(hands: int, seed: int) -> None:
@@ -193,8 +223,10 @@ def hi_lo_play(hands: int, seed: int) -> None:
     print(
         f"\nhi/lo played out, {len(tricks)} hands the bots bid it with (heuristic in every seat):"
     )
-    print(f"  made exactly five: {made}/{len(tricks)} = {made / max(1, len(tricks)):.0%} "
-          f"({lo:.0%}–{hi:.0%}); the contractor's tricks {spread}")  # fmt: skip
+    print(
+        f"  made exactly five: {made}/{len(tricks)} = {made / max(1, len(tricks)):.0%} "
+        f"({lo:.0%}–{hi:.0%}); the contractor's tricks {spread}"
+    )
     print(f"  a card decision of the hi/lo hand: {1000 * spent[0] / max(1, spent[1]):.1f} ms mean")
 
 

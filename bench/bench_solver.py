@@ -43,8 +43,10 @@ def _percentile(values: list[float], q: float) -> float:
 
 def _row(name: str, times: list[float], nodes: list[int] | None = None) -> str:
     ms = [t * 1000 for t in times]
-    text = (f"{name:<24} median {statistics.median(ms):8.2f} ms   p99 {_percentile(ms, 0.99):8.2f}"
-            f" ms   max {max(ms):8.2f} ms   ({len(ms)} deals)")  # fmt: skip
+    text = (
+        f"{name:<24} median {statistics.median(ms):8.2f} ms   p99 {_percentile(ms, 0.99):8.2f}"
+        f" ms   max {max(ms):8.2f} ms   ({len(ms)} deals)"
+    )
     if nodes:
         text += f"   nodes median {statistics.median(nodes):,.0f}"
     return text
@@ -55,8 +57,7 @@ def _solve_counting(pos: Position) -> tuple[int, int]:
     t = table()
     h, st = pos.packed()
     st[E.S_GEN] = t.next_gen()
-    value = E.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left,
-                          int(st[E.S_TCOUNT]))  # fmt: skip
+    value = E.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[E.S_TCOUNT]))
     return pos.won + int(value), int(st[E.S_NODES])
 
 
@@ -74,8 +75,12 @@ def _first_solve() -> float:
     """Seconds from a fresh interpreter's first import of the solver to its first full
     solve (the interpreter's own start not counted)."""
     src = str(Path(__file__).resolve().parents[1] / "src")
-    done = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r})\n"
-                           + _FIRST], capture_output=True, text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r})\n" + _FIRST],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(done.stdout.split()[-1])
 
 
@@ -106,8 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.deals < 1 or args.repeat < 1:
         parser.error("--deals and --repeat must be at least 1")
 
-    print(f"first solve in a fresh process, import included: {_first_solve():.3f} s "
-          f"(kernel: {E.VARIANT})")  # fmt: skip
+    print(
+        f"first solve in a fresh process, import included: {_first_solve():.3f} s "
+        f"(kernel: {E.VARIANT})"
+    )
 
     dds = None if args.no_endplay else _endplay()
     dds_times: list[float] = []
@@ -154,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
         base99 = _percentile(dds_times, 0.99)
         for kind, median in medians.items():
             against = "the same deals" if kind == "suit" else "its suit figures"
-            print(f"ours / DDS, {kind} (against {against}): median {median / base:.2f}x"
-                  f"   p99 {p99s[kind] / base99:.2f}x")  # fmt: skip
+            print(
+                f"ours / DDS, {kind} (against {against}): median {median / base:.2f}x"
+                f"   p99 {p99s[kind] / base99:.2f}x"
+            )
     return 0
 
 

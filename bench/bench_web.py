@@ -57,11 +57,13 @@ def address(kind: int, index: int) -> str:
 ABUSER = "127.0.0.2"
 
 
-def _request(base: str, method: str, path: str, body: dict[str, Any] | None = None,
-             source: str | None = None) -> tuple[int, dict[str, Any]]:  # fmt: skip
+def _request(
+    base: str, method: str, path: str, body: dict[str, Any] | None = None, source: str | None = None
+) -> tuple[int, dict[str, Any]]:
     host, port = base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=60,
-                                            source_address=(source, 0) if source else None)  # fmt: skip
+    connection = http.client.HTTPConnection(
+        host, int(port), timeout=60, source_address=(source, 0) if source else None
+    )
     try:
         data = json.dumps(body).encode() if body is not None else None
         connection.request(method, path, body=data, headers={"content-type": "application/json"})
@@ -106,15 +108,35 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
     while time.time() < deadline:
         source = address(1, seed * 1000 + game)  # a visitor of its own each game
         game += 1
-        code = (await loop.run_in_executor(None, _post, base, "/api/tables",
-                                           {"seats": ["open"] * 4, "options": {"delay": 0}},
-                                           source))["table"]  # fmt: skip
-        tokens = [(await loop.run_in_executor(None, _post, base, f"/api/tables/{code}/seats/{seat}",
-                                              {"name": f"bench{seat}"}, source))["token"]
-                  for seat in range(4)]  # fmt: skip
-        sockets = [await websockets.connect(f"{ws_base}/ws/tables/{code}?token={t}", max_size=2**20,
-                                            local_addr=(source, 0))
-                   for t in tokens]  # fmt: skip
+        code = (
+            await loop.run_in_executor(
+                None,
+                _post,
+                base,
+                "/api/tables",
+                {"seats": ["open"] * 4, "options": {"delay": 0}},
+                source,
+            )
+        )["table"]
+        tokens = [
+            (
+                await loop.run_in_executor(
+                    None,
+                    _post,
+                    base,
+                    f"/api/tables/{code}/seats/{seat}",
+                    {"name": f"bench{seat}"},
+                    source,
+                )
+            )["token"]
+            for seat in range(4)
+        ]
+        sockets = [
+            await websockets.connect(
+                f"{ws_base}/ws/tables/{code}?token={t}", max_size=2**20, local_addr=(source, 0)
+            )
+            for t in tokens
+        ]
 
         async def client(ws: Any, code: str) -> None:
             acted = -1
@@ -140,8 +162,15 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
                     acted = message["version"]
                     sent_at = time.perf_counter()
                     totals.actions += 1
-                    await ws.send(json.dumps({"type": "action", "version": acted,
-                                              "action": rng.choice(view["legal"])}))  # fmt: skip
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "type": "action",
+                                "version": acted,
+                                "action": rng.choice(view["legal"]),
+                            }
+                        )
+                    )
 
         await asyncio.gather(*(client(ws, code) for ws in sockets))
         for ws in sockets:
@@ -215,8 +244,9 @@ class ComputerTables:
                 self.longest_wait = max(self.longest_wait, now - since)
 
     def start(self) -> None:
-        self.started = {code: _get(self.base, f"/api/tables/{code}")["version"]
-                        for code in self.live}  # fmt: skip
+        self.started = {
+            code: _get(self.base, f"/api/tables/{code}")["version"] for code in self.live
+        }
         self.thread.start()
 
     def _keep(self) -> None:
@@ -323,8 +353,17 @@ def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
         totals.games += part.games
         totals.lag += part.lag
         totals.cpu += part.cpu
-    return Measure(totals, computer_actions, elapsed, cpu, load, computer.longest_wait,
-                   search.longest_wait, search_actions, abuser)  # fmt: skip
+    return Measure(
+        totals,
+        computer_actions,
+        elapsed,
+        cpu,
+        load,
+        computer.longest_wait,
+        search.longest_wait,
+        search_actions,
+        abuser,
+    )
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -343,20 +382,40 @@ def main() -> int:
     parser.add_argument("--socket-tables", type=int, default=50)
     parser.add_argument("--computer-tables", type=int, default=50)
     parser.add_argument("--computer", default="random", help="the computer tables' player")
-    parser.add_argument("--computer-delay", type=float, default=0.1,
-                        help="seconds between the computer tables' moves")  # fmt: skip
+    parser.add_argument(
+        "--computer-delay",
+        type=float,
+        default=0.1,
+        help="seconds between the computer tables' moves",
+    )
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
-    parser.add_argument("--client-processes", type=int, default=2,
-                        help="processes the socket clients are shared among (default 2)")  # fmt: skip
-    parser.add_argument("--search-tables", type=int, default=2,
-                        help="normal tables of search players (default 2)")  # fmt: skip
+    parser.add_argument(
+        "--client-processes",
+        type=int,
+        default=2,
+        help="processes the socket clients are shared among (default 2)",
+    )
+    parser.add_argument(
+        "--search-tables", type=int, default=2, help="normal tables of search players (default 2)"
+    )
     parser.add_argument("--search-player", default="hard", help="their player (default hard)")
-    parser.add_argument("--abuse", action=argparse.BooleanOptionalAction, default=True,
-                        help="an abusive client beside the normal load (default: on)")  # fmt: skip
-    parser.add_argument("--abuse-player", default="expert",
-                        help="the abuser's search tables' player (default expert)")  # fmt: skip
-    parser.add_argument("--stall-seconds", type=float, default=30,
-                        help="a normal table that waits longer for a move has stalled")  # fmt: skip
+    parser.add_argument(
+        "--abuse",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="an abusive client beside the normal load (default: on)",
+    )
+    parser.add_argument(
+        "--abuse-player",
+        default="expert",
+        help="the abuser's search tables' player (default expert)",
+    )
+    parser.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=30,
+        help="a normal table that waits longer for a move has stalled",
+    )
     parser.add_argument("--workers", type=int, default=None, help="the server's --workers")
     args = parser.parse_args()
     with socket.socket() as probe:
@@ -366,9 +425,22 @@ def main() -> int:
     workdir = tempfile.mkdtemp(prefix="bench-web-")
     db = args.db or f"sqlite:///{workdir}/bench.sqlite3"
     workers = [] if args.workers is None else ["--workers", str(args.workers)]
-    server = subprocess.Popen([sys.executable, "-m", "fivehundred", "serve", "--port", str(port),
-                               "--db", db, "--log-level", "warning", *workers],
-                              env={**os.environ, "FIVEHUNDRED_DATA_DIR": workdir})  # fmt: skip
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "fivehundred",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--log-level",
+            "warning",
+            *workers,
+        ],
+        env={**os.environ, "FIVEHUNDRED_DATA_DIR": workdir},
+    )
     try:
         for _ in range(600):
             try:
@@ -392,23 +464,29 @@ def main() -> int:
     totals, elapsed, cpu = measure.totals, measure.elapsed, measure.server_cpu
     lat = totals.latencies
     computer = measure.computer_actions
-    print(f"{args.socket_tables} socket tables ({args.client_processes} client processes) + "
-          f"{args.computer_tables} computer tables ({args.computer}, {args.computer_delay} s "
-          f"between moves), {elapsed:.0f} s, {os.cpu_count()} CPUs, load average at the end "
-          + " ".join(f"{x:.2f}" for x in measure.load))  # fmt: skip
+    print(
+        f"{args.socket_tables} socket tables ({args.client_processes} client processes) + "
+        f"{args.computer_tables} computer tables ({args.computer}, {args.computer_delay} s "
+        f"between moves), {elapsed:.0f} s, {os.cpu_count()} CPUs, load average at the end "
+        + " ".join(f"{x:.2f}" for x in measure.load)
+    )
     print(
         f"socket actions: {totals.actions} ({totals.actions / elapsed:.0f}/s), games finished {totals.games}"
     )
     print(f"computer actions: {computer} ({computer / elapsed:.0f}/s)")
     if lat:
-        print("latency action -> next view (ms): "
-              f"p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * _percentile(lat, 0.9):.1f}  "
-              f"p99 {1000 * _percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}")  # fmt: skip
+        print(
+            "latency action -> next view (ms): "
+            f"p50 {1000 * statistics.median(lat):.1f}  p90 {1000 * _percentile(lat, 0.9):.1f}  "
+            f"p99 {1000 * _percentile(lat, 0.99):.1f}  max {1000 * max(lat):.1f}"
+        )
     total = totals.actions + computer
     if total and cpu:
-        print(f"server CPU: {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
-              f"{1000 * cpu / total:.2f} ms per action; the clients: {totals.cpu:.1f} s "
-              f"({100 * totals.cpu / elapsed:.0f}% of one core)")  # fmt: skip
+        print(
+            f"server CPU: {cpu:.1f} s ({100 * cpu / elapsed:.0f}% of one core), "
+            f"{1000 * cpu / total:.2f} ms per action; the clients: {totals.cpu:.1f} s "
+            f"({100 * totals.cpu / elapsed:.0f}% of one core)"
+        )
     lag = stats["loop_lag_ms"]
     print(
         f"server event-loop lag (ms, last minute): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
@@ -416,21 +494,29 @@ def main() -> int:
     if "commits" in stats:
         written = stats["commits"]["actions"] - before["commits"]["actions"]
         transactions = stats["commits"]["transactions"] - before["commits"]["transactions"]
-        print(f"group commit: {written} actions in {transactions} transactions "
-              f"({written / max(1, transactions):.1f} per transaction)")  # fmt: skip
+        print(
+            f"group commit: {written} actions in {transactions} transactions "
+            f"({written / max(1, transactions):.1f} per transaction)"
+        )
     if totals.lag:
-        print("client event-loop lag (ms): "
-              f"p50 {1000 * statistics.median(totals.lag):.1f}  "
-              f"p99 {1000 * _percentile(totals.lag, 0.99):.1f}  max {1000 * max(totals.lag):.1f}")  # fmt: skip
-    print(f"longest wait for a move: computer tables {measure.longest_wait:.1f} s, "
-          f"{args.search_tables} {args.search_player} tables {measure.search_wait:.1f} s "
-          f"({measure.search_actions} actions)")  # fmt: skip
+        print(
+            "client event-loop lag (ms): "
+            f"p50 {1000 * statistics.median(totals.lag):.1f}  "
+            f"p99 {1000 * _percentile(totals.lag, 0.99):.1f}  max {1000 * max(totals.lag):.1f}"
+        )
+    print(
+        f"longest wait for a move: computer tables {measure.longest_wait:.1f} s, "
+        f"{args.search_tables} {args.search_player} tables {measure.search_wait:.1f} s "
+        f"({measure.search_actions} actions)"
+    )
     stalled = max(measure.longest_wait, measure.search_wait) > args.stall_seconds
     if measure.abuser is not None:
         abuser = measure.abuser
-        print(f"abuser ({ABUSER}): {len(abuser.search_tables)} {args.abuse_player} tables, then "
-              f"{sum(abuser.statuses.values())} creations answered "
-              + ", ".join(f"{count} x {status}" for status, count in sorted(abuser.statuses.items())))  # fmt: skip
+        print(
+            f"abuser ({ABUSER}): {len(abuser.search_tables)} {args.abuse_player} tables, then "
+            f"{sum(abuser.statuses.values())} creations answered "
+            + ", ".join(f"{count} x {status}" for status, count in sorted(abuser.statuses.items()))
+        )
     print(
         f"errors: {len(totals.errors)}" + (f" (first: {totals.errors[0]})" if totals.errors else "")
     )

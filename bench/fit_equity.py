@@ -78,8 +78,10 @@ def main() -> None:
     )
     fair = 1 / len(rows[0][0])
     coin = sum(math.log(fair) if won else math.log(1 - fair) for _, won in rows)
-    print(f"fitted: scale {best[0]:.2f}, room {best[1]:.0f}; log-likelihood "
-          f"{loglik(rows, *best):.1f} (fair shares: {coin:.1f})")  # fmt: skip
+    print(
+        f"fitted: scale {best[0]:.2f}, room {best[1]:.0f}; log-likelihood "
+        f"{loglik(rows, *best):.1f} (fair shares: {coin:.1f})"
+    )
     buckets: dict[tuple[int, int], list[tuple[int, float]]] = {}
     for scores, won in rows:
         us, them = scores[0], max(scores[1:])

@@ -23,14 +23,20 @@ from fivehundred.bots import make_player
 from fivehundred.scoring import side_of_seats
 
 
-def play_hand(game: pyspiel.Game, deal_seed: int, ismcts_side: int, simulations: int,
-              seed: int) -> list[float]:  # fmt: skip
+def play_hand(
+    game: pyspiel.Game, deal_seed: int, ismcts_side: int, simulations: int, seed: int
+) -> list[float]:
     """One hand; returns each side's points."""
     rules = fivehundred.env.openspiel_game.rules_of(game.get_parameters())
     sides = side_of_seats(rules)
     random_state = np.random.RandomState(seed)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, random_state), uct_c=2.0,
-                           max_simulations=simulations, random_state=random_state)  # fmt: skip
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, random_state),
+        uct_c=2.0,
+        max_simulations=simulations,
+        random_state=random_state,
+    )
     heuristic = {p: make_player("heuristic", seed=seed * 7 + p) for p in range(rules.players)}
     state = game.new_initial_state()
     deal_rng = np.random.RandomState(deal_seed)
@@ -68,8 +74,10 @@ def main() -> None:
             diffs.append(ismcts_points - sum(others) / len(others))
             print(f"deal {index + 1}, ISMCTS on side {side}: points {points}")
     mean = sum(diffs) / len(diffs)
-    print(f"ISMCTS − heuristic per hand: {mean:+.1f} over {len(diffs)} hands "
-          f"({time.perf_counter() - start:.0f} s)")  # fmt: skip
+    print(
+        f"ISMCTS − heuristic per hand: {mean:+.1f} over {len(diffs)} hands "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ class Policy(nn.Module):
 
     def __init__(self, size: int, hidden: int = 256) -> None:
         super().__init__()
-        self.trunk = nn.Sequential(nn.Linear(size, hidden), nn.ReLU(),
-                                   nn.Linear(hidden, hidden), nn.ReLU())  # fmt: skip
+        self.trunk = nn.Sequential(
+            nn.Linear(size, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
+        )
         self.logits = nn.Linear(hidden, NUM_ACTIONS)
         self.value = nn.Linear(hidden, 1)
 
@@ -79,8 +80,10 @@ def train(policy: Policy, args: argparse.Namespace) -> dict[str, Any]:
     """PPO with GAE over lockstep environments; returns training statistics."""
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    envs = [SingleAgentEnv(opponents=args.opponent, side=0, seed=args.seed * 1000 + i)
-            for i in range(args.envs)]  # fmt: skip
+    envs = [
+        SingleAgentEnv(opponents=args.opponent, side=0, seed=args.seed * 1000 + i)
+        for i in range(args.envs)
+    ]
     obs = [env.reset(seed=args.seed * 1000 + i)[0] for i, env in enumerate(envs)]
     optimiser = torch.optim.Adam(policy.parameters(), lr=args.lr)
     start = time.perf_counter()
@@ -93,8 +96,9 @@ def train(policy: Policy, args: argparse.Namespace) -> dict[str, Any]:
             break
         if not args.updates and time.perf_counter() - start > args.minutes * 60:
             break
-        batch: dict[str, list[Any]] = {k: [] for k in ("obs", "mask", "act", "logp", "val",
-                                                       "rew", "done")}  # fmt: skip
+        batch: dict[str, list[Any]] = {
+            k: [] for k in ("obs", "mask", "act", "logp", "val", "rew", "done")
+        }
         for _ in range(args.steps):
             o = torch.from_numpy(np.stack([x["observation"] for x in obs]))
             m = torch.from_numpy(np.stack([x["action_mask"] for x in obs]).astype(bool))
@@ -137,10 +141,13 @@ def train(policy: Policy, args: argparse.Namespace) -> dict[str, Any]:
             advantages[t] = gae
         targets = advantages + values
         flat = {
-            "obs": torch.cat(batch["obs"]), "mask": torch.cat(batch["mask"]),
-            "act": torch.cat(batch["act"]), "logp": torch.cat(batch["logp"]),
-            "adv": advantages.reshape(-1), "ret": targets.reshape(-1),
-        }  # fmt: skip
+            "obs": torch.cat(batch["obs"]),
+            "mask": torch.cat(batch["mask"]),
+            "act": torch.cat(batch["act"]),
+            "logp": torch.cat(batch["logp"]),
+            "adv": advantages.reshape(-1),
+            "ret": targets.reshape(-1),
+        }
         flat["adv"] = (flat["adv"] - flat["adv"].mean()) / (flat["adv"].std() + 1e-8)
         size = flat["act"].shape[0]
         for _ in range(args.epochs):
@@ -165,9 +172,11 @@ def train(policy: Policy, args: argparse.Namespace) -> dict[str, Any]:
         mean = sum(recent) / len(recent) if recent else 0.0
         history.append(mean)
         if not args.quiet:
-            print(f"update {updates:>4}  {time.perf_counter() - start:>6.0f} s  "
-                  f"hands {len(finished):>6}  points per hand (last 200) {mean:+7.1f}",
-                  flush=True)  # fmt: skip
+            print(
+                f"update {updates:>4}  {time.perf_counter() - start:>6.0f} s  "
+                f"hands {len(finished):>6}  points per hand (last 200) {mean:+7.1f}",
+                flush=True,
+            )
     for env in envs:
         env.close()
     return {"updates": updates, "hands": len(finished), "history": history}
@@ -218,9 +227,11 @@ def main(argv: list[str] | None = None) -> int:
         s = evaluate(policy, opponent, args.eval_deals, args.seed + 1000)
         lo, hi = s.win_interval
         mean, dlo, dhi = s.difference
-        print(f"ppo vs {opponent:<9}: hands won {s.win_rate:.1%} ({lo:.1%}–{hi:.1%}), "
-              f"points per hand A − B {mean:+.1f} ({dlo:+.1f} to {dhi:+.1f}), "
-              f"{s.deals} duplicate deals")  # fmt: skip
+        print(
+            f"ppo vs {opponent:<9}: hands won {s.win_rate:.1%} ({lo:.1%}–{hi:.1%}), "
+            f"points per hand A − B {mean:+.1f} ({dlo:+.1f} to {dhi:+.1f}), "
+            f"{s.deals} duplicate deals"
+        )
     return 0
 
 

@@ -53,8 +53,10 @@ def observation_from_view(
     red, black = (SUITS.index(s) if s else FREE_SUIT for s in view["joker_suits"])
     joker_suits = (red, black)
     trick = tuple((seat, _play(text)) for seat, text in view["trick"])
-    tricks = tuple((tuple((seat, _play(text)) for seat, text in plays), winner)
-                   for plays, winner in zip(view["tricks"], view["trick_winners"], strict=True))  # fmt: skip
+    tricks = tuple(
+        (tuple((seat, _play(text)) for seat, text in plays), winner)
+        for plays, winner in zip(view["tricks"], view["trick_winners"], strict=True)
+    )
     trump = -1
     led_suit = -1
     if contract >= 0:
@@ -127,8 +129,15 @@ def _request(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         raise SystemExit(f"ws_player: cannot reach {url}: {error.reason}") from None
 
 
-async def play(server: str, code: str, token: str, player_name: str, seed: int, rules: Rules,
-               quiet: bool = False) -> dict[str, Any]:  # fmt: skip
+async def play(
+    server: str,
+    code: str,
+    token: str,
+    player_name: str,
+    seed: int,
+    rules: Rules,
+    quiet: bool = False,
+) -> dict[str, Any]:
     """Play the token's seat until the game is over; returns the last view message."""
     url = server.replace("http", "ws", 1).rstrip("/") + f"/ws/tables/{code}?token={token}"
     acted = -1
@@ -144,8 +153,10 @@ async def play(server: str, code: str, token: str, player_name: str, seed: int, 
             view = message["view"]
             if view["table"]["finished"]:
                 if not quiet:
-                    print(f"game over after {view['table']['hands_played']} hands; scores "
-                          f"{view['scores']}; winner side {view['table']['winner']}")  # fmt: skip
+                    print(
+                        f"game over after {view['table']['hands_played']} hands; scores "
+                        f"{view['scores']}; winner side {view['table']['winner']}"
+                    )
                 return dict(message)
             if not view["legal"] or message["version"] <= acted:
                 continue
@@ -154,8 +165,15 @@ async def play(server: str, code: str, token: str, player_name: str, seed: int, 
             player = make_player(player_name, seed + message["version"])
             action = player.act(observation)
             decisions += 1
-            await ws.send(json.dumps({"type": "action", "version": message["version"],
-                                      "action": action_text(action, rules.two_jokers)}))  # fmt: skip
+            await ws.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "version": message["version"],
+                        "action": action_text(action, rules.two_jokers),
+                    }
+                )
+            )
     raise SystemExit("ws_player: the server closed the connection")
 
 

@@ -35,23 +35,39 @@ def test_mean_interval() -> None:
     assert mean_interval([5.0]) == (5.0, 5.0, 5.0)
 
 
-def _hand(a: int, b: int, team: str | None = None, strain: str | None = None,
-          made: bool | None = None) -> HandOutcome:  # fmt: skip
+def _hand(
+    a: int, b: int, team: str | None = None, strain: str | None = None, made: bool | None = None
+) -> HandOutcome:
     return HandOutcome(a, b, strain and ("7" + strain), strain, team, made)
 
 
 def test_summary_of_hand_made_results() -> None:
     outcomes = [
         # deal 1: A wins both halves
-        MatchOutcome(1, False, [_hand(200, 20, "A", "H", True), _hand(300, 0, "A", "NT", True)],
-                     500, 20, "A", {"A": 0.5, "B": 0.1}, {"A": 100, "B": 100}),
-        MatchOutcome(1, True, [_hand(-200, 30, "A", "H", False), _hand(0, 250, "B", "misere",
-                                                                      True)],
-                     -200, 280, "B", {"A": 0.5, "B": 0.1}, {"A": 100, "B": 100}),
+        MatchOutcome(
+            1,
+            False,
+            [_hand(200, 20, "A", "H", True), _hand(300, 0, "A", "NT", True)],
+            500,
+            20,
+            "A",
+            {"A": 0.5, "B": 0.1},
+            {"A": 100, "B": 100},
+        ),
+        MatchOutcome(
+            1,
+            True,
+            [_hand(-200, 30, "A", "H", False), _hand(0, 250, "B", "misere", True)],
+            -200,
+            280,
+            "B",
+            {"A": 0.5, "B": 0.1},
+            {"A": 100, "B": 100},
+        ),
         # deal 2: a tie and a win for A
         MatchOutcome(2, False, [_hand(40, 40)], 40, 40, None),
         MatchOutcome(2, True, [_hand(100, 0, "A", "S", True)], 100, 0, "A"),
-    ]  # fmt: skip
+    ]
     s = summarize(outcomes, "x", "y")
     assert s.matches == 4 and s.deals == 2 and s.hands == 6
     assert s.wins == {"A": 2, "B": 1} and s.ties == 1
@@ -72,8 +88,7 @@ def test_summary_of_hand_made_results() -> None:
 
 def test_duplicate_swaps_seats_and_keeps_the_cards() -> None:
     rules = make_rules()
-    tasks = duplicate_tasks(rules, "heuristic", "random", 2, 3, single_hand=True,
-                            keep_records=True)  # fmt: skip
+    tasks = duplicate_tasks(rules, "heuristic", "random", 2, 3, single_hand=True, keep_records=True)
     assert [t.swapped for t in tasks] == [False, True, False, True]
     assert team_seats(rules, False) == ((0, 2), (1, 3))
     assert team_seats(rules, True) == ((1, 3), (0, 2))
@@ -100,9 +115,17 @@ def test_parallel_results_equal_serial() -> None:
         )
         for o in serial
     ]
-    assert strip == [(o.deal, o.rotation, o.score_a, o.score_b, o.winner,
-                      [(h.points_a, h.points_b, h.contract) for h in o.hands])
-                     for o in parallel]  # fmt: skip
+    assert strip == [
+        (
+            o.deal,
+            o.rotation,
+            o.score_a,
+            o.score_b,
+            o.winner,
+            [(h.points_a, h.points_b, h.contract) for h in o.hands],
+        )
+        for o in parallel
+    ]
 
 
 def test_whole_games_end_with_a_winner() -> None:
@@ -220,8 +243,7 @@ def test_cli_bad_input_is_one_line(argv: list[str], capsys: pytest.CaptureFixtur
 def test_more_than_two_sides_rotate_team_a_through_every_side(preset: str, sides: int) -> None:
     """With three or five players team A takes each seat in turn, B plays all the others."""
     rules = make_rules(preset)
-    tasks = duplicate_tasks(rules, "heuristic", "random", 2, 4, single_hand=True,
-                            keep_records=True)  # fmt: skip
+    tasks = duplicate_tasks(rules, "heuristic", "random", 2, 4, single_hand=True, keep_records=True)
     assert [t.rotation for t in tasks] == list(range(sides)) * 2
     assert team_seats(rules, 1) == ((1,), tuple(s for s in range(sides) if s != 1))
     outcomes = run_matches(tasks[:sides])
@@ -249,8 +271,9 @@ def test_a_program_that_cannot_start_is_an_error_before_any_hand(
 ) -> None:
     """``cmd:`` players are started before the match: one that cannot start exits 2 with
     one line, instead of a random stand-in playing the match (and a 0 % table)."""
-    assert main(["--team-a", f"cmd:{program}", "--team-b", "random", "--games", "1",
-                 "--quiet"]) == 2  # fmt: skip
+    assert (
+        main(["--team-a", f"cmd:{program}", "--team-b", "random", "--games", "1", "--quiet"]) == 2
+    )
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and captured.err.startswith(
@@ -261,6 +284,19 @@ def test_a_program_that_cannot_start_is_an_error_before_any_hand(
 
 def test_a_program_that_starts_plays(capsys: pytest.CaptureFixture[str]) -> None:
     bot = Path(__file__).resolve().parents[1] / "examples" / "simple_bot.py"
-    assert main(["--team-a", f"cmd:{sys.executable} {bot}", "--team-b", "random", "--hands", "1",
-                 "--quiet", "--json"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "--team-a",
+                f"cmd:{sys.executable} {bot}",
+                "--team-b",
+                "random",
+                "--hands",
+                "1",
+                "--quiet",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)

@@ -71,8 +71,11 @@ def test_the_line_of_play_is_the_first_players() -> None:
     while state.phase == "auction":
         obs = state.observation(state.to_move)
         choices += len(obs.legal) > 1
-        state.apply(make_player("heuristic", task.deal * 1_000 + choices).act(obs)
-                    if len(obs.legal) > 1 else players[state.to_move].act(obs))  # fmt: skip
+        state.apply(
+            make_player("heuristic", task.deal * 1_000 + choices).act(obs)
+            if len(obs.legal) > 1
+            else players[state.to_move].act(obs)
+        )
     assert outcome.decisions == choices > 0
 
 
@@ -88,8 +91,21 @@ def test_unknown_phase_is_refused() -> None:
 
 def test_cli_json_and_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "d.jsonl"
-    argv = ["--team-a", "heuristic", "--team-b", "random", "--decisions", "play", "--hands",
-            "3", "--workers", "1", "--json", "--out", str(out)]  # fmt: skip
+    argv = [
+        "--team-a",
+        "heuristic",
+        "--team-b",
+        "random",
+        "--decisions",
+        "play",
+        "--hands",
+        "3",
+        "--workers",
+        "1",
+        "--json",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     result = json.loads(capsys.readouterr().out)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
@@ -99,23 +115,43 @@ def test_cli_json_and_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--team-a", "heuristic", "--team-b", "heuristic:v1", "--decisions", "auction",
-            "--hands", "4", "--workers", "1", "--quiet"]  # fmt: skip
+    argv = [
+        "--team-a",
+        "heuristic",
+        "--team-b",
+        "heuristic:v1",
+        "--decisions",
+        "auction",
+        "--hands",
+        "4",
+        "--workers",
+        "1",
+        "--quiet",
+    ]
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "chose differently" in text and "a disagreement" in text and "a deal" in text
 
 
 def test_cli_refuses_programs(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--team-a", "cmd:python x.py", "--team-b", "random", "--decisions", "play",
-            "--hands", "1"]  # fmt: skip
+    argv = [
+        "--team-a",
+        "cmd:python x.py",
+        "--team-b",
+        "random",
+        "--decisions",
+        "play",
+        "--hands",
+        "1",
+    ]
     assert main(argv) == 2
     assert "built-in players" in capsys.readouterr().err
 
 
 def test_game_scores_are_drawn_from_the_deal_and_seen_by_every_seat() -> None:
-    tasks = decision_tasks(make_rules("australian"), "heuristic", "random", "auction", 6, 3,
-                           scores=(250, 480))  # fmt: skip
+    tasks = decision_tasks(
+        make_rules("australian"), "heuristic", "random", "auction", 6, 3, scores=(250, 480)
+    )
     drawn = [t.game_scores() for t in tasks]
     assert drawn == [t.game_scores() for t in tasks]  # a pure function of the task
     assert len(set(drawn)) > 1
@@ -137,8 +173,9 @@ def test_game_scores_are_drawn_from_the_deal_and_seen_by_every_seat() -> None:
 
 
 def test_at_game_scores_the_margin_is_the_chance_to_win_the_game() -> None:
-    tasks = decision_tasks(make_rules("australian"), "heuristic", "random", "play", 10, 7,
-                           scores=(300, 480))  # fmt: skip
+    tasks = decision_tasks(
+        make_rules("australian"), "heuristic", "random", "play", 10, 7, scores=(300, 480)
+    )
     outcomes = compare_decisions(tasks)
     found = [d for o in outcomes for d in o.disagreements]
     assert len(found) > 20
@@ -154,21 +191,39 @@ def test_at_game_scores_the_margin_is_the_chance_to_win_the_game() -> None:
 
 def test_game_scores_only_where_the_game_model_covers_the_table() -> None:
     with pytest.raises(ValueError, match="game model"):
-        decision_tasks(make_rules("five_handed"), "heuristic", "random", "play", 1, 1,
-                       scores=(0, 400))  # fmt: skip
+        decision_tasks(
+            make_rules("five_handed"), "heuristic", "random", "play", 1, 1, scores=(0, 400)
+        )
     for bad in ((400, 300), (0, 500), (-500, 0)):
         with pytest.raises(ValueError, match="scores"):
-            decision_tasks(make_rules("australian"), "heuristic", "random", "play", 1, 1,
-                           scores=bad)  # fmt: skip
-    three = decision_tasks(make_rules("three_handed"), "heuristic", "random", "play", 1, 1,
-                           scores=(0, 400))  # fmt: skip
+            decision_tasks(
+                make_rules("australian"), "heuristic", "random", "play", 1, 1, scores=bad
+            )
+    three = decision_tasks(
+        make_rules("three_handed"), "heuristic", "random", "play", 1, 1, scores=(0, 400)
+    )
     assert len(three[0].game_scores()) == 3  # each player scores alone
 
 
 def test_cli_at_game_scores(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "d.jsonl"
-    argv = ["--team-a", "heuristic", "--team-b", "random", "--decisions", "play", "--hands",
-            "2", "--workers", "1", "--quiet", "--scores", "350,480", "--out", str(out)]  # fmt: skip
+    argv = [
+        "--team-a",
+        "heuristic",
+        "--team-b",
+        "random",
+        "--decisions",
+        "play",
+        "--hands",
+        "2",
+        "--workers",
+        "1",
+        "--quiet",
+        "--scores",
+        "350,480",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     text = capsys.readouterr().out
     assert "at scores 350 to 480" in text and "chance to win the game" in text

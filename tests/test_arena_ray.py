@@ -27,16 +27,27 @@ def ray_session() -> Iterator[None]:
 
 def _results(outcomes: list[MatchOutcome]) -> list[tuple[Any, ...]]:
     """Everything but the decision times (wall clock)."""
-    return [(o.deal, o.rotation, o.winner, o.score_a, o.score_b, o.decisions, o.problems,
-             [(h.points_a, h.points_b, h.contract, h.declarer_team, h.made) for h in o.hands])
-            for o in outcomes]  # fmt: skip
+    return [
+        (
+            o.deal,
+            o.rotation,
+            o.winner,
+            o.score_a,
+            o.score_b,
+            o.decisions,
+            o.problems,
+            [(h.points_a, h.points_b, h.contract, h.declarer_team, h.made) for h in o.hands],
+        )
+        for o in outcomes
+    ]
 
 
 def test_ray_gives_the_local_results() -> None:
     rules = make_rules()
     hands = duplicate_tasks(rules, "heuristic", "random", 6, 5, single_hand=True)
-    games = duplicate_tasks(make_rules("three_handed", {"target": 200}), "heuristic",
-                            "random", 2, 9, single_hand=False)  # fmt: skip
+    games = duplicate_tasks(
+        make_rules("three_handed", {"target": 200}), "heuristic", "random", 2, 9, single_hand=False
+    )
     for tasks in (hands, games):
         local = run_matches(tasks, workers=2)
         remote = run_matches(tasks, workers=2, backend="ray")
@@ -44,11 +55,23 @@ def test_ray_gives_the_local_results() -> None:
         assert _results(local) == _results(run_matches(tasks, workers=1))
 
 
-def test_cli_backend_ray_prints_the_same_summary(capsys: pytest.CaptureFixture[str],
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_cli_backend_ray_prints_the_same_summary(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    args = ["--team-a", "heuristic", "--team-b", "random", "--hands", "4", "--seed", "3",
-            "--workers", "2", "--json"]  # fmt: skip
+    args = [
+        "--team-a",
+        "heuristic",
+        "--team-b",
+        "random",
+        "--hands",
+        "4",
+        "--seed",
+        "3",
+        "--workers",
+        "2",
+        "--json",
+    ]
     assert main([*args, "--backend", "ray"]) == 0
     remote = json.loads(capsys.readouterr().out)
     assert main(args) == 0
@@ -58,12 +81,22 @@ def test_cli_backend_ray_prints_the_same_summary(capsys: pytest.CaptureFixture[s
     assert remote == local and remote["matches"] == 8
 
 
-def test_an_unreachable_cluster_is_one_line(capsys: pytest.CaptureFixture[str],
-                                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_an_unreachable_cluster_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
-    args = ["--team-a", "random", "--team-b", "random", "--hands", "1", "--backend", "ray",
-            "--quiet"]  # fmt: skip
+    args = [
+        "--team-a",
+        "random",
+        "--team-b",
+        "random",
+        "--hands",
+        "1",
+        "--backend",
+        "ray",
+        "--quiet",
+    ]
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("fivehundred arena: cannot start or join the Ray cluster at ")

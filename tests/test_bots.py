@@ -25,8 +25,10 @@ def test_heuristic_always_legal_in_every_preset(preset: str) -> None:
     decisions = 0
     for seed in range(25):
         state = HandState.deal(rules, seed % rules.players, seed)
-        players = [HeuristicPlayer(seed) if (seat + seed) % 2 else RandomPlayer(seed)
-                   for seat in range(rules.seats)]  # fmt: skip
+        players = [
+            HeuristicPlayer(seed) if (seat + seed) % 2 else RandomPlayer(seed)
+            for seat in range(rules.seats)
+        ]
         while not state.is_over:
             seat = state.to_move
             obs = state.observation(seat)

@@ -111,11 +111,19 @@ def test_heuristic_opens_no_trumps_only_with_stoppers() -> None:
 
 # ------------------------------------------------------------------ play
 #: Seat 0 plays 7H; the joker and both bowers are out (seat 1: JK JD, seat 3: JH).
-DRAW = ["AH KH QH 10H 9H AS KS AC 5D 6D", "JK JD 4H 6S 7S 8S 6C 7C 8C 4D",
-        "5H 6H 9S 10S JS QS 9C 10C JC QC", "JH 7H 8H 5S KC 5C 7D 8D 9D 10D"]  # fmt: skip
+DRAW = [
+    "AH KH QH 10H 9H AS KS AC 5D 6D",
+    "JK JD 4H 6S 7S 8S 6C 7C 8C 4D",
+    "5H 6H 9S 10S JS QS 9C 10C JC QC",
+    "JH 7H 8H 5S KC 5C 7D 8D 9D 10D",
+]
 #: Seat 0 plays 7H; seat 3 is void in clubs and holds the joker and the left bower.
-RUFF = ["AH KH QH 10H 5C 6C AS KS AD KD", "AC KC QC JC 10C 9C 4H 5S 6S 7S",
-        "7C JH 6H 5H 4D 5D 6D 7D 8D 9D", "JK JD 7H 8H 9H 8S 9S 10S JS QS"]  # fmt: skip
+RUFF = [
+    "AH KH QH 10H 5C 6C AS KS AD KD",
+    "AC KC QC JC 10C 9C 4H 5S 6S 7S",
+    "7C JH 6H 5H 4D 5D 6D 7D 8D 9D",
+    "JK JD 7H 8H 9H 8S 9S 10S JS QS",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -153,9 +161,12 @@ def test_declarer_keeps_the_joker_at_trick_one(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_trump_defender_does_not_cash_a_lone_ace(name: str) -> None:
-    state = deal_hand(rules("australian", eldest_leads=True), 3,
-                      {0: "AD 5D KS QS JS 10S 6C 7C 4H 5H", 1: "JK AS AC KC AH KH QH KD QD 9C"},
-                      kitty="5S 5C 4D")  # fmt: skip
+    state = deal_hand(
+        rules("australian", eldest_leads=True),
+        3,
+        {0: "AD 5D KS QS JS 10S 6C 7C 4H 5H", 1: "JK AS AC KC AH KH QH KD QD 9C"},
+        kitty="5S 5C 4D",
+    )
     apply_text(state, "pass 7NT pass pass 5S 5C 4D none")
     assert state.to_move == 0
     assert decide(name, state) == "KS"  # the top of the long sequence, not the lone ace

@@ -37,8 +37,9 @@ def _check_sample(state: HandState, obs: Observation, hands: list[int]) -> None:
     cards in each active hand, no card twice, none it has seen played, and no card of a
     suit a seat has shown void in."""
     rules = state.rules
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                      obs.joker_suits)  # fmt: skip
+    ctx = context_for(
+        obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE, obs.joker_suits
+    )
     assert hands[obs.seat] & obs.hand == obs.hand
     for seat, shown in obs.exposed:
         assert hands[seat] & shown == shown
@@ -180,8 +181,10 @@ def test_the_strongest_hand_bids_by_simulation(preset: str) -> None:
     rules = make_rules(preset)
     heuristic = HeuristicPlayer(1)
     deals = [HandState.deal(rules, seed % rules.players, f"bid-{seed}") for seed in range(30)]
-    obs = max((d.observation(d.to_move) for d in deals),
-              key=lambda o: max(heuristic.bid_levels(o).values(), default=0.0))  # fmt: skip
+    obs = max(
+        (d.observation(d.to_move) for d in deals),
+        key=lambda o: max(heuristic.bid_levels(o).values(), default=0.0),
+    )
     call, why = bid_by_simulation(obs, heuristic, 6, random.Random(1), 2_000_000)
     assert call in obs.legal
     assert "solved deals" in why or "better than any bid over" in why
@@ -190,8 +193,9 @@ def test_the_strongest_hand_bids_by_simulation(preset: str) -> None:
 def _consistent_splits(obs: Observation) -> list[list[int]]:
     """Every deal of the unseen cards to the other active seats that fits their hand sizes
     and voids (the contractor's view: it saw the kitty and made the discards)."""
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE,
-                      obs.joker_suits)  # fmt: skip
+    ctx = context_for(
+        obs.trump if obs.trump >= 0 else NO_TRUMPS, obs.contract >= MISERE, obs.joker_suits
+    )
     seats = [s for s in obs.active if s != obs.seat]
     cards = list(iter_cards(obs.unseen))
     out: list[list[int]] = []
@@ -204,8 +208,7 @@ def _consistent_splits(obs: Observation) -> list[list[int]]:
         for s in seats:
             if hands[s].bit_count() >= obs.hand_sizes[s]:
                 continue
-            if any(obs.voids[s] >> u & 1 and ctx.follow_masks[u] >> cards[i] & 1
-                   for u in range(4)):  # fmt: skip
+            if any(obs.voids[s] >> u & 1 and ctx.follow_masks[u] >> cards[i] & 1 for u in range(4)):
                 continue
             hands[s] |= 1 << cards[i]
             place(i + 1, hands)
@@ -242,10 +245,23 @@ def test_search_picks_the_card_that_is_best_on_every_deal(preset: str) -> None:
         won = sum(obs.tricks_won[s] for s in side)
         splits = _consistent_splits(obs)
         values = [
-            values_position(Position.build(ctx, obs.active, side, hands, obs.seat, trick,
-                                           obs.led_suit, obs.suits_led, obs.voids, False, won))
+            values_position(
+                Position.build(
+                    ctx,
+                    obs.active,
+                    side,
+                    hands,
+                    obs.seat,
+                    trick,
+                    obs.led_suit,
+                    obs.suits_led,
+                    obs.voids,
+                    False,
+                    won,
+                )
+            )
             for hands in splits
-        ]  # fmt: skip
+        ]
         best = {a for a in obs.legal if all(v[a] == max(v.values()) for v in values)}
         if not best or best == set(obs.legal):
             continue

@@ -59,17 +59,21 @@ def test_misere_only_with_low_cards() -> None:
 
 
 def test_misere_bidder_discards_the_joker() -> None:
-    state = deal_hand(AUS, 3, {1: "5S 6S 5C 7C 4D 6D 8D 4H 6H JK", 0: "JH JD AH KH"},
-                      kitty="KS 10C 9H")  # fmt: skip
+    state = deal_hand(
+        AUS, 3, {1: "5S 6S 5C 7C 4D 6D 8D 4H 6H JK", 0: "JH JD AH KH"}, kitty="KS 10C 9H"
+    )
     apply_text(state, "7H misere pass pass pass")
     assert state.phase == "discard"
     assert decide(state) == "JK"
 
 
 def test_misere_defender_does_not_lead_the_joker() -> None:
-    state = deal_hand(rules("australian", eldest_leads=True), 3,
-                      {0: "JK 4H 9S AS 10C 10D", 1: "5S 6S 5C 7C 4D 6D 8D 5H 6H 9H"},
-                      kitty="KS 10S KH")  # fmt: skip
+    state = deal_hand(
+        rules("australian", eldest_leads=True),
+        3,
+        {0: "JK 4H 9S AS 10C 10D", 1: "5S 6S 5C 7C 4D 6D 8D 5H 6H 9H"},
+        kitty="KS 10S KH",
+    )
     apply_text(state, "7S misere pass pass pass KS 10S KH")
     assert state.phase == "play" and state.to_move == 0
     choice = HeuristicPlayer(0).act(state.observation(0))

@@ -36,14 +36,22 @@ def _in_play(rules_name: str, n: int) -> HandState | None:
 def _facts(state: HandState) -> tuple[postpone.Setting, postpone.Deal]:
     assert state.ctx is not None
     contracting = (state.contractor, *state.partners)
-    setting = postpone.Setting(state.ctx, tuple(state.active), contracting,
-                               state.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED)  # fmt: skip
+    setting = postpone.Setting(
+        state.ctx,
+        tuple(state.active),
+        contracting,
+        state.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+    )
     deal = postpone.Deal(
-        tuple(state.hands), state.to_move,
-        tuple(zip(state.trick_seats, state.trick_cards, strict=True)), state.led_suit,
-        state.suits_led, tuple(state.void_shown),
-        sum(state.tricks_won[s] for s in contracting), 10 - len(state.tricks),
-    )  # fmt: skip
+        tuple(state.hands),
+        state.to_move,
+        tuple(zip(state.trick_seats, state.trick_cards, strict=True)),
+        state.led_suit,
+        state.suits_led,
+        tuple(state.void_shown),
+        sum(state.tricks_won[s] for s in contracting),
+        10 - len(state.tricks),
+    )
     return setting, deal
 
 
@@ -111,9 +119,13 @@ def test_a_next_card_is_chosen_once_for_deals_that_look_alike() -> None:
     the_plan = postpone.Plan(
         reached=[{1: guess, 2: sure}, {1: guess, 2: sure}],
         fits={guess: [0, 1], sure: [0, 1]},
-        leaves={(0, guess): {10: 4, 20: 1}, (1, guess): {10: 1, 20: 4},
-                (0, sure): {10: 3, 20: 0}, (1, sure): {10: 3, 20: 0}},
-    )  # fmt: skip
+        leaves={
+            (0, guess): {10: 4, 20: 1},
+            (1, guess): {10: 1, 20: 4},
+            (0, sure): {10: 3, 20: 0},
+            (1, sure): {10: 3, 20: 0},
+        },
+    )
     deals = [(1.0, None), (1.0, None)]
     planned = postpone.plan_totals([1, 2], deals, the_plan, float)  # type: ignore[arg-type]
     assert planned == {1: 5.0, 2: 6.0}
@@ -125,11 +137,16 @@ def test_a_next_card_is_chosen_once_for_deals_that_look_alike() -> None:
     three = postpone.Plan(
         reached=[{1: guess, 2: sure}, {1: guess, 2: sure}, {1: other, 2: sure}],
         fits={guess: [0, 1, 2], other: [2], sure: [0, 1, 2]},
-        leaves={(0, guess): {10: 4, 20: 1}, (1, guess): {10: 2, 20: 4},
-                (2, guess): {10: 1, 20: 4}, (2, other): {10: 2, 20: 0},
-                (0, sure): {10: 3, 20: 0}, (1, sure): {10: 3, 20: 0},
-                (2, sure): {10: 3, 20: 0}},
-    )  # fmt: skip
+        leaves={
+            (0, guess): {10: 4, 20: 1},
+            (1, guess): {10: 2, 20: 4},
+            (2, guess): {10: 1, 20: 4},
+            (2, other): {10: 2, 20: 0},
+            (0, sure): {10: 3, 20: 0},
+            (1, sure): {10: 3, 20: 0},
+            (2, sure): {10: 3, 20: 0},
+        },
+    )
     deals3 = [(1.0, None), (1.0, None), (1.0, None)]
     planned3 = postpone.plan_totals([1, 2], deals3, three, float)  # type: ignore[arg-type]
     assert planned3 == {1: 1.0 + 4.0 + 2.0, 2: 9.0}  # without the fit: 4 + 2 + 2
@@ -154,8 +171,13 @@ def test_only_deals_where_the_seen_cards_could_be_played_fit() -> None:
         size = deal.hands[s].bit_count()
         hands[s] = sum(1 << c for c in pool[:size])
         pool = pool[size:]
-    other = postpone.Deal(tuple(hands), *[getattr(deal, f) for f in
-                          ("to_move", "trick", "led_suit", "suits_led", "voids", "won", "left")])  # fmt: skip
+    other = postpone.Deal(
+        tuple(hands),
+        *[
+            getattr(deal, f)
+            for f in ("to_move", "trick", "led_suit", "suits_led", "voids", "won", "left")
+        ],
+    )
     the_plan = postpone.plan(setting, seat, [(1.0, deal), (1.0, other)], legal)
     for key, members in the_plan.fits.items():
         for j in members:

@@ -149,10 +149,24 @@ def _records() -> list[dict[str, Any]]:
 
 RECORDS = _records()
 #: Text of any code point, control characters and lone surrogates included.
-ANY_TEXT = st.text(st.characters(exclude_categories=[]) | st.sampled_from("\n\r\t\x1b"),
-                   max_size=8)  # fmt: skip
-TOKENS = st.sampled_from(["AS", "10H", "JK", "JK>S", "JKB", "7NT", "misere", "pass", "none",
-                          "S", "alone", "fivehundred-hand/1", "fivehundred-game/1"])  # fmt: skip
+ANY_TEXT = st.text(st.characters(exclude_categories=[]) | st.sampled_from("\n\r\t\x1b"), max_size=8)
+TOKENS = st.sampled_from(
+    [
+        "AS",
+        "10H",
+        "JK",
+        "JK>S",
+        "JKB",
+        "7NT",
+        "misere",
+        "pass",
+        "none",
+        "S",
+        "alone",
+        "fivehundred-hand/1",
+        "fivehundred-game/1",
+    ]
+)
 JSON_VALUES = st.recursive(
     st.none()
     | st.booleans()
@@ -184,8 +198,9 @@ def _mutate(record: Any, data: st.DataObject) -> str:
         if data.draw(st.booleans(), label="shallow"):  # the record's own keys, or a hand's
             places = [p for p in places if len(p) <= 3 and not (p and isinstance(p[-1], int))]
         place = data.draw(st.sampled_from(places), label="place")
-        kind = data.draw(st.sampled_from(["replace", "delete", "wrap", "swap", "add"]),
-                         label="kind")  # fmt: skip
+        kind = data.draw(
+            st.sampled_from(["replace", "delete", "wrap", "swap", "add"]), label="kind"
+        )
         if not place:
             record = data.draw(JSON_VALUES) if kind == "replace" else record
             continue
@@ -212,8 +227,11 @@ def _mutate(record: Any, data: st.DataObject) -> str:
     return text
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-          HealthCheck.function_scoped_fixture])  # fmt: skip
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data(), which=st.integers(0, len(RECORDS) - 1))
 def test_fuzzed_records_never_give_a_traceback(
     data: st.DataObject, which: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -245,9 +263,14 @@ def test_fuzzed_records_in_real_processes(tmp_path: Path) -> None:
         record["hands"][index] = "9" * 4000
         path = tmp_path / f"m{index}.json"
         path.write_text(json.dumps(record), encoding="utf-8")
-        done = subprocess.run([sys.executable, "-m", "fivehundred", "replay", str(path)],
-                              capture_output=True, text=True, env=_env(), timeout=60,
-                              check=False)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "fivehundred", "replay", str(path)],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
 
@@ -269,9 +292,16 @@ def test_output_into_a_closed_pipe_ends_quietly(argv: list[str]) -> None:
     os.close(read_end)  # no reader at all: every write fails with EPIPE
     record = json.dumps(hand_record(random_hand(AUS, 1)))
     try:
-        done = subprocess.run([sys.executable, "-m", "fivehundred", *argv], input=record,
-                              stdout=write_end, stderr=subprocess.PIPE, text=True, env=_env(),
-                              timeout=60, check=False)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "fivehundred", *argv],
+            input=record,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_env(),
+            timeout=60,
+            check=False,
+        )
     finally:
         os.close(write_end)
     assert done.stderr == ""
@@ -306,8 +336,20 @@ def test_arena_plot_without_matplotlib_fails_before_playing(
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     plot = tmp_path / "p.png"
-    argv = ["arena", "--team-a", "random", "--team-b", "random", "--hands", "1000",
-            "--workers", "1", "--quiet", "--plot", str(plot)]  # fmt: skip
+    argv = [
+        "arena",
+        "--team-a",
+        "random",
+        "--team-b",
+        "random",
+        "--hands",
+        "1000",
+        "--workers",
+        "1",
+        "--quiet",
+        "--plot",
+        str(plot),
+    ]
     err = one_line_error(capsys, argv)
     assert "pip install 'fivehundred[arena]'" in err and not plot.exists()
 
@@ -322,8 +364,9 @@ def test_pimc_refuses_without_the_solver(
         with pytest.raises(pimc.PlayerUnavailableError, match=r"fivehundred\[solver\]"):
             make_player(name, 1)
     assert "fivehundred[solver]" in one_line_error(capsys, ["demo", "--bot", "pimc"])
-    err = one_line_error(capsys, ["arena", "--team-a", "pimc", "--team-b", "random",
-                                  "--hands", "1000", "--quiet"])  # fmt: skip
+    err = one_line_error(
+        capsys, ["arena", "--team-a", "pimc", "--team-b", "random", "--hands", "1000", "--quiet"]
+    )
     assert "fivehundred[solver]" in err
 
 
@@ -336,16 +379,30 @@ def test_without_numpy_in_a_real_process() -> None:
         "sys.exit(main(sys.argv[1:]))\n"
     )
     for argv in (["demo", "--bot", "pimc:fast"], ["analyse", "x.json"]):
-        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
-                              text=True, env=_env(), timeout=60, check=False)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         assert "pip install 'fivehundred[solver]'" in done.stderr
     listed = subprocess.run(
-        [sys.executable, "-c", "import sys; sys.modules['numpy'] = None\n"
-         "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))"],
-        capture_output=True, text=True, env=_env(), timeout=60, check=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.modules['numpy'] = None\n"
+            "from fivehundred.bots import PLAYERS; print(' '.join(sorted(PLAYERS)))",
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+        check=True,
+    )
     # What the game can offer: every player but those that need the solver.
     from fivehundred.bots import PLAYERS, SOLVER_LEVELS
 
@@ -360,16 +417,29 @@ def test_without_the_compiled_kernel_in_a_real_process() -> None:
     block = "import sys; sys.modules['fivehundred.solver._kernel'] = None\n"
     code = block + "from fivehundred.cli import main\nsys.exit(main(sys.argv[1:]))\n"
     for argv in (["demo", "--bot", "pimc:fast"], ["analyse", "x.json"]):
-        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True,
-                              text=True, env=_env(), timeout=60, check=False)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=60,
+            check=False,
+        )
         assert done.returncode == 2, done.stderr
         assert done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
         assert "C kernel (fivehundred.solver._kernel) was not built" in done.stderr
     listed = subprocess.run(
-        [sys.executable, "-c", block + "from fivehundred.bots import PLAYERS\n"
-         "print(' '.join(sorted(PLAYERS)))"],
-        capture_output=True, text=True, env=_env(), timeout=60, check=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            block + "from fivehundred.bots import PLAYERS\nprint(' '.join(sorted(PLAYERS)))",
+        ],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=60,
+        check=True,
+    )
     from fivehundred.bots import PLAYERS, SOLVER_LEVELS
 
     assert listed.stdout.split() == sorted(set(PLAYERS) - SOLVER_LEVELS - {"pimc"})
@@ -475,8 +545,12 @@ def test_demo_prints_the_result_for_people(capsys: pytest.CaptureFixture[str]) -
     counts = [int(n) for n in re.findall(r"(?:South|West|North|East) (\d+)", tricks)]
     assert len(counts) == 6 and sum(counts[:4]) == 10 == sum(counts[4:])
     assert "South–North" in tricks and "West–East" in tricks
-    assert re.search(r"^(South|West|North|East)'s \S+ (made|failed): points South–North "
-                     r"[+-]\d+, West–East [+-]\d+$", out, re.M), out  # fmt: skip
+    assert re.search(
+        r"^(South|West|North|East)'s \S+ (made|failed): points South–North "
+        r"[+-]\d+, West–East [+-]\d+$",
+        out,
+        re.M,
+    ), out
 
 
 # ----------------------------------------------------------------------------- arena header
@@ -490,8 +564,17 @@ def test_demo_prints_the_result_for_people(capsys: pytest.CaptureFixture[str]) -
 def test_arena_header_counts_each_thing_once(
     size: list[str], title: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["arena", "--team-a", "heuristic", "--team-b", "random", *size, "--workers", "1",
-            "--quiet"]  # fmt: skip
+    argv = [
+        "arena",
+        "--team-a",
+        "heuristic",
+        "--team-b",
+        "random",
+        *size,
+        "--workers",
+        "1",
+        "--quiet",
+    ]
     assert main(argv) == 0
     header = capsys.readouterr().out.splitlines()[0].strip()
     assert header == title
@@ -512,8 +595,19 @@ def test_arena_never_starts_more_processes_than_it_can_use(
         return real(tasks, 1, *rest)
 
     monkeypatch.setattr(arena_cli, "run_matches", run_matches)
-    argv = ["arena", "--team-a", "random", "--team-b", "random", "--hands", "1", "--workers",
-            "100000", "--quiet", "--json"]  # fmt: skip
+    argv = [
+        "arena",
+        "--team-a",
+        "random",
+        "--team-b",
+        "random",
+        "--hands",
+        "1",
+        "--workers",
+        "100000",
+        "--quiet",
+        "--json",
+    ]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["deals"] == 1
     assert asked == [2]  # one deal, played twice with the seats swapped

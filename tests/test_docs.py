@@ -10,8 +10,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SKIP_DIRS = {".git", ".venv", "build", "dist", "__pycache__", ".pytest_cache", ".mypy_cache",
-             ".ruff_cache", ".hypothesis"}  # fmt: skip
+SKIP_DIRS = {
+    ".git",
+    ".venv",
+    "build",
+    "dist",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+}
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".cfg", ".txt", ".json", ".yml", ".yaml", ".svg", ""}
 #: The directory beside the repository that nothing may lean on (spelled in pieces, so
 #: that this file does not name it).
@@ -95,15 +104,43 @@ def test_the_rule_book_has_every_section() -> None:
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     numbers = [int(n) for n in re.findall(r"^## (\d+)\. ", text, re.M)]
     assert numbers == list(range(1, 13))
-    for variant in ("pack45", "two_jokers", "deal_3_4_3", "raise_after_passes", "inkle",
-                    "misere_anytime", "open_misere_520", "blind_misere", "eldest_leads",
-                    "allpass_play_nt", "joker_lead_not_renounced", "misere_defenders_score",
-                    "point_spread", "partner_announces", "half_each", "teams_of_two",
-                    "dead_hand", "open_eight", "draw_pack", "j5_no_trumps", "hi_lo",
-                    "double_misere", "shields_double", "patastrophe", "wilkinson_misere",
-                    "slam_call", "split_colours", "ralphing", "no_defender_points",
-                    "failed_to_opponents", "exact_target", "highest_wins",
-                    "minus_500_needs_other_positive", "claim", "french_canadian"):  # fmt: skip
+    for variant in (
+        "pack45",
+        "two_jokers",
+        "deal_3_4_3",
+        "raise_after_passes",
+        "inkle",
+        "misere_anytime",
+        "open_misere_520",
+        "blind_misere",
+        "eldest_leads",
+        "allpass_play_nt",
+        "joker_lead_not_renounced",
+        "misere_defenders_score",
+        "point_spread",
+        "partner_announces",
+        "half_each",
+        "teams_of_two",
+        "dead_hand",
+        "open_eight",
+        "draw_pack",
+        "j5_no_trumps",
+        "hi_lo",
+        "double_misere",
+        "shields_double",
+        "patastrophe",
+        "wilkinson_misere",
+        "slam_call",
+        "split_colours",
+        "ralphing",
+        "no_defender_points",
+        "failed_to_opponents",
+        "exact_target",
+        "highest_wins",
+        "minus_500_needs_other_positive",
+        "claim",
+        "french_canadian",
+    ):
         assert f"`{variant}`" in text, variant
 
 

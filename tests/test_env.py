@@ -21,15 +21,27 @@ from fivehundred.game import HandState
 from fivehundred.rules import make_rules
 
 # PettingZoo's classic card games warn alike: the observation is a dict with the mask.
-pytestmark = [pytest.mark.filterwarnings("ignore:Observation space for each agent"),
-              pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")]  # fmt: skip
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
 
-PRESETS = ["australian", "three_handed", "five_handed", "six_handed", "two_handed", "american",
-           "french_canadian"]  # fmt: skip
+PRESETS = [
+    "australian",
+    "three_handed",
+    "five_handed",
+    "six_handed",
+    "two_handed",
+    "american",
+    "french_canadian",
+]
 #: Variants whose layouts or seats differ (their own fields, dead hands, the table's cards).
-VARIANT_LAYOUTS = [("two_handed", {"draw_pack": True}), ("two_handed", {"open_eight": True}),
-                   ("three_handed", {"dead_hand": True}),
-                   ("australian", {"ralphing": True, "slam_call": True, "hi_lo": True})]  # fmt: skip
+VARIANT_LAYOUTS = [
+    ("two_handed", {"draw_pack": True}),
+    ("two_handed", {"open_eight": True}),
+    ("three_handed", {"dead_hand": True}),
+    ("australian", {"ralphing": True, "slam_call": True, "hi_lo": True}),
+]
 
 
 def _random_position(rules_preset: str, seed: int, steps: int) -> HandState:

@@ -50,8 +50,11 @@ class ReferenceEncoder(Encoder):
                 seat, card = seats[-1], state.trick_cards[-1]
                 bit = 1 << (self._trick_at[seat] + card)
                 self._trick_bits |= bit
-                self._records |= (bit | 1 << (self._played_at[seat] + card)
-                                  | state.void_shown[seat] << self._void_at[seat])  # fmt: skip
+                self._records |= (
+                    bit
+                    | 1 << (self._played_at[seat] + card)
+                    | state.void_shown[seat] << self._void_at[seat]
+                )
                 self._in_trick += 1
                 self._history = history
                 return
@@ -136,8 +139,9 @@ class ReferenceEncoder(Encoder):
                 bits |= mask << exposed_at[(other - seat) % n]
         if self._extras:  # the variants' own fields, from the core observation
             obs = state.observation(seat)
-            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
-                                       obs.slam, obs.barred)  # fmt: skip
+            bits |= self._variant_bits(
+                seat, obs.drawn, obs.table_kitty, obs.table_take, obs.slam, obs.barred
+            )
         return bits
 
     def vector(self, bits: int, seat: int, scores: Sequence[int] = ()) -> np.ndarray:
@@ -203,8 +207,9 @@ def test_encoder_matches_reference(preset: str, variants: dict[str, bool]) -> No
             for action in state.history[:5]:
                 earlier.apply(action)
             for seat in range(rules.seats):
-                assert np.array_equal(encoder.encode(earlier, seat),
-                                      reference.encode(earlier, seat))  # fmt: skip
+                assert np.array_equal(
+                    encoder.encode(earlier, seat), reference.encode(earlier, seat)
+                )
     assert positions > HANDS * 20
 
 
@@ -224,12 +229,14 @@ def test_vectors_are_independent() -> None:
 
 
 VARIANT_CONFIGS = [
-    ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True,
-                    "patastrophe": True}),
+    (
+        "australian",
+        {"hi_lo": True, "double_misere": True, "shields_double": True, "patastrophe": True},
+    ),
     ("two_handed", {"draw_pack": True}),
     ("two_handed", {"open_eight": True}),
     ("australian", {"slam_call": True, "ralphing": True}),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("preset", "variants"), VARIANT_CONFIGS)

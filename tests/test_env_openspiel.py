@@ -87,9 +87,18 @@ def test_tensors_are_the_environment_encoding() -> None:
 
 def test_ismcts_example_plays_a_hand() -> None:
     result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "ismcts_vs_heuristic.py"), "--hands", "1",
-         "--simulations", "8"],
-        capture_output=True, text=True, timeout=120, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            str(ROOT / "examples" / "ismcts_vs_heuristic.py"),
+            "--hands",
+            "1",
+            "--simulations",
+            "8",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "ISMCTS − heuristic per hand" in result.stdout

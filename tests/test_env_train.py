@@ -14,15 +14,28 @@ pytest.importorskip("pettingzoo", reason="the env extra is not installed")
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_ppo.py"
 
 
-def test_a_few_training_steps_and_an_evaluation(capsys: pytest.CaptureFixture[str],
-                                                tmp_path: Path) -> None:  # fmt: skip
+def test_a_few_training_steps_and_an_evaluation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     spec = importlib.util.spec_from_file_location("train_ppo", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     weights = tmp_path / "ppo.pt"
-    args = ["--updates", "2", "--envs", "2", "--steps", "16", "--minibatch", "16",
-            "--eval-deals", "2", "--save", str(weights)]  # fmt: skip
+    args = [
+        "--updates",
+        "2",
+        "--envs",
+        "2",
+        "--steps",
+        "16",
+        "--minibatch",
+        "16",
+        "--eval-deals",
+        "2",
+        "--save",
+        str(weights),
+    ]
     assert module.main(args) == 0
     out = capsys.readouterr().out
     assert "trained: 2 updates" in out

@@ -101,8 +101,14 @@ def test_the_terminal_game_plays_a_hand(
     legal moves) and computer players finish a hand, which is scored and saved."""
     # Saved after every action as in play, without waiting for the disk each time.
     monkeypatch.setattr(storage.os, "fsync", lambda fd: None)
-    settings = Settings(preset=preset, variants=dict(variants), seed=3, speed=0,
-                        opponents="random", partner="random")  # fmt: skip
+    settings = Settings(
+        preset=preset,
+        variants=dict(variants),
+        seed=3,
+        speed=0,
+        opponents="random",
+        partner="random",
+    )
     session = Session.new(settings)
     rng = random.Random(3)
     for _ in range(2000):
@@ -158,8 +164,12 @@ def test_every_option_makes_a_web_table_that_finishes_a_hand(web_client: Any) ->
     codes = {}
     for preset, variants in options:
         rules: Rules = make_rules(preset, variants)
-        body = {"seats": ["random"] * rules.players, "options": {"delay": 0}, "seed": 5,
-                "rules": {"preset": preset, "variants": variants}}  # fmt: skip
+        body = {
+            "seats": ["random"] * rules.players,
+            "options": {"delay": 0},
+            "seed": 5,
+            "rules": {"preset": preset, "variants": variants},
+        }
         response = web_client.post("/api/tables", json=body)
         assert response.status_code == 201, (preset, variants, response.text)
         codes[response.json()["table"]] = (preset, variants)
@@ -169,8 +179,7 @@ def test_every_option_makes_a_web_table_that_finishes_a_hand(web_client: Any) ->
         for code in list(waiting):
             facts = web_client.get(f"/api/tables/{code}").json()
             if facts["hands_played"] >= 1:
-                assert facts["rules"] == {"preset": waiting[code][0],
-                                          "variants": waiting[code][1]}  # fmt: skip
+                assert facts["rules"] == {"preset": waiting[code][0], "variants": waiting[code][1]}
                 del waiting[code]
         assert time.monotonic() < deadline, f"no hand finished: {sorted(waiting.values())}"
         time.sleep(0.05)

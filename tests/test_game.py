@@ -208,8 +208,11 @@ def test_observation_is_the_same_whatever_the_hidden_cards() -> None:
     assert first.phase == second.phase == "play"
     assert first.discards != second.discards
     view_first, view_second = first.observation(0), second.observation(0)
-    assert [f.name for f in fields(view_first) if getattr(view_first, f.name) !=
-            getattr(view_second, f.name)] == []  # fmt: skip
+    assert [
+        f.name
+        for f in fields(view_first)
+        if getattr(view_first, f.name) != getattr(view_second, f.name)
+    ] == []
 
 
 def test_the_contractor_sees_its_own_discards() -> None:
@@ -236,8 +239,9 @@ def test_open_misere_hand_is_shown_after_the_first_trick_not_before() -> None:
     for seat in (0, 2, 3):
         observation = state.observation(seat)
         assert observation.exposed == ((1, state.hands[1]),)
-        assert observation.to_json()["exposed"] == {"1": sorted(
-            texts(state.hands[1]), key=lambda t: parse_action(t, "play"))}  # fmt: skip
+        assert observation.to_json()["exposed"] == {
+            "1": sorted(texts(state.hands[1]), key=lambda t: parse_action(t, "play"))
+        }
     assert state.observation(1).exposed == ()
     state.apply(state.legal_actions()[0])
     assert state.observation(0).exposed == ((1, state.hands[1]),)  # kept up to date

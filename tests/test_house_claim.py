@@ -29,8 +29,11 @@ def _on_lead(count: int, tricks_left: int, salt: str) -> list[HandState]:
         kind = rng.choice(["suit", "nt", "nt_nominated"])
         state = random_position(rng.randrange(10**6), kind, tricks_left, 0)
         if state.to_move == state.contractor:
-            out.append(HandState.replay(CLAIMS, state.dealer, state.dealt, state.kitty_dealt,
-                                        state.history))  # fmt: skip
+            out.append(
+                HandState.replay(
+                    CLAIMS, state.dealer, state.dealt, state.kitty_dealt, state.history
+                )
+            )
     return out
 
 

@@ -27,15 +27,23 @@ from fivehundred.rules import (
         ("australian", {"original_1904": True, "perfect": True}, "original_1904", "perfect"),
         ("australian", {"perfect": True, "scoring_table": "avondale"}, "scoring_table", "one"),
         ("australian", {"no_misere": True, "misere_anytime": True}, "no_misere", "anytime"),
-        ("australian", {"no_open_misere": True, "open_misere_520": True}, "no_open_misere",
-         "open_misere_520"),
+        (
+            "australian",
+            {"no_open_misere": True, "open_misere_520": True},
+            "no_open_misere",
+            "open_misere_520",
+        ),
         ("american", {"open_misere_520": True}, "open_misere_520", "open misère"),
-        ("australian", {"allpass_play_nt": True, "allpass_redeal_same_dealer": True},
-         "allpass_redeal_same_dealer", "allpass_play_nt"),
+        (
+            "australian",
+            {"allpass_play_nt": True, "allpass_redeal_same_dealer": True},
+            "allpass_redeal_same_dealer",
+            "allpass_play_nt",
+        ),
         ("american", {"raise_after_passes": True}, "raise_after_passes", "Australian"),
         ("australian", {"win_1904": True, "rule_490": True}, "win_1904", "490"),
     ],
-)  # fmt: skip
+)
 def test_combination_refused_by_name(
     preset: str, variants: dict[str, Any], named: str, reason: str
 ) -> None:

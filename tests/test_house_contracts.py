@@ -249,9 +249,22 @@ def test_golden_house_hands_cover_every_new_contract() -> None:
     wrong, a slam call made and failed, an inkle thrown in and one raised to a real 7."""
     tags = {"-".join(entry["tags"]) for entry in HANDS}
     assert {
-        "hi_lo-made", "hi_lo-failed", "double_misere-made", "shields_double-made",
-        "patastrophe-made", "wilkinson_misere-made", "slam_call-made", "slam_call-failed",
-        "claim-right", "claim-wrong", "j5_no_trumps-failed", "split_colours-made",
-        "inkle-thrown_in", "inkle-seven", "french_canadian-made", "dead_hand-made",
-        "open_eight-made", "draw_pack-failed",
-    } <= tags  # fmt: skip
+        "hi_lo-made",
+        "hi_lo-failed",
+        "double_misere-made",
+        "shields_double-made",
+        "patastrophe-made",
+        "wilkinson_misere-made",
+        "slam_call-made",
+        "slam_call-failed",
+        "claim-right",
+        "claim-wrong",
+        "j5_no_trumps-failed",
+        "split_colours-made",
+        "inkle-thrown_in",
+        "inkle-seven",
+        "french_canadian-made",
+        "dead_hand-made",
+        "open_eight-made",
+        "draw_pack-failed",
+    } <= tags

@@ -100,8 +100,9 @@ def test_failed_contract_goes_to_the_opponents_in_a_game_to_1000() -> None:
         assert choice in obs.legal
         game.apply(choice)
     assert all(score >= 0 for scores in game.score_history for score in scores)
-    for hand, before, after in zip(game.finished_hands, [(0, 0), *game.score_history],
-                                   game.score_history, strict=False):  # fmt: skip
+    for hand, before, after in zip(
+        game.finished_hands, [(0, 0), *game.score_history], game.score_history, strict=False
+    ):
         if hand.result.made is False:
             side = hand.contractor % 2
             assert after[side] == before[side]

@@ -32,9 +32,12 @@ def _random_hand(rules: object, seed: int, dealer: int = 0) -> HandState:
 
 @pytest.mark.parametrize(
     ("rules", "live", "pack", "kitty"),
-    [(TWO, (0, 1), 43, 3), (THREE, (0, 1, 2), 43, 3),
-     (make_rules("three_handed", {"dead_hand": True, "pack45": True}), (0, 1, 2), 45, 5)],
-)  # fmt: skip
+    [
+        (TWO, (0, 1), 43, 3),
+        (THREE, (0, 1, 2), 43, 3),
+        (make_rules("three_handed", {"dead_hand": True, "pack45": True}), (0, 1, 2), 45, 5),
+    ],
+)
 def test_dead_hands_are_dealt_and_never_used(
     rules: object, live: tuple[int, ...], pack: int, kitty: int
 ) -> None:

@@ -11,8 +11,12 @@ from fivehundred.game import HandState
 from fivehundred.record import hand_record, random_hand, replay_hand
 from fivehundred.rules import HOUSE_VARIANTS, Rules, make_rules
 
-PRESET = {"inkle": "american", "dead_hand": "two_handed", "open_eight": "two_handed",
-          "draw_pack": "two_handed"}  # fmt: skip
+PRESET = {
+    "inkle": "american",
+    "dead_hand": "two_handed",
+    "open_eight": "two_handed",
+    "draw_pack": "two_handed",
+}
 EXTRA = {"wilkinson_misere": {"misere_anytime": True}}
 FOUR_PLAYER = [name for name in HOUSE_VARIANTS if PRESET.get(name) is None]
 
@@ -45,8 +49,13 @@ def _book(state: HandState) -> list[int]:
     team = {state.contractor, *state.partners}
     won = sum(state.tricks_won[s] for s in team)
     theirs = 10 - won
-    misere = {"misere": 250, "open_misere": 500, "double_misere": 450, "shields_double": 550,
-              "patastrophe": 1000}  # fmt: skip
+    misere = {
+        "misere": 250,
+        "open_misere": 500,
+        "double_misere": 450,
+        "shields_double": 550,
+        "patastrophe": 1000,
+    }
     if rules.wilkinson_misere:
         misere["misere"] = 500
     defenders = 0

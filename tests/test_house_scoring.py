@@ -64,8 +64,11 @@ def test_failed_to_opponents_lifts_the_490_rule_and_minus_500() -> None:
     assert apply_hand_to_scores(rules, [0, 400], hand) == [0, 640]
     plain = make_rules()
     assert apply_hand_to_scores(plain, [0, 480], _score({}, SEVEN_HEARTS, 6)) == [-200, 490]
-    for bad in ({"rule_490": True}, {"point_spread": True},
-                {"minus_500_needs_other_positive": True}):  # fmt: skip
+    for bad in (
+        {"rule_490": True},
+        {"point_spread": True},
+        {"minus_500_needs_other_positive": True},
+    ):
         with pytest.raises(RulesError, match="failed_to_opponents"):
             make_rules("australian", {"failed_to_opponents": True, **bad})
 

@@ -84,13 +84,19 @@ def test_passed_card_is_seen_only_by_the_contractor() -> None:
 def test_slam_scores() -> None:
     """R-HOUSE slam_call: made, the 8-level value (8♥ 300); failed, 7-level + 100 lost."""
     all_ten = [1] * 10
-    assert score_hand(SLAM_RULES, parse_call("7H"), 1, (), [0, 10, 0, 0], all_ten,
-                      True).points == (0, 300)  # fmt: skip
+    assert score_hand(SLAM_RULES, parse_call("7H"), 1, (), [0, 10, 0, 0], all_ten, True).points == (
+        0,
+        300,
+    )
     nine = [1] * 9 + [0]
-    assert score_hand(SLAM_RULES, parse_call("7H"), 1, (), [1, 9, 0, 0], nine,
-                      True).points == (10, -300)  # fmt: skip
-    assert score_hand(SLAM_RULES, parse_call("7S"), 1, (), [0, 10, 0, 0], all_ten,
-                      True).points == (0, 240)  # fmt: skip
+    assert score_hand(SLAM_RULES, parse_call("7H"), 1, (), [1, 9, 0, 0], nine, True).points == (
+        10,
+        -300,
+    )
+    assert score_hand(SLAM_RULES, parse_call("7S"), 1, (), [0, 10, 0, 0], all_ten, True).points == (
+        0,
+        240,
+    )
 
 
 def _played(seed: int) -> HandState:

@@ -23,8 +23,9 @@ def test_j5_solver_matches_minimax(kind: str) -> None:
     rng = random.Random(f"house-j5/{kind}")
     checked = 0
     for _ in range(150):
-        state = random_position(rng.randrange(10**6), kind, 3 + rng.randrange(2),
-                                rng.randrange(4), J5)  # fmt: skip
+        state = random_position(
+            rng.randrange(10**6), kind, 3 + rng.randrange(2), rng.randrange(4), J5
+        )
         assert solve(state) == minimax(state)
         checked += 1
     assert checked == 150
@@ -36,8 +37,9 @@ def test_double_misere_family_solver_matches_minimax(kind: str) -> None:
     exposed hands change nothing double dummy)."""
     rng = random.Random(f"house-dm/{kind}")
     for _ in range(120):
-        state = random_position(rng.randrange(10**6), kind, 3 + rng.randrange(2),
-                                rng.randrange(4), HOUSE_RULES)  # fmt: skip
+        state = random_position(
+            rng.randrange(10**6), kind, 3 + rng.randrange(2), rng.randrange(4), HOUSE_RULES
+        )
         assert state.partners and state.is_misere
         assert solve(state) == minimax(state)
 
@@ -48,8 +50,7 @@ def test_hi_lo_solver_matches_exhaustive_search() -> None:
     rng = random.Random("house-hi-lo")
     outcomes = set()
     for _ in range(60):
-        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3),
-                                HOUSE_RULES)  # fmt: skip
+        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3), HOUSE_RULES)
         assert len(state.active) == 3
         expected = minimax_hi_lo(state)
         assert hi_lo_made(state) == expected
@@ -94,15 +95,22 @@ def test_bots_exact_five_search_matches_exhaustive_search() -> None:
     outcomes = set()
     checked = 0
     for _ in range(60):
-        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3),
-                                HOUSE_RULES)  # fmt: skip
+        state = random_position(rng.randrange(10**6), "hi_lo", 3, rng.randrange(3), HOUSE_RULES)
         obs = state.observation(state.to_move)
         ctx = make_context(NO_TRUMPS, False, obs.joker_suits, obs.rules.j5_no_trumps)
         order = tuple(sorted(obs.active))
         hands = {seat: state.hands[seat] for seat in order}
         trick = tuple(action_card(a) for _, a in obs.trick)
-        got = exactly_five(ctx, order, obs.contractor, hands, obs.seat, trick, obs.led_suit,
-                           obs.tricks_won[obs.contractor])  # fmt: skip
+        got = exactly_five(
+            ctx,
+            order,
+            obs.contractor,
+            hands,
+            obs.seat,
+            trick,
+            obs.led_suit,
+            obs.tricks_won[obs.contractor],
+        )
         if got is None:  # a free joker in play
             assert any(hands[s] & JOKERS_MASK for s in order) or trick
             continue

@@ -36,8 +36,9 @@ def _typed_for(lesson: dict) -> tuple[list[str], list[str]]:  # type: ignore[typ
                 assert any("refuses" in line for line in run.answer(text))
             state = run.state
             assert state is not None
-            answer = next(t for t in step["you"] if parse_typed(t, state.phase) in
-                          state.legal_actions())  # fmt: skip
+            answer = next(
+                t for t in step["you"] if parse_typed(t, state.phase) in state.legal_actions()
+            )
         typed.append(answer)
         run.answer(answer)
     raise AssertionError(f"lesson {lesson['id']} does not end")
@@ -72,8 +73,13 @@ def test_every_lesson_plays_through_the_terminal(monkeypatch, capsys, data_dir, 
 
 
 def test_lessons_teach_refusals_of_every_kind() -> None:
-    words = {why for lesson in LESSONS for step in lesson.get("script", [])
-             if isinstance(step, dict) for _, why in step.get("try", [])}  # fmt: skip
+    words = {
+        why
+        for lesson in LESSONS
+        for step in lesson.get("script", [])
+        if isinstance(step, dict)
+        for _, why in step.get("try", [])
+    }
     assert {
         "do not hold",
         "must follow",

@@ -54,8 +54,9 @@ def test_a_tampered_puzzle_is_caught() -> None:
         pz.verify(puzzle)
 
 
-def _run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str],
-         typed: str) -> tuple[int, str, str]:  # fmt: skip
+def _run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], typed: str
+) -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
     status = main(argv)
     out = capsys.readouterr()

@@ -28,8 +28,11 @@ def _deal() -> HandState:
     kitty = parse_cards(["5S", "6S", "5C"])
     rest = [c for c in HandState.deal(rules, 3, seed=11).dealt for c in _cards(c)]
     rest = sorted(c for c in rest if c not in south and c not in kitty)
-    extra = [c for c in _cards(HandState.deal(rules, 3, seed=11).kitty_dealt)
-             if c not in south and c not in kitty]  # fmt: skip
+    extra = [
+        c
+        for c in _cards(HandState.deal(rules, 3, seed=11).kitty_dealt)
+        if c not in south and c not in kitty
+    ]
     others = sorted(rest + extra)
     hands = [mask_of(south), mask_of(others[0:10]), mask_of(others[10:20]), mask_of(others[20:30])]
     return HandState(rules, 3, hands, mask_of(kitty))
@@ -133,8 +136,10 @@ def test_a_costly_card_is_named_and_agrees_with_analyse(tmp_path, capsys) -> Non
     status, out, _ = _run(capsys, ["--json", path])
     analysis = json.loads(out)
     theirs = [m for m in analysis["mistakes"] if m["seat"] == 1]
-    ours = [{k: v for k, v in m.items() if k not in ("phase", "hand", "changed", "defending", "misere")}
-            for m in review["cards"]]  # fmt: skip
+    ours = [
+        {k: v for k, v in m.items() if k not in ("phase", "hand", "changed", "defending", "misere")}
+        for m in review["cards"]
+    ]
     assert ours == theirs
     played = review["counts"]["cards"]
     assert played == 10

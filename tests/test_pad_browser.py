@@ -161,8 +161,10 @@ def test_offline_after_the_first_load(phone: Any) -> None:
     page = phone.new_page()
     with pad_server() as own:  # a server of its own, stopped after the first load
         start_game(page, own, ["Ann", "Bob", "Cat"], "three_handed")
-        add(page, {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7,
-                   "defenders": [2, 1]})  # fmt: skip
+        add(
+            page,
+            {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 1]},
+        )
         page.wait_for_function(
             """async () => {
               const keys = await caches.keys();
@@ -229,8 +231,10 @@ def test_export_and_import_round_trip(phone: Any, base: str, tmp_path: Path) -> 
     assert stored_pad(page) == pad
     assert shown_totals(page) == model.score_pad(pad).totals
     page.click('[data-tab="more"]')
-    page.set_input_files("#import-file", {"name": "x.json", "mimeType": "application/json",
-                                          "buffer": b'{"players": ["A"]}'})  # fmt: skip
+    page.set_input_files(
+        "#import-file",
+        {"name": "x.json", "mimeType": "application/json", "buffer": b'{"players": ["A"]}'},
+    )
     page.wait_for_function(
         "document.querySelector('#toast').textContent.startsWith('cannot import: players')"
     )
@@ -281,8 +285,9 @@ def test_add_hand_brings_the_new_totals_into_view(phone: Any, base: str) -> None
     entry = {"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8}
     tap_hand(page, entry)
     page.click("#add")  # scrolls the button into view, the totals out of it
-    page.wait_for_function("JSON.parse(localStorage.getItem('fivehundred-pad/state'))"
-                           ".pad.hands.length === 1")  # fmt: skip
+    page.wait_for_function(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length === 1"
+    )
     page.wait_for_function("document.querySelector('[data-total=\"1\"]').textContent === '300'")
     top = page.evaluate("document.getElementById('totals').getBoundingClientRect().top")
     assert 0 <= top < PHONE["height"]

@@ -155,8 +155,11 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
     sides = side_of_seats(rules)
     side = sides[contractor]
     defending = sorted({sides[s] for s in range(rules.seats)} - {side, -1})  # -1: a dead hand
-    entry: dict[str, Any] = {"kind": "hand", "contract": action_text(contract),
-                             "contractor": contractor}  # fmt: skip
+    entry: dict[str, Any] = {
+        "kind": "hand",
+        "contract": action_text(contract),
+        "contractor": contractor,
+    }
     tricks = bid_tricks(contract) if not is_misere(contract) else 0
     entry["tricks"] = tricks
     if not is_misere(contract) and len(defending) > 1:
@@ -187,8 +190,10 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
 def test_reasons_and_490() -> None:
     pad = Pad(new_pad(["Ann", "Bob", "Cat", "Dan"]))
     pad.add({"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8})
-    assert pad.result.lines[0].reasons == ["8♥ by Bob made: Bob & Dan +300",
-                                           "Ann & Cat 2 tricks: +20"]  # fmt: skip
+    assert pad.result.lines[0].reasons == [
+        "8♥ by Bob made: Bob & Dan +300",
+        "Ann & Cat 2 tricks: +20",
+    ]
     assert [need["contract"] for need in needed_to_win(pad.data)] == ["10D", "7H"]
     pad.add({"kind": "hand", "contract": "7S", "contractor": 0, "tricks": 0})
     pad.add({"kind": "hand", "contract": "6S", "contractor": 0, "tricks": 2})
@@ -214,11 +219,13 @@ def test_bad_hands_are_refused_with_one_line() -> None:
         ({"kind": "hand", "contract": "11H", "contractor": 0, "tricks": 5}, "not a contract"),
         ({"kind": "hand", "contract": "7H", "contractor": 3, "tricks": 5}, "contractor"),
         ({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7}, "defenders"),
-        ({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 2]},
-         "add up to 10"),
+        (
+            {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 2]},
+            "add up to 10",
+        ),
         ({"kind": "bid"}, "kind"),
         ({"kind": "misdeal", "tricks": 3}, "unknown key"),
-    ]  # fmt: skip
+    ]
     for entry, message in bad:
         with pytest.raises(PadError, match=message) as error:
             pad.add(entry)
@@ -238,8 +245,14 @@ def test_tables_come_from_the_engine() -> None:
     assert table["rows"][0]["values"] == [20, 40, 60, 80, 100]
     assert [m["value"] for m in table["misere"]] == [150, 250]
     names = {v["name"] for v in scoring_variants("australian")}
-    assert {"original_1904", "perfect", "rule_490", "misere_defenders_score", "target",
-            "point_spread"} <= names  # fmt: skip
+    assert {
+        "original_1904",
+        "perfect",
+        "rule_490",
+        "misere_defenders_score",
+        "target",
+        "point_spread",
+    } <= names
     assert "eldest_leads" not in names
     assert score_pad(new_pad(["A", "B", "C", "D"])).totals == [0, 0]
 
@@ -261,8 +274,15 @@ def test_a_wrong_claim_costs_a_further_100() -> None:
     with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
         Pad(new_pad(NAMES[:4])).add({**hand, "claim_wrong": True})
     with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
-        pad.add({"kind": "hand", "contract": "misere", "contractor": 0, "tricks": 1,
-                 "claim_wrong": True})  # fmt: skip
+        pad.add(
+            {
+                "kind": "hand",
+                "contract": "misere",
+                "contractor": 0,
+                "tricks": 1,
+                "claim_wrong": True,
+            }
+        )
     with pytest.raises(PadError, match="claim_wrong: true or false"):
         pad.add({**hand, "claim_wrong": "yes"})
     assert len(pad.hands) == 2  # refused entries change nothing

@@ -108,11 +108,28 @@ def test_line_mode_and_continue(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    status = main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat", "--preset",
-                   "three_handed", "--dealer", "cat"])  # fmt: skip
+    status = main(
+        [
+            "pad",
+            "--new",
+            "--plain",
+            "--players",
+            "Ann,Bob,Cat",
+            "--preset",
+            "three_handed",
+            "--dealer",
+            "cat",
+        ]
+    )
     assert status == 0
-    lines = ["7H ann 7 2 1", "6C bob 5 4", "6C bob 5 3 2", f"export {tmp_path / 'p.json'}",
-             f"csv {tmp_path / 'p.csv'}", "need"]  # fmt: skip
+    lines = [
+        "7H ann 7 2 1",
+        "6C bob 5 4",
+        "6C bob 5 3 2",
+        f"export {tmp_path / 'p.json'}",
+        f"csv {tmp_path / 'p.csv'}",
+        "need",
+    ]
     session = PadSession(
         Pad(json.loads((tmp_path / "pad.json").read_text())), tmp_path / "pad.json"
     )
@@ -144,8 +161,13 @@ def test_command_errors_are_one_line(
     with pytest.raises(PadError, match="could be Ann or Anna"):
         parse_hand(pad, "8S an 8")
     assert parse_hand(pad, "8S ann with bob 7 1 1 1") == {
-        "kind": "hand", "contract": "8S", "contractor": 0, "partner": 2, "tricks": 7,
-        "defenders": [1, 1, 1]}  # fmt: skip
+        "kind": "hand",
+        "contract": "8S",
+        "contractor": 0,
+        "partner": 2,
+        "tricks": 7,
+        "defenders": [1, 1, 1],
+    }
 
 
 @pytest.mark.parametrize("dealer", ["3", "cat", "Cat"])
@@ -154,19 +176,27 @@ def test_the_first_dealer_by_number_from_1_or_by_name(
 ) -> None:
     """``--dealer 3`` and ``--dealer cat`` both make the third player, Cat, deal first."""
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan",
-                 "--dealer", dealer]) == 0  # fmt: skip
+    assert (
+        main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan", "--dealer", dealer]) == 0
+    )
     assert json.loads((tmp_path / "pad.json").read_text())["first_dealer"] == 2
 
 
-@pytest.mark.parametrize(("dealer", "said"), [("0", "seats are 1 to 4"), ("5", "seats are 1 to 4"),
-                                              ("eve", "players are Ann, Bob, Cat, Dan")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("dealer", "said"),
+    [
+        ("0", "seats are 1 to 4"),
+        ("5", "seats are 1 to 4"),
+        ("eve", "players are Ann, Bob, Cat, Dan"),
+    ],
+)
 def test_a_bad_first_dealer_is_one_line_in_the_same_convention(
     dealer: str, said: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan",
-                 "--dealer", dealer]) == 2  # fmt: skip
+    assert (
+        main(["pad", "--new", "--plain", "--players", "Ann,Bob,Cat,Dan", "--dealer", dealer]) == 2
+    )
     err = capsys.readouterr().err
     assert err.startswith("fivehundred pad: --dealer: ") and err.count("\n") == 1
     assert said in err and "0 to" not in err

@@ -20,8 +20,9 @@ from fivehundred.pad.web import BROWSER_MODULES, PadStore, offline_files
 from fivehundred.rules import VARIANTS
 
 
-def call(base: str, method: str, path: str, body: Any = None, raw: bytes | None = None
-         ) -> tuple[int, Any, Any]:  # fmt: skip
+def call(
+    base: str, method: str, path: str, body: Any = None, raw: bytes | None = None
+) -> tuple[int, Any, Any]:
     """One request; returns (status, parsed JSON or text, headers)."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     request = urllib.request.Request(base + path, data=data, method=method)
@@ -82,8 +83,12 @@ def test_rules_list_comes_from_the_registry(base: str) -> None:
     assert names <= set(VARIANTS)
     assert names == {v["name"] for v in model.scoring_variants("australian")}
     assert presets["five_handed"]["players"] == 5
-    status, info, _ = call(base, "POST", "/api/pad/describe",
-                           {"rules": {"preset": "australian", "variants": {"original_1904": True}}})  # fmt: skip
+    status, info, _ = call(
+        base,
+        "POST",
+        "/api/pad/describe",
+        {"rules": {"preset": "australian", "variants": {"original_1904": True}}},
+    )
     assert status == 200 and info["table"]["rows"][0]["values"] == [40, 80, 120, 160, 200]
 
 
@@ -120,16 +125,22 @@ def test_live_view_needs_the_write_token(base: str) -> None:
     status, view, _ = call(base, "GET", f"/api/pad/share/{shared['id']}")
     assert status == 200 and view["version"] == 1 and view["result"]["totals"] == [20, 300]
     assert "token" not in json.dumps(view)
-    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
-                             {"pad": a_pad(), "token": "guess"})  # fmt: skip
+    status, answer, _ = call(
+        base, "PUT", f"/api/pad/share/{shared['id']}", {"pad": a_pad(), "token": "guess"}
+    )
     assert status == 403 and "token" in answer["error"]
-    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
-                             {"pad": a_pad(), "token": shared["token"]})  # fmt: skip
+    status, answer, _ = call(
+        base, "PUT", f"/api/pad/share/{shared['id']}", {"pad": a_pad(), "token": shared["token"]}
+    )
     assert status == 200 and answer["version"] == 2
     status, view, _ = call(base, "GET", f"/api/pad/share/{shared['id']}")
     assert view["result"]["totals"] == [-230, 80]
-    status, answer, _ = call(base, "PUT", f"/api/pad/share/{shared['id']}",
-                             {"pad": a_pad([{"kind": "nonsense"}]), "token": shared["token"]})  # fmt: skip
+    status, answer, _ = call(
+        base,
+        "PUT",
+        f"/api/pad/share/{shared['id']}",
+        {"pad": a_pad([{"kind": "nonsense"}]), "token": shared["token"]},
+    )
     assert status == 400 and call(base, "GET", f"/api/pad/share/{shared['id']}")[1]["version"] == 2
     assert call(base, "GET", "/api/pad/share/nope")[0] == 404
 

@@ -57,8 +57,15 @@ def test_hand_record_fields_and_order() -> None:
     apply_text(state, "6NT pass pass pass 5S 5C 6C none")
     record = hand_record(finished(state))
     assert list(record) == [
-        "format", "rules", "dealer", "hands", "kitty", "auction", "discards", "play"
-    ]  # fmt: skip
+        "format",
+        "rules",
+        "dealer",
+        "hands",
+        "kitty",
+        "auction",
+        "discards",
+        "play",
+    ]
     assert record["format"] == "fivehundred-hand/1"
     assert record["rules"] == {"preset": "australian", "variants": {}}
     assert record["dealer"] == 0

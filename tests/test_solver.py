@@ -26,8 +26,9 @@ from fivehundred.solver.samples import KINDS, random_position, start_of_play
 NOT_RENOUNCED = make_rules("australian", {"joker_lead_not_renounced": True})
 
 
-def _positions(count: int, tricks_left: int, salt: int,
-               kinds: tuple[str, ...] = KINDS) -> list[tuple[str, int, object]]:  # fmt: skip
+def _positions(
+    count: int, tricks_left: int, salt: int, kinds: tuple[str, ...] = KINDS
+) -> list[tuple[str, int, object]]:
     rng = random.Random(f"solver-test/{tricks_left}/{salt}")
     out = []
     for index in range(count):
@@ -47,8 +48,9 @@ def _positions(count: int, tricks_left: int, salt: int,
         (5, 8, ("misere", "open_misere")),  # three hands: exhaustive search stays affordable
     ],
 )
-def test_solve_matches_exhaustive_minimax(tricks_left: int, count: int,
-                                          kinds: tuple[str, ...]) -> None:  # fmt: skip
+def test_solve_matches_exhaustive_minimax(
+    tricks_left: int, count: int, kinds: tuple[str, ...]
+) -> None:
     mismatches = []
     for kind, seed, state in _positions(count, tricks_left, 1, kinds):
         expected = minimax(state)  # type: ignore[arg-type]
@@ -66,8 +68,7 @@ def _solve_dense(pos: Position, exact: bool) -> tuple[int, int]:
     h, st = pos.packed()
     st[E.S_GEN] = t.next_gen()
     st[E.S_EXACT] = int(exact)
-    value = E.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left,
-                          int(st[E.S_TCOUNT]))  # fmt: skip
+    value = E.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[E.S_TCOUNT]))
     return int(value), int(st[E.S_NODES])
 
 
@@ -202,8 +203,7 @@ def test_missing_kernel_gives_a_clear_import_error() -> None:
         "sys.modules['numba'] = None\n"
         "try:\n    import fivehundred.solver\nexcept ImportError as e:\n    print(e)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.count("\n") == 1
     assert "C kernel (fivehundred.solver._kernel) was not built" in out.stdout
     assert "C compiler" in out.stdout
@@ -213,8 +213,7 @@ def test_the_solver_needs_no_numba() -> None:
     code = "import sys; sys.modules['numba'] = None\nimport fivehundred.solver\n"
     code += "from fivehundred.solver import solve\nfrom fivehundred.solver.samples import start_of_play\n"
     code += "print(solve(start_of_play(3, 'nt')))\n"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert 0 <= int(out.stdout) <= 10
 
 

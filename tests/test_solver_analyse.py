@@ -19,8 +19,9 @@ def _golden(tag: str) -> dict:  # type: ignore[type-arg]
 
 
 @pytest.mark.parametrize("tag", ["suit", "jk_lead", "misere"])
-def test_analyse_golden_hand_json(tag: str, tmp_path: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_analyse_golden_hand_json(
+    tag: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = _golden(tag)
     path = tmp_path / "hand.json"
     path.write_text(json.dumps(record))
@@ -66,8 +67,9 @@ def test_analyse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.parametrize(
     "content", ["not json", '{"format": "nope"}', '{"format": "fivehundred-hand/1", "dealer": 9}']
 )
-def test_analyse_bad_input(content: str, tmp_path: Path,
-                           capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_analyse_bad_input(
+    content: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
     assert main([str(path)]) == 2
@@ -92,8 +94,9 @@ def _recorded(capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str) ->
 
 
 @pytest.mark.parametrize("seed", ["1", "9"])
-def test_analyse_two_handed_rebuilds_the_dummies(seed: str, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_analyse_two_handed_rebuilds_the_dummies(
+    seed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The hand is rebuilt with the dummies' cards in deal order (no zip() error)."""
     path = _recorded(capsys, tmp_path, "--seed", seed, "--preset", "two_handed")
     assert main([str(path), "--json"]) == 0
@@ -105,11 +108,13 @@ def test_analyse_two_handed_rebuilds_the_dummies(seed: str, tmp_path: Path,
     assert all(0 <= n <= 10 for n in out["strains"].values())
 
 
-def test_analyse_draw_pack_counts_only_the_players(tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+def test_analyse_draw_pack_counts_only_the_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """draw_pack: the record replay accepts is analysed, the stock's discards left out."""
-    path = _recorded(capsys, tmp_path, "--seed", "3", "--preset", "two_handed",
-                     "--variant", "draw_pack")  # fmt: skip
+    path = _recorded(
+        capsys, tmp_path, "--seed", "3", "--preset", "two_handed", "--variant", "draw_pack"
+    )
     assert main([str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     tricks = 10  # two players, ten cards each after the draw

@@ -91,8 +91,9 @@ async def test_the_bid_box_offers_only_legal_bids() -> None:
         from textual.widgets import Button
 
         legal = set(session.legal_actions())
-        offered = {int(b.name[4:]) for b in app.query("#bidbox Button")
-                   if b.name and not b.disabled}  # fmt: skip
+        offered = {
+            int(b.name[4:]) for b in app.query("#bidbox Button") if b.name and not b.disabled
+        }
         assert offered == legal
         # Australian rules: misère only after a seven bid, so it is not offered yet.
         misere = [b for b in app.query(Button) if b.name == "bid-100"]

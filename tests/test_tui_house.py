@@ -63,8 +63,12 @@ SMALL = (80, 24)
 BARE_NUMBER = re.compile(r"(?:bids?|plays?|Contract:|: ) ?1(?:79|8[0-7])\b")
 SEVEN_NT = bid_action(7, NO_TRUMPS)
 #: The preset each house variant is played with (the others: Australian, four players).
-VARIANT_PRESETS = {"inkle": "american", "dead_hand": "three_handed",
-                   "open_eight": "two_handed", "draw_pack": "two_handed"}  # fmt: skip
+VARIANT_PRESETS = {
+    "inkle": "american",
+    "dead_hand": "three_handed",
+    "open_eight": "two_handed",
+    "draw_pack": "two_handed",
+}
 #: Phases of the house rules and the choice the person makes in each.
 CHOICE_PHASES = (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE)
 CARD_PHASES = (SLAM_PASS, TABLE_DISCARD)
@@ -114,41 +118,123 @@ def _ours(hand: HandState, contract: Action) -> bool:
 
 
 CASES = [
-    Case("hi_lo", "australian", {"hi_lo": True}, HI_LO, lambda h: _ours(h, HI_LO),
-         label="hi/lo"),
-    Case("double_misere", "australian", {"double_misere": True}, DOUBLE_MISERE,
-         lambda h: _ours(h, DOUBLE_MISERE), label="double misère"),
-    Case("shields_double", "australian", {"shields_double": True}, SHIELDS_DOUBLE,
-         lambda h: _ours(h, SHIELDS_DOUBLE), label="shields double"),
-    Case("patastrophe", "australian", dict.fromkeys(HOUSE_CALLS, True), PATASTROPHE,
-         lambda h: _ours(h, PATASTROPHE), label="patastrophe"),
-    Case("wilkinson_misere", "australian", {"wilkinson_misere": True, "misere_anytime": True},
-         MISERE, lambda h: _ours(h, MISERE), label="misère"),
-    Case("slam_call", "australian", {"slam_call": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT) and h.slam_asked and h.slam_partner >= 0,
-         phases=(SLAM_CALL,), label="slam"),
-    Case("claim", "australian", {"claim": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT) and h.claim_trick >= 0, label="claim", seeds=(10, 11)),
-    Case("slam_claim", "australian", {"slam_call": True, "claim": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT) and h.slam_partner >= 0 and h.claim_trick >= 0,
-         phases=(SLAM_CALL,), label="claim", seeds=(10, 12, 38)),
-    Case("french_canadian", "french_canadian", {}, SEVEN_NT, lambda h: _ours(h, SEVEN_NT),
-         label="7NT"),
-    Case("open_eight", "two_handed", {"open_eight": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT) and h.table_card >= 0, phases=(TABLE_KITTY,),
-         label="Face-up cards"),
-    Case("draw_pack", "two_handed", {"draw_pack": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT), phases=(DRAW,), label="keep"),
-    Case("dead_hand_two", "two_handed", {"dead_hand": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT), label="(dead"),
-    Case("dead_hand_three", "three_handed", {"dead_hand": True}, SEVEN_NT,
-         lambda h: _ours(h, SEVEN_NT), label="(dead"),
-]  # fmt: skip
+    Case("hi_lo", "australian", {"hi_lo": True}, HI_LO, lambda h: _ours(h, HI_LO), label="hi/lo"),
+    Case(
+        "double_misere",
+        "australian",
+        {"double_misere": True},
+        DOUBLE_MISERE,
+        lambda h: _ours(h, DOUBLE_MISERE),
+        label="double misère",
+    ),
+    Case(
+        "shields_double",
+        "australian",
+        {"shields_double": True},
+        SHIELDS_DOUBLE,
+        lambda h: _ours(h, SHIELDS_DOUBLE),
+        label="shields double",
+    ),
+    Case(
+        "patastrophe",
+        "australian",
+        dict.fromkeys(HOUSE_CALLS, True),
+        PATASTROPHE,
+        lambda h: _ours(h, PATASTROPHE),
+        label="patastrophe",
+    ),
+    Case(
+        "wilkinson_misere",
+        "australian",
+        {"wilkinson_misere": True, "misere_anytime": True},
+        MISERE,
+        lambda h: _ours(h, MISERE),
+        label="misère",
+    ),
+    Case(
+        "slam_call",
+        "australian",
+        {"slam_call": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT) and h.slam_asked and h.slam_partner >= 0,
+        phases=(SLAM_CALL,),
+        label="slam",
+    ),
+    Case(
+        "claim",
+        "australian",
+        {"claim": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT) and h.claim_trick >= 0,
+        label="claim",
+        seeds=(10, 11),
+    ),
+    Case(
+        "slam_claim",
+        "australian",
+        {"slam_call": True, "claim": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT) and h.slam_partner >= 0 and h.claim_trick >= 0,
+        phases=(SLAM_CALL,),
+        label="claim",
+        seeds=(10, 12, 38),
+    ),
+    Case(
+        "french_canadian",
+        "french_canadian",
+        {},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT),
+        label="7NT",
+    ),
+    Case(
+        "open_eight",
+        "two_handed",
+        {"open_eight": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT) and h.table_card >= 0,
+        phases=(TABLE_KITTY,),
+        label="Face-up cards",
+    ),
+    Case(
+        "draw_pack",
+        "two_handed",
+        {"draw_pack": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT),
+        phases=(DRAW,),
+        label="keep",
+    ),
+    Case(
+        "dead_hand_two",
+        "two_handed",
+        {"dead_hand": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT),
+        label="(dead",
+    ),
+    Case(
+        "dead_hand_three",
+        "three_handed",
+        {"dead_hand": True},
+        SEVEN_NT,
+        lambda h: _ours(h, SEVEN_NT),
+        label="(dead",
+    ),
+]
 
 
 def new_session(preset: str, variants: dict[str, Any], seed: int) -> Session:
-    return Session.new(Settings(preset=preset, variants=dict(variants), seed=seed, speed=0,
-                                opponents="heuristic", partner="heuristic"))  # fmt: skip
+    return Session.new(
+        Settings(
+            preset=preset,
+            variants=dict(variants),
+            seed=seed,
+            speed=0,
+            opponents="heuristic",
+            partner="heuristic",
+        )
+    )
 
 
 def person_choice(session: Session, bid: Action | None) -> Action:
@@ -257,8 +343,9 @@ async def play_full_screen(session: Session, bid: Action | None) -> tuple[set[st
             acted.add(phase)
             choice = person_choice(session, bid)
             if phase == AUCTION:
-                button = next(b for b in app.query_one("#bidbox").query(Button)
-                              if b.name == f"bid-{choice}")  # fmt: skip
+                button = next(
+                    b for b in app.query_one("#bidbox").query(Button) if b.name == f"bid-{choice}"
+                )
                 assert not button.disabled
                 box = list(app.query_one("#bidbox").query(Button))
                 check_on_screen(app, box)  # the whole bid box, house calls included
@@ -293,8 +380,9 @@ async def play_full_screen(session: Session, bid: Action | None) -> tuple[set[st
                 seen += [str(b.label) for b in buttons]
                 await pilot.press("c")
             elif phase == PLAY and choice < JOKER_LEAD_BASE:
-                card = next(w for w in app.query_one("#hand", HandRow).query(CardWidget)
-                            if w.card == choice)  # fmt: skip
+                card = next(
+                    w for w in app.query_one("#hand", HandRow).query(CardWidget) if w.card == choice
+                )
                 card.focus()
                 await pilot.pause()
                 await pilot.press("enter")
@@ -307,9 +395,7 @@ async def play_full_screen(session: Session, bid: Action | None) -> tuple[set[st
     return acted, "\n".join(seen)
 
 
-FULL_CASES = [
-    pytest.param(case, id=case.name) for case in CASES if case.name in FULL_SCREEN
-]  # fmt: skip
+FULL_CASES = [pytest.param(case, id=case.name) for case in CASES if case.name in FULL_SCREEN]
 
 
 @pytest.mark.asyncio
@@ -421,9 +507,17 @@ def test_the_defender_takes_and_discards_in_line_mode() -> None:
 
 # --------------------------------------------------------------------------- words and options
 def test_every_action_has_words() -> None:
-    words = {HI_LO: "hi/lo", DOUBLE_MISERE: "double misère", SHIELDS_DOUBLE: "shields double",
-             PATASTROPHE: "patastrophe", SLAM: "slam", NO_SLAM: "no slam", CLAIM: "claim",
-             DRAW_KEEP: "keep", DRAW_THROW: "throw"}  # fmt: skip
+    words = {
+        HI_LO: "hi/lo",
+        DOUBLE_MISERE: "double misère",
+        SHIELDS_DOUBLE: "shields double",
+        PATASTROPHE: "patastrophe",
+        SLAM: "slam",
+        NO_SLAM: "no slam",
+        CLAIM: "claim",
+        DRAW_KEEP: "keep",
+        DRAW_THROW: "throw",
+    }
     for action, text in words.items():
         assert render.action_label(action) == text
     for action in range(NUM_ACTIONS):
@@ -462,9 +556,8 @@ def test_the_pad_scores_the_house_contracts() -> None:
     pad["hands"] = [
         {"kind": "hand", "contract": "hi_lo", "contractor": 0, "tricks": 5},
         {"kind": "hand", "contract": "double_misere", "contractor": 1, "tricks": 1},
-        {"kind": "hand", "contract": "hi_lo", "contractor": 0, "tricks": 5,
-         "revoke": "contractor"},
-    ]  # fmt: skip
+        {"kind": "hand", "contract": "hi_lo", "contractor": 0, "tricks": 5, "revoke": "contractor"},
+    ]
     result = score_pad(pad)
     assert [line.points for line in result.lines] == [[350, 50], [0, -450], [-350, 50]]
     assert result.lines[0].reasons[0].startswith("hi/lo by Ann made")

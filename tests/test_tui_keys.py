@@ -327,8 +327,9 @@ async def test_a_five_player_score_sheet_is_not_wrapped_where_the_screen_has_roo
 
     from fivehundred.tui import render
 
-    session = Session.new(Settings(preset="five_handed", seed=5, speed=0, opponents="random",
-                                   partner="random"))  # fmt: skip
+    session = Session.new(
+        Settings(preset="five_handed", seed=5, speed=0, opponents="random", partner="random")
+    )
     rng = random.Random(5)
     while not session.game.finished_hands:
         if session.computer_to_move:
@@ -445,8 +446,9 @@ async def test_the_options_show_a_rule_kept_on_and_the_whole_description() -> No
     from fivehundred.rules import VARIANT_HELP
     from fivehundred.tui.app import TickBox
 
-    app = FiveHundredApp(settings=Settings(variants={"open_misere_520": True}),
-                         options_at_start=True)  # fmt: skip
+    app = FiveHundredApp(
+        settings=Settings(variants={"open_misere_520": True}), options_at_start=True
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen

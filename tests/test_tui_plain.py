@@ -38,9 +38,14 @@ def test_piped_commands_through_the_real_command(data_dir: Path) -> None:
     cleanly at the end of input with the game saved."""
     env = {**os.environ, storage.ENV_DATA_DIR: str(data_dir), "PYTHONPATH": SRC}
     commands = "pass\nhint\nfoo\nAS\nKS\nscore\n"
-    result = subprocess.run([sys.executable, "-m", "fivehundred", "play", "--seed", "3"],
-                            input=commands, capture_output=True, text=True, env=env,
-                            timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "fivehundred", "play", "--seed", "3"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Your bid" in out
@@ -250,15 +255,19 @@ def test_the_review_of_a_two_handed_hand() -> None:
     from fivehundred.actions import PASS
     from fivehundred.tui.plain import review_lines
 
-    session = Session.new(Settings(preset="two_handed", seed=9, speed=0, opponents="random",
-                                   partner="random"))  # fmt: skip
+    session = Session.new(
+        Settings(preset="two_handed", seed=9, speed=0, opponents="random", partner="random")
+    )
     while not session.game.finished_hands:
         if session.pending_summary is not None:
             session.dismiss_summary()
         elif session.human_to_move:
             legal = session.legal_actions()
-            session.play(legal[-1] if session.hand.phase == "auction" and PASS in legal
-                         and len(legal) > 1 else legal[0])  # fmt: skip
+            session.play(
+                legal[-1]
+                if session.hand.phase == "auction" and PASS in legal and len(legal) > 1
+                else legal[0]
+            )
         else:
             session.step_computer()
     lines = review_lines(session)
@@ -321,8 +330,9 @@ def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
             continue  # no action has this number
         label = render.action_label(action, two_jokers)
         phase = _phase_of(action)
-        bare = "".join(c for c in unicodedata.normalize("NFKD", label)
-                       if not unicodedata.combining(c)).upper()  # fmt: skip
+        bare = "".join(
+            c for c in unicodedata.normalize("NFKD", label) if not unicodedata.combining(c)
+        ).upper()
         for text in (label, bare):
             tokens = move_tokens(text)
             assert len(tokens) == 1, (text, tokens)

@@ -57,8 +57,9 @@ def check_layout(app: FiveHundredApp, size: tuple[int, int]) -> None:
 
 
 async def play_hand_full_screen(preset: str, size: tuple[int, int]) -> Session:
-    session = Session.new(Settings(preset=preset, seed=4, speed=0, opponents="random",
-                                   partner="random"))  # fmt: skip
+    session = Session.new(
+        Settings(preset=preset, seed=4, speed=0, opponents="random", partner="random")
+    )
     app = FiveHundredApp(session, options_at_start=False)
     async with app.run_test(size=size) as pilot:
         checked = False
@@ -101,8 +102,9 @@ async def test_every_preset_plays_a_hand_in_full_screen(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_plays_a_hand_in_line_mode(preset: str) -> None:
-    session = Session.new(Settings(preset=preset, seed=6, speed=0, opponents="random",
-                                   partner="random"))  # fmt: skip
+    session = Session.new(
+        Settings(preset=preset, seed=6, speed=0, opponents="random", partner="random")
+    )
     out = io.StringIO()
 
     class Person(io.StringIO):

@@ -177,8 +177,9 @@ def test_illegal_cards_are_explained_in_card_language() -> None:
 def test_line_mode_says_the_solver_is_being_prepared(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     monkeypatch.setattr(Session, "needs_solver_warm_up", lambda self: not calls)
-    monkeypatch.setattr(Session, "warm_up_solver",
-                        staticmethod(lambda progress=None: calls.append("warm")))  # fmt: skip
+    monkeypatch.setattr(
+        Session, "warm_up_solver", staticmethod(lambda progress=None: calls.append("warm"))
+    )
     session = Session.new(Settings(seed=5, speed=0, variants={}))
     session.settings.seed = 5
     text = run_lines(session, ["quit"])
@@ -289,8 +290,10 @@ def test_play_help_names_the_data_directory(capsys: pytest.CaptureFixture[str]) 
     assert storage.ENV_DATA_DIR in capsys.readouterr().out
 
 
-@pytest.mark.parametrize(("player", "prepares"), [("hard", True), ("expert", True),
-                                                  ("pimc:fast", True), ("medium", False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("player", "prepares"),
+    [("hard", True), ("expert", True), ("pimc:fast", True), ("medium", False)],
+)
 def test_every_level_that_searches_announces_the_preparation(
     player: str, prepares: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -300,16 +303,18 @@ def test_every_level_that_searches_announces_the_preparation(
     monkeypatch.setattr(solver, "is_compiled", lambda: False)
     session = Session.new(Settings(seed=5, speed=0, opponents=player, partner="medium"))
     assert session.needs_solver_warm_up() is prepares
-    assert Session.new(Settings(seed=5, speed=0, opponents="medium",
-                                partner="medium")).needs_solver_warm_up(review=True)  # fmt: skip
+    assert Session.new(
+        Settings(seed=5, speed=0, opponents="medium", partner="medium")
+    ).needs_solver_warm_up(review=True)
 
 
 def test_the_line_mode_review_announces_the_preparation(monkeypatch: pytest.MonkeyPatch) -> None:
     solver = pytest.importorskip("fivehundred.solver")
     monkeypatch.setattr(solver, "is_compiled", lambda: False)
     calls: list[str] = []
-    monkeypatch.setattr(Session, "warm_up_solver",
-                        staticmethod(lambda progress=None: calls.append("warm")))  # fmt: skip
+    monkeypatch.setattr(
+        Session, "warm_up_solver", staticmethod(lambda progress=None: calls.append("warm"))
+    )
     session = Session.new(Settings(seed=5, speed=0, opponents="medium", partner="medium"))
     while not session.game.finished_hands:
         if session.human_to_move:

@@ -56,12 +56,20 @@ def test_the_registry_says_which_presets_accept_a_variant_and_what_it_contradict
     ("preset", "variants", "named", "why"),
     [
         ("australian", {"teams_of_two": True}, "teams_of_two", "needs six players"),
-        ("australian", {"perfect": True, "original_1904": True}, "original_1904",
-         "contradicts 'perfect': choose one scoring table"),
-        ("french_canadian", {"pack45": True}, "pack45",
-         "does not apply: the French-Canadian game has its own 46-card pack"),
+        (
+            "australian",
+            {"perfect": True, "original_1904": True},
+            "original_1904",
+            "contradicts 'perfect': choose one scoring table",
+        ),
+        (
+            "french_canadian",
+            {"pack45": True},
+            "pack45",
+            "does not apply: the French-Canadian game has its own 46-card pack",
+        ),
     ],
-)  # fmt: skip
+)
 def test_refusals_carry_the_variant_as_data(
     preset: str, variants: dict[str, bool], named: str, why: str
 ) -> None:

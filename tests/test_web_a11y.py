@@ -54,9 +54,12 @@ def axe_problems(page: Any, where: str) -> list[str]:
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
         ".map(v => ({id: v.id, impact: v.impact, help: v.help,"
         " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"
-    )  # fmt: skip
-    return [f"{where}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
-            for v in violations if v["impact"] in ("serious", "critical")]  # fmt: skip
+    )
+    return [
+        f"{where}: {v['id']} ({v['impact']}): {v['help']} at {v['nodes']}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def climb(page: Any) -> None:
@@ -68,8 +71,16 @@ def climb(page: Any) -> None:
 
 
 def new_table(base: str, seed: int = 7, **rules: Any) -> dict[str, Any]:
-    return post(base, "/api/tables", {"seats": ["open", "heuristic", "heuristic", "heuristic"],
-                                      "options": {"delay": 0}, "seed": seed, **rules})  # fmt: skip
+    return post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "options": {"delay": 0},
+            "seed": seed,
+            **rules,
+        },
+    )
 
 
 @needs_axe
@@ -169,7 +180,7 @@ def test_a_whole_hand_by_keyboard_alone(base: str, open_page: Callable[..., Page
             bids = page.eval_on_selector_all(
                 "#bid-box-wrap .bid-box button:not([disabled])", "e => e.map(b => b.dataset.action)"
             )
-            page.keyboard.type(typed(bids[0]) if bids else "p")  # fmt: skip
+            page.keyboard.type(typed(bids[0]) if bids else "p")
         elif phase == "discard":  # arrows and Enter choose three cards, Tab to the button
             tab_to(page, "a.closest('#hand')")
             need = len(page.eval_on_selector_all("#hand .card", "e => e")) - 10
@@ -188,7 +199,8 @@ def test_a_whole_hand_by_keyboard_alone(base: str, open_page: Callable[..., Page
             if ring is None:
                 ring = page.evaluate(
                     "(() => { const s = getComputedStyle(document.activeElement);"
-                    " return [s.outlineStyle, s.outlineWidth]; })()")  # fmt: skip
+                    " return [s.outlineStyle, s.outlineWidth]; })()"
+                )
             page.keyboard.press("Enter")
             if page.locator("[aria-label='lead the joker as'] button").count():
                 tab_to(page, "a.closest(\"[aria-label='lead the joker as']\")")
@@ -260,7 +272,8 @@ def test_a_whole_hand_from_the_accessibility_tree(
                 lead_as.get_by_role("button").first.click()
         else:
             page.get_by_role("group").filter(has=page.locator("[data-action]")).last.get_by_role(
-                "button").first.click()  # fmt: skip
+                "button"
+            ).first.click()
         wait_change(page, version)
     said = log.inner_text()
     for card in mine:  # every card the person played was announced, in words

@@ -24,15 +24,22 @@ SECRET = "correct horse battery staple 42"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Any:
-    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0, allow_seeds=True,
-                     accounts_config=AccountsConfig(login_per_minute=5, login_burst=5))  # fmt: skip
+    app = create_app(
+        f"sqlite:///{tmp_path / 'w.sqlite3'}",
+        workers=0,
+        allow_seeds=True,
+        accounts_config=AccountsConfig(login_per_minute=5, login_burst=5),
+    )
     with TestClient(app) as test_client:
         yield test_client
 
 
 def table(client: Any, seats: list[str] | None = None) -> str:
-    body = {"seats": seats or ["open", "heuristic", "open", "heuristic"], "seed": 5,
-            "options": {"delay": 0}}  # fmt: skip
+    body = {
+        "seats": seats or ["open", "heuristic", "open", "heuristic"],
+        "seed": 5,
+        "options": {"delay": 0},
+    }
     answer = client.post("/api/tables", json=body)
     assert answer.status_code == 201, answer.text
     return str(answer.json()["table"])
@@ -51,13 +58,18 @@ def test_sign_up_log_in_log_out(client: Any) -> None:
     wrong = client.post("/api/session", json={"name": "Ann", "password": "not it at all"})
     assert wrong.status_code == 401
     assert client.post("/api/session", json={"name": "ANN", "password": SECRET}).json() == {
-        "name": "Ann", "bot": False}  # fmt: skip
+        "name": "Ann",
+        "bot": False,
+    }
     assert client.get("/api/session").json()["name"] == "Ann"
 
 
 def test_the_secure_flag_can_be_required(tmp_path: Path) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0,
-                     accounts_config=AccountsConfig(secure_cookie=True))  # fmt: skip
+    app = create_app(
+        f"sqlite:///{tmp_path / 'w.sqlite3'}",
+        workers=0,
+        accounts_config=AccountsConfig(secure_cookie=True),
+    )
     with TestClient(app) as client:
         answer = client.post("/api/accounts", json={"name": "Sec", "password": SECRET})
         assert "Secure" in answer.headers["set-cookie"]
@@ -101,13 +113,17 @@ def test_login_attempts_are_limited_per_name_and_per_address(client: Any) -> Non
     service.by_address = frozen(5, 5, clock=lambda: 0.0)
     service.by_name = frozen(5, 5, clock=lambda: 0.0)
     # one address trying many names is limited too
-    others = [client.post("/api/session", json={"name": f"n{i}", "password": "guess number"}
-                          ).status_code for i in range(5)]  # fmt: skip
+    others = [
+        client.post("/api/session", json={"name": f"n{i}", "password": "guess number"}).status_code
+        for i in range(5)
+    ]
     assert others == [401] * 5
     assert client.post("/api/session", json={"name": "n9", "password": "x"}).status_code == 429
     service.by_address = frozen(100, 100, clock=lambda: 0.0)
-    codes = [client.post("/api/session", json={"name": "Cid", "password": "guess number"}
-                         ).status_code for _ in range(6)]  # fmt: skip
+    codes = [
+        client.post("/api/session", json={"name": "Cid", "password": "guess number"}).status_code
+        for _ in range(6)
+    ]
     assert codes == [401] * 5 + [429]
     # the right password waits too: the name is limited
     limited = client.post("/api/session", json={"name": "Cid", "password": SECRET})
@@ -163,16 +179,20 @@ def test_change_password_ends_other_sessions(client: Any) -> None:
     assert client.get("/api/session").json()["name"] == "Hal"
     assert other.get("/api/session").json()["name"] is None
     assert other.post("/api/session", json={"name": "Hal", "password": SECRET}).status_code == 401
-    assert other.post("/api/session", json={"name": "Hal", "password": "new secret 99"}
-                      ).status_code == 200  # fmt: skip
+    assert (
+        other.post("/api/session", json={"name": "Hal", "password": "new secret 99"}).status_code
+        == 200
+    )
 
 
 def test_delete_an_account_keeps_its_games_under_another_name(client: Any) -> None:
     client.post("/api/accounts", json={"name": "Ivy", "password": SECRET})
     code = table(client)
     client.post(f"/api/tables/{code}/seats/0", json={"name": "Ivy"})
-    assert client.request("DELETE", "/api/accounts/me", json={"password": "wrong one"}
-                          ).status_code == 401  # fmt: skip
+    assert (
+        client.request("DELETE", "/api/accounts/me", json={"password": "wrong one"}).status_code
+        == 401
+    )
     answer = client.request("DELETE", "/api/accounts/me", json={"password": SECRET})
     assert answer.status_code == 200
     renamed = answer.json()["games_renamed_to"]
@@ -212,21 +232,28 @@ def test_a_seat_taken_logged_in_plays_from_another_device(tmp_path: Path) -> Non
         laptop = httpx.Client(base_url=base)
         phone.post("/api/accounts", json={"name": "Kim", "password": SECRET})
         laptop.post("/api/session", json={"name": "Kim", "password": SECRET})
-        body = {"seats": ["open", "random", "random", "random"], "seed": 3,
-                "options": {"delay": 0}}  # fmt: skip
+        body = {"seats": ["open", "random", "random", "random"], "seed": 3, "options": {"delay": 0}}
         code = phone.post("/api/tables", json=body).json()["table"]
         token = phone.post(f"/api/tables/{code}/seats/0", json={"name": "Kim"}).json()["token"]
 
         async def play_one(cookie: str | None, token: str | None) -> int:
             headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
-            async with websockets.connect(ws_url(base, code, token),
-                                          additional_headers=headers) as ws:  # fmt: skip
+            async with websockets.connect(
+                ws_url(base, code, token), additional_headers=headers
+            ) as ws:
                 player = Player(ws, None)
                 message = await player.until(lambda m: m["type"] == "view" and m["view"]["legal"])
                 assert message["seat"] == 0
                 version = message["version"]
-                await ws.send(json.dumps({"type": "action", "version": version,
-                                          "action": message["view"]["legal"][0]}))  # fmt: skip
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "version": version,
+                            "action": message["view"]["legal"][0],
+                        }
+                    )
+                )
                 await player.until(lambda m: m["type"] == "view" and m["version"] > version)
                 return int(version)
 

@@ -20,8 +20,14 @@ from fivehundred.web.accounts import AccountStore  # noqa: E402
 from test_web_support import thread_server  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = (
     Path(__file__).resolve().parent.parent / "docs" / "screenshots"
     if os.environ.get("FIVEHUNDRED_SCREENSHOTS") == "1"
@@ -90,12 +96,31 @@ def seed_ratings(db: str) -> None:
     assert ann is not None and bob is not None
     now = time.time()
     with engine.begin() as conn:
-        for game, (mu, sigma) in enumerate([(27.0, 7.9), (28.6, 7.4), (27.9, 7.0), (30.1, 6.6),
-                                            (31.0, 6.3)]):  # fmt: skip
-            store._save(conn, f"a:{ann.id}", "australian", mu, sigma, game + 1, f"G{game}",
-                        "loss" if game == 2 else "win", now + game)  # fmt: skip
-            store._save(conn, f"a:{bob.id}", "australian", 50 - mu, sigma, game + 1, f"G{game}",
-                        "win" if game == 2 else "loss", now + game)  # fmt: skip
+        for game, (mu, sigma) in enumerate(
+            [(27.0, 7.9), (28.6, 7.4), (27.9, 7.0), (30.1, 6.6), (31.0, 6.3)]
+        ):
+            store._save(
+                conn,
+                f"a:{ann.id}",
+                "australian",
+                mu,
+                sigma,
+                game + 1,
+                f"G{game}",
+                "loss" if game == 2 else "win",
+                now + game,
+            )
+            store._save(
+                conn,
+                f"a:{bob.id}",
+                "australian",
+                50 - mu,
+                sigma,
+                game + 1,
+                f"G{game}",
+                "win" if game == 2 else "loss",
+                now + game,
+            )
         store._save(conn, f"p:{ann.id},{bob.id}", "australian", 26.0, 7.0, 1, "G9", "win", now)
     engine.dispose()
 

@@ -120,10 +120,15 @@ def test_join_and_public_facts(client: TestClient) -> None:
 
 def expected_calls(rules: Rules) -> list[str]:
     """The calls other than the suit bids the rule book allows with these rules."""
-    allowed = {"misere": rules.misere_allowed, "open_misere": rules.open_misere,
-               "blind_misere": rules.blind_misere, "hi_lo": rules.hi_lo,
-               "double_misere": rules.double_misere, "shields_double": rules.shields_double,
-               "patastrophe": rules.patastrophe}  # fmt: skip
+    allowed = {
+        "misere": rules.misere_allowed,
+        "open_misere": rules.open_misere,
+        "blind_misere": rules.blind_misere,
+        "hi_lo": rules.hi_lo,
+        "double_misere": rules.double_misere,
+        "shields_double": rules.shields_double,
+        "patastrophe": rules.patastrophe,
+    }
     return [call for call, on in allowed.items() if on]
 
 
@@ -138,8 +143,13 @@ def test_the_calls_a_table_allows(client: TestClient) -> None:
             except RulesError:
                 continue
             assert list(allowed_calls(rules)) == expected_calls(rules), (preset, name)
-    every = {"blind_misere": True, "hi_lo": True, "double_misere": True,
-             "shields_double": True, "patastrophe": True}  # fmt: skip
+    every = {
+        "blind_misere": True,
+        "hi_lo": True,
+        "double_misere": True,
+        "shields_double": True,
+        "patastrophe": True,
+    }
     code = new_table(client, rules={"preset": "australian", "variants": every})
     calls = ["misere", "open_misere", *every]
     assert client.get(f"/api/tables/{code}").json()["calls"] == calls
@@ -163,8 +173,12 @@ def test_pages_are_served(client: TestClient) -> None:
 def test_a_game_against_computers_then_history_and_record(
     client: TestClient, tmp_path: Path
 ) -> None:
-    code = new_table(client, ["open", "random", "random", "random"], seed=11,
-                     rules={"preset": "australian", "variants": {"target": 10}})  # fmt: skip
+    code = new_table(
+        client,
+        ["open", "random", "random", "random"],
+        seed=11,
+        rules={"preset": "australian", "variants": {"target": 10}},
+    )
     token = join(client, code, 0, "Ann")
     with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
         versions = []
@@ -189,8 +203,9 @@ def test_a_game_against_computers_then_history_and_record(
     assert len(record["hands"]) == facts["hands_played"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record))
-    replay = subprocess.run([sys.executable, "-m", "fivehundred", "replay", str(path)],
-                            capture_output=True, text=True)  # fmt: skip
+    replay = subprocess.run(
+        [sys.executable, "-m", "fivehundred", "replay", str(path)], capture_output=True, text=True
+    )
     assert replay.returncode == 0, replay.stderr
     assert json.loads(replay.stdout)["winner"] == facts["winner"]
     games = client.get("/api/games").json()
@@ -220,9 +235,11 @@ def test_refusals_change_nothing(client: TestClient) -> None:
     facts = client.get(f"/api/tables/{code}").json()
     mover = facts["to_move"]
     other = (mover + 1) % 4
-    with client.websocket_connect(f"/ws/tables/{code}?token={tokens[mover]}") as ws, \
-         client.websocket_connect(f"/ws/tables/{code}?token={tokens[other]}") as ws_other, \
-         client.websocket_connect(f"/ws/tables/{code}") as spectator:  # fmt: skip
+    with (
+        client.websocket_connect(f"/ws/tables/{code}?token={tokens[mover]}") as ws,
+        client.websocket_connect(f"/ws/tables/{code}?token={tokens[other]}") as ws_other,
+        client.websocket_connect(f"/ws/tables/{code}") as spectator,
+    ):
         first = view_until(ws, lambda m: m["view"]["table"]["seats"][other]["connected"])
         view_until(ws_other, lambda m: True)
         version = first["version"]
@@ -287,8 +304,9 @@ def test_bad_connections_are_closed_with_a_reason(client: TestClient) -> None:
     code = new_table(client)
     token = join(client, code, 0)
 
-    def closed(url: str, headers: dict[str, str] | None = None, send: str | None = None,
-               count: int = 1) -> tuple[int, str]:  # fmt: skip
+    def closed(
+        url: str, headers: dict[str, str] | None = None, send: str | None = None, count: int = 1
+    ) -> tuple[int, str]:
         with client.websocket_connect(url, headers=headers or {}) as ws:
             if send is not None:
                 ws.receive_json()
@@ -352,8 +370,11 @@ def test_every_variant_makes_a_table_that_plays(client: TestClient) -> None:
                 continue
         assert accepted, f"{variant} applies to no preset"
         rules = accepted[0]
-        body = {"seats": ["random"] * rules.players, "options": {"delay": 0},
-                "rules": {"preset": rules.preset, "variants": wanted}}  # fmt: skip
+        body = {
+            "seats": ["random"] * rules.players,
+            "options": {"delay": 0},
+            "rules": {"preset": rules.preset, "variants": wanted},
+        }
         response = client.post("/api/tables", json=body)
         assert response.status_code == 201, (variant, response.text)
         codes[variant] = response.json()["table"]
@@ -370,8 +391,13 @@ def test_a_refusal_never_tells_where_a_hidden_card_lies(client: TestClient) -> N
     answer (the engine's messages differ, which would tell where the card lies)."""
     from fivehundred.cards import card_text, iter_cards
 
-    code = new_table(client, ["open", "random"], seed=6, rules={"preset": "two_handed"},
-                     options={"delay": 0, "stand_in": "random"})  # fmt: skip
+    code = new_table(
+        client,
+        ["open", "random"],
+        seed=6,
+        rules={"preset": "two_handed"},
+        options={"delay": 0, "stand_in": "random"},
+    )
     token = join(client, code, 0)
     live = client.app.state.hub.tables[code]  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:

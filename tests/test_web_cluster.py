@@ -74,8 +74,9 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-async def play(clients: list[Client], code: str, stop: Any, rng: random.Random,
-               timeout: float = 60.0) -> None:  # fmt: skip
+async def play(
+    clients: list[Client], code: str, stop: Any, rng: random.Random, timeout: float = 60.0
+) -> None:
     """Every client plays random legal actions until ``stop(view)`` holds for all of them."""
     deadline = time.monotonic() + timeout
 
@@ -89,14 +90,17 @@ async def play(clients: list[Client], code: str, stop: Any, rng: random.Random,
                 if seen["view"]["legal"] and version > client.acted:
                     client.acted = version
                     action = choose(seen["view"], rng)
-                    await client.ws.send(json.dumps({"type": "action", "version": version,
-                                                     "action": action}))  # fmt: skip
+                    await client.ws.send(
+                        json.dumps({"type": "action", "version": version, "action": action})
+                    )
             left = deadline - time.monotonic()
             try:
                 message = json.loads(await asyncio.wait_for(client.ws.recv(), max(0.01, left)))
             except TimeoutError:
-                states = [(c.seat, c.view and c.view["version"], c.view and c.view["view"]["legal"])
-                          for c in clients]  # fmt: skip
+                states = [
+                    (c.seat, c.view and c.view["version"], c.view and c.view["view"]["legal"])
+                    for c in clients
+                ]
                 raise AssertionError(f"no end in {timeout} s: {states}") from None
             client.received.append(message)
             assert message["type"] != "error", message
@@ -112,10 +116,14 @@ def owner_pid(url: str, table_id: int) -> int | None:
     engine = sa.create_engine(url)
     try:
         with engine.connect() as db:
-            name = db.execute(sa.text(
-                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
-                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 500 "
-                "AND l.objid = :id AND l.objsubid = 2 AND l.granted"), {"id": table_id}).scalar()  # fmt: skip
+            name = db.execute(
+                sa.text(
+                    "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 500 "
+                    "AND l.objid = :id AND l.objsubid = 2 AND l.granted"
+                ),
+                {"id": table_id},
+            ).scalar()
     finally:
         engine.dispose()
     return int(name.split()[2]) if name else None  # "fivehundred serve PID SERVER"
@@ -159,8 +167,9 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
         assert [s["kind"] for s in facts["seats"]] == ["person"] * 4
         engine = sa.create_engine(url)
         with engine.connect() as db:
-            table_id = db.execute(sa.text("SELECT id FROM tables WHERE code = :c"),
-                                  {"c": code}).scalar()  # fmt: skip
+            table_id = db.execute(
+                sa.text("SELECT id FROM tables WHERE code = :c"), {"c": code}
+            ).scalar()
         engine.dispose()
         owner = wait_for(lambda: owner_pid(url, table_id), 10, "an owner")
         assert owner in (servers[0].pid, servers[1].pid)
@@ -180,8 +189,11 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
             servers[dead].send_signal(signal.SIGKILL)
             await asyncio.to_thread(servers[dead].wait, 30)
             await asyncio.to_thread(
-                wait_for, lambda: owner_pid(url, table_id) == servers[survivor].pid, TAKEOVER,
-                "the survivor owns the table")  # fmt: skip
+                wait_for,
+                lambda: owner_pid(url, table_id) == servers[survivor].pid,
+                TAKEOVER,
+                "the survivor owns the table",
+            )
             takeover = time.monotonic() - killed_at
             for client in clients:
                 if client.base == bases[dead]:
@@ -210,8 +222,11 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
         # the log holds each version once, and the record replays
         path = tmp_path / "game.json"
         path.write_text(json.dumps(record))
-        replay = subprocess.run([sys.executable, "-m", "fivehundred", "replay", str(path)],
-                                capture_output=True, text=True)  # fmt: skip
+        replay = subprocess.run(
+            [sys.executable, "-m", "fivehundred", "replay", str(path)],
+            capture_output=True,
+            text=True,
+        )
         assert replay.returncode == 0, replay.stderr + replay.stdout
     finally:
         for process in servers:
@@ -226,10 +241,23 @@ def test_a_second_server_on_one_sqlite_database_is_refused(tmp_path: Path) -> No
     try:
         env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(tmp_path)}
         second = subprocess.run(
-            [sys.executable, "-m", "fivehundred", "serve", "--port", str(free_port()),
-             "--db", url, "--workers", "0"],
-            capture_output=True, text=True, env=env, timeout=60,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "fivehundred",
+                "serve",
+                "--port",
+                str(free_port()),
+                "--db",
+                url,
+                "--workers",
+                "0",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
         assert second.returncode == 2
         lines = second.stderr.strip().splitlines()
         assert len(lines) == 1 and "another server already uses the SQLite database" in lines[0]

@@ -29,14 +29,25 @@ WS_EXAMPLES = 60
 #: Close codes a hostile client may get: a flood, a message too large.
 FAIR_CLOSES = {1008, 1009}
 
-FUZZ_LIMITS = Limits(allowed_hosts=None, docs=True, create_per_minute=100_000,
-                     create_burst=100_000, seat_per_minute=100_000, seat_burst=100_000,
-                     tables_per_client=100_000)  # fmt: skip
+FUZZ_LIMITS = Limits(
+    allowed_hosts=None,
+    docs=True,
+    create_per_minute=100_000,
+    create_burst=100_000,
+    seat_per_minute=100_000,
+    seat_burst=100_000,
+    tables_per_client=100_000,
+)
 
 
 def fuzz_settings(examples: int) -> settings:
-    return settings(deadline=None, database=None, derandomize=True, max_examples=examples,
-                    suppress_health_check=list(HealthCheck))  # fmt: skip
+    return settings(
+        deadline=None,
+        database=None,
+        derandomize=True,
+        max_examples=examples,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -103,12 +114,20 @@ json_values = st.recursive(
 types = st.sampled_from(["action", "chat", "resync", "ping", "hint", "undo", "", "ACTION", "🂡"])
 objects = st.fixed_dictionaries(
     {"type": types | st.text(max_size=10)},
-    optional={"action": st.text(max_size=25) | json_values, "version": st.integers() | json_values,
-              "text": st.text(max_size=300) | json_values},
-)  # fmt: skip
+    optional={
+        "action": st.text(max_size=25) | json_values,
+        "version": st.integers() | json_values,
+        "text": st.text(max_size=300) | json_values,
+    },
+)
 deep = st.integers(1, 3000).map(lambda n: '{"type": "chat", "text": ' + "[" * n + "]" * n + "}")
-messages = (objects.map(json.dumps) | json_values.map(json.dumps) | deep
-            | st.text(max_size=5000) | st.binary(max_size=5000))  # fmt: skip
+messages = (
+    objects.map(json.dumps)
+    | json_values.map(json.dumps)
+    | deep
+    | st.text(max_size=5000)
+    | st.binary(max_size=5000)
+)
 
 
 def test_websocket_messages(server: str, errors: Errors) -> None:
@@ -118,8 +137,9 @@ def test_websocket_messages(server: str, errors: Errors) -> None:
     started = time.monotonic()
 
     async def scenario(sent: list[str | bytes], seated: bool) -> None:
-        async with websockets.connect(ws_url(server, code, token if seated else None),
-                                      max_size=None) as ws:  # fmt: skip
+        async with websockets.connect(
+            ws_url(server, code, token if seated else None), max_size=None
+        ) as ws:
             try:
                 for message in sent:
                     await ws.send(message)

@@ -28,9 +28,13 @@ TABLE = {"seats": ["open"] * 4, "options": {"delay": 0}}
 
 def limits(**changes: Any) -> Limits:
     """Generous limits but for ``changes`` (the Host check as ``fivehundred serve``'s)."""
-    base: dict[str, Any] = {"create_per_minute": 10_000, "create_burst": 10_000,
-                            "seat_per_minute": 10_000, "seat_burst": 10_000,
-                            "tables_per_client": 10_000}  # fmt: skip
+    base: dict[str, Any] = {
+        "create_per_minute": 10_000,
+        "create_burst": 10_000,
+        "seat_per_minute": 10_000,
+        "seat_burst": 10_000,
+        "tables_per_client": 10_000,
+    }
     return Limits(**{**base, **changes})
 
 
@@ -113,8 +117,11 @@ def test_numbers_out_of_range_get_422_and_the_connection_stays(server: str) -> N
         assert detail({**TABLE, "options": {"turn_timer": 0}}).startswith("options.turn_timer:")
         assert detail({**TABLE, "options": {"delay": 11}}).startswith("options.delay:")
         assert detail({**TABLE, "seed": 2**70}).startswith("seed:")
-        nan = client.post("/api/tables", content=b'{"seats": ["open","open","open","open"], '
-                          b'"options": {"grace": NaN}}', headers={"content-type": "application/json"})  # fmt: skip
+        nan = client.post(
+            "/api/tables",
+            content=b'{"seats": ["open","open","open","open"], "options": {"grace": NaN}}',
+            headers={"content-type": "application/json"},
+        )
         assert nan.status_code == 422, nan.text
 
 
@@ -135,21 +142,29 @@ def test_only_the_offered_computer_players_may_sit(server: str) -> None:
 def test_a_large_body_is_refused_before_it_is_read(server: str) -> None:
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), 10) as sock:
-        sock.sendall(f"POST /api/tables HTTP/1.1\r\nHost: {host}:{port}\r\n"
-                     "Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n".encode())  # fmt: skip
+        sock.sendall(
+            f"POST /api/tables HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n".encode()
+        )
         sock.settimeout(10)
         answer = sock.recv(4096).decode()  # answered with none of the 5 MB sent
     assert answer.startswith("HTTP/1.1 413"), answer
     assert "limited to 16384 bytes" in answer
-    chunked = httpx.post(server + "/api/tables", content=iter([b"x" * 10_000] * 3),
-                         headers={"content-type": "application/json"})  # fmt: skip
+    chunked = httpx.post(
+        server + "/api/tables",
+        content=iter([b"x" * 10_000] * 3),
+        headers={"content-type": "application/json"},
+    )
     assert chunked.status_code == 413
 
 
 def test_deep_json_bodies_are_refused(server: str) -> None:
     deep = '{"seats": ["open","open","open","open"], "rules": {"variants": {"x": ' + "[" * 1500
-    answer = httpx.post(server + "/api/tables", content=deep + "]" * 1500 + "}}}",
-                        headers={"content-type": "application/json"})  # fmt: skip
+    answer = httpx.post(
+        server + "/api/tables",
+        content=deep + "]" * 1500 + "}}}",
+        headers={"content-type": "application/json"},
+    )
     assert answer.status_code == 400
     assert answer.json() == {"detail": "body: JSON nested deeper than 32 levels"}
 
@@ -269,8 +284,11 @@ def test_the_cap_counts_live_tables_and_unjoined_tables_expire(server: str) -> N
 
 @pytest.mark.parametrize("server", [dict(expire_abandoned=2, sweep_seconds=0.1)], indirect=True)
 def test_a_table_everyone_left_closes_and_its_hands_stay_in_the_history(server: str) -> None:
-    body = {"seats": ["open", "heuristic", "heuristic", "heuristic"],
-            "rules": {"variants": {"target": 10_000}}, "options": {"delay": 0, "grace": 0}}  # fmt: skip
+    body = {
+        "seats": ["open", "heuristic", "heuristic", "heuristic"],
+        "rules": {"variants": {"target": 10_000}},
+        "options": {"delay": 0, "grace": 0},
+    }
     code = post(server, "/api/tables", body).json()["table"]
     assert post(server, f"/api/tables/{code}/seats/0", {"name": "Zed"}).status_code == 200
     # Zed never connects: the stand-in plays for Zed until the table is closed
@@ -344,8 +362,7 @@ def test_one_clients_search_tables_take_turns() -> None:
                 await asyncio.sleep(0.01)
                 inside[key] -= 1
 
-        await asyncio.gather(*(search("abuser", f"a{i}") for i in range(3)),
-                             search("visitor", "v"))  # fmt: skip
+        await asyncio.gather(*(search("abuser", f"a{i}") for i in range(3)), search("visitor", "v"))
         assert not hub._search_turns  # forgotten once nobody waits
         return order
 

@@ -47,8 +47,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def check_layout(page: Any, where: str, shots: str | None = None,
-                 viewports: list[tuple[int, int]] = VIEWPORTS) -> list[str]:  # fmt: skip
+def check_layout(
+    page: Any, where: str, shots: str | None = None, viewports: list[tuple[int, int]] = VIEWPORTS
+) -> list[str]:
     """The problems at each viewport (each prefixed with where and the size)."""
     problems: list[str] = []
     for width, height in viewports:
@@ -82,9 +83,16 @@ def test_table_layout_in_every_phase(
     base: str, open_page: Callable[..., Page], preset: str
 ) -> None:
     players = make_rules(preset).players
-    created = post(base, "/api/tables", {"rules": {"preset": preset},
-                                         "seats": ["open"] + ["heuristic"] * (players - 1),
-                                         "options": {"delay": 0}, "seed": 7})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "rules": {"preset": preset},
+            "seats": ["open"] + ["heuristic"] * (players - 1),
+            "options": {"delay": 0},
+            "seed": 7,
+        },
+    )
     p = open_page({"width": PHONE[0], "height": PHONE[1]}, reduced_motion="reduce")
     page = p.page
     page.goto(base + created["url"])
@@ -112,7 +120,7 @@ def test_table_layout_in_every_phase(
                 lifted = page.eval_on_selector(
                     "#hand .card.selected", "e => getComputedStyle(e).transform"
                 )
-                assert lifted not in ("none", ""), "a chosen discard is raised"  # fmt: skip
+                assert lifted not in ("none", ""), "a chosen discard is raised"
             problems += check_layout(page, phase, name, sizes)
             if phase == "discard":
                 for card in cards[-2:]:

@@ -51,8 +51,12 @@ def test_puzzles_listed_and_filtered(client: TestClient) -> None:
     assert all(p["kind"] == "misère" and p["difficulty"] == "hard" for p in hard.json()["puzzles"])
     single = client.get("/api/learn/puzzles", params={"series": "single-dummy"}).json()
     assert {p["series"] for p in single["puzzles"]} == {"single-dummy"}
-    for query in ({"theme": "x" * 41}, {"theme": "nonsense"}, {"difficulty": "impossible"},
-                  {"series": "triple-dummy"}):  # fmt: skip
+    for query in (
+        {"theme": "x" * 41},
+        {"theme": "nonsense"},
+        {"difficulty": "impossible"},
+        {"series": "triple-dummy"},
+    ):
         bad = client.get("/api/learn/puzzles", params=query)
         assert bad.status_code == 422, query
         assert isinstance(bad.json()["detail"], str)
@@ -81,8 +85,9 @@ def test_a_puzzle_position_and_its_answers(client: TestClient) -> None:
     assert puzzle["reason"] in answer["message"]
     assert f"{puzzle['values'][wrong]} trick" in answer["message"]
     # the solution: right, played out to the end of the hand with the stated result
-    right = client.post(f"/api/learn/puzzles/{puzzle['id']}/answer",
-                        json={"card": puzzle["solution"]}).json()  # fmt: skip
+    right = client.post(
+        f"/api/learn/puzzles/{puzzle['id']}/answer", json={"card": puzzle["solution"]}
+    ).json()
     assert right["status"] == "right" and right["message"].startswith("Right!")
     played = [p["card"] for t in right["line"] for p in t["plays"]]
     assert played[-len(puzzle["line"]) :] == puzzle["line"]
@@ -101,27 +106,31 @@ def test_single_dummy_puzzles_hide_the_defenders_until_answered(client: TestClie
     view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()
     for seat in view["position"]["seats"]:
         assert ("cards" in seat) == (seat["seat"] not in puzzle["hidden"]), seat
-    answer = client.post(f"/api/learn/puzzles/{puzzle['id']}/answer",
-                         json={"card": puzzle["solution"]}).json()  # fmt: skip
+    answer = client.post(
+        f"/api/learn/puzzles/{puzzle['id']}/answer", json={"card": puzzle["solution"]}
+    ).json()
     assert answer["status"] == "right"
     assert all("cards" in seat or seat.get("sits_out") for seat in answer["cards"])
 
 
-@pytest.mark.parametrize("path,body,status", [
-    ("/api/learn/puzzles/p9999", None, 404),
-    ("/api/learn/puzzles/..%2Fetc", None, 404),
-    ("/api/learn/puzzles/" + "p" * 300, None, 404),
-    ("/api/learn/puzzles/p0001/answer", {"card": ""}, 422),
-    ("/api/learn/puzzles/p0001/answer", {"card": "Q" * 41}, 422),
-    ("/api/learn/puzzles/p0001/answer", {"card": "QS", "more": 1}, 422),
-    ("/api/learn/puzzles/p0001/answer", [1, 2], 422),
-    ("/api/learn/lessons/nonsense", {}, 404),
-    ("/api/learn/lessons/pack", {"answers": ["JK"] * 201}, 422),
-    ("/api/learn/lessons/pack", {"answers": ["x" * 41]}, 422),
-    ("/api/learn/lessons/pack", {"text": "x" * 41}, 422),
-    ("/api/learn/lessons/pack", {"answers": ["QS"]}, 422),  # refused: never an accepted answer
-    ("/api/learn/lessons/pack", {"answers": "JK"}, 422),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "path,body,status",
+    [
+        ("/api/learn/puzzles/p9999", None, 404),
+        ("/api/learn/puzzles/..%2Fetc", None, 404),
+        ("/api/learn/puzzles/" + "p" * 300, None, 404),
+        ("/api/learn/puzzles/p0001/answer", {"card": ""}, 422),
+        ("/api/learn/puzzles/p0001/answer", {"card": "Q" * 41}, 422),
+        ("/api/learn/puzzles/p0001/answer", {"card": "QS", "more": 1}, 422),
+        ("/api/learn/puzzles/p0001/answer", [1, 2], 422),
+        ("/api/learn/lessons/nonsense", {}, 404),
+        ("/api/learn/lessons/pack", {"answers": ["JK"] * 201}, 422),
+        ("/api/learn/lessons/pack", {"answers": ["x" * 41]}, 422),
+        ("/api/learn/lessons/pack", {"text": "x" * 41}, 422),
+        ("/api/learn/lessons/pack", {"answers": ["QS"]}, 422),  # refused: never an accepted answer
+        ("/api/learn/lessons/pack", {"answers": "JK"}, 422),
+    ],
+)
 def test_bad_input_gets_a_4xx(client: TestClient, path: str, body: Any, status: int) -> None:
     answer = client.get(path) if body is None else client.post(path, json=body)
     assert answer.status_code == status, answer.text
@@ -162,9 +171,15 @@ def test_every_lesson_plays_through_the_api(client: TestClient, number: int) -> 
 # ----------------------------------------------------------------------------- review
 def finished_game(client: TestClient, seed: int = 3) -> str:
     """A game of four computer players to 10 points (one hand), finished."""
-    made = client.post("/api/tables", json={
-        "seats": ["heuristic"] * 4, "rules": {"preset": "australian", "variants": {"target": 10}},
-        "options": {"delay": 0}, "seed": seed})  # fmt: skip
+    made = client.post(
+        "/api/tables",
+        json={
+            "seats": ["heuristic"] * 4,
+            "rules": {"preset": "australian", "variants": {"target": 10}},
+            "options": {"delay": 0},
+            "seed": seed,
+        },
+    )
     assert made.status_code == 201, made.text
     code = made.json()["table"]
     deadline = time.monotonic() + 60
@@ -260,7 +275,8 @@ def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestCli
     for puzzle in kinds.values():
         view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()
         assert puzzle["solution"] in view["position"]["legal"], puzzle["id"]
-        answer = client.post(f"/api/learn/puzzles/{puzzle['id']}/answer",
-                             json={"card": puzzle["solution"]}).json()  # fmt: skip
+        answer = client.post(
+            f"/api/learn/puzzles/{puzzle['id']}/answer", json={"card": puzzle["solution"]}
+        ).json()
         assert answer["status"] == "right", puzzle["id"]
         assert len(answer["line"]) == puzzle["tricks_left"], puzzle["id"]

@@ -166,9 +166,16 @@ def test_a_lesson_played_through_with_its_refusals(
 
 
 def test_the_review_on_the_game_page(base: str, open_page: Callable[..., Page]) -> None:
-    made = post(base, "/api/tables", {
-        "seats": ["heuristic"] * 4, "rules": {"preset": "australian", "variants": {"target": 10}},
-        "options": {"delay": 0}, "seed": 3})  # fmt: skip
+    made = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["heuristic"] * 4,
+            "rules": {"preset": "australian", "variants": {"target": 10}},
+            "options": {"delay": 0},
+            "seed": 3,
+        },
+    )
     code = made["table"]
     p = open_page({"width": 360, "height": 640})
     page = p.page

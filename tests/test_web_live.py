@@ -42,8 +42,11 @@ def test_computers_alone_play_to_the_end_with_search_players_in_a_process_pool(
 ) -> None:
     url = db_url
     with TestClient(create_app(url, workers=1)) as client:
-        body = {"seats": ["heuristic", "random", "heuristic", "random"],
-                "rules": {"variants": {"target": 10}}, "options": {"delay": 0}}  # fmt: skip
+        body = {
+            "seats": ["heuristic", "random", "heuristic", "random"],
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0},
+        }
         code = client.post("/api/tables", json=body).json()["table"]
         facts = wait_for(client, code, lambda f: f["finished"], 120)
         assert facts["hands_played"] >= 1 and facts["winner"] is not None
@@ -56,8 +59,11 @@ def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
 ) -> None:
     url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
-        body = {"seats": ["open", "heuristic", "heuristic", "heuristic"], "seed": 9,
-                "options": {"delay": 0, "grace": 0.3, "stand_in": "heuristic"}}  # fmt: skip
+        body = {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "seed": 9,
+            "options": {"delay": 0, "grace": 0.3, "stand_in": "heuristic"},
+        }
         code = client.post("/api/tables", json=body).json()["table"]
         token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
         # never connected: after the grace period the stand-in plays seat 0 and the game moves
@@ -99,8 +105,11 @@ def test_an_absent_person_is_played_for_after_the_grace_period_and_comes_back(
 def test_the_turn_timer_acts_for_a_person_who_waits_too_long(db_url: str) -> None:  # noqa: F811
     url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
-        body = {"seats": ["open", "random", "random", "random"], "seed": 2,
-                "options": {"delay": 0, "turn_timer": 1, "stand_in": "random"}}  # fmt: skip
+        body = {
+            "seats": ["open", "random", "random", "random"],
+            "seed": 2,
+            "options": {"delay": 0, "turn_timer": 1, "stand_in": "random"},
+        }
         code = client.post("/api/tables", json=body).json()["table"]
         token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
         with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
@@ -124,8 +133,11 @@ def test_the_turn_timer_acts_for_a_person_who_waits_too_long(db_url: str) -> Non
 def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F811
     url = db_url
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
-        body = {"seats": ["open", "random", "random", "random"], "seed": 13,
-                "options": {"delay": 0, "stand_in": "heuristic"}}  # fmt: skip
+        body = {
+            "seats": ["open", "random", "random", "random"],
+            "seed": 13,
+            "options": {"delay": 0, "stand_in": "heuristic"},
+        }
         code = client.post("/api/tables", json=body).json()["table"]
         token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
         with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
@@ -160,9 +172,12 @@ def test_hints_name_the_french_canadian_white_joker_as_the_view_does(tmp_path: A
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
         hinted: list[str] = []
         for seed in range(1, 40):
-            body = {"rules": {"preset": "french_canadian"}, "seed": seed,
-                    "seats": ["open", "heuristic", "heuristic", "heuristic"],
-                    "options": {"delay": 0, "stand_in": "heuristic"}}  # fmt: skip
+            body = {
+                "rules": {"preset": "french_canadian"},
+                "seed": seed,
+                "seats": ["open", "heuristic", "heuristic", "heuristic"],
+                "options": {"delay": 0, "stand_in": "heuristic"},
+            }
             code = client.post("/api/tables", json=body).json()["table"]
             token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()
             with client.websocket_connect(f"/ws/tables/{code}?token={token['token']}") as ws:

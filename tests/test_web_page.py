@@ -34,8 +34,14 @@ from fivehundred.rules import make_rules  # noqa: E402
 from test_web_support import Player, check_messages, thread_server, ws_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 #: The README's screenshots are rewritten with FIVEHUNDRED_SCREENSHOTS=1; otherwise they go
 #: to a temporary folder (still taken, so that the pages are drawn the same way).
 SHOTS = (
@@ -110,8 +116,9 @@ class Page:
 
 
 def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(base + path, json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})  # fmt: skip
+    request = urllib.request.Request(
+        base + path, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return dict(json.load(answer))
 
@@ -156,8 +163,12 @@ def pass_or_first(page: Any) -> None:
         page.locator("#bid-box-wrap button:not([disabled])").first.click()
 
 
-def act_once(page: Any, bid: Policy, discards: Callable[[list[str]], list[str]] | None = None,
-             lead: Callable[[list[str]], str | None] | None = None) -> bool:  # fmt: skip
+def act_once(
+    page: Any,
+    bid: Policy,
+    discards: Callable[[list[str]], list[str]] | None = None,
+    lead: Callable[[list[str]], str | None] | None = None,
+) -> bool:
     """Make this page's move if it is its turn, by clicking as a person would."""
     if summary_open(page) or page.evaluate("document.body.dataset.myTurn") != "1":
         return False
@@ -173,13 +184,17 @@ def act_once(page: Any, bid: Policy, discards: Callable[[list[str]], list[str]] 
         raise
     if not moved:
         return False
-    page.wait_for_function("v => document.body.dataset.version !== v", arg=version,
-                           timeout=10000)  # fmt: skip
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version, timeout=10000)
     return True
 
 
-def _act(page: Any, phase: str, bid: Policy, discards: Callable[[list[str]], list[str]] | None,
-         lead: Callable[[list[str]], str | None] | None) -> bool:  # fmt: skip
+def _act(
+    page: Any,
+    phase: str,
+    bid: Policy,
+    discards: Callable[[list[str]], list[str]] | None,
+    lead: Callable[[list[str]], str | None] | None,
+) -> bool:
     if phase == "auction":
         bid(page)
     elif phase == "discard":
@@ -194,8 +209,9 @@ def _act(page: Any, phase: str, bid: Policy, discards: Callable[[list[str]], lis
     elif phase == "call":
         page.locator(".call-grid .card").first.click()
     elif phase == "play":
-        legal = list(page.eval_on_selector_all(
-            "#hand .card.legal", "els => els.map(e => e.dataset.card)"))  # fmt: skip
+        legal = list(
+            page.eval_on_selector_all("#hand .card.legal", "els => els.map(e => e.dataset.card)")
+        )
         card = (lead(legal) if lead else None) or legal[0]
         click_card(page, card)
         if page.locator("[aria-label='lead the joker as'] button").count():
@@ -213,9 +229,12 @@ def summary_open(page: Any) -> bool:
     return bool(page.locator("#summary[open]").count())
 
 
-def play_against_computers(page: Any, bid: Policy = pass_or_first,
-                           each: Callable[[Any], None] | None = None,
-                           timeout: float = 60) -> None:  # fmt: skip
+def play_against_computers(
+    page: Any,
+    bid: Policy = pass_or_first,
+    each: Callable[[Any], None] | None = None,
+    timeout: float = 60,
+) -> None:
     deadline = time.monotonic() + timeout
     while not summary_open(page):
         assert time.monotonic() < deadline, "the hand did not finish"
@@ -258,8 +277,16 @@ def reload_and_compare(page: Any) -> None:
 
 # ----------------------------------------------------------------------------- the tests
 def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..., Page]) -> None:
-    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four friends", "options": {"grace": 3600},
-                                         "seed": first_seed_with_joker_dealt()})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open"] * 4,
+            "name": "Four friends",
+            "options": {"grace": 3600},
+            "seed": first_seed_with_joker_dealt(),
+        },
+    )
     url = base + created["url"]
     names = ["Ann", "Bob", "Cat", "Dan"]
     pages = [open_page(DESKTOP) for _ in names]
@@ -336,8 +363,9 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
             if seat == 2 and not reloaded and in_play_turn(page) and len(hand_cards(page)) < 10:
                 reload_and_compare(page)  # Cat reloads in the middle of the hand, on her turn
                 reloaded = True
-            moved |= act_once(page, bid, discards if seat == holder else None,
-                              lead if seat == holder else None)  # fmt: skip
+            moved |= act_once(
+                page, bid, discards if seat == holder else None, lead if seat == holder else None
+            )
         if not moved:
             pages[0].page.wait_for_timeout(50)
     assert reloaded and joker_led and refused_seen
@@ -407,14 +435,17 @@ def test_lobby_creates_a_table_against_three_computers(
     shots: set[str] = set()
 
     def each(page: Any) -> None:
-        my_play = page.evaluate("document.body.dataset.phase") == "play" and page.evaluate(
-            "document.body.dataset.myTurn") == "1"  # fmt: skip
+        my_play = (
+            page.evaluate("document.body.dataset.phase") == "play"
+            and page.evaluate("document.body.dataset.myTurn") == "1"
+        )
         if my_play and "drag" not in shots:
             # The first card is played by dragging it onto the table.
             version = page.evaluate("document.body.dataset.version")
             card = page.eval_on_selector("#hand .card.legal", "e => e.dataset.card")
-            page.drag_and_drop(f"#hand .card[data-card='{card}']", "#felt",
-                               source_position={"x": 6, "y": 24})  # fmt: skip
+            page.drag_and_drop(
+                f"#hand .card[data-card='{card}']", "#felt", source_position={"x": 6, "y": 24}
+            )
             page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
             assert card not in hand_cards(page)
             shots.add("drag")
@@ -444,8 +475,15 @@ def test_lobby_creates_a_table_against_three_computers(
 def test_phone_plays_a_hand_and_a_trick_by_keyboard(
     base: str, open_page: Callable[..., Page]
 ) -> None:
-    created = post(base, "/api/tables", {"seats": ["open", "heuristic", "heuristic", "heuristic"],
-                                         "options": {"delay": 0}, "seed": 3})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "options": {"delay": 0},
+            "seed": 3,
+        },
+    )
     p = open_page(PHONE, is_mobile=True, has_touch=True)
     page = p.page
     join(page, base + created["url"], "Pip", 0)
@@ -523,8 +561,11 @@ def four_friends_hand(base: str) -> str:
     """A table of four people (Ann, Bob, Cat, Dan) who played one hand, 6 no trumps bid by
     the joker's holder, the others passing; played through the sockets, not the page, so
     that the history tests need no other test to have run. Its code."""
-    created = post(base, "/api/tables", {"seats": ["open"] * 4, "name": "Four by sockets",
-                                         "seed": first_seed_with_joker_dealt()})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {"seats": ["open"] * 4, "name": "Four by sockets", "seed": first_seed_with_joker_dealt()},
+    )
     code = created["table"]
     tokens = [
         post(base, f"/api/tables/{code}/seats/{seat}", {"name": name})["token"]
@@ -552,8 +593,11 @@ def four_friends_hand(base: str) -> str:
                         action = "6NT" if "JK" in view["hand"] and "6NT" in legal else "pass"
                     else:
                         action = legal[0]
-                    await player.ws.send(json.dumps({"type": "action", "action": action,
-                                                     "version": message["version"]}))  # fmt: skip
+                    await player.ws.send(
+                        json.dumps(
+                            {"type": "action", "action": action, "version": message["version"]}
+                        )
+                    )
 
         try:
             await asyncio.gather(*(run(Player(ws, seat)) for seat, ws in enumerate(sockets)))
@@ -633,8 +677,9 @@ def test_rules_catalogue_says_why_a_switch_is_refused(base: str) -> None:
                 make_rules(preset["name"], {first: True, second: True})
     by_name = {p["name"]: p for p in catalogue["presets"]}
     assert by_name["australian"]["refused"]["teams_of_two"] == "needs six players"
-    assert ["no_misere", "misere_anytime", "contradicts 'misere_anytime'"] in by_name[
-        "australian"]["conflicts"]  # fmt: skip
+    assert ["no_misere", "misere_anytime", "contradicts 'misere_anytime'"] in by_name["australian"][
+        "conflicts"
+    ]
     assert "dead_hand" not in by_name["two_handed"]["refused"]
     # The switches a preset has on (rules fields): the lobby ticks them, unticking sends false.
     for preset in catalogue["presets"]:
@@ -656,8 +701,11 @@ def test_every_player_count_plays_a_hand(
     seats = ["open"] + ["heuristic"] * (players - 1)
     # Five players: Ann's 7♠ makes her call a partner; two: a contract, so that her dummy plays.
     bid = {"five_handed": "7S", "two_handed": "7NT"}.get(preset)
-    created = post(base, "/api/tables", {"rules": {"preset": preset}, "seats": seats,
-                                         "options": {"delay": 0}, "seed": 11})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {"rules": {"preset": preset}, "seats": seats, "options": {"delay": 0}, "seed": 11},
+    )
     p = open_page(DESKTOP)
     page = p.page
     join(page, base + created["url"], "Ann", 0)
@@ -707,8 +755,11 @@ def test_two_players_play_the_house_games_by_clicking(
     """The house rules' own decisions (keep or throw a drawn card; the face-up cards to
     the kitty and into the hand) get buttons: a person plays a whole hand by clicking."""
     rules = {"preset": "two_handed", "variants": {variant: True}}
-    created = post(base, "/api/tables", {"rules": rules, "seats": ["open", "heuristic"],
-                                         "options": {"delay": 0}, "seed": 3})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {"rules": rules, "seats": ["open", "heuristic"], "options": {"delay": 0}, "seed": 3},
+    )
     p = open_page(DESKTOP)
     page = p.page
     join(page, base + created["url"], "Ann", 0)
@@ -789,9 +840,15 @@ def test_the_page_reconnects_by_itself_and_says_so(
 ) -> None:
     """The connection drops (closed under the page): a banner says so, the page reconnects
     on its own and shows the table again. The turn timer counts down on the seat to act."""
-    created = post(base, "/api/tables", {"seats": ["open", "heuristic", "heuristic", "heuristic"],
-                                         "options": {"delay": 0, "turn_timer": 120},
-                                         "seed": 5})  # fmt: skip
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "options": {"delay": 0, "turn_timer": 120},
+            "seed": 5,
+        },
+    )
     p = open_page(DESKTOP)
     page = p.page
     routes: list[Any] = []

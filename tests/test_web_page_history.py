@@ -36,10 +36,15 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, st
     """A server and a game of four computer players played to its end (a small target)."""
     db = tmp_path_factory.mktemp("history") / "history.sqlite3"
     with thread_server(f"sqlite:///{db}") as base:
-        body = {"rules": {"preset": "australian", "variants": {"target": 100}},
-                "seats": ["heuristic"] * 4, "options": {"delay": 0}, "seed": 21}  # fmt: skip
-        request = urllib.request.Request(base + "/api/tables", json.dumps(body).encode(),
-                                         {"Content-Type": "application/json"})  # fmt: skip
+        body = {
+            "rules": {"preset": "australian", "variants": {"target": 100}},
+            "seats": ["heuristic"] * 4,
+            "options": {"delay": 0},
+            "seed": 21,
+        }
+        request = urllib.request.Request(
+            base + "/api/tables", json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             code = json.load(answer)["table"]
         deadline = time.monotonic() + 60
@@ -55,8 +60,9 @@ def test_score_sheet_follows_the_record(finished: tuple[str, str]) -> None:
     game = replay_game(get(base, f"/api/tables/{code}/record"))
     assert sheet["finished"] and sheet["winner"] == game.winner
     assert len(sheet["hands"]) == len(game.finished_hands) >= 1
-    for line, scores, hand in zip(sheet["hands"], game.score_history, game.finished_hands,
-                                  strict=True):  # fmt: skip
+    for line, scores, hand in zip(
+        sheet["hands"], game.score_history, game.finished_hands, strict=True
+    ):
         assert line["scores"] == list(scores)
         assert line["joker_suits"] == ["SCDH"[s] if s >= 0 else None for s in hand.joker_suits]
         assert line["joker_suit"] == line["joker_suits"][0]
@@ -126,5 +132,9 @@ def test_static_files_are_package_data() -> None:
     static = Path(__file__).resolve().parent.parent / "src/fivehundred/web/static"
     pyproject = (Path(__file__).resolve().parent.parent / "pyproject.toml").read_text()
     assert "web/static/**/*" in pyproject
-    assert {p.name for p in static.glob("*.html")} == {"index.html", "table.html", "game.html",
-                                                       "player.html"}  # fmt: skip
+    assert {p.name for p in static.glob("*.html")} == {
+        "index.html",
+        "table.html",
+        "game.html",
+        "player.html",
+    }

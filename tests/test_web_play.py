@@ -49,8 +49,9 @@ def choose(legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-async def play_table(base: str, code: str, tokens: list[str], seed: int,
-                     stop: Any, limit: int = 1500) -> tuple[list[Player], Player]:  # fmt: skip
+async def play_table(
+    base: str, code: str, tokens: list[str], seed: int, stop: Any, limit: int = 1500
+) -> tuple[list[Player], Player]:
     """Every seat plays random legal actions through its socket until ``stop(view)``."""
     rng = random.Random(seed)
     sockets = [await websockets.connect(ws_url(base, code, token)) for token in tokens]
@@ -71,8 +72,15 @@ async def play_table(base: str, code: str, tokens: list[str], seed: int,
                 return
             if view["legal"] and message["version"] > acted:
                 acted = message["version"]
-                await player.ws.send(json.dumps({"type": "action", "version": message["version"],
-                                                 "action": choose(view["legal"], rng)}))  # fmt: skip
+                await player.ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "version": message["version"],
+                            "action": choose(view["legal"], rng),
+                        }
+                    )
+                )
 
     async def watch() -> None:
         while True:
@@ -134,8 +142,12 @@ def test_no_message_ever_names_a_card_its_seat_may_not_know(database: str, tmp_p
     with thread_server(url) as base:
         for number, (preset, variants) in enumerate(cases):
             players_count = PRESETS[preset].players
-            code = create(base, ["open"] * players_count, seed=100 + number,
-                          rules={"preset": preset, "variants": {"target": 10, **variants}})  # fmt: skip
+            code = create(
+                base,
+                ["open"] * players_count,
+                seed=100 + number,
+                rules={"preset": preset, "variants": {"target": 10, **variants}},
+            )
 
             def finished(view: dict[str, Any]) -> bool:
                 return bool(view["table"]["finished"])
@@ -149,8 +161,9 @@ def test_no_message_ever_names_a_card_its_seat_may_not_know(database: str, tmp_p
             checked += check_messages(record, None, spectator.received)
             own_hands += check_own_hand(record, players)
             if not PRESETS[preset].dummies:
-                open_misere_shown += sum(1 for m in spectator.received
-                                         if m["type"] == "view" and m["view"]["exposed"])  # fmt: skip
+                open_misere_shown += sum(
+                    1 for m in spectator.received if m["type"] == "view" and m["view"]["exposed"]
+                )
     assert checked > 500
     assert own_hands > 0  # two players: each seat's own hand beside its dummy's
     if database == "sqlite":  # the seeds give open misère hands: the exposure is checked too
@@ -160,15 +173,21 @@ def test_no_message_ever_names_a_card_its_seat_may_not_know(database: str, tmp_p
 def check_own_hand(record: dict[str, Any], players: list[Any]) -> int:
     """Two players: the views that carry a seat's own hand while its dummy moves (checked
     by ``check_messages``); one changed to hold the other player's hand fails the checker."""
-    views = [(p.seat, m) for p in players for m in p.received
-             if m["type"] == "view" and "own_hand" in m["view"]]  # fmt: skip
+    views = [
+        (p.seat, m)
+        for p in players
+        for m in p.received
+        if m["type"] == "view" and "own_hand" in m["view"]
+    ]
     for seat, message in views[:1]:
         other = next(p for p in players if p.seat != seat)
         theirs = next(
-            m["view"]["hand"] for m in other.received
-            if m["type"] == "view" and m["version"] == message["version"]
+            m["view"]["hand"]
+            for m in other.received
+            if m["type"] == "view"
+            and m["version"] == message["version"]
             and m["view"]["seat"] == other.seat
-        )  # fmt: skip
+        )
         leaked = json.loads(json.dumps(message))
         leaked["view"]["own_hand"] = theirs
         with pytest.raises(AssertionError, match="as its own hand"):

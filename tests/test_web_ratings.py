@@ -46,8 +46,12 @@ def rated(base: str, code: str, timeout: float = 30.0) -> dict[str, Any]:
 
 
 def new_table(base: str, seed: int, grace: float = 60.0) -> str:
-    body = {"seats": ["open"] * 4, "seed": seed, "rules": {"variants": {"target": 50}},
-            "options": {"delay": 0, "grace": grace}}  # fmt: skip
+    body = {
+        "seats": ["open"] * 4,
+        "seed": seed,
+        "rules": {"variants": {"target": 50}},
+        "options": {"delay": 0, "grace": grace},
+    }
     answer = httpx.post(f"{base}/api/tables", json=body)
     assert answer.status_code == 201, answer.text
     return str(answer.json()["table"])
@@ -61,20 +65,36 @@ def test_the_stronger_partnership_rises(tmp_path: Path) -> None:
         for game in range(games):
             code = new_table(base, seed=100 + game)
             # the partnerships change places: seats 0 & 2 against 1 & 3
-            order = [STRONG[0], WEAK[0], STRONG[1], WEAK[1]] if game % 2 == 0 else [
-                WEAK[0], STRONG[0], WEAK[1], STRONG[1]]  # fmt: skip
+            order = (
+                [STRONG[0], WEAK[0], STRONG[1], WEAK[1]]
+                if game % 2 == 0
+                else [WEAK[0], STRONG[0], WEAK[1], STRONG[1]]
+            )
             tokens = []
             for seat, name in enumerate(order):
                 answer = clients[name].post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
                 assert answer.status_code == 200, answer.text
                 tokens.append(answer.json()["token"])
 
-            async def all_play(code: str = code, order: list[str] = order,
-                               tokens: list[str] = tokens) -> list[Any]:  # fmt: skip
-                return list(await asyncio.gather(*[
-                    play(base, code, token, "heuristic" if name in STRONG else "random",
-                         seat, rules, quiet=True)
-                    for seat, (name, token) in enumerate(zip(order, tokens, strict=True))]))  # fmt: skip
+            async def all_play(
+                code: str = code, order: list[str] = order, tokens: list[str] = tokens
+            ) -> list[Any]:
+                return list(
+                    await asyncio.gather(
+                        *[
+                            play(
+                                base,
+                                code,
+                                token,
+                                "heuristic" if name in STRONG else "random",
+                                seat,
+                                rules,
+                                quiet=True,
+                            )
+                            for seat, (name, token) in enumerate(zip(order, tokens, strict=True))
+                        ]
+                    )
+                )
 
             results = asyncio.run(all_play())
             assert results[0]["view"]["table"]["finished"]
@@ -101,18 +121,28 @@ def test_a_seat_left_to_the_stand_in_is_a_loss_for_its_owner_only(tmp_path: Path
         names = ["Ann", "Bob", "Cat", "Dan"]
         clients = {name: account(base, name, bot=False) for name in names}
         code = new_table(base, seed=7, grace=0)
-        tokens = [clients[name].post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
-                  .json()["token"] for seat, name in enumerate(names)]  # fmt: skip
+        tokens = [
+            clients[name]
+            .post(f"/api/tables/{code}/seats/{seat}", json={"name": name})
+            .json()["token"]
+            for seat, name in enumerate(names)
+        ]
 
         async def three_play() -> list[Any]:  # Dan (seat 3) never comes: the stand-in plays
-            return list(await asyncio.gather(*[
-                play(base, code, tokens[seat], "heuristic", seat, rules, quiet=True)
-                for seat in range(3)]))  # fmt: skip
+            return list(
+                await asyncio.gather(
+                    *[
+                        play(base, code, tokens[seat], "heuristic", seat, rules, quiet=True)
+                        for seat in range(3)
+                    ]
+                )
+            )
 
         asyncio.run(three_play())
         assert rated(base, code)["rated_applied"]
-        board = {e["name"]: e for e in httpx.get(f"{base}/api/leaderboard/australian").json()[
-            "players"]}  # fmt: skip
+        board = {
+            e["name"]: e for e in httpx.get(f"{base}/api/leaderboard/australian").json()["players"]
+        }
         assert set(board) == {"Dan"}  # the game counted for nobody else
         assert board["Dan"]["mu"] < 25 and board["Dan"]["games"] == 1
         history = httpx.get(f"{base}/api/accounts/Dan").json()["history"]
@@ -123,8 +153,12 @@ def test_computer_levels_and_mixed_tables_are_not_rated(tmp_path: Path) -> None:
     with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}") as base:
         person = account(base, "Eve", bot=False)
         bots = [account(base, f"Bot-{i}") for i in range(3)]
-        body = {"seats": ["open", "random", "random", "random"], "seed": 3,
-                "rules": {"variants": {"target": 10}}, "options": {"delay": 0, "grace": 0}}  # fmt: skip
+        body = {
+            "seats": ["open", "random", "random", "random"],
+            "seed": 3,
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0, "grace": 0},
+        }
         with_levels = httpx.post(f"{base}/api/tables", json=body).json()["table"]
         person.post(f"/api/tables/{with_levels}/seats/0", json={"name": "Eve"})
         mixed = new_table(base, seed=4, grace=0)

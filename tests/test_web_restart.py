@@ -46,8 +46,15 @@ async def play_until(
                 return
             if view["legal"] and message["version"] > acted:
                 acted = message["version"]
-                await ws.send(json.dumps({"type": "action", "version": message["version"],
-                                          "action": rng.choice(view["legal"])}))  # fmt: skip
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "version": message["version"],
+                            "action": rng.choice(view["legal"]),
+                        }
+                    )
+                )
 
     try:
         await asyncio.gather(*(run(i, ws) for i, ws in enumerate(sockets)))
@@ -68,13 +75,22 @@ def test_killed_server_resumes_every_table(db_url: str, tmp_path: Path) -> None:
     process = start_server_process(db_url, port, tmp_path)
     rng = random.Random(5)
     try:
-        body = {"seats": ["open", "heuristic", "open", "random"], "seed": 77,
-                "rules": {"variants": {"target": 10}}, "options": {"delay": 0}}  # fmt: skip
+        body = {
+            "seats": ["open", "heuristic", "open", "random"],
+            "seed": 77,
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0},
+        }
         code = httpx.post(f"{base}/api/tables", json=body).json()["table"]
-        alone = httpx.post(f"{base}/api/tables", json={**body, "seats": ["random"] * 4,
-                                                       "options": {"delay": 0.15}}).json()["table"]  # fmt: skip
-        tokens = [httpx.post(f"{base}/api/tables/{code}/seats/{seat}", json={"name": name}).json()["token"]
-                  for seat, name in ((0, "Ann"), (2, "Bob"))]  # fmt: skip
+        alone = httpx.post(
+            f"{base}/api/tables", json={**body, "seats": ["random"] * 4, "options": {"delay": 0.15}}
+        ).json()["table"]
+        tokens = [
+            httpx.post(f"{base}/api/tables/{code}/seats/{seat}", json={"name": name}).json()[
+                "token"
+            ]
+            for seat, name in ((0, "Ann"), (2, "Bob"))
+        ]
         before = asyncio.run(play_until(base, code, tokens, 12, rng))
         assert not before["view"]["table"]["finished"]
         assert not httpx.get(f"{base}/api/tables/{alone}").json()["finished"]
@@ -94,8 +110,11 @@ def test_killed_server_resumes_every_table(db_url: str, tmp_path: Path) -> None:
         assert record["seed"] == 77 and record["players"] == ["Ann", "heuristic", "Bob", "random"]
         path = tmp_path / "game.json"
         path.write_text(json.dumps(record))
-        replay = subprocess.run([sys.executable, "-m", "fivehundred", "replay", str(path)],
-                                capture_output=True, text=True)  # fmt: skip
+        replay = subprocess.run(
+            [sys.executable, "-m", "fivehundred", "replay", str(path)],
+            capture_output=True,
+            text=True,
+        )
         assert replay.returncode == 0, replay.stderr
         # the computers' table went on by itself across both restarts
         deadline = 60

@@ -17,8 +17,13 @@ from fivehundred.web import store
 
 def serve(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(data_dir)}
-    return subprocess.run([sys.executable, "-m", "fivehundred", "serve", *args],
-                          capture_output=True, text=True, env=env, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "fivehundred", "serve", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 def test_serve_refuses_what_it_cannot_use_in_one_line(tmp_path: Path) -> None:
@@ -65,8 +70,15 @@ def test_seat_tokens_never_reach_the_logs() -> None:
 
     from fivehundred.web.cli import RedactTokens
 
-    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s" [accepted]',
-                               ("127.0.0.1:5", "/ws/tables/ABCDEF?token=s3cr3t-T0ken&x=1"), None)  # fmt: skip
+    record = logging.LogRecord(
+        "uvicorn.error",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "WebSocket %s" [accepted]',
+        ("127.0.0.1:5", "/ws/tables/ABCDEF?token=s3cr3t-T0ken&x=1"),
+        None,
+    )
     assert RedactTokens().filter(record)
     text = record.getMessage()
     assert "s3cr3t" not in text and "token=…&x=1" in text

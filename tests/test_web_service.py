@@ -55,8 +55,11 @@ def descendants(root: int) -> dict[int, str]:
 
 def alive(processes: dict[int, str]) -> list[int]:
     """The processes still running (a zombie, or another process with the pid, is not)."""
-    return [pid for pid, start in processes.items()
-            if (stat := _stat(pid)) is not None and stat[1] != "Z" and stat[2] == start]  # fmt: skip
+    return [
+        pid
+        for pid, start in processes.items()
+        if (stat := _stat(pid)) is not None and stat[1] != "Z" and stat[2] == start
+    ]
 
 
 def poll(condition: Any, timeout: float, every: float = 0.1) -> Any:
@@ -77,13 +80,22 @@ def serve(tmp_path: Path) -> Iterator[Any]:
     def start(**env: str) -> tuple[subprocess.Popen[bytes], str, Path]:
         port = free_port()
         log = tmp_path / f"server-{port}.log"
-        environment = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(tmp_path / "data"),
-                       "FIVEHUNDRED_DB": f"sqlite:///{tmp_path / 'web.sqlite3'}",
-                       "FIVEHUNDRED_PORT": str(port), "FIVEHUNDRED_LOG_FORMAT": "json",
-                       "FIVEHUNDRED_LOG_LEVEL": "info", **env}  # fmt: skip
+        environment = {
+            **os.environ,
+            "FIVEHUNDRED_DATA_DIR": str(tmp_path / "data"),
+            "FIVEHUNDRED_DB": f"sqlite:///{tmp_path / 'web.sqlite3'}",
+            "FIVEHUNDRED_PORT": str(port),
+            "FIVEHUNDRED_LOG_FORMAT": "json",
+            "FIVEHUNDRED_LOG_LEVEL": "info",
+            **env,
+        }
         with log.open("wb") as out:
-            process = subprocess.Popen([sys.executable, "-m", "fivehundred", "serve"],
-                                       stdout=out, stderr=subprocess.STDOUT, env=environment)  # fmt: skip
+            process = subprocess.Popen(
+                [sys.executable, "-m", "fivehundred", "serve"],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=environment,
+            )
         started.append(process)
         wait_for_port(port, 60)
         return process, f"http://127.0.0.1:{port}", log
@@ -98,8 +110,11 @@ def serve(tmp_path: Path) -> Iterator[Any]:
 def start_pools(base: str) -> None:
     """Tables of computer players (the players' pool) to the end of a hand, and its
     double-dummy analysis (the analysis worker)."""
-    body = {"seats": ["heuristic"] * 4, "rules": {"variants": {"target": 10}},
-            "options": {"delay": 0}}  # fmt: skip
+    body = {
+        "seats": ["heuristic"] * 4,
+        "rules": {"variants": {"target": 10}},
+        "options": {"delay": 0},
+    }
     code = httpx.post(f"{base}/api/tables", json=body, timeout=30).json()["table"]
     assert poll(lambda: httpx.get(f"{base}/api/tables/{code}").json()["hands_played"] >= 1, 120)
     analysis = httpx.get(f"{base}/api/tables/{code}/hands/1/analysis", timeout=30)
@@ -107,8 +122,11 @@ def start_pools(base: str) -> None:
 
 
 def test_health_readiness_metrics_and_json_logs(serve: Any) -> None:
-    process, base, log = serve(FIVEHUNDRED_WORKERS="0", FIVEHUNDRED_CREATE_BURST="1",
-                               FIVEHUNDRED_ALLOWED_HOSTS="127.0.0.1, cards.example.org")  # fmt: skip
+    process, base, log = serve(
+        FIVEHUNDRED_WORKERS="0",
+        FIVEHUNDRED_CREATE_BURST="1",
+        FIVEHUNDRED_ALLOWED_HOSTS="127.0.0.1, cards.example.org",
+    )
     assert httpx.get(f"{base}/healthz").json() == {"status": "ok"}
     assert httpx.get(f"{base}/readyz").json() == {"status": "ready"}
     body = {"seats": ["random"] * 4, "options": {"delay": 0.2}}
@@ -124,10 +142,14 @@ def test_health_readiness_metrics_and_json_logs(serve: Any) -> None:
 
     metrics = poll(counted, 30)
     assert metrics, "no computer action counted"
-    for name in ("fivehundred_tables_live", "fivehundred_connections",
-                 'fivehundred_refusals_total{reason="rate_table"} 1.0',
-                 'fivehundred_refusals_total{reason="host"} 1.0',
-                 "fivehundred_http_request_seconds_bucket", "fivehundred_decision_seconds"):  # fmt: skip
+    for name in (
+        "fivehundred_tables_live",
+        "fivehundred_connections",
+        'fivehundred_refusals_total{reason="rate_table"} 1.0',
+        'fivehundred_refusals_total{reason="host"} 1.0',
+        "fivehundred_http_request_seconds_bucket",
+        "fivehundred_decision_seconds",
+    ):
         assert name in metrics, name
     with connect(base.replace("http://", "ws://") + f"/ws/tables/{table}") as watcher:
         watcher.recv(timeout=30)  # the first view: connected
@@ -149,8 +171,13 @@ def test_bad_configuration_is_refused_clearly(tmp_path: Path) -> None:
         "FIVEHUNDRED_DATA_DIR": str(tmp_path),
         "FIVEHUNDRED_TABLES_PER_CLIENT": "x",
     }
-    done = subprocess.run([sys.executable, "-m", "fivehundred", "serve"], env=env,
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "fivehundred", "serve"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and "FIVEHUNDRED_TABLES_PER_CLIENT must be a number" in done.stderr
     assert "Traceback" not in done.stderr
 

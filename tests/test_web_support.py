@@ -85,11 +85,16 @@ def thread_server(db_url: str, **options: Any) -> Iterator[str]:
 
     from fivehundred.web.server import create_app
 
-    app = create_app(db_url, workers=options.pop("workers", 0), allow_seeds=True,
-                     limits=options.pop("limits", None))  # fmt: skip
+    app = create_app(
+        db_url,
+        workers=options.pop("workers", 0),
+        allow_seeds=True,
+        limits=options.pop("limits", None),
+    )
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=65536, **options)  # fmt: skip
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, **options
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -105,10 +110,26 @@ def start_server_process(db_url: str, port: int, data_dir: Path) -> subprocess.P
     """``fivehundred serve`` as a separate process (the restart tests kill it)."""
     env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(data_dir)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "fivehundred", "serve", "--port", str(port), "--db", db_url,
-         "--workers", "0", "--allow-seeds", "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "fivehundred",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            db_url,
+            "--workers",
+            "0",
+            "--allow-seeds",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
     wait_for_port(port, 60, process)
     return process
 
@@ -158,8 +179,23 @@ def _card(text: str, rules: Rules) -> int | None:
 def cards_in(message: dict[str, Any], rules: Rules) -> set[int]:
     """Every card named anywhere in a message, except in the fields that hold calls (bids
     look like cards) and names."""
-    skip = {"auction", "contract", "called_card", "name", "names", "rules", "code", "type",
-            "phase", "joker_suit", "joker_suits", "voids", "suits_led", "text", "kind"}  # fmt: skip
+    skip = {
+        "auction",
+        "contract",
+        "called_card",
+        "name",
+        "names",
+        "rules",
+        "code",
+        "type",
+        "phase",
+        "joker_suit",
+        "joker_suits",
+        "voids",
+        "suits_led",
+        "text",
+        "kind",
+    }
     found: set[int] = set()
 
     def walk(value: Any, key: str | None, phase: str | None) -> None:
@@ -261,8 +297,9 @@ class Knowledge:
             knows[-1] = public
             per_step.append(knows)
             holdings.append({player: set(_bits(trial.hands[player])) for player in range(players)})
-            partners_secret.append(rules.called_partner and not rules.partner_announces
-                                   and not called_played)  # fmt: skip
+            partners_secret.append(
+                rules.called_partner and not rules.partner_announces and not called_played
+            )
             if step == len(history):
                 break
             action = history[step]

@@ -27,8 +27,14 @@ from test_web_support import db_url  # noqa: F401  (fixture)
 def _tables(store: Store, count: int) -> list[int]:
     ids = []
     for number in range(count):
-        table_id = store.create_table(f"GRP{number:03d}", "t", {"preset": "australian"}, {},
-                                      number, [SeatRow(s, "open") for s in range(4)])  # fmt: skip
+        table_id = store.create_table(
+            f"GRP{number:03d}",
+            "t",
+            {"preset": "australian"},
+            {},
+            number,
+            [SeatRow(s, "open") for s in range(4)],
+        )
         assert table_id is not None
         ids.append(table_id)
     return ids
@@ -74,8 +80,7 @@ def test_each_view_is_sent_only_once_its_action_is_in_the_database(
     db_url: str,  # noqa: F811
 ) -> None:
     with TestClient(create_app(db_url, workers=0, allow_seeds=True)) as client:
-        body = {"seats": ["open", "random", "random", "random"], "seed": 4,
-                "options": {"delay": 0}}  # fmt: skip
+        body = {"seats": ["open", "random", "random", "random"], "seed": 4, "options": {"delay": 0}}
         code = client.post("/api/tables", json=body).json()["table"]
         token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
         store = client.app.state.store  # type: ignore[attr-defined]
@@ -92,8 +97,13 @@ def test_each_view_is_sent_only_once_its_action_is_in_the_database(
                 if message["view"]["table"]["finished"]:
                     break
                 if message["view"]["legal"]:
-                    ws.send_json({"type": "action", "action": message["view"]["legal"][-1],
-                                  "version": version})  # fmt: skip
+                    ws.send_json(
+                        {
+                            "type": "action",
+                            "action": message["view"]["legal"][-1],
+                            "version": version,
+                        }
+                    )
         assert seen >= 10
 
 
@@ -104,8 +114,9 @@ def test_finished_tables_leave_memory_and_are_read_again_when_asked_for(
     with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         body = {"seats": ["random"] * 4, "options": {"delay": 0}}
-        codes = [client.post("/api/tables", json={**body, "seed": s}).json()["table"]
-                 for s in range(3)]  # fmt: skip
+        codes = [
+            client.post("/api/tables", json={**body, "seed": s}).json()["table"] for s in range(3)
+        ]
         deadline = time.monotonic() + 30
         while any(code in hub.tables for code in codes):
             assert time.monotonic() < deadline, "the games did not end and leave memory"
@@ -156,8 +167,11 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     others = set(multiprocessing.active_children())  # earlier tests' pools
     with TestClient(create_app(url, workers=1)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
-        body: dict[str, Any] = {"seats": ["pimc:fast"] * 4, "options": {"delay": 0},
-                                "rules": {"variants": {"target": 10}}}  # fmt: skip
+        body: dict[str, Any] = {
+            "seats": ["pimc:fast"] * 4,
+            "options": {"delay": 0},
+            "rules": {"variants": {"target": 10}},
+        }
         code = client.post("/api/tables", json=body).json()["table"]
         deadline = time.monotonic() + 120
         while not (facts := client.get(f"/api/tables/{code}").json())["version"]:

@@ -16,21 +16,35 @@ from fivehundred.web import views
 
 @pytest.mark.parametrize(
     ("text", "phase", "label"),
-    [("6D", "auction", "6♦"), ("10NT", "auction", "10 NT"), ("pass", "auction", "Pass"),
-     ("misere", "auction", "Misère"), ("open_misere", "auction", "Open misère"),
-     ("10H", "play", "10♥"), ("JK", "play", "Joker"), ("JK>S", "play", "joker as ♠"),
-     ("JKR>D", "play", "red joker as ♦"), ("call:AS", "call", "call A♠"),
-     ("alone", "call", "Go alone"), ("S", "nominate", "spades"),
-     ("JKB:H", "nominate", "black joker: hearts"), ("none", "nominate", "Leave the joker free"),
-     ("keep", "draw", "Keep it")],
-)  # fmt: skip
+    [
+        ("6D", "auction", "6♦"),
+        ("10NT", "auction", "10 NT"),
+        ("pass", "auction", "Pass"),
+        ("misere", "auction", "Misère"),
+        ("open_misere", "auction", "Open misère"),
+        ("10H", "play", "10♥"),
+        ("JK", "play", "Joker"),
+        ("JK>S", "play", "joker as ♠"),
+        ("JKR>D", "play", "red joker as ♦"),
+        ("call:AS", "call", "call A♠"),
+        ("alone", "call", "Go alone"),
+        ("S", "nominate", "spades"),
+        ("JKB:H", "nominate", "black joker: hearts"),
+        ("none", "nominate", "Leave the joker free"),
+        ("keep", "draw", "Keep it"),
+    ],
+)
 def test_action_labels_in_card_symbols(text: str, phase: str, label: str) -> None:
     assert views.action_label(text, phase) == label
 
 
 def test_one_display_name_per_seat() -> None:
     assert views.display_names(["Ann", "medium", "medium", "hard"]) == [
-        "Ann", "medium 2", "medium 3", "hard"]  # fmt: skip
+        "Ann",
+        "medium 2",
+        "medium 3",
+        "hard",
+    ]
     assert views.display_names(["Ann", "Bob"]) == ["Ann", "Bob"]
 
 
@@ -83,10 +97,14 @@ def test_the_left_bower_and_the_joker_are_explained() -> None:
             table.apply(table.to_move, rng.choice(table.legal_actions()))
         if len(seen) == 2:
             break
-    assert re.fullmatch(r"J[♠♣♦♥] is the left bower, a trump: you must follow [♠♣♦♥]",
-                        seen["bower"])  # fmt: skip
-    assert re.fullmatch(r"You must follow [♠♣♦♥]: (the joker may be played only when you have "
-                        r"no [♠♣♦♥]|Joker is not a [♠♣♦♥])", seen["joker"])  # fmt: skip
+    assert re.fullmatch(
+        r"J[♠♣♦♥] is the left bower, a trump: you must follow [♠♣♦♥]", seen["bower"]
+    )
+    assert re.fullmatch(
+        r"You must follow [♠♣♦♥]: (the joker may be played only when you have "
+        r"no [♠♣♦♥]|Joker is not a [♠♣♦♥])",
+        seen["joker"],
+    )
 
 
 def test_a_spectator_view_has_no_seat_facts() -> None:

@@ -45,15 +45,30 @@ def test_a_view_rebuilds_the_seats_observation(preset: str) -> None:
 
 def test_the_example_bot_plays_a_whole_game(tmp_path: Any) -> None:
     with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}") as base:
-        body = {"seats": ["open", "random", "open", "random"], "seed": 31,
-                "rules": {"variants": {"target": 10}}, "options": {"delay": 0}}  # fmt: skip
+        body = {
+            "seats": ["open", "random", "open", "random"],
+            "seed": 31,
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0},
+        }
         code = httpx.post(f"{base}/api/tables", json=body).json()["table"]
         outcomes: dict[int, Any] = {}
 
         def bot(seat: int) -> None:
             try:
-                outcomes[seat] = main(["--server", base, "--table", code, "--seat", str(seat),
-                                       "--player", "heuristic", "--quiet"])  # fmt: skip
+                outcomes[seat] = main(
+                    [
+                        "--server",
+                        base,
+                        "--table",
+                        code,
+                        "--seat",
+                        str(seat),
+                        "--player",
+                        "heuristic",
+                        "--quiet",
+                    ]
+                )
             except BaseException as error:
                 outcomes[seat] = error
 

@@ -37,15 +37,25 @@ from fivehundred.words import (
 
 #: Every preset, and the house rules that add actions and phases of their own.
 RULES = [make_rules(preset) for preset in sorted(PRESETS)] + [
-    make_rules("australian", {"hi_lo": True, "double_misere": True, "shields_double": True,
-                              "patastrophe": True, "slam_call": True, "claim": True,
-                              "blind_misere": True, "ralphing": True}),
+    make_rules(
+        "australian",
+        {
+            "hi_lo": True,
+            "double_misere": True,
+            "shields_double": True,
+            "patastrophe": True,
+            "slam_call": True,
+            "claim": True,
+            "blind_misere": True,
+            "ralphing": True,
+        },
+    ),
     make_rules("australian", {"two_jokers": True, "misere_anytime": True}),
     make_rules("two_handed", {"open_eight": True}),
     make_rules("two_handed", {"draw_pack": True}),
     make_rules("five_handed", {"partner_announces": True}),
     make_rules("american", {"inkle": True}),
-]  # fmt: skip
+]
 
 
 def _typed(label: str) -> str:
@@ -87,14 +97,27 @@ def test_every_legal_action_has_a_label_that_parses_back(rules: Rules) -> None:
 def test_the_forms_people_type() -> None:
     five_spades, seven_clubs = parse_card("5S"), parse_card("7C")
     cards = [five_spades, seven_clubs, parse_card("10H"), JOKER]
-    for text, expected in [("5♠", five_spades), ("5s", five_spades), ("10h", parse_card("10H")),
-                           ("7♣", seven_clubs), ("jk", JOKER), (" JK ", JOKER)]:  # fmt: skip
+    for text, expected in [
+        ("5♠", five_spades),
+        ("5s", five_spades),
+        ("10h", parse_card("10H")),
+        ("7♣", seven_clubs),
+        ("jk", JOKER),
+        (" JK ", JOKER),
+    ]:
         assert parse(text, cards) == expected
     calls = [PASS, bid_action(7, 1), bid_action(7, 3), OPEN_MISERE, HI_LO, DOUBLE_MISERE]
-    for text, expected in [("open misère", OPEN_MISERE), ("open misere", OPEN_MISERE),
-                           ("Open_Misere", OPEN_MISERE), ("7♣", bid_action(7, 1)),
-                           ("7h", bid_action(7, 3)), ("hi/lo", HI_LO), ("hi_lo", HI_LO),
-                           ("double misère", DOUBLE_MISERE), ("Pass", PASS)]:  # fmt: skip
+    for text, expected in [
+        ("open misère", OPEN_MISERE),
+        ("open misere", OPEN_MISERE),
+        ("Open_Misere", OPEN_MISERE),
+        ("7♣", bid_action(7, 1)),
+        ("7h", bid_action(7, 3)),
+        ("hi/lo", HI_LO),
+        ("hi_lo", HI_LO),
+        ("double misère", DOUBLE_MISERE),
+        ("Pass", PASS),
+    ]:
         assert parse(text, calls) == expected
     assert parse("no slam", [NO_SLAM, NO_SLAM - 1]) == NO_SLAM
     assert parse("claim", [CLAIM, five_spades]) == CLAIM

@@ -126,12 +126,23 @@ def action_card(action: Action) -> int:
     return -1
 
 
-_CALL_NAMES = {PASS: "pass", MISERE: "misere", OPEN_MISERE: "open_misere",
-               BLIND_MISERE: "blind_misere", NO_NOMINATION: "none", GO_ALONE: "alone",
-               HI_LO: "hi_lo", DOUBLE_MISERE: "double_misere",
-               SHIELDS_DOUBLE: "shields_double", PATASTROPHE: "patastrophe",
-               SLAM: "slam", NO_SLAM: "no_slam", CLAIM: "claim", DRAW_KEEP: "keep",
-               DRAW_THROW: "throw"}  # fmt: skip
+_CALL_NAMES = {
+    PASS: "pass",
+    MISERE: "misere",
+    OPEN_MISERE: "open_misere",
+    BLIND_MISERE: "blind_misere",
+    NO_NOMINATION: "none",
+    GO_ALONE: "alone",
+    HI_LO: "hi_lo",
+    DOUBLE_MISERE: "double_misere",
+    SHIELDS_DOUBLE: "shields_double",
+    PATASTROPHE: "patastrophe",
+    SLAM: "slam",
+    NO_SLAM: "no_slam",
+    CLAIM: "claim",
+    DRAW_KEEP: "keep",
+    DRAW_THROW: "throw",
+}
 
 
 def action_text(action: Action, two_jokers: JokerNames = False) -> str:
@@ -155,8 +166,16 @@ def action_text(action: Action, two_jokers: JokerNames = False) -> str:
 
 
 _CALLS = {name: action for action, name in _CALL_NAMES.items() if is_call(action)}
-_CALLS.update({"nello": MISERE, "nullo": MISERE, "misère": MISERE, "open_misère": OPEN_MISERE,
-               "double_misère": DOUBLE_MISERE, "double_nullo": DOUBLE_MISERE})  # fmt: skip
+_CALLS.update(
+    {
+        "nello": MISERE,
+        "nullo": MISERE,
+        "misère": MISERE,
+        "open_misère": OPEN_MISERE,
+        "double_misère": DOUBLE_MISERE,
+        "double_nullo": DOUBLE_MISERE,
+    }
+)
 for _tricks in range(6, 11):
     for _strain, _letters in enumerate(STRAIN_LETTERS):
         _CALLS[f"{_tricks}{_letters}"] = bid_action(_tricks, _strain)
@@ -173,9 +192,11 @@ def parse_call(text: str) -> Action:
     """Parse an auction call: ``pass``, ``7H``, ``10NT``, ``misere``, ``open_misere``…"""
     call = _CALLS.get(str(text).strip().upper(), _CALLS.get(str(text).strip().lower()))
     if call is None:
-        raise ActionParseError(f"not a call: {text!r} (calls are pass, 6S..10NT, misere, "
-                               "open_misere, blind_misere, hi_lo, double_misere, "
-                               "shields_double, patastrophe)")  # fmt: skip
+        raise ActionParseError(
+            f"not a call: {text!r} (calls are pass, 6S..10NT, misere, "
+            "open_misere, blind_misere, hi_lo, double_misere, "
+            "shields_double, patastrophe)"
+        )
     return call
 
 

@@ -58,13 +58,20 @@ def _bid_tables(
 
 def house_call_allowed(call: Action, rules: Rules) -> bool:
     """Whether a house contract (R-HOUSE) may be bid under these rules."""
-    return {HI_LO: rules.hi_lo, DOUBLE_MISERE: rules.double_misere,
-            SHIELDS_DOUBLE: rules.shields_double, PATASTROPHE: rules.patastrophe}.get(
-        call, False)  # fmt: skip
+    return {
+        HI_LO: rules.hi_lo,
+        DOUBLE_MISERE: rules.double_misere,
+        SHIELDS_DOUBLE: rules.shields_double,
+        PATASTROPHE: rules.patastrophe,
+    }.get(call, False)
 
 
-_HOUSE_RANKS = {HI_LO: HI_LO_RANK, DOUBLE_MISERE: DOUBLE_MISERE_RANK,
-                SHIELDS_DOUBLE: SHIELDS_DOUBLE_RANK, PATASTROPHE: PATASTROPHE_RANK}  # fmt: skip
+_HOUSE_RANKS = {
+    HI_LO: HI_LO_RANK,
+    DOUBLE_MISERE: DOUBLE_MISERE_RANK,
+    SHIELDS_DOUBLE: SHIELDS_DOUBLE_RANK,
+    PATASTROPHE: PATASTROPHE_RANK,
+}
 
 
 def bid_rank(call: Action, rules: Rules) -> int:
@@ -117,7 +124,7 @@ class Auction:
         "seats",
         "seven_bid",
         "to_move",
-    )  # fmt: skip
+    )
 
     def __init__(
         self,
@@ -185,18 +192,23 @@ class Auction:
             raise IllegalActionError("the auction is over", "R-BID")
         if call == PASS:
             if self._dealer_must_bid():
-                raise IllegalActionError("the dealer may not pass when the others have",
-                                         "R-ALLPASS")  # fmt: skip
+                raise IllegalActionError(
+                    "the dealer may not pass when the others have", "R-ALLPASS"
+                )
             return
         if not is_bid(call):
             raise IllegalActionError(f"{action_text(call)} is not a call", "R-BID")
         if call in HOUSE_CONTRACTS and not house_call_allowed(call, self.rules):
-            raise IllegalActionError(f"{action_text(call)} is not allowed in these rules "
-                                     "(a house rule that is off)", "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                f"{action_text(call)} is not allowed in these rules (a house rule that is off)",
+                "R-HOUSE",
+            )
         if self.to_move in self.barred:
-            raise IllegalActionError(f"seat {self.to_move} failed a contract by three tricks "
-                                     "or more last hand and must pass (ralphing)",
-                                     "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                f"seat {self.to_move} failed a contract by three tricks "
+                "or more last hand and must pass (ralphing)",
+                "R-HOUSE",
+            )
         rules = self.rules
         text = action_text(call)
         if call == MISERE:
@@ -210,11 +222,11 @@ class Auction:
             if not rules.blind_misere:
                 raise IllegalActionError("blind misère is not allowed in these rules", "R-BID")
             if self.called[self.to_move]:
-                raise IllegalActionError("blind misère is declared before any other call",
-                                         "R-BID")  # fmt: skip
+                raise IllegalActionError("blind misère is declared before any other call", "R-BID")
         if rules.inkle and BID_BASE <= call < INKLE_END and not self._may_inkle():
-            raise IllegalActionError(f"{text}: only the first two bidders may inkle (bid at "
-                                     "the 6 level)", "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                f"{text}: only the first two bidders may inkle (bid at the 6 level)", "R-HOUSE"
+            )
         if self._ranks[call] <= self.high_rank:
             current = action_text(self.contract)
             raise IllegalActionError(f"{text} does not outrank {current}", "R-BID")

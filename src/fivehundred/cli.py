@@ -96,8 +96,11 @@ def _run(args: list[str]) -> int:
     if name not in COMMANDS:
         from fivehundred.record import one_line
 
-        print(f"fivehundred: unknown command {one_line(repr(name))}; commands are "
-              f"{', '.join(COMMANDS)} ('fivehundred --help')", file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred: unknown command {one_line(repr(name))}; commands are "
+            f"{', '.join(COMMANDS)} ('fivehundred --help')",
+            file=sys.stderr,
+        )
         return 2
     if name in EXTRAS and not {"-h", "--help"} & set(rest):
         missing = _missing_module(EXTRAS[name][1])
@@ -114,8 +117,11 @@ def _run(args: list[str]) -> int:
         elif name in EXTRAS:
             print(extra_message(name, f"cannot import {detail}"), file=sys.stderr)
         else:
-            print(f"fivehundred {name}: cannot import {detail}; reinstall the package "
-                  "(pip install 'fivehundred[all]')", file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred {name}: cannot import {detail}; reinstall the package "
+                "(pip install 'fivehundred[all]')",
+                file=sys.stderr,
+            )
         return 2
     function: Callable[[list[str]], int] = getattr(module, function_name)
     return function(rest)

@@ -110,8 +110,20 @@ TABLE_SEAT = 2  # the eight face-up cards lie at seat 2; seat 3 holds the dead r
 DRAW = "draw"
 STOCK_SEAT = 2
 THROWN_SEAT = 3
-PHASES = (DRAW, TABLE_KITTY, AUCTION, DISCARD, SLAM_CALL, SLAM_PASS, TABLE_TAKE, TABLE_DISCARD,
-          NOMINATE, CALL, PLAY, DONE)  # fmt: skip
+PHASES = (
+    DRAW,
+    TABLE_KITTY,
+    AUCTION,
+    DISCARD,
+    SLAM_CALL,
+    SLAM_PASS,
+    TABLE_TAKE,
+    TABLE_DISCARD,
+    NOMINATE,
+    CALL,
+    PLAY,
+    DONE,
+)
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -229,16 +241,54 @@ class HandState:
     """One hand, from the deal to the score. Mutable; :meth:`clone` copies it."""
 
     __slots__ = (
-        "_result", "active", "auction", "called_card", "claim_at", "claim_plan", "claim_trick",
-        "contract", "contractor", "ctx",
-        "dealer", "dealt", "discards", "discards_left", "dummy_deal", "dummy_under", "face_up", "hands",
-        "history", "joker_suits", "jokers_pending", "kitty", "kitty_dealt", "led_suit", "next_active",
-        "partner_revealed", "partners", "phase", "played", "rules", "seats", "slam",
-        "slam_asked", "slam_card", "slam_partner", "stock", "suits_led", "table_card",
+        "_result",
+        "active",
+        "auction",
+        "called_card",
+        "claim_at",
+        "claim_plan",
+        "claim_trick",
+        "contract",
+        "contractor",
+        "ctx",
+        "dealer",
+        "dealt",
+        "discards",
+        "discards_left",
+        "dummy_deal",
+        "dummy_under",
+        "face_up",
+        "hands",
+        "history",
+        "joker_suits",
+        "jokers_pending",
+        "kitty",
+        "kitty_dealt",
+        "led_suit",
+        "next_active",
+        "partner_revealed",
+        "partners",
+        "phase",
+        "played",
+        "rules",
+        "seats",
+        "slam",
+        "slam_asked",
+        "slam_card",
+        "slam_partner",
+        "stock",
+        "suits_led",
+        "table_card",
         "table_discard",
-        "table_kitty", "to_move", "trick_actions", "trick_cards", "trick_seats",
-        "tricks", "tricks_won", "void_shown",
-    )  # fmt: skip
+        "table_kitty",
+        "to_move",
+        "trick_actions",
+        "trick_cards",
+        "trick_seats",
+        "tricks",
+        "tricks_won",
+        "void_shown",
+    )
 
     def __init__(
         self,
@@ -386,8 +436,7 @@ class HandState:
             return cls(rules, dealer, hands, 0, barred=barred)
         lists, kitty_list = _deal_lists(rules, dealer, deck)
         dummies = [lists[seat] for seat in dummy_seats(rules)]
-        return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies,
-                   barred)  # fmt: skip
+        return cls(rules, dealer, [mask_of(c) for c in lists], mask_of(kitty_list), dummies, barred)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -595,8 +644,9 @@ class HandState:
 
     def _call(self, action: Action) -> None:
         if not is_call(action):
-            raise IllegalActionError(f"{self._text(action)} is not a call; it is the auction",
-                                     "R-BID")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)} is not a call; it is the auction", "R-BID"
+            )
         auction = self.auction
         auction.apply(action)
         if not auction.done:
@@ -632,11 +682,13 @@ class HandState:
     def _discard(self, action: Action) -> None:
         seat = self.contractor
         if not 0 <= action < JOKER_LEAD_BASE:
-            raise IllegalActionError(f"{self._text(action)}: discard a card from the hand "
-                                     "and kitty", "R-KITTY")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)}: discard a card from the hand and kitty", "R-KITTY"
+            )
         if not self.hands[seat] >> action & 1:
-            raise IllegalActionError(f"{self._text(action)} is not in the contractor's hand",
-                                     "R-KITTY")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)} is not in the contractor's hand", "R-KITTY"
+            )
         self.hands[seat] ^= 1 << action
         self.discards |= 1 << action
         self.discards_left -= 1
@@ -653,8 +705,9 @@ class HandState:
     def _draw(self, action: Action) -> None:
         """draw_pack (R-PLAYERS): keep the card drawn and throw the next, or the opposite."""
         if action not in (DRAW_KEEP, DRAW_THROW):
-            raise IllegalActionError(f"{self._text(action)}: keep or throw the card drawn",
-                                     "R-PLAYERS")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)}: keep or throw the card drawn", "R-PLAYERS"
+            )
         first = self.drawn
         second = self.stock[self.stock.index(first) + 1]
         kept, thrown = (first, second) if action == DRAW_KEEP else (second, first)
@@ -675,8 +728,7 @@ class HandState:
         source = self.hands[self.to_move] if phase == TABLE_DISCARD else self.hands[TABLE_SEAT]
         if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
             where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
-            raise IllegalActionError(f"{self._text(action)}: choose a card of {where}",
-                                     "R-PLAYERS")  # fmt: skip
+            raise IllegalActionError(f"{self._text(action)}: choose a card of {where}", "R-PLAYERS")
         bit = 1 << action
         if phase == TABLE_KITTY:
             self.hands[TABLE_SEAT] ^= bit
@@ -726,8 +778,9 @@ class HandState:
 
     def _slam_call(self, action: Action) -> None:
         if action not in (SLAM, NO_SLAM):
-            raise IllegalActionError(f"{self._text(action)}: call slam or not (slam, no_slam)",
-                                     "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)}: call slam or not (slam, no_slam)", "R-HOUSE"
+            )
         self.slam_asked = True
         if action == NO_SLAM:
             self._discards_done()
@@ -741,8 +794,11 @@ class HandState:
     def _slam_pass(self, action: Action) -> None:
         seat = self.slam_partner
         if not 0 <= action < JOKER_LEAD_BASE or not self.hands[seat] >> action & 1:
-            raise IllegalActionError(f"{self._text(action)}: the partner passes one card of "
-                                     "their own hand to the contractor", "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)}: the partner passes one card of "
+                "their own hand to the contractor",
+                "R-HOUSE",
+            )
         self.hands[seat] ^= 1 << action
         self.hands[self.contractor] |= 1 << action
         self.slam_card = action
@@ -756,9 +812,12 @@ class HandState:
             if not NOMINATE_BASE <= action < NO_NOMINATION or (action - NOMINATE_BASE) // 4 != (
                 joker - JOKER
             ):
-                raise IllegalActionError(f"{self._text(action)}: nominate the "
-                                         f"{card_text(joker, self.rules.joker_names)}'s suit or "
-                                         "'none'", "R-JOKER")  # fmt: skip
+                raise IllegalActionError(
+                    f"{self._text(action)}: nominate the "
+                    f"{card_text(joker, self.rules.joker_names)}'s suit or "
+                    "'none'",
+                    "R-JOKER",
+                )
             self.joker_suits[joker - JOKER] = (action - NOMINATE_BASE) % 4
         self.jokers_pending = self.jokers_pending[1:]
         if not self.jokers_pending:
@@ -774,8 +833,10 @@ class HandState:
             self.partners = (holder,)
             self.partner_revealed = self.rules.partner_announces
         else:
-            raise IllegalActionError(f"{self._text(action)}: call a card you do not hold (not "
-                                     "the joker), or go alone", "R-PLAYERS")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)}: call a card you do not hold (not the joker), or go alone",
+                "R-PLAYERS",
+            )
         self._start_contract_play()
 
     def _begin_contract_play(self) -> None:
@@ -787,8 +848,12 @@ class HandState:
     def _start_contract_play(self) -> None:
         contract = self.contract
         strain = bid_strain(contract)
-        ctx = make_context(strain, is_misere(contract), (self.joker_suits[0], self.joker_suits[1]),
-                           self.rules.j5_no_trumps)  # fmt: skip
+        ctx = make_context(
+            strain,
+            is_misere(contract),
+            (self.joker_suits[0], self.joker_suits[1]),
+            self.rules.j5_no_trumps,
+        )
         leader = self.contractor
         self._start_play(ctx, leader)
         if self.rules.eldest_leads:
@@ -823,8 +888,10 @@ class HandState:
         (replaying a record, which lists the play-out after ``claim``) the plays are
         checked only against the rules of play."""
         if not self.may_claim:
-            raise IllegalActionError("only the contractor of a suit or no-trump contract, on "
-                                     "lead, may claim (once)", "R-HOUSE")  # fmt: skip
+            raise IllegalActionError(
+                "only the contractor of a suit or no-trump contract, on lead, may claim (once)",
+                "R-HOUSE",
+            )
         self.claim_trick = len(self.tricks)
         self.history.append(CLAIM)
         self.claim_at = len(self.history)
@@ -858,23 +925,26 @@ class HandState:
         elif action < PASS:
             card = JOKER + (action - JOKER_LEAD_BASE) // 4
         else:
-            raise IllegalActionError(f"{self._text(action)} is not a card; it is the play",
-                                     "R-PLAY")  # fmt: skip
+            raise IllegalActionError(
+                f"{self._text(action)} is not a card; it is the play", "R-PLAY"
+            )
         bit = 1 << card
         if not hand & bit:
-            raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand",
-                                     "R-PLAY")  # fmt: skip
+            raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand", "R-PLAY")
         face_up = self.face_up[seat]
         if face_up >= 0:
             if not face_up & bit:
-                raise IllegalActionError(f"{self._text(action)} lies face down: a dummy plays "
-                                         "only its face-up cards", "R-PLAYERS")  # fmt: skip
+                raise IllegalActionError(
+                    f"{self._text(action)} lies face down: a dummy plays only its face-up cards",
+                    "R-PLAYERS",
+                )
             hand &= face_up
         trick_cards = self.trick_cards
         if trick_cards:
             if action >= JOKER_LEAD_BASE:
-                raise IllegalActionError("only the leader nominates a suit for the joker",
-                                         "R-JOKER")  # fmt: skip
+                raise IllegalActionError(
+                    "only the leader nominates a suit for the joker", "R-JOKER"
+                )
             led = self.led_suit
             follow = ctx.follow_masks[led]
             if hand & follow:
@@ -898,8 +968,9 @@ class HandState:
             self.to_move = self.next_active[seat]
             return
         winner = self.trick_seats[trick_winner_index(trick_cards, self.led_suit, ctx)]
-        self.tricks.append(Trick(tuple(zip(self.trick_seats, self.trick_actions, strict=True)),
-                                 winner))  # fmt: skip
+        self.tricks.append(
+            Trick(tuple(zip(self.trick_seats, self.trick_actions, strict=True)), winner)
+        )
         self.tricks_won[winner] += 1
         if self.dummy_under:
             self._turn_up_dummies()
@@ -915,21 +986,25 @@ class HandState:
         if action < JOKER_LEAD_BASE:
             if ctx.free_jokers >> card & 1:
                 raise IllegalActionError(
-                    "a joker led in no trumps or misère must nominate a suit, like JK>S",
-                    "R-JOKER")  # fmt: skip
+                    "a joker led in no trumps or misère must nominate a suit, like JK>S", "R-JOKER"
+                )
             led = ctx.effective_suit[card]
         else:
             if not ctx.free_jokers >> card & 1:
                 raise IllegalActionError(
-                    "only an unnominated joker in no trumps or misère is led with a suit",
-                    "R-JOKER")  # fmt: skip
+                    "only an unnominated joker in no trumps or misère is led with a suit", "R-JOKER"
+                )
             led = (action - JOKER_LEAD_BASE) % 4
             if not self._joker_lead_suits(seat) >> led & 1:
                 raise IllegalActionError(
                     f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
-                    + ("be one the leader has not shown void in"
-                       if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
-                       else "not have been led in this hand"), "R-JOKER")  # fmt: skip
+                    + (
+                        "be one the leader has not shown void in"
+                        if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+                        else "not have been led in this hand"
+                    ),
+                    "R-JOKER",
+                )
         self.led_suit = led
         self.suits_led |= 1 << led
 
@@ -963,10 +1038,19 @@ class HandState:
         self.phase = DONE
         self.to_move = -1
         winners = tuple(trick.winner for trick in self.tricks)
-        score = score_hand(self.rules, self.contract, self.contractor, self.partners,
-                           self.tricks_won, winners, self.slam, self.claim_wrong)  # fmt: skip
-        self._result = HandResult(self.contract, self.contractor, winners,
-                                  tuple(self.tricks_won), score)  # fmt: skip
+        score = score_hand(
+            self.rules,
+            self.contract,
+            self.contractor,
+            self.partners,
+            self.tricks_won,
+            winners,
+            self.slam,
+            self.claim_wrong,
+        )
+        self._result = HandResult(
+            self.contract, self.contractor, winners, tuple(self.tricks_won), score
+        )
 
     def _text(self, action: Action) -> str:
         try:
@@ -985,8 +1069,7 @@ class HandState:
     @property
     def misere_decided(self) -> bool:
         """True once a misère contracting side has won a trick: play may stop (R-PLAY)."""
-        return self.is_misere and any(self.tricks_won[s] for s in (self.contractor,
-                                                                    *self.partners))  # fmt: skip
+        return self.is_misere and any(self.tricks_won[s] for s in (self.contractor, *self.partners))
 
     @property
     def exposed_seats(self) -> tuple[int, ...]:
@@ -1016,8 +1099,9 @@ class HandState:
             controller = controller_of(self.rules, seat)
             if controller != seat:
                 shown.append((controller, self.hands[controller]))
-            shown += [(s, self.hands[s] & self.face_up[s]) for s in dummy_seats(self.rules)
-                      if s != seat]  # fmt: skip
+            shown += [
+                (s, self.hands[s] & self.face_up[s]) for s in dummy_seats(self.rules) if s != seat
+            ]
         return shown
 
     def observation(self, seat: int, scores: Sequence[int] = ()) -> Observation:
@@ -1030,8 +1114,9 @@ class HandState:
         """This hand as dealt, before any action: the same rules, dealer, cards, deal order
         (the dummies', the stock's) and barred seats (R-HOUSE ralphing). The one way to
         rebuild a hand from its deal; replay its history with :meth:`replay_action`."""
-        return HandState(self.rules, self.dealer, self.dealt, self.kitty_dealt,
-                         self.dummy_deal, self.barred)  # fmt: skip
+        return HandState(
+            self.rules, self.dealer, self.dealt, self.kitty_dealt, self.dummy_deal, self.barred
+        )
 
     def replay_action(self, action: Action) -> None:
         """Apply an action of a recorded history: as :meth:`apply`, except that a claim is
@@ -1076,9 +1161,11 @@ class HandState:
         return state
 
     def __repr__(self) -> str:
-        return (f"<HandState phase={self.phase} to_move={self.to_move} "
-                f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
-                f"tricks={len(self.tricks)}>")  # fmt: skip
+        return (
+            f"<HandState phase={self.phase} to_move={self.to_move} "
+            f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
+            f"tricks={len(self.tricks)}>"
+        )
 
 
 def _exhaustive_line(state: HandState) -> list[Action]:
@@ -1090,8 +1177,15 @@ def _exhaustive_line(state: HandState) -> list[Action]:
     def value(s: HandState) -> int:
         if s.is_over:
             return sum(s.tricks_won[seat] for seat in team)
-        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
-               tuple(s.void_shown), len(s.tricks), sum(s.tricks_won[seat] for seat in team))  # fmt: skip
+        key = (
+            tuple(s.hands),
+            tuple(s.trick_actions),
+            s.to_move,
+            s.suits_led,
+            tuple(s.void_shown),
+            len(s.tricks),
+            sum(s.tricks_won[seat] for seat in team),
+        )
         if key not in memo:
             values = [value(_after(s, a)) for a in s._card_plays()]
             memo[key] = max(values) if s.to_move in team else min(values)
@@ -1102,8 +1196,7 @@ def _exhaustive_line(state: HandState) -> list[Action]:
     while not state.is_over:
         options = [(value(_after(state, a)), a) for a in state._card_plays()]
         # ties: the lowest action, as the solver's judge does
-        best = (max(options, key=lambda o: (o[0], -o[1])) if state.to_move in team
-                else min(options))  # fmt: skip
+        best = max(options, key=lambda o: (o[0], -o[1])) if state.to_move in team else min(options)
         line.append(best[1])
         state._play(best[1])
         state.history.append(best[1])
@@ -1149,8 +1242,7 @@ class GameState:
         self.rules = rules
         self.seed = seed
         rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)
-        self.first_dealer = (rng.randrange(rules.players) if first_dealer is None
-                             else first_dealer)  # fmt: skip
+        self.first_dealer = rng.randrange(rules.players) if first_dealer is None else first_dealer
         self.sides = max(side_of_seats(rules)) + 1
         self.scores = [0] * self.sides
         self.score_history: list[tuple[int, ...]] = []
@@ -1242,8 +1334,9 @@ class GameState:
                 if tuple(hands) != self.hand.dealt or kitty != self.hand.kitty_dealt:
                     raise ValueError("give the cards in deal order (dummy_cards) for these rules")
                 dummy_cards = self.hand.dummy_deal
-        self.hand = HandState(self.rules, self.hand.dealer, hands, kitty, dummy_cards,
-                              barred=self.barred)  # fmt: skip
+        self.hand = HandState(
+            self.rules, self.hand.dealer, hands, kitty, dummy_cards, barred=self.barred
+        )
 
     def observation(self, seat: int) -> Observation:
         return self.hand.observation(seat, self.scores)

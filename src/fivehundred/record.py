@@ -72,9 +72,26 @@ from fivehundred.words import card_language
 HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
 
-_HAND_KEYS = {"format", "rules", "dealer", "hands", "kitty", "auction", "discards",
-              "joker_suit", "call", "play", "seed", "comment", "players", "barred",
-              "slam", "table_kitty", "table_take", "draws"}  # fmt: skip
+_HAND_KEYS = {
+    "format",
+    "rules",
+    "dealer",
+    "hands",
+    "kitty",
+    "auction",
+    "discards",
+    "joker_suit",
+    "call",
+    "play",
+    "seed",
+    "comment",
+    "players",
+    "barred",
+    "slam",
+    "table_kitty",
+    "table_take",
+    "draws",
+}
 
 
 # ----------------------------------------------------------------------------- loading
@@ -129,11 +146,13 @@ def parse_record_text(text: str | bytes, source: str = "record") -> dict[str, An
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as error:
-        raise RecordError(source, f"not valid JSON: {error.msg} at line {error.lineno} "
-                          f"column {error.colno}") from None  # fmt: skip
+        raise RecordError(
+            source, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except RecursionError:
-        raise RecordError(source, f"not a record: nested deeper than {MAX_RECORD_DEPTH} "
-                          "levels") from None  # fmt: skip
+        raise RecordError(
+            source, f"not a record: nested deeper than {MAX_RECORD_DEPTH} levels"
+        ) from None
     except (ValueError, TypeError, OverflowError, MemoryError) as error:
         # a number out of range (parse_int, parse_constant, float) or a lone surrogate
         raise RecordError(source, f"not a record: {error}") from None
@@ -237,12 +256,20 @@ def parse_deal(
         for index, card in enumerate(cards):
             place = f"{where}[{index}]"
             if not pack.cards >> card & 1:
-                raise RecordError(place, card_language(f"{mask_text(1 << card, two)[0]} is not "
-                                  f"in the {pack.name}-card pack"), "R-PACK")  # fmt: skip
+                raise RecordError(
+                    place,
+                    card_language(
+                        f"{mask_text(1 << card, two)[0]} is not in the {pack.name}-card pack"
+                    ),
+                    "R-PACK",
+                )
             if card in seen:
-                raise RecordError(place, card_language(f"duplicate card "
-                                  f"{mask_text(1 << card, two)[0]}") + f" (also at {seen[card]})",
-                                  "R-PACK")  # fmt: skip
+                raise RecordError(
+                    place,
+                    card_language(f"duplicate card {mask_text(1 << card, two)[0]}")
+                    + f" (also at {seen[card]})",
+                    "R-PACK",
+                )
             seen[card] = place
             mask |= 1 << card
         return mask
@@ -254,17 +281,24 @@ def parse_deal(
         cards = _card_list(raw, where)
         size = rules.hand_sizes[seat]
         if len(cards) != size:
-            raise RecordError(where, f"has {len(cards)} cards; this seat gets {size}" if
-                              rules.open_eight else f"has {len(cards)} cards; each player gets "
-                              f"{size}", "R-DEAL")  # fmt: skip
+            raise RecordError(
+                where,
+                f"has {len(cards)} cards; this seat gets {size}"
+                if rules.open_eight
+                else f"has {len(cards)} cards; each player gets {size}",
+                "R-DEAL",
+            )
         hands.append(take(cards, where))
         if seat in ordered_seats(rules):
             dummy_cards.append(cards)
     kitty_cards = _card_list(record.get("kitty"), _where(prefix, "kitty"))
     kitty_size = 0 if rules.open_eight else pack.kitty_size  # open_eight: filled in play
     if len(kitty_cards) != kitty_size:
-        raise RecordError(_where(prefix, "kitty"), f"has {len(kitty_cards)} cards; the kitty "
-                          f"has {kitty_size}", "R-DEAL")  # fmt: skip
+        raise RecordError(
+            _where(prefix, "kitty"),
+            f"has {len(kitty_cards)} cards; the kitty has {kitty_size}",
+            "R-DEAL",
+        )
     kitty = take(kitty_cards, _where(prefix, "kitty"))
     return dealer, hands, kitty, dummy_cards
 
@@ -323,40 +357,54 @@ def replay_hand(
         rules = parse_rules(record.get("rules", {"preset": "australian"}))
     else:  # a hand of a game record: the game's rules apply
         if "format" in record and record["format"] != HAND_FORMAT:
-            raise RecordError(_where(prefix, "format"), f"must be {HAND_FORMAT!r} (or left "
-                              f"out) in a game's hand, got {_short(record['format'])}")  # fmt: skip
+            raise RecordError(
+                _where(prefix, "format"),
+                f"must be {HAND_FORMAT!r} (or left "
+                f"out) in a game's hand, got {_short(record['format'])}",
+            )
         if "rules" in record:
             own = parse_rules(record["rules"], _where(prefix, "rules"))
             if own != rules:
-                raise RecordError(_where(prefix, "rules"), "differ from the game's rules "
-                                  f"({own.describe()} against {rules.describe()}); the game's "
-                                  "rules apply to every hand: leave them out")  # fmt: skip
+                raise RecordError(
+                    _where(prefix, "rules"),
+                    "differ from the game's rules "
+                    f"({own.describe()} against {rules.describe()}); the game's "
+                    "rules apply to every hand: leave them out",
+                )
     _check_players(record, rules, prefix)
     hand_dealer, hands, kitty, dummy_cards = parse_deal(record, rules, prefix)
     if dealer is not None and hand_dealer != dealer:
-        raise RecordError(_where(prefix, "dealer"), f"should be seat {dealer}: the deal passes "
-                          "to the left", "R-DEAL")  # fmt: skip
+        raise RecordError(
+            _where(prefix, "dealer"),
+            f"should be seat {dealer}: the deal passes to the left",
+            "R-DEAL",
+        )
     if (rules.dummies or rules.dead_hand) and hand_dealer >= rules.players:
         raise RecordError(_where(prefix, "dealer"), "one of the two players deals", "R-DEAL")
-    state = HandState(rules, hand_dealer, hands, kitty, dummy_cards,
-                      _barred(record, rules, prefix, barred))  # fmt: skip
+    state = HandState(
+        rules, hand_dealer, hands, kitty, dummy_cards, _barred(record, rules, prefix, barred)
+    )
 
     for index, token in enumerate(_list(record, "draws", prefix)):
         where = _where(prefix, f"draws[{index}]")
         if state.phase != DRAW:
-            raise RecordError(where, "no draw now (variant draw_pack: the players draw "
-                              "before the auction, until each holds ten)", "R-PLAYERS")  # fmt: skip
+            raise RecordError(
+                where,
+                "no draw now (variant draw_pack: the players draw "
+                "before the auction, until each holds ten)",
+                "R-PLAYERS",
+            )
         _apply(state, token, where, parse_draw)
     _replay_table(state, record, prefix, "table_kitty", (TABLE_KITTY,))
     auction = _list(record, "auction", prefix)
     for index, call in enumerate(auction):
         where = _where(prefix, f"auction[{index}]")
         if state.phase == TABLE_KITTY:
-            raise RecordError(where, "the face-up cards go to the kitty first (table_kitty)",
-                              "R-PLAYERS")  # fmt: skip
+            raise RecordError(
+                where, "the face-up cards go to the kitty first (table_kitty)", "R-PLAYERS"
+            )
         if state.phase == DRAW:
-            raise RecordError(where, "the players draw their hands first (draws)",
-                              "R-PLAYERS")  # fmt: skip
+            raise RecordError(where, "the players draw their hands first (draws)", "R-PLAYERS")
         if state.phase != AUCTION:
             raise RecordError(where, "a call after the auction has ended", "R-BID")
         _apply(state, call, where, parse_call)
@@ -377,21 +425,30 @@ def replay_hand(
         where = _where(prefix, f"slam[{index}]")
         if index == 0:
             if state.phase != SLAM_CALL:
-                raise RecordError(where, "only a 7-level contractor with slam_call decides, "
-                                  "after the discards", "R-HOUSE")  # fmt: skip
+                raise RecordError(
+                    where,
+                    "only a 7-level contractor with slam_call decides, after the discards",
+                    "R-HOUSE",
+                )
             _apply(state, token, where, parse_slam)
         elif state.phase in (SLAM_PASS, DISCARD) and index <= 2:
             _apply(state, token, where, parse_play)
         else:
-            raise RecordError(where, "after slam come only the partner's card and the "
-                              "contractor's discard", "R-HOUSE")  # fmt: skip
+            raise RecordError(
+                where,
+                "after slam come only the partner's card and the contractor's discard",
+                "R-HOUSE",
+            )
     play = _list(record, "play", prefix)
     _replay_nominations(state, record, prefix, bool(play) or "call" in record)
     if "call" in record:
         where = _where(prefix, "call")
         if state.phase != CALL:
-            raise RecordError(where, "only the five-player contractor calls a partner, after "
-                              "the kitty exchange", "R-PLAYERS")  # fmt: skip
+            raise RecordError(
+                where,
+                "only the five-player contractor calls a partner, after the kitty exchange",
+                "R-PLAYERS",
+            )
         _apply(state, record["call"], where, parse_partner_call)
     for index, token in enumerate(play):
         where = _where(prefix, f"play[{index}]")
@@ -425,9 +482,12 @@ def _replay_table(
     for index, token in enumerate(_list(record, key, prefix)):
         where = _where(prefix, f"{key}[{index}]")
         if state.phase not in phases:
-            raise RecordError(where, f"no {key} now (variant open_eight: the kitty cards "
-                              "before the auction, the defender's card after the discards)",
-                              "R-PLAYERS")  # fmt: skip
+            raise RecordError(
+                where,
+                f"no {key} now (variant open_eight: the kitty cards "
+                "before the auction, the defender's card after the discards)",
+                "R-PLAYERS",
+            )
         _apply(state, token, where, parse_play)
 
 
@@ -444,9 +504,13 @@ def _barred(
     if value and not rules.ralphing:
         raise RecordError(where, "only the ralphing variant bars a seat", "R-HOUSE")
     if expected is not None and tuple(value) != expected:
-        raise RecordError(where, f"should be {list(expected)}: the last hand's contractor "
-                          "failed by three tricks or more" if expected else "should be []: "
-                          "no contractor of the last hand failed by three", "R-HOUSE")  # fmt: skip
+        raise RecordError(
+            where,
+            f"should be {list(expected)}: the last hand's contractor failed by three tricks or more"
+            if expected
+            else "should be []: no contractor of the last hand failed by three",
+            "R-HOUSE",
+        )
     return tuple(value)
 
 
@@ -460,8 +524,12 @@ def _replay_nominations(
     if joker_suit is None:
         wanted: dict[int, Any] = {}
     elif state.phase != NOMINATE:
-        raise RecordError(where, "only a no-trump or misère contractor holding the joker "
-                          "nominates its suit, after the discards", "R-JOKER")  # fmt: skip
+        raise RecordError(
+            where,
+            "only a no-trump or misère contractor holding the joker "
+            "nominates its suit, after the discards",
+            "R-JOKER",
+        )
     elif isinstance(joker_suit, Mapping):
         wanted = {}
         for key, token in joker_suit.items():
@@ -470,8 +538,9 @@ def _replay_nominations(
             except FiveHundredError:
                 raise RecordError(f"{where}.{key}", "not a joker", "R-JOKER") from None
             if joker not in state.jokers_pending:
-                raise RecordError(f"{where}.{key}", "the contractor does not hold this joker",
-                                  "R-JOKER")  # fmt: skip
+                raise RecordError(
+                    f"{where}.{key}", "the contractor does not hold this joker", "R-JOKER"
+                )
             wanted[joker] = token
     else:
         wanted = {state.joker_to_nominate(): joker_suit}
@@ -514,8 +583,15 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
     """Replay a ``fivehundred-game/1`` record: every hand, the scores and the winner."""
     if not isinstance(record, Mapping):
         raise RecordError("record", "must be a JSON object")
-    unknown = set(record) - {"format", "rules", "first_dealer", "hands", "seed", "comment",
-                             "players"}  # fmt: skip
+    unknown = set(record) - {
+        "format",
+        "rules",
+        "first_dealer",
+        "hands",
+        "seed",
+        "comment",
+        "players",
+    }
     if unknown:
         raise RecordError("record", f"unknown key(s): {', '.join(sorted(unknown))}")
     rules = parse_rules(record.get("rules", {"preset": "australian"}))
@@ -535,8 +611,7 @@ def replay_game(record: Mapping[str, Any]) -> GameState:
         prefix = f"hands[{index}]"
         if game.is_over:
             raise RecordError(prefix, "the game is already over", "R-GAME")
-        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer,
-                            barred=game.barred)  # fmt: skip
+        state = replay_hand(hand_record, rules, prefix, dealer=game.hand.dealer, barred=game.barred)
         game.hand = state
         if state.is_over:
             game.finish_hand()
@@ -565,8 +640,9 @@ def _check_players(record: Mapping[str, Any], rules: Rules, prefix: str = "") ->
     players = record["players"]
     count = rules.players
     if not isinstance(players, list):
-        raise RecordError(where, f"must be a list of {count} player names (one per player), "
-                          f"got {_short(players)}")  # fmt: skip
+        raise RecordError(
+            where, f"must be a list of {count} player names (one per player), got {_short(players)}"
+        )
     if len(players) != count:
         raise RecordError(where, f"has {len(players)} names; the game has {count} players")
     for seat, name in enumerate(players):
@@ -574,8 +650,9 @@ def _check_players(record: Mapping[str, Any], rules: Rules, prefix: str = "") ->
         if not isinstance(name, str):
             raise RecordError(place, f"must be a player name (a string), got {_short(name)}")
         if not name.strip() or len(name) > MAX_PLAYER_NAME or not name.isprintable():
-            raise RecordError(place, f"must be 1 to {MAX_PLAYER_NAME} printable characters, "
-                              f"got {_short(name)}")  # fmt: skip
+            raise RecordError(
+                place, f"must be 1 to {MAX_PLAYER_NAME} printable characters, got {_short(name)}"
+            )
 
 
 def game_summary(game: GameState) -> dict[str, Any]:
@@ -599,8 +676,7 @@ def replay_record(data: Any) -> tuple[dict[str, Any], HandState | GameState]:
     if fmt == GAME_FORMAT:
         game = replay_game(data)
         return game_summary(game), game
-    raise RecordError("format", f"must be {HAND_FORMAT!r} or {GAME_FORMAT!r}, got "
-                      f"{_short(fmt)}")  # fmt: skip
+    raise RecordError("format", f"must be {HAND_FORMAT!r} or {GAME_FORMAT!r}, got {_short(fmt)}")
 
 
 # ----------------------------------------------------------------------------- writing
@@ -706,8 +782,11 @@ def game_record(game: GameState, players: Sequence[str] | None = None) -> dict[s
     hands = [hand_record(h, include_rules=False) for h in game.finished_hands]
     if not game.is_over and game.hand.history:
         hands.append(hand_record(game.hand, include_rules=False))
-    record: dict[str, Any] = {"format": GAME_FORMAT, "rules": game.rules.to_dict(),
-                              "first_dealer": game.first_dealer}  # fmt: skip
+    record: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "rules": game.rules.to_dict(),
+        "first_dealer": game.first_dealer,
+    }
     if game.seed is not None:
         record["seed"] = game.seed
     if players is not None:
@@ -721,8 +800,9 @@ def random_hand(
 ) -> HandState:
     """A complete hand with a seeded deal and uniformly random legal actions."""
     rng = random.Random(seed)
-    state = HandState.deal(rules, rng.randrange(rules.players) if dealer is None else dealer,
-                           seed=rng.randrange(2**32))  # fmt: skip
+    state = HandState.deal(
+        rules, rng.randrange(rules.players) if dealer is None else dealer, seed=rng.randrange(2**32)
+    )
     while not state.is_over:
         actions = state.legal_actions()
         state.apply(actions[rng.randrange(len(actions))])

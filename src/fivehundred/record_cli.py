@@ -33,9 +33,10 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def replay_main(argv: list[str]) -> int:
-    parser = OneLineParser(prog="fivehundred replay",
-                     description="Check a hand or game record against the rules and print "
-                     "its result as JSON.")  # fmt: skip
+    parser = OneLineParser(
+        prog="fivehundred replay",
+        description="Check a hand or game record against the rules and print its result as JSON.",
+    )
     parser.add_argument("file", help="record file, or - for standard input")
     parser.add_argument(
         "--legal",
@@ -60,10 +61,14 @@ def record_main(argv: list[str]) -> int:
         prog="fivehundred record",
         description="Write a complete random hand record (random legal play).",
     )
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the deal and of the random play (default 0)")  # fmt: skip
-    parser.add_argument("--preset", default="australian",
-                        help=f"rules preset: {', '.join(PRESETS)} (default australian)")  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the deal and of the random play (default 0)"
+    )
+    parser.add_argument(
+        "--preset",
+        default="australian",
+        help=f"rules preset: {', '.join(PRESETS)} (default australian)",
+    )
     parser.add_argument(
         "--variant",
         action="append",
@@ -71,8 +76,9 @@ def record_main(argv: list[str]) -> int:
         metavar="NAME[=VALUE]",
         help="a rule variant, e.g. --variant target=300 --variant pack45",
     )
-    parser.add_argument("--out", default="-", metavar="FILE",
-                        help="file to write (default: standard output)")  # fmt: skip
+    parser.add_argument(
+        "--out", default="-", metavar="FILE", help="file to write (default: standard output)"
+    )
     args = parser.parse_args(argv)
     try:
         rules = make_rules(args.preset, parse_variants(args.variant))
@@ -87,8 +93,10 @@ def record_main(argv: list[str]) -> int:
             with open(args.out, "w", encoding="utf-8") as handle:
                 handle.write(text + "\n")
         except OSError as error:
-            print(f"fivehundred record: cannot write {one_line(args.out)}: "
-                  f"{error.strerror or error}", file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred record: cannot write {one_line(args.out)}: {error.strerror or error}",
+                file=sys.stderr,
+            )
             return 2
     return 0
 
@@ -117,11 +125,16 @@ def demo_main(argv: list[str]) -> int:
         description="Watch four computer players play one hand (australian rules), printed "
         "deal, auction and trick by trick.",
     )
-    parser.add_argument("--seed", type=int, default=1,
-                        help="seed of the deal and the players (default 1)")  # fmt: skip
-    parser.add_argument("--bot", default="heuristic", metavar="PLAYER",
-                        help="the computer player at every seat: random, heuristic (default), "
-                        "pimc, pimc:N, pimc:fast, pimc:strong, pimc:postpone")  # fmt: skip
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the deal and the players (default 1)"
+    )
+    parser.add_argument(
+        "--bot",
+        default="heuristic",
+        metavar="PLAYER",
+        help="the computer player at every seat: random, heuristic (default), "
+        "pimc, pimc:N, pimc:fast, pimc:strong, pimc:postpone",
+    )
     args = parser.parse_args(argv)
     from fivehundred.bots import make_player
     from fivehundred.text import describe_hand

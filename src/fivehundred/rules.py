@@ -138,8 +138,7 @@ class Rules:
             cards = build_pack(5).cards & ~JOKERS_MASK  # the 52 cards, no joker
             return Pack("52", cards, 2, 10, ())
         players = 4 if self.dead_hand or self.draw_pack else self.players
-        return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3,
-                          self.pack46)  # fmt: skip
+        return build_pack(players, self.pack45, self.two_jokers, self.deal_3_4_3, self.pack46)
 
     @property
     def joker_names(self) -> JokerNames:
@@ -235,8 +234,9 @@ def _open_misere_520(rules: Rules, value: Any) -> Rules:
 def _split_colours(rules: Rules, value: Any) -> Rules:
     rules = _flag("split_colours")(rules, value)
     if value is True:
-        return replace(rules, misere_rank=MISERE_RANK_SPLIT,
-                       open_misere_rank=OPEN_MISERE_RANK_SPLIT)  # fmt: skip
+        return replace(
+            rules, misere_rank=MISERE_RANK_SPLIT, open_misere_rank=OPEN_MISERE_RANK_SPLIT
+        )
     return rules
 
 
@@ -278,8 +278,9 @@ class Variant:
     @property
     def checks(self) -> tuple[tuple[_Check, str, str], ...]:
         """Its combination checks: (test, reason, rule)."""
-        return tuple((test, why, rule) for name, test, why, rule in COMBINATION_CHECKS
-                     if name == self.name)  # fmt: skip
+        return tuple(
+            (test, why, rule) for name, test, why, rule in COMBINATION_CHECKS if name == self.name
+        )
 
     def presets(self) -> tuple[str, ...]:
         """The presets that accept it (a switch set on; a number or a choice: all)."""
@@ -296,8 +297,11 @@ class Variant:
 
     def conflicts(self) -> tuple[str, ...]:
         """The other variants its checks say it contradicts or excludes."""
-        return tuple(other for other in REGISTRY if other != self.name
-                     and any(f"'{other}'" in why for _, why, _ in self.checks))  # fmt: skip
+        return tuple(
+            other
+            for other in REGISTRY
+            if other != self.name and any(f"'{other}'" in why for _, why, _ in self.checks)
+        )
 
 
 #: Every variant of the rule book, in one place (the options screens list them in this
@@ -633,79 +637,204 @@ def _on(value: Any) -> bool:
 #: the reason given when the test fails and the rule it cites. One mechanism for every
 #: check.
 COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
-    ("pack45", lambda r, v: r.players in (2, 4) or r.dead_hand, "is a four-player pack "
-     "(with three players, only with dead_hand)", "R-PACK"),
-    ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players",
-     "R-PLAYERS"),
+    (
+        "pack45",
+        lambda r, v: r.players in (2, 4) or r.dead_hand,
+        "is a four-player pack (with three players, only with dead_hand)",
+        "R-PACK",
+    ),
+    ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players", "R-PLAYERS"),
     ("open_eight", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
     ("draw_pack", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
-    ("draw_pack", lambda r, v: not (r.dead_hand or r.open_eight), "contradicts "
-     "'dead_hand'/'open_eight': choose one two-player game", "R-PLAYERS"),
-    ("open_eight", lambda r, v: not r.dead_hand, "contradicts 'dead_hand': choose one "
-     "two-player game", "R-PLAYERS"),
-    ("open_eight", lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
-     "has its own pack: 52 cards, no joker", "R-PLAYERS"),
-    ("pack45", lambda r, v: not r.pack46, "does not apply: the French-Canadian game has its "
-     "own 46-card pack", "R-HOUSE"),
-    ("two_jokers", lambda r, v: not r.pack46, "does not apply: the French-Canadian pack "
-     "always has two jokers", "R-HOUSE"),
-    ("deal_3_4_3", lambda r, v: not r.pack46, "does not apply: the French-Canadian deal is "
-     "3-3-4 with the kitty after each round of threes", "R-HOUSE"),
-    ("open_misere_520", lambda r, v: not r.pack46, "does not apply: la grosse is worth "
-     "1000", "R-HOUSE"),
-    ("split_colours", lambda r, v: not r.pack46, "does not apply: the French-Canadian "
-     "misères have their own ranks", "R-HOUSE"),
+    (
+        "draw_pack",
+        lambda r, v: not (r.dead_hand or r.open_eight),
+        "contradicts 'dead_hand'/'open_eight': choose one two-player game",
+        "R-PLAYERS",
+    ),
+    (
+        "open_eight",
+        lambda r, v: not r.dead_hand,
+        "contradicts 'dead_hand': choose one two-player game",
+        "R-PLAYERS",
+    ),
+    (
+        "open_eight",
+        lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
+        "has its own pack: 52 cards, no joker",
+        "R-PLAYERS",
+    ),
+    (
+        "pack45",
+        lambda r, v: not r.pack46,
+        "does not apply: the French-Canadian game has its own 46-card pack",
+        "R-HOUSE",
+    ),
+    (
+        "two_jokers",
+        lambda r, v: not r.pack46,
+        "does not apply: the French-Canadian pack always has two jokers",
+        "R-HOUSE",
+    ),
+    (
+        "deal_3_4_3",
+        lambda r, v: not r.pack46,
+        "does not apply: the French-Canadian deal is "
+        "3-3-4 with the kitty after each round of threes",
+        "R-HOUSE",
+    ),
+    (
+        "open_misere_520",
+        lambda r, v: not r.pack46,
+        "does not apply: la grosse is worth 1000",
+        "R-HOUSE",
+    ),
+    (
+        "split_colours",
+        lambda r, v: not r.pack46,
+        "does not apply: the French-Canadian misères have their own ranks",
+        "R-HOUSE",
+    ),
     ("teams_of_two", lambda r, v: r.players == 6, "needs six players", "R-PLAYERS"),
-    ("half_each", lambda r, v: r.called_partner, "needs the five-player called partner",
-     "R-PLAYERS"),
-    ("partner_announces", lambda r, v: r.called_partner, "needs the five-player called "
-     "partner", "R-PLAYERS"),
-    ("original_1904", lambda r, v: not _on(v.get("perfect", False)),
-     "contradicts 'perfect': choose one scoring table", "R-SCORE"),
-    ("scoring_table", lambda r, v: not (_on(v.get("perfect", False))
-                                        or _on(v.get("original_1904", False))),
-     "contradicts 'original_1904'/'perfect': choose one scoring table", "R-SCORE"),
-    ("no_misere", lambda r, v: not _on(v.get("misere_anytime", False)),
-     "contradicts 'misere_anytime'", "R-BID"),
-    ("no_open_misere", lambda r, v: not _on(v.get("open_misere_520", False))
-     and v.get("open_misere") is not True,
-     "contradicts 'open_misere'/'open_misere_520'", "R-BID"),
-    ("open_misere_520", lambda r, v: r.open_misere,
-     "needs open misère, which these rules do not allow", "R-BID"),
-    ("allpass_redeal_same_dealer", lambda r, v: not _on(v.get("allpass_play_nt", False)),
-     "contradicts 'allpass_play_nt': choose one all-pass rule", "R-ALLPASS"),
-    ("raise_after_passes", lambda r, v: r.auction == AUSTRALIAN,
-     "needs the Australian auction; the American auction has one round", "R-BID"),
-    ("win_1904", lambda r, v: v.get("rule_490") is not True,
-     "contradicts 'rule_490': the 1904 win rule has no 490 rule", "R-GAME"),
-    ("no_defender_points", lambda r, v: not r.misere_defenders_score,
-     "contradicts misère defenders scoring (misere_defenders_score)", "R-HOUSE"),
-    ("no_defender_points", lambda r, v: r.allpass != ALLPASS_PLAY_NT,
-     "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)", "R-HOUSE"),
-    ("inkle", lambda r, v: r.auction == AMERICAN,
-     "needs the American one-round auction: in the Australian auction a 6 bid may win",
-     "R-HOUSE"),
-    ("split_colours", lambda r, v: not _on(v.get("open_misere_520", False)),
-     "contradicts 'open_misere_520' (the highest bid of all)", "R-HOUSE"),
-    ("hi_lo", lambda r, v: r.players == 4,
-     "needs four players: the contractor's partner sits out", "R-HOUSE"),
-    ("double_misere", lambda r, v: r.players == 4,
-     "needs four players: two partners play it together", "R-HOUSE"),
-    ("shields_double", lambda r, v: r.players == 4,
-     "needs four players: two partners play it together", "R-HOUSE"),
-    ("patastrophe", lambda r, v: r.players == 4,
-     "needs four players: two partners play it together", "R-HOUSE"),
-    ("slam_call", lambda r, v: r.players == 4,
-     "needs four players: one partner passes a card and sits out", "R-HOUSE"),
-    ("wilkinson_misere", lambda r, v: r.misere_allowed,
-     "needs misère, which these rules do not allow", "R-HOUSE"),
-    ("failed_to_opponents", lambda r, v: v.get("rule_490") is not True,
-     "contradicts 'rule_490': with it the 490 rule does not apply", "R-HOUSE"),
-    ("failed_to_opponents", lambda r, v: not r.minus_500_needs_other_positive,
-     "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply", "R-HOUSE"),
-    ("failed_to_opponents", lambda r, v: not r.point_spread,
-     "leaves no score negative, so 'point_spread' cannot apply", "R-HOUSE"),
-)  # fmt: skip
+    (
+        "half_each",
+        lambda r, v: r.called_partner,
+        "needs the five-player called partner",
+        "R-PLAYERS",
+    ),
+    (
+        "partner_announces",
+        lambda r, v: r.called_partner,
+        "needs the five-player called partner",
+        "R-PLAYERS",
+    ),
+    (
+        "original_1904",
+        lambda r, v: not _on(v.get("perfect", False)),
+        "contradicts 'perfect': choose one scoring table",
+        "R-SCORE",
+    ),
+    (
+        "scoring_table",
+        lambda r, v: not (_on(v.get("perfect", False)) or _on(v.get("original_1904", False))),
+        "contradicts 'original_1904'/'perfect': choose one scoring table",
+        "R-SCORE",
+    ),
+    (
+        "no_misere",
+        lambda r, v: not _on(v.get("misere_anytime", False)),
+        "contradicts 'misere_anytime'",
+        "R-BID",
+    ),
+    (
+        "no_open_misere",
+        lambda r, v: not _on(v.get("open_misere_520", False)) and v.get("open_misere") is not True,
+        "contradicts 'open_misere'/'open_misere_520'",
+        "R-BID",
+    ),
+    (
+        "open_misere_520",
+        lambda r, v: r.open_misere,
+        "needs open misère, which these rules do not allow",
+        "R-BID",
+    ),
+    (
+        "allpass_redeal_same_dealer",
+        lambda r, v: not _on(v.get("allpass_play_nt", False)),
+        "contradicts 'allpass_play_nt': choose one all-pass rule",
+        "R-ALLPASS",
+    ),
+    (
+        "raise_after_passes",
+        lambda r, v: r.auction == AUSTRALIAN,
+        "needs the Australian auction; the American auction has one round",
+        "R-BID",
+    ),
+    (
+        "win_1904",
+        lambda r, v: v.get("rule_490") is not True,
+        "contradicts 'rule_490': the 1904 win rule has no 490 rule",
+        "R-GAME",
+    ),
+    (
+        "no_defender_points",
+        lambda r, v: not r.misere_defenders_score,
+        "contradicts misère defenders scoring (misere_defenders_score)",
+        "R-HOUSE",
+    ),
+    (
+        "no_defender_points",
+        lambda r, v: r.allpass != ALLPASS_PLAY_NT,
+        "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)",
+        "R-HOUSE",
+    ),
+    (
+        "inkle",
+        lambda r, v: r.auction == AMERICAN,
+        "needs the American one-round auction: in the Australian auction a 6 bid may win",
+        "R-HOUSE",
+    ),
+    (
+        "split_colours",
+        lambda r, v: not _on(v.get("open_misere_520", False)),
+        "contradicts 'open_misere_520' (the highest bid of all)",
+        "R-HOUSE",
+    ),
+    (
+        "hi_lo",
+        lambda r, v: r.players == 4,
+        "needs four players: the contractor's partner sits out",
+        "R-HOUSE",
+    ),
+    (
+        "double_misere",
+        lambda r, v: r.players == 4,
+        "needs four players: two partners play it together",
+        "R-HOUSE",
+    ),
+    (
+        "shields_double",
+        lambda r, v: r.players == 4,
+        "needs four players: two partners play it together",
+        "R-HOUSE",
+    ),
+    (
+        "patastrophe",
+        lambda r, v: r.players == 4,
+        "needs four players: two partners play it together",
+        "R-HOUSE",
+    ),
+    (
+        "slam_call",
+        lambda r, v: r.players == 4,
+        "needs four players: one partner passes a card and sits out",
+        "R-HOUSE",
+    ),
+    (
+        "wilkinson_misere",
+        lambda r, v: r.misere_allowed,
+        "needs misère, which these rules do not allow",
+        "R-HOUSE",
+    ),
+    (
+        "failed_to_opponents",
+        lambda r, v: v.get("rule_490") is not True,
+        "contradicts 'rule_490': with it the 490 rule does not apply",
+        "R-HOUSE",
+    ),
+    (
+        "failed_to_opponents",
+        lambda r, v: not r.minus_500_needs_other_positive,
+        "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply",
+        "R-HOUSE",
+    ),
+    (
+        "failed_to_opponents",
+        lambda r, v: not r.point_spread,
+        "leaves no score negative, so 'point_spread' cannot apply",
+        "R-HOUSE",
+    ),
+)
 
 
 def check_combinations(rules: Rules, variants: Mapping[str, Any]) -> None:

@@ -227,12 +227,19 @@ def sides_out(rules: Rules, scores: Sequence[int]) -> list[int]:
     """The sides that have lost by their score alone: gone out backwards at −500 or below,
     or with ``exact_target`` at twice the target or more (R-GAME, R-HOUSE)."""
     target = rules.target
-    out = [side for side, score in enumerate(scores) if score <= -GOING_OUT_BACKWARDS
-           or (rules.exact_target and score >= 2 * target)]  # fmt: skip
+    out = [
+        side
+        for side, score in enumerate(scores)
+        if score <= -GOING_OUT_BACKWARDS or (rules.exact_target and score >= 2 * target)
+    ]
     if rules.minus_500_needs_other_positive:
         # R-HOUSE: going out backwards only while some other side is not negative.
-        out = [side for side in out if scores[side] > 0
-               or any(score >= 0 for other, score in enumerate(scores) if other != side)]  # fmt: skip
+        out = [
+            side
+            for side in out
+            if scores[side] > 0
+            or any(score >= 0 for other, score in enumerate(scores) if other != side)
+        ]
     return out
 
 

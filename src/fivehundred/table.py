@@ -199,8 +199,9 @@ class Table:
         """The seed of the decision to make now: from the table's seed and the position,
         so that a replayed game makes the same decisions."""
         hand = self.game.hand
-        return derived_seed(self.seed, len(self.game.finished_hands) + 1, len(hand.history),
-                            hand.to_move)  # fmt: skip
+        return derived_seed(
+            self.seed, len(self.game.finished_hands) + 1, len(hand.history), hand.to_move
+        )
 
     def computer_choice(self) -> tuple[int, Action, str]:
         """The computer player to move chooses from its observation only: the deciding
@@ -210,8 +211,9 @@ class Table:
         seat = self.seat_to_move
         if not self.is_computer(seat):
             raise NotYourTurnError(f"seat {self.to_move} is played by a person")
-        action, why = self.decider(self.player(seat), self.decision_seed(),
-                                   self.game.observation(seat))  # fmt: skip
+        action, why = self.decider(
+            self.player(seat), self.decision_seed(), self.game.observation(seat)
+        )
         return self.to_move, action, why
 
     def step_computer(self) -> Move:

@@ -30,8 +30,10 @@ def result_lines(state: HandState) -> list[str]:
     won = ", ".join(f"{names[s]} {n}" for s, n in enumerate(result.tricks_won))
     line = f"Tricks won: {won}"
     if len(teams) < rules.seats:
-        by_side = [sum(n for s, n in enumerate(result.tricks_won) if sides[s] == side)
-                   for side in range(len(teams))]  # fmt: skip
+        by_side = [
+            sum(n for s, n in enumerate(result.tricks_won) if sides[s] == side)
+            for side in range(len(teams))
+        ]
         line += " (" + ", ".join(f"{t} {n}" for t, n in zip(teams, by_side, strict=True)) + ")"
     points = ", ".join(f"{t} {p:+d}" for t, p in zip(teams, result.points, strict=True))
     if result.contract < BID_BASE:

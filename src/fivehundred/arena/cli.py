@@ -40,34 +40,62 @@ from fivehundred.rules import make_rules
 
 def _parser() -> _Parser:
     p = _Parser(prog="fivehundred arena", description="Duplicate matches between two teams.")
-    p.add_argument("--team-a", required=True, help="player: random, heuristic, pimc, pimc:N, "
-                   "pimc:strong, pimc:postpone, or 'cmd:PROGRAM ARGS'")  # fmt: skip
+    p.add_argument(
+        "--team-a",
+        required=True,
+        help="player: random, heuristic, pimc, pimc:N, "
+        "pimc:strong, pimc:postpone, or 'cmd:PROGRAM ARGS'",
+    )
     p.add_argument("--team-b", required=True, help="player for the other side")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--games", type=int, help="duplicate deals played as complete games")
     size.add_argument("--hands", type=int, help="duplicate deals played as single hands")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--preset", default="australian", help="rules preset (default australian)")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
-                   help="rules variant, repeatable (e.g. --variant target=300)")  # fmt: skip
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="parallel processes (default: all cores; at most 4 a core)")  # fmt: skip
-    p.add_argument("--backend", choices=BACKENDS, default="local",
-                   help="local: a process pool (default); ray: a Ray cluster (RAY_ADDRESS, "
-                   "or a local Ray started for the run)")  # fmt: skip
-    p.add_argument("--max-hands", type=int, default=MAX_HANDS,
-                   help=f"stop a game after this many hands (default {MAX_HANDS})")  # fmt: skip
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="rules variant, repeatable (e.g. --variant target=300)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="parallel processes (default: all cores; at most 4 a core)",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local: a process pool (default); ray: a Ray cluster (RAY_ADDRESS, "
+        "or a local Ray started for the run)",
+    )
+    p.add_argument(
+        "--max-hands",
+        type=int,
+        default=MAX_HANDS,
+        help=f"stop a game after this many hands (default {MAX_HANDS})",
+    )
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--out", metavar="FILE", help="write every hand as a record (JSON lines)")
     p.add_argument("--plot", metavar="FILE.png", help="chart of the points per hand")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--decisions", choices=PHASES, metavar="PHASE",
-                   help="compare A's and B's choices in one phase (auction, discard or play): "
-                   "each deal is played by A, and where B would choose differently the hand "
-                   "is played on from both choices")  # fmt: skip
-    p.add_argument("--scores", metavar="LO,HI",
-                   help="with --decisions: play each deal as a hand of a game, every side's "
-                   "score drawn from LO to HI, and measure the chance to win the game")  # fmt: skip
+    p.add_argument(
+        "--decisions",
+        choices=PHASES,
+        metavar="PHASE",
+        help="compare A's and B's choices in one phase (auction, discard or play): "
+        "each deal is played by A, and where B would choose differently the hand "
+        "is played on from both choices",
+    )
+    p.add_argument(
+        "--scores",
+        metavar="LO,HI",
+        help="with --decisions: play each deal as a hand of a game, every side's "
+        "score drawn from LO to HI, and measure the chance to win the game",
+    )
     return p
 
 
@@ -94,8 +122,7 @@ def main(argv: list[str]) -> int:
     if args.decisions:
         return _decisions(args, rules, deals)
     if args.scores is not None:
-        return _fail("--scores goes with --decisions (a match plays whole games or hands "
-                     "from 0-0)")  # fmt: skip
+        return _fail("--scores goes with --decisions (a match plays whole games or hands from 0-0)")
     for name in (args.team_a, args.team_b):
         try:
             if not name.startswith("cmd:"):
@@ -126,8 +153,7 @@ def main(argv: list[str]) -> int:
     # no more processes than deals to play, nor than a few per core (each is CPU-bound)
     workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
     try:
-        outcomes = _run(tasks, workers, args.quiet or args.json, args.backend,
-                        sides_count(rules))  # fmt: skip
+        outcomes = _run(tasks, workers, args.quiet or args.json, args.backend, sides_count(rules))
     except RuntimeError as error:
         if type(error).__name__ != "RayUnavailable":
             raise
@@ -159,8 +185,10 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
     from fivehundred.bots import make_player
 
     if args.games is not None or args.plot or args.backend != "local":
-        return _fail("--decisions plays single hands on this machine: use --hands, "
-                     "without --games, --plot or --backend ray")  # fmt: skip
+        return _fail(
+            "--decisions plays single hands on this machine: use --hands, "
+            "without --games, --plot or --backend ray"
+        )
     for name in (args.team_a, args.team_b):
         if name.startswith("cmd:"):
             return _fail("--decisions needs built-in players (a program cannot be asked twice)")
@@ -176,8 +204,9 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
             return _fail(f"--scores takes two numbers, LO,HI (e.g. 250,480); got {args.scores!r}")
         scores = (low, high)
     try:
-        tasks = decisions.decision_tasks(rules, args.team_a, args.team_b, args.decisions,
-                                         deals, args.seed, scores)  # fmt: skip
+        tasks = decisions.decision_tasks(
+            rules, args.team_a, args.team_b, args.decisions, deals, args.seed, scores
+        )
     except ValueError as error:
         return _fail(str(error))
     workers = min(args.workers, len(tasks), 4 * (os.cpu_count() or 1))
@@ -186,9 +215,14 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
-                      console=_console(stderr=True)) as bar:  # fmt: skip
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+            console=_console(stderr=True),
+        ) as bar:
             job = bar.add_task("comparing", total=len(tasks))
             seen = [0]
 
@@ -215,12 +249,17 @@ def _decisions(args: Any, rules: Any, deals: int) -> int:
         f"a choice, B ({args.team_b}) chose differently from A ({args.team_a}) "
         f"{result['disagreements']} times (the hand's result changed {result['changed_result']})"
     )
-    unit = ("the chooser's side's chance to win the game, in percentage points" if scores
-            else "points for the chooser's side")  # fmt: skip
-    print(f"B's choice less A's, {unit}: "
-          f"{each['mean']:+.1f} a disagreement ({each['ci95'][0]:+.1f} to {each['ci95'][1]:+.1f}), "
-          f"{per_deal['mean']:+.1f} a deal ({per_deal['ci95'][0]:+.1f} to "
-          f"{per_deal['ci95'][1]:+.1f}, 95%)")  # fmt: skip
+    unit = (
+        "the chooser's side's chance to win the game, in percentage points"
+        if scores
+        else "points for the chooser's side"
+    )
+    print(
+        f"B's choice less A's, {unit}: "
+        f"{each['mean']:+.1f} a disagreement ({each['ci95'][0]:+.1f} to {each['ci95'][1]:+.1f}), "
+        f"{per_deal['mean']:+.1f} a deal ({per_deal['ci95'][0]:+.1f} to "
+        f"{per_deal['ci95'][1]:+.1f}, 95%)"
+    )
     return 0
 
 
@@ -234,15 +273,21 @@ def progress_text(done: int, sides: int, wins: dict[str, int]) -> str:
     return text
 
 
-def _run(tasks: list[Any], workers: int, quiet: bool, backend: str = "local",
-         sides: int = 2) -> list[MatchOutcome]:  # fmt: skip
+def _run(
+    tasks: list[Any], workers: int, quiet: bool, backend: str = "local", sides: int = 2
+) -> list[MatchOutcome]:
     if quiet:
         return run_matches(tasks, workers, backend=backend)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
-                  console=_console(stderr=True)) as bar:  # fmt: skip
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+        console=_console(stderr=True),
+    ) as bar:
         job = bar.add_task("playing", total=len(tasks))
         wins = {"A": 0, "B": 0}
         done = [0]
@@ -283,13 +328,22 @@ def print_table(summary: Summary, unit: str) -> None:
     table.add_column(f"A: {summary.team_a}", justify="right")
     table.add_column(f"B: {summary.team_b}", justify="right")
     table.add_row(f"{unit} won", str(summary.wins["A"]), str(summary.wins["B"]))
-    table.add_row("win rate (95% CI)", f"{summary.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
-                  f"{1 - summary.win_rate:.1%}")  # fmt: skip
+    table.add_row(
+        "win rate (95% CI)",
+        f"{summary.win_rate:.1%} ({lo:.1%}–{hi:.1%})",
+        f"{1 - summary.win_rate:.1%}",
+    )
     if summary.sides > 2:
-        table.add_row("fair share (one side of " + str(summary.sides) + ")",
-                      f"{1 / summary.sides:.1%}", "B: every other side")  # fmt: skip
-    table.add_row("points per hand", f"{summary.points_per_hand['A']:.1f}",
-                  f"{summary.points_per_hand['B']:.1f}")  # fmt: skip
+        table.add_row(
+            "fair share (one side of " + str(summary.sides) + ")",
+            f"{1 / summary.sides:.1%}",
+            "B: every other side",
+        )
+    table.add_row(
+        "points per hand",
+        f"{summary.points_per_hand['A']:.1f}",
+        f"{summary.points_per_hand['B']:.1f}",
+    )
     table.add_row("A − B per hand (95% CI)", f"{mean:+.1f} ({dlo:+.1f} to {dhi:+.1f})", "")
     strains = sorted(
         {s for by in summary.contracts.values() for s in by},
@@ -316,8 +370,9 @@ def print_table(summary: Summary, unit: str) -> None:
         made, bid = summary.misere[team]
         cells.append(f"{made}/{bid}" + (f" ({made / bid:.0%})" if bid else ""))
     table.add_row("misère made", *cells)
-    table.add_row("ms per decision", f"{summary.decision_ms['A']:.2f}",
-                  f"{summary.decision_ms['B']:.2f}")  # fmt: skip
+    table.add_row(
+        "ms per decision", f"{summary.decision_ms['A']:.2f}", f"{summary.decision_ms['B']:.2f}"
+    )
     if summary.ties:
         table.add_row("ties", str(summary.ties), "")
     console.print(table)

@@ -139,16 +139,29 @@ def compare_deal(task: DecisionTask) -> DealOutcome:
             for choice in (choice_a, choice_b):
                 branch = state.clone()
                 branch.apply(choice)
-                margins.append(_margin(_play_on(branch, task.player_a, seed, scores), seat,
-                                       scores))  # fmt: skip
-            found.append(Disagreement(seat, len(state.tricks), action_text(choice_a, two),
-                                      action_text(choice_b, two), *margins))  # fmt: skip
+                margins.append(_margin(_play_on(branch, task.player_a, seed, scores), seat, scores))
+            found.append(
+                Disagreement(
+                    seat,
+                    len(state.tricks),
+                    action_text(choice_a, two),
+                    action_text(choice_b, two),
+                    *margins,
+                )
+            )
         state.apply(choice_a)
     return DealOutcome(task.deal, decisions, tuple(found), scores)
 
 
-def decision_tasks(rules: Rules, player_a: str, player_b: str, phase: str, deals: int,
-                   seed: int, scores: tuple[int, int] | None = None) -> list[DecisionTask]:  # fmt: skip
+def decision_tasks(
+    rules: Rules,
+    player_a: str,
+    player_b: str,
+    phase: str,
+    deals: int,
+    seed: int,
+    scores: tuple[int, int] | None = None,
+) -> list[DecisionTask]:
     """The tasks of a comparison; ``scores``: play each deal at game scores drawn from
     this range (see the module). Raises ValueError for an unknown phase, or scores the
     table's game model does not cover."""
@@ -157,14 +170,20 @@ def decision_tasks(rules: Rules, player_a: str, player_b: str, phase: str, deals
     if scores is not None:
         low, high = scores
         if equity.table_kind(rules) is None:
-            raise ValueError("game scores need a table the game model covers: three, four "
-                             "or six players (two sides of three)")  # fmt: skip
+            raise ValueError(
+                "game scores need a table the game model covers: three, four "
+                "or six players (two sides of three)"
+            )
         if not low <= high < rules.target or low <= -rules.target:
-            raise ValueError(f"the scores must run from LO to HI, each above "
-                             f"-{rules.target} and below {rules.target}; got {low},{high}")  # fmt: skip
+            raise ValueError(
+                f"the scores must run from LO to HI, each above "
+                f"-{rules.target} and below {rules.target}; got {low},{high}"
+            )
     data = rules.to_dict()
-    return [DecisionTask(data, player_a, player_b, phase, seed * 100_003 + i, scores)
-            for i in range(deals)]  # fmt: skip
+    return [
+        DecisionTask(data, player_a, player_b, phase, seed * 100_003 + i, scores)
+        for i in range(deals)
+    ]
 
 
 def compare_decisions(

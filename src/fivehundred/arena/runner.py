@@ -110,8 +110,9 @@ def _strain_name(contract: int) -> str:
     return STRAIN_LETTERS[bid_strain(contract)]
 
 
-def _hand_outcome(state: HandState, seats_a: tuple[int, ...], keep: bool,
-                  comment: str) -> HandOutcome:  # fmt: skip
+def _hand_outcome(
+    state: HandState, seats_a: tuple[int, ...], keep: bool, comment: str
+) -> HandOutcome:
     result = state.result
     sides = side_of_seats(state.rules)
     side_a = sides[seats_a[0]]
@@ -206,16 +207,27 @@ def play_match(task: MatchTask) -> MatchOutcome:
                 table.step_computer()
                 if len(game.finished_hands) > len(hands):  # a hand is over: scored
                     state = game.finished_hands[-1]
-                    hands.append(_hand_outcome(state, seats_a, task.keep_records,
-                                               f"{label}, hand {len(hands) + 1}"))  # fmt: skip
+                    hands.append(
+                        _hand_outcome(
+                            state, seats_a, task.keep_records, f"{label}, hand {len(hands) + 1}"
+                        )
+                    )
                     for player in players:
-                        player.hand_over({"points": list(state.result.points),
-                                          "scores": list(game.scores)})  # fmt: skip
+                        player.hand_over(
+                            {"points": list(state.result.points), "scores": list(game.scores)}
+                        )
             score_a = game.scores[side_a]
             score_b = max(score for side, score in enumerate(game.scores) if side != side_a)
             if game.winner is not None:
-                return _outcome(task, hands, score_a, score_b,
-                                "A" if game.winner == side_a else "B", seated, players)  # fmt: skip
+                return _outcome(
+                    task,
+                    hands,
+                    score_a,
+                    score_b,
+                    "A" if game.winner == side_a else "B",
+                    seated,
+                    players,
+                )
     finally:
         for player in players:
             close = getattr(player, "close", None)
@@ -225,26 +237,52 @@ def play_match(task: MatchTask) -> MatchOutcome:
     return _outcome(task, hands, score_a, score_b, winner, seated, players)
 
 
-def _outcome(task: MatchTask, hands: list[HandOutcome], score_a: int, score_b: int,
-             winner: str | None, seated: _Seated, players: list[Player]) -> MatchOutcome:  # fmt: skip
+def _outcome(
+    task: MatchTask,
+    hands: list[HandOutcome],
+    score_a: int,
+    score_b: int,
+    winner: str | None,
+    seated: _Seated,
+    players: list[Player],
+) -> MatchOutcome:
     problems: list[str] = []
     for player in players:
         problems.extend(getattr(player, "problems", []))
-    return MatchOutcome(task.deal, task.rotation, hands, score_a, score_b, winner,
-                        seated.spent, seated.count, problems)  # fmt: skip
+    return MatchOutcome(
+        task.deal,
+        task.rotation,
+        hands,
+        score_a,
+        score_b,
+        winner,
+        seated.spent,
+        seated.count,
+        problems,
+    )
 
 
-def duplicate_tasks(rules: Rules, team_a: str, team_b: str, deals: int, seed: int,
-                    single_hand: bool, keep_records: bool = False,
-                    max_hands: int = MAX_HANDS) -> list[MatchTask]:  # fmt: skip
+def duplicate_tasks(
+    rules: Rules,
+    team_a: str,
+    team_b: str,
+    deals: int,
+    seed: int,
+    single_hand: bool,
+    keep_records: bool = False,
+    max_hands: int = MAX_HANDS,
+) -> list[MatchTask]:
     """Every rotation of each duplicate deal (team A on each side in turn), in order."""
     data = rules.to_dict()
     tasks = []
     for index in range(deals):
         deal = seed * 100_003 + index
         for rotation in range(sides_count(rules)):
-            tasks.append(MatchTask(data, team_a, team_b, deal, rotation, single_hand,
-                                   keep_records, max_hands))  # fmt: skip
+            tasks.append(
+                MatchTask(
+                    data, team_a, team_b, deal, rotation, single_hand, keep_records, max_hands
+                )
+            )
     return tasks
 
 

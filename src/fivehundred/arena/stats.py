@@ -96,28 +96,44 @@ class Summary:
             "hands": self.hands,
             "points_per_hand": self.points_per_hand,
             "points_difference_per_hand": {
-                "mean": self.difference[0], "ci95": [self.difference[1], self.difference[2]]
+                "mean": self.difference[0],
+                "ci95": [self.difference[1], self.difference[2]],
             },
-            "contracts": {team: {strain: {"bid": s.bid, "made": s.made, "set": s.set}
-                                 for strain, s in by.items()}
-                          for team, by in self.contracts.items()},
+            "contracts": {
+                team: {
+                    strain: {"bid": s.bid, "made": s.made, "set": s.set} for strain, s in by.items()
+                }
+                for team, by in self.contracts.items()
+            },
             "misere": {team: {"made": m, "bid": b} for team, (m, b) in self.misere.items()},
             "decision_ms": self.decision_ms,
             "sides": self.sides,
             "problems": self.problems,
             "thrown_in": self.thrown_in,
-            "house_calls": {team: {name: {"bid": s.bid, "made": s.made, "set": s.set}
-                                   for name, s in by.items()}
-                            for team, by in self.house_calls.items()},
-        }  # fmt: skip
+            "house_calls": {
+                team: {name: {"bid": s.bid, "made": s.made, "set": s.set} for name, s in by.items()}
+                for team, by in self.house_calls.items()
+            },
+        }
 
 
-STRAIN_ORDER = ("S", "C", "D", "H", "NT", "misere", "open_misere", "blind_misere",
-                "hi_lo", "double_misere", "shields_double", "patastrophe")  # fmt: skip
+STRAIN_ORDER = (
+    "S",
+    "C",
+    "D",
+    "H",
+    "NT",
+    "misere",
+    "open_misere",
+    "blind_misere",
+    "hi_lo",
+    "double_misere",
+    "shields_double",
+    "patastrophe",
+)
 
 
-def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A",
-              team_b: str = "B") -> Summary:  # fmt: skip
+def summarize(outcomes: Sequence[MatchOutcome], team_a: str = "A", team_b: str = "B") -> Summary:
     """Statistics of a list of matches (duplicate halves are paired by their deal)."""
     wins = {"A": 0, "B": 0}
     ties = 0

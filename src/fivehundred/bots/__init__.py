@@ -75,12 +75,15 @@ def make_player(name: str, seed: int | None = None) -> Player:
             return PimcPlayer(seed, **PIMC_PRESETS[setting])
         if setting.isdigit() and int(setting) > 0:
             return PimcPlayer(seed, samples=int(setting))
-        raise ValueError(f"pimc strength must be a number of samples or one of "
-                         f"{', '.join(PIMC_PRESETS)}; got {setting!r}")  # fmt: skip
+        raise ValueError(
+            f"pimc strength must be a number of samples or one of "
+            f"{', '.join(PIMC_PRESETS)}; got {setting!r}"
+        )
     factory = PLAYERS.get(name) or LEVELS.get(name)  # a level without the solver says why
     if factory is None:
-        raise ValueError(f"unknown player {name!r}; players are "
-                         f"{', '.join(sorted(PLAYERS))} or cmd:PROGRAM")  # fmt: skip
+        raise ValueError(
+            f"unknown player {name!r}; players are {', '.join(sorted(PLAYERS))} or cmd:PROGRAM"
+        )
     return factory(seed)
 
 

@@ -106,8 +106,12 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     """Every active seat's hand, the cards this seat sees where they are and the unseen ones
     dealt at random within the constraints (None if no deal was found)."""
     seats = obs.rules.seats
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
-                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    ctx = context_for(
+        obs.trump if obs.trump >= 0 else NO_TRUMPS,
+        is_misere(obs.contract),
+        obs.joker_suits,
+        obs.rules.j5_no_trumps,
+    )
     hands = [0] * seats
     for seat, mask in obs.exposed:
         hands[seat] |= mask
@@ -202,9 +206,15 @@ class _Searcher(Protocol):
     ) -> Callable[[int], float] | None: ...
 
 
-def deal_rest(rest: list[int], to_fill: Sequence[int], room: dict[int, int], room_pile: int,
-              forbidden: dict[int, CardMask], out: dict[int, CardMask],
-              rng: random.Random) -> bool:  # fmt: skip
+def deal_rest(
+    rest: list[int],
+    to_fill: Sequence[int],
+    room: dict[int, int],
+    room_pile: int,
+    forbidden: dict[int, CardMask],
+    out: dict[int, CardMask],
+    rng: random.Random,
+) -> bool:
     """Deal the cards ``rest`` into ``out`` at random, each seat up to its ``room`` and
     never a card it is ``forbidden`` (a suit it showed void in), the rest to a pile of
     ``room_pile`` (the kitty, a dead hand); the most constrained cards first. Whether every
@@ -229,8 +239,7 @@ def deal_rest(rest: list[int], to_fill: Sequence[int], room: dict[int, int], roo
     return all(v == 0 for v in room.values())
 
 
-def selfish_utility(obs: Observation, team: float, total: int, mine: int,
-                    side: int) -> float:  # fmt: skip
+def selfish_utility(obs: Observation, team: float, total: int, mine: int, side: int) -> float:
     """A defender's points less the average other seat's when each seat scores for itself.
 
     ``team`` is the defence's utility (:meth:`PimcPlayer.utility`) when the ``side``
@@ -252,8 +261,12 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     from fivehundred.solver import Position, values_position
 
     rng = random.Random(player.rng.random())
-    ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
-                      obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+    ctx = context_for(
+        obs.trump if obs.trump >= 0 else NO_TRUMPS,
+        is_misere(obs.contract),
+        obs.joker_suits,
+        obs.rules.j5_no_trumps,
+    )
     rules = obs.rules
     active = obs.active or tuple(range(rules.seats))
     unknown_partner = rules.called_partner and not obs.partners and obs.called_card >= 0
@@ -274,17 +287,38 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
         if unknown_partner:
             side = (obs.contractor, *(s for s in active if hands[s] >> obs.called_card & 1))
         won = sum(obs.tricks_won[s] for s in side)
-        pos = Position.build(ctx, active, side, hands, obs.seat, trick, obs.led_suit,
-                             obs.suits_led, obs.voids, not_renounced, won)  # fmt: skip
+        pos = Position.build(
+            ctx,
+            active,
+            side,
+            hands,
+            obs.seat,
+            trick,
+            obs.led_suit,
+            obs.suits_led,
+            obs.voids,
+            not_renounced,
+            won,
+        )
         values = values_position(pos)
         if not set(totals) <= set(values):
             continue
         selfish = len(active) in SELFISH_COUNTS and obs.contractor >= 0 and obs.seat not in side
         mine: dict[Action, int] = {}
         if selfish:
-            alone = Position.build(ctx, active, (obs.seat,), hands, obs.seat, trick,
-                                   obs.led_suit, obs.suits_led, obs.voids, not_renounced,
-                                   obs.tricks_won[obs.seat])  # fmt: skip
+            alone = Position.build(
+                ctx,
+                active,
+                (obs.seat,),
+                hands,
+                obs.seat,
+                trick,
+                obs.led_suit,
+                obs.suits_led,
+                obs.voids,
+                not_renounced,
+                obs.tricks_won[obs.seat],
+            )
             mine = values_position(alone)
         solved.append((values, mine, len(side), selfish))
     game = player.game_chance(obs, [(1.0, values) for values, _, _, _ in solved])
@@ -412,8 +446,9 @@ def friends_of(rules: Rules, seat: int) -> tuple[int, ...]:
     return tuple(s for s in range(rules.seats) if sides[s] == sides[seat])
 
 
-def called_holder(rules: Rules, contractor: int, contract: Action,
-                  hands: Sequence[CardMask]) -> int:  # fmt: skip
+def called_holder(
+    rules: Rules, contractor: int, contract: Action, hands: Sequence[CardMask]
+) -> int:
     """Five players: the seat holding the card the contractor would call (the best trump it
     lacks, in no trumps the best card, as the heuristic calls), -1 if none is held."""
     strain = bid_strain(contract)
@@ -430,8 +465,9 @@ def called_holder(rules: Rules, contractor: int, contract: Action,
     return best[2]
 
 
-def contract_seats(rules: Rules, contractor: int, contract: Action,
-                   hands: Sequence[CardMask]) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+def contract_seats(
+    rules: Rules, contractor: int, contract: Action, hands: Sequence[CardMask]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The active seats and the contracting side for a whole-hand solve of ``contract``
     (hands after the discard): partners sit out of misère; five-handed, the holder of the
     card the contractor would call is its partner."""

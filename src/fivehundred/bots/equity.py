@@ -45,15 +45,17 @@ FITTED: dict[str, tuple[float, float]] = {
 }
 
 
-def model_chance(us: int, them: int, scale: float = SCALE, room: float = ROOM,
-                 target: int = 500) -> float:  # fmt: skip
+def model_chance(
+    us: int, them: int, scale: float = SCALE, room: float = ROOM, target: int = 500
+) -> float:
     """The chance that the side on ``us`` points beats the side on ``them`` (the game
     going on)."""
     return model_chances((us, them), scale, room, target)[0]
 
 
-def model_chances(scores: Sequence[int], scale: float = SCALE, room: float = ROOM,
-                  target: int = 500) -> tuple[float, ...]:  # fmt: skip
+def model_chances(
+    scores: Sequence[int], scale: float = SCALE, room: float = ROOM, target: int = 500
+) -> tuple[float, ...]:
     """Each side's chance to win the game from ``scores`` (the game going on): a softmax of
     the points each still needs, over the square root of what they all need. With two
     sides this is the logistic of the lead in points still needed."""
@@ -119,8 +121,9 @@ def _chances(rules: Rules, scores: tuple[int, ...]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=65536)
-def _outcome(rules: Rules, scores: tuple[int, ...], side: int, contract: Action,
-             contractor: int, tricks: int) -> tuple[float, bool]:  # fmt: skip
+def _outcome(
+    rules: Rules, scores: tuple[int, ...], side: int, contract: Action, contractor: int, tricks: int
+) -> tuple[float, bool]:
     seats = rules.seats
     sides = side_of_seats(rules)
     ours = sides[contractor]
@@ -129,8 +132,9 @@ def _outcome(rules: Rules, scores: tuple[int, ...], side: int, contract: Action,
         if contract >= MISERE
         else tuple(s for s in range(seats) if s != contractor and sides[s] == ours)
     )
-    defenders = [(contractor + k) % seats for k in range(1, seats)
-                 if sides[(contractor + k) % seats] != ours]  # fmt: skip
+    defenders = [
+        (contractor + k) % seats for k in range(1, seats) if sides[(contractor + k) % seats] != ours
+    ]
     solo = len({sides[d] for d in defenders}) > 1
     won = [0] * seats
     won[contractor] = tricks
@@ -146,8 +150,9 @@ def _outcome(rules: Rules, scores: tuple[int, ...], side: int, contract: Action,
     return chance_after(rules, scores, hand, side)
 
 
-def chance_after(rules: Rules, scores: Sequence[int], hand: HandScore,
-                 side: int) -> tuple[float, bool]:  # fmt: skip
+def chance_after(
+    rules: Rules, scores: Sequence[int], hand: HandScore, side: int
+) -> tuple[float, bool]:
     """``side``'s chance to win the game after ``hand`` is scored on ``scores`` (by the
     rules: the 490 rule, :func:`~fivehundred.scoring.game_winner`), and whether the game
     ends there: 1 or 0 if it does, the fitted model's chance (:func:`model_chances`) if
@@ -159,5 +164,15 @@ def chance_after(rules: Rules, scores: Sequence[int], hand: HandScore,
     return _chances(rules, tuple(after))[side], False
 
 
-__all__ = ["FITTED", "ROOM", "SCALE", "Equity", "applies", "chance_after", "for_seat",
-           "model_chance", "model_chances", "table_kind"]  # fmt: skip
+__all__ = [
+    "FITTED",
+    "ROOM",
+    "SCALE",
+    "Equity",
+    "applies",
+    "chance_after",
+    "for_seat",
+    "model_chance",
+    "model_chances",
+    "table_kind",
+]

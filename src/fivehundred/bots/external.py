@@ -43,14 +43,20 @@ def start_problem(command: str, rules: Rules, timeout: float = DEFAULT_TIMEOUT) 
         return "cmd: needs a program to run"
     shown = shlex.join(argv)
     try:
-        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, text=True)  # fmt: skip
+        process = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     except OSError as error:
         return f"cannot start {shown}: {error.strerror or error}"
     hello = {"type": "hello", "seat": 0, "rules": rules.to_dict(), "protocol": PROTOCOL_VERSION}
     try:
-        _, err = process.communicate(json.dumps(hello) + "\n" + json.dumps({"type": "bye"})
-                                     + "\n", timeout=timeout)  # fmt: skip
+        _, err = process.communicate(
+            json.dumps(hello) + "\n" + json.dumps({"type": "bye"}) + "\n", timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         process.kill()
         process.communicate()
@@ -67,8 +73,13 @@ class ExternalPlayer(Player):
 
     name = "external"
 
-    def __init__(self, command: str, seed: int | None = None,
-                 timeout: float = DEFAULT_TIMEOUT, report: IO[str] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        command: str,
+        seed: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        report: IO[str] | None = None,
+    ) -> None:
         super().__init__(seed)
         self.command = shlex.split(command)
         if not self.command:
@@ -87,8 +98,8 @@ class ExternalPlayer(Player):
         self._seat = obs.seat
         try:
             self._process = subprocess.Popen(
-                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                bufsize=1)  # fmt: skip
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+            )
         except OSError as error:
             self._dead = True
             self._problem(f"cannot start {shlex.join(self.command)}: {error.strerror}")
@@ -102,8 +113,14 @@ class ExternalPlayer(Player):
             self._lines.put(None)
 
         threading.Thread(target=pump, daemon=True).start()
-        self._send({"type": "hello", "seat": obs.seat, "rules": obs.rules.to_dict(),
-                    "protocol": PROTOCOL_VERSION})  # fmt: skip
+        self._send(
+            {
+                "type": "hello",
+                "seat": obs.seat,
+                "rules": obs.rules.to_dict(),
+                "protocol": PROTOCOL_VERSION,
+            }
+        )
 
     def _send(self, message: dict[str, Any]) -> bool:
         process = self._process
@@ -167,8 +184,10 @@ class ExternalPlayer(Player):
         by_text = {action_text(a, two).upper(): a for a in obs.legal}
         action = by_text.get(text.strip().upper())
         if action is None:
-            self._problem(f"illegal action {text!r} in phase {obs.phase}; legal: "
-                          f"{', '.join(action_text(a, two) for a in obs.legal)}")  # fmt: skip
+            self._problem(
+                f"illegal action {text!r} in phase {obs.phase}; legal: "
+                f"{', '.join(action_text(a, two) for a in obs.legal)}"
+            )
             return None
         reason = answer.get("explain")
         self._reason = reason if isinstance(reason, str) else ""

@@ -181,9 +181,22 @@ def hand_tricks(
 #: picked up (a least-squares fit over 15,000 heuristic play-outs of random deals: each
 #: hand's suits of three cards or more declared at six, everyone passing). The spread
 #: around it is about 1.6 tricks (partner's hand and the kitty are unknown).
-SUIT_FIT = {"base": 2.81, "trump": 0.664, "trump2": -0.0101, "joker": 0.86, "right": 0.6,
-            "left": 0.31, "ace": 0.25, "king": 0.16, "queen": 0.1, "side_ace": 0.55,
-            "side_king": 0.32, "ace_king": 0.16, "singleton": 0.13, "void": 0.24}  # fmt: skip
+SUIT_FIT = {
+    "base": 2.81,
+    "trump": 0.664,
+    "trump2": -0.0101,
+    "joker": 0.86,
+    "right": 0.6,
+    "left": 0.31,
+    "ace": 0.25,
+    "king": 0.16,
+    "queen": 0.1,
+    "side_ace": 0.55,
+    "side_king": 0.32,
+    "ace_king": 0.16,
+    "singleton": 0.13,
+    "void": 0.24,
+}
 
 
 def side_estimate(hand: CardMask, strain: int, rules: Rules) -> float:
@@ -212,8 +225,15 @@ def side_estimate(hand: CardMask, strain: int, rules: Rules) -> float:
 
 
 #: The same for no trumps (5,000 hands with the joker or three stopped suits; spread 2.0).
-NT_FIT = {"base": 4.25, "joker": 0.97, "ace": 0.98, "king": 0.7, "queen": 0.23,
-          "stopper": -0.45, "long_tops": 0.31}  # fmt: skip
+NT_FIT = {
+    "base": 4.25,
+    "joker": 0.97,
+    "ace": 0.98,
+    "king": 0.7,
+    "queen": 0.23,
+    "stopper": -0.45,
+    "long_tops": 0.31,
+}
 
 
 def side_estimate_nt(hand: CardMask, rules: Rules) -> float:
@@ -393,9 +413,11 @@ class HeuristicPlayer(Player):
         hand = obs.hand
         friends = _friends(obs)
         partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {bid_strain(c) for s, c in obs.auction
-                            if s not in friends and s != obs.seat
-                            and BID_BASE <= c < MISERE}  # fmt: skip
+        opponent_strains = {
+            bid_strain(c)
+            for s, c in obs.auction
+            if s not in friends and s != obs.seat and BID_BASE <= c < MISERE
+        }
         # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
         partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
         if partner_calls and partner_calls[-1] == PASS:
@@ -426,8 +448,11 @@ class HeuristicPlayer(Player):
             estimate = raw + kitty + help_
             if fitted:
                 # Four players: the fitted count, less when partner has passed.
-                fit = (side_estimate_nt(hand, rules) if strain == NO_TRUMPS
-                       else side_estimate(hand, strain, rules))  # fmt: skip
+                fit = (
+                    side_estimate_nt(hand, rules)
+                    if strain == NO_TRUMPS
+                    else side_estimate(hand, strain, rules)
+                )
                 estimate = fit + (min(help_, partner_help) - 1.0) * PASSED_PARTNER
             if strain in opponent_strains:
                 estimate -= 1.0  # their trumps are long: our honours in it are worth less
@@ -435,8 +460,9 @@ class HeuristicPlayer(Player):
         return levels
 
     @staticmethod
-    def level_for(estimate: float, hand: CardMask, strain: int, stretch: float = 0.0,
-                  fitted: bool = True) -> int:  # fmt: skip
+    def level_for(
+        estimate: float, hand: CardMask, strain: int, stretch: float = 0.0, fitted: bool = True
+    ) -> int:
         """The highest level the estimate supports (0: none): each level needs a margin
         above it, ten needs the joker in hand, nine the joker or a bower in a suit."""
         level = 0
@@ -450,8 +476,11 @@ class HeuristicPlayer(Player):
         if level == 9 and not has_joker:
             bowers = 0
             if strain != NO_TRUMPS:
-                bowers = sum(1 for suit in (strain, same_colour_suit(strain))
-                             if hand >> make_card(RANK_JACK, suit) & 1)  # fmt: skip
+                bowers = sum(
+                    1
+                    for suit in (strain, same_colour_suit(strain))
+                    if hand >> make_card(RANK_JACK, suit) & 1
+                )
             if not bowers:
                 level = 8
         return level
@@ -476,8 +505,9 @@ class HeuristicPlayer(Player):
             return False
         return obs.scores[sides[obs.seat]] + bid_value(action, obs.rules) >= obs.rules.target
 
-    def _going_out(self, obs: Observation, estimate: float, strain: int, stretch: float,
-                   level: int) -> int:  # fmt: skip
+    def _going_out(
+        self, obs: Observation, estimate: float, strain: int, stretch: float, level: int
+    ) -> int:
         """A lesson from pimc's calls near the end of a game: a contract that takes our side
         to the target is worth a stretch of the count (defending cannot win the game, and
         making it ends it), up to :data:`GOING_OUT_STRETCH` tricks."""
@@ -512,10 +542,14 @@ class HeuristicPlayer(Player):
             if self.lessons and strain in levels and high_seat not in friends:
                 out = self._going_out(obs, estimate, strain, stretch, level)
                 if out > level and bid_action(out, strain) in legal:
-                    going_out.append((bid_rank(bid_action(out, strain), rules),
-                                      bid_action(out, strain),
-                                      f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]}, "
-                                      "stretched: the game is in reach"))  # fmt: skip
+                    going_out.append(
+                        (
+                            bid_rank(bid_action(out, strain), rules),
+                            bid_action(out, strain),
+                            f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]}, "
+                            "stretched: the game is in reach",
+                        )
+                    )
             why = f"about {estimate:.1f} tricks in {STRAIN_NAMES[strain]} with partner and kitty"
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner's bid already counted a trick from us and one from the kitty:
@@ -559,8 +593,14 @@ class HeuristicPlayer(Player):
                 choices.append((bid_rank(action, rules), action, why))
             elif rules.auction != AMERICAN:
                 # Outbid at the cheapest level still within our estimate.
-                cheapest = next((bid_action(t, strain) for t in range(6, level + 1)
-                                 if bid_action(t, strain) in legal), -1)  # fmt: skip
+                cheapest = next(
+                    (
+                        bid_action(t, strain)
+                        for t in range(6, level + 1)
+                        if bid_action(t, strain) in legal
+                    ),
+                    -1,
+                )
                 if cheapest >= 0:
                     choices.append((bid_rank(cheapest, rules), cheapest, why))
         if going_out and not any(self._winning_bid(obs, c[1]) for c in choices):
@@ -678,8 +718,10 @@ class HeuristicPlayer(Player):
         if obs.contract >= MISERE:
             # A nominated joker is only the top card of its suit: put it in our longest suit
             # so we can always play under with it and discard it when void elsewhere.
-            best = max(joker_actions, key=lambda a: (hand & SUIT_MASKS[(a - NOMINATE_BASE) % 4])
-                       .bit_count())  # fmt: skip
+            best = max(
+                joker_actions,
+                key=lambda a: (hand & SUIT_MASKS[(a - NOMINATE_BASE) % 4]).bit_count(),
+            )
             return best, (
                 f"nominating the joker as a {'♠♣♦♥'[(best - NOMINATE_BASE) % 4]}: "
                 "a free joker would win a trick in misère"
@@ -724,8 +766,9 @@ class HeuristicPlayer(Player):
     def _joker_lead(self, view: TableView, actions: list[Action]) -> Action:
         """Lead an unnominated joker as our longest suit (the others must follow it)."""
         hand = view.hand
-        return max(actions, key=lambda a: ((hand & SUIT_MASKS[(a - 66) % 4]).bit_count(),
-                                           -((a - 66) % 4)))  # fmt: skip
+        return max(
+            actions, key=lambda a: ((hand & SUIT_MASKS[(a - 66) % 4]).bit_count(), -((a - 66) % 4))
+        )
 
     # ---------------------------------------------------------------- following
     def _cheapest(self, view: TableView, cards: list[Card]) -> Card:
@@ -846,8 +889,11 @@ class HeuristicPlayer(Player):
                     f"leading the {self._card(lead)}: a top trump, drawing the "
                     f"{out} trumps still out"
                 )
-            force = (len(trumps) >= 3 and len(trumps) + 1 >= out // 2 if self.refined
-                     else long_in_trumps and len(trumps) >= 4)  # fmt: skip
+            force = (
+                len(trumps) >= 3 and len(trumps) + 1 >= out // 2
+                if self.refined
+                else long_in_trumps and len(trumps) >= 4
+            )
             if view.seat == view.contractor and force:
                 return top, (
                     f"leading the {self._card(top)} to force out the higher trump "
@@ -969,8 +1015,13 @@ class HeuristicPlayer(Player):
             # A defender cashes a lone winner only late or in partner's suit; early it sets
             # up the declarer's cards in that suit.
             late = len(view.obs.tricks) >= 6
-            masters = [c for c in masters if late or length[view.suit_of(c)] >= 3
-                       or self._suit_score_for_defence(view, view.suit_of(c)) > 0]  # fmt: skip
+            masters = [
+                c
+                for c in masters
+                if late
+                or length[view.suit_of(c)] >= 3
+                or self._suit_score_for_defence(view, view.suit_of(c)) > 0
+            ]
         if masters:
             # Run the long suit first: its winners also set up the small cards.
             card = max(masters, key=lambda c: (length[view.suit_of(c)], ctx.power[c]))

@@ -102,9 +102,11 @@ class HeuristicV1Player(HeuristicPlayer):
         hand = obs.hand
         friends = _friends(obs)
         partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {bid_strain(c) for s, c in obs.auction
-                            if s not in friends and s != obs.seat
-                            and BID_BASE <= c < MISERE}  # fmt: skip
+        opponent_strains = {
+            bid_strain(c)
+            for s, c in obs.auction
+            if s not in friends and s != obs.seat and BID_BASE <= c < MISERE
+        }
         # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
         partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
         if partner_calls and partner_calls[-1] == PASS:
@@ -163,8 +165,14 @@ class HeuristicV1Player(HeuristicPlayer):
                 choices.append((bid_rank(action, rules), action, why))
             elif rules.auction != AMERICAN:
                 # Outbid at the cheapest level still within our estimate.
-                cheapest = next((bid_action(t, strain) for t in range(6, level + 1)
-                                 if bid_action(t, strain) in legal), -1)  # fmt: skip
+                cheapest = next(
+                    (
+                        bid_action(t, strain)
+                        for t in range(6, level + 1)
+                        if bid_action(t, strain) in legal
+                    ),
+                    -1,
+                )
                 if cheapest >= 0:
                     choices.append((bid_rank(cheapest, rules), cheapest, why))
         best_suit = max(levels.values(), default=0.0)

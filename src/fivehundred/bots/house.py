@@ -74,8 +74,12 @@ def hi_lo_hand(hand: CardMask) -> bool:
     hands make it (16 of 40; with the first rules of play a quarter), and no wider class
     tried does better (balanced hands of 16 points or more: 9 of 30), so the bid stays
     rare."""
-    return (is_balanced(hand) and high_card_points(hand) >= 16 and top_winners(hand) >= 4
-            and middle_cards(hand) <= 1)  # fmt: skip
+    return (
+        is_balanced(hand)
+        and high_card_points(hand) >= 16
+        and top_winners(hand) >= 4
+        and middle_cards(hand) <= 1
+    )
 
 
 def top_winners(hand: CardMask) -> int:
@@ -116,8 +120,9 @@ def misere_dangers(hand: CardMask) -> int:
 
 def _partner_calls(obs: Observation) -> list[Action]:
     sides = side_of_seats(obs.rules)
-    return [call for seat, call in obs.auction
-            if seat != obs.seat and sides[seat] == sides[obs.seat]]  # fmt: skip
+    return [
+        call for seat, call in obs.auction if seat != obs.seat and sides[seat] == sides[obs.seat]
+    ]
 
 
 def house_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | None:
@@ -165,8 +170,11 @@ def house_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | None:
 #: most of these hands (in 300 hands: 72 % thrown in with two players and a dead hand, 83 %
 #: with open eight, 54 % with three players and a dead hand), where one or two defenders
 #: with ten cards each let a contractor with the kitty make six two times in three.
-DEAD_CARD_FITS = {(2, "dead_hand"): (4.97, 0.66, 1.58), (2, "open_eight"): (3.62, 0.82, 1.42),
-                  (3, "dead_hand"): (2.40, 0.93, 1.64)}  # fmt: skip
+DEAD_CARD_FITS = {
+    (2, "dead_hand"): (4.97, 0.66, 1.58),
+    (2, "open_eight"): (3.62, 0.82, 1.42),
+    (3, "dead_hand"): (2.40, 0.93, 1.64),
+}
 #: A level is bid when the fitted count clears it by this many spreads (made about two
 #: times in three).
 DEAD_CARD_MARGIN = 0.25
@@ -198,13 +206,14 @@ def dead_cards_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | Non
         elif not hand & JOKERS_MASK:
             continue  # no trumps wants the joker when the others' cards are unknown
         count = a + b * hand_tricks(hand, strain, rules)
-        level = max((t for t in range(6, 11) if count >= t + DEAD_CARD_MARGIN * spread),
-                    default=0)  # fmt: skip
+        level = max((t for t in range(6, 11) if count >= t + DEAD_CARD_MARGIN * spread), default=0)
         if level >= 9 and not hand & JOKERS_MASK:
             level = 8
         # the cheapest bid in the strain up to that level that is legal now
-        bid = next((bid_action(t, strain) for t in range(6, level + 1)
-                    if bid_action(t, strain) in legal), -1)  # fmt: skip
+        bid = next(
+            (bid_action(t, strain) for t in range(6, level + 1) if bid_action(t, strain) in legal),
+            -1,
+        )
         if bid >= 0:
             options.append((level, strain, bid, count))
     if not options:
@@ -256,20 +265,33 @@ def inkle_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | None:
         if not BID_BASE <= call < INKLE_END:
             continue
         strain = bid_strain(call)
-        own = (side_estimate_nt(hand, rules) if strain == NO_TRUMPS
-               else side_estimate(hand, strain, rules))  # fmt: skip
+        own = (
+            side_estimate_nt(hand, rules)
+            if strain == NO_TRUMPS
+            else side_estimate(hand, strain, rules)
+        )
         count = own + INKLE_PARTNER
         seven = bid_action(7, strain)
         if count >= INKLE_SEVEN and seven in sevens:
-            options.append((count - INKLE_SEVEN, seven,
-                            f"{action_text(seven)}: partner's inkle shows {STRAIN_WORDS[strain]}, "
-                            f"about {count:.1f} tricks together"))  # fmt: skip
+            options.append(
+                (
+                    count - INKLE_SEVEN,
+                    seven,
+                    f"{action_text(seven)}: partner's inkle shows {STRAIN_WORDS[strain]}, "
+                    f"about {count:.1f} tricks together",
+                )
+            )
     for strain, count in HeuristicPlayer(0).bid_levels(obs).items():
         seven = bid_action(7, strain)
         if count >= THROWN_IN_SEVEN and seven in sevens:
-            options.append((count - THROWN_IN_SEVEN, seven,
-                            f"{action_text(seven)}: about {count:.1f} tricks, better than "
-                            "a hand thrown in on an inkle"))  # fmt: skip
+            options.append(
+                (
+                    count - THROWN_IN_SEVEN,
+                    seven,
+                    f"{action_text(seven)}: about {count:.1f} tricks, better than "
+                    "a hand thrown in on an inkle",
+                )
+            )
     if not options:
         return None
     _, action, why = max(options, key=lambda t: (t[0], t[1]))
@@ -426,8 +448,11 @@ def house_action(obs: Observation) -> tuple[Action, str] | None:
         why = f"hi/lo: {won} tricks won, play to {goal} this one"
     else:
         want = won < HI_LO_TRICKS  # keep the contractor short of five, or push past it
-        why = ("hi/lo defence: win tricks to keep the contractor short of five" if want
-               else "hi/lo defence: the contractor has five, give them a sixth")  # fmt: skip
+        why = (
+            "hi/lo defence: win tricks to keep the contractor short of five"
+            if want
+            else "hi/lo defence: the contractor has five, give them a sixth"
+        )
     winning = [a for a in obs.legal if _wins_now(obs, ctx, a)]
     losing = [a for a in obs.legal if a not in winning]
     if want:
@@ -483,8 +508,12 @@ def hi_lo_discard(hand: CardMask, legal: tuple[Action, ...]) -> tuple[Action, st
 
     card = min(legal, key=order)
     kind = order(card)[0]
-    why = ("a middling card, which wins or loses as the others' cards fall", "a top winner "
-           "beyond the five tricks wanted", "the highest low card", "a top winner")[kind]  # fmt: skip
+    why = (
+        "a middling card, which wins or loses as the others' cards fall",
+        "a top winner beyond the five tricks wanted",
+        "the highest low card",
+        "a top winner",
+    )[kind]
     return card, f"hi/lo: discard {why}"
 
 
@@ -536,8 +565,9 @@ def _sample_hidden(obs: Observation, ctx: PlayContext, rng: random.Random) -> li
     return None
 
 
-def _exact_values(obs: Observation, ctx: PlayContext, active: tuple[int, ...] | list[int],
-                  hands: list[CardMask]) -> dict[Action, float] | None:  # fmt: skip
+def _exact_values(
+    obs: Observation, ctx: PlayContext, active: tuple[int, ...] | list[int], hands: list[CardMask]
+) -> dict[Action, float] | None:
     """Per legal action, 1 when it is right in this deal (the contractor: it still forces
     exactly five; a defender: five can no longer be forced), else 0; None when
     :func:`exactly_five` cannot say."""
@@ -557,8 +587,9 @@ def _exact_values(obs: Observation, ctx: PlayContext, active: tuple[int, ...] | 
             leader = nxt  # the seat after the last to play led
             offset = trick_winner_index(list(cards), suit, ctx)
             winner = order[(order.index(leader) + offset) % len(order)]
-            result = exactly_five(ctx, order, contractor, rest, winner, (), -1,
-                                  won + (winner == contractor))  # fmt: skip
+            result = exactly_five(
+                ctx, order, contractor, rest, winner, (), -1, won + (winner == contractor)
+            )
         else:
             result = exactly_five(ctx, order, contractor, rest, nxt, cards, suit, won)
         if result is None:
@@ -628,11 +659,15 @@ def hi_lo_search(obs: Observation, ctx: PlayContext) -> tuple[Action, str] | Non
         return None
     best = max(obs.legal, key=lambda a: (scores[a], -a))
     if obs.seat == contractor:
-        why = (f"hi/lo: after this card exactly five tricks are still within reach in "
-               f"{scores[best] / solved:.0%} of {solved} sampled deals")  # fmt: skip
+        why = (
+            f"hi/lo: after this card exactly five tricks are still within reach in "
+            f"{scores[best] / solved:.0%} of {solved} sampled deals"
+        )
     else:
-        why = (f"hi/lo defence: after this card five tricks are beyond the contractor in "
-               f"{max(scores[best], 0) / solved:.0%} of {solved} sampled deals")  # fmt: skip
+        why = (
+            f"hi/lo defence: after this card five tricks are beyond the contractor in "
+            f"{max(scores[best], 0) / solved:.0%} of {solved} sampled deals"
+        )
     return best, why
 
 
@@ -641,9 +676,16 @@ def hi_lo_search(obs: Observation, ctx: PlayContext) -> tuple[Action, str] | Non
 HI_LO_EXACT_TRICKS = 4
 
 
-def exactly_five(ctx: PlayContext, order: tuple[int, ...], contractor: int,
-                 hands: dict[int, CardMask], to_move: int, trick: tuple[Card, ...],
-                 led_suit: int, won: int) -> bool | None:  # fmt: skip
+def exactly_five(
+    ctx: PlayContext,
+    order: tuple[int, ...],
+    contractor: int,
+    hands: dict[int, CardMask],
+    to_move: int,
+    trick: tuple[Card, ...],
+    led_suit: int,
+    won: int,
+) -> bool | None:
     """R-HOUSE hi/lo, double dummy: whether the contractor can end with exactly
     :data:`~fivehundred.scoring.HI_LO_TRICKS` tricks whatever the defenders do, from a
     position of the seats ``order`` (in turn) with ``hands``, ``trick`` the cards played
@@ -657,8 +699,9 @@ def exactly_five(ctx: PlayContext, order: tuple[int, ...], contractor: int,
     memo: dict[tuple[object, ...], bool] = {}
     count = len(order)
 
-    def made(hands: tuple[CardMask, ...], mover: int, trick: tuple[Card, ...], led: int,
-             won: int) -> bool:  # fmt: skip
+    def made(
+        hands: tuple[CardMask, ...], mover: int, trick: tuple[Card, ...], led: int, won: int
+    ) -> bool:
         if won > HI_LO_TRICKS:
             return False
         left = hands[mover].bit_count()

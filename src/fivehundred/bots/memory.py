@@ -45,9 +45,26 @@ class TableView:
     (empty when all passed and the hand is played in no trumps).
     """
 
-    __slots__ = ("active", "contractor", "ctx", "declarers", "friends", "hand", "led", "misere", "nt",
-                 "obs", "opponents", "partner", "seat", "trick_cards", "trick_seats", "trump",
-                 "unseen", "voids")  # fmt: skip
+    __slots__ = (
+        "active",
+        "contractor",
+        "ctx",
+        "declarers",
+        "friends",
+        "hand",
+        "led",
+        "misere",
+        "nt",
+        "obs",
+        "opponents",
+        "partner",
+        "seat",
+        "trick_cards",
+        "trick_seats",
+        "trump",
+        "unseen",
+        "voids",
+    )
 
     def __init__(self, obs: Observation) -> None:
         self.obs = obs
@@ -76,8 +93,7 @@ class TableView:
             friends = [s for s in self.active if sides[s] == mine]
         self.friends = frozenset(s for s in friends if s != obs.seat)
         #: The friend who plays last after us in a trick matters most; any friend will do.
-        self.partner = min(self.friends, key=lambda s: (s - obs.seat) % obs.rules.seats,
-                           default=-1)  # fmt: skip
+        self.partner = min(self.friends, key=lambda s: (s - obs.seat) % obs.rules.seats, default=-1)
         self.opponents = tuple(s for s in self.active if s != obs.seat and s not in self.friends)
         unseen = obs.unseen
         self.unseen = unseen
@@ -106,8 +122,9 @@ class TableView:
             return 0
         power = self.ctx.power
         mine = power[card]
-        return sum(1 << c for c in iter_cards(self.unseen & self.ctx.follow_masks[suit])
-                   if power[c] > mine)  # fmt: skip
+        return sum(
+            1 << c for c in iter_cards(self.unseen & self.ctx.follow_masks[suit]) if power[c] > mine
+        )
 
     def is_master(self, card: Card) -> bool:
         """No unseen card of its suit can beat it (a free joker never counts: see R-JOKER)."""

@@ -120,9 +120,15 @@ class PimcPlayer(Player):
 
     name = "pimc"
 
-    def __init__(self, seed: int | None = None, samples: int = DEFAULT_SAMPLES,
-                 bid_deals: int | None = None, beliefs: bool = True,
-                 postpone: int = 0, postpone_fit: int = 16) -> None:  # fmt: skip
+    def __init__(
+        self,
+        seed: int | None = None,
+        samples: int = DEFAULT_SAMPLES,
+        bid_deals: int | None = None,
+        beliefs: bool = True,
+        postpone: int = 0,
+        postpone_fit: int = 16,
+    ) -> None:
         if not HAVE_SOLVER:
             raise PlayerUnavailableError(
                 f"the pimc player needs the double-dummy solver: {SOLVER_MISSING}"
@@ -174,8 +180,9 @@ class PimcPlayer(Player):
         obs = without_claim(obs)
         if simulate and obs.phase == "auction":
             rng = random.Random(self.rng.random())
-            action, why = bid_by_simulation(obs, self.heuristic, self.bid_deals, rng,
-                                            self.node_budget, self.beliefs)  # fmt: skip
+            action, why = bid_by_simulation(
+                obs, self.heuristic, self.bid_deals, rng, self.node_budget, self.beliefs
+            )
             action, why = house_bid(obs, action) or (action, why)
             self._reason = why
             return action
@@ -259,10 +266,12 @@ class PimcPlayer(Player):
             self._reads = [
                 r
                 for r in auction_reads(obs)
-                if r.seat != obs.contractor and r.seat not in exposed
+                if r.seat != obs.contractor
+                and r.seat not in exposed
                 and r.seat in (obs.active or range(obs.rules.seats))
-                and obs.rules.players == 4 and obs.rules.seats == 4
-            ]  # fmt: skip
+                and obs.rules.players == 4
+                and obs.rules.seats == 4
+            ]
             self._reads_key = key
         return self._reads
 
@@ -275,8 +284,11 @@ class PimcPlayer(Player):
             return None
         key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
         if self._model is None or self._model_key != key:
-            friends = [s for s in range(obs.rules.seats) if obs.sides and s != obs.seat
-                       and obs.sides[s] == obs.sides[obs.seat]]  # fmt: skip
+            friends = [
+                s
+                for s in range(obs.rules.seats)
+                if obs.sides and s != obs.seat and obs.sides[s] == obs.sides[obs.seat]
+            ]
             skip = (*friends, obs.contractor) if obs.contractor >= 0 else tuple(friends)
             self._model = CallModel(obs, self.heuristic, skip)
             self._model_key = key
@@ -284,8 +296,12 @@ class PimcPlayer(Player):
 
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
-        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
-                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+        ctx = context_for(
+            obs.trump if obs.trump >= 0 else NO_TRUMPS,
+            is_misere(obs.contract),
+            obs.joker_suits,
+            obs.rules.j5_no_trumps,
+        )
         hands = [0] * seats
         hands[obs.seat] = obs.hand
         known = dict(obs.exposed)
@@ -396,10 +412,15 @@ class PimcPlayer(Player):
         return lambda t: 1000.0 * table[t][0]
 
     def _postponed(
-        self, obs: Observation, ctx: PlayContext, active: Sequence[int],
-        contracting: Sequence[int], trick: Sequence[tuple[int, int]], won: int,
+        self,
+        obs: Observation,
+        ctx: PlayContext,
+        active: Sequence[int],
+        contracting: Sequence[int],
+        trick: Sequence[tuple[int, int]],
+        won: int,
         worlds: Sequence[tuple[float, list[CardMask]]],
-    ) -> tuple[list[tuple[float, postpone.Deal]], postpone.Plan] | None:  # fmt: skip
+    ) -> tuple[list[tuple[float, postpone.Deal]], postpone.Plan] | None:
         """The solved deals and the plan of this seat's next decision over them, where
         postponing applies (:mod:`fivehundred.bots.postpone`); else None."""
         left = 10 - len(obs.tricks)
@@ -411,19 +432,35 @@ class PimcPlayer(Player):
             or (obs.rules.called_partner and not obs.partners)
         ):
             return None
-        setting = postpone.Setting(ctx, tuple(active), tuple(contracting),
-                                   obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED)  # fmt: skip
+        setting = postpone.Setting(
+            ctx, tuple(active), tuple(contracting), obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+        )
         deals = [
-            (weight, postpone.Deal(tuple(hands), obs.seat, tuple(trick), obs.led_suit,
-                                   obs.suits_led, tuple(obs.voids), won, left))
+            (
+                weight,
+                postpone.Deal(
+                    tuple(hands),
+                    obs.seat,
+                    tuple(trick),
+                    obs.led_suit,
+                    obs.suits_led,
+                    tuple(obs.voids),
+                    won,
+                    left,
+                ),
+            )
             for weight, hands in worlds
-        ]  # fmt: skip
+        ]
         return deals, postpone.plan(setting, obs.seat, deals, obs.legal, self.postpone_fit)
 
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
-        ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, is_misere(obs.contract),
-                          obs.joker_suits, obs.rules.j5_no_trumps)  # fmt: skip
+        ctx = context_for(
+            obs.trump if obs.trump >= 0 else NO_TRUMPS,
+            is_misere(obs.contract),
+            obs.joker_suits,
+            obs.rules.j5_no_trumps,
+        )
         active = obs.active or tuple(range(obs.rules.seats))
         if obs.contractor >= 0:
             # Partners sit out of misère (none then); double misère counts both (R-HOUSE).

@@ -70,9 +70,19 @@ class Setting:
     joker_lead_not_renounced: bool
 
     def position(self, deal: Deal) -> Position:
-        return Position.build(self.ctx, self.active, self.contracting, deal.hands,
-                              deal.to_move, deal.trick, deal.led_suit, deal.suits_led,
-                              deal.voids, self.joker_lead_not_renounced, deal.won)  # fmt: skip
+        return Position.build(
+            self.ctx,
+            self.active,
+            self.contracting,
+            deal.hands,
+            deal.to_move,
+            deal.trick,
+            deal.led_suit,
+            deal.suits_led,
+            deal.voids,
+            self.joker_lead_not_renounced,
+            deal.won,
+        )
 
 
 def step(setting: Setting, deal: Deal, action: Action) -> Deal:
@@ -97,8 +107,15 @@ def step(setting: Setting, deal: Deal, action: Action) -> Deal:
     active = setting.active
     if len(trick) < len(active):
         following = active[(active.index(seat) + 1) % len(active)]
-        return replace(deal, hands=tuple(hands), to_move=following, trick=trick, led_suit=led,
-                       suits_led=suits_led, voids=tuple(voids))  # fmt: skip
+        return replace(
+            deal,
+            hands=tuple(hands),
+            to_move=following,
+            trick=trick,
+            led_suit=led,
+            suits_led=suits_led,
+            voids=tuple(voids),
+        )
     winner = trick[trick_winner_index([c for _, c in trick], led, ctx)][0]
     won = deal.won + (1 if winner in setting.contracting else 0)
     return Deal(tuple(hands), winner, (), -1, suits_led, tuple(voids), won, deal.left - 1)

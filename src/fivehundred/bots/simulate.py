@@ -278,8 +278,19 @@ def play_out(
     leader = _leader(rules, dealer, contractor)
     if leader not in active:
         leader = (leader + 1) % seats
-    pos = Position.build(ctx, active, side, hands, leader, (), -1, 0, None,
-                         rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, 0)  # fmt: skip
+    pos = Position.build(
+        ctx,
+        active,
+        side,
+        hands,
+        leader,
+        (),
+        -1,
+        0,
+        None,
+        rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+        0,
+    )
     return solve_position(pos)
 
 
@@ -434,29 +445,37 @@ def bid_by_simulation(
         # Double dummy finds every card: it bids too high. The heuristic's count (four
         # players: fitted, contracts made 83%) bounds the level, BID_STRETCH above it.
         fit = levels.get(strain, 0.0) + BID_STRETCH
-        top = min(heuristic.level_for(99.0, obs.hand, strain),
-                  max(proposed, heuristic.level_for(fit, obs.hand, strain, 0.0, fitted)))  # fmt: skip
+        top = min(
+            heuristic.level_for(99.0, obs.hand, strain),
+            max(proposed, heuristic.level_for(fit, obs.hand, strain, 0.0, fitted)),
+        )
         for level in range(6, top + 1):
             action = bid_action(level, strain)
             if action not in legal:
                 continue
-            options.append((_mean([shaded_score(action, t, rules) for t in tricks[strain]]),
-                            action))  # fmt: skip
+            options.append(
+                (_mean([shaded_score(action, t, rules) for t in tricks[strain]]), action)
+            )
     if try_misere and misere_tricks:
         options.append((_mean([shaded_score(MISERE, t, rules) for t in misere_tricks]), MISERE))
     if not options:
         return proposal, why
     if game is not None:
-        by_game = _game_options(game, obs, options, tricks, misere_tricks, standing,
-                                pass_totals, threat)  # fmt: skip
+        by_game = _game_options(
+            game, obs, options, tricks, misere_tricks, standing, pass_totals, threat
+        )
         if by_game is not None:
             value, best = by_game
             if best == PASS:
-                text = (f"passing: {100 * value:.0f}% to win the game, better than any bid "
-                        f"over {count} deals")  # fmt: skip
+                text = (
+                    f"passing: {100 * value:.0f}% to win the game, better than any bid "
+                    f"over {count} deals"
+                )
             else:
-                text = (f"bidding {say(best)}: {100 * value:.0f}% to win the game over "
-                        f"{count} solved deals")  # fmt: skip
+                text = (
+                    f"bidding {say(best)}: {100 * value:.0f}% to win the game over "
+                    f"{count} solved deals"
+                )
             return best, text
     value, best = max(options, key=lambda o: (o[0], _cheaper_first(o[1], rules)))
     if best == PASS:
@@ -477,8 +496,9 @@ def _needed(contract: Action) -> int:
     return 0 if contract >= MISERE else bid_tricks(contract)
 
 
-def shaded_chance(game: equity.Equity, contract: Action, contractor: int, tricks: int,
-                  declarer_shade: bool = True) -> tuple[float, bool]:  # fmt: skip
+def shaded_chance(
+    game: equity.Equity, contract: Action, contractor: int, tricks: int, declarer_shade: bool = True
+) -> tuple[float, bool]:
     """The chance to win the game after ``contractor``'s side takes ``tricks`` (shaded
     as :func:`shaded_score` shades the count), and whether the game can end."""
     chance, ends = game.outcome(contract, contractor, tricks)

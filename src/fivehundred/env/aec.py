@@ -46,9 +46,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     (None), always (True) or never (False: pure Python); the observations are the same.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"],
-                                          "name": "fivehundred_v0",
-                                          "is_parallelizable": False}  # fmt: skip
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["human", "ansi"],
+        "name": "fivehundred_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -83,8 +85,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._floats: Any = speedups.floats if speedups is not None else None
         self._mask: Any = speedups.mask if speedups is not None else None
         self._bits, self._vector = self.encoder.bits, self.encoder.vector
-        self._bytes, self._size, self._unpack = (self.encoder.byte_size, self.encoder.size,
-                                                 self.encoder.unpack_table)  # fmt: skip
+        self._bytes, self._size, self._unpack = (
+            self.encoder.byte_size,
+            self.encoder.size,
+            self.encoder.unpack_table,
+        )
         self.sides = side_of_seats(self.rules)
         self.possible_agents = [f"player_{i}" for i in range(self.rules.players)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -102,15 +107,19 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._dummies = bool(self.rules.dummies)
         #: the agent deciding for each seat (two players: a dummy's owner)
         # (seats that never move, the dead hands and the table's places, have none)
-        self._agent_of = [self.possible_agents[controller_of(self.rules, seat)]
-                          if controller_of(self.rules, seat) < self.rules.players else ""
-                          for seat in range(self.rules.seats)]  # fmt: skip
+        self._agent_of = [
+            self.possible_agents[controller_of(self.rules, seat)]
+            if controller_of(self.rules, seat) < self.rules.players
+            else ""
+            for seat in range(self.rules.seats)
+        ]
         #: the player deciding for each seat (as controller_of)
         self._controller = [controller_of(self.rules, seat) for seat in range(self.rules.seats)]
         #: the seat the agent to move observes from, by the seat to move (as observe has it:
         #: two players, the seat to move itself; else the agent's own seat), for last()
-        self._view_seat = [seat if self._dummies else self._controller[seat]
-                           for seat in range(self.rules.seats)]  # fmt: skip
+        self._view_seat = [
+            seat if self._dummies else self._controller[seat] for seat in range(self.rules.seats)
+        ]
         #: last() builds the observation itself (one-hand episodes, C extension)
         self._fast = False
         self._take = self._unpack.take
@@ -148,8 +157,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         assert hand is not None
         self._legal = hand.legal_actions()
         to_move = hand.to_move
-        self.agent_selection = (self._agent_of[to_move] if to_move >= 0 else
-                                self.possible_agents[controller_of(self.rules, to_move)])  # fmt: skip
+        self.agent_selection = (
+            self._agent_of[to_move]
+            if to_move >= 0
+            else self.possible_agents[controller_of(self.rules, to_move)]
+        )
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -235,8 +247,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             else:
                 self._legal = hand.legal_actions()
                 to_move = hand.to_move
-                self.agent_selection = (self._agent_of[to_move] if to_move >= 0 else
-                                        self.possible_agents[controller_of(self.rules, to_move)])  # fmt: skip
+                self.agent_selection = (
+                    self._agent_of[to_move]
+                    if to_move >= 0
+                    else self.possible_agents[controller_of(self.rules, to_move)]
+                )
         else:
             ended = False
             finished = hand
@@ -275,8 +290,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             return None
         game = self.game
         assert game is not None
-        return {a: 1.0 if self.sides[self._index[a]] == game.winner else -1.0
-                for a in self.agents}  # fmt: skip
+        return {a: 1.0 if self.sides[self._index[a]] == game.winner else -1.0 for a in self.agents}
 
     def _end(self, rewards: dict[str, float] | None, truncated: bool) -> None:
         if rewards:
@@ -319,8 +333,9 @@ def raw_env(
     compiled: bool | None = None,
 ) -> FiveHundredEnv:
     """The environment without PettingZoo's checking wrappers (fastest)."""
-    return FiveHundredEnv(preset, variants, reward, episode, max_hands, render_mode,
-                          compiled=compiled)  # fmt: skip
+    return FiveHundredEnv(
+        preset, variants, reward, episode, max_hands, render_mode, compiled=compiled
+    )
 
 
 def env(
@@ -335,8 +350,9 @@ def env(
 ) -> Any:
     """The environment wrapped in PettingZoo's order-enforcing checks (the environment
     itself refuses any action that is not legal, with the legal ones in the message)."""
-    table: Any = raw_env(preset, variants, reward, episode, max_hands, render_mode,
-                         compiled=compiled)  # fmt: skip
+    table: Any = raw_env(
+        preset, variants, reward, episode, max_hands, render_mode, compiled=compiled
+    )
     return _OrderEnforcingWrapper(table)
 
 

@@ -68,30 +68,48 @@ _FLOAT32 = np.dtype(np.float32)
 SCORE_LIMIT = 2.0
 
 TABLE_FIELDS: tuple[tuple[str, tuple[int, ...], str], ...] = (
-    ("hand", (NUM_CARDS,), "the cards the seat holds (a dummy: its face-up cards; the "
-     "contractor holds the kitty until the discards are made)"),
+    (
+        "hand",
+        (NUM_CARDS,),
+        "the cards the seat holds (a dummy: its face-up cards; the "
+        "contractor holds the kitty until the discards are made)",
+    ),
     ("phase", (len(PHASES),), "one-hot phase: " + ", ".join(PHASES)),
-    ("contract", (CALL_WIDTH,), "one-hot contract (action − PASS: 0 pass … the misère bids); "
-     "empty before the auction ends or when all passed"),
+    (
+        "contract",
+        (CALL_WIDTH,),
+        "one-hot contract (action − PASS: 0 pass … the misère bids); "
+        "empty before the auction ends or when all passed",
+    ),
     ("trump", (STRAIN_WIDTH,), "one-hot trump strain ♠ ♣ ♦ ♥ NT (misère: NT)"),
-    ("joker_suits", (JOKERS, SUIT_WIDTH), "suit nominated for the (red) joker and for the "
-     "black joker, before play (R-JOKER 1)"),
+    (
+        "joker_suits",
+        (JOKERS, SUIT_WIDTH),
+        "suit nominated for the (red) joker and for the black joker, before play (R-JOKER 1)",
+    ),
     ("called_card", (NUM_CARDS,), "five players: the card the contractor called"),
     ("discards", (NUM_CARDS,), "the seat's own kitty discards (the contractor only)"),
     ("led_suit", (SUIT_WIDTH,), "one-hot suit led to the trick in progress"),
     ("suits_led", (SUIT_WIDTH,), "suits led so far this hand (R-JOKER 5)"),
-)  # fmt: skip
+)
 
 #: Table fields of the variants that have them (after the others, in this order).
 VARIANT_TABLE_FIELDS: tuple[tuple[str, str, tuple[int, ...], str], ...] = (
-    ("draw_pack", "drawn", (NUM_CARDS,), "draw_pack: the card the seat has drawn and keeps "
-     "or throws now"),
-    ("open_eight", "table_kitty", (NUM_CARDS,), "open_eight: the face-up cards moved to the "
-     "kitty"),
-    ("open_eight", "table_take", (2, NUM_CARDS), "open_eight, to the defender only: the "
-     "face-up card it took and the card it discarded"),
+    (
+        "draw_pack",
+        "drawn",
+        (NUM_CARDS,),
+        "draw_pack: the card the seat has drawn and keeps or throws now",
+    ),
+    ("open_eight", "table_kitty", (NUM_CARDS,), "open_eight: the face-up cards moved to the kitty"),
+    (
+        "open_eight",
+        "table_take",
+        (2, NUM_CARDS),
+        "open_eight, to the defender only: the face-up card it took and the card it discarded",
+    ),
     ("slam_call", "slam", (1,), "the contractor called slam (its partner sits out)"),
-)  # fmt: skip
+)
 
 SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("calls", CALL_WIDTH, "every call the seat made (action − PASS)"),
@@ -99,19 +117,23 @@ SEAT_FIELDS: tuple[tuple[str, int, str], ...] = (
     ("trick", NUM_CARDS, "its card in the trick in progress"),
     ("voids", SUIT_WIDTH, "the suits it has shown void in (♠ ♣ ♦ ♥)"),
     ("tricks_won", TRICKS_PER_HAND + 1, "one-hot tricks it has won (0 … 10)"),
-    ("exposed", NUM_CARDS, "its cards lying face up for this seat to see: the open misère "
-     "hand after trick 1, the dummies' face-up cards, a dummy's controller's hand"),
+    (
+        "exposed",
+        NUM_CARDS,
+        "its cards lying face up for this seat to see: the open misère "
+        "hand after trick 1, the dummies' face-up cards, a dummy's controller's hand",
+    ),
     ("to_move", 1, "the seat is to move"),
     ("dealer", 1, "the seat dealt"),
     ("contractor", 1, "the seat is the contractor"),
     ("partner", 1, "the seat is known to be the contractor's partner"),
     ("active", 1, "the seat plays this hand (a misère contractor's partner sits out)"),
-)  # fmt: skip
+)
 
 #: Seat fields of the variants that have them (at the end of every record).
 VARIANT_SEAT_FIELDS: tuple[tuple[str, str, int, str], ...] = (
     ("ralphing", "barred", 1, "the seat must pass in this auction (ralphing)"),
-)  # fmt: skip
+)
 
 
 def compiled_speedups() -> Any:
@@ -175,14 +197,24 @@ class Encoder:
         if calls > CALL_WIDTH:
             for i, action in enumerate(HOUSE_CONTRACTS):
                 self.call_index[action] = CALL_WIDTH + i
-        table = [(name, (calls,) if name == "contract" else shape, meaning)
-                 for name, shape, meaning in TABLE_FIELDS]  # fmt: skip
-        table += [(name, shape, meaning) for variant, name, shape, meaning
-                  in VARIANT_TABLE_FIELDS if getattr(rules, variant)]  # fmt: skip
-        seat_fields = [(name, calls if name == "calls" else width, meaning)
-                       for name, width, meaning in SEAT_FIELDS]  # fmt: skip
-        seat_fields += [(name, width, meaning) for variant, name, width, meaning
-                        in VARIANT_SEAT_FIELDS if getattr(rules, variant)]  # fmt: skip
+        table = [
+            (name, (calls,) if name == "contract" else shape, meaning)
+            for name, shape, meaning in TABLE_FIELDS
+        ]
+        table += [
+            (name, shape, meaning)
+            for variant, name, shape, meaning in VARIANT_TABLE_FIELDS
+            if getattr(rules, variant)
+        ]
+        seat_fields = [
+            (name, calls if name == "calls" else width, meaning)
+            for name, width, meaning in SEAT_FIELDS
+        ]
+        seat_fields += [
+            (name, width, meaning)
+            for variant, name, width, meaning in VARIANT_SEAT_FIELDS
+            if getattr(rules, variant)
+        ]
         offset = 0
         for name, shape, meaning in table:
             self.fields[name] = field = Field(name, offset, shape, meaning)
@@ -194,9 +226,12 @@ class Encoder:
             record += width
         self.record = record
         self.binary_size = offset + n * record
-        self.fields["scores"] = Field("scores", self.binary_size, (n,),
-                                      "game score of each seat's side ÷ target, clipped to "
-                                      "±2 (0 in single-hand episodes)")  # fmt: skip
+        self.fields["scores"] = Field(
+            "scores",
+            self.binary_size,
+            (n,),
+            "game score of each seat's side ÷ target, clipped to ±2 (0 in single-hand episodes)",
+        )
         self.size = self.binary_size + n
         self._bytes = (self.size + 7) // 8
         self._all_records = (1 << (n * record)) - 1
@@ -227,28 +262,42 @@ class Encoder:
         # in the trick); the voids shown; the two bits of tricks_won that winning one more
         # trick flips; a call.
         at0 = self.seats_offset
-        self._trick_card = [[1 << (at0 + at + card) for card in range(NUM_CARDS)]
-                            for at in self._trick_at]  # fmt: skip
-        self._played_card = [[1 << (at0 + at + card) | trick[card] for card in range(NUM_CARDS)]
-                             for at, trick in zip(self._played_at, self._trick_card,
-                                                  strict=True)]  # fmt: skip
-        self._won_step = [[3 << (at0 + at + won) for won in range(TRICKS_PER_HAND)]
-                          for at in self._won_at]  # fmt: skip
-        self._void_bits = [[voids << (at0 + at) for voids in range(1 << SUIT_WIDTH)]
-                           for at in self._void_at]  # fmt: skip
+        self._trick_card = [
+            [1 << (at0 + at + card) for card in range(NUM_CARDS)] for at in self._trick_at
+        ]
+        self._played_card = [
+            [1 << (at0 + at + card) | trick[card] for card in range(NUM_CARDS)]
+            for at, trick in zip(self._played_at, self._trick_card, strict=True)
+        ]
+        self._won_step = [
+            [3 << (at0 + at + won) for won in range(TRICKS_PER_HAND)] for at in self._won_at
+        ]
+        self._void_bits = [
+            [voids << (at0 + at) for voids in range(1 << SUIT_WIDTH)] for at in self._void_at
+        ]
         index = self.call_index
-        self._call_bit = [[1 << (at0 + at + index[call]) if index[call] >= 0 else 0
-                           for call in range(NUM_ACTIONS)] for at in self._call_at]  # fmt: skip
+        self._call_bit = [
+            [
+                1 << (at0 + at + index[call]) if index[call] >= 0 else 0
+                for call in range(NUM_ACTIONS)
+            ]
+            for at in self._call_at
+        ]
         self._to_move_bit = [bit << at0 for bit in self._to_move]
         self._records_mask = self._all_records << at0
         #: every seat's trick field (all of them clear when a trick is complete)
         self._not_trick = ~sum(((1 << NUM_CARDS) - 1) << (at0 + at) for at in self._trick_at)
         # the led suit (-1: none) and the suits led so far, together
-        self._led_bits = [[(1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
-                           for led_so_far in range(1 << SUIT_WIDTH)]
-                          for led in (*range(SUIT_WIDTH), -1)]  # fmt: skip
-        self._contract_bit = [1 << (self._contract + index[c]) if index[c] >= 0 else 0
-                              for c in range(NUM_ACTIONS)]  # fmt: skip
+        self._led_bits = [
+            [
+                (1 << (self._led + led) if led >= 0 else 0) | led_so_far << self._suits_led
+                for led_so_far in range(1 << SUIT_WIDTH)
+            ]
+            for led in (*range(SUIT_WIDTH), -1)
+        ]
+        self._contract_bit = [
+            1 << (self._contract + index[c]) if index[c] >= 0 else 0 for c in range(NUM_ACTIONS)
+        ]
         # the variants' own fields
         self._extras = any(name in f for _, name, _, _ in VARIANT_TABLE_FIELDS) or any(
             name in f for _, name, _, _ in VARIANT_SEAT_FIELDS
@@ -272,15 +321,22 @@ class Encoder:
         self._dummy_views: list[list[tuple[int, int, bool]]] | None = None
         if rules.dummies and not rules.open_eight:
             self._dummy_views = [
-                [(c, self._exposed_at[(c - seat) % n], False)
-                 for c in (controller_of(rules, seat),) if c != seat]
-                + [(s, self._exposed_at[(s - seat) % n], True)
-                   for s in dummy_seats(rules) if s != seat]
+                [
+                    (c, self._exposed_at[(c - seat) % n], False)
+                    for c in (controller_of(rules, seat),)
+                    if c != seat
+                ]
+                + [
+                    (s, self._exposed_at[(s - seat) % n], True)
+                    for s in dummy_seats(rules)
+                    if s != seat
+                ]
                 for seat in range(n)
-            ]  # fmt: skip
+            ]
         # every byte value -> its eight bits as float32 (row b, column i: bit i of b)
-        self._unpack = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1,
-                                     bitorder="little").astype(np.float32)  # fmt: skip
+        self._unpack = np.unpackbits(
+            np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little"
+        ).astype(np.float32)
         #: the vector's bytes (bits 0 … 7 of the first, …) and the byte table that turns
         #: them into float32 (see :meth:`vector`)
         self.byte_size = self._bytes
@@ -320,8 +376,9 @@ class Encoder:
             seats = state.trick_seats
             if len(seats) == self._in_trick + 1 and self._tricks_seen == len(state.tricks):
                 seat, card = seats[-1], state.trick_cards[-1]
-                self._records |= (self._played_card[seat][card]
-                                  | self._void_bits[seat][state.void_shown[seat]])  # fmt: skip
+                self._records |= (
+                    self._played_card[seat][card] | self._void_bits[seat][state.void_shown[seat]]
+                )
                 self._in_trick += 1
                 self._history = history
                 self._seats = seats
@@ -340,9 +397,11 @@ class Encoder:
                 winner = tricks[-1].winner
                 won = self._won[winner]
                 # (the trick's cards leave the trick fields; the winner's count moves on)
-                self._records = ((self._records | self._played_card[seat][card]
-                                  | self._void_bits[seat][state.void_shown[seat]])
-                                 & self._not_trick ^ self._won_step[winner][won])  # fmt: skip
+                self._records = (
+                    self._records
+                    | self._played_card[seat][card]
+                    | self._void_bits[seat][state.void_shown[seat]]
+                ) & self._not_trick ^ self._won_step[winner][won]
                 self._won[winner] = won + 1
                 self._in_trick = 0
                 self._tricks_seen += 1
@@ -401,8 +460,10 @@ class Encoder:
             and len(trick_seats) == self._in_trick + 1
         ):
             seat_played, card = trick_seats[-1], state.trick_cards[-1]
-            self._records |= (self._played_card[seat_played][card]
-                              | self._void_bits[seat_played][state.void_shown[seat_played]])  # fmt: skip
+            self._records |= (
+                self._played_card[seat_played][card]
+                | self._void_bits[seat_played][state.void_shown[seat_played]]
+            )
             self._in_trick += 1
             self._history = history
         elif history != self._history or state is not self._state:
@@ -424,8 +485,12 @@ class Encoder:
         hand = state.hands[seat]
         if self._dummies and state.face_up[seat] >= 0:  # a dummy: its face-up cards
             hand &= state.face_up[seat]
-        bits = (records | table_bits | hand
-                | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led])  # fmt: skip
+        bits = (
+            records
+            | table_bits
+            | hand
+            | self._led_bits[state.led_suit if state.trick_cards else -1][state.suits_led]
+        )
         if seat == contractor:
             bits |= discards
         if face_up:
@@ -445,14 +510,25 @@ class Encoder:
                     bits |= (hands[other] & up[other] if dummy else hands[other]) << at
         if self._extras:  # as the core observation has them (observation.observe)
             drawn = state.drawn if seat == state.to_move else -1
-            take = ((state.table_card, state.table_discard)
-                    if seat == 1 - state.contractor else (-1, -1))  # fmt: skip
-            bits |= self._variant_bits(seat, drawn, state.table_kitty, take, state.slam,
-                                       state.barred)  # fmt: skip
+            take = (
+                (state.table_card, state.table_discard)
+                if seat == 1 - state.contractor
+                else (-1, -1)
+            )
+            bits |= self._variant_bits(
+                seat, drawn, state.table_kitty, take, state.slam, state.barred
+            )
         return bits
 
-    def _variant_bits(self, seat: int, drawn: int, table_kitty: int, take: Sequence[int],
-                      slam: bool, barred: Sequence[int]) -> int:  # fmt: skip
+    def _variant_bits(
+        self,
+        seat: int,
+        drawn: int,
+        table_kitty: int,
+        take: Sequence[int],
+        slam: bool,
+        barred: Sequence[int],
+    ) -> int:
         """The bits of the variants' own fields (``drawn``, ``table_kitty``, ``table_take``,
         ``slam``, ``barred``) that these rules have."""
         bits = 0
@@ -554,8 +630,9 @@ class Encoder:
         for other, mask in obs.exposed:
             bits |= mask << self._exposed_at[(other - seat) % n]
         if self._extras:
-            bits |= self._variant_bits(seat, obs.drawn, obs.table_kitty, obs.table_take,
-                                       obs.slam, obs.barred)  # fmt: skip
+            bits |= self._variant_bits(
+                seat, obs.drawn, obs.table_kitty, obs.table_take, obs.slam, obs.barred
+            )
         return bits
 
     def encode_observation(self, obs: Observation) -> np.ndarray:

@@ -100,9 +100,12 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]
             num_players=rules.players,
             min_utility=-bound,
             max_utility=bound,
-            max_game_length=pack + 30 * rules.seats + rules.pack.kitty_size + 3
+            max_game_length=pack
+            + 30 * rules.seats
+            + rules.pack.kitty_size
+            + 3
             + TRICKS_PER_HAND * rules.seats,
-        )  # fmt: skip
+        )
         super().__init__(GAME_TYPE, info, params)
         self.encoder = Encoder(rules)
         self.deck, self.owners = deal_plan(rules)
@@ -111,8 +114,9 @@ class FiveHundredGame(pyspiel.Game):  # type: ignore[misc]
         return FiveHundredState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
-                        params)  # fmt: skip
+        return Observer(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+        )
 
 
 class FiveHundredState(pyspiel.State):  # type: ignore[misc]
@@ -214,8 +218,9 @@ def _deck_of(hand: HandState, dealer: int) -> list[int]:
         first = (dealer + 1) % rules.players
         return [c for seat in (first, 1 - first, TABLE_SEAT, TABLE_SEAT + 1) for c in pools[seat]]
     seats = rules.seats
-    owners = [(dealer + 1 + owner) % seats if owner < seats else -1
-              for owner in deal_plan(rules)[1]]  # fmt: skip
+    owners = [
+        (dealer + 1 + owner) % seats if owner < seats else -1 for owner in deal_plan(rules)[1]
+    ]
     return [pools[owner].pop(0) for owner in owners]
 
 
@@ -273,8 +278,7 @@ def deal_owners(rules: Rules, dealer: int) -> list[int]:
             owners += [seat if seat < rules.players else -1] * rules.hand_sizes[seat]
         return owners
     seats = rules.seats
-    return [(dealer + 1 + owner) % seats if owner < seats else -1
-            for owner in deal_plan(rules)[1]]  # fmt: skip
+    return [(dealer + 1 + owner) % seats if owner < seats else -1 for owner in deal_plan(rules)[1]]
 
 
 pyspiel.register_game(GAME_TYPE, FiveHundredGame)

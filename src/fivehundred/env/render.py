@@ -17,8 +17,10 @@ def table_text(state: HandState, scores: Sequence[int] = (), hands_played: int =
     two = rules.joker_names
     n = rules.seats
     names = [seat_name(s, n) for s in range(n)]
-    lines = [f"{rules.describe()}  hand {hands_played + 1}, dealer {names[state.dealer]}, "
-             f"phase {state.phase}"]  # fmt: skip
+    lines = [
+        f"{rules.describe()}  hand {hands_played + 1}, dealer {names[state.dealer]}, "
+        f"phase {state.phase}"
+    ]
     if state.contract >= 0:
         lines.append(f"contract {action_text(state.contract, two)} by {names[state.contractor]}")
     elif state.auction.calls:
@@ -26,8 +28,10 @@ def table_text(state: HandState, scores: Sequence[int] = (), hands_played: int =
         lines.append(f"auction: {calls}")
     for seat in range(n):
         marker = "*" if seat == state.to_move else " "
-        lines.append(f"{marker} {names[seat]:<7} {state.tricks_won[seat]:>2} tricks  "
-                     f"{hand_text(state.hands[seat], state.ctx, two)}")  # fmt: skip
+        lines.append(
+            f"{marker} {names[seat]:<7} {state.tricks_won[seat]:>2} tricks  "
+            f"{hand_text(state.hands[seat], state.ctx, two)}"
+        )
     if state.trick_cards:
         trick = "  ".join(f"{names[s]}: {action_text(a, two)}" for s, a in state.current_trick())
         lines.append(f"trick: {trick}")

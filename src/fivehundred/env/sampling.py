@@ -85,8 +85,9 @@ def resample(state: HandState, seat: int, rng: random.Random) -> HandState:
         got: dict[int, CardMask] = {}
         ok = True
         # the most constrained places first
-        for who, count in sorted(places, key=lambda p: -(forbidden[p[0]] if p[0] >= 0 else 0)
-                                 .bit_count()):  # fmt: skip
+        for who, count in sorted(
+            places, key=lambda p: -(forbidden[p[0]] if p[0] >= 0 else 0).bit_count()
+        ):
             bad = forbidden[who] if who >= 0 else 0
             need = required[who] if who >= 0 else 0
             take = [c for c in pool if need >> c & 1]
@@ -125,13 +126,21 @@ def _jokers_after_exchange(state: HandState) -> tuple[CardMask, CardMask]:
     return 1 << joker, jokers & ~(1 << joker)
 
 
-def _rebuild(state: HandState, seat: int, played: list[CardMask], got: dict[int, CardMask],
-             exchanged: bool, unseen: CardMask) -> HandState | None:  # fmt: skip
+def _rebuild(
+    state: HandState,
+    seat: int,
+    played: list[CardMask],
+    got: dict[int, CardMask],
+    exchanged: bool,
+    unseen: CardMask,
+) -> HandState | None:
     """Deal the sampled cards and replay the history; None when the replay is illegal."""
     rules = state.rules
     contractor = state.contractor
-    current = [state.hands[s] & ~unseen | got.get(s, 0) if s != seat else state.hands[s]
-               for s in range(state.seats)]  # fmt: skip
+    current = [
+        state.hands[s] & ~unseen | got.get(s, 0) if s != seat else state.hands[s]
+        for s in range(state.seats)
+    ]
     holding = [current[s] | played[s] for s in range(state.seats)]
     if contractor < 0:
         kitty = got.get(-1, state.kitty)

@@ -75,8 +75,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _make_players(self, seed: int) -> None:
         self.close()
-        self.players = {i: make_player(name, seed=seed * 31 + i)
-                        for i, name in self.opponent_names.items()}  # fmt: skip
+        self.players = {
+            i: make_player(name, seed=seed * 31 + i) for i, name in self.opponent_names.items()
+        }
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -104,16 +105,17 @@ class SingleAgentEnv(gymnasium.Env):
         reward = self._step(action)
         reward += self._advance()
         first = self.learners[0]
-        return (self._observe(), reward, table.terminations[first], table.truncations[first],
-                {})  # fmt: skip
+        return (self._observe(), reward, table.terminations[first], table.truncations[first], {})
 
     def _step(self, action: Any) -> float:
         table = self.table
         hand = table.hand
         table.step(action)
         if hand is not None and hand.is_over:
-            summary: dict[str, object] = {"points": list(hand.result.points),
-                                          "scores": list(table.scores)}  # fmt: skip
+            summary: dict[str, object] = {
+                "points": list(hand.result.points),
+                "scores": list(table.scores),
+            }
             for player in self.players.values():
                 player.hand_over(summary)
         return float(table.rewards[self.learners[0]])

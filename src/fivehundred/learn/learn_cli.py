@@ -19,8 +19,9 @@ from fivehundred.record_cli import OneLineParser
 
 
 def main(argv: list[str]) -> int:
-    parser = OneLineParser(prog="fivehundred learn",
-                           description="Learn Five Hundred: short lessons on the real table.")  # fmt: skip
+    parser = OneLineParser(
+        prog="fivehundred learn", description="Learn Five Hundred: short lessons on the real table."
+    )
     parser.add_argument("--lesson", metavar="N|NAME", help="play (or replay) this lesson")
     parser.add_argument("--list", action="store_true", help="list the lessons")
     parser.add_argument("--all", action="store_true", help="play every lesson in turn")
@@ -36,8 +37,10 @@ def main(argv: list[str]) -> int:
         found = find_lesson(args.lesson)
         if found is None:
             names = ", ".join(f"{n} {entry['id']}" for n, entry in enumerate(LESSONS, 1))
-            print(f"fivehundred learn: no lesson {one_line(repr(args.lesson))}; lessons are "
-                  f"{names}", file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred learn: no lesson {one_line(repr(args.lesson))}; lessons are {names}",
+                file=sys.stderr,
+            )
             return 2
         queue = [found]
     elif args.all:

@@ -41,20 +41,29 @@ def _parser() -> OneLineParser:
     parser.add_argument("--id", help="play this puzzle (e.g. p0042)")
     parser.add_argument("--daily", action="store_true", help="the puzzle of the day")
     parser.add_argument("--theme", help="only puzzles of this theme (e.g. 'the duck')")
-    parser.add_argument("--difficulty", choices=["easy", "medium", "hard"],
-                        help="only puzzles of this grade")  # fmt: skip
-    parser.add_argument("--single", action="store_true",
-                        help="the harder single-dummy series: the defenders' cards hidden")  # fmt: skip
+    parser.add_argument(
+        "--difficulty", choices=["easy", "medium", "hard"], help="only puzzles of this grade"
+    )
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="the harder single-dummy series: the defenders' cards hidden",
+    )
     parser.add_argument("--count", type=int, default=1, help="puzzles in a row (default 1)")
-    parser.add_argument("--stats", action="store_true",
-                        help="print the streak and the success rate by theme")  # fmt: skip
+    parser.add_argument(
+        "--stats", action="store_true", help="print the streak and the success rate by theme"
+    )
     parser.add_argument("--list", action="store_true", help="list the shipped puzzles")
-    parser.add_argument("--generate", action="store_true",
-                        help="make a puzzle set with the solver (needs the 'solver' extra)")  # fmt: skip
+    parser.add_argument(
+        "--generate",
+        action="store_true",
+        help="make a puzzle set with the solver (needs the 'solver' extra)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="--generate: first seed (default 1)")
     parser.add_argument("--out", default="-", help="--generate: file to write (default stdout)")
-    parser.add_argument("--verify", metavar="FILE",
-                        help="re-check every puzzle of a set (needs the 'solver' extra)")  # fmt: skip
+    parser.add_argument(
+        "--verify", metavar="FILE", help="re-check every puzzle of a set (needs the 'solver' extra)"
+    )
     return parser
 
 
@@ -106,8 +115,14 @@ def _with_seen(stats: dict[str, Any], queue: list[dict[str, Any]]) -> dict[str, 
     return {**stats, "answers": seen}
 
 
-def choose(shipped: list[dict[str, Any]], stats: dict[str, Any], pid: str | None, daily: bool,
-           theme: str | None, grade: str | None) -> dict[str, Any] | str:  # fmt: skip
+def choose(
+    shipped: list[dict[str, Any]],
+    stats: dict[str, Any],
+    pid: str | None,
+    daily: bool,
+    theme: str | None,
+    grade: str | None,
+) -> dict[str, Any] | str:
     """The puzzle asked for, or the first not yet answered (easiest first); a string
     says why there is none."""
     if pid is not None:
@@ -147,11 +162,15 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     print("\n".join(position_lines(state, seat, hidden=hidden)))
     goal = "make" if puzzle["goal"] == "make" else "defeat"
     if hidden:
-        print(f"You are {seat_names[seat]}: find the card that makes the contract however "
-              "the defenders' cards lie.")  # fmt: skip
+        print(
+            f"You are {seat_names[seat]}: find the card that makes the contract however "
+            "the defenders' cards lie."
+        )
     else:
-        print(f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
-              "with every card in view.")  # fmt: skip
+        print(
+            f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
+            "with every card in view."
+        )
     while True:
         text = read_line("Your card (e.g. 10H or 10♥; ? lists your legal cards, q quits): ")
         if text is None or text.lower() in ("q", "quit"):
@@ -175,12 +194,16 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         print(f"Right! {puzzle['reason']}")
     elif hidden:
         wins = puzzle["wins"].get(pz_text(action, state), 0)
-        print(f"Not this time: {play_text(action, two)} makes it in {wins} of the "
-              f"{puzzle['layouts']} layouts. {puzzle['reason']}")  # fmt: skip
+        print(
+            f"Not this time: {play_text(action, two)} makes it in {wins} of the "
+            f"{puzzle['layouts']} layouts. {puzzle['reason']}"
+        )
     else:
         value = puzzle["values"].get(pz_text(action, state))
-        print(f"Not this time: {play_text(action, two)} leaves the contracting side "
-              f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}")  # fmt: skip
+        print(
+            f"Not this time: {play_text(action, two)} leaves the contracting side "
+            f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}"
+        )
     if hidden:
         print("The cards were:")
         print("\n".join(position_lines(state, seat)[2:]))
@@ -224,8 +247,10 @@ def record_answer(stats: dict[str, Any], puzzle: dict[str, Any], right: bool) ->
 
 def stats_lines(stats: dict[str, Any]) -> list[str]:
     answers = stats.get("answers", {})
-    lines = [f"Puzzles answered: {len(answers)}, solved: {sum(map(bool, answers.values()))}; "
-             f"streak {stats.get('streak', 0)} (best {stats.get('best_streak', 0)})"]  # fmt: skip
+    lines = [
+        f"Puzzles answered: {len(answers)}, solved: {sum(map(bool, answers.values()))}; "
+        f"streak {stats.get('streak', 0)} (best {stats.get('best_streak', 0)})"
+    ]
     themes = stats.get("themes", {})
     for name in sorted(themes):
         right, tried = themes[name]
@@ -239,8 +264,9 @@ def _generate(seed: int, count: int, out: str, single_dummy: bool = False) -> in
     try:
         import fivehundred.solver  # noqa: F401
     except ImportError as error:
-        print(f"fivehundred puzzle: --generate needs the solver: {one_line(error)}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred puzzle: --generate needs the solver: {one_line(error)}", file=sys.stderr
+        )
         return 2
 
     def progress(done: int, total: int) -> None:
@@ -262,8 +288,10 @@ def _generate(seed: int, count: int, out: str, single_dummy: bool = False) -> in
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
     except OSError as error:
-        print(f"fivehundred puzzle: cannot write {one_line(out)}: {error.strerror or error}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred puzzle: cannot write {one_line(out)}: {error.strerror or error}",
+            file=sys.stderr,
+        )
         return 2
     return 0
 
@@ -272,8 +300,7 @@ def _verify(path: str) -> int:
     try:
         import fivehundred.solver  # noqa: F401
     except ImportError as error:
-        print(f"fivehundred puzzle: --verify needs the solver: {one_line(error)}",
-              file=sys.stderr)  # fmt: skip
+        print(f"fivehundred puzzle: --verify needs the solver: {one_line(error)}", file=sys.stderr)
         return 2
     from fivehundred.errors import RecordError
     from fivehundred.record import load_json

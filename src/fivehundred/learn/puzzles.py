@@ -385,6 +385,10 @@ def load_shipped() -> list[dict[str, Any]]:
 def puzzle_set(seed: int, found: list[dict[str, Any]]) -> dict[str, Any]:
     """The JSON of a set: how it was made (``fivehundred puzzle --generate --seed S
     --count N``) and the puzzles."""
-    return {"format": PUZZLE_FORMAT, "seed": seed, "count": len(found),
-            "command": f"fivehundred puzzle --generate --seed {seed} --count {len(found)}",
-            "puzzles": found}  # fmt: skip
+    return {
+        "format": PUZZLE_FORMAT,
+        "seed": seed,
+        "count": len(found),
+        "command": f"fivehundred puzzle --generate --seed {seed} --count {len(found)}",
+        "puzzles": found,
+    }

@@ -65,8 +65,9 @@ def _cards_text(mask: CardMask, two: bool) -> str:
 
 def _redeal(hand: HandState) -> HandState:
     """The hand as dealt, before any call (the dummies' and the stock's order kept)."""
-    return HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal,
-                     hand.barred)  # fmt: skip
+    return HandState(
+        hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal, hand.barred
+    )
 
 
 def review_calls(
@@ -91,16 +92,21 @@ def review_calls(
             if suggested != action:
                 points = evaluate_calls(obs, [action, suggested], salt + len(replay.history))
             cost = round(points[suggested] - points[action]) if points else None
-            out.append({
-                "phase": "call", "seat": seat, "made": action_text(action, two),
-                "points": round(points[action]) if points else None,
-                "suggested_points": round(points[suggested]) if points else None,
-                "cost": cost,
-                "made_text": call_text(action, two),
-                "suggested": action_text(suggested, two),
-                "suggested_text": call_text(suggested, two),
-                "agrees": suggested == action, "why": why,
-            })  # fmt: skip
+            out.append(
+                {
+                    "phase": "call",
+                    "seat": seat,
+                    "made": action_text(action, two),
+                    "points": round(points[action]) if points else None,
+                    "suggested_points": round(points[suggested]) if points else None,
+                    "cost": cost,
+                    "made_text": call_text(action, two),
+                    "suggested": action_text(suggested, two),
+                    "suggested_text": call_text(suggested, two),
+                    "agrees": suggested == action,
+                    "why": why,
+                }
+            )
         replay.apply(action)
     return out
 
@@ -206,8 +212,9 @@ def review_discard(
     candidates = discard_candidates(heuristic, full, hand.contract, hand.rules)
     why = ""
     try:
-        mask, why = discard_by_simulation(state.observation(seat, scores), heuristic, 8,
-                                          random.Random(salt), None, False)  # fmt: skip
+        mask, why = discard_by_simulation(
+            state.observation(seat, scores), heuristic, 8, random.Random(salt), None, False
+        )
         candidates = [mask, *candidates]
     except Exception:
         pass
@@ -224,12 +231,17 @@ def review_discard(
     best = (min if misere else max)(totals, key=lambda m: totals[m])
     cost = abs(totals[best] - totals[discarded])
     return {
-        "phase": "discard", "seat": seat, "made": _cards_text(discarded, two),
-        "tricks": totals[discarded], "best": _cards_text(best, two),
-        "best_tricks": totals[best], "cost": cost,
+        "phase": "discard",
+        "seat": seat,
+        "made": _cards_text(discarded, two),
+        "tricks": totals[discarded],
+        "best": _cards_text(best, two),
+        "best_tricks": totals[best],
+        "cost": cost,
         "alternatives": {_cards_text(m, two): t for m, t in totals.items()},
-        "search_choice": _cards_text(candidates[0], two) if why else None, "why": why,
-    }  # fmt: skip
+        "search_choice": _cards_text(candidates[0], two) if why else None,
+        "why": why,
+    }
 
 
 def review_cards(hand: HandState, seat: int) -> tuple[int, list[dict[str, Any]]]:
@@ -359,12 +371,16 @@ def review_text(result: dict[str, Any], seats: int = 4, two: bool = False) -> st
         ranked = sorted(differing, key=lambda c: (-(c["cost"] or 0), c["hand"]))
         for c in ranked[:TOP]:
             why = f" ({c['why']})" if c["why"] else ""
-            lines.append(f"  hand {c['hand']}: you called {c['made_text']}; the search player "
-                         f"calls {c['suggested_text']}{why}")  # fmt: skip
+            lines.append(
+                f"  hand {c['hand']}: you called {c['made_text']}; the search player "
+                f"calls {c['suggested_text']}{why}"
+            )
             if c["cost"] is not None:
-                lines.append(f"    on {CALL_DEALS} deals that fit the auction: "
-                             f"{c['made_text']} {c['points']:+d} points expected, "
-                             f"{c['suggested_text']} {c['suggested_points']:+d}")  # fmt: skip
+                lines.append(
+                    f"    on {CALL_DEALS} deals that fit the auction: "
+                    f"{c['made_text']} {c['points']:+d} points expected, "
+                    f"{c['suggested_text']} {c['suggested_points']:+d}"
+                )
     acc = result["accuracy"]
     counts = result["counts"]
     lines.append(

@@ -139,8 +139,9 @@ def find_single(state: HandState) -> dict[str, Any] | None:
     if len(sure) != 1:
         return None
     solution = sure[0]
-    tempting = sorted((a for a in wins if a != solution and 2 * wins[a] >= count),
-                      key=lambda a: (-wins[a], a))  # fmt: skip
+    tempting = sorted(
+        (a for a in wins if a != solution and 2 * wins[a] >= count), key=lambda a: (-wins[a], a)
+    )
     if not tempting:
         return None
     return {"count": count, "wins": wins, "solution": solution, "tempting": tempting}

@@ -24,22 +24,36 @@ def _data_dir() -> Path:
 
 
 def pad_main(argv: list[str]) -> int:
-    parser = OneLineParser(prog="fivehundred pad",
-                           description="Keep the score of a game played with real cards. "
-                           "The pad is saved after every hand; run again to continue it.")  # fmt: skip
+    parser = OneLineParser(
+        prog="fivehundred pad",
+        description="Keep the score of a game played with real cards. "
+        "The pad is saved after every hand; run again to continue it.",
+    )
     parser.add_argument("--new", action="store_true", help="start a new pad (the old one is kept)")
     parser.add_argument("--players", help="names in seat order, comma-separated (with --new)")
     parser.add_argument("--preset", default="australian", help="the rules (with --new)")
-    parser.add_argument("--variant", action="append", default=[], metavar="NAME[=VALUE]",
-                        help="a scoring variant, e.g. --variant rule_490=false (repeatable)")  # fmt: skip
-    parser.add_argument("--dealer", default="1",
-                        help="the first dealer: a player's name, or their number in --players "
-                        "counting from 1 (default 1)")  # fmt: skip
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a scoring variant, e.g. --variant rule_490=false (repeatable)",
+    )
+    parser.add_argument(
+        "--dealer",
+        default="1",
+        help="the first dealer: a player's name, or their number in --players "
+        "counting from 1 (default 1)",
+    )
     parser.add_argument("--file", type=Path, help="the pad file (default: the data directory)")
-    parser.add_argument("--plain", action="store_true",
-                        help="line mode: commands on standard input (automatic when not on a terminal)")  # fmt: skip
-    parser.add_argument("--web", action="store_true",
-                        help="serve the browser pad alone on 127.0.0.1 (see --port)")  # fmt: skip
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="line mode: commands on standard input (automatic when not on a terminal)",
+    )
+    parser.add_argument(
+        "--web", action="store_true", help="serve the browser pad alone on 127.0.0.1 (see --port)"
+    )
     parser.add_argument("--port", type=int, default=8500, help="port for --web (default 8500)")
     args = parser.parse_args(argv)
     if args.web:

@@ -31,9 +31,12 @@ HELP = (
     if __doc__
     else ""
 )
-REVOKES = {"rd": model.REVOKE_DEFENDER, "rc": model.REVOKE_CONTRACTOR,
-           "revoke=defender": model.REVOKE_DEFENDER,
-           "revoke=contractor": model.REVOKE_CONTRACTOR}  # fmt: skip
+REVOKES = {
+    "rd": model.REVOKE_DEFENDER,
+    "rc": model.REVOKE_CONTRACTOR,
+    "revoke=defender": model.REVOKE_DEFENDER,
+    "revoke=contractor": model.REVOKE_CONTRACTOR,
+}
 
 
 def find_player(pad: Pad, word: str) -> int:
@@ -80,8 +83,11 @@ def parse_hand(pad: Pad, text: str) -> dict[str, Any]:
         raise PadError(f"{words[0]!r} is not a contract (6S … 10NT, misere, open_misere)") from None
     if len(words) < 3:
         raise PadError("a hand needs the contract, the contractor and the tricks: 8H bob 8")
-    entry = {"kind": model.HAND, "contract": action_text(contract),
-             "contractor": find_player(pad, words[1])}  # fmt: skip
+    entry = {
+        "kind": model.HAND,
+        "contract": action_text(contract),
+        "contractor": find_player(pad, words[1]),
+    }
     rest = words[2:]
     if rest and rest[0].lower() == "with":
         if len(rest) < 2:
@@ -127,8 +133,18 @@ class PadSession:
     def preview(self, text: str) -> str:
         """What the line would do, from the engine, without changing anything."""
         words = text.split()
-        if not words or words[0].lower() in ("undo", "redo", "table", "need", "help", "export",
-                                             "csv", "import", "delete", "new"):  # fmt: skip
+        if not words or words[0].lower() in (
+            "undo",
+            "redo",
+            "table",
+            "need",
+            "help",
+            "export",
+            "csv",
+            "import",
+            "delete",
+            "new",
+        ):
             return ""
         editing = words[0].lower() == "edit"
         try:
@@ -187,8 +203,10 @@ class PadSession:
                 if head == "csv":
                     target.write_text(model.pad_csv(self.pad.data), encoding="utf-8")
                 else:
-                    target.write_text(json.dumps(self.pad.data, indent=1, ensure_ascii=False) + "\n",
-                                      encoding="utf-8")  # fmt: skip
+                    target.write_text(
+                        json.dumps(self.pad.data, indent=1, ensure_ascii=False) + "\n",
+                        encoding="utf-8",
+                    )
             except OSError as error:
                 raise PadError(f"cannot write {target}: {error.strerror}") from None
             return f"written to {target}"
@@ -229,8 +247,10 @@ def read_pad(path: Path) -> dict[str, Any]:
 def table_text(pad: Pad) -> str:
     """The bid table of the pad's rules, from the engine."""
     table = model.bid_table(pad.rules)
-    lines = [f"bid values ({table['table'].replace('_', ' ')})",
-             "      " + "".join(f"{s:>6}" for s in table["strains"])]  # fmt: skip
+    lines = [
+        f"bid values ({table['table'].replace('_', ' ')})",
+        "      " + "".join(f"{s:>6}" for s in table["strains"]),
+    ]
     for row in table["rows"]:
         lines.append(f"{row['tricks']:>4}  " + "".join(f"{v:>6}" for v in row["values"]))
     if table["misere"]:
@@ -244,10 +264,11 @@ def need_text(pad: Pad) -> str:
     if not answers:
         return pad.result.won_by or "the game is over"
     return "\n".join(
-        f"{a['name']}: {a['label']} ({a['value']}) or higher, made" if a["contract"]
+        f"{a['name']}: {a['label']} ({a['value']}) or higher, made"
+        if a["contract"]
         else f"{a['name']}: no single contract wins from here"
         for a in answers
-    )  # fmt: skip
+    )
 
 
 def hand_text(pad: Pad, index: int) -> str:

@@ -45,8 +45,9 @@ def local_server(port: int = 0) -> Iterator[str]:
     import uvicorn
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(make_app(), host="127.0.0.1", port=port,
-                                           log_level="warning"))  # fmt: skip
+    server = uvicorn.Server(
+        uvicorn.Config(make_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

@@ -390,8 +390,9 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     raw_defenders = entry.get("defenders")
     if needs_defender_tricks(rules, contract, contractor, partner):
         if not isinstance(raw_defenders, list) or len(raw_defenders) != len(defenders):
-            raise PadError(f"{where}.defenders: the tricks of each of the {len(defenders)} "
-                           "defending sides")  # fmt: skip
+            raise PadError(
+                f"{where}.defenders: the tricks of each of the {len(defenders)} defending sides"
+            )
         for index, side in enumerate(defenders):
             defence[side] = _int(raw_defenders[index], f"{where}.defenders[{index}]", 0, TRICKS)
         if team_tricks + sum(defence.values()) != TRICKS:
@@ -428,8 +429,9 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     if not isinstance(claim_wrong, bool):
         raise PadError(f"{where}.claim_wrong: true or false, got {claim_wrong!r}")
     if claim_wrong and not (rules.claim and BID_BASE <= contract < MISERE):
-        raise PadError(f"{where}.claim_wrong: only with the claim house rule, in a suit or "
-                       "no-trump contract")  # fmt: skip
+        raise PadError(
+            f"{where}.claim_wrong: only with the claim house rule, in a suit or no-trump contract"
+        )
     return EngineHand(contract, contractor, partners, tuple(tricks_won), winners, claim_wrong)
 
 
@@ -487,16 +489,24 @@ def _points(value: int) -> str:
 
 
 def _hand_reasons(
-    pad: Mapping[str, Any], rules: Rules, entry: Mapping[str, Any], eng: EngineHand,
-    score: HandScore, before: Sequence[int], after: Sequence[int], names: Sequence[str],
-) -> list[str]:  # fmt: skip
+    pad: Mapping[str, Any],
+    rules: Rules,
+    entry: Mapping[str, Any],
+    eng: EngineHand,
+    score: HandScore,
+    before: Sequence[int],
+    after: Sequence[int],
+    names: Sequence[str],
+) -> list[str]:
     kind = entry["kind"]
     if kind == MISDEAL:
         return ["misdeal: the same dealer deals again, no score"]
     if kind == PASSED:
         if rules.allpass == ALLPASS_PLAY_NT:
-            return [f"all passed, played in no trumps: {names[s]} {_points(p)}"
-                    for s, p in enumerate(score.points)]  # fmt: skip
+            return [
+                f"all passed, played in no trumps: {names[s]} {_points(p)}"
+                for s, p in enumerate(score.points)
+            ]
         return ["all passed: no score"]
     players = pad["players"]
     label = contract_label(eng.contract)
@@ -506,8 +516,9 @@ def _hand_reasons(
     revoke = entry.get("revoke")
     reasons = []
     if revoke == REVOKE_DEFENDER:
-        reasons.append("revoke by a defender: the contract counts as made, the defenders "
-                       "score nothing")  # fmt: skip
+        reasons.append(
+            "revoke by a defender: the contract counts as made, the defenders score nothing"
+        )
     elif revoke == REVOKE_CONTRACTOR:
         reasons.append("revoke by the contractor: the contract fails")
     if eng.claim_wrong:
@@ -520,22 +531,27 @@ def _hand_reasons(
     slam = score.made and not is_misere(eng.contract) and team_tricks == TRICKS and gain > value
     extra = " (slam)" if slam else ""
     for side in score.contracting_sides:
-        reasons.append(f"{label} by {who} {made_text}{extra}: {names[side]} "
-                       f"{_points(score.points[side])}")  # fmt: skip
+        reasons.append(
+            f"{label} by {who} {made_text}{extra}: {names[side]} {_points(score.points[side])}"
+        )
     for side, gained in enumerate(score.points):
         if side in score.contracting_sides or revoke == REVOKE_DEFENDER:
             continue
         held = ""
         if after[side] != before[side] + gained:
             held = f", held at {after[side]}"
-        tricks = sum(eng.tricks_won[s] for s in range(rules.seats)
-                     if side_of_seats(rules)[s] == side and s not in {eng.contractor, *eng.partners})  # fmt: skip
+        tricks = sum(
+            eng.tricks_won[s]
+            for s in range(rules.seats)
+            if side_of_seats(rules)[s] == side and s not in {eng.contractor, *eng.partners}
+        )
         if is_misere(eng.contract):
             if gained:
                 reasons.append(f"{names[side]} defending: {_points(gained)}{held}")
             continue
-        reasons.append(f"{names[side]} {tricks} trick{'s' if tricks != 1 else ''}: "
-                       f"{_points(gained)}{held}")  # fmt: skip
+        reasons.append(
+            f"{names[side]} {tricks} trick{'s' if tricks != 1 else ''}: {_points(gained)}{held}"
+        )
     return reasons
 
 
@@ -568,11 +584,27 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         where = f"hands[{index}]"
         eng = engine_hand(rules, entry, where)
         if result.winner is not None:
-            result.lines.append(HandLine(index, dealer, [0] * sides, list(totals),
-                                         ["after the end of the game: not counted"], None, True))  # fmt: skip
+            result.lines.append(
+                HandLine(
+                    index,
+                    dealer,
+                    [0] * sides,
+                    list(totals),
+                    ["after the end of the game: not counted"],
+                    None,
+                    True,
+                )
+            )
             continue
-        score = score_hand(rules, eng.contract, eng.contractor, eng.partners, eng.tricks_won,
-                           eng.trick_winners, claim_wrong=eng.claim_wrong)  # fmt: skip
+        score = score_hand(
+            rules,
+            eng.contract,
+            eng.contractor,
+            eng.partners,
+            eng.tricks_won,
+            eng.trick_winners,
+            claim_wrong=eng.claim_wrong,
+        )
         before = totals
         totals = apply_hand_to_scores(rules, totals, score)
         reasons = _hand_reasons(pad, rules, entry, eng, score, before, totals, names)
@@ -611,23 +643,31 @@ def needed_to_win(pad: Mapping[str, Any], result: PadResult | None = None) -> li
         defenders = defending_sides(rules, contractor, None)
         found = None
         for call in allowed_contracts(rules):
-            entry: dict[str, Any] = {"kind": HAND, "contract": action_text(call),
-                                     "contractor": contractor, "tricks": bid_tricks(call)}  # fmt: skip
+            entry: dict[str, Any] = {
+                "kind": HAND,
+                "contract": action_text(call),
+                "contractor": contractor,
+                "tricks": bid_tricks(call),
+            }
             if needs_defender_tricks(rules, call, contractor, None):
                 entry["defenders"] = [TRICKS - bid_tricks(call)] + [0] * (len(defenders) - 1)
             eng = engine_hand(rules, entry)
-            score = score_hand(rules, eng.contract, eng.contractor, eng.partners,
-                               eng.tricks_won, eng.trick_winners)  # fmt: skip
+            score = score_hand(
+                rules, eng.contract, eng.contractor, eng.partners, eng.tricks_won, eng.trick_winners
+            )
             totals = apply_hand_to_scores(rules, result.totals, score)
             if game_winner(rules, totals, score) == side:
                 found = call
                 break
-        answers.append({
-            "side": side, "name": name,
-            "contract": action_text(found) if found is not None else None,
-            "label": contract_label(found) if found is not None else None,
-            "value": bid_value(found, rules) if found is not None else None,
-        })  # fmt: skip
+        answers.append(
+            {
+                "side": side,
+                "name": name,
+                "contract": action_text(found) if found is not None else None,
+                "label": contract_label(found) if found is not None else None,
+                "value": bid_value(found, rules) if found is not None else None,
+            }
+        )
     return answers
 
 
@@ -754,17 +794,37 @@ def pad_csv(pad: Mapping[str, Any]) -> str:
     result = score_pad(pad)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["hand", "dealer", "kind", "contract", "contractor", "tricks", "revoke",
-                     *[f"{n} points" for n in result.sides], *[f"{n} total" for n in result.sides],
-                     "reasons"])  # fmt: skip
+    writer.writerow(
+        [
+            "hand",
+            "dealer",
+            "kind",
+            "contract",
+            "contractor",
+            "tricks",
+            "revoke",
+            *[f"{n} points" for n in result.sides],
+            *[f"{n} total" for n in result.sides],
+            "reasons",
+        ]
+    )
     players = pad["players"]
     for line, entry in zip(result.lines, pad.get("hands", []), strict=True):
         contractor = entry.get("contractor")
-        writer.writerow([line.index + 1, players[line.dealer], entry.get("kind"),
-                         entry.get("contract", ""),
-                         players[contractor] if isinstance(contractor, int) else "",
-                         entry.get("tricks", ""), entry.get("revoke") or "",
-                         *line.points, *line.totals, "; ".join(line.reasons)])  # fmt: skip
+        writer.writerow(
+            [
+                line.index + 1,
+                players[line.dealer],
+                entry.get("kind"),
+                entry.get("contract", ""),
+                players[contractor] if isinstance(contractor, int) else "",
+                entry.get("tricks", ""),
+                entry.get("revoke") or "",
+                *line.points,
+                *line.totals,
+                "; ".join(line.reasons),
+            ]
+        )
     return out.getvalue()
 
 

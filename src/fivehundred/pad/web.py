@@ -330,8 +330,11 @@ async def pad_score(request: Request) -> Any:
 @_guard
 async def pad_csv(request: Request) -> Any:
     text = model.handle("csv", await _body(request))["csv"]
-    return Response(text, media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="pad.csv"'})  # fmt: skip
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="pad.csv"'},
+    )
 
 
 @router.post("/api/pad/share")

@@ -94,8 +94,9 @@ def solve_position(pos: Position) -> int:
     t = table()
     h, st = pos.packed()
     st[_engine.S_GEN] = t.next_gen()
-    further = _engine.solve_dense(h, st, t.buf, t.keys, t.check, 0, pos.tricks_left,
-                                  int(st[_engine.S_TCOUNT]))  # fmt: skip
+    further = _engine.solve_dense(
+        h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[_engine.S_TCOUNT])
+    )
     _NODES[0] += int(st[_engine.S_NODES])
     return pos.won + int(further)
 
@@ -127,8 +128,9 @@ def playouts_position(pos: Position, n: int, seed: int) -> npt.NDArray[np.int64]
     """Final contracting-side totals of ``n`` uniformly random playouts from ``pos``."""
     results = np.zeros(max(n, 0), np.int64)
     h, st, tc, tp, side, voids, suitm, csuit, _ = pos.arrays()
-    _engine.playouts_dense(h, st, tc, tp, side, voids, suitm, csuit, n,
-                           seed & 0xFFFFFFFFFFFFFFFF, results)  # fmt: skip
+    _engine.playouts_dense(
+        h, st, tc, tp, side, voids, suitm, csuit, n, seed & 0xFFFFFFFFFFFFFFFF, results
+    )
     return results + pos.won
 
 
@@ -174,8 +176,15 @@ def hi_lo_made(state: HandState) -> bool:
         won = s.tricks_won[contractor]
         if s.is_over or won > HI_LO_TRICKS:
             return won == HI_LO_TRICKS
-        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
-               tuple(s.void_shown), len(s.tricks), won)  # fmt: skip
+        key = (
+            tuple(s.hands),
+            tuple(s.trick_actions),
+            s.to_move,
+            s.suits_led,
+            tuple(s.void_shown),
+            len(s.tricks),
+            won,
+        )
         if key in memo:
             return memo[key]
         if solve_position(Position.from_state(s)) < HI_LO_TRICKS:

@@ -63,8 +63,9 @@ def strain_table(start: HandState) -> dict[str, int]:
     # eldest leads (then the first active seat from the dealer's left)
     active = tuple(s for s in all_seats if s == contractor or sides[s] != sides[contractor])
     misere_leader = leader if leader in active else contractor
-    pos = Position.build(make_context(NO_TRUMPS, misere=True), active, (contractor,),
-                         start.hands, misere_leader)  # fmt: skip
+    pos = Position.build(
+        make_context(NO_TRUMPS, misere=True), active, (contractor,), start.hands, misere_leader
+    )
     table["misere"] = solve_position(pos)
     return table
 
@@ -84,8 +85,11 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
         return {"contract": None, "note": "no contract: nothing to analyse"}
     start = start_of_play(state)
     if start.phase != PLAY:
-        return {"contract": action_text(state.contract, two), "contractor": state.contractor,
-                "note": "play has not started"}  # fmt: skip
+        return {
+            "contract": action_text(state.contract, two),
+            "contractor": state.contractor,
+            "note": "play has not started",
+        }
     seats = contracting_seats(start)
     out: dict[str, Any] = {
         "contract": action_text(state.contract, two),
@@ -114,10 +118,17 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
             values = card_values(position)
             best_value = max(values.values()) if wants_more else min(values.values())
             best = next(a for a, v in values.items() if v == best_value)
-            mistakes.append({"trick": trick_number, "seat": seat,
-                             "card": action_text(action, two), "cost": cost,
-                             "best": action_text(best, two), "kept": best_value,
-                             "after": after})  # fmt: skip
+            mistakes.append(
+                {
+                    "trick": trick_number,
+                    "seat": seat,
+                    "card": action_text(action, two),
+                    "cost": cost,
+                    "best": action_text(best, two),
+                    "kept": best_value,
+                    "after": after,
+                }
+            )
         position = child
         value = after
     out["mistakes"] = mistakes
@@ -141,20 +152,27 @@ def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
     lines = [f"Contract {analysis['contract']} by {who}."]
     dd = analysis["double_dummy"]
     actual = analysis["actual"]
-    lines.append(f"Double-dummy from the first lead: {dd} trick{'s' if dd != 1 else ''}"
-                 + (f"; taken: {actual}." if actual is not None else "."))  # fmt: skip
+    lines.append(
+        f"Double-dummy from the first lead: {dd} trick{'s' if dd != 1 else ''}"
+        + (f"; taken: {actual}." if actual is not None else ".")
+    )
     strains = analysis["strains"]
     cells = [f"{SUIT_SYMBOLS[i]} {strains[STRAIN_LETTERS[i]]}" for i in range(4)]
     cells.append(f"NT {strains['NT']}")
-    lines.append("Double-dummy tricks for the contractor's side by strain: " + "  ".join(cells)
-                 + f"  (misère, contractor alone: {strains['misere']})")  # fmt: skip
+    lines.append(
+        "Double-dummy tricks for the contractor's side by strain: "
+        + "  ".join(cells)
+        + f"  (misère, contractor alone: {strains['misere']})"
+    )
     if analysis["mistakes"]:
         lines.append("Cards that cost tricks against best play:")
         for m in analysis["mistakes"]:
             card = _display(m["card"], two)
             best = _display(m["best"], two)
-            lines.append(f"  trick {m['trick']}, seat {m['seat']}: {card} cost "
-                         f"{_cost_text(m['cost'])}; {best} kept {m['kept']}")  # fmt: skip
+            lines.append(
+                f"  trick {m['trick']}, seat {m['seat']}: {card} cost "
+                f"{_cost_text(m['cost'])}; {best} kept {m['kept']}"
+            )
     else:
         lines.append("No card cost a trick against best play.")
     return "\n".join(lines)
@@ -162,13 +180,17 @@ def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
 
 def main(argv: list[str]) -> int:
     """``fivehundred analyse RECORD [--json]``; exit 2 with one line on bad input."""
-    parser = _Parser(prog="fivehundred analyse",
-                     description="Double-dummy analysis of a hand (or game) record.")  # fmt: skip
+    parser = _Parser(
+        prog="fivehundred analyse", description="Double-dummy analysis of a hand (or game) record."
+    )
     parser.add_argument("file", help="record file, or - for standard input")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--review", metavar="SEAT",
-                        help="review one seat's calls, discards and cards: the costliest "
-                        "choices and the accuracy by phase (fivehundred.learn.review)")  # fmt: skip
+    parser.add_argument(
+        "--review",
+        metavar="SEAT",
+        help="review one seat's calls, discards and cards: the costliest "
+        "choices and the accuracy by phase (fivehundred.learn.review)",
+    )
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
@@ -182,14 +204,18 @@ def main(argv: list[str]) -> int:
         from fivehundred.learn.review import review_main
 
         return review_main(replayed, args.review, args.json)
-    hands = (list(replayed.finished_hands) + ([replayed.hand] if replayed.hand.history
-                                               and not replayed.hand.is_over else [])
-             if isinstance(replayed, GameState) else [replayed])  # fmt: skip
+    hands = (
+        list(replayed.finished_hands)
+        + ([replayed.hand] if replayed.hand.history and not replayed.hand.is_over else [])
+        if isinstance(replayed, GameState)
+        else [replayed]
+    )
     try:
         analyses = [analyse_hand(hand) for hand in hands]
     except (FiveHundredError, ValueError) as error:
-        print(f"fivehundred analyse: {one_line(RecordError('record', str(error)))}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred analyse: {one_line(RecordError('record', str(error)))}", file=sys.stderr
+        )
         return 2
     if args.json:
         payload: Any = analyses[0] if isinstance(replayed, HandState) else analyses

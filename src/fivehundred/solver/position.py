@@ -98,10 +98,20 @@ class Position:
         return self.seats[int(self.st[E.S_TOMOVE])]
 
     @classmethod
-    def build(cls, ctx: PlayContext, active: Sequence[int], contracting: Sequence[int],
-              hands: Sequence[CardMask], to_move: int, trick: Sequence[tuple[int, Card]] = (),
-              led_suit: int = -1, suits_led: int = 0, void_shown: Sequence[int] | None = None,
-              joker_lead_not_renounced: bool = False, won: int = 0) -> Position:  # fmt: skip
+    def build(
+        cls,
+        ctx: PlayContext,
+        active: Sequence[int],
+        contracting: Sequence[int],
+        hands: Sequence[CardMask],
+        to_move: int,
+        trick: Sequence[tuple[int, Card]] = (),
+        led_suit: int = -1,
+        suits_led: int = 0,
+        void_shown: Sequence[int] | None = None,
+        joker_lead_not_renounced: bool = False,
+        won: int = 0,
+    ) -> Position:
         """A position from bare facts.
 
         ``hands`` is indexed by seat (only the ``active`` seats are read); ``trick`` the
@@ -185,8 +195,21 @@ class Position:
         suitm = np.array(suitm_l, np.uint64)
         csuit = np.array(csuit_l, np.int64)
         crank = np.array(crank_l, np.int64)
-        return cls(h, st, tc, tp, side, voids, suitm, csuit, crank, real, active, won,
-                   ctx.free_jokers & in_play)  # fmt: skip
+        return cls(
+            h,
+            st,
+            tc,
+            tp,
+            side,
+            voids,
+            suitm,
+            csuit,
+            crank,
+            real,
+            active,
+            won,
+            ctx.free_jokers & in_play,
+        )
 
     @classmethod
     def from_state(cls, state: HandState) -> Position:
@@ -199,9 +222,19 @@ class Position:
         contracting = (state.contractor, *state.partners)
         won = sum(state.tricks_won[s] for s in contracting)
         trick = list(zip(state.trick_seats, state.trick_cards, strict=True))
-        pos = cls.build(state.ctx, state.active, contracting, state.hands, state.to_move,
-                        trick, state.led_suit, state.suits_led, state.void_shown,
-                        state.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED, won)  # fmt: skip
+        pos = cls.build(
+            state.ctx,
+            state.active,
+            contracting,
+            state.hands,
+            state.to_move,
+            trick,
+            state.led_suit,
+            state.suits_led,
+            state.void_shown,
+            state.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+            won,
+        )
         if pos.tricks_left != TRICKS_PER_HAND - len(state.tricks):
             raise ValueError("hands and tricks played disagree")
         return pos
@@ -238,8 +271,20 @@ class Position:
         st[E.O_CRANK : E.O_CRANK + 64] = self.crank
         return h, st
 
-    def arrays(self) -> tuple[MaskArray, IntArray, IntArray, IntArray, IntArray, IntArray,
-                              MaskArray, IntArray, IntArray]:  # fmt: skip
+    def arrays(
+        self,
+    ) -> tuple[
+        MaskArray, IntArray, IntArray, IntArray, IntArray, IntArray, MaskArray, IntArray, IntArray
+    ]:
         """Working copies of the arrays a search mutates (and restores)."""
-        return (self.h.copy(), self.st.copy(), self.tc.copy(), self.tp.copy(), self.side,
-                self.voids.copy(), self.suitm, self.csuit, self.crank)  # fmt: skip
+        return (
+            self.h.copy(),
+            self.st.copy(),
+            self.tc.copy(),
+            self.tp.copy(),
+            self.side,
+            self.voids.copy(),
+            self.suitm,
+            self.csuit,
+            self.crank,
+        )

@@ -27,8 +27,14 @@ def minimax(state: HandState) -> int:
     def further(s: HandState) -> int:
         if s.is_over:
             return 0
-        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
-               tuple(s.void_shown), len(s.tricks))  # fmt: skip
+        key = (
+            tuple(s.hands),
+            tuple(s.trick_actions),
+            s.to_move,
+            s.suits_led,
+            tuple(s.void_shown),
+            len(s.tricks),
+        )
         if key in memo:
             return memo[key]
         before = won(s)
@@ -64,8 +70,15 @@ def minimax_hi_lo(state: HandState) -> bool:
         won = s.tricks_won[contractor]
         if s.is_over or won > 5 or won + 10 - len(s.tricks) < 5:
             return won == 5 and s.is_over
-        key = (tuple(s.hands), tuple(s.trick_actions), s.to_move, s.suits_led,
-               tuple(s.void_shown), len(s.tricks), won)  # fmt: skip
+        key = (
+            tuple(s.hands),
+            tuple(s.trick_actions),
+            s.to_move,
+            s.suits_led,
+            tuple(s.void_shown),
+            len(s.tricks),
+            won,
+        )
         if key not in memo:
             results = []
             for action in s.legal_actions():

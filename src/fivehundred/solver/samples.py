@@ -32,8 +32,12 @@ KINDS = ("suit", "nt", "nt_nominated", "misere", "open_misere")
 #: The house contracts (R-HOUSE; the rules must allow them, see :data:`HOUSE_RULES`).
 HOUSE_KINDS = ("hi_lo", "double_misere", "shields_double", "patastrophe")
 HOUSE_RULES = make_rules("australian", {kind: True for kind in HOUSE_KINDS})
-_HOUSE_CALLS = {"hi_lo": HI_LO, "double_misere": DOUBLE_MISERE,
-                "shields_double": SHIELDS_DOUBLE, "patastrophe": PATASTROPHE}  # fmt: skip
+_HOUSE_CALLS = {
+    "hi_lo": HI_LO,
+    "double_misere": DOUBLE_MISERE,
+    "shields_double": SHIELDS_DOUBLE,
+    "patastrophe": PATASTROPHE,
+}
 
 
 def _auction(state: HandState, kind: str, rng: random.Random) -> None:
@@ -74,8 +78,9 @@ def start_of_play(seed: int, kind: str = "suit", rules: Rules | None = None) -> 
     return state
 
 
-def random_position(seed: int, kind: str, tricks_left: int, in_trick: int = 0,
-                    rules: Rules | None = None) -> HandState:  # fmt: skip
+def random_position(
+    seed: int, kind: str, tricks_left: int, in_trick: int = 0, rules: Rules | None = None
+) -> HandState:
     """A hand of ``kind`` played at random to ``tricks_left`` tricks (and ``in_trick``
     cards of the next, at most one fewer than the players) left to play."""
     state = start_of_play(seed, kind, rules)

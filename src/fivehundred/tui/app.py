@@ -82,8 +82,15 @@ from fivehundred.tui.widgets import (
 )
 
 #: Short labels of the bid box's calls that are words (the tooltip has the whole name).
-BID_BOX_LABELS = {MISERE: "mis", OPEN_MISERE: "open", BLIND_MISERE: "blind", HI_LO: "hilo",
-                  DOUBLE_MISERE: "dbl", SHIELDS_DOUBLE: "shld", PATASTROPHE: "pat"}  # fmt: skip
+BID_BOX_LABELS = {
+    MISERE: "mis",
+    OPEN_MISERE: "open",
+    BLIND_MISERE: "blind",
+    HI_LO: "hilo",
+    DOUBLE_MISERE: "dbl",
+    SHIELDS_DOUBLE: "shld",
+    PATASTROPHE: "pat",
+}
 #: Phases in which the person chooses a card of their own hand.
 HAND_PHASES = (PLAY, DISCARD, SLAM_PASS, TABLE_DISCARD)
 #: Computer players that decide in about a millisecond: no thread needed.
@@ -186,8 +193,12 @@ class OptionsScreen(ModalScreen[Any]):
             yield Label(Text("Five Hundred — options", style="bold"))
             with Horizontal(classes="row"):
                 yield Label("Rules")
-                yield Select([(p, p) for p in playable_presets()], value=settings.preset,
-                             allow_blank=False, id="preset")  # fmt: skip
+                yield Select(
+                    [(p, p) for p in playable_presets()],
+                    value=settings.preset,
+                    allow_blank=False,
+                    id="preset",
+                )
                 yield Label("Target")
                 yield Input(str(rules.target), id="target", type="integer")
             with Horizontal(classes="row"):
@@ -198,16 +209,20 @@ class OptionsScreen(ModalScreen[Any]):
             with Horizontal(classes="row"):
                 yield Label("Speed")
                 speed = min(SPEEDS, key=lambda item: abs(item[1] - settings.speed))[1]
-                yield Select([(n, v) for n, v in SPEEDS], value=speed, allow_blank=False,
-                             id="speed")  # fmt: skip
+                yield Select(
+                    [(n, v) for n, v in SPEEDS], value=speed, allow_blank=False, id="speed"
+                )
                 yield Label("Seed")
                 seed = "" if settings.seed is None else str(settings.seed)
                 yield Input(seed, placeholder="random", id="seed", type="integer")
             with Horizontal(classes="row"):
                 yield Label("Scoring")
-                yield Select([(t, t) for t in ("avondale", "original_1904", "perfect")],
-                             value=rules.scoring_table, allow_blank=False,
-                             id="scoring_table")  # fmt: skip
+                yield Select(
+                    [(t, t) for t in ("avondale", "original_1904", "perfect")],
+                    value=rules.scoring_table,
+                    allow_blank=False,
+                    id="scoring_table",
+                )
             yield Static("", id="option-error")
             with Horizontal(id="option-buttons"):
                 yield Button("Start new game (^N)", variant="primary", id="start")
@@ -223,8 +238,9 @@ class OptionsScreen(ModalScreen[Any]):
                 for name in sorted(VARIANTS):
                     if name in VALUE_VARIANTS:
                         continue
-                    box = TickBox(variant_label(name), self._variant_value(name, rules),
-                                  id=f"v-{name}")  # fmt: skip
+                    box = TickBox(
+                        variant_label(name), self._variant_value(name, rules), id=f"v-{name}"
+                    )
                     box.tooltip = VARIANT_HELP.get(name, "")
                     yield box
             yield Static("", id="variant-help")
@@ -372,11 +388,13 @@ class OptionsScreen(ModalScreen[Any]):
         except ValueError:
             raise ValueError(f"seed must be a whole number, not {seed_text!r}") from None
         settings = Settings(
-            preset=preset_name, variants=variants,
+            preset=preset_name,
+            variants=variants,
             opponents=str(self.query_one("#opponents", Select).value),
             partner=str(self.query_one("#partner", Select).value),
-            seed=seed, speed=float(self.query_one("#speed", Select).value),  # type: ignore[arg-type]
-        )  # fmt: skip
+            seed=seed,
+            speed=float(self.query_one("#speed", Select).value),  # type: ignore[arg-type]
+        )
         try:
             settings.rules()
         except FiveHundredError as error:
@@ -433,9 +451,15 @@ class TextScreen(ModalScreen[str]):
     #box-buttons Button { margin: 0 1; }
     """
 
-    def __init__(self, title: str, body: Text | str, buttons: list[tuple[str, str]],
-                 escape: str = "close", extra: Text | str | None = None,
-                 pages: dict[str, Callable[[], str]] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        title: str,
+        body: Text | str,
+        buttons: list[tuple[str, str]],
+        escape: str = "close",
+        extra: Text | str | None = None,
+        pages: dict[str, Callable[[], str]] | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.body = body
@@ -484,8 +508,9 @@ class TextScreen(ModalScreen[str]):
         if key in self.pages:
             button.disabled = True
             self.focus_first_button()
-            self.query_one("#box-text", Static).update("Working it out… (the first review "
-                                                       "prepares the solver)")  # fmt: skip
+            self.query_one("#box-text", Static).update(
+                "Working it out… (the first review prepares the solver)"
+            )
             self.show_page(self.pages[key])
             return
         self.dismiss(key)
@@ -582,8 +607,13 @@ class FiveHundredApp(App[int]):
         Binding("q", "quit_game", "Save & quit"),
     ]
 
-    def __init__(self, session: Session | None = None, settings: Settings | None = None,
-                 options_at_start: bool | None = None, can_resume: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        session: Session | None = None,
+        settings: Settings | None = None,
+        options_at_start: bool | None = None,
+        can_resume: bool = False,
+    ) -> None:
         super().__init__()
         self.session = session
         self.settings = settings or (session.settings if session else Settings())
@@ -636,8 +666,11 @@ class FiveHundredApp(App[int]):
             self.start_session()
 
     def open_options(self, start: bool = False) -> None:
-        screen = OptionsScreen(self.settings, in_game=not start and self.session is not None,
-                               can_resume=start and self.can_resume)  # fmt: skip
+        screen = OptionsScreen(
+            self.settings,
+            in_game=not start and self.session is not None,
+            can_resume=start and self.can_resume,
+        )
         self.push_screen(screen, self.options_closed)
 
     def options_closed(self, result: Any) -> None:
@@ -661,7 +694,8 @@ class FiveHundredApp(App[int]):
             storage.store_settings(current.to_dict())
         else:
             in_progress = (self.session is not None and not self.session.is_over) or (
-                self.session is None and self.can_resume)  # fmt: skip
+                self.session is None and self.can_resume
+            )
             if in_progress and not self.confirmed:
                 self.confirm_new_game(settings)
                 return
@@ -675,9 +709,11 @@ class FiveHundredApp(App[int]):
 
     def confirm_new_game(self, settings: Settings) -> None:
         """Ask before a new game replaces the one in progress (which is kept)."""
-        body = ("A game is in progress (or saved unfinished). Start a new one?\n\nIt is kept "
-                f"under {storage.data_dir() / storage.GAMES_DIR}: 'fivehundred play --list' "
-                "lists it and 'fivehundred play --resume N' continues it.")  # fmt: skip
+        body = (
+            "A game is in progress (or saved unfinished). Start a new one?\n\nIt is kept "
+            f"under {storage.data_dir() / storage.GAMES_DIR}: 'fivehundred play --list' "
+            "lists it and 'fivehundred play --resume N' continues it."
+        )
 
         def answered(key: str | None) -> None:
             if key == "new":
@@ -686,9 +722,15 @@ class FiveHundredApp(App[int]):
             elif self.session is None:
                 self.open_options(start=True)  # back to the options (Resume is there)
 
-        self.push_screen(TextScreen("Start a new game?", body,
-                                    [("Keep playing", "keep"), ("Start the new game", "new")],
-                                    "keep"), answered)  # fmt: skip
+        self.push_screen(
+            TextScreen(
+                "Start a new game?",
+                body,
+                [("Keep playing", "keep"), ("Start the new game", "new")],
+                "keep",
+            ),
+            answered,
+        )
 
     def start_session(self) -> None:
         session = self.session
@@ -802,8 +844,10 @@ class FiveHundredApp(App[int]):
                 text.append("Your bid: ← → ↑ ↓ and Enter in the bid box (only legal bids).")
             elif phase == DISCARD:
                 left = session.hand.discards_left
-                text.append(f"You hold the kitty (marked +): mark {plural(left, 'card')} to "
-                            "discard (Enter), then press d.")  # fmt: skip
+                text.append(
+                    f"You hold the kitty (marked +): mark {plural(left, 'card')} to "
+                    "discard (Enter), then press d."
+                )
             elif phase == NOMINATE:
                 text.append("Name the joker's suit for this no-trump hand (or none): ← → Enter.")
             elif phase == CALL:
@@ -813,8 +857,10 @@ class FiveHundredApp(App[int]):
             elif self.choosing_joker_lead is not None:
                 text.append("Lead the joker as which suit? ← → and Enter; Escape cancels.")
             elif session.acting_seat != HUMAN:
-                text.append(f"Play from {render.seat_label(session.rules, session.acting_seat)}: "
-                            "← → and Enter.")  # fmt: skip
+                text.append(
+                    f"Play from {render.seat_label(session.rules, session.acting_seat)}: "
+                    "← → and Enter."
+                )
             else:
                 led = (
                     "Your lead."
@@ -841,8 +887,12 @@ class FiveHundredApp(App[int]):
                     pass_button = button
             # Pass has the focus at first: Enter by mistake must not commit to a contract.
             focused = self.focused
-            if pass_button is not None and (fresh or not isinstance(focused, Button)
-                                            or focused.disabled or focused.parent is not bidbox):  # fmt: skip
+            if pass_button is not None and (
+                fresh
+                or not isinstance(focused, Button)
+                or focused.disabled
+                or focused.parent is not bidbox
+            ):
                 self.call_after_refresh(pass_button.focus)
         callbox = self.query_one("#callbox", KeyGrid)
         callbox.display = phase == CALL and human
@@ -851,11 +901,14 @@ class FiveHundredApp(App[int]):
             calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
             ctx0 = render.display_context(obs.contract, obs.joker_suits)
             order = render.sorted_cards(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
-            call_buttons = [GridButton(action_text(card, two), name=f"call-{card + CALL_BASE}",
-                                   compact=True) for card in order]  # fmt: skip
+            call_buttons = [
+                GridButton(action_text(card, two), name=f"call-{card + CALL_BASE}", compact=True)
+                for card in order
+            ]
             if GO_ALONE in obs.legal:
-                call_buttons.append(GridButton("alone", name=f"call-{GO_ALONE}", compact=True,
-                                           classes="alone"))  # fmt: skip
+                call_buttons.append(
+                    GridButton("alone", name=f"call-{GO_ALONE}", compact=True, classes="alone")
+                )
             callbox.mount_all(call_buttons)
             if call_buttons:
                 self.call_after_refresh(call_buttons[0].focus)
@@ -867,8 +920,15 @@ class FiveHundredApp(App[int]):
         if human and phase == DISCARD:
             left = session.hand.discards_left
             label = f"Discard {len(self.marked)}/{left} marked (d)"
-            buttons.append(GridButton(label, name="discard", variant="primary",
-                                  disabled=len(self.marked) != left, compact=True))  # fmt: skip
+            buttons.append(
+                GridButton(
+                    label,
+                    name="discard",
+                    variant="primary",
+                    disabled=len(self.marked) != left,
+                    compact=True,
+                )
+            )
         elif human and phase == NOMINATE:
             for action in obs.legal:
                 if action == NO_NOMINATION:
@@ -885,8 +945,13 @@ class FiveHundredApp(App[int]):
                 label = render.action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
                     label += f" {render.card_label(obs.drawn, two)}"
-                buttons.append(GridButton(action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE)
-                                      else label, name=f"choice-{action}", compact=True))  # fmt: skip
+                buttons.append(
+                    GridButton(
+                        action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE) else label,
+                        name=f"choice-{action}",
+                        compact=True,
+                    )
+                )
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
                 if JOKER_LEAD_BASE <= action < PASS:
@@ -914,8 +979,16 @@ class FiveHundredApp(App[int]):
         kitty = 0
         if phase == DISCARD and obs.seat == session.hand.contractor:
             kitty = obs.hand & ~session.hand.dealt[obs.seat]
-        hand_row.show(cards, reasons, two, self.marked, self.hinted,
-                      render.suit_groups(cards, ctx), focus=cards_active, kitty=kitty)  # fmt: skip
+        hand_row.show(
+            cards,
+            reasons,
+            two,
+            self.marked,
+            self.hinted,
+            render.suit_groups(cards, ctx),
+            focus=cards_active,
+            kitty=kitty,
+        )
 
     def card_reason(self, card: Card, legal: set[Action]) -> str | None:
         """Why the card may not be played now (with the rule id), or None if it may."""
@@ -940,8 +1013,10 @@ class FiveHundredApp(App[int]):
                 seat, action, _ = session.computer_choice()  # a millisecond or so
             else:
                 seat, action, _ = await asyncio.to_thread(session.computer_choice)
-            if session is not self.session or position != (session.hand_number,
-                                                            len(session.hand.history)):  # fmt: skip
+            if session is not self.session or position != (
+                session.hand_number,
+                len(session.hand.history),
+            ):
                 return  # undone or replaced while thinking
             session.apply_computer(seat, action)
             if delay > 0:
@@ -959,8 +1034,10 @@ class FiveHundredApp(App[int]):
         assert session is not None
 
         def progress(done: int, total: int) -> None:
-            self.preparing = (f"Preparing the double-dummy solver for the computer players: a "
-                              f"one-time step of up to a minute ({done}/{total})…")  # fmt: skip
+            self.preparing = (
+                f"Preparing the double-dummy solver for the computer players: a "
+                f"one-time step of up to a minute ({done}/{total})…"
+            )
             self.call_from_thread(self.refresh_view)
 
         self.preparing = "Preparing the double-dummy solver for the computer players…"
@@ -995,8 +1072,16 @@ class FiveHundredApp(App[int]):
         hand = session.game.finished_hands[index]
         totals = session.game.score_history[index]
         body = Text("\n".join(render.hand_summary_lines(hand, totals)))
-        hands = Text("\n".join([*render.hand_summary_lines(hand, totals), "",
-                                "Every hand as dealt:", *render.all_hands_lines(hand)]))  # fmt: skip
+        hands = Text(
+            "\n".join(
+                [
+                    *render.hand_summary_lines(hand, totals),
+                    "",
+                    "Every hand as dealt:",
+                    *render.all_hands_lines(hand),
+                ]
+            )
+        )
         buttons = [("Next hand", "next"), ("All hands", "hands"), ("Review", "review")]
         if session.is_over:
             buttons[0] = ("Final score", "next")
@@ -1004,8 +1089,12 @@ class FiveHundredApp(App[int]):
         def review() -> str:
             return "\n".join(review_lines(session, hand))
 
-        self.push_screen(TextScreen(f"Hand {index + 1} is over", body, buttons, "next", hands,
-                                    pages={"review": review}), self.summary_closed)  # fmt: skip
+        self.push_screen(
+            TextScreen(
+                f"Hand {index + 1} is over", body, buttons, "next", hands, pages={"review": review}
+            ),
+            self.summary_closed,
+        )
 
     def summary_closed(self, key: str | None) -> None:
         session = self.session
@@ -1020,14 +1109,21 @@ class FiveHundredApp(App[int]):
     def game_over_box(self) -> None:
         session = self.session
         assert session is not None
-        lines = [f"{winner_text(session)}!" if session.game.winner is not None else "Game over.",
-                 *([ended] if (ended := game_end_text(session)) else []),
-                 "", *render.sheet_lines(session.game), "",
-                 f"Record: {session.last_archive or session.path}",
-                 "Replay it with 'fivehundred show RECORD'."]  # fmt: skip
-        self.push_screen(TextScreen("Game over", "\n".join(lines),
-                                    [("New game", "new"), ("Quit", "quit")], "close"),
-                         self.game_over_closed)  # fmt: skip
+        lines = [
+            f"{winner_text(session)}!" if session.game.winner is not None else "Game over.",
+            *([ended] if (ended := game_end_text(session)) else []),
+            "",
+            *render.sheet_lines(session.game),
+            "",
+            f"Record: {session.last_archive or session.path}",
+            "Replay it with 'fivehundred show RECORD'.",
+        ]
+        self.push_screen(
+            TextScreen(
+                "Game over", "\n".join(lines), [("New game", "new"), ("Quit", "quit")], "close"
+            ),
+            self.game_over_closed,
+        )
 
     def game_over_closed(self, key: str | None) -> None:
         if key == "new":
@@ -1043,8 +1139,9 @@ class FiveHundredApp(App[int]):
         try:
             session.play(action)
         except FiveHundredError as error:
-            self.message = Text(f"Not allowed: {error_text(error, session.rules.joker_names)}",
-                                style="bold #e5484d")  # fmt: skip
+            self.message = Text(
+                f"Not allowed: {error_text(error, session.rules.joker_names)}", style="bold #e5484d"
+            )
             self.bell()
             self.refresh_view()
             return
@@ -1069,8 +1166,9 @@ class FiveHundredApp(App[int]):
             elif len(self.marked) < session.hand.discards_left:
                 self.marked.add(card)
             else:
-                self.message = (f"{plural(len(self.marked), 'card')} marked already: unmark "
-                                "one first.")  # fmt: skip
+                self.message = (
+                    f"{plural(len(self.marked), 'card')} marked already: unmark one first."
+                )
             self.refresh_view()
         elif phase == PLAY:
             legal = session.observation().legal
@@ -1125,8 +1223,10 @@ class FiveHundredApp(App[int]):
             try:
                 session.play(card)
             except FiveHundredError as error:
-                self.message = Text(f"Not allowed: {error_text(error, session.rules.joker_names)}",
-                                    style="bold #e5484d")  # fmt: skip
+                self.message = Text(
+                    f"Not allowed: {error_text(error, session.rules.joker_names)}",
+                    style="bold #e5484d",
+                )
                 break
         self.after_human_move()
 
@@ -1149,8 +1249,11 @@ class FiveHundredApp(App[int]):
         action, why = session.hint(marked)
         label = render.action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
-        card = action if action < JOKER_LEAD_BASE else (64 + (action - JOKER_LEAD_BASE) // 4
-                                                         if action < PASS else None)  # fmt: skip
+        card = (
+            action
+            if action < JOKER_LEAD_BASE
+            else (64 + (action - JOKER_LEAD_BASE) // 4 if action < PASS else None)
+        )
         self.hinted = card
         self.refresh_view()
         # The cursor goes to the hint's choice in every phase, so Enter takes it.
@@ -1162,8 +1265,11 @@ class FiveHundredApp(App[int]):
                 return
         for grid in self.query(KeyGrid):
             for button in grid.query(Button):
-                if button.display and str(button.name).endswith(f"-{action}") \
-                        and not str(button.name).startswith("lead-"):  # fmt: skip
+                if (
+                    button.display
+                    and str(button.name).endswith(f"-{action}")
+                    and not str(button.name).startswith("lead-")
+                ):
                     grid.cursor = button
                     self.call_after_refresh(button.focus)
                     return
@@ -1195,12 +1301,16 @@ class FiveHundredApp(App[int]):
         lines = []
         for number, trick in enumerate(hand.tricks, 1):
             mark = "▶" if number == len(hand.tricks) else " "
-            lines.append(f"{mark} {number:>2}: {render.trick_text(rules, trick.plays)} — "
-                         f"{render.seat_name(rules, trick.winner)}")  # fmt: skip
+            lines.append(
+                f"{mark} {number:>2}: {render.trick_text(rules, trick.plays)} — "
+                f"{render.seat_name(rules, trick.winner)}"
+            )
         last = hand.tricks[-1]
-        body = Text(f"Last trick: {render.trick_text(rules, last.plays)}\n"
-                    f"won by {render.seat_name(rules, last.winner)}\n\nAll tricks of the hand:\n"
-                    + "\n".join(lines))  # fmt: skip
+        body = Text(
+            f"Last trick: {render.trick_text(rules, last.plays)}\n"
+            f"won by {render.seat_name(rules, last.winner)}\n\nAll tricks of the hand:\n"
+            + "\n".join(lines)
+        )
         self.push_screen(TextScreen("The last trick", body, [("Close", "close")]))
 
     def action_played(self) -> None:

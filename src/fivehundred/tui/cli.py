@@ -31,23 +31,34 @@ def interactive_terminal() -> bool:
 
 
 def play_main(argv: list[str]) -> int:
-    parser = _Parser(prog="fivehundred play",
-                     description="Play Five Hundred against computer players (every preset: "
-                     "two to six players). You sit South; the seats of your side are your "
-                     "partners. The game is saved after every move.",
-                     epilog=f"The saved game, the games put aside and the settings are kept in "
-                     f"the data directory: ${storage.ENV_DATA_DIR} if it is set, else the "
-                     f"user data directory ({storage.data_dir()}).")  # fmt: skip
-    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="N",
-                        help="continue the saved game, or game N of --list")  # fmt: skip
+    parser = _Parser(
+        prog="fivehundred play",
+        description="Play Five Hundred against computer players (every preset: "
+        "two to six players). You sit South; the seats of your side are your "
+        "partners. The game is saved after every move.",
+        epilog=f"The saved game, the games put aside and the settings are kept in "
+        f"the data directory: ${storage.ENV_DATA_DIR} if it is set, else the "
+        f"user data directory ({storage.data_dir()}).",
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="N",
+        help="continue the saved game, or game N of --list",
+    )
     parser.add_argument("--list", action="store_true", help="list the unfinished games")
     parser.add_argument(
         "--plain",
         action="store_true",
         help="line mode: text in, text out (automatic when not on a terminal)",
     )
-    parser.add_argument("--preset", choices=playable_presets(), help="the rules (default: "
-                        "last used, else australian)")  # fmt: skip
+    parser.add_argument(
+        "--preset",
+        choices=playable_presets(),
+        help="the rules (default: last used, else australian)",
+    )
     parser.add_argument(
         "--variant",
         action="append",
@@ -75,9 +86,11 @@ def play_main(argv: list[str]) -> int:
 
     for name in (args.opponents, args.partner):
         if name is not None and not is_computer_player(name):
-            print(f"fivehundred play: unknown player {name!r}; players are "
-                  f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:postpone, pimc:N",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred play: unknown player {name!r}; players are "
+                f"{', '.join(sorted(PLAYERS))}, pimc:fast, pimc:strong, pimc:postpone, pimc:N",
+                file=sys.stderr,
+            )
             return 2
     if args.speed is not None and not 0 <= args.speed <= 10:
         print("fivehundred play: --speed must be between 0 and 10 seconds", file=sys.stderr)
@@ -107,14 +120,18 @@ def play_main(argv: list[str]) -> int:
         try:
             session = resume(args.resume, args.speed)
         except storage.SaveError as error:
-            print(f"fivehundred play: cannot resume: {error}. 'fivehundred play --list' lists "
-                  "the unfinished games; 'fivehundred play' starts a new one.",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred play: cannot resume: {error}. 'fivehundred play --list' lists "
+                "the unfinished games; 'fivehundred play' starts a new one.",
+                file=sys.stderr,
+            )
             return 2
         if session.is_over:
-            print(f"fivehundred play: the saved game is finished; 'fivehundred show "
-                  f"{session.path}' replays it, 'fivehundred play' starts a new one.",
-                  file=sys.stderr)  # fmt: skip
+            print(
+                f"fivehundred play: the saved game is finished; 'fivehundred show "
+                f"{session.path}' replays it, 'fivehundred play' starts a new one.",
+                file=sys.stderr,
+            )
             return 2
 
     if plain:
@@ -124,8 +141,10 @@ def play_main(argv: list[str]) -> int:
             aside = put_aside(storage.save_path())
             if aside is not None:
                 what = "A damaged save was" if "-damaged-" in aside.name else "The saved game was"
-                print(f"({what} put aside as {aside}; 'fivehundred play --list' lists the "
-                      "unfinished games, '--resume N' continues one.)")  # fmt: skip
+                print(
+                    f"({what} put aside as {aside}; 'fivehundred play --list' lists the "
+                    "unfinished games, '--resume N' continues one.)"
+                )
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
         plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
@@ -142,8 +161,7 @@ def play_main(argv: list[str]) -> int:
         storage.store_settings(settings.to_dict())
         session = Session.new(settings)
     can_resume = session is None and _resumable()
-    app = FiveHundredApp(session, settings, options_at_start=session is None,
-                         can_resume=can_resume)  # fmt: skip
+    app = FiveHundredApp(session, settings, options_at_start=session is None, can_resume=can_resume)
     if notice:
         app.message = notice
         print(notice, file=sys.stderr)
@@ -189,8 +207,7 @@ def resume(which: str, speed: float | None) -> Session:
     if which.isdigit():
         number = int(which)
         if not 1 <= number <= len(games):
-            raise storage.SaveError(f"there is no unfinished game {which} (there are "
-                                    f"{len(games)})")  # fmt: skip
+            raise storage.SaveError(f"there is no unfinished game {which} (there are {len(games)})")
         return Session.reopen(games[number - 1], speed)
     from pathlib import Path
 
@@ -216,8 +233,9 @@ def list_games() -> int:
 
 
 def show_main(argv: list[str]) -> int:
-    parser = _Parser(prog="fivehundred show",
-                     description="Replay a hand or game record step by step.")  # fmt: skip
+    parser = _Parser(
+        prog="fivehundred show", description="Replay a hand or game record step by step."
+    )
     parser.add_argument("record", help="record file (a saved game, or any hand/game record)")
     parser.add_argument(
         "--plain",
@@ -233,8 +251,11 @@ def show_main(argv: list[str]) -> int:
         print(f"fivehundred show: {error}", file=sys.stderr)
         return 2
     except (RecursionError, MemoryError, ValueError, TypeError, KeyError) as error:
-        print(f"fivehundred show: {args.record}: not a usable record "
-              f"({str(error)[:120] or type(error).__name__})", file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred show: {args.record}: not a usable record "
+            f"({str(error)[:120] or type(error).__name__})",
+            file=sys.stderr,
+        )
         return 2
     if args.plain or not interactive_terminal():
         print_steps(steps, sys.stdout)

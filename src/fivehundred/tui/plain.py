@@ -89,8 +89,10 @@ class PlainGame:
     def _run(self) -> int:
         session = self.session
         two = session.rules.joker_names
-        self.say(f"Five Hundred — {session.rules.describe()}, game to {session.rules.target}. "
-                 f"{seating_text(session)} Seed {session.seed}.")  # fmt: skip
+        self.say(
+            f"Five Hundred — {session.rules.describe()}, game to {session.rules.target}. "
+            f"{seating_text(session)} Seed {session.seed}."
+        )
         self.say("Type 'help' for the commands.")
         if session.game.finished_hands or session.hand.history:
             self.say("Resumed: the story of the hand so far —")
@@ -125,8 +127,10 @@ class PlainGame:
             if obs.phase == DISCARD:
                 prompt = f"Discard a card ({session.hand.discards_left} to go)"
             elif obs.phase == DRAW and obs.drawn >= 0:
-                prompt = (f"You drew {render.card_label(obs.drawn, two)}: keep it (and throw "
-                          "the next) or throw it (and keep the next)")  # fmt: skip
+                prompt = (
+                    f"You drew {render.card_label(obs.drawn, two)}: keep it (and throw "
+                    "the next) or throw it (and keep the next)"
+                )
             else:
                 prompt = _PHASE_PROMPTS.get(obs.phase, "Your move")
             self.say(wrapped(f"{prompt} — legal: {legal}"))
@@ -134,8 +138,9 @@ class PlainGame:
             self.out.flush()
             line = self.stdin.readline()
             if not line:
-                self.say("\nEnd of input: the game is saved; 'fivehundred play --resume' "
-                         "continues it.")  # fmt: skip
+                self.say(
+                    "\nEnd of input: the game is saved; 'fivehundred play --resume' continues it."
+                )
                 return 0
             status = self.command(line.strip())
             if status is not None:
@@ -144,8 +149,10 @@ class PlainGame:
     def after_the_game(self) -> int:
         """The summary offers 'review' and 'hands': they stay open once the game is
         over, until 'quit' or the end of the input."""
-        self.say("The game is over: 'review', 'hands', 'played' or 'score' look back at the "
-                 "last hand; 'quit' ends.")  # fmt: skip
+        self.say(
+            "The game is over: 'review', 'hands', 'played' or 'score' look back at the "
+            "last hand; 'quit' ends."
+        )
         while True:
             self.out.write("> ")
             self.out.flush()
@@ -159,8 +166,10 @@ class PlainGame:
                 self.say("The game is over: 'review', 'hands', 'played', 'score' or 'quit'.")
 
     def warm_up(self, what: str = "the computer players") -> None:
-        self.out.write(f"Preparing the double-dummy solver for {what} (one time: up to a "
-                       "minute the first time, a second later) ")  # fmt: skip
+        self.out.write(
+            f"Preparing the double-dummy solver for {what} (one time: up to a "
+            "minute the first time, a second later) "
+        )
         self.out.flush()
 
         def progress(done: int, total: int) -> None:
@@ -205,8 +214,10 @@ class PlainGame:
             obs = session.observation()
             if obs.tricks:
                 plays, winner = obs.tricks[-1]
-                self.say(f"Last trick: {render.trick_text(rules, plays)} — "
-                         f"won by {render.seat_name(rules, winner)}")  # fmt: skip
+                self.say(
+                    f"Last trick: {render.trick_text(rules, plays)} — "
+                    f"won by {render.seat_name(rules, winner)}"
+                )
             else:
                 self.say("No trick has been played in this hand yet.")
         elif word in ("score", "sheet"):
@@ -229,13 +240,16 @@ class PlainGame:
                 if not self.move(token):
                     rest = tokens[index + 1 :]
                     if rest:
-                        self.say(f"Not made: {' '.join(rest)} (type them again when it is your "
-                                 "turn).")  # fmt: skip
+                        self.say(
+                            f"Not made: {' '.join(rest)} (type them again when it is your turn)."
+                        )
                     break
                 rest = tokens[index + 1 :]
                 if rest and not session.human_to_move:
-                    self.say(f"Not made: {' '.join(rest)} — it is no longer your turn (type "
-                             "them again when it is).")  # fmt: skip
+                    self.say(
+                        f"Not made: {' '.join(rest)} — it is no longer your turn (type "
+                        "them again when it is)."
+                    )
                     break
         return None
 
@@ -291,19 +305,26 @@ WIDTH = 80
 
 def wrapped(text: str) -> str:
     """``text`` wrapped at :data:`WIDTH` between words, the later lines indented."""
-    return textwrap.fill(text, WIDTH, subsequent_indent="    ", break_long_words=False,
-                         break_on_hyphens=False)  # fmt: skip
+    return textwrap.fill(
+        text, WIDTH, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+    )
 
 
 #: Suit symbols (both the filled and the outlined ones) in record notation.
 _SUIT_LETTERS = {"♠": "S", "♤": "S", "♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H"}
 #: The words the game prints for a move (``render.action_label``), in record notation.
 _PHRASES = {
-    ("open", "misere"): "open_misere", ("blind", "misere"): "blind_misere",
-    ("double", "misere"): "double_misere", ("shields", "double"): "shields_double",
-    ("double", "nullo"): "double_misere", ("no", "slam"): "no_slam", ("hi", "lo"): "hi_lo",
-    ("no", "nomination"): "none", ("goes", "alone"): "alone", ("go", "alone"): "alone",
-}  # fmt: skip
+    ("open", "misere"): "open_misere",
+    ("blind", "misere"): "blind_misere",
+    ("double", "misere"): "double_misere",
+    ("shields", "double"): "shields_double",
+    ("double", "nullo"): "double_misere",
+    ("no", "slam"): "no_slam",
+    ("hi", "lo"): "hi_lo",
+    ("no", "nomination"): "none",
+    ("goes", "alone"): "alone",
+    ("go", "alone"): "alone",
+}
 
 
 def move_tokens(line: str) -> list[str]:
@@ -349,10 +370,16 @@ _AFTER_THE_GAME = frozenset({"review", "hands", "played", "p", "score", "sheet",
 def seating_text(session: Session) -> str:
     """``You are South; North is your partner.`` for any number of seats."""
     rules = session.rules
-    partners = [render.seat_name(rules, s) for s in render.side_seats(rules, render.side_of(rules, 0))
-                if s != 0]  # fmt: skip
-    others = [render.seat_name(rules, s) for s in range(1, rules.players)
-              if render.side_of(rules, s) != render.side_of(rules, 0)]  # fmt: skip
+    partners = [
+        render.seat_name(rules, s)
+        for s in render.side_seats(rules, render.side_of(rules, 0))
+        if s != 0
+    ]
+    others = [
+        render.seat_name(rules, s)
+        for s in range(1, rules.players)
+        if render.side_of(rules, s) != render.side_of(rules, 0)
+    ]
     text = "You are South"
     if rules.dummies:
         text += " and play North, your dummy; West plays East"
@@ -394,8 +421,9 @@ def game_end_text(session: Session) -> str:
     return " and ".join(parts) + "; the game ended there (R-GAME)."
 
 
-def history_lines(session: Session, hand: HandState | None = None,
-                  number: int | None = None) -> list[str]:  # fmt: skip
+def history_lines(
+    session: Session, hand: HandState | None = None, number: int | None = None
+) -> list[str]:
     """What has happened in a hand (the hand in progress by default), move by move."""
     hand = hand if hand is not None else session.hand
     number = number if number is not None else session.hand_number
@@ -438,15 +466,16 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
         text = text.replace(f"seat {seat}", names[seat])
     text = _JOKER_LEAD.sub(_joker_lead_words, text)
     text = card_symbols(text, session.rules.joker_names).replace("NT ", "NT  ")
-    return ["Double-dummy review of the last hand (every hand visible, best play by all):",
-            *text.splitlines()]  # fmt: skip
+    return [
+        "Double-dummy review of the last hand (every hand visible, best play by all):",
+        *text.splitlines(),
+    ]
 
 
 def move_lines(session: Session, move: Move) -> list[str]:
     """What a move did, in words: the call, card or discard, the trick it completed, the
     contract an auction ended with."""
-    hand = session.game.finished_hands[-1] if session.pending_summary is not None \
-        else session.hand  # fmt: skip
+    hand = session.game.finished_hands[-1] if session.pending_summary is not None else session.hand
     if move.hand_number <= len(session.game.finished_hands):
         hand = session.game.finished_hands[move.hand_number - 1]
     return describe_move(session.rules, hand, move)
@@ -497,12 +526,19 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
         lines.append(f"{who} claim{'' if plain_verb else 's'} the remaining tricks.")
     elif move.phase == PLAY:
         lines.append(f"{who} play{'' if plain_verb else 's'} {label}.")
-        if hand.tricks and not hand.trick_cards and hand.tricks[-1].plays[-1][0] == move.seat \
-                and hand.tricks[-1].plays[-1][1] == move.action:  # fmt: skip
+        if (
+            hand.tricks
+            and not hand.trick_cards
+            and hand.tricks[-1].plays[-1][0] == move.seat
+            and hand.tricks[-1].plays[-1][1] == move.action
+        ):
             winner = hand.tricks[-1].winner
             tricks = render.side_tricks(rules, hand.tricks_won)
-            won = ", ".join(f"{render.side_short(rules, s)} {tricks[s]}"
-                            for s in range(render.side_count(rules)))  # fmt: skip
-            lines.append(f"  {render.seat_name(rules, winner)} wins trick {len(hand.tricks)} "
-                         f"({won}).")  # fmt: skip
+            won = ", ".join(
+                f"{render.side_short(rules, s)} {tricks[s]}"
+                for s in range(render.side_count(rules))
+            )
+            lines.append(
+                f"  {render.seat_name(rules, winner)} wins trick {len(hand.tricks)} ({won})."
+            )
     return lines

@@ -113,8 +113,10 @@ def side_name(rules: Rules, side: int) -> str:
     """``You & North``, ``West & East``, ``You``, ``West`` (one seat a side)."""
     seats = side_seats(rules, side)
     short = len(seats) > 2
-    names = ["You" if seat == 0 else seat_initials(rules, seat) if short else seat_name(rules, seat)
-             for seat in seats]  # fmt: skip
+    names = [
+        "You" if seat == 0 else seat_initials(rules, seat) if short else seat_name(rules, seat)
+        for seat in seats
+    ]
     return " & ".join(names)
 
 
@@ -291,10 +293,14 @@ def sheet_lines(game: GameState) -> list[str]:
     width, cw, indent = (6, 12, "  ") if wide else (5, 10, "")
     names = [side_short(rules, side)[:width] for side in sides]
     heads = " ".join(f"{n:>{width}}" for n in names)
-    lines = [f"Score sheet — to {rules.target}{rule}",
-             f"{indent}{'#':>2} {'contract':<{cw}} " + heads + "   " + heads,
-             f"{indent}{'':>2} {'':<{cw}} " + f"{'points':^{len(heads)}}" + "   "
-             + f"{'totals':^{len(heads)}}"]  # fmt: skip
+    lines = [
+        f"Score sheet — to {rules.target}{rule}",
+        f"{indent}{'#':>2} {'contract':<{cw}} " + heads + "   " + heads,
+        f"{indent}{'':>2} {'':<{cw}} "
+        + f"{'points':^{len(heads)}}"
+        + "   "
+        + f"{'totals':^{len(heads)}}",
+    ]
     for row in score_sheet(game):
         marks = ["*" if c else " " for c in row.capped]
         points = " ".join(f"{points_text(row.points[side]):>{width}}" for side in sides)
@@ -316,15 +322,19 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
         if hand.called_card >= 0:
             partners = [s for s in hand.partners if s != hand.contractor]
             who = seat_label(rules, partners[0]) if partners else "nobody else"
-            lines.append(f"Called {card_label(hand.called_card, rules.joker_names)}: "
-                         f"the partner was {who}.")  # fmt: skip
+            lines.append(
+                f"Called {card_label(hand.called_card, rules.joker_names)}: the partner was {who}."
+            )
     else:
         lines.append("Everybody passed: no contract.")
     sides = range(side_count(rules))
     tricks = side_tricks(rules, result.tricks_won)
     lines.append("Tricks: " + ", ".join(f"{side_name(rules, s)} {tricks[s]}" for s in sides) + ".")
-    lines.append("Points: " + ", ".join(f"{side_name(rules, s)} {points_text(result.points[s])}"
-                                        for s in sides) + ".")  # fmt: skip
+    lines.append(
+        "Points: "
+        + ", ".join(f"{side_name(rules, s)} {points_text(result.points[s])}" for s in sides)
+        + "."
+    )
     lines.append("Score: " + ", ".join(f"{side_name(rules, s)} {totals[s]}" for s in sides) + ".")
     return lines
 
@@ -387,8 +397,10 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     two = rules.joker_names
     hand_number = len(game.finished_hands) + 1
     score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(side_count(rules)))
-    lines = [f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
-             f"(game to {rules.target}) —"]  # fmt: skip
+    lines = [
+        f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
+        f"(game to {rules.target}) —"
+    ]
     if obs.contract >= BID_BASE:
         tricks = side_tricks(rules, obs.tricks_won)
         line = f"Contract: {contract_text(rules, obs.contract, obs.contractor)}"
@@ -433,8 +445,9 @@ def joker_nominations(rules: Rules, joker_suits: Sequence[int]) -> str:
         return ""
     if len(cards) == 1:
         return f"joker is {SUIT_SYMBOLS[named[0][1]]}"
-    return ", ".join(f"{card_label(card, rules.joker_names)} is {SUIT_SYMBOLS[suit]}"
-                     for card, suit in named)  # fmt: skip
+    return ", ".join(
+        f"{card_label(card, rules.joker_names)} is {SUIT_SYMBOLS[suit]}" for card, suit in named
+    )
 
 
 def joker_cards(two_jokers: bool) -> tuple[Card, ...]:

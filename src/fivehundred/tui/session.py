@@ -88,14 +88,23 @@ class Settings:
         partner, every other seat an opponent."""
         rules = rules or self.rules()
         sides = side_of_seats(rules)
-        return [HUMAN_NAME if seat == HUMAN else
-                self.partner if sides[seat] == sides[HUMAN] else self.opponents
-                for seat in range(rules.players)]  # fmt: skip
+        return [
+            HUMAN_NAME
+            if seat == HUMAN
+            else self.partner
+            if sides[seat] == sides[HUMAN]
+            else self.opponents
+            for seat in range(rules.players)
+        ]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"preset": self.preset, "variants": dict(self.variants),
-                "opponents": self.opponents, "partner": self.partner,
-                "speed": self.speed}  # fmt: skip
+        return {
+            "preset": self.preset,
+            "variants": dict(self.variants),
+            "opponents": self.opponents,
+            "partner": self.partner,
+            "speed": self.speed,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
@@ -125,8 +134,13 @@ class Session:
     """A game of one person (seat 0) against computer players at every other seat, on a
     :class:`~fivehundred.table.Table`, saved after every action."""
 
-    def __init__(self, settings: Settings, game: GameState | None = None,
-                 path: Path | None = None, autosave: bool = True) -> None:  # fmt: skip
+    def __init__(
+        self,
+        settings: Settings,
+        game: GameState | None = None,
+        path: Path | None = None,
+        autosave: bool = True,
+    ) -> None:
         if settings.seed is None:
             settings.seed = random.SystemRandom().randrange(1, 10**9)
         self.settings = settings
@@ -174,8 +188,9 @@ class Session:
 
     @property
     def human_to_move(self) -> bool:
-        return (not self.game.is_over and self.pending_summary is None
-                and self.table.to_move == HUMAN)  # fmt: skip
+        return (
+            not self.game.is_over and self.pending_summary is None and self.table.to_move == HUMAN
+        )
 
     @property
     def computer_to_move(self) -> bool:
@@ -366,13 +381,13 @@ class Session:
     @classmethod
     def from_record(cls, data: Any, path: Path, speed: float | None = None) -> Session:
         if not isinstance(data, dict) or data.get("format") != GAME_FORMAT:
-            raise storage.SaveError(f"the saved game {path} is damaged (not a "
-                                    f"{GAME_FORMAT} record)")  # fmt: skip
+            raise storage.SaveError(
+                f"the saved game {path} is damaged (not a {GAME_FORMAT} record)"
+            )
         try:
             game = replay_game(data)
         except (ValueError, TypeError, KeyError, RecursionError, MemoryError) as error:
-            raise storage.SaveError(f"the saved game {path} is damaged "
-                                    f"({_short(error)})") from None  # fmt: skip
+            raise storage.SaveError(f"the saved game {path} is damaged ({_short(error)})") from None
         seed = data.get("seed")
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
             seed = random.SystemRandom().randrange(1, 10**9)
@@ -398,8 +413,9 @@ class Session:
             # A save without a usable seed: hands to come are dealt from a fresh one.
             game.seed = seed
             if not game.is_over and not game.hand.history:
-                fresh = HandState.deal(game.rules, game.hand.dealer,
-                                       f"{seed}/hand-{len(game.finished_hands)}")  # fmt: skip
+                fresh = HandState.deal(
+                    game.rules, game.hand.dealer, f"{seed}/hand-{len(game.finished_hands)}"
+                )
                 game.hand = fresh
         session = cls(settings, game, path)
         if game.is_over:
@@ -450,8 +466,9 @@ def unfinished_games() -> list[Path]:
     except Exception:
         pass
     try:
-        aside = sorted((storage.data_dir() / storage.GAMES_DIR).glob("*-unfinished-*.json"),
-                       reverse=True)  # fmt: skip
+        aside = sorted(
+            (storage.data_dir() / storage.GAMES_DIR).glob("*-unfinished-*.json"), reverse=True
+        )
     except OSError:
         aside = []
     return games + aside
@@ -461,8 +478,9 @@ def damaged_games() -> list[Path]:
     """The saves that could not be read and were put aside (``games/*-damaged-*``),
     newest first: listed by ``--list``, never lost."""
     try:
-        return sorted((storage.data_dir() / storage.GAMES_DIR).glob("*-damaged-*.json"),
-                      reverse=True)  # fmt: skip
+        return sorted(
+            (storage.data_dir() / storage.GAMES_DIR).glob("*-damaged-*.json"), reverse=True
+        )
     except OSError:
         return []
 
@@ -474,5 +492,4 @@ def describe_saved(path: Path) -> str:
     except Exception as error:
         return f"{path.name}: cannot be read ({str(error)[:80]})"
     scores = "–".join(str(score) for score in game.scores)
-    return (f"{path.name}: {game.rules.preset}, hand {len(game.finished_hands) + 1}, "
-            f"score {scores}")  # fmt: skip
+    return f"{path.name}: {game.rules.preset}, hand {len(game.finished_hands) + 1}, score {scores}"

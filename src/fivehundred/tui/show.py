@@ -50,8 +50,14 @@ def steps_of(state: HandState | GameState) -> list[Step]:
         rules = hand.rules
         two = rules.joker_names
         replay = HandState(rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
-        steps.append(Step(number, replay.clone(), scores,
-                          f"Hand {number}: {render.seat_name(rules, hand.dealer)} deals."))  # fmt: skip
+        steps.append(
+            Step(
+                number,
+                replay.clone(),
+                scores,
+                f"Hand {number}: {render.seat_name(rules, hand.dealer)} deals.",
+            )
+        )
         for action in hand.history:
             seat, phase = replay.to_move, replay.phase
             replay.apply(action)
@@ -65,11 +71,14 @@ def steps_of(state: HandState | GameState) -> list[Step]:
             if replay.is_over:
                 after = history[index + 1] if index + 1 < len(history) else scores
                 result = replay.result
-                points = ", ".join(f"{render.side_short(rules, side)} {render.points_text(result.points[side])}"
-                                   for side in range(len(after)))  # fmt: skip
+                points = ", ".join(
+                    f"{render.side_short(rules, side)} {render.points_text(result.points[side])}"
+                    for side in range(len(after))
+                )
                 # Each score named by its side, as the points are ("60–-520" read badly).
-                total = ", ".join(f"{render.side_short(rules, side)} {score}"
-                                  for side, score in enumerate(after))  # fmt: skip
+                total = ", ".join(
+                    f"{render.side_short(rules, side)} {score}" for side, score in enumerate(after)
+                )
                 text += f" — hand over: points {points}; score {total}"
                 scores = tuple(after)
             elif replay.tricks and not replay.trick_cards and phase == "play":

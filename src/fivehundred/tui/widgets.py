@@ -81,8 +81,9 @@ class CardWidget(Static, can_focus=True):
         self.reason: str | None = None
         super().__init__(card_text(card, two_jokers))
 
-    def set_state(self, reason: str | None, marked: bool, hinted: bool, gap: bool,
-                  kitty: bool = False) -> None:  # fmt: skip
+    def set_state(
+        self, reason: str | None, marked: bool, hinted: bool, gap: bool, kitty: bool = False
+    ) -> None:
         """Show the card as playable or not (dimmed, the reason on hover), marked for
         discarding, hinted, or just taken from the kitty (``+`` corners on its frame: a
         card five cells wide has no room for a border title); ``gap``
@@ -102,8 +103,11 @@ class CardWidget(Static, can_focus=True):
         one write) reach this widget before the focus has moved to the cursor's card."""
         parent = self.parent
         card = self.card
-        if isinstance(parent, HandRow) and parent.cursor is not None \
-                and parent.cursor.parent is parent:  # fmt: skip
+        if (
+            isinstance(parent, HandRow)
+            and parent.cursor is not None
+            and parent.cursor.parent is parent
+        ):
             card = parent.cursor.card
         self.post_message(self.Chosen(card))
 
@@ -145,9 +149,17 @@ class HandRow(Horizontal):
         self.cursor = target
         target.focus()
 
-    def show(self, cards: Sequence[Card], reasons: dict[Card, str | None], two_jokers: JokerNames,
-             marked: set[Card], hinted: Card | None, groups: list[list[Card]],
-             focus: bool, kitty: CardMask = 0) -> None:  # fmt: skip
+    def show(
+        self,
+        cards: Sequence[Card],
+        reasons: dict[Card, str | None],
+        two_jokers: JokerNames,
+        marked: set[Card],
+        hinted: Card | None,
+        groups: list[list[Card]],
+        focus: bool,
+        kitty: CardMask = 0,
+    ) -> None:
         """Show these cards; the widgets are kept while the hand is unchanged (so focus
         stays put) and rebuilt when it changes."""
         current = [w for w in self.children if isinstance(w, CardWidget)]
@@ -174,14 +186,20 @@ class HandRow(Horizontal):
         first_of_group = {group[0] for group in groups[1:]}
         for widget in current:
             card = widget.card
-            widget.set_state(reasons.get(card), card in marked, card == hinted,
-                             card in first_of_group, bool(kitty >> card & 1))  # fmt: skip
+            widget.set_state(
+                reasons.get(card),
+                card in marked,
+                card == hinted,
+                card in first_of_group,
+                bool(kitty >> card & 1),
+            )
         if focus and current:
             target = next((w for w in current if w.reason is None), current[0])
             focused = self.app.focused
             # Keep the focus on a playable card of this hand; else the first playable one.
-            if not (isinstance(focused, CardWidget) and focused in current
-                    and focused.reason is None):  # fmt: skip
+            if not (
+                isinstance(focused, CardWidget) and focused in current and focused.reason is None
+            ):
                 self.cursor = target
                 self.call_after_refresh(target.focus)
 
@@ -241,8 +259,13 @@ class GridButton(Button):
     def action_press(self) -> None:
         grid = self.parent
         cursor = grid.cursor if isinstance(grid, KeyGrid) else None
-        if isinstance(cursor, Button) and cursor is not self and cursor.parent is grid \
-                and not cursor.disabled and cursor.display:  # fmt: skip
+        if (
+            isinstance(cursor, Button)
+            and cursor is not self
+            and cursor.parent is grid
+            and not cursor.disabled
+            and cursor.display
+        ):
             cursor.press()
             return
         super().action_press()
@@ -261,8 +284,13 @@ def table_places(seats: int) -> tuple[int, list[int], int]:
     return 1, list(range(2, seats - 1)), seats - 1
 
 
-def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[CardMask] | None = None,
-                     title: str = "", compact: bool = False) -> RenderableType:  # fmt: skip
+def table_renderable(
+    obs: Observation,
+    game: GameState | None,
+    hands: Sequence[CardMask] | None = None,
+    title: str = "",
+    compact: bool = False,
+) -> RenderableType:
     """The table seen from South: the other seats with their cards held (or shown), and
     the trick in the middle, for any number of seats. ``hands`` shows every hand face up
     (replays); ``compact`` leaves out the blank lines (a small terminal)."""
@@ -342,9 +370,15 @@ def table_renderable(obs: Observation, game: GameState | None, hands: Sequence[C
         grid.add_row(*spread({column: played_card(seat) for column, seat in places.items()}))
     elif not compact:
         grid.add_row(*spread({}))
-    grid.add_row(*spread({0: seat_block(left), middle: Text.assemble(played_card(left), "     ",
-                                                                     played_card(right)),
-                          columns - 1: seat_block(right)}))  # fmt: skip
+    grid.add_row(
+        *spread(
+            {
+                0: seat_block(left),
+                middle: Text.assemble(played_card(left), "     ", played_card(right)),
+                columns - 1: seat_block(right),
+            }
+        )
+    )
     grid.add_row(*spread({middle: played_card(0)}))
     if hands is not None or (0 in exposed and obs.seat != 0):
         south: RenderableType = seat_block(0)
@@ -396,8 +430,10 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
     sides = range(render.side_count(rules))
     text = Text()
     text.append("Score ", style="bold")
-    text.append(" – ".join(f"{render.side_short(rules, side)} {scores[side]}" for side in sides),
-                style="bold")  # fmt: skip
+    text.append(
+        " – ".join(f"{render.side_short(rules, side)} {scores[side]}" for side in sides),
+        style="bold",
+    )
     text.append(f" (to {target}) · Hand {hand_number}")
     text.append(f"\nDealer {render.seat_name(rules, obs.dealer)} · ")
     if obs.contract >= BID_BASE:
@@ -431,8 +467,14 @@ def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False
     rules = game.rules
     sides = range(render.side_count(rules))
     with_contract = not narrow or len(sides) < 4
-    table = Table(title="Score sheet", expand=True, box=None, title_style="bold",
-                  padding=(0, 0, 0, 1) if narrow else (0, 1), pad_edge=not narrow)  # fmt: skip
+    table = Table(
+        title="Score sheet",
+        expand=True,
+        box=None,
+        title_style="bold",
+        padding=(0, 0, 0, 1) if narrow else (0, 1),
+        pad_edge=not narrow,
+    )
     table.add_column("#", justify="right", style="dim", no_wrap=True)
     if with_contract:
         table.add_column("bid" if narrow else "contract", overflow="fold")
@@ -450,8 +492,11 @@ def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False
             if row.capped[side]:
                 cell.append("*" if narrow else " cap", style="bold #f0c674")
             cells.append(cell)
-        contract = [row.contract.replace(" ✓", "✓").replace(" ✗", "✗") if narrow
-                    else row.contract] if with_contract else []  # fmt: skip
+        contract = (
+            [row.contract.replace(" ✓", "✓").replace(" ✗", "✗") if narrow else row.contract]
+            if with_contract
+            else []
+        )
         table.add_row(str(row.number), *contract, *cells)
     parts: list[RenderableType] = [table]
     if rules.rule_490 and any(any(r.capped) for r in rows):

@@ -164,13 +164,21 @@ class AccountStore:
             key = name_key(name)
             if db.execute(sa.select(accounts.c.id).where(accounts.c.name_key == key)).first():
                 return None
-            if db.execute(sa.select(store_module.seats.c.name)
-                          .where(sa.func.lower(store_module.seats.c.name) == name.lower())
-                          .limit(1)).first():  # fmt: skip
+            if db.execute(
+                sa.select(store_module.seats.c.name)
+                .where(sa.func.lower(store_module.seats.c.name) == name.lower())
+                .limit(1)
+            ).first():
                 return None  # a guest played under this name: it stays theirs
-            result = db.execute(accounts.insert().values(
-                name=name, name_key=key, password_hash=password_hash, bot=bot,
-                created=time.time()))  # fmt: skip
+            result = db.execute(
+                accounts.insert().values(
+                    name=name,
+                    name_key=key,
+                    password_hash=password_hash,
+                    bot=bot,
+                    created=time.time(),
+                )
+            )
             assert result.inserted_primary_key is not None
             return Account(int(result.inserted_primary_key[0]), name, bot)
 
@@ -185,16 +193,22 @@ class AccountStore:
 
     def set_password(self, account_id: int, password_hash: str) -> None:
         with self.engine.begin() as db:
-            db.execute(accounts.update().where(accounts.c.id == account_id)
-                       .values(password_hash=password_hash))  # fmt: skip
+            db.execute(
+                accounts.update()
+                .where(accounts.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
 
     def new_session(self, account_id: int, replaced: str | None) -> str:
         session = secrets.token_urlsafe(32)
         with self.engine.begin() as db:
             if replaced:
                 db.execute(sessions.delete().where(sessions.c.id_hash == _hash(replaced)))
-            db.execute(sessions.insert().values(id_hash=_hash(session), account_id=account_id,
-                                                created=time.time()))  # fmt: skip
+            db.execute(
+                sessions.insert().values(
+                    id_hash=_hash(session), account_id=account_id, created=time.time()
+                )
+            )
         return session
 
     def session_account(self, session: str) -> Account | None:
@@ -224,20 +238,30 @@ class AccountStore:
         renamed (the games stay). Returns the replacement name."""
         replacement = f"deleted-{secrets.token_hex(4)}"
         with self.engine.begin() as db:
-            places = db.execute(sa.select(account_seats.c.code, account_seats.c.seat)
-                                .where(account_seats.c.account_id == account.id)).all()  # fmt: skip
+            places = db.execute(
+                sa.select(account_seats.c.code, account_seats.c.seat).where(
+                    account_seats.c.account_id == account.id
+                )
+            ).all()
             for code, seat in places:
-                table_id = db.execute(sa.select(store_module.tables.c.id)
-                                      .where(store_module.tables.c.code == code)).scalar()  # fmt: skip
+                table_id = db.execute(
+                    sa.select(store_module.tables.c.id).where(store_module.tables.c.code == code)
+                ).scalar()
                 if table_id is not None:
-                    db.execute(store_module.seats.update()
-                               .where(store_module.seats.c.table_id == table_id,
-                                      store_module.seats.c.seat == seat)
-                               .values(name=replacement))  # fmt: skip
+                    db.execute(
+                        store_module.seats.update()
+                        .where(
+                            store_module.seats.c.table_id == table_id,
+                            store_module.seats.c.seat == seat,
+                        )
+                        .values(name=replacement)
+                    )
             keys = [f"a:{account.id}"]
-            pair_keys = [r.key for r in db.execute(sa.select(ratings.c.key).where(
-                ratings.c.key.like("p:%")))
-                if str(account.id) in r.key[2:].split(",")]  # fmt: skip
+            pair_keys = [
+                r.key
+                for r in db.execute(sa.select(ratings.c.key).where(ratings.c.key.like("p:%")))
+                if str(account.id) in r.key[2:].split(",")
+            ]
             keys += pair_keys
             db.execute(rating_history.delete().where(rating_history.c.key.in_(keys)))
             db.execute(ratings.delete().where(ratings.c.key.in_(keys)))
@@ -252,9 +276,11 @@ class AccountStore:
 
     def seat_of(self, code: str, account_id: int) -> int | None:
         with self.engine.connect() as db:
-            return db.execute(sa.select(account_seats.c.seat).where(
-                account_seats.c.code == code, account_seats.c.account_id == account_id)
-                .order_by(account_seats.c.seat)).scalar()  # fmt: skip
+            return db.execute(
+                sa.select(account_seats.c.seat)
+                .where(account_seats.c.code == code, account_seats.c.account_id == account_id)
+                .order_by(account_seats.c.seat)
+            ).scalar()
 
     def holders(self, db: Connection, code: str) -> dict[int, Account]:
         rows = db.execute(
@@ -277,24 +303,45 @@ class AccountStore:
 
     # ------------------------------------------------------------------ ratings
     def _rating(self, db: Connection, key: str, preset: str) -> tuple[float, float, int]:
-        row = db.execute(sa.select(ratings.c.mu, ratings.c.sigma, ratings.c.games)
-                         .where(ratings.c.key == key, ratings.c.preset == preset)).first()  # fmt: skip
+        row = db.execute(
+            sa.select(ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
+                ratings.c.key == key, ratings.c.preset == preset
+            )
+        ).first()
         if row is None:
             fresh = MODEL.rating()
             return fresh.mu, fresh.sigma, 0
         return row.mu, row.sigma, row.games
 
-    def _save(self, db: Connection, key: str, preset: str, mu: float, sigma: float, games: int,
-              code: str, outcome: str, now: float) -> None:  # fmt: skip
-        if db.execute(sa.select(ratings.c.key).where(ratings.c.key == key,
-                                                     ratings.c.preset == preset)).first():  # fmt: skip
-            db.execute(ratings.update().where(ratings.c.key == key, ratings.c.preset == preset)
-                       .values(mu=mu, sigma=sigma, games=games))  # fmt: skip
+    def _save(
+        self,
+        db: Connection,
+        key: str,
+        preset: str,
+        mu: float,
+        sigma: float,
+        games: int,
+        code: str,
+        outcome: str,
+        now: float,
+    ) -> None:
+        if db.execute(
+            sa.select(ratings.c.key).where(ratings.c.key == key, ratings.c.preset == preset)
+        ).first():
+            db.execute(
+                ratings.update()
+                .where(ratings.c.key == key, ratings.c.preset == preset)
+                .values(mu=mu, sigma=sigma, games=games)
+            )
         else:
-            db.execute(ratings.insert().values(key=key, preset=preset, mu=mu, sigma=sigma,
-                                               games=games))  # fmt: skip
-        db.execute(rating_history.insert().values(key=key, preset=preset, code=code, mu=mu,
-                                                  sigma=sigma, outcome=outcome, at=now))  # fmt: skip
+            db.execute(
+                ratings.insert().values(key=key, preset=preset, mu=mu, sigma=sigma, games=games)
+            )
+        db.execute(
+            rating_history.insert().values(
+                key=key, preset=preset, code=code, mu=mu, sigma=sigma, outcome=outcome, at=now
+            )
+        )
 
     def rate_game(self, code: str) -> str:
         """Apply a finished table's result to the ratings, once; returns what was done
@@ -327,8 +374,11 @@ class AccountStore:
                 entry = counts.setdefault(seat, [0, 0])
                 entry[0] += 1
                 entry[1] += 1 if by == "stand_in" else 0
-            absent = sorted(s for s, (total, stood) in counts.items()
-                            if s in holders and total and stood / total > STAND_IN_SHARE)  # fmt: skip
+            absent = sorted(
+                s
+                for s, (total, stood) in counts.items()
+                if s in holders and total and stood / total > STAND_IN_SHARE
+            )
             winner = table.winner
             now = time.time()
             db.execute(rated_games.insert().values(code=code, at=now))
@@ -342,8 +392,12 @@ class AccountStore:
                     key = f"a:{holders[seat].id}"
                     teams = []
                     for side in side_order:
-                        teams.append([MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
-                                      for s in seats_by_side[side]])  # fmt: skip
+                        teams.append(
+                            [
+                                MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
+                                for s in seats_by_side[side]
+                            ]
+                        )
                     mine = side_order.index(sides[seat])
                     lost: list[float] = [2.0 if i == mine else 1.0 for i in range(len(side_order))]
                     new = MODEL.rate(teams, ranks=lost)
@@ -355,8 +409,13 @@ class AccountStore:
             if winner is None or winner < 0:
                 return "unrated: no winner"
             ranks: list[float] = [1.0 if side == winner else 2.0 for side in side_order]
-            teams = [[MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
-                      for s in seats_by_side[side]] for side in side_order]  # fmt: skip
+            teams = [
+                [
+                    MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
+                    for s in seats_by_side[side]
+                ]
+                for side in side_order
+            ]
             new = MODEL.rate(teams, ranks=ranks)
             for index, side in enumerate(side_order):
                 outcome = "win" if side == winner else "loss"
@@ -366,9 +425,11 @@ class AccountStore:
                     rating = new[index][place]
                     self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
             if all(len(seats_by_side[side]) == 2 for side in side_order):
-                pair_keys = ["p:" + ",".join(str(i) for i in sorted(holders[s].id
-                                                                    for s in seats_by_side[side]))
-                             for side in side_order]  # fmt: skip
+                pair_keys = [
+                    "p:"
+                    + ",".join(str(i) for i in sorted(holders[s].id for s in seats_by_side[side]))
+                    for side in side_order
+                ]
                 pair_teams = [
                     [MODEL.rating(*self._rating(db, key, preset)[:2])] for key in pair_keys
                 ]
@@ -393,17 +454,27 @@ class AccountStore:
         with self.engine.connect() as db:
             names = self._names(db)
             bots = {r.id for r in db.execute(sa.select(accounts.c.id).where(accounts.c.bot))}
-            rows = db.execute(sa.select(ratings).where(
-                ratings.c.preset == preset, ratings.c.key.like("p:%" if pairs else "a:%"))).all()  # fmt: skip
+            rows = db.execute(
+                sa.select(ratings).where(
+                    ratings.c.preset == preset, ratings.c.key.like("p:%" if pairs else "a:%")
+                )
+            ).all()
         board = []
         for row in rows:
             name = self._key_name(row.key, names)
             if name is None:
                 continue
             ids = [int(i) for i in row.key[2:].split(",")]
-            board.append({"name": name, "rating": ordinal(row.mu, row.sigma),
-                          "mu": round(row.mu, 3), "sigma": round(row.sigma, 3),
-                          "games": row.games, "bot": any(i in bots for i in ids)})  # fmt: skip
+            board.append(
+                {
+                    "name": name,
+                    "rating": ordinal(row.mu, row.sigma),
+                    "mu": round(row.mu, 3),
+                    "sigma": round(row.sigma, 3),
+                    "games": row.games,
+                    "bot": any(i in bots for i in ids),
+                }
+            )
         board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
         for rank, entry in enumerate(board, 1):
             entry["rank"] = rank
@@ -417,23 +488,50 @@ class AccountStore:
         key = f"a:{account.id}"
         with self.engine.connect() as db:
             rows = db.execute(sa.select(ratings).where(ratings.c.key == key)).all()
-            history = db.execute(sa.select(rating_history).where(rating_history.c.key == key)
-                                 .order_by(rating_history.c.id)).all()  # fmt: skip
+            history = db.execute(
+                sa.select(rating_history)
+                .where(rating_history.c.key == key)
+                .order_by(rating_history.c.id)
+            ).all()
             names = self._names(db)
-            pairs = [r for r in db.execute(sa.select(ratings).where(ratings.c.key.like("p:%")))
-                     if str(account.id) in r.key[2:].split(",")]  # fmt: skip
+            pairs = [
+                r
+                for r in db.execute(sa.select(ratings).where(ratings.c.key.like("p:%")))
+                if str(account.id) in r.key[2:].split(",")
+            ]
         return {
-            "name": account.name, "bot": account.bot,
-            "ratings": {r.preset: {"rating": ordinal(r.mu, r.sigma), "mu": round(r.mu, 3),
-                                   "sigma": round(r.sigma, 3), "games": r.games} for r in rows},
-            "history": [{"preset": h.preset, "table": h.code, "rating": ordinal(h.mu, h.sigma),
-                         "outcome": h.outcome,
-                         "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(h.at))}
-                        for h in history],
-            "partnerships": [{"preset": p.preset, "partners": self._key_name(p.key, names),
-                              "rating": ordinal(p.mu, p.sigma), "games": p.games}
-                             for p in pairs if self._key_name(p.key, names)],
-        }  # fmt: skip
+            "name": account.name,
+            "bot": account.bot,
+            "ratings": {
+                r.preset: {
+                    "rating": ordinal(r.mu, r.sigma),
+                    "mu": round(r.mu, 3),
+                    "sigma": round(r.sigma, 3),
+                    "games": r.games,
+                }
+                for r in rows
+            },
+            "history": [
+                {
+                    "preset": h.preset,
+                    "table": h.code,
+                    "rating": ordinal(h.mu, h.sigma),
+                    "outcome": h.outcome,
+                    "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(h.at)),
+                }
+                for h in history
+            ],
+            "partnerships": [
+                {
+                    "preset": p.preset,
+                    "partners": self._key_name(p.key, names),
+                    "rating": ordinal(p.mu, p.sigma),
+                    "games": p.games,
+                }
+                for p in pairs
+                if self._key_name(p.key, names)
+            ],
+        }
 
 
 # ----------------------------------------------------------------------------- the API
@@ -506,8 +604,15 @@ class Accounts:
         secure = self.config.secure_cookie
         if secure is None:
             secure = request.url.scheme == "https"
-        response.set_cookie(COOKIE, session, max_age=SESSION_SECONDS, httponly=True,
-                            samesite="lax", secure=secure, path="/")  # fmt: skip
+        response.set_cookie(
+            COOKIE,
+            session,
+            max_age=SESSION_SECONDS,
+            httponly=True,
+            samesite="lax",
+            secure=secure,
+            path="/",
+        )
 
     # ------------------------------------------------------------------ hooks
     async def seat_name(self, request: Request, name: str) -> tuple[str, Account | None]:
@@ -517,8 +622,11 @@ class Accounts:
         if account is not None:
             return account.name, account
         if await self.call(self.store.by_name, name) is not None:
-            raise AccountError(409, f"the name {shown(name, 30)} belongs to an account: log in "
-                                    "to play under it, or choose another")  # fmt: skip
+            raise AccountError(
+                409,
+                f"the name {shown(name, 30)} belongs to an account: log in "
+                "to play under it, or choose another",
+            )
         return name, None
 
     async def seat_taken(self, code: str, seat: int, account: Account | None) -> None:
@@ -555,8 +663,9 @@ def limited(buckets: Buckets, key: str) -> None:
     wait = buckets.take(key)
     if wait > 0:
         seconds = str(int(wait) + 1)
-        raise AccountError(429, f"too many login attempts: try again in {seconds} s",
-                           {"Retry-After": seconds})  # fmt: skip
+        raise AccountError(
+            429, f"too many login attempts: try again in {seconds} s", {"Retry-After": seconds}
+        )
 
 
 def client_of(request: Request) -> str:
@@ -590,8 +699,9 @@ def make_router(service: Accounts) -> APIRouter:
     def check_name(name: str) -> str:
         name = " ".join(name.split())
         if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1] or not name.isprintable():
-            raise AccountError(422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable "
-                                    "characters")  # fmt: skip
+            raise AccountError(
+                422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters"
+            )
         if name.lower() in ("open", "human", "spectator") or name.startswith("cmd:"):
             raise AccountError(422, "name: that name is reserved")
         from fivehundred.bots import player_choices
@@ -633,12 +743,12 @@ def make_router(service: Accounts) -> APIRouter:
     @router.get("/api/session")
     async def whoami(request: Request) -> dict[str, Any]:
         account = await service.current(request)
-        return {"name": account.name if account else None,
-                "bot": account.bot if account else False}  # fmt: skip
+        return {"name": account.name if account else None, "bot": account.bot if account else False}
 
     @router.delete("/api/session")
-    async def logout(request: Request, response: Response,
-                     everywhere: bool = Query(default=False)) -> dict[str, Any]:  # fmt: skip
+    async def logout(
+        request: Request, response: Response, everywhere: bool = Query(default=False)
+    ) -> dict[str, Any]:
         session = request.cookies.get(COOKIE)
         account = await service.current(request)
         if account is not None and everywhere:
@@ -649,8 +759,9 @@ def make_router(service: Accounts) -> APIRouter:
         return {"name": None}
 
     @router.post("/api/accounts/me/password")
-    async def change_password(body: PasswordIn, request: Request,
-                              response: Response) -> dict[str, Any]:  # fmt: skip
+    async def change_password(
+        body: PasswordIn, request: Request, response: Response
+    ) -> dict[str, Any]:
         account = await logged_in(request)
         limited(service.by_name, name_key(account.name))
         found = await service.call(store.by_name, account.name)
@@ -663,8 +774,9 @@ def make_router(service: Accounts) -> APIRouter:
         return {"name": account.name}
 
     @router.delete("/api/accounts/me")
-    async def delete_account(body: DeleteIn, request: Request,
-                             response: Response) -> dict[str, Any]:  # fmt: skip
+    async def delete_account(
+        body: DeleteIn, request: Request, response: Response
+    ) -> dict[str, Any]:
         account = await logged_in(request)
         limited(service.by_name, name_key(account.name))
         found = await service.call(store.by_name, account.name)
@@ -685,8 +797,11 @@ def make_router(service: Accounts) -> APIRouter:
         return dict(found)
 
     @router.get("/api/leaderboard/{preset}")
-    async def leaderboard(preset: str, pairs: bool = Query(default=False),
-                          limit: int = Query(default=100, ge=1, le=500)) -> dict[str, Any]:  # fmt: skip
+    async def leaderboard(
+        preset: str,
+        pairs: bool = Query(default=False),
+        limit: int = Query(default=100, ge=1, le=500),
+    ) -> dict[str, Any]:
         from fivehundred.rules import PRESETS
 
         if preset not in PRESETS:

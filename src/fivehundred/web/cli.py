@@ -25,8 +25,9 @@ class RedactTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple):
-            record.args = tuple(_TOKEN.sub("token=…", a) if isinstance(a, str) else a
-                                for a in record.args)  # fmt: skip
+            record.args = tuple(
+                _TOKEN.sub("token=…", a) if isinstance(a, str) else a for a in record.args
+            )
         if isinstance(record.msg, str):
             record.msg = _TOKEN.sub("token=…", record.msg)
         return True
@@ -50,10 +51,15 @@ class JsonLines(logging.Formatter):
 
 #: Environment variables of the options other than the limits (each limit ``--NAME`` has
 #: ``FIVEHUNDRED_NAME``, in capitals with underscores).
-ENV = {"host": "FIVEHUNDRED_HOST", "port": "FIVEHUNDRED_PORT", "db": "FIVEHUNDRED_DB",
-       "workers": "FIVEHUNDRED_WORKERS", "log_level": "FIVEHUNDRED_LOG_LEVEL",
-       "log_format": "FIVEHUNDRED_LOG_FORMAT",
-       "forwarded_allow_ips": "FIVEHUNDRED_FORWARDED_ALLOW_IPS"}  # fmt: skip
+ENV = {
+    "host": "FIVEHUNDRED_HOST",
+    "port": "FIVEHUNDRED_PORT",
+    "db": "FIVEHUNDRED_DB",
+    "workers": "FIVEHUNDRED_WORKERS",
+    "log_level": "FIVEHUNDRED_LOG_LEVEL",
+    "log_format": "FIVEHUNDRED_LOG_FORMAT",
+    "forwarded_allow_ips": "FIVEHUNDRED_FORWARDED_ALLOW_IPS",
+}
 _LIMIT_HELP = {
     "allowed_hosts": "host names the server answers to, separated by commas (default: "
     "localhost and IP addresses; '*': any; '.example.org': the domain and its subdomains)",
@@ -104,50 +110,78 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     the :class:`~fivehundred.web.guard.Limits` they make; exits 2 on a bad one."""
     from fivehundred.web.guard import Limits, parse_hosts
 
-    parser = OneLineParser(prog="fivehundred serve",
-                           description="Play Five Hundred in the browser: start the game server. "
-                                       "Every option can also be set by its environment variable "
-                                       "(FIVEHUNDRED_ and the option's name, in capitals: "
-                                       "docs/deploy.md).")  # fmt: skip
+    parser = OneLineParser(
+        prog="fivehundred serve",
+        description="Play Five Hundred in the browser: start the game server. "
+        "Every option can also be set by its environment variable "
+        "(FIVEHUNDRED_ and the option's name, in capitals: "
+        "docs/deploy.md).",
+    )
 
     def env(dest: str, default: Any, kind: Any = str) -> Any:
         return _env_default(parser, dest, default, kind)
 
-    parser.add_argument("--host", default=env("host", "127.0.0.1"),
-                        help="address to listen on (default 127.0.0.1)")  # fmt: skip
-    parser.add_argument("--port", type=int, default=env("port", 8500, int),
-                        help="port (default 8500)")  # fmt: skip
-    parser.add_argument("--db", default=env("db", None), metavar="URL",
-                        help="database URL (default: SQLite in the data directory; "
-                             "postgresql+psycopg://user@host/db for PostgreSQL)")  # fmt: skip
-    parser.add_argument("--workers", type=int, default=env("workers", None, int),
-                        help="processes for the search players (default: by the CPUs)")  # fmt: skip
+    parser.add_argument(
+        "--host", default=env("host", "127.0.0.1"), help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=env("port", 8500, int), help="port (default 8500)"
+    )
+    parser.add_argument(
+        "--db",
+        default=env("db", None),
+        metavar="URL",
+        help="database URL (default: SQLite in the data directory; "
+        "postgresql+psycopg://user@host/db for PostgreSQL)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=env("workers", None, int),
+        help="processes for the search players (default: by the CPUs)",
+    )
     parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
-    parser.add_argument("--log-level", default=env("log_level", "info"),
-                        choices=["debug", "info", "warning", "error"],
-                        help="how much the server logs (default: info)")  # fmt: skip
-    parser.add_argument("--log-format", default=env("log_format", "text"),
-                        choices=["text", "json"],
-                        help="text, or json: one JSON object a line (default: text)")  # fmt: skip
-    parser.add_argument("--forwarded-allow-ips", default=env("forwarded_allow_ips", None),
-                        metavar="ADDRESSES",
-                        help="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
-                             "are trusted (comma-separated; default: none)")  # fmt: skip
+    parser.add_argument(
+        "--log-level",
+        default=env("log_level", "info"),
+        choices=["debug", "info", "warning", "error"],
+        help="how much the server logs (default: info)",
+    )
+    parser.add_argument(
+        "--log-format",
+        default=env("log_format", "text"),
+        choices=["text", "json"],
+        help="text, or json: one JSON object a line (default: text)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default=env("forwarded_allow_ips", None),
+        metavar="ADDRESSES",
+        help="the reverse proxies whose X-Forwarded-For and X-Forwarded-Proto "
+        "are trusted (comma-separated; default: none)",
+    )
     defaults = Limits()
     for spec in dataclasses.fields(Limits):
         name = spec.name
         flag = "--" + name.replace("_", "-")
         default = getattr(defaults, name)
         if name == "allowed_hosts":
-            parser.add_argument(flag, default=env(name, None), metavar="HOSTS",
-                                help=_LIMIT_HELP[name])  # fmt: skip
+            parser.add_argument(
+                flag, default=env(name, None), metavar="HOSTS", help=_LIMIT_HELP[name]
+            )
         elif isinstance(default, bool):
-            parser.add_argument(flag, action="store_true", default=env(name, default, bool),
-                                help=_LIMIT_HELP[name])  # fmt: skip
+            parser.add_argument(
+                flag, action="store_true", default=env(name, default, bool), help=_LIMIT_HELP[name]
+            )
         else:
             kind = type(default)
-            parser.add_argument(flag, type=kind, default=env(name, default, kind),
-                                metavar="N", help=_LIMIT_HELP[name])  # fmt: skip
+            parser.add_argument(
+                flag,
+                type=kind,
+                default=env(name, default, kind),
+                metavar="N",
+                help=_LIMIT_HELP[name],
+            )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, got {args.port}")
@@ -181,9 +215,11 @@ def sqlite_lock(url: str) -> Any:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise OSError(f"another server already uses the SQLite database {path}; SQLite serves "
-                      "one process (several servers share a PostgreSQL database: "
-                      "docs/deploy.md)") from None  # fmt: skip
+        raise OSError(
+            f"another server already uses the SQLite database {path}; SQLite serves "
+            "one process (several servers share a PostgreSQL database: "
+            "docs/deploy.md)"
+        ) from None
     return handle
 
 
@@ -213,14 +249,15 @@ def serve_main(argv: list[str]) -> int:
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
     try:
-        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds,
-                         limits=limits)  # fmt: skip
+        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds, limits=limits)
     except StoreError as error:
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
     except OSError as error:
-        print(f"fivehundred serve: cannot use the data directory {data_dir()}: {error}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred serve: cannot use the data directory {data_dir()}: {error}",
+            file=sys.stderr,
+        )
         return 2
     # What is loaded by now lives as long as the server: out of the collector's way, so
     # that its full collections stay short (they would stall every table).
@@ -232,8 +269,10 @@ def serve_main(argv: list[str]) -> int:
     try:
         sock = socket.create_server((args.host, args.port), reuse_port=False)
     except OSError as error:
-        print(f"fivehundred serve: cannot listen on {args.host}:{args.port}: {error.strerror}",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"fivehundred serve: cannot listen on {args.host}:{args.port}: {error.strerror}",
+            file=sys.stderr,
+        )
         return 2
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
@@ -245,10 +284,18 @@ def serve_main(argv: list[str]) -> int:
     # no per-message compression: views are small, and compressing each costs more CPU
     # than it saves on a LAN
     proxy = args.forwarded_allow_ips
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=65536, ws_per_message_deflate=False,
-                            ws_ping_interval=20, ws_ping_timeout=20, timeout_graceful_shutdown=5,
-                            log_config=None, proxy_headers=bool(proxy),
-                            forwarded_allow_ips=proxy or None)  # fmt: skip
+    config = uvicorn.Config(
+        app,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=5,
+        log_config=None,
+        proxy_headers=bool(proxy),
+        forwarded_allow_ips=proxy or None,
+    )
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     del held

@@ -50,10 +50,17 @@ LOCK_CLASS = 500
 HEARTBEAT = 1.0
 #: TCP keepalives of both connections, so that a server on another machine that vanished
 #: without closing them loses its locks within seconds (PostgreSQL's side, per session).
-KEEPALIVE: dict[str, Any] = {"keepalives": 1, "keepalives_idle": 2, "keepalives_interval": 1,
-             "keepalives_count": 3}  # fmt: skip
-SERVER_KEEPALIVE = ("SET tcp_keepalives_idle = 2", "SET tcp_keepalives_interval = 1",
-                    "SET tcp_keepalives_count = 3")  # fmt: skip
+KEEPALIVE: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 2,
+    "keepalives_interval": 1,
+    "keepalives_count": 3,
+}
+SERVER_KEEPALIVE = (
+    "SET tcp_keepalives_idle = 2",
+    "SET tcp_keepalives_interval = 1",
+    "SET tcp_keepalives_count = 3",
+)
 
 ORPHANS = """
 SELECT t.id, t.code FROM tables t LEFT JOIN closures c ON c.table_id = t.id
@@ -108,8 +115,9 @@ class Cluster:
         await self.scan()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._beat())]
-        log.info("cluster: server %s on the shared database (heartbeat %g s)",
-                 self.id, self.heartbeat)  # fmt: skip
+        log.info(
+            "cluster: server %s on the shared database (heartbeat %g s)", self.id, self.heartbeat
+        )
 
     async def stop(self) -> None:
         self._stopping = True
@@ -157,8 +165,11 @@ class Cluster:
                 continue
             taken += 1
             await self.notify(f"own:{code}:{self.id}")
-            log.info("cluster: table %s is played here now (rebuilt in %.0f ms)", code,
-                     (time.monotonic() - started) * 1000)  # fmt: skip
+            log.info(
+                "cluster: table %s is played here now (rebuilt in %.0f ms)",
+                code,
+                (time.monotonic() - started) * 1000,
+            )
         self.adopted += taken
         return taken
 
@@ -168,8 +179,10 @@ class Cluster:
             try:
                 await self._locks.execute("SELECT 1")
             except Exception as error:
-                log.error("cluster: the lock connection is lost (%s): this server's tables "
-                          "are given up", error)  # fmt: skip
+                log.error(
+                    "cluster: the lock connection is lost (%s): this server's tables are given up",
+                    error,
+                )
                 self.hub.lost_all()
                 with contextlib.suppress(Exception):
                     await self._locks.close()

@@ -70,19 +70,26 @@ class Limits:
     def check(self) -> None:
         """ValueError naming the first limit out of its range."""
         ranges: dict[str, tuple[float, float]] = {
-            "max_body": (256, 16 * 1024 * 1024), "json_depth": (4, 200),
-            "create_per_minute": (0.01, 100_000), "create_burst": (1, 100_000),
-            "seat_per_minute": (0.01, 100_000), "seat_burst": (1, 100_000),
-            "tables_per_client": (1, 100_000), "max_live_tables": (1, 1_000_000),
-            "expire_unjoined": (1, 30 * 86400), "expire_abandoned": (1, 30 * 86400),
-            "open_seat_grace": (1, 30 * 86400), "decision_seconds": (0.5, 3600),
+            "max_body": (256, 16 * 1024 * 1024),
+            "json_depth": (4, 200),
+            "create_per_minute": (0.01, 100_000),
+            "create_burst": (1, 100_000),
+            "seat_per_minute": (0.01, 100_000),
+            "seat_burst": (1, 100_000),
+            "tables_per_client": (1, 100_000),
+            "max_live_tables": (1, 1_000_000),
+            "expire_unjoined": (1, 30 * 86400),
+            "expire_abandoned": (1, 30 * 86400),
+            "open_seat_grace": (1, 30 * 86400),
+            "decision_seconds": (0.5, 3600),
             "sweep_seconds": (0.05, 3600),
-        }  # fmt: skip
+        }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)
             if not low <= value <= high:
-                raise ValueError(f"{name.replace('_', '-')} must be {low:g} to {high:g}, "
-                                 f"got {value:g}")  # fmt: skip
+                raise ValueError(
+                    f"{name.replace('_', '-')} must be {low:g} to {high:g}, got {value:g}"
+                )
 
     @classmethod
     def names(cls) -> list[str]:
@@ -213,8 +220,9 @@ class Guard:
     requests that change something, and the body's size and nesting, all before the
     application reads the request. ``refused(reason)`` counts each refusal."""
 
-    def __init__(self, app: ASGIApp, limits: Limits,
-                 refused: Callable[[str], None] = lambda reason: None) -> None:  # fmt: skip
+    def __init__(
+        self, app: ASGIApp, limits: Limits, refused: Callable[[str], None] = lambda reason: None
+    ) -> None:
         self.app = app
         self.limits = limits
         self.refused = refused
@@ -224,15 +232,21 @@ class Guard:
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", ())}  # fmt: skip
+        headers = {
+            k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())
+        }
         host_header = headers.get("host", "")
         if self.limits.allowed_hosts != ["*"] and not host_allowed(
             host_of(host_header), self.limits.allowed_hosts
         ):
             self.refused("host")
-            await self._refuse(scope, receive, send, 400, "this server does not answer to "
-                               f"the host {shown(host_of(host_header), 40)}")  # fmt: skip
+            await self._refuse(
+                scope,
+                receive,
+                send,
+                400,
+                f"this server does not answer to the host {shown(host_of(host_header), 40)}",
+            )
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
@@ -246,8 +260,11 @@ class Guard:
             await self._refuse(scope, receive, send, 403, "requests from another site are refused")
             return
         path = scope.get("path", "")
-        limit = max(self.limits.max_body, PAD_BODY) if path.startswith("/api/pad/") else (
-            self.limits.max_body)  # fmt: skip
+        limit = (
+            max(self.limits.max_body, PAD_BODY)
+            if path.startswith("/api/pad/")
+            else (self.limits.max_body)
+        )
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             self.refused("body_size")
@@ -263,8 +280,9 @@ class Guard:
             size += len(chunk)
             if size > limit:
                 self.refused("body_size")
-                await self._refuse(scope, receive, send, 413,
-                                   f"the body is limited to {limit} bytes")  # fmt: skip
+                await self._refuse(
+                    scope, receive, send, 413, f"the body is limited to {limit} bytes"
+                )
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -272,8 +290,13 @@ class Guard:
         body = b"".join(chunks)
         if json_depth(body) > self.limits.json_depth:  # every body of this API is JSON
             self.refused("json_depth")
-            await self._refuse(scope, receive, send, 400, "body: JSON nested deeper than "
-                               f"{self.limits.json_depth} levels")  # fmt: skip
+            await self._refuse(
+                scope,
+                receive,
+                send,
+                400,
+                f"body: JSON nested deeper than {self.limits.json_depth} levels",
+            )
             return
         replayed = False
 
@@ -286,16 +309,24 @@ class Guard:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int,
-                      detail: str) -> None:  # fmt: skip
+    async def _refuse(
+        self, scope: Scope, receive: Receive, send: Send, status: int, detail: str
+    ) -> None:
         if scope["type"] == "websocket":
             # before the handshake: the client is answered 403 (or a close if accepted)
             await receive()  # websocket.connect
             await send({"type": "websocket.close", "code": 4403, "reason": close_reason(detail)})
             return
         body = orjson.dumps({"detail": detail})
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})  # fmt: skip
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -82,9 +82,17 @@ def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
     # The switches that set a rules field the preset has on: ticked to begin with, and
     # sent as false when unticked (as the terminal game's options do).
     on = [s for s in switches if s in Rules.__dataclass_fields__ and getattr(base, s) is True]
-    return {"name": name, "label": name.replace("_", " "), "players": base.players,
-            "seats": base.seats, "target": base.target, "variants": accepted,
-            "refused": refused, "conflicts": conflicts, "on": on}  # fmt: skip
+    return {
+        "name": name,
+        "label": name.replace("_", " "),
+        "players": base.players,
+        "seats": base.seats,
+        "target": base.target,
+        "variants": accepted,
+        "refused": refused,
+        "conflicts": conflicts,
+        "on": on,
+    }
 
 
 @functools.cache
@@ -144,11 +152,19 @@ async def internal_get(request: Request, path: str, query: str = "") -> Any:
             body.extend(message.get("body", b""))
 
     scope: dict[str, Any] = {
-        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
-        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-        "query_string": query.encode(), "headers": [(b"host", b"127.0.0.1")],
-        "client": ("127.0.0.1", 0), "server": ("127.0.0.1", 80),
-    }  # fmt: skip
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode(),
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 0),
+        "server": ("127.0.0.1", 80),
+    }
     if "state" in request.scope:
         scope["state"] = dict(request.scope["state"])
     await request.app(scope, receive, send)
@@ -270,8 +286,12 @@ async def hand_replay(code: str, number: int, request: Request) -> dict[str, Any
     """A finished hand step by step: the auction, the kitty and the play, every card shown."""
     _, game = await _game(request, code)
     hand = _hand_of(game, number)
-    return {"hand": number, "dealer": hand.dealer, "line": hand_line(game, number - 1),
-            "steps": replay_steps(hand)}  # fmt: skip
+    return {
+        "hand": number,
+        "dealer": hand.dealer,
+        "line": hand_line(game, number - 1),
+        "steps": replay_steps(hand),
+    }
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -378,8 +398,15 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
     for table in running.get("tables", []):
         names = [seat.get("name") for seat in table.get("seats", [])]
         if name in names and table.get("hands_played", 0) > 0:
-            playing.append({"table": table["table"], "name": table.get("name"), "players": names,
-                          "scores": table.get("scores"), "finished": None})  # fmt: skip
+            playing.append(
+                {
+                    "table": table["table"],
+                    "name": table.get("name"),
+                    "players": names,
+                    "scores": table.get("scores"),
+                    "finished": None,
+                }
+            )
     games = playing + games  # newest first
     strains: dict[str, dict[str, int]] = {}
     misere = {"bid": 0, "made": 0}
@@ -394,13 +421,26 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
         side_of = side_of_seats(game.rules)
         my_sides = {side_of[s] for s in seats}
         won = None if game.winner is None else game.winner in my_sides
-        played.append({"table": entry["table"], "name": entry.get("name"), "won": won,
-                       "scores": entry.get("scores"), "finished": entry.get("finished")})  # fmt: skip
+        played.append(
+            {
+                "table": entry["table"],
+                "name": entry.get("name"),
+                "won": won,
+                "scores": entry.get("scores"),
+                "finished": entry.get("finished"),
+            }
+        )
         for index, hand in enumerate(game.finished_hands):
             result = hand.result
             side = side_of[seats[0]] if seats else 0
-            points.append({"table": entry["table"], "hand": index + 1,
-                           "points": result.points[side], "finished": entry.get("finished")})  # fmt: skip
+            points.append(
+                {
+                    "table": entry["table"],
+                    "hand": index + 1,
+                    "points": result.points[side],
+                    "finished": entry.get("finished"),
+                }
+            )
             controller = hand.controller(result.contractor) if result.contractor >= 0 else -1
             if controller in seats:
                 strain = _strain(action_text(result.contract, hand.rules.joker_names)) or "?"
@@ -411,8 +451,14 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
                     misere["bid"] += 1
                     misere["made"] += int(bool(result.made))
     played.reverse()  # newest first in the list
-    return {"name": name, "summary": summary, "games": played, "strains": strains,
-            "misere": misere, "points": points}  # fmt: skip
+    return {
+        "name": name,
+        "summary": summary,
+        "games": played,
+        "strains": strains,
+        "misere": misere,
+        "points": points,
+    }
 
 
 @router.get("/api/players/{name}/history")

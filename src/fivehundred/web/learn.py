@@ -82,8 +82,9 @@ def _card_list(state: HandState, mask: int) -> list[str]:
     ]
 
 
-def position(state: HandState, you: int, show_all: bool = True,
-             hidden: tuple[int, ...] | list[int] = ()) -> dict[str, Any]:  # fmt: skip
+def position(
+    state: HandState, you: int, show_all: bool = True, hidden: tuple[int, ...] | list[int] = ()
+) -> dict[str, Any]:
     """The position as the pages draw it: the contract, the tricks, every seat's cards
     (only ``you``'s unless ``show_all``; ``hidden`` seats as a count), the trick in
     progress, and ``you``'s legal actions (record notation) when it is their turn."""
@@ -124,8 +125,9 @@ def position(state: HandState, you: int, show_all: bool = True,
         for s, a in zip(state.trick_seats, state.trick_actions, strict=True)
     ]
     if state.auction.calls:
-        out["auction"] = [{"name": seat_names[s], "call": call_text(a, two)}
-                          for s, a in state.auction.calls]  # fmt: skip
+        out["auction"] = [
+            {"name": seat_names[s], "call": call_text(a, two)} for s, a in state.auction.calls
+        ]
     if not state.is_over and state.to_move == you:
         out["legal"] = [action_text(a, two) for a in state.legal_actions() if a != CLAIM]
     return out
@@ -147,9 +149,16 @@ def _puzzles() -> dict[str, dict[str, Any]]:
 
 
 def _summary(p: dict[str, Any]) -> dict[str, Any]:
-    return {"id": p["id"], "theme": p["theme"], "kind": p["kind"], "goal": p["goal"],
-            "difficulty": pz.GRADES[p["difficulty"]], "series": p["series"],
-            "preset": p["preset"], "contract": p["contract"]}  # fmt: skip
+    return {
+        "id": p["id"],
+        "theme": p["theme"],
+        "kind": p["kind"],
+        "goal": p["goal"],
+        "difficulty": pz.GRADES[p["difficulty"]],
+        "series": p["series"],
+        "preset": p["preset"],
+        "contract": p["contract"],
+    }
 
 
 def _puzzle_or_404(pid: str) -> dict[str, Any]:
@@ -170,14 +179,20 @@ async def list_puzzles(
     themes = sorted({p["theme"] for p in every} | {p["kind"] for p in every})
     if theme is not None and theme not in themes:
         raise HTTPException(422, f"theme: one of {', '.join(themes)}")
-    pool = [p for p in every
-            if (theme is None or theme in (p["theme"], p["kind"]))
-            and (difficulty is None or pz.GRADES[p["difficulty"]] == difficulty)
-            and (series is None or p["series"] == series)]  # fmt: skip
+    pool = [
+        p
+        for p in every
+        if (theme is None or theme in (p["theme"], p["kind"]))
+        and (difficulty is None or pz.GRADES[p["difficulty"]] == difficulty)
+        and (series is None or p["series"] == series)
+    ]
     double = [p for p in every if p["series"] == "double-dummy"]
     day = datetime.date.today().toordinal()
-    return {"themes": themes, "daily": double[day % len(double)]["id"],
-            "puzzles": [_summary(p) for p in pool]}  # fmt: skip
+    return {
+        "themes": themes,
+        "daily": double[day % len(double)]["id"],
+        "puzzles": [_summary(p) for p in pool],
+    }
 
 
 def _puzzle_view(puzzle: dict[str, Any]) -> dict[str, Any]:
@@ -186,8 +201,10 @@ def _puzzle_view(puzzle: dict[str, Any]) -> dict[str, Any]:
     hidden = puzzle.get("hidden", [])
     goal = "make" if puzzle["goal"] == "make" else "defeat"
     if hidden:
-        task = (f"You are {names(state)[seat]}: find the card that makes the contract however "
-                "the defenders' cards lie.")  # fmt: skip
+        task = (
+            f"You are {names(state)[seat]}: find the card that makes the contract however "
+            "the defenders' cards lie."
+        )
     else:
         task = f"You are {names(state)[seat]}: find the card that {goal}s the contract."
     return {**_summary(puzzle), "task": task, "position": position(state, seat, hidden=hidden)}
@@ -237,17 +254,27 @@ def _answer(puzzle: dict[str, Any], text: str) -> dict[str, Any]:
         verdict = f"Right! {puzzle['reason']}"
     elif puzzle.get("hidden"):
         wins = puzzle["wins"].get(action_text(action, two), 0)
-        verdict = (f"Not this time: {card} makes it in {wins} of the {puzzle['layouts']} "
-                   f"layouts. {puzzle['reason']}")  # fmt: skip
+        verdict = (
+            f"Not this time: {card} makes it in {wins} of the {puzzle['layouts']} "
+            f"layouts. {puzzle['reason']}"
+        )
     else:
         value = puzzle["values"].get(action_text(action, two))
-        verdict = (f"Not this time: {card} leaves the contracting side {value} "
-                   f"trick{'s' if value != 1 else ''}. {puzzle['reason']}")  # fmt: skip
+        verdict = (
+            f"Not this time: {card} leaves the contracting side {value} "
+            f"trick{'s' if value != 1 else ''}. {puzzle['reason']}"
+        )
     tricks, total = _solution_tricks(state, puzzle["line"])
-    return {"status": "right" if right else "wrong", "card": action_text(action, two),
-            "solution": puzzle["solution"], "message": verdict, "reason": puzzle["reason"],
-            "line": tricks, "final": total,
-            "cards": position(state, state.to_move)["seats"]}  # fmt: skip
+    return {
+        "status": "right" if right else "wrong",
+        "card": action_text(action, two),
+        "solution": puzzle["solution"],
+        "message": verdict,
+        "reason": puzzle["reason"],
+        "line": tricks,
+        "final": total,
+        "cards": position(state, state.to_move)["seats"],
+    }
 
 
 @router.post("/api/learn/puzzles/{pid}/answer")
@@ -260,8 +287,12 @@ async def answer_puzzle(pid: str, body: AnswerIn) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- lessons
 @router.get("/api/learn/lessons")
 async def list_lessons() -> dict[str, Any]:
-    return {"lessons": [{"id": lesson["id"], "number": n, "title": lesson["title"]}
-                        for n, lesson in enumerate(LESSONS, 1)]}  # fmt: skip
+    return {
+        "lessons": [
+            {"id": lesson["id"], "number": n, "title": lesson["title"]}
+            for n, lesson in enumerate(LESSONS, 1)
+        ]
+    }
 
 
 class LessonIn(BaseModel):
@@ -293,11 +324,16 @@ def _lesson_view(lesson: dict[str, Any], answers: list[str], text: str | None) -
         accepted = _mark(run) != before
     step = run.current()
     out: dict[str, Any] = {
-        "id": lesson["id"], "title": lesson["title"], "intro": lesson.get("intro", []),
-        "said": said, "accepted": accepted, "done": run.done,
-        "whole_hand": "whole_hand" in lesson, "step": run.step,
+        "id": lesson["id"],
+        "title": lesson["title"],
+        "intro": lesson.get("intro", []),
+        "said": said,
+        "accepted": accepted,
+        "done": run.done,
+        "whole_hand": "whole_hand" in lesson,
+        "step": run.step,
         "steps": len(lesson.get("script", [])),
-    }  # fmt: skip
+    }
     if step is not None and "quiz" in step:
         out["quiz"] = step["quiz"]
     elif not run.done and step is not None:
@@ -361,8 +397,11 @@ async def game_review(
     future = _reviews.get(key)
     if future is None or future.cancelled():
         if sum(not f.done() for f in _reviews.values()) >= MAX_PENDING_REVIEWS:
-            raise HTTPException(503, "the server is reviewing other games: try again in a minute",
-                                headers={"Retry-After": "30"})  # fmt: skip
+            raise HTTPException(
+                503,
+                "the server is reviewing other games: try again in a minute",
+                headers={"Retry-After": "30"},
+            )
         while len(_reviews) >= MAX_REVIEWS:  # forget the oldest
             _reviews.pop(next(iter(_reviews))).cancel()
         loop = asyncio.get_running_loop()

@@ -69,8 +69,12 @@ FINISHED_KEPT = 64
 CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
-DEFAULT_OPTIONS: dict[str, Any] = {"grace": 60.0, "turn_timer": None, "delay": 0.6,
-                                   "stand_in": "heuristic"}  # fmt: skip
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "grace": 60.0,
+    "turn_timer": None,
+    "delay": 0.6,
+    "stand_in": "heuristic",
+}
 
 
 class Refusal(Exception):
@@ -111,10 +115,11 @@ class Decider:
                 pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="fivehundred-bot")
             else:
                 pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    max_workers=self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
                     initializer=prepare_worker if search else watch_parent,
                     initargs=(os.getpid(),),
-                )  # fmt: skip
+                )
             if search:
                 self._search = pool
             else:
@@ -128,8 +133,11 @@ class Decider:
             self._warming = asyncio.get_running_loop().create_task(self._warm_up())
 
     async def _warm_up(self) -> None:
-        log.info("preparing the solver in %d worker process(es) for the search players "
-                 "(a second or less: the kernel is compiled at install)", self.workers)  # fmt: skip
+        log.info(
+            "preparing the solver in %d worker process(es) for the search players "
+            "(a second or less: the kernel is compiled at install)",
+            self.workers,
+        )
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         pool = self._executor(search=True)
@@ -140,18 +148,26 @@ class Decider:
         except Exception as error:
             log.error("the solver could not be prepared in the workers: %s", error)
         else:
-            log.info("the search players are ready (%d of %d workers prepared, %.1f s)",
-                     sum(ready), len(ready), time.monotonic() - started)  # fmt: skip
+            log.info(
+                "the search players are ready (%d of %d workers prepared, %.1f s)",
+                sum(ready),
+                len(ready),
+                time.monotonic() - started,
+            )
         self.search_ready = True
 
-    async def decide(self, player: str, seed: int, observation: Observation,
-                     where: str = "") -> tuple[Action, str]:  # fmt: skip
+    async def decide(
+        self, player: str, seed: int, observation: Observation, where: str = ""
+    ) -> tuple[Action, str]:
         if player == "random":
             return decide(player, seed, observation)
         search = searches(player)
         if search and not self.search_ready:
-            log.info("%s%s waits for the solver, still being prepared in its processes",
-                     f"table {where}: " if where else "", player)  # fmt: skip
+            log.info(
+                "%s%s waits for the solver, still being prepared in its processes",
+                f"table {where}: " if where else "",
+                player,
+            )
         loop = asyncio.get_running_loop()
         started = time.monotonic()
         try:
@@ -159,8 +175,12 @@ class Decider:
                 self._executor(search), bounded_decide, player, seed, observation, self.ceiling
             )
             if stopped:
-                log.warning("%s%s reached the ceiling of %g s; the heuristic decided",
-                            f"table {where}: " if where else "", player, self.ceiling)  # fmt: skip
+                log.warning(
+                    "%s%s reached the ceiling of %g s; the heuristic decided",
+                    f"table {where}: " if where else "",
+                    player,
+                    self.ceiling,
+                )
             if self.observe is not None:
                 self.observe(player, time.monotonic() - started, stopped)
             return action, reason
@@ -262,8 +282,9 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def replay_log(rules: Rules, players: Sequence[str], seed: int,
-               entries: Sequence[tuple[int, str, str]]) -> Table:  # fmt: skip
+def replay_log(
+    rules: Rules, players: Sequence[str], seed: int, entries: Sequence[tuple[int, str, str]]
+) -> Table:
     """The table rebuilt from its action log."""
     model = Table(rules, players, seed)
     for seat, text, _ in entries:
@@ -330,34 +351,51 @@ class LiveTable:
         return seat in self.connections or any(seat in s for s, _ in self.remote.values())
 
     def anyone_here(self) -> bool:
-        return bool(self.connections or self.spectators
-                    or any(s or n for s, n in self.remote.values()))  # fmt: skip
+        return bool(
+            self.connections or self.spectators or any(s or n for s, n in self.remote.values())
+        )
 
     def stand_in_now(self, seat: int) -> bool:
         state = self.seats[seat]
-        return (state.kind == PERSON and not self.present(seat)
-                and time.monotonic() - state.away_since >= self.options["grace"])  # fmt: skip
+        return (
+            state.kind == PERSON
+            and not self.present(seat)
+            and time.monotonic() - state.away_since >= self.options["grace"]
+        )
 
     def seats_json(self) -> list[dict[str, Any]]:
-        return [{"seat": seat, "kind": s.kind, "name": s.name if s.kind == PERSON else s.player,
-                 "connected": s.kind == COMPUTER or self.present(seat),
-                 "stand_in": self.stand_in_now(seat)}
-                for seat, s in enumerate(self.seats)]  # fmt: skip
+        return [
+            {
+                "seat": seat,
+                "kind": s.kind,
+                "name": s.name if s.kind == PERSON else s.player,
+                "connected": s.kind == COMPUTER or self.present(seat),
+                "stand_in": self.stand_in_now(seat),
+            }
+            for seat, s in enumerate(self.seats)
+        ]
 
     def public_facts(self) -> dict[str, Any]:
         game = self.model.game
         return {
-            "table": self.code, "name": self.name, "url": f"/t/{self.code}",
-            "rules": self.rules.to_dict(), "players": self.rules.players,
+            "table": self.code,
+            "name": self.name,
+            "url": f"/t/{self.code}",
+            "rules": self.rules.to_dict(),
+            "players": self.rules.players,
             "calls": list(views.allowed_calls(self.rules)),
-            "seats": self.seats_json(), "options": dict(self.options),
+            "seats": self.seats_json(),
+            "options": dict(self.options),
             "phase": "done" if game.is_over else game.hand.phase,
             "to_move": self.model.to_move if not game.is_over else None,
-            "scores": list(game.scores), "hands_played": len(game.finished_hands),
-            "finished": game.is_over, "winner": game.winner, "version": self.version,
+            "scores": list(game.scores),
+            "hands_played": len(game.finished_hands),
+            "finished": game.is_over,
+            "winner": game.winner,
+            "version": self.version,
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.created)),
             "closed": self.closed is not None,
-        }  # fmt: skip
+        }
 
     def player_names(self) -> list[str]:
         return [self.seat_name(seat) for seat in range(len(self.seats))]
@@ -380,15 +418,21 @@ class LiveTable:
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
         return {
-            "code": self.code, "name": self.name, "seats": self.seats_json(),
-            "hand_number": model.hand_number, "hands_played": len(game.finished_hands),
-            "last_trick": views.last_trick(model), "hand_result": views.hand_result(model),
-            "finished": game.is_over, "winner": game.winner, "turn_deadline": deadline,
+            "code": self.code,
+            "name": self.name,
+            "seats": self.seats_json(),
+            "hand_number": model.hand_number,
+            "hands_played": len(game.finished_hands),
+            "last_trick": views.last_trick(model),
+            "hand_result": views.hand_result(model),
+            "finished": game.is_over,
+            "winner": game.winner,
+            "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "names": views.display_names(self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
-        }  # fmt: skip
+        }
 
     def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``view`` message for ``seat`` (or a spectator)."""
@@ -400,8 +444,12 @@ class LiveTable:
             s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
         )
         view["table"] = facts
-        return {"type": "view", "version": self.version,
-                "seat": None if seat == views.SPECTATOR else seat, "view": view}  # fmt: skip
+        return {
+            "type": "view",
+            "version": self.version,
+            "seat": None if seat == views.SPECTATOR else seat,
+            "view": view,
+        }
 
     def broadcast(self) -> None:
         """A new view to every connection: each seat's built and encoded once from its own
@@ -427,8 +475,9 @@ class LiveTable:
         cluster = self.hub.cluster
         if cluster is not None:
             seats = ",".join(str(seat) for seat in sorted(self.connections))
-            self.hub.spawn(cluster.notify(
-                f"here:{self.code}:{cluster.id}:{seats}:{len(self.spectators)}"))  # fmt: skip
+            self.hub.spawn(
+                cluster.notify(f"here:{self.code}:{cluster.id}:{seats}:{len(self.spectators)}")
+            )
 
     # ------------------------------------------------------------------ seats
     def seat_of_token(self, token: str) -> int | None:
@@ -520,8 +569,10 @@ class LiveTable:
             elif kind == "undo":
                 await self._undo(conn)
             else:
-                raise Refusal(f"unknown message type {kind!r}; types are action, chat, resync, "
-                              "ping, hint, undo")  # fmt: skip
+                raise Refusal(
+                    f"unknown message type {kind!r}; types are action, chat, resync, "
+                    "ping, hint, undo"
+                )
         except Refusal as refusal:
             conn.send({"type": "error", "message": str(refusal), "version": self.version})
         return False
@@ -544,15 +595,19 @@ class LiveTable:
             model = self.model
             if version != self.version:
                 conn.send(self.view(seat))
-                raise Refusal(f"the table has moved on (version {self.version}, not {version}): "
-                              "look again and choose")  # fmt: skip
+                raise Refusal(
+                    f"the table has moved on (version {self.version}, not {version}): "
+                    "look again and choose"
+                )
             if model.is_over:
                 raise Refusal("the game is over")
             if self.closed is not None:
                 raise Refusal("this table was closed: nobody played at it for a while")
             if model.to_move != seat:
-                raise Refusal(f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) "
-                              "is to move")  # fmt: skip
+                raise Refusal(
+                    f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) "
+                    "is to move"
+                )
             try:
                 action = parse_action(text.strip(), model.hand.phase)
             except FiveHundredError as error:
@@ -579,8 +634,9 @@ class LiveTable:
             return
         text = action_text(action, self.rules.joker_names)
         try:
-            await self.hub.store.call(self.hub.store.store.forward, self.id, self.code,
-                                      self.version, seat, text)  # fmt: skip
+            await self.hub.store.call(
+                self.hub.store.store.forward, self.id, self.code, self.version, seat, text
+            )
         except Exception:
             log.exception("table %s: could not pass %s to its server", self.code, text)
             raise Refusal("the server could not pass that action on; try again") from None
@@ -599,8 +655,9 @@ class LiveTable:
         conn.chats.append(now)
         seat = None if conn.seat == views.SPECTATOR else conn.seat
         name = self.seat_name(conn.seat) if seat is not None else "spectator"
-        self.chat_to_all({"type": "chat", "seat": seat, "name": name, "text": text.strip(),
-                          "time": time.time()})  # fmt: skip
+        self.chat_to_all(
+            {"type": "chat", "seat": seat, "name": name, "text": text.strip(), "time": time.time()}
+        )
 
     async def _hint(self, conn: Connection) -> None:
         seat = self._acting_seat(conn)
@@ -615,16 +672,23 @@ class LiveTable:
             self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
         )
         if self.version == version:
-            conn.send({"type": "hint", "action": action_text(action, self.rules.joker_names),
-                       "reason": reason, "version": version})  # fmt: skip
+            conn.send(
+                {
+                    "type": "hint",
+                    "action": action_text(action, self.rules.joker_names),
+                    "reason": reason,
+                    "version": version,
+                }
+            )
 
     async def _undo(self, conn: Connection) -> None:
         seat = self._acting_seat(conn)
         if not all(s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat):
             raise Refusal("undo is only for a table where every other seat is a computer player")
         if not self.owned:
-            await self.hub.store.call(self.hub.store.store.forward, self.id, self.code,
-                                      self.version, seat, "undo")  # fmt: skip
+            await self.hub.store.call(
+                self.hub.store.store.forward, self.id, self.code, self.version, seat, "undo"
+            )
             return
         await self._undo_seat(seat)
 
@@ -672,10 +736,16 @@ class LiveTable:
             result = hand.result
             hand_row = HandRow(
                 number=len(game.finished_hands),
-                contract=action_text(result.contract, self.rules.joker_names) if result.contract >= 0 else None,
-                contractor=controller_of(self.rules, result.contractor) if result.contractor >= 0 else None,
-                made=result.made, points=list(result.points), scores=list(game.scores),
-            )  # fmt: skip
+                contract=action_text(result.contract, self.rules.joker_names)
+                if result.contract >= 0
+                else None,
+                contractor=controller_of(self.rules, result.contractor)
+                if result.contractor >= 0
+                else None,
+                made=result.made,
+                points=list(result.points),
+                scores=list(game.scores),
+            )
             if game.is_over:
                 finished = (game.winner if game.winner is not None else -1, list(game.scores))
         code = self.code if self.hub.cluster is not None else None
@@ -694,9 +764,15 @@ class LiveTable:
         self.turn_started = time.time()
         self.hub.acted(by)
         if hand_row is not None:
-            log.info("table %s: hand %d finished: %s by seat %s, %s; scores %s", self.code,
-                     hand_row.number, hand_row.contract or "no contract", hand_row.contractor,
-                     "made" if hand_row.made else "not made", hand_row.scores)  # fmt: skip
+            log.info(
+                "table %s: hand %d finished: %s by seat %s, %s; scores %s",
+                self.code,
+                hand_row.number,
+                hand_row.contract or "no contract",
+                hand_row.contractor,
+                "made" if hand_row.made else "not made",
+                hand_row.scores,
+            )
             if finished is not None:
                 log.info("table %s: game over, side %s wins", self.code, game.winner)
                 if self.hub.on_game_over is not None:
@@ -777,8 +853,12 @@ class LiveTable:
                 return  # the person came back
             seat = model.to_move
             if model.refusal(seat, action) is not None:
-                log.error("table %s: %s chose an illegal %s; a random legal action instead",
-                          self.code, player, action)  # fmt: skip
+                log.error(
+                    "table %s: %s chose an illegal %s; a random legal action instead",
+                    self.code,
+                    player,
+                    action,
+                )
                 legal = model.legal_actions()
                 action = legal[random.Random(model.decision_seed()).randrange(len(legal))]
             await self._commit(seat, action, by)
@@ -790,8 +870,12 @@ class LiveTable:
         their time away."""
         for seat, s in enumerate(row.seats):
             state = self.seats[seat]
-            state.kind, state.player, state.name, state.token_hash = (s.kind, s.player, s.name,
-                                                                      s.token_hash)  # fmt: skip
+            state.kind, state.player, state.name, state.token_hash = (
+                s.kind,
+                s.player,
+                s.name,
+                s.token_hash,
+            )
         self.closed = row.closed
         if with_log and row.actions != self.log:
             self.log = list(row.actions)
@@ -803,8 +887,7 @@ class LiveTable:
         """Read the table again from the database (its seats only, unless ``with_log``)
         and show it."""
         async with self.lock:
-            row = await self.hub.store.call(self.hub.store.store.load_table, self.code,
-                                            with_log)  # fmt: skip
+            row = await self.hub.store.call(self.hub.store.store.load_table, self.code, with_log)
             if row is None:
                 return
             self.rebuild(row, with_log)
@@ -819,8 +902,9 @@ class LiveTable:
             self.stale = False
             if self.owned:
                 return
-            rows = await self.hub.store.call(self.hub.store.store.actions_after, self.id,
-                                             self.version)  # fmt: skip
+            rows = await self.hub.store.call(
+                self.hub.store.store.actions_after, self.id, self.version
+            )
             if not rows:
                 return
             try:  # one view per action, as the owner's clients get them
@@ -870,8 +954,12 @@ class LiveTable:
                 continue
             async with self.lock:
                 model = self.model
-                if (not self.owned or not self.live or version != self.version
-                        or model.to_move != seat):  # fmt: skip
+                if (
+                    not self.owned
+                    or not self.live
+                    or version != self.version
+                    or model.to_move != seat
+                ):
                     continue  # chosen on an older view: the client has the newer one
                 try:
                     action = parse_action(text, model.hand.phase)
@@ -921,8 +1009,13 @@ def model_copy(model: Table) -> Any:
 class Hub:
     """Every table the server knows: unfinished ones are all in memory and playing."""
 
-    def __init__(self, store: AsyncStore, decider: Decider, allow_seeds: bool = False,
-                 limits: Limits | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: AsyncStore,
+        decider: Decider,
+        allow_seeds: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
         self.decider = decider
         self.allow_seeds = allow_seeds
@@ -985,8 +1078,10 @@ class Hub:
             seats, _, spectators = rest.partition(":")
             if server == me:
                 return
-            table.remote[server] = (frozenset(int(x) for x in seats.split(",") if x),
-                                    int(spectators or 0))  # fmt: skip
+            table.remote[server] = (
+                frozenset(int(x) for x in seats.split(",") if x),
+                int(spectators or 0),
+            )
             table.last_seen = time.monotonic()
             table.broadcast()  # who is connected changed
             table.wake.set()
@@ -1118,8 +1213,11 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await table.task
             table.task = None
-        log.info("table %s closed: %s", table.code,
-                 "nobody joined it" if why == "unjoined" else "everybody left")  # fmt: skip
+        log.info(
+            "table %s closed: %s",
+            table.code,
+            "nobody joined it" if why == "unjoined" else "everybody left",
+        )
         if self.tables.get(table.code) is table and not (table.connections or table.spectators):
             del self.tables[table.code]
             self._remember(table)
@@ -1143,13 +1241,17 @@ class Hub:
             )
 
         live = self.live_tables()
-        return {"tables": len(live),
-                "connections": sum(len(t.connections) + len(t.spectators) for t in live),
-                "search_ready": self.decider.search_ready,
-                "commits": {"transactions": self.store.commits,
-                            "actions": self.store.committed},
-                "loop_lag_ms": {"p50": at(0.5), "p99": at(0.99),
-                                "max": round(lag[-1] * 1000, 2) if lag else None}}  # fmt: skip
+        return {
+            "tables": len(live),
+            "connections": sum(len(t.connections) + len(t.spectators) for t in live),
+            "search_ready": self.decider.search_ready,
+            "commits": {"transactions": self.store.commits, "actions": self.store.committed},
+            "loop_lag_ms": {
+                "p50": at(0.5),
+                "p99": at(0.99),
+                "max": round(lag[-1] * 1000, 2) if lag else None,
+            },
+        }
 
     async def start(self) -> None:
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
@@ -1227,24 +1329,49 @@ class Hub:
                 table.start()
             return table
 
-    async def create(self, rules: Rules, seat_players: Sequence[str], name: str | None,
-                     options: dict[str, Any], seed: int | None,
-                     owner: str | None = None) -> LiveTable:  # fmt: skip
-        seat_rows = [SeatRow(seat, OPEN) if player == OPEN else SeatRow(seat, COMPUTER, player)
-                     for seat, player in enumerate(seat_players)]  # fmt: skip
+    async def create(
+        self,
+        rules: Rules,
+        seat_players: Sequence[str],
+        name: str | None,
+        options: dict[str, Any],
+        seed: int | None,
+        owner: str | None = None,
+    ) -> LiveTable:
+        seat_rows = [
+            SeatRow(seat, OPEN) if player == OPEN else SeatRow(seat, COMPUTER, player)
+            for seat, player in enumerate(seat_players)
+        ]
         table_seed = seed if seed is not None else secrets.randbits(62)
         for _ in range(20):
             code = new_code()
-            table_id = await self.store.call(self.store.store.create_table, code,
-                                             name or f"Table {code}", rules.to_dict(), options,
-                                             table_seed, seat_rows)  # fmt: skip
+            table_id = await self.store.call(
+                self.store.store.create_table,
+                code,
+                name or f"Table {code}",
+                rules.to_dict(),
+                options,
+                table_seed,
+                seat_rows,
+            )
             if table_id is not None:
                 break
         else:
             raise RuntimeError("no free table code")
-        row = TableRow(id=table_id, code=code, name=name or f"Table {code}", rules=rules.to_dict(),
-                       options=options, seed=table_seed, created=time.time(), finished=None,
-                       winner=None, scores=[], hands_played=0, seats=seat_rows)  # fmt: skip
+        row = TableRow(
+            id=table_id,
+            code=code,
+            name=name or f"Table {code}",
+            rules=rules.to_dict(),
+            options=options,
+            seed=table_seed,
+            created=time.time(),
+            finished=None,
+            winner=None,
+            scores=[],
+            hands_played=0,
+            seats=seat_rows,
+        )
         table = LiveTable(self, row)
         table.owner = owner
         if self.cluster is not None:  # another server may have taken it already: it plays it

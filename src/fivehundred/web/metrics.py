@@ -16,28 +16,54 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self.tables = Gauge("fivehundred_tables_live", "Unfinished tables being played",
-                            registry=r)  # fmt: skip
-        self.connections = Gauge("fivehundred_connections", "WebSocket connections open",
-                                 registry=r)  # fmt: skip
-        self.actions = Counter("fivehundred_actions", "Actions made at the tables, by who made "
-                               "them (person, computer, stand_in, timer)", ["by"], registry=r)  # fmt: skip
-        self.decisions = Histogram("fivehundred_decision_seconds", "Time of one computer "
-                                   "decision, by player", ["player"], registry=r,
-                                   buckets=DECISION_BUCKETS)  # fmt: skip
-        self.decision_ceilings = Counter("fivehundred_decision_ceilings", "Computer decisions "
-                                         "stopped at the wall-clock ceiling", ["player"],
-                                         registry=r)  # fmt: skip
-        self.requests = Histogram("fivehundred_http_request_seconds", "Time to answer an HTTP "
-                                  "request, by route", ["method", "route"], registry=r,
-                                  buckets=LATENCY_BUCKETS)  # fmt: skip
-        self.messages = Histogram("fivehundred_ws_message_seconds", "Time to handle one "
-                                  "WebSocket message (an action: until every view is queued)",
-                                  registry=r, buckets=LATENCY_BUCKETS)  # fmt: skip
-        self.refusals = Counter("fivehundred_refusals", "Requests and messages refused, by "
-                                "reason", ["reason"], registry=r)  # fmt: skip
-        self.expired = Counter("fivehundred_tables_expired", "Tables closed by the expiry, by "
-                               "why (unjoined, abandoned)", ["why"], registry=r)  # fmt: skip
+        self.tables = Gauge("fivehundred_tables_live", "Unfinished tables being played", registry=r)
+        self.connections = Gauge(
+            "fivehundred_connections", "WebSocket connections open", registry=r
+        )
+        self.actions = Counter(
+            "fivehundred_actions",
+            "Actions made at the tables, by who made them (person, computer, stand_in, timer)",
+            ["by"],
+            registry=r,
+        )
+        self.decisions = Histogram(
+            "fivehundred_decision_seconds",
+            "Time of one computer decision, by player",
+            ["player"],
+            registry=r,
+            buckets=DECISION_BUCKETS,
+        )
+        self.decision_ceilings = Counter(
+            "fivehundred_decision_ceilings",
+            "Computer decisions stopped at the wall-clock ceiling",
+            ["player"],
+            registry=r,
+        )
+        self.requests = Histogram(
+            "fivehundred_http_request_seconds",
+            "Time to answer an HTTP request, by route",
+            ["method", "route"],
+            registry=r,
+            buckets=LATENCY_BUCKETS,
+        )
+        self.messages = Histogram(
+            "fivehundred_ws_message_seconds",
+            "Time to handle one WebSocket message (an action: until every view is queued)",
+            registry=r,
+            buckets=LATENCY_BUCKETS,
+        )
+        self.refusals = Counter(
+            "fivehundred_refusals",
+            "Requests and messages refused, by reason",
+            ["reason"],
+            registry=r,
+        )
+        self.expired = Counter(
+            "fivehundred_tables_expired",
+            "Tables closed by the expiry, by why (unjoined, abandoned)",
+            ["why"],
+            registry=r,
+        )
 
     def track(self, tables: Callable[[], float], connections: Callable[[], float]) -> None:
         """Read the gauges from the hub when scraped."""

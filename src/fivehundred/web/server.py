@@ -66,8 +66,14 @@ TARGETS = (10, 10_000)
 MAX_PAGE = 100_000
 #: Limits of a server made without any (the tests, an embedding program): no fair-use
 #: limits and any Host; ``fivehundred serve`` has the real ones (:class:`Limits`).
-UNLIMITED = Limits(allowed_hosts=["*"], create_per_minute=100_000, create_burst=100_000,
-                   seat_per_minute=100_000, seat_burst=100_000, tables_per_client=100_000)  # fmt: skip
+UNLIMITED = Limits(
+    allowed_hosts=["*"],
+    create_per_minute=100_000,
+    create_burst=100_000,
+    seat_per_minute=100_000,
+    seat_burst=100_000,
+    tables_per_client=100_000,
+)
 
 
 class ApiError(Exception):
@@ -118,8 +124,11 @@ def _computer_player(name: str, where: str, offered: list[str]) -> str:
     except FiveHundredError as error:
         raise ApiError(422, f"{where}: {error.reason[:200]}") from None
     if name not in offered:
-        raise ApiError(422, f"{where}: {shown(name, 30)} is not offered at web tables; "
-                            f"computer players are {', '.join(offered)}")  # fmt: skip
+        raise ApiError(
+            422,
+            f"{where}: {shown(name, 30)} is not offered at web tables; "
+            f"computer players are {', '.join(offered)}",
+        )
     return name
 
 
@@ -134,8 +143,11 @@ def _origin_allowed(websocket: WebSocket, limits: Limits) -> bool:
     host = websocket.headers.get("host", "")
     if not origin_matches(origin, host):
         return False
-    return (not origin or limits.allowed_hosts == ["*"]
-            or host_allowed(host_of(host), limits.allowed_hosts))  # fmt: skip
+    return (
+        not origin
+        or limits.allowed_hosts == ["*"]
+        or host_allowed(host_of(host), limits.allowed_hosts)
+    )
 
 
 def _client(request: Request | WebSocket) -> str:
@@ -169,10 +181,15 @@ class Timing:
             )
 
 
-def create_app(db_url: str | None = None, *, workers: int | None = None,
-               allow_seeds: bool = False, limits: Limits | None = None,
-               cluster_heartbeat: float = 1.0,
-               accounts_config: AccountsConfig | None = None) -> FastAPI:  # fmt: skip
+def create_app(
+    db_url: str | None = None,
+    *,
+    workers: int | None = None,
+    allow_seeds: bool = False,
+    limits: Limits | None = None,
+    cluster_heartbeat: float = 1.0,
+    accounts_config: AccountsConfig | None = None,
+) -> FastAPI:
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
     ``allow_seeds``: accept a ``seed`` when creating a table (tests and demonstrations
@@ -225,9 +242,13 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
             history.shutdown()
             store.close()
 
-    app = FastAPI(title="Five Hundred", docs_url="/docs" if limits.docs else None,
-                  redoc_url=None, openapi_url="/openapi.json" if limits.docs else None,
-                  lifespan=lifespan)  # fmt: skip
+    app = FastAPI(
+        title="Five Hundred",
+        docs_url="/docs" if limits.docs else None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if limits.docs else None,
+        lifespan=lifespan,
+    )
     app.state.store = store
     app.state.limits = limits
     app.state.metrics = metrics
@@ -241,13 +262,15 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail}, status_code=error.status,
-                            headers=error.headers)  # fmt: skip
+        return JSONResponse(
+            {"detail": error.detail}, status_code=error.status, headers=error.headers
+        )
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, error: AccountError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail}, status_code=error.status,
-                            headers=error.headers)  # fmt: skip
+        return JSONResponse(
+            {"detail": error.detail}, status_code=error.status, headers=error.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -276,8 +299,11 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         wait = buckets.take(_client(request))
         if wait > 0:
             metrics.refused(f"rate_{what}")
-            raise ApiError(429, f"too many {what}s from your address: try again in "
-                                f"{math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})  # fmt: skip
+            raise ApiError(
+                429,
+                f"too many {what}s from your address: try again in {math.ceil(wait)} s",
+                {"Retry-After": str(math.ceil(wait))},
+            )
 
     # ------------------------------------------------------------------ pages
     @app.get("/", include_in_schema=False)
@@ -300,13 +326,19 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         except FiveHundredError as error:
             raise ApiError(422, f"rules: {error.reason[:200]}") from None
         if not TARGETS[0] <= rules.target <= TARGETS[1]:
-            raise ApiError(422, f"rules: target must be {TARGETS[0]} to {TARGETS[1]} at a web "
-                                "table")  # fmt: skip
+            raise ApiError(
+                422, f"rules: target must be {TARGETS[0]} to {TARGETS[1]} at a web table"
+            )
         if len(body.seats) != rules.players:
-            raise ApiError(422, f"seats: the {rules.preset} game has {rules.players} seats; "
-                                f"give {rules.players}, each \"open\" or a computer player")  # fmt: skip
-        seat_players = [OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]", offered)
-                        for seat, name in enumerate(body.seats)]  # fmt: skip
+            raise ApiError(
+                422,
+                f"seats: the {rules.preset} game has {rules.players} seats; "
+                f'give {rules.players}, each "open" or a computer player',
+            )
+        seat_players = [
+            OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]", offered)
+            for seat, name in enumerate(body.seats)
+        ]
         options = body.options.model_dump()
         options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
         if body.seed is not None and not hub().allow_seeds:
@@ -315,13 +347,19 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         client = _client(request)
         if hub().tables_of(client) >= limits.tables_per_client:
             metrics.refused("tables_per_client")
-            raise ApiError(429, f"your address has {limits.tables_per_client} unfinished tables, "
-                                "as many as one may have: finish or leave one first",
-                           {"Retry-After": str(int(limits.sweep_seconds) + 1)})  # fmt: skip
+            raise ApiError(
+                429,
+                f"your address has {limits.tables_per_client} unfinished tables, "
+                "as many as one may have: finish or leave one first",
+                {"Retry-After": str(int(limits.sweep_seconds) + 1)},
+            )
         if len(hub().live_tables()) >= limits.max_live_tables:
             metrics.refused("server_full")
-            raise ApiError(503, "the server has as many tables as it can play; try later",
-                           {"Retry-After": str(int(limits.sweep_seconds) + 1)})  # fmt: skip
+            raise ApiError(
+                503,
+                "the server has as many tables as it can play; try later",
+                {"Retry-After": str(int(limits.sweep_seconds) + 1)},
+            )
         take_token(creating, request, "table")
         table = await hub().create(rules, seat_players, name, options, body.seed, client)
         return {"table": table.code, "url": f"/t/{table.code}"}
@@ -374,11 +412,24 @@ def create_app(db_url: str | None = None, *, workers: int | None = None,
         per_page: Annotated[int, Query(ge=1, le=100)] = 20,
     ) -> dict[str, Any]:
         rows, total = await store.call(store.store.finished_games, page, per_page)
-        return {"games": [{"table": r.code, "name": r.name, "rules": r.rules,
-                           "players": [s.name or s.player or OPEN for s in r.seats],
-                           "scores": r.scores, "winner": r.winner, "hands": r.hands_played,
-                           "finished": _iso(r.finished)} for r in rows],
-                "page": page, "per_page": per_page, "total": total}  # fmt: skip
+        return {
+            "games": [
+                {
+                    "table": r.code,
+                    "name": r.name,
+                    "rules": r.rules,
+                    "players": [s.name or s.player or OPEN for s in r.seats],
+                    "scores": r.scores,
+                    "winner": r.winner,
+                    "hands": r.hands_played,
+                    "finished": _iso(r.finished),
+                }
+                for r in rows
+            ],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+        }
 
     @app.get("/api/players/{name}")
     async def player(name: str) -> dict[str, Any]:

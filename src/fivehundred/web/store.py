@@ -221,8 +221,10 @@ class Store:
             self.engine = _engine(url)
             self._prepare()
         except sa.exc.SQLAlchemyError as error:
-            raise StoreError(f"cannot open the database {self.safe_url}: "
-                             f"{str(getattr(error, 'orig', None) or error).splitlines()[0]}") from None  # fmt: skip
+            raise StoreError(
+                f"cannot open the database {self.safe_url}: "
+                f"{str(getattr(error, 'orig', None) or error).splitlines()[0]}"
+            ) from None
         except OSError as error:
             raise StoreError(f"cannot open the database {self.safe_url}: {error}") from None
 
@@ -255,13 +257,18 @@ class Store:
                 return
             version = int(row[0])
             if version > SCHEMA_VERSION:
-                raise StoreError(f"the database {self.safe_url} has schema version {version}, "
-                                 f"newer than this server's {SCHEMA_VERSION}")  # fmt: skip
+                raise StoreError(
+                    f"the database {self.safe_url} has schema version {version}, "
+                    f"newer than this server's {SCHEMA_VERSION}"
+                )
             while version < SCHEMA_VERSION:
                 MIGRATIONS[version](db)
                 version += 1
-            db.execute(schema_info.update().where(schema_info.c.key == "version")
-                       .values(value=str(version)))  # fmt: skip
+            db.execute(
+                schema_info.update()
+                .where(schema_info.c.key == "version")
+                .values(value=str(version))
+            )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -272,25 +279,53 @@ class Store:
             db.execute(sa.text("SELECT 1"))
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, code: str, name: str, rules: dict[str, Any], options: dict[str, Any],
-                     seed: int, seat_rows: Sequence[SeatRow]) -> int | None:  # fmt: skip
+    def create_table(
+        self,
+        code: str,
+        name: str,
+        rules: dict[str, Any],
+        options: dict[str, Any],
+        seed: int,
+        seat_rows: Sequence[SeatRow],
+    ) -> int | None:
         """Insert a table; None if the code is taken."""
         with self.engine.begin() as db:
             if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
                 return None
-            result = db.execute(tables.insert().values(
-                code=code, name=name, rules=json.dumps(rules), options=json.dumps(options),
-                seed=seed, created=time.time(), scores="[]", hands_played=0))  # fmt: skip
+            result = db.execute(
+                tables.insert().values(
+                    code=code,
+                    name=name,
+                    rules=json.dumps(rules),
+                    options=json.dumps(options),
+                    seed=seed,
+                    created=time.time(),
+                    scores="[]",
+                    hands_played=0,
+                )
+            )
             key = result.inserted_primary_key
             assert key is not None
             table_id = int(key[0])
-            db.execute(seats.insert(), [
-                {"table_id": table_id, "seat": s.seat, "kind": s.kind, "player": s.player,
-                 "name": s.name, "token_hash": s.token_hash} for s in seat_rows])  # fmt: skip
+            db.execute(
+                seats.insert(),
+                [
+                    {
+                        "table_id": table_id,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "player": s.player,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seat_rows
+                ],
+            )
             return table_id
 
-    def take_seat(self, table_id: int, seat: int, name: str, hashed: str,
-                  code: str | None = None) -> bool:  # fmt: skip
+    def take_seat(
+        self, table_id: int, seat: int, name: str, hashed: str, code: str | None = None
+    ) -> bool:
         """Seat a person in an open seat; False if it is not open (any more)."""
         with self.engine.begin() as db:
             result = db.execute(
@@ -305,37 +340,54 @@ class Store:
     def actions_after(self, table_id: int, version: int) -> list[tuple[int, int, str, str]]:
         """(version, seat, action, by) of the table's actions after ``version``, in order."""
         with self.engine.connect() as db:
-            query = (sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by)
-                     .where(actions.c.table_id == table_id, actions.c.version > version)
-                     .order_by(actions.c.version))  # fmt: skip
+            query = (
+                sa.select(actions.c.version, actions.c.seat, actions.c.action, actions.c.by)
+                .where(actions.c.table_id == table_id, actions.c.version > version)
+                .order_by(actions.c.version)
+            )
             return [(a.version, a.seat, a.action, a.by) for a in db.execute(query)]
 
     def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> None:
         """Pass a client's action (or "undo") to the server that owns the table."""
         with self.engine.begin() as db:
-            db.execute(inbox.insert().values(table_id=table_id, version=version, seat=seat,
-                                             action=action, at=time.time()))  # fmt: skip
+            db.execute(
+                inbox.insert().values(
+                    table_id=table_id, version=version, seat=seat, action=action, at=time.time()
+                )
+            )
             self._notify(db, f"inbox:{code}")
 
     def take_inbox(self, table_id: int) -> list[tuple[int, int, str]]:
         """(version, seat, action) of the actions passed to the table's owner, in order;
         each is deleted as it is taken (one taker only)."""
         with self.engine.begin() as db:
-            rows = list(db.execute(
-                sa.select(inbox.c.id, inbox.c.version, inbox.c.seat, inbox.c.action)
-                .where(inbox.c.table_id == table_id).order_by(inbox.c.id)
-                .with_for_update(skip_locked=True)))  # fmt: skip
+            rows = list(
+                db.execute(
+                    sa.select(inbox.c.id, inbox.c.version, inbox.c.seat, inbox.c.action)
+                    .where(inbox.c.table_id == table_id)
+                    .order_by(inbox.c.id)
+                    .with_for_update(skip_locked=True)
+                )
+            )
             if rows:
                 db.execute(inbox.delete().where(inbox.c.id.in_([r.id for r in rows])))
             return [(r.version, r.seat, r.action) for r in rows]
 
-    def append_action(self, table_id: int, version: int, seat: int, action: str, by: str,
-                      hand: HandRow | None = None, finished: tuple[int, list[int]] | None = None,
-                      ) -> None:  # fmt: skip
+    def append_action(
+        self,
+        table_id: int,
+        version: int,
+        seat: int,
+        action: str,
+        by: str,
+        hand: HandRow | None = None,
+        finished: tuple[int, list[int]] | None = None,
+    ) -> None:
         """Write one action (and, in the same transaction, the hand it finished and the
         game's end). Raises if the version is taken: two writers would never both win."""
-        error = self.append_actions([ActionRow(table_id, version, seat, action, by, hand,
-                                               finished)])[0]  # fmt: skip
+        error = self.append_actions(
+            [ActionRow(table_id, version, seat, action, by, hand, finished)]
+        )[0]
         if error is not None:
             raise error
 
@@ -364,19 +416,40 @@ class Store:
 
     def _write_actions(self, db: Connection, rows: Sequence[ActionRow]) -> None:
         now = time.time()
-        db.execute(actions.insert(), [
-            {"table_id": r.table_id, "version": r.version, "seat": r.seat, "action": r.action,
-             "by": r.by, "at": now} for r in rows])  # fmt: skip
+        db.execute(
+            actions.insert(),
+            [
+                {
+                    "table_id": r.table_id,
+                    "version": r.version,
+                    "seat": r.seat,
+                    "action": r.action,
+                    "by": r.by,
+                    "at": now,
+                }
+                for r in rows
+            ],
+        )
         for row in rows:
             hand = row.hand
             if hand is None:
                 continue
-            db.execute(hands.insert().values(
-                table_id=row.table_id, number=hand.number, contract=hand.contract,
-                contractor=hand.contractor, made=hand.made, points=json.dumps(hand.points),
-                scores=json.dumps(hand.scores), at=now))  # fmt: skip
-            values: dict[str, Any] = {"hands_played": hand.number,
-                                      "scores": json.dumps(hand.scores)}  # fmt: skip
+            db.execute(
+                hands.insert().values(
+                    table_id=row.table_id,
+                    number=hand.number,
+                    contract=hand.contract,
+                    contractor=hand.contractor,
+                    made=hand.made,
+                    points=json.dumps(hand.points),
+                    scores=json.dumps(hand.scores),
+                    at=now,
+                )
+            )
+            values: dict[str, Any] = {
+                "hands_played": hand.number,
+                "scores": json.dumps(hand.scores),
+            }
             if row.finished is not None:
                 values.update(finished=now, winner=row.finished[0])
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
@@ -388,8 +461,12 @@ class Store:
         """Close an unfinished table (the expiry): it is not resumed; its finished hands
         stay in the history."""
         with self.engine.begin() as db:
-            if db.execute(sa.select(closures.c.table_id)
-                          .where(closures.c.table_id == table_id)).first() is None:  # fmt: skip
+            if (
+                db.execute(
+                    sa.select(closures.c.table_id).where(closures.c.table_id == table_id)
+                ).first()
+                is None
+            ):
                 db.execute(closures.insert().values(table_id=table_id, at=time.time()))
             if code is not None:
                 self._notify(db, f"closed:{code}")
@@ -397,32 +474,57 @@ class Store:
     def truncate_actions(self, table_id: int, keep: int, code: str | None = None) -> None:
         """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
         with self.engine.begin() as db:
-            db.execute(actions.delete().where(actions.c.table_id == table_id,
-                                              actions.c.version > keep))  # fmt: skip
+            db.execute(
+                actions.delete().where(actions.c.table_id == table_id, actions.c.version > keep)
+            )
             if code is not None:
                 self._notify(db, f"undo:{code}")
 
-    def _table_rows(self, db: Connection, where: Any, order: Any = None, limit: int | None = None,
-                    offset: int = 0) -> list[TableRow]:  # fmt: skip
-        query = (sa.select(tables, closures.c.at.label("closed"))
-                 .select_from(tables.outerjoin(closures, closures.c.table_id == tables.c.id))
-                 .where(where))  # fmt: skip
+    def _table_rows(
+        self,
+        db: Connection,
+        where: Any,
+        order: Any = None,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[TableRow]:
+        query = (
+            sa.select(tables, closures.c.at.label("closed"))
+            .select_from(tables.outerjoin(closures, closures.c.table_id == tables.c.id))
+            .where(where)
+        )
         if order is not None:
             query = query.order_by(order)
         if limit is not None:
             query = query.limit(limit).offset(offset)
-        rows = [TableRow(id=r.id, code=r.code, name=r.name, rules=json.loads(r.rules),
-                         options=json.loads(r.options), seed=r.seed, created=r.created,
-                         finished=r.finished, winner=r.winner, scores=json.loads(r.scores),
-                         hands_played=r.hands_played, closed=r.closed)
-                for r in db.execute(query)]  # fmt: skip
+        rows = [
+            TableRow(
+                id=r.id,
+                code=r.code,
+                name=r.name,
+                rules=json.loads(r.rules),
+                options=json.loads(r.options),
+                seed=r.seed,
+                created=r.created,
+                finished=r.finished,
+                winner=r.winner,
+                scores=json.loads(r.scores),
+                hands_played=r.hands_played,
+                closed=r.closed,
+            )
+            for r in db.execute(query)
+        ]
         if rows:
             by_id = {row.id: row for row in rows}
-            seat_query = (sa.select(seats).where(seats.c.table_id.in_(list(by_id)))
-                          .order_by(seats.c.table_id, seats.c.seat))  # fmt: skip
+            seat_query = (
+                sa.select(seats)
+                .where(seats.c.table_id.in_(list(by_id)))
+                .order_by(seats.c.table_id, seats.c.seat)
+            )
             for s in db.execute(seat_query):
-                by_id[s.table_id].seats.append(SeatRow(s.seat, s.kind, s.player, s.name,
-                                                       s.token_hash))  # fmt: skip
+                by_id[s.table_id].seats.append(
+                    SeatRow(s.seat, s.kind, s.player, s.name, s.token_hash)
+                )
         return rows
 
     def load_unfinished(self) -> list[TableRow]:
@@ -431,8 +533,11 @@ class Store:
             live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
             rows = self._table_rows(db, live, tables.c.id)
             for row in rows:
-                query = (sa.select(actions.c.seat, actions.c.action, actions.c.by)
-                         .where(actions.c.table_id == row.id).order_by(actions.c.version))  # fmt: skip
+                query = (
+                    sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                    .where(actions.c.table_id == row.id)
+                    .order_by(actions.c.version)
+                )
                 row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
             return rows
 
@@ -443,8 +548,11 @@ class Store:
                 return None
             row = rows[0]
             if with_actions:
-                query = (sa.select(actions.c.seat, actions.c.action, actions.c.by)
-                         .where(actions.c.table_id == row.id).order_by(actions.c.version))  # fmt: skip
+                query = (
+                    sa.select(actions.c.seat, actions.c.action, actions.c.by)
+                    .where(actions.c.table_id == row.id)
+                    .order_by(actions.c.version)
+                )
                 row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
             return row
 
@@ -452,18 +560,26 @@ class Store:
         with self.engine.connect() as db:
             done = tables.c.finished.is_not(None)
             total = db.execute(sa.select(sa.func.count()).select_from(tables).where(done)).scalar()
-            rows = self._table_rows(db, done, tables.c.finished.desc(), per_page,
-                                    (page - 1) * per_page)  # fmt: skip
+            rows = self._table_rows(
+                db, done, tables.c.finished.desc(), per_page, (page - 1) * per_page
+            )
             return rows, int(total or 0)
 
     def player_stats(self, name: str) -> dict[str, Any]:
         """Games, wins, hands and contracts of everyone seated under ``name``."""
         with self.engine.connect() as db:
             seat_name = sa.func.coalesce(seats.c.name, seats.c.player)
-            query = (sa.select(seats.c.table_id, seats.c.seat, tables.c.rules, tables.c.finished,
-                               tables.c.winner)
-                     .join(tables, tables.c.id == seats.c.table_id)
-                     .where(seat_name == name, seats.c.kind != "open"))  # fmt: skip
+            query = (
+                sa.select(
+                    seats.c.table_id,
+                    seats.c.seat,
+                    tables.c.rules,
+                    tables.c.finished,
+                    tables.c.winner,
+                )
+                .join(tables, tables.c.id == seats.c.table_id)
+                .where(seat_name == name, seats.c.kind != "open")
+            )
             places = list(db.execute(query))
             games = len(places)
             finished = wins = 0
@@ -475,22 +591,31 @@ class Store:
                     wins += 1
             hand_count = bid = made = 0
             for place in places:
-                rows = db.execute(sa.select(hands.c.contractor, hands.c.made)
-                                  .where(hands.c.table_id == place.table_id))  # fmt: skip
+                rows = db.execute(
+                    sa.select(hands.c.contractor, hands.c.made).where(
+                        hands.c.table_id == place.table_id
+                    )
+                )
                 for row in rows:
                     hand_count += 1
                     if row.contractor == place.seat:
                         bid += 1
                         made += 1 if row.made else 0
-        return {"name": name, "games": games, "finished": finished, "wins": wins,
-                "win_rate": wins / finished if finished else None, "hands": hand_count,
-                "contracts_bid": bid, "contracts_made": made}  # fmt: skip
+        return {
+            "name": name,
+            "games": games,
+            "finished": finished,
+            "wins": wins,
+            "win_rate": wins / finished if finished else None,
+            "hands": hand_count,
+            "contracts_bid": bid,
+            "contracts_made": made,
+        }
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
         with self.engine.connect() as db:
             live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
-            rows = self._table_rows(db, live, tables.c.id.desc(),
-                                    limit if not only_open else None)  # fmt: skip
+            rows = self._table_rows(db, live, tables.c.id.desc(), limit if not only_open else None)
         if only_open:
             rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]
         return rows
@@ -555,15 +680,19 @@ class AsyncStore:
 
         done.add_done_callback(answer)
 
-    def _written(self, loop: asyncio.AbstractEventLoop,
-                 batch: list[tuple[ActionRow, asyncio.Future[None]]],
-                 written: Future[list[Exception | None]]) -> None:  # fmt: skip
+    def _written(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        batch: list[tuple[ActionRow, asyncio.Future[None]]],
+        written: Future[list[Exception | None]],
+    ) -> None:
         self._writing = False
         failure = written.exception()
         results: list[Exception | None] = (
-            [failure if isinstance(failure, Exception) else RuntimeError(str(failure))]
-            * len(batch) if failure is not None else written.result()
-        )  # fmt: skip
+            [failure if isinstance(failure, Exception) else RuntimeError(str(failure))] * len(batch)
+            if failure is not None
+            else written.result()
+        )
         self.commits += 1
         self.committed += sum(1 for result in results if result is None)
         for (_, future), result in zip(batch, results, strict=True):

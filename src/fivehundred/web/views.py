@@ -243,12 +243,22 @@ _SYMBOL = dict(zip("SCDH", "♠♣♦♥", strict=True))
 _SUIT_WORD = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
 _JOKER_WORD = {"JK": "Joker", "JKR": "Red joker", "JKB": "Black joker", "JKW": "White joker"}
 _CALL_WORDS = {
-    "pass": "Pass", "misere": "Misère", "open_misere": "Open misère",
-    "blind_misere": "Blind misère", "hi_lo": "Hi/lo", "double_misere": "Double misère",
-    "shields_double": "Shields double", "patastrophe": "Patastrophe", "slam": "Call slam",
-    "no_slam": "No slam", "claim": "Claim the rest", "keep": "Keep it", "throw": "Throw it",
-    "alone": "Go alone", "none": "Leave the joker free",
-}  # fmt: skip
+    "pass": "Pass",
+    "misere": "Misère",
+    "open_misere": "Open misère",
+    "blind_misere": "Blind misère",
+    "hi_lo": "Hi/lo",
+    "double_misere": "Double misère",
+    "shields_double": "Shields double",
+    "patastrophe": "Patastrophe",
+    "slam": "Call slam",
+    "no_slam": "No slam",
+    "claim": "Claim the rest",
+    "keep": "Keep it",
+    "throw": "Throw it",
+    "alone": "Go alone",
+    "none": "Leave the joker free",
+}
 
 
 def card_label(text: str) -> str:
@@ -281,8 +291,9 @@ def action_label(text: str, phase: str) -> str:
 def display_names(names: list[str]) -> list[str]:
     """One name per seat, the same on every page: the person's or the computer player's
     name, with the seat's number where two seats share it (``medium 2``, ``medium 4``)."""
-    return [f"{name} {seat + 1}" if names.count(name) > 1 else name
-            for seat, name in enumerate(names)]  # fmt: skip
+    return [
+        f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)
+    ]
 
 
 _PROMPTS = {

@@ -53,8 +53,12 @@ def watch_parent(server: int | None = None) -> None:
 def worker_process() -> Executor:
     """A process pool of one worker (spawned, not forked: the server has threads) that
     exits with the server (:func:`watch_parent`)."""
-    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=watch_parent, initargs=(os.getpid(),))  # fmt: skip
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 def prepare_worker(server: int | None = None) -> None:
@@ -70,8 +74,7 @@ def prepare_worker(server: int | None = None) -> None:
     try:
         solver.warm_up()
     except Exception as error:
-        print(f"fivehundred serve: a worker could not prepare the solver: {error}",
-              file=sys.stderr)  # fmt: skip
+        print(f"fivehundred serve: a worker could not prepare the solver: {error}", file=sys.stderr)
 
 
 class DecisionCeiling(BaseException):
@@ -79,8 +82,9 @@ class DecisionCeiling(BaseException):
     ``except Exception`` keeps it)."""
 
 
-def bounded_decide(player: str, seed: int, observation: Observation,
-                   ceiling: float) -> tuple[Action, str, bool]:  # fmt: skip
+def bounded_decide(
+    player: str, seed: int, observation: Observation, ceiling: float
+) -> tuple[Action, str, bool]:
     """:func:`~fivehundred.bots.decide.decide` with a wall-clock ceiling (in a worker
     process's main thread: an alarm signal stops the search between two solves): past
     ``ceiling`` seconds the heuristic decides instead. Returns (action, reason, whether the
@@ -88,8 +92,11 @@ def bounded_decide(player: str, seed: int, observation: Observation,
     games reproducible; the ceiling is the safety net of a slow or loaded machine."""
     from fivehundred.bots.decide import decide
 
-    alarm = (ceiling > 0 and hasattr(signal, "setitimer")
-             and threading.current_thread() is threading.main_thread())  # fmt: skip
+    alarm = (
+        ceiling > 0
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
     deciding = [True]
 
     def expired(signum: int, frame: Any) -> None:
