@@ -20,6 +20,7 @@ SKIP_DIRS = {
     ".mypy_cache",
     ".ruff_cache",
     ".hypothesis",
+    "node_modules",
 }
 TEXT_SUFFIXES = {".py", ".md", ".toml", ".cfg", ".txt", ".json", ".yml", ".yaml", ".svg", ""}
 #: The directory beside the repository that nothing may lean on (spelled in pieces, so

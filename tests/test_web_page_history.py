@@ -137,4 +137,8 @@ def test_static_files_are_package_data() -> None:
         "table.html",
         "game.html",
         "player.html",
+        "learn.html",
+        "puzzles.html",
+        "account.html",
+        "leaderboard.html",
     }

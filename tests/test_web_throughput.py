@@ -168,7 +168,7 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     with TestClient(create_app(url, workers=1)) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         body: dict[str, Any] = {
-            "seats": ["pimc:fast"] * 4,
+            "seats": ["hard"] * 4,
             "options": {"delay": 0},
             "rules": {"variants": {"target": 10}},
         }
@@ -185,7 +185,7 @@ def test_the_solver_is_prepared_in_the_workers_at_start_and_said_so(
     text = [r.getMessage() for r in caplog.records]
     assert any(line.startswith("preparing the solver in 1 worker") for line in text)
     assert "the search players are ready (1 of 1 workers prepared" in "\n".join(text)
-    waits = [i for i, line in enumerate(text) if "pimc:fast waits for the solver" in line]
+    waits = [i for i, line in enumerate(text) if "hard waits for the solver" in line]
     ready = next(i for i, line in enumerate(text) if "search players are ready" in line)
     assert all(i < ready for i in waits)  # a wait is said, and only while preparing
     assert facts["version"] > 0

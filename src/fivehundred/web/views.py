@@ -323,7 +323,7 @@ def prompt_text(view: dict[str, Any]) -> str | None:
 
 
 def is_left_bower(card: int, trump: int) -> bool:
-    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-TRUMPS)."""
+    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-RANK)."""
     return (
         0 <= trump < 4
         and not is_joker(card)
