@@ -143,7 +143,10 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
     url = database_url("postgresql", tmp_path)
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    servers = [start_server_process(url, port, tmp_path / str(i)) for i, port in enumerate(ports)]
+    servers = [
+        start_server_process(url, port, tmp_path / str(i), "--cluster")
+        for i, port in enumerate(ports)
+    ]
     rng = random.Random(36)
     try:
         body = {

@@ -106,7 +106,9 @@ def thread_server(db_url: str, **options: Any) -> Iterator[str]:
         thread.join(15)
 
 
-def start_server_process(db_url: str, port: int, data_dir: Path) -> subprocess.Popen[str]:
+def start_server_process(
+    db_url: str, port: int, data_dir: Path, *extra: str
+) -> subprocess.Popen[str]:
     """``fivehundred serve`` as a separate process (the restart tests kill it)."""
     env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(data_dir)}
     process = subprocess.Popen(
@@ -124,6 +126,7 @@ def start_server_process(db_url: str, port: int, data_dir: Path) -> subprocess.P
             "--allow-seeds",
             "--log-level",
             "warning",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -142,6 +142,13 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     )
     parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
     parser.add_argument(
+        "--cluster",
+        action="store_true",
+        default=env("cluster", "") not in ("", "0"),
+        help="share the tables with every other server of the same PostgreSQL database "
+        "(docs/deploy.md; env FIVEHUNDRED_CLUSTER=1)",
+    )
+    parser.add_argument(
         "--log-level",
         default=env("log_level", "info"),
         choices=["debug", "info", "warning", "error"],
@@ -249,7 +256,13 @@ def serve_main(argv: list[str]) -> int:
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
     try:
-        app = create_app(args.db, workers=args.workers, allow_seeds=args.allow_seeds, limits=limits)
+        app = create_app(
+            args.db,
+            workers=args.workers,
+            allow_seeds=args.allow_seeds,
+            limits=limits,
+            cluster=args.cluster,
+        )
     except StoreError as error:
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
