@@ -1,27 +1,9 @@
 // What the page needs to draw a hand: strains, the bowers (to name and sort cards), sorting.
 // The server decides what is legal ("legal"), says why a card is refused ("refusals") and
 // what each legal action is called ("legal_labels"); the page only shows them.
-import { cardName, parseCard, playedCard, SUIT_SYMBOLS } from "./cards.js";
+import { cardName, parseCard, playedCard, RANKS, SUIT_SYMBOLS } from "./cards.js";
 
 const SAME_COLOUR = { S: "C", C: "S", D: "H", H: "D" };
-const RANK_ORDER = [
-  "2",
-  "3",
-  "4",
-  "5",
-  "6",
-  "7",
-  "8",
-  "9",
-  "10",
-  "11",
-  "12",
-  "13",
-  "J",
-  "Q",
-  "K",
-  "A",
-];
 
 // The contract's strain: "S" "C" "D" "H", "NT", or "M" for the misères; null with no contract.
 export function strainOf(contract) {
@@ -101,7 +83,7 @@ function power(text, strain, _jokerSuit) {
   const bower = bowerOf(text, strain);
   if (bower === "right") return 29;
   if (bower === "left") return 28;
-  return RANK_ORDER.indexOf(c.rank);
+  return RANKS.indexOf(c.rank);
 }
 
 // Sort a hand for display: suits alternate colours, trumps (with bowers and joker) first,
