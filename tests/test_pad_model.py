@@ -215,28 +215,65 @@ def test_reasons_and_490() -> None:
 
 def test_bad_hands_are_refused_with_one_line() -> None:
     pad = Pad(new_pad(["Ann", "Bob", "Cat"], "three_handed"))
+    """The words are for a person (the hand counted from 1, no JSON path); the path is
+    data on the error."""
+    pad = Pad(new_pad(["Ann", "Bob", "Cat"], "three_handed"))
     bad = [
-        ({"kind": "hand", "contract": "11H", "contractor": 0, "tricks": 5}, "not a contract"),
-        ({"kind": "hand", "contract": "7H", "contractor": 3, "tricks": 5}, "contractor"),
-        ({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7}, "defenders"),
+        (
+            {"kind": "hand", "contract": "11H", "contractor": 0, "tricks": 5},
+            "hand 1: '11H' is not a contract",
+            "hands[0].contract",
+        ),
+        (
+            {"kind": "hand", "contract": "7H", "contractor": 3, "tricks": 5},
+            "hand 1: the contractor must be one of the 3 players",
+            "hands[0].contractor",
+        ),
+        (
+            {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7},
+            "hand 1: give the tricks of each of the 2 defending sides",
+            "hands[0].defenders",
+        ),
         (
             {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 2]},
-            "add up to 10",
+            "hand 1: the tricks must add up to 10",
+            "hands[0].defenders",
         ),
-        ({"kind": "bid"}, "kind"),
-        ({"kind": "misdeal", "tricks": 3}, "unknown key"),
+        (
+            {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 11]},
+            "hand 1: the second defending side's tricks must be a whole number from 0 to 10, "
+            "not 11",
+            "hands[0].defenders[1]",
+        ),
+        (
+            {"kind": "bid"},
+            "hand 1: 'bid' is not a kind of hand (hand, passed or misdeal)",
+            "hands[0].kind",
+        ),
+        ({"kind": "misdeal", "tricks": 3}, "hand 1: a misdeal has no tricks", "hands[0].tricks"),
     ]
-    for entry, message in bad:
-        with pytest.raises(PadError, match=message) as error:
+    for entry, message, path in bad:
+        with pytest.raises(PadError) as error:
             pad.add(entry)
-        assert "\n" not in str(error.value)
+        assert str(error.value) == message and error.value.path == path
+        assert "[" not in str(error.value)  # no JSON path in the words
     assert pad.hands == []  # nothing changed
     pad.add({"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 1]})
     assert pad.result.totals == [200, 20, 10]
-    with pytest.raises(PadError, match="players"):
+    with pytest.raises(PadError) as error:
+        pad.edit(0, {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": "x"})
+    assert str(error.value) == (
+        "hand 1: the contracting side's tricks must be a whole number from 0 to 10, not 'x'"
+    )
+    with pytest.raises(PadError, match="australian needs the names of 4 players") as error:
         new_pad(["Ann", "Bob"], "australian")
-    with pytest.raises(PadError, match="rules"):
+    assert error.value.path == "players"
+    with pytest.raises(PadError, match="the rules: unknown variant") as error:
         new_pad(["Ann", "Bob", "Cat", "Dan"], "australian", {"no_such": True})
+    assert error.value.path == "rules"
+    with pytest.raises(PadError, match="the first dealer must be one of the 4 players") as error:
+        new_pad(["Ann", "Bob", "Cat", "Dan"], first_dealer=4)
+    assert error.value.path == "first_dealer"
 
 
 def test_tables_come_from_the_engine() -> None:
@@ -271,9 +308,10 @@ def test_a_wrong_claim_costs_a_further_100() -> None:
     french.add({**hand, "contract": "7NT", "tricks": 6, "claim_wrong": True})
     value = bid_value(parse_call("7NT"), french.rules)
     assert french.result.lines[0].points == [value + 100 + 40, 0]  # and their 4 tricks
-    with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
+    with pytest.raises(PadError, match="a wrong claim counts only with the claim house rule") as e:
         Pad(new_pad(NAMES[:4])).add({**hand, "claim_wrong": True})
-    with pytest.raises(PadError, match="claim_wrong: only with the claim house rule"):
+    assert e.value.path == "hands[0].claim_wrong"
+    with pytest.raises(PadError, match="a wrong claim counts only with the claim house rule"):
         pad.add(
             {
                 "kind": "hand",
@@ -283,7 +321,7 @@ def test_a_wrong_claim_costs_a_further_100() -> None:
                 "claim_wrong": True,
             }
         )
-    with pytest.raises(PadError, match="claim_wrong: true or false"):
+    with pytest.raises(PadError, match="a wrong claim is true or false, not 'yes'"):
         pad.add({**hand, "claim_wrong": "yes"})
     assert len(pad.hands) == 2  # refused entries change nothing
 

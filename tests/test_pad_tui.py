@@ -137,7 +137,8 @@ def test_line_mode_and_continue(
     plain(session, io.StringIO("\n".join(lines) + "\n"), out)
     text = out.getvalue()
     assert "Ann 200, Bob 20, Cat 10. Dealer: Ann" in text
-    assert "error: hands[1].defenders: the tricks of each of the 2 defending sides" in text
+    assert "error: hand 2: give the tricks of each of the 2 defending sides\n" in text
+    assert "hands[" not in text  # the JSON path is data, not words
     assert "Ann 230, Bob -40, Cat 30. Dealer: Bob" in text
     exported = json.loads((tmp_path / "p.json").read_text())
     assert exported == session.pad.data and exported["first_dealer"] == 2
@@ -154,7 +155,7 @@ def test_command_errors_are_one_line(
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["pad", "--new", "--plain", "--players", "Ann,Bob"]) == 2
-    assert capsys.readouterr().err == "fivehundred pad: players: australian needs 4 names\n"
+    assert capsys.readouterr().err == "fivehundred pad: australian needs the names of 4 players\n"
     assert main(["pad", "--new", "--plain", "--variant", "nope"]) == 2
     assert "unknown variant 'nope'" in capsys.readouterr().err
     pad = Pad(model.new_pad(["Ann", "Anna", "Bob", "Cat", "Dan"], "five_handed"))

@@ -103,7 +103,7 @@ def test_rules_list_comes_from_the_registry(base: str) -> None:
             json.dumps(
                 {"pad": a_pad([{"kind": "hand", "contract": "6S", "contractor": 9, "tricks": 6}])}
             ).encode(),
-            "hands[0].contractor",
+            "hand 1: the contractor must be one of the 4 players",
         ),
     ],
 )
@@ -111,6 +111,16 @@ def test_bad_input_gets_a_one_line_error(base: str, body: bytes, message: str) -
     status, answer, _ = call(base, "POST", "/api/pad/score", raw=body)
     assert status == 400
     assert message in answer["error"] and "\n" not in answer["error"]
+
+
+def test_a_pad_error_says_words_and_gives_the_path_as_data(base: str) -> None:
+    hand = {"kind": "hand", "contract": "6S", "contractor": 1, "tricks": 6, "defenders": [4]}
+    status, answer, _ = call(base, "POST", "/api/pad/score", {"pad": a_pad([hand])})
+    assert status == 400
+    assert answer == {
+        "error": "hand 1: one side defends: give only the contracting side's tricks",
+        "path": "hands[0].defenders",
+    }
 
 
 def test_csv(base: str) -> None:

@@ -101,9 +101,25 @@ _ENTRY_KEYS[HAND].add("claim_wrong")  # R-HOUSE claim
 
 
 class PadError(FiveHundredError):
-    """A pad or hand that cannot be scored; the message says which field and why."""
+    """A pad or hand that cannot be scored. The message is the words a person reads
+    (``hand 2: give the tricks of each of the 2 defending sides``); ``path`` says where in
+    the pad's JSON, as data for programs (``hands[1].defenders``; ``""`` when the error is
+    not about one field)."""
 
     rule = ""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        self.path = path
+        super().__init__(message)
+
+
+def _hand_error(index: int | None, field: str, words: str) -> PadError:
+    """An error about one field of a pad's hand: its words start with the hand's number
+    (counted from 1, as the pad shows it), its path is the field's (``hands[1].tricks``)."""
+    if index is None:
+        return PadError(words, f"hand.{field}" if field else "hand")
+    path = f"hands[{index}]" + (f".{field}" if field else "")
+    return PadError(f"hand {index + 1}: {words}", path)
 
 
 # --------------------------------------------------------------------------- the rules
@@ -252,33 +268,40 @@ def pad_rules(pad: Mapping[str, Any]) -> Rules:
     try:
         return rules_from_dict(pad.get("rules", {}))
     except FiveHundredError as error:
-        raise PadError(f"rules: {error}") from None
+        raise PadError(f"the rules: {error}", "rules") from None
 
 
 def check_pad(pad: Any) -> Rules:
     """Check a pad's shape (not its hands); returns its rules. Raises :class:`PadError`."""
     if not isinstance(pad, Mapping):
-        raise PadError("a pad must be a JSON object")
+        raise PadError("this is not a score pad (a JSON object is expected)")
     if pad.get("format", FORMAT) != FORMAT:
-        raise PadError(f"format must be {FORMAT!r}, got {pad.get('format')!r}")
-    unknown = set(pad) - {"format", "rules", "players", "first_dealer", "hands", "title"}
+        raise PadError(
+            f"this is not a score pad of this version ({FORMAT}, not {pad.get('format')!r})",
+            "format",
+        )
+    unknown = sorted(set(pad) - {"format", "rules", "players", "first_dealer", "hands", "title"})
     if unknown:
-        raise PadError(f"unknown key(s) in the pad: {', '.join(sorted(unknown))}")
+        raise PadError(f"the pad has unknown entries: {', '.join(unknown)}", unknown[0])
     rules = pad_rules(pad)
     players = pad.get("players")
     if not isinstance(players, list) or len(players) != rules.players:
-        raise PadError(f"players: {rules.preset} needs {rules.players} names")
+        raise PadError(f"{rules.preset} needs the names of {rules.players} players", "players")
     for seat, name in enumerate(players):
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise PadError(f"players[{seat}]: a name of 1 to {MAX_NAME} characters")
+            raise PadError(
+                f"player {seat + 1}'s name must be 1 to {MAX_NAME} characters", f"players[{seat}]"
+            )
     dealer = pad.get("first_dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-        raise PadError(f"first_dealer: a seat from 0 to {rules.players - 1}")
+        raise PadError(
+            f"the first dealer must be one of the {rules.players} players", "first_dealer"
+        )
     hands = pad.get("hands", [])
     if not isinstance(hands, list):
-        raise PadError("hands must be a list")
+        raise PadError("the pad's hands must be a list", "hands")
     if len(hands) > MAX_HANDS:
-        raise PadError(f"hands: at most {MAX_HANDS}")
+        raise PadError(f"a pad holds at most {MAX_HANDS} hands", "hands")
     return rules
 
 
@@ -305,10 +328,25 @@ def needs_defender_tricks(
     return not is_misere(contract) and len(defending_sides(rules, contractor, partner)) > 1
 
 
-def _int(value: Any, where: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise PadError(f"{where}: a whole number from {low} to {high}, got {value!r}")
-    return value
+def _is_int(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _tricks(value: Any, index: int | None, field: str, whose: str) -> int:
+    if not _is_int(value, 0, TRICKS):
+        raise _hand_error(
+            index, field, f"{whose} tricks must be a whole number from 0 to {TRICKS}, not {value!r}"
+        )
+    return int(value)
+
+
+def _seat(value: Any, index: int | None, field: str, who: str, players: int) -> int:
+    if not _is_int(value, 0, players - 1):
+        raise _hand_error(index, field, f"the {who} must be one of the {players} players")
+    return int(value)
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
 
 @dataclass(frozen=True)
@@ -323,20 +361,25 @@ class EngineHand:
     claim_wrong: bool = False
 
 
-def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> EngineHand:
+def engine_hand(rules: Rules, entry: Mapping[str, Any], index: int | None = None) -> EngineHand:
     """Translate a pad entry into the engine's terms (R-SCORE, R-IRREG).
 
     The contracting side's tricks go to the contractor, each defending side's to one of
     its seats. A defender's revoke counts the contract as made with no trick to the
-    defenders; a contractor's revoke fails it (one trick short, or one trick in misère)."""
+    defenders; a contractor's revoke fails it (one trick short, or one trick in misère).
+    ``index`` is the hand's place in the pad, for the error's words and path."""
     if not isinstance(entry, Mapping):
-        raise PadError(f"{where}: an object")
+        raise _hand_error(index, "", "not a hand (a JSON object is expected)")
     kind = entry.get("kind")
     if kind not in KINDS:
-        raise PadError(f"{where}.kind: one of {', '.join(KINDS)}, got {kind!r}")
-    unknown = set(entry) - _ENTRY_KEYS[kind]
+        raise _hand_error(
+            index,
+            "kind",
+            f"{kind!r} is not a kind of hand ({', '.join(KINDS[:-1])} or {KINDS[-1]})",
+        )
+    unknown = sorted(set(entry) - _ENTRY_KEYS[kind])
     if unknown:
-        raise PadError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} for a {kind}")
+        raise _hand_error(index, unknown[0], f"a {kind} has no {' or '.join(unknown)}")
     seats = rules.seats
     sides = side_of_seats(rules)
     side_seats = [
@@ -347,13 +390,19 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
         if rules.allpass == ALLPASS_PLAY_NT:
             raw = entry.get("tricks")
             if not isinstance(raw, list) or len(raw) != len(side_seats):
-                raise PadError(f"{where}.tricks: each side's tricks ({len(side_seats)} numbers)")
+                raise _hand_error(
+                    index, "tricks", f"give each of the {len(side_seats)} sides' tricks"
+                )
             for side, won in enumerate(raw):
-                tricks_won[side_seats[side]] = _int(won, f"{where}.tricks[{side}]", 0, TRICKS)
+                tricks_won[side_seats[side]] = _tricks(
+                    won, index, f"tricks[{side}]", f"the {_ORDINALS[side]} side's"
+                )
             if sum(tricks_won) != TRICKS:
-                raise PadError(f"{where}.tricks: the sides' tricks must add up to {TRICKS}")
+                raise _hand_error(index, "tricks", f"the sides' tricks must add up to {TRICKS}")
         elif "tricks" in entry:
-            raise PadError(f"{where}.tricks: only with allpass_play_nt")
+            raise _hand_error(
+                index, "tricks", "a passed hand has tricks only when it is played at no trumps"
+            )
         winners = tuple(seat for seat in range(seats) for _ in range(tricks_won[seat]))
         return EngineHand(-1, -1, (), tuple(tricks_won), winners)
     if kind == MISDEAL:
@@ -361,21 +410,23 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     try:
         contract = parse_call(str(entry.get("contract")))
     except FiveHundredError:
-        raise PadError(f"{where}.contract: not a contract: {entry.get('contract')!r}") from None
+        raise _hand_error(
+            index, "contract", f"{entry.get('contract')!r} is not a contract"
+        ) from None
     if contract not in allowed_contracts(rules):
-        raise PadError(
-            f"{where}.contract: {contract_label(contract)} is not allowed by these rules"
+        raise _hand_error(
+            index, "contract", f"{contract_label(contract)} is not allowed by these rules"
         )
-    contractor = _int(entry.get("contractor"), f"{where}.contractor", 0, rules.players - 1)
+    contractor = _seat(entry.get("contractor"), index, "contractor", "contractor", rules.players)
     partner: int | None = None
     if entry.get("partner") is not None:
         if not rules.called_partner:
-            raise PadError(f"{where}.partner: only with a called partner (five players)")
+            raise _hand_error(index, "partner", "a partner is called only in the five-handed game")
         if contract in ALONE_CONTRACTS:
-            raise PadError(f"{where}.partner: {contract_label(contract)} is played alone")
-        partner = _int(entry["partner"], f"{where}.partner", 0, rules.players - 1)
+            raise _hand_error(index, "partner", f"{contract_label(contract)} is played alone")
+        partner = _seat(entry["partner"], index, "partner", "partner", rules.players)
         if partner == contractor:
-            raise PadError(f"{where}.partner: the contractor cannot be their own partner")
+            raise _hand_error(index, "partner", "the contractor cannot be their own partner")
     if contract in ALONE_CONTRACTS:
         partners: tuple[int, ...] = ()
     elif rules.called_partner:
@@ -384,27 +435,41 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
         partners = tuple(
             s for s in range(seats) if s != contractor and sides[s] == sides[contractor]
         )
-    team_tricks = _int(entry.get("tricks"), f"{where}.tricks", 0, TRICKS)
+    whose = "the contractor's" if is_misere(contract) else "the contracting side's"
+    team_tricks = _tricks(entry.get("tricks"), index, "tricks", whose)
     defenders = defending_sides(rules, contractor, partner)
     defence: dict[int, int] = {}
     raw_defenders = entry.get("defenders")
     if needs_defender_tricks(rules, contract, contractor, partner):
         if not isinstance(raw_defenders, list) or len(raw_defenders) != len(defenders):
-            raise PadError(
-                f"{where}.defenders: the tricks of each of the {len(defenders)} defending sides"
+            raise _hand_error(
+                index,
+                "defenders",
+                f"give the tricks of each of the {len(defenders)} defending sides",
             )
-        for index, side in enumerate(defenders):
-            defence[side] = _int(raw_defenders[index], f"{where}.defenders[{index}]", 0, TRICKS)
+        for number, side in enumerate(defenders):
+            defence[side] = _tricks(
+                raw_defenders[number],
+                index,
+                f"defenders[{number}]",
+                f"the {_ORDINALS[number]} defending side's",
+            )
         if team_tricks + sum(defence.values()) != TRICKS:
-            raise PadError(f"{where}: the tricks must add up to {TRICKS}")
+            raise _hand_error(index, "defenders", f"the tricks must add up to {TRICKS}")
     else:
         if raw_defenders is not None:
-            raise PadError(f"{where}.defenders: only when two or more sides defend")
+            raise _hand_error(
+                index,
+                "defenders",
+                "one side defends: give only the contracting side's tricks",
+            )
         if defenders:
             defence[defenders[0]] = TRICKS - team_tricks
     revoke = entry.get("revoke")
     if revoke not in (None, REVOKE_DEFENDER, REVOKE_CONTRACTOR):
-        raise PadError(f"{where}.revoke: 'defender' or 'contractor', got {revoke!r}")
+        raise _hand_error(
+            index, "revoke", f"a revoke is by a defender or the contractor, not {revoke!r}"
+        )
     needed = bid_tricks(contract)
     if revoke == REVOKE_DEFENDER:
         # R-IRREG: the contract counts as made, the defenders score nothing.
@@ -427,10 +492,14 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], where: str = "hand") -> 
     winners = tuple(seat for seat in range(seats) for _ in range(tricks_won[seat]))
     claim_wrong = entry.get("claim_wrong", False)
     if not isinstance(claim_wrong, bool):
-        raise PadError(f"{where}.claim_wrong: true or false, got {claim_wrong!r}")
+        raise _hand_error(
+            index, "claim_wrong", f"a wrong claim is true or false, not {claim_wrong!r}"
+        )
     if claim_wrong and not (rules.claim and BID_BASE <= contract < MISERE):
-        raise PadError(
-            f"{where}.claim_wrong: only with the claim house rule, in a suit or no-trump contract"
+        raise _hand_error(
+            index,
+            "claim_wrong",
+            "a wrong claim counts only with the claim house rule, in a suit or no-trump contract",
         )
     return EngineHand(contract, contractor, partners, tuple(tricks_won), winners, claim_wrong)
 
@@ -581,8 +650,7 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
     dealer = pad.get("first_dealer", 0)
     result = PadResult(sides=names, totals=list(totals), dealer=dealer)
     for index, entry in enumerate(pad.get("hands", [])):
-        where = f"hands[{index}]"
-        eng = engine_hand(rules, entry, where)
+        eng = engine_hand(rules, entry, index)
         if result.winner is not None:
             result.lines.append(
                 HandLine(
@@ -780,7 +848,7 @@ def handle(name: str, body: Mapping[str, Any]) -> Any:
         return describe_rules(pad_rules(body))
     pad = body.get("pad")
     if not isinstance(pad, Mapping):
-        raise PadError("'pad' must be a pad object")
+        raise PadError("'pad' must be a pad object", "pad")
     if name == "score":
         result = score_pad(pad)
         return {"result": result.to_json(), "needed": needed_to_win(pad, result)}

@@ -22,7 +22,8 @@ of the server. Paths:
 ``GET /api/pad/share/ID``              ``{"pad", "result", "version"}`` (read only)
 =====================================  ==================================================
 
-Bad input gets status 400 and ``{"error": "one line"}``.
+Bad input gets status 400 and ``{"error": "one line"}``: the words a person reads, and
+with a pad that cannot be scored ``"path"`` too, where in the pad (``hands[1].defenders``).
 """
 
 from __future__ import annotations
@@ -103,8 +104,11 @@ class BadRequest(ValueError):
     """Input the pad refuses; the message is the one line sent back."""
 
 
-def _error(message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": message.splitlines()[0] if message else "bad request"}, status)
+def _error(message: str, status: int = 400, path: str = "") -> JSONResponse:
+    body = {"error": message.splitlines()[0] if message else "bad request"}
+    if path:
+        body["path"] = path  # where in the pad (``hands[1].defenders``), for programs
+    return JSONResponse(body, status)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -303,7 +307,7 @@ def _guard(handler: Any) -> Any:
         try:
             return await handler(*args, **kwargs)
         except (BadRequest, FiveHundredError) as error:
-            return _error(str(error))
+            return _error(str(error), path=getattr(error, "path", ""))
 
     return wrapped
 
@@ -373,5 +377,5 @@ def pad_share_get(pad_id: str) -> Any:
     try:
         scored = score_response(pad)
     except FiveHundredError as error:
-        return _error(str(error))
+        return _error(str(error), path=getattr(error, "path", ""))
     return {"id": pad_id, "version": version, "pad": pad, **scored}

@@ -13,7 +13,11 @@ def answer(name: str, text: str) -> str:
     try:
         return json.dumps(handle(name, json.loads(text)))
     except FiveHundredError as error:
-        return json.dumps({"error": str(error).splitlines()[0]})
+        answer = {"error": str(error).splitlines()[0]}
+        path = getattr(error, "path", "")
+        if path:
+            answer["path"] = path
+        return json.dumps(answer)
 
 
 window.padPy = answer
