@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fivehundred.tui import storage
+from fivehundred.actions import PASS, action_text
+from fivehundred.tui import render, storage
 from fivehundred.tui.cli import play_main, show_main
 from fivehundred.tui.plain import PlainGame
 from fivehundred.tui.session import Session, Settings
@@ -377,3 +378,38 @@ def test_the_hand_heading_comes_first_and_long_lists_wrap_between_bids() -> None
     assert len(prompt) > 1 and all(len(line) <= 80 for line in prompt)
     words = " ".join(prompt).split()
     assert {"6NT", "10NT", "open_misere", "pass"} <= set(words)
+
+
+def test_a_five_handed_game_ended_backwards_says_why_once(data_dir: Path) -> None:
+    """R-GAME, five players: the game that ends when a player goes out backwards says so
+    exactly once (with the winner), and announces no hand after the last one."""
+    session = Session.new(
+        Settings(preset="five_handed", seed=2, speed=0, opponents="random", partner="random")
+    )
+    session.game.scores = [-490] * 5  # the first contract that fails ends the game
+
+    class Person(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            if session.is_over:
+                return ""
+            legal = session.legal_actions()
+            bids = [a for a in legal if a != PASS]
+            if session.hand.phase == "auction" and bids:
+                return action_text(bids[-1], session.rules.joker_names) + "\n"  # the highest
+            return action_text(legal[0], session.rules.joker_names) + "\n"
+
+    out = io.StringIO()
+    assert PlainGame(session, Person(), out).run() == 0
+    text = out.getvalue()
+    assert session.is_over
+    assert text.count("went out backwards") == 1, text[-3000:]
+    out_sides = [
+        render.side_name(session.rules, side)
+        for side in range(5)
+        if session.game.scores[side] <= -500
+    ]
+    assert len(out_sides) == 2  # the contractor and the called partner went down together
+    assert f"{out_sides[0]} and {out_sides[1]} went out backwards at" in text
+    assert text.count("== Game over:") == 1
+    finished = len(session.game.finished_hands)
+    assert f"— Hand {finished + 1} ·" not in text  # no heading for a hand never played

@@ -101,8 +101,13 @@ class PlainGame:
         table_at: tuple[int, int] | None = None
         announced = session.hand_number if session.hand.history else 0
         while True:
-            if session.hand_number != announced and session.pending_summary is None:
+            if (
+                session.hand_number != announced
+                and session.pending_summary is None
+                and not session.is_over
+            ):
                 # the hand's heading comes before the first move of it, computers' too
+                # (and none for the hand that a finished game never plays)
                 announced = session.hand_number
                 dealer = render.seat_name(session.rules, session.hand.dealer)
                 self.say(f"— Hand {announced} · dealer {dealer} —")
@@ -411,14 +416,19 @@ def game_end_text(session: Session) -> str:
     out = sides_out(rules, scores)
     if not out or scores[game.winner] >= rules.target:
         return ""
-    parts = []
+    # Sides out on the same score went out together (with five players the contractor
+    # and the called partner lose the same points): one reason names them all once.
+    together: dict[int, list[str]] = {}
     for side in out:
-        name = render.side_name(rules, side)
-        if scores[side] < 0:
-            parts.append(f"{name} went out backwards at {scores[side]}")
+        together.setdefault(scores[side], []).append(render.side_name(rules, side))
+    parts = []
+    for score, names in together.items():
+        who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+        if score < 0:
+            parts.append(f"{who} went out backwards at {score}")
         else:
-            parts.append(f"{name} went past {2 * rules.target} with {scores[side]}")
-    return " and ".join(parts) + "; the game ended there (R-GAME)."
+            parts.append(f"{who} went past {2 * rules.target} with {score}")
+    return "; ".join(parts) + "; the game ended there (R-GAME)."
 
 
 def history_lines(
