@@ -301,7 +301,9 @@ def test_a_table_everyone_left_closes_and_its_hands_stay_in_the_history(server: 
     if facts["finished"]:
         pytest.skip("the game ended before the expiry")
     stats = httpx.get(f"{server}/api/players/Zed").json()
-    assert stats["games"] == 1 and stats["hands"] == facts["hands_played"]
+    # the hands stay in the history, as the stand-in's: Zed played none of them
+    assert stats["games"] == 1 and stats["stand_in_hands"] == facts["hands_played"]
+    assert stats["hands"] == 0 and stats["recent"][0]["outcome"] == "closed"
     version = facts["version"]
     assert httpx.get(f"{server}/api/tables/{code}").json()["version"] == version  # stopped
 

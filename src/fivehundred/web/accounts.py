@@ -13,7 +13,7 @@ ratings of rated tables (docs/web-protocol.md#accounts-and-ratings).
   a seat makes it unrated (undo and hints exist only at tables with a computer player, so
   a rated table has neither). At the end of a rated game every person's rating (per
   preset) and every partnership's is updated with openskill's Plackett-Luce model. A seat
-  whose actions were made by the stand-in more than :data:`STAND_IN_SHARE` of the time
+  whose actions were made by the stand-in more than :data:`~fivehundred.web.players.STAND_IN_SHARE` of the time
   counts as a loss for its absent owner only; nobody else's rating moves for that game.
 
 The tables live in their own metadata, created in the server's database beside its
@@ -43,14 +43,12 @@ from sqlalchemy.engine import Connection
 
 from fivehundred.web import store as store_module
 from fivehundred.web.guard import Buckets, shown
+from fivehundred.web.players import STAND_IN_BY, stood_in
 
 log = logging.getLogger("fivehundred.web.accounts")
 
 COOKIE = "fh_session"
 STATIC_DIR = Path(__file__).with_name("static")
-#: A seat played by the stand-in for more than this share of its actions: its owner was
-#: absent (a loss for them alone; the game does not count for anyone else).
-STAND_IN_SHARE = 0.5
 #: Sessions last this long (seconds) since the login.
 SESSION_SECONDS = 30 * 86400
 NAME_LENGTH = (2, 30)
@@ -373,11 +371,9 @@ class AccountStore:
             for seat, by in db.execute(sa.select(A.c.seat, A.c.by).where(A.c.table_id == table.id)):
                 entry = counts.setdefault(seat, [0, 0])
                 entry[0] += 1
-                entry[1] += 1 if by == "stand_in" else 0
+                entry[1] += 1 if by in STAND_IN_BY else 0
             absent = sorted(
-                s
-                for s, (total, stood) in counts.items()
-                if s in holders and total and stood / total > STAND_IN_SHARE
+                s for s, (total, stood) in counts.items() if s in holders and stood_in(total, stood)
             )
             winner = table.winner
             now = time.time()
@@ -440,6 +436,14 @@ class AccountStore:
                     rating = new_pairs[index][0]
                     self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
             return "rated"
+
+    def rated_among(self, codes: list[str]) -> set[str]:
+        """Which of the tables ``codes`` were rated games."""
+        if not codes:
+            return set()
+        with self.engine.connect() as db:
+            query = sa.select(rated_games.c.code).where(rated_games.c.code.in_(codes))
+            return {r.code for r in db.execute(query)}
 
     def _names(self, db: Connection) -> dict[int, str]:
         return {r.id: r.name for r in db.execute(sa.select(accounts.c.id, accounts.c.name))}

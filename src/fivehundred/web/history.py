@@ -28,7 +28,6 @@ from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
-from fivehundred.scoring import side_of_seats
 
 log = logging.getLogger("fivehundred.web.history")
 router = APIRouter()
@@ -379,77 +378,47 @@ def _strain(contract: str | None) -> str | None:
 
 
 async def player_history(request: Request, name: str) -> dict[str, Any]:
-    """A player's record over their latest finished games (at most :data:`MAX_GAMES`)."""
+    """A player's record over their latest games (``/api/players/{name}``'s, at most
+    :data:`MAX_GAMES`): only the hands they played count; the stand-in's are listed in
+    ``points``, marked, and counted nowhere else."""
     summary = await internal_get(request, f"/api/players/{quote(name, safe='')}")
-    games: list[dict[str, Any]] = []
-    page = 1
-    scanned = 0
-    while len(games) < MAX_GAMES and scanned < 10 * MAX_GAMES:
-        answer = await internal_get(request, "/api/games", f"page={page}&per_page=100")
-        batch = answer.get("games", [])
-        scanned += len(batch)
-        games += [g for g in batch if name in (g.get("players") or [])]
-        if len(batch) < 100:
-            break
-        page += 1
-    # and the tables still being played, for their finished hands
-    running = await internal_get(request, "/api/tables", "limit=200")
-    playing = []
-    for table in running.get("tables", []):
-        names = [seat.get("name") for seat in table.get("seats", [])]
-        if name in names and table.get("hands_played", 0) > 0:
-            playing.append(
-                {
-                    "table": table["table"],
-                    "name": table.get("name"),
-                    "players": names,
-                    "scores": table.get("scores"),
-                    "finished": None,
-                }
-            )
-    games = playing + games  # newest first
+    recent = summary.pop("recent", [])[:MAX_GAMES]
     strains: dict[str, dict[str, int]] = {}
     misere = {"bid": 0, "made": 0}
     points: list[dict[str, Any]] = []
     played = []
-    for entry in reversed(games[:MAX_GAMES]):  # oldest first, for the chart
-        try:
-            record, game = await _game(request, entry["table"])
-        except HTTPException:
-            continue
-        seats = [s for s, who in enumerate(record.get("players") or []) if who == name]
-        side_of = side_of_seats(game.rules)
-        my_sides = {side_of[s] for s in seats}
-        won = None if game.winner is None else game.winner in my_sides
-        played.append(
-            {
-                "table": entry["table"],
-                "name": entry.get("name"),
-                "won": won,
-                "scores": entry.get("scores"),
-                "finished": entry.get("finished"),
-            }
-        )
-        for index, hand in enumerate(game.finished_hands):
-            result = hand.result
-            side = side_of[seats[0]] if seats else 0
-            points.append(
+    for entry in reversed(recent):  # oldest first, for the chart
+        if entry["hands"] or entry["finished"]:
+            played.append(
                 {
                     "table": entry["table"],
-                    "hand": index + 1,
-                    "points": result.points[side],
+                    "name": entry.get("name"),
+                    "outcome": entry["outcome"],
+                    "won": None if entry["finished"] is None else entry["outcome"] == "won",
+                    "rated": entry["rated"],
+                    "scores": entry.get("scores"),
                     "finished": entry.get("finished"),
                 }
             )
-            controller = hand.controller(result.contractor) if result.contractor >= 0 else -1
-            if controller in seats:
-                strain = _strain(action_text(result.contract, hand.rules.joker_names)) or "?"
-                row = strains.setdefault(strain, {"bid": 0, "made": 0})
-                row["bid"] += 1
-                row["made"] += int(bool(result.made))
-                if "misere" in strain:
-                    misere["bid"] += 1
-                    misere["made"] += int(bool(result.made))
+        for hand in entry["hands"]:
+            points.append(
+                {
+                    "table": entry["table"],
+                    "hand": hand["hand"],
+                    "points": hand["points"],
+                    "stand_in": hand["stand_in"],
+                    "finished": entry.get("finished"),
+                }
+            )
+            if hand["stand_in"] or not hand["bid"]:
+                continue
+            strain = _strain(hand["contract"]) or "?"
+            row = strains.setdefault(strain, {"bid": 0, "made": 0})
+            row["bid"] += 1
+            row["made"] += int(bool(hand["made"]))
+            if "misere" in strain:
+                misere["bid"] += 1
+                misere["made"] += int(bool(hand["made"]))
     played.reverse()  # newest first in the list
     return {
         "name": name,

@@ -27,7 +27,7 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
-from fivehundred.web import history, learn, views
+from fivehundred.web import history, learn, players, views
 from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig
 from fivehundred.web.accounts import make_router as accounts_router
 from fivehundred.web.guard import (
@@ -436,10 +436,12 @@ def create_app(
     async def player(name: str) -> dict[str, Any]:
         if not 1 <= len(name) <= 60:
             raise ApiError(422, "name: 1 to 60 characters")
-        stats = await store.call(store.store.player_stats, name)
-        if stats["games"] == 0:
-            raise ApiError(404, f"no games of {name!r}")
-        return stats
+        places = await store.call(store.store.player_places, name, players.STATS_GAMES)
+        if not places:
+            raise ApiError(404, f"no games of {shown(name, 30)}")
+        rated = await accounts.call(accounts.store.rated_among, [p.table.code for p in places])
+        # the logs are replayed off the event loop and off the store's thread
+        return await asyncio.to_thread(players.player_stats, name, places, rated)
 
     @app.get("/api/server")
     async def server_stats() -> dict[str, Any]:

@@ -176,6 +176,16 @@ class HandRow:
 
 
 @dataclass
+class PlaceRow:
+    """A table where a name held seats: the table (with its log), the seats, and its
+    finished hands by number: (contract, contractor, made, points per side)."""
+
+    table: TableRow
+    seats: list[int]
+    hands: dict[int, tuple[Any, ...]]
+
+
+@dataclass
 class ActionRow:
     """One action to append to a table's log (with the hand it finished, the game's end)."""
 
@@ -565,52 +575,46 @@ class Store:
             )
             return rows, int(total or 0)
 
-    def player_stats(self, name: str) -> dict[str, Any]:
-        """Games, wins, hands and contracts of everyone seated under ``name``."""
+    def player_places(self, name: str, limit: int) -> list[PlaceRow]:
+        """The latest ``limit`` tables with a seat held under ``name`` (a person's or a
+        computer player's), newest first, each with its log and finished hands (the
+        figures of :mod:`fivehundred.web.players`)."""
         with self.engine.connect() as db:
             seat_name = sa.func.coalesce(seats.c.name, seats.c.player)
-            query = (
-                sa.select(
-                    seats.c.table_id,
-                    seats.c.seat,
-                    tables.c.rules,
-                    tables.c.finished,
-                    tables.c.winner,
-                )
-                .join(tables, tables.c.id == seats.c.table_id)
+            latest = (
+                sa.select(seats.c.table_id)
                 .where(seat_name == name, seats.c.kind != "open")
+                .group_by(seats.c.table_id)
+                .order_by(seats.c.table_id.desc())
+                .limit(limit)
             )
-            places = list(db.execute(query))
-            games = len(places)
-            finished = wins = 0
-            for place in places:
-                if place.finished is None:
-                    continue
-                finished += 1
-                if place.winner is not None and _side_of(place.rules, place.seat) == place.winner:
-                    wins += 1
-            hand_count = bid = made = 0
-            for place in places:
-                rows = db.execute(
-                    sa.select(hands.c.contractor, hands.c.made).where(
-                        hands.c.table_id == place.table_id
-                    )
+            ids = [r.table_id for r in db.execute(latest)]
+            if not ids:
+                return []
+            rows = {row.id: row for row in self._table_rows(db, tables.c.id.in_(ids))}
+            query = (
+                sa.select(actions.c.table_id, actions.c.seat, actions.c.action, actions.c.by)
+                .where(actions.c.table_id.in_(ids))
+                .order_by(actions.c.table_id, actions.c.version)
+            )
+            for a in db.execute(query):
+                rows[a.table_id].actions.append((a.seat, a.action, a.by))
+            finished: dict[int, dict[int, tuple[Any, ...]]] = {i: {} for i in ids}
+            query = sa.select(hands).where(hands.c.table_id.in_(ids))
+            for h in db.execute(query):
+                finished[h.table_id][h.number] = (
+                    h.contract,
+                    h.contractor,
+                    h.made,
+                    json.loads(h.points),
                 )
-                for row in rows:
-                    hand_count += 1
-                    if row.contractor == place.seat:
-                        bid += 1
-                        made += 1 if row.made else 0
-        return {
-            "name": name,
-            "games": games,
-            "finished": finished,
-            "wins": wins,
-            "win_rate": wins / finished if finished else None,
-            "hands": hand_count,
-            "contracts_bid": bid,
-            "contracts_made": made,
-        }
+        places = []
+        for table_id in ids:
+            row = rows[table_id]
+            held = [s.seat for s in row.seats if s.kind != "open" and (s.name or s.player) == name]
+            if held:
+                places.append(PlaceRow(row, held, finished[table_id]))
+        return places
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
         with self.engine.connect() as db:
@@ -619,13 +623,6 @@ class Store:
         if only_open:
             rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]
         return rows
-
-
-def _side_of(rules_json: str, seat: int) -> int:
-    from fivehundred.rules import rules_from_dict
-    from fivehundred.scoring import side_of_seats
-
-    return side_of_seats(rules_from_dict(json.loads(rules_json)))[seat]
 
 
 T = TypeVar("T")

@@ -1,5 +1,7 @@
 // A player's page (/p/NAME): games, contracts by strain, misère record, win rate, and a
-// chart of points per hand.
+// chart of points per hand. Only what the person played counts: the hands the stand-in
+// played for them are drawn hollow and counted nowhere; a game they left reads "left";
+// rated and casual games have their own figures.
 import { contractText } from "./rules.js";
 import { SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { applySettings, el, getJSON } from "./net.js";
@@ -7,6 +9,13 @@ import { applySettings, el, getJSON } from "./net.js";
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
+const OUTCOMES = {
+  won: "won",
+  lost: "lost",
+  left: "left (the stand-in played)",
+  playing: "being played",
+  closed: "closed unfinished",
+};
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
@@ -55,9 +64,18 @@ function chart(points) {
     }),
   );
   points.forEach((p, i) => {
-    const dot = svg("circle", { cx: x(i), cy: y(p.points), r: 3, class: "dot" });
+    const dot = p.stand_in
+      ? svg("circle", {
+          cx: x(i),
+          cy: y(p.points),
+          r: 3,
+          class: "dot stand-in",
+          style: "fill: #fff; stroke: #6b6b6b",
+        })
+      : svg("circle", { cx: x(i), cy: y(p.points), r: 3, class: "dot" });
+    const who = p.stand_in ? " (played by the stand-in)" : "";
     dot.append(
-      svg("title", {}, `${p.table} hand ${p.hand}: ${p.points > 0 ? "+" : ""}${p.points}`),
+      svg("title", {}, `${p.table} hand ${p.hand}: ${p.points > 0 ? "+" : ""}${p.points}${who}`),
     );
     root.append(dot);
   });
@@ -77,15 +95,56 @@ async function start() {
     return;
   }
   const s = data.summary || {};
-  const rate =
-    s.win_rate === null || s.win_rate === undefined ? "—" : `${Math.round(s.win_rate * 100)}%`;
+  const percent = (r) => (r === null || r === undefined ? "—" : `${Math.round(r * 100)}%`);
   $("stats").replaceChildren(
     stat("games", String(s.games ?? data.games.length)),
-    stat("win rate", rate),
-    stat("hands", String(s.hands ?? data.points.length)),
+    stat("win rate", percent(s.win_rate)),
+    stat("left", String(s.left ?? 0)),
+    stat("hands played", String(s.hands ?? 0)),
+    stat("hands by the stand-in", String(s.stand_in_hands ?? 0)),
     stat("contracts made / bid", `${s.contracts_made ?? 0} / ${s.contracts_bid ?? 0}`),
     stat("misère made / bid", `${data.misere.made} / ${data.misere.bid}`),
   );
+  const kinds = [
+    ["Rated", s.rated],
+    ["Casual", s.casual],
+  ].filter(([, f]) => f && f.games);
+  if (kinds.length) {
+    $("stats").append(
+      el(
+        "table",
+        { class: "list", id: "kinds" },
+        el(
+          "thead",
+          {},
+          el(
+            "tr",
+            {},
+            ["", "Games", "Won", "Left", "Win rate", "Hands", "Made / bid"].map((t) =>
+              el("th", {}, t),
+            ),
+          ),
+        ),
+        el(
+          "tbody",
+          {},
+          kinds.map(([label, f]) =>
+            el(
+              "tr",
+              {},
+              el("th", {}, label),
+              el("td", {}, String(f.games)),
+              el("td", {}, String(f.wins)),
+              el("td", {}, String(f.left)),
+              el("td", {}, percent(f.win_rate)),
+              el("td", {}, String(f.hands)),
+              el("td", {}, `${f.contracts_made} / ${f.contracts_bid}`),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
   $("chart").replaceChildren(chart(data.points));
   const strainName = (k) =>
     k === "NT"
@@ -127,7 +186,8 @@ async function start() {
       {},
       el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)),
       el("td", {}, (g.scores || []).join(" – ")),
-      el("td", {}, g.won === null ? "being played" : g.won ? "won" : "lost"),
+      el("td", {}, OUTCOMES[g.outcome] || g.outcome),
+      el("td", {}, g.rated ? "rated" : "casual"),
     ),
   );
   $("games").replaceChildren(
