@@ -1091,13 +1091,14 @@ class HandState:
 
     def visible_cards(self, seat: int) -> list[tuple[int, CardMask]]:
         """Cards of other seats that ``seat`` sees: the open misère hand after trick 1,
-        the dummies' face-up cards, and a dummy's controller's own hand (R-PLAYERS)."""
+        the dummies' face-up cards, and a dummy's controller's own hand (R-PLAYERS). For a
+        spectator (seat -1) only the cards lying face up."""
         shown = [(s, self.hands[s]) for s in self.exposed_seats if s != seat]
         if self.rules.open_eight and self.hands[TABLE_SEAT]:
             shown.append((TABLE_SEAT, self.hands[TABLE_SEAT]))  # the face-up cards
         if self.rules.dummies:
             controller = controller_of(self.rules, seat)
-            if controller != seat:
+            if seat >= 0 and controller != seat:  # (-1 % 2 is 1: a spectator controls none)
                 shown.append((controller, self.hands[controller]))
             shown += [
                 (s, self.hands[s] & self.face_up[s]) for s in dummy_seats(self.rules) if s != seat

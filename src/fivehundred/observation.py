@@ -6,6 +6,9 @@ after the first trick (and, with the house rules, the Shields double contractor'
 patastrophe hands, a claiming contractor's), and its own discards if it is the contractor.
 Never the other hands, the kitty, anyone else's discards, the card a partner passes in a
 slam call (only the contractor, who receives it, sees it), or a dead hand.
+
+A spectator (seat :data:`SPECTATOR`) is observed by the same function: it sees the public
+facts only (no hand, no discards, no legal actions; the hands lying face up).
 """
 
 from __future__ import annotations
@@ -14,12 +17,40 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fivehundred.actions import Action, action_text
-from fivehundred.cards import CardMask, mask_text
+from fivehundred.cards import CardMask, JokerNames, cards_of
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 
 if TYPE_CHECKING:
     from fivehundred.game import HandState
+
+
+#: The seat of someone watching the table: public facts only.
+SPECTATOR = -1
+
+
+class _Texts(dict[int, str]):
+    """Record notation of each action number, worked out once per joker naming (views are
+    built for every connected seat after every action: looked up, not worked out)."""
+
+    def __init__(self, two_jokers: JokerNames) -> None:
+        super().__init__()
+        self.two_jokers = two_jokers
+
+    def __missing__(self, action: int) -> str:
+        text = self[action] = action_text(action, self.two_jokers)
+        return text
+
+
+_TEXTS: dict[JokerNames, _Texts] = {}
+_SUIT_SETS = ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in range(16)]
+
+
+def _texts(two_jokers: JokerNames) -> _Texts:
+    texts = _TEXTS.get(two_jokers)
+    if texts is None:
+        texts = _TEXTS[two_jokers] = _Texts(two_jokers)
+    return texts
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,52 +109,57 @@ class Observation:
         return self.rules.pack.cards & ~seen
 
     def to_json(self) -> dict[str, Any]:
-        """The observation in record notation (the external-player protocol)."""
-        two = self.rules.joker_names
+        """The observation in record notation (the external-player protocol, the web's view;
+        a spectator's ``seat`` is None)."""
+        t = _texts(self.rules.joker_names)
 
-        def text(action: Action) -> str:
-            return action_text(action, two)
+        def cards(mask: int) -> list[str]:
+            return [t[card] for card in cards_of(mask)]
 
         return {
-            "seat": self.seat,
+            "seat": None if self.seat == SPECTATOR else self.seat,
             "dealer": self.dealer,
             "phase": self.phase,
             "to_move": self.to_move,
-            "hand": mask_text(self.hand, two),
-            "auction": [text(call) for _, call in self.auction],
-            "contract": text(self.contract) if self.contract >= 0 else None,
+            "hand": cards(self.hand),
+            "auction": [t[call] for _, call in self.auction],
+            "contract": t[self.contract] if self.contract >= 0 else None,
             "contractor": self.contractor if self.contractor >= 0 else None,
             "partners": list(self.partners),
             "active": list(self.active),
             "joker_suit": "SCDH"[self.joker_suits[0]] if self.joker_suits[0] >= 0 else None,
             # Both jokers' nominations, [first (red) joker, black or white joker].
             "joker_suits": ["SCDH"[s] if s >= 0 else None for s in self.joker_suits],
-            "tricks": [[[seat, text(a)] for seat, a in plays] for plays, _ in self.tricks],
+            "tricks": [[[seat, t[a]] for seat, a in plays] for plays, _ in self.tricks],
             "trick_winners": [winner for _, winner in self.tricks],
-            "trick": [[seat, text(a)] for seat, a in self.trick],
-            "legal": [text(a) for a in self.legal],
+            "trick": [[seat, t[a]] for seat, a in self.trick],
+            "legal": [t[a] for a in self.legal],
             "tricks_won": list(self.tricks_won),
             "hand_sizes": list(self.hand_sizes),
-            "exposed": {str(seat): mask_text(mask, two) for seat, mask in self.exposed},
-            "discards": mask_text(self.discards, two),
+            "exposed": {str(seat): cards(mask) for seat, mask in self.exposed},
+            "discards": cards(self.discards),
             "scores": list(self.scores),
             "players": self.rules.players,
-            "called_card": text(self.called_card) if self.called_card >= 0 else None,
+            "called_card": t[self.called_card] if self.called_card >= 0 else None,
             "sides": list(self.sides),
             "barred": list(self.barred),
             "slam": self.slam,
-            "table_kitty": mask_text(self.table_kitty, two),
-            "drawn": text(self.drawn) if self.drawn >= 0 else None,
+            "table_kitty": cards(self.table_kitty),
+            "drawn": t[self.drawn] if self.drawn >= 0 else None,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
-            "voids": ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in self.voids],
-            "suits_led": "".join(s for i, s in enumerate("SCDH") if self.suits_led >> i & 1),
+            "voids": [_SUIT_SETS[v] for v in self.voids],
+            "suits_led": _SUIT_SETS[self.suits_led],
         }
 
 
 def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observation:
-    """Build ``seat``'s observation of ``state``."""
-    own_discards = state.discards if seat == state.contractor else 0
+    """Build ``seat``'s observation of ``state`` (:data:`SPECTATOR`: anyone watching). The
+    one builder of per-seat views: the bots, the environment, the terminal game and the
+    web all read what it gives."""
+    watching = seat == SPECTATOR
+    to_move = state.to_move
+    moving = not watching and seat == to_move
     partners = state.partners
     if not state.partner_revealed and seat not in partners:
         partners = ()  # five players: the called partner is unknown until the card is played
@@ -132,8 +168,8 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         seat=seat,
         dealer=state.dealer,
         phase=state.phase,
-        to_move=state.to_move,
-        hand=state.playable(seat),
+        to_move=to_move,
+        hand=0 if watching else state.playable(seat),
         auction=tuple(state.auction.calls),
         contract=state.contract,
         contractor=state.contractor,
@@ -144,11 +180,11 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         tricks=tuple((trick.plays, trick.winner) for trick in state.tricks),
         trick=tuple(state.current_trick()),
         led_suit=state.led_suit if state.trick_cards else -1,
-        legal=tuple(state.legal_actions()) if seat == state.to_move else (),
+        legal=tuple(state.legal_actions()) if moving else (),
         tricks_won=tuple(state.tricks_won),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         exposed=tuple(state.visible_cards(seat)),
-        discards=own_discards,
+        discards=state.discards if not watching and seat == state.contractor else 0,
         played=state.played,
         voids=tuple(state.void_shown),
         suits_led=state.suits_led,
@@ -159,7 +195,7 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         slam=state.slam,
         table_kitty=state.table_kitty,
         table_take=(state.table_card, state.table_discard)
-        if seat == 1 - state.contractor and state.rules.open_eight
+        if not watching and seat == 1 - state.contractor and state.rules.open_eight
         else (-1, -1),
-        drawn=state.drawn if seat == state.to_move else -1,
+        drawn=state.drawn if moving else -1,
     )

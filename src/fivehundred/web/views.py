@@ -1,8 +1,8 @@
-"""What each connection is sent: a seat's view, or a spectator's built from public facts.
+"""What each connection is sent: a seat's view, or a spectator's.
 
-A seat's view is the engine's own :class:`~fivehundred.observation.Observation` of that
-seat. A spectator's is built here from the public part of the hand only (the calls, the
-cards played, hands lying face up); it is never a seat's view with fields removed.
+Both are the engine's own :class:`~fivehundred.observation.Observation` (built by
+:func:`~fivehundred.observation.observe`, a spectator's from the public facts only, never a
+seat's view with fields removed), with what the page says added here.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from fivehundred.auction import Auction
 from fivehundred.cards import (
     JOKER,
     RANK_JACK,
-    JokerNames,
     cards_of,
     is_joker,
     mask_text,
@@ -31,53 +30,12 @@ from fivehundred.cards import (
     same_colour_suit,
     suit_of,
 )
-from fivehundred.game import HandState, controller_of, dummy_seats
+from fivehundred.game import controller_of
 from fivehundred.messages import error_text
+from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
-from fivehundred.scoring import side_of_seats
 from fivehundred.table import Table
-
-SPECTATOR = -1
-
-
-def public_observation(state: HandState, scores: tuple[int, ...]) -> Observation:
-    """The hand as anyone watching may see it: no hand, no discards, no legal actions;
-    the open-misère hand after the first trick and the dummies' face-up cards."""
-    exposed = [(seat, state.hands[seat]) for seat in state.exposed_seats]
-    if state.rules.dummies:
-        exposed += [
-            (seat, state.hands[seat] & state.face_up[seat]) for seat in dummy_seats(state.rules)
-        ]
-    return Observation(
-        rules=state.rules,
-        seat=SPECTATOR,
-        dealer=state.dealer,
-        phase=state.phase,
-        to_move=state.to_move,
-        hand=0,
-        auction=tuple(state.auction.calls),
-        contract=state.contract,
-        contractor=state.contractor,
-        partners=state.partners if state.partner_revealed else (),
-        active=state.active,
-        joker_suits=(state.joker_suits[0], state.joker_suits[1]),
-        trump=state.trump,
-        tricks=tuple((trick.plays, trick.winner) for trick in state.tricks),
-        trick=tuple(state.current_trick()),
-        led_suit=state.led_suit if state.trick_cards else -1,
-        legal=(),
-        tricks_won=tuple(state.tricks_won),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        exposed=tuple(exposed),
-        discards=0,
-        played=state.played,
-        voids=tuple(state.void_shown),
-        suits_led=state.suits_led,
-        scores=scores,
-        called_card=state.called_card,
-        sides=side_of_seats(state.rules),
-    )
 
 
 @lru_cache(maxsize=64)
@@ -105,80 +63,15 @@ def seat_observation(table: Table, seat: int) -> Observation:
     return table.observation(seat)
 
 
-class _Texts(dict[int, str]):
-    """Record notation of each action number, worked out once per joker naming."""
-
-    def __init__(self, two_jokers: JokerNames) -> None:
-        super().__init__()
-        self.two_jokers = two_jokers
-
-    def __missing__(self, action: int) -> str:
-        text = self[action] = action_text(action, self.two_jokers)
-        return text
-
-
-_TEXTS: dict[JokerNames, _Texts] = {}
-_SUIT_SETS = ["".join(s for i, s in enumerate("SCDH") if v >> i & 1) for v in range(16)]
-
-
-def to_json(observation: Observation) -> dict[str, Any]:
-    """Exactly ``observation.to_json()`` (the tests compare them over whole games of every
-    preset), built with the texts of actions and suit sets looked up instead of worked out:
-    the server builds one for every connected seat after every action."""
-    o = observation
-    two = o.rules.joker_names
-    t = _TEXTS.get(two)
-    if t is None:
-        t = _TEXTS[two] = _Texts(two)
-
-    def cards(mask: int) -> list[str]:
-        return [t[card] for card in cards_of(mask)]
-
-    return {
-        "seat": o.seat,
-        "dealer": o.dealer,
-        "phase": o.phase,
-        "to_move": o.to_move,
-        "hand": cards(o.hand),
-        "auction": [t[call] for _, call in o.auction],
-        "contract": t[o.contract] if o.contract >= 0 else None,
-        "contractor": o.contractor if o.contractor >= 0 else None,
-        "partners": list(o.partners),
-        "active": list(o.active),
-        "joker_suit": "SCDH"[o.joker_suits[0]] if o.joker_suits[0] >= 0 else None,
-        "joker_suits": ["SCDH"[s] if s >= 0 else None for s in o.joker_suits],
-        "tricks": [[[seat, t[a]] for seat, a in plays] for plays, _ in o.tricks],
-        "trick_winners": [winner for _, winner in o.tricks],
-        "trick": [[seat, t[a]] for seat, a in o.trick],
-        "legal": [t[a] for a in o.legal],
-        "tricks_won": list(o.tricks_won),
-        "hand_sizes": list(o.hand_sizes),
-        "exposed": {str(seat): cards(mask) for seat, mask in o.exposed},
-        "discards": cards(o.discards),
-        "scores": list(o.scores),
-        "players": o.rules.players,
-        "called_card": t[o.called_card] if o.called_card >= 0 else None,
-        "sides": list(o.sides),
-        "barred": list(o.barred),
-        "slam": o.slam,
-        "table_kitty": cards(o.table_kitty),
-        "drawn": t[o.drawn] if o.drawn >= 0 else None,
-        "voids": [_SUIT_SETS[v] for v in o.voids],
-        "suits_led": _SUIT_SETS[o.suits_led],
-    }
-
-
 def observation_json(table: Table, seat: int) -> dict[str, Any]:
-    """``Observation.to_json()`` for a seat, or the public one for a spectator."""
+    """The view of a seat (its observation, with what the page says) or of a spectator
+    (:data:`~fivehundred.observation.SPECTATOR`: the public facts only)."""
     if seat == SPECTATOR:
-        game = table.game
-        observation = public_observation(game.hand, tuple(game.scores))
-        view = to_json(observation)
-        view["seat"] = None
+        view = table.observation(SPECTATOR).to_json()
         view["legal_labels"], view["refusals"], view["prompt"] = {}, {}, None
         return view
     observation = seat_observation(table, seat)
-    view = to_json(observation)
+    view = observation.to_json()
     view["legal_labels"] = {text: action_label(text, view["phase"]) for text in view["legal"]}
     view["refusals"] = refusals(table, observation)
     view["prompt"] = prompt_text(view)
