@@ -544,3 +544,40 @@ async def test_the_legend_stands_above_the_table_not_under_you() -> None:
         seats = [i for i, line in enumerate(lines) if "North" in line or "West" in line]
         you = next(i for i, line in enumerate(lines) if "You (South)" in line)
         assert legend < min(seats) < you
+
+
+async def test_a_click_on_a_house_rule_toggles_it_without_scrolling_the_list() -> None:
+    """At 80×24 the list of variants scrolls; a click on a rule in it (the list scrolled
+    part way, the rule on its last visible row) ticks that rule and leaves the list where
+    it was, so the next click lands on the row the person sees."""
+    from textual.containers import VerticalScroll
+
+    from fivehundred.tui.app import TickBox
+
+    app = FiveHundredApp(options_at_start=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        scroller = screen.query_one("#variants", VerticalScroll)
+        assert scroller.max_scroll_y > 0  # the list does not fit: it scrolls
+        scroller.scroll_to(y=3, animate=False)
+        await pilot.pause()
+        before = scroller.scroll_y
+        assert before == 3
+        visible = scroller.content_region
+        boxes = [
+            box
+            for box in screen.query(TickBox)
+            if not box.disabled and visible.contains_region(box.region)
+        ]
+        rows = {box.id: box.region for box in boxes}
+        for box in (boxes[-1], boxes[len(boxes) // 2], boxes[0]):
+            value = box.value
+            assert await pilot.click(box, offset=(1, 0))  # the box is under the pointer
+            await pilot.pause()
+            assert box.value is not value, box.id  # the rule clicked, and no other
+            assert scroller.scroll_y == before
+            assert app.focused is box
+            # nothing above the list grew or shrank: every row is where it was
+            assert {b.id: b.region for b in boxes} == rows
