@@ -3,10 +3,41 @@
 // every tap target (sampled with document.elementFromPoint). Returns a list of problems.
 (options) => {
   const problems = [];
-  const STEP = 4;
+  const STEP = 4, POINTS = 8;
   const doc = document.documentElement;
   if (doc.scrollWidth > doc.clientWidth + 1) problems.push(`sideways scroll: the page is ${doc.scrollWidth}px wide in ${doc.clientWidth}px`);
   const dialog = document.querySelector("dialog[open]");
+  // While bidding: the bid box (on this seat's turn), the auction so far and the hand are all
+  // on the screen at once, the page scrolled to its top.
+  window.scrollTo(0, 0);
+  if (document.body.dataset.phase === "auction" && !dialog) {
+    for (const selector of ["#bid-box-wrap", "#centre-auction", "#hand"]) {
+      const e = document.querySelector(selector);
+      if (!e) {
+        if (selector !== "#bid-box-wrap" || document.body.dataset.myTurn === "1") problems.push(`bidding: no ${selector}`);
+        continue;
+      }
+      const r = e.getBoundingClientRect();
+      if (e.closest("[hidden]") || r.height < 1) problems.push(`bidding: ${selector} is hidden`);
+      else if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight + 0.5 || r.right > window.innerWidth + 0.5)
+        problems.push(`bidding: ${selector} is out of sight (${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)} in ${window.innerWidth}x${window.innerHeight})`);
+    }
+  }
+  // The strip of the contract, trump, tricks and score: at most two rows of text.
+  const strip = document.getElementById("contract");
+  const facts = strip ? [...strip.querySelectorAll(".fact")].map((f) => f.getBoundingClientRect()).filter((r) => r.height > 1) : [];
+  if (facts.length) {
+    const line = Math.min(...facts.map((r) => r.height));
+    const rows = new Map();
+    for (const r of facts) {
+      const top = [...rows.keys()].find((t) => Math.abs(t - r.top) < line / 2);
+      const lines = Math.round(r.height / line);
+      if (top === undefined) rows.set(r.top, lines);
+      else rows.set(top, Math.max(rows.get(top), lines));
+    }
+    const count = [...rows.values()].reduce((a, b) => a + b, 0);
+    if (count > 2) problems.push(`the strip of the contract and scores takes ${count} rows: "${strip.innerText.replace(/\s+/g, " ")}"`);
+  }
   const shown = (e) => {
     if (e.closest("[hidden]") || e.closest(".visually-hidden") || e.closest("[aria-hidden='true']")) return false;
     const style = getComputedStyle(e);
@@ -22,12 +53,21 @@
   // Sample the element's box (inset by `inset`) after scrolling it into view: the share of
   // points where the element (or something inside it) is what a tap would hit, and the box
   // of those points.
+  // (At most POINTS points a side: a step of STEP px, longer on a large element; the
+  // elementFromPoint calls are most of the check's time.)
   const sample = (e, inset) => {
-    e.scrollIntoView({ block: "nearest", inline: "nearest" });
-    const r = e.getBoundingClientRect();
+    let r = e.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > window.innerHeight || r.right > window.innerWidth) {
+      e.scrollIntoView({ block: "nearest", inline: "nearest" });
+      r = e.getBoundingClientRect();
+    }
+    const stepX = Math.max(STEP, (r.width - 2 * inset) / (POINTS - 1)), stepY = Math.max(STEP, (r.height - 2 * inset) / (POINTS - 1));
     let hits = 0, total = 0, minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (let y = r.top + inset; y <= r.bottom - inset; y += STEP) {
-      for (let x = r.left + inset; x <= r.right - inset; x += STEP) {
+    const nx = Math.floor((r.width - 2 * inset) / stepX + 1e-6) + 1, ny = Math.floor((r.height - 2 * inset) / stepY + 1e-6) + 1;
+    for (let j = 0; j < ny; j++) {
+      const y = r.top + inset + j * stepY;
+      for (let i = 0; i < nx; i++) {
+        const x = r.left + inset + i * stepX;
         total++;
         if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) continue;
         const hit = document.elementFromPoint(x, y);
@@ -37,7 +77,7 @@
         }
       }
     }
-    return { share: total ? hits / total : 0, width: hits ? maxX - minX + STEP : 0, height: hits ? maxY - minY + STEP : 0, rect: r };
+    return { share: total ? hits / total : 0, width: hits ? maxX - minX + stepX : 0, height: hits ? maxY - minY + stepY : 0, rect: r };
   };
   // Information: seat boxes, the dealer chip, the cards of the trick, the status strip.
   const infoSelector = ".seat, .seat .dealer, .trick .played, .contract-box .fact, .centre-auction, #prompt:not(:empty), .chosen-count";

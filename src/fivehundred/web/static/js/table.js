@@ -40,6 +40,8 @@ const state = {
   seenTrick: [],
   focusCard: null,
   kittyMark: null,
+  bidLevel: 6, // the level the bid box offers (the lowest legal one at each turn)
+  bidTurn: "",
   typed: "", // a card or bid being typed ("10h", "jk", "6s")
   announced: null, // the view the live region last spoke about
   settings: applySettings(),
@@ -169,6 +171,8 @@ function renderSeats() {
         : infos[seat < view.players ? seat : seat % view.players] || {};
     const away = info.kind === "person" && !info.connected;
     const facts = [];
+    if (manySides(view) && seat < view.players && view.scores && view.scores.length)
+      facts.push(`${view.scores[view.sides[seat]]} pts`);
     if (view.contract)
       facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
     if (view.hand_sizes[seat] !== undefined)
@@ -360,15 +364,14 @@ function renderContract() {
         box.append(
           item(
             "joker",
-            `${name} nominated as `,
+            `${name} as `,
             el("span", { html: suitIcon(suit), "aria-hidden": "true" }),
             ` ${SUIT_NAMES[suit]}`,
           ),
         );
       });
     }
-    if (view.called_card)
-      box.append(item("called", `Called card: ${cardSymbol(view.called_card)}`));
+    if (view.called_card) box.append(item("called", `Called ${cardSymbol(view.called_card)}`));
     const sides = {};
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];
@@ -378,6 +381,13 @@ function renderContract() {
     if (you !== null && entries.length === 2) {
       const mine = view.sides[you];
       box.append(item("tricks", `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
+    } else if (entries.length > 2) {
+      // Three or more sides: each seat's tricks are on its seat box; here the contract's side
+      // against the others (the strip stays within two rows on a phone).
+      const side = view.sides[view.contractor];
+      const others = entries.reduce((sum, [s, t]) => sum + (Number(s) === side ? 0 : t), 0);
+      const who = you !== null && view.sides[you] === side ? "yours" : "contract";
+      box.append(item("tricks", `Tricks: ${who} ${sides[side]} · others ${others}`));
     } else {
       box.append(
         item(
@@ -391,22 +401,25 @@ function renderContract() {
     box.append(item("contract", el("strong", {}, "Bidding")));
   }
   const scores = view.scores && view.scores.length ? view.scores : [];
-  if (scores.length) {
+  // Three or more sides: each side's score is on its seats' boxes (renderSeats).
+  if (scores.length && !manySides(view)) {
     const you = me();
     const mine = you !== null ? view.sides[you] : -1;
+    // (Seated at a game of two sides: "you" and "them"; the names are in the score panel.)
+    const named = (side) =>
+      mine < 0 || scores.length !== 2 ? sideName(side) : side === mine ? "you" : "them";
     box.append(
-      item(
-        "scores",
-        "Score: ",
-        scores
-          .map((p, side) => `${side === mine && scores.length === 2 ? "you" : sideName(side)} ${p}`)
-          .join(" · "),
-      ),
+      item("scores", "Score: ", scores.map((p, side) => `${named(side)} ${p}`).join(" · ")),
     );
   }
   box.append(
     item("hand-no", `Hand ${view.table.hand_number || (view.table.hands_played || 0) + 1}`),
   );
+}
+
+// More than two sides (three-, five-handed): the scores are shown on the seat boxes.
+function manySides(view) {
+  return new Set(view.sides.filter((_, seat) => seat < view.players)).size > 2;
 }
 
 function renderScore() {
@@ -488,9 +501,14 @@ function renderAuction() {
         el("strong", {}, callText(call)),
       ),
     );
+    // The last round of calls (a call a player; all of them in the panel beside the table),
+    // so that on a phone the bid box and the hand stay in view under it.
+    const round = Math.max(2, Math.min(view.players, 6));
     centre.replaceChildren(
-      el("h3", {}, "Auction"),
-      calls.length ? el("ol", { class: "calls" }, calls.slice(-8)) : el("p", {}, "No calls yet."),
+      el("h3", {}, calls.length > round ? "Auction, last round" : "Auction"),
+      calls.length
+        ? el("ol", { class: "calls" }, calls.slice(-round))
+        : el("p", {}, "No calls yet."),
     );
   } else centre.replaceChildren();
 }
@@ -544,7 +562,10 @@ function renderHand() {
   const playing = (turn && view.phase === "play") || picking;
   const discarding = turn && view.phase === "discard";
   const kitty = kittyCards(view);
+  // While bidding the hand is to be seen, not tapped: one row, each card's top showing.
+  const peek = view.phase === "auction";
   box.classList.toggle("active", playing || discarding);
+  box.classList.toggle("peek", peek);
   const focused =
     document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.card
@@ -566,7 +587,7 @@ function renderHand() {
     let label = cardWords(card, view);
     if (kitty.has(card)) label += ", from the kitty";
     if (reason) label += `, may not be played: ${reason}`;
-    const node = cardElement(card, { button: true, label });
+    const node = cardElement(card, { button: !peek, label });
     node.classList.add(legal ? "legal" : "illegal");
     if (discarding) node.setAttribute("aria-pressed", String(state.selected.has(card)));
     if (reason) {
@@ -577,6 +598,10 @@ function renderHand() {
       node.append(el("span", { class: "tag" }, "kitty"));
     }
     if (state.selected.has(card)) node.classList.add("selected");
+    if (peek) {
+      box.append(node);
+      continue;
+    }
     node.tabIndex = -1;
     node.draggable = playing && legal;
     node.addEventListener("click", () => chooseCard(card));
@@ -584,7 +609,7 @@ function renderHand() {
     box.append(node);
   }
   // Roving focus: one card in the tab order.
-  const buttons = [...box.querySelectorAll(".card")];
+  const buttons = [...box.querySelectorAll("button.card")];
   const start =
     buttons.find((b) => b.dataset.card === (focused || state.focusCard)) ||
     buttons.find((b) => b.classList.contains("legal")) ||
@@ -942,26 +967,52 @@ function allOthersComputers() {
   return seats.every((s) => s.seat === me() || s.kind === "computer");
 }
 
+// The bid box, compact enough to sit with the hand and the auction on a phone's screen: the
+// level (six to ten tricks) a row of radio buttons, then a button a strain for that level.
+// The level first offered is the lowest with a legal bid; typing a bid ("8h") skips both.
+const STRAINS = ["S", "C", "D", "H", "NT"];
 function bidBox(legal) {
   const wrap = el("div", { id: "bid-box-wrap" });
+  const levels = [6, 7, 8, 9, 10];
+  const open = levels.filter((level) => STRAINS.some((s) => legal.includes(`${level}${s}`)));
+  const turn = `${state.view.table.hand_number}:${state.view.auction.length}`;
+  if (state.bidTurn !== turn || !open.includes(state.bidLevel))
+    state.bidLevel = open.length ? open[0] : 6;
+  state.bidTurn = turn;
   const grid = el("div", { class: "bid-box", role: "group", "aria-label": "bids" });
-  for (let tricks = 6; tricks <= 10; tricks++) {
-    for (const strain of ["S", "C", "D", "H", "NT"]) {
-      const call = `${tricks}${strain}`;
-      const ok = legal.includes(call);
-      const label = `${tricks} ${strain === "NT" ? "no trumps" : SUIT_NAMES[strain]}`;
-      grid.append(
-        el("button", {
+  const fill = () => {
+    const tricks = state.bidLevel;
+    grid.replaceChildren(
+      ...STRAINS.map((strain) => {
+        const call = `${tricks}${strain}`;
+        return el("button", {
           type: "button",
           "data-action": call,
-          disabled: !ok,
-          "aria-label": label,
+          disabled: !legal.includes(call),
+          "aria-label": `${tricks} ${strain === "NT" ? "no trumps" : SUIT_NAMES[strain]}`,
           html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`,
           onclick: () => act(call),
-        }),
-      );
-    }
+        });
+      }),
+    );
+  };
+  const row = el("div", { class: "bid-levels", role: "radiogroup", "aria-label": "bid level" });
+  for (const level of levels) {
+    const input = el("input", {
+      type: "radio",
+      name: "bid-level",
+      value: String(level),
+      "aria-label": `${level} tricks`,
+      disabled: !open.includes(level),
+      checked: level === state.bidLevel,
+    });
+    input.addEventListener("change", () => {
+      state.bidLevel = level;
+      fill();
+    });
+    row.append(el("label", { class: "bid-level" }, input, el("span", {}, String(level))));
   }
+  fill();
   const extra = el("div", { class: "bid-extra" });
   extra.append(
     el(
@@ -994,7 +1045,7 @@ function bidBox(legal) {
       ),
     );
   }
-  wrap.append(grid, extra);
+  wrap.append(row, grid, extra);
   return wrap;
 }
 
