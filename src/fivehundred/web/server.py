@@ -106,6 +106,12 @@ class CreateIn(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**62)
 
 
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    #: the seat's token at the finished table (a guest, a program); none: the session's
+    token: str | None = Field(default=None, max_length=100)
+
+
 class SeatIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=30)
@@ -228,6 +234,7 @@ def create_app(
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
         hub.on_game_over = accounts.game_over  # the ratings (web/accounts.py)
+        hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
@@ -401,6 +408,26 @@ def create_app(
             raise ApiError(409, str(refusal)) from None
         await accounts.seat_taken(table.code, seat, account)
         return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{code}/rematch")
+    async def rematch(code: str, request: Request, body: RematchIn | None = None) -> dict[str, Any]:
+        """The same table again after its game (live.Hub.rematch), asked by one of its
+        players: by the seat's token, or by the session of the account holding it."""
+        table = await table_or_404(code)
+        seat = None
+        if body is not None and body.token:
+            seat = table.seat_of_token(body.token)
+        else:
+            account = await accounts.current(request)
+            if account is not None:
+                seat = await accounts.call(accounts.store.seat_of, table.code, account.id)
+        if seat is None:
+            raise ApiError(403, "only the players of this table can start its rematch")
+        try:
+            new, token = await hub().rematch(table, seat)
+        except Refusal as refusal:
+            raise ApiError(409, str(refusal)) from None
+        return {"table": new.code, "url": f"/t/{new.code}", "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/record")
     async def table_record(code: str) -> dict[str, Any]:
