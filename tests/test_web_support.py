@@ -91,6 +91,9 @@ def thread_server(db_url: str, **options: Any) -> Iterator[str]:
         allow_seeds=True,
         limits=options.pop("limits", None),
     )
+    prepare = options.pop("prepare", None)  # a test's own settings of the app
+    if prepare is not None:
+        prepare(app)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, **options

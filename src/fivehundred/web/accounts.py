@@ -445,6 +445,12 @@ class AccountStore:
                     self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
             return "rated"
 
+    def rating_of(self, account_id: int, preset: str) -> float:
+        """The account's rating (μ − 3σ) for ``preset``; a new player's without games."""
+        with self.engine.connect() as db:
+            mu, sigma, _ = self._rating(db, f"a:{account_id}", preset)
+        return ordinal(mu, sigma)
+
     def rated_among(self, codes: list[str]) -> set[str]:
         """Which of the tables ``codes`` were rated games."""
         if not codes:

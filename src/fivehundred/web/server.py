@@ -45,6 +45,8 @@ from fivehundred.web.guard import (
     shown,
 )
 from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refusal
+from fivehundred.web.matchmaking import Matchmaker, PlayNowError
+from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
@@ -273,6 +275,10 @@ def create_app(
         return JSONResponse(
             {"detail": error.detail}, status_code=error.status, headers=error.headers
         )
+
+    @app.exception_handler(PlayNowError)
+    async def play_now_error(request: Request, error: PlayNowError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status)
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, error: AccountError) -> JSONResponse:
@@ -506,6 +512,35 @@ def create_app(
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
+
+    # ------------------------------------------------------------------ play now
+    async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:
+        """A new table of ``preset``: the people of ``group`` in its first seats, ``level``
+        in the others (web/matchmaking.py)."""
+        rules = make_rules(preset)
+        if len(hub().live_tables()) >= limits.max_live_tables:
+            raise RuntimeError("the server has as many tables as it can play")
+        seats = [OPEN] * len(group) + [level] * (rules.players - len(group))
+        table = await hub().create(rules, seats, "Play now", dict(matchmaker.options), None)
+        answers = []
+        for seat, entry in enumerate(group):
+            token = await table.take_seat(seat, entry.name)
+            await accounts.seat_taken(table.code, seat, entry.account)
+            answers.append(
+                {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+            )
+        return answers
+
+    async def who_plays(request: Request, name: str, preset: str) -> tuple[str, Any, float, str]:
+        name, account = await accounts.seat_name(request, name)
+        rating = 0.0
+        if account is not None:
+            rating = await accounts.call(accounts.store.rating_of, account.id, preset)
+        return name, account, rating, _client(request)
+
+    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump())
+    app.state.matchmaker = matchmaker
+    app.include_router(play_now_router(matchmaker, who_plays))  # web/matchmaking.py
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")
