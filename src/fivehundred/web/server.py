@@ -48,6 +48,7 @@ from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refu
 from fivehundred.web.matchmaking import Matchmaker, PlayNowError
 from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
+from fivehundred.web.reviews import GameReviews
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
 log = logging.getLogger("fivehundred.web")
@@ -198,6 +199,7 @@ def create_app(
     cluster: bool = False,
     cluster_heartbeat: float = 1.0,
     accounts_config: AccountsConfig | None = None,
+    review_games: bool = False,
 ) -> FastAPI:
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
@@ -207,11 +209,14 @@ def create_app(
     :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
     if a limit is out of its range. With ``cluster`` (PostgreSQL only) the server shares the tables with every
     other server of the same database (:mod:`fivehundred.web.cluster`; ``cluster_heartbeat``:
-    seconds between its looks for tables whose server died)."""
+    seconds between its looks for tables whose server died). ``review_games``: review each
+    finished game in the background for the player pages (web/reviews.py; CPU: off unless
+    asked, ``fivehundred serve`` asks)."""
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
     limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
     accounts = Accounts(store, accounts_config or AccountsConfig())  # web/accounts.py
+    reviews = GameReviews(store, review_games)  # web/reviews.py
     holder: dict[str, Hub] = {}
     metrics = Metrics()
     offered = player_choices()
@@ -235,7 +240,14 @@ def create_app(
         hub.on_refusal = metrics.refused
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
-        hub.on_game_over = accounts.game_over  # the ratings (web/accounts.py)
+
+        def game_over(code: str) -> None:
+            accounts.game_over(code)  # the ratings (web/accounts.py)
+            table = hub.tables.get(code)
+            if table is not None:
+                reviews.game_over(table)  # the review summaries (web/reviews.py)
+
+        hub.on_game_over = game_over
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
@@ -249,6 +261,7 @@ def create_app(
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
             await accounts.drain()
+            reviews.stop()
             history.shutdown()
             store.close()
 
@@ -263,6 +276,7 @@ def create_app(
     app.state.limits = limits
     app.state.metrics = metrics
     app.state.accounts = accounts
+    app.state.reviews = reviews
     app.add_middleware(Guard, limits=limits, refused=metrics.refused)
     app.add_middleware(Timing, metrics=metrics)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
@@ -474,7 +488,9 @@ def create_app(
             raise ApiError(404, f"no games of {shown(name, 30)}")
         rated = await accounts.call(accounts.store.rated_among, [p.table.code for p in places])
         # the logs are replayed off the event loop and off the store's thread
-        return await asyncio.to_thread(players.player_stats, name, places, rated)
+        stats = await asyncio.to_thread(players.player_stats, name, places, rated)
+        stats["reviews"] = await reviews.of_name(name)  # accuracy by phase over time
+        return stats
 
     @app.get("/api/server")
     async def server_stats() -> dict[str, Any]:
