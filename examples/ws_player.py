@@ -3,8 +3,12 @@ protocol (docs/web-protocol.md), the way a bot plays on a chess server.
 
     python examples/ws_player.py --server http://127.0.0.1:8500 --table K7QM2X --player heuristic
 
-It takes the first open seat (or ``--seat N``), or the seat of ``--token``, and plays each
-of its turns with the named player (``random``, ``heuristic``, ``pimc``, ``pimc:fast``, ...)
+    python examples/ws_player.py --play-now australian --level medium --wait 30
+
+It takes the first open seat (or ``--seat N``), or the seat of ``--token``, or with
+``--play-now PRESET`` asks the server for a game ("play now": a table with the people
+waiting for that preset, the empty seats filled by ``--level`` computer players after
+``--wait`` seconds), and plays each of its turns with the named player (``random``, ``heuristic``, ``pimc``, ``pimc:fast``, ...)
 until the game is over. The player sees exactly the seat's view the server sends, rebuilt
 here as the engine's ``Observation``.
 """
@@ -116,9 +120,13 @@ def _joker(action: int) -> int:
     return joker_lead_card(action)
 
 
-def _request(url: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def _request(
+    url: str, body: dict[str, Any] | None = None, method: str | None = None
+) -> dict[str, Any]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, headers={"content-type": "application/json"}, method=method
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return dict(json.loads(answer.read()))
@@ -177,10 +185,37 @@ async def play(
     raise SystemExit("ws_player: the server closed the connection")
 
 
+def play_now(server: str, preset: str, level: str, wait: float, name: str) -> dict[str, Any]:
+    """Wait in the server's play-now queue until seated; the seat's answer (``table``,
+    ``seat``, ``token``). Leaves the queue if interrupted."""
+    body = {"preset": preset, "level": level, "wait": wait, "name": name}
+    answer = _request(f"{server}/api/play-now", body)
+    try:
+        while answer["status"] != "seated":
+            answer = _request(f"{server}/api/play-now/{answer['ticket']}?wait=25")
+    except KeyboardInterrupt:
+        _request(f"{server}/api/play-now/{answer['ticket']}", method="DELETE")
+        raise
+    return answer
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8500")
-    parser.add_argument("--table", required=True, help="the table's code")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--table", help="the table's code")
+    where.add_argument(
+        "--play-now", metavar="PRESET", help="ask the server for a game of PRESET (play now)"
+    )
+    parser.add_argument(
+        "--level", default="medium", help="with --play-now: the computer players who fill it"
+    )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=30.0,
+        help="with --play-now: seconds to wait for people before computers fill the table",
+    )
     parser.add_argument(
         "--seat", type=int, default=None, help="the open seat to take (default: the first)"
     )
@@ -203,9 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(f"--player: {error}")
     server = args.server.rstrip("/")
+    token = args.token
+    if args.play_now is not None:
+        seated = play_now(server, args.play_now, args.level, args.wait, args.name or args.player)
+        args.table, token = seated["table"], seated["token"]
+        if not args.quiet:
+            print(f"seated at table {args.table}, seat {seated['seat']}")
     facts = _request(f"{server}/api/tables/{args.table}")
     rules = rules_from_dict(facts["rules"])
-    token = args.token
     if token is None:
         seat = args.seat
         if seat is None:

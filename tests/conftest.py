@@ -16,6 +16,7 @@ that matter to it.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,10 @@ from fivehundred.actions import Action, action_text, parse_action
 from fivehundred.cards import CardMask, iter_cards, mask_of, mask_text, parse_card
 from fivehundred.game import HandState
 from fivehundred.rules import Rules, make_rules
+
+# The web servers the tests start (in process or as `fivehundred serve`) review no finished
+# game in the background (CPU); the one test of the reviews switches it on.
+os.environ["FIVEHUNDRED_REVIEW_GAMES"] = "0"
 
 AUS = make_rules("australian")
 AMERICAN = make_rules("american")

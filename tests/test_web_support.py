@@ -41,11 +41,12 @@ def database_url(kind: str, tmp_path: Path) -> str:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{PG_ENV} is not set in CI: .ci/run starts PostgreSQL")
         pytest.skip(f"no PostgreSQL ({PG_ENV} unset)")
-    from fivehundred.web import accounts, store
+    from fivehundred.web import accounts, reviews, store
 
     engine = sa.create_engine(url)
     with engine.begin() as db:
         accounts.metadata.drop_all(db)  # the accounts' tables (web/accounts.py)
+        reviews.metadata.drop_all(db)  # the game reviews' (web/reviews.py)
         store.metadata.drop_all(db)
         db.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
     engine.dispose()
@@ -91,6 +92,9 @@ def thread_server(db_url: str, **options: Any) -> Iterator[str]:
         allow_seeds=True,
         limits=options.pop("limits", None),
     )
+    prepare = options.pop("prepare", None)  # a test's own settings of the app
+    if prepare is not None:
+        prepare(app)
     port = free_port()
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=65536, **options

@@ -1233,6 +1233,12 @@ def claim_line(state: HandState) -> list[Action]:
     return _CLAIM_JUDGE[0](state)
 
 
+def dealer_of_seed(seed: int | str | None, players: int) -> int:
+    """The first dealer of a game dealt from ``seed`` (random without one)."""
+    rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)
+    return rng.randrange(players)
+
+
 class GameState:
     """Hands to the target with the dealer rotating, the 490 rule, −500 and the win rules
     (R-GAME). ``hand`` is the hand in progress."""
@@ -1242,8 +1248,9 @@ class GameState:
     ) -> None:
         self.rules = rules
         self.seed = seed
-        rng = random.Random(f"{seed}/first-dealer" if seed is not None else None)
-        self.first_dealer = rng.randrange(rules.players) if first_dealer is None else first_dealer
+        self.first_dealer = (
+            dealer_of_seed(seed, rules.players) if first_dealer is None else first_dealer
+        )
         self.sides = max(side_of_seats(rules)) + 1
         self.scores = [0] * self.sides
         self.score_history: list[tuple[int, ...]] = []

@@ -272,6 +272,14 @@ class AccountStore:
         with self.engine.begin() as db:
             db.execute(account_seats.insert().values(code=code, seat=seat, account_id=account_id))
 
+    def copy_seats(self, old: str, new: str) -> None:
+        """The accounts holding seats at table ``old`` hold the same seats at ``new``."""
+        with self.engine.begin() as db:
+            for seat, account in self.holders(db, old).items():
+                db.execute(
+                    account_seats.insert().values(code=new, seat=seat, account_id=account.id)
+                )
+
     def seat_of(self, code: str, account_id: int) -> int | None:
         with self.engine.connect() as db:
             return db.execute(
@@ -436,6 +444,12 @@ class AccountStore:
                     rating = new_pairs[index][0]
                     self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
             return "rated"
+
+    def rating_of(self, account_id: int, preset: str) -> float:
+        """The account's rating (μ − 3σ) for ``preset``; a new player's without games."""
+        with self.engine.connect() as db:
+            mu, sigma, _ = self._rating(db, f"a:{account_id}", preset)
+        return ordinal(mu, sigma)
 
     def rated_among(self, codes: list[str]) -> set[str]:
         """Which of the tables ``codes`` were rated games."""
@@ -643,6 +657,10 @@ class Accounts:
             return None
         seat: int | None = await self.call(self.store.seat_of, code, account.id)
         return seat
+
+    async def rematch(self, old: str, new: str) -> None:
+        """A rematch of ``old`` was made: the same accounts hold the same seats."""
+        await self.call(self.store.copy_seats, old, new)
 
     def game_over(self, code: str) -> None:
         """A table's game ended (called from the hub, in the event loop)."""

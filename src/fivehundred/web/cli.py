@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import gc
 import json
@@ -149,6 +150,14 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
         "(docs/deploy.md; env FIVEHUNDRED_CLUSTER=1)",
     )
     parser.add_argument(
+        "--review-games",
+        action=argparse.BooleanOptionalAction,
+        default=env("review_games", "1") not in ("", "0"),
+        help="review each finished game in the background for the player pages: accuracy "
+        "by phase, as `fivehundred analyse --review` (CPU; default on; env "
+        "FIVEHUNDRED_REVIEW_GAMES=0 turns it off)",
+    )
+    parser.add_argument(
         "--log-level",
         default=env("log_level", "info"),
         choices=["debug", "info", "warning", "error"],
@@ -262,6 +271,7 @@ def serve_main(argv: list[str]) -> int:
             allow_seeds=args.allow_seeds,
             limits=limits,
             cluster=args.cluster,
+            review_games=args.review_games,
         )
     except StoreError as error:
         print(f"fivehundred serve: {error}", file=sys.stderr)

@@ -44,7 +44,7 @@ from fivehundred.bots import SOLVER_LEVELS
 from fivehundred.bots.decide import decide
 from fivehundred.bots.pimc import HAVE_SOLVER
 from fivehundred.errors import FiveHundredError
-from fivehundred.game import controller_of
+from fivehundred.game import controller_of, dealer_of_seed
 from fivehundred.messages import error_text
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
@@ -331,6 +331,9 @@ class LiveTable:
         #: a newer action is in the log than in :attr:`model` (another server wrote it)
         self.stale = False
         self._puller: asyncio.Task[None] | None = None
+        #: the rematch once started: its code and each person's new token by seat (kept
+        #: in memory while the finished table is: a player who asks again gets theirs)
+        self.rematch: tuple[str, dict[int, str]] | None = None
 
     @property
     def live(self) -> bool:
@@ -568,10 +571,12 @@ class LiveTable:
                 await self._hint(conn)
             elif kind == "undo":
                 await self._undo(conn)
+            elif kind == "rematch":
+                await self.hub.rematch(self, self._acting_seat(conn))
             else:
                 raise Refusal(
                     f"unknown message type {kind!r}; types are action, chat, resync, "
-                    "ping, hint, undo"
+                    "ping, hint, undo, rematch"
                 )
         except Refusal as refusal:
             conn.send({"type": "error", "message": str(refusal), "version": self.version})
@@ -1035,6 +1040,8 @@ class Hub:
         self.on_expired: Any = None
         #: told the code of each table whose game ended (the ratings)
         self.on_game_over: Any = None
+        #: awaited with (old code, new code) when a rematch is made (the accounts' seats)
+        self.on_rematch: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
         #: the servers sharing this PostgreSQL database (None: this server alone)
@@ -1328,6 +1335,54 @@ class Hub:
                 self.tables[code] = table
                 table.start()
             return table
+
+    async def rematch(self, table: LiveTable, seat: int) -> tuple[LiveTable, str]:
+        """The same table again after its game is over, started by the person at ``seat``:
+        the same rules, options and seats (each person seated again under the same name,
+        each computer player the same), the dealer moved on from the last hand's. Every
+        connection is sent ``{"type": "rematch", "table", "url"}`` with, for a seated
+        person, their new ``token``. Started once: asked again, the same table. Returns
+        the new table and the new token of ``seat``. :class:`Refusal` if the game is not
+        over, ``seat`` is not a person's, or the server is full."""
+        if not 0 <= seat < len(table.seats) or table.seats[seat].kind != PERSON:
+            raise Refusal("only the players of this table can start its rematch")
+        async with table.lock:
+            if table.rematch is None:
+                if not table.model.is_over:
+                    raise Refusal("the game is not over: a rematch starts after it")
+                if len(self.live_tables()) >= self.limits.max_live_tables:
+                    raise Refusal("the server has as many tables as it can play; try later")
+                rules = table.rules
+                last = table.model.game.finished_hands[-1].dealer
+                dealer = (last + 1) % rules.players
+                seed = secrets.randbits(62)
+                while dealer_of_seed(seed, rules.players) != dealer:
+                    seed = secrets.randbits(62)
+                name = None if table.name == f"Table {table.code}" else table.name
+                players = [
+                    s.player if s.kind == COMPUTER and s.player else OPEN for s in table.seats
+                ]
+                new = await self.create(
+                    rules, players, name, dict(table.options), seed, table.owner
+                )
+                tokens = {}
+                for index, state in enumerate(table.seats):
+                    if state.kind == PERSON and state.name:
+                        tokens[index] = await new.take_seat(index, state.name)
+                if self.on_rematch is not None:
+                    await self.on_rematch(table.code, new.code)
+                table.rematch = (new.code, tokens)
+                log.info("table %s: rematch at %s", table.code, new.code)
+                url = f"/t/{new.code}"
+                for conn in [*table.connections.values(), *table.spectators]:
+                    message: dict[str, Any] = {"type": "rematch", "table": new.code, "url": url}
+                    if conn.seat in tokens:
+                        message["token"] = tokens[conn.seat]
+                    conn.send(message)
+        code, tokens = table.rematch
+        found = await self.get(code)
+        assert found is not None
+        return found, tokens[seat]
 
     async def create(
         self,

@@ -45,7 +45,10 @@ from fivehundred.web.guard import (
     shown,
 )
 from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refusal
+from fivehundred.web.matchmaking import Matchmaker, PlayNowError
+from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
+from fivehundred.web.reviews import GameReviews
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
 log = logging.getLogger("fivehundred.web")
@@ -104,6 +107,12 @@ class CreateIn(BaseModel):
     name: str | None = Field(default=None, max_length=60)
     options: OptionsIn = Field(default_factory=lambda: OptionsIn())
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    #: the seat's token at the finished table (a guest, a program); none: the session's
+    token: str | None = Field(default=None, max_length=100)
 
 
 class SeatIn(BaseModel):
@@ -190,6 +199,7 @@ def create_app(
     cluster: bool = False,
     cluster_heartbeat: float = 1.0,
     accounts_config: AccountsConfig | None = None,
+    review_games: bool = False,
 ) -> FastAPI:
     """The server's application on the database ``db_url`` (default: SQLite in the data
     directory). ``workers``: processes for the search players (0: threads, for tests).
@@ -199,11 +209,14 @@ def create_app(
     :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
     if a limit is out of its range. With ``cluster`` (PostgreSQL only) the server shares the tables with every
     other server of the same database (:mod:`fivehundred.web.cluster`; ``cluster_heartbeat``:
-    seconds between its looks for tables whose server died)."""
+    seconds between its looks for tables whose server died). ``review_games``: review each
+    finished game in the background for the player pages (web/reviews.py; CPU: off unless
+    asked, ``fivehundred serve`` asks)."""
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
     limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
     accounts = Accounts(store, accounts_config or AccountsConfig())  # web/accounts.py
+    reviews = GameReviews(store, review_games)  # web/reviews.py
     holder: dict[str, Hub] = {}
     metrics = Metrics()
     offered = player_choices()
@@ -227,7 +240,15 @@ def create_app(
         hub.on_refusal = metrics.refused
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
-        hub.on_game_over = accounts.game_over  # the ratings (web/accounts.py)
+
+        def game_over(code: str) -> None:
+            accounts.game_over(code)  # the ratings (web/accounts.py)
+            table = hub.tables.get(code)
+            if table is not None:
+                reviews.game_over(table)  # the review summaries (web/reviews.py)
+
+        hub.on_game_over = game_over
+        hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
@@ -240,6 +261,7 @@ def create_app(
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
             await accounts.drain()
+            reviews.stop()
             history.shutdown()
             store.close()
 
@@ -254,6 +276,7 @@ def create_app(
     app.state.limits = limits
     app.state.metrics = metrics
     app.state.accounts = accounts
+    app.state.reviews = reviews
     app.add_middleware(Guard, limits=limits, refused=metrics.refused)
     app.add_middleware(Timing, metrics=metrics)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
@@ -266,6 +289,10 @@ def create_app(
         return JSONResponse(
             {"detail": error.detail}, status_code=error.status, headers=error.headers
         )
+
+    @app.exception_handler(PlayNowError)
+    async def play_now_error(request: Request, error: PlayNowError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status)
 
     @app.exception_handler(AccountError)
     async def account_error(request: Request, error: AccountError) -> JSONResponse:
@@ -402,6 +429,26 @@ def create_app(
         await accounts.seat_taken(table.code, seat, account)
         return {"seat": seat, "token": token}
 
+    @app.post("/api/tables/{code}/rematch")
+    async def rematch(code: str, request: Request, body: RematchIn | None = None) -> dict[str, Any]:
+        """The same table again after its game (live.Hub.rematch), asked by one of its
+        players: by the seat's token, or by the session of the account holding it."""
+        table = await table_or_404(code)
+        seat = None
+        if body is not None and body.token:
+            seat = table.seat_of_token(body.token)
+        else:
+            account = await accounts.current(request)
+            if account is not None:
+                seat = await accounts.call(accounts.store.seat_of, table.code, account.id)
+        if seat is None:
+            raise ApiError(403, "only the players of this table can start its rematch")
+        try:
+            new, token = await hub().rematch(table, seat)
+        except Refusal as refusal:
+            raise ApiError(409, str(refusal)) from None
+        return {"table": new.code, "url": f"/t/{new.code}", "seat": seat, "token": token}
+
     @app.get("/api/tables/{code}/record")
     async def table_record(code: str) -> dict[str, Any]:
         return (await table_or_404(code)).record()
@@ -441,7 +488,9 @@ def create_app(
             raise ApiError(404, f"no games of {shown(name, 30)}")
         rated = await accounts.call(accounts.store.rated_among, [p.table.code for p in places])
         # the logs are replayed off the event loop and off the store's thread
-        return await asyncio.to_thread(players.player_stats, name, places, rated)
+        stats = await asyncio.to_thread(players.player_stats, name, places, rated)
+        stats["reviews"] = await reviews.of_name(name)  # accuracy by phase over time
+        return stats
 
     @app.get("/api/server")
     async def server_stats() -> dict[str, Any]:
@@ -479,6 +528,35 @@ def create_app(
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
+
+    # ------------------------------------------------------------------ play now
+    async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:
+        """A new table of ``preset``: the people of ``group`` in its first seats, ``level``
+        in the others (web/matchmaking.py)."""
+        rules = make_rules(preset)
+        if len(hub().live_tables()) >= limits.max_live_tables:
+            raise RuntimeError("the server has as many tables as it can play")
+        seats = [OPEN] * len(group) + [level] * (rules.players - len(group))
+        table = await hub().create(rules, seats, "Play now", dict(matchmaker.options), None)
+        answers = []
+        for seat, entry in enumerate(group):
+            token = await table.take_seat(seat, entry.name)
+            await accounts.seat_taken(table.code, seat, entry.account)
+            answers.append(
+                {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
+            )
+        return answers
+
+    async def who_plays(request: Request, name: str, preset: str) -> tuple[str, Any, float, str]:
+        name, account = await accounts.seat_name(request, name)
+        rating = 0.0
+        if account is not None:
+            rating = await accounts.call(accounts.store.rating_of, account.id, preset)
+        return name, account, rating, _client(request)
+
+    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump())
+    app.state.matchmaker = matchmaker
+    app.include_router(play_now_router(matchmaker, who_plays))  # web/matchmaking.py
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/tables/{code}")

@@ -82,6 +82,44 @@ function chart(points) {
   return root;
 }
 
+// Each finished game's review (as `fivehundred analyse --review`): the share of calls the
+// search player agrees with, of discards and of cards that cost no trick; oldest first.
+function reviewTable(reviews) {
+  if (!reviews.length) return el("p", {}, "No reviewed games yet.");
+  const pct = (v) => (v === null || v === undefined ? "—" : `${Math.round(v * 100)}%`);
+  return el(
+    "table",
+    { class: "list", id: "review-table" },
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        ["Game", "Finished", "Calls", "Discards", "Cards", "Tricks lost"].map((t) =>
+          el("th", { scope: "col" }, t),
+        ),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      reviews.map((r) =>
+        el(
+          "tr",
+          {},
+          el("td", {}, el("a", { href: `/g/${encodeURIComponent(r.table)}` }, r.name || r.table)),
+          el("td", {}, (r.finished || "").slice(0, 10)),
+          el("td", {}, pct(r.accuracy.calls)),
+          el("td", {}, pct(r.accuracy.discards)),
+          el("td", {}, pct(r.accuracy.cards)),
+          el("td", {}, String(r.tricks_lost)),
+        ),
+      ),
+    ),
+  );
+}
+
 async function start() {
   applySettings();
   $("player-name").textContent = name;
@@ -180,6 +218,7 @@ async function start() {
         )
       : el("p", {}, "No contracts yet."),
   );
+  $("reviews").replaceChildren(reviewTable(s.reviews || []));
   const games = data.games.map((g) =>
     el(
       "tr",

@@ -57,6 +57,24 @@ function me() {
   return t && t.you !== null && t.you !== undefined ? t.you : null;
 }
 
+// After the game, a player may start the same table again (the server then sends every
+// connection a "rematch" message with the new table, and each player their new token).
+function rematchButton(id) {
+  return el(
+    "button",
+    {
+      class: "btn",
+      type: "button",
+      id,
+      onclick: () => {
+        if (!state.socket || !state.socket.send({ type: "rematch" }))
+          toast("Not connected: try again in a moment.");
+      },
+    },
+    "Rematch",
+  );
+}
+
 function seatName(seat) {
   const view = state.view;
   const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
@@ -441,6 +459,7 @@ function renderScore() {
   );
   if (view.table.finished) {
     box.append(el("p", {}, el("strong", {}, `Game over: ${sideName(view.table.winner)} won.`)));
+    if (me() !== null) box.append(rematchButton("rematch"));
   }
   $("game-link").href = `/g/${encodeURIComponent(code)}`;
 }
@@ -1121,6 +1140,7 @@ async function showSummary(result) {
         },
         "Review this hand",
       ),
+      view.table.finished && me() !== null ? rematchButton("summary-rematch") : "",
       close,
     ),
   );
@@ -1391,6 +1411,9 @@ function onMessage(message) {
     if (state.queue.length) state.queue = [];
   } else if (message.type === "chat") {
     addChat(message);
+  } else if (message.type === "rematch") {
+    if (message.token) localStorage.setItem(`fivehundred:token:${message.table}`, message.token);
+    location.assign(message.token ? message.url : `${message.url}?watch`);
   } else if (message.type === "hint") {
     toast(`Hint: ${actionLabel(state.view, message.action)} — ${message.reason}`);
   }
