@@ -34,7 +34,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import Action, bid_strain, is_misere, is_suit_bid
+from fivehundred.actions import Action, bid_strain, is_misere, is_suit_bid, plays_alone
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
@@ -469,8 +469,9 @@ def contract_seats(
     rules: Rules, contractor: int, contract: Action, hands: Sequence[CardMask]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The active seats and the contracting side for a whole-hand solve of ``contract``
-    (hands after the discard): partners sit out of misère; five-handed, the holder of the
-    card the contractor would call is its partner."""
+    (hands after the discard): partners sit out where the contractor plays alone (misère,
+    hi/lo; not double misère, R-HOUSE); five-handed, the holder of the card the contractor
+    would call is its partner."""
     seats = tuple(rules.live_seats)
     if rules.called_partner:
         holder = (
@@ -478,7 +479,7 @@ def contract_seats(
         )
         return seats, (contractor,) if holder < 0 else (contractor, holder)
     side = tuple(s for s in friends_of(rules, contractor) if s in seats)
-    if not is_suit_bid(contract):
+    if plays_alone(contract):
         return tuple(s for s in seats if s == contractor or s not in side), (contractor,)
     return seats, side
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from fivehundred.actions import Action, is_suit_bid
+from fivehundred.actions import Action, plays_alone
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import (
@@ -122,8 +122,8 @@ def _chances(rules: Rules, scores: tuple[int, ...]) -> tuple[float, ...]:
 
 def contract_partners(rules: Rules, contract: Action, contractor: int) -> tuple[int, ...]:
     """The contractor's partners who play ``contract`` with it: none where it plays alone
-    (misère and the house contracts), its side's other seats otherwise."""
-    if not is_suit_bid(contract):
+    (misère, hi/lo), its side's other seats otherwise (double misère too, R-HOUSE)."""
+    if plays_alone(contract):
         return ()
     sides = side_of_seats(rules)
     ours = sides[contractor]

@@ -29,6 +29,7 @@ from fivehundred.actions import (
     bid_tricks,
     is_bid,
     is_suit_bid,
+    plays_alone,
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots import counts, equity
@@ -262,18 +263,18 @@ def play_out(
     contract: Action,
     hands: Sequence[CardMask],
 ) -> int:
-    """Double-dummy tricks of the contracting side (the contractor alone in misère), hands
-    after the discard."""
+    """Double-dummy tricks of the contracting side, hands after the discard: the contractor
+    alone where the partner sits out (:func:`~fivehundred.actions.plays_alone`: misère,
+    hi/lo), both partners in double misère, Shields double and patastrophe (R-HOUSE)."""
     seats = rules.seats
     partner = _partner(rules, contractor)
-    if not is_suit_bid(contract):
-        ctx = context_for(NO_TRUMPS, True, (-1, -1))
-        active: Sequence[int] = [s for s in range(seats) if s != partner]
-        side: Sequence[int] = (contractor,)
-    else:
-        ctx = context_for(bid_strain(contract), False, (-1, -1))
-        active = range(seats)
-        side = (contractor, partner) if partner >= 0 else (contractor,)
+    strain = NO_TRUMPS if not is_suit_bid(contract) else bid_strain(contract)
+    ctx = context_for(strain, not is_suit_bid(contract), (-1, -1))
+    active: Sequence[int] = range(seats)
+    side: Sequence[int] = (contractor, partner) if partner >= 0 else (contractor,)
+    if plays_alone(contract):
+        active = [s for s in range(seats) if s != partner]
+        side = (contractor,)
     if rules.players != 4:  # two (dummies), three, five or six players
         active, side = counts.contract_seats(rules, contractor, contract, hands)
     leader = _leader(rules, dealer, contractor)
