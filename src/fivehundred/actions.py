@@ -81,14 +81,27 @@ def bid_action(tricks: int, strain: int) -> Action:
     return BID_BASE + (tricks - 6) * 5 + strain
 
 
+def is_suit_bid(action: Action) -> bool:
+    """A suit or no-trump bid (6♠ … 10NT): played for tricks in a strain; not misère, not a
+    house contract (hi/lo, double misère …)."""
+    return BID_BASE <= action < MISERE
+
+
+def plays_alone(contract: Action) -> bool:
+    """The contractor plays alone, partners sitting out: misère, open and blind misère,
+    hi/lo (R-KITTY, R-HOUSE). In double misère, Shields double and patastrophe both partners
+    play (R-HOUSE)."""
+    return contract in ALONE_CONTRACTS
+
+
 def bid_tricks(action: Action) -> int:
     """Tricks a bid undertakes (misère bids: 0)."""
-    return (action - BID_BASE) // 5 + 6 if BID_BASE <= action < MISERE else 0
+    return (action - BID_BASE) // 5 + 6 if is_suit_bid(action) else 0
 
 
 def bid_strain(action: Action) -> int:
     """Strain of a suit/NT bid (0–4); misère bids count as no trumps (4)."""
-    return (action - BID_BASE) % 5 if BID_BASE <= action < MISERE else 4
+    return (action - BID_BASE) % 5 if is_suit_bid(action) else 4
 
 
 def is_bid(action: Action) -> bool:
@@ -109,8 +122,18 @@ def joker_lead_action(joker: int, suit: int) -> Action:
     return JOKER_LEAD_BASE + 4 * (joker - JOKER) + suit
 
 
+def is_joker_lead(action: Action) -> bool:
+    """A free joker led nominating a suit (R-JOKER 5): ``JK>S``."""
+    return JOKER_LEAD_BASE <= action < PASS
+
+
 def joker_lead_card(action: Action) -> int:
     return JOKER + (action - JOKER_LEAD_BASE) // 4
+
+
+def joker_lead_suit(action: Action) -> int:
+    """The suit a joker lead nominates (0–3, ♠♣♦♥)."""
+    return (action - JOKER_LEAD_BASE) % 4
 
 
 def nominate_action(joker: int, suit: int) -> Action:
@@ -151,10 +174,10 @@ def action_text(action: Action, two_jokers: JokerNames = False) -> str:
         return card_text(action, two_jokers)
     if action < PASS:
         joker = joker_lead_card(action)
-        return f"{card_text(joker, two_jokers)}>{SUIT_LETTERS[(action - JOKER_LEAD_BASE) % 4]}"
+        return f"{card_text(joker, two_jokers)}>{SUIT_LETTERS[joker_lead_suit(action)]}"
     if action in _CALL_NAMES:
         return _CALL_NAMES[action]
-    if BID_BASE <= action < MISERE:
+    if is_suit_bid(action):
         return f"{bid_tricks(action)}{STRAIN_LETTERS[bid_strain(action)]}"
     if NOMINATE_BASE <= action < NO_NOMINATION:
         suit = SUIT_LETTERS[(action - NOMINATE_BASE) % 4]

@@ -21,6 +21,7 @@ from fivehundred.actions import (
     action_text,
     bid_tricks,
     is_bid,
+    is_suit_bid,
 )
 from fivehundred.errors import IllegalActionError
 from fivehundred.rules import (
@@ -89,7 +90,7 @@ def bid_order(call: Action, rules: Rules) -> float:
     half a step above double misère (R-HOUSE)."""
     if call in _HOUSE_RANKS:
         return _HOUSE_RANKS[call]
-    if call < MISERE:
+    if is_suit_bid(call):
         return (call - BID_BASE) // 5 * 10 + 60 + (call - BID_BASE) % 5 * 2
     if call == MISERE:
         return rules.misere_rank

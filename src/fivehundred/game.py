@@ -51,7 +51,9 @@ from fivehundred.actions import (
     bid_tricks,
     is_call,
     is_misere,
+    is_suit_bid,
     joker_lead_action,
+    joker_lead_suit,
     nominate_action,
 )
 from fivehundred.auction import Auction
@@ -573,7 +575,7 @@ class HandState:
             and self.claim_trick < 0
             and not self.trick_cards
             and self.to_move == self.contractor
-            and BID_BASE <= self.contract < MISERE
+            and is_suit_bid(self.contract)
         )
 
     def _card_plays(self) -> list[Action]:
@@ -771,7 +773,7 @@ class HandState:
         return (
             self.rules.slam_call
             and not self.slam_asked
-            and BID_BASE <= self.contract < MISERE
+            and is_suit_bid(self.contract)
             and bid_tricks(self.contract) == 7
             and bool(self.partners)
         )
@@ -994,7 +996,7 @@ class HandState:
                 raise IllegalActionError(
                     "only an unnominated joker in no trumps or misère is led with a suit", "R-JOKER"
                 )
-            led = (action - JOKER_LEAD_BASE) % 4
+            led = joker_lead_suit(action)
             if not self._joker_lead_suits(seat) >> led & 1:
                 raise IllegalActionError(
                     f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "

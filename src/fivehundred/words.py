@@ -21,11 +21,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from fivehundred.actions import (
-    BID_BASE,
     BLIND_MISERE,
     CALL_BASE,
     GO_ALONE,
-    JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
     NOMINATE_BASE,
@@ -36,6 +34,8 @@ from fivehundred.actions import (
     action_text,
     bid_strain,
     bid_tricks,
+    is_suit_bid,
+    joker_lead_suit,
     parse_action,
     parse_call,
     parse_draw,
@@ -123,11 +123,11 @@ def action_label(action: Action, jokers: JokerNames = False) -> str:
     if 0 <= action < NUM_CARDS:
         return card_label(action, jokers)
     if action < PASS:
-        suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
+        suit = SUIT_SYMBOLS[joker_lead_suit(action)]
         return f"{card_label(action_card(action), jokers)} as {suit}"
     if action in _WORDS:
         return _WORDS[action]
-    if BID_BASE <= action < MISERE:
+    if is_suit_bid(action):
         return f"{bid_tricks(action)}{STRAIN_SYMBOLS[bid_strain(action)]}"
     if NOMINATE_BASE <= action < NO_NOMINATION:
         return f"joker is {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
@@ -152,7 +152,7 @@ def action_phrase(action: Action, jokers: JokerNames = False) -> str:
             "the joker" if action >= JOKER and not jokers else f"the {card_label(action, jokers)}"
         )
     if action < PASS:
-        return f"the joker led as {SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]}"
+        return f"the joker led as {SUIT_SYMBOLS[joker_lead_suit(action)]}"
     return action_label(action, jokers)
 
 

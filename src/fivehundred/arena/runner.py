@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from fivehundred.actions import MISERE, Action, action_text, bid_strain
+from fivehundred.actions import Action, action_text, bid_strain, is_suit_bid
 from fivehundred.bots import Player, make_player
 from fivehundred.cards import STRAIN_LETTERS
 from fivehundred.game import GameState, HandState
@@ -105,7 +105,7 @@ def sides_count(rules: Rules) -> int:
 
 
 def _strain_name(contract: int) -> str:
-    if contract >= MISERE:
+    if not is_suit_bid(contract):
         return action_text(contract)
     return STRAIN_LETTERS[bid_strain(contract)]
 

@@ -17,7 +17,7 @@ import dataclasses
 import random
 from collections.abc import Sequence
 
-from fivehundred.actions import BID_BASE, MISERE, PASS, Action, bid_strain, bid_tricks
+from fivehundred.actions import PASS, Action, bid_strain, bid_tricks, is_suit_bid
 from fivehundred.auction import Auction
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.cards import CardMask
@@ -33,13 +33,13 @@ NEAR = 0.35
 def _close(model: Action, seen: Action) -> bool:
     """Whether two calls are near misses of each other (one level apart, same strain; a
     pass against a six-level bid)."""
-    if BID_BASE <= model < MISERE and BID_BASE <= seen < MISERE:
+    if is_suit_bid(model) and is_suit_bid(seen):
         return (
             bid_strain(model) == bid_strain(seen) and abs(bid_tricks(model) - bid_tricks(seen)) == 1
         )
-    if model == PASS and BID_BASE <= seen < MISERE:
+    if model == PASS and is_suit_bid(seen):
         return bid_tricks(seen) == 6
-    if seen == PASS and BID_BASE <= model < MISERE:
+    if seen == PASS and is_suit_bid(model):
         return bid_tricks(model) == 6
     return False
 

@@ -34,7 +34,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import MISERE, Action, bid_strain, is_misere
+from fivehundred.actions import Action, bid_strain, is_misere, is_suit_bid, plays_alone
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_card
@@ -146,7 +146,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     contractor = obs.contractor
     wanted_trumps = 0
     trump_pool: list[int] = []
-    if contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE:
+    if contractor in need and 0 <= obs.trump < NO_TRUMPS and is_suit_bid(obs.contract):
         follow = ctx.follow_masks[obs.trump]
         trumps = unseen & follow & ~forbidden[contractor]
         played_trumps = sum(
@@ -325,7 +325,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     for values, mine, size, selfish in solved:
         for action in totals:
             team = player.utility(obs, values[action])
-            if selfish and obs.contract < MISERE:
+            if selfish and is_suit_bid(obs.contract):
                 team = selfish_utility(obs, team, values[action], mine.get(action, 0), size)
             # Near the end of a game (three or six players): the chance to win it, the
             # hand's points a tie-break (:meth:`PimcPlayer.game_chance`).
@@ -405,13 +405,13 @@ def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> f
     defender's."""
     from fivehundred.bots.simulate import contract_score
 
-    if contract >= MISERE:
+    if not is_suit_bid(contract):
         defence = 10 * tricks if rules.misere_defenders_score else 0
     else:
         defence = 10 * (10 - tricks)
     value = contract_score(contract, tricks, rules) + defence
     seats = rules.players
-    side = 2 if rules.called_partner and contract < MISERE else 1
+    side = 2 if rules.called_partner and is_suit_bid(contract) else 1
     defenders = seats - side
     if declarer:
         return (value * (seats - side) - defence) / (seats - 1)
@@ -469,14 +469,17 @@ def contract_seats(
     rules: Rules, contractor: int, contract: Action, hands: Sequence[CardMask]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The active seats and the contracting side for a whole-hand solve of ``contract``
-    (hands after the discard): partners sit out of misère; five-handed, the holder of the
-    card the contractor would call is its partner."""
+    (hands after the discard): partners sit out where the contractor plays alone (misère,
+    hi/lo; not double misère, R-HOUSE); five-handed, the holder of the card the contractor
+    would call is its partner."""
     seats = tuple(rules.live_seats)
     if rules.called_partner:
-        holder = -1 if contract >= MISERE else called_holder(rules, contractor, contract, hands)
+        holder = (
+            -1 if not is_suit_bid(contract) else called_holder(rules, contractor, contract, hands)
+        )
         return seats, (contractor,) if holder < 0 else (contractor, holder)
     side = tuple(s for s in friends_of(rules, contractor) if s in seats)
-    if contract >= MISERE:
+    if plays_alone(contract):
         return tuple(s for s in seats if s == contractor or s not in side), (contractor,)
     return seats, side
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from fivehundred.actions import MISERE, Action
+from fivehundred.actions import Action, plays_alone
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import (
@@ -120,6 +120,16 @@ def _chances(rules: Rules, scores: tuple[int, ...]) -> tuple[float, ...]:
     return model_chances(scores, scale, room, rules.target)
 
 
+def contract_partners(rules: Rules, contract: Action, contractor: int) -> tuple[int, ...]:
+    """The contractor's partners who play ``contract`` with it: none where it plays alone
+    (misère, hi/lo), its side's other seats otherwise (double misère too, R-HOUSE)."""
+    if plays_alone(contract):
+        return ()
+    sides = side_of_seats(rules)
+    ours = sides[contractor]
+    return tuple(s for s in range(rules.seats) if s != contractor and sides[s] == ours)
+
+
 @lru_cache(maxsize=65536)
 def _outcome(
     rules: Rules, scores: tuple[int, ...], side: int, contract: Action, contractor: int, tricks: int
@@ -127,11 +137,7 @@ def _outcome(
     seats = rules.seats
     sides = side_of_seats(rules)
     ours = sides[contractor]
-    partners = (
-        ()
-        if contract >= MISERE
-        else tuple(s for s in range(seats) if s != contractor and sides[s] == ours)
-    )
+    partners = contract_partners(rules, contract, contractor)
     defenders = [
         (contractor + k) % seats for k in range(1, seats) if sides[(contractor + k) % seats] != ours
     ]
@@ -171,6 +177,7 @@ __all__ = [
     "Equity",
     "applies",
     "chance_after",
+    "contract_partners",
     "for_seat",
     "model_chance",
     "model_chances",

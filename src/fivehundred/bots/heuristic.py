@@ -26,7 +26,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fivehundred.actions import (
-    BID_BASE,
     CALL_BASE,
     GO_ALONE,
     MISERE,
@@ -38,6 +37,8 @@ from fivehundred.actions import (
     bid_action,
     bid_strain,
     bid_tricks,
+    is_suit_bid,
+    joker_lead_suit,
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import Player, say
@@ -416,7 +417,7 @@ class HeuristicPlayer(Player):
         opponent_strains = {
             bid_strain(c)
             for s, c in obs.auction
-            if s not in friends and s != obs.seat and BID_BASE <= c < MISERE
+            if s not in friends and s != obs.seat and is_suit_bid(c)
         }
         # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
         partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
@@ -528,7 +529,7 @@ class HeuristicPlayer(Player):
         friends = _friends(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
-        partner_bid = next((c for s, c in reversed(bids) if s in friends and c < MISERE), -1)
+        partner_bid = next((c for s, c in reversed(bids) if s in friends and is_suit_bid(c)), -1)
         levels = self.bid_levels(obs)
         stretch = self._stretch(obs, high, high_seat)
         choices: list[tuple[int, Action, str]] = []
@@ -555,7 +556,9 @@ class HeuristicPlayer(Player):
                 # Partner's bid already counted a trick from us and one from the kitty:
                 # raise only with trumps and more than that trick (never blindly), and
                 # never raise a raise of our own bid.
-                if any(s == obs.seat and c < MISERE and bid_strain(c) == strain for s, c in bids):
+                if any(
+                    s == obs.seat and is_suit_bid(c) and bid_strain(c) == strain for s, c in bids
+                ):
                     continue
                 if strain == NO_TRUMPS:
                     trumps = 0
@@ -585,7 +588,8 @@ class HeuristicPlayer(Player):
             action = bid_action(level, strain)
             # Do not take partner's contract away without a clearly better hand.
             partners_contract = high_seat in friends and (
-                high >= MISERE or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
+                not is_suit_bid(high)
+                or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
             )
             if partners_contract:
                 continue
@@ -634,7 +638,7 @@ class HeuristicPlayer(Player):
             return PASS, "passing: not enough tricks for a contract"
         # The dealer must bid: the cheapest bid in the strain we are best in.
         cheapest_strain = max(levels, key=lambda s: levels[s], default=0)
-        options = [a for a in obs.legal if BID_BASE <= a < MISERE]
+        options = [a for a in obs.legal if is_suit_bid(a)]
         pick = min(options, key=lambda a: (bid_strain(a) != cheapest_strain, bid_rank(a, rules)))
         return pick, "the dealer must bid: the cheapest bid in the best strain"
 
@@ -644,7 +648,7 @@ class HeuristicPlayer(Player):
         hand = obs.hand
         left = hand.bit_count() - rules.pack.hand_size
         contract = obs.contract
-        if contract >= MISERE:
+        if not is_suit_bid(contract):
             card = self._misere_discard(hand, rules)
             return card, f"discarding the {self._card(card)}: too high to play under in misère"
         strain = bid_strain(contract)
@@ -715,7 +719,7 @@ class HeuristicPlayer(Player):
     def nominate(self, obs: Observation) -> tuple[Action, str]:
         hand = obs.hand
         joker_actions = [a for a in obs.legal if a != NO_NOMINATION]
-        if obs.contract >= MISERE:
+        if not is_suit_bid(obs.contract):
             # A nominated joker is only the top card of its suit: put it in our longest suit
             # so we can always play under with it and discard it when void elsewhere.
             best = max(
@@ -767,7 +771,11 @@ class HeuristicPlayer(Player):
         """Lead an unnominated joker as our longest suit (the others must follow it)."""
         hand = view.hand
         return max(
-            actions, key=lambda a: ((hand & SUIT_MASKS[(a - 66) % 4]).bit_count(), -((a - 66) % 4))
+            actions,
+            key=lambda a: (
+                (hand & SUIT_MASKS[joker_lead_suit(a)]).bit_count(),
+                -joker_lead_suit(a),
+            ),
         )
 
     # ---------------------------------------------------------------- following

@@ -10,7 +10,6 @@ and the kitty for at most one; play keeps card memory (see :mod:`fivehundred.bot
 from __future__ import annotations
 
 from fivehundred.actions import (
-    BID_BASE,
     MISERE,
     OPEN_MISERE,
     PASS,
@@ -19,6 +18,7 @@ from fivehundred.actions import (
     bid_action,
     bid_strain,
     bid_tricks,
+    is_suit_bid,
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots.heuristic import (
@@ -105,7 +105,7 @@ class HeuristicV1Player(HeuristicPlayer):
         opponent_strains = {
             bid_strain(c)
             for s, c in obs.auction
-            if s not in friends and s != obs.seat and BID_BASE <= c < MISERE
+            if s not in friends and s != obs.seat and is_suit_bid(c)
         }
         # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
         partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
@@ -133,7 +133,7 @@ class HeuristicV1Player(HeuristicPlayer):
         friends = _friends(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
-        partner_bid = next((c for s, c in reversed(bids) if s in friends and c < MISERE), -1)
+        partner_bid = next((c for s, c in reversed(bids) if s in friends and is_suit_bid(c)), -1)
         levels = self.bid_levels(obs)
         choices: list[tuple[int, Action, str]] = []
         for strain, estimate in levels.items():
@@ -143,7 +143,9 @@ class HeuristicV1Player(HeuristicPlayer):
             if partner_bid >= 0 and bid_strain(partner_bid) == strain:
                 # Partner counted on us for about a trick already: raise only with more
                 # than that (never blindly), and never raise a raise of our own bid.
-                if any(s == obs.seat and c < MISERE and bid_strain(c) == strain for s, c in bids):
+                if any(
+                    s == obs.seat and is_suit_bid(c) and bid_strain(c) == strain for s, c in bids
+                ):
                     continue
                 support = support_tricks(obs.hand, strain, rules)
                 level = bid_tricks(partner_bid) + int(support - 1.5)
@@ -157,7 +159,8 @@ class HeuristicV1Player(HeuristicPlayer):
             action = bid_action(level, strain)
             # Do not take partner's contract away without a clearly better hand.
             partners_contract = high_seat in friends and (
-                high >= MISERE or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
+                not is_suit_bid(high)
+                or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
             )
             if partners_contract:
                 continue
@@ -196,7 +199,7 @@ class HeuristicV1Player(HeuristicPlayer):
             return PASS, "passing: not enough tricks for a contract"
         # The dealer must bid: the cheapest bid in the strain we are best in.
         cheapest_strain = max(levels, key=lambda s: levels[s], default=0)
-        options = [a for a in obs.legal if BID_BASE <= a < MISERE]
+        options = [a for a in obs.legal if is_suit_bid(a)]
         pick = min(options, key=lambda a: (bid_strain(a) != cheapest_strain, bid_rank(a, rules)))
         return pick, "the dealer must bid: the cheapest bid in the best strain"
 

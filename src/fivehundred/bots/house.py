@@ -31,6 +31,7 @@ from fivehundred.actions import (
     action_text,
     bid_action,
     bid_strain,
+    is_suit_bid,
 )
 from fivehundred.auction import INKLE_END, bid_order
 from fivehundred.cards import (
@@ -191,7 +192,7 @@ def dead_cards_bid(obs: Observation, chosen: Action) -> tuple[Action, str] | Non
     from fivehundred.bots.heuristic import hand_tricks
 
     fit = _dead_card_fit(obs.rules)
-    if fit is None or (chosen != PASS and not BID_BASE <= chosen < MISERE):
+    if fit is None or (chosen != PASS and not is_suit_bid(chosen)):
         return None
     a, b, spread = fit
     rules = obs.rules

@@ -21,7 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fivehundred.actions import BID_BASE, MISERE, Action, bid_action, bid_strain, bid_tricks
+from fivehundred.actions import (
+    Action,
+    bid_action,
+    bid_strain,
+    bid_tricks,
+    is_suit_bid,
+)
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.heuristic import RANK_KING, HeuristicPlayer
 from fivehundred.bots.memory import TableView
@@ -70,7 +76,7 @@ class EasyPlayer(HeuristicPlayer):
     def bid(self, obs: Observation) -> tuple[Action, str]:
         """Once it bids, a trick more than it counts."""
         action, why = super().bid(obs)
-        if BID_BASE <= action < MISERE and bid_tricks(action) < 10:
+        if is_suit_bid(action) and bid_tricks(action) < 10:
             higher = bid_action(bid_tricks(action) + 1, bid_strain(action))
             if higher in obs.legal:
                 return higher, f"bidding {say(higher)}: this hand is worth a trick more"

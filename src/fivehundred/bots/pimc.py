@@ -52,10 +52,10 @@ from collections.abc import Callable, Sequence
 from typing import TypedDict
 
 from fivehundred.actions import (
-    MISERE,
     Action,
     bid_tricks,
     is_misere,
+    is_suit_bid,
 )
 from fivehundred.bots import counts, equity
 from fivehundred.bots.base import Player, say
@@ -186,7 +186,7 @@ class PimcPlayer(Player):
             action, why = house_bid(obs, action) or (action, why)
             self._reason = why
             return action
-        if simulate and obs.phase == "discard" and obs.contract < MISERE:
+        if simulate and obs.phase == "discard" and is_suit_bid(obs.contract):
             return self._discard(obs)
         if (
             obs.phase != "play"
@@ -323,7 +323,7 @@ class PimcPlayer(Player):
         # What the auction says: the contractor holds its fair share of the trumps.
         contractor = obs.contractor
         trumps_first: list[int] = []
-        if contractor in need and 0 <= obs.trump < NO_TRUMPS and obs.contract < MISERE:
+        if contractor in need and 0 <= obs.trump < NO_TRUMPS and is_suit_bid(obs.contract):
             trumps = unseen & ctx.follow_masks[obs.trump] & ~forbidden[contractor]
             played_trumps = sum(
                 1
@@ -376,7 +376,7 @@ class PimcPlayer(Player):
             return float(total)
         ours = obs.seat == obs.contractor or obs.seat in obs.partners
         value = bid_value(contract, obs.rules)
-        if contract >= MISERE:
+        if not is_suit_bid(contract):
             made = total == 0
             score = (value if made else -value) - 0.5 * total
         else:

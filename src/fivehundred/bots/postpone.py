@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from fivehundred.actions import JOKER_LEAD_BASE, Action
+from fivehundred.actions import Action, is_joker_lead, joker_lead_suit
 from fivehundred.bots.memory import play_card
 from fivehundred.cards import CardMask
 from fivehundred.play import PlayContext, trick_winner_index
@@ -94,11 +94,7 @@ def step(setting: Setting, deal: Deal, action: Action) -> Deal:
     voids = list(deal.voids)
     led, suits_led = deal.led_suit, deal.suits_led
     if not deal.trick:
-        led = (
-            (action - JOKER_LEAD_BASE) % 4
-            if action >= JOKER_LEAD_BASE
-            else ctx.effective_suit[card]
-        )
+        led = joker_lead_suit(action) if is_joker_lead(action) else ctx.effective_suit[card]
         suits_led |= 1 << led
     elif not hands[seat] & ctx.follow_masks[led]:
         voids[seat] |= 1 << led

@@ -21,13 +21,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from fivehundred.actions import (
-    BID_BASE,
     MISERE,
     PASS,
     Action,
     bid_action,
     bid_strain,
     bid_tricks,
+    is_bid,
+    is_suit_bid,
+    plays_alone,
 )
 from fivehundred.auction import bid_rank
 from fivehundred.bots import counts, equity
@@ -109,15 +111,15 @@ def auction_reads(obs: Observation) -> list[Read]:
     high = -1
     for seat, call in obs.auction:
         if call == PASS:
-            if high < 0 or (BID_BASE <= high < MISERE and bid_tricks(high) <= 6):
+            if high < 0 or (is_suit_bid(high) and bid_tricks(high) <= 6):
                 early_pass.add(seat)
         else:
-            if call >= MISERE:
+            if is_bid(call) and not is_suit_bid(call):
                 bid_by.setdefault(seat, []).append(call)
-            elif call >= BID_BASE:
+            elif is_suit_bid(call):
                 partner = (seat + seats // 2) % seats if seats % 2 == 0 else -1
                 raised = any(
-                    c < MISERE and c >= BID_BASE and bid_strain(c) == bid_strain(call)
+                    is_suit_bid(c) and bid_strain(c) == bid_strain(call)
                     for c in bid_by.get(partner, [])
                 )
                 bid_by.setdefault(seat, []).append(call if not raised else -call - 1)
@@ -128,7 +130,7 @@ def auction_reads(obs: Observation) -> list[Read]:
         calls = bid_by.get(seat, [])
         if calls:
             last = calls[-1]
-            if last >= MISERE:
+            if is_bid(last) and not is_suit_bid(last):  # (a raise is kept as -call - 1)
                 reads.append(Read(seat, "misere"))
             elif last < 0:
                 real = -last - 1
@@ -208,7 +210,7 @@ def sample_deal(
 def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
     """Contracting side's points minus the defenders' when it ends with ``tricks``."""
     value = bid_value(contract, rules)
-    if contract >= MISERE:
+    if not is_suit_bid(contract):
         made = tricks == 0
         defenders = 10 * tricks if rules.misere_defenders_score else 0
         return (value if made else -value) - defenders
@@ -236,7 +238,7 @@ def shade_step(rules: Rules, contract: Action, tricks: int) -> tuple[int, float]
     deals, or where :func:`~fivehundred.bots.counts.declarer_shade` is negative a trick
     more (none above ten); nothing in misère, where perfect defenders are the harder
     side already."""
-    if contract >= MISERE or tricks == 0:
+    if not is_suit_bid(contract) or tricks == 0:
         return tricks, 0.0
     shade = counts.declarer_shade(rules, SHADE)
     if shade < 0:
@@ -261,18 +263,18 @@ def play_out(
     contract: Action,
     hands: Sequence[CardMask],
 ) -> int:
-    """Double-dummy tricks of the contracting side (the contractor alone in misère), hands
-    after the discard."""
+    """Double-dummy tricks of the contracting side, hands after the discard: the contractor
+    alone where the partner sits out (:func:`~fivehundred.actions.plays_alone`: misère,
+    hi/lo), both partners in double misère, Shields double and patastrophe (R-HOUSE)."""
     seats = rules.seats
     partner = _partner(rules, contractor)
-    if contract >= MISERE:
-        ctx = context_for(NO_TRUMPS, True, (-1, -1))
-        active: Sequence[int] = [s for s in range(seats) if s != partner]
-        side: Sequence[int] = (contractor,)
-    else:
-        ctx = context_for(bid_strain(contract), False, (-1, -1))
-        active = range(seats)
-        side = (contractor, partner) if partner >= 0 else (contractor,)
+    strain = NO_TRUMPS if not is_suit_bid(contract) else bid_strain(contract)
+    ctx = context_for(strain, not is_suit_bid(contract), (-1, -1))
+    active: Sequence[int] = range(seats)
+    side: Sequence[int] = (contractor, partner) if partner >= 0 else (contractor,)
+    if plays_alone(contract):
+        active = [s for s in range(seats) if s != partner]
+        side = (contractor,)
     if rules.players != 4:  # two (dummies), three, five or six players
         active, side = counts.contract_seats(rules, contractor, contract, hands)
     leader = _leader(rules, dealer, contractor)
@@ -299,7 +301,7 @@ def heuristic_discards(
 ) -> CardMask:
     """The cards the heuristic would discard from ``hand`` (dealt hand and kitty)."""
     count = rules.pack.kitty_size
-    if contract >= MISERE:
+    if not is_suit_bid(contract):
         out = 0
         for _ in range(count):
             card = heuristic._misere_discard(hand & ~out, rules)
@@ -328,7 +330,7 @@ def _strains_to_try(heuristic: HeuristicPlayer, obs: Observation, proposal: Acti
     best = levels[ranked[0]] if ranked else 0.0
     floor, within = NEAR_FITTED[:2] if fitted_counts(obs.rules) else (5.0, 1.5)
     strains = [s for s in ranked if levels[s] >= max(floor, best - within)][:3]
-    if BID_BASE <= proposal < MISERE and bid_strain(proposal) not in strains:
+    if is_suit_bid(proposal) and bid_strain(proposal) not in strains:
         strains = [bid_strain(proposal), *strains[:2]]
     return strains
 
@@ -344,7 +346,7 @@ def worth_simulating(heuristic: HeuristicPlayer, obs: Observation, proposal: Act
         return True
     best = max(levels.values(), default=0.0)
     # The cheapest legal level we could still name.
-    cheapest = min((bid_tricks(a) for a in legal if BID_BASE <= a < MISERE), default=11)
+    cheapest = min((bid_tricks(a) for a in legal if is_suit_bid(a)), default=11)
     if fitted_counts(obs.rules):
         return best >= max(NEAR_FITTED[2], cheapest - NEAR_FITTED[3])
     return best >= max(5.6, cheapest - 0.9)
@@ -380,7 +382,9 @@ def bid_by_simulation(
         and obs.sides[standing[0]] != obs.sides[obs.seat]
         and game.outcome(standing[1], standing[0], _needed(standing[1]))[1]
     )
-    if proposal > MISERE or not (threat or worth_simulating(heuristic, obs, proposal)):
+    if (is_bid(proposal) and not is_suit_bid(proposal) and proposal != MISERE) or not (
+        threat or worth_simulating(heuristic, obs, proposal)
+    ):
         # Open misère is bid only with no card that could be forced to win: keep it.
         return proposal, why
     strains = _strains_to_try(heuristic, obs, proposal)
@@ -439,7 +443,7 @@ def bid_by_simulation(
     # The counts players trust: no 10 without the joker, no 9 without the joker or a bower
     # (double dummy finds the missing top trumps where they do least harm).
     levels = heuristic.bid_levels(obs)
-    proposed = bid_tricks(proposal) if BID_BASE <= proposal < MISERE else 0
+    proposed = bid_tricks(proposal)
     fitted = fitted_counts(rules)
     for strain in strains:
         # Double dummy finds every card: it bids too high. The heuristic's count (four
@@ -493,7 +497,7 @@ def _cheaper_first(call: Action, rules: Rules) -> int:
 
 def _needed(contract: Action) -> int:
     """The tricks that just make ``contract`` (none in misère)."""
-    return 0 if contract >= MISERE else bid_tricks(contract)
+    return bid_tricks(contract)
 
 
 def shaded_chance(
@@ -549,7 +553,7 @@ def _game_options(
                 values.append((game.now(), PASS))
             else:
                 values.append((mean(standing[1], standing[0], pass_totals), PASS))
-        elif action >= MISERE:
+        elif not is_suit_bid(action):
             values.append((mean(action, obs.seat, misere_tricks), action))
         else:
             values.append((mean(action, obs.seat, tricks[bid_strain(action)]), action))
@@ -567,7 +571,7 @@ def discard_candidates(
     count = rules.pack.kitty_size
     plan = heuristic_discards(heuristic, hand, contract, rules)
     out = [plan]
-    if contract >= MISERE:
+    if not is_suit_bid(contract):
         return out
     strain = bid_strain(contract)
     ctx = context_for(strain, False, (-1, -1))

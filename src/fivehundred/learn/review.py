@@ -25,7 +25,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from fivehundred.actions import BID_BASE, MISERE, PASS, Action, action_text
+from fivehundred.actions import MISERE, PASS, Action, action_text, is_suit_bid
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.pimc import PimcPlayer
 from fivehundred.bots.simulate import (
@@ -128,7 +128,7 @@ def evaluate_calls(
     if (
         rules.players != 4
         or rules.seats != 4
-        or any(c != PASS and not (BID_BASE <= c < MISERE or c == MISERE) for c in calls)
+        or any(c != PASS and not (is_suit_bid(c) or c == MISERE) for c in calls)
     ):
         return None
     rng = random.Random(salt)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
-from fivehundred.actions import MISERE, Action, action_text, parse_play
+from fivehundred.actions import Action, action_text, is_suit_bid, parse_play
 from fivehundred.cards import CardMask, iter_cards, mask_of
 from fivehundred.game import PLAY, HandState
 from fivehundred.learn.puzzles import (
@@ -118,7 +118,7 @@ def suitable(state: HandState) -> bool:
     return (
         state.phase == PLAY
         and puzzle_contract(state.contract)
-        and state.contract < MISERE
+        and is_suit_bid(state.contract)
         and state.to_move == state.contractor
         and len(hidden_seats(state)) == 2
         and 2 <= tricks_left(state) <= 5

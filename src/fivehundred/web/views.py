@@ -12,12 +12,11 @@ from functools import lru_cache
 from typing import Any
 
 from fivehundred.actions import (
-    BID_BASE,
     JOKER_LEAD_BASE,
-    MISERE,
     action_text,
     bid_action,
     is_bid,
+    is_suit_bid,
 )
 from fivehundred.auction import Auction
 from fivehundred.cards import (
@@ -48,9 +47,7 @@ def allowed_calls(rules: Rules) -> tuple[str, ...]:
     opening.apply(bid_action(7, 0))
     legal.update(opening.legal_calls())
     return tuple(
-        action_text(call)
-        for call in sorted(legal)
-        if is_bid(call) and not BID_BASE <= call < MISERE
+        action_text(call) for call in sorted(legal) if is_bid(call) and not is_suit_bid(call)
     )
 
 
