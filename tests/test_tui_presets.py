@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from textual.geometry import Region
 from textual.widget import Widget
 
-from fivehundred.actions import PASS, action_text
-from fivehundred.game import AUCTION, CALL, DISCARD, NOMINATE
+from fivehundred.actions import BID_BASE, JOKER_LEAD_BASE, MISERE, PASS, action_text
+from fivehundred.game import AUCTION, DISCARD, PLAY
 from fivehundred.rules import PRESETS
 from fivehundred.tui import render, storage
 from fivehundred.tui.app import FiveHundredApp, TextScreen
@@ -56,79 +57,132 @@ def check_layout(app: FiveHundredApp, size: tuple[int, int]) -> None:
     assert screen.contains_region(prompt.region)
 
 
+#: Cards the person plays with the keys in each preset's full-screen hand; the engine plays
+#: the rest (every frame of the full screen costs; the line mode plays whole hands).
+FULL_SCREEN_CARDS = 2
+
+
 async def play_hand_full_screen(preset: str, size: tuple[int, int]) -> Session:
+    """The hand's auction (and the kitty, the joker's suit, the partner's card where the
+    person has them) and the first cards of the play, each chosen by pressing h (the hint
+    moves the cursor to its choice) and Enter, checked to be what the hint said; then the
+    engine finishes the hand."""
     session = Session.new(
         Settings(preset=preset, seed=4, speed=0, opponents="random", partner="random")
     )
     app = FiveHundredApp(session, options_at_start=False)
+    cards = 0
     async with app.run_test(size=size) as pilot:
         checked = False
-        for _ in range(400):
+        for _ in range(200):
             await pilot.pause()
-            if isinstance(app.screen, TextScreen):
+            if isinstance(app.screen, TextScreen) or cards == FULL_SCREEN_CARDS:
                 break
             if not session.human_to_move:
                 continue
             await pilot.pause()
-            if not checked or session.hand.phase == DISCARD:
+            phase = session.hand.phase
+            if not checked or phase == DISCARD:
                 check_layout(app, size)
                 checked = True
-            phase = session.hand.phase
+            moves = len(session.hand.history)
             if phase == DISCARD:
-                # Mark the discards with the keys (several at once) and press d.
-                keys = ["enter"] + ["right", "enter"] * (session.hand.discards_left - 1)
-                await pilot.press(*keys, "d")
-            elif phase == AUCTION:
-                await pilot.press("enter")  # Pass has the focus
-            elif phase in (NOMINATE, CALL):
+                # Each hint names the next card to discard: h, Enter marks it; d discards.
+                await pilot.press(*["h", "enter"] * session.hand.discards_left, "d")
+                await pilot.pause()
+                continue
+            hinted, _ = session.hint()
+            if phase == AUCTION and not cards and session.hand.contract < 0:
+                # The hint puts the cursor on its bid; the person clicks the highest
+                # suit or no-trump bid instead, to take the kitty in most presets.
+                await pilot.press("h")
+                await pilot.pause()
+                assert app.focused is not None and str(app.focused.name) == f"bid-{hinted}"
+                bids = [a for a in session.legal_actions() if BID_BASE <= a < MISERE]
+                if bids:
+                    name = f"bid-{max(bids)}"
+                    button = next(b for b in app.query("#bidbox Button") if b.name == name)
+                    assert await pilot.click(button)
+                    await pilot.pause()
+                    assert session.hand.history[moves] == max(bids), preset
+                    continue
                 await pilot.press("enter")
+                await pilot.pause()
+                assert session.hand.history[moves] == hinted, (preset, phase)
+                continue
+            await pilot.press("h", "enter")
+            if JOKER_LEAD_BASE <= hinted < PASS:
+                await pilot.press("enter")  # the joker led: its suit bar's first suit
             else:
-                await pilot.press("enter", "enter")  # a card (and a joker lead's suit)
+                await pilot.pause()
+                assert session.hand.history[moves] == hinted, (preset, phase)
+            cards += phase == PLAY
         else:
-            raise AssertionError("the hand did not end")
-        assert isinstance(app.screen, TextScreen)
-        assert "is over" in app.screen.title_text
+            raise AssertionError("the person's moves did not end")
+        if cards < FULL_SCREEN_CARDS:  # the hand ended first (everybody passed)
+            assert isinstance(app.screen, TextScreen)
+            assert "is over" in app.screen.title_text
+    while not session.game.finished_hands:  # the engine plays the rest
+        if session.human_to_move:
+            session.play(session.legal_actions()[0])
+        else:
+            session.step_computer()
     return session
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-async def test_every_preset_plays_a_hand_in_full_screen(preset: str) -> None:
-    size = SMALL if preset in ("australian", "five_handed", "six_handed", "two_handed") else LARGE
-    session = await play_hand_full_screen(preset, size)
-    assert session.game.finished_hands
+async def test_every_preset_plays_a_hand_in_full_screen_at_80_by_24(preset: str) -> None:
+    session = await play_hand_full_screen(preset, SMALL)
+    finished = session.game.finished_hands[0]
+    assert finished.contract < 0 or len(finished.tricks) >= FULL_SCREEN_CARDS
     assert Session.resume().record() == session.record()
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_preset_plays_a_hand_in_line_mode(preset: str) -> None:
+def test_every_preset_plays_a_whole_hand_in_line_mode_with_hints_and_undo(preset: str) -> None:
+    """``--plain``, a whole hand of every preset: the first time the person is to move in
+    each phase they ask for a hint, move, take the move back and move again."""
     session = Session.new(
         Settings(preset=preset, seed=6, speed=0, opponents="random", partner="random")
     )
     out = io.StringIO()
+    phases: list[str] = []
 
     class Person(io.StringIO):
         """Answers each prompt: a bid in the first auction, then the first legal move;
         stops once a hand is over."""
 
+        queue: ClassVar[list[str]] = []
+
         def readline(self, size: int = -1) -> str:
+            if self.queue:
+                return self.queue.pop(0)
             if session.game.finished_hands or not session.human_to_move:
                 return ""
             legal = session.legal_actions()
-            two = session.rules.two_jokers
-            if session.hand.phase == DISCARD:
-                return (
-                    " ".join(action_text(a, two) for a in legal[: session.hand.discards_left])
-                    + "\n"
-                )
-            bids = [a for a in legal if a != PASS]
-            choice = bids[0] if session.hand.phase == AUCTION and bids else legal[0]
-            return action_text(choice, two) + "\n"
+            names = session.rules.joker_names
+            phase = session.hand.phase
+            if phase == DISCARD:
+                move = " ".join(action_text(a, names) for a in legal[: session.hand.discards_left])
+            else:
+                bids = [a for a in legal if a != PASS]
+                move = action_text(bids[0] if phase == AUCTION and bids else legal[0], names)
+            if phase not in phases:
+                phases.append(phase)
+                self.queue.extend([move + "\n", "undo\n"])
+                return "hint\n"
+            return move + "\n"
 
     assert PlainGame(session, Person(), out).run() == 0
     text = out.getvalue()
     assert session.game.finished_hands, text[-2000:]
+    finished = session.game.finished_hands[0]
+    assert finished.contract >= 0 and (len(finished.tricks) == 10 or finished.is_misere)
     assert "== Hand 1 over ==" in text and "Traceback" not in text
+    assert {AUCTION, PLAY} <= set(phases)
+    assert text.count("Hint: ") == text.count("Taken back.") == len(phases), text[-3000:]
+    assert "Not understood" not in text and "Not allowed" not in text
     names = render.seat_names(session.rules)
     assert all(name in text for name in names[1:])
 

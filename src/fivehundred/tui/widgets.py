@@ -131,6 +131,7 @@ class HandRow(Horizontal):
 
     DEFAULT_CSS = """
     HandRow { height: 3; width: 100%; align-horizontal: center; }
+    HandRow.tight CardWidget { width: 4; border-right: none; }
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -139,6 +140,17 @@ class HandRow(Horizontal):
         #: received so far is handled (focus itself moves only at the next refresh, so
         #: keys arriving together would otherwise all start from the same card).
         self.cursor: CardWidget | None = None
+        #: The columns the cards take at full width (five each, one between suits).
+        self.needed = 0
+
+    def fit(self) -> None:
+        """Cards that do not fit side by side (the French-Canadian kitty makes sixteen
+        at 80 columns) overlap: each shows its left edge only (``tight``)."""
+        width = self.size.width or self.app.size.width - 2
+        self.set_class(self.needed > width, "tight")
+
+    def on_resize(self) -> None:
+        self.fit()
 
     def step_focus(self, origin: CardWidget, step: int) -> None:
         cards = [w for w in self.children if isinstance(w, CardWidget)]
@@ -183,6 +195,8 @@ class HandRow(Horizontal):
             self.mount_all(current)
             if focus or (isinstance(focused, CardWidget) and focused.parent is self):
                 focus = True
+        self.needed = 5 * len(cards) + max(0, len(groups) - 1)
+        self.fit()
         first_of_group = {group[0] for group in groups[1:]}
         for widget in current:
             card = widget.card
