@@ -344,7 +344,8 @@ function renderContract() {
       item(
         "contract",
         el("strong", {}, contractText(view.contract)),
-        ` by ${seatName(view.contractor)}`,
+        // (On a phone the contractor's seat box says whose: ★ and "contract".)
+        el("span", { class: "by" }, ` by ${seatName(view.contractor)}`),
       ),
     );
     const strain = strainOf(view.contract);
@@ -365,8 +366,7 @@ function renderContract() {
           item(
             "joker",
             `${name} as `,
-            el("span", { html: suitIcon(suit), "aria-hidden": "true" }),
-            ` ${SUIT_NAMES[suit]}`,
+            el("span", { html: suitIcon(suit), role: "img", "aria-label": SUIT_NAMES[suit] }),
           ),
         );
       });
