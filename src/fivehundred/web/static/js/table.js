@@ -189,7 +189,7 @@ function renderSeats() {
         : infos[seat < view.players ? seat : seat % view.players] || {};
     const away = info.kind === "person" && !info.connected;
     const facts = [];
-    if (manySides(view) && seat < view.players && view.scores && view.scores.length)
+    if (scoresOnSeats(view) && seat < view.players && view.scores && view.scores.length)
       facts.push(`${view.scores[view.sides[seat]]} pts`);
     if (view.contract)
       facts.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
@@ -237,7 +237,8 @@ function renderSeats() {
       el(
         "div",
         { class: "facts" },
-        facts.join(" · "),
+        // (Each fact whole on its line: "0 tricks", not "0 / tricks".)
+        facts.map((fact, i) => [i ? " · " : "", el("span", { class: "nowrap" }, fact)]),
         view.contractor === seat ? el("span", { class: "role" }, " · contract") : "",
       ),
     );
@@ -362,7 +363,8 @@ function renderContract() {
       item(
         "contract",
         el("strong", {}, contractText(view.contract)),
-        ` by ${seatName(view.contractor)}`,
+        // (On a phone the contractor's seat box says whose: ★ and "contract".)
+        el("span", { class: "by" }, ` by ${seatName(view.contractor)}`),
       ),
     );
     const strain = strainOf(view.contract);
@@ -383,8 +385,7 @@ function renderContract() {
           item(
             "joker",
             `${name} as `,
-            el("span", { html: suitIcon(suit), "aria-hidden": "true" }),
-            ` ${SUIT_NAMES[suit]}`,
+            el("span", { html: suitIcon(suit), role: "img", "aria-label": SUIT_NAMES[suit] }),
           ),
         );
       });
@@ -399,35 +400,29 @@ function renderContract() {
     if (you !== null && entries.length === 2) {
       const mine = view.sides[you];
       box.append(item("tricks", `Tricks: yours ${sides[mine]} · theirs ${sides[1 - mine]}`));
-    } else if (entries.length > 2) {
-      // Three or more sides: each seat's tricks are on its seat box; here the contract's side
-      // against the others (the strip stays within two rows on a phone).
+    } else {
+      // Three or more sides, or watching: each seat's tricks are on its seat box; here the
+      // contract's side against the others (the strip stays within two rows on a phone).
       const side = view.sides[view.contractor];
       const others = entries.reduce((sum, [s, t]) => sum + (Number(s) === side ? 0 : t), 0);
       const who = you !== null && view.sides[you] === side ? "yours" : "contract";
       box.append(item("tricks", `Tricks: ${who} ${sides[side]} · others ${others}`));
-    } else {
-      box.append(
-        item(
-          "tricks",
-          "Tricks: ",
-          entries.map(([side, t]) => `${sideName(Number(side))} ${t}`).join(" · "),
-        ),
-      );
     }
   } else if (view.phase === "auction") {
     box.append(item("contract", el("strong", {}, "Bidding")));
   }
   const scores = view.scores && view.scores.length ? view.scores : [];
-  // Three or more sides: each side's score is on its seats' boxes (renderSeats).
-  if (scores.length && !manySides(view)) {
+  // Three or more sides, or watching: each side's score is on its seats' boxes (renderSeats).
+  if (scores.length && !scoresOnSeats(view)) {
     const you = me();
     const mine = you !== null ? view.sides[you] : -1;
     // (Seated at a game of two sides: "you" and "them"; the names are in the score panel.)
-    const named = (side) =>
-      mine < 0 || scores.length !== 2 ? sideName(side) : side === mine ? "you" : "them";
     box.append(
-      item("scores", "Score: ", scores.map((p, side) => `${named(side)} ${p}`).join(" · ")),
+      item(
+        "scores",
+        "Score: ",
+        scores.map((p, side) => `${side === mine ? "you" : "them"} ${p}`).join(" · "),
+      ),
     );
   }
   box.append(
@@ -435,9 +430,10 @@ function renderContract() {
   );
 }
 
-// More than two sides (three-, five-handed): the scores are shown on the seat boxes.
-function manySides(view) {
-  return new Set(view.sides.filter((_, seat) => seat < view.players)).size > 2;
+// More than two sides (three-, five-handed), or a person watching: the scores are shown on
+// the seat boxes (the strip above the table names no side: "you" and "them" when seated).
+function scoresOnSeats(view) {
+  return me() === null || new Set(view.sides.filter((_, seat) => seat < view.players)).size > 2;
 }
 
 function renderScore() {
