@@ -276,3 +276,56 @@ def test_a_second_server_on_one_sqlite_database_is_refused(tmp_path: Path) -> No
     finally:
         again.terminate()
         again.wait(30)
+
+
+def test_news_of_what_a_table_already_shows_sends_no_view(tmp_path: Path) -> None:
+    """A server reads a table again when the others' news says it changed; a read that
+    finds nothing new sends no view: a client acts on each view that offers it a move, so a
+    second view of one version would make it act twice (the second refused as stale)."""
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    def views(conn: Connection) -> list[dict[str, Any]]:
+        out = []
+        while not conn.queue.empty():
+            item = conn.queue.get_nowait()
+            assert isinstance(item, str)
+            out.append(json.loads(item))
+        return out
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        hub.cluster = Cluster(url, hub)
+        await hub.start()
+        try:
+            table = await hub.create(make_rules("australian"), ["open"] * 4, None, {}, 7)
+            assert table.owned
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
+            table.attach(conn)
+            assert [m["version"] for m in views(conn)] == [0]
+            # what this server wrote itself: nothing to show again
+            await table.refresh(with_log=False)
+            await table.refresh()
+            assert views(conn) == []
+            # a seat taken through another server: shown once
+            other = Store(url)
+            try:
+                assert other.take_seat(table.id, 2, "Cy", "0" * 64)
+            finally:
+                other.close()
+            await table.refresh(with_log=False)
+            shown = views(conn)
+            assert len(shown) == 1 and shown[0]["view"]["table"]["seats"][2]["name"] == "Cy"
+            table.detach(conn)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())

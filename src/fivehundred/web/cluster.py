@@ -16,8 +16,9 @@ card of a hidden hand; each server reads what it needs from the database and bui
 clients' views:
 
 - ``act:CODE:VERSION`` an action was written (sent by the transaction that wrote it)
-- ``seat:CODE`` a seat was taken; ``closed:CODE`` the expiry closed it; ``undo:CODE`` the log
-  was cut back (read the table again)
+- ``seat:CODE:SERVER`` SERVER seated a person; ``closed:CODE:SERVER`` its expiry closed the
+  table; ``undo:CODE:SERVER`` it cut the log back (the others read the table again; SERVER
+  itself has it already)
 - ``inbox:CODE`` a client's action waits in the ``inbox`` table for the owner
 - ``own:CODE:SERVER`` SERVER now owns the table (everyone says again who is connected)
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
@@ -87,6 +88,7 @@ class Cluster:
         self.heartbeat = heartbeat
         #: this server's name in the notifications
         self.id = secrets.token_hex(6)
+        hub.store.store.origin = self.id
         self._locks: Any = None  # psycopg.AsyncConnection holding the advisory locks
         self._listener: Any = None
         self._tasks: list[asyncio.Task[None]] = []

@@ -869,33 +869,34 @@ class LiveTable:
             await self._commit(seat, action, by)
 
     # ------------------------------------------------------------------ several servers
-    def rebuild(self, row: TableRow, with_log: bool = True) -> None:
+    def rebuild(self, row: TableRow, with_log: bool = True) -> bool:
         """Take the table as the database has it (seats, and the log and state unless not
         ``with_log``); the caller holds the lock. Connections keep their seats; people keep
-        their time away."""
+        their time away. Whether anything changed."""
+        changed = row.closed != self.closed
         for seat, s in enumerate(row.seats):
             state = self.seats[seat]
-            state.kind, state.player, state.name, state.token_hash = (
-                s.kind,
-                s.player,
-                s.name,
-                s.token_hash,
-            )
+            new = (s.kind, s.player, s.name, s.token_hash)
+            if new != (state.kind, state.player, state.name, state.token_hash):
+                state.kind, state.player, state.name, state.token_hash = new
+                changed = True
         self.closed = row.closed
         if with_log and row.actions != self.log:
             self.log = list(row.actions)
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
             self.turn_started = time.time()
+            changed = True
+        return changed
 
     async def refresh(self, with_log: bool = True) -> None:
         """Read the table again from the database (its seats only, unless ``with_log``)
-        and show it."""
+        and show it if it changed: a view is sent for a change, never twice for one state
+        (a client acts on each view that offers it a move)."""
         async with self.lock:
             row = await self.hub.store.call(self.hub.store.store.load_table, self.code, with_log)
-            if row is None:
+            if row is None or not self.rebuild(row, with_log):
                 return
-            self.rebuild(row, with_log)
         self.broadcast()
         self.wake.set()
         if not with_log and not self.owned:
@@ -1068,9 +1069,10 @@ class Hub:
             if not table.owned and int(rest or 0) > table.version:
                 table.request_pull()
         elif kind in ("seat", "closed"):
-            self.spawn(table.refresh(with_log=False))
+            if rest != me:  # this server's own news is in its memory already
+                self.spawn(table.refresh(with_log=False))
         elif kind == "undo":
-            if not table.owned:
+            if not table.owned and rest != me:
                 self.spawn(table.refresh())
         elif kind == "inbox":
             if table.owned:

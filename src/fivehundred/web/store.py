@@ -227,6 +227,9 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        #: this server's name in the notifications it sends (set by the cluster): a server
+        #: knows its own news from another's
+        self.origin = ""
         try:
             self.engine = _engine(url)
             self._prepare()
@@ -344,7 +347,7 @@ class Store:
                 .values(kind="person", name=name, token_hash=hashed)
             )
             if result.rowcount == 1 and code is not None:
-                self._notify(db, f"seat:{code}")
+                self._notify(db, f"seat:{code}:{self.origin}")
             return bool(result.rowcount == 1)
 
     def actions_after(self, table_id: int, version: int) -> list[tuple[int, int, str, str]]:
@@ -479,7 +482,7 @@ class Store:
             ):
                 db.execute(closures.insert().values(table_id=table_id, at=time.time()))
             if code is not None:
-                self._notify(db, f"closed:{code}")
+                self._notify(db, f"closed:{code}:{self.origin}")
 
     def truncate_actions(self, table_id: int, keep: int, code: str | None = None) -> None:
         """Drop the actions after version ``keep`` (undo), in an unfinished hand only."""
@@ -488,7 +491,7 @@ class Store:
                 actions.delete().where(actions.c.table_id == table_id, actions.c.version > keep)
             )
             if code is not None:
-                self._notify(db, f"undo:{code}")
+                self._notify(db, f"undo:{code}:{self.origin}")
 
     def _table_rows(
         self,
