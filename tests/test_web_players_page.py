@@ -25,6 +25,7 @@ from websockets.sync.client import connect  # noqa: E402
 
 from fivehundred.web.reviews import ReviewStore  # noqa: E402
 from test_web_a11y import AXE, axe_problems  # noqa: E402
+from test_web_layout import check_layout  # noqa: E402
 from test_web_support import thread_server, ws_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -156,6 +157,8 @@ def test_play_now_rematch_and_the_player_page(browser: Any, tmp_path: Path) -> N
             page = context.new_page()
             page.goto(f"{base}/t/{code}")
             page.wait_for_selector("#summary[open] #summary-rematch")
+            # the table's own layout checks (overlaps, cut-off text, 44 px tap targets)
+            problems += check_layout(page, "game over", None, [(390, 844), (1366, 768)])
             for size, viewport in SIZES.items():
                 page.set_viewport_size(viewport)
                 problems += checked(page, f"game over ({size})", viewport["width"])
