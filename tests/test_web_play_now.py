@@ -7,6 +7,7 @@ window has widened; every input is bounded; a program asks through the same prot
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sys
 import warnings
 from pathlib import Path
@@ -20,7 +21,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from fivehundred.web.matchmaking import NEAR, WIDEN, Entry, Matchmaker
-from fivehundred.web.server import create_app
+from fivehundred.web.server import UNLIMITED, create_app
 from test_web_support import thread_server
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -133,6 +134,17 @@ def test_every_input_is_bounded(tmp_path: Path) -> None:
             for preset in ("australian", "american", "french_canadian") * 3
         ]  # three of each: no table of four yet, all waiting
         assert [a.status_code for a in answers] == [200] * 8 + [429]
+
+
+def test_a_press_counts_as_creating_a_table(tmp_path: Path) -> None:
+    """Play now may make a table: the per-address cap on unfinished tables applies."""
+    limits = dataclasses.replace(UNLIMITED, tables_per_client=1)
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0, limits=limits)
+    with TestClient(app) as client:
+        body = {"level": "random", "wait": 0, "name": "Once"}
+        assert client.post("/api/play-now", json=body).json()["status"] == "seated"
+        again = client.post("/api/play-now", json=body)
+        assert again.status_code == 429 and "unfinished tables" in again.json()["detail"]
 
 
 def test_people_far_apart_in_rating_wait_until_the_window_widens() -> None:

@@ -537,7 +537,8 @@ def create_app(
         if len(hub().live_tables()) >= limits.max_live_tables:
             raise RuntimeError("the server has as many tables as it can play")
         seats = [OPEN] * len(group) + [level] * (rules.players - len(group))
-        table = await hub().create(rules, seats, "Play now", dict(matchmaker.options), None)
+        options = dict(matchmaker.options)
+        table = await hub().create(rules, seats, "Play now", options, None, group[0].client)
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
@@ -548,11 +549,21 @@ def create_app(
         return answers
 
     async def who_plays(request: Request, name: str, preset: str) -> tuple[str, Any, float, str]:
+        # a press may make a table: the limits of creating one (per address) apply
+        client = _client(request)
+        if hub().tables_of(client) >= limits.tables_per_client:
+            metrics.refused("tables_per_client")
+            raise ApiError(
+                429,
+                f"your address has {limits.tables_per_client} unfinished tables, "
+                "as many as one may have: finish or leave one first",
+            )
+        take_token(creating, request, "table")
         name, account = await accounts.seat_name(request, name)
         rating = 0.0
         if account is not None:
             rating = await accounts.call(accounts.store.rating_of, account.id, preset)
-        return name, account, rating, _client(request)
+        return name, account, rating, client
 
     matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump())
     app.state.matchmaker = matchmaker

@@ -148,7 +148,7 @@ async function start() {
     ["Casual", s.casual],
   ].filter(([, f]) => f && f.games);
   if (kinds.length) {
-    $("stats").append(
+    $("kinds-box").replaceChildren(
       el(
         "table",
         { class: "list", id: "kinds" },
@@ -158,8 +158,8 @@ async function start() {
           el(
             "tr",
             {},
-            ["", "Games", "Won", "Left", "Win rate", "Hands", "Made / bid"].map((t) =>
-              el("th", {}, t),
+            ["", "Games", "Won", "Left", "Win %", "Hands", "Made / bid"].map((t) =>
+              el("th", { scope: "col" }, t),
             ),
           ),
         ),
@@ -170,7 +170,7 @@ async function start() {
             el(
               "tr",
               {},
-              el("th", {}, label),
+              el("th", { scope: "row" }, label),
               el("td", {}, String(f.games)),
               el("td", {}, String(f.wins)),
               el("td", {}, String(f.left)),
