@@ -9,7 +9,8 @@ It takes the first open seat (or ``--seat N``), or the seat of ``--token``, or w
 ``--play-now PRESET`` asks the server for a game ("play now": a table with the people
 waiting for that preset, the empty seats filled by ``--level`` computer players after
 ``--wait`` seconds), and plays each of its turns with the named player (``random``, ``heuristic``, ``pimc``, ``pimc:fast``, ...)
-until the game is over. The player sees exactly the seat's view the server sends, rebuilt
+until the game is over (then, with ``--rematches N``, starts the same table
+again N times: the ``rematch`` message). The player sees exactly the seat's view the server sends, rebuilt
 here as the engine's ``Observation``.
 """
 
@@ -145,8 +146,11 @@ async def play(
     seed: int,
     rules: Rules,
     quiet: bool = False,
+    rematch: bool = False,
 ) -> dict[str, Any]:
-    """Play the token's seat until the game is over; returns the last view message."""
+    """Play the token's seat until the game is over; returns the last view message, or
+    with ``rematch`` asks for the same table again and returns the server's ``rematch``
+    message (the new table and this seat's token there)."""
     url = server.replace("http", "ws", 1).rstrip("/") + f"/ws/tables/{code}?token={token}"
     acted = -1
     decisions = 0
@@ -156,16 +160,23 @@ async def play(
             if message["type"] == "error":
                 print(f"ws_player: the server refused: {message['message']}", file=sys.stderr)
                 continue
+            if message["type"] == "rematch" and rematch:
+                return dict(message)
             if message["type"] != "view":
                 continue
             view = message["view"]
             if view["table"]["finished"]:
-                if not quiet:
+                if acted != -2 and not quiet:
                     print(
                         f"game over after {view['table']['hands_played']} hands; scores "
                         f"{view['scores']}; winner side {view['table']['winner']}"
                     )
-                return dict(message)
+                if not rematch:
+                    return dict(message)
+                if acted != -2:
+                    acted = -2  # asked once; the answer is a "rematch" message
+                    await ws.send(json.dumps({"type": "rematch"}))
+                continue
             if not view["legal"] or message["version"] <= acted:
                 continue
             acted = message["version"]
@@ -228,6 +239,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--player", default="heuristic", help="random, heuristic, pimc, pimc:fast, ..."
     )
+    parser.add_argument(
+        "--rematches",
+        type=int,
+        default=0,
+        help="after the game, start the same table again this many times (rematch)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
@@ -257,7 +274,15 @@ def main(argv: list[str] | None = None) -> int:
         token = _request(f"{server}/api/tables/{args.table}/seats/{seat}", {"name": name})["token"]
         if not args.quiet:
             print(f"seat {seat} taken as {name}; token {token} (--token to come back)")
-    asyncio.run(play(server, facts["table"], token, args.player, args.seed, rules, args.quiet))
+    code = facts["table"]
+    for left in range(args.rematches, -1, -1):
+        end = asyncio.run(
+            play(server, code, token, args.player, args.seed, rules, args.quiet, left > 0)
+        )
+        if left > 0:
+            code, token = end["table"], end["token"]
+            if not args.quiet:
+                print(f"rematch: table {code}")
     return 0
 
 

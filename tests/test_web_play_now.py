@@ -184,7 +184,7 @@ def test_people_far_apart_in_rating_wait_until_the_window_widens() -> None:
     asyncio.run(scenario())
 
 
-def test_a_program_plays_now_through_ws_player(tmp_path: Path, capsys: Any) -> None:
+def test_a_program_plays_now_and_a_rematch_through_ws_player(tmp_path: Path, capsys: Any) -> None:
     with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}", prepare=quick) as base:
         code = ws_player.main(
             [
@@ -200,8 +200,15 @@ def test_a_program_plays_now_through_ws_player(tmp_path: Path, capsys: Any) -> N
                 "random",
                 "--name",
                 "Robot",
+                "--rematches",
+                "1",
             ]
         )
         assert code == 0
         out = capsys.readouterr().out
-        assert "seated at table" in out and "game over" in out
+        assert "seated at table" in out and out.count("game over") == 2
+        first = out.split("seated at table ", 1)[1].split(",")[0]
+        second = out.split("rematch: table ", 1)[1].split()[0]
+        assert first != second
+        seats = httpx.get(f"{base}/api/tables/{second}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Robot", "random"]
