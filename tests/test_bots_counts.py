@@ -8,9 +8,9 @@ import random
 import pytest
 
 from conftest import deal_hand
-from fivehundred.actions import MISERE, bid_action
+from fivehundred.actions import MISERE, action_card, bid_action
 from fivehundred.bots import HeuristicPlayer, PimcPlayer, counts
-from fivehundred.bots.memory import context_for, play_card
+from fivehundred.bots.memory import context_for
 from fivehundred.bots.simulate import bid_by_simulation, sample_deal
 from fivehundred.cards import NO_TRUMPS, iter_cards
 from fivehundred.game import HandState, dummy_seats
@@ -241,7 +241,7 @@ def test_search_picks_the_card_that_is_best_on_every_deal(preset: str) -> None:
             continue
         ctx = context_for(obs.trump if obs.trump >= 0 else NO_TRUMPS, False, obs.joker_suits)
         side = (obs.contractor, *obs.partners)
-        trick = [(s, play_card(a)) for s, a in obs.trick]
+        trick = [(s, action_card(a)) for s, a in obs.trick]
         won = sum(obs.tricks_won[s] for s in side)
         splits = _consistent_splits(obs)
         values = [

@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from fivehundred.actions import JOKER_LEAD_BASE
+from fivehundred.actions import JOKER_LEAD_BASE, action_card
 from fivehundred.bots import HeuristicPlayer, PimcPlayer, make_player
-from fivehundred.bots.memory import play_card
 from fivehundred.game import PLAY, HandState
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, make_rules
 from test_bots import _shuffle_hidden
@@ -184,7 +183,7 @@ def test_only_deals_where_the_seen_cards_could_be_played_fit() -> None:
             start = (deal, other)[j]
             after = postpone.step(setting, start, key[0])
             for seen in key[1]:
-                assert after.hands[after.to_move] >> play_card(seen) & 1
+                assert after.hands[after.to_move] >> action_card(seen) & 1
                 after = postpone.step(setting, after, seen)
 
 

@@ -128,6 +128,7 @@ def is_joker_lead(action: Action) -> bool:
 
 
 def joker_lead_card(action: Action) -> int:
+    """The joker a joker lead plays (:func:`action_card` for any action)."""
     return JOKER + (action - JOKER_LEAD_BASE) // 4
 
 
@@ -141,11 +142,12 @@ def nominate_action(joker: int, suit: int) -> Action:
 
 
 def action_card(action: Action) -> int:
-    """The card an action plays (card actions and joker leads); -1 for other actions."""
+    """The card an action plays or discards (card actions and joker leads); -1 for other
+    actions. The one decoder of an action into its card."""
     if action < JOKER_LEAD_BASE:
         return action
     if action < PASS:
-        return JOKER + (action - JOKER_LEAD_BASE) // 4
+        return joker_lead_card(action)
     return -1
 
 

@@ -41,15 +41,16 @@ from fivehundred.actions import (
     NO_SLAM,
     NOMINATE_BASE,
     OPEN_MISERE,
-    PASS,
     PATASTROPHE,
     SHIELDS_DOUBLE,
     SLAM,
     Action,
+    action_card,
     action_text,
     bid_strain,
     bid_tricks,
     is_call,
+    is_joker_lead,
     is_misere,
     is_suit_bid,
     joker_lead_action,
@@ -922,11 +923,8 @@ class HandState:
         ctx = self.ctx
         assert ctx is not None
         hand = self.hands[seat]
-        if action < JOKER_LEAD_BASE:
-            card = action
-        elif action < PASS:
-            card = JOKER + (action - JOKER_LEAD_BASE) // 4
-        else:
+        card = action_card(action)
+        if card < 0:
             raise IllegalActionError(
                 f"{self._text(action)} is not a card; it is the play", "R-PLAY"
             )
@@ -943,7 +941,7 @@ class HandState:
             hand &= face_up
         trick_cards = self.trick_cards
         if trick_cards:
-            if action >= JOKER_LEAD_BASE:
+            if is_joker_lead(action):
                 raise IllegalActionError(
                     "only the leader nominates a suit for the joker", "R-JOKER"
                 )
@@ -985,7 +983,7 @@ class HandState:
 
     def _lead(self, seat: int, action: Action, card: Card, ctx: PlayContext) -> None:
         """Check a lead and set the suit led (R-PLAY, R-JOKER 5)."""
-        if action < JOKER_LEAD_BASE:
+        if not is_joker_lead(action):
             if ctx.free_jokers >> card & 1:
                 raise IllegalActionError(
                     "a joker led in no trumps or misère must nominate a suit, like JK>S", "R-JOKER"

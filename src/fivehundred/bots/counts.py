@@ -34,10 +34,10 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import Action, bid_strain, is_misere, is_suit_bid, plays_alone
+from fivehundred.actions import Action, action_card, bid_strain, is_misere, is_suit_bid, plays_alone
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
-from fivehundred.bots.memory import context_for, play_card
+from fivehundred.bots.memory import context_for
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
@@ -153,7 +153,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
             1
             for plays, _ in obs.tricks
             for seat, a in plays
-            if seat == contractor and follow >> play_card(a) & 1
+            if seat == contractor and follow >> action_card(a) & 1
         )
         share = trumps.bit_count() * 2 // max(3, len(to_fill))
         wanted_trumps = max(0, min(need[contractor], 5 - played_trumps, share))
@@ -275,7 +275,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     else:
         sides = side_of_seats(rules)
         contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
-    trick = [(seat, play_card(a)) for seat, a in obs.trick]
+    trick = [(seat, action_card(a)) for seat, a in obs.trick]
     not_renounced = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
     totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
     solved: list[tuple[dict[Action, int], dict[Action, int], int, bool]] = []
@@ -346,7 +346,7 @@ def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
         if game
         else f"{totals[best] / count:+.0f} points for my side on average"
     )
-    others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
+    others = [a for a in obs.legal if a != best and action_card(a) != action_card(best)]
     if others:
         second = max(others, key=lambda a: (totals[a], -a))
         why += f"; the next best, {say(second, two)}, {shown(totals[second])}"

@@ -34,6 +34,7 @@ from fivehundred.actions import (
     OPEN_MISERE,
     PASS,
     Action,
+    action_card,
     bid_action,
     bid_strain,
     bid_tricks,
@@ -43,7 +44,7 @@ from fivehundred.actions import (
 from fivehundred.auction import bid_rank
 from fivehundred.bots.base import Player, say
 from fivehundred.bots.house import house_action, house_bid, without_claim
-from fivehundred.bots.memory import TableView, bidding_context, legal_cards, play_card
+from fivehundred.bots.memory import TableView, bidding_context, legal_cards
 from fivehundred.cards import (
     JOKER,
     JOKERS_MASK,
@@ -964,7 +965,7 @@ class HeuristicPlayer(Player):
         obs = view.obs
         for plays, _ in obs.tricks:
             leader, action = plays[0]
-            card = play_card(action)
+            card = action_card(action)
             if view.suit_of(card) != suit:
                 continue
             if leader in view.friends:

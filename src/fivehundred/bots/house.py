@@ -43,6 +43,7 @@ from fivehundred.cards import (
     SUITS,
     Card,
     CardMask,
+    is_joker,
     iter_cards,
     rank_of,
 )
@@ -422,7 +423,7 @@ def house_action(obs: Observation) -> tuple[Action, str] | None:
         return _table_decision(obs)
     if obs.phase == "draw" and obs.drawn >= 0:
         # draw_pack (R-PLAYERS): keep a high card (or a joker); otherwise take the next
-        if obs.drawn >= 64 or rank_of(obs.drawn) >= RANK_JACK:
+        if is_joker(obs.drawn) or rank_of(obs.drawn) >= RANK_JACK:
             return DRAW_KEEP, "draw: keep a high card"
         return DRAW_THROW, "draw: throw a low card and keep the next"
     if sure_claim(obs):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from fivehundred.actions import JOKER_LEAD_BASE, PASS, Action, is_misere
+from fivehundred.actions import PASS, Action, action_card, is_misere
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUIT_MASKS, Card, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.play import LED_SUIT_BONUS, PlayContext, make_context
@@ -28,13 +28,6 @@ def context_for(
 def bidding_context(strain: int) -> PlayContext:
     """The play context a bid in ``strain`` would have (no joker nominated)."""
     return context_for(strain, False, (-1, -1))
-
-
-def play_card(action: Action) -> Card:
-    """The card an action in play puts on the table (a joker led with a suit is the joker)."""
-    if action < JOKER_LEAD_BASE:
-        return action
-    return 64 + (action - JOKER_LEAD_BASE) // 4
 
 
 class TableView:
@@ -99,7 +92,7 @@ class TableView:
         self.unseen = unseen
         self.voids = obs.voids
         self.trick_seats = [seat for seat, _ in obs.trick]
-        self.trick_cards = [play_card(a) for _, a in obs.trick]
+        self.trick_cards = [action_card(a) for _, a in obs.trick]
         self.led = obs.led_suit
 
     # ------------------------------------------------------------------ cards
@@ -181,7 +174,7 @@ def legal_cards(obs: Observation) -> dict[Card, list[Action]]:
     """Legal play actions grouped by the card they put down (joker leads share a card)."""
     out: dict[Card, list[Action]] = {}
     for action in obs.legal:
-        out.setdefault(play_card(action), []).append(action)
+        out.setdefault(action_card(action), []).append(action)
     return out
 
 

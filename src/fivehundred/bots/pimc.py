@@ -53,6 +53,7 @@ from typing import TypedDict
 
 from fivehundred.actions import (
     Action,
+    action_card,
     bid_tricks,
     is_misere,
     is_suit_bid,
@@ -62,7 +63,7 @@ from fivehundred.bots.base import Player, say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.house import house_action, house_bid, without_claim
-from fivehundred.bots.memory import context_for, play_card
+from fivehundred.bots.memory import context_for
 from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
@@ -241,9 +242,9 @@ class PimcPlayer(Player):
         played = [0] * obs.rules.seats
         for plays, _ in obs.tricks:
             for seat, action in plays:
-                played[seat] |= 1 << play_card(action)
+                played[seat] |= 1 << action_card(action)
         for seat, action in obs.trick:
-            played[seat] |= 1 << play_card(action)
+            played[seat] |= 1 << action_card(action)
         best: tuple[int, list[CardMask] | None] = (99, None)
         for _ in range(4):
             hands = self._sample_once(obs, rng)
@@ -329,7 +330,7 @@ class PimcPlayer(Player):
                 1
                 for plays, _ in obs.tricks
                 for seat, a in plays
-                if seat == contractor and ctx.follow_masks[obs.trump] >> play_card(a) & 1
+                if seat == contractor and ctx.follow_masks[obs.trump] >> action_card(a) & 1
             )
             wanted = max(0, min(need[contractor], 5 - played_trumps, trumps.bit_count() * 2 // 3))
             pool = list(iter_cards(trumps))
@@ -471,7 +472,7 @@ class PimcPlayer(Player):
             sides = side_of_seats(obs.rules)
             contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
         won = sum(obs.tricks_won[s] for s in contracting)
-        trick = [(seat, play_card(a)) for seat, a in obs.trick]
+        trick = [(seat, action_card(a)) for seat, a in obs.trick]
         totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
         solved = 0
         weight_sum = 0.0
@@ -480,9 +481,9 @@ class PimcPlayer(Player):
         if model is not None:
             for plays, _ in obs.tricks:
                 for seat, a in plays:
-                    played[seat] |= 1 << play_card(a)
+                    played[seat] |= 1 << action_card(a)
             for seat, a in obs.trick:
-                played[seat] |= 1 << play_card(a)
+                played[seat] |= 1 << action_card(a)
         outcomes: list[tuple[float, dict[Action, int]]] = []
         worlds: list[tuple[float, list[CardMask]]] = []
         for _ in range(self.deals_for(obs)):
@@ -546,7 +547,7 @@ class PimcPlayer(Player):
         why = f"{say(best, two)}: it scored best over {solved} sampled deals{weighted} " + (
             f"({shown(totals[best])}" if game else f"({mean:+.0f} points for my side on average"
         )
-        others = [a for a in obs.legal if a != best and play_card(a) != play_card(best)]
+        others = [a for a in obs.legal if a != best and action_card(a) != action_card(best)]
         if others:
             second = max(others, key=lambda a: (totals[a], -a))
             why += f"; the next best, {say(second, two)}, {shown(totals[second])}"

@@ -38,8 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from fivehundred.actions import Action, is_joker_lead, joker_lead_suit
-from fivehundred.bots.memory import play_card
+from fivehundred.actions import Action, action_card, is_joker_lead, joker_lead_suit
 from fivehundred.cards import CardMask
 from fivehundred.play import PlayContext, trick_winner_index
 from fivehundred.solver import Position, values_position
@@ -89,7 +88,7 @@ def step(setting: Setting, deal: Deal, action: Action) -> Deal:
     """The deal after the player to move plays ``action`` (assumed legal there)."""
     ctx = setting.ctx
     seat = deal.to_move
-    card = play_card(action)
+    card = action_card(action)
     hands = list(deal.hands)
     voids = list(deal.voids)
     led, suits_led = deal.led_suit, deal.suits_led
@@ -134,7 +133,7 @@ def _follows(setting: Setting, deal: Deal, action: Action) -> bool:
     hand and follows suit as the rules ask (R-PLAY, R-JOKER 3-4)."""
     ctx = setting.ctx
     hand = deal.hands[deal.to_move]
-    card = play_card(action)
+    card = action_card(action)
     if not hand >> card & 1:
         return False
     if not deal.trick:

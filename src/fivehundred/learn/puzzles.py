@@ -24,14 +24,13 @@ from typing import Any
 from fivehundred.actions import (
     BID_BASE,
     CLAIM,
-    JOKER_LEAD_BASE,
     MISERE,
     OPEN_MISERE,
     Action,
+    action_card,
     action_text,
     bid_strain,
     bid_tricks,
-    joker_lead_card,
     parse_play,
 )
 from fivehundred.cards import JOKER, NO_TRUMPS
@@ -88,7 +87,7 @@ def candidate_actions(state: HandState) -> list[Action]:
 
 def _card_power(state: HandState, action: Action) -> int:
     ctx = state.ctx
-    card = joker_lead_card(action) if action >= JOKER_LEAD_BASE else action
+    card = action_card(action)
     return ctx.power[card] if ctx is not None else card
 
 

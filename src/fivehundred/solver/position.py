@@ -19,7 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from fivehundred.actions import JOKER_LEAD_BASE, PASS, Action, joker_lead_action
+from fivehundred.actions import (
+    Action,
+    action_card,
+    is_joker_lead,
+    joker_lead_action,
+    joker_lead_suit,
+)
 from fivehundred.cards import Card, CardMask, iter_cards
 from fivehundred.game import PLAY, TRICKS_PER_HAND, HandState
 from fivehundred.play import PlayContext
@@ -250,9 +256,8 @@ class Position:
 
     def move_of(self, action: Action) -> int:
         """The dense move code of an engine action."""
-        if JOKER_LEAD_BASE <= action < PASS:
-            card = 64 + (action - JOKER_LEAD_BASE) // 4
-            return self.cards.index(card) * 8 + (action - JOKER_LEAD_BASE) % 4
+        if is_joker_lead(action):
+            return self.cards.index(action_card(action)) * 8 + joker_lead_suit(action)
         return self.cards.index(action) * 8 + E.NOMINATION_NONE
 
     def packed(self) -> tuple[MaskArray, IntArray]:

@@ -33,11 +33,9 @@ import orjson
 from fastapi import WebSocket
 
 from fivehundred.actions import (
-    JOKER_LEAD_BASE,
-    PASS,
     Action,
+    action_card,
     action_text,
-    joker_lead_card,
     parse_action,
 )
 from fivehundred.bots import SOLVER_LEVELS
@@ -620,12 +618,15 @@ class LiveTable:
             if action in model.legal_actions():  # the usual case: nothing to explain
                 await self._act(seat, action)
                 return
-            if action < PASS and model.hand.phase in ("play", "discard"):
-                card = action if action < JOKER_LEAD_BASE else joker_lead_card(action)
-                if not views.seat_observation(model, seat).hand >> card & 1:
-                    # the same words for any card the seat cannot see: the engine's own
-                    # (a dummy's face-down card, another hand) would tell where it lies
-                    raise Refusal(f"{text.strip()} is not one of the cards you may play from")
+            card = action_card(action)
+            if (
+                card >= 0
+                and model.hand.phase in ("play", "discard")
+                and not views.seat_observation(model, seat).hand >> card & 1
+            ):
+                # the same words for any card the seat cannot see: the engine's own
+                # (a dummy's face-down card, another hand) would tell where it lies
+                raise Refusal(f"{text.strip()} is not one of the cards you may play from")
             refused = model.refusal(seat, action)
             if refused is not None:  # in card language, the rule id kept in brackets
                 raise Refusal(error_text(refused, self.rules.joker_names, self.player_names()))

@@ -12,15 +12,14 @@ from functools import lru_cache
 from typing import Any
 
 from fivehundred.actions import (
-    JOKER_LEAD_BASE,
     action_text,
     bid_action,
     is_bid,
     is_suit_bid,
+    joker_lead_action,
 )
 from fivehundred.auction import Auction
 from fivehundred.cards import (
-    JOKER,
     RANK_JACK,
     cards_of,
     is_joker,
@@ -241,7 +240,7 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
         error = table.refusal(table.to_move, card)
         if error is not None and is_joker(card) and "must nominate a suit" in error.reason:
             # A free joker led as no suit it may be led as now: the reason for the first.
-            error = table.refusal(table.to_move, JOKER_LEAD_BASE + 4 * (card - JOKER))
+            error = table.refusal(table.to_move, joker_lead_action(card, 0))
         reason = error_text(error, two) if error else "This card may not be played now"
         if is_left_bower(card, observation.trump) and reason.startswith("You must follow"):
             led = reason.split(":")[0].removeprefix("You must follow ")
