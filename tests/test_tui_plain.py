@@ -214,8 +214,10 @@ def test_the_review_and_the_summary_speak_card_language() -> None:
     from fivehundred.tui import plain, render
 
     text = "trick 3, seat 1: JK>S cost 1 trick; JKB>H kept 4"
-    said = plain._JOKER_LEAD.sub(plain._joker_lead_words, text)
-    assert said == "trick 3, seat 1: Joker (as ♠) cost 1 trick; Black joker (as ♥) kept 4"
+    said = plain._joker_leads_in_words(text, True)
+    assert (
+        said == "trick 3, seat 1: JKR as ♠ cost 1 trick; JKB as ♥ kept 4"
+    )  # as the rules name them
     assert [render.points_text(p) for p in (0, 40, -120)] == ["0", "+40", "-120"]
     # Seed 22: the others fail a 500 contract and this side scores nothing, written "0".
     session = Session.new(Settings(seed=22, speed=0, opponents="random", partner="random"))
@@ -293,22 +295,6 @@ def test_the_game_over_message_says_the_game_ended_by_going_out_backwards() -> N
     assert game_end_text(session) == ""
 
 
-def _phase_of(action: int) -> str | None:
-    from fivehundred import actions as a
-
-    if action < a.PASS or action == a.CLAIM:
-        return "play"
-    if action <= a.BLIND_MISERE or a.HI_LO <= action <= a.PATASTROPHE:
-        return "auction"
-    if action <= a.NO_NOMINATION:
-        return "nominate"
-    if action <= a.GO_ALONE:
-        return "call"
-    if action in (a.SLAM, a.NO_SLAM):
-        return "slam"
-    return "draw"
-
-
 @pytest.mark.parametrize("two_jokers", [False, True])
 def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
     """Every action as the game prints it (``5♠``, ``7♣``, ``open misère``, ``no slam``,
@@ -316,10 +302,11 @@ def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
     so does the same without accents, in capitals."""
     import unicodedata
 
-    from fivehundred.actions import NUM_ACTIONS, action_text, parse_action
+    from fivehundred.actions import NUM_ACTIONS, action_text
     from fivehundred.errors import FiveHundredError
     from fivehundred.tui import render
     from fivehundred.tui.plain import move_tokens
+    from fivehundred.words import parse
 
     checked = 0
     for action in range(NUM_ACTIONS):
@@ -330,16 +317,19 @@ def test_every_printed_move_is_read_back(two_jokers: bool) -> None:
         except FiveHundredError:
             continue  # no action has this number
         label = render.action_label(action, two_jokers)
-        phase = _phase_of(action)
         bare = "".join(
             c for c in unicodedata.normalize("NFKD", label) if not unicodedata.combining(c)
         ).upper()
         for text in (label, bare):
-            tokens = move_tokens(text)
+            tokens = move_tokens(text, two_jokers)
             assert len(tokens) == 1, (text, tokens)
-            assert parse_action(tokens[0], phase) == action, (text, tokens)
+            assert parse(tokens[0], [action], two_jokers) == action, (text, tokens)
+            # two moves on one line are two tokens
+            assert move_tokens(f"{text} {text}", two_jokers) == [text, text]
         checked += 1
     assert checked > 150
+    assert move_tokens("4♠ 5♠ 6♣") == ["4♠", "5♠", "6♣"]
+    assert move_tokens("open misère  no slam JK as ♠") == ["open misère", "no slam", "JK as ♠"]
 
 
 def test_the_hints_own_words_typed_back_make_the_move() -> None:

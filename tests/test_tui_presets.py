@@ -197,7 +197,7 @@ async def test_the_options_grey_out_every_variant_the_preset_refuses(preset: str
 
     from fivehundred.errors import RulesError
     from fivehundred.rules import VARIANTS, make_rules
-    from fivehundred.tui.app import OptionsScreen, TickBox
+    from fivehundred.tui.app import VALUE_VARIANTS, OptionsScreen, TickBox
 
     app = FiveHundredApp(None, Settings(seed=5, speed=0), options_at_start=True)
     async with app.run_test(size=LARGE) as pilot:
@@ -209,7 +209,7 @@ async def test_the_options_grey_out_every_variant_the_preset_refuses(preset: str
         await pilot.pause()
         refused = 0
         for name in sorted(VARIANTS):
-            if name in ("target", "scoring_table"):
+            if name in VALUE_VARIANTS:
                 continue
             box = screen.query_one(f"#v-{name}", TickBox)
             base = PRESETS[preset]

@@ -32,19 +32,18 @@ from fivehundred.actions import (
     HOUSE_CONTRACTS,
     JOKER_LEAD_BASE,
     MISERE,
-    NO_NOMINATION,
-    NOMINATE_BASE,
     OPEN_MISERE,
     PASS,
     PATASTROPHE,
     SHIELDS_DOUBLE,
     Action,
+    action_card,
     bid_action,
     joker_lead_card,
 )
 from fivehundred.auction import house_call_allowed
 from fivehundred.bots import player_choices
-from fivehundred.cards import SUIT_SYMBOLS, Card, JokerNames
+from fivehundred.cards import Card, JokerNames
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import (
     AUCTION,
@@ -60,7 +59,16 @@ from fivehundred.game import (
     TABLE_TAKE,
 )
 from fivehundred.messages import error_text
-from fivehundred.rules import PRESETS, VARIANT_HELP, VARIANTS, Rules, make_rules
+from fivehundred.rules import (
+    PRESETS,
+    REGISTRY,
+    SWITCH,
+    VARIANT_HELP,
+    VARIANT_REGISTRY,
+    VARIANTS,
+    Rules,
+    make_rules,
+)
 from fivehundred.tui import render, storage
 from fivehundred.tui.plain import game_end_text, history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
@@ -80,6 +88,7 @@ from fivehundred.tui.widgets import (
     sheet_renderable,
     table_renderable,
 )
+from fivehundred.words import action_label, card_label
 
 #: Short labels of the bid box's calls that are words (the tooltip has the whole name).
 BID_BOX_LABELS = {
@@ -96,8 +105,9 @@ HAND_PHASES = (PLAY, DISCARD, SLAM_PASS, TABLE_DISCARD)
 #: Computer players that decide in about a millisecond: no thread needed.
 QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
-#: Variants that take a value other than on/off; the options screen has fields for them.
-VALUE_VARIANTS = ("target", "scoring_table")
+#: Variants that take a value other than on/off (a number or a choice, as the registry
+#: declares them); the options screen has fields for them, the others are tick boxes.
+VALUE_VARIANTS = tuple(v.name for v in VARIANT_REGISTRY if v.kind != SWITCH)
 
 
 def _field_variant(name: str) -> bool:
@@ -218,7 +228,7 @@ class OptionsScreen(ModalScreen[Any]):
             with Horizontal(classes="row"):
                 yield Label("Scoring")
                 yield Select(
-                    [(t, t) for t in ("avondale", "original_1904", "perfect")],
+                    [(t, t) for t in REGISTRY["scoring_table"].options],
                     value=rules.scoring_table,
                     allow_blank=False,
                     id="scoring_table",
@@ -764,7 +774,7 @@ class FiveHundredApp(App[int]):
         for action in extra:
             label = BID_BOX_LABELS.get(action, "pass")
             button = GridButton(label, name=f"bid-{action}", compact=True)
-            button.tooltip = render.action_label(action)
+            button.tooltip = action_label(action)
             buttons.append(button)
         grid.mount_all(buttons)
 
@@ -931,10 +941,7 @@ class FiveHundredApp(App[int]):
             )
         elif human and phase == NOMINATE:
             for action in obs.legal:
-                if action == NO_NOMINATION:
-                    label = "none"
-                else:
-                    label = f"joker {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
+                label = action_label(action, two)  # ``joker is ♠``, ``no nomination``
                 buttons.append(GridButton(label, name=f"nominate-{action}", compact=True))
         elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
             offered = list(obs.legal)
@@ -942,9 +949,9 @@ class FiveHundredApp(App[int]):
                 ctx_up = render.display_context(obs.contract, obs.joker_suits)
                 offered = render.sorted_cards(sum(1 << card for card in offered), ctx_up)
             for action in offered:
-                label = render.action_label(action, two)
+                label = action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
-                    label += f" {render.card_label(obs.drawn, two)}"
+                    label += f" {card_label(obs.drawn, two)}"
                 buttons.append(
                     GridButton(
                         action_text(action, two) if phase in (TABLE_KITTY, TABLE_TAKE) else label,
@@ -954,9 +961,9 @@ class FiveHundredApp(App[int]):
                 )
         elif human and phase == PLAY and self.choosing_joker_lead is not None:
             for action in obs.legal:
-                if JOKER_LEAD_BASE <= action < PASS:
-                    suit = SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]
-                    buttons.append(GridButton(f"as {suit}", name=f"lead-{action}", compact=True))
+                if JOKER_LEAD_BASE <= action < PASS:  # ``JK as ♠``
+                    label = action_label(action, two)
+                    buttons.append(GridButton(label, name=f"lead-{action}", compact=True))
             buttons.append(GridButton("cancel", name="lead-cancel", compact=True))
         if human and phase == PLAY and self.choosing_joker_lead is None and CLAIM in legal:
             buttons.append(GridButton("claim the rest (c)", name=f"choice-{CLAIM}", compact=True))
@@ -1171,13 +1178,7 @@ class FiveHundredApp(App[int]):
                 )
             self.refresh_view()
         elif phase == PLAY:
-            legal = session.observation().legal
-            leads = [
-                a
-                for a in legal
-                if JOKER_LEAD_BASE <= a < PASS and 64 + (a - JOKER_LEAD_BASE) // 4 == card
-            ]
-            if leads:
+            if _joker_leads(card, session.observation().legal):
                 self.choosing_joker_lead = card
                 self.message = ""
                 self.refresh_view()
@@ -1247,13 +1248,9 @@ class FiveHundredApp(App[int]):
             return
         marked = self.marked if session.hand.phase == DISCARD else set()
         action, why = session.hint(marked)
-        label = render.action_label(action, session.rules.joker_names)
+        label = action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
-        card = (
-            action
-            if action < JOKER_LEAD_BASE
-            else (64 + (action - JOKER_LEAD_BASE) // 4 if action < PASS else None)
-        )
+        card = action_card(action) if action < PASS else None  # a joker lead: the joker
         self.hinted = card
         self.refresh_view()
         # The cursor goes to the hint's choice in every phase, so Enter takes it.
@@ -1368,9 +1365,9 @@ def house_prompt(session: Session) -> str:
         return "Take one of the face-up cards into your hand: ← → Enter above."
     if phase == TABLE_DISCARD:
         card = obs.table_take[0]
-        taken = render.card_label(card, two) if card >= 0 else "a card"
+        taken = card_label(card, two) if card >= 0 else "a card"
         return f"You took {taken}: discard one card of your hand (← → Enter)."
-    drawn = render.card_label(obs.drawn, two) if obs.drawn >= 0 else "a card"
+    drawn = card_label(obs.drawn, two) if obs.drawn >= 0 else "a card"
     return f"You drew {drawn}: keep it (and throw the next) or throw it (and keep the next)."
 
 

@@ -4,13 +4,12 @@ end of input saves and stops."""
 
 from __future__ import annotations
 
-import re
+import contextlib
 import textwrap
-import unicodedata
 from typing import TextIO
 
 from fivehundred.actions import CLAIM, PASS, action_text
-from fivehundred.cards import SUIT_SYMBOLS
+from fivehundred.cards import JokerNames
 from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
 from fivehundred.game import (
     AUCTION,
@@ -32,7 +31,9 @@ from fivehundred.rules import Rules
 from fivehundred.scoring import sides_out
 from fivehundred.table import Move
 from fivehundred.tui import render
-from fivehundred.tui.session import HUMAN, Session
+from fivehundred.tui.session import EVERY_ACTION, HUMAN, Session
+from fivehundred.words import action_label, card_label, parse
+from fivehundred.words import prompt as phase_prompt
 
 HELP = """Commands:
   a bid or pass     7H  6NT  misere  open_misere  pass
@@ -51,20 +52,6 @@ HELP = """Commands:
   review            double-dummy review of the last hand played
   table, t          show the table again  help, ?   this list
   quit, q           stop (the game is saved: 'fivehundred play --resume')"""
-
-_PHASE_PROMPTS = {
-    AUCTION: "Your bid",
-    DISCARD: "Discard a card",
-    NOMINATE: "Name the joker's suit (S C D H or none)",
-    CALL: "Call a card for your partner (call:AH) or go alone",
-    PLAY: "Your card",
-    SLAM_CALL: "Call slam or not (slam or no_slam)",
-    SLAM_PASS: "Your partner calls slam: pass them a card",
-    TABLE_KITTY: "Move a face-up card to the kitty",
-    TABLE_TAKE: "Take a face-up card",
-    TABLE_DISCARD: "Discard a card for the one you took",
-    DRAW: "Keep the card drawn (and throw the next) or throw it (keep or throw)",
-}
 
 
 class PlainGame:
@@ -133,11 +120,11 @@ class PlainGame:
                 prompt = f"Discard a card ({session.hand.discards_left} to go)"
             elif obs.phase == DRAW and obs.drawn >= 0:
                 prompt = (
-                    f"You drew {render.card_label(obs.drawn, two)}: keep it (and throw "
+                    f"You drew {card_label(obs.drawn, two)}: keep it (and throw "
                     "the next) or throw it (and keep the next)"
                 )
             else:
-                prompt = _PHASE_PROMPTS.get(obs.phase, "Your move")
+                prompt = phase_prompt(obs.phase)
             self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()
@@ -201,7 +188,7 @@ class PlainGame:
                 self.say("It is not your turn.")
                 return None
             action, why = session.hint()
-            self.say(f"Hint: {render.action_label(action, session.rules.joker_names)} — {why}")
+            self.say(f"Hint: {action_label(action, session.rules.joker_names)} — {why}")
         elif word in ("played", "p"):
             for text in render.played_by_suit_lines(session.observation()):
                 self.say(text)
@@ -240,7 +227,7 @@ class PlainGame:
         else:
             # Several moves may be given on one line (the kitty discards: "4S 5S 6C"):
             # they are made in order while it stays the person's turn; the rest are refused.
-            tokens = move_tokens(line)
+            tokens = move_tokens(line, session.rules.joker_names)
             for index, token in enumerate(tokens):
                 if not self.move(token):
                     rest = tokens[index + 1 :]
@@ -315,56 +302,24 @@ def wrapped(text: str) -> str:
     )
 
 
-#: Suit symbols (both the filled and the outlined ones) in record notation.
-_SUIT_LETTERS = {"♠": "S", "♤": "S", "♣": "C", "♧": "C", "♦": "D", "♢": "D", "♥": "H", "♡": "H"}
-#: The words the game prints for a move (``render.action_label``), in record notation.
-_PHRASES = {
-    ("open", "misere"): "open_misere",
-    ("blind", "misere"): "blind_misere",
-    ("double", "misere"): "double_misere",
-    ("shields", "double"): "shields_double",
-    ("double", "nullo"): "double_misere",
-    ("no", "slam"): "no_slam",
-    ("hi", "lo"): "hi_lo",
-    ("no", "nomination"): "none",
-    ("goes", "alone"): "alone",
-    ("go", "alone"): "alone",
-}
-
-
-def move_tokens(line: str) -> list[str]:
-    """A line of moves as the person may type it, in record notation, one token a move.
-
-    Every form the game prints is accepted besides record notation: suit symbols (``5♠``,
-    ``7♣``, ``10♥``), words with spaces (``open misère``, ``no slam``, ``hi/lo``, ``goes
-    alone``, ``joker is ♠``, ``JK as ♠``, ``calls A♥ as partner``), with or without accents
-    and in any case. What is not a move is passed on as it is, for the parser to refuse.
-    """
-    text = unicodedata.normalize("NFKD", line)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    for symbol, letter in _SUIT_LETTERS.items():
-        text = text.replace(symbol, letter)
-    words = text.replace("/", " ").split()
+def move_tokens(line: str, jokers: JokerNames = False) -> list[str]:
+    """A line of moves, one text a move, for :meth:`Session.parse`: the longest run of up
+    to four words that the vocabulary reads as one action (``open misère``, ``no slam``,
+    ``JK as ♠``, ``calls A♥ as partner``), else one word; several moves on one line (the
+    kitty's discards: ``4♠ 5♠ 6♣``) are one token each. What is not a move is passed on
+    as it is, for the parser to refuse."""
+    said = line.split()
     tokens: list[str] = []
-    i = 0
-    while i < len(words):
-        low = [w.lower() for w in words[i : i + 4]]
-        pair = tuple(low[:2])
-        if pair in _PHRASES:
-            tokens.append(_PHRASES[pair])
-            i += 2
-        elif low[:2] == ["joker", "is"] and len(low) > 2:
-            tokens.append(words[i + 2])  # a nomination: joker is ♠
-            i += 3
-        elif len(low) > 2 and low[0].startswith("jk") and low[1] == "as":
-            tokens.append(f"{words[i]}>{words[i + 2]}")  # a joker led as a suit
-            i += 3
-        elif low[0] in ("call", "calls") and len(low) > 1:
-            tokens.append(f"call:{words[i + 1]}")  # the five-player partner call
-            i += 4 if low[2:4] == ["as", "partner"] else 2
-        else:
-            tokens.append(words[i])
-            i += 1
+    start = 0
+    while start < len(said):
+        size = 1
+        for length in range(min(4, len(said) - start), 1, -1):
+            with contextlib.suppress(ActionParseError, CardParseError):
+                parse(" ".join(said[start : start + length]), EVERY_ACTION, jokers)
+                size = length
+                break
+        tokens.append(" ".join(said[start : start + size]))
+        start += size
     return tokens
 
 
@@ -446,14 +401,18 @@ def history_lines(
     return lines
 
 
-#: A joker led as a suit in record notation (``JK>S``, ``JKB>H``), as the review prints it.
-_JOKER_LEAD = re.compile(r"\b(JK[RBW]?)>([SCDH])\b")
-_JOKER_WORDS = {"JK": "Joker", "JKR": "Red joker", "JKB": "Black joker", "JKW": "White joker"}
-
-
-def _joker_lead_words(match: re.Match[str]) -> str:
-    """``JK>S`` in card language: ``Joker (as ♠)``."""
-    return f"{_JOKER_WORDS[match[1]]} (as {SUIT_SYMBOLS['SCDH'.index(match[2])]})"
+def _joker_leads_in_words(text: str, jokers: JokerNames) -> str:
+    """The review's joker leads (record notation, ``JK>S``) as the vocabulary says them
+    (``JK as ♠``)."""
+    lines = []
+    for line in text.split("\n"):
+        said = line.split(" ")
+        for index, word in enumerate(said):
+            if ">" in word:
+                with contextlib.suppress(ActionParseError, CardParseError):
+                    said[index] = action_label(parse(word, jokers=jokers), jokers)
+        lines.append(" ".join(said))
+    return "\n".join(lines)
 
 
 def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
@@ -474,7 +433,7 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     names = render.seat_names(session.rules)
     for seat in range(len(names) - 1, -1, -1):
         text = text.replace(f"seat {seat}", names[seat])
-    text = _JOKER_LEAD.sub(_joker_lead_words, text)
+    text = _joker_leads_in_words(text, session.rules.joker_names)
     text = card_symbols(text, session.rules.joker_names).replace("NT ", "NT  ")
     return [
         "Double-dummy review of the last hand (every hand visible, best play by all):",
@@ -499,7 +458,7 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
     if move.seat != HUMAN and person:
         who = f"You ({render.seat_name(rules, move.seat)})"
     plain_verb = move.seat == HUMAN or person
-    label = render.action_label(move.action, two)
+    label = action_label(move.action, two)
     lines = []
     if move.phase == AUCTION:
         if move.action == PASS:

@@ -1,37 +1,15 @@
-"""Words and symbols for the table, shared by the full-screen app and the line mode."""
+"""The table in words, shared by the full-screen app and the line mode: what the person
+sees from South's seat (``You``, ``North (partner)``, sides, tricks, the score sheet, the
+hand's display order). The words for cards, actions, contracts and seats come from the one
+vocabulary, :mod:`fivehundred.words`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fivehundred.actions import (
-    BID_BASE,
-    BLIND_MISERE,
-    CALL_BASE,
-    GO_ALONE,
-    JOKER_LEAD_BASE,
-    MISERE,
-    NO_NOMINATION,
-    NOMINATE_BASE,
-    OPEN_MISERE,
-    PASS,
-    Action,
-    bid_strain,
-    bid_tricks,
-    is_misere,
-)
-from fivehundred.cards import (
-    JOKER,
-    JOKER_BLACK,
-    SUIT_SYMBOLS,
-    Card,
-    CardMask,
-    JokerNames,
-    card_symbol,
-    iter_cards,
-)
-from fivehundred.errors import FiveHundredError
+from fivehundred.actions import BID_BASE, Action, bid_strain, is_misere, nominate_action
+from fivehundred.cards import JOKER, JOKER_BLACK, Card, CardMask, JokerNames, iter_cards
 from fivehundred.game import (
     STOCK_SEAT,
     TABLE_SEAT,
@@ -44,27 +22,19 @@ from fivehundred.observation import Observation
 from fivehundred.play import PlayContext, make_context
 from fivehundred.rules import Rules
 from fivehundred.scoring import apply_hand_to_scores, side_of_seats
-from fivehundred.text import call_text
+from fivehundred.words import action_label, card_label, contract_label, suit_label
+from fivehundred.words import seat_name as compass_name
 
-#: Seat names around the table, clockwise from the person's seat (South), by seat count.
-SEAT_NAMES_BY_SEATS: dict[int, tuple[str, ...]] = {
-    3: ("South", "West", "East"),
-    4: ("South", "West", "North", "East"),
-    5: ("South", "West", "North-West", "North-East", "East"),
-    6: ("South", "South-West", "North-West", "North", "North-East", "South-East"),
-}
-SEAT_NAMES = SEAT_NAMES_BY_SEATS[4]
-STRAIN_SYMBOLS = (*SUIT_SYMBOLS, "NT")
 RED_SUITS = (2, 3)
 
 
 def seat_names(rules: Rules) -> tuple[str, ...]:
     """The name of every seat: South (the person) first, then clockwise."""
-    return SEAT_NAMES_BY_SEATS[rules.seats]
+    return tuple(compass_name(seat, rules.seats) for seat in range(rules.seats))
 
 
 def seat_name(rules: Rules, seat: int) -> str:
-    return seat_names(rules)[seat]
+    return compass_name(seat, rules.seats)
 
 
 def seat_label(rules: Rules, seat: int) -> str:
@@ -147,46 +117,8 @@ def side_tricks(rules: Rules, tricks_won: Sequence[int]) -> list[int]:
     return totals
 
 
-def card_label(card: Card, two_jokers: JokerNames = False) -> str:
-    """``10♥``, ``A♠``, ``JK`` (the jokers keep their letters)."""
-    return card_symbol(card, two_jokers)
-
-
 def is_red(card: Card) -> bool:
     return card == JOKER or (card < JOKER and card >> 4 in RED_SUITS)
-
-
-def action_label(action: Action, two_jokers: JokerNames = False) -> str:
-    """An action as a person reads it: ``7♥``, ``6NT``, ``misère``, ``JK as ♠``, ``pass``."""
-    if action < JOKER_LEAD_BASE:
-        return card_label(action, two_jokers)
-    if action < PASS:
-        joker = JOKER + (action - JOKER_LEAD_BASE) // 4
-        return f"{card_label(joker, two_jokers)} as {SUIT_SYMBOLS[(action - JOKER_LEAD_BASE) % 4]}"
-    if action == PASS:
-        return "pass"
-    if BID_BASE <= action < MISERE:
-        return f"{bid_tricks(action)}{STRAIN_SYMBOLS[bid_strain(action)]}"
-    if action == MISERE:
-        return "misère"
-    if action == OPEN_MISERE:
-        return "open misère"
-    if action == BLIND_MISERE:
-        return "blind misère"
-    if NOMINATE_BASE <= action < NO_NOMINATION:
-        return f"joker is {SUIT_SYMBOLS[(action - NOMINATE_BASE) % 4]}"
-    if action == NO_NOMINATION:
-        return "no nomination"
-    if CALL_BASE <= action < GO_ALONE:
-        return f"calls {card_label(action - CALL_BASE, two_jokers)} as partner"
-    if action == GO_ALONE:
-        return "goes alone"
-    # The house calls and decisions (hi/lo, double misère, slam, claim, keep, throw): the
-    # record notation in words, from the one table of names (``actions.action_text``).
-    try:
-        return call_text(action, two_jokers).replace("hi lo", "hi/lo")
-    except FiveHundredError:
-        return str(action)
 
 
 def points_text(points: int) -> str:
@@ -240,7 +172,7 @@ def suit_groups(cards: Sequence[Card], ctx: PlayContext | None) -> list[list[Car
 def contract_text(rules: Rules, contract: Action, contractor: int) -> str:
     if contract < BID_BASE:
         return "no contract"
-    return f"{action_label(contract, rules.joker_names)} by {seat_label(rules, contractor)}"
+    return f"{contract_label(contract, rules.joker_names)} by {seat_label(rules, contractor)}"
 
 
 def auction_text(rules: Rules, calls: Sequence[tuple[int, Action]]) -> str:
@@ -275,7 +207,7 @@ def score_sheet(game: GameState) -> list[SheetRow]:
         capped = tuple(u != a for u, a in zip(uncapped, applied, strict=True))
         if hand.contract >= BID_BASE:
             initials = seat_initials(rules, hand.contractor)
-            contract = f"{action_label(hand.contract, rules.joker_names)} {initials}"
+            contract = f"{contract_label(hand.contract, rules.joker_names)} {initials}"
             contract += " ✓" if score.made else " ✗"
         else:
             contract = "all pass"
@@ -382,11 +314,11 @@ def played_by_suit_lines(obs: Observation) -> list[str]:
         first = group[0]
         if ctx is not None and ctx.effective_suit[first] >= 0:
             suit = ctx.effective_suit[first]
-            name = SUIT_SYMBOLS[suit] + (" (trumps)" if suit == ctx.trump else "")
+            name = suit_label(suit) + (" (trumps)" if suit == ctx.trump else "")
         elif first >= JOKER:
             name = "joker"
         else:
-            name = SUIT_SYMBOLS[first >> 4]
+            name = suit_label(first >> 4)
         lines.append(f"  {name:<11} {' '.join(card_label(c, rules.joker_names) for c in group)}")
     return lines
 
@@ -444,9 +376,9 @@ def joker_nominations(rules: Rules, joker_suits: Sequence[int]) -> str:
     if not named:
         return ""
     if len(cards) == 1:
-        return f"joker is {SUIT_SYMBOLS[named[0][1]]}"
+        return action_label(nominate_action(JOKER, named[0][1]))  # ``joker is ♠``
     return ", ".join(
-        f"{card_label(card, rules.joker_names)} is {SUIT_SYMBOLS[suit]}" for card, suit in named
+        f"{card_label(card, rules.joker_names)} is {suit_label(suit)}" for card, suit in named
     )
 
 

@@ -11,16 +11,23 @@ before. The game is written to disk after every action (see :mod:`.storage`).
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fivehundred.actions import Action, parse_action
+from fivehundred import words
+from fivehundred.actions import NUM_ACTIONS, Action
 from fivehundred.bots import PLAYERS, uses_solver
 from fivehundred.bots.decide import decide
-from fivehundred.errors import FiveHundredError, IllegalActionError
+from fivehundred.errors import (
+    ActionParseError,
+    CardParseError,
+    FiveHundredError,
+    IllegalActionError,
+)
 from fivehundred.game import DISCARD, GameState, HandState
 from fivehundred.messages import error_text
 from fivehundred.observation import Observation
@@ -31,6 +38,9 @@ from fivehundred.table import Move, NotYourTurnError, Table, check_player_name, 
 from fivehundred.tui import storage
 
 HUMAN = 0
+#: Every action there is: what the vocabulary reads a person's words against when they
+#: are no legal move (the rules then say why it is refused).
+EVERY_ACTION = tuple(range(NUM_ACTIONS))
 HUMAN_NAME = "human"
 #: Computer players from strongest to weakest, for defaults and hints.
 BOT_PREFERENCE = ("heuristic", "pimc", "random")
@@ -229,9 +239,26 @@ class Session:
         return None if error is None else error_text(error, self.rules.joker_names)
 
     def parse(self, text: str) -> Action:
-        """The person's move from record notation, read for the phase (``7H`` is a bid in
-        the auction and a card in play); raises :class:`ActionParseError`."""
-        return parse_action(text, self.game.hand.phase)
+        """The person's move from any form the game prints (``5♠``, ``7h``, ``open
+        misère``, ``JK as ♠``) or the record notation, read by the vocabulary against the
+        legal moves (``7H`` is a bid in the auction and a card in play). A move that is not
+        legal is read for the phase, so that the rules say why they refuse it; raises
+        :class:`ActionParseError` (or :class:`CardParseError`) for what is no move."""
+        legal = self.legal_actions()
+        jokers = self.rules.joker_names
+        meant: Action | None = None
+        with contextlib.suppress(ActionParseError, CardParseError):
+            meant = words.parse(text, legal, jokers)
+            if meant in legal:
+                return meant
+        try:
+            return words.parse(text, None, jokers, self.game.hand.phase)
+        except (ActionParseError, CardParseError):
+            if meant is not None:
+                return meant
+            with contextlib.suppress(ActionParseError, CardParseError):
+                return words.parse(text, EVERY_ACTION, jokers)  # any label: the rules refuse
+            raise
 
     # ----------------------------------------------------------------- acting
     def play(self, action: Action) -> Move:

@@ -18,6 +18,7 @@ from fivehundred.game import AUCTION, DISCARD, GameState, HandState
 from fivehundred.record import replay_record
 from fivehundred.tui import render, storage
 from fivehundred.tui.widgets import info_renderable, table_renderable
+from fivehundred.words import action_label
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def steps_of(state: HandState | GameState) -> list[Step]:
         for action in hand.history:
             seat, phase = replay.to_move, replay.phase
             replay.apply(action)
-            label = render.action_label(action, two)
+            label = action_label(action, two)
             if phase == AUCTION:
                 text = f"{render.seat_name(rules, seat)} {'passes' if label == 'pass' else 'bids ' + label}"
             elif phase == DISCARD:

@@ -21,6 +21,7 @@ from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
 from fivehundred.tui import render
+from fivehundred.words import action_label, card_label
 
 RED = "#e5484d"
 BLACK_SUIT = "#e6e6e6"
@@ -29,7 +30,7 @@ JOKER_STYLE = "bold #d4a72c"
 
 def card_text(card: Card, two_jokers: JokerNames = False, dim: bool = False) -> Text:
     """A card in its colour: red for ♦ ♥ (and the red joker), gold for the black joker."""
-    label = render.card_label(card, two_jokers)
+    label = card_label(card, two_jokers)
     if card >= JOKER:
         style = JOKER_STYLE if card > JOKER else f"bold {RED}"
     else:
@@ -42,7 +43,7 @@ def card_text(card: Card, two_jokers: JokerNames = False, dim: bool = False) -> 
 def action_text(action: Action, two_jokers: JokerNames = False) -> Text:
     """An action with its suit symbols coloured (♦ ♥ in red)."""
     text = Text()
-    for char in render.action_label(action, two_jokers):
+    for char in action_label(action, two_jokers):
         text.append(char, style=f"bold {RED}" if char in "♦♥" else "bold")
     return text
 
@@ -342,7 +343,7 @@ def table_renderable(
             text.append_text(cards_line(exposed[seat], ctx, two))
         elif seat != 0:
             text.append(plural(obs.hand_sizes[seat], "card"), style="dim")
-        calls = [render.action_label(a, two) for s, a in obs.auction if s == seat]
+        calls = [action_label(a, two) for s, a in obs.auction if s == seat]
         if obs.phase == "auction" and calls:
             text.append(f"\nbid: {' '.join(calls)}", style="italic")
         elif obs.tricks_won[seat] and obs.contract >= BID_BASE:
@@ -460,7 +461,7 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
         if obs.trump == 4 and jokers:
             text.append(f" · {jokers}")
         if obs.called_card >= 0:
-            text.append(f" · called {render.card_label(obs.called_card, two)}")
+            text.append(f" · called {card_label(obs.called_card, two)}")
         tricks = render.side_tricks(rules, obs.tricks_won)
         won = " – ".join(f"{render.side_short(rules, side)} {tricks[side]}" for side in sides)
         text.append(f" · tricks {won}", style="bold")
