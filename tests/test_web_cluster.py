@@ -120,7 +120,8 @@ def owner_pid(url: str, table_id: int) -> int | None:
                 sa.text(
                     "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
                     "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 500 "
-                    "AND l.objid = :id AND l.objsubid = 2 AND l.granted"
+                    "AND l.objid = :id AND l.objsubid = 2 AND l.granted AND l.database = "
+                    "(SELECT oid FROM pg_database WHERE datname = current_database())"
                 ),
                 {"id": table_id},
             ).scalar()
@@ -144,7 +145,7 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     servers = [
-        start_server_process(url, port, tmp_path / str(i), "--cluster")
+        start_server_process(url, port, tmp_path / str(i))  # sharing: PostgreSQL's default
         for i, port in enumerate(ports)
     ]
     rng = random.Random(36)
@@ -329,3 +330,152 @@ def test_news_of_what_a_table_already_shows_sends_no_view(tmp_path: Path) -> Non
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_sharing_is_the_default_on_postgresql_and_can_be_refused(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from fivehundred.web.cli import parse_serve_args
+    from fivehundred.web.server import create_app
+
+    monkeypatch.delenv("FIVEHUNDRED_CLUSTER", raising=False)
+    assert parse_serve_args([])[0].cluster is None  # on, where the database is PostgreSQL
+    assert parse_serve_args(["--no-cluster"])[0].cluster is False
+    assert parse_serve_args(["--cluster"])[0].cluster is True
+    monkeypatch.setenv("FIVEHUNDRED_CLUSTER", "0")
+    assert parse_serve_args([])[0].cluster is False
+    monkeypatch.setenv("FIVEHUNDRED_CLUSTER", "1")
+    assert parse_serve_args([])[0].cluster is True
+    url = database_url("postgresql", tmp_path)
+    from fastapi.testclient import TestClient
+
+    for cluster, shared in ((None, True), (False, False)):
+        app = create_app(url, workers=0, cluster=cluster)
+        with TestClient(app):
+            assert (app.state.hub.cluster is not None) is shared
+    sqlite = create_app(f"sqlite:///{tmp_path / 'one.sqlite3'}", workers=0)
+    with TestClient(sqlite):
+        assert sqlite.state.hub.cluster is None
+
+
+def test_a_table_being_made_is_neither_taken_over_nor_read_twice(tmp_path: Path) -> None:
+    """While its server is still making a table (its row is written, the server has not
+    finished), the look for orphaned tables does not take it, and the lobby asking for it
+    gets the one table the server makes, not a second copy."""
+    import threading
+
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        hub.cluster = Cluster(url, hub)
+        await hub.start()
+        written, go = threading.Event(), threading.Event()
+        real = store.store.create_table
+
+        def held(*args: Any) -> Any:  # the row is in the database; the server waits
+            table_id = real(*args)
+            written.set()
+            go.wait(30)
+            return table_id
+
+        store.store.create_table = held  # type: ignore[method-assign]
+        try:
+            making = asyncio.create_task(
+                hub.create(make_rules("australian"), ["open"] * 4, None, {}, 3)
+            )
+            assert await asyncio.to_thread(written.wait, 30)
+            engine = sa.create_engine(url)
+            with engine.connect() as db:
+                code = db.execute(sa.text("SELECT code FROM tables")).scalar_one()
+            engine.dispose()
+            assert await hub.cluster.scan() == 0  # its maker holds its lock already
+            asking = asyncio.create_task(hub.get(code))
+            for _ in range(5):  # the lobby's look is under way before the table is made
+                await asyncio.sleep(0)
+            go.set()
+            table = await making
+            assert await asking is table and hub.tables[code] is table
+            assert table.owned and hub.cluster.adopted == 0
+            assert await hub.cluster.scan() == 0
+        finally:
+            go.set()
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_locks_of_another_database_are_not_this_ones(tmp_path: Path) -> None:
+    """Two games' databases on one PostgreSQL server have tables of the same ids: a lock
+    held in the other database does not keep this one's orphaned table from being taken."""
+    from fivehundred.web.cluster import LOCK_CLASS, Cluster
+    from fivehundred.web.live import Decider, Hub
+    from fivehundred.web.store import AsyncStore, SeatRow, Store
+
+    url = database_url("postgresql", tmp_path)
+    store = Store(url)
+    table_id = store.create_table(
+        "ORPHAN",
+        "t",
+        {"preset": "australian"},
+        {},
+        1,
+        [SeatRow(seat, "computer", "random") for seat in range(4)],
+    )
+    store.close()
+    other = sa.engine.make_url(url).set(database="postgres")
+    engine = sa.create_engine(other)
+
+    async def scenario() -> int:
+        hub = Hub(AsyncStore(Store(url)), Decider(0))
+        hub.cluster = Cluster(url, hub, heartbeat=3600)
+        with engine.connect() as db:  # the same lock, held in the other database
+            assert db.execute(
+                sa.select(sa.func.pg_try_advisory_lock(LOCK_CLASS, table_id))
+            ).scalar()
+            try:
+                await hub.start()  # takes the orphaned tables
+                return hub.cluster.adopted
+            finally:
+                await hub.stop()
+                hub.store.close()
+
+    try:
+        assert asyncio.run(scenario()) == 1
+    finally:
+        engine.dispose()
+
+
+def test_servers_starting_together_make_the_schema_once(tmp_path: Path) -> None:
+    import threading
+
+    from fivehundred.web.accounts import AccountStore
+    from fivehundred.web.store import Store
+
+    url = database_url("postgresql", tmp_path)
+    ready = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        ready.wait(30)
+        try:
+            store = Store(url)
+            AccountStore(store.engine)
+            store.close()
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []

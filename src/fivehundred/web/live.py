@@ -1345,40 +1345,74 @@ class Hub:
             for seat, player in enumerate(seat_players)
         ]
         table_seed = seed if seed is not None else secrets.randbits(62)
-        for _ in range(20):
-            code = new_code()
-            table_id = await self.store.call(
-                self.store.store.create_table,
-                code,
-                name or f"Table {code}",
-                rules.to_dict(),
-                options,
-                table_seed,
-                seat_rows,
-            )
-            if table_id is not None:
-                break
-        else:
-            raise RuntimeError("no free table code")
-        row = TableRow(
-            id=table_id,
-            code=code,
-            name=name or f"Table {code}",
-            rules=rules.to_dict(),
-            options=options,
-            seed=table_seed,
-            created=time.time(),
-            finished=None,
-            winner=None,
-            scores=[],
-            hands_played=0,
-            seats=seat_rows,
-        )
-        table = LiveTable(self, row)
+        chosen = None
+        owned = self.cluster is None
+        if self.cluster is not None:
+            # the table's lock is taken before the table exists: no other server (nor
+            # this one's look for orphaned tables) can take it over while it is made
+            chosen = await self.store.call(self.store.store.next_table_id)
+            owned = await self.cluster.try_lock(chosen)
+        try:
+            table = await self._insert(rules, seat_rows, name, options, table_seed, chosen, owned)
+        except BaseException:
+            if chosen is not None and owned:
+                await self.cluster.unlock(chosen)
+            raise
         table.owner = owner
-        if self.cluster is not None:  # another server may have taken it already: it plays it
-            table.owned = await self.cluster.try_lock(table_id)
-        self.tables[code] = table
         table.start()
-        log.info("table %s created: %s, seats %s", code, rules.describe(), ", ".join(seat_players))
+        log.info(
+            "table %s created: %s, seats %s",
+            table.code,
+            rules.describe(),
+            ", ".join(seat_players),
+        )
         return table
+
+    async def _insert(
+        self,
+        rules: Rules,
+        seat_rows: list[SeatRow],
+        name: str | None,
+        options: dict[str, Any],
+        table_seed: int,
+        chosen: int | None,
+        owned: bool,
+    ) -> LiveTable:
+        """Write a new table and keep it in :attr:`tables`. Under :attr:`_loading`: a
+        look at the lobby meanwhile (:meth:`get` of its code) finds this table rather than
+        reading it a second time."""
+        async with self._loading:
+            for _ in range(20):
+                code = new_code()
+                table_id = await self.store.call(
+                    self.store.store.create_table,
+                    code,
+                    name or f"Table {code}",
+                    rules.to_dict(),
+                    options,
+                    table_seed,
+                    seat_rows,
+                    chosen,
+                )
+                if table_id is not None:
+                    break
+            else:
+                raise RuntimeError("no free table code")
+            row = TableRow(
+                id=table_id,
+                code=code,
+                name=name or f"Table {code}",
+                rules=rules.to_dict(),
+                options=options,
+                seed=table_seed,
+                created=time.time(),
+                finished=None,
+                winner=None,
+                scores=[],
+                hands_played=0,
+                seats=seat_rows,
+            )
+            table = LiveTable(self, row)
+            table.owned = owned
+            self.tables[code] = table
+            return table

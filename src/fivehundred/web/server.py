@@ -187,7 +187,7 @@ def create_app(
     workers: int | None = None,
     allow_seeds: bool = False,
     limits: Limits | None = None,
-    cluster: bool = False,
+    cluster: bool | None = None,
     cluster_heartbeat: float = 1.0,
     accounts_config: AccountsConfig | None = None,
 ) -> FastAPI:
@@ -197,9 +197,10 @@ def create_app(
     only: whoever knows the seed knows every card). ``limits``: the fair-use limits and
     the allowed hosts (default :data:`UNLIMITED`). Raises
     :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
-    if a limit is out of its range. With ``cluster`` (PostgreSQL only) the server shares the tables with every
+    if a limit is out of its range. On PostgreSQL the server shares the tables with every
     other server of the same database (:mod:`fivehundred.web.cluster`; ``cluster_heartbeat``:
-    seconds between its looks for tables whose server died)."""
+    seconds between its looks for tables whose server died) unless ``cluster`` is False
+    (None: on PostgreSQL; SQLite serves one process)."""
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
     limits.check()
     store = AsyncStore(Store(db_url or default_db_url()))
@@ -220,7 +221,7 @@ def create_app(
         decider = Decider(workers, limits.decision_seconds)
         decider.observe = decided
         hub = Hub(store, decider, allow_seeds, limits)
-        if cluster and store.store.is_postgres:  # any number of servers may share it
+        if cluster is not False and store.store.is_postgres:  # any number of servers
             from fivehundred.web.cluster import Cluster
 
             hub.cluster = Cluster(store.store.url, hub, cluster_heartbeat)

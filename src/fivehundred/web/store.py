@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,6 +118,27 @@ inbox = sa.Table(
 
 #: The PostgreSQL channel of the servers' notifications (payloads: cluster.py).
 CHANNEL = "fivehundred"
+#: The PostgreSQL advisory lock under which a server creates or migrates the schema
+#: (servers started together on an empty database take turns).
+SCHEMA_LOCK = 500_000
+
+
+@contextlib.contextmanager
+def schema_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction for creating or migrating tables: on PostgreSQL it holds
+    :data:`SCHEMA_LOCK` (two servers starting together on an empty database would both
+    create a table, and one would fail)."""
+    with engine.begin() as db:
+        if engine.dialect.name == "postgresql":
+            db.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+        yield db
+
+
+def create_schema(schema: sa.MetaData, engine: Engine) -> None:
+    """Create the tables of ``schema`` that are missing (:func:`schema_transaction`)."""
+    with schema_transaction(engine) as db:
+        schema.create_all(db)
+
 
 #: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
@@ -249,9 +270,10 @@ class Store:
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
 
     def _prepare(self) -> None:
-        """Create the schema, or check and migrate an existing one."""
-        metadata.create_all(self.engine)
-        with self.engine.begin() as db:
+        """Create the schema, or check and migrate an existing one (on PostgreSQL under
+        :data:`SCHEMA_LOCK`: one server at a time)."""
+        with schema_transaction(self.engine) as db:
+            metadata.create_all(db)
             row = db.execute(
                 sa.select(schema_info.c.value).where(schema_info.c.key == "version")
             ).first()
@@ -290,13 +312,17 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seat_rows: Sequence[SeatRow],
+        table_id: int | None = None,
     ) -> int | None:
-        """Insert a table; None if the code is taken."""
+        """Insert a table (with the id ``table_id`` from :meth:`next_table_id`, else a new
+        one); None if the code is taken."""
         with self.engine.begin() as db:
             if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
                 return None
+            chosen = {} if table_id is None else {"id": table_id}
             result = db.execute(
                 tables.insert().values(
+                    **chosen,
                     code=code,
                     name=name,
                     rules=json.dumps(rules),
@@ -325,6 +351,16 @@ class Store:
                 ],
             )
             return table_id
+
+    def next_table_id(self) -> int:
+        """An id for a table about to be created (PostgreSQL: drawn from the ids'
+        sequence, so that its server can hold the table's lock before the table exists)."""
+        with self.engine.begin() as db:
+            return int(
+                db.execute(
+                    sa.text("SELECT nextval(pg_get_serial_sequence('tables', 'id'))")
+                ).scalar_one()
+            )
 
     def take_seat(
         self, table_id: int, seat: int, name: str, hashed: str, code: str | None = None
