@@ -479,3 +479,55 @@ def test_servers_starting_together_make_the_schema_once(tmp_path: Path) -> None:
     for thread in threads:
         thread.join(60)
     assert failures == []
+
+
+def test_a_refusal_by_the_tables_server_reaches_the_client_of_another(tmp_path: Path) -> None:
+    """A message checked by the server a client is connected to and passed to the table's
+    server, which refuses it: the client is told why (an ``error``), as a client of the
+    table's own server is; and one message at a time is passed on per connection."""
+    from test_web_support import thread_server
+
+    url = database_url("postgresql", tmp_path)
+    body = {
+        "seats": ["open", "random", "random", "random"],
+        "seed": 8,
+        "options": {"delay": 0},
+    }
+
+    async def game(other: str, code: str, token: str) -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url(other, code, token)) as ws:
+            received: list[dict[str, Any]] = []
+
+            async def until(check: Any) -> dict[str, Any]:
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    received.append(message)
+                    if check(message):
+                        return message
+
+            def my_turn(m: dict[str, Any]) -> bool:
+                return m["type"] == "view" and bool(m["view"]["legal"])
+
+            view = await until(my_turn)
+            await ws.send(json.dumps({"type": "undo"}))  # nothing of seat 0's in this hand
+            error = await until(lambda m: m["type"] != "view")
+            assert error["type"] == "error", error
+            assert "nothing of yours to take back" in error["message"]
+            # an action passed on and made; the same again before its answer is refused here
+            action = {"type": "action", "version": view["version"], "action": "pass"}
+            await ws.send(json.dumps(action))
+            await ws.send(json.dumps(action))
+            again = await until(lambda m: m["type"] == "error")
+            assert "on its way" in again["message"] or "moved on" in again["message"]
+            await until(lambda m: m["type"] == "view" and m["version"] > view["version"])
+            await ws.send(json.dumps({"type": "undo"}))  # now there is: taken back
+            back = await until(lambda m: m["type"] != "view" or m["version"] == view["version"])
+            assert back["type"] == "view", back
+            return received
+
+    with thread_server(url) as first, thread_server(url) as other:
+        code = httpx.post(f"{first}/api/tables", json=body).json()["table"]
+        token = httpx.post(f"{first}/api/tables/{code}/seats/0", json={"name": "Ann"}).json()[
+            "token"
+        ]
+        asyncio.run(game(other, code, token))

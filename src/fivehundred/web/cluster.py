@@ -20,6 +20,8 @@ clients' views:
   table; ``undo:CODE:SERVER`` it cut the log back (the others read the table again; SERVER
   itself has it already)
 - ``inbox:CODE`` a client's action waits in the ``inbox`` table for the owner
+- ``refused:CODE:ID:REASON`` the owner refused the inbox's entry ID (the server that passed
+  it on tells its client REASON)
 - ``own:CODE:SERVER`` SERVER now owns the table (everyone says again who is connected)
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
   to SERVER at that table (the owner's stand-ins and expiry count them)

@@ -386,19 +386,23 @@ class Store:
             )
             return [(a.version, a.seat, a.action, a.by) for a in db.execute(query)]
 
-    def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> None:
-        """Pass a client's action (or "undo") to the server that owns the table."""
+    def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> int:
+        """Pass a client's action (or "undo") to the server that owns the table; its id in
+        the inbox (the owner's refusal names it)."""
         with self.engine.begin() as db:
-            db.execute(
+            result = db.execute(
                 inbox.insert().values(
                     table_id=table_id, version=version, seat=seat, action=action, at=time.time()
                 )
             )
             self._notify(db, f"inbox:{code}")
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
 
-    def take_inbox(self, table_id: int) -> list[tuple[int, int, str]]:
-        """(version, seat, action) of the actions passed to the table's owner, in order;
-        each is deleted as it is taken (one taker only)."""
+    def take_inbox(self, table_id: int) -> list[tuple[int, int, int, str]]:
+        """(id, version, seat, action) of the actions passed to the table's owner, in
+        order; each is deleted as it is taken (one taker only)."""
         with self.engine.begin() as db:
             rows = list(
                 db.execute(
@@ -410,7 +414,7 @@ class Store:
             )
             if rows:
                 db.execute(inbox.delete().where(inbox.c.id.in_([r.id for r in rows])))
-            return [(r.version, r.seat, r.action) for r in rows]
+            return [(r.id, r.version, r.seat, r.action) for r in rows]
 
     def append_action(
         self,
