@@ -531,3 +531,49 @@ def test_a_refusal_by_the_tables_server_reaches_the_client_of_another(tmp_path: 
             "token"
         ]
         asyncio.run(game(other, code, token))
+
+
+def test_the_per_address_limits_count_every_servers_requests(tmp_path: Path) -> None:
+    """Two servers on one database: the tables one address may create (a token bucket),
+    the seats it may take, and its unfinished tables count its requests to both (a load
+    balancer spreads them)."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.server import create_app
+
+    url = database_url("postgresql", tmp_path)
+    limits = Limits(
+        allowed_hosts=["*"],
+        create_per_minute=0.01,
+        create_burst=3,
+        seat_per_minute=0.01,
+        seat_burst=2,
+        tables_per_client=100,
+    )
+    body = {"seats": ["open"] * 4}
+    with (
+        TestClient(create_app(url, workers=0, limits=limits)) as one,
+        TestClient(create_app(url, workers=0, limits=limits)) as two,
+    ):
+        made = [c.post("/api/tables", json=body) for c in (one, two, one)]
+        assert [r.status_code for r in made] == [201, 201, 201]
+        refused = two.post("/api/tables", json=body)
+        assert refused.status_code == 429 and "too many tables" in refused.json()["detail"]
+        assert int(refused.headers["Retry-After"]) > 60
+        code = made[0].json()["table"]
+        seats = [
+            c.post(f"/api/tables/{code}/seats/{s}", json={"name": f"P{s}"})
+            for c, s in ((one, 0), (two, 1), (one, 2))
+        ]
+        assert [r.status_code for r in seats] == [200, 200, 429]
+    many = Limits(allowed_hosts=["*"], create_burst=100, tables_per_client=2)
+    database_url("postgresql", tmp_path)  # empty again
+    with (
+        TestClient(create_app(url, workers=0, limits=many)) as one,
+        TestClient(create_app(url, workers=0, limits=many)) as two,
+    ):
+        assert one.post("/api/tables", json=body).status_code == 201
+        assert two.post("/api/tables", json=body).status_code == 201
+        third = one.post("/api/tables", json=body)
+        assert third.status_code == 429 and "2 unfinished tables" in third.json()["detail"]

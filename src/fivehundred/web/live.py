@@ -50,7 +50,7 @@ from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
-from fivehundred.web.guard import Limits, close_reason, json_depth
+from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
 
@@ -1209,9 +1209,22 @@ class Hub:
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
 
-    def tables_of(self, owner: str) -> int:
-        """Unfinished tables ``owner`` (an address) created."""
+    async def tables_of(self, owner: str) -> int:
+        """Unfinished tables ``owner`` (an address) created: through any server, where
+        several share the database (each knows only those it holds)."""
+        if self.cluster is not None:
+            return await self.store.call(self.store.store.tables_created_by, owner)
         return sum(1 for t in self.tables.values() if t.owner == owner and t.live)
+
+    async def take_token(self, buckets: Buckets, what: str, key: str) -> float:
+        """Take a token from ``key``'s bucket of ``what``: 0 if there was one, else the
+        seconds until there is. Several servers share the buckets in the database (a
+        visitor's requests spread over them by the load balancer count together)."""
+        if self.cluster is not None:
+            return await self.store.call(
+                self.store.store.take_token, f"{what}:{key}", buckets.per_minute, buckets.burst
+            )
+        return buckets.take(key)
 
     def connection_count(self) -> int:
         return sum(len(t.connections) + len(t.spectators) for t in self.tables.values())
@@ -1221,6 +1234,8 @@ class Hub:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 await self.expire()
+                if self.cluster is not None:
+                    await self.store.call(self.store.store.forget_buckets)
             except Exception:
                 log.exception("the expiry of tables failed; trying again later")
 
@@ -1393,12 +1408,13 @@ class Hub:
             chosen = await self.store.call(self.store.store.next_table_id)
             owned = await self.cluster.try_lock(chosen)
         try:
-            table = await self._insert(rules, seat_rows, name, options, table_seed, chosen, owned)
+            table = await self._insert(
+                rules, seat_rows, name, options, table_seed, chosen, owned, owner
+            )
         except BaseException:
             if chosen is not None and owned:
                 await self.cluster.unlock(chosen)
             raise
-        table.owner = owner
         table.start()
         log.info(
             "table %s created: %s, seats %s",
@@ -1417,6 +1433,7 @@ class Hub:
         table_seed: int,
         chosen: int | None,
         owned: bool,
+        owner: str | None,
     ) -> LiveTable:
         """Write a new table and keep it in :attr:`tables`. Under :attr:`_loading`: a
         look at the lobby meanwhile (:meth:`get` of its code) finds this table rather than
@@ -1433,6 +1450,7 @@ class Hub:
                     table_seed,
                     seat_rows,
                     chosen,
+                    owner if self.cluster is not None else None,  # the limits are shared
                 )
                 if table_id is not None:
                     break
@@ -1454,5 +1472,6 @@ class Hub:
             )
             table = LiveTable(self, row)
             table.owned = owned
+            table.owner = owner
             self.tables[code] = table
             return table

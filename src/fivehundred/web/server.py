@@ -297,8 +297,8 @@ def create_app(
             raise ApiError(404, f"no table {shown(code)}")
         return table
 
-    def take_token(buckets: Buckets, request: Request, what: str) -> None:
-        wait = buckets.take(_client(request))
+    async def take_token(buckets: Buckets, request: Request, what: str) -> None:
+        wait = await hub().take_token(buckets, what, _client(request))
         if wait > 0:
             metrics.refused(f"rate_{what}")
             raise ApiError(
@@ -347,7 +347,7 @@ def create_app(
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
         client = _client(request)
-        if hub().tables_of(client) >= limits.tables_per_client:
+        if await hub().tables_of(client) >= limits.tables_per_client:
             metrics.refused("tables_per_client")
             raise ApiError(
                 429,
@@ -362,7 +362,7 @@ def create_app(
                 "the server has as many tables as it can play; try later",
                 {"Retry-After": str(int(limits.sweep_seconds) + 1)},
             )
-        take_token(creating, request, "table")
+        await take_token(creating, request, "table")
         table = await hub().create(rules, seat_players, name, options, body.seed, client)
         return {"table": table.code, "url": f"/t/{table.code}"}
 
@@ -394,7 +394,7 @@ def create_app(
         name = body.name.strip()
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
-        take_token(seating, request, "seat")
+        await take_token(seating, request, "seat")
         name, account = await accounts.seat_name(request, name)  # an account's name is its own
         try:
             token = await table.take_seat(seat, name)

@@ -116,6 +116,45 @@ inbox = sa.Table(
     sa.Index("ix_inbox_table", "table_id"),
 )
 
+#: The per-address limits shared by several servers on one PostgreSQL (each server's own
+#: when alone): who created each table (the unfinished tables an address may have) ...
+creators = sa.Table(
+    "creators",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Index("ix_creators_address", "address"),
+)
+
+#: ... and the token buckets (``what:address``): tokens left at ``at``, full again at
+#: ``full_at`` (then the row is as good as none, and is deleted: :meth:`Store.forget_buckets`).
+buckets = sa.Table(
+    "buckets",
+    metadata,
+    sa.Column("name", sa.String(120), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("full_at", sa.Float, nullable=False),
+    sa.Index("ix_buckets_full_at", "full_at"),
+)
+
+#: Take a token from a shared bucket (PostgreSQL): one statement, so that two servers
+#: taking the last token at once cannot both have it. No row back: there was none.
+TAKE_TOKEN = sa.text(
+    """
+INSERT INTO buckets AS b (name, tokens, at, full_at)
+VALUES (:name, :burst - 1.0, :now, :now + 1.0 / :rate)
+ON CONFLICT (name) DO UPDATE SET
+    tokens = LEAST(:burst, b.tokens + (:now - b.at) * :rate) - 1.0,
+    at = :now,
+    full_at = :now + (:burst + 1.0 - LEAST(:burst, b.tokens + (:now - b.at) * :rate)) / :rate
+WHERE LEAST(:burst, b.tokens + (:now - b.at) * :rate) >= 1.0
+RETURNING b.tokens
+"""
+)
+#: The database's clock (every server's buckets count on one clock), seconds.
+NOW = sa.text("SELECT extract(epoch FROM clock_timestamp())::float8")
+
 #: The PostgreSQL channel of the servers' notifications (payloads: cluster.py).
 CHANNEL = "fivehundred"
 #: The PostgreSQL advisory lock under which a server creates or migrates the schema
@@ -313,9 +352,11 @@ class Store:
         seed: int,
         seat_rows: Sequence[SeatRow],
         table_id: int | None = None,
+        creator: str | None = None,
     ) -> int | None:
         """Insert a table (with the id ``table_id`` from :meth:`next_table_id`, else a new
-        one); None if the code is taken."""
+        one; made by the address ``creator``, where servers share the limits); None if the
+        code is taken."""
         with self.engine.begin() as db:
             if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
                 return None
@@ -350,7 +391,49 @@ class Store:
                     for s in seat_rows
                 ],
             )
+            if creator is not None:
+                db.execute(creators.insert().values(table_id=table_id, address=creator))
             return table_id
+
+    def tables_created_by(self, address: str) -> int:
+        """Unfinished tables (neither over nor closed) ``address`` created."""
+        with self.engine.connect() as db:
+            query = (
+                sa.select(sa.func.count())
+                .select_from(
+                    creators.join(tables, tables.c.id == creators.c.table_id).outerjoin(
+                        closures, closures.c.table_id == creators.c.table_id
+                    )
+                )
+                .where(
+                    creators.c.address == address,
+                    tables.c.finished.is_(None),
+                    closures.c.table_id.is_(None),
+                )
+            )
+            return int(db.execute(query).scalar_one())
+
+    def take_token(self, name: str, per_minute: float, burst: int) -> float:
+        """Take a token from the shared bucket ``name`` (PostgreSQL), as
+        :meth:`fivehundred.web.guard.Buckets.take` does from a server's own: 0 if there
+        was one, else the seconds until there is."""
+        rate = per_minute / 60.0
+        with self.engine.begin() as db:
+            now = float(db.execute(NOW).scalar_one())
+            values = {"name": name, "burst": float(burst), "now": now, "rate": rate}
+            if db.execute(TAKE_TOKEN, values).first() is not None:
+                return 0.0
+            row = db.execute(
+                sa.select(buckets.c.tokens, buckets.c.at).where(buckets.c.name == name)
+            ).one()
+        tokens = min(float(burst), row.tokens + (now - row.at) * rate)
+        return float(max(0.0, (1.0 - tokens) / rate))
+
+    def forget_buckets(self) -> int:
+        """Delete the shared buckets that are full again (as good as none); how many."""
+        with self.engine.begin() as db:
+            now = float(db.execute(NOW).scalar_one())
+            return int(db.execute(buckets.delete().where(buckets.c.full_at < now)).rowcount)
 
     def next_table_id(self) -> int:
         """An id for a table about to be created (PostgreSQL: drawn from the ids'
