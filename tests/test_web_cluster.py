@@ -120,7 +120,8 @@ def owner_pid(url: str, table_id: int) -> int | None:
                 sa.text(
                     "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
                     "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 500 "
-                    "AND l.objid = :id AND l.objsubid = 2 AND l.granted"
+                    "AND l.objid = :id AND l.objsubid = 2 AND l.granted AND l.database = "
+                    "(SELECT oid FROM pg_database WHERE datname = current_database())"
                 ),
                 {"id": table_id},
             ).scalar()
@@ -144,7 +145,7 @@ def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) 
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     servers = [
-        start_server_process(url, port, tmp_path / str(i), "--cluster")
+        start_server_process(url, port, tmp_path / str(i))  # sharing: PostgreSQL's default
         for i, port in enumerate(ports)
     ]
     rng = random.Random(36)
@@ -329,3 +330,250 @@ def test_news_of_what_a_table_already_shows_sends_no_view(tmp_path: Path) -> Non
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_sharing_is_the_default_on_postgresql_and_can_be_refused(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from fivehundred.web.cli import parse_serve_args
+    from fivehundred.web.server import create_app
+
+    monkeypatch.delenv("FIVEHUNDRED_CLUSTER", raising=False)
+    assert parse_serve_args([])[0].cluster is None  # on, where the database is PostgreSQL
+    assert parse_serve_args(["--no-cluster"])[0].cluster is False
+    assert parse_serve_args(["--cluster"])[0].cluster is True
+    monkeypatch.setenv("FIVEHUNDRED_CLUSTER", "0")
+    assert parse_serve_args([])[0].cluster is False
+    monkeypatch.setenv("FIVEHUNDRED_CLUSTER", "1")
+    assert parse_serve_args([])[0].cluster is True
+    url = database_url("postgresql", tmp_path)
+    from fastapi.testclient import TestClient
+
+    for cluster, shared in ((None, True), (False, False)):
+        app = create_app(url, workers=0, cluster=cluster)
+        with TestClient(app):
+            assert (app.state.hub.cluster is not None) is shared
+    sqlite = create_app(f"sqlite:///{tmp_path / 'one.sqlite3'}", workers=0)
+    with TestClient(sqlite):
+        assert sqlite.state.hub.cluster is None
+
+
+def test_a_table_being_made_is_neither_taken_over_nor_read_twice(tmp_path: Path) -> None:
+    """While its server is still making a table (its row is written, the server has not
+    finished), the look for orphaned tables does not take it, and the lobby asking for it
+    gets the one table the server makes, not a second copy."""
+    import threading
+
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        hub.cluster = Cluster(url, hub)
+        await hub.start()
+        written, go = threading.Event(), threading.Event()
+        real = store.store.create_table
+
+        def held(*args: Any) -> Any:  # the row is in the database; the server waits
+            table_id = real(*args)
+            written.set()
+            go.wait(30)
+            return table_id
+
+        store.store.create_table = held  # type: ignore[method-assign]
+        try:
+            making = asyncio.create_task(
+                hub.create(make_rules("australian"), ["open"] * 4, None, {}, 3)
+            )
+            assert await asyncio.to_thread(written.wait, 30)
+            engine = sa.create_engine(url)
+            with engine.connect() as db:
+                code = db.execute(sa.text("SELECT code FROM tables")).scalar_one()
+            engine.dispose()
+            assert await hub.cluster.scan() == 0  # its maker holds its lock already
+            asking = asyncio.create_task(hub.get(code))
+            for _ in range(5):  # the lobby's look is under way before the table is made
+                await asyncio.sleep(0)
+            go.set()
+            table = await making
+            assert await asking is table and hub.tables[code] is table
+            assert table.owned and hub.cluster.adopted == 0
+            assert await hub.cluster.scan() == 0
+        finally:
+            go.set()
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_locks_of_another_database_are_not_this_ones(tmp_path: Path) -> None:
+    """Two games' databases on one PostgreSQL server have tables of the same ids: a lock
+    held in the other database does not keep this one's orphaned table from being taken."""
+    from fivehundred.web.cluster import LOCK_CLASS, Cluster
+    from fivehundred.web.live import Decider, Hub
+    from fivehundred.web.store import AsyncStore, SeatRow, Store
+
+    url = database_url("postgresql", tmp_path)
+    store = Store(url)
+    table_id = store.create_table(
+        "ORPHAN",
+        "t",
+        {"preset": "australian"},
+        {},
+        1,
+        [SeatRow(seat, "computer", "random") for seat in range(4)],
+    )
+    store.close()
+    other = sa.engine.make_url(url).set(database="postgres")
+    engine = sa.create_engine(other)
+
+    async def scenario() -> int:
+        hub = Hub(AsyncStore(Store(url)), Decider(0))
+        hub.cluster = Cluster(url, hub, heartbeat=3600)
+        with engine.connect() as db:  # the same lock, held in the other database
+            assert db.execute(
+                sa.select(sa.func.pg_try_advisory_lock(LOCK_CLASS, table_id))
+            ).scalar()
+            try:
+                await hub.start()  # takes the orphaned tables
+                return hub.cluster.adopted
+            finally:
+                await hub.stop()
+                hub.store.close()
+
+    try:
+        assert asyncio.run(scenario()) == 1
+    finally:
+        engine.dispose()
+
+
+def test_servers_starting_together_make_the_schema_once(tmp_path: Path) -> None:
+    import threading
+
+    from fivehundred.web.accounts import AccountStore
+    from fivehundred.web.store import Store
+
+    url = database_url("postgresql", tmp_path)
+    ready = threading.Barrier(4)
+    failures: list[BaseException] = []
+
+    def start() -> None:
+        ready.wait(30)
+        try:
+            store = Store(url)
+            AccountStore(store.engine)
+            store.close()
+        except BaseException as error:
+            failures.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert failures == []
+
+
+def test_a_refusal_by_the_tables_server_reaches_the_client_of_another(tmp_path: Path) -> None:
+    """A message checked by the server a client is connected to and passed to the table's
+    server, which refuses it: the client is told why (an ``error``), as a client of the
+    table's own server is; and one message at a time is passed on per connection."""
+    from test_web_support import thread_server
+
+    url = database_url("postgresql", tmp_path)
+    body = {
+        "seats": ["open", "random", "random", "random"],
+        "seed": 8,
+        "options": {"delay": 0},
+    }
+
+    async def game(other: str, code: str, token: str) -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url(other, code, token)) as ws:
+            received: list[dict[str, Any]] = []
+
+            async def until(check: Any) -> dict[str, Any]:
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    received.append(message)
+                    if check(message):
+                        return message
+
+            def my_turn(m: dict[str, Any]) -> bool:
+                return m["type"] == "view" and bool(m["view"]["legal"])
+
+            view = await until(my_turn)
+            await ws.send(json.dumps({"type": "undo"}))  # nothing of seat 0's in this hand
+            error = await until(lambda m: m["type"] != "view")
+            assert error["type"] == "error", error
+            assert "nothing of yours to take back" in error["message"]
+            # an action passed on and made; the same again before its answer is refused here
+            action = {"type": "action", "version": view["version"], "action": "pass"}
+            await ws.send(json.dumps(action))
+            await ws.send(json.dumps(action))
+            again = await until(lambda m: m["type"] == "error")
+            assert "on its way" in again["message"] or "moved on" in again["message"]
+            await until(lambda m: m["type"] == "view" and m["version"] > view["version"])
+            await ws.send(json.dumps({"type": "undo"}))  # now there is: taken back
+            back = await until(lambda m: m["type"] != "view" or m["version"] == view["version"])
+            assert back["type"] == "view", back
+            return received
+
+    with thread_server(url) as first, thread_server(url) as other:
+        code = httpx.post(f"{first}/api/tables", json=body).json()["table"]
+        token = httpx.post(f"{first}/api/tables/{code}/seats/0", json={"name": "Ann"}).json()[
+            "token"
+        ]
+        asyncio.run(game(other, code, token))
+
+
+def test_the_per_address_limits_count_every_servers_requests(tmp_path: Path) -> None:
+    """Two servers on one database: the tables one address may create (a token bucket),
+    the seats it may take, and its unfinished tables count its requests to both (a load
+    balancer spreads them)."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.server import create_app
+
+    url = database_url("postgresql", tmp_path)
+    limits = Limits(
+        allowed_hosts=["*"],
+        create_per_minute=0.01,
+        create_burst=3,
+        seat_per_minute=0.01,
+        seat_burst=2,
+        tables_per_client=100,
+    )
+    body = {"seats": ["open"] * 4}
+    with (
+        TestClient(create_app(url, workers=0, limits=limits)) as one,
+        TestClient(create_app(url, workers=0, limits=limits)) as two,
+    ):
+        made = [c.post("/api/tables", json=body) for c in (one, two, one)]
+        assert [r.status_code for r in made] == [201, 201, 201]
+        refused = two.post("/api/tables", json=body)
+        assert refused.status_code == 429 and "too many tables" in refused.json()["detail"]
+        assert int(refused.headers["Retry-After"]) > 60
+        code = made[0].json()["table"]
+        seats = [
+            c.post(f"/api/tables/{code}/seats/{s}", json={"name": f"P{s}"})
+            for c, s in ((one, 0), (two, 1), (one, 2))
+        ]
+        assert [r.status_code for r in seats] == [200, 200, 429]
+    many = Limits(allowed_hosts=["*"], create_burst=100, tables_per_client=2)
+    database_url("postgresql", tmp_path)  # empty again
+    with (
+        TestClient(create_app(url, workers=0, limits=many)) as one,
+        TestClient(create_app(url, workers=0, limits=many)) as two,
+    ):
+        assert one.post("/api/tables", json=body).status_code == 201
+        assert two.post("/api/tables", json=body).status_code == 201
+        third = one.post("/api/tables", json=body)
+        assert third.status_code == 429 and "2 unfinished tables" in third.json()["detail"]

@@ -155,7 +155,7 @@ class AccountStore:
 
     def __init__(self, engine: sa.engine.Engine) -> None:
         self.engine = engine
-        metadata.create_all(engine)
+        store_module.create_schema(metadata, engine)  # two servers starting together
 
     def create(self, name: str, password_hash: str, bot: bool) -> Account | None:
         with self.engine.begin() as db:

@@ -144,10 +144,11 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     parser.add_argument("--allow-seeds", action="store_true", help=argparse_hidden())
     parser.add_argument(
         "--cluster",
-        action="store_true",
-        default=env("cluster", "") not in ("", "0"),
-        help="share the tables with every other server of the same PostgreSQL database "
-        "(docs/deploy.md; env FIVEHUNDRED_CLUSTER=1)",
+        action=argparse.BooleanOptionalAction,
+        default=env("cluster", None, bool),
+        help="on PostgreSQL (the default there), share the tables with every other server "
+        "of the same database; --no-cluster: this server is the database's only one "
+        "(docs/deploy.md; env FIVEHUNDRED_CLUSTER=0 or 1)",
     )
     parser.add_argument(
         "--review-games",
@@ -326,6 +327,4 @@ def serve_main(argv: list[str]) -> int:
 
 
 def argparse_hidden() -> str:
-    import argparse
-
     return argparse.SUPPRESS

@@ -20,6 +20,8 @@ clients' views:
   table; ``undo:CODE:SERVER`` it cut the log back (the others read the table again; SERVER
   itself has it already)
 - ``inbox:CODE`` a client's action waits in the ``inbox`` table for the owner
+- ``refused:CODE:ID:REASON`` the owner refused the inbox's entry ID (the server that passed
+  it on tells its client REASON)
 - ``own:CODE:SERVER`` SERVER now owns the table (everyone says again who is connected)
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
   to SERVER at that table (the owner's stand-ins and expiry count them)
@@ -63,12 +65,22 @@ SERVER_KEEPALIVE = (
     "SET tcp_keepalives_count = 3",
 )
 
-ORPHANS = """
+#: The advisory locks of this database only: pg_locks shows those of every database of the
+#: PostgreSQL server (two games' databases on one server have tables of the same id).
+HERE = "l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+
+ORPHANS = f"""
 SELECT t.id, t.code FROM tables t LEFT JOIN closures c ON c.table_id = t.id
 WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
     SELECT l.objid::bigint FROM pg_locks l
-    WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objsubid = 2 AND l.granted)
+    WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objsubid = 2 AND l.granted
+    AND {HERE})
 ORDER BY t.id LIMIT 200
+"""
+#: The servers connected to this database (their names end their application_name).
+SERVERS = """
+SELECT application_name FROM pg_stat_activity
+WHERE datname = current_database() AND application_name LIKE 'fivehundred serve %%'
 """
 
 
@@ -154,6 +166,11 @@ class Cluster:
         cursor = await self._locks.execute(ORPHANS, (LOCK_CLASS,))
         taken = 0
         for table_id, code in await cursor.fetchall():
+            known = self.hub.tables.get(code)
+            if known is not None and known.owned:
+                # played here already: a second take of a lock this session holds would
+                # succeed (they nest) and make a second table
+                continue
             if not await self.try_lock(table_id):
                 continue
             started = time.monotonic()
@@ -195,10 +212,7 @@ class Cluster:
                     continue
             try:
                 await self.scan()
-                cursor = await self._locks.execute(
-                    "SELECT application_name FROM pg_stat_activity "
-                    "WHERE application_name LIKE 'fivehundred serve %%'"
-                )
+                cursor = await self._locks.execute(SERVERS)
                 alive = {row[0].rsplit(" ", 1)[-1] for row in await cursor.fetchall()}
                 self.hub.servers_alive(alive)
             except Exception:

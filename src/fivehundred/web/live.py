@@ -48,7 +48,7 @@ from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
-from fivehundred.web.guard import Limits, close_reason, json_depth
+from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
 
@@ -221,9 +221,16 @@ class Connection:
         self.queue: asyncio.Queue[str | tuple[int, str]] = asyncio.Queue(SEND_QUEUE)
         self.closing = False
         self.chats: deque[float] = deque()
+        #: (inbox id, version) of the message passed to the table's server and not yet
+        #: answered (several servers: :meth:`LiveTable._forward`)
+        self.forwarded: tuple[int, int] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_encoded(encode(message))
+
+    def waits_on(self, version: int) -> bool:
+        """It passed on a message chosen at ``version`` and waits for the answer."""
+        return self.forwarded is not None and self.forwarded[1] == version
 
     def send_encoded(self, text: str) -> None:
         """Queue a message already encoded by :func:`encode` (one view for many)."""
@@ -328,6 +335,8 @@ class LiveTable:
         self.remote: dict[str, tuple[frozenset[int], int]] = {}
         #: a newer action is in the log than in :attr:`model` (another server wrote it)
         self.stale = False
+        #: inbox id -> the connection here whose message was passed on and not answered
+        self.forwarded: dict[int, Connection] = {}
         self._puller: asyncio.Task[None] | None = None
         #: the rematch once started: its code and each person's new token by seat (kept
         #: in memory while the finished table is: a player who asks again gets theirs)
@@ -528,6 +537,7 @@ class LiveTable:
 
     def detach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
+        self.answered(conn)
         if conn.seat == views.SPECTATOR:
             self.spectators.discard(conn)
         elif self.connections.get(conn.seat) is conn:
@@ -554,9 +564,8 @@ class LiveTable:
             if not isinstance(message, dict):
                 raise Refusal("a message must be a JSON object with a 'type'")
             kind = message.get("type")
-            if kind == "action":
-                await self._client_action(conn, message)
-                return True
+            if kind == "action":  # made here: the game limits how often; passed on: not
+                return await self._client_action(conn, message)
             if kind == "chat":
                 self._chat(conn, message)
             elif kind == "resync":
@@ -587,7 +596,8 @@ class LiveTable:
             raise Refusal("this connection was replaced by a newer one")
         return conn.seat
 
-    async def _client_action(self, conn: Connection, message: dict[str, Any]) -> None:
+    async def _client_action(self, conn: Connection, message: dict[str, Any]) -> bool:
+        """A client's action: made here (True), or passed to the table's server (False)."""
         seat = self._acting_seat(conn)
         text, version = message.get("action"), message.get("version")
         if not isinstance(text, str) or not text or len(text) > 20:
@@ -595,57 +605,85 @@ class LiveTable:
         if not isinstance(version, int) or isinstance(version, bool):
             raise Refusal("version: must be the version of the view the action was chosen on")
         async with self.lock:
-            model = self.model
             if version != self.version:
                 conn.send(self.view(seat))
-                raise Refusal(
-                    f"the table has moved on (version {self.version}, not {version}): "
-                    "look again and choose"
-                )
-            if model.is_over:
-                raise Refusal("the game is over")
-            if self.closed is not None:
-                raise Refusal("this table was closed: nobody played at it for a while")
-            if model.to_move != seat:
-                raise Refusal(
-                    f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) "
-                    "is to move"
-                )
-            try:
-                action = parse_action(text.strip(), model.hand.phase)
-            except FiveHundredError as error:
-                raise Refusal(f"{text!r} is not an action now: {error}") from None
-            if action in model.legal_actions():  # the usual case: nothing to explain
-                await self._act(seat, action)
-                return
-            card = action_card(action)
-            if (
-                card >= 0
-                and model.hand.phase in ("play", "discard")
-                and not views.seat_observation(model, seat).hand >> card & 1
-            ):
-                # the same words for any card the seat cannot see: the engine's own
-                # (a dummy's face-down card, another hand) would tell where it lies
-                raise Refusal(f"{text.strip()} is not one of the cards you may play from")
-            refused = model.refusal(seat, action)
-            if refused is not None:  # in card language, the rule id kept in brackets
-                raise Refusal(error_text(refused, self.rules.joker_names, self.player_names()))
-            await self._act(seat, action)
+            action = self._checked(seat, version, text)
+            if self.owned:
+                await self._commit(seat, action, PERSON)
+                return True
+        await self._forward(conn, seat, version, action_text(action, self.rules.joker_names))
+        return False
 
-    async def _act(self, seat: int, action: Action) -> None:
-        """A person's checked action: made here, or passed to the server that owns the
-        table (its news brings the new view back)."""
-        if self.owned:
-            await self._commit(seat, action, PERSON)
-            return
-        text = action_text(action, self.rules.joker_names)
+    def _checked(self, seat: int, version: int, text: str) -> Action:
+        """``seat``'s action ``text`` chosen on the view of ``version``, checked against the
+        table as it is (the caller holds the lock), or :class:`Refusal` with the reason:
+        the same words for a client of this server and one whose server passed it on."""
+        model = self.model
+        if version != self.version:
+            raise Refusal(
+                f"the table has moved on (version {self.version}, not {version}): "
+                "look again and choose"
+            )
+        if model.is_over:
+            raise Refusal("the game is over")
+        if self.closed is not None:
+            raise Refusal("this table was closed: nobody played at it for a while")
+        if model.to_move != seat:
+            raise Refusal(
+                f"not your turn: seat {model.to_move} ({self.seat_name(model.to_move)}) is to move"
+            )
         try:
-            await self.hub.store.call(
-                self.hub.store.store.forward, self.id, self.code, self.version, seat, text
+            action = parse_action(text.strip(), model.hand.phase)
+        except FiveHundredError as error:
+            raise Refusal(f"{text!r} is not an action now: {error}") from None
+        if action in model.legal_actions():  # the usual case: nothing to explain
+            return action
+        card = action_card(action)
+        if (
+            card >= 0
+            and model.hand.phase in ("play", "discard")
+            and not views.seat_observation(model, seat).hand >> card & 1
+        ):
+            # the same words for any card the seat cannot see: the engine's own
+            # (a dummy's face-down card, another hand) would tell where it lies
+            raise Refusal(f"{text.strip()} is not one of the cards you may play from")
+        refused = model.refusal(seat, action)
+        if refused is not None:  # in card language, the rule id kept in brackets
+            raise Refusal(error_text(refused, self.rules.joker_names, self.player_names()))
+        return action
+
+    async def _forward(self, conn: Connection, seat: int, version: int, text: str) -> None:
+        """Pass a person's checked action (or ``undo``) to the server that owns the table:
+        its news brings the new view back, or its refusal (``refused:``) the reason, to this
+        connection. One at a time per connection and version: a client that sends again
+        before the answer is refused here."""
+        if conn.waits_on(version):
+            raise Refusal("your last message is still on its way to the table's server: wait")
+        try:
+            forwarded = await self.hub.store.call(
+                self.hub.store.store.forward, self.id, self.code, version, seat, text
             )
         except Exception:
             log.exception("table %s: could not pass %s to its server", self.code, text)
-            raise Refusal("the server could not pass that action on; try again") from None
+            raise Refusal("the server could not pass that on; try again") from None
+        self.answered(conn)
+        conn.forwarded = (forwarded, version)
+        self.forwarded[forwarded] = conn
+
+    def answered(self, conn: Connection) -> None:
+        """``conn`` waits for no answer of the table's server any more."""
+        if conn.forwarded is not None:
+            self.forwarded.pop(conn.forwarded[0], None)
+            conn.forwarded = None
+
+    def refused_there(self, forwarded: int, reason: str) -> None:
+        """The table's server refused the message passed on as ``forwarded``: its sender
+        (a client of this server) is told why."""
+        conn = self.forwarded.get(forwarded)
+        if conn is None:
+            return
+        self.answered(conn)
+        conn.send({"type": "error", "message": reason, "version": self.version})
 
     def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
         text = message.get("text")
@@ -692,9 +730,7 @@ class LiveTable:
         if not all(s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat):
             raise Refusal("undo is only for a table where every other seat is a computer player")
         if not self.owned:
-            await self.hub.store.call(
-                self.hub.store.store.forward, self.id, self.code, self.version, seat, "undo"
-            )
+            await self._forward(conn, seat, self.version, "undo")
             return
         await self._undo_seat(seat)
 
@@ -883,6 +919,8 @@ class LiveTable:
                 changed = True
         self.closed = row.closed
         if with_log and row.actions != self.log:
+            for conn in list(self.forwarded.values()):
+                self.answered(conn)  # versions were taken back: wait for nothing older
             self.log = list(row.actions)
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
@@ -924,6 +962,9 @@ class LiveTable:
                     self.log.append((seat, text, by))
                     self.last_change = time.monotonic()
                     self.turn_started = time.time()
+                    mover = self.connections.get(seat)
+                    if mover is not None and mover.waits_on(version - 1):
+                        self.answered(mover)  # its action was made
                     self.broadcast()
             except (ValueError, FiveHundredError) as error:
                 log.info("table %s: read again (%s)", self.code, error)
@@ -950,32 +991,25 @@ class LiveTable:
                 return
 
     async def drain_inbox(self) -> None:
-        """Make the actions clients of other servers passed here (the owner)."""
+        """Make the actions clients of other servers passed here (the owner), checked as
+        this server's own clients' are; each refusal goes back to the sender's server
+        (``refused:CODE:ID:REASON``), which tells its client."""
         if not self.owned:
             return
         rows = await self.hub.store.call(self.hub.store.store.take_inbox, self.id)
-        for version, seat, text in rows:
-            if text == "undo":
-                with contextlib.suppress(Refusal):
+        for forwarded, version, seat, text in rows:
+            try:
+                if text == "undo":
                     await self._undo_seat(seat)
-                continue
-            async with self.lock:
-                model = self.model
-                if (
-                    not self.owned
-                    or not self.live
-                    or version != self.version
-                    or model.to_move != seat
-                ):
-                    continue  # chosen on an older view: the client has the newer one
-                try:
-                    action = parse_action(text, model.hand.phase)
-                except FiveHundredError:
                     continue
-                if model.refusal(seat, action) is not None:
-                    continue
-                with contextlib.suppress(Refusal):
-                    await self._commit(seat, action, PERSON)
+                async with self.lock:
+                    if not self.owned:
+                        raise Refusal("the table moved to another server: try again")
+                    await self._commit(seat, self._checked(seat, version, text), PERSON)
+            except Refusal as refusal:
+                cluster = self.hub.cluster
+                if cluster is not None:
+                    await cluster.notify(f"refused:{self.code}:{forwarded}:{refusal}")
 
     def start(self) -> None:
         if not self.owned:
@@ -1078,9 +1112,15 @@ class Hub:
         elif kind == "inbox":
             if table.owned:
                 self.spawn(table.drain_inbox())
+        elif kind == "refused":
+            forwarded, _, reason = rest.partition(":")
+            with contextlib.suppress(ValueError):
+                table.refused_there(int(forwarded), reason)
         elif kind == "own":
             if rest != me:
                 table.remote.clear()  # everyone says again who is connected
+                for conn in list(table.forwarded.values()):
+                    table.answered(conn)  # the new owner answers what is in the inbox
                 table.announce()
                 table.request_pull()
         elif kind == "here":
@@ -1177,9 +1217,22 @@ class Hub:
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
 
-    def tables_of(self, owner: str) -> int:
-        """Unfinished tables ``owner`` (an address) created."""
+    async def tables_of(self, owner: str) -> int:
+        """Unfinished tables ``owner`` (an address) created: through any server, where
+        several share the database (each knows only those it holds)."""
+        if self.cluster is not None:
+            return await self.store.call(self.store.store.tables_created_by, owner)
         return sum(1 for t in self.tables.values() if t.owner == owner and t.live)
+
+    async def take_token(self, buckets: Buckets, what: str, key: str) -> float:
+        """Take a token from ``key``'s bucket of ``what``: 0 if there was one, else the
+        seconds until there is. Several servers share the buckets in the database (a
+        visitor's requests spread over them by the load balancer count together)."""
+        if self.cluster is not None:
+            return await self.store.call(
+                self.store.store.take_token, f"{what}:{key}", buckets.per_minute, buckets.burst
+            )
+        return buckets.take(key)
 
     def connection_count(self) -> int:
         return sum(len(t.connections) + len(t.spectators) for t in self.tables.values())
@@ -1189,6 +1242,8 @@ class Hub:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 await self.expire()
+                if self.cluster is not None:
+                    await self.store.call(self.store.store.forget_buckets)
             except Exception:
                 log.exception("the expiry of tables failed; trying again later")
 
@@ -1401,40 +1456,78 @@ class Hub:
             for seat, player in enumerate(seat_players)
         ]
         table_seed = seed if seed is not None else secrets.randbits(62)
-        for _ in range(20):
-            code = new_code()
-            table_id = await self.store.call(
-                self.store.store.create_table,
-                code,
-                name or f"Table {code}",
-                rules.to_dict(),
-                options,
-                table_seed,
-                seat_rows,
+        chosen = None
+        owned = self.cluster is None
+        if self.cluster is not None:
+            # the table's lock is taken before the table exists: no other server (nor
+            # this one's look for orphaned tables) can take it over while it is made
+            chosen = await self.store.call(self.store.store.next_table_id)
+            owned = await self.cluster.try_lock(chosen)
+        try:
+            table = await self._insert(
+                rules, seat_rows, name, options, table_seed, chosen, owned, owner
             )
-            if table_id is not None:
-                break
-        else:
-            raise RuntimeError("no free table code")
-        row = TableRow(
-            id=table_id,
-            code=code,
-            name=name or f"Table {code}",
-            rules=rules.to_dict(),
-            options=options,
-            seed=table_seed,
-            created=time.time(),
-            finished=None,
-            winner=None,
-            scores=[],
-            hands_played=0,
-            seats=seat_rows,
-        )
-        table = LiveTable(self, row)
-        table.owner = owner
-        if self.cluster is not None:  # another server may have taken it already: it plays it
-            table.owned = await self.cluster.try_lock(table_id)
-        self.tables[code] = table
+        except BaseException:
+            if chosen is not None and owned:
+                await self.cluster.unlock(chosen)
+            raise
         table.start()
-        log.info("table %s created: %s, seats %s", code, rules.describe(), ", ".join(seat_players))
+        log.info(
+            "table %s created: %s, seats %s",
+            table.code,
+            rules.describe(),
+            ", ".join(seat_players),
+        )
         return table
+
+    async def _insert(
+        self,
+        rules: Rules,
+        seat_rows: list[SeatRow],
+        name: str | None,
+        options: dict[str, Any],
+        table_seed: int,
+        chosen: int | None,
+        owned: bool,
+        owner: str | None,
+    ) -> LiveTable:
+        """Write a new table and keep it in :attr:`tables`. Under :attr:`_loading`: a
+        look at the lobby meanwhile (:meth:`get` of its code) finds this table rather than
+        reading it a second time."""
+        async with self._loading:
+            for _ in range(20):
+                code = new_code()
+                table_id = await self.store.call(
+                    self.store.store.create_table,
+                    code,
+                    name or f"Table {code}",
+                    rules.to_dict(),
+                    options,
+                    table_seed,
+                    seat_rows,
+                    chosen,
+                    owner if self.cluster is not None else None,  # the limits are shared
+                )
+                if table_id is not None:
+                    break
+            else:
+                raise RuntimeError("no free table code")
+            row = TableRow(
+                id=table_id,
+                code=code,
+                name=name or f"Table {code}",
+                rules=rules.to_dict(),
+                options=options,
+                seed=table_seed,
+                created=time.time(),
+                finished=None,
+                winner=None,
+                scores=[],
+                hands_played=0,
+                seats=seat_rows,
+            )
+            table = LiveTable(self, row)
+            table.owned = owned
+            table.owner = owner
+            self.tables[code] = table
+            return table

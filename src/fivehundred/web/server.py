@@ -196,7 +196,7 @@ def create_app(
     workers: int | None = None,
     allow_seeds: bool = False,
     limits: Limits | None = None,
-    cluster: bool = False,
+    cluster: bool | None = None,
     cluster_heartbeat: float = 1.0,
     accounts_config: AccountsConfig | None = None,
     review_games: bool = False,
@@ -207,9 +207,10 @@ def create_app(
     only: whoever knows the seed knows every card). ``limits``: the fair-use limits and
     the allowed hosts (default :data:`UNLIMITED`). Raises
     :class:`~fivehundred.web.store.StoreError` if the database cannot be used, ValueError
-    if a limit is out of its range. With ``cluster`` (PostgreSQL only) the server shares the tables with every
+    if a limit is out of its range. On PostgreSQL the server shares the tables with every
     other server of the same database (:mod:`fivehundred.web.cluster`; ``cluster_heartbeat``:
-    seconds between its looks for tables whose server died). ``review_games``: review each
+    seconds between its looks for tables whose server died) unless ``cluster`` is False
+    (None: on PostgreSQL; SQLite serves one process). ``review_games``: review each
     finished game in the background for the player pages (web/reviews.py; CPU: off unless
     asked, ``fivehundred serve`` asks)."""
     limits = dataclasses.replace(limits) if limits is not None else dataclasses.replace(UNLIMITED)
@@ -233,7 +234,7 @@ def create_app(
         decider = Decider(workers, limits.decision_seconds)
         decider.observe = decided
         hub = Hub(store, decider, allow_seeds, limits)
-        if cluster and store.store.is_postgres:  # any number of servers may share it
+        if cluster is not False and store.store.is_postgres:  # any number of servers
             from fivehundred.web.cluster import Cluster
 
             hub.cluster = Cluster(store.store.url, hub, cluster_heartbeat)
@@ -323,8 +324,8 @@ def create_app(
             raise ApiError(404, f"no table {shown(code)}")
         return table
 
-    def take_token(buckets: Buckets, request: Request, what: str) -> None:
-        wait = buckets.take(_client(request))
+    async def take_token(buckets: Buckets, request: Request, what: str) -> None:
+        wait = await hub().take_token(buckets, what, _client(request))
         if wait > 0:
             metrics.refused(f"rate_{what}")
             raise ApiError(
@@ -373,7 +374,7 @@ def create_app(
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
         client = _client(request)
-        if hub().tables_of(client) >= limits.tables_per_client:
+        if await hub().tables_of(client) >= limits.tables_per_client:
             metrics.refused("tables_per_client")
             raise ApiError(
                 429,
@@ -388,7 +389,7 @@ def create_app(
                 "the server has as many tables as it can play; try later",
                 {"Retry-After": str(int(limits.sweep_seconds) + 1)},
             )
-        take_token(creating, request, "table")
+        await take_token(creating, request, "table")
         table = await hub().create(rules, seat_players, name, options, body.seed, client)
         return {"table": table.code, "url": f"/t/{table.code}"}
 
@@ -420,7 +421,7 @@ def create_app(
         name = body.name.strip()
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
-        take_token(seating, request, "seat")
+        await take_token(seating, request, "seat")
         name, account = await accounts.seat_name(request, name)  # an account's name is its own
         try:
             token = await table.take_seat(seat, name)

@@ -15,7 +15,7 @@ import contextlib
 import hashlib
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,8 +116,68 @@ inbox = sa.Table(
     sa.Index("ix_inbox_table", "table_id"),
 )
 
+#: The per-address limits shared by several servers on one PostgreSQL (each server's own
+#: when alone): who created each table (the unfinished tables an address may have) ...
+creators = sa.Table(
+    "creators",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Index("ix_creators_address", "address"),
+)
+
+#: ... and the token buckets (``what:address``): tokens left at ``at``, full again at
+#: ``full_at`` (then the row is as good as none, and is deleted: :meth:`Store.forget_buckets`).
+buckets = sa.Table(
+    "buckets",
+    metadata,
+    sa.Column("name", sa.String(120), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("full_at", sa.Float, nullable=False),
+    sa.Index("ix_buckets_full_at", "full_at"),
+)
+
+#: Take a token from a shared bucket (PostgreSQL): one statement, so that two servers
+#: taking the last token at once cannot both have it. No row back: there was none.
+TAKE_TOKEN = sa.text(
+    """
+INSERT INTO buckets AS b (name, tokens, at, full_at)
+VALUES (:name, :burst - 1.0, :now, :now + 1.0 / :rate)
+ON CONFLICT (name) DO UPDATE SET
+    tokens = LEAST(:burst, b.tokens + (:now - b.at) * :rate) - 1.0,
+    at = :now,
+    full_at = :now + (:burst + 1.0 - LEAST(:burst, b.tokens + (:now - b.at) * :rate)) / :rate
+WHERE LEAST(:burst, b.tokens + (:now - b.at) * :rate) >= 1.0
+RETURNING b.tokens
+"""
+)
+#: The database's clock (every server's buckets count on one clock), seconds.
+NOW = sa.text("SELECT extract(epoch FROM clock_timestamp())::float8")
+
 #: The PostgreSQL channel of the servers' notifications (payloads: cluster.py).
 CHANNEL = "fivehundred"
+#: The PostgreSQL advisory lock under which a server creates or migrates the schema
+#: (servers started together on an empty database take turns).
+SCHEMA_LOCK = 500_000
+
+
+@contextlib.contextmanager
+def schema_transaction(engine: Engine) -> Iterator[Connection]:
+    """A transaction for creating or migrating tables: on PostgreSQL it holds
+    :data:`SCHEMA_LOCK` (two servers starting together on an empty database would both
+    create a table, and one would fail)."""
+    with engine.begin() as db:
+        if engine.dialect.name == "postgresql":
+            db.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+        yield db
+
+
+def create_schema(schema: sa.MetaData, engine: Engine) -> None:
+    """Create the tables of ``schema`` that are missing (:func:`schema_transaction`)."""
+    with schema_transaction(engine) as db:
+        schema.create_all(db)
+
 
 #: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
 MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
@@ -259,9 +319,10 @@ class Store:
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
 
     def _prepare(self) -> None:
-        """Create the schema, or check and migrate an existing one."""
-        metadata.create_all(self.engine)
-        with self.engine.begin() as db:
+        """Create the schema, or check and migrate an existing one (on PostgreSQL under
+        :data:`SCHEMA_LOCK`: one server at a time)."""
+        with schema_transaction(self.engine) as db:
+            metadata.create_all(db)
             row = db.execute(
                 sa.select(schema_info.c.value).where(schema_info.c.key == "version")
             ).first()
@@ -300,13 +361,19 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seat_rows: Sequence[SeatRow],
+        table_id: int | None = None,
+        creator: str | None = None,
     ) -> int | None:
-        """Insert a table; None if the code is taken."""
+        """Insert a table (with the id ``table_id`` from :meth:`next_table_id`, else a new
+        one; made by the address ``creator``, where servers share the limits); None if the
+        code is taken."""
         with self.engine.begin() as db:
             if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
                 return None
+            chosen = {} if table_id is None else {"id": table_id}
             result = db.execute(
                 tables.insert().values(
+                    **chosen,
                     code=code,
                     name=name,
                     rules=json.dumps(rules),
@@ -334,7 +401,59 @@ class Store:
                     for s in seat_rows
                 ],
             )
+            if creator is not None:
+                db.execute(creators.insert().values(table_id=table_id, address=creator))
             return table_id
+
+    def tables_created_by(self, address: str) -> int:
+        """Unfinished tables (neither over nor closed) ``address`` created."""
+        with self.engine.connect() as db:
+            query = (
+                sa.select(sa.func.count())
+                .select_from(
+                    creators.join(tables, tables.c.id == creators.c.table_id).outerjoin(
+                        closures, closures.c.table_id == creators.c.table_id
+                    )
+                )
+                .where(
+                    creators.c.address == address,
+                    tables.c.finished.is_(None),
+                    closures.c.table_id.is_(None),
+                )
+            )
+            return int(db.execute(query).scalar_one())
+
+    def take_token(self, name: str, per_minute: float, burst: int) -> float:
+        """Take a token from the shared bucket ``name`` (PostgreSQL), as
+        :meth:`fivehundred.web.guard.Buckets.take` does from a server's own: 0 if there
+        was one, else the seconds until there is."""
+        rate = per_minute / 60.0
+        with self.engine.begin() as db:
+            now = float(db.execute(NOW).scalar_one())
+            values = {"name": name, "burst": float(burst), "now": now, "rate": rate}
+            if db.execute(TAKE_TOKEN, values).first() is not None:
+                return 0.0
+            row = db.execute(
+                sa.select(buckets.c.tokens, buckets.c.at).where(buckets.c.name == name)
+            ).one()
+        tokens = min(float(burst), row.tokens + (now - row.at) * rate)
+        return float(max(0.0, (1.0 - tokens) / rate))
+
+    def forget_buckets(self) -> int:
+        """Delete the shared buckets that are full again (as good as none); how many."""
+        with self.engine.begin() as db:
+            now = float(db.execute(NOW).scalar_one())
+            return int(db.execute(buckets.delete().where(buckets.c.full_at < now)).rowcount)
+
+    def next_table_id(self) -> int:
+        """An id for a table about to be created (PostgreSQL: drawn from the ids'
+        sequence, so that its server can hold the table's lock before the table exists)."""
+        with self.engine.begin() as db:
+            return int(
+                db.execute(
+                    sa.text("SELECT nextval(pg_get_serial_sequence('tables', 'id'))")
+                ).scalar_one()
+            )
 
     def take_seat(
         self, table_id: int, seat: int, name: str, hashed: str, code: str | None = None
@@ -360,19 +479,23 @@ class Store:
             )
             return [(a.version, a.seat, a.action, a.by) for a in db.execute(query)]
 
-    def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> None:
-        """Pass a client's action (or "undo") to the server that owns the table."""
+    def forward(self, table_id: int, code: str, version: int, seat: int, action: str) -> int:
+        """Pass a client's action (or "undo") to the server that owns the table; its id in
+        the inbox (the owner's refusal names it)."""
         with self.engine.begin() as db:
-            db.execute(
+            result = db.execute(
                 inbox.insert().values(
                     table_id=table_id, version=version, seat=seat, action=action, at=time.time()
                 )
             )
             self._notify(db, f"inbox:{code}")
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
 
-    def take_inbox(self, table_id: int) -> list[tuple[int, int, str]]:
-        """(version, seat, action) of the actions passed to the table's owner, in order;
-        each is deleted as it is taken (one taker only)."""
+    def take_inbox(self, table_id: int) -> list[tuple[int, int, int, str]]:
+        """(id, version, seat, action) of the actions passed to the table's owner, in
+        order; each is deleted as it is taken (one taker only)."""
         with self.engine.begin() as db:
             rows = list(
                 db.execute(
@@ -384,7 +507,7 @@ class Store:
             )
             if rows:
                 db.execute(inbox.delete().where(inbox.c.id.in_([r.id for r in rows])))
-            return [(r.version, r.seat, r.action) for r in rows]
+            return [(r.id, r.version, r.seat, r.action) for r in rows]
 
     def append_action(
         self,
