@@ -324,6 +324,17 @@ def create_app(
             raise ApiError(404, f"no table {shown(code)}")
         return table
 
+    async def may_create(client: str) -> None:
+        """429 if ``client`` (an address) has as many unfinished tables as one may have."""
+        if await hub().tables_of(client) >= limits.tables_per_client:
+            metrics.refused("tables_per_client")
+            raise ApiError(
+                429,
+                f"your address has {limits.tables_per_client} unfinished tables, "
+                "as many as one may have: finish or leave one first",
+                {"Retry-After": str(int(limits.sweep_seconds) + 1)},
+            )
+
     async def take_token(buckets: Buckets, request: Request, what: str) -> None:
         wait = await hub().take_token(buckets, what, _client(request))
         if wait > 0:
@@ -374,14 +385,7 @@ def create_app(
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
         client = _client(request)
-        if await hub().tables_of(client) >= limits.tables_per_client:
-            metrics.refused("tables_per_client")
-            raise ApiError(
-                429,
-                f"your address has {limits.tables_per_client} unfinished tables, "
-                "as many as one may have: finish or leave one first",
-                {"Retry-After": str(int(limits.sweep_seconds) + 1)},
-            )
+        await may_create(client)
         if len(hub().live_tables()) >= limits.max_live_tables:
             metrics.refused("server_full")
             raise ApiError(
@@ -552,14 +556,8 @@ def create_app(
     async def who_plays(request: Request, name: str, preset: str) -> tuple[str, Any, float, str]:
         # a press may make a table: the limits of creating one (per address) apply
         client = _client(request)
-        if hub().tables_of(client) >= limits.tables_per_client:
-            metrics.refused("tables_per_client")
-            raise ApiError(
-                429,
-                f"your address has {limits.tables_per_client} unfinished tables, "
-                "as many as one may have: finish or leave one first",
-            )
-        take_token(creating, request, "table")
+        await may_create(client)
+        await take_token(creating, request, "table")
         name, account = await accounts.seat_name(request, name)
         rating = 0.0
         if account is not None:
