@@ -428,3 +428,13 @@ async def test_the_full_screen_game_over_says_why_once(data_dir: Path) -> None:
         body = str(screen.body)
         assert body.count("went out backwards") == 1, body
         assert body.count(" wins!") + body.count(" win!") == 1, body
+
+
+def test_the_help_fits_80_columns_and_its_printed_forms_are_read() -> None:
+    """Every line of ``help`` fits a dumb terminal, and it names the printed forms that
+    are read back (test_every_printed_move_is_read_back reads them)."""
+    from fivehundred.tui.plain import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) <= 80
+    _, text = run_plain(["help", "quit"])
+    assert "JK as ♠  joker is ♠  calls A♥ as partner" in text
