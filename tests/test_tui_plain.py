@@ -370,9 +370,9 @@ def test_the_hand_heading_comes_first_and_long_lists_wrap_between_bids() -> None
     assert {"6NT", "10NT", "open_misere", "pass"} <= set(words)
 
 
-def test_a_five_handed_game_ended_backwards_says_why_once(data_dir: Path) -> None:
-    """R-GAME, five players: the game that ends when a player goes out backwards says so
-    exactly once (with the winner), and announces no hand after the last one."""
+def five_handed_game_ended_backwards() -> tuple[Session, str]:
+    """A five-handed game played in line mode until the contractor and the called partner
+    go out backwards together; the session and what line mode printed."""
     session = Session.new(
         Settings(preset="five_handed", seed=2, speed=0, opponents="random", partner="random")
     )
@@ -390,7 +390,13 @@ def test_a_five_handed_game_ended_backwards_says_why_once(data_dir: Path) -> Non
 
     out = io.StringIO()
     assert PlainGame(session, Person(), out).run() == 0
-    text = out.getvalue()
+    return session, out.getvalue()
+
+
+def test_a_five_handed_game_ended_backwards_says_why_once(data_dir: Path) -> None:
+    """R-GAME, five players: the game that ends when a player goes out backwards says so
+    exactly once (with the winner), and announces no hand after the last one."""
+    session, text = five_handed_game_ended_backwards()
     assert session.is_over
     assert text.count("went out backwards") == 1, text[-3000:]
     out_sides = [
@@ -403,3 +409,32 @@ def test_a_five_handed_game_ended_backwards_says_why_once(data_dir: Path) -> Non
     assert text.count("== Game over:") == 1
     finished = len(session.game.finished_hands)
     assert f"— Hand {finished + 1} ·" not in text  # no heading for a hand never played
+
+
+@pytest.mark.asyncio
+async def test_the_full_screen_game_over_says_why_once(data_dir: Path) -> None:
+    """The same game in the full-screen game: its game-over box gives the reason once."""
+    from fivehundred.tui.app import FiveHundredApp, TextScreen
+
+    session, _ = five_handed_game_ended_backwards()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, TextScreen):
+                break
+        screen = app.screen
+        assert isinstance(screen, TextScreen) and screen.title_text == "Game over"
+        body = str(screen.body)
+        assert body.count("went out backwards") == 1, body
+        assert body.count(" wins!") + body.count(" win!") == 1, body
+
+
+def test_the_help_fits_80_columns_and_its_printed_forms_are_read() -> None:
+    """Every line of ``help`` fits a dumb terminal, and it names the printed forms that
+    are read back (test_every_printed_move_is_read_back reads them)."""
+    from fivehundred.tui.plain import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) <= 80
+    _, text = run_plain(["help", "quit"])
+    assert "JK as ♠  joker is ♠  calls A♥ as partner" in text

@@ -4,6 +4,7 @@ score line, the person's seat and every card of the hand stay on the screen."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from typing import ClassVar
@@ -13,8 +14,9 @@ from textual.geometry import Region
 from textual.widget import Widget
 
 from fivehundred.actions import BID_BASE, JOKER_LEAD_BASE, MISERE, PASS, action_text
+from fivehundred.errors import RulesError
 from fivehundred.game import AUCTION, DISCARD, PLAY
-from fivehundred.rules import PRESETS
+from fivehundred.rules import PRESETS, SWITCH, VARIANT_REGISTRY, make_rules
 from fivehundred.tui import render, storage
 from fivehundred.tui.app import FiveHundredApp, TextScreen
 from fivehundred.tui.plain import PlainGame
@@ -139,18 +141,45 @@ async def test_every_preset_plays_a_hand_in_full_screen_at_80_by_24(preset: str)
     assert Session.resume().record() == session.record()
 
 
+def three_house_rules(preset: str) -> dict[str, bool]:
+    """Three house rules the preset accepts together, the last declared first (those that
+    add calls and phases: claim, slam_call, the house contracts, dead_hand…)."""
+    chosen: dict[str, bool] = {}
+    for variant in reversed(VARIANT_REGISTRY):
+        if not variant.house or variant.kind != SWITCH or len(chosen) == 3:
+            continue
+        with contextlib.suppress(RulesError):
+            make_rules(preset, {**chosen, variant.name: True})
+            chosen[variant.name] = True
+    assert len(chosen) == 3, (preset, chosen)
+    return chosen
+
+
+@pytest.mark.parametrize("house", [False, True], ids=["plain", "three-house-rules"])
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_every_preset_plays_a_whole_hand_in_line_mode_with_hints_and_undo(preset: str) -> None:
-    """``--plain``, a whole hand of every preset: the first time the person is to move in
-    each phase they ask for a hint, move, take the move back and move again."""
+def test_every_preset_plays_a_whole_hand_in_line_mode_with_hints_and_undo(
+    preset: str, house: bool
+) -> None:
+    """``--plain``, a whole hand of every preset (as it is, and with three house rules):
+    the first time the person is to move in each phase they ask for a hint, move, take
+    the move back and move again."""
+    variants = three_house_rules(preset) if house else {}
     session = Session.new(
-        Settings(preset=preset, seed=6, speed=0, opponents="random", partner="random")
+        Settings(
+            preset=preset,
+            seed=6,
+            speed=0,
+            opponents="random",
+            partner="random",
+            variants=dict(variants),
+        )
     )
+    assert session.rules == make_rules(preset, variants)
     out = io.StringIO()
     phases: list[str] = []
 
     class Person(io.StringIO):
-        """Answers each prompt: a bid in the first auction, then the first legal move;
+        """Answers each prompt: the highest bid in the auction, then the first legal move;
         stops once a hand is over."""
 
         queue: ClassVar[list[str]] = []
@@ -166,8 +195,9 @@ def test_every_preset_plays_a_whole_hand_in_line_mode_with_hints_and_undo(preset
             if phase == DISCARD:
                 move = " ".join(action_text(a, names) for a in legal[: session.hand.discards_left])
             else:
-                bids = [a for a in legal if a != PASS]
-                move = action_text(bids[0] if phase == AUCTION and bids else legal[0], names)
+                # the highest suit or no-trump bid, to take the kitty and its phases
+                bids = [a for a in legal if BID_BASE <= a < MISERE]
+                move = action_text(max(bids) if phase == AUCTION and bids else legal[0], names)
             if phase not in phases:
                 phases.append(phase)
                 self.queue.extend([move + "\n", "undo\n"])
@@ -180,11 +210,12 @@ def test_every_preset_plays_a_whole_hand_in_line_mode_with_hints_and_undo(preset
     finished = session.game.finished_hands[0]
     assert finished.contract >= 0 and (len(finished.tricks) == 10 or finished.is_misere)
     assert "== Hand 1 over ==" in text and "Traceback" not in text
-    assert {AUCTION, PLAY} <= set(phases)
+    # (with the claim house rule a computer contractor may claim every trick at once)
+    assert {AUCTION, PLAY} <= set(phases) or (house and AUCTION in phases), phases
     assert text.count("Hint: ") == text.count("Taken back.") == len(phases), text[-3000:]
     assert "Not understood" not in text and "Not allowed" not in text
-    names = render.seat_names(session.rules)
-    assert all(name in text for name in names[1:])
+    names = render.seat_names(session.rules)[1 : session.rules.players]
+    assert all(name in text for name in names), names
 
 
 @pytest.mark.asyncio

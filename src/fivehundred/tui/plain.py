@@ -43,7 +43,9 @@ HELP = """Commands:
   partner (5 seats) call:AH  or  alone
   house rules       hi_lo  double_misere  shields_double  patastrophe (bids);
                     slam  no_slam (after the kitty); a card to pass or to move;
-                    claim (on lead, the rest of the tricks); keep  throw (draw_pack)
+                    claim (on lead, the tricks left); keep  throw (draw_pack)
+  as printed        any move as the game writes it: 7♥  open misère  no slam
+                    JK as ♠  joker is ♠  calls A♥ as partner
   hint, h           what the computer would do here, and why
   undo, u           take back your last move (a whole kitty exchange at once)
   last, l           the last trick        score   the score sheet
