@@ -172,16 +172,14 @@ def only_winner(state: HandState, values: dict[Action, int]) -> Action | None:
 def best_line(state: HandState, first: Action) -> list[Action]:
     """``first``, then best play by both sides to the end of the hand (each side keeps
     its goal; ties go to the lowest action)."""
+    from fivehundred.solver import best_action
+
     line = [first]
     current = state.clone()
     current.apply(first)
     misere = current.is_misere
     while not current.is_over:
-        values = solver_values(current)
-        if wants_made(current) != misere:
-            action = max(values, key=lambda a: (values[a], -a))
-        else:
-            action = min(values, key=lambda a: (values[a], a))
+        action = best_action(solver_values(current), wants_made(current) != misere)
         line.append(action)
         current.apply(action)
     return line
