@@ -22,7 +22,6 @@ from importlib import resources
 from typing import Any
 
 from fivehundred.actions import (
-    BID_BASE,
     CLAIM,
     MISERE,
     OPEN_MISERE,
@@ -31,6 +30,7 @@ from fivehundred.actions import (
     action_text,
     bid_strain,
     bid_tricks,
+    is_suit_bid,
     parse_play,
 )
 from fivehundred.cards import JOKER, NO_TRUMPS
@@ -59,7 +59,7 @@ def contract_kind(contract: Action) -> str:
 
 def puzzle_contract(contract: Action) -> bool:
     """Contracts puzzles are made from: the bids and (open) misère."""
-    return BID_BASE <= contract < MISERE or contract in (MISERE, OPEN_MISERE)
+    return is_suit_bid(contract) or contract in (MISERE, OPEN_MISERE)
 
 
 def needed(contract: Action) -> int:
