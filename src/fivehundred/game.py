@@ -1161,6 +1161,19 @@ class HandState:
             state.apply(action)
         return state
 
+    def play_key(self) -> tuple[object, ...]:
+        """What a search of the play from here depends on, to memoise it by (the tricks
+        each side has won apart): the hands, the trick in progress, the seat to move, the
+        suits led and the voids shown, the tricks played."""
+        return (
+            tuple(self.hands),
+            tuple(self.trick_actions),
+            self.to_move,
+            self.suits_led,
+            tuple(self.void_shown),
+            len(self.tricks),
+        )
+
     def __repr__(self) -> str:
         return (
             f"<HandState phase={self.phase} to_move={self.to_move} "
@@ -1178,15 +1191,7 @@ def _exhaustive_line(state: HandState) -> list[Action]:
     def value(s: HandState) -> int:
         if s.is_over:
             return sum(s.tricks_won[seat] for seat in team)
-        key = (
-            tuple(s.hands),
-            tuple(s.trick_actions),
-            s.to_move,
-            s.suits_led,
-            tuple(s.void_shown),
-            len(s.tricks),
-            sum(s.tricks_won[seat] for seat in team),
-        )
+        key = (*s.play_key(), sum(s.tricks_won[seat] for seat in team))
         if key not in memo:
             values = [value(_after(s, a)) for a in s._card_plays()]
             memo[key] = max(values) if s.to_move in team else min(values)

@@ -22,6 +22,7 @@ from fivehundred.actions import (
     bid_strain,
     bid_tricks,
     is_misere,
+    is_suit_bid,
 )
 from fivehundred.rules import AVONDALE, ORIGINAL_1904, PERFECT, WIN_1904, Rules
 
@@ -144,7 +145,7 @@ def score_hand(
             value = bid_value(contract + 5, rules) if made else value + SLAM_CALL_PENALTY
         else:
             made = team_tricks >= bid_tricks(contract)
-        if made and not slam and contract < MISERE and team_tricks == len(trick_winners) == 10:
+        if made and not slam and is_suit_bid(contract) and team_tricks == len(trick_winners) == 10:
             value = max(value, SLAM_MINIMUM)
         for seat, won in enumerate(tricks_won):
             if seat not in team and defenders_score:

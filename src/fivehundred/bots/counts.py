@@ -34,12 +34,13 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import Action, action_card, bid_strain, is_misere, is_suit_bid, plays_alone
+from fivehundred.actions import Action, action_card, bid_strain, is_suit_bid, plays_alone
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
-from fivehundred.bots.memory import context_for
+from fivehundred.bots.memory import context_for, play_context, tricks_played_in, void_cards
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
+from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
 from fivehundred.scoring import side_of_seats
 
@@ -106,12 +107,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     """Every active seat's hand, the cards this seat sees where they are and the unseen ones
     dealt at random within the constraints (None if no deal was found)."""
     seats = obs.rules.seats
-    ctx = context_for(
-        obs.trump if obs.trump >= 0 else NO_TRUMPS,
-        is_misere(obs.contract),
-        obs.joker_suits,
-        obs.rules.j5_no_trumps,
-    )
+    ctx = play_context(obs)
     hands = [0] * seats
     for seat, mask in obs.exposed:
         hands[seat] |= mask
@@ -126,9 +122,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     for s in to_fill:
         if s in dict(obs.exposed) or s == obs.seat:
             continue  # a dummy shows no void: its face-down cards may hold the suit
-        for suit in range(4):
-            if obs.voids[s] >> suit & 1:
-                forbidden[s] |= ctx.follow_masks[suit]
+        forbidden[s] |= void_cards(obs, ctx, s)
     if obs.seat in forbidden and obs.trick and not obs.hand & ctx.follow_masks[obs.led_suit]:
         # A dummy to play with no face-up card of the led suit may discard: deal its
         # face-down cards none of the suit, so that the search's choices are the legal ones.
@@ -149,12 +143,7 @@ def sample_hands(obs: Observation, rng: random.Random, tries: int = 30) -> list[
     if contractor in need and 0 <= obs.trump < NO_TRUMPS and is_suit_bid(obs.contract):
         follow = ctx.follow_masks[obs.trump]
         trumps = unseen & follow & ~forbidden[contractor]
-        played_trumps = sum(
-            1
-            for plays, _ in obs.tricks
-            for seat, a in plays
-            if seat == contractor and follow >> action_card(a) & 1
-        )
+        played_trumps = tricks_played_in(obs, contractor, follow)
         share = trumps.bit_count() * 2 // max(3, len(to_fill))
         wanted_trumps = max(0, min(need[contractor], 5 - played_trumps, share))
         trump_pool = [c for c in iter_cards(trumps) if c not in must]
@@ -252,74 +241,74 @@ def selfish_utility(obs: Observation, team: float, total: int, mine: int, side: 
     return 10 * mine - (side * value + 10 * max(0, defence - mine)) / others
 
 
+def deal_side(
+    obs: Observation, contracting: Sequence[int], active: Sequence[int], hands: Sequence[CardMask]
+) -> Sequence[int]:
+    """The contracting side in a sampled deal: five players, before the called card shows,
+    the contractor and whoever holds it in this deal."""
+    if obs.rules.called_partner and not obs.partners and obs.called_card >= 0:
+        return (obs.contractor, *(s for s in active if hands[s] >> obs.called_card & 1))
+    return contracting
+
+
+def solve_values(
+    obs: Observation,
+    ctx: PlayContext,
+    active: Sequence[int],
+    side: Sequence[int],
+    hands: Sequence[CardMask],
+    won: int,
+) -> dict[Action, int]:
+    """Double dummy from ``obs``'s position in a deal of ``hands``: for each legal action,
+    ``side``'s final trick total (``won`` already)."""
+    from fivehundred.solver import Position, values_position
+
+    pos = Position.build(
+        ctx,
+        active,
+        side,
+        hands,
+        obs.seat,
+        [(seat, action_card(a)) for seat, a in obs.trick],
+        obs.led_suit,
+        obs.suits_led,
+        obs.voids,
+        obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+        won,
+    )
+    return values_position(pos)
+
+
 def search(player: _Searcher, obs: Observation) -> tuple[Action, str]:
     """The PIMC search at the other counts: :func:`sample_hands` deals, each solved
     double-dummy, stopping after :data:`PLAY_NODE_BUDGET` positions; the action with the
     best total utility is played. Five players: before the called card shows, the seat
     holding it in each deal is the contractor's partner. Three or five players
     (:data:`SELFISH_COUNTS`), a defender weighs its own tricks too."""
-    from fivehundred.solver import Position, values_position
-
     rng = random.Random(player.rng.random())
-    ctx = context_for(
-        obs.trump if obs.trump >= 0 else NO_TRUMPS,
-        is_misere(obs.contract),
-        obs.joker_suits,
-        obs.rules.j5_no_trumps,
-    )
+    ctx = play_context(obs)
     rules = obs.rules
     active = obs.active or tuple(range(rules.seats))
-    unknown_partner = rules.called_partner and not obs.partners and obs.called_card >= 0
     if obs.contractor >= 0:
         contracting: tuple[int, ...] = (obs.contractor, *obs.partners)
     else:
         sides = side_of_seats(rules)
         contracting = tuple(s for s in active if sides[s] == sides[obs.seat])
-    trick = [(seat, action_card(a)) for seat, a in obs.trick]
-    not_renounced = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
     totals: dict[Action, float] = dict.fromkeys(obs.legal, 0.0)
     solved: list[tuple[dict[Action, int], dict[Action, int], int, bool]] = []
     for _ in deal_numbers(player.deals_for(obs)):
         hands = sample_hands(obs, rng)
         if hands is None:
             continue
-        side = contracting
-        if unknown_partner:
-            side = (obs.contractor, *(s for s in active if hands[s] >> obs.called_card & 1))
+        side = deal_side(obs, contracting, active, hands)
         won = sum(obs.tricks_won[s] for s in side)
-        pos = Position.build(
-            ctx,
-            active,
-            side,
-            hands,
-            obs.seat,
-            trick,
-            obs.led_suit,
-            obs.suits_led,
-            obs.voids,
-            not_renounced,
-            won,
-        )
-        values = values_position(pos)
+        values = solve_values(obs, ctx, active, side, hands, won)
         if not set(totals) <= set(values):
             continue
         selfish = len(active) in SELFISH_COUNTS and obs.contractor >= 0 and obs.seat not in side
         mine: dict[Action, int] = {}
         if selfish:
-            alone = Position.build(
-                ctx,
-                active,
-                (obs.seat,),
-                hands,
-                obs.seat,
-                trick,
-                obs.led_suit,
-                obs.suits_led,
-                obs.voids,
-                not_renounced,
-                obs.tricks_won[obs.seat],
-            )
-            mine = values_position(alone)
+            mine = solve_values(obs, ctx, active, (obs.seat,), hands, obs.tricks_won[obs.seat])
         solved.append((values, mine, len(side), selfish))
     game = player.game_chance(obs, [(1.0, values) for values, _, _, _ in solved])
     for values, mine, size, selfish in solved:

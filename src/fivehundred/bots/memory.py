@@ -25,6 +25,44 @@ def context_for(
     return make_context(trump, misere, joker_suits, j5)
 
 
+def play_context(obs: Observation) -> PlayContext:
+    """The play context of the hand ``obs`` sees: its trump (no trumps where none is set),
+    misère as the contract says (hi/lo is not one, R-HOUSE), the jokers' nominations."""
+    trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
+    return context_for(trump, is_misere(obs.contract), obs.joker_suits, obs.rules.j5_no_trumps)
+
+
+def played_by_seat(obs: Observation) -> list[CardMask]:
+    """The cards each seat has played this hand (the trick in progress too)."""
+    played = [0] * obs.rules.seats
+    for plays, _ in obs.tricks:
+        for seat, action in plays:
+            played[seat] |= 1 << action_card(action)
+    for seat, action in obs.trick:
+        played[seat] |= 1 << action_card(action)
+    return played
+
+
+def tricks_played_in(obs: Observation, seat: int, cards: CardMask) -> int:
+    """How many of ``cards`` (a suit's, the trumps') ``seat`` has played in the completed
+    tricks."""
+    return sum(
+        1
+        for plays, _ in obs.tricks
+        for player, action in plays
+        if player == seat and cards >> action_card(action) & 1
+    )
+
+
+def void_cards(obs: Observation, ctx: PlayContext, seat: int) -> CardMask:
+    """The cards of every suit ``seat`` has shown void in (it cannot hold them)."""
+    cards = 0
+    for suit in range(4):
+        if obs.voids[seat] >> suit & 1:
+            cards |= ctx.follow_masks[suit]
+    return cards
+
+
 def bidding_context(strain: int) -> PlayContext:
     """The play context a bid in ``strain`` would have (no joker nominated)."""
     return context_for(strain, False, (-1, -1))
@@ -66,7 +104,7 @@ class TableView:
         self.trump = obs.trump if obs.trump >= 0 else NO_TRUMPS
         self.misere = is_misere(obs.contract)  # hi/lo is not one (R-HOUSE)
         self.nt = self.trump == NO_TRUMPS
-        self.ctx = context_for(self.trump, self.misere, obs.joker_suits, obs.rules.j5_no_trumps)
+        self.ctx = play_context(obs)
         self.contractor = obs.contractor
         self.active = obs.active or tuple(range(obs.rules.seats))
         sides = side_of_seats(obs.rules)

@@ -55,7 +55,6 @@ from fivehundred.actions import (
     Action,
     action_card,
     bid_tricks,
-    is_misere,
     is_suit_bid,
 )
 from fivehundred.bots import counts, equity
@@ -63,7 +62,12 @@ from fivehundred.bots.base import Player, say
 from fivehundred.bots.belief import CallModel
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.house import house_action, house_bid, without_claim
-from fivehundred.bots.memory import context_for
+from fivehundred.bots.memory import (
+    play_context,
+    played_by_seat,
+    tricks_played_in,
+    void_cards,
+)
 from fivehundred.bots.simulate import Read, auction_reads, bid_by_simulation, discard_by_simulation
 from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
@@ -75,7 +79,7 @@ from fivehundred.scoring import bid_value, side_of_seats
 SOLVER_MISSING = "pip install 'fivehundred[solver]'"
 try:
     from fivehundred.bots import postpone
-    from fivehundred.solver import Position, values_position
+    from fivehundred.solver import Position, values_position  # noqa: F401  (is it built?)
 
     HAVE_SOLVER = True
 except ImportError as error:  # pragma: no cover - depends on the environment
@@ -239,12 +243,7 @@ class PimcPlayer(Player):
         reads = self._reads_for(obs)
         if not reads:
             return self._sample_once(obs, rng)
-        played = [0] * obs.rules.seats
-        for plays, _ in obs.tricks:
-            for seat, action in plays:
-                played[seat] |= 1 << action_card(action)
-        for seat, action in obs.trick:
-            played[seat] |= 1 << action_card(action)
+        played = played_by_seat(obs)
         best: tuple[int, list[CardMask] | None] = (99, None)
         for _ in range(4):
             hands = self._sample_once(obs, rng)
@@ -297,12 +296,7 @@ class PimcPlayer(Player):
 
     def _sample_once(self, obs: Observation, rng: random.Random) -> list[CardMask] | None:
         seats = obs.rules.seats
-        ctx = context_for(
-            obs.trump if obs.trump >= 0 else NO_TRUMPS,
-            is_misere(obs.contract),
-            obs.joker_suits,
-            obs.rules.j5_no_trumps,
-        )
+        ctx = play_context(obs)
         hands = [0] * seats
         hands[obs.seat] = obs.hand
         known = dict(obs.exposed)
@@ -317,21 +311,14 @@ class PimcPlayer(Player):
             return None
         forbidden = {s: 0 for s in to_fill}
         for s in to_fill:
-            for suit in range(4):
-                if obs.voids[s] >> suit & 1:
-                    forbidden[s] |= ctx.follow_masks[suit]
+            forbidden[s] |= void_cards(obs, ctx, s)
         cards = list(iter_cards(unseen))
         # What the auction says: the contractor holds its fair share of the trumps.
         contractor = obs.contractor
         trumps_first: list[int] = []
         if contractor in need and 0 <= obs.trump < NO_TRUMPS and is_suit_bid(obs.contract):
             trumps = unseen & ctx.follow_masks[obs.trump] & ~forbidden[contractor]
-            played_trumps = sum(
-                1
-                for plays, _ in obs.tricks
-                for seat, a in plays
-                if seat == contractor and ctx.follow_masks[obs.trump] >> action_card(a) & 1
-            )
+            played_trumps = tricks_played_in(obs, contractor, ctx.follow_masks[obs.trump])
             wanted = max(0, min(need[contractor], 5 - played_trumps, trumps.bit_count() * 2 // 3))
             pool = list(iter_cards(trumps))
             rng.shuffle(pool)
@@ -456,12 +443,7 @@ class PimcPlayer(Player):
 
     def search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
-        ctx = context_for(
-            obs.trump if obs.trump >= 0 else NO_TRUMPS,
-            is_misere(obs.contract),
-            obs.joker_suits,
-            obs.rules.j5_no_trumps,
-        )
+        ctx = play_context(obs)
         active = obs.active or tuple(range(obs.rules.seats))
         if obs.contractor >= 0:
             # Partners sit out of misère (none then); double misère counts both (R-HOUSE).
@@ -477,38 +459,15 @@ class PimcPlayer(Player):
         solved = 0
         weight_sum = 0.0
         model = self.call_model(obs)
-        played = [0] * obs.rules.seats
-        if model is not None:
-            for plays, _ in obs.tricks:
-                for seat, a in plays:
-                    played[seat] |= 1 << action_card(a)
-            for seat, a in obs.trick:
-                played[seat] |= 1 << action_card(a)
+        played = played_by_seat(obs) if model is not None else [0] * obs.rules.seats
         outcomes: list[tuple[float, dict[Action, int]]] = []
         worlds: list[tuple[float, list[CardMask]]] = []
         for _ in range(self.deals_for(obs)):
             hands = self.sample_hands(obs, rng)
             if hands is None:
                 continue
-            seats_for = contracting
-            if obs.rules.called_partner and not obs.partners and obs.called_card >= 0:
-                # Five players: the unrevealed partner is whoever holds the called card.
-                holder = [s for s in active if hands[s] >> obs.called_card & 1]
-                seats_for = (obs.contractor, *holder)
-            pos = Position.build(
-                ctx,
-                active,
-                seats_for,
-                hands,
-                obs.seat,
-                trick,
-                obs.led_suit,
-                obs.suits_led,
-                obs.voids,
-                obs.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
-                won,
-            )
-            values = values_position(pos)
+            side = counts.deal_side(obs, contracting, active, hands)
+            values = counts.solve_values(obs, ctx, active, side, hands, won)
             if not set(totals) <= set(values):
                 continue
             # The deal counts as much as its hands (as dealt) fit the others' calls.

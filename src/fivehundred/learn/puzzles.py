@@ -22,7 +22,6 @@ from importlib import resources
 from typing import Any
 
 from fivehundred.actions import (
-    BID_BASE,
     CLAIM,
     MISERE,
     OPEN_MISERE,
@@ -31,6 +30,7 @@ from fivehundred.actions import (
     action_text,
     bid_strain,
     bid_tricks,
+    is_suit_bid,
     parse_play,
 )
 from fivehundred.cards import JOKER, NO_TRUMPS
@@ -59,7 +59,7 @@ def contract_kind(contract: Action) -> str:
 
 def puzzle_contract(contract: Action) -> bool:
     """Contracts puzzles are made from: the bids and (open) misère."""
-    return BID_BASE <= contract < MISERE or contract in (MISERE, OPEN_MISERE)
+    return is_suit_bid(contract) or contract in (MISERE, OPEN_MISERE)
 
 
 def needed(contract: Action) -> int:
@@ -172,16 +172,14 @@ def only_winner(state: HandState, values: dict[Action, int]) -> Action | None:
 def best_line(state: HandState, first: Action) -> list[Action]:
     """``first``, then best play by both sides to the end of the hand (each side keeps
     its goal; ties go to the lowest action)."""
+    from fivehundred.solver import best_action
+
     line = [first]
     current = state.clone()
     current.apply(first)
     misere = current.is_misere
     while not current.is_over:
-        values = solver_values(current)
-        if wants_made(current) != misere:
-            action = max(values, key=lambda a: (values[a], -a))
-        else:
-            action = min(values, key=lambda a: (values[a], a))
+        action = best_action(solver_values(current), wants_made(current) != misere)
         line.append(action)
         current.apply(action)
     return line

@@ -64,6 +64,7 @@ from fivehundred.solver.position import Position, table
 
 __all__ = [
     "Position",
+    "best_action",
     "can_reach",
     "card_values",
     "claim_play_out",
@@ -176,15 +177,7 @@ def hi_lo_made(state: HandState) -> bool:
         won = s.tricks_won[contractor]
         if s.is_over or won > HI_LO_TRICKS:
             return won == HI_LO_TRICKS
-        key = (
-            tuple(s.hands),
-            tuple(s.trick_actions),
-            s.to_move,
-            s.suits_led,
-            tuple(s.void_shown),
-            len(s.tricks),
-            won,
-        )
+        key = (*s.play_key(), won)
         if key in memo:
             return memo[key]
         if solve_position(Position.from_state(s)) < HI_LO_TRICKS:
@@ -252,14 +245,18 @@ def claim_play_out(state: HandState) -> list[Action]:
     current.claim_plan = []  # play the line out by the rules of play alone
     team = {current.contractor, *current.partners}
     while not current.is_over:
-        values = _legal_values(current, team)
-        if current.to_move in team:
-            action = max(values, key=lambda a: (values[a], -a))
-        else:
-            action = min(values, key=lambda a: (values[a], a))
+        action = best_action(_legal_values(current, team), current.to_move in team)
         line.append(action)
         current.apply(action)
     return line
+
+
+def best_action(values: dict[Action, int], maximise: bool) -> Action:
+    """The action with the highest total (``maximise``) or the lowest, ties to the lowest
+    action: how a side picks its card from the solver's values."""
+    if maximise:
+        return max(values, key=lambda a: (values[a], -a))
+    return min(values, key=lambda a: (values[a], a))
 
 
 def _legal_values(state: HandState, team: set[int]) -> dict[Action, int]:

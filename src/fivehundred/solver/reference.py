@@ -27,14 +27,7 @@ def minimax(state: HandState) -> int:
     def further(s: HandState) -> int:
         if s.is_over:
             return 0
-        key = (
-            tuple(s.hands),
-            tuple(s.trick_actions),
-            s.to_move,
-            s.suits_led,
-            tuple(s.void_shown),
-            len(s.tricks),
-        )
+        key = s.play_key()
         if key in memo:
             return memo[key]
         before = won(s)
@@ -70,15 +63,7 @@ def minimax_hi_lo(state: HandState) -> bool:
         won = s.tricks_won[contractor]
         if s.is_over or won > 5 or won + 10 - len(s.tricks) < 5:
             return won == 5 and s.is_over
-        key = (
-            tuple(s.hands),
-            tuple(s.trick_actions),
-            s.to_move,
-            s.suits_led,
-            tuple(s.void_shown),
-            len(s.tricks),
-            won,
-        )
+        key = (*s.play_key(), won)
         if key not in memo:
             results = []
             for action in s.legal_actions():
