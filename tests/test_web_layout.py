@@ -8,7 +8,8 @@ between the elements that carry information (seat boxes, the dealer chip, the tr
 the contract, trump, tricks and score), nothing cut off or covered (sampled with
 ``document.elementFromPoint``), every tap target at least 44×44 px and unobscured; while
 bidding the bid box, the auction so far and the hand are all on the screen at once, and the
-strip of the contract, trump, tricks and score takes at most two rows. The score sheet and the
+strip of the contract, trump, tricks and score takes at most two rows (for a person watching
+too: checked on a phone, upright and on its side, in play). The score sheet and the
 lobby do not scroll sideways on a 360 px phone. With ``FIVEHUNDRED_SCREENSHOTS=1`` each phase
 is photographed at phone and desktop size to docs/screenshots/ (otherwise no screenshots: the
 check reads the page itself).
@@ -123,6 +124,13 @@ def test_table_layout_in_every_phase(
                 )
                 assert lifted not in ("none", ""), "a chosen discard is raised"
             problems += check_layout(page, phase, name)
+            if phase == "play":  # a person watching: the strip names no side either
+                watcher = open_page({"width": 360, "height": 640}, reduced_motion="reduce")
+                watcher.page.goto(base + created["url"] + "?watch=1")
+                watcher.page.wait_for_function("document.body.dataset.phase === 'play'")
+                problems += check_layout(watcher.page, "watching", None, [(360, 640), (844, 390)])
+                watcher.check()
+                watcher.context.close()
             if phase == "discard":
                 for card in cards[-2:]:
                     page.click(f"#hand .card[data-card='{card}']")
