@@ -1384,6 +1384,10 @@ class Hub:
             else:
                 self.tables[code] = table
                 table.start()
+                if self.cluster is not None and not table.owned:
+                    # the news of a change written after the row was read, and told before
+                    # the table was here, was not for it: read it again, now that the news is
+                    await table.refresh()
             return table
 
     async def create(
