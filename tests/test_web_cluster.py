@@ -636,3 +636,25 @@ def test_news_told_while_a_server_reads_a_table_is_not_lost(tmp_path: Path) -> N
                 hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_server_counts_the_tables_it_plays_not_those_it_shows(tmp_path: Path) -> None:
+    """--max-live-tables bounds what one server plays: the tables of another that it holds
+    for its clients (the lobby read them) do not count."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.server import create_app
+
+    url = database_url("postgresql", tmp_path)
+    limits = Limits(allowed_hosts=["*"], create_burst=100, max_live_tables=1)
+    body = {"seats": ["open"] * 4}
+    with (
+        TestClient(create_app(url, workers=0, limits=limits)) as one,
+        TestClient(create_app(url, workers=0, limits=limits)) as two,
+    ):
+        code = one.post("/api/tables", json=body).json()["table"]
+        assert [t["table"] for t in two.get("/api/tables").json()["tables"]] == [code]
+        assert two.post("/api/tables", json=body).status_code == 201
+        full = one.post("/api/tables", json=body)
+        assert full.status_code == 503 and "as many tables" in full.json()["detail"]

@@ -1209,6 +1209,11 @@ class Hub:
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
 
+    def playing(self) -> int:
+        """Unfinished tables this server plays (with several servers, those it owns; it
+        also holds others' tables that its clients look at)."""
+        return sum(1 for t in self.tables.values() if t.live and t.owned)
+
     async def tables_of(self, owner: str) -> int:
         """Unfinished tables ``owner`` (an address) created: through any server, where
         several share the database (each knows only those it holds)."""

@@ -355,7 +355,7 @@ def create_app(
                 "as many as one may have: finish or leave one first",
                 {"Retry-After": str(int(limits.sweep_seconds) + 1)},
             )
-        if len(hub().live_tables()) >= limits.max_live_tables:
+        if hub().playing() >= limits.max_live_tables:
             metrics.refused("server_full")
             raise ApiError(
                 503,
