@@ -16,6 +16,14 @@ has stalled).
     .venv/bin/python bench/bench_web.py                 # 50 + 50 tables for 60 s
     .venv/bin/python bench/bench_web.py --seconds 20 --socket-tables 10 --computer-tables 10
     .venv/bin/python bench/bench_web.py --no-abuse      # the normal load alone
+    .venv/bin/python bench/bench_web.py --servers 2 --db postgresql+psycopg://USER@HOST/DB
+
+With ``--servers N`` (PostgreSQL) the same load runs on 1, then 2, ... N server processes
+sharing the database, each round on the database emptied: tables are made through the
+servers in turn and the four clients of a socket table connect to them in turn (no sticky
+sessions: most actions pass from one server to another). After the last round the server
+that owns a table in play is killed (SIGKILL): printed are the seconds until another owns
+it, until it plays again, and until every table of the dead server has a new owner.
 
 The server runs as ``fivehundred serve`` in its own process on a fresh SQLite database
 (``--db URL`` for another one). The socket clients run in their own processes (two by
@@ -98,16 +106,19 @@ class Totals:
         self.cpu = 0.0
 
 
-async def socket_table(base: str, deadline: float, totals: Totals, seed: int) -> None:
+async def socket_table(bases: list[str], deadline: float, totals: Totals, seed: int) -> None:
     """Four clients at one table, acting the moment their view says it is their turn; a
-    new table when a game ends. ``deadline`` is wall-clock time (``time.time``)."""
+    new table when a game ends. ``deadline`` is wall-clock time (``time.time``). With
+    several servers, the table is made through one and its four clients connect to the
+    servers in turn (round-robin, as a load balancer without sticky sessions would)."""
     rng = random.Random(seed)
-    ws_base = base.replace("http://", "ws://")
     loop = asyncio.get_running_loop()
     game = 0
     while time.time() < deadline:
         source = address(1, seed * 1000 + game)  # a visitor of its own each game
         game += 1
+        base = bases[seed % len(bases)]
+        seat_bases = [bases[(seed + seat) % len(bases)] for seat in range(4)]
         code = (
             await loop.run_in_executor(
                 None,
@@ -123,7 +134,7 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
                 await loop.run_in_executor(
                     None,
                     _post,
-                    base,
+                    seat_bases[seat],
                     f"/api/tables/{code}/seats/{seat}",
                     {"name": f"bench{seat}"},
                     source,
@@ -133,19 +144,25 @@ async def socket_table(base: str, deadline: float, totals: Totals, seed: int) ->
         ]
         sockets = [
             await websockets.connect(
-                f"{ws_base}/ws/tables/{code}?token={t}", max_size=2**20, local_addr=(source, 0)
+                f"{seat_bases[seat].replace('http://', 'ws://')}/ws/tables/{code}?token={t}",
+                max_size=2**20,
+                local_addr=(source, 0),
             )
-            for t in tokens
+            for seat, t in enumerate(tokens)
         ]
 
         async def client(ws: Any, code: str) -> None:
             acted = -1
             sent_at: float | None = None
             while time.time() < deadline:
+                # past the deadline the other clients stop acting: a client that waits for
+                # them then has waited for the end, not for a stalled table
+                wait = min(30.0, deadline + 5.0 - time.time())
                 try:
-                    message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    message = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, wait)))
                 except (TimeoutError, websockets.ConnectionClosed) as error:
-                    totals.errors.append(f"{code}: {type(error).__name__}")
+                    if time.time() < deadline:
+                        totals.errors.append(f"{code}: {type(error).__name__}")
                     return
                 if message["type"] == "error":
                     totals.errors.append(f"{code}: {message['message']}")
@@ -191,19 +208,19 @@ async def _lag_probe(totals: Totals) -> None:
         totals.lag.append(max(0.0, loop.time() - start - 0.05))
 
 
-async def _clients(base: str, deadline: float, seeds: list[int]) -> Totals:
+async def _clients(bases: list[str], deadline: float, seeds: list[int]) -> Totals:
     totals = Totals()
     probe = asyncio.get_running_loop().create_task(_lag_probe(totals))
-    await asyncio.gather(*(socket_table(base, deadline, totals, seed) for seed in seeds))
+    await asyncio.gather(*(socket_table(bases, deadline, totals, seed) for seed in seeds))
     probe.cancel()
     return totals
 
 
-def client_process(base: str, start: float, deadline: float, seeds: list[int]) -> Totals:
+def client_process(bases: list[str], start: float, deadline: float, seeds: list[int]) -> Totals:
     """One process of socket clients (the tables ``seeds``), from ``start`` (wall clock)."""
     time.sleep(max(0.0, start - time.time()))
     cpu = time.process_time()
-    totals = asyncio.run(_clients(base, deadline, seeds))
+    totals = asyncio.run(_clients(bases, deadline, seeds))
     totals.cpu = time.process_time() - cpu
     return totals
 
@@ -212,8 +229,11 @@ class ComputerTables:
     """Keeps ``count`` tables of computer players playing: a table whose game is over is
     replaced by a new one (looked for every two seconds in the lobby's list)."""
 
-    def __init__(self, base: str, count: int, player: str, delay: float, kind: int = 2) -> None:
-        self.base = base
+    def __init__(
+        self, bases: list[str], count: int, player: str, delay: float, kind: int = 2
+    ) -> None:
+        self.bases = bases
+        self.base = bases[0]  # the lobby and the facts (any server answers for every table)
         self.body = {"seats": [player] * 4, "options": {"delay": delay}}
         self.kind = kind
         self.made = 0
@@ -227,10 +247,9 @@ class ComputerTables:
         self.longest_wait = 0.0
 
     def _create(self) -> str:
-        self.made += 1  # a visitor of its own each table
-        return str(
-            _post(self.base, "/api/tables", self.body, address(self.kind, self.made))["table"]
-        )
+        self.made += 1  # a visitor of its own each table, made through each server in turn
+        base = self.bases[self.made % len(self.bases)]
+        return str(_post(base, "/api/tables", self.body, address(self.kind, self.made))["table"])
 
     def watch(self) -> None:
         """Look at every table's version: the longest time one went without a move."""
@@ -275,8 +294,8 @@ class Abuser:
     """One address that creates tables as fast as it may (ignoring ``Retry-After``), after
     filling what it may have with search tables at the highest setting offered."""
 
-    def __init__(self, base: str, player: str) -> None:
-        self.base = base
+    def __init__(self, bases: list[str], player: str) -> None:
+        self.bases = bases
         self.player = player
         self.statuses: dict[int, int] = {}
         self.search_tables: list[str] = []
@@ -288,14 +307,19 @@ class Abuser:
 
     def _run(self) -> None:
         body = {"seats": [self.player] * 4, "options": {"delay": 0}}
-        while not self.stop.is_set():  # search tables until refused
-            status, answer = _request(self.base, "POST", "/api/tables", body, ABUSER)
+        turn = 0
+        while not self.stop.is_set():  # search tables until refused (each server in turn)
+            turn += 1
+            base = self.bases[turn % len(self.bases)]
+            status, answer = _request(base, "POST", "/api/tables", body, ABUSER)
             if status != 201:
                 break
             self.search_tables.append(answer["table"])
         spam = {"seats": ["open"] * 4}
         while not self.stop.is_set():
-            status, _ = _request(self.base, "POST", "/api/tables", spam, ABUSER)
+            turn += 1
+            base = self.bases[turn % len(self.bases)]
+            status, _ = _request(base, "POST", "/api/tables", spam, ABUSER)
             self.statuses[status] = self.statuses.get(status, 0) + 1
 
     def finish(self) -> None:
@@ -316,12 +340,12 @@ class Measure:
     abuser: Abuser | None = None
 
 
-def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
-    """Starts the computer tables and the client processes, and measures the server from the
-    moment the clients start to the moment the last one is done."""
-    computer = ComputerTables(base, args.computer_tables, args.computer, args.computer_delay)
-    search = ComputerTables(base, args.search_tables, args.search_player, args.computer_delay, 3)
-    abuser = Abuser(base, args.abuse_player) if args.abuse else None
+def run(bases: list[str], server_pids: list[int], args: argparse.Namespace) -> Measure:
+    """Starts the computer tables and the client processes, and measures the servers from
+    the moment the clients start to the moment the last one is done."""
+    computer = ComputerTables(bases, args.computer_tables, args.computer, args.computer_delay)
+    search = ComputerTables(bases, args.search_tables, args.search_player, args.computer_delay, 3)
+    abuser = Abuser(bases, args.abuse_player) if args.abuse else None
     processes = max(1, min(args.client_processes, args.socket_tables))
     shares = [list(range(args.socket_tables))[i::processes] for i in range(processes)]
     with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -329,9 +353,9 @@ def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
             ready.result()  # the processes are up before the clock starts
         start = time.time() + 1.0
         deadline = start + args.seconds
-        results = [pool.submit(client_process, base, start, deadline, share) for share in shares]
+        results = [pool.submit(client_process, bases, start, deadline, share) for share in shares]
         time.sleep(max(0.0, start - time.time()))
-        cpu_before = _cpu_seconds(server_pid)
+        cpu_before = sum(_cpu_seconds(pid) for pid in server_pids)
         began = time.monotonic()
         computer.start()
         search.start()
@@ -343,7 +367,7 @@ def run(base: str, server_pid: int, args: argparse.Namespace) -> Measure:
             abuser.finish()
         computer_actions = computer.finish()
         search_actions = search.finish()
-        cpu = _cpu_seconds(server_pid) - cpu_before
+        cpu = sum(_cpu_seconds(pid) for pid in server_pids) - cpu_before
         load = os.getloadavg()
     totals = Totals()
     for part in parts:
@@ -417,50 +441,190 @@ def main() -> int:
         help="a normal table that waits longer for a move has stalled",
     )
     parser.add_argument("--workers", type=int, default=None, help="the server's --workers")
-    args = parser.parse_args()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    workdir = tempfile.mkdtemp(prefix="bench-web-")
-    db = args.db or f"sqlite:///{workdir}/bench.sqlite3"
-    workers = [] if args.workers is None else ["--workers", str(args.workers)]
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "fivehundred",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--log-level",
-            "warning",
-            *workers,
-        ],
-        env={**os.environ, "FIVEHUNDRED_DATA_DIR": workdir},
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="N: the same load spread over 1, then 2, ... N server processes on one "
+        "PostgreSQL (--db postgresql+psycopg://...), clients round-robin; then the time a "
+        "table takes to move when its server is killed (default 1)",
     )
-    try:
+    args = parser.parse_args()
+    if args.servers < 1:
+        parser.error("--servers must be 1 or more")
+    if args.servers > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("--servers above 1 needs --db postgresql+psycopg://... (SQLite serves one)")
+    status = 0
+    for count in range(1, args.servers + 1):
+        print(f"== {count} server process{'es' if count > 1 else ''} ==", flush=True)
+        status |= one_round(args, count, count == args.servers and count > 1)
+    return status
+
+
+def _empty(db: str) -> None:
+    """Empty a PostgreSQL database of the server's tables (each round starts afresh)."""
+    import sqlalchemy as sa
+
+    from fivehundred.web import accounts, store
+
+    engine = sa.create_engine(db)
+    with engine.begin() as connection:
+        accounts.metadata.drop_all(connection)
+        store.metadata.drop_all(connection)
+        connection.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
+    engine.dispose()
+
+
+def _start_servers(
+    count: int, db: str, workdir: str, args: argparse.Namespace
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    workers = [] if args.workers is None else ["--workers", str(args.workers)]
+    servers, bases = [], []
+    for _ in range(count):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        bases.append(f"http://127.0.0.1:{port}")
+        servers.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "fivehundred",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--db",
+                    db,
+                    "--log-level",
+                    "warning",
+                    *workers,
+                ],
+                env={**os.environ, "FIVEHUNDRED_DATA_DIR": workdir},
+            )
+        )
+    for base in bases:
         for _ in range(600):
             try:
                 _get(base, "/api/server")
                 break
             except OSError:
                 time.sleep(0.1)
-        # the clock starts once the server has prepared the solver in its search workers
+        # the clock starts once each server has prepared the solver in its search workers
         # (at start, in the background: it would take CPU from the minute measured)
         for _ in range(1200):
             if _get(base, "/api/server").get("search_ready", True):
                 break
             time.sleep(0.1)
-        before = _get(base, "/api/server")
-        measure = run(base, server.pid, args)
-        stats = _get(base, "/api/server")
+    return servers, bases
+
+
+OWNERS = """
+SELECT l.objid, a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.classid = 500 AND l.objsubid = 2 AND l.granted
+AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+"""
+ORPHANED = """
+SELECT count(*) FROM tables t LEFT JOIN closures c ON c.table_id = t.id
+WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
+    SELECT l.objid::bigint FROM pg_locks l
+    WHERE l.locktype = 'advisory' AND l.classid = 500 AND l.objsubid = 2 AND l.granted
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()))
+"""
+
+
+def failover(db: str, servers: list[subprocess.Popen[bytes]], bases: list[str]) -> None:
+    """Kill (SIGKILL) the server that owns a table of computer players in play; print the
+    time until another server owns it, until it plays again, and until every table the
+    dead server owned has a new one."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db)
+    body = {"seats": ["random"] * 4, "options": {"delay": 0.05}}
+    code = _post(bases[0], "/api/tables", body, address(4, 1))["table"]
+
+    def owners() -> dict[int, int]:  # table id -> the pid of its server process
+        with engine.connect() as connection:
+            rows = connection.execute(sa.text(OWNERS)).all()
+        return {int(row[0]): int(row[1].split()[2]) for row in rows}
+
+    with engine.connect() as connection:
+        table_id = connection.execute(
+            sa.text("SELECT id FROM tables WHERE code = :code"), {"code": code}
+        ).scalar_one()
+    victim_pid = owners()[table_id]
+    victim = next(s for s in servers if s.pid == victim_pid)
+    survivors = [b for s, b in zip(servers, bases, strict=True) if s is not victim]
+    held = sum(1 for pid in owners().values() if pid == victim_pid)
+    killed = time.monotonic()
+    victim.kill()
+    victim.wait(30)
+    owned = played = everything = None
+    version = None
+    while time.monotonic() - killed < 60 and None in (owned, played, everything):
+        now = time.monotonic() - killed
+        current = owners()
+        if owned is None and current.get(table_id, victim_pid) != victim_pid:
+            owned = now
+            version = _get(survivors[0], f"/api/tables/{code}")["version"]
+        if owned is not None and played is None:
+            facts = _get(survivors[0], f"/api/tables/{code}")
+            if facts["version"] > (version or 0) or facts["finished"]:
+                played = time.monotonic() - killed
+        if everything is None:
+            with engine.connect() as connection:
+                if connection.execute(sa.text(ORPHANED)).scalar_one() == 0:
+                    everything = now
+        time.sleep(0.02)
+    engine.dispose()
+
+    def shown(value: float | None) -> str:
+        return "not within 60 s" if value is None else f"{value:.2f} s"
+
+    print(
+        f"failover (SIGKILL of the owner, heartbeat 1 s): owned by another server after "
+        f"{shown(owned)}, playing again after {shown(played)}; all {held} tables of the dead "
+        f"server owned again after {shown(everything)}"
+    )
+
+
+def one_round(args: argparse.Namespace, count: int, failover_after: bool) -> int:
+    """The load on ``count`` servers, measured and printed (then the failover)."""
+    workdir = tempfile.mkdtemp(prefix="bench-web-")
+    db = args.db or f"sqlite:///{workdir}/bench.sqlite3"
+    if db.startswith("postgresql"):
+        _empty(db)
+    servers, bases = _start_servers(count, db, workdir, args)
+    try:
+        before = [_get(base, "/api/server") for base in bases]
+        measure = run(bases, [server.pid for server in servers], args)
+        after = [_get(base, "/api/server") for base in bases]
+        if failover_after:
+            failover(db, servers, bases)
     finally:
-        server.terminate()
-        server.wait(30)
+        for server in servers:
+            if server.poll() is None:
+                server.terminate()
+        for server in servers:
+            server.wait(30)
         shutil.rmtree(workdir, ignore_errors=True)  # the fresh database and data directory
+    stats = after[0]
+    stats["commits"] = {
+        key: sum(a["commits"][key] for a in after) for key in ("actions", "transactions")
+    }
+    before_commits = {
+        key: sum(b["commits"][key] for b in before) for key in ("actions", "transactions")
+    }
+    return report(args, measure, {"commits": before_commits}, stats, after)
+
+
+def report(
+    args: argparse.Namespace,
+    measure: Measure,
+    before: dict[str, Any],
+    stats: dict[str, Any],
+    each: list[dict[str, Any]],
+) -> int:
     totals, elapsed, cpu = measure.totals, measure.elapsed, measure.server_cpu
     lat = totals.latencies
     computer = measure.computer_actions
@@ -487,12 +651,14 @@ def main() -> int:
             f"{1000 * cpu / total:.2f} ms per action; the clients: {totals.cpu:.1f} s "
             f"({100 * totals.cpu / elapsed:.0f}% of one core)"
         )
-    lag = stats["loop_lag_ms"]
-    print(
-        f"server event-loop lag (ms, last minute): p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
-    )
+    for number, server in enumerate(each):
+        lag = server["loop_lag_ms"]
+        print(
+            f"server {number + 1} event-loop lag (ms, last minute): "
+            f"p50 {lag['p50']}  p99 {lag['p99']}  max {lag['max']}"
+        )
     if "commits" in stats:
-        written = stats["commits"]["actions"] - before["commits"]["actions"]
+        written = stats["commits"]["actions"] - before["commits"]["actions"]  # every server
         transactions = stats["commits"]["transactions"] - before["commits"]["transactions"]
         print(
             f"group commit: {written} actions in {transactions} transactions "

@@ -577,3 +577,84 @@ def test_the_per_address_limits_count_every_servers_requests(tmp_path: Path) -> 
         assert two.post("/api/tables", json=body).status_code == 201
         third = one.post("/api/tables", json=body)
         assert third.status_code == 429 and "2 unfinished tables" in third.json()["detail"]
+
+
+def test_news_told_while_a_server_reads_a_table_is_not_lost(tmp_path: Path) -> None:
+    """A server reads a table another plays (a client came for it); an action written
+    after its read and told before the table is in its memory is not for any table it
+    knows yet: the table is read again, and shows the action."""
+    import threading
+
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import PERSON, Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    async def scenario() -> None:
+        hubs = []
+        for _ in range(2):
+            hub = Hub(AsyncStore(Store(url)), Decider(0), limits=Limits(open_seat_grace=3600))
+            hub.cluster = Cluster(url, hub)
+            await hub.start()
+            hubs.append(hub)
+        owner, other = hubs
+        try:
+            table = await owner.create(make_rules("australian"), ["open"] * 4, None, {}, 5)
+            told = threading.Event()
+            notified = other.notified
+
+            def listen(payload: str) -> None:
+                notified(payload)
+                if payload.startswith(f"act:{table.code}:"):
+                    told.set()
+
+            other.notified = listen  # type: ignore[method-assign]
+            read = other.store.store.load_table
+            moved = threading.Event()
+
+            def slow_read(*args: Any) -> Any:  # the read, then an action, told, before it ends
+                row = read(*args)
+                moved.set()
+                assert told.wait(30)
+                return row
+
+            other.store.store.load_table = slow_read  # type: ignore[method-assign]
+            reading = asyncio.create_task(other.get(table.code))
+            assert await asyncio.to_thread(moved.wait, 30)
+            other.store.store.load_table = read  # type: ignore[method-assign]
+            async with table.lock:
+                action = table.model.legal_actions()[0]
+                await table._commit(table.model.to_move, action, PERSON)
+            followed = await reading
+            assert not followed.owned and followed.version == table.version == 1
+        finally:
+            for hub in hubs:
+                await hub.stop()
+                hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_server_counts_the_tables_it_plays_not_those_it_shows(tmp_path: Path) -> None:
+    """--max-live-tables bounds what one server plays: the tables of another that it holds
+    for its clients (the lobby read them) do not count."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.server import create_app
+
+    url = database_url("postgresql", tmp_path)
+    limits = Limits(allowed_hosts=["*"], create_burst=100, max_live_tables=1)
+    body = {"seats": ["open"] * 4}
+    with (
+        TestClient(create_app(url, workers=0, limits=limits)) as one,
+        TestClient(create_app(url, workers=0, limits=limits)) as two,
+    ):
+        code = one.post("/api/tables", json=body).json()["table"]
+        assert [t["table"] for t in two.get("/api/tables").json()["tables"]] == [code]
+        assert two.post("/api/tables", json=body).status_code == 201
+        full = one.post("/api/tables", json=body)
+        assert full.status_code == 503 and "as many tables" in full.json()["detail"]

@@ -1217,6 +1217,11 @@ class Hub:
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
 
+    def playing(self) -> int:
+        """Unfinished tables this server plays (with several servers, those it owns; it
+        also holds others' tables that its clients look at)."""
+        return sum(1 for t in self.tables.values() if t.live and t.owned)
+
     async def tables_of(self, owner: str) -> int:
         """Unfinished tables ``owner`` (an address) created: through any server, where
         several share the database (each knows only those it holds)."""
@@ -1392,6 +1397,10 @@ class Hub:
             else:
                 self.tables[code] = table
                 table.start()
+                if self.cluster is not None and not table.owned:
+                    # the news of a change written after the row was read, and told before
+                    # the table was here, was not for it: read it again, now that the news is
+                    await table.refresh()
             return table
 
     async def rematch(self, table: LiveTable, seat: int) -> tuple[LiveTable, str]:

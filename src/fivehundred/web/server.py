@@ -386,7 +386,7 @@ def create_app(
         name = body.name.strip() if body.name and body.name.strip() else None
         client = _client(request)
         await may_create(client)
-        if len(hub().live_tables()) >= limits.max_live_tables:
+        if hub().playing() >= limits.max_live_tables:
             metrics.refused("server_full")
             raise ApiError(
                 503,
