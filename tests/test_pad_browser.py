@@ -239,7 +239,7 @@ def test_export_and_import_round_trip(phone: Any, base: str, tmp_path: Path) -> 
         {"name": "x.json", "mimeType": "application/json", "buffer": b'{"players": ["A"]}'},
     )
     page.wait_for_function(
-        "document.querySelector('#toast').textContent.startsWith('cannot import: players')"
+        "document.querySelector('#toast').textContent.startsWith('cannot import: australian needs the names of 4 players')"
     )
     assert stored_pad(page) == pad
 
