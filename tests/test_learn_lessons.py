@@ -11,8 +11,9 @@ import pytest
 from fivehundred.cli import main
 from fivehundred.errors import FiveHundredError
 from fivehundred.learn.lessons import LESSONS, LessonRun, compute
-from fivehundred.learn.terminal import parse_typed
+from fivehundred.learn.terminal import legal_words, parse_typed
 from fivehundred.rules import make_rules
+from fivehundred.text import call_text, play_text
 
 
 def _typed_for(lesson: dict) -> tuple[list[str], list[str]]:  # type: ignore[type-arg]
@@ -65,11 +66,42 @@ def test_every_lesson_plays_through_the_terminal(monkeypatch, capsys, data_dir, 
     assert status == 0, err
     assert f"Lesson {number}: {lesson['title']}" in out
     assert f"Lesson {number} done." in out
-    low = out.lower()
+    # every line fits 80 columns, as in play --plain (the prompt's "> " is followed by
+    # what the person typed, not echoed here)
+    long = [line for line in out.splitlines() if len(line.removeprefix("> ")) > 80]
+    assert not long, long
+    low = " ".join(out.lower().split())  # a reason may be wrapped
     for why in refusals:
         assert "the table refuses: " in low and why.lower() in low, why
     progress = json.loads((data_dir / "learn-progress.json").read_text())
     assert progress["done"] == [lesson["id"]]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[entry["id"] for entry in LESSONS])
+def test_every_answer_is_read_as_the_lesson_prints_it(lesson: dict) -> None:  # type: ignore[type-arg]
+    """The moves typed back as the lesson writes them (its legal list and its replies:
+    ``JK as ♦``, ``misère``, ``7♥``) make the move, as ``play --plain`` reads them; the
+    short forms keep the refusals they teach (``JK`` alone asks which suit)."""
+    run = LessonRun(lesson)
+    for _ in range(300):
+        if run.prompt() is None:
+            return
+        step = run.current()
+        if step is None:
+            answer = "!"
+        elif "quiz" in step:
+            answer = str(compute(step["compute"], run.rules)[0])
+        else:
+            state = run.state
+            assert state is not None
+            legal = state.legal_actions()
+            action = next(a for t in step["you"] if (a := parse_typed(t, state.phase)) in legal)
+            two = state.rules.two_jokers
+            answer = play_text(action, two) if state.phase == "play" else call_text(action, two)
+            assert answer in legal_words(state)
+        said = run.answer(answer)
+        assert not any("refuses" in line for line in said), (answer, said)
+    raise AssertionError(f"lesson {lesson['id']} does not end")
 
 
 def test_lessons_teach_refusals_of_every_kind() -> None:

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 from fivehundred.actions import parse_play
 from fivehundred.cli import main

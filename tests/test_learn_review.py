@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("numba")
+pytest.importorskip("fivehundred.solver")
 
 from fivehundred.actions import PASS, parse_action
 from fivehundred.bots.heuristic import HeuristicPlayer

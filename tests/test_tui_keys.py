@@ -514,6 +514,34 @@ async def test_the_table_keeps_to_the_middle_of_a_large_screen() -> None:
         assert filled[0] > 5 and len(lines) - filled[-1] > 5
 
 
+async def test_the_five_handed_trick_stays_together_on_a_large_screen() -> None:
+    """At 160×50 the trick's cards lie together in the middle of the table, each on its
+    seat's side (the seats along the top had theirs beside them, at the screen's edges)."""
+    import re
+
+    session = Session.new(Settings(preset="five_handed", seed=5, speed=0))
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # Pass has the focus
+        await settle(pilot, app)
+        assert session.hand.phase == PLAY and session.human_to_move
+        await pilot.press("enter")  # the card the cursor is on
+        await settle(pilot, app)
+        table = app.query_one("#table")
+        lines = widget_text(table).splitlines()
+        cards = [
+            (row, match.start())
+            for row, line in enumerate(lines)
+            for match in re.finditer(r"(?:10|[2-9JQKA])[♠♣♦♥]|JK", line)
+        ]
+        assert len(cards) == 5, lines  # the whole trick, just taken
+        centre = table.region.width // 2
+        assert all(abs(column - centre) <= 12 for _, column in cards), (centre, cards)
+        top = sorted(column for row, column in cards if row == min(r for r, _ in cards))
+        assert len(top) == 2 and top[0] < centre < top[1]  # North-West left, North-East right
+
+
 async def test_the_footer_shows_every_key_at_80_by_24() -> None:
     """Every key of the footer whole at 80 columns ("Save & quit" was cut by the command
     palette's entry)."""

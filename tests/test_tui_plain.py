@@ -370,6 +370,24 @@ def test_the_hand_heading_comes_first_and_long_lists_wrap_between_bids() -> None
     assert {"6NT", "10NT", "open_misere", "pass"} <= set(words)
 
 
+def test_a_long_hand_heading_fits_80_columns_without_a_lone_dash() -> None:
+    """With scores like -280 the heading is too long for its closing dash: it is left off
+    (wrapped, it stood alone on a line of its own)."""
+    session = Session.new(Settings(seed=5, speed=0))
+    session.game.scores = [-280, 40]
+    out = io.StringIO()
+    assert PlainGame(session, io.StringIO("quit\n"), out).run() == 0
+    lines = out.getvalue().splitlines()
+    heading = next(line for line in lines if line.startswith("— Hand 1 ·") and "score" in line)
+    assert heading.endswith("(game to 500)") and len(heading) <= 80
+    assert not any(line.strip() == "—" for line in lines)
+    _, text = run_plain(["quit"], seed=5)  # a short heading keeps its dash
+    assert any(
+        line.startswith("— Hand 1 ·") and "score" in line and line.endswith(") —")
+        for line in text.splitlines()
+    )
+
+
 def five_handed_game_ended_backwards() -> tuple[Session, str]:
     """A five-handed game played in line mode until the contractor and the called partner
     go out backwards together; the session and what line mode printed."""

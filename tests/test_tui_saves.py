@@ -282,6 +282,9 @@ def test_list_shows_the_damaged_save_the_put_aside_message_points_to(
     listing = capsys.readouterr().out
     assert "1. current-game.json" in listing
     assert "Damaged saves" in listing and str(damaged) in listing and "cannot be read" in listing
+    line = next(line for line in listing.splitlines() if str(damaged) in line)
+    assert line.count(str(damaged)) == 1 and line.endswith(")")  # the reason whole, once
+    assert "cannot be read: the saved game is damaged (not valid JSON: " in line
 
 
 def test_play_help_names_the_data_directory(capsys: pytest.CaptureFixture[str]) -> None:

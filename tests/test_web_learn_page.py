@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 import test_web_page
 from fivehundred.learn import puzzles as pz
-from fivehundred.learn.lessons import find_lesson
+from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
 from fivehundred.web import history
 from test_learn_lessons import _typed_for
 from test_web_a11y import AXE, axe_problems
@@ -103,21 +103,28 @@ def test_solving_a_puzzle(base: str, open_page: Callable[..., Page]) -> None:
     p.check()
 
 
-@pytest.mark.parametrize("lid", ["follow", "no-trumps"])
+@pytest.mark.parametrize("lid", [lesson["id"] for lesson in LESSONS])
 def test_a_lesson_played_through_with_its_refusals(
     base: str, open_page: Callable[..., Page], lid: str
 ) -> None:
-    """The lesson as a learner goes through it: each refusal it invites first (a tap on a
-    card that may not be played, a joker led as a suit already led), then the right
-    answer; a joker lead is tapped and its suit chosen."""
+    """Every lesson as a learner goes through it: each refusal it invites first (a tap on
+    a card that may not be played, a bid not higher, a joker led as a suit already led),
+    then the right answer; cards are tapped (a joker lead's suit chosen), calls, quiz
+    answers and the whole hand's "!" (take the hint) typed."""
     lesson = find_lesson(lid)
     assert lesson is not None
     typed, refusals = _typed_for(lesson)
-    assert refusals
+    mirror = LessonRun(lesson)  # which phase each answer is typed in
+    script = [step for step in lesson.get("script", []) if isinstance(step, dict)]
+    assert len(refusals) == sum(len(step.get("try", [])) for step in script)
     p = open_page({"width": 360, "height": 640})
     page = p.page
     page.goto(f"{base}/learn#{lid}")
-    page.wait_for_selector(".learn-hand button.card")
+    page.wait_for_function(  # drawn: a lesson in the auction or a quiz has no card to tap
+        "t => document.getElementById('lesson-title').textContent.includes(t)"
+        " && document.getElementById('ask').textContent",
+        arg=lesson["title"],
+    )
     assert lesson["title"] in page.inner_text("#lesson-title")
     problems: list[str] = []
     shown = 0
@@ -127,7 +134,12 @@ def test_a_lesson_played_through_with_its_refusals(
         page.evaluate("document.getElementById('said').replaceChildren()")
         card, _, suit = text.partition(">")
         selector = f".learn-hand button.card[data-card='{card}']"
-        if page.locator(selector).count():
+        mirror.prompt()
+        step, state = mirror.current(), mirror.state
+        tapped = not (step and "quiz" in step) and state is not None
+        tapped = tapped and state.phase in ("play", "discard")
+        mirror.answer(text)
+        if tapped and page.locator(selector).count():
             page.click(selector)
             if suit:
                 page.click(f"#suit-choice [data-action='{text}']")
@@ -159,7 +171,11 @@ def test_a_lesson_played_through_with_its_refusals(
     page.wait_for_selector("#done-line:not([hidden])")
     page.click("#restart")
     page.wait_for_selector("#done-line[hidden]", state="attached")
-    page.wait_for_selector(".learn-hand button.card")
+    page.wait_for_function(  # drawn: a lesson in the auction or a quiz has no card to tap
+        "t => document.getElementById('lesson-title').textContent.includes(t)"
+        " && document.getElementById('ask').textContent",
+        arg=lesson["title"],
+    )
     assert "✓ done" in page.inner_text(f"[data-lesson='{lid}']")
     assert not problems, "\n".join(problems)
     p.check()

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from fivehundred.actions import BID_BASE
 from fivehundred.cards import CardMask, JokerNames
 from fivehundred.game import HandState
 from fivehundred.play import PlayContext
 from fivehundred.scoring import side_of_seats
 from fivehundred.words import action_label, cards_label, seat_name, side_names
+
+#: Lines longer than this are wrapped between words (a bid or card is never cut).
+WIDTH = 80
+
+
+def wrapped(text: str, indent: str = "    ") -> str:
+    """``text`` wrapped at :data:`WIDTH` between words, the later lines indented by
+    ``indent`` (the line-mode game and the terminal lessons)."""
+    return textwrap.fill(
+        text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
 
 
 def play_text(action: int, two_jokers: JokerNames = False) -> str:

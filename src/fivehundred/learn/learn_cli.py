@@ -16,6 +16,7 @@ from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
 from fivehundred.learn.terminal import read_line
 from fivehundred.record import one_line
 from fivehundred.record_cli import OneLineParser
+from fivehundred.text import wrapped
 
 
 def main(argv: list[str]) -> int:
@@ -61,21 +62,29 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def say(text: str) -> None:
+    """Print ``text`` a line at a time, each wrapped at 80 columns between words (its
+    later lines keep the line's indent), as ``play --plain`` prints."""
+    for line in text.splitlines() or [""]:
+        indent = line[: len(line) - len(line.lstrip())]
+        print(wrapped(line, indent))
+
+
 def play(lesson: dict[str, Any]) -> bool:
     """Play one lesson in the terminal; False if the input ended first."""
     number = LESSONS.index(lesson) + 1
-    print(f"Lesson {number}: {lesson['title']}")
+    say(f"Lesson {number}: {lesson['title']}")
     for line in lesson.get("intro", []):
-        print(f"  {line}")
+        say(f"  {line}")
     run = LessonRun(lesson)
     while (question := run.prompt()) is not None:
-        print(question)
+        say(question)
         text = read_line("> ")
         if text is None or text.lower() in ("q", "quit"):
             return False
         if not text:
             continue
         for line in run.answer(text):
-            print(line)
-    print(f"Lesson {number} done.")
+            say(line)
+    say(f"Lesson {number} done.")
     return True

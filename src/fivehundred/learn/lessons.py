@@ -503,7 +503,7 @@ class LessonRun:
             if text == "!" and hint is not None:
                 text = action_text(hint[0], self.rules.joker_names)
         try:
-            action = parse_typed(text, state.phase)
+            action = parse_typed(text, state.phase, state)
             trial = state.clone()
             trial.apply(action)
         except FiveHundredError as error:

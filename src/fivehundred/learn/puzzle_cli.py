@@ -181,7 +181,7 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         if not text:
             continue
         try:
-            action = parse_typed(text, "play")
+            action = parse_typed(text, "play", state)
             trial = state.clone()
             trial.apply(action)
         except FiveHundredError as error:

@@ -3,17 +3,18 @@ a position in card symbols, and reading a card or call typed by a person."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 
 from fivehundred.actions import BID_BASE, CLAIM, Action, parse_action
 from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS
-from fivehundred.errors import FiveHundredError
+from fivehundred.errors import ActionParseError, FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.scoring import side_of_seats
 from fivehundred.text import call_text, hand_text, play_text
-from fivehundred.words import seat_name, side_names
+from fivehundred.words import parse, seat_name, side_names
 
 Reader = Callable[[str], str | None]
 
@@ -38,9 +39,27 @@ def typed_to_record(text: str) -> str:
     return out
 
 
-def parse_typed(text: str, phase: str) -> Action:
-    """Parse a typed action for ``phase``; raises FiveHundredError with a clear reason."""
-    return parse_action(typed_to_record(text), phase)
+def parse_typed(text: str, phase: str, state: HandState | None = None) -> Action:
+    """Parse a typed action for ``phase``: the short forms people type (``QS``, ``q s``,
+    ``7 NT``, ``jk→♥``), then every form the game prints, read as ``fivehundred play
+    --plain`` reads it (:func:`fivehundred.words.parse`: ``7♥``, ``open misère``, and with
+    ``state``, ``JK as ♦`` naming one of its legal actions). A text read neither way keeps
+    the short form's reason (``JK`` alone asks which suit, ``5H`` in the auction is not a
+    call). Raises FiveHundredError with a clear reason."""
+    try:
+        return parse_action(typed_to_record(text), phase)
+    except ActionParseError as error:
+        first = error
+    jokers = state.rules.joker_names if state is not None else False
+    with contextlib.suppress(ActionParseError):
+        return parse(text, None, jokers, phase)
+    if state is not None:
+        legal = state.legal_actions()
+        with contextlib.suppress(ActionParseError):
+            action = parse(text, legal, jokers)
+            if action in legal:
+                return action
+    raise first
 
 
 def names(state: HandState) -> list[str]:

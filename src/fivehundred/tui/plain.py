@@ -5,7 +5,6 @@ end of input saves and stops."""
 from __future__ import annotations
 
 import contextlib
-import textwrap
 from typing import TextIO
 
 from fivehundred.actions import CLAIM, PASS, action_text
@@ -30,6 +29,7 @@ from fivehundred.messages import card_symbols, error_text
 from fivehundred.rules import Rules
 from fivehundred.scoring import sides_out
 from fivehundred.table import Move
+from fivehundred.text import wrapped
 from fivehundred.tui import render
 from fivehundred.tui.session import EVERY_ACTION, HUMAN, Session
 from fivehundred.words import action_label, card_label, parse
@@ -291,17 +291,6 @@ class PlainGame:
             self.say(text)
         where = session.last_archive or session.path
         self.say(f"The game record is in {where}; 'fivehundred show {where}' replays it.")
-
-
-#: Lines longer than this are wrapped between words (a bid or card is never cut).
-WIDTH = 80
-
-
-def wrapped(text: str) -> str:
-    """``text`` wrapped at :data:`WIDTH` between words, the later lines indented."""
-    return textwrap.fill(
-        text, WIDTH, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
-    )
 
 
 def move_tokens(line: str, jokers: JokerNames = False) -> list[str]:

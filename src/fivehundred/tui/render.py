@@ -22,6 +22,7 @@ from fivehundred.observation import Observation
 from fivehundred.play import PlayContext, make_context
 from fivehundred.rules import Rules
 from fivehundred.scoring import apply_hand_to_scores, side_of_seats
+from fivehundred.text import WIDTH
 from fivehundred.words import action_label, card_label, contract_label, suit_label
 from fivehundred.words import seat_name as compass_name
 
@@ -329,10 +330,12 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     two = rules.joker_names
     hand_number = len(game.finished_hands) + 1
     score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(side_count(rules)))
-    lines = [
+    heading = (
         f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
-        f"(game to {rules.target}) —"
-    ]
+        f"(game to {rules.target})"
+    )
+    # the closing dash only where it fits the line (wrapped, it stood alone on the next)
+    lines = [heading + " —" if len(heading) + 2 <= WIDTH else heading]
     if obs.contract >= BID_BASE:
         tricks = side_tricks(rules, obs.tricks_won)
         line = f"Contract: {contract_text(rules, obs.contract, obs.contractor)}"

@@ -450,8 +450,11 @@ class Session:
         return session
 
 
-def _short(error: BaseException) -> str:
+def _short(error: BaseException, path: Path | None = None) -> str:
+    """The error's text, at most 200 characters, without ``path`` in it."""
     text = str(error) or type(error).__name__
+    if path is not None:
+        text = text.replace(f" {path}", "")
     if isinstance(error, RecursionError):
         text = "nested too deeply"
     return text if len(text) <= 200 else text[:197] + "..."
@@ -517,6 +520,7 @@ def describe_saved(path: Path) -> str:
     try:
         game = replay_game(storage.read_json(path, "saved game"))
     except Exception as error:
-        return f"{path.name}: cannot be read ({str(error)[:80]})"
+        # the reason whole (it was cut at 80 characters, mid-word), without the path again
+        return f"{path.name}: cannot be read: {_short(error, path)}"
     scores = "–".join(str(score) for score in game.scores)
     return f"{path.name}: {game.rules.preset}, hand {len(game.finished_hands) + 1}, score {scores}"

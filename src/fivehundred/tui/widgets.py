@@ -382,7 +382,11 @@ def table_renderable(
     middle = columns // 2
     if top:
         grid.add_row(*spread({column: seat_block(seat) for column, seat in places.items()}))
-        grid.add_row(*spread({column: played_card(seat) for column, seat in places.items()}))
+        # The trick stays together in the middle, each card on its seat's side: next to
+        # the seats along the top it spread to the edges of a wide screen.
+        gap = "   " if len(top) == 2 else "  "
+        trick = Text(gap).join(played_card(seat) for seat in top)
+        grid.add_row(*spread({middle: trick}))
     elif not compact:
         grid.add_row(*spread({}))
     grid.add_row(

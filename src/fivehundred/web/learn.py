@@ -244,7 +244,7 @@ def _answer(puzzle: dict[str, Any], text: str) -> dict[str, Any]:
     state = pz.replay_puzzle(puzzle)
     two = state.rules.joker_names
     try:
-        action = parse_typed(text, "play")
+        action = parse_typed(text, "play", state)
         state.clone().apply(action)
     except FiveHundredError as error:
         return {"status": "refused", "reason": refusal(error, state)}
