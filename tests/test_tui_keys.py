@@ -498,10 +498,52 @@ async def test_after_review_enter_starts_the_next_hand_and_q_quits(
             assert app.return_value == 0 and not app.is_running
 
 
-async def test_the_table_keeps_to_the_middle_of_a_large_screen() -> None:
-    """At 160×50 the six-handed table is at most 100 columns wide, centred, and its seats
-    in the middle rows (not spread to the edges with 30 empty rows below)."""
-    session = Session.new(Settings(preset="six_handed", seed=99, speed=0))
+def blank_rows_above_the_controls(app: FiveHundredApp) -> list[int]:
+    """The screen rows between the header (score and hand) and the controls (bid box,
+    hand) with nothing written on them, in the table or the prompt."""
+    filled = set()
+    for name in ("#table", "#prompt"):
+        widget = app.query_one(name)
+        lines = widget_text(widget).splitlines()
+        filled |= {widget.region.y + row for row, line in enumerate(lines) if line.strip()}
+    top = app.query_one("#info").region.bottom
+    return [y for y in range(top, app.query_one("#controls").region.y) if y not in filled]
+
+
+def assert_nothing_overlaps(app: FiveHundredApp, seats: tuple[str, ...]) -> None:
+    from textual.widgets import Footer
+
+    parts = [app.query_one(name) for name in ("#info", "#table", "#prompt", "#controls")]
+    parts.append(app.query_one(Footer))
+    screen = Region(0, 0, *app.size)
+    for index, part in enumerate(parts):
+        assert screen.contains_region(part.region), part
+        assert not any(part.region.overlaps(other.region) for other in parts[index + 1 :])
+    text = widget_text(app.query_one("#table"))
+    # the whole table drawn in its box: every seat, and the cloth closed above South
+    assert all(seat in text for seat in seats), text
+    lines = text.splitlines()
+    south = next(row for row, line in enumerate(lines) if "You (South)" in line)
+    assert "╰" in lines[south - 1] and sum("╭" in line for line in lines) == 1
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed", "seats"),
+    [
+        ("australian", 81, ("North", "West", "East")),
+        ("five_handed", 5, ("North-West", "North-East", "West", "East")),
+        ("six_handed", 99, ("North-West", "North", "North-East", "South-West", "South-East")),
+    ],
+)
+async def test_the_table_fills_a_large_screen(
+    preset: str, seed: int, seats: tuple[str, ...]
+) -> None:
+    """At 160×50 the table is at most 100 columns wide and centred, and reaches from the
+    header down to the controls: the trick lies on a drawn table between the seats, as
+    tall as the room allows. About 30 rows stayed empty (a 9-row table in the middle);
+    now at most 6 rows are: the table's padding above and below (2) and a spare line or
+    two a seat's block or the legend may leave, while the bid box comes and goes."""
+    session = Session.new(Settings(preset=preset, seed=seed, speed=0))
     app = FiveHundredApp(session, options_at_start=False)
     async with app.run_test(size=(160, 50)) as pilot:
         await settle(pilot, app)
@@ -509,9 +551,15 @@ async def test_the_table_keeps_to_the_middle_of_a_large_screen() -> None:
         left = app.query_one("#left")
         assert table.region.width <= 100
         assert abs((table.region.x - left.region.x) - (left.region.right - table.region.right)) <= 1
-        lines = widget_text(table).splitlines()
-        filled = [i for i, line in enumerate(lines) if line.strip()]
-        assert filled[0] > 5 and len(lines) - filled[-1] > 5
+        assert session.hand.phase == AUCTION  # the bid box takes three rows
+        assert len(blank_rows_above_the_controls(app)) <= 6, widget_text(table)
+        assert_nothing_overlaps(app, seats)
+        await pilot.press("enter")  # Pass has the focus
+        await settle(pilot, app)
+        if not isinstance(app.screen, TextScreen):  # the others bid on: a hand to play
+            assert session.hand.phase != AUCTION
+            assert len(blank_rows_above_the_controls(app)) <= 6, widget_text(table)
+            assert_nothing_overlaps(app, seats)
 
 
 async def test_the_five_handed_trick_stays_together_on_a_large_screen() -> None:

@@ -82,11 +82,11 @@ from fivehundred.tui.widgets import (
     GridButton,
     HandRow,
     KeyGrid,
+    TableView,
     action_text,
     info_renderable,
     plural,
     sheet_renderable,
-    table_renderable,
 )
 from fivehundred.words import action_label, card_label
 
@@ -642,7 +642,7 @@ class FiveHundredApp(App[int]):
                 yield Static(id="info")
                 # the table at most 100 columns wide, in the middle of a wide screen
                 with Horizontal(id="tablebox"):
-                    yield Static(id="table")
+                    yield TableView(id="table")
                 yield Static(id="prompt")
             with Vertical(id="right"):
                 yield Static(id="sheet")
@@ -790,8 +790,8 @@ class FiveHundredApp(App[int]):
             info_renderable(view, session.hand_number, session.game.scores, session.rules.target)
         )
         compact = getattr(self, "compact", False)
-        self.query_one("#table", Static).update(
-            table_renderable(obs if obs.seat != HUMAN else view, session.game, compact=compact)
+        self.query_one("#table", TableView).show(
+            obs if obs.seat != HUMAN else view, session.game, compact
         )
         self.query_one("#sheet", Static).update(
             sheet_renderable(session.game, 4 if compact else 12, narrow=self.size.width < 110)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
+from rich import box
+from rich.align import Align
+from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
+from rich.panel import Panel as RichPanel
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -305,10 +310,13 @@ def table_renderable(
     hands: Sequence[CardMask] | None = None,
     title: str = "",
     compact: bool = False,
+    size: tuple[int, int] | None = None,
 ) -> RenderableType:
     """The table seen from South: the other seats with their cards held (or shown), and
     the trick in the middle, for any number of seats. ``hands`` shows every hand face up
-    (replays); ``compact`` leaves out the blank lines (a small terminal)."""
+    (replays); ``compact`` leaves out the blank lines (a small terminal); ``size`` (width,
+    height) is the room there is: a tall one gets the trick on a drawn table that reaches
+    from the seats along the top down to South (at 160×50 about 30 rows stayed empty)."""
     rules = obs.rules
     two = rules.joker_names
     ctx = render.display_context(obs.contract, obs.joker_suits)
@@ -361,12 +369,63 @@ def table_renderable(
                 text.append(" ◀", style="bold #f0c674")
         return text
 
+    def tall_grid(
+        size: tuple[int, int], top: list[int], places: dict[int, int], south: RenderableType
+    ) -> Table | None:
+        """The seats along the top, then West and East either side of a drawn table with
+        the trick on it, then South, the table as tall as the room left allows."""
+        width, height = size
+        rows = []  # the trick's cards: the seats along the top, West and East, South
+        if top:
+            gap = "   " if len(top) == 2 else "  "
+            rows.append(Text(gap).join(played_card(seat) for seat in top))
+        rows += [Text.assemble(played_card(left), "     ", played_card(right)), played_card(0)]
+
+        def build(felt: int) -> Table:
+            grid = new_grid("middle", wide_middle=columns == 3)  # a wider cloth
+            if top:
+                grid.add_row(*spread({column: seat_block(seat) for column, seat in places.items()}))
+            # the trick's rows a few lines apart (at most four) in the middle of the cloth
+            inside = felt - 2
+            between = max(1, min(4, (inside - len(rows)) // (len(rows) + 1)))
+            lines: list[RenderableType] = []
+            for index, row in enumerate(rows):
+                lines += [Text()] * (between if index else 0) + [Align.center(row)]
+            above = max(0, (inside - len(rows) - between * (len(rows) - 1)) // 2)
+            cloth = RichPanel(
+                Padding(Group(*lines), (above, 0, 0, 0)),
+                box=box.ROUNDED,
+                border_style="#335555",
+                height=felt,
+            )
+            grid.add_row(
+                *spread({0: seat_block(left), middle: cloth, columns - 1: seat_block(right)})
+            )
+            grid.add_row(*spread({middle: south}))
+            return grid
+
+        smallest = 2 * len(rows) + 1  # one line between the rows, and the edges
+        console = Console(width=width, file=io.StringIO(), legacy_windows=False)
+        used = len(console.render_lines(build(smallest), console.options.update_width(width)))
+        used += 1 if title else 0
+        used += 1 if obs.contract >= BID_BASE or last_winner is not None else 0
+        spare = height - used
+        if spare < 4:  # hardly taller than the table without the cloth: keep that one
+            return None
+        return build(smallest + spare)
+
     left, top, right = table_places(rules.seats)
-    grid = Table.grid(expand=True)
     columns = max(3, len(top))
-    for column in range(columns):
-        justify = "left" if column == 0 else "right" if column == columns - 1 else "center"
-        grid.add_column(justify=justify, ratio=1)  # type: ignore[arg-type]
+
+    def new_grid(vertical: str = "top", wide_middle: bool = False) -> Table:
+        grid = Table.grid(expand=True)
+        for column in range(columns):
+            justify = "left" if column == 0 else "right" if column == columns - 1 else "center"
+            ratio = 2 if wide_middle and column == columns // 2 else 1
+            grid.add_column(justify=justify, vertical=vertical, ratio=ratio)  # type: ignore[arg-type]
+        return grid
+
+    grid = new_grid()
 
     def spread(cells: dict[int, RenderableType]) -> list[RenderableType]:
         return [cells.get(column, "") for column in range(columns)]
@@ -411,6 +470,11 @@ def table_renderable(
             south.append(" (dealer)", style="dim")
     grid.add_row(*spread({middle: south}))
     parts: list[RenderableType] = []
+    tall = None
+    if size is not None and not compact and hands is None:
+        tall = tall_grid(size, top, places, south)
+    if tall is not None:
+        grid = tall
     if title:
         parts.append(Text(title, style="bold"))
     legend = []
@@ -526,8 +590,28 @@ def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False
     return Group(*parts)
 
 
+class TableView(Static):
+    """The table, drawn at render time for the room the widget has (a tall screen gets a
+    taller table)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown: tuple[Observation, GameState | None, bool] | None = None
+
+    def show(self, obs: Observation, game: GameState | None, compact: bool) -> None:
+        self.shown = (obs, game, compact)
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        if self.shown is None:
+            return ""
+        obs, game, compact = self.shown
+        size = self.content_size
+        return table_renderable(obs, game, compact=compact, size=(size.width, size.height))
+
+
 class Panel(Static):
     """A static panel refreshed from the game."""
 
 
-__all__ = ["CardWidget", "HandRow", "KeyGrid", "Panel", "Widget", "table_renderable"]
+__all__ = ["CardWidget", "HandRow", "KeyGrid", "Panel", "TableView", "Widget", "table_renderable"]
