@@ -382,7 +382,8 @@ def table_renderable(
         rows += [Text.assemble(played_card(left), "     ", played_card(right)), played_card(0)]
 
         def build(felt: int) -> Table:
-            grid = new_grid("middle", wide_middle=columns == 3)  # a wider cloth
+            # a wider cloth where the seats either side keep room for their names
+            grid = new_grid("middle", wide_middle=columns == 3 and width >= 90)
             if top:
                 grid.add_row(*spread({column: seat_block(seat) for column, seat in places.items()}))
             # the trick's rows a few lines apart (at most four) in the middle of the cloth
