@@ -14,6 +14,7 @@ pytest.importorskip("fivehundred.solver")
 from fivehundred.actions import parse_play
 from fivehundred.cli import main
 from fivehundred.learn import puzzles as pz
+from fivehundred.rules import PRESETS
 
 SHIPPED = pz.load_shipped()
 
@@ -22,7 +23,9 @@ def test_shipped_set_is_large_and_varied() -> None:
     assert len(SHIPPED) >= 300
     kinds = {p["kind"] for p in SHIPPED}
     assert kinds == {"suit", "no trumps", "misère"}
-    assert {p["preset"] for p in SHIPPED} == set(pz.GENERATOR_PRESETS)
+    # every preset, two- to six-handed, has puzzles
+    assert set(pz.GENERATOR_PRESETS) == set(PRESETS)
+    assert {p["preset"] for p in SHIPPED} == set(PRESETS)
     assert {p["difficulty"] for p in SHIPPED} == {1, 2, 3}
     assert {p["goal"] for p in SHIPPED} == {"make", "defeat"}
     assert any(p["kind"] == "no trumps" and p["theme"] == "the joker" for p in SHIPPED)
@@ -34,6 +37,20 @@ def test_every_shipped_puzzle_holds() -> None:
     the values are the solver's and the solution line is legal to the end."""
     for puzzle in SHIPPED:
         pz.verify(puzzle)
+
+
+def test_two_handed_puzzles_wait_for_the_dummies_face_down_cards() -> None:
+    """The solver takes a dummy's face-down cards as playable: no puzzle (and no shipped
+    one) while any lies face down, so the two-handed puzzles are double dummy as ruled."""
+    assert pz.GENERATOR_PRESETS[5] == "two_handed"
+    # the first played position of the first two-handed hand that is played out
+    state, choice = next(
+        position for seed in range(5, 200, 7) for position in pz.computer_positions(seed)
+    )
+    assert state.rules.dummies and not pz.solver_exact(state)
+    assert pz.find_puzzles(state, choice) is None
+    two_handed = [p for p in SHIPPED if p["preset"] == "two_handed"]
+    assert two_handed and all(pz.solver_exact(pz.replay_puzzle(p)) for p in two_handed)
 
 
 def test_generator_is_deterministic_and_made_the_shipped_set() -> None:

@@ -22,8 +22,10 @@ from fivehundred.actions import parse_play
 from fivehundred.learn import puzzles as pz
 from fivehundred.learn.lessons import LESSONS
 from fivehundred.learn.single import load_single
+from fivehundred.rules import PRESETS
 from fivehundred.web import history
 from fivehundred.web.server import create_app
+from fivehundred.words import seat_name
 from test_learn_lessons import _typed_for
 from test_web_support import db_url  # noqa: F401  (fixture)
 
@@ -96,9 +98,8 @@ def test_a_puzzle_position_and_its_answers(client: TestClient) -> None:
     current = state.clone()
     for card in puzzle["line"]:
         current.apply(parse_play(card))
-    assert (
-        right["line"][-1]["winner"] == ["South", "West", "North", "East"][current.tricks[-1].winner]
-    )
+    winner = current.tricks[-1].winner
+    assert right["line"][-1]["winner"] == seat_name(winner, current.rules.seats)
 
 
 def test_single_dummy_puzzles_hide_the_defenders_until_answered(client: TestClient) -> None:
@@ -271,7 +272,7 @@ def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestCli
     for puzzle in [*pz.load_shipped(), *load_single()]:
         key = (puzzle["preset"], puzzle["kind"], puzzle["theme"], str(puzzle.get("hidden")))
         kinds.setdefault(key, puzzle)
-    assert len({key[0] for key in kinds}) == 3 and len({key[1] for key in kinds}) == 3
+    assert {key[0] for key in kinds} == set(PRESETS) and len({key[1] for key in kinds}) == 3
     for puzzle in kinds.values():
         view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()
         assert puzzle["solution"] in view["position"]["legal"], puzzle["id"]

@@ -70,8 +70,13 @@ def said(page: Any) -> str:
 
 
 def test_solving_a_puzzle(base: str, open_page: Callable[..., Page]) -> None:
-    puzzle = pz.load_shipped()[0]  # misère: South must duck under East's 7♦
-    state = pz.replay_puzzle(puzzle)
+    # the first shipped puzzle where a held card is refused because the seat must follow
+    puzzle, state = next(
+        (p, s)
+        for p in pz.load_shipped()
+        if (s := pz.replay_puzzle(p)).led_suit >= 0
+        and s.hands[s.to_move].bit_count() > len(p["values"])
+    )
     led = state.led_suit
     p = open_page({"width": 360, "height": 640})
     page = p.page

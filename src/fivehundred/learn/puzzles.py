@@ -36,11 +36,12 @@ from fivehundred.actions import (
 from fivehundred.cards import JOKER, NO_TRUMPS
 from fivehundred.game import PLAY, HandState
 from fivehundred.record import hand_record, replay_record
-from fivehundred.rules import make_rules
+from fivehundred.rules import PRESETS, make_rules
 from fivehundred.text import call_text, play_text
 
-#: Presets the generator plays, in turn (seed ``s`` uses ``GENERATOR_PRESETS[s % 3]``).
-GENERATOR_PRESETS = ("australian", "american", "three_handed")
+#: Presets the generator plays, in turn: every preset, two- to six-handed (seed ``s`` uses
+#: ``GENERATOR_PRESETS[s % len(GENERATOR_PRESETS)]``).
+GENERATOR_PRESETS: tuple[str, ...] = tuple(PRESETS)
 PUZZLE_FORMAT = "fivehundred-puzzles/1"
 PACKAGE_FILE = "puzzles.json"
 GRADES = {1: "easy", 2: "medium", 3: "hard"}
@@ -233,9 +234,18 @@ def _tricks(n: int) -> str:
     return "1 trick" if n == 1 else f"{n} tricks"
 
 
+def solver_exact(state: HandState) -> bool:
+    """Whether the solver sees the position as the rules do: not while a two-player
+    dummy still holds a face-down card (the solver takes it as playable, R-PLAYERS
+    ``dummies``); once every dummy card is face up, the rest of the hand is exact."""
+    return all(up < 0 or not state.hands[seat] & ~up for seat, up in enumerate(state.face_up))
+
+
 def find_puzzles(state: HandState, heuristic_choice: Action | None) -> Found | None:
     """A puzzle at this position, or None."""
     if state.phase != PLAY or not puzzle_contract(state.contract):
+        return None
+    if not solver_exact(state):
         return None
     legal = candidate_actions(state)
     if len(legal) < 3 or tricks_left(state) < 2:
@@ -286,12 +296,14 @@ def puzzle_dict(found: Found, number: int, seed: int) -> dict[str, Any]:
     }
 
 
-def computer_positions(seed: int) -> Iterator[tuple[HandState, Action]]:
-    """A computer hand under the seed's preset: each play-phase position with the
-    computer player's choice, before it is played."""
+def computer_positions(
+    seed: int, presets: tuple[str, ...] = GENERATOR_PRESETS
+) -> Iterator[tuple[HandState, Action]]:
+    """A computer hand under the seed's preset (``presets[seed % len(presets)]``): each
+    play-phase position with the computer player's choice, before it is played."""
     from fivehundred.bots.heuristic import HeuristicPlayer
 
-    preset = GENERATOR_PRESETS[seed % len(GENERATOR_PRESETS)]
+    preset = presets[seed % len(presets)]
     rules = make_rules(preset)
     state = HandState.deal(rules, dealer=seed % rules.players, seed=f"puzzle-{seed}")
     players = [HeuristicPlayer(seed * 10 + seat) for seat in range(rules.seats)]
@@ -351,6 +363,8 @@ def verify(puzzle: dict[str, Any]) -> None:
         raise PuzzleError(f"puzzle {pid}: seat {state.to_move} is to move, not {puzzle['seat']}")
     if action_text(state.contract, two) != puzzle["contract"]:
         raise PuzzleError(f"puzzle {pid}: the contract is {action_text(state.contract, two)}")
+    if not solver_exact(state):
+        raise PuzzleError(f"puzzle {pid}: a dummy's card lies face down (not double dummy)")
     solution = parse_play(puzzle["solution"])
     if solution not in state.legal_actions():
         raise PuzzleError(f"puzzle {pid}: {puzzle['solution']} is not legal")

@@ -47,6 +47,9 @@ MAX_LAYOUTS = 260
 #: Fewer layouts than this make too plain a puzzle.
 MIN_LAYOUTS = 6
 SERIES = "single-dummy"
+#: The presets the single-dummy series is drawn from (the shipped series was made from
+#: these three; seed ``s`` uses ``SINGLE_PRESETS[s % 3]``).
+SINGLE_PRESETS = ("australian", "american", "three_handed")
 
 
 def hidden_seats(state: HandState) -> tuple[int, ...]:
@@ -194,7 +197,7 @@ def generate_single(
     out: list[dict[str, Any]] = []
     hand_seed = seed
     while len(out) < count and hand_seed - seed < 200 * count + 100:
-        for state, _ in computer_positions(hand_seed):
+        for state, _ in computer_positions(hand_seed, SINGLE_PRESETS):
             found = find_single(state)
             if found is not None:
                 out.append(single_dict(state, found, len(out) + 1, hand_seed))
