@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fivehundred.actions import action_text, bid_tricks, is_misere, parse_call
+from fivehundred.actions import action_text, bid_tricks, is_misere, is_suit_bid, parse_call
 from fivehundred.game import GameState, HandState
 from fivehundred.pad.model import (
     Pad,
@@ -25,6 +25,7 @@ from fivehundred.pad.model import (
 )
 from fivehundred.rules import PRESETS, Rules, make_rules
 from fivehundred.scoring import (
+    SLAM_MINIMUM,
     HandScore,
     apply_hand_to_scores,
     bid_value,
@@ -172,7 +173,9 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
     pad.add({**entry, "revoke": "defender"})  # counts as made, defenders nothing
     points = pad.result.lines[-1].points
     assert pad.result.lines[-1].made is True
-    assert points[side] == value
+    # A ten-level suit or no-trump contract made is a slam: its value or 250 (R-SCORE).
+    slam = is_suit_bid(contract) and bid_tricks(contract) == 10
+    assert points[side] == (max(value, SLAM_MINIMUM) if slam else value)
     assert all(points[s] == 0 for s in defending)
 
     failed = {**entry, "revoke": "contractor", "tricks": 10 if not is_misere(contract) else 0}
@@ -185,6 +188,18 @@ def test_irregularities(case: tuple[str, dict[str, Any]], seed: int) -> None:
         assert points[side] == 0 and all(points[s] == value for s in defending)
     else:
         assert points[side] == -value
+
+
+def test_a_defenders_revoke_against_ten_spades_scores_the_slam() -> None:
+    # 10♠ is worth 440 (Avondale) or 120 (1904); made by a defender's revoke it is still
+    # all ten tricks to the contractor: a slam, its value or 250 (R-SCORE, R-IRREG).
+    for variants, value in (({}, 440), ({"original_1904": True}, 120)):
+        pad = Pad(new_pad(NAMES[:4], "american", variants))
+        pad.add(
+            {"kind": "hand", "contract": "10S", "contractor": 0, "tricks": 10, "revoke": "defender"}
+        )
+        assert bid_value(parse_call("10S"), make_rules("american", variants)) == value
+        assert pad.result.lines[-1].points == [max(value, SLAM_MINIMUM), 0]
 
 
 def test_reasons_and_490() -> None:
