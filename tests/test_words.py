@@ -20,7 +20,7 @@ from fivehundred.actions import (
     joker_lead_action,
 )
 from fivehundred.cards import JOKER, JOKER_BLACK, WHITE_JOKER, parse_card
-from fivehundred.errors import ActionParseError, IllegalActionError
+from fivehundred.errors import REVOKE, ActionParseError, IllegalActionError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, Rules, make_rules
@@ -147,5 +147,7 @@ def test_the_rules_name_the_jokers() -> None:
 def test_seats_and_refusals() -> None:
     assert [seat_name(s) for s in range(4)] == ["South", "West", "North", "East"]
     assert seat_name(2, 6) == "North-West" and seat_name(9, 4) == "Seat 9"
-    error = IllegalActionError("7S revokes: seat 0 must follow C", "R-PLAY")
+    error = IllegalActionError(
+        "7S revokes: seat 0 must follow C", "R-PLAY", why=REVOKE, card=parse_card("7S"), suit=1
+    )
     assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"

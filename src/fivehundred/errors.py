@@ -39,7 +39,31 @@ class RulesError(FiveHundredError):
 
 
 class IllegalActionError(FiveHundredError):
-    """A well-formed action that the rules do not allow now; ``rule`` names the rule id."""
+    """A well-formed action that the rules do not allow now; ``rule`` names the rule id.
+
+    A refused card play also says what was refused as data, for the interfaces' words
+    (never read back out of the message): ``why`` is one of :data:`PLAY_REFUSALS`,
+    ``card`` the card refused and ``suit`` the suit that must be followed (or -1)."""
+
+    def __init__(
+        self, message: str, rule: str = "", why: str = "", card: int = -1, suit: int = -1
+    ) -> None:
+        self.why = why
+        self.card = card
+        self.suit = suit
+        super().__init__(message, rule)
+
+
+#: The kinds of refused card play (:attr:`IllegalActionError.why`): a card that does not
+#: follow the suit led, the joker played while the suit led can be followed, another card
+#: than the joker by a misère hand that cannot follow, and a free joker led without a suit.
+REVOKE, JOKER_MUST_FOLLOW, MISERE_JOKER, JOKER_NEEDS_SUIT = (
+    "revoke",
+    "joker_must_follow",
+    "misere_joker",
+    "joker_needs_suit",
+)
+PLAY_REFUSALS = (REVOKE, JOKER_MUST_FOLLOW, MISERE_JOKER, JOKER_NEEDS_SUIT)
 
 
 class RecordError(FiveHundredError):

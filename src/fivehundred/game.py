@@ -70,7 +70,13 @@ from fivehundred.cards import (
     iter_cards,
     mask_of,
 )
-from fivehundred.errors import IllegalActionError
+from fivehundred.errors import (
+    JOKER_MUST_FOLLOW,
+    JOKER_NEEDS_SUIT,
+    MISERE_JOKER,
+    REVOKE,
+    IllegalActionError,
+)
 from fivehundred.play import (
     FREE_SUIT,
     PlayContext,
@@ -986,7 +992,10 @@ class HandState:
         if not is_joker_lead(action):
             if ctx.free_jokers >> card & 1:
                 raise IllegalActionError(
-                    "a joker led in no trumps or misère must nominate a suit, like JK>S", "R-JOKER"
+                    "a joker led in no trumps or misère must nominate a suit, like JK>S",
+                    "R-JOKER",
+                    why=JOKER_NEEDS_SUIT,
+                    card=card,
                 )
             led = ctx.effective_suit[card]
         else:
@@ -1024,14 +1033,25 @@ class HandState:
         if hand & ctx.follow_masks[led]:
             if ctx.free_jokers >> card & 1:
                 return IllegalActionError(
-                    f"the joker may be played only when unable to follow {suit}", "R-JOKER"
+                    f"the joker may be played only when unable to follow {suit}",
+                    "R-JOKER",
+                    why=JOKER_MUST_FOLLOW,
+                    card=card,
+                    suit=led,
                 )
             return IllegalActionError(
-                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
+                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}",
+                "R-PLAY",
+                why=REVOKE,
+                card=card,
+                suit=led,
             )
         return IllegalActionError(
             f"{self._text(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
+            why=MISERE_JOKER,
+            card=card,
+            suit=led,
         )
 
     def _finish(self) -> None:

@@ -47,16 +47,30 @@ from fivehundred.actions import (
 from fivehundred.cards import (
     JOKER,
     NUM_CARDS,
+    RANK_JACK,
     SUIT_LETTERS,
     SUIT_SYMBOLS,
     Card,
     CardMask,
     JokerNames,
     card_symbol,
+    is_joker,
     iter_cards,
     parse_card,
+    rank_of,
+    same_colour_suit,
+    suit_of,
 )
-from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
+from fivehundred.errors import (
+    JOKER_MUST_FOLLOW,
+    MISERE_JOKER,
+    PLAY_REFUSALS,
+    REVOKE,
+    ActionParseError,
+    CardParseError,
+    FiveHundredError,
+    IllegalActionError,
+)
 from fivehundred.play import PlayContext, sort_key
 
 STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
@@ -162,24 +176,31 @@ def labels(actions: Iterable[Action], jokers: JokerNames = False) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ prompts
-#: What a person decides in each phase (the phases of :mod:`fivehundred.game`).
+#: What a person decides in each phase (the phases of :mod:`fivehundred.game`), in every
+#: interface (each shows the legal actions beside it, in its own way).
 PHASE_PROMPTS: dict[str, str] = {
     "auction": "Your bid",
     "discard": "Discard a card",
-    "nominate": "Name the joker's suit (S C D H or none)",
-    "call": "Call a card for your partner (call:AH) or go alone",
+    "nominate": "Name the joker's suit, or leave it free",
+    "call": "Call a card: its holder is your partner for this hand (or go alone)",
     "play": "Your card",
-    "slam": "Call slam or not (slam or no_slam)",
+    "slam": "Call slam (all ten tricks), or not",
     "slam_pass": "Your partner calls slam: pass them a card",
     "table_kitty": "Move a face-up card to the kitty",
     "table_take": "Take a face-up card",
     "table_discard": "Discard a card for the one you took",
-    "draw": "Keep the card drawn (and throw the next) or throw it (keep or throw)",
+    "draw": "Keep the card drawn (and throw the next) or throw it (and keep the next)",
 }
 
 
-def prompt(phase: str) -> str:
-    """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise."""
+def prompt(phase: str, *, discards: int = 0, following: bool | None = None) -> str:
+    """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise.
+    ``discards`` (cards still to discard) and ``following`` (whether a trick is under
+    way) make the discard and the play more precise: ``Discard 3 cards``, ``Your lead``."""
+    if phase == "discard" and discards > 1:
+        return f"Discard {discards} cards"
+    if phase == "play" and following is not None:
+        return "Your turn: follow" if following else "Your lead"
     return PHASE_PROMPTS.get(phase, "Your move")
 
 
@@ -278,21 +299,6 @@ def _suit(letter: str) -> str:
 
 #: (pattern on the engine's reason, how a person reads it), first match wins.
 _PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (
-        re.compile(r"^(\S+) revokes: seat \d+ must follow ([SCDH])$"),
-        lambda m: f"You must follow {_suit(m[2])}: {m[1]} is not a {_suit(m[2])}",
-    ),
-    (
-        re.compile(r"^the joker may be played only when unable to follow ([SCDH])$"),
-        lambda m: (
-            f"You must follow {_suit(m[1])}: the joker may be played only when you have "
-            f"no {_suit(m[1])}"
-        ),
-    ),
-    (
-        re.compile(r"^(\S+): in misère a player who cannot follow must play the joker$"),
-        lambda m: "You cannot follow suit, so in misère you must play the joker",
-    ),
     (re.compile(r"^(\S+) is not in seat \d+'s hand$"), lambda m: f"You do not hold {m[1]}"),
     (re.compile(r"^(\S+) is not in the contractor's hand$"), lambda m: f"You do not hold {m[1]}"),
     (
@@ -316,10 +322,6 @@ _PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
         lambda m: "Everyone else has passed: as dealer you must bid",
     ),
     (
-        re.compile(r"^a joker led in no trumps or misère must nominate a suit, like JK>S$"),
-        lambda m: "Say which suit you lead the joker as",
-    ),
-    (
         re.compile(r"^the joker may not be led as ([SCDH]):(.*)$"),
         lambda m: f"You may not lead the joker as {_suit(m[1])}:{m[2]}",
     ),
@@ -331,19 +333,53 @@ _PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
 )
 
 
+def _play_refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str:
+    """A refused card play said from the refusal's data (what, which card, which suit)."""
+    suit = SUIT_SYMBOLS[error.suit] if 0 <= error.suit < 4 else ""
+    card = card_label(error.card, jokers)
+    if error.why == REVOKE:
+        if is_left_bower(error.card, trump):
+            return f"{card} is the left bower, a trump: you must follow {suit}"
+        return f"You must follow {suit}: {card} is not a {suit}"
+    if error.why == JOKER_MUST_FOLLOW:
+        return f"You must follow {suit}: the joker may be played only when you have no {suit}"
+    if error.why == MISERE_JOKER:
+        return "You cannot follow suit, so in misère you must play the joker"
+    return "Say which suit you lead the joker as"  # JOKER_NEEDS_SUIT
+
+
+def is_left_bower(card: Card, trump: int) -> bool:
+    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-RANK)."""
+    return (
+        0 <= trump < 4
+        and not is_joker(card)
+        and rank_of(card) == RANK_JACK
+        and suit_of(card) == same_colour_suit(trump)
+    )
+
+
 def error_text(
-    error: FiveHundredError, jokers: JokerNames = False, names: Sequence[str] = ()
+    error: FiveHundredError,
+    jokers: JokerNames = False,
+    names: Sequence[str] = (),
+    *,
+    rule: bool = True,
+    trump: int = -1,
 ) -> str:
     """``error`` as a person reads it: suits and cards as symbols, the refusal said the
-    way a player would say it, the rule id kept in brackets. ``names`` names the seats
-    (``seat 2`` becomes ``names[2]``) where a message still mentions one."""
+    way a player would say it, the rule id kept in brackets (unless ``rule`` is false).
+    ``names`` names the seats (``seat 2`` becomes ``names[2]``) where a message still
+    mentions one; with ``trump`` (the contract's suit) a left bower refused says so."""
     reason = error.reason
     text = None
-    for pattern, say in _PHRASES:
-        match = pattern.match(reason)
-        if match is not None:
-            text = say(match)
-            break
+    if isinstance(error, IllegalActionError) and error.why in PLAY_REFUSALS:
+        text = _play_refusal(error, jokers, trump)
+    else:
+        for pattern, say in _PHRASES:
+            match = pattern.match(reason)
+            if match is not None:
+                text = say(match)
+                break
     if text is None:
         text = reason[:1].upper() + reason[1:]
     text = card_symbols(text, jokers)
@@ -355,7 +391,4 @@ def error_text(
             return name + (match.group(2) or "")
 
         text = _SEAT.sub(seat, text)
-    return f"{text} ({error.rule})" if error.rule else text
-
-
-refusal = error_text
+    return f"{text} ({error.rule})" if error.rule and rule else text
