@@ -34,7 +34,14 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import Action, action_card, bid_strain, is_suit_bid, plays_alone
+from fivehundred.actions import (
+    Action,
+    action_card,
+    bid_strain,
+    is_misere,
+    is_suit_bid,
+    plays_alone,
+)
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_context, tricks_played_in, void_cards
@@ -394,7 +401,7 @@ def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> f
     defender's."""
     from fivehundred.bots.simulate import contract_score
 
-    if not is_suit_bid(contract):
+    if is_misere(contract):
         defence = 10 * tricks if rules.misere_defenders_score else 0
     else:
         defence = 10 * (10 - tricks)
