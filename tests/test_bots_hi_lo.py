@@ -11,7 +11,7 @@ from fivehundred.actions import HI_LO, MISERE, OPEN_MISERE, is_misere
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import TableView
 from fivehundred.bots.pimc import PimcPlayer
-from fivehundred.bots.simulate import contract_score, play_out
+from fivehundred.bots.simulate import _needed, contract_score, play_out
 from fivehundred.game import HandState
 
 
@@ -48,6 +48,8 @@ def test_a_hi_lo_scores_only_with_exactly_five_tricks() -> None:
     assert contract_score(HI_LO, 0, australian) == -350 - 100
     assert contract_score(HI_LO, 6, australian) == -350 - 40
     assert contract_score(MISERE, 0, australian) == 250  # a misère is made with none
+    # what just makes it (an opponent's hi/lo that would win the game is a threat)
+    assert _needed(HI_LO) == 5 and _needed(MISERE) == 0
 
 
 def test_the_search_players_value_of_a_hi_lo_peaks_at_five() -> None:

@@ -518,8 +518,8 @@ def _cheaper_first(call: Action, rules: Rules) -> int:
 
 
 def _needed(contract: Action) -> int:
-    """The tricks that just make ``contract`` (none in misère)."""
-    return bid_tricks(contract)
+    """The tricks that just make ``contract`` (none in misère, five in hi/lo)."""
+    return HI_LO_TRICKS if contract == HI_LO else bid_tricks(contract)
 
 
 def shaded_chance(
