@@ -34,14 +34,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
-from fivehundred.actions import (
-    Action,
-    action_card,
-    bid_strain,
-    is_misere,
-    is_suit_bid,
-    plays_alone,
-)
+from fivehundred.actions import Action, action_card, bid_strain, is_suit_bid, plays_alone
 from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.memory import context_for, play_context, tricks_played_in, void_cards
@@ -399,12 +392,9 @@ def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> f
     called partner) the contract's value won or lost, each defender 10 a trick (the
     defence's tricks taken as evenly shared). ``declarer``: the contractor's view, else a
     defender's."""
-    from fivehundred.bots.simulate import contract_score
+    from fivehundred.bots.simulate import contract_score, defence_points
 
-    if is_misere(contract):
-        defence = 10 * tricks if rules.misere_defenders_score else 0
-    else:
-        defence = 10 * (10 - tricks)
+    defence = defence_points(contract, tricks, rules)
     value = contract_score(contract, tricks, rules) + defence
     seats = rules.players
     side = 2 if rules.called_partner and is_suit_bid(contract) else 1

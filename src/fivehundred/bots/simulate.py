@@ -216,15 +216,22 @@ def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
     value = bid_value(contract, rules)
     if contract == HI_LO:
         made = tricks == HI_LO_TRICKS
-        return (value if made else -value) - 10 * (10 - tricks)
-    if is_misere(contract):
+    elif is_misere(contract):
         made = tricks == 0
-        defenders = 10 * tricks if rules.misere_defenders_score else 0
-        return (value if made else -value) - defenders
-    made = tricks >= bid_tricks(contract)
-    if made and tricks == 10:
-        value = max(value, SLAM_MINIMUM)
-    return (value if made else -value) - 10 * (10 - tricks)
+    else:
+        made = tricks >= bid_tricks(contract)
+        if made and tricks == 10:
+            value = max(value, SLAM_MINIMUM)
+    return (value if made else -value) - defence_points(contract, tricks, rules)
+
+
+def defence_points(contract: Action, tricks: int, rules: Rules) -> int:
+    """The defenders' points when the contracting side ends with ``tricks``: 10 a trick
+    they take; in misère none, or 10 a trick the contractor takes where
+    ``misere_defenders_score`` says so (R-SCORE)."""
+    if is_misere(contract):
+        return 10 * tricks if rules.misere_defenders_score else 0
+    return 10 * (10 - tricks)
 
 
 def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
