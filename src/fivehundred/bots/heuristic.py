@@ -357,6 +357,23 @@ def _friends(obs: Observation) -> set[int]:
     return {s for s in range(obs.rules.seats) if sides[s] == sides[obs.seat] and s != obs.seat}
 
 
+def auction_help(obs: Observation) -> tuple[float, set[int]]:
+    """What the auction so far tells a bidder: the tricks partner is worth (a trick or
+    so; half after partner passed; without a fixed partner, 3 or 5 players, a little) and
+    the strains the opponents have bid (their trumps are long there)."""
+    friends = _friends(obs)
+    partner_calls = [c for s, c in obs.auction if s in friends]
+    opponent_strains = {
+        bid_strain(c)
+        for s, c in obs.auction
+        if s not in friends and s != obs.seat and is_suit_bid(c)
+    }
+    partner_help = 1.0 if friends else 0.5 if obs.rules.called_partner else 0.0
+    if partner_calls and partner_calls[-1] == PASS:
+        partner_help = 0.5
+    return partner_help, opponent_strains
+
+
 # ----------------------------------------------------------------------------- the player
 class HeuristicPlayer(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
@@ -402,7 +419,12 @@ class HeuristicPlayer(Player):
             action, why = self.call_partner(obs)
         else:
             action, why = self.play(obs)
-        if action not in obs.legal:  # a safety net: never return an illegal action
+        return self._answer(obs, action, why)
+
+    def _answer(self, obs: Observation, action: Action, why: str) -> Action:
+        """``action``, with ``why`` kept for :meth:`explain`; a safety net: never an illegal
+        action (the first legal one instead)."""
+        if action not in obs.legal:
             action, why = obs.legal[0], "no better idea"
         self._reason = why
         return action
@@ -413,17 +435,7 @@ class HeuristicPlayer(Player):
         competition: hand, partner's help, the kitty."""
         rules = obs.rules
         hand = obs.hand
-        friends = _friends(obs)
-        partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {
-            bid_strain(c)
-            for s, c in obs.auction
-            if s not in friends and s != obs.seat and is_suit_bid(c)
-        }
-        # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
-        partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
-        if partner_calls and partner_calls[-1] == PASS:
-            partner_help = 0.5
+        partner_help, opponent_strains = auction_help(obs)
         levels: dict[int, float] = {}
         jokers = (hand & JOKERS_MASK).bit_count()
         fitted = fitted_counts(rules)

@@ -22,6 +22,7 @@ from fivehundred.bots.heuristic import (
     HeuristicPlayer,
     _friends,
     _small_trumps,
+    auction_help,
     hand_tricks,
     nt_stoppers,
     side_suit_cards,
@@ -83,29 +84,15 @@ class HeuristicV1Player(HeuristicPlayer):
             return action
         if obs.phase != "auction":
             return super().act(obs)
-        action, why = self.bid(obs)  # without the house rules' bids (house_bid)
-        if action not in obs.legal:  # a safety net: never return an illegal action
-            action, why = obs.legal[0], "no better idea"
-        self._reason = why
-        return action
+        return self._answer(obs, *self.bid(obs))  # without the house rules' bids (house_bid)
 
     # ------------------------------------------------------------------ bidding
     def bid_levels(self, obs: Observation) -> dict[int, float]:
-        """Estimated tricks for our side in each strain (4 = NT), before the auction's
-        competition: hand, partner's help, the kitty."""
-        rules = obs.rules
+        """The first version's estimate of our side's tricks in each strain: the hand's
+        first count, partner's help, the kitty; no trumps with enough suits stopped."""
         hand = obs.hand
-        friends = _friends(obs)
-        partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {
-            bid_strain(c)
-            for s, c in obs.auction
-            if s not in friends and s != obs.seat and is_suit_bid(c)
-        }
-        # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
-        partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
-        if partner_calls and partner_calls[-1] == PASS:
-            partner_help = 0.5
+        rules = obs.rules
+        partner_help, opponent_strains = auction_help(obs)
         levels: dict[int, float] = {}
         for strain in (*SUITS, NO_TRUMPS):
             raw = hand_tricks(hand, strain, rules, small_trump)
