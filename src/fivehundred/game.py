@@ -71,9 +71,16 @@ from fivehundred.cards import (
     mask_of,
 )
 from fivehundred.errors import (
+    FACE_DOWN,
     JOKER_MUST_FOLLOW,
     JOKER_NEEDS_SUIT,
+    JOKER_SUIT_LED,
+    JOKER_SUIT_VOID,
     MISERE_JOKER,
+    NOT_A_CALL,
+    NOT_A_CARD,
+    NOT_A_DISCARD,
+    NOT_HELD,
     REVOKE,
     IllegalActionError,
 )
@@ -654,7 +661,7 @@ class HandState:
     def _call(self, action: Action) -> None:
         if not is_call(action):
             raise IllegalActionError(
-                f"{self._text(action)} is not a call; it is the auction", "R-BID"
+                f"{self._text(action)} is not a call; it is the auction", "R-BID", why=NOT_A_CALL
             )
         auction = self.auction
         auction.apply(action)
@@ -692,11 +699,16 @@ class HandState:
         seat = self.contractor
         if not 0 <= action < JOKER_LEAD_BASE:
             raise IllegalActionError(
-                f"{self._text(action)}: discard a card from the hand and kitty", "R-KITTY"
+                f"{self._text(action)}: discard a card from the hand and kitty",
+                "R-KITTY",
+                why=NOT_A_DISCARD,
             )
         if not self.hands[seat] >> action & 1:
             raise IllegalActionError(
-                f"{self._text(action)} is not in the contractor's hand", "R-KITTY"
+                f"{self._text(action)} is not in the contractor's hand",
+                "R-KITTY",
+                why=NOT_HELD,
+                card=action,
             )
         self.hands[seat] ^= 1 << action
         self.discards |= 1 << action
@@ -932,17 +944,24 @@ class HandState:
         card = action_card(action)
         if card < 0:
             raise IllegalActionError(
-                f"{self._text(action)} is not a card; it is the play", "R-PLAY"
+                f"{self._text(action)} is not a card; it is the play", "R-PLAY", why=NOT_A_CARD
             )
         bit = 1 << card
         if not hand & bit:
-            raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand", "R-PLAY")
+            raise IllegalActionError(
+                f"{self._text(action)} is not in seat {seat}'s hand",
+                "R-PLAY",
+                why=NOT_HELD,
+                card=card,
+            )
         face_up = self.face_up[seat]
         if face_up >= 0:
             if not face_up & bit:
                 raise IllegalActionError(
                     f"{self._text(action)} lies face down: a dummy plays only its face-up cards",
                     "R-PLAYERS",
+                    why=FACE_DOWN,
+                    card=card,
                 )
             hand &= face_up
         trick_cards = self.trick_cards
@@ -1005,14 +1024,18 @@ class HandState:
                 )
             led = joker_lead_suit(action)
             if not self._joker_lead_suits(seat) >> led & 1:
+                void = self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
                 raise IllegalActionError(
                     f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
                     + (
                         "be one the leader has not shown void in"
-                        if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+                        if void
                         else "not have been led in this hand"
                     ),
                     "R-JOKER",
+                    why=JOKER_SUIT_VOID if void else JOKER_SUIT_LED,
+                    card=card,
+                    suit=led,
                 )
         self.led_suit = led
         self.suits_led |= 1 << led

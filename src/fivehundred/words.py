@@ -62,9 +62,19 @@ from fivehundred.cards import (
     suit_of,
 )
 from fivehundred.errors import (
+    DEALER_MUST_BID,
+    FACE_DOWN,
     JOKER_MUST_FOLLOW,
+    JOKER_NEEDS_SUIT,
+    JOKER_SUIT_LED,
+    JOKER_SUIT_VOID,
     MISERE_JOKER,
-    PLAY_REFUSALS,
+    NOT_A_CALL,
+    NOT_A_CARD,
+    NOT_A_DISCARD,
+    NOT_HELD,
+    NOT_YOUR_TURN,
+    OUTBID,
     REVOKE,
     ActionParseError,
     CardParseError,
@@ -292,60 +302,43 @@ def card_language(reason: str) -> str:
     return _RECORD_CARD.sub(lambda m: m[1] + SUIT_SYMBOLS[SUIT_LETTERS.index(m[2])], reason)
 
 
-def _suit(letter: str) -> str:
-    index = SUIT_LETTERS.find(letter)
-    return SUIT_SYMBOLS[index] if len(letter) == 1 and index >= 0 else letter
-
-
-#: (pattern on the engine's reason, how a person reads it), first match wins.
-_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"^(\S+) is not in seat \d+'s hand$"), lambda m: f"You do not hold {m[1]}"),
-    (re.compile(r"^(\S+) is not in the contractor's hand$"), lambda m: f"You do not hold {m[1]}"),
-    (
-        re.compile(r"^(\S+) does not outrank (.+)$"),
-        lambda m: f"{m[1]} is not higher than the bid to beat, {m[2]}",
-    ),
-    (
-        re.compile(r"^(\S+) is not a call; it is the auction$"),
-        lambda m: "It is the bidding: choose a bid or pass",
-    ),
-    (
-        re.compile(r"^(\S+) is not a card; it is the play$"),
-        lambda m: "It is the play: choose a card",
-    ),
-    (
-        re.compile(r"^(\S+): discard a card from the hand and kitty$"),
-        lambda m: "Discard one of your cards (the kitty is in your hand now)",
-    ),
-    (
-        re.compile(r"^the dealer may not pass when the others have$"),
-        lambda m: "Everyone else has passed: as dealer you must bid",
-    ),
-    (
-        re.compile(r"^the joker may not be led as ([SCDH]):(.*)$"),
-        lambda m: f"You may not lead the joker as {_suit(m[1])}:{m[2]}",
-    ),
-    (
-        re.compile(r"^(\S+) lies face down: a dummy plays only its face-up cards$"),
-        lambda m: f"{m[1]} lies face down: the dummy plays only its face-up cards",
-    ),
-    (re.compile(r"^it is not your turn$|^seat \d+ is not to move"), lambda m: "Wait for your turn"),
-)
-
-
-def _play_refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str:
-    """A refused card play said from the refusal's data (what, which card, which suit)."""
+def _refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str | None:
+    """A refusal said from its data (what was refused, which card, which suit), or None
+    for a refusal without (its own message then)."""
+    why = error.why
     suit = SUIT_SYMBOLS[error.suit] if 0 <= error.suit < 4 else ""
-    card = card_label(error.card, jokers)
-    if error.why == REVOKE:
+    card = card_label(error.card, jokers) if 0 <= error.card < NUM_CARDS else ""
+    if why == REVOKE:
         if is_left_bower(error.card, trump):
             return f"{card} is the left bower, a trump: you must follow {suit}"
         return f"You must follow {suit}: {card} is not a {suit}"
-    if error.why == JOKER_MUST_FOLLOW:
-        return f"You must follow {suit}: the joker may be played only when you have no {suit}"
-    if error.why == MISERE_JOKER:
-        return "You cannot follow suit, so in misère you must play the joker"
-    return "Say which suit you lead the joker as"  # JOKER_NEEDS_SUIT
+    if why == OUTBID:
+        beaten = action_label(error.against, jokers)
+        return f"{action_label(error.card, jokers)} is not higher than the bid to beat, {beaten}"
+    return _REFUSALS[why].format(card=card, suit=suit) if why in _REFUSALS else None
+
+
+#: How a person reads each kind of refusal (``{card}``, ``{suit}``: the refusal's own).
+_REFUSALS: dict[str, str] = {
+    JOKER_MUST_FOLLOW: "You must follow {suit}: the joker may be played only when you have no {suit}",
+    MISERE_JOKER: "You cannot follow suit, so in misère you must play the joker",
+    JOKER_NEEDS_SUIT: "Say which suit you lead the joker as",
+    JOKER_SUIT_VOID: (
+        "You may not lead the joker as {suit}: the suit nominated must be one the leader "
+        "has not shown void in"
+    ),
+    JOKER_SUIT_LED: (
+        "You may not lead the joker as {suit}: the suit nominated must not have been led "
+        "in this hand"
+    ),
+    NOT_HELD: "You do not hold {card}",
+    FACE_DOWN: "{card} lies face down: the dummy plays only its face-up cards",
+    DEALER_MUST_BID: "Everyone else has passed: as dealer you must bid",
+    NOT_A_CALL: "It is the bidding: choose a bid or pass",
+    NOT_A_CARD: "It is the play: choose a card",
+    NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
+    NOT_YOUR_TURN: "Wait for your turn",
+}
 
 
 def is_left_bower(card: Card, trump: int) -> bool:
@@ -371,15 +364,7 @@ def error_text(
     ``names`` names the seats (``seat 2`` becomes ``names[2]``) where a message still
     mentions one; with ``trump`` (the contract's suit) a left bower refused says so."""
     reason = error.reason
-    text = None
-    if isinstance(error, IllegalActionError) and error.why in PLAY_REFUSALS:
-        text = _play_refusal(error, jokers, trump)
-    else:
-        for pattern, say in _PHRASES:
-            match = pattern.match(reason)
-            if match is not None:
-                text = say(match)
-                break
+    text = _refusal(error, jokers, trump) if isinstance(error, IllegalActionError) else None
     if text is None:
         text = reason[:1].upper() + reason[1:]
     text = card_symbols(text, jokers)
