@@ -14,7 +14,7 @@ import pytest
 
 from fivehundred.actions import PASS, action_text, parse_action
 from fivehundred.cards import parse_card
-from fivehundred.errors import OUTBID, REVOKE, IllegalActionError
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.record import hand_record
@@ -146,13 +146,17 @@ def test_line_mode_h_is_the_hint_and_extra_moves_are_refused_clearly() -> None:
 
 def test_refusals_speak_card_language() -> None:
     error = IllegalActionError(
-        "7S revokes: seat 0 must follow C", "R-PLAY", why=REVOKE, card=parse_card("7S"), suit=1
+        "7S revokes: seat 0 must follow C",
+        "R-PLAY",
+        why=Refusal.REVOKE,
+        card=parse_card("7S"),
+        suit=1,
     )
     assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"
     outbid = IllegalActionError(
         "6H does not outrank 7S",
         "R-BID",
-        why=OUTBID,
+        why=Refusal.OUTBID,
         card=parse_action("6H", "auction"),
         against=parse_action("7S", "auction"),
     )

@@ -20,14 +20,7 @@ from fivehundred.actions import (
     joker_lead_action,
 )
 from fivehundred.cards import JOKER, JOKER_BLACK, WHITE_JOKER, parse_card
-from fivehundred.errors import (
-    GAME_OVER,
-    NOT_HELD,
-    REFUSALS,
-    REVOKE,
-    ActionParseError,
-    IllegalActionError,
-)
+from fivehundred.errors import REFUSALS, ActionParseError, IllegalActionError, Refusal
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, Rules, make_rules
@@ -155,7 +148,11 @@ def test_seats_and_refusals() -> None:
     assert [seat_name(s) for s in range(4)] == ["South", "West", "North", "East"]
     assert seat_name(2, 6) == "North-West" and seat_name(9, 4) == "Seat 9"
     error = IllegalActionError(
-        "7S revokes: seat 0 must follow C", "R-PLAY", why=REVOKE, card=parse_card("7S"), suit=1
+        "7S revokes: seat 0 must follow C",
+        "R-PLAY",
+        why=Refusal.REVOKE,
+        card=parse_card("7S"),
+        suit=1,
     )
     assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"
 
@@ -167,10 +164,10 @@ def test_refusals_are_said_from_their_data_not_their_message() -> None:
     said = {
         why: error_text(IllegalActionError("(a message nobody reads)", "", why, seven, 3))
         for why in REFUSALS
-        if why != GAME_OVER
+        if why != Refusal.GAME_OVER
     }
-    assert said[NOT_HELD] == "You do not hold 7♠"
-    assert said[REVOKE] == "You must follow ♥: 7♠ is not a ♥"
+    assert said[Refusal.NOT_HELD] == "You do not hold 7♠"
+    assert said[Refusal.REVOKE] == "You must follow ♥: 7♠ is not a ♥"
     assert "(a message" not in " ".join(said.values())
     # a refusal with no kind says its own message
     assert error_text(IllegalActionError("the auction is over", "R-BID")) == (

@@ -23,7 +23,7 @@ from fivehundred.actions import (
     is_bid,
     is_suit_bid,
 )
-from fivehundred.errors import DEALER_MUST_BID, OUTBID, IllegalActionError
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.rules import (
     AMERICAN,
     BLIND_MISERE_RANK,
@@ -196,7 +196,7 @@ class Auction:
                 raise IllegalActionError(
                     "the dealer may not pass when the others have",
                     "R-ALLPASS",
-                    why=DEALER_MUST_BID,
+                    why=Refusal.DEALER_MUST_BID,
                 )
             return
         if not is_bid(call):
@@ -235,7 +235,7 @@ class Auction:
             raise IllegalActionError(
                 f"{text} does not outrank {current}",
                 "R-BID",
-                why=OUTBID,
+                why=Refusal.OUTBID,
                 card=call,
                 against=self.contract,
             )

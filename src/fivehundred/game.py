@@ -70,20 +70,7 @@ from fivehundred.cards import (
     iter_cards,
     mask_of,
 )
-from fivehundred.errors import (
-    FACE_DOWN,
-    JOKER_MUST_FOLLOW,
-    JOKER_NEEDS_SUIT,
-    JOKER_SUIT_LED,
-    JOKER_SUIT_VOID,
-    MISERE_JOKER,
-    NOT_A_CALL,
-    NOT_A_CARD,
-    NOT_A_DISCARD,
-    NOT_HELD,
-    REVOKE,
-    IllegalActionError,
-)
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.play import (
     FREE_SUIT,
     PlayContext,
@@ -661,7 +648,9 @@ class HandState:
     def _call(self, action: Action) -> None:
         if not is_call(action):
             raise IllegalActionError(
-                f"{self._text(action)} is not a call; it is the auction", "R-BID", why=NOT_A_CALL
+                f"{self._text(action)} is not a call; it is the auction",
+                "R-BID",
+                why=Refusal.NOT_A_CALL,
             )
         auction = self.auction
         auction.apply(action)
@@ -701,13 +690,13 @@ class HandState:
             raise IllegalActionError(
                 f"{self._text(action)}: discard a card from the hand and kitty",
                 "R-KITTY",
-                why=NOT_A_DISCARD,
+                why=Refusal.NOT_A_DISCARD,
             )
         if not self.hands[seat] >> action & 1:
             raise IllegalActionError(
                 f"{self._text(action)} is not in the contractor's hand",
                 "R-KITTY",
-                why=NOT_HELD,
+                why=Refusal.NOT_HELD,
                 card=action,
             )
         self.hands[seat] ^= 1 << action
@@ -944,14 +933,16 @@ class HandState:
         card = action_card(action)
         if card < 0:
             raise IllegalActionError(
-                f"{self._text(action)} is not a card; it is the play", "R-PLAY", why=NOT_A_CARD
+                f"{self._text(action)} is not a card; it is the play",
+                "R-PLAY",
+                why=Refusal.NOT_A_CARD,
             )
         bit = 1 << card
         if not hand & bit:
             raise IllegalActionError(
                 f"{self._text(action)} is not in seat {seat}'s hand",
                 "R-PLAY",
-                why=NOT_HELD,
+                why=Refusal.NOT_HELD,
                 card=card,
             )
         face_up = self.face_up[seat]
@@ -960,7 +951,7 @@ class HandState:
                 raise IllegalActionError(
                     f"{self._text(action)} lies face down: a dummy plays only its face-up cards",
                     "R-PLAYERS",
-                    why=FACE_DOWN,
+                    why=Refusal.FACE_DOWN,
                     card=card,
                 )
             hand &= face_up
@@ -1013,7 +1004,7 @@ class HandState:
                 raise IllegalActionError(
                     "a joker led in no trumps or misère must nominate a suit, like JK>S",
                     "R-JOKER",
-                    why=JOKER_NEEDS_SUIT,
+                    why=Refusal.JOKER_NEEDS_SUIT,
                     card=card,
                 )
             led = ctx.effective_suit[card]
@@ -1033,7 +1024,7 @@ class HandState:
                         else "not have been led in this hand"
                     ),
                     "R-JOKER",
-                    why=JOKER_SUIT_VOID if void else JOKER_SUIT_LED,
+                    why=Refusal.JOKER_SUIT_VOID if void else Refusal.JOKER_SUIT_LED,
                     card=card,
                     suit=led,
                 )
@@ -1058,21 +1049,21 @@ class HandState:
                 return IllegalActionError(
                     f"the joker may be played only when unable to follow {suit}",
                     "R-JOKER",
-                    why=JOKER_MUST_FOLLOW,
+                    why=Refusal.JOKER_MUST_FOLLOW,
                     card=card,
                     suit=led,
                 )
             return IllegalActionError(
                 f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}",
                 "R-PLAY",
-                why=REVOKE,
+                why=Refusal.REVOKE,
                 card=card,
                 suit=led,
             )
         return IllegalActionError(
             f"{self._text(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
-            why=MISERE_JOKER,
+            why=Refusal.MISERE_JOKER,
             card=card,
             suit=led,
         )

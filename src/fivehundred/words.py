@@ -62,24 +62,11 @@ from fivehundred.cards import (
     suit_of,
 )
 from fivehundred.errors import (
-    DEALER_MUST_BID,
-    FACE_DOWN,
-    JOKER_MUST_FOLLOW,
-    JOKER_NEEDS_SUIT,
-    JOKER_SUIT_LED,
-    JOKER_SUIT_VOID,
-    MISERE_JOKER,
-    NOT_A_CALL,
-    NOT_A_CARD,
-    NOT_A_DISCARD,
-    NOT_HELD,
-    NOT_YOUR_TURN,
-    OUTBID,
-    REVOKE,
     ActionParseError,
     CardParseError,
     FiveHundredError,
     IllegalActionError,
+    Refusal,
 )
 from fivehundred.play import PlayContext, sort_key
 
@@ -308,11 +295,11 @@ def _refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str |
     why = error.why
     suit = SUIT_SYMBOLS[error.suit] if 0 <= error.suit < 4 else ""
     card = card_label(error.card, jokers) if 0 <= error.card < NUM_CARDS else ""
-    if why == REVOKE:
+    if why == Refusal.REVOKE:
         if is_left_bower(error.card, trump):
             return f"{card} is the left bower, a trump: you must follow {suit}"
         return f"You must follow {suit}: {card} is not a {suit}"
-    if why == OUTBID:
+    if why == Refusal.OUTBID:
         beaten = action_label(error.against, jokers)
         return f"{action_label(error.card, jokers)} is not higher than the bid to beat, {beaten}"
     return _REFUSALS[why].format(card=card, suit=suit) if why in _REFUSALS else None
@@ -320,24 +307,24 @@ def _refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str |
 
 #: How a person reads each kind of refusal (``{card}``, ``{suit}``: the refusal's own).
 _REFUSALS: dict[str, str] = {
-    JOKER_MUST_FOLLOW: "You must follow {suit}: the joker may be played only when you have no {suit}",
-    MISERE_JOKER: "You cannot follow suit, so in misère you must play the joker",
-    JOKER_NEEDS_SUIT: "Say which suit you lead the joker as",
-    JOKER_SUIT_VOID: (
+    Refusal.JOKER_MUST_FOLLOW: "You must follow {suit}: the joker may be played only when you have no {suit}",
+    Refusal.MISERE_JOKER: "You cannot follow suit, so in misère you must play the joker",
+    Refusal.JOKER_NEEDS_SUIT: "Say which suit you lead the joker as",
+    Refusal.JOKER_SUIT_VOID: (
         "You may not lead the joker as {suit}: the suit nominated must be one the leader "
         "has not shown void in"
     ),
-    JOKER_SUIT_LED: (
+    Refusal.JOKER_SUIT_LED: (
         "You may not lead the joker as {suit}: the suit nominated must not have been led "
         "in this hand"
     ),
-    NOT_HELD: "You do not hold {card}",
-    FACE_DOWN: "{card} lies face down: the dummy plays only its face-up cards",
-    DEALER_MUST_BID: "Everyone else has passed: as dealer you must bid",
-    NOT_A_CALL: "It is the bidding: choose a bid or pass",
-    NOT_A_CARD: "It is the play: choose a card",
-    NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
-    NOT_YOUR_TURN: "Wait for your turn",
+    Refusal.NOT_HELD: "You do not hold {card}",
+    Refusal.FACE_DOWN: "{card} lies face down: the dummy plays only its face-up cards",
+    Refusal.DEALER_MUST_BID: "Everyone else has passed: as dealer you must bid",
+    Refusal.NOT_A_CALL: "It is the bidding: choose a bid or pass",
+    Refusal.NOT_A_CARD: "It is the play: choose a card",
+    Refusal.NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
+    Refusal.NOT_YOUR_TURN: "Wait for your turn",
 }
 
 

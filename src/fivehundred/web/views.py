@@ -20,7 +20,7 @@ from fivehundred.actions import (
 )
 from fivehundred.auction import Auction
 from fivehundred.cards import cards_of, mask_text
-from fivehundred.errors import JOKER_NEEDS_SUIT, IllegalActionError
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.game import controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
@@ -157,7 +157,7 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
         if card in legal_cards:
             continue
         error = table.refusal(table.to_move, card)
-        if isinstance(error, IllegalActionError) and error.why == JOKER_NEEDS_SUIT:
+        if isinstance(error, IllegalActionError) and error.why == Refusal.JOKER_NEEDS_SUIT:
             # A free joker led as no suit it may be led as now: the reason for the first.
             error = table.refusal(table.to_move, joker_lead_action(card, 0))
         reasons[action_text(card, two)] = (
