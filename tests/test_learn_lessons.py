@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from fivehundred.cards import JOKER_BLACK
 from fivehundred.cli import main
 from fivehundred.errors import FiveHundredError
 from fivehundred.learn.lessons import LESSONS, LessonRun, compute
@@ -167,3 +168,19 @@ def test_bad_lesson_is_one_line(monkeypatch, capsys, data_dir) -> None:  # type:
     assert status == 2 and err.count("\n") == 1 and "lessons are" in err
     with pytest.raises(FiveHundredError):
         parse_typed("zz", "play")
+
+
+def test_the_learning_texts_name_the_french_canadian_white_joker() -> None:
+    """The lessons' and puzzles' words name the jokers as the rules do: JKW, not JKB, in
+    the French-Canadian pack (a bool was passed where the names were needed)."""
+    from fivehundred.errors import IllegalActionError, Refusal
+    from fivehundred.game import HandState
+    from fivehundred.learn.terminal import position_lines, refusal
+    from fivehundred.rules import make_rules
+
+    state = HandState.deal(make_rules("french_canadian"), 0, "white-joker")
+    holder = next(s for s in range(state.seats) if state.hands[s] >> JOKER_BLACK & 1)
+    shown = " ".join(position_lines(state, holder))
+    assert "JKW" in shown and "JKB" not in shown
+    error = IllegalActionError("", "R-PLAY", Refusal.NOT_HELD, card=JOKER_BLACK)
+    assert refusal(error, state).startswith("You do not hold JKW")

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from fivehundred.actions import PASS, action_text
-from fivehundred.errors import IllegalActionError
+from fivehundred.actions import PASS, action_text, parse_action
+from fivehundred.cards import parse_card
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.record import hand_record
@@ -144,9 +145,21 @@ def test_line_mode_h_is_the_hint_and_extra_moves_are_refused_clearly() -> None:
 
 
 def test_refusals_speak_card_language() -> None:
-    error = IllegalActionError("7S revokes: seat 0 must follow C", "R-PLAY")
+    error = IllegalActionError(
+        "7S revokes: seat 0 must follow C",
+        "R-PLAY",
+        why=Refusal.REVOKE,
+        card=parse_card("7S"),
+        suit=1,
+    )
     assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"
-    outbid = IllegalActionError("6H does not outrank 7S", "R-BID")
+    outbid = IllegalActionError(
+        "6H does not outrank 7S",
+        "R-BID",
+        why=Refusal.OUTBID,
+        card=parse_action("6H", "auction"),
+        against=parse_action("7S", "auction"),
+    )
     assert error_text(outbid) == "6♥ is not higher than the bid to beat, 7♠ (R-BID)"
     other = IllegalActionError("seat 2 may not do that", "R-X")
     assert error_text(other, names=["South", "West", "North", "East"]) == (

@@ -9,33 +9,38 @@ import re
 
 import pytest
 
+from fivehundred.actions import action_text
 from fivehundred.rules import make_rules
 from fivehundred.table import Table
 from fivehundred.web import views
+from fivehundred.words import action_label, prompt
 
 
-@pytest.mark.parametrize(
-    ("text", "phase", "label"),
-    [
-        ("6D", "auction", "6♦"),
-        ("10NT", "auction", "10 NT"),
-        ("pass", "auction", "Pass"),
-        ("misere", "auction", "Misère"),
-        ("open_misere", "auction", "Open misère"),
-        ("10H", "play", "10♥"),
-        ("JK", "play", "Joker"),
-        ("JK>S", "play", "joker as ♠"),
-        ("JKR>D", "play", "red joker as ♦"),
-        ("call:AS", "call", "call A♠"),
-        ("alone", "call", "Go alone"),
-        ("S", "nominate", "spades"),
-        ("JKB:H", "nominate", "black joker: hearts"),
-        ("none", "nominate", "Leave the joker free"),
-        ("keep", "draw", "Keep it"),
-    ],
-)
-def test_action_labels_in_card_symbols(text: str, phase: str, label: str) -> None:
-    assert views.action_label(text, phase) == label
+def test_the_labels_of_the_legal_actions_are_the_vocabularys() -> None:
+    """The page's labels are :func:`fivehundred.words.action_label`'s, keyed by the record
+    text the page sends back, over random games of presets with several kinds of action."""
+    for preset, variants in [
+        ("australian", {"hi_lo": True, "slam_call": True}),
+        ("five_handed", {}),
+        ("american", {"two_jokers": True}),
+    ]:
+        rules = make_rules(preset, variants)
+        two = rules.joker_names
+        rng = random.Random(preset)
+        table = Table(rules, ["human"] * rules.players, 3)
+        while not table.is_over and table.hand_number <= 2:
+            seat = table.to_move
+            view = views.observation_json(table, seat)
+            legal = table.legal_actions()
+            assert view["legal_labels"] == {
+                action_text(a, two): action_label(a, two) for a in legal
+            }
+            assert view["prompt"] == prompt(
+                view["phase"],
+                discards=len(view["hand"]) - 10 if view["phase"] == "discard" else 0,
+                following=bool(view["trick"]) if view["phase"] == "play" else None,
+            )
+            table.apply(seat, rng.choice(legal))
 
 
 def test_one_display_name_per_seat() -> None:
@@ -102,7 +107,7 @@ def test_the_left_bower_and_the_joker_are_explained() -> None:
     )
     assert re.fullmatch(
         r"You must follow [♠♣♦♥]: (the joker may be played only when you have "
-        r"no [♠♣♦♥]|Joker is not a [♠♣♦♥])",
+        r"no [♠♣♦♥]|JK is not a [♠♣♦♥])",
         seen["joker"],
     )
 

@@ -20,7 +20,7 @@ from fivehundred.actions import (
     joker_lead_action,
 )
 from fivehundred.cards import JOKER, JOKER_BLACK, WHITE_JOKER, parse_card
-from fivehundred.errors import ActionParseError, IllegalActionError
+from fivehundred.errors import REFUSALS, ActionParseError, IllegalActionError, Refusal
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
 from fivehundred.rules import PRESETS, Rules, make_rules
@@ -147,5 +147,29 @@ def test_the_rules_name_the_jokers() -> None:
 def test_seats_and_refusals() -> None:
     assert [seat_name(s) for s in range(4)] == ["South", "West", "North", "East"]
     assert seat_name(2, 6) == "North-West" and seat_name(9, 4) == "Seat 9"
-    error = IllegalActionError("7S revokes: seat 0 must follow C", "R-PLAY")
+    error = IllegalActionError(
+        "7S revokes: seat 0 must follow C",
+        "R-PLAY",
+        why=Refusal.REVOKE,
+        card=parse_card("7S"),
+        suit=1,
+    )
     assert error_text(error) == "You must follow ♣: 7♠ is not a ♣ (R-PLAY)"
+
+
+def test_refusals_are_said_from_their_data_not_their_message() -> None:
+    """The words come from the refusal's kind, card and suit: the engine's message (record
+    notation, for logs) is never read back."""
+    seven = parse_card("7S")
+    said = {
+        why: error_text(IllegalActionError("(a message nobody reads)", "", why, seven, 3))
+        for why in REFUSALS
+        if why != Refusal.GAME_OVER
+    }
+    assert said[Refusal.NOT_HELD] == "You do not hold 7♠"
+    assert said[Refusal.REVOKE] == "You must follow ♥: 7♠ is not a ♥"
+    assert "(a message" not in " ".join(said.values())
+    # a refusal with no kind says its own message
+    assert error_text(IllegalActionError("the auction is over", "R-BID")) == (
+        "The auction is over (R-BID)"
+    )

@@ -23,7 +23,7 @@ from fivehundred.actions import (
     is_bid,
     is_suit_bid,
 )
-from fivehundred.errors import IllegalActionError
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.rules import (
     AMERICAN,
     BLIND_MISERE_RANK,
@@ -194,7 +194,9 @@ class Auction:
         if call == PASS:
             if self._dealer_must_bid():
                 raise IllegalActionError(
-                    "the dealer may not pass when the others have", "R-ALLPASS"
+                    "the dealer may not pass when the others have",
+                    "R-ALLPASS",
+                    why=Refusal.DEALER_MUST_BID,
                 )
             return
         if not is_bid(call):
@@ -230,7 +232,13 @@ class Auction:
             )
         if self._ranks[call] <= self.high_rank:
             current = action_text(self.contract)
-            raise IllegalActionError(f"{text} does not outrank {current}", "R-BID")
+            raise IllegalActionError(
+                f"{text} does not outrank {current}",
+                "R-BID",
+                why=Refusal.OUTBID,
+                card=call,
+                against=self.contract,
+            )
 
     def apply(self, call: Action) -> None:
         """Make ``call`` for the player to move (checked with :meth:`check`)."""

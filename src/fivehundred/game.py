@@ -70,7 +70,7 @@ from fivehundred.cards import (
     iter_cards,
     mask_of,
 )
-from fivehundred.errors import IllegalActionError
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.play import (
     FREE_SUIT,
     PlayContext,
@@ -648,7 +648,9 @@ class HandState:
     def _call(self, action: Action) -> None:
         if not is_call(action):
             raise IllegalActionError(
-                f"{self._text(action)} is not a call; it is the auction", "R-BID"
+                f"{self._text(action)} is not a call; it is the auction",
+                "R-BID",
+                why=Refusal.NOT_A_CALL,
             )
         auction = self.auction
         auction.apply(action)
@@ -686,11 +688,16 @@ class HandState:
         seat = self.contractor
         if not 0 <= action < JOKER_LEAD_BASE:
             raise IllegalActionError(
-                f"{self._text(action)}: discard a card from the hand and kitty", "R-KITTY"
+                f"{self._text(action)}: discard a card from the hand and kitty",
+                "R-KITTY",
+                why=Refusal.NOT_A_DISCARD,
             )
         if not self.hands[seat] >> action & 1:
             raise IllegalActionError(
-                f"{self._text(action)} is not in the contractor's hand", "R-KITTY"
+                f"{self._text(action)} is not in the contractor's hand",
+                "R-KITTY",
+                why=Refusal.NOT_HELD,
+                card=action,
             )
         self.hands[seat] ^= 1 << action
         self.discards |= 1 << action
@@ -926,17 +933,26 @@ class HandState:
         card = action_card(action)
         if card < 0:
             raise IllegalActionError(
-                f"{self._text(action)} is not a card; it is the play", "R-PLAY"
+                f"{self._text(action)} is not a card; it is the play",
+                "R-PLAY",
+                why=Refusal.NOT_A_CARD,
             )
         bit = 1 << card
         if not hand & bit:
-            raise IllegalActionError(f"{self._text(action)} is not in seat {seat}'s hand", "R-PLAY")
+            raise IllegalActionError(
+                f"{self._text(action)} is not in seat {seat}'s hand",
+                "R-PLAY",
+                why=Refusal.NOT_HELD,
+                card=card,
+            )
         face_up = self.face_up[seat]
         if face_up >= 0:
             if not face_up & bit:
                 raise IllegalActionError(
                     f"{self._text(action)} lies face down: a dummy plays only its face-up cards",
                     "R-PLAYERS",
+                    why=Refusal.FACE_DOWN,
+                    card=card,
                 )
             hand &= face_up
         trick_cards = self.trick_cards
@@ -986,7 +1002,10 @@ class HandState:
         if not is_joker_lead(action):
             if ctx.free_jokers >> card & 1:
                 raise IllegalActionError(
-                    "a joker led in no trumps or misère must nominate a suit, like JK>S", "R-JOKER"
+                    "a joker led in no trumps or misère must nominate a suit, like JK>S",
+                    "R-JOKER",
+                    why=Refusal.JOKER_NEEDS_SUIT,
+                    card=card,
                 )
             led = ctx.effective_suit[card]
         else:
@@ -996,14 +1015,18 @@ class HandState:
                 )
             led = joker_lead_suit(action)
             if not self._joker_lead_suits(seat) >> led & 1:
+                void = self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
                 raise IllegalActionError(
                     f"the joker may not be led as {'SCDH'[led]}: the suit nominated must "
                     + (
                         "be one the leader has not shown void in"
-                        if self.rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
+                        if void
                         else "not have been led in this hand"
                     ),
                     "R-JOKER",
+                    why=Refusal.JOKER_SUIT_VOID if void else Refusal.JOKER_SUIT_LED,
+                    card=card,
+                    suit=led,
                 )
         self.led_suit = led
         self.suits_led |= 1 << led
@@ -1024,14 +1047,25 @@ class HandState:
         if hand & ctx.follow_masks[led]:
             if ctx.free_jokers >> card & 1:
                 return IllegalActionError(
-                    f"the joker may be played only when unable to follow {suit}", "R-JOKER"
+                    f"the joker may be played only when unable to follow {suit}",
+                    "R-JOKER",
+                    why=Refusal.JOKER_MUST_FOLLOW,
+                    card=card,
+                    suit=led,
                 )
             return IllegalActionError(
-                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}", "R-PLAY"
+                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}",
+                "R-PLAY",
+                why=Refusal.REVOKE,
+                card=card,
+                suit=led,
             )
         return IllegalActionError(
             f"{self._text(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
+            why=Refusal.MISERE_JOKER,
+            card=card,
+            suit=led,
         )
 
     def _finish(self) -> None:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from fivehundred.actions import (
-    BID_BASE,
     BLIND_MISERE,
     DOUBLE_MISERE,
     HI_LO,
@@ -55,16 +54,14 @@ def bid_value(call: Action, rules: Rules) -> int:
         return 750 if call == PATASTROPHE and table == PERFECT else _HOUSE_VALUES[call]
     if call == MISERE and rules.wilkinson_misere:
         call = OPEN_MISERE  # R-HOUSE wilkinson_misere: played open, at open misère's value
-    if call >= MISERE:
+    if call in (MISERE, OPEN_MISERE, BLIND_MISERE):
         misere, open_misere, blind = _MISERE_VALUES[table]
         if call == MISERE:
             return rules.misere_value or misere
         if call == OPEN_MISERE:
             return rules.open_misere_value if table != PERFECT else open_misere
-        if call == BLIND_MISERE:
-            return blind
-        raise ValueError(f"not a bid: {call}")
-    if call < BID_BASE:
+        return blind
+    if not is_suit_bid(call):
         raise ValueError(f"not a bid: {call}")
     tricks, strain = bid_tricks(call), bid_strain(call)
     if table == ORIGINAL_1904:

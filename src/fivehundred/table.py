@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fivehundred.actions import Action
-from fivehundred.errors import FiveHundredError, IllegalActionError, RecordError
+from fivehundred.errors import FiveHundredError, IllegalActionError, RecordError, Refusal
 from fivehundred.game import DISCARD, GameState, HandState, controller_of
 from fivehundred.observation import Observation
 from fivehundred.record import GAME_FORMAT, game_record, replay_game
@@ -48,6 +48,7 @@ class NotYourTurnError(IllegalActionError):
     """An action from a seat that is not to move (or a move when the game is over)."""
 
     rule = "R-PLAY"
+    why = Refusal.NOT_YOUR_TURN
 
 
 class SeatingError(FiveHundredError):
@@ -172,7 +173,7 @@ class Table:
     def refusal(self, seat: int, action: Action) -> FiveHundredError | None:
         """The error :meth:`apply` would raise for ``seat`` making ``action``, or None."""
         if self.game.is_over:
-            return NotYourTurnError("the game is over", "R-GAME")
+            return NotYourTurnError("the game is over", "R-GAME", why=Refusal.GAME_OVER)
         if seat not in (self.to_move, self.seat_to_move):
             return NotYourTurnError(f"seat {seat} is not to move: it is seat {self.to_move}'s turn")
         if action in self.game.hand.legal_actions():

@@ -47,16 +47,27 @@ from fivehundred.actions import (
 from fivehundred.cards import (
     JOKER,
     NUM_CARDS,
+    RANK_JACK,
     SUIT_LETTERS,
     SUIT_SYMBOLS,
     Card,
     CardMask,
     JokerNames,
     card_symbol,
+    is_joker,
     iter_cards,
     parse_card,
+    rank_of,
+    same_colour_suit,
+    suit_of,
 )
-from fivehundred.errors import ActionParseError, CardParseError, FiveHundredError
+from fivehundred.errors import (
+    ActionParseError,
+    CardParseError,
+    FiveHundredError,
+    IllegalActionError,
+    Refusal,
+)
 from fivehundred.play import PlayContext, sort_key
 
 STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
@@ -162,24 +173,31 @@ def labels(actions: Iterable[Action], jokers: JokerNames = False) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ prompts
-#: What a person decides in each phase (the phases of :mod:`fivehundred.game`).
+#: What a person decides in each phase (the phases of :mod:`fivehundred.game`), in every
+#: interface (each shows the legal actions beside it, in its own way).
 PHASE_PROMPTS: dict[str, str] = {
     "auction": "Your bid",
     "discard": "Discard a card",
-    "nominate": "Name the joker's suit (S C D H or none)",
-    "call": "Call a card for your partner (call:AH) or go alone",
+    "nominate": "Name the joker's suit, or leave it free",
+    "call": "Call a card: its holder is your partner for this hand (or go alone)",
     "play": "Your card",
-    "slam": "Call slam or not (slam or no_slam)",
+    "slam": "Call slam (all ten tricks), or not",
     "slam_pass": "Your partner calls slam: pass them a card",
     "table_kitty": "Move a face-up card to the kitty",
     "table_take": "Take a face-up card",
     "table_discard": "Discard a card for the one you took",
-    "draw": "Keep the card drawn (and throw the next) or throw it (keep or throw)",
+    "draw": "Keep the card drawn (and throw the next) or throw it (and keep the next)",
 }
 
 
-def prompt(phase: str) -> str:
-    """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise."""
+def prompt(phase: str, *, discards: int = 0, following: bool | None = None) -> str:
+    """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise.
+    ``discards`` (cards still to discard) and ``following`` (whether a trick is under
+    way) make the discard and the play more precise: ``Discard 3 cards``, ``Your lead``."""
+    if phase == "discard" and discards > 1:
+        return f"Discard {discards} cards"
+    if phase == "play" and following is not None:
+        return "Your turn: follow" if following else "Your lead"
     return PHASE_PROMPTS.get(phase, "Your move")
 
 
@@ -271,79 +289,69 @@ def card_language(reason: str) -> str:
     return _RECORD_CARD.sub(lambda m: m[1] + SUIT_SYMBOLS[SUIT_LETTERS.index(m[2])], reason)
 
 
-def _suit(letter: str) -> str:
-    index = SUIT_LETTERS.find(letter)
-    return SUIT_SYMBOLS[index] if len(letter) == 1 and index >= 0 else letter
+def _refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str | None:
+    """A refusal said from its data (what was refused, which card, which suit), or None
+    for a refusal without (its own message then)."""
+    why = error.why
+    suit = SUIT_SYMBOLS[error.suit] if 0 <= error.suit < 4 else ""
+    card = card_label(error.card, jokers) if 0 <= error.card < NUM_CARDS else ""
+    if why == Refusal.REVOKE:
+        if is_left_bower(error.card, trump):
+            return f"{card} is the left bower, a trump: you must follow {suit}"
+        return f"You must follow {suit}: {card} is not a {suit}"
+    if why == Refusal.OUTBID:
+        beaten = action_label(error.against, jokers)
+        return f"{action_label(error.card, jokers)} is not higher than the bid to beat, {beaten}"
+    return _REFUSALS[why].format(card=card, suit=suit) if why in _REFUSALS else None
 
 
-#: (pattern on the engine's reason, how a person reads it), first match wins.
-_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (
-        re.compile(r"^(\S+) revokes: seat \d+ must follow ([SCDH])$"),
-        lambda m: f"You must follow {_suit(m[2])}: {m[1]} is not a {_suit(m[2])}",
+#: How a person reads each kind of refusal (``{card}``, ``{suit}``: the refusal's own).
+_REFUSALS: dict[str, str] = {
+    Refusal.JOKER_MUST_FOLLOW: "You must follow {suit}: the joker may be played only when you have no {suit}",
+    Refusal.MISERE_JOKER: "You cannot follow suit, so in misère you must play the joker",
+    Refusal.JOKER_NEEDS_SUIT: "Say which suit you lead the joker as",
+    Refusal.JOKER_SUIT_VOID: (
+        "You may not lead the joker as {suit}: the suit nominated must be one the leader "
+        "has not shown void in"
     ),
-    (
-        re.compile(r"^the joker may be played only when unable to follow ([SCDH])$"),
-        lambda m: (
-            f"You must follow {_suit(m[1])}: the joker may be played only when you have "
-            f"no {_suit(m[1])}"
-        ),
+    Refusal.JOKER_SUIT_LED: (
+        "You may not lead the joker as {suit}: the suit nominated must not have been led "
+        "in this hand"
     ),
-    (
-        re.compile(r"^(\S+): in misère a player who cannot follow must play the joker$"),
-        lambda m: "You cannot follow suit, so in misère you must play the joker",
-    ),
-    (re.compile(r"^(\S+) is not in seat \d+'s hand$"), lambda m: f"You do not hold {m[1]}"),
-    (re.compile(r"^(\S+) is not in the contractor's hand$"), lambda m: f"You do not hold {m[1]}"),
-    (
-        re.compile(r"^(\S+) does not outrank (.+)$"),
-        lambda m: f"{m[1]} is not higher than the bid to beat, {m[2]}",
-    ),
-    (
-        re.compile(r"^(\S+) is not a call; it is the auction$"),
-        lambda m: "It is the bidding: choose a bid or pass",
-    ),
-    (
-        re.compile(r"^(\S+) is not a card; it is the play$"),
-        lambda m: "It is the play: choose a card",
-    ),
-    (
-        re.compile(r"^(\S+): discard a card from the hand and kitty$"),
-        lambda m: "Discard one of your cards (the kitty is in your hand now)",
-    ),
-    (
-        re.compile(r"^the dealer may not pass when the others have$"),
-        lambda m: "Everyone else has passed: as dealer you must bid",
-    ),
-    (
-        re.compile(r"^a joker led in no trumps or misère must nominate a suit, like JK>S$"),
-        lambda m: "Say which suit you lead the joker as",
-    ),
-    (
-        re.compile(r"^the joker may not be led as ([SCDH]):(.*)$"),
-        lambda m: f"You may not lead the joker as {_suit(m[1])}:{m[2]}",
-    ),
-    (
-        re.compile(r"^(\S+) lies face down: a dummy plays only its face-up cards$"),
-        lambda m: f"{m[1]} lies face down: the dummy plays only its face-up cards",
-    ),
-    (re.compile(r"^it is not your turn$|^seat \d+ is not to move"), lambda m: "Wait for your turn"),
-)
+    Refusal.NOT_HELD: "You do not hold {card}",
+    Refusal.FACE_DOWN: "{card} lies face down: the dummy plays only its face-up cards",
+    Refusal.DEALER_MUST_BID: "Everyone else has passed: as dealer you must bid",
+    Refusal.NOT_A_CALL: "It is the bidding: choose a bid or pass",
+    Refusal.NOT_A_CARD: "It is the play: choose a card",
+    Refusal.NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
+    Refusal.NOT_YOUR_TURN: "Wait for your turn",
+}
+
+
+def is_left_bower(card: Card, trump: int) -> bool:
+    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-RANK)."""
+    return (
+        0 <= trump < 4
+        and not is_joker(card)
+        and rank_of(card) == RANK_JACK
+        and suit_of(card) == same_colour_suit(trump)
+    )
 
 
 def error_text(
-    error: FiveHundredError, jokers: JokerNames = False, names: Sequence[str] = ()
+    error: FiveHundredError,
+    jokers: JokerNames = False,
+    names: Sequence[str] = (),
+    *,
+    rule: bool = True,
+    trump: int = -1,
 ) -> str:
     """``error`` as a person reads it: suits and cards as symbols, the refusal said the
-    way a player would say it, the rule id kept in brackets. ``names`` names the seats
-    (``seat 2`` becomes ``names[2]``) where a message still mentions one."""
+    way a player would say it, the rule id kept in brackets (unless ``rule`` is false).
+    ``names`` names the seats (``seat 2`` becomes ``names[2]``) where a message still
+    mentions one; with ``trump`` (the contract's suit) a left bower refused says so."""
     reason = error.reason
-    text = None
-    for pattern, say in _PHRASES:
-        match = pattern.match(reason)
-        if match is not None:
-            text = say(match)
-            break
+    text = _refusal(error, jokers, trump) if isinstance(error, IllegalActionError) else None
     if text is None:
         text = reason[:1].upper() + reason[1:]
     text = card_symbols(text, jokers)
@@ -355,7 +363,4 @@ def error_text(
             return name + (match.group(2) or "")
 
         text = _SEAT.sub(seat, text)
-    return f"{text} ({error.rule})" if error.rule else text
-
-
-refusal = error_text
+    return f"{text} ({error.rule})" if error.rule and rule else text

@@ -392,12 +392,9 @@ def solo_score(contract: Action, tricks: int, rules: Rules, declarer: bool) -> f
     called partner) the contract's value won or lost, each defender 10 a trick (the
     defence's tricks taken as evenly shared). ``declarer``: the contractor's view, else a
     defender's."""
-    from fivehundred.bots.simulate import contract_score
+    from fivehundred.bots.simulate import contract_score, defence_points
 
-    if not is_suit_bid(contract):
-        defence = 10 * tricks if rules.misere_defenders_score else 0
-    else:
-        defence = 10 * (10 - tricks)
+    defence = defence_points(contract, tricks, rules)
     value = contract_score(contract, tricks, rules) + defence
     seats = rules.players
     side = 2 if rules.called_partner and is_suit_bid(contract) else 1

@@ -357,6 +357,23 @@ def _friends(obs: Observation) -> set[int]:
     return {s for s in range(obs.rules.seats) if sides[s] == sides[obs.seat] and s != obs.seat}
 
 
+def auction_help(obs: Observation) -> tuple[float, set[int]]:
+    """What the auction so far tells a bidder: the tricks partner is worth (a trick or
+    so; half after partner passed; without a fixed partner, 3 or 5 players, a little) and
+    the strains the opponents have bid (their trumps are long there)."""
+    friends = _friends(obs)
+    partner_calls = [c for s, c in obs.auction if s in friends]
+    opponent_strains = {
+        bid_strain(c)
+        for s, c in obs.auction
+        if s not in friends and s != obs.seat and is_suit_bid(c)
+    }
+    partner_help = 1.0 if friends else 0.5 if obs.rules.called_partner else 0.0
+    if partner_calls and partner_calls[-1] == PASS:
+        partner_help = 0.5
+    return partner_help, opponent_strains
+
+
 # ----------------------------------------------------------------------------- the player
 class HeuristicPlayer(Player):
     """Plays like a good club player; every decision comes with a reason (explain())."""
@@ -402,7 +419,12 @@ class HeuristicPlayer(Player):
             action, why = self.call_partner(obs)
         else:
             action, why = self.play(obs)
-        if action not in obs.legal:  # a safety net: never return an illegal action
+        return self._answer(obs, action, why)
+
+    def _answer(self, obs: Observation, action: Action, why: str) -> Action:
+        """``action``, with ``why`` kept for :meth:`explain`; a safety net: never an illegal
+        action (the first legal one instead)."""
+        if action not in obs.legal:
             action, why = obs.legal[0], "no better idea"
         self._reason = why
         return action
@@ -413,17 +435,7 @@ class HeuristicPlayer(Player):
         competition: hand, partner's help, the kitty."""
         rules = obs.rules
         hand = obs.hand
-        friends = _friends(obs)
-        partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {
-            bid_strain(c)
-            for s, c in obs.auction
-            if s not in friends and s != obs.seat and is_suit_bid(c)
-        }
-        # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
-        partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
-        if partner_calls and partner_calls[-1] == PASS:
-            partner_help = 0.5
+        partner_help, opponent_strains = auction_help(obs)
         levels: dict[int, float] = {}
         jokers = (hand & JOKERS_MASK).bit_count()
         fitted = fitted_counts(rules)
@@ -583,31 +595,7 @@ class HeuristicPlayer(Player):
                     if strain != NO_TRUMPS
                     else f"raising partner's {say(partner_bid)}: {support:.1f} tricks"
                 )
-            level = min(level, 10)
-            if level < 6:
-                continue
-            action = bid_action(level, strain)
-            # Do not take partner's contract away without a clearly better hand.
-            partners_contract = high_seat in friends and (
-                not is_suit_bid(high)
-                or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
-            )
-            if partners_contract:
-                continue
-            if action in legal:
-                choices.append((bid_rank(action, rules), action, why))
-            elif rules.auction != AMERICAN:
-                # Outbid at the cheapest level still within our estimate.
-                cheapest = next(
-                    (
-                        bid_action(t, strain)
-                        for t in range(6, level + 1)
-                        if bid_action(t, strain) in legal
-                    ),
-                    -1,
-                )
-                if cheapest >= 0:
-                    choices.append((bid_rank(cheapest, rules), cheapest, why))
+            self._offer(choices, obs, strain, level, why, (high_seat, high), friends)
         if going_out and not any(self._winning_bid(obs, c[1]) for c in choices):
             choices.append(min(going_out))  # nothing else wins the game: the cheapest that does
         if choices:
@@ -616,6 +604,66 @@ class HeuristicPlayer(Player):
             if winning and len(winning) < len(choices):
                 cheapest_win = min(winning)
                 choices = [cheapest_win]
+        action, why = self._settle(obs, levels, choices, partner_bid)
+        if len(choices) == 1 and action == choices[0][1] and self._winning_bid(obs, action):
+            why += "; enough to win the game"
+        return action, why
+
+    def _offer(
+        self,
+        choices: list[tuple[int, Action, str]],
+        obs: Observation,
+        strain: int,
+        level: int,
+        why: str,
+        highest: tuple[int, Action],
+        friends: set[int],
+    ) -> None:
+        """Add to ``choices`` (rank, bid, why) the bid of ``level`` (at most ten) in
+        ``strain`` where it is legal, else the cheapest legal bid of the strain up to it (not
+        in the American auction); nothing below six, nor over partner's contract (the
+        ``highest`` bid so far: seat, call) without a clearly better hand."""
+        rules = obs.rules
+        legal = set(obs.legal)
+        high_seat, high = highest
+        level = min(level, 10)
+        if level < 6:
+            return
+        action = bid_action(level, strain)
+        # Do not take partner's contract away without a clearly better hand.
+        partners_contract = high_seat in friends and (
+            not is_suit_bid(high) or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
+        )
+        if partners_contract:
+            return
+        if action in legal:
+            choices.append((bid_rank(action, rules), action, why))
+        elif rules.auction != AMERICAN:
+            # Outbid at the cheapest level still within our estimate.
+            cheapest = next(
+                (
+                    bid_action(t, strain)
+                    for t in range(6, level + 1)
+                    if bid_action(t, strain) in legal
+                ),
+                -1,
+            )
+            if cheapest >= 0:
+                choices.append((bid_rank(cheapest, rules), cheapest, why))
+
+    def _settle(
+        self,
+        obs: Observation,
+        levels: dict[int, float],
+        choices: list[tuple[int, Action, str]],
+        partner_bid: Action,
+    ) -> tuple[Action, str]:
+        """The call, once ``choices`` holds the bids the hand may make: open misère or misère
+        for a low hand that has no better, else the contract that scores most among the
+        choices, else a pass, else (the dealer must bid) the cheapest bid in the best
+        strain."""
+        rules = obs.rules
+        legal = obs.legal
         best_suit = max(levels.values(), default=0.0)
         kitty = rules.pack.kitty_size
         if OPEN_MISERE in legal and best_suit < 8 and misere_ok(obs.hand, rules, kitty, True):
@@ -630,8 +678,6 @@ class HeuristicPlayer(Player):
         if choices:
             # Prefer the strain that scores most among those we expect to make.
             _, action, why = max(choices, key=lambda t: (bid_tricks(t[1]), bid_strain(t[1])))
-            if self._winning_bid(obs, action) and len(choices) == 1:
-                why += "; enough to win the game"
             return action, f"bidding {say(action)}: {why}"
         if PASS in legal:
             if partner_bid >= 0:
@@ -639,7 +685,7 @@ class HeuristicPlayer(Player):
             return PASS, "passing: not enough tricks for a contract"
         # The dealer must bid: the cheapest bid in the strain we are best in.
         cheapest_strain = max(levels, key=lambda s: levels[s], default=0)
-        options = [a for a in obs.legal if is_suit_bid(a)]
+        options = [a for a in legal if is_suit_bid(a)]
         pick = min(options, key=lambda a: (bid_strain(a) != cheapest_strain, bid_rank(a, rules)))
         return pick, "the dealer must bid: the cheapest bid in the best strain"
 

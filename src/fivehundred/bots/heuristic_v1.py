@@ -10,24 +10,20 @@ and the kitty for at most one; play keeps card memory (see :mod:`fivehundred.bot
 from __future__ import annotations
 
 from fivehundred.actions import (
-    MISERE,
-    OPEN_MISERE,
     PASS,
     Action,
-    action_text,
-    bid_action,
     bid_strain,
     bid_tricks,
     is_suit_bid,
 )
-from fivehundred.auction import bid_rank
+from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import (
     STRAIN_NAMES,
     HeuristicPlayer,
     _friends,
     _small_trumps,
+    auction_help,
     hand_tricks,
-    misere_ok,
     nt_stoppers,
     side_suit_cards,
     side_tricks,
@@ -37,7 +33,7 @@ from fivehundred.bots.house import house_action, without_claim
 from fivehundred.bots.memory import bidding_context
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUITS, CardMask
 from fivehundred.observation import Observation
-from fivehundred.rules import AMERICAN, Rules
+from fivehundred.rules import Rules
 
 
 def small_trump(n: int) -> float:
@@ -88,29 +84,15 @@ class HeuristicV1Player(HeuristicPlayer):
             return action
         if obs.phase != "auction":
             return super().act(obs)
-        action, why = self.bid(obs)  # without the house rules' bids (house_bid)
-        if action not in obs.legal:  # a safety net: never return an illegal action
-            action, why = obs.legal[0], "no better idea"
-        self._reason = why
-        return action
+        return self._answer(obs, *self.bid(obs))  # without the house rules' bids (house_bid)
 
     # ------------------------------------------------------------------ bidding
     def bid_levels(self, obs: Observation) -> dict[int, float]:
-        """Estimated tricks for our side in each strain (4 = NT), before the auction's
-        competition: hand, partner's help, the kitty."""
-        rules = obs.rules
+        """The first version's estimate of our side's tricks in each strain: the hand's
+        first count, partner's help, the kitty; no trumps with enough suits stopped."""
         hand = obs.hand
-        friends = _friends(obs)
-        partner_calls = [c for s, c in obs.auction if s in friends]
-        opponent_strains = {
-            bid_strain(c)
-            for s, c in obs.auction
-            if s not in friends and s != obs.seat and is_suit_bid(c)
-        }
-        # Partner is worth a trick or so; without a fixed partner (3 or 5 players) a little.
-        partner_help = 1.0 if friends else 0.5 if rules.called_partner else 0.0
-        if partner_calls and partner_calls[-1] == PASS:
-            partner_help = 0.5
+        rules = obs.rules
+        partner_help, opponent_strains = auction_help(obs)
         levels: dict[int, float] = {}
         for strain in (*SUITS, NO_TRUMPS):
             raw = hand_tricks(hand, strain, rules, small_trump)
@@ -129,7 +111,6 @@ class HeuristicV1Player(HeuristicPlayer):
 
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
-        legal = set(obs.legal)
         friends = _friends(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
@@ -150,58 +131,11 @@ class HeuristicV1Player(HeuristicPlayer):
                 support = support_tricks(obs.hand, strain, rules)
                 level = bid_tricks(partner_bid) + int(support - 1.5)
                 why = (
-                    f"raising partner's {action_text(partner_bid)}: {support:.1f} tricks of "
+                    f"raising partner's {say(partner_bid)}: {support:.1f} tricks of "
                     "support, more than the trick and a half partner counts on"
                 )
-            level = min(level, 10)
-            if level < 6:
-                continue
-            action = bid_action(level, strain)
-            # Do not take partner's contract away without a clearly better hand.
-            partners_contract = high_seat in friends and (
-                not is_suit_bid(high)
-                or (strain != bid_strain(high) and level < bid_tricks(high) + 1)
-            )
-            if partners_contract:
-                continue
-            if action in legal:
-                choices.append((bid_rank(action, rules), action, why))
-            elif rules.auction != AMERICAN:
-                # Outbid at the cheapest level still within our estimate.
-                cheapest = next(
-                    (
-                        bid_action(t, strain)
-                        for t in range(6, level + 1)
-                        if bid_action(t, strain) in legal
-                    ),
-                    -1,
-                )
-                if cheapest >= 0:
-                    choices.append((bid_rank(cheapest, rules), cheapest, why))
-        best_suit = max(levels.values(), default=0.0)
-        kitty = rules.pack.kitty_size
-        if OPEN_MISERE in legal and best_suit < 8 and misere_ok(obs.hand, rules, kitty, True):
-            return OPEN_MISERE, "open misère: every card is low enough to play under"
-        if (
-            MISERE in legal
-            and best_suit < 7.5
-            and misere_ok(obs.hand, rules, kitty)
-            and (not choices or max(choices)[0] < bid_rank(MISERE, rules))
-        ):
-            return MISERE, "misère: a hand of low cards, the few high ones go to the kitty"
-        if choices:
-            # Prefer the strain that scores most among those we expect to make.
-            _, action, why = max(choices, key=lambda t: (bid_tricks(t[1]), bid_strain(t[1])))
-            return action, f"bidding {action_text(action)}: {why}"
-        if PASS in legal:
-            if partner_bid >= 0:
-                return PASS, "passing: not enough support to raise partner"
-            return PASS, "passing: not enough tricks for a contract"
-        # The dealer must bid: the cheapest bid in the strain we are best in.
-        cheapest_strain = max(levels, key=lambda s: levels[s], default=0)
-        options = [a for a in obs.legal if is_suit_bid(a)]
-        pick = min(options, key=lambda a: (bid_strain(a) != cheapest_strain, bid_rank(a, rules)))
-        return pick, "the dealer must bid: the cheapest bid in the best strain"
+            self._offer(choices, obs, strain, level, why, (high_seat, high), friends)
+        return self._settle(obs, levels, choices, partner_bid)
 
 
 __all__ = ["HeuristicV1Player"]

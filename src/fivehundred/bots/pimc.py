@@ -52,9 +52,11 @@ from collections.abc import Callable, Sequence
 from typing import TypedDict
 
 from fivehundred.actions import (
+    HI_LO,
     Action,
     action_card,
     bid_tricks,
+    is_misere,
     is_suit_bid,
 )
 from fivehundred.bots import counts, equity
@@ -73,7 +75,7 @@ from fivehundred.cards import NO_TRUMPS, CardMask, iter_cards
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
-from fivehundred.scoring import bid_value, side_of_seats
+from fivehundred.scoring import HI_LO_TRICKS, bid_value, side_of_seats
 
 #: What to do where the solver is missing (see :class:`PlayerUnavailableError`).
 SOLVER_MISSING = "pip install 'fivehundred[solver]'"
@@ -364,7 +366,11 @@ class PimcPlayer(Player):
             return float(total)
         ours = obs.seat == obs.contractor or obs.seat in obs.partners
         value = bid_value(contract, obs.rules)
-        if not is_suit_bid(contract):
+        score: float
+        if contract == HI_LO:  # exactly five (R-HOUSE): the nearer five, the better
+            made = total == HI_LO_TRICKS
+            score = (value if made else -value) - 10 * (10 - total) - abs(total - HI_LO_TRICKS)
+        elif is_misere(contract):
             made = total == 0
             score = (value if made else -value) - 0.5 * total
         else:

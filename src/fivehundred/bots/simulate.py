@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from fivehundred.actions import (
+    HI_LO,
     MISERE,
     PASS,
     Action,
@@ -28,6 +29,7 @@ from fivehundred.actions import (
     bid_strain,
     bid_tricks,
     is_bid,
+    is_misere,
     is_suit_bid,
     plays_alone,
 )
@@ -46,8 +48,9 @@ from fivehundred.bots.heuristic import (
 from fivehundred.bots.memory import context_for
 from fivehundred.cards import JOKERS_MASK, NO_TRUMPS, SUITS, CardMask, iter_cards
 from fivehundred.observation import Observation
+from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules
-from fivehundred.scoring import SLAM_MINIMUM, bid_value
+from fivehundred.scoring import HI_LO_TRICKS, SLAM_MINIMUM, bid_value
 
 with contextlib.suppress(ImportError):  # the caller checks pimc.HAVE_SOLVER first
     from fivehundred.solver import Position, nodes_searched, solve_position
@@ -208,16 +211,27 @@ def sample_deal(
 
 # ----------------------------------------------------------------------------- scoring
 def contract_score(contract: Action, tricks: int, rules: Rules) -> int:
-    """Contracting side's points minus the defenders' when it ends with ``tricks``."""
+    """Contracting side's points minus the defenders' when it ends with ``tricks``: a
+    misère is made with none, hi/lo with exactly five (R-HOUSE), a bid with its tricks."""
     value = bid_value(contract, rules)
-    if not is_suit_bid(contract):
+    if contract == HI_LO:
+        made = tricks == HI_LO_TRICKS
+    elif is_misere(contract):
         made = tricks == 0
-        defenders = 10 * tricks if rules.misere_defenders_score else 0
-        return (value if made else -value) - defenders
-    made = tricks >= bid_tricks(contract)
-    if made and tricks == 10:
-        value = max(value, SLAM_MINIMUM)
-    return (value if made else -value) - 10 * (10 - tricks)
+    else:
+        made = tricks >= bid_tricks(contract)
+        if made and tricks == 10:
+            value = max(value, SLAM_MINIMUM)
+    return (value if made else -value) - defence_points(contract, tricks, rules)
+
+
+def defence_points(contract: Action, tricks: int, rules: Rules) -> int:
+    """The defenders' points when the contracting side ends with ``tricks``: 10 a trick
+    they take; in misère none, or 10 a trick the contractor takes where
+    ``misere_defenders_score`` says so (R-SCORE)."""
+    if is_misere(contract):
+        return 10 * tricks if rules.misere_defenders_score else 0
+    return 10 * (10 - tricks)
 
 
 def shaded_score(contract: Action, tricks: int, rules: Rules) -> float:
@@ -265,11 +279,17 @@ def play_out(
 ) -> int:
     """Double-dummy tricks of the contracting side, hands after the discard: the contractor
     alone where the partner sits out (:func:`~fivehundred.actions.plays_alone`: misère,
-    hi/lo), both partners in double misère, Shields double and patastrophe (R-HOUSE)."""
+    hi/lo), both partners in double misère, Shields double and patastrophe (R-HOUSE).
+
+    In a suit contract the side takes as many tricks as it can, in a misère as few; in
+    hi/lo (no trumps, not a misère: R-HOUSE) the contractor aims at exactly five: fewer
+    than five where the defence can hold it below, more where the defence can push more
+    tricks on it, else five (an estimate: forcing exactly five is a search of its own,
+    :func:`fivehundred.solver.hi_lo_made`)."""
     seats = rules.seats
     partner = _partner(rules, contractor)
     strain = NO_TRUMPS if not is_suit_bid(contract) else bid_strain(contract)
-    ctx = context_for(strain, not is_suit_bid(contract), (-1, -1))
+    ctx = context_for(strain, is_misere(contract), (-1, -1))
     active: Sequence[int] = range(seats)
     side: Sequence[int] = (contractor, partner) if partner >= 0 else (contractor,)
     if plays_alone(contract):
@@ -280,20 +300,29 @@ def play_out(
     leader = _leader(rules, dealer, contractor)
     if leader not in active:
         leader = (leader + 1) % seats
-    pos = Position.build(
-        ctx,
-        active,
-        side,
-        hands,
-        leader,
-        (),
-        -1,
-        0,
-        None,
-        rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
-        0,
-    )
-    return solve_position(pos)
+
+    def solved(ctx: PlayContext) -> int:
+        pos = Position.build(
+            ctx,
+            active,
+            side,
+            hands,
+            leader,
+            (),
+            -1,
+            0,
+            None,
+            rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED,
+            0,
+        )
+        return solve_position(pos)
+
+    most = solved(ctx)  # the most the contractor can be sure of, the defence ducking
+    if contract != HI_LO or most < HI_LO_TRICKS:
+        return most
+    # The fewest it can keep to, the defence pushing tricks on it: the misère search
+    # (whose one difference of rule, a void holder's joker, is neglected here).
+    return max(solved(context_for(NO_TRUMPS, True, (-1, -1))), HI_LO_TRICKS)
 
 
 def heuristic_discards(
@@ -496,8 +525,8 @@ def _cheaper_first(call: Action, rules: Rules) -> int:
 
 
 def _needed(contract: Action) -> int:
-    """The tricks that just make ``contract`` (none in misère)."""
-    return bid_tricks(contract)
+    """The tricks that just make ``contract`` (none in misère, five in hi/lo)."""
+    return HI_LO_TRICKS if contract == HI_LO else bid_tricks(contract)
 
 
 def shaded_chance(

@@ -415,7 +415,7 @@ class LessonRun:
     def _words(self, action: Action) -> str:
         state = self.state
         assert state is not None
-        two = self.rules.two_jokers
+        two = self.rules.joker_names
         return play_text(action, two) if action < 74 else call_text(action, two)
 
     # ------------------------------------------------------------------ flow

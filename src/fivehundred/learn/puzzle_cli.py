@@ -153,7 +153,7 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     """Show the puzzle, read a card until a legal one (refusals explained); say right or
     wrong with the reason and play the solution out. None: the input ended."""
     state = pz.replay_puzzle(puzzle)
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     seat = state.to_move
     seat_names = names(state)
     grade = pz.GRADES[puzzle["difficulty"]]

@@ -197,7 +197,7 @@ def tempting_role(state: HandState, found: Found, action: Action) -> str:
 def reason_text(state: HandState, found: Found) -> str:
     """One line: the only card, what it is (the theme), what it keeps, and what the most
     tempting other card gives instead."""
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     contract = state.contract
     misere = contract in (MISERE, OPEN_MISERE)
     goal = "makes" if wants_made(state) else "defeats"

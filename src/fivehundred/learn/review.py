@@ -37,7 +37,7 @@ from fivehundred.bots.simulate import (
     sample_deal,
     shaded_score,
 )
-from fivehundred.cards import JOKERS_MASK, CardMask, iter_cards
+from fivehundred.cards import JOKERS_MASK, CardMask, JokerNames, iter_cards
 from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
 from fivehundred.learn.puzzles import made, puzzle_contract
 from fivehundred.messages import card_symbols
@@ -58,7 +58,7 @@ def _scores_before(game: GameState | None, index: int) -> tuple[int, ...]:
     return tuple(game.score_history[index - 1])
 
 
-def _cards_text(mask: CardMask, two: bool) -> str:
+def _cards_text(mask: CardMask, two: JokerNames) -> str:
     """Cards in record notation, in card order (``JD JH JK``)."""
     return " ".join(action_text(c, two) for c in iter_cards(mask))
 
@@ -74,7 +74,7 @@ def review_calls(
     hand: HandState, seat: int, scores: Sequence[int], salt: int
 ) -> list[dict[str, Any]]:
     """Each call of ``seat`` against the search player's call in its place."""
-    two = hand.rules.two_jokers
+    two = hand.rules.joker_names
     replay = _redeal(hand)
     out: list[dict[str, Any]] = []
     for action in hand.history:
@@ -192,7 +192,7 @@ def review_discard(
     double dummy with the real cards."""
     if hand.contractor != seat or hand.kitty_exchange == 0 or not puzzle_contract(hand.contract):
         return None
-    two = hand.rules.two_jokers
+    two = hand.rules.joker_names
     state = _redeal(hand)
     for action in hand.history:
         if state.phase == DISCARD:
@@ -329,7 +329,7 @@ def _tricks(n: int) -> str:
     return "a trick" if n == 1 else f"{n} tricks"
 
 
-def item_text(item: dict[str, Any], two: bool = False) -> str:
+def item_text(item: dict[str, Any], two: JokerNames = False) -> str:
     """One costly choice in card language."""
     from fivehundred.solver.analyse import _display
 
@@ -355,7 +355,7 @@ def item_text(item: dict[str, Any], two: bool = False) -> str:
     )
 
 
-def review_text(result: dict[str, Any], seats: int = 4, two: bool = False) -> str:
+def review_text(result: dict[str, Any], seats: int = 4, two: JokerNames = False) -> str:
     """Text form of :func:`review`."""
     seat = result["seat"]
     name = seat_name(seat, seats)
@@ -424,5 +424,5 @@ def review_main(replayed: HandState | GameState, seat_text: str, as_json: bool) 
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        print(review_text(result, rules.seats, rules.two_jokers))
+        print(review_text(result, rules.seats, rules.joker_names))
     return 0

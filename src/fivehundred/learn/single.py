@@ -151,7 +151,7 @@ def find_single(state: HandState) -> dict[str, Any] | None:
 
 
 def single_reason(state: HandState, found: dict[str, Any]) -> str:
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     count = found["count"]
     other = found["tempting"][0]
     n = found["wins"][other]

@@ -72,7 +72,7 @@ def position_lines(
     """The position in card symbols: contract, tricks so far, the hands (all of them
     double dummy, else only ``you``'s), the trick in progress."""
     rules = state.rules
-    two = rules.two_jokers
+    two = rules.joker_names
     seat_names = names(state)
     lines: list[str] = []
     if state.contract >= BID_BASE and state.contractor >= 0:
@@ -116,7 +116,7 @@ def position_lines(
 
 
 def legal_words(state: HandState) -> str:
-    two = state.rules.two_jokers
+    two = state.rules.joker_names
     legal = [a for a in state.legal_actions() if a != CLAIM]
     if state.phase == "play" or state.phase == "discard":
         return " ".join(play_text(a, two) for a in legal)
@@ -124,4 +124,4 @@ def legal_words(state: HandState) -> str:
 
 
 def refusal(error: FiveHundredError, state: HandState) -> str:
-    return error_text(error, state.rules.two_jokers, names(state))
+    return error_text(error, state.rules.joker_names, names(state))

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fivehundred import rules as rules_module
+from fivehundred import words
 from fivehundred.actions import (
     ALONE_CONTRACTS,
     BID_BASE,
@@ -52,9 +53,9 @@ from fivehundred.actions import (
     OPEN_MISERE,
     Action,
     action_text,
-    bid_strain,
     bid_tricks,
     is_misere,
+    is_suit_bid,
     parse_call,
 )
 from fivehundred.auction import bid_rank, house_call_allowed
@@ -210,13 +211,9 @@ def allowed_contracts(rules: Rules) -> list[Action]:
 
 def contract_label(call: Action) -> str:
     """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``, ``hi/lo``,
-    ``double misère``, ``shields double``, ``patastrophe``."""
-    if not BID_BASE <= call < MISERE:
-        # The words of the record notation (``actions.action_text``), as the tables print.
-        text = action_text(call).replace("hi_lo", "hi/lo").replace("misere", "misère")
-        return text.replace("_", " ")
-    strain = bid_strain(call)
-    return f"{bid_tricks(call)}{SUIT_SYMBOLS[strain] if strain < 4 else 'NT'}"
+    ``double misère``, ``shields double``, ``patastrophe``: the vocabulary's words
+    (:func:`fivehundred.words.contract_label`)."""
+    return words.contract_label(call)
 
 
 def bid_table(rules: Rules) -> dict[str, Any]:
@@ -495,7 +492,7 @@ def engine_hand(rules: Rules, entry: Mapping[str, Any], index: int | None = None
         raise _hand_error(
             index, "claim_wrong", f"a wrong claim is true or false, not {claim_wrong!r}"
         )
-    if claim_wrong and not (rules.claim and BID_BASE <= contract < MISERE):
+    if claim_wrong and not (rules.claim and is_suit_bid(contract)):
         raise _hand_error(
             index,
             "claim_wrong",

@@ -371,7 +371,7 @@ def _review_record(game_json: str, seat: int) -> dict[str, Any]:
 
     game = replay_game(json.loads(game_json))
     result = review(game, seat)
-    two = game.rules.two_jokers
+    two = game.rules.joker_names
     result["costliest_text"] = [item_text(m, two) for m in result["costliest"]]
     return result
 

@@ -7,11 +7,11 @@ seat's view with fields removed), with what the page says added here.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
 from fivehundred.actions import (
+    action_card,
     action_text,
     bid_action,
     is_bid,
@@ -19,21 +19,14 @@ from fivehundred.actions import (
     joker_lead_action,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import (
-    RANK_JACK,
-    cards_of,
-    is_joker,
-    mask_text,
-    rank_of,
-    same_colour_suit,
-    suit_of,
-)
+from fivehundred.cards import cards_of, mask_text
+from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.game import controller_of
-from fivehundred.messages import error_text
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.table import Table
+from fivehundred.words import action_label, error_text, prompt
 
 
 @lru_cache(maxsize=64)
@@ -68,9 +61,12 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
         return view
     observation = seat_observation(table, seat)
     view = observation.to_json()
-    view["legal_labels"] = {text: action_label(text, view["phase"]) for text in view["legal"]}
+    two = observation.rules.joker_names
+    view["legal_labels"] = {
+        action_text(action, two): action_label(action, two) for action in observation.legal
+    }
     view["refusals"] = refusals(table, observation)
-    view["prompt"] = prompt_text(view)
+    view["prompt"] = prompt_text(observation)
     if observation.seat != seat:
         # Its dummy moves: the player's own hand too, from the player's own observation.
         own = table.observation(seat)
@@ -127,56 +123,6 @@ def auction_seats(table: Table) -> list[int]:
     return [seat for seat, _ in table.game.hand.auction.calls]
 
 
-# ---------------------------------------------------------------------- what a person reads
-_SYMBOL = dict(zip("SCDH", "♠♣♦♥", strict=True))
-_SUIT_WORD = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
-_JOKER_WORD = {"JK": "Joker", "JKR": "Red joker", "JKB": "Black joker", "JKW": "White joker"}
-_CALL_WORDS = {
-    "pass": "Pass",
-    "misere": "Misère",
-    "open_misere": "Open misère",
-    "blind_misere": "Blind misère",
-    "hi_lo": "Hi/lo",
-    "double_misere": "Double misère",
-    "shields_double": "Shields double",
-    "patastrophe": "Patastrophe",
-    "slam": "Call slam",
-    "no_slam": "No slam",
-    "claim": "Claim the rest",
-    "keep": "Keep it",
-    "throw": "Throw it",
-    "alone": "Go alone",
-    "none": "Leave the joker free",
-}
-
-
-def card_label(text: str) -> str:
-    """A card in symbols, as a person reads it: ``10♥``, ``J♠``, ``Joker``."""
-    if text in _JOKER_WORD:
-        return _JOKER_WORD[text]
-    return text[:-1] + _SYMBOL[text[-1]]
-
-
-def action_label(text: str, phase: str) -> str:
-    """An action's record text (``6D``, ``JK>S``, ``call:AS``, ``misere``) in card symbols
-    and words (``6♦``, ``joker as ♠``, ``call A♠``, ``Misère``)."""
-    if text in _CALL_WORDS:
-        return _CALL_WORDS[text]
-    if text.startswith("call:"):
-        return f"call {card_label(text[5:])}"
-    if ">" in text:  # a free joker led as a suit
-        joker, suit = text.split(">")
-        return f"{card_label(joker).lower()} as {_SYMBOL[suit]}"
-    if ":" in text:  # the black/white joker's nomination (two jokers)
-        joker, suit = text.split(":")
-        return f"{card_label(joker).lower()}: {_SUIT_WORD[suit]}"
-    if phase == "nominate" and text in _SYMBOL:
-        return _SUIT_WORD[text]
-    if text[:1].isdigit() and text.endswith("NT"):
-        return f"{text[:-2]} NT"
-    return card_label(text)
-
-
 def display_names(names: list[str]) -> list[str]:
     """One name per seat, the same on every page: the person's or the computer player's
     name, with the seat's number where two seats share it (``medium 2``, ``medium 4``)."""
@@ -185,66 +131,38 @@ def display_names(names: list[str]) -> list[str]:
     ]
 
 
-_PROMPTS = {
-    "auction": "Your bid",
-    "nominate": "Nominate the joker's suit, or leave it free",
-    "call": "Call a card: its holder is your partner for this hand",
-    "slam": "Call slam (all ten tricks), or not",
-    "slam_pass": "Your partner calls slam: pass them one card of your hand",
-    "table_kitty": "Move one of the face-up cards to the kitty",
-    "table_take": "Take one of the face-up cards into your hand",
-    "table_discard": "Discard one card of your hand",
-    "draw": "Keep the card drawn (and throw the next) or throw it (and keep the next)",
-}
-
-
-def prompt_text(view: dict[str, Any]) -> str | None:
-    """What the seat is asked to do now, or None when it is not its turn."""
-    if not view["legal"]:
+def prompt_text(observation: Observation) -> str | None:
+    """What the seat is asked to do now (:func:`fivehundred.words.prompt`), or None when it
+    is not its turn."""
+    if not observation.legal:
         return None
-    phase = view["phase"]
-    if phase == "discard":
-        need = len(view["hand"]) - 10
-        return f"Choose {need} card{'s' if need != 1 else ''} to discard"
-    if phase == "play":
-        return "Your turn: follow" if view["trick"] else "Your lead"
-    return _PROMPTS.get(phase, "Your move")
-
-
-def is_left_bower(card: int, trump: int) -> bool:
-    """Whether ``card`` is the jack of the trump suit's colour (a trump, R-RANK)."""
-    return (
-        0 <= trump < 4
-        and not is_joker(card)
-        and rank_of(card) == RANK_JACK
-        and suit_of(card) == same_colour_suit(trump)
+    return prompt(
+        observation.phase,
+        discards=observation.hand.bit_count() - 10 if observation.phase == "discard" else 0,
+        following=bool(observation.trick) if observation.phase == "play" else None,
     )
 
 
 def refusals(table: Table, observation: Observation) -> dict[str, str]:
     """Why each card of the hand that may not be played now is refused, in card language
-    (the engine's own refusal, through :func:`fivehundred.messages.error_text`); empty
-    when it is not this seat's turn to play a card."""
+    (the engine's own refusal, said by :func:`fivehundred.words.error_text`); empty when it
+    is not this seat's turn to play a card."""
     hand = table.game.hand
     if hand.phase != "play" or not observation.legal or observation.seat != table.seat_to_move:
         return {}
     two = observation.rules.joker_names
-    legal_cards = set()
-    for action in observation.legal:
-        legal_cards.add(action_text(action, two).split(">")[0])
+    legal_cards = {action_card(action) for action in observation.legal}
     reasons: dict[str, str] = {}
     for card in cards_of(observation.hand):
-        text = action_text(card, two)
-        if text in legal_cards:
+        if card in legal_cards:
             continue
         error = table.refusal(table.to_move, card)
-        if error is not None and is_joker(card) and "must nominate a suit" in error.reason:
+        if isinstance(error, IllegalActionError) and error.why == Refusal.JOKER_NEEDS_SUIT:
             # A free joker led as no suit it may be led as now: the reason for the first.
             error = table.refusal(table.to_move, joker_lead_action(card, 0))
-        reason = error_text(error, two) if error else "This card may not be played now"
-        if is_left_bower(card, observation.trump) and reason.startswith("You must follow"):
-            led = reason.split(":")[0].removeprefix("You must follow ")
-            reason = f"{card_label(text)} is the left bower, a trump: you must follow {led}"
-        reason = re.sub(r"\bJK[RBW]?\b", lambda m: card_label(m.group(0)), reason)
-        reasons[text] = re.sub(r" \(R-[A-Z0-9-]+\)$", "", reason)
+        reasons[action_text(card, two)] = (
+            error_text(error, two, rule=False, trump=observation.trump)
+            if error
+            else "This card may not be played now"
+        )
     return reasons
