@@ -58,6 +58,9 @@ def _module_imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+            # ``from fivehundred import words``: the submodule too (a name that is not a
+            # module has no file and is skipped by browser_modules).
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
     return names
@@ -73,12 +76,12 @@ def browser_modules(start: str = "fivehundred.pad.model") -> dict[str, Path | No
     while todo:
         name = todo.pop()
         parts = name.split(".")
-        for depth in range(1, len(parts)):
-            found.setdefault("/".join(parts[:depth]) + "/__init__.py", None)
         key = "/".join(parts) + ".py"
         path = ENGINE_DIR.parent.joinpath(*parts).with_suffix(".py")
         if key in found or not path.is_file():
             continue
+        for depth in range(1, len(parts)):
+            found.setdefault("/".join(parts[:depth]) + "/__init__.py", None)
         found[key] = path
         todo += sorted(m for m in _module_imports(path) if m.split(".")[0] == "fivehundred")
     return dict(sorted(found.items()))
