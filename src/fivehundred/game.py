@@ -30,25 +30,18 @@ from typing import NamedTuple
 from fivehundred.actions import (
     ALONE_CONTRACTS,
     BID_BASE,
-    CALL_BASE,
     CLAIM,
-    DRAW_KEEP,
-    DRAW_THROW,
-    GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
-    NO_SLAM,
     NOMINATE_BASE,
     OPEN_MISERE,
     PATASTROPHE,
     SHIELDS_DOUBLE,
-    SLAM,
     Action,
     action_card,
     action_text,
     bid_strain,
-    bid_tricks,
     is_call,
     is_joker_lead,
     is_misere,
@@ -71,6 +64,30 @@ from fivehundred.cards import (
     mask_of,
 )
 from fivehundred.errors import IllegalActionError, Refusal
+from fivehundred.house_phases import (
+    HOUSE_PHASE_RULES,
+    after_discards,
+    before_auction,
+    before_play,
+    drawn,
+)
+from fivehundred.phases import AUCTION as AUCTION
+from fivehundred.phases import CALL as CALL
+from fivehundred.phases import DISCARD as DISCARD
+from fivehundred.phases import DONE as DONE
+from fivehundred.phases import DRAW as DRAW
+from fivehundred.phases import NOMINATE as NOMINATE
+from fivehundred.phases import PHASES as PHASES
+from fivehundred.phases import PLAY as PLAY
+from fivehundred.phases import SLAM_CALL as SLAM_CALL
+from fivehundred.phases import SLAM_PASS as SLAM_PASS
+from fivehundred.phases import STOCK_SEAT as STOCK_SEAT
+from fivehundred.phases import TABLE_DISCARD as TABLE_DISCARD
+from fivehundred.phases import TABLE_KITTY as TABLE_KITTY
+from fivehundred.phases import TABLE_SEAT as TABLE_SEAT
+from fivehundred.phases import TABLE_TAKE as TABLE_TAKE
+from fivehundred.phases import THROWN_SEAT as THROWN_SEAT
+from fivehundred.phases import PhaseRules
 from fivehundred.play import (
     FREE_SUIT,
     PlayContext,
@@ -94,39 +111,6 @@ from fivehundred.scoring import (
     side_of_seats,
 )
 
-AUCTION = "auction"
-DISCARD = "discard"
-NOMINATE = "nominate"
-CALL = "call"
-PLAY = "play"
-DONE = "done"
-SLAM_CALL = "slam"  # R-HOUSE slam_call: the contractor calls slam or not, after the kitty
-SLAM_PASS = "slam_pass"  # then the partner passes the contractor one card
-# R-PLAYERS open_eight: before the auction each player moves a face-up card to the kitty;
-# after the kitty exchange the defender takes a face-up card and discards one
-TABLE_KITTY = "table_kitty"
-TABLE_TAKE = "table_take"
-TABLE_DISCARD = "table_discard"
-TABLE_SEAT = 2  # the eight face-up cards lie at seat 2; seat 3 holds the dead rest
-# R-PLAYERS draw_pack: the players draw in turn from the stock (seat 2, in order); the cards
-# thrown go to seat 3
-DRAW = "draw"
-STOCK_SEAT = 2
-THROWN_SEAT = 3
-PHASES = (
-    DRAW,
-    TABLE_KITTY,
-    AUCTION,
-    DISCARD,
-    SLAM_CALL,
-    SLAM_PASS,
-    TABLE_TAKE,
-    TABLE_DISCARD,
-    NOMINATE,
-    CALL,
-    PLAY,
-    DONE,
-)
 DUMMY_STACKS = 5
 
 TRICKS_PER_HAND = 10
@@ -330,20 +314,7 @@ class HandState:
         self.table_kitty = 0
         self.table_card = -1
         self.table_discard = -1
-        if rules.open_eight:
-            self.phase = TABLE_KITTY
-            self.to_move = (dealer + 1) % rules.players  # the non-dealer first
-        # draw_pack: the stock in the order it is drawn (given as dummy_cards[0])
-        self.stock: tuple[Card, ...] = ()
-        if rules.draw_pack:
-            self.stock = tuple(dummy_cards[0]) if dummy_cards else ()
-            if (
-                len(self.stock) != hands[STOCK_SEAT].bit_count()
-                or mask_of(self.stock) != hands[STOCK_SEAT]
-            ):
-                raise ValueError("draw_pack: give the stock's cards in the order drawn")
-            self.phase = DRAW
-            self.to_move = (dealer + 1) % rules.players
+        self.stock: tuple[Card, ...] = ()  # draw_pack: the stock in the order drawn
         self.contract = -1
         self.contractor = -1
         self.partners: tuple[int, ...] = ()
@@ -388,6 +359,7 @@ class HandState:
         self.void_shown = [0] * self.seats
         self.played = 0
         self._result: HandResult | None = None
+        before_auction(self)  # the house rules' phases before the auction, if any
 
     @classmethod
     def deal(
@@ -493,51 +465,40 @@ class HandState:
         return list(zip(self.trick_seats, self.trick_actions, strict=True))
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action for the player to move (empty when the hand is over)."""
+        """Every legal action for the player to move (empty when the hand is over), by the
+        phase's rules (:data:`PHASE_RULES`)."""
         phase = self.phase
-        if phase == PLAY:
-            if self.claim_plan:
-                forced = self.claim_next
-                return [forced] if forced is not None else []
-            if self.trick_cards:  # following: the hot path, inlined
-                seat = self.to_move
-                hand = self.hands[seat]
-                if self.face_up[seat] >= 0:
-                    hand &= self.face_up[seat]
-                ctx = self.ctx
-                assert ctx is not None
-                following = hand & ctx.follow_masks[self.led_suit]
-                if following:
-                    return cards_of(following)
-                if ctx.misere and hand & ctx.free_jokers:
-                    return cards_of(hand & ctx.free_jokers)
-                return cards_of(hand)
-            return self._legal_plays()
-        if phase == AUCTION:
-            return self.auction.legal_calls()
-        if phase == DISCARD:
-            return cards_of(self.hands[self.contractor])
-        if phase == NOMINATE:
-            joker = self.joker_to_nominate()
-            return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
-        if phase == CALL:
-            return [CALL_BASE + card for card in cards_of(self._callable_cards())] + [GO_ALONE]
-        if phase == DRAW:
-            return [DRAW_KEEP, DRAW_THROW]
-        if phase in (TABLE_KITTY, TABLE_TAKE):
-            return cards_of(self.hands[TABLE_SEAT])
-        if phase == TABLE_DISCARD:
-            return cards_of(self.hands[self.to_move])
-        if phase == SLAM_CALL:
-            return [SLAM, NO_SLAM]
-        if phase == SLAM_PASS:
-            return cards_of(self.hands[self.to_move])
-        return []
+        if phase == PLAY and self.trick_cards and not self.claim_plan:
+            # following: the hot path, inlined (the same as PHASE_RULES[PLAY].legal)
+            seat = self.to_move
+            hand = self.hands[seat]
+            if self.face_up[seat] >= 0:
+                hand &= self.face_up[seat]
+            ctx = self.ctx
+            assert ctx is not None
+            following = hand & ctx.follow_masks[self.led_suit]
+            if following:
+                return cards_of(following)
+            if ctx.misere and hand & ctx.free_jokers:
+                return cards_of(hand & ctx.free_jokers)
+            return cards_of(hand)
+        return PHASE_RULES[phase].legal(self)
 
-    def _callable_cards(self) -> CardMask:
-        """Cards the five-player contractor may call: any not the joker, not their own."""
-        own = self.hands[self.contractor] | self.discards
-        return self.rules.pack.cards & ~JOKERS_MASK & ~own
+    def _auction_legal(self) -> list[Action]:
+        return self.auction.legal_calls()
+
+    def _discard_legal(self) -> list[Action]:
+        return cards_of(self.hands[self.contractor])
+
+    def _nominate_legal(self) -> list[Action]:
+        joker = self.joker_to_nominate()
+        return [nominate_action(joker, suit) for suit in SUITS] + [NO_NOMINATION]
+
+    def _play_legal(self) -> list[Action]:
+        if self.claim_plan:
+            forced = self.claim_next
+            return [forced] if forced is not None else []
+        return self._legal_plays()
 
     def controller(self, seat: int) -> int:
         """The player who decides for ``seat`` (two players: a dummy's owner, R-PLAYERS)."""
@@ -618,32 +579,20 @@ class HandState:
 
     # ----------------------------------------------------------------- actions
     def apply(self, action: Action) -> None:
-        """Apply ``action`` for :attr:`to_move`; raises :class:`IllegalActionError`."""
+        """Apply ``action`` for :attr:`to_move`, by the phase's rules (:data:`PHASE_RULES`),
+        and record it in the history; raises :class:`IllegalActionError`."""
         phase = self.phase
-        if phase == PLAY and action == CLAIM:
-            self.claim()  # records itself and the play-out in the history
-            return
-        if phase == PLAY:
+        if phase == PLAY and action != CLAIM:  # a card played: the hot path, direct
             self._play(action)
-        elif phase == AUCTION:
-            self._call(action)
-        elif phase == DISCARD:
-            self._discard(action)
-        elif phase == NOMINATE:
-            self._nominate(action)
-        elif phase == CALL:
-            self._call_partner(action)
-        elif phase in (TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD):
-            self._table(action)
-        elif phase == DRAW:
-            self._draw(action)
-        elif phase == SLAM_CALL:
-            self._slam_call(action)
-        elif phase == SLAM_PASS:
-            self._slam_pass(action)
         else:
-            raise IllegalActionError("the hand is over", "R-PLAY")
+            PHASE_RULES[phase].apply(self, action)
         self.history.append(action)
+
+    def _play_or_claim(self, action: Action) -> None:
+        if action == CLAIM:
+            self._claim(judge=True)
+        else:
+            self._play(action)
 
     def _call(self, action: Action) -> None:
         if not is_call(action):
@@ -708,113 +657,17 @@ class HandState:
     @property
     def drawn(self) -> Card:
         """draw_pack: the card the player to move has drawn and decides on (-1 otherwise)."""
-        if self.phase != DRAW:
-            return -1
-        return self.stock[len(self.stock) - self.hands[STOCK_SEAT].bit_count()]
-
-    def _draw(self, action: Action) -> None:
-        """draw_pack (R-PLAYERS): keep the card drawn and throw the next, or the opposite."""
-        if action not in (DRAW_KEEP, DRAW_THROW):
-            raise IllegalActionError(
-                f"{self._text(action)}: keep or throw the card drawn", "R-PLAYERS"
-            )
-        first = self.drawn
-        second = self.stock[self.stock.index(first) + 1]
-        kept, thrown = (first, second) if action == DRAW_KEEP else (second, first)
-        seat = self.to_move
-        self.hands[STOCK_SEAT] &= ~((1 << first) | (1 << second))
-        self.hands[seat] |= 1 << kept
-        self.hands[THROWN_SEAT] |= 1 << thrown
-        if self.hands[STOCK_SEAT]:
-            self.to_move = 1 - seat
-        else:
-            self.phase = AUCTION
-            self.to_move = self.auction.to_move
-
-    def _table(self, action: Action) -> None:
-        """R-PLAYERS open_eight: a face-up card to the kitty, the defender's pick, their
-        discard."""
-        phase = self.phase
-        source = self.hands[self.to_move] if phase == TABLE_DISCARD else self.hands[TABLE_SEAT]
-        if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
-            where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
-            raise IllegalActionError(f"{self._text(action)}: choose a card of {where}", "R-PLAYERS")
-        bit = 1 << action
-        if phase == TABLE_KITTY:
-            self.hands[TABLE_SEAT] ^= bit
-            self.kitty |= bit
-            self.table_kitty |= bit
-            if self.table_kitty.bit_count() < 2:
-                self.to_move = self.dealer % self.rules.players
-            else:
-                self.phase = AUCTION
-                self.to_move = self.auction.to_move
-        elif phase == TABLE_TAKE:
-            self.hands[TABLE_SEAT] ^= bit
-            self.hands[self.to_move] |= bit
-            self.table_card = action
-            self.phase = TABLE_DISCARD
-        else:
-            self.hands[self.to_move] ^= bit
-            self.table_discard = action
-            self._discards_done()
+        return drawn(self)
 
     def _discards_done(self) -> None:
+        if after_discards(self):  # a house rules' phase comes first
+            return
         seat = self.contractor
-        if self.rules.open_eight and self.table_card < 0:
-            self.phase = TABLE_TAKE
-            self.to_move = 1 - seat  # the defender
-            return
-        if self._slam_offered():
-            self.phase = SLAM_CALL
-            self.to_move = seat
-            return
         if self.trump == NO_TRUMPS and self.hands[seat] & JOKERS_MASK:
             self.phase = NOMINATE
             self.jokers_pending = cards_of(self.hands[seat] & JOKERS_MASK)
         else:
             self._begin_contract_play()
-
-    def _slam_offered(self) -> bool:
-        """R-HOUSE slam_call: a 7-level suit or no-trump contractor with a partner may call
-        slam, once, after the kitty."""
-        return (
-            self.rules.slam_call
-            and not self.slam_asked
-            and is_suit_bid(self.contract)
-            and bid_tricks(self.contract) == 7
-            and bool(self.partners)
-        )
-
-    def _slam_call(self, action: Action) -> None:
-        if action not in (SLAM, NO_SLAM):
-            raise IllegalActionError(
-                f"{self._text(action)}: call slam or not (slam, no_slam)", "R-HOUSE"
-            )
-        self.slam_asked = True
-        if action == NO_SLAM:
-            self._discards_done()
-            return
-        self.slam = True
-        self.slam_partner = self.partners[0]
-        self.partners = ()
-        self.phase = SLAM_PASS
-        self.to_move = self.slam_partner
-
-    def _slam_pass(self, action: Action) -> None:
-        seat = self.slam_partner
-        if not 0 <= action < JOKER_LEAD_BASE or not self.hands[seat] >> action & 1:
-            raise IllegalActionError(
-                f"{self._text(action)}: the partner passes one card of "
-                "their own hand to the contractor",
-                "R-HOUSE",
-            )
-        self.hands[seat] ^= 1 << action
-        self.hands[self.contractor] |= 1 << action
-        self.slam_card = action
-        self.discards_left = 1
-        self.phase = DISCARD
-        self.to_move = self.contractor
 
     def _nominate(self, action: Action) -> None:
         joker = self.jokers_pending[0]
@@ -833,25 +686,8 @@ class HandState:
         if not self.jokers_pending:
             self._begin_contract_play()
 
-    def _call_partner(self, action: Action) -> None:
-        if action == GO_ALONE:
-            self.partners = ()
-        elif CALL_BASE <= action < GO_ALONE and self._callable_cards() >> (action - CALL_BASE) & 1:
-            card = action - CALL_BASE
-            self.called_card = card
-            holder = next(s for s in range(self.seats) if self.hands[s] >> card & 1)
-            self.partners = (holder,)
-            self.partner_revealed = self.rules.partner_announces
-        else:
-            raise IllegalActionError(
-                f"{self._text(action)}: call a card you do not hold (not the joker), or go alone",
-                "R-PLAYERS",
-            )
-        self._start_contract_play()
-
     def _begin_contract_play(self) -> None:
-        if self.rules.called_partner and not self.is_misere:
-            self.phase = CALL
+        if before_play(self):  # a house rules' phase comes first
             return
         self._start_contract_play()
 
@@ -897,14 +733,18 @@ class HandState:
         play-out (:meth:`GameState.apply` plays them at once). With ``judge`` false
         (replaying a record, which lists the play-out after ``claim``) the plays are
         checked only against the rules of play."""
+        self._claim(judge)
+        self.history.append(CLAIM)
+
+    def _claim(self, judge: bool) -> None:
+        """The claim, but for its place in the history (kept by the caller)."""
         if not self.may_claim:
             raise IllegalActionError(
                 "only the contractor of a suit or no-trump contract, on lead, may claim (once)",
                 "R-HOUSE",
             )
         self.claim_trick = len(self.tricks)
-        self.history.append(CLAIM)
-        self.claim_at = len(self.history)
+        self.claim_at = len(self.history) + 1  # the play-out follows the claim
         self.claim_plan = claim_line(self) if judge else []
 
     @property
@@ -1214,6 +1054,28 @@ class HandState:
             f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
             f"tricks={len(self.tricks)}>"
         )
+
+
+def _no_actions(state: HandState) -> list[Action]:
+    return []
+
+
+def _hand_over(state: HandState, action: Action) -> None:
+    raise IllegalActionError("the hand is over", "R-PLAY")
+
+
+#: Each phase's rules: its legal actions and how one is applied, which
+#: :meth:`HandState.legal_actions` and :meth:`HandState.apply` dispatch by (the play of a
+#: card, the hot path, directly). The house rules' phases are in :mod:`fivehundred.house_phases`.
+PHASE_RULES: dict[str, PhaseRules] = {
+    AUCTION: PhaseRules(HandState._auction_legal, HandState._call),
+    DISCARD: PhaseRules(HandState._discard_legal, HandState._discard),
+    NOMINATE: PhaseRules(HandState._nominate_legal, HandState._nominate),
+    PLAY: PhaseRules(HandState._play_legal, HandState._play_or_claim),
+    DONE: PhaseRules(_no_actions, _hand_over),
+    **HOUSE_PHASE_RULES,
+}
+assert set(PHASE_RULES) == set(PHASES)
 
 
 def _exhaustive_line(state: HandState) -> list[Action]:
