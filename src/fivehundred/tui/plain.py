@@ -383,11 +383,11 @@ def history_lines(
     """What has happened in a hand (the hand in progress by default), move by move."""
     hand = hand if hand is not None else session.hand
     number = number if number is not None else session.hand_number
-    replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    replay = hand.as_dealt()
     lines = []
     for action in hand.history:
         move = Move(number, replay.to_move, action, replay.phase)
-        replay.apply(action)
+        replay.replay_action(action)
         lines += describe_move(session.rules, replay, move)
     return lines
 
