@@ -32,6 +32,7 @@ from fivehundred.actions import (
     HOUSE_CONTRACTS,
     JOKER_LEAD_BASE,
     MISERE,
+    MISERE_ACTIONS,
     OPEN_MISERE,
     PASS,
     PATASTROPHE,
@@ -41,7 +42,7 @@ from fivehundred.actions import (
     bid_action,
     joker_lead_card,
 )
-from fivehundred.auction import house_call_allowed
+from fivehundred.auction import allowed_contracts
 from fivehundred.bots import player_choices
 from fivehundred.cards import Card, JokerNames
 from fivehundred.errors import FiveHundredError
@@ -764,14 +765,8 @@ class FiveHundredApp(App[int]):
             for strain in range(5):
                 action = bid_action(tricks, strain)
                 buttons.append(GridButton(action_text(action), name=f"bid-{action}", compact=True))
-        extra = [PASS]
-        if rules.misere_allowed:
-            extra.append(MISERE)
-        if rules.open_misere:
-            extra.append(OPEN_MISERE)
-        if rules.blind_misere:
-            extra.append(BLIND_MISERE)
-        extra += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
+        allowed = allowed_contracts(rules)
+        extra = [PASS, *(c for c in (*MISERE_ACTIONS, *HOUSE_CONTRACTS) if c in allowed)]
         for action in extra:
             label = BID_BOX_LABELS.get(action, "pass")
             button = GridButton(label, name=f"bid-{action}", compact=True)
@@ -791,9 +786,8 @@ class FiveHundredApp(App[int]):
             info_renderable(view, session.hand_number, session.game.scores, session.rules.target)
         )
         compact = getattr(self, "compact", False)
-        self.query_one("#table", TableView).show(
-            obs if obs.seat != HUMAN else view, session.game, compact
-        )
+        # from the seat the person acts for (their dummy's when they play it)
+        self.query_one("#table", TableView).show(obs, compact)
         self.query_one("#sheet", Static).update(
             sheet_renderable(session.game, 4 if compact else 12, narrow=self.size.width < 110)
         )

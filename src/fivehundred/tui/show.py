@@ -156,7 +156,7 @@ class ShowApp(App[int]):
             (label, "dim"), render.cards_text(cards, None, state.rules.joker_names)
         )
         self.query_one("#table", Static).update(
-            Group(table_renderable(obs, None, hands=state.hands), kitty)
+            Group(table_renderable(obs, hands=state.hands), kitty)
         )
         self.query_one("#step", Static).update(
             f"Step {self.index + 1}/{len(self.steps)}: {step.text}"
