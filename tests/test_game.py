@@ -22,7 +22,7 @@ from conftest import (
 from fivehundred.actions import parse_action
 from fivehundred.errors import IllegalActionError
 from fivehundred.game import GameState, HandState
-from fivehundred.observation import Observation
+from fivehundred.observation import SPECTATOR, Observation
 from fivehundred.rules import Rules
 
 
@@ -149,7 +149,7 @@ def visible_to(state: HandState, seat: int) -> int:
 
 def mask_fields(observation: Observation) -> int:
     """Union of every card mask in an observation."""
-    union = observation.hand | observation.discards | observation.played
+    union = observation.hand | observation.discards | observation.played | observation.dealt
     for _, exposed in observation.exposed:
         union |= exposed
     return union
@@ -225,6 +225,20 @@ def test_the_contractor_sees_its_own_discards() -> None:
     for seat in (0, 2, 3):
         assert state.observation(seat).discards == 0
         assert state.observation(seat).to_json()["discards"] == []
+
+
+def test_each_seat_sees_the_cards_it_was_dealt_and_the_discards_to_go() -> None:
+    """The kitty exchange as a seat sees it (the terminal marks the kitty's cards by what
+    was dealt): its own dealt cards only, and the count of discards still to make."""
+    state = deal_hand(AUS, 0, {}, "4D 5D 6D")
+    apply_text(state, "7H pass pass pass 4D")
+    for seat in range(4):
+        observation = state.observation(seat)
+        assert observation.dealt == state.dealt[seat]
+        assert observation.discards_left == 2
+    contractor = state.observation(1)
+    assert contractor.hand & ~contractor.dealt == mask("5D 6D")
+    assert state.observation(SPECTATOR).dealt == 0
 
 
 def test_open_misere_hand_is_shown_after_the_first_trick_not_before() -> None:

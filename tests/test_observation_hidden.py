@@ -226,13 +226,19 @@ def test_no_view_names_a_card_its_seat_may_not_see() -> None:
                     checked += 1
                 for seat in range(rules.seats):  # the external-player protocol, dummies too
                     allowed = everyone | own(hand, seat)
-                    named = _mask(cards_named(table.observation(seat).to_json(), rules, phase, ""))
+                    obs = table.observation(seat)
+                    named = _mask(cards_named(obs.to_json(), rules, phase, ""))
+                    # The cards dealt (the terminal marks the kitty's by them): a player's
+                    # own only; a dummy's or a dead hand's may lie face down.
+                    dealt = hand.dealt[seat] if seat < rules.players else 0
+                    assert not obs.dealt & ~(allowed | dealt), (rules, phase, seat)
                     assert not named & ~allowed, (
                         rules,
                         phase,
                         seat,
                         _names(named & ~allowed, rules),
                     )
+                assert table.observation(SPECTATOR).dealt == 0
                 # The cards everyone may see are in the spectator's view.
                 watching = _mask(cards_named(message(table, SPECTATOR)["view"], rules, phase))
                 shown = face_up(hand) | played_cards(hand)

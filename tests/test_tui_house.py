@@ -300,11 +300,11 @@ def test_each_house_contract_and_phase_in_line_mode(case: Case) -> None:
 
 def _phases_of(hand: HandState) -> list[str]:
     """The phases a finished hand went through, replayed from its record."""
-    replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    replay = hand.as_dealt()
     phases = []
     for action in hand.history:
         phases.append(replay.phase)
-        replay.apply(action)
+        replay.replay_action(action)
     return phases
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from fivehundred.actions import PASS, action_text
+from fivehundred.game import HandState
 from fivehundred.tui import render, storage
 from fivehundred.tui.cli import play_main, show_main
-from fivehundred.tui.plain import PlainGame
+from fivehundred.tui.plain import PlainGame, history_lines
 from fivehundred.tui.session import Session, Settings
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -456,3 +457,17 @@ def test_the_help_fits_80_columns_and_its_printed_forms_are_read() -> None:
     assert max(len(line) for line in HELP.splitlines()) <= 80
     _, text = run_plain(["help", "quit"])
     assert "JK as ♠  joker is ♠  calls A♥ as partner" in text
+
+
+def test_the_story_of_a_hand_with_a_ralphed_dealer() -> None:
+    """R-HOUSE ralphing: the story of a hand whose dealer is barred tells the dealer's pass
+    (the replay, rebuilt from the deal without the barred seats, refused it although
+    dealer_must_bid does not hold a barred dealer)."""
+    variants = {"ralphing": True, "dealer_must_bid": True}
+    session = Session.new(Settings(seed=4, speed=0, variants=variants))
+    hand = HandState.deal(session.rules, 0, 4, barred=(0,))
+    while hand.phase == "auction":
+        hand.apply(PASS)
+    lines = history_lines(session, hand, 2)
+    assert len(lines) >= 4
+    assert lines[3].startswith("You pass.")

@@ -23,7 +23,7 @@ from fivehundred.tui import render, storage
 from fivehundred.tui.cli import play_main, show_main
 from fivehundred.tui.plain import PlainGame
 from fivehundred.tui.session import Session, Settings, unfinished_games
-from fivehundred.tui.show import steps_of
+from fivehundred.tui.show import load_steps, steps_of
 
 
 @pytest.fixture(autouse=True)
@@ -341,3 +341,19 @@ def test_the_line_mode_review_announces_the_preparation(monkeypatch: pytest.Monk
     PlainGame(session, io.StringIO(""), out).command("review")
     assert calls == ["warm"]
     assert "Preparing the double-dummy solver for the review" in out.getvalue()
+
+
+def test_show_replays_a_hand_with_a_ralphed_dealer(tmp_path: Path) -> None:
+    """R-HOUSE ralphing: ``show`` replays a hand whose dealer is barred (the dealer passes
+    although dealer_must_bid; the replay, rebuilt from the deal without the barred seats,
+    refused that pass with IllegalActionError)."""
+    rules = make_rules("australian", {"ralphing": True, "dealer_must_bid": True})
+    state = HandState.deal(rules, 0, 4, barred=(0,))
+    while state.phase == "auction":
+        state.apply(PASS)
+    path = tmp_path / "barred.json"
+    path.write_text(json.dumps(hand_record(state)))
+    steps = load_steps(str(path))
+    assert [step.state.barred for step in steps] == [(0,)] * 5
+    assert steps[-1].text.startswith(f"{render.seat_name(rules, 0)} passes")
+    assert steps[-1].state.history == state.history

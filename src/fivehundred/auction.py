@@ -47,13 +47,7 @@ def _bid_tables(
     """Ranks of every bid, and the bids these rules allow (blind misère aside) by rank."""
     calls = (*range(BID_BASE, BLIND_MISERE + 1), *HOUSE_CONTRACTS)
     ranks = {call: bid_order(call, rules) for call in calls}
-    bids = list(SUIT_BIDS)
-    if rules.misere != MISERE_OFF:
-        bids.append(MISERE)
-    if rules.open_misere:
-        bids.append(OPEN_MISERE)
-    bids += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
-    bids.sort(key=ranks.__getitem__)
+    bids = [call for call in allowed_contracts(rules) if call != BLIND_MISERE]
     return ranks, tuple(bids), tuple(ranks[b] for b in bids)
 
 
@@ -65,6 +59,20 @@ def house_call_allowed(call: Action, rules: Rules) -> bool:
         SHIELDS_DOUBLE: rules.shields_double,
         PATASTROPHE: rules.patastrophe,
     }.get(call, False)
+
+
+def allowed_contracts(rules: Rules) -> list[Action]:
+    """The contracts these rules allow (blind misère included), lowest rank first (R-BID,
+    R-HOUSE): the one list the auction, the pad and the interfaces' bid boxes read."""
+    calls = list(SUIT_BIDS)
+    if rules.misere_allowed:
+        calls.append(MISERE)
+    if rules.open_misere:
+        calls.append(OPEN_MISERE)
+    if rules.blind_misere:
+        calls.append(BLIND_MISERE)
+    calls += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
+    return sorted(calls, key=lambda call: bid_order(call, rules))
 
 
 _HOUSE_RANKS = {

@@ -1,11 +1,12 @@
 """Per-seat observations: exactly what one seat may see (hidden information stays hidden).
 
-A seat sees its own hand (with the kitty while it is the contractor exchanging), every call,
-every card played, the contract, the joker's nomination, the open-misère contractor's hand
-after the first trick (and, with the house rules, the Shields double contractor's, both
-patastrophe hands, a claiming contractor's), and its own discards if it is the contractor.
-Never the other hands, the kitty, anyone else's discards, the card a partner passes in a
-slam call (only the contractor, who receives it, sees it), or a dead hand.
+A seat sees its own hand (with the kitty while it is the contractor exchanging) and the
+cards it was dealt, every call, every card played, the contract, the joker's nomination,
+the open-misère contractor's hand after the first trick (and, with the house rules, the
+Shields double contractor's, both patastrophe hands, a claiming contractor's), and its own
+discards if it is the contractor. Never the other hands, the kitty, anyone else's
+discards, the card a partner passes in a slam call (only the contractor, who receives it,
+sees it), or a dead hand.
 
 A spectator (seat :data:`SPECTATOR`) is observed by the same function: it sees the public
 facts only (no hand, no discards, no legal actions; the hands lying face up).
@@ -95,6 +96,11 @@ class Observation:
     table_take: tuple[int, int] = (-1, -1)
     #: draw_pack (R-PLAYERS): the card this seat has drawn and decides on (-1 otherwise)
     drawn: int = -1
+    #: The cards this seat was dealt: a player's own hand only (0 for a spectator, a
+    #: dummy, a dead hand or the table's seats, whose dealt cards may lie face down).
+    dealt: CardMask = 0
+    #: In the kitty exchange, the cards the contractor has still to discard (public).
+    discards_left: int = 0
 
     @property
     def seats(self) -> int:
@@ -198,4 +204,6 @@ def observe(state: HandState, seat: int, scores: tuple[int, ...] = ()) -> Observ
         if not watching and seat == 1 - state.contractor and state.rules.open_eight
         else (-1, -1),
         drawn=state.drawn if moving else -1,
+        dealt=state.dealt[seat] if 0 <= seat < state.rules.players else 0,
+        discards_left=state.discards_left,
     )

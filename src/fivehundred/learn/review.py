@@ -63,19 +63,12 @@ def _cards_text(mask: CardMask, two: JokerNames) -> str:
     return " ".join(action_text(c, two) for c in iter_cards(mask))
 
 
-def _redeal(hand: HandState) -> HandState:
-    """The hand as dealt, before any call (the dummies' and the stock's order kept)."""
-    return HandState(
-        hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal, hand.barred
-    )
-
-
 def review_calls(
     hand: HandState, seat: int, scores: Sequence[int], salt: int
 ) -> list[dict[str, Any]]:
     """Each call of ``seat`` against the search player's call in its place."""
     two = hand.rules.joker_names
-    replay = _redeal(hand)
+    replay = hand.as_dealt()
     out: list[dict[str, Any]] = []
     for action in hand.history:
         if replay.phase != AUCTION:
@@ -161,7 +154,7 @@ def evaluate_calls(
 def _start_after(hand: HandState, kept: CardMask) -> int | None:
     """Contracting side's double-dummy total from the first lead had the contractor kept
     ``kept`` (the rest of the hand up to the first lead as made where still legal)."""
-    state = _redeal(hand)
+    state = hand.as_dealt()
     history = iter(hand.history)
     for action in history:
         if state.phase == DISCARD:
@@ -193,7 +186,7 @@ def review_discard(
     if hand.contractor != seat or hand.kitty_exchange == 0 or not puzzle_contract(hand.contract):
         return None
     two = hand.rules.joker_names
-    state = _redeal(hand)
+    state = hand.as_dealt()
     for action in hand.history:
         if state.phase == DISCARD:
             break

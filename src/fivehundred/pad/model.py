@@ -46,11 +46,9 @@ from fivehundred import words
 from fivehundred.actions import (
     ALONE_CONTRACTS,
     BID_BASE,
-    BLIND_MISERE,
     HI_LO,
     HOUSE_CONTRACTS,
-    MISERE,
-    OPEN_MISERE,
+    MISERE_ACTIONS,
     Action,
     action_text,
     bid_tricks,
@@ -58,7 +56,7 @@ from fivehundred.actions import (
     is_suit_bid,
     parse_call,
 )
-from fivehundred.auction import bid_rank, house_call_allowed
+from fivehundred.auction import allowed_contracts
 from fivehundred.cards import SUIT_SYMBOLS
 from fivehundred.errors import FiveHundredError
 from fivehundred.rules import (
@@ -196,19 +194,6 @@ def scoring_variants(preset: str) -> list[dict[str, Any]]:
     return found
 
 
-def allowed_contracts(rules: Rules) -> list[Action]:
-    """The contracts these rules allow, lowest rank first (R-BID)."""
-    calls = list(range(BID_BASE, MISERE))
-    if rules.misere_allowed:
-        calls.append(MISERE)
-    if rules.open_misere:
-        calls.append(OPEN_MISERE)
-    if rules.blind_misere:
-        calls.append(BLIND_MISERE)
-    calls += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
-    return sorted(calls, key=lambda call: bid_rank(call, rules))
-
-
 def contract_label(call: Action) -> str:
     """``8♥``, ``7NT``, ``misère``, ``open misère``, ``blind misère``, ``hi/lo``,
     ``double misère``, ``shields double``, ``patastrophe``: the vocabulary's words
@@ -231,7 +216,7 @@ def bid_table(rules: Rules) -> dict[str, Any]:
             "label": contract_label(call),
             "value": bid_value(call, rules),
         }
-        for call in (MISERE, OPEN_MISERE, BLIND_MISERE, *HOUSE_CONTRACTS)
+        for call in (*MISERE_ACTIONS, *HOUSE_CONTRACTS)
         if call in allowed_contracts(rules)
     ]
     strains = [f"{SUIT_SYMBOLS[s]}" if s < 4 else "NT" for s in range(5)]

@@ -32,6 +32,7 @@ from fivehundred.actions import (
     HOUSE_CONTRACTS,
     JOKER_LEAD_BASE,
     MISERE,
+    MISERE_ACTIONS,
     OPEN_MISERE,
     PASS,
     PATASTROPHE,
@@ -41,7 +42,7 @@ from fivehundred.actions import (
     bid_action,
     joker_lead_card,
 )
-from fivehundred.auction import house_call_allowed
+from fivehundred.auction import allowed_contracts
 from fivehundred.bots import player_choices
 from fivehundred.cards import Card, JokerNames
 from fivehundred.errors import FiveHundredError
@@ -59,6 +60,7 @@ from fivehundred.game import (
     TABLE_TAKE,
 )
 from fivehundred.messages import error_text
+from fivehundred.observation import SPECTATOR
 from fivehundred.rules import (
     PRESETS,
     REGISTRY,
@@ -763,14 +765,8 @@ class FiveHundredApp(App[int]):
             for strain in range(5):
                 action = bid_action(tricks, strain)
                 buttons.append(GridButton(action_text(action), name=f"bid-{action}", compact=True))
-        extra = [PASS]
-        if rules.misere_allowed:
-            extra.append(MISERE)
-        if rules.open_misere:
-            extra.append(OPEN_MISERE)
-        if rules.blind_misere:
-            extra.append(BLIND_MISERE)
-        extra += [call for call in HOUSE_CONTRACTS if house_call_allowed(call, rules)]
+        allowed = allowed_contracts(rules)
+        extra = [PASS, *(c for c in (*MISERE_ACTIONS, *HOUSE_CONTRACTS) if c in allowed)]
         for action in extra:
             label = BID_BOX_LABELS.get(action, "pass")
             button = GridButton(label, name=f"bid-{action}", compact=True)
@@ -790,15 +786,14 @@ class FiveHundredApp(App[int]):
             info_renderable(view, session.hand_number, session.game.scores, session.rules.target)
         )
         compact = getattr(self, "compact", False)
-        self.query_one("#table", TableView).show(
-            obs if obs.seat != HUMAN else view, session.game, compact
-        )
+        # from the seat the person acts for (their dummy's when they play it)
+        self.query_one("#table", TableView).show(obs, compact)
         self.query_one("#sheet", Static).update(
             sheet_renderable(session.game, 4 if compact else 12, narrow=self.size.width < 110)
         )
         self.query_one("#log", Static).update(self.log_text())
         self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)
-        position = (session.hand_number, len(session.hand.history))
+        position = session.position
         fresh = position != self._shown_position
         if fresh:
             self.marked.clear()
@@ -849,11 +844,12 @@ class FiveHundredApp(App[int]):
             name = render.seat_name(session.rules, session.to_move)
             text.append(f"{name} is thinking…", style="dim")
         else:
-            phase = session.hand.phase
+            obs = session.observation()
+            phase = obs.phase
             if phase == AUCTION:
                 text.append("Your bid: ← → ↑ ↓ and Enter in the bid box (only legal bids).")
             elif phase == DISCARD:
-                left = session.hand.discards_left
+                left = obs.discards_left
                 text.append(
                     f"You hold the kitty (marked +): mark {plural(left, 'card')} to "
                     "discard (Enter), then press d."
@@ -872,11 +868,7 @@ class FiveHundredApp(App[int]):
                     "← → and Enter."
                 )
             else:
-                led = (
-                    "Your lead."
-                    if not session.hand.trick_cards
-                    else "Your turn: follow suit if you can."
-                )
+                led = "Your turn: follow suit if you can." if obs.trick else "Your lead."
                 text.append(f"{led} ← → and Enter, or click a card.")
         return text
 
@@ -928,7 +920,7 @@ class FiveHundredApp(App[int]):
         choices.cursor = None
         buttons: list[Button] = []
         if human and phase == DISCARD:
-            left = session.hand.discards_left
+            left = obs.discards_left
             label = f"Discard {len(self.marked)}/{left} marked (d)"
             buttons.append(
                 GridButton(
@@ -984,8 +976,8 @@ class FiveHundredApp(App[int]):
         hand_row = self.query_one("#hand", HandRow)
         cards_active = human and phase in HAND_PHASES and self.choosing_joker_lead is None
         kitty = 0
-        if phase == DISCARD and obs.seat == session.hand.contractor:
-            kitty = obs.hand & ~session.hand.dealt[obs.seat]
+        if phase == DISCARD and obs.seat == obs.contractor:
+            kitty = obs.hand & ~obs.dealt  # the kitty's cards, marked +
         hand_row.show(
             cards,
             reasons,
@@ -1013,17 +1005,14 @@ class FiveHundredApp(App[int]):
         if session is not None and session.computer_to_move and session.needs_solver_warm_up():
             await self.warm_up_solver()
         while session is not None and session.computer_to_move:
-            position = (session.hand_number, len(session.hand.history))
+            position = session.position
             delay = session.settings.speed
             await asyncio.sleep(delay)
             if session.table.player(session.to_move) in QUICK_PLAYERS:
                 seat, action, _ = session.computer_choice()  # a millisecond or so
             else:
                 seat, action, _ = await asyncio.to_thread(session.computer_choice)
-            if session is not self.session or position != (
-                session.hand_number,
-                len(session.hand.history),
-            ):
+            if session is not self.session or position != session.position:
                 return  # undone or replaced while thinking
             session.apply_computer(seat, action)
             if delay > 0:
@@ -1160,17 +1149,18 @@ class FiveHundredApp(App[int]):
         if session is None:
             return
         card = event.card
-        if not session.observation().hand >> card & 1:
+        obs = session.observation()
+        if not obs.hand >> card & 1:
             return  # a key for a card just played, arriving before its widget went
         if not session.human_to_move:
             self.message = "Wait for your turn."
             self.refresh_view()
             return
-        phase = session.hand.phase
+        phase = obs.phase
         if phase == DISCARD:
             if card in self.marked:
                 self.marked.discard(card)
-            elif len(self.marked) < session.hand.discards_left:
+            elif len(self.marked) < obs.discards_left:
                 self.marked.add(card)
             else:
                 self.message = (
@@ -1178,7 +1168,7 @@ class FiveHundredApp(App[int]):
                 )
             self.refresh_view()
         elif phase == PLAY:
-            if _joker_leads(card, session.observation().legal):
+            if _joker_leads(card, obs.legal):
                 self.choosing_joker_lead = card
                 self.message = ""
                 self.refresh_view()
@@ -1212,10 +1202,13 @@ class FiveHundredApp(App[int]):
 
     def action_discard(self) -> None:
         session = self.session
-        if session is None or not session.human_to_move or session.hand.phase != DISCARD:
+        if session is None or not session.human_to_move:
             return
-        if len(self.marked) != session.hand.discards_left:
-            self.message = f"Mark {plural(session.hand.discards_left, 'card')} first."
+        obs = session.observation()
+        if obs.phase != DISCARD:
+            return
+        if len(self.marked) != obs.discards_left:
+            self.message = f"Mark {plural(obs.discards_left, 'card')} first."
             self.refresh_view()
             return
         cards = sorted(self.marked)
@@ -1234,9 +1227,12 @@ class FiveHundredApp(App[int]):
     def action_claim(self) -> None:
         """Claim the remaining tricks (R-HOUSE claim), when the rules offer it now."""
         session = self.session
-        if session is None or not session.human_to_move or session.hand.phase != PLAY:
+        if session is None or not session.human_to_move:
             return
-        if CLAIM not in session.observation().legal:
+        obs = session.observation()
+        if obs.phase != PLAY:
+            return
+        if CLAIM not in obs.legal:
             self.message = "No claim now: the contractor may claim only when on lead."
             self.refresh_view()
             return
@@ -1246,7 +1242,8 @@ class FiveHundredApp(App[int]):
         session = self.session
         if session is None or not session.human_to_move:
             return
-        marked = self.marked if session.hand.phase == DISCARD else set()
+        phase = session.observation().phase
+        marked = self.marked if phase == DISCARD else set()
         action, why = session.hint(marked)
         label = action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
@@ -1256,7 +1253,7 @@ class FiveHundredApp(App[int]):
         # The cursor goes to the hint's choice in every phase, so Enter takes it.
         hand_row = self.query_one("#hand", HandRow)
         for widget in hand_row.query(CardWidget):
-            if card is not None and widget.card == card and session.hand.phase in HAND_PHASES:
+            if card is not None and widget.card == card and phase in HAND_PHASES:
                 hand_row.cursor = widget
                 self.call_after_refresh(widget.focus)
                 return
@@ -1287,25 +1284,25 @@ class FiveHundredApp(App[int]):
         session = self.session
         if session is None:
             return
-        hand = session.hand
-        if not hand.tricks and session.game.finished_hands:
-            hand = session.game.finished_hands[-1]
-        if not hand.tricks:
+        tricks = session.observation().tricks
+        if not tricks and session.game.finished_hands:  # the hand just over: its tricks
+            tricks = session.game.finished_hands[-1].observation(SPECTATOR).tricks
+        if not tricks:
             self.message = "No trick has been played yet."
             self.refresh_view()
             return
         rules = session.rules
         lines = []
-        for number, trick in enumerate(hand.tricks, 1):
-            mark = "▶" if number == len(hand.tricks) else " "
+        for number, (plays, winner) in enumerate(tricks, 1):
+            mark = "▶" if number == len(tricks) else " "
             lines.append(
-                f"{mark} {number:>2}: {render.trick_text(rules, trick.plays)} — "
-                f"{render.seat_name(rules, trick.winner)}"
+                f"{mark} {number:>2}: {render.trick_text(rules, plays)} — "
+                f"{render.seat_name(rules, winner)}"
             )
-        last = hand.tricks[-1]
+        plays, winner = tricks[-1]
         body = Text(
-            f"Last trick: {render.trick_text(rules, last.plays)}\n"
-            f"won by {render.seat_name(rules, last.winner)}\n\nAll tricks of the hand:\n"
+            f"Last trick: {render.trick_text(rules, plays)}\n"
+            f"won by {render.seat_name(rules, winner)}\n\nAll tricks of the hand:\n"
             + "\n".join(lines)
         )
         self.push_screen(TextScreen("The last trick", body, [("Close", "close")]))
@@ -1351,10 +1348,9 @@ HOUSE_PROMPTS = (SLAM_CALL, SLAM_PASS, TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD, D
 
 def house_prompt(session: Session) -> str:
     """What the person decides in a phase of the house rules (slam, open_eight, draw_pack)."""
-    hand = session.hand
     obs = session.observation()
     two = session.rules.joker_names
-    phase = hand.phase
+    phase = obs.phase
     if phase == SLAM_CALL:
         return "Call slam (all ten tricks; your partner passes you a card and sits out) or not."
     if phase == SLAM_PASS:

@@ -26,6 +26,7 @@ from fivehundred.game import (
     controller_of,
 )
 from fivehundred.messages import card_symbols, error_text
+from fivehundred.observation import SPECTATOR, Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import sides_out
 from fivehundred.table import Move
@@ -98,7 +99,7 @@ class PlainGame:
                 # the hand's heading comes before the first move of it, computers' too
                 # (and none for the hand that a finished game never plays)
                 announced = session.hand_number
-                dealer = render.seat_name(session.rules, session.hand.dealer)
+                dealer = render.seat_name(session.rules, session.observation().dealer)
                 self.say(f"— Hand {announced} · dealer {dealer} —")
             if session.computer_to_move and session.needs_solver_warm_up():
                 self.warm_up()
@@ -111,15 +112,14 @@ class PlainGame:
             if session.is_over:
                 self.game_over()
                 return self.after_the_game()
-            position = (session.hand_number, len(session.hand.history))
-            if position != table_at:
+            if session.position != table_at:
                 self.table()
-                table_at = position
+                table_at = session.position
             obs = session.observation()
             # Record notation: what is typed (7H, AS, JK>S), not the symbols of the table.
             legal = " ".join(action_text(a, two) for a in obs.legal)
             if obs.phase == DISCARD:
-                prompt = f"Discard a card ({session.hand.discards_left} to go)"
+                prompt = f"Discard a card ({obs.discards_left} to go)"
             elif obs.phase == DRAW and obs.drawn >= 0:
                 prompt = (
                     f"You drew {card_label(obs.drawn, two)}: keep it (and throw "
@@ -383,12 +383,12 @@ def history_lines(
     """What has happened in a hand (the hand in progress by default), move by move."""
     hand = hand if hand is not None else session.hand
     number = number if number is not None else session.hand_number
-    replay = HandState(hand.rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+    replay = hand.as_dealt()
     lines = []
     for action in hand.history:
         move = Move(number, replay.to_move, action, replay.phase)
-        replay.apply(action)
-        lines += describe_move(session.rules, replay, move)
+        replay.replay_action(action)
+        lines += describe_move(session.rules, replay.observation(SPECTATOR), move)
     return lines
 
 
@@ -438,11 +438,12 @@ def move_lines(session: Session, move: Move) -> list[str]:
     hand = session.game.finished_hands[-1] if session.pending_summary is not None else session.hand
     if move.hand_number <= len(session.game.finished_hands):
         hand = session.game.finished_hands[move.hand_number - 1]
-    return describe_move(session.rules, hand, move)
+    return describe_move(session.rules, hand.observation(SPECTATOR), move)
 
 
-def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
-    """``move`` in words, ``hand`` being the hand just after it."""
+def describe_move(rules: Rules, view: Observation, move: Move) -> list[str]:
+    """``move`` in words, ``view`` being the table just after it as anyone sees it (a
+    spectator's observation: the words tell no hidden card)."""
     two = rules.joker_names
     person = controller_of(rules, move.seat) == HUMAN
     who = "You" if move.seat == HUMAN else render.seat_name(rules, move.seat)
@@ -456,17 +457,17 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
             lines.append(f"{who} pass{'' if plain_verb else 'es'}.")
         else:
             lines.append(f"{who} bid{'' if plain_verb else 's'} {label}.")
-        if hand.phase != AUCTION:
-            if hand.contract >= 0:
+        if view.phase != AUCTION:
+            if view.contract >= 0:
                 lines.append(
-                    f"Contract: {render.contract_text(rules, hand.contract, hand.contractor)}."
+                    f"Contract: {render.contract_text(rules, view.contract, view.contractor)}."
                 )
             else:
                 lines.append("Everybody passed.")
     elif move.phase == DISCARD:
         if person:
             lines.append(f"You discard {label}.")
-        elif hand.phase != DISCARD:
+        elif view.phase != DISCARD:
             lines.append(f"{who} has taken the kitty and discarded.")
     elif move.phase in (NOMINATE, CALL, SLAM_CALL):
         lines.append(f"{who}: {label}.")
@@ -486,19 +487,14 @@ def describe_move(rules: Rules, hand: HandState, move: Move) -> list[str]:
         lines.append(f"{who} claim{'' if plain_verb else 's'} the remaining tricks.")
     elif move.phase == PLAY:
         lines.append(f"{who} play{'' if plain_verb else 's'} {label}.")
-        if (
-            hand.tricks
-            and not hand.trick_cards
-            and hand.tricks[-1].plays[-1][0] == move.seat
-            and hand.tricks[-1].plays[-1][1] == move.action
-        ):
-            winner = hand.tricks[-1].winner
-            tricks = render.side_tricks(rules, hand.tricks_won)
+        if view.tricks and not view.trick and view.tricks[-1][0][-1] == (move.seat, move.action):
+            winner = view.tricks[-1][1]
+            tricks = render.side_tricks(rules, view.tricks_won)
             won = ", ".join(
                 f"{render.side_short(rules, s)} {tricks[s]}"
                 for s in range(render.side_count(rules))
             )
             lines.append(
-                f"  {render.seat_name(rules, winner)} wins trick {len(hand.tricks)} ({won})."
+                f"  {render.seat_name(rules, winner)} wins trick {len(view.tricks)} ({won})."
             )
     return lines

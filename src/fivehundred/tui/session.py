@@ -188,6 +188,12 @@ class Session:
         return len(self.game.finished_hands) + 1
 
     @property
+    def position(self) -> tuple[int, int]:
+        """Where the game stands: the hand's number and the moves made in it. A screen
+        drawn at another position is stale (a move, an undo, a new hand)."""
+        return self.hand_number, len(self.hand.history)
+
+    @property
     def is_over(self) -> bool:
         return self.game.is_over
 
@@ -252,7 +258,7 @@ class Session:
             if meant in legal:
                 return meant
         try:
-            return words.parse(text, None, jokers, self.game.hand.phase)
+            return words.parse(text, None, jokers, self.observation().phase)
         except (ActionParseError, CardParseError):
             if meant is not None:
                 return meant

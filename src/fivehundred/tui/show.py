@@ -50,7 +50,7 @@ def steps_of(state: HandState | GameState) -> list[Step]:
         scores = tuple(history[index]) if index < len(history) else tuple(history[-1])
         rules = hand.rules
         two = rules.joker_names
-        replay = HandState(rules, hand.dealer, hand.dealt, hand.kitty_dealt, hand.dummy_deal)
+        replay = hand.as_dealt()
         steps.append(
             Step(
                 number,
@@ -61,7 +61,7 @@ def steps_of(state: HandState | GameState) -> list[Step]:
         )
         for action in hand.history:
             seat, phase = replay.to_move, replay.phase
-            replay.apply(action)
+            replay.replay_action(action)
             label = action_label(action, two)
             if phase == AUCTION:
                 text = f"{render.seat_name(rules, seat)} {'passes' if label == 'pass' else 'bids ' + label}"
@@ -156,7 +156,7 @@ class ShowApp(App[int]):
             (label, "dim"), render.cards_text(cards, None, state.rules.joker_names)
         )
         self.query_one("#table", Static).update(
-            Group(table_renderable(obs, None, hands=state.hands), kitty)
+            Group(table_renderable(obs, hands=state.hands), kitty)
         )
         self.query_one("#step", Static).update(
             f"Step {self.index + 1}/{len(self.steps)}: {step.text}"

@@ -306,7 +306,6 @@ def table_places(seats: int) -> tuple[int, list[int], int]:
 
 def table_renderable(
     obs: Observation,
-    game: GameState | None,
     hands: Sequence[CardMask] | None = None,
     title: str = "",
     compact: bool = False,
@@ -597,18 +596,18 @@ class TableView(Static):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.shown: tuple[Observation, GameState | None, bool] | None = None
+        self.shown: tuple[Observation, bool] | None = None
 
-    def show(self, obs: Observation, game: GameState | None, compact: bool) -> None:
-        self.shown = (obs, game, compact)
+    def show(self, obs: Observation, compact: bool) -> None:
+        self.shown = (obs, compact)
         self.refresh()
 
     def render(self) -> RenderableType:
         if self.shown is None:
             return ""
-        obs, game, compact = self.shown
+        obs, compact = self.shown
         size = self.content_size
-        return table_renderable(obs, game, compact=compact, size=(size.width, size.height))
+        return table_renderable(obs, compact=compact, size=(size.width, size.height))
 
 
 class Panel(Static):
