@@ -28,6 +28,7 @@ from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
+from fivehundred.scoring import side_of_seats
 from fivehundred.words import (
     SUIT_WORDS,
     action_label,
@@ -249,6 +250,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
         "players": record.get("players"),
         "seats": game.rules.seats,
         "sides": [0] * game.sides,
+        "side_of_seat": list(side_of_seats(game.rules)),
         "target": game.rules.target,
         "rule_490": game.rules.rule_490,
         "finished": game.is_over,

@@ -34,8 +34,7 @@ function sideNames() {
 }
 
 function sideOf(seat) {
-  const count = sheet.sides.length;
-  return seat % count;
+  return sheet.side_of_seat[seat]; // (from the server)
 }
 
 function renderSheet() {
