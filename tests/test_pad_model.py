@@ -17,6 +17,8 @@ from fivehundred.pad.model import (
     PadError,
     allowed_contracts,
     bid_table,
+    defending_sides,
+    describe_rules,
     needed_to_win,
     new_pad,
     pad_csv,
@@ -358,3 +360,17 @@ def test_the_points_shown_are_the_points_credited_under_the_490_rule() -> None:
     rows = list(csv.DictReader(io.StringIO(pad_csv(pad.data))))
     for name in pad.result.sides:
         assert sum(int(row[f"{name} points"]) for row in rows) == int(rows[-1][f"{name} total"])
+
+
+def test_the_page_is_told_the_defending_sides() -> None:
+    """describe_rules carries the defending sides for every contractor (and called partner):
+    the pad's page shows them and works out no side itself."""
+    four = describe_rules(make_rules("australian"))["defenders"]
+    assert four == {"0:": [1], "1:": [0], "2:": [1], "3:": [0]}
+    five = make_rules("five_handed")
+    table = describe_rules(five)["defenders"]
+    assert table["0:"] == [1, 2, 3, 4] and table["0:2"] == [1, 3, 4]
+    assert "0:0" not in table and len(table) == 5 * 5
+    for key, sides in table.items():
+        contractor, partner = key.split(":")
+        assert sides == defending_sides(five, int(contractor), int(partner) if partner else None)

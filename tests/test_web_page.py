@@ -386,7 +386,7 @@ def test_four_people_play_a_hand_from_the_link(base: str, open_page: Callable[..
         "document.getElementById('summary').innerText.includes('All the hands as dealt')"
     )
     summary = pages[holder].page.inner_text("#summary")
-    assert "6 no trumps" in summary and "All the hands as dealt" in summary
+    assert "6NT" in summary and "All the hands as dealt" in summary
     assert nominated_seen, "every seat's contract box names the joker's suit"
     record = get(base, f"/api/tables/{created['table']}/record")
     assert record["hands"][0]["auction"].count("6NT") == 1
@@ -537,7 +537,7 @@ def test_phone_plays_a_hand_and_a_trick_by_keyboard(
                 shot(watcher.page, "phone-open-misere")
                 shots.add("exposed")
     assert done_keyboard and "exposed" in shots
-    assert "Open misère" in page.inner_text("#summary h2")
+    assert "open misère" in page.inner_text("#summary h2")
     page.wait_for_selector("#summary h2")
     shot(page, "phone-end-of-hand")
     p.check()
@@ -639,7 +639,7 @@ def test_history_pages(base: str, open_page: Callable[..., Page], four_friends_h
         page.click("#back")
         assert "Step 11 of" in page.inner_text("#step-text")
         page.wait_for_selector("#dd-result", timeout=120000)
-        assert "6 no trumps" in page.inner_text("#dd-result")
+        assert "6NT" in page.inner_text("#dd-result")
         shot(page, f"replay{suffix}", full_page=not suffix)
         page.goto(f"{base}/p/Ann")
         page.wait_for_selector("#stats .stat")
@@ -889,9 +889,10 @@ def test_the_page_reconnects_by_itself_and_says_so(
 
 def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[..., Page]) -> None:
     """The page's own card modules, run in the browser: every rank of the six-handed pack
-    drawn with its pips, the hand sorted with the bowers and joker among the trumps, a card
-    named in words with its bower, and a refused card explained with the server's reason
-    (the view's "refusals"; the page works out no rule of play itself)."""
+    drawn with its pips, a card named in the server's words (the view's "card_words", the
+    bower named: the hand's order and the words are tested in test_web_view_texts), and a
+    refused card explained with the server's reason (the view's "refusals"; the page works
+    out no rule of play itself)."""
     p = open_page(DESKTOP)
     page = p.page
     page.goto(base + "/")
@@ -906,17 +907,17 @@ def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[...
         }
         box.innerHTML = cards.cardSVG('JK');
         const joker = box.querySelectorAll('.jk-star').length;
-        const sorted = rules.sortHand(['5S', 'AH', 'JD', 'KH', 'JK', 'JH', '9C'], 'H', null);
         const view = {phase: 'play', seat: 0, to_move: 0, contract: '7H', joker_suit: null,
                       hand: ['JD', 'AS', 'JK', '4S'], trick: [[3, 'KS']], legal: ['AS', '4S'],
-                      refusals: {JD: 'J♦ is the left bower, a trump: you must follow ♠'}};
-        return {pips, joker, sorted, bower: rules.refusalReason(view, 'JD'),
+                      refusals: {JD: 'J♦ is the left bower, a trump: you must follow ♠'},
+                      card_words: {JD: 'jack of diamonds, left bower'},
+                      table: {last_trick: {words: {JH: 'jack of hearts, right bower'}}}};
+        return {pips, joker, bower: rules.refusalReason(view, 'JD'),
                 words: rules.cardWords('JD', view), right: rules.cardWords('JH', view),
                 ok: rules.refusalReason(view, 'AS'), name: cards.cardName('13D')};
     }""")
     assert result["pips"] == {r: (1 if r == "A" else int(r)) for r in result["pips"]}
     assert result["joker"] == 1
-    assert result["sorted"] == ["JK", "JH", "JD", "AH", "KH", "5S", "9C"]
     assert result["bower"] == "J♦ is the left bower, a trump: you must follow ♠"
     assert result["words"] == "jack of diamonds, left bower"
     assert result["right"] == "jack of hearts, right bower"
@@ -927,24 +928,15 @@ def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[...
 def test_two_jokers_each_keep_their_own_nominated_suit(
     base: str, open_page: Callable[..., Page]
 ) -> None:
-    """The page's rules module with two jokers (R-HOUSE french_canadian): the white joker
-    JKW is the higher joker, and each joker counts as the suit nominated for it
-    (``joker_suits``), not the other's."""
+    """The page's card module with two jokers (R-HOUSE french_canadian): the white joker
+    JKW is the higher (black) joker. (Each joker's own nominated suit is the server's:
+    test_web_view_texts.)"""
     p = open_page(DESKTOP)
     page = p.page
     page.goto(base + "/")
     result = page.evaluate("""async () => {
         const cards = await import('/static/js/cards.js');
-        const rules = await import('/static/js/rules.js');
-        const view = {phase: 'play', seat: 0, to_move: 0, contract: '9NT', joker_suit: null,
-                      joker_suits: [null, 'D'], hand: ['JKW', 'JKR', 'AS'],
-                      trick: [[3, '5D']], legal: ['JKW']};
-        return {white: rules.effectiveSuit('JKW', 'NT', rules.jokerSuitsOf(view)),
-                red: rules.effectiveSuit('JKR', 'NT', rules.jokerSuitsOf(view)),
-                old: rules.jokerSuitsOf({joker_suit: 'H'}),
-                name: cards.cardName('JKW'), black: cards.parseCard('JKW').black};
+        return {name: cards.cardName('JKW'), black: cards.parseCard('JKW').black};
     }""")
-    assert result["white"] == "D" and result["red"] is None
-    assert result["old"] == ["H", None]
     assert result["name"] == "white joker" and result["black"] is True
     p.check()

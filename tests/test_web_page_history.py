@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
+from fivehundred.cards import card_text
 from fivehundred.record import replay_game
+from fivehundred.words import action_label, contract_label, display_context, hand_order
 from test_web_support import thread_server
 
 
@@ -68,6 +70,17 @@ def test_score_sheet_follows_the_record(finished: tuple[str, str]) -> None:
         assert line["joker_suit"] == line["joker_suits"][0]
         assert len(line["dealt"]) == 4 and all(len(cards) == 10 for cards in line["dealt"])
         assert len(line["kitty"]) == 3
+        # What the page draws, from the vocabulary: the contract's label, each hand as dealt
+        # in the one display order under the hand's contract.
+        two = hand.rules.joker_names
+        ctx = display_context(hand.contract, (hand.joker_suits[0], hand.joker_suits[1]))
+        assert line["dealt"] == [
+            [card_text(c, two) for c in hand_order(mask, ctx)] for mask in hand.dealt
+        ]
+        assert line["contract_label"] == (
+            contract_label(hand.contract, two) if hand.contract >= 0 else None
+        )
+    assert sheet["side_of_seat"] == [0, 1, 0, 1]
     assert sheet["rule_490"] is True and sheet["target"] == 100
 
 
@@ -86,6 +99,10 @@ def test_replay_steps_through_every_action_with_all_cards(finished: tuple[str, s
     assert [s["seat"] for s in steps[1:]][: len(hand.auction.calls)] == [
         seat for seat, _ in hand.auction.calls
     ]
+    two = hand.rules.joker_names
+    assert [s["label"] for s in steps[1:]] == [action_label(a, two) for a in hand.history]
+    assert steps[-1]["auction_labels"] == [action_label(a, two) for _, a in hand.auction.calls]
+    assert steps[-1]["contract_label"] == contract_label(hand.contract, two)
 
 
 def test_analysis_runs_in_the_background(finished: tuple[str, str]) -> None:
@@ -104,6 +121,7 @@ def test_analysis_runs_in_the_background(finished: tuple[str, str]) -> None:
     assert 0 <= analysis["double_dummy"] <= 10
     assert analysis["actual"] == sum(hand.tricks_won[s] for s in analysis["side"])
     assert set(analysis["strains"]) == {"S", "C", "D", "H", "NT", "misere"}
+    assert analysis["contract_label"] == contract_label(hand.contract, hand.rules.joker_names)
 
 
 def test_refusals_are_one_line(finished: tuple[str, str]) -> None:

@@ -9,11 +9,19 @@ import re
 
 import pytest
 
-from fivehundred.actions import action_text
+from fivehundred.actions import MISERE, action_text, bid_action, parse_call
+from fivehundred.cards import WHITE_JOKER, card_text, parse_card
 from fivehundred.rules import make_rules
 from fivehundred.table import Table
 from fivehundred.web import views
-from fivehundred.words import action_label, prompt
+from fivehundred.words import (
+    action_label,
+    card_words,
+    contract_label,
+    display_context,
+    hand_order,
+    prompt,
+)
 
 
 def test_the_labels_of_the_legal_actions_are_the_vocabularys() -> None:
@@ -117,3 +125,106 @@ def test_a_spectator_view_has_no_seat_facts() -> None:
     table = Table(rules, ["human"] * 4, 1)
     view = views.observation_json(table, views.SPECTATOR)
     assert view["legal_labels"] == {} and view["refusals"] == {} and view["prompt"] is None
+
+
+# ------------------------------------------------------------------ the hand, the cards' words
+def _order(cards: str, contract: int, joker_suits: tuple[int, int] = (-1, -1)) -> list[str]:
+    ctx = display_context(contract, joker_suits)
+    return [
+        card_text(c, WHITE_JOKER) for c in hand_order([parse_card(t) for t in cards.split()], ctx)
+    ]
+
+
+HAND = "JK JD JH AH 5S 10C KD 4H QS 9C JC"
+
+
+@pytest.mark.parametrize(
+    ("contract", "order"),
+    [
+        # The trumps first (joker, right bower, left bower, then high to low), the other
+        # suits with colours alternating.
+        (bid_action(7, 3), "JKR JH JD AH 4H QS 5S KD JC 10C 9C"),
+        (bid_action(7, 2), "JKR JD JH KD QS 5S AH 4H JC 10C 9C"),
+        (bid_action(7, 0), "JKR JC QS 5S AH JH 4H 10C 9C KD JD"),
+        (bid_action(7, 1), "JKR JC 10C 9C AH JH 4H QS 5S KD JD"),
+        # No trumps and misère: no bowers; the free joker leads, ♠ ♥ ♣ ♦.
+        (bid_action(7, 4), "JKR QS 5S AH JH 4H JC 10C 9C KD JD"),
+        (MISERE, "JKR QS 5S AH JH 4H JC 10C 9C KD JD"),
+        # Before the contract: the joker leads.
+        (-1, "JKR QS 5S AH JH 4H JC 10C 9C KD JD"),
+    ],
+)
+def test_the_hand_has_one_display_order(contract: int, order: str) -> None:
+    """:func:`fivehundred.words.hand_order`, the order the page draws a hand in."""
+    assert _order(HAND.replace("JK", "JKR"), contract) == order.split()
+
+
+def test_each_joker_sits_in_the_suit_nominated_for_it() -> None:
+    """French-Canadian (JKR, JKW) in no trumps: the white joker nominated ♦ is the top of
+    the diamonds; the red one, free, leads."""
+    assert _order("JKW JKR AS 5D KD", bid_action(9, 4), (-1, 2)) == ["JKR", "AS", "JKW", "KD", "5D"]
+    assert _order("JKW JKR AS 5D KD", bid_action(9, 4), (0, -1)) == ["JKW", "JKR", "AS", "KD", "5D"]
+
+
+def test_a_card_in_words_names_its_bower() -> None:
+    jd, jh, jc = parse_card("JD"), parse_card("JH"), parse_card("JC")
+    assert card_words(jd, False, 3) == "jack of diamonds, left bower"
+    assert card_words(jh, False, 3) == "jack of hearts, right bower"
+    assert card_words(jc, False, 3) == "jack of clubs"
+    assert card_words(jd, False, 4) == card_words(jd) == "jack of diamonds"
+    assert card_words(parse_card("13D")) == "13 of diamonds"
+    assert card_words(parse_card("JKW"), WHITE_JOKER) == "white joker"
+    assert card_words(parse_card("JKR"), WHITE_JOKER) == "red joker"
+    assert card_words(parse_card("JK")) == "joker"
+
+
+@pytest.mark.parametrize("preset", ["french_canadian", "australian", "two_handed"])
+def test_the_view_carries_the_hand_in_order_and_the_words_the_page_says(preset: str) -> None:
+    """Over random games, every seat's view and a spectator's: the hand and the face-up
+    cards in the one display order, each card the view names in words (and no other card),
+    the contract's and each call's label from the vocabulary, the trump suit; the last
+    trick's cards in words and the hand result's contract label."""
+    rules = make_rules(preset)
+    two = rules.joker_names
+    rng = random.Random(preset)
+    table = Table(rules, ["human"] * rules.players, 5)
+    seen_white = False
+    while not table.is_over and table.hand_number <= 2:
+        for seat in [*range(rules.players), views.SPECTATOR]:
+            view = views.observation_json(table, seat)
+            obs = (
+                table.observation(seat)
+                if seat == views.SPECTATOR
+                else views.seat_observation(table, seat)
+            )
+            ctx = display_context(obs.contract, obs.joker_suits, rules.j5_no_trumps)
+            assert view["hand"] == [card_text(c, two) for c in hand_order(obs.hand, ctx)]
+            for key, mask in obs.exposed:
+                assert view["exposed"][str(key)] == [
+                    card_text(c, two) for c in hand_order(mask, ctx)
+                ]
+            named = set(view["hand"]) | {a.split(">")[0] for _, a in view["trick"]}
+            named |= {a.split(">")[0] for plays in view["tricks"] for _, a in plays}
+            named |= {c for cards in view["exposed"].values() for c in cards}
+            named |= set(view["discards"]) | set(view.get("own_hand", []))
+            named |= {view["called_card"]} - {None}
+            assert set(view["card_words"]) <= named, set(view["card_words"]) - named
+            assert set(view["hand"]) <= set(view["card_words"])
+            for text, said in view["card_words"].items():
+                assert said == card_words(parse_card(text), two, obs.trump)
+                seen_white |= said == "white joker"
+            assert view["contract_label"] == (
+                contract_label(obs.contract, two) if obs.contract >= 0 else None
+            )
+            assert view["auction_labels"] == [action_label(a, two) for _, a in obs.auction]
+            assert view["trump"] == ("SCDH"[obs.trump] if 0 <= obs.trump < 4 else None)
+        last = views.last_trick(table)
+        if last is not None:
+            assert set(last["words"]) == {a.split(">")[0] for _, a in last["plays"]}
+        result = views.hand_result(table)
+        if result is not None and result["contract"] is not None:
+            assert result["contract_label"] == action_label(parse_call(result["contract"]), two)
+        table.apply(table.to_move, rng.choice(table.legal_actions()))
+    assert views.auction_order(table) == list(table.game.hand.auction.bidders)
+    if preset == "french_canadian":
+        assert seen_white or "JKW" not in str(table.record())

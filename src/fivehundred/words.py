@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from fivehundred.actions import (
+    BID_BASE,
     BLIND_MISERE,
     CALL_BASE,
     GO_ALONE,
@@ -34,6 +35,7 @@ from fivehundred.actions import (
     action_text,
     bid_strain,
     bid_tricks,
+    is_misere,
     is_suit_bid,
     joker_lead_suit,
     parse_action,
@@ -46,8 +48,10 @@ from fivehundred.actions import (
 )
 from fivehundred.cards import (
     JOKER,
+    NO_TRUMPS,
     NUM_CARDS,
     RANK_JACK,
+    RANK_TEXT,
     SUIT_LETTERS,
     SUIT_SYMBOLS,
     Card,
@@ -68,7 +72,7 @@ from fivehundred.errors import (
     IllegalActionError,
     Refusal,
 )
-from fivehundred.play import PlayContext, sort_key
+from fivehundred.play import PlayContext, make_context, sort_key
 
 STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
 
@@ -115,6 +119,66 @@ def cards_label(
     among them, once the contract is known): ``4♠ J♠ 10♥ JK``."""
     listed = iter_cards(cards) if isinstance(cards, int) else cards
     return " ".join(card_label(c, jokers) for c in sorted(listed, key=lambda c: sort_key(c, ctx)))
+
+
+#: The suits in the one display order of a hand, colours alternating: the trump suit
+#: first when there is one (no trumps, misère and before the contract: ♠ ♥ ♣ ♦).
+_DISPLAY_SUITS: dict[int, tuple[int, ...]] = {
+    NO_TRUMPS: (0, 3, 1, 2),
+    0: (0, 3, 1, 2),
+    1: (1, 3, 0, 2),
+    2: (2, 0, 3, 1),
+    3: (3, 0, 2, 1),
+}
+
+
+def display_context(
+    contract: Action, joker_suits: tuple[int, int] = (-1, -1), j5: bool = False
+) -> PlayContext | None:
+    """The play tables that place each card of a hand for display once ``contract`` is
+    known (the left bower among the trumps, a nominated joker in its suit); None before."""
+    if contract < BID_BASE:
+        return None
+    return make_context(bid_strain(contract), is_misere(contract), joker_suits, j5)
+
+
+def hand_order(cards: CardMask | Iterable[Card], ctx: PlayContext | None) -> list[Card]:
+    """A hand in the one display order of the pages: by suit, colours alternating, the
+    trumps first (both bowers and the jokers among them), high to low within a suit; a
+    joker that belongs to no suit (before the contract, or free in no trumps or misère)
+    leads. ``ctx``: :func:`display_context` (None before the contract)."""
+    listed = iter_cards(cards) if isinstance(cards, int) else cards
+    order = _DISPLAY_SUITS[ctx.trump if ctx is not None else NO_TRUMPS]
+
+    def key(card: Card) -> tuple[int, int]:
+        if ctx is None:
+            suit, power = (-1 if is_joker(card) else suit_of(card)), rank_of(card)
+        else:
+            suit, power = ctx.effective_suit[card], ctx.power[card]
+        return (order.index(suit) if suit >= 0 else -1, -power)
+
+    return sorted(listed, key=key)
+
+
+_RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+_JOKER_NAMES = {"JK": "joker", "JKR": "red joker", "JKB": "black joker", "JKW": "white joker"}
+SUIT_WORDS: tuple[str, ...] = ("spades", "clubs", "diamonds", "hearts")
+
+
+def card_words(card: Card, jokers: JokerNames = False, trump: int = -1) -> str:
+    """A card in words, for a screen reader: ``10 of hearts``, ``ace of spades``, ``white
+    joker``; under a trump suit (``trump`` 0–3) a bower says so: ``jack of diamonds, left
+    bower``."""
+    if is_joker(card):
+        return _JOKER_NAMES[card_label(card, jokers)]
+    rank = RANK_TEXT[rank_of(card)]
+    name = f"{_RANK_NAMES.get(rank, rank)} of {SUIT_WORDS[suit_of(card)]}"
+    if 0 <= trump < 4 and rank_of(card) == RANK_JACK:
+        if suit_of(card) == trump:
+            return f"{name}, right bower"
+        if is_left_bower(card, trump):
+            return f"{name}, left bower"
+    return name
 
 
 # ------------------------------------------------------------------------------ actions

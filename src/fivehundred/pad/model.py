@@ -303,6 +303,20 @@ def defending_sides(rules: Rules, contractor: int, partner: int | None) -> list[
     return [side for side in range(max(sides) + 1) if side not in team]
 
 
+def defenders_table(rules: Rules) -> dict[str, list[int]]:
+    """:func:`defending_sides` for every contractor (key ``"2:"``) and, with a called
+    partner, every contractor and partner (``"2:4"``): what the pad's page shows."""
+    table: dict[str, list[int]] = {}
+    for contractor in range(rules.players):
+        table[f"{contractor}:"] = defending_sides(rules, contractor, None)
+        if rules.called_partner:
+            for partner in range(rules.players):
+                if partner != contractor:
+                    key = f"{contractor}:{partner}"
+                    table[key] = defending_sides(rules, contractor, partner)
+    return table
+
+
 def needs_defender_tricks(
     rules: Rules, contract: Action, contractor: int, partner: int | None
 ) -> bool:
@@ -727,6 +741,9 @@ def describe_rules(rules: Rules) -> dict[str, Any]:
         "rules": rules.to_dict(),
         "players": rules.players,
         "side_of_seat": list(side_of_seats(rules))[: rules.players],
+        # The sides defending against each contractor ("seat:") and, where a partner is
+        # called, each contractor and partner ("seat:partner"): the page asks their tricks.
+        "defenders": defenders_table(rules),
         "called_partner": rules.called_partner,
         "target": rules.target,
         "allpass_play_nt": rules.allpass == ALLPASS_PLAY_NT,

@@ -21,13 +21,22 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse
 
-from fivehundred.actions import action_text
+from fivehundred.actions import action_text, parse_call
 from fivehundred.bots import player_choices
 from fivehundred.cards import mask_text
 from fivehundred.errors import FiveHundredError, RulesError
 from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
+from fivehundred.scoring import side_of_seats
+from fivehundred.words import (
+    SUIT_WORDS,
+    action_label,
+    contract_label,
+    display_context,
+    hand_order,
+    suit_label,
+)
 
 log = logging.getLogger("fivehundred.web.history")
 router = APIRouter()
@@ -196,8 +205,20 @@ def _joker_suits(state: HandState) -> list[str | None]:
     return ["SCDH"[suit] if suit >= 0 else None for suit in state.joker_suits[:2]]
 
 
+def _ordered(state: HandState, mask: int) -> list[str]:
+    """Cards in the one display order (:func:`fivehundred.words.hand_order`) under the
+    hand's contract as it stands."""
+    jokers = (state.joker_suits[0], state.joker_suits[1])
+    ctx = display_context(state.contract, jokers, state.rules.j5_no_trumps)
+    return [action_text(card, state.rules.joker_names) for card in hand_order(mask, ctx)]
+
+
+def _contract_label(state: HandState, contract: int) -> str | None:
+    return contract_label(contract, state.rules.joker_names) if contract >= 0 else None
+
+
 def hand_line(game: GameState, index: int) -> dict[str, Any]:
-    """One row of the score sheet, with the hand's cards as dealt."""
+    """One row of the score sheet, with the hand's cards as dealt (in display order)."""
     hand = game.finished_hands[index]
     result = hand.result
     two = hand.rules.joker_names
@@ -205,12 +226,13 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
         "hand": index + 1,
         "dealer": hand.dealer,
         "contract": action_text(result.contract, two) if result.contract >= 0 else None,
+        "contract_label": _contract_label(hand, result.contract),
         "contractor": result.contractor if result.contractor >= 0 else None,
         "made": result.made,
         "tricks_won": list(result.tricks_won),
         "points": list(result.points),
         "scores": list(game.score_history[index]),
-        "dealt": [mask_text(cards, two) for cards in hand.dealt],
+        "dealt": [_ordered(hand, cards) for cards in hand.dealt],
         "kitty": mask_text(hand.kitty_dealt, two),
         "discards": mask_text(hand.discards, two),
         "joker_suit": _joker_suit(hand),
@@ -228,6 +250,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
         "players": record.get("players"),
         "seats": game.rules.seats,
         "sides": [0] * game.sides,
+        "side_of_seat": list(side_of_seats(game.rules)),
         "target": game.rules.target,
         "rule_490": game.rules.rule_490,
         "finished": game.is_over,
@@ -242,15 +265,18 @@ def replay_steps(hand: HandState) -> list[dict[str, Any]]:
     state = hand.as_dealt()
     steps = []
 
-    def snapshot(action: str | None, seat: int | None) -> dict[str, Any]:
+    def snapshot(action: str | None, seat: int | None, label: str | None) -> dict[str, Any]:
         return {
             "phase": state.phase,
             "to_move": state.to_move if state.phase != DONE else None,
             "action": action,
             "seat": seat,
-            "hands": [mask_text(cards, two) for cards in state.hands],
+            "label": label,
+            "hands": [_ordered(state, cards) for cards in state.hands],
             "auction": [[s, action_text(a, two)] for s, a in state.auction.calls],
+            "auction_labels": [action_label(a, two) for _, a in state.auction.calls],
             "contract": action_text(state.contract, two) if state.contract >= 0 else None,
+            "contract_label": _contract_label(state, state.contract),
             "contractor": state.contractor if state.contractor >= 0 else None,
             "discards": mask_text(state.discards, two),
             "joker_suit": _joker_suit(state),
@@ -264,11 +290,11 @@ def replay_steps(hand: HandState) -> list[dict[str, Any]]:
             "tricks_won": list(state.tricks_won),
         }
 
-    steps.append(snapshot(None, None))
+    steps.append(snapshot(None, None, None))
     for action in hand.history:
         seat = state.to_move
         state.replay_action(action)
-        steps.append(snapshot(action_text(action, two), seat))
+        steps.append(snapshot(action_text(action, two), seat, action_label(action, two)))
     return steps
 
 
@@ -365,10 +391,27 @@ async def hand_analysis(code: str, number: int, request: Request) -> dict[str, A
         log.error("analysis of %s hand %d failed: %s", code, number, error)
         _analyses.pop(key, None)
         return {"status": "failed", "message": str(error).splitlines()[0]}
-    return {"status": "done", "analysis": future.result()}
+    analysis = dict(future.result())
+    hand = _hand_of(game, number)
+    analysis["contract_label"] = _contract_label(hand, hand.contract)
+    return {"status": "done", "analysis": analysis}
 
 
 # ----------------------------------------------------------------------------- players
+def _strain_label(strain: str) -> str:
+    """A strain of the player page's table as it is read: ``♠ spades``, ``no trumps``,
+    ``open misère``."""
+    if strain in ("S", "C", "D", "H"):
+        suit = "SCDH".index(strain)
+        return f"{suit_label(suit)} {SUIT_WORDS[suit]}"
+    if strain == "NT":
+        return "no trumps"
+    try:
+        return action_label(parse_call(strain))
+    except FiveHundredError:
+        return strain
+
+
 def _strain(contract: str | None) -> str | None:
     if contract is None:
         return None
@@ -383,7 +426,7 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
     ``points``, marked, and counted nowhere else."""
     summary = await internal_get(request, f"/api/players/{quote(name, safe='')}")
     recent = summary.pop("recent", [])[:MAX_GAMES]
-    strains: dict[str, dict[str, int]] = {}
+    strains: dict[str, dict[str, Any]] = {}
     misere = {"bid": 0, "made": 0}
     points: list[dict[str, Any]] = []
     played = []
@@ -419,6 +462,8 @@ async def player_history(request: Request, name: str) -> dict[str, Any]:
             if "misere" in strain:
                 misere["bid"] += 1
                 misere["made"] += int(bool(hand["made"]))
+    for strain, row in strains.items():
+        row["label"] = _strain_label(strain)
     played.reverse()  # newest first in the list
     return {
         "name": name,

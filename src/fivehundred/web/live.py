@@ -439,9 +439,11 @@ class LiveTable:
             "winner": game.winner,
             "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
+            "auction_order": views.auction_order(model),
             "names": views.display_names(self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
+            "call_labels": list(views.allowed_call_labels(self.rules)),
         }
 
     def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -17,16 +17,25 @@ from fivehundred.actions import (
     is_bid,
     is_suit_bid,
     joker_lead_action,
+    parse_call,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import cards_of, mask_text
+from fivehundred.cards import cards_of, iter_cards, mask_text
 from fivehundred.errors import IllegalActionError, Refusal
 from fivehundred.game import controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.table import Table
-from fivehundred.words import action_label, error_text, prompt
+from fivehundred.words import (
+    action_label,
+    card_words,
+    contract_label,
+    display_context,
+    error_text,
+    hand_order,
+    prompt,
+)
 
 
 @lru_cache(maxsize=64)
@@ -56,11 +65,14 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
     """The view of a seat (its observation, with what the page says) or of a spectator
     (:data:`~fivehundred.observation.SPECTATOR`: the public facts only)."""
     if seat == SPECTATOR:
-        view = table.observation(SPECTATOR).to_json()
+        observation = table.observation(SPECTATOR)
+        view = observation.to_json()
         view["legal_labels"], view["refusals"], view["prompt"] = {}, {}, None
+        page_words(view, observation)
         return view
     observation = seat_observation(table, seat)
     view = observation.to_json()
+    page_words(view, observation)
     two = observation.rules.joker_names
     view["legal_labels"] = {
         action_text(action, two): action_label(action, two) for action in observation.legal
@@ -70,8 +82,54 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
     if observation.seat != seat:
         # Its dummy moves: the player's own hand too, from the player's own observation.
         own = table.observation(seat)
-        view["own_hand"] = [action_text(card, own.rules.joker_names) for card in cards_of(own.hand)]
+        view["own_hand"] = hand_texts(own.hand, own)
+        view["card_words"].update(card_word_map(own.hand, own))
     return view
+
+
+def _context(observation: Observation) -> Any:
+    return display_context(
+        observation.contract, observation.joker_suits, observation.rules.j5_no_trumps
+    )
+
+
+def hand_texts(mask: int, observation: Observation) -> list[str]:
+    """Cards in the one display order (:func:`fivehundred.words.hand_order`)."""
+    two = observation.rules.joker_names
+    return [action_text(card, two) for card in hand_order(mask, _context(observation))]
+
+
+def card_word_map(mask: int, observation: Observation) -> dict[str, str]:
+    """Each card of ``mask`` in words for a screen reader (bowers named)."""
+    two = observation.rules.joker_names
+    return {
+        action_text(card, two): card_words(card, two, observation.trump)
+        for card in iter_cards(mask)
+    }
+
+
+def page_words(view: dict[str, Any], observation: Observation) -> None:
+    """What the page says and draws that the rules decide, added to a view: the hand and
+    the face-up cards in the one display order, the contract's and each call's label, the
+    trump suit, and the words of every card the view shows (only cards it already names)."""
+    two = observation.rules.joker_names
+    view["hand"] = hand_texts(observation.hand, observation)
+    view["exposed"] = {
+        str(seat): hand_texts(mask, observation) for seat, mask in observation.exposed
+    }
+    view["contract_label"] = (
+        contract_label(observation.contract, two) if observation.contract >= 0 else None
+    )
+    view["auction_labels"] = [action_label(call, two) for _, call in observation.auction]
+    view["trump"] = "SCDH"[observation.trump] if 0 <= observation.trump < 4 else None
+    shown = observation.hand | observation.played | observation.discards
+    for _, mask in observation.exposed:
+        shown |= mask
+    for _, action in observation.trick:
+        shown |= 1 << action_card(action)
+    if observation.called_card >= 0:
+        shown |= 1 << observation.called_card
+    view["card_words"] = card_word_map(shown, observation)
 
 
 def last_trick(table: Table) -> dict[str, Any] | None:
@@ -84,7 +142,14 @@ def last_trick(table: Table) -> dict[str, Any] | None:
         return None
     two = table.rules.joker_names
     plays, winner = hand.tricks[-1]
-    return {"plays": [[seat, action_text(a, two)] for seat, a in plays], "winner": winner}
+    return {
+        "plays": [[seat, action_text(a, two)] for seat, a in plays],
+        "winner": winner,
+        "words": {
+            action_text(action_card(a), two): card_words(action_card(a), two, hand.trump)
+            for _, a in plays
+        },
+    }
 
 
 def hand_result(table: Table) -> dict[str, Any] | None:
@@ -97,6 +162,9 @@ def hand_result(table: Table) -> dict[str, Any] | None:
     return {
         "hand": len(game.finished_hands),
         "contract": action_text(result.contract, table.rules.joker_names)
+        if result.contract >= 0
+        else None,
+        "contract_label": contract_label(result.contract, table.rules.joker_names)
         if result.contract >= 0
         else None,
         "contractor": result.contractor if result.contractor >= 0 else None,
@@ -121,6 +189,18 @@ def kitty_cards(table: Table, seat: int) -> list[str] | None:
 
 def auction_seats(table: Table) -> list[int]:
     return [seat for seat, _ in table.game.hand.auction.calls]
+
+
+def auction_order(table: Table) -> list[int]:
+    """The seats that bid, in their order from the dealer's left (the auction's columns)."""
+    return list(table.game.hand.auction.bidders)
+
+
+@lru_cache(maxsize=64)
+def allowed_call_labels(rules: Rules) -> tuple[str, ...]:
+    """The label of each of :func:`allowed_calls`, in its order."""
+    two = rules.joker_names
+    return tuple(action_label(parse_call(call), two) for call in allowed_calls(rules))
 
 
 def display_names(names: list[str]) -> list[str]:

@@ -189,13 +189,10 @@ function contractInfo(code) {
   return S.info.contracts.find((c) => c.contract === code);
 }
 
-// Sides that defend against a contractor (and called partner): seats grouped by side.
+// Sides that defend against a contractor (and called partner), as the server says.
 function defendingSides(contractor, partner) {
-  const sideOf = S.info.side_of_seat;
-  const team = new Set([sideOf[contractor]]);
-  if (partner !== null && partner !== undefined) team.add(sideOf[partner]);
-  const sides = [...new Set(sideOf)].sort((a, b) => a - b);
-  return sides.filter((s) => !team.has(s));
+  const key = `${contractor}:${partner === null || partner === undefined ? "" : partner}`;
+  return S.info.defenders[key] || [];
 }
 
 function blankDraft() {

@@ -1,7 +1,6 @@
 // A finished (or running) game's page (/g/CODE): the score sheet hand by hand, each hand's
 // replay with every card shown, and its double-dummy analysis.
 import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
-import { callText, contractText, jokerSuitsOf, sortHand, strainOf } from "./rules.js";
 import { applySettings, el, getJSON } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -35,8 +34,7 @@ function sideNames() {
 }
 
 function sideOf(seat) {
-  const count = sheet.sides.length;
-  return seat % count;
+  return sheet.side_of_seat[seat]; // (from the server)
 }
 
 function renderSheet() {
@@ -52,7 +50,7 @@ function renderSheet() {
       cell("Dealer", seatName(h.dealer)),
       cell(
         "Contract",
-        h.contract ? `${contractText(h.contract)} by ${seatName(h.contractor)}` : "all passed",
+        h.contract ? `${h.contract_label} by ${seatName(h.contractor)}` : "all passed",
       ),
       cell(
         "Result",
@@ -115,7 +113,6 @@ function renderSheet() {
 
 function renderStep() {
   const s = replay.steps[step];
-  const strain = strainOf(s.contract);
   const board = $("replay-board");
   board.replaceChildren(
     ...s.hands.map((cards, seat) =>
@@ -131,7 +128,7 @@ function renderStep() {
         el(
           "div",
           { class: "mini-hand" },
-          sortHand(cards, strain, jokerSuitsOf(s)).map((c) => cardElement(c)),
+          cards.map((c) => cardElement(c)), // (in display order, from the server)
         ),
       ),
     ),
@@ -148,17 +145,15 @@ function renderStep() {
       );
     }),
   );
-  const what = s.action
-    ? `${seatName(s.seat)}: ${s.phase === "auction" || (/^(pass|\d|misere|open_misere|blind_misere)/.test(s.action) && replay.steps[step - 1].phase === "auction") ? callText(s.action) : describe(s.action)}`
-    : "the deal";
+  const what = s.action ? `${seatName(s.seat)}: ${s.label}` : "the deal";
   $("step-text").textContent = `Step ${step} of ${replay.steps.length - 1}: ${what}`;
   $("replay-auction").replaceChildren(
     el(
       "p",
       {},
       "Auction: ",
-      s.auction.map(([seat, call]) => `${seatName(seat)} ${callText(call)}`).join(" · ") || "—",
-      s.contract ? ` → ${contractText(s.contract)}` : "",
+      s.auction.map(([seat], i) => `${seatName(seat)} ${s.auction_labels[i]}`).join(" · ") || "—",
+      s.contract ? ` → ${s.contract_label}` : "",
     ),
   );
   $("back").disabled = step === 0;
@@ -224,7 +219,7 @@ function renderAnalysis(a) {
     el(
       "p",
       { id: "dd-result" },
-      `${contractText(a.contract)} by ${who}: with best play from the first lead the contractor's side takes `,
+      `${a.contract_label} by ${who}: with best play from the first lead the contractor's side takes `,
       el("strong", {}, String(a.double_dummy)),
       ` trick${a.double_dummy === 1 ? "" : "s"}`,
       a.actual !== null ? `; it took ${a.actual}.` : ".",

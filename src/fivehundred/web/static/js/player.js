@@ -2,8 +2,6 @@
 // chart of points per hand. Only what the person played counts: the hands the stand-in
 // played for them are drawn hollow and counted nowhere; a game they left reads "left";
 // rated and casual games have their own figures.
-import { contractText } from "./rules.js";
-import { SUIT_NAMES, SUIT_SYMBOLS } from "./cards.js";
 import { applySettings, el, getJSON } from "./net.js";
 
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -184,17 +182,11 @@ async function start() {
     );
   }
   $("chart").replaceChildren(chart(data.points));
-  const strainName = (k) =>
-    k === "NT"
-      ? "no trumps"
-      : SUIT_SYMBOLS[k]
-        ? `${SUIT_SYMBOLS[k]} ${SUIT_NAMES[k]}`
-        : contractText(k);
   const rows = Object.entries(data.strains).map(([k, v]) =>
     el(
       "tr",
       {},
-      el("td", {}, strainName(k)),
+      el("td", {}, v.label || k),
       el("td", {}, String(v.bid)),
       el("td", {}, String(v.made)),
       el("td", {}, v.bid ? `${Math.round((100 * v.made) / v.bid)}%` : ""),

@@ -8,18 +8,7 @@ import {
   SUIT_SYMBOLS,
   SUIT_NAMES,
 } from "./cards.js";
-import {
-  actionLabel,
-  callText,
-  cardWords,
-  contractText,
-  isLegalCard,
-  jokerLeadSuits,
-  jokerSuitsOf,
-  refusalReason,
-  sortHand,
-  strainOf,
-} from "./rules.js";
+import { actionLabel, cardWords, isLegalCard, jokerLeadSuits, refusalReason } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -251,7 +240,6 @@ function renderSeats() {
   // under the table, readable on a phone too.
   const strip = $("exposed");
   strip.replaceChildren();
-  const strain = strainOf(view.contract);
   const own = ownHandWhileDummyMoves(view);
   if (own) {
     strip.append(
@@ -262,7 +250,7 @@ function renderSeats() {
         el(
           "div",
           { class: "mini-hand" },
-          sortHand(own, strain, jokerSuitsOf(view)).map((c) => cardElement(c)),
+          own.map((c) => cardElement(c)),
         ),
       ),
     );
@@ -290,7 +278,7 @@ function renderSeats() {
         el(
           "div",
           { class: "mini-hand" },
-          sortHand(cards, strain, jokerSuitsOf(view)).map((c) => cardElement(c)),
+          cards.map((c) => cardElement(c)),
         ),
       ),
     );
@@ -362,22 +350,22 @@ function renderContract() {
     box.append(
       item(
         "contract",
-        el("strong", {}, contractText(view.contract)),
+        el("strong", {}, view.contract_label),
         // (On a phone the contractor's seat box says whose: ★ and "contract".)
         el("span", { class: "by" }, ` by ${seatName(view.contractor)}`),
       ),
     );
-    const strain = strainOf(view.contract);
-    if (strain && strain.length === 1 && strain !== "M")
+    const trump = view.trump; // (from the server: null in no trumps and the misères)
+    if (trump)
       box.append(
         item(
           "trump",
           "Trumps ",
-          el("span", { html: suitIcon(strain), role: "img", "aria-label": SUIT_NAMES[strain] }),
+          el("span", { html: suitIcon(trump), role: "img", "aria-label": SUIT_NAMES[trump] }),
         ),
       );
-    if (strain !== null && ["NT", "M"].includes(strain)) {
-      const suits = jokerSuitsOf(view);
+    if (!trump) {
+      const suits = view.joker_suits || [];
       suits.forEach((suit, higher) => {
         if (!suit) return;
         const name = higher ? "Higher joker" : suits[1] ? "Lower joker" : "Joker";
@@ -461,12 +449,7 @@ function renderScore() {
 }
 
 function auctionTable(view) {
-  const n = seatCount(view);
-  const order = [];
-  for (let i = 1; i <= n; i++) {
-    const seat = (view.dealer + i) % n;
-    if (seat < view.players || view.players >= n) order.push(seat); // dummies do not bid
-  }
+  const order = view.table.auction_order || []; // the bidding seats, from the server
   const seats = view.table.auction_seats || []; // the seat of each call, from the server
   const rows = [];
   let row = null;
@@ -476,7 +459,7 @@ function auctionTable(view) {
       row = new Array(order.length);
       rows.push(row);
     }
-    row[col] = view.auction[index];
+    row[col] = view.auction_labels[index];
     row.lastCol = col;
   });
   const head = el(
@@ -488,7 +471,7 @@ function auctionTable(view) {
     el(
       "tr",
       {},
-      order.map((_, col) => el("td", {}, r[col] ? callText(r[col]) : "")),
+      order.map((_, col) => el("td", {}, r[col] || "")),
     ),
   );
   return el("table", { class: "auction" }, el("thead", {}, head), el("tbody", {}, body));
@@ -507,14 +490,8 @@ function renderAuction() {
   if (!centre.hidden) {
     // (A list, narrow enough for a phone; the table with a column a seat is in the panel.)
     const seats = view.table.auction_seats || [];
-    const calls = view.auction.map((call, i) =>
-      el(
-        "li",
-        {},
-        el("span", { class: "who" }, seatName(seats[i])),
-        " ",
-        el("strong", {}, callText(call)),
-      ),
+    const calls = view.auction_labels.map((label, i) =>
+      el("li", {}, el("span", { class: "who" }, seatName(seats[i])), " ", el("strong", {}, label)),
     );
     // The last round of calls (a call a player; all of them in the panel beside the table),
     // so that on a phone the bid box and the hand stay in view under it.
@@ -564,8 +541,7 @@ function myTurn() {
 function renderHand() {
   const view = state.view;
   const box = $("hand");
-  const strain = strainOf(view.contract);
-  const cards = sortHand(view.hand || [], strain, jokerSuitsOf(view));
+  const cards = view.hand || []; // (in the display order the server sends)
   const turn = myTurn();
   const hand = view.hand || [];
   // A card of the hand chosen in a house phase (slam: pass a card; open_eight: discard one).
@@ -794,7 +770,7 @@ function renderControls() {
   } else if (view.phase === "discard") {
     if (turn) {
       const need = view.hand.length - 10;
-      prompt = `You won the auction with ${contractText(view.contract)}: choose ${need} cards to discard (the kitty's cards are marked).`;
+      prompt = `You won the auction with ${view.contract_label}: choose ${need} cards to discard (the kitty's cards are marked).`;
       const chosen = [...state.selected].map(cardSymbol).join(" ");
       box.append(
         el(
@@ -1044,7 +1020,8 @@ function bidBox(legal) {
   );
   // The calls these rules allow (the server's "calls"): greyed while not legal now; the
   // ones they never allow are not shown at all.
-  for (const call of state.view.table.calls || []) {
+  const calls = state.view.table.calls || [];
+  calls.forEach((call, i) => {
     const ok = legal.includes(call);
     extra.append(
       el(
@@ -1056,10 +1033,10 @@ function bidBox(legal) {
           title: ok ? "" : "not allowed at this point of the auction",
           onclick: () => act(call),
         },
-        callText(call),
+        state.view.table.call_labels[i],
       ),
     );
-  }
+  });
   wrap.append(row, grid, extra);
   return wrap;
 }
@@ -1104,7 +1081,7 @@ async function showSummary(result) {
         { id: "summary-title" },
         `Hand ${result.hand}: `,
         result.contract
-          ? `${contractText(result.contract)} by ${seatName(result.contractor)}`
+          ? `${result.contract_label} by ${seatName(result.contractor)}`
           : "no contract (all passed)",
         made ? el("span", { class: made }, ` — ${made}`) : "",
       ),
@@ -1175,7 +1152,7 @@ async function showSummary(result) {
               "tr",
               {},
               el("td", {}, String(h.hand)),
-              el("td", {}, h.contract ? `${contractText(h.contract)} ${h.made ? "✓" : "✗"}` : "—"),
+              el("td", {}, h.contract ? `${h.contract_label} ${h.made ? "✓" : "✗"}` : "—"),
               h.scores.map((s) => el("td", {}, String(s))),
             ),
           ),
@@ -1205,9 +1182,7 @@ async function showSummary(result) {
               el(
                 "div",
                 { class: "mini-hand" },
-                sortHand(cards, strainOf(hand.contract), jokerSuitsOf(hand)).map((c) =>
-                  cardElement(c),
-                ),
+                cards.map((c) => cardElement(c)),
               ),
             ),
           ),
@@ -1296,10 +1271,10 @@ function say(text) {
   while (log.children.length > 200) log.firstChild.remove();
 }
 
-function callWords(seat, call) {
+function callWords(seat, call, label) {
   const who = seatName(seat);
   if (call === "pass") return `${who} passes.`;
-  return `${who} bids ${callText(call).replace("♠", " spades").replace("♣", " clubs").replace("♦", " diamonds").replace("♥", " hearts")}.`;
+  return `${who} bids ${label.replace("♠", " spades").replace("♣", " clubs").replace("♦", " diamonds").replace("♥", " hearts").replace("NT", " no trumps")}.`;
 }
 
 function playWords(seat, action, view) {
@@ -1315,7 +1290,7 @@ function announce(prev, view) {
     const last = view.table.last_trick;
     if (last) {
       const seen = prev.trick.length;
-      for (const [seat, action] of last.plays.slice(seen)) out.push(playWords(seat, action, prev));
+      for (const [seat, action] of last.plays.slice(seen)) out.push(playWords(seat, action, view));
       out.push(`${seatName(last.winner)} wins the trick.`);
     }
   }
@@ -1324,15 +1299,15 @@ function announce(prev, view) {
     const made =
       result.made === null || result.made === undefined ? "" : result.made ? " made" : " set";
     out.push(
-      `Hand ${result.hand} over: ${result.contract ? `${contractText(result.contract)} by ${seatName(result.contractor)}${made}` : "all passed"}. Scores: ${result.scores.map((p, side) => `${sideName(side)} ${p}`).join(", ")}.`,
+      `Hand ${result.hand} over: ${result.contract ? `${result.contract_label} by ${seatName(result.contractor)}${made}` : "all passed"}. Scores: ${result.scores.map((p, side) => `${sideName(side)} ${p}`).join(", ")}.`,
     );
   }
   const seats = view.table.auction_seats || [];
   const fromCall = sameHand ? prev.auction.length : 0;
   for (let i = fromCall; i < view.auction.length; i++)
-    out.push(callWords(seats[i], view.auction[i]));
+    out.push(callWords(seats[i], view.auction[i], view.auction_labels[i]));
   if (view.contract && (!sameHand || !prev.contract))
-    out.push(`${seatName(view.contractor)} wins the auction: ${contractText(view.contract)}.`);
+    out.push(`${seatName(view.contractor)} wins the auction: ${view.contract_label}.`);
   if (sameHand) {
     const before = prev.tricks.reduce((sum, t) => sum + t.length, 0) + prev.trick.length;
     let i = 0;
