@@ -98,7 +98,8 @@ The exact value is found one trick at a time from a first guess: the tricks the 
 side takes when every player plays the move the ordering puts first (a play-out of some
 forty move generations, no search). Median nodes over 120 whole hands against the binary
 search (stepping up from one trick in misère): suit 14,630 to 14,218, no trumps 27,446 to
-25,432, misère the same; :func:`move_values_dense` starts its first move from it too.
+25,432; a lone misère contractor's from one trick under it, 36,022 to 35,588 (open misère
+4% fewer nodes); :func:`move_values_dense` starts its first move from it too.
 """
 
 from __future__ import annotations
