@@ -488,7 +488,8 @@ KI int64_t K(misere_forced)(const uint64_t *h, const int64_t *st, int64_t p,
     if (defenders & h[H_SUIT + 4])
         return 0;
     int on_lead = st[O_SIDE + p] == 1;
-    uint64_t used = 0;
+    uint64_t used = 0, one = 0;
+    int all_high = 1;
     for (int64_t s = 0; s < 4; s++) {
         uint64_t cs = contractor & h[H_SUIT + s];
         if (cs == 0)
@@ -496,18 +497,25 @@ KI int64_t K(misere_forced)(const uint64_t *h, const int64_t *st, int64_t p,
         uint64_t ds = defenders & h[H_SUIT + s];
         int64_t low = K(ctz)(cs);
         int high = ds == 0 || (63 - K(clz)(ds)) < low;
-        if (on_lead) {
-            if (!high)
+        if (!high) {
+            if (on_lead)
                 return 0;
-            used |= (uint64_t)1 << low;
-        } else if (high && (h[p] & ds) != 0) {
-            *used_out = (uint64_t)1 << low;
-            return 1;
+            all_high = 0;
+            continue;
         }
+        used |= (uint64_t)1 << low;
+        if (!on_lead && one == 0 && (h[p] & ds) != 0)
+            one = (uint64_t)1 << low;
     }
-    if (on_lead) {
+    if (on_lead || (all_high && one)) {
+        /* on lead, or put on lead by a defender's lead of a suit it must win: every suit
+         * it holds wins every trick */
         *used_out = used;
         return left;
+    }
+    if (one) {
+        *used_out = one;
+        return 1;
     }
     return 0;
 }
@@ -879,20 +887,98 @@ static KT int64_t K(solve_from)(const Ctx *x, int64_t lo, int64_t hi, int64_t d,
     return lo;
 }
 
+/* The contracting side's further tricks when every player plays the move the search
+ * orders first (no search): the first guess of solve_dense. Leaves the position as it was. */
+static KT int64_t K(greedy)(const Ctx *x, int64_t d)
+{
+    uint64_t *h = x->h;
+    int64_t *st = x->st;
+    int64_t *buf = x->buf;
+    const int64_t P = st[S_P];
+    const int64_t trump = st[S_TRUMP];
+    uint64_t hands[8];
+    int64_t voids[8];
+    for (int64_t i = 0; i < P; i++) {
+        hands[i] = h[i];
+        voids[i] = st[O_VOID + i];
+    }
+    const int64_t s_tcount = st[S_TCOUNT], s_led = st[S_LED], s_tomove = st[S_TOMOVE];
+    const int64_t s_left = st[S_LEFT], s_suitsled = st[S_SUITSLED];
+    int64_t won = 0;
+    while (st[S_LEFT] > 0 && d < MAX_DEPTH - 1) {
+        const int64_t p = st[S_TOMOVE];
+        const int64_t tcount = st[S_TCOUNT];
+        const uint64_t hand = h[p];
+        uint64_t others = 0;
+        for (int64_t i = 0; i < P; i++)
+            others |= h[i];
+        others &= ~hand;
+        for (int64_t i = d - tcount; i < d; i++)
+            others |= (uint64_t)1 << st[O_TC + i];
+        const int64_t rb = d * MAX_MOVES;
+        const int64_t n = K(gen_moves)(h, st, buf, rb, d, 1, others);
+        if (n == 0)
+            break;
+        int64_t best = buf[rb];
+        for (int64_t i = 1; i < n; i++)
+            if (buf[rb + i] > best)
+                best = buf[rb + i];
+        const int64_t mv = best & 0xFFFF;
+        const int64_t c = mv >> 3, nom = mv & 7;
+        const int64_t cs = st[O_CSUIT + c];
+        h[p] = hand ^ ((uint64_t)1 << c);
+        int64_t led;
+        if (tcount == 0) {
+            led = cs == 4 ? nom : cs;
+            st[S_LED] = led;
+            st[S_SUITSLED] |= (int64_t)1 << led;
+        } else {
+            led = st[S_LED];
+            if (cs != led)
+                st[O_VOID + p] |= (int64_t)1 << led;
+        }
+        st[O_TC + d] = c;
+        st[O_TP + d] = p;
+        K(track)(st, d, tcount, led, trump);
+        if (tcount + 1 == P) {
+            const int64_t w = st[O_TP + st[O_WIN + d]];
+            won += st[O_SIDE + w];
+            st[S_TCOUNT] = 0;
+            st[S_TOMOVE] = w;
+            st[S_LEFT] -= 1;
+        } else {
+            st[S_TCOUNT] = tcount + 1;
+            st[S_TOMOVE] = p + 1 < P ? p + 1 : 0;
+        }
+        d++;
+    }
+    for (int64_t i = 0; i < P; i++) {
+        h[i] = hands[i];
+        st[O_VOID + i] = voids[i];
+    }
+    st[S_TCOUNT] = s_tcount;
+    st[S_LED] = s_led;
+    st[S_TOMOVE] = s_tomove;
+    st[S_LEFT] = s_left;
+    st[S_SUITSLED] = s_suitsled;
+    return won;
+}
+
 static KT int64_t K(solve_dense)(const Ctx *x, int64_t lo, int64_t hi, int64_t d)
 {
     int64_t *st = x->st;
     K(init_trick)(st, d);
-    if (st[S_MISERE] == 1 && hi - lo >= 4)
-        return K(solve_from)(x, lo, hi, d, lo + 1);
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (K(search)(x, mid, d))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
+    /* one trick at a time from the tricks the ordering's own play-out takes: 7% fewer
+     * nodes than a binary search in no trumps, 3% in suit contracts; in misère, where the
+     * play-out lets the lone contractor off lightly, from one trick fewer (1% fewer nodes
+     * than stepping up from lo + 1, 4% in open misère; two fewer: worse; the house
+     * contracts of two misère players: 3% more) */
+    int64_t alone = 0;
+    for (int64_t i = 0; i < st[S_P]; i++)
+        alone += st[O_SIDE + i];
+    const int64_t guess = K(greedy)(x, d) - (st[S_MISERE] == 1 && alone == 1);
+    K(init_trick)(st, d);
+    return K(solve_from)(x, lo, hi, d, guess);
 }
 
 static KT int K(reach_dense)(const Ctx *x, int64_t target)
@@ -920,7 +1006,8 @@ static KT int64_t K(move_values_dense)(const Ctx *x, int64_t *moves, int64_t *va
     const int64_t n = K(gen_moves)(h, st, x->buf, d * MAX_MOVES, d, 0, out & ~h[p]);
     for (int64_t i = 0; i < n; i++)
         moves[i] = x->buf[d * MAX_MOVES + i] & 0xFFFF;
-    int64_t guess = (left + 1) / 2;
+    int64_t guess = K(greedy)(x, d);
+    K(init_trick)(st, d);
     for (int64_t i = 0; i < n; i++) {
         int64_t mv = moves[i];
         int64_t c = mv >> 3;

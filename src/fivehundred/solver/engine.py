@@ -93,6 +93,13 @@ relevant); a table four times larger changes nodes by less than 0.1%; no table i
 last two tricks +9%; a table four times larger with buckets of 128 -0.4% (the table does
 not overflow); even a first zero-window search at the true value saves only 10% (suit) to
 17% (no trumps) over the binary search. Rows aligned on cache lines: no gain.
+
+The exact value is found one trick at a time from a first guess: the tricks the contracting
+side takes when every player plays the move the ordering puts first (a play-out of some
+forty move generations, no search). Median nodes over 120 whole hands against the binary
+search (stepping up from one trick in misère): suit 14,630 to 14,218, no trumps 27,446 to
+25,432; a lone misère contractor's from one trick under it, 36,022 to 35,588 (open misère
+4% fewer nodes); :func:`move_values_dense` starts its first move from it too.
 """
 
 from __future__ import annotations
