@@ -52,6 +52,8 @@ def observation_from_view(
     view: dict[str, Any], rules: Rules, auction_seats: list[int]
 ) -> Observation:
     """The engine's :class:`Observation` of a seat's ``view`` (``Observation.to_json()``).
+    The view does not carry the cards the seat was dealt (``dealt`` stays 0): a bot that
+    wants them keeps its first hand of the deal.
     ``joker_suits`` names each joker's nominated suit (the first joker's is ``joker_suit``)."""
     phase = view["phase"]
     contract = parse_action(view["contract"], "auction") if view["contract"] else -1
@@ -112,6 +114,7 @@ def observation_from_view(
         scores=tuple(view["scores"]),
         called_card=parse_card(view["called_card"]) if view["called_card"] else -1,
         sides=tuple(view["sides"]),
+        discards_left=view["discards_left"],
     )
 
 

@@ -50,7 +50,7 @@ _CARD = re.compile(r"(?<![0-9A-Za-z])(?:(1[0-3]|[2-9JQKA])([SCDH♠♣♦♥])|J
 _SYMBOLS = dict(zip("♠♣♦♥", "SCDH", strict=True))
 _JOKER_WORDS = {"Joker": "JK", "Red joker": "JKR", "Black joker": "JKB", "White joker": "JKW"}
 #: Fields that hold calls and bids (``7H`` is a bid there, not a card).
-_CALL_FIELDS = frozenset(("auction", "contract", "calls"))
+_CALL_FIELDS = frozenset(("auction", "contract", "calls", "auction_labels", "contract_label"))
 
 
 def _cards_in_text(text: str, rules: Rules) -> set[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,11 @@ def test_a_view_rebuilds_the_seats_observation(preset: str) -> None:
             seat = game.to_move
             observation = game.observation(seat)
             seats = [s for s, _ in observation.auction]
-            assert observation_from_view(observation.to_json(), rules, seats) == observation
+            # (all but the cards dealt, which the view does not carry)
+            rebuilt = observation_from_view(observation.to_json(), rules, seats)
+            assert rebuilt == replace(observation, dealt=0)
             other = game.observation((seat + 1) % rules.seats)
-            assert observation_from_view(other.to_json(), rules, seats) == other
+            assert observation_from_view(other.to_json(), rules, seats) == replace(other, dealt=0)
             checked += 1
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])

@@ -152,6 +152,7 @@ class Observation:
             "slam": self.slam,
             "table_kitty": cards(self.table_kitty),
             "drawn": t[self.drawn] if self.drawn >= 0 else None,
+            "discards_left": self.discards_left,
             # Public facts that are tedious to derive from the tricks: the suits each seat has
             # shown void in, and the suits led so far (R-JOKER 5), as letters.
             "voids": [_SUIT_SETS[v] for v in self.voids],
