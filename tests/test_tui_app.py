@@ -66,10 +66,12 @@ async def test_bid_discard_and_nominate_the_joker_with_keys() -> None:
         assert session.hand.contractor == HUMAN
         assert session.hand.phase == DISCARD
         assert session.hand.hands[HUMAN].bit_count() == 13
-        # Mark three cards (Enter on each) and discard them with d.
-        await pilot.press("enter", "right", "enter", "right", "enter")
+        # Mark three cards (Enter on each) and discard them with d. The free joker leads the
+        # hand in no trumps (the one display order, words.hand_order): the three after it.
+        await pilot.press("right", "enter", "right", "enter", "right", "enter")
         assert len(app.marked) == 3
         marked = set(app.marked)
+        assert JOKER not in marked
         await pilot.press("d")
         await settle(pilot, app)
         assert session.hand.discards == sum(1 << c for c in marked)

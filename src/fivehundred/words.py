@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from fivehundred.actions import (
     BID_BASE,
@@ -73,6 +74,9 @@ from fivehundred.errors import (
     Refusal,
 )
 from fivehundred.play import PlayContext, make_context, sort_key
+
+if TYPE_CHECKING:
+    from fivehundred.observation import Observation
 
 STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
 
@@ -140,6 +144,14 @@ def display_context(
     if contract < BID_BASE:
         return None
     return make_context(bid_strain(contract), is_misere(contract), joker_suits, j5)
+
+
+def view_context(observation: Observation) -> PlayContext | None:
+    """:func:`display_context` for what ``observation``'s seat sees (its contract, the
+    jokers' nominations, the rules' j5 no trumps): the one the page and the terminal use."""
+    return display_context(
+        observation.contract, observation.joker_suits, observation.rules.j5_no_trumps
+    )
 
 
 def hand_order(cards: CardMask | Iterable[Card], ctx: PlayContext | None) -> list[Card]:

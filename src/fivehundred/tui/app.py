@@ -90,7 +90,7 @@ from fivehundred.tui.widgets import (
     plural,
     sheet_renderable,
 )
-from fivehundred.words import action_label, card_label
+from fivehundred.words import action_label, card_label, hand_order, view_context
 
 #: Short labels of the bid box's calls that are words (the tooltip has the whole name).
 BID_BOX_LABELS = {
@@ -901,8 +901,8 @@ class FiveHundredApp(App[int]):
         if callbox.display and fresh:
             callbox.remove_children()
             calls = [a for a in obs.legal if CALL_BASE <= a < GO_ALONE]
-            ctx0 = render.display_context(obs.contract, obs.joker_suits)
-            order = render.sorted_cards(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
+            ctx0 = view_context(obs)
+            order = hand_order(sum(1 << (a - CALL_BASE) for a in calls), ctx0)
             call_buttons = [
                 GridButton(action_text(card, two), name=f"call-{card + CALL_BASE}", compact=True)
                 for card in order
@@ -938,8 +938,8 @@ class FiveHundredApp(App[int]):
         elif human and phase in (SLAM_CALL, DRAW, TABLE_KITTY, TABLE_TAKE):
             offered = list(obs.legal)
             if phase in (TABLE_KITTY, TABLE_TAKE):  # the face-up cards, as the table shows them
-                ctx_up = render.display_context(obs.contract, obs.joker_suits)
-                offered = render.sorted_cards(sum(1 << card for card in offered), ctx_up)
+                ctx_up = view_context(obs)
+                offered = hand_order(sum(1 << card for card in offered), ctx_up)
             for action in offered:
                 label = action_label(action, two)
                 if phase == DRAW and obs.drawn >= 0:
@@ -964,8 +964,8 @@ class FiveHundredApp(App[int]):
             choices.mount_all(buttons)
             if phase not in HAND_PHASES or self.choosing_joker_lead is not None:
                 self.call_after_refresh(buttons[0].focus)
-        ctx = render.display_context(obs.contract, obs.joker_suits)
-        cards = render.sorted_cards(obs.hand, ctx)
+        ctx = view_context(obs)
+        cards = hand_order(obs.hand, ctx)
         reasons: dict[Card, str | None] = {}
         if human and phase == PLAY:
             for card in cards:

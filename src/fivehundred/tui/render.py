@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from fivehundred.actions import BID_BASE, Action, bid_strain, is_misere, nominate_action
-from fivehundred.cards import JOKER, JOKER_BLACK, Card, CardMask, JokerNames, iter_cards
+from fivehundred.actions import BID_BASE, Action, nominate_action
+from fivehundred.cards import JOKER, JOKER_BLACK, Card, CardMask, JokerNames
 from fivehundred.game import (
     STOCK_SEAT,
     TABLE_SEAT,
@@ -19,11 +19,19 @@ from fivehundred.game import (
     dummy_seats,
 )
 from fivehundred.observation import Observation
-from fivehundred.play import PlayContext, make_context
+from fivehundred.play import PlayContext
 from fivehundred.rules import Rules
 from fivehundred.scoring import apply_hand_to_scores, side_of_seats
 from fivehundred.text import WIDTH
-from fivehundred.words import action_label, card_label, contract_label, suit_label
+from fivehundred.words import (
+    action_label,
+    card_label,
+    contract_label,
+    display_context,
+    hand_order,
+    suit_label,
+    view_context,
+)
 from fivehundred.words import seat_name as compass_name
 
 RED_SUITS = (2, 3)
@@ -126,32 +134,6 @@ def points_text(points: int) -> str:
     """A hand's points as a score sheet writes them: ``+120``, ``-80``, and ``0`` (no
     sign on nothing)."""
     return f"{points:+d}" if points else "0"
-
-
-def display_context(
-    contract: Action, joker_suits: tuple[int, int] = (-1, -1)
-) -> PlayContext | None:
-    """Tables that group the trumps (left bower included) once the contract is known."""
-    if contract < BID_BASE:
-        return None
-    return make_context(bid_strain(contract), is_misere(contract), joker_suits)
-
-
-def sorted_cards(mask: CardMask, ctx: PlayContext | None) -> list[Card]:
-    """Cards for display: grouped by suit, trumps first (with both bowers and the joker),
-    high to low within a suit; before the contract, ♠ ♣ ♦ ♥ then the joker."""
-
-    def key(card: Card) -> tuple[int, int]:
-        if ctx is None:
-            suit = card >> 4 if card < JOKER else 4
-            return (suit, -card)
-        suit = ctx.effective_suit[card]
-        group = 4 if suit < 0 else suit
-        if ctx.trump < 4 and suit == ctx.trump:
-            group = -1
-        return (group, -ctx.power[card])
-
-    return sorted(iter_cards(mask), key=key)
 
 
 def suit_groups(cards: Sequence[Card], ctx: PlayContext | None) -> list[list[Card]]:
@@ -276,7 +258,9 @@ def all_hands_lines(hand: HandState) -> list[str]:
     """Every hand as dealt, the kitty and the contractor's discards."""
     rules = hand.rules
     two = rules.joker_names
-    ctx = display_context(hand.contract, (hand.joker_suits[0], hand.joker_suits[1]))
+    ctx = display_context(
+        hand.contract, (hand.joker_suits[0], hand.joker_suits[1]), rules.j5_no_trumps
+    )
     width = max(len(name) for name in seat_names(rules)) + 1
     lines = []
     for seat in range(hand.seats):
@@ -290,7 +274,7 @@ def all_hands_lines(hand: HandState) -> list[str]:
 
 
 def cards_text(mask: CardMask, ctx: PlayContext | None, two_jokers: JokerNames = False) -> str:
-    groups = suit_groups(sorted_cards(mask, ctx), ctx)
+    groups = suit_groups(hand_order(mask, ctx), ctx)
     return "  ".join(" ".join(card_label(c, two_jokers) for c in group) for group in groups)
 
 
@@ -304,11 +288,11 @@ def played_by_suit_lines(obs: Observation) -> list[str]:
     """The cards played so far in this hand, by suit (trumps with their bowers), from the
     tricks everyone has seen."""
     rules = obs.rules
-    ctx = display_context(obs.contract, obs.joker_suits)
+    ctx = view_context(obs)
     played = obs.played
     if not played:
         return ["No card has been played yet in this hand."]
-    groups = suit_groups(sorted_cards(played, ctx), ctx)
+    groups = suit_groups(hand_order(played, ctx), ctx)
     count = played.bit_count()
     lines = [f"Played so far ({count} card{'' if count == 1 else 's'}):"]
     for group in groups:
@@ -350,7 +334,7 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
         lines.append(f"Bids: {auction_text(rules, obs.auction)}")
     counts = ", ".join(f"{seat_label(rules, s)} {obs.hand_sizes[s]}" for s in range(1, rules.seats))
     lines.append(f"Cards held: {counts}")
-    ctx = display_context(obs.contract, obs.joker_suits)
+    ctx = view_context(obs)
     for seat, mask in obs.exposed:
         who = "Your hand" if seat == 0 else f"{seat_label(rules, seat)}'s open cards"
         if table_place(rules, seat):

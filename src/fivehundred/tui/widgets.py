@@ -26,7 +26,7 @@ from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
 from fivehundred.tui import render
-from fivehundred.words import action_label, card_label
+from fivehundred.words import action_label, card_label, hand_order, view_context
 
 RED = "#e5484d"
 BLACK_SUIT = "#e6e6e6"
@@ -318,7 +318,7 @@ def table_renderable(
     from the seats along the top down to South (at 160×50 about 30 rows stayed empty)."""
     rules = obs.rules
     two = rules.joker_names
-    ctx = render.display_context(obs.contract, obs.joker_suits)
+    ctx = view_context(obs)
     played = {seat: action for seat, action in obs.trick}
     last_winner = None
     if not obs.trick and obs.tricks:
@@ -494,7 +494,7 @@ def table_renderable(
 
 def cards_line(mask: CardMask, ctx: PlayContext | None, two: JokerNames) -> Text:
     text = Text()
-    groups = render.suit_groups(render.sorted_cards(mask, ctx), ctx)
+    groups = render.suit_groups(hand_order(mask, ctx), ctx)
     for index, group in enumerate(groups):
         if index:
             text.append("  ")

@@ -31,10 +31,10 @@ from fivehundred.words import (
     action_label,
     card_words,
     contract_label,
-    display_context,
     error_text,
     hand_order,
     prompt,
+    view_context,
 )
 
 
@@ -87,16 +87,10 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
     return view
 
 
-def _context(observation: Observation) -> Any:
-    return display_context(
-        observation.contract, observation.joker_suits, observation.rules.j5_no_trumps
-    )
-
-
 def hand_texts(mask: int, observation: Observation) -> list[str]:
     """Cards in the one display order (:func:`fivehundred.words.hand_order`)."""
     two = observation.rules.joker_names
-    return [action_text(card, two) for card in hand_order(mask, _context(observation))]
+    return [action_text(card, two) for card in hand_order(mask, view_context(observation))]
 
 
 def card_word_map(mask: int, observation: Observation) -> dict[str, str]:
