@@ -597,7 +597,7 @@ class HandState:
     def _call(self, action: Action) -> None:
         if not is_call(action):
             raise IllegalActionError(
-                f"{self._text(action)} is not a call; it is the auction",
+                f"{self.action_name(action)} is not a call; it is the auction",
                 "R-BID",
                 why=Refusal.NOT_A_CALL,
             )
@@ -626,7 +626,7 @@ class HandState:
             )
         self.to_move = contractor
         if not self.kitty_exchange:
-            self._discards_done()
+            self.discards_done()
             return
         self.hands[contractor] |= self.kitty
         self.kitty = 0
@@ -637,13 +637,13 @@ class HandState:
         seat = self.contractor
         if not 0 <= action < JOKER_LEAD_BASE:
             raise IllegalActionError(
-                f"{self._text(action)}: discard a card from the hand and kitty",
+                f"{self.action_name(action)}: discard a card from the hand and kitty",
                 "R-KITTY",
                 why=Refusal.NOT_A_DISCARD,
             )
         if not self.hands[seat] >> action & 1:
             raise IllegalActionError(
-                f"{self._text(action)} is not in the contractor's hand",
+                f"{self.action_name(action)} is not in the contractor's hand",
                 "R-KITTY",
                 why=Refusal.NOT_HELD,
                 card=action,
@@ -652,14 +652,16 @@ class HandState:
         self.discards |= 1 << action
         self.discards_left -= 1
         if self.discards_left == 0:
-            self._discards_done()
+            self.discards_done()
 
     @property
     def drawn(self) -> Card:
         """draw_pack: the card the player to move has drawn and decides on (-1 otherwise)."""
         return drawn(self)
 
-    def _discards_done(self) -> None:
+    def discards_done(self) -> None:
+        """The contractor's discards are made: a house rule's phase (house_phases), the
+        joker's nomination in no trumps, or the play."""
         if after_discards(self):  # a house rules' phase comes first
             return
         seat = self.contractor
@@ -676,7 +678,7 @@ class HandState:
                 joker - JOKER
             ):
                 raise IllegalActionError(
-                    f"{self._text(action)}: nominate the "
+                    f"{self.action_name(action)}: nominate the "
                     f"{card_text(joker, self.rules.joker_names)}'s suit or "
                     "'none'",
                     "R-JOKER",
@@ -689,9 +691,10 @@ class HandState:
     def _begin_contract_play(self) -> None:
         if before_play(self):  # a house rules' phase comes first
             return
-        self._start_contract_play()
+        self.start_contract_play()
 
-    def _start_contract_play(self) -> None:
+    def start_contract_play(self) -> None:
+        """The contract is settled (nominations, calls and passes done): the first lead."""
         contract = self.contract
         strain = bid_strain(contract)
         ctx = make_context(
@@ -773,14 +776,14 @@ class HandState:
         card = action_card(action)
         if card < 0:
             raise IllegalActionError(
-                f"{self._text(action)} is not a card; it is the play",
+                f"{self.action_name(action)} is not a card; it is the play",
                 "R-PLAY",
                 why=Refusal.NOT_A_CARD,
             )
         bit = 1 << card
         if not hand & bit:
             raise IllegalActionError(
-                f"{self._text(action)} is not in seat {seat}'s hand",
+                f"{self.action_name(action)} is not in seat {seat}'s hand",
                 "R-PLAY",
                 why=Refusal.NOT_HELD,
                 card=card,
@@ -789,7 +792,7 @@ class HandState:
         if face_up >= 0:
             if not face_up & bit:
                 raise IllegalActionError(
-                    f"{self._text(action)} lies face down: a dummy plays only its face-up cards",
+                    f"{self.action_name(action)} lies face down: a dummy plays only its face-up cards",
                     "R-PLAYERS",
                     why=Refusal.FACE_DOWN,
                     card=card,
@@ -894,14 +897,14 @@ class HandState:
                     suit=led,
                 )
             return IllegalActionError(
-                f"{self._text(card)} revokes: seat {self.to_move} must follow {suit}",
+                f"{self.action_name(card)} revokes: seat {self.to_move} must follow {suit}",
                 "R-PLAY",
                 why=Refusal.REVOKE,
                 card=card,
                 suit=led,
             )
         return IllegalActionError(
-            f"{self._text(card)}: in misère a player who cannot follow must play the joker",
+            f"{self.action_name(card)}: in misère a player who cannot follow must play the joker",
             "R-JOKER",
             why=Refusal.MISERE_JOKER,
             card=card,
@@ -926,7 +929,8 @@ class HandState:
             self.contract, self.contractor, winners, tuple(self.tricks_won), score
         )
 
-    def _text(self, action: Action) -> str:
+    def action_name(self, action: Action) -> str:
+        """``action`` in record notation for a refusal (the rules' joker names)."""
         try:
             return action_text(action, self.rules.joker_names)
         except ValueError:
@@ -1051,7 +1055,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"<HandState phase={self.phase} to_move={self.to_move} "
-            f"contract={self._text(self.contract) if self.contract >= BID_BASE else None} "
+            f"contract={self.action_name(self.contract) if self.contract >= BID_BASE else None} "
             f"tricks={len(self.tricks)}>"
         )
 

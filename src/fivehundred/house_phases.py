@@ -112,7 +112,7 @@ def _draw(state: HandState, action: Action) -> None:
     """Keep the card drawn and throw the next, or the opposite."""
     if action not in (DRAW_KEEP, DRAW_THROW):
         raise IllegalActionError(
-            f"{state._text(action)}: keep or throw the card drawn", "R-PLAYERS"
+            f"{state.action_name(action)}: keep or throw the card drawn", "R-PLAYERS"
         )
     first = drawn(state)
     second = state.stock[state.stock.index(first) + 1]
@@ -145,7 +145,7 @@ def _table(state: HandState, action: Action) -> None:
     source = hands[state.to_move] if phase == TABLE_DISCARD else hands[TABLE_SEAT]
     if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
         where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
-        raise IllegalActionError(f"{state._text(action)}: choose a card of {where}", "R-PLAYERS")
+        raise IllegalActionError(f"{state.action_name(action)}: choose a card of {where}", "R-PLAYERS")
     bit = 1 << action
     if phase == TABLE_KITTY:
         hands[TABLE_SEAT] ^= bit
@@ -164,7 +164,7 @@ def _table(state: HandState, action: Action) -> None:
     else:
         hands[state.to_move] ^= bit
         state.table_discard = action
-        state._discards_done()
+        state.discards_done()
 
 
 # ----------------------------------------------------------------- slam (slam_call)
@@ -187,11 +187,11 @@ def _slam_legal(state: HandState) -> list[Action]:
 def _slam_call(state: HandState, action: Action) -> None:
     if action not in (SLAM, NO_SLAM):
         raise IllegalActionError(
-            f"{state._text(action)}: call slam or not (slam, no_slam)", "R-HOUSE"
+            f"{state.action_name(action)}: call slam or not (slam, no_slam)", "R-HOUSE"
         )
     state.slam_asked = True
     if action == NO_SLAM:
-        state._discards_done()
+        state.discards_done()
         return
     state.slam = True
     state.slam_partner = state.partners[0]
@@ -205,7 +205,7 @@ def _slam_pass(state: HandState, action: Action) -> None:
     hands = state.hands
     if not 0 <= action < JOKER_LEAD_BASE or not hands[seat] >> action & 1:
         raise IllegalActionError(
-            f"{state._text(action)}: the partner passes one card of "
+            f"{state.action_name(action)}: the partner passes one card of "
             "their own hand to the contractor",
             "R-HOUSE",
         )
@@ -239,10 +239,10 @@ def _call_partner(state: HandState, action: Action) -> None:
         state.partner_revealed = state.rules.partner_announces
     else:
         raise IllegalActionError(
-            f"{state._text(action)}: call a card you do not hold (not the joker), or go alone",
+            f"{state.action_name(action)}: call a card you do not hold (not the joker), or go alone",
             "R-PLAYERS",
         )
-    state._start_contract_play()
+    state.start_contract_play()
 
 
 #: The house phases' rules, taken into the engine's table (:data:`fivehundred.game.PHASE_RULES`).
