@@ -145,7 +145,9 @@ def _table(state: HandState, action: Action) -> None:
     source = hands[state.to_move] if phase == TABLE_DISCARD else hands[TABLE_SEAT]
     if not 0 <= action < JOKER_LEAD_BASE or not source >> action & 1:
         where = "their hand" if phase == TABLE_DISCARD else "the face-up cards"
-        raise IllegalActionError(f"{state.action_name(action)}: choose a card of {where}", "R-PLAYERS")
+        raise IllegalActionError(
+            f"{state.action_name(action)}: choose a card of {where}", "R-PLAYERS"
+        )
     bit = 1 << action
     if phase == TABLE_KITTY:
         hands[TABLE_SEAT] ^= bit

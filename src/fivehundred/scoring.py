@@ -87,6 +87,16 @@ def sides_count(rules: Rules) -> int:
     return max(side_of_seats(rules)) + 1
 
 
+def tricks_by_side(rules: Rules, tricks_won: Sequence[int]) -> list[int]:
+    """Tricks won by each side, from each seat's (a dummy's count for its owner's side; a
+    dead hand takes none)."""
+    totals = [0] * sides_count(rules)
+    for side, won in zip(side_of_seats(rules), tricks_won, strict=False):
+        if side >= 0:
+            totals[side] += won
+    return totals
+
+
 @dataclass(frozen=True)
 class HandScore:
     """Points of one hand per side, and whether the contract was made (None: no contract)."""

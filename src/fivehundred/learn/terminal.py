@@ -12,7 +12,7 @@ from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from fivehundred.errors import ActionParseError, FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
-from fivehundred.scoring import side_of_seats
+from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, hand_text, play_text
 from fivehundred.words import parse, seat_name, side_names
 
@@ -82,12 +82,8 @@ def position_lines(
         elif state.is_misere and rules.seats == 4:
             who += " alone"
         lines.append(f"Contract: {call_text(state.contract, two)} by {who}.")
-        sides = side_of_seats(rules)
-        teams = side_names(rules.seats, sides)
-        won = [0] * len(teams)
-        for seat, n in enumerate(state.tricks_won):
-            if sides[seat] >= 0:
-                won[sides[seat]] += n
+        teams = side_names(rules.seats, side_of_seats(rules))
+        won = tricks_by_side(rules, state.tricks_won)
         done = ", ".join(f"{t} {n}" for t, n in zip(teams, won, strict=True))
         left = rules.pack.hand_size - len(state.tricks)
         lines.append(f"Tricks so far: {done}; {left} to play.")

@@ -28,7 +28,7 @@ from fivehundred.game import (
 from fivehundred.messages import card_symbols, error_text
 from fivehundred.observation import SPECTATOR, Observation
 from fivehundred.rules import Rules
-from fivehundred.scoring import sides_out
+from fivehundred.scoring import sides_count, sides_out, tricks_by_side
 from fivehundred.table import Move
 from fivehundred.text import wrapped
 from fivehundred.tui import render
@@ -489,10 +489,9 @@ def describe_move(rules: Rules, view: Observation, move: Move) -> list[str]:
         lines.append(f"{who} play{'' if plain_verb else 's'} {label}.")
         if view.tricks and not view.trick and view.tricks[-1][0][-1] == (move.seat, move.action):
             winner = view.tricks[-1][1]
-            tricks = render.side_tricks(rules, view.tricks_won)
+            tricks = tricks_by_side(rules, view.tricks_won)
             won = ", ".join(
-                f"{render.side_short(rules, s)} {tricks[s]}"
-                for s in range(render.side_count(rules))
+                f"{render.side_short(rules, s)} {tricks[s]}" for s in range(sides_count(rules))
             )
             lines.append(
                 f"  {render.seat_name(rules, winner)} wins trick {len(view.tricks)} ({won})."

@@ -21,7 +21,7 @@ from fivehundred.game import (
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
 from fivehundred.rules import Rules
-from fivehundred.scoring import apply_hand_to_scores, side_of_seats
+from fivehundred.scoring import apply_hand_to_scores, side_of_seats, sides_count, tricks_by_side
 from fivehundred.text import WIDTH
 from fivehundred.words import (
     action_label,
@@ -84,10 +84,6 @@ def side_seats(rules: Rules, side: int) -> list[int]:
     return [seat for seat in range(rules.players) if sides[seat] == side]
 
 
-def side_count(rules: Rules) -> int:
-    return max(side_of_seats(rules)) + 1
-
-
 def side_name(rules: Rules, side: int) -> str:
     """``You & North``, ``West & East``, ``You``, ``West`` (one seat a side)."""
     seats = side_seats(rules, side)
@@ -102,7 +98,7 @@ def side_name(rules: Rules, side: int) -> str:
 def side_short(rules: Rules, side: int) -> str:
     """``us`` / ``them`` with two sides; else ``you``, ``W``, ``SW+NE``."""
     seats = side_seats(rules, side)
-    if side_count(rules) == 2:
+    if sides_count(rules) == 2:
         return "us" if 0 in seats else "them"
     if 0 in seats:
         return "you" if len(seats) == 1 else "us"
@@ -116,14 +112,6 @@ def seat_initials(rules: Rules, seat: int) -> str:
 
 def side_of(rules: Rules, seat: int) -> int:
     return side_of_seats(rules)[seat]
-
-
-def side_tricks(rules: Rules, tricks_won: Sequence[int]) -> list[int]:
-    """Tricks won by each side (a dummy's tricks count for its owner's side)."""
-    totals = [0] * side_count(rules)
-    for seat, won in enumerate(tricks_won):
-        totals[side_of_seats(rules)[seat]] += won
-    return totals
 
 
 def is_red(card: Card) -> bool:
@@ -202,7 +190,7 @@ def score_sheet(game: GameState) -> list[SheetRow]:
 def sheet_lines(game: GameState) -> list[str]:
     rules = game.rules
     rule = "  (490 rule: defenders' points stop at 490)" if rules.rule_490 else ""
-    sides = range(side_count(rules))
+    sides = range(sides_count(rules))
     # Four sides or more: columns of five, so that points and totals fit in 80 columns.
     wide = len(sides) <= 3
     width, cw, indent = (6, 12, "  ") if wide else (5, 10, "")
@@ -242,8 +230,8 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
             )
     else:
         lines.append("Everybody passed: no contract.")
-    sides = range(side_count(rules))
-    tricks = side_tricks(rules, result.tricks_won)
+    sides = range(sides_count(rules))
+    tricks = tricks_by_side(rules, result.tricks_won)
     lines.append("Tricks: " + ", ".join(f"{side_name(rules, s)} {tricks[s]}" for s in sides) + ".")
     lines.append(
         "Points: "
@@ -313,7 +301,7 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     rules = obs.rules
     two = rules.joker_names
     hand_number = len(game.finished_hands) + 1
-    score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(side_count(rules)))
+    score = ", ".join(f"{side_name(rules, s)} {game.scores[s]}" for s in range(sides_count(rules)))
     heading = (
         f"— Hand {hand_number} · dealer {seat_name(rules, obs.dealer)} · score: {score} "
         f"(game to {rules.target})"
@@ -321,14 +309,14 @@ def table_lines(obs: Observation, game: GameState) -> list[str]:
     # the closing dash only where it fits the line (wrapped, it stood alone on the next)
     lines = [heading + " —" if len(heading) + 2 <= WIDTH else heading]
     if obs.contract >= BID_BASE:
-        tricks = side_tricks(rules, obs.tricks_won)
+        tricks = tricks_by_side(rules, obs.tricks_won)
         line = f"Contract: {contract_text(rules, obs.contract, obs.contractor)}"
         jokers = joker_nominations(rules, obs.joker_suits)
         if jokers and obs.trump == 4:
             line += f" ({jokers})"
         if obs.called_card >= 0:
             line += f" · called {card_label(obs.called_card, two)}"
-        won = ", ".join(f"{side_short(rules, s)} {tricks[s]}" for s in range(side_count(rules)))
+        won = ", ".join(f"{side_short(rules, s)} {tricks[s]}" for s in range(sides_count(rules)))
         lines.append(f"{line} · tricks: {won}")
     elif obs.auction:
         lines.append(f"Bids: {auction_text(rules, obs.auction)}")

@@ -16,6 +16,7 @@ from textual.widgets import Footer, Static
 
 from fivehundred.game import AUCTION, DISCARD, GameState, HandState
 from fivehundred.record import replay_record
+from fivehundred.scoring import sides_count
 from fivehundred.tui import render, storage
 from fivehundred.tui.widgets import info_renderable, table_renderable
 from fivehundred.words import action_label
@@ -33,7 +34,7 @@ class Step:
 
 def steps_of(state: HandState | GameState) -> list[Step]:
     """Every step of a replayed hand or game."""
-    sides = render.side_count(state.rules)
+    sides = sides_count(state.rules)
     zero = (0,) * sides
     if isinstance(state, GameState):
         hands = list(state.finished_hands)

@@ -25,6 +25,7 @@ from fivehundred.cards import JOKER, Card, CardMask, JokerNames
 from fivehundred.game import GameState
 from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
+from fivehundred.scoring import sides_count, tricks_by_side
 from fivehundred.tui import render
 from fivehundred.words import action_label, card_label, hand_order, view_context
 
@@ -510,7 +511,7 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
     the contract and the tricks of each side."""
     rules = obs.rules
     two = rules.joker_names
-    sides = range(render.side_count(rules))
+    sides = range(sides_count(rules))
     text = Text()
     text.append("Score ", style="bold")
     text.append(
@@ -530,7 +531,7 @@ def info_renderable(obs: Observation, hand_number: int, scores: Sequence[int], t
             text.append(f" · {jokers}")
         if obs.called_card >= 0:
             text.append(f" · called {card_label(obs.called_card, two)}")
-        tricks = render.side_tricks(rules, obs.tricks_won)
+        tricks = tricks_by_side(rules, obs.tricks_won)
         won = " – ".join(f"{render.side_short(rules, side)} {tricks[side]}" for side in sides)
         text.append(f" · tricks {won}", style="bold")
     elif obs.phase == "auction":
@@ -548,7 +549,7 @@ def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False
     where a side has several seats, totals only, and with four sides or more the
     contracts left to the log, so that every header fits."""
     rules = game.rules
-    sides = range(render.side_count(rules))
+    sides = range(sides_count(rules))
     with_contract = not narrow or len(sides) < 4
     table = Table(
         title="Score sheet",

@@ -43,7 +43,7 @@ from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
 from fivehundred.learn.single import load_single
 from fivehundred.learn.terminal import names, parse_typed, refusal
 from fivehundred.play import sort_key
-from fivehundred.scoring import side_of_seats
+from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
 from fivehundred.words import side_names
 
@@ -99,12 +99,8 @@ def position(
         out["contract"] = call_text(state.contract, two)
         out["contractor"] = seat_names[state.contractor]
         out["partners"] = [seat_names[s] for s in state.partners]
-        sides = side_of_seats(rules)
-        teams = side_names(rules.seats, sides)
-        won = [0] * len(teams)
-        for seat, n in enumerate(state.tricks_won):
-            if sides[seat] >= 0:
-                won[sides[seat]] += n
+        teams = side_names(rules.seats, side_of_seats(rules))
+        won = tricks_by_side(rules, state.tricks_won)
         out["tricks"] = [{"side": t, "won": n} for t, n in zip(teams, won, strict=True)]
         out["tricks_left"] = rules.pack.hand_size - len(state.tricks)
     seats = []
