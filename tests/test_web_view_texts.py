@@ -61,6 +61,28 @@ def test_one_display_name_per_seat() -> None:
     assert views.display_names(["Ann", "Bob"]) == ["Ann", "Bob"]
 
 
+@pytest.mark.parametrize(
+    ("preset", "variants", "extra"),
+    [
+        ("two_handed", {}, ["Ann's dummy", "Bob's dummy"]),
+        ("two_handed", {"open_eight": True}, ["Face-up cards", "Dead cards"]),
+        ("two_handed", {"draw_pack": True}, ["Stock", "Thrown"]),
+        ("three_handed", {"dead_hand": True}, ["Dead hand"]),
+        ("australian", {}, []),
+    ],
+)
+def test_every_seat_is_named_by_the_server(
+    preset: str, variants: dict[str, bool], extra: list[str]
+) -> None:
+    """The seats that are no player's are named by the vocabulary (the page says these
+    names, it no longer works them out from the variants)."""
+    rules = make_rules(preset, variants)
+    people = ["Ann", "Bob", "Cat", "Dan"][: rules.players]
+    names = views.table_names(rules, people)
+    assert names == [*people, *extra]
+    assert len(names) == rules.seats
+
+
 @pytest.mark.parametrize("preset", ["australian", "two_handed", "five_handed"])
 def test_every_refused_card_says_why_in_card_symbols(preset: str) -> None:
     """Over random games: the view of the seat to play names every card of its hand that

@@ -73,10 +73,12 @@ from fivehundred.errors import (
     IllegalActionError,
     Refusal,
 )
+from fivehundred.phases import STOCK_SEAT, TABLE_SEAT
 from fivehundred.play import PlayContext, make_context, sort_key
 
 if TYPE_CHECKING:
     from fivehundred.observation import Observation
+    from fivehundred.rules import Rules
 
 STRAIN_SYMBOLS: tuple[str, ...] = (*SUIT_SYMBOLS, "NT")
 
@@ -94,6 +96,24 @@ def seat_name(seat: int, seats: int = 4) -> str:
     """A seat's compass name (``South`` is seat 0, then clockwise); ``Seat 7`` otherwise."""
     names = SEAT_NAMES_BY_SEATS.get(seats, ())
     return names[seat] if 0 <= seat < len(names) else f"Seat {seat}"
+
+
+def place_name(rules: Rules, seat: int, name: str = "") -> str:
+    """The name of a seat that is no player's (R-PLAYERS): ``Face-up cards`` and ``Dead
+    cards`` (open_eight), ``Stock`` and ``Thrown`` (draw_pack), ``North (dead hand)`` (the
+    seat's ``name``; ``Dead hand`` without one); "" for a player's seat or a dummy."""
+    if seat in rules.live_seats or rules.dummies:
+        return ""
+    if rules.open_eight:
+        return "Face-up cards" if seat == TABLE_SEAT else "Dead cards"
+    if rules.draw_pack:
+        return "Stock" if seat == STOCK_SEAT else "Thrown"
+    return f"{name} (dead hand)" if name else "Dead hand"
+
+
+def dummy_name(owner: str) -> str:
+    """A dummy's name (two players, R-PLAYERS): ``North's dummy``, ``Ann's dummy``."""
+    return f"{owner}'s dummy"
 
 
 def side_names(seats: int = 4, sides: Sequence[int] | None = None) -> list[str]:

@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from fivehundred.actions import BID_BASE, Action, nominate_action
 from fivehundred.cards import JOKER, JOKER_BLACK, Card, CardMask, JokerNames
 from fivehundred.game import (
-    STOCK_SEAT,
-    TABLE_SEAT,
     GameState,
     HandState,
     controller_of,
@@ -28,7 +26,9 @@ from fivehundred.words import (
     card_label,
     contract_label,
     display_context,
+    dummy_name,
     hand_order,
+    place_name,
     suit_label,
     view_context,
 )
@@ -57,7 +57,9 @@ def seat_label(rules: Rules, seat: int) -> str:
     if rules.dummies and seat in dummy_seats(rules):
         owner = controller_of(rules, seat)
         return (
-            f"{name} (your dummy)" if owner == 0 else f"{name} ({seat_name(rules, owner)}'s dummy)"
+            f"{name} (your dummy)"
+            if owner == 0
+            else f"{name} ({dummy_name(seat_name(rules, owner))})"
         )
     sides = side_of_seats(rules)
     if sides[seat] == sides[0]:
@@ -66,16 +68,8 @@ def seat_label(rules: Rules, seat: int) -> str:
 
 
 def table_place(rules: Rules, seat: int) -> str:
-    """The name of a seat that is no player's (R-PLAYERS): ``Face-up cards`` and ``Dead
-    cards`` (open_eight), ``Stock`` and ``Thrown`` (draw_pack), ``North (dead hand)``; ""
-    for a player's seat or a dummy."""
-    if seat in rules.live_seats or rules.dummies:
-        return ""
-    if rules.open_eight:
-        return "Face-up cards" if seat == TABLE_SEAT else "Dead cards"
-    if rules.draw_pack:
-        return "Stock" if seat == STOCK_SEAT else "Thrown"
-    return f"{seat_name(rules, seat)} (dead hand)"
+    """:func:`fivehundred.words.place_name` under the seat's compass name."""
+    return place_name(rules, seat, seat_name(rules, seat))
 
 
 def side_seats(rules: Rules, side: int) -> list[int]:

@@ -29,6 +29,7 @@ from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
+from fivehundred.web.views import table_names
 from fivehundred.words import (
     SUIT_WORDS,
     action_label,
@@ -244,10 +245,13 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
 async def score_sheet(code: str, request: Request) -> dict[str, Any]:
     """The score sheet hand by hand (finished hands only) and each hand's cards."""
     record, game = await _game(request, code)
+    players = record.get("players") or [f"Seat {s + 1}" for s in range(game.rules.players)]
     return {
         "table": code,
         "rules": game.rules.to_dict(),
         "players": record.get("players"),
+        # every seat's name, as the table page says it (dummies and the like included)
+        "names": table_names(game.rules, list(players)),
         "seats": game.rules.seats,
         "sides": [0] * game.sides,
         "side_of_seat": list(side_of_seats(game.rules)),

@@ -440,7 +440,7 @@ class LiveTable:
             "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
-            "names": views.display_names(self.player_names()),
+            "names": views.table_names(self.rules, self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
             "call_labels": list(views.allowed_call_labels(self.rules)),

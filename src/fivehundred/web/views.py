@@ -31,8 +31,10 @@ from fivehundred.words import (
     action_label,
     card_words,
     contract_label,
+    dummy_name,
     error_text,
     hand_order,
+    place_name,
     prompt,
     view_context,
 )
@@ -203,6 +205,17 @@ def display_names(names: list[str]) -> list[str]:
     return [
         f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)
     ]
+
+
+def table_names(rules: Rules, names: list[str]) -> list[str]:
+    """A name for every seat of the table: the players' (:func:`display_names`), then the
+    seats that are no player's as the vocabulary names them (``Ann's dummy``, ``Stock``,
+    ``Dead hand``: :func:`fivehundred.words.place_name`)."""
+    shown = display_names(names)
+    for seat in range(rules.players, rules.seats):
+        place = place_name(rules, seat)
+        shown.append(place or dummy_name(shown[controller_of(rules, seat)]))
+    return shown
 
 
 def prompt_text(observation: Observation) -> str | None:

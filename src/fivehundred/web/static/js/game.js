@@ -10,14 +10,12 @@ let replay = null;
 let step = 0;
 let analysisTimer = null;
 
+// A seat's name as the server says it (the table page's names: computer players told apart
+// by seat, a dummy named after its owner).
 function seatName(seat) {
-  const players = (sheet && sheet.players) || [];
   if (seat === null || seat === undefined) return "";
-  if (seat >= players.length && players.length) return `${seatName(seat % players.length)}'s dummy`;
-  const name = players[seat];
-  if (!name) return `Seat ${seat + 1}`;
-  // Computer players share names: tell them apart by seat.
-  return players.filter((p) => p === name).length > 1 ? `${name} ${seat + 1}` : name;
+  const names = (sheet && sheet.names) || [];
+  return names[seat] || `Seat ${seat + 1}`;
 }
 
 function sideNames() {

@@ -97,9 +97,7 @@ async function start() {
     return; // the game page says why
   }
   if (!sheet.finished || sheet.seats !== (sheet.players || []).length) return;
-  const names = sheet.players.map((p, seat) =>
-    sheet.players.filter((q) => q === p).length > 1 ? `${p} ${seat + 1}` : p,
-  );
+  const names = sheet.names.slice(0, sheet.players.length); // (as the server names them)
   const select = el(
     "select",
     { id: "review-seat" },

@@ -67,17 +67,11 @@ function rematchButton(id) {
 function seatName(seat) {
   const view = state.view;
   const seats = (view && view.table && view.table.seats) || (state.info && state.info.seats) || [];
-  const players = seats.length;
-  if (seat >= players && players) {
-    // The seats that are no player's (R-PLAYERS): the cards out of play, or a dummy.
-    const variants = (state.info && state.info.rules && state.info.rules.variants) || {};
-    if (variants.open_eight) return seat === 2 ? "Face-up cards" : "Dead cards";
-    if (variants.draw_pack) return seat === 2 ? "Stock" : "Thrown";
-    if (variants.dead_hand) return "Dead hand";
-    return `${seatName(seat % players)}'s dummy`;
-  }
+  // Every seat's name as the server says it ("names"), the seats that are no player's
+  // included (a dummy, the stock, the dead hand: R-PLAYERS).
   const names =
     (view && view.table && view.table.names) || displayNames(seats.map((s) => s.name || s.kind));
+  if (seat >= seats.length) return names[seat] || `Seat ${seat + 1}`;
   const info = seats[seat];
   if (!info) return `Seat ${seat + 1}`;
   if (info.kind === "open") return `(open seat ${seat + 1})`;
