@@ -85,3 +85,22 @@ def test_every_variant_has_help_and_every_check_names_a_variant() -> None:
 def test_every_preset_alone_passes_the_checks() -> None:
     for preset in PRESETS:
         assert make_rules(preset).preset == preset
+
+
+def test_each_variant_declares_its_checks_and_they_are_tried_by_kind() -> None:
+    """The checks live on the variants (the registry); COMBINATION_CHECKS is read from them,
+    by kind first (fits the players and pack, applies to the preset, conflicts, needs)."""
+    from fivehundred.rules import CHECK_KINDS, REGISTRY, VARIANT_REGISTRY
+
+    declared = [(v.name, c.why) for v in VARIANT_REGISTRY for c in v.checks]
+    assert sorted(declared) == sorted((name, why) for name, _, why, _ in COMBINATION_CHECKS)
+    kinds = [
+        next(c.kind for c in REGISTRY[name].checks if c.why == why)
+        for name, _, why, _ in COMBINATION_CHECKS
+    ]
+    assert kinds == sorted(kinds, key=CHECK_KINDS.index)
+    for variant in VARIANT_REGISTRY:
+        for check in variant.checks:
+            assert check.kind in CHECK_KINDS
+            for other in check.against:  # the variants it names, as data
+                assert f"'{other}'" in check.why

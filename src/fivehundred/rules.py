@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from fivehundred.cards import JOKERS_MASK, WHITE_JOKER, JokerNames, Pack, build_pack
 from fivehundred.errors import RulesError
@@ -247,11 +247,30 @@ SCORING_TABLES = (AVONDALE, ORIGINAL_1904, PERFECT)
 _Check = Callable[["Rules", Mapping[str, Any]], bool]
 
 
+#: The kinds of combination check, in the order they are tried: whether the variant fits
+#: the players and the pack; whether it applies to the preset at all (the French-Canadian
+#: game has its own pack and values); whether another variant asked for contradicts it;
+#: whether what it needs is there.
+FITS, NOT_HERE, CONFLICT, NEEDS = "fits", "not here", "conflict", "needs"
+CHECK_KINDS: tuple[str, ...] = (FITS, NOT_HERE, CONFLICT, NEEDS)
+
+
+class Check(NamedTuple):
+    """One combination check of a variant (see :attr:`Variant.checks`)."""
+
+    test: _Check
+    why: str
+    rule: str
+    kind: str = NEEDS
+    #: The other variants it says the variant contradicts or excludes.
+    against: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Variant:
     """A variant of the rule book, declared once: read by :func:`make_rules` (``apply``;
-    its combination checks are in :data:`COMBINATION_CHECKS`, in the order they are
-    tried), the options screens and the lobby (``help``, ``label``, ``kind``, ``options``,
+    and its combination checks, ``checks``; :data:`COMBINATION_CHECKS` lists them all in
+    the order they are tried), the options screens and the lobby (``help``, ``label``, ``kind``, ``options``,
     ``minimum``/``step``) and the documentation (``house``: a house rule of RULES.md §10)."""
 
     name: str
@@ -263,6 +282,10 @@ class Variant:
     minimum: int = 0
     step: int = 0
     house: bool = False
+    #: Its combination checks (RULES.md §10: "a combination that makes no sense is refused
+    #: by name"): a test on the finished rules and the variants asked for, the reason given
+    #: when it fails and the rule it cites.
+    checks: tuple[Check, ...] = ()
 
     @property
     def title(self) -> str:
@@ -274,13 +297,6 @@ class Variant:
         """The value that leaves a preset as it is: false for a switch; a number or a
         choice leaves the preset's own (None)."""
         return False if self.kind == SWITCH else None
-
-    @property
-    def checks(self) -> tuple[tuple[_Check, str, str], ...]:
-        """Its combination checks: (test, reason, rule)."""
-        return tuple(
-            (test, why, rule) for name, test, why, rule in COMBINATION_CHECKS if name == self.name
-        )
 
     def presets(self) -> tuple[str, ...]:
         """The presets that accept it (a switch set on; a number or a choice: all)."""
@@ -300,7 +316,7 @@ class Variant:
         return tuple(
             other
             for other in REGISTRY
-            if other != self.name and any(f"'{other}'" in why for _, why, _ in self.checks)
+            if other != self.name and any(other in check.against for check in self.checks)
         )
 
 
@@ -312,22 +328,61 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _flag("pack45"),
         "45-card pack: all four suits 4-A, a 5-card kitty (4 players)",
         label="45-card pack",
+        checks=(
+            Check(
+                lambda r, v: r.players in (2, 4) or r.dead_hand,
+                "is a four-player pack (with three players, only with dead_hand)",
+                "R-PACK",
+                FITS,
+            ),
+            Check(
+                lambda r, v: not r.pack46,
+                "does not apply: the French-Canadian game has its own 46-card pack",
+                "R-HOUSE",
+                NOT_HERE,
+            ),
+        ),
     ),
     Variant(
         "two_jokers",
         _flag("two_jokers"),
         "a second joker; the black beats the red",
+        checks=(
+            Check(
+                lambda r, v: not r.pack46,
+                "does not apply: the French-Canadian pack always has two jokers",
+                "R-HOUSE",
+                NOT_HERE,
+            ),
+        ),
     ),
     Variant(
         "deal_3_4_3",
         _flag("deal_3_4_3"),
         "deal 3-4-3 with the whole kitty after the first round (1904)",
         label="deal 3-4-3",
+        checks=(
+            Check(
+                lambda r, v: not r.pack46,
+                "does not apply: the French-Canadian deal is "
+                "3-3-4 with the kitty after each round of threes",
+                "R-HOUSE",
+                NOT_HERE,
+            ),
+        ),
     ),
     Variant(
         "raise_after_passes",
         _flag("raise_after_passes"),
         "the highest bidder may raise once when all others have passed",
+        checks=(
+            Check(
+                lambda r, v: r.auction == AUSTRALIAN,
+                "needs the Australian auction; the American auction has one round",
+                "R-BID",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "misere_anytime",
@@ -340,18 +395,52 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _switch(misere=MISERE_OFF),
         "no misère",
         label="no misère",
+        checks=(
+            Check(
+                lambda r, v: not _on(v.get("misere_anytime", False)),
+                "contradicts 'misere_anytime'",
+                "R-BID",
+                CONFLICT,
+                against=("misere_anytime",),
+            ),
+        ),
     ),
     Variant(
         "open_misere_520",
         _open_misere_520,
         "open misère is worth 520 and is the highest bid",
         label="open misère scores 520",
+        checks=(
+            Check(
+                lambda r, v: not r.pack46,
+                "does not apply: la grosse is worth 1000",
+                "R-HOUSE",
+                NOT_HERE,
+            ),
+            Check(
+                lambda r, v: r.open_misere,
+                "needs open misère, which these rules do not allow",
+                "R-BID",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "no_open_misere",
         _switch(open_misere=False),
         "no open misère",
         label="no open misère",
+        checks=(
+            Check(
+                lambda r, v: (
+                    not _on(v.get("open_misere_520", False)) and v.get("open_misere") is not True
+                ),
+                "contradicts 'open_misere'/'open_misere_520'",
+                "R-BID",
+                CONFLICT,
+                against=("open_misere", "open_misere_520"),
+            ),
+        ),
     ),
     Variant(
         "open_misere",
@@ -370,6 +459,15 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _switch(allpass=ALLPASS_REDEAL_SAME_DEALER),
         "when all pass, the same dealer deals again",
         label="all pass: same dealer redeals",
+        checks=(
+            Check(
+                lambda r, v: not _on(v.get("allpass_play_nt", False)),
+                "contradicts 'allpass_play_nt': choose one all-pass rule",
+                "R-ALLPASS",
+                CONFLICT,
+                against=("allpass_play_nt",),
+            ),
+        ),
     ),
     Variant(
         "allpass_play_nt",
@@ -399,6 +497,15 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _switch(scoring_table=ORIGINAL_1904),
         "the original 1904 scoring table",
         label="original 1904 scores",
+        checks=(
+            Check(
+                lambda r, v: not _on(v.get("perfect", False)),
+                "contradicts 'perfect': choose one scoring table",
+                "R-SCORE",
+                CONFLICT,
+                against=("perfect",),
+            ),
+        ),
     ),
     Variant(
         "perfect",
@@ -412,6 +519,17 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         "scoring table: avondale, original_1904 or perfect",
         kind=CHOICE,
         options=SCORING_TABLES,
+        checks=(
+            Check(
+                lambda r, v: (
+                    not (_on(v.get("perfect", False)) or _on(v.get("original_1904", False)))
+                ),
+                "contradicts 'original_1904'/'perfect': choose one scoring table",
+                "R-SCORE",
+                CONFLICT,
+                against=("original_1904", "perfect"),
+            ),
+        ),
     ),
     Variant(
         "misere_defenders_score",
@@ -430,6 +548,15 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _switch(win_rule=WIN_1904, rule_490=False),
         "1904 win rule: the first side to reach the target wins",
         label="1904 win rule",
+        checks=(
+            Check(
+                lambda r, v: v.get("rule_490") is not True,
+                "contradicts 'rule_490': the 1904 win rule has no 490 rule",
+                "R-GAME",
+                CONFLICT,
+                against=("rule_490",),
+            ),
+        ),
     ),
     Variant(
         "target",
@@ -449,30 +576,91 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         "partner_announces",
         _flag("partner_announces"),
         "the called partner is revealed at once (5 players)",
+        checks=(
+            Check(
+                lambda r, v: r.called_partner,
+                "needs the five-player called partner",
+                "R-PLAYERS",
+                FITS,
+            ),
+        ),
     ),
     Variant(
         "half_each",
         _flag("half_each"),
         "the contractor and called partner score half the value each (5 players)",
         label="half each (five players)",
+        checks=(
+            Check(
+                lambda r, v: r.called_partner,
+                "needs the five-player called partner",
+                "R-PLAYERS",
+                FITS,
+            ),
+        ),
     ),
     Variant(
         "teams_of_two",
         _flag("teams_of_two"),
         "three teams of two instead of two of three (6 players)",
         label="three teams of two",
+        checks=(
+            Check(
+                lambda r, v: r.players == 6,
+                "needs six players",
+                "R-PLAYERS",
+                FITS,
+            ),
+        ),
     ),
     Variant(
         "no_defender_points",
         _flag("no_defender_points"),
         "defenders score nothing; only contracts score",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: not r.misere_defenders_score,
+                "contradicts misère defenders scoring (misere_defenders_score)",
+                "R-HOUSE",
+                CONFLICT,
+            ),
+            Check(
+                lambda r, v: r.allpass != ALLPASS_PLAY_NT,
+                "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "failed_to_opponents",
         _flag("failed_to_opponents"),
         "a failed contract's value goes to the opponents; scores never fall",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: v.get("rule_490") is not True,
+                "contradicts 'rule_490': with it the 490 rule does not apply",
+                "R-HOUSE",
+                CONFLICT,
+                against=("rule_490",),
+            ),
+            Check(
+                lambda r, v: not r.minus_500_needs_other_positive,
+                "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply",
+                "R-HOUSE",
+                NEEDS,
+                against=("minus_500_needs_other_positive",),
+            ),
+            Check(
+                lambda r, v: not r.point_spread,
+                "leaves no score negative, so 'point_spread' cannot apply",
+                "R-HOUSE",
+                NEEDS,
+                against=("point_spread",),
+            ),
+        ),
     ),
     Variant(
         "exact_target",
@@ -509,54 +697,133 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _flag("inkle"),
         "a 6 bid by the first two bidders is a signal, never the contract (American)",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.auction == AMERICAN,
+                "needs the American one-round auction: in the Australian auction a 6 bid may win",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "split_colours",
         _split_colours,
         "misère ranks between 7♣ and 7♦, open misère between 8♣ and 8♦",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: not r.pack46,
+                "does not apply: the French-Canadian misères have their own ranks",
+                "R-HOUSE",
+                NOT_HERE,
+            ),
+            Check(
+                lambda r, v: not _on(v.get("open_misere_520", False)),
+                "contradicts 'open_misere_520' (the highest bid of all)",
+                "R-HOUSE",
+                CONFLICT,
+                against=("open_misere_520",),
+            ),
+        ),
     ),
     Variant(
         "hi_lo",
         _flag("hi_lo"),
         "hi/lo (5 and 5): win exactly five tricks alone in no trumps, 350",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 4,
+                "needs four players: the contractor's partner sits out",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "double_misere",
         _flag("double_misere"),
         "double misère: both partners play and neither may win a trick, 450",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 4,
+                "needs four players: two partners play it together",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "shields_double",
         _flag("shields_double"),
         "Shields double: double misère with the contractor's hand open, 550",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 4,
+                "needs four players: two partners play it together",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "patastrophe",
         _flag("patastrophe"),
         "patastrophe: open misère by both partners, both hands open, 1000",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 4,
+                "needs four players: two partners play it together",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "wilkinson_misere",
         _flag("wilkinson_misere"),
         "misère is played open at open misère's value; open misère has no kitty",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.misere_allowed,
+                "needs misère, which these rules do not allow",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "slam_call",
         _flag("slam_call"),
         "a 7-level contractor may call slam: partner passes a card and sits out",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 4,
+                "needs four players: one partner passes a card and sits out",
+                "R-HOUSE",
+                NEEDS,
+            ),
+        ),
     ),
     Variant(
         "dead_hand",
         _switch(dead_hand=True, dummies=False),
         "2 or 3 players: four hands of the 43-card pack, the extra ones dead",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players in (2, 3),
+                "is for two or three players",
+                "R-PLAYERS",
+                FITS,
+            ),
+        ),
     ),
     Variant(
         "claim",
@@ -569,12 +836,48 @@ VARIANT_REGISTRY: tuple[Variant, ...] = (
         _switch(open_eight=True, dummies=False),
         "2 players, 52 cards: eight face up; each moves one to the kitty",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 2,
+                "is for two players",
+                "R-PLAYERS",
+                FITS,
+            ),
+            Check(
+                lambda r, v: not r.dead_hand,
+                "contradicts 'dead_hand': choose one two-player game",
+                "R-PLAYERS",
+                FITS,
+                against=("dead_hand",),
+            ),
+            Check(
+                lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
+                "has its own pack: 52 cards, no joker",
+                "R-PLAYERS",
+                FITS,
+            ),
+        ),
     ),
     Variant(
         "draw_pack",
         _switch(draw_pack=True, dummies=False),
         "2 players draw their hands: keep or throw each card, the next the opposite",
         house=True,
+        checks=(
+            Check(
+                lambda r, v: r.players == 2,
+                "is for two players",
+                "R-PLAYERS",
+                FITS,
+            ),
+            Check(
+                lambda r, v: not (r.dead_hand or r.open_eight),
+                "contradicts 'dead_hand'/'open_eight': choose one two-player game",
+                "R-PLAYERS",
+                FITS,
+                against=("dead_hand", "open_eight"),
+            ),
+        ),
     ),
 )
 
@@ -632,208 +935,16 @@ def _on(value: Any) -> bool:
     return value is not False and value is not None
 
 
-#: Combination checks (RULES.md §10: "a combination that makes no sense is refused by
-#: name"). Each entry: a variant, a test on the finished rules and the variants asked for,
-#: the reason given when the test fails and the rule it cites. One mechanism for every
-#: check.
-COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = (
-    (
-        "pack45",
-        lambda r, v: r.players in (2, 4) or r.dead_hand,
-        "is a four-player pack (with three players, only with dead_hand)",
-        "R-PACK",
-    ),
-    ("dead_hand", lambda r, v: r.players in (2, 3), "is for two or three players", "R-PLAYERS"),
-    ("open_eight", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
-    ("draw_pack", lambda r, v: r.players == 2, "is for two players", "R-PLAYERS"),
-    (
-        "draw_pack",
-        lambda r, v: not (r.dead_hand or r.open_eight),
-        "contradicts 'dead_hand'/'open_eight': choose one two-player game",
-        "R-PLAYERS",
-    ),
-    (
-        "open_eight",
-        lambda r, v: not r.dead_hand,
-        "contradicts 'dead_hand': choose one two-player game",
-        "R-PLAYERS",
-    ),
-    (
-        "open_eight",
-        lambda r, v: not (r.pack45 or r.two_jokers or r.deal_3_4_3),
-        "has its own pack: 52 cards, no joker",
-        "R-PLAYERS",
-    ),
-    (
-        "pack45",
-        lambda r, v: not r.pack46,
-        "does not apply: the French-Canadian game has its own 46-card pack",
-        "R-HOUSE",
-    ),
-    (
-        "two_jokers",
-        lambda r, v: not r.pack46,
-        "does not apply: the French-Canadian pack always has two jokers",
-        "R-HOUSE",
-    ),
-    (
-        "deal_3_4_3",
-        lambda r, v: not r.pack46,
-        "does not apply: the French-Canadian deal is "
-        "3-3-4 with the kitty after each round of threes",
-        "R-HOUSE",
-    ),
-    (
-        "open_misere_520",
-        lambda r, v: not r.pack46,
-        "does not apply: la grosse is worth 1000",
-        "R-HOUSE",
-    ),
-    (
-        "split_colours",
-        lambda r, v: not r.pack46,
-        "does not apply: the French-Canadian misères have their own ranks",
-        "R-HOUSE",
-    ),
-    ("teams_of_two", lambda r, v: r.players == 6, "needs six players", "R-PLAYERS"),
-    (
-        "half_each",
-        lambda r, v: r.called_partner,
-        "needs the five-player called partner",
-        "R-PLAYERS",
-    ),
-    (
-        "partner_announces",
-        lambda r, v: r.called_partner,
-        "needs the five-player called partner",
-        "R-PLAYERS",
-    ),
-    (
-        "original_1904",
-        lambda r, v: not _on(v.get("perfect", False)),
-        "contradicts 'perfect': choose one scoring table",
-        "R-SCORE",
-    ),
-    (
-        "scoring_table",
-        lambda r, v: not (_on(v.get("perfect", False)) or _on(v.get("original_1904", False))),
-        "contradicts 'original_1904'/'perfect': choose one scoring table",
-        "R-SCORE",
-    ),
-    (
-        "no_misere",
-        lambda r, v: not _on(v.get("misere_anytime", False)),
-        "contradicts 'misere_anytime'",
-        "R-BID",
-    ),
-    (
-        "no_open_misere",
-        lambda r, v: not _on(v.get("open_misere_520", False)) and v.get("open_misere") is not True,
-        "contradicts 'open_misere'/'open_misere_520'",
-        "R-BID",
-    ),
-    (
-        "open_misere_520",
-        lambda r, v: r.open_misere,
-        "needs open misère, which these rules do not allow",
-        "R-BID",
-    ),
-    (
-        "allpass_redeal_same_dealer",
-        lambda r, v: not _on(v.get("allpass_play_nt", False)),
-        "contradicts 'allpass_play_nt': choose one all-pass rule",
-        "R-ALLPASS",
-    ),
-    (
-        "raise_after_passes",
-        lambda r, v: r.auction == AUSTRALIAN,
-        "needs the Australian auction; the American auction has one round",
-        "R-BID",
-    ),
-    (
-        "win_1904",
-        lambda r, v: v.get("rule_490") is not True,
-        "contradicts 'rule_490': the 1904 win rule has no 490 rule",
-        "R-GAME",
-    ),
-    (
-        "no_defender_points",
-        lambda r, v: not r.misere_defenders_score,
-        "contradicts misère defenders scoring (misere_defenders_score)",
-        "R-HOUSE",
-    ),
-    (
-        "no_defender_points",
-        lambda r, v: r.allpass != ALLPASS_PLAY_NT,
-        "leaves nothing to score in an all-pass no-trump hand (allpass_play_nt)",
-        "R-HOUSE",
-    ),
-    (
-        "inkle",
-        lambda r, v: r.auction == AMERICAN,
-        "needs the American one-round auction: in the Australian auction a 6 bid may win",
-        "R-HOUSE",
-    ),
-    (
-        "split_colours",
-        lambda r, v: not _on(v.get("open_misere_520", False)),
-        "contradicts 'open_misere_520' (the highest bid of all)",
-        "R-HOUSE",
-    ),
-    (
-        "hi_lo",
-        lambda r, v: r.players == 4,
-        "needs four players: the contractor's partner sits out",
-        "R-HOUSE",
-    ),
-    (
-        "double_misere",
-        lambda r, v: r.players == 4,
-        "needs four players: two partners play it together",
-        "R-HOUSE",
-    ),
-    (
-        "shields_double",
-        lambda r, v: r.players == 4,
-        "needs four players: two partners play it together",
-        "R-HOUSE",
-    ),
-    (
-        "patastrophe",
-        lambda r, v: r.players == 4,
-        "needs four players: two partners play it together",
-        "R-HOUSE",
-    ),
-    (
-        "slam_call",
-        lambda r, v: r.players == 4,
-        "needs four players: one partner passes a card and sits out",
-        "R-HOUSE",
-    ),
-    (
-        "wilkinson_misere",
-        lambda r, v: r.misere_allowed,
-        "needs misère, which these rules do not allow",
-        "R-HOUSE",
-    ),
-    (
-        "failed_to_opponents",
-        lambda r, v: v.get("rule_490") is not True,
-        "contradicts 'rule_490': with it the 490 rule does not apply",
-        "R-HOUSE",
-    ),
-    (
-        "failed_to_opponents",
-        lambda r, v: not r.minus_500_needs_other_positive,
-        "leaves no score negative, so 'minus_500_needs_other_positive' cannot apply",
-        "R-HOUSE",
-    ),
-    (
-        "failed_to_opponents",
-        lambda r, v: not r.point_spread,
-        "leaves no score negative, so 'point_spread' cannot apply",
-        "R-HOUSE",
-    ),
+#: Every combination check in the order they are tried: by kind (:data:`CHECK_KINDS`),
+#: then in the registry's order; each entry (variant, test, reason, rule). Read from the
+#: registry, not declared here.
+COMBINATION_CHECKS: tuple[tuple[str, _Check, str, str], ...] = tuple(
+    (variant.name, check.test, check.why, check.rule)
+    for _, _, _, variant, check in sorted(
+        (CHECK_KINDS.index(check.kind), index, position, variant, check)
+        for index, variant in enumerate(VARIANT_REGISTRY)
+        for position, check in enumerate(variant.checks)
+    )
 )
 
 
