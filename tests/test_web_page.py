@@ -31,6 +31,7 @@ from fivehundred.errors import RulesError  # noqa: E402
 from fivehundred.game import GameState  # noqa: E402
 from fivehundred.record import replay_game  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
+from fivehundred.web.views import card_words_of  # noqa: E402
 from test_web_support import Player, check_messages, thread_server, ws_url  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -896,7 +897,8 @@ def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[...
     p = open_page(DESKTOP)
     page = p.page
     page.goto(base + "/")
-    result = page.evaluate("""async () => {
+    result = page.evaluate(
+        """async () => {
         const cards = await import('/static/js/cards.js');
         const rules = await import('/static/js/rules.js');
         const box = document.createElement('div');
@@ -914,14 +916,19 @@ def test_card_drawings_hand_order_and_reasons(base: str, open_page: Callable[...
                       table: {last_trick: {words: {JH: 'jack of hearts, right bower'}}}};
         return {pips, joker, bower: rules.refusalReason(view, 'JD'),
                 words: rules.cardWords('JD', view), right: rules.cardWords('JH', view),
-                ok: rules.refusalReason(view, 'AS'), name: cards.cardName('13D')};
-    }""")
+                ok: rules.refusalReason(view, 'AS'), unsaid: cards.cardName('13D'),
+                name: (cards.setWords(words), cards.cardName('13D'))};
+    }""".replace("async () =>", "async (words) =>"),
+        card_words_of(make_rules("six_handed")),
+    )
     assert result["pips"] == {r: (1 if r == "A" else int(r)) for r in result["pips"]}
     assert result["joker"] == 1
     assert result["bower"] == "J♦ is the left bower, a trump: you must follow ♠"
     assert result["words"] == "jack of diamonds, left bower"
     assert result["right"] == "jack of hearts, right bower"
-    assert result["ok"] is None and result["name"] == "13 of diamonds"
+    # a card in words is the server's (words.pack_words); before they come, its notation
+    assert result["ok"] is None and result["unsaid"] == "13D"
+    assert result["name"] == "13 of diamonds"
     p.check()
 
 
@@ -934,9 +941,13 @@ def test_two_jokers_each_keep_their_own_nominated_suit(
     p = open_page(DESKTOP)
     page = p.page
     page.goto(base + "/")
-    result = page.evaluate("""async () => {
+    result = page.evaluate(
+        """async (words) => {
         const cards = await import('/static/js/cards.js');
+        cards.setWords(words);
         return {name: cards.cardName('JKW'), black: cards.parseCard('JKW').black};
-    }""")
+    }""",
+        card_words_of(make_rules("french_canadian")),
+    )
     assert result["name"] == "white joker" and result["black"] is True
     p.check()

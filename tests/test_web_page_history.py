@@ -56,6 +56,20 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, st
         yield base, code
 
 
+def test_the_pages_say_the_servers_words_for_cards_and_seats(finished: tuple[str, str]) -> None:
+    """The sheet and the table's facts carry the names of the seats and the words of every
+    card of the pack (the pages draw them; cards.js makes no words of its own)."""
+    base, code = finished
+    sheet = get(base, f"/api/tables/{code}/sheet")
+    assert sheet["players"] == ["heuristic"] * 4
+    assert sheet["names"] == ["heuristic 1", "heuristic 2", "heuristic 3", "heuristic 4"]
+    words = sheet["words"]
+    assert len(words["cards"]) == len(words["names"]) == 43
+    assert words["cards"]["10H"] == "10♥" and words["names"]["10H"] == "10 of hearts"
+    assert words["names"]["JK"] == "joker" and words["suit_names"]["S"] == "spades"
+    assert get(base, f"/api/tables/{code}")["words"] == words
+
+
 def test_score_sheet_follows_the_record(finished: tuple[str, str]) -> None:
     base, code = finished
     sheet = get(base, f"/api/tables/{code}/sheet")

@@ -59,6 +59,7 @@ from fivehundred.cards import (
     CardMask,
     JokerNames,
     card_symbol,
+    card_text,
     is_joker,
     iter_cards,
     parse_card,
@@ -134,6 +135,21 @@ def suit_label(suit: int) -> str:
 def card_label(card: Card, jokers: JokerNames = False) -> str:
     """``10♥``, ``A♠``, ``JK`` (the jokers keep their letters: ``JKR``, ``JKB``, ``JKW``)."""
     return card_symbol(card, jokers)
+
+
+def pack_words(rules: Rules) -> dict[str, dict[str, str]]:
+    """Every card of the rules' pack and every suit in the words people read, keyed by record
+    notation, for a page that draws cards from it (it says these words, it does not make its
+    own): ``cards`` (``10♥``, ``JKB``), ``names`` for a screen reader (``10 of hearts``,
+    ``black joker``), ``suits`` (``♠``) and ``suit_names`` (``spades``)."""
+    jokers = rules.joker_names
+    cards = list(iter_cards(rules.pack.cards))
+    return {
+        "cards": {card_text(c, jokers): card_label(c, jokers) for c in cards},
+        "names": {card_text(c, jokers): card_words(c, jokers) for c in cards},
+        "suits": dict(zip(SUIT_LETTERS, SUIT_SYMBOLS, strict=True)),
+        "suit_names": dict(zip(SUIT_LETTERS, SUIT_WORDS, strict=True)),
+    }
 
 
 def cards_label(

@@ -45,6 +45,7 @@ from fivehundred.learn.terminal import names, parse_typed, refusal
 from fivehundred.play import sort_key
 from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
+from fivehundred.web.views import card_words_of
 from fivehundred.words import side_names
 
 log = logging.getLogger("fivehundred.web.learn")
@@ -92,6 +93,7 @@ def position(
     two = rules.joker_names
     seat_names = names(state)
     out: dict[str, Any] = {"phase": state.phase, "to_move": None, "you": you}
+    out["words"] = card_words_of(rules)  # what the page says for each card
     if not state.is_over:
         out["to_move"] = state.to_move
         out["to_move_name"] = seat_names[state.to_move]

@@ -415,7 +415,9 @@ def create_app(
 
     @app.get("/api/tables/{code}")
     async def get_table(code: str) -> dict[str, Any]:
-        return (await table_or_404(code)).public_facts()
+        table = await table_or_404(code)
+        # (the words the page says for its cards: the table page's, not the lobby list's)
+        return {**table.public_facts(), "words": views.card_words_of(table.rules)}
 
     @app.post("/api/tables/{code}/seats/{seat}")
     async def take_seat(code: str, seat: int, body: SeatIn, request: Request) -> dict[str, Any]:

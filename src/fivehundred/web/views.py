@@ -34,6 +34,7 @@ from fivehundred.words import (
     dummy_name,
     error_text,
     hand_order,
+    pack_words,
     place_name,
     prompt,
     view_context,
@@ -205,6 +206,12 @@ def display_names(names: list[str]) -> list[str]:
     return [
         f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)
     ]
+
+
+@lru_cache(maxsize=64)
+def card_words_of(rules: Rules) -> dict[str, dict[str, str]]:
+    """:func:`fivehundred.words.pack_words` of ``rules``, worked out once per rules."""
+    return pack_words(rules)
 
 
 def table_names(rules: Rules, names: list[str]) -> list[str]:

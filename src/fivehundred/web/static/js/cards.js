@@ -3,8 +3,6 @@
 // "JKW", the French-Canadian white joker, ranks as the black one).
 
 export const SUITS = "SCDH";
-export const SUIT_SYMBOLS = { S: "♠", C: "♣", D: "♦", H: "♥" };
-export const SUIT_NAMES = { S: "spades", C: "clubs", D: "diamonds", H: "hearts" };
 export const RANKS = [
   "2",
   "3",
@@ -23,7 +21,6 @@ export const RANKS = [
   "K",
   "A",
 ];
-const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
 
 // Suit shapes on a 100×100 box.
 export const SUIT_PATHS = {
@@ -39,23 +36,29 @@ export function parseCard(text) {
   return { joker: false, rank: text.slice(0, -1), suit: text.slice(-1), text };
 }
 
+// The words the page says for cards and suits are the server's (fivehundred.words
+// pack_words: "10♥", "10 of hearts", "♠", "spades"): a page hands them over with setWords
+// once the server has sent them; until then a card is its record notation.
+let words = { cards: {}, names: {}, suits: {}, suit_names: {} };
+
+export function setWords(given) {
+  if (given) words = given;
+}
+
 export function cardName(text) {
-  const c = parseCard(text);
-  if (c.joker)
-    return c.text === "JKB"
-      ? "black joker"
-      : c.text === "JKW"
-        ? "white joker"
-        : c.text === "JKR"
-          ? "red joker"
-          : "joker";
-  return `${RANK_NAMES[c.rank] || c.rank} of ${SUIT_NAMES[c.suit]}`;
+  return words.names[text] || text;
 }
 
 export function cardSymbol(text) {
-  const c = parseCard(text);
-  if (c.joker) return c.text === "JKB" ? "Black joker" : c.text === "JKW" ? "White joker" : "Joker";
-  return c.rank + SUIT_SYMBOLS[c.suit];
+  return words.cards[text] || text;
+}
+
+export function suitSymbol(suit) {
+  return words.suits[suit] || suit;
+}
+
+export function suitName(suit) {
+  return words.suit_names[suit] || suit;
 }
 
 // Joker leads are "JK>S": the joker led as a spade.

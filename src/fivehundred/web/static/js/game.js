@@ -1,6 +1,6 @@
 // A finished (or running) game's page (/g/CODE): the score sheet hand by hand, each hand's
 // replay with every card shown, and its double-dummy analysis.
-import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
+import { cardElement, cardSymbol, playedCard, setWords, suitSymbol } from "./cards.js";
 import { applySettings, el, getJSON } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -139,7 +139,7 @@ function renderStep() {
         "div",
         { class: "played" },
         cardElement(card),
-        el("div", {}, seatName(seat), as ? ` (as ${SUIT_SYMBOLS[as]})` : ""),
+        el("div", {}, seatName(seat), as ? ` (as ${suitSymbol(as)})` : ""),
       );
     }),
   );
@@ -165,9 +165,9 @@ function describe(action) {
   if (action === "alone") return "goes alone";
   if (action.startsWith("call:")) return `calls ${cardSymbol(action.slice(5))}`;
   if (/^(JK[BW]:)?[SCDH]$/.test(action))
-    return `nominates the ${action.includes(":") ? "higher " : ""}joker as ${SUIT_SYMBOLS[action.slice(-1)]}`;
+    return `nominates the ${action.includes(":") ? "higher " : ""}joker as ${suitSymbol(action.slice(-1))}`;
   const { card, as } = playedCard(action);
-  return `${cardSymbol(card)}${as ? ` led as ${SUIT_SYMBOLS[as]}` : ""}`;
+  return `${cardSymbol(card)}${as ? ` led as ${suitSymbol(as)}` : ""}`;
 }
 
 async function loadHand(number) {
@@ -232,7 +232,7 @@ function renderAnalysis(a) {
           "tr",
           {},
           el("th", {}, "Strain"),
-          ["S", "C", "D", "H"].map((s) => el("th", {}, SUIT_SYMBOLS[s])),
+          ["S", "C", "D", "H"].map((s) => el("th", {}, suitSymbol(s))),
           el("th", {}, "NT"),
           el("th", {}, "Misère (tricks)"),
         ),
@@ -301,6 +301,7 @@ async function start() {
   });
   try {
     sheet = await getJSON(`/api/tables/${encodeURIComponent(code)}/sheet`);
+    setWords(sheet.words);
   } catch (error) {
     $("sheet").replaceChildren(el("p", { role: "alert" }, error.message));
     return;

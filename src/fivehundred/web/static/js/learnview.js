@@ -1,12 +1,12 @@
 // Drawing a position the server describes (the learn endpoints' "position"): the
 // contract and tricks, each seat's cards, the trick in progress and your hand as buttons.
 // No rules here: what may be played is the server's "legal" list.
-import { cardElement, cardSymbol, playedCard, SUIT_SYMBOLS } from "./cards.js";
+import { cardElement, cardSymbol, playedCard, setWords, suitSymbol } from "./cards.js";
 import { el } from "./net.js";
 
 export function cardText(action) {
   const p = playedCard(action);
-  return p.as ? `${cardSymbol(p.card)} as ${SUIT_SYMBOLS[p.as] || p.as}` : cardSymbol(p.card);
+  return p.as ? `${cardSymbol(p.card)} as ${suitSymbol(p.as) || p.as}` : cardSymbol(p.card);
 }
 
 function facts(pos) {
@@ -38,6 +38,7 @@ function facts(pos) {
 // `onCard(action)`: called with the card (or joker lead) tapped; every card of yours is a
 // button, the ones the server lists as legal drawn bright (a refused tap is the engine's).
 export function drawPosition(box, pos, onCard) {
+  setWords(pos.words);
   box.replaceChildren();
   box.append(facts(pos));
   const others = el("div", { class: "learn-seats" });

@@ -4,9 +4,10 @@ import {
   cardName,
   cardSymbol,
   playedCard,
+  setWords,
   suitIcon,
-  SUIT_SYMBOLS,
-  SUIT_NAMES,
+  suitSymbol,
+  suitName,
 } from "./cards.js";
 import { actionLabel, cardWords, isLegalCard, jokerLeadSuits, refusalReason } from "./rules.js";
 import { applySettings, el, getJSON, postJSON, TableSocket } from "./net.js";
@@ -312,11 +313,11 @@ function renderTrick() {
     const { card, as } = playedCard(action);
     const pos = seatPosition(seat, n, you === null ? 0 : you);
     const node = cardElement(card, {
-      label: `${seatName(seat)}: ${cardWords(card, view)}${as ? ` led as ${SUIT_NAMES[as]}` : ""}`,
+      label: `${seatName(seat)}: ${cardWords(card, view)}${as ? ` led as ${suitName(as)}` : ""}`,
     });
     node.style.setProperty("--dx", `${pos.dx * 60}px`);
     node.style.setProperty("--dy", `${pos.dy * 60}px`);
-    if (as) node.append(el("span", { class: "tag" }, `as ${SUIT_SYMBOLS[as]}`));
+    if (as) node.append(el("span", { class: "tag" }, `as ${suitSymbol(as)}`));
     if (!state.showLast && !seen.some(([s, a]) => s === seat && a === action))
       node.classList.add("arrive");
     box.append(
@@ -355,7 +356,7 @@ function renderContract() {
         item(
           "trump",
           "Trumps ",
-          el("span", { html: suitIcon(trump), role: "img", "aria-label": SUIT_NAMES[trump] }),
+          el("span", { html: suitIcon(trump), role: "img", "aria-label": suitName(trump) }),
         ),
       );
     if (!trump) {
@@ -367,7 +368,7 @@ function renderContract() {
           item(
             "joker",
             `${name} as `,
-            el("span", { html: suitIcon(suit), role: "img", "aria-label": SUIT_NAMES[suit] }),
+            el("span", { html: suitIcon(suit), role: "img", "aria-label": suitName(suit) }),
           ),
         );
       });
@@ -849,8 +850,8 @@ function renderControls() {
               el("button", {
                 type: "button",
                 "data-action": `${state.jokerChoice}>${s}`,
-                "aria-label": `lead the joker as ${SUIT_NAMES[s]}`,
-                html: `${suitIcon(s)} ${SUIT_NAMES[s]}`,
+                "aria-label": `lead the joker as ${suitName(s)}`,
+                html: `${suitIcon(s)} ${suitName(s)}`,
                 onclick: () => act(`${state.jokerChoice}>${s}`),
               }),
             ),
@@ -974,7 +975,7 @@ function bidBox(legal) {
           type: "button",
           "data-action": call,
           disabled: !legal.includes(call),
-          "aria-label": `${tricks} ${strain === "NT" ? "no trumps" : SUIT_NAMES[strain]}`,
+          "aria-label": `${tricks} ${strain === "NT" ? "no trumps" : suitName(strain)}`,
           html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`,
           onclick: () => act(call),
         });
@@ -1273,7 +1274,7 @@ function callWords(seat, call, label) {
 
 function playWords(seat, action, view) {
   const { card, as } = playedCard(action);
-  return `${seatName(seat)} plays the ${cardWords(card, view)}${as ? `, led as ${SUIT_NAMES[as]}` : ""}.`;
+  return `${seatName(seat)} plays the ${cardWords(card, view)}${as ? `, led as ${suitName(as)}` : ""}.`;
 }
 
 function announce(prev, view) {
@@ -1491,6 +1492,7 @@ async function start() {
     return;
   }
   state.info = info;
+  setWords(info.words);
   document.title = `Five Hundred — ${info.name}`;
   $("table-name").textContent = info.name;
   const token = localStorage.getItem(tokenKey);
