@@ -666,18 +666,12 @@ $("hand").addEventListener("keydown", (event) => {
   }
 });
 
-// Typing a card ("10h", "qs", "jk") or a bid ("6s", "7nt", "p" for pass) anywhere on the
-// page but in a text field: the card is chosen (played, or picked to discard), the bid made.
-const TYPED_RANKS = { a: "A", k: "K", q: "Q", j: "J" };
-function typedCard(text) {
-  const t = text.toLowerCase();
-  if (t === "jk") return ["JK", "JKR", "JKW"];
-  if (t === "jkb" || t === "bj") return ["JKB"];
-  if (t === "jkw" || t === "wj") return ["JKW"];
-  if (t === "jkr" || t === "rj") return ["JKR"];
-  const m = /^(10|1[1-3]|[2-9]|[akqj])([scdh])$/.exec(t);
-  if (!m) return [];
-  return [`${TYPED_RANKS[m[1]] || m[1]}${m[2].toUpperCase()}`];
+// Typing a card or a call as the game writes them (record notation in any case: "10h", "qs",
+// "jk", "jkb", "6s", "7nt", "pass", or "p" for pass) anywhere on the page but in a text
+// field: the card is chosen (played, or picked to discard), the call made. The text is
+// matched against the hand and the legal actions the server sent; nothing is parsed here.
+function typedMatch(text, options) {
+  return options.find((option) => option.toLowerCase() === text) || null;
 }
 
 document.addEventListener("keydown", (event) => {
@@ -700,9 +694,8 @@ document.addEventListener("keydown", (event) => {
   for (let len = Math.min(4, state.typed.length); len >= 1; len--) {
     const text = state.typed.slice(-len);
     if (view.phase === "auction" && myTurn()) {
-      const call =
-        text === "p" ? "pass" : /^(6|7|8|9|10)(s|c|d|h|nt)$/.test(text) ? text.toUpperCase() : null;
-      if (call && (view.legal || []).includes(call)) {
+      const call = typedMatch(text === "p" ? "pass" : text, view.legal || []);
+      if (call) {
         state.typed = "";
         event.preventDefault();
         act(call);
@@ -710,7 +703,7 @@ document.addEventListener("keydown", (event) => {
       }
       continue;
     }
-    const card = typedCard(text).find((c) => hand.includes(c));
+    const card = typedMatch(text, hand);
     if (card) {
       state.typed = "";
       event.preventDefault();
