@@ -212,13 +212,15 @@ def test_the_review_and_the_summary_speak_card_language() -> None:
     import random
 
     from fivehundred.actions import PASS
-    from fivehundred.tui import plain, render
+    from fivehundred.tui import render
+    from fivehundred.words import play_label
 
-    text = "trick 3, seat 1: JK>S cost 1 trick; JKB>H kept 4"
-    said = plain._joker_leads_in_words(text, True)
-    assert (
-        said == "trick 3, seat 1: JKR as ♠ cost 1 trick; JKB as ♥ kept 4"
-    )  # as the rules name them
+    # The review's joker leads (record notation in the analysis) as the rules name them.
+    assert [play_label(text, True) for text in ("JK>S", "JKB>H", "10H")] == [
+        "JKR as ♠",
+        "JKB as ♥",
+        "10♥",
+    ]
     assert [render.points_text(p) for p in (0, 40, -120)] == ["0", "+40", "-120"]
     # Seed 22: the others fail a 500 contract and this side scores nothing, written "0".
     session = Session.new(Settings(seed=22, speed=0, opponents="random", partner="random"))

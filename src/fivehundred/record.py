@@ -67,7 +67,7 @@ from fivehundred.game import (
     ordered_seats,
 )
 from fivehundred.rules import DEFAULT_RULES, Rules, rules_from_dict
-from fivehundred.words import card_language
+from fivehundred.words import card_label, card_language
 
 HAND_FORMAT = "fivehundred-hand/1"
 GAME_FORMAT = "fivehundred-game/1"
@@ -258,16 +258,13 @@ def parse_deal(
             if not pack.cards >> card & 1:
                 raise RecordError(
                     place,
-                    card_language(
-                        f"{mask_text(1 << card, two)[0]} is not in the {pack.name}-card pack"
-                    ),
+                    f"{card_label(card, two)} is not in the {pack.name}-card pack",
                     "R-PACK",
                 )
             if card in seen:
                 raise RecordError(
                     place,
-                    card_language(f"duplicate card {mask_text(1 << card, two)[0]}")
-                    + f" (also at {seen[card]})",
+                    f"duplicate card {card_label(card, two)} (also at {seen[card]})",
                     "R-PACK",
                 )
             seen[card] = place

@@ -137,6 +137,12 @@ def card_label(card: Card, jokers: JokerNames = False) -> str:
     return card_symbol(card, jokers)
 
 
+def play_label(text: str, jokers: JokerNames = False) -> str:
+    """A card played, written in record notation (``9S``, ``JK>S``), as people read it
+    (``9♠``, ``JK as ♠``)."""
+    return action_label(parse_play(text), jokers)
+
+
 def pack_words(rules: Rules) -> dict[str, dict[str, str]]:
     """Every card of the rules' pack and every suit in the words people read, keyed by record
     notation, for a page that draws cards from it (it says these words, it does not make its
@@ -374,10 +380,10 @@ def parse(
 
 
 # ------------------------------------------------------------------------------ refusals
-_CARD = re.compile(r"\b(?:[2-9]|1[0-3]|[JQKA])[SCDH]\b|\bJK\b|\bBJ\b|\bRJ\b")
+#: A card in record notation inside a text (not inside a quoted token, a word or a joker
+#: lead's suit): the one pattern that turns notation into symbols.
+_CARD = re.compile(r"(?<![\w'\"<>:])(?:1[0-3]|[2-9JQKA])[SCDH](?![\w'\"])|\bJK\b|\bBJ\b|\bRJ\b")
 _SEAT = re.compile(r"\b[Ss]eat (\d+)('s)?")
-_SUIT_NAMES = {"S": "spades", "C": "clubs", "D": "diamonds", "H": "hearts"}
-_RECORD_CARD = re.compile(r"(?<![\w'\"<>:])(10|11|12|13|[4-9JQKA])([SCDH])(?![\w'\"])")
 _RECORD_SUIT = re.compile(r"\b(follow|led as|lead as) ([SCDH])\b")
 
 
@@ -397,8 +403,8 @@ def card_language(reason: str) -> str:
     """A record's refusal as a person reads it: cards with suit symbols (``9S`` → ``9♠``),
     suits by name (``must follow H`` → ``must follow hearts``). Quoted tokens (the record's
     own text) and joker leads (``JK>S``) are left as written."""
-    reason = _RECORD_SUIT.sub(lambda m: f"{m[1]} {_SUIT_NAMES[m[2]]}", reason)
-    return _RECORD_CARD.sub(lambda m: m[1] + SUIT_SYMBOLS[SUIT_LETTERS.index(m[2])], reason)
+    reason = _RECORD_SUIT.sub(lambda m: f"{m[1]} {SUIT_WORDS['SCDH'.index(m[2])]}", reason)
+    return card_symbols(reason)
 
 
 def _refusal(error: IllegalActionError, jokers: JokerNames, trump: int) -> str | None:

@@ -40,12 +40,11 @@ from fivehundred.bots.simulate import (
 from fivehundred.cards import JOKERS_MASK, CardMask, JokerNames, iter_cards
 from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
 from fivehundred.learn.puzzles import made, puzzle_contract
-from fivehundred.messages import card_symbols
 from fivehundred.observation import Observation
 from fivehundred.solver import solve
 from fivehundred.solver.analyse import analyse_hand
 from fivehundred.text import call_text
-from fivehundred.words import seat_name
+from fivehundred.words import play_label, seat_name
 
 #: Sampled deals the search player solves for each call it is asked about in a review.
 REVIEW_PIMC = "pimc"
@@ -324,12 +323,10 @@ def _tricks(n: int) -> str:
 
 def item_text(item: dict[str, Any], two: JokerNames = False) -> str:
     """One costly choice in card language."""
-    from fivehundred.solver.analyse import _display
-
     where = f"hand {item['hand']}"
     if item["phase"] == "card":
-        card = _display(item["card"], two)
-        best = _display(item["best"], two)
+        card = play_label(item["card"], two)
+        best = play_label(item["best"], two)
         if item.get("misere"):
             then = f"with {best} the contractor ends with {_tricks(item['kept'])}"
         elif item.get("defending"):
@@ -340,8 +337,8 @@ def item_text(item: dict[str, Any], two: JokerNames = False) -> str:
         if item.get("changed"):
             text += " (the difference between making and failing the contract)"
         return text
-    made_cards = card_symbols(item["made"], two)
-    best_cards = card_symbols(item["best"], two)
+    made_cards = " ".join(play_label(card, two) for card in item["made"].split())
+    best_cards = " ".join(play_label(card, two) for card in item["best"].split())
     return (
         f"{where}, discard: throwing {made_cards} kept {_tricks(item['tricks'])} for the "
         f"contract double dummy; throwing {best_cards} keeps {item['best_tricks']}"

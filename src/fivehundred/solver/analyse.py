@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any
 
-from fivehundred.actions import JOKER_LEAD_BASE, action_text, parse_play
-from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS, JokerNames, card_symbol
+from fivehundred.actions import action_text, parse_call
+from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS
 from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import PLAY, GameState, HandState
 from fivehundred.play import make_context
@@ -29,6 +30,7 @@ from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.scoring import side_of_seats
 from fivehundred.solver import Position, card_values, solve, solve_position
 from fivehundred.solver.reference import contracting_seats
+from fivehundred.words import contract_label, play_label
 
 
 def start_of_play(state: HandState) -> HandState:
@@ -68,14 +70,6 @@ def strain_table(start: HandState) -> dict[str, int]:
     )
     table["misere"] = solve_position(pos)
     return table
-
-
-def _display(text: str, two_jokers: JokerNames) -> str:
-    """A played card in record notation, as shown to people (``9♠``; joker leads ``JK>S``)."""
-    action = parse_play(text)
-    if action >= JOKER_LEAD_BASE:
-        return text
-    return card_symbol(action, two_jokers)
 
 
 def analyse_hand(state: HandState) -> dict[str, Any]:
@@ -139,17 +133,25 @@ def _cost_text(n: int) -> str:
     return "a trick" if n == 1 else f"{n} tricks"
 
 
-def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
-    """Text form of :func:`analyse_hand`."""
-    if "note" in analysis:
-        contract = analysis.get("contract")
-        return f"{contract}: {analysis['note']}" if contract else analysis["note"]
+def format_analysis(
+    analysis: dict[str, Any], state: HandState, names: Sequence[str] | None = None
+) -> str:
+    """Text form of :func:`analyse_hand`, in the vocabulary's words (``7♥``, ``JK as ♠``);
+    ``names`` names the seats (``seat 2`` without)."""
     two = state.rules.joker_names
+
+    def name(seat: int) -> str:
+        return names[seat] if names is not None else f"seat {seat}"
+
+    contract = analysis.get("contract")
+    said = contract_label(parse_call(contract), two) if contract else None
+    if "note" in analysis:
+        return f"{said}: {analysis['note']}" if said else analysis["note"]
     side = analysis["side"]
-    who = f"seat {analysis['contractor']}" + (
-        f" (with seat {', '.join(str(s) for s in side[1:])})" if len(side) > 1 else ""
+    who = name(analysis["contractor"]) + (
+        f" (with {', '.join(name(s) for s in side[1:])})" if len(side) > 1 else ""
     )
-    lines = [f"Contract {analysis['contract']} by {who}."]
+    lines = [f"Contract {said} by {who}."]
     dd = analysis["double_dummy"]
     actual = analysis["actual"]
     lines.append(
@@ -167,10 +169,10 @@ def format_analysis(analysis: dict[str, Any], state: HandState) -> str:
     if analysis["mistakes"]:
         lines.append("Cards that cost tricks against best play:")
         for m in analysis["mistakes"]:
-            card = _display(m["card"], two)
-            best = _display(m["best"], two)
+            card = play_label(m["card"], two)
+            best = play_label(m["best"], two)
             lines.append(
-                f"  trick {m['trick']}, seat {m['seat']}: {card} cost "
+                f"  trick {m['trick']}, {name(m['seat'])}: {card} cost "
                 f"{_cost_text(m['cost'])}; {best} kept {m['kept']}"
             )
     else:

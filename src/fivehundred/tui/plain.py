@@ -25,7 +25,7 @@ from fivehundred.game import (
     HandState,
     controller_of,
 )
-from fivehundred.messages import card_symbols, error_text
+from fivehundred.messages import error_text
 from fivehundred.observation import SPECTATOR, Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import sides_count, sides_out, tricks_by_side
@@ -392,20 +392,6 @@ def history_lines(
     return lines
 
 
-def _joker_leads_in_words(text: str, jokers: JokerNames) -> str:
-    """The review's joker leads (record notation, ``JK>S``) as the vocabulary says them
-    (``JK as ♠``)."""
-    lines = []
-    for line in text.split("\n"):
-        said = line.split(" ")
-        for index, word in enumerate(said):
-            if ">" in word:
-                with contextlib.suppress(ActionParseError, CardParseError):
-                    said[index] = action_label(parse(word, jokers=jokers), jokers)
-        lines.append(" ".join(said))
-    return "\n".join(lines)
-
-
 def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     """The double-dummy review of a hand (the last one played by default), as
     ``fivehundred analyse`` prints it."""
@@ -418,14 +404,10 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
     except ImportError as error:
         return [f"The review needs the solver: {error}"]
     try:
-        text = format_analysis(analyse_hand(hand), hand)
+        names = render.seat_names(session.rules)
+        text = format_analysis(analyse_hand(hand), hand, names).replace("NT ", "NT  ")
     except (FiveHundredError, ValueError) as error:
         return [f"Not available: {error}"]
-    names = render.seat_names(session.rules)
-    for seat in range(len(names) - 1, -1, -1):
-        text = text.replace(f"seat {seat}", names[seat])
-    text = _joker_leads_in_words(text, session.rules.joker_names)
-    text = card_symbols(text, session.rules.joker_names).replace("NT ", "NT  ")
     return [
         "Double-dummy review of the last hand (every hand visible, best play by all):",
         *text.splitlines(),
