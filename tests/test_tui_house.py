@@ -57,6 +57,7 @@ from fivehundred.tui.app import FiveHundredApp, OptionsScreen, TextScreen
 from fivehundred.tui.plain import PlainGame
 from fivehundred.tui.session import HUMAN, Session, Settings
 from fivehundred.tui.widgets import CardWidget, HandRow
+from fivehundred.words import card_label
 
 SMALL = (80, 24)
 #: A house call or decision shown as its action number (``bids 179``) instead of words.
@@ -449,7 +450,8 @@ async def test_the_person_passes_a_card_to_a_partner_who_calls_slam() -> None:
     app = FiveHundredApp(session, options_at_start=False)
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
-        assert "pass them one card" in widget_text(app.query_one("#prompt"))
+        # the vocabulary's prompt, the same words as the line mode's
+        assert "pass them a card" in widget_text(app.query_one("#prompt"))
         cards = list(app.query_one("#hand", HandRow).query(CardWidget))
         check_on_screen(app, list(cards))
         assert all(card.reason is None for card in cards)
@@ -490,7 +492,9 @@ async def test_the_defender_takes_a_face_up_card_and_discards() -> None:
         assert session.hand.phase == TABLE_DISCARD
         taken = session.hand.table_card
         assert face_up >> taken & 1 and session.hand.hands[HUMAN] >> taken & 1
-        assert "You took" in widget_text(app.query_one("#prompt"))
+        prompt = " ".join(widget_text(app.query_one("#prompt")).split())
+        label = card_label(taken, session.rules.joker_names)
+        assert f"Discard a card for the one you took ({label})" in prompt
         await pilot.press("enter")  # a card of the hand
         await pilot.pause()
         assert session.hand.table_discard >= 0 and session.hand.phase in (PLAY, "nominate")

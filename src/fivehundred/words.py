@@ -299,7 +299,7 @@ PHASE_PROMPTS: dict[str, str] = {
     "nominate": "Name the joker's suit, or leave it free",
     "call": "Call a card: its holder is your partner for this hand (or go alone)",
     "play": "Your card",
-    "slam": "Call slam (all ten tricks), or not",
+    "slam": "Call slam (all ten tricks: your partner passes you a card and sits out), or not",
     "slam_pass": "Your partner calls slam: pass them a card",
     "table_kitty": "Move a face-up card to the kitty",
     "table_take": "Take a face-up card",
@@ -308,15 +308,40 @@ PHASE_PROMPTS: dict[str, str] = {
 }
 
 
-def prompt(phase: str, *, discards: int = 0, following: bool | None = None) -> str:
+def prompt(
+    phase: str,
+    *,
+    discards: int = 0,
+    following: bool | None = None,
+    drawn: str = "",
+    taken: str = "",
+) -> str:
     """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise.
     ``discards`` (cards still to discard) and ``following`` (whether a trick is under
-    way) make the discard and the play more precise: ``Discard 3 cards``, ``Your lead``."""
+    way) make the discard and the play more precise: ``Discard 3 cards``, ``Your lead``;
+    ``drawn`` (draw_pack) and ``taken`` (open_eight) name the card in question."""
     if phase == "discard" and discards > 1:
         return f"Discard {discards} cards"
     if phase == "play" and following is not None:
         return "Your turn: follow" if following else "Your lead"
+    if phase == "draw" and drawn:
+        return f"You drew {drawn}: keep it (and throw the next) or throw it (and keep the next)"
+    if phase == "table_discard" and taken:
+        return f"{PHASE_PROMPTS[phase]} ({taken})"
     return PHASE_PROMPTS.get(phase, "Your move")
+
+
+def observation_prompt(observation: Observation) -> str:
+    """:func:`prompt` for what ``observation``'s seat decides now."""
+    jokers = observation.rules.joker_names
+    taken = observation.table_take[0]
+    return prompt(
+        observation.phase,
+        discards=observation.discards_left,
+        following=bool(observation.trick) if observation.phase == "play" else None,
+        drawn=card_label(observation.drawn, jokers) if observation.drawn >= 0 else "",
+        taken=card_label(taken, jokers) if taken >= 0 else "",
+    )
 
 
 # ------------------------------------------------------------------------------ parsing

@@ -90,7 +90,14 @@ from fivehundred.tui.widgets import (
     plural,
     sheet_renderable,
 )
-from fivehundred.words import action_label, card_label, hand_order, view_context
+from fivehundred.words import (
+    action_label,
+    card_label,
+    hand_order,
+    observation_prompt,
+    prompt,
+    view_context,
+)
 
 #: Short labels of the bid box's calls that are words (the tooltip has the whole name).
 BID_BOX_LABELS = {
@@ -857,7 +864,7 @@ class FiveHundredApp(App[int]):
             elif phase == NOMINATE:
                 text.append("Name the joker's suit for this no-trump hand (or none): ← → Enter.")
             elif phase == CALL:
-                text.append("Call a card: its holder is your partner (or go alone): arrows, Enter.")
+                text.append(f"{prompt(CALL)}: arrows, Enter.")
             elif phase in HOUSE_PROMPTS:
                 text.append(house_prompt(session))
             elif self.choosing_joker_lead is not None:
@@ -1346,25 +1353,22 @@ class FiveHundredApp(App[int]):
 HOUSE_PROMPTS = (SLAM_CALL, SLAM_PASS, TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD, DRAW)
 
 
+#: How each house rule's phase is answered in the full-screen game (keys).
+_HOUSE_KEYS = {
+    SLAM_CALL: "",
+    SLAM_PASS: " (← → Enter)",
+    TABLE_KITTY: ": ← → Enter above",
+    TABLE_TAKE: ": ← → Enter above",
+    TABLE_DISCARD: " (← → Enter)",
+    DRAW: "",
+}
+
+
 def house_prompt(session: Session) -> str:
-    """What the person decides in a phase of the house rules (slam, open_eight, draw_pack)."""
+    """What the person decides in a phase of the house rules (slam, open_eight, draw_pack):
+    the vocabulary's prompt and the keys that answer it."""
     obs = session.observation()
-    two = session.rules.joker_names
-    phase = obs.phase
-    if phase == SLAM_CALL:
-        return "Call slam (all ten tricks; your partner passes you a card and sits out) or not."
-    if phase == SLAM_PASS:
-        return "Your partner calls slam: pass them one card of your hand (← → Enter)."
-    if phase == TABLE_KITTY:
-        return "Move one of the face-up cards to the kitty: ← → Enter above."
-    if phase == TABLE_TAKE:
-        return "Take one of the face-up cards into your hand: ← → Enter above."
-    if phase == TABLE_DISCARD:
-        card = obs.table_take[0]
-        taken = card_label(card, two) if card >= 0 else "a card"
-        return f"You took {taken}: discard one card of your hand (← → Enter)."
-    drawn = card_label(obs.drawn, two) if obs.drawn >= 0 else "a card"
-    return f"You drew {drawn}: keep it (and throw the next) or throw it (and keep the next)."
+    return f"{observation_prompt(obs)}{_HOUSE_KEYS.get(obs.phase, '')}."
 
 
 def _joker_leads(card: Card, legal: Iterable[Action]) -> list[Action]:

@@ -33,8 +33,7 @@ from fivehundred.table import Move
 from fivehundred.text import wrapped
 from fivehundred.tui import render
 from fivehundred.tui.session import EVERY_ACTION, HUMAN, Session
-from fivehundred.words import action_label, card_label, parse
-from fivehundred.words import prompt as phase_prompt
+from fivehundred.words import action_label, observation_prompt, parse
 
 HELP = """Commands:
   a bid or pass     7H  6NT  misere  open_misere  pass
@@ -120,13 +119,8 @@ class PlainGame:
             legal = " ".join(action_text(a, two) for a in obs.legal)
             if obs.phase == DISCARD:
                 prompt = f"Discard a card ({obs.discards_left} to go)"
-            elif obs.phase == DRAW and obs.drawn >= 0:
-                prompt = (
-                    f"You drew {card_label(obs.drawn, two)}: keep it (and throw "
-                    "the next) or throw it (and keep the next)"
-                )
             else:
-                prompt = phase_prompt(obs.phase)
+                prompt = observation_prompt(obs)
             self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()

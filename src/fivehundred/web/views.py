@@ -34,9 +34,9 @@ from fivehundred.words import (
     dummy_name,
     error_text,
     hand_order,
+    observation_prompt,
     pack_words,
     place_name,
-    prompt,
     view_context,
 )
 
@@ -230,11 +230,7 @@ def prompt_text(observation: Observation) -> str | None:
     is not its turn."""
     if not observation.legal:
         return None
-    return prompt(
-        observation.phase,
-        discards=observation.hand.bit_count() - 10 if observation.phase == "discard" else 0,
-        following=bool(observation.trick) if observation.phase == "play" else None,
-    )
+    return observation_prompt(observation)
 
 
 def refusals(table: Table, observation: Observation) -> dict[str, str]:

@@ -727,17 +727,6 @@ $("felt").addEventListener("drop", (event) => {
 });
 
 // ------------------------------------------------------------------ the controls for the phase
-// What a person decides in the phases of the house rules (R-HOUSE).
-const HOUSE_PROMPTS = {
-  slam: () => "Call slam (all ten tricks: your partner passes you a card and sits out), or not:",
-  slam_pass: () => "Your partner calls slam: pass them one card of your hand.",
-  table_kitty: () => "Move one of the face-up cards to the kitty:",
-  table_take: () => "Take one of the face-up cards into your hand:",
-  table_discard: () => "Discard one card of your hand.",
-  draw: (view) =>
-    `You drew ${view.drawn ? cardSymbol(view.drawn) : "a card"}: keep it (and throw the next) or throw it (and keep the next).`,
-};
-
 const WIDE = window.matchMedia("(min-width: 901px)");
 WIDE.addEventListener("change", () => render());
 
@@ -807,7 +796,7 @@ function renderControls() {
     } else prompt = `${seatName(view.to_move)} nominates the joker.`;
   } else if (view.phase === "call") {
     if (turn) {
-      prompt = "Call a card: its holder is your partner for this hand.";
+      prompt = `${view.prompt}.`;
       const grid = el("div", { class: "call-grid", role: "group", "aria-label": "call a card" });
       for (const a of view.legal) {
         if (a === "alone") continue;
@@ -866,9 +855,7 @@ function renderControls() {
   } else if (view.phase === "done") {
     prompt = view.table.finished ? "The game is over." : "The hand is over.";
   } else if (turn) {
-    prompt = HOUSE_PROMPTS[view.phase]
-      ? HOUSE_PROMPTS[view.phase](view)
-      : `${view.prompt || "Your move"}:`;
+    prompt = `${view.prompt || "Your move"}:`; // (the server's words, the house rules' too)
   } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to move.`;
   // Whatever else is legal now and has no control above (the house rules: slam, a claim,
   // the face-up cards to take, keep or throw a drawn card): a button each.
