@@ -63,6 +63,7 @@ def test_the_pages_say_the_servers_words_for_cards_and_seats(finished: tuple[str
     sheet = get(base, f"/api/tables/{code}/sheet")
     assert sheet["players"] == ["heuristic"] * 4
     assert sheet["names"] == ["heuristic 1", "heuristic 2", "heuristic 3", "heuristic 4"]
+    assert sheet["side_names"] == ["heuristic 1 & heuristic 3", "heuristic 2 & heuristic 4"]
     words = sheet["words"]
     assert len(words["cards"]) == len(words["names"]) == 43
     assert words["cards"]["10H"] == "10♥" and words["names"]["10H"] == "10 of hearts"

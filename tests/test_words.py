@@ -173,3 +173,17 @@ def test_refusals_are_said_from_their_data_not_their_message() -> None:
     assert error_text(IllegalActionError("the auction is over", "R-BID")) == (
         "The auction is over (R-BID)"
     )
+
+
+def test_sides_are_named_by_their_players_in_every_interface() -> None:
+    """One way to name a side by its players (words.sides_named), read by the pad, the
+    terminal, the web's table and sheet."""
+    from fivehundred.words import sides_named
+
+    people = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+    assert sides_named(make_rules("australian"), people[:4]) == ["Ann & Cat", "Bob & Dan"]
+    assert sides_named(make_rules("three_handed"), people[:3]) == ["Ann", "Bob", "Cat"]
+    six = make_rules("six_handed", {"teams_of_two": True})
+    assert sides_named(six, people) == ["Ann & Dan", "Bob & Eve", "Cat & Fay"]
+    # two players, two dummies: the dummies' seats are no side's name
+    assert sides_named(make_rules("two_handed"), ["Ann", "Bob", "x", "y"]) == ["Ann", "Bob"]

@@ -117,6 +117,23 @@ def dummy_name(owner: str) -> str:
     return f"{owner}'s dummy"
 
 
+def side_label(names: Iterable[str]) -> str:
+    """A side named by its players: ``Ann & Bob``, ``You & North``."""
+    return " & ".join(names)
+
+
+def sides_named(rules: Rules, names: Sequence[str]) -> list[str]:
+    """Each side of ``rules`` named by its players' ``names`` (one a seat; the seats that
+    are no player's are left out): ``["Ann & Cat", "Bob & Dan"]``."""
+    from fivehundred.scoring import side_of_seats
+
+    sides = side_of_seats(rules)
+    return [
+        side_label(names[seat] for seat in range(rules.players) if sides[seat] == side)
+        for side in range(max(sides) + 1)
+    ]
+
+
 def side_names(seats: int = 4, sides: Sequence[int] | None = None) -> list[str]:
     """A name for each side: its seats' names joined (``South–North``, ``West–East``)."""
     sides = sides if sides is not None else tuple(seat % 2 for seat in range(seats))

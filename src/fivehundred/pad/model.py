@@ -288,12 +288,8 @@ def check_pad(pad: Any) -> Rules:
 
 
 def side_names(pad: Mapping[str, Any], rules: Rules) -> list[str]:
-    """Each side's name: its players joined with ``&``."""
-    sides = side_of_seats(rules)
-    names: list[list[str]] = [[] for _ in range(max(sides) + 1)]
-    for seat, name in enumerate(pad["players"]):
-        names[sides[seat]].append(str(name))
-    return [" & ".join(group) for group in names]
+    """Each side's name: its players joined with ``&`` (:func:`fivehundred.words.sides_named`)."""
+    return words.sides_named(rules, [str(name) for name in pad["players"]])
 
 
 def defending_sides(rules: Rules, contractor: int, partner: int | None) -> list[int]:

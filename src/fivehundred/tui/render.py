@@ -29,6 +29,7 @@ from fivehundred.words import (
     dummy_name,
     hand_order,
     place_name,
+    side_label,
     suit_label,
     view_context,
 )
@@ -86,7 +87,7 @@ def side_name(rules: Rules, side: int) -> str:
         "You" if seat == 0 else seat_initials(rules, seat) if short else seat_name(rules, seat)
         for seat in seats
     ]
-    return " & ".join(names)
+    return side_label(names)
 
 
 def side_short(rules: Rules, side: int) -> str:

@@ -44,6 +44,7 @@ from sqlalchemy.engine import Connection
 from fivehundred.web import store as store_module
 from fivehundred.web.guard import Buckets, shown
 from fivehundred.web.players import STAND_IN_BY, stood_in
+from fivehundred.words import side_label
 
 log = logging.getLogger("fivehundred.web.accounts")
 
@@ -466,7 +467,7 @@ class AccountStore:
         ids = [int(i) for i in key[2:].split(",")]
         if any(i not in names for i in ids):
             return None
-        return " & ".join(names[i] for i in ids)
+        return side_label(names[i] for i in ids)
 
     def leaderboard(self, preset: str, pairs: bool, limit: int) -> list[dict[str, Any]]:
         with self.engine.connect() as db:

@@ -29,7 +29,7 @@ from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
-from fivehundred.web.views import card_words_of, table_names
+from fivehundred.web.views import card_words_of, side_names_of, table_names
 from fivehundred.words import (
     SUIT_WORDS,
     action_label,
@@ -253,6 +253,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
         # every seat's name, as the table page says it (dummies and the like included)
         "names": table_names(game.rules, list(players)),
         "words": card_words_of(game.rules),
+        "side_names": side_names_of(game.rules, list(players)),
         "seats": game.rules.seats,
         "sides": [0] * game.sides,
         "side_of_seat": list(side_of_seats(game.rules)),

@@ -441,6 +441,7 @@ class LiveTable:
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
             "names": views.table_names(self.rules, self.player_names()),
+            "side_names": views.side_names_of(self.rules, self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
             "call_labels": list(views.allowed_call_labels(self.rules)),

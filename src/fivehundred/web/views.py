@@ -37,6 +37,7 @@ from fivehundred.words import (
     observation_prompt,
     pack_words,
     place_name,
+    sides_named,
     view_context,
 )
 
@@ -223,6 +224,11 @@ def table_names(rules: Rules, names: list[str]) -> list[str]:
         place = place_name(rules, seat)
         shown.append(place or dummy_name(shown[controller_of(rules, seat)]))
     return shown
+
+
+def side_names_of(rules: Rules, names: list[str]) -> list[str]:
+    """Each side named by its players as the table names them (``Ann & medium 2``)."""
+    return sides_named(rules, display_names(names))
 
 
 def prompt_text(observation: Observation) -> str | None:

@@ -19,20 +19,8 @@ function seatName(seat) {
 }
 
 function sideNames() {
-  const count = sheet.sides.length;
-  const names = [];
-  for (let side = 0; side < count; side++) {
-    const seats = [];
-    for (let seat = 0; seat < sheet.seats; seat++) {
-      if (sideOf(seat) === side && seat < sheet.players.length) seats.push(seatName(seat));
-    }
-    names.push(seats.join(" & ") || `Side ${side + 1}`);
-  }
-  return names;
-}
-
-function sideOf(seat) {
-  return sheet.side_of_seat[seat]; // (from the server)
+  // (each side named by its players, as the server says it)
+  return sheet.sides.map((_, side) => (sheet.side_names || [])[side] || `Side ${side + 1}`);
 }
 
 function renderSheet() {

@@ -101,13 +101,10 @@ function isMySeat(seat) {
   return seat === you || (seat >= players && seat % players === you && !outOfPlay());
 }
 
+// A side named by its players, as the server says it.
 function sideName(side) {
-  const view = state.view;
-  const seats = [];
-  view.sides.forEach((s, seat) => {
-    if (s === side && seat < view.players) seats.push(seatName(seat));
-  });
-  return seats.join(" & ") || `Side ${side + 1}`;
+  const names = (state.view.table && state.view.table.side_names) || [];
+  return names[side] || `Side ${side + 1}`;
 }
 
 function toast(text) {
