@@ -544,10 +544,10 @@ def test_demo_prints_the_result_for_people(capsys: pytest.CaptureFixture[str]) -
     tricks = next(line for line in out.splitlines() if line.startswith("Tricks won:"))
     counts = [int(n) for n in re.findall(r"(?:South|West|North|East) (\d+)", tricks)]
     assert len(counts) == 6 and sum(counts[:4]) == 10 == sum(counts[4:])
-    assert "South–North" in tricks and "West–East" in tricks
+    assert "South & North" in tricks and "West & East" in tricks
     assert re.search(
-        r"^(South|West|North|East)'s \S+ (made|failed): points South–North "
-        r"[+-]\d+, West–East [+-]\d+$",
+        r"^(South|West|North|East)'s \S+ (made|failed): points South & North "
+        r"[+-]\d+, West & East [+-]\d+$",
         out,
         re.M,
     ), out

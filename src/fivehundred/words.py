@@ -135,10 +135,11 @@ def sides_named(rules: Rules, names: Sequence[str]) -> list[str]:
 
 
 def side_names(seats: int = 4, sides: Sequence[int] | None = None) -> list[str]:
-    """A name for each side: its seats' names joined (``South–North``, ``West–East``)."""
+    """A name for each side by its seats' compass names (``South & North``, ``West &
+    East``), joined as a side of named players is (:func:`side_label`)."""
     sides = sides if sides is not None else tuple(seat % 2 for seat in range(seats))
     return [
-        "–".join(seat_name(s, seats) for s in range(seats) if sides[s] == side)
+        side_label(seat_name(s, seats) for s in range(seats) if sides[s] == side)
         for side in range(max(sides) + 1)
     ]
 

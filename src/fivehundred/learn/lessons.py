@@ -30,6 +30,7 @@ from fivehundred.learn.terminal import legal_words, names, parse_typed, position
 from fivehundred.rules import Rules, make_rules
 from fivehundred.scoring import apply_hand_to_scores, bid_value, game_winner, score_hand
 from fivehundred.text import call_text, play_text, result_lines
+from fivehundred.words import side_names
 
 YOU = 0
 
@@ -327,17 +328,17 @@ LESSONS: list[dict[str, Any]] = [
         ],
         "script": [
             {
-                "quiz": "South–North are at 480, bid 8♥ and take 9 tricks. What is their "
+                "quiz": "South & North are at 480, bid 8♥ and take 9 tricks. What is their "
                 "score now?",
                 "compute": ["score_after", 480, 0, "8H", 9],
             },
             {
-                "quiz": "West–East are at 480 and defend South's 7♠, taking 4 tricks. What is "
+                "quiz": "West & East are at 480 and defend South's 7♠, taking 4 tricks. What is "
                 "their score now?",
                 "compute": ["score_after", 480, 1, "7S", 6],
             },
             {
-                "quiz": "South–North are at -400 and fail 7♣, taking six tricks. What is their "
+                "quiz": "South & North are at -400 and fail 7♣, taking six tricks. What is their "
                 "score now?",
                 "compute": ["score_after", -400, 0, "7C", 6],
             },
@@ -588,7 +589,7 @@ def compute(spec: list[Any], rules: Rules) -> tuple[int, str]:
             note = " (the 490 rule: points won in defence stop at 490)"
         winner = game_winner(rules, after, hand)
         if winner is not None:
-            note += f"; the game is over: {('South–North', 'West–East')[winner]} win"
+            note += f"; the game is over: {side_names()[winner]} win"
             if min(after) <= -500:
                 note += " (the other side went out backwards)"
         return value, f"{before} {hand.points[side]:+d} = {value}{note}."
