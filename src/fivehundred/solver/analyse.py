@@ -30,7 +30,7 @@ from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.scoring import side_of_seats
 from fivehundred.solver import Position, card_values, solve, solve_position
 from fivehundred.solver.reference import contracting_seats
-from fivehundred.words import contract_label, play_label
+from fivehundred.words import contract_label, play_label, seat_name
 
 
 def start_of_play(state: HandState) -> HandState:
@@ -137,11 +137,11 @@ def format_analysis(
     analysis: dict[str, Any], state: HandState, names: Sequence[str] | None = None
 ) -> str:
     """Text form of :func:`analyse_hand`, in the vocabulary's words (``7♥``, ``JK as ♠``);
-    ``names`` names the seats (``seat 2`` without)."""
+    ``names`` names the seats (their compass names without: ``West``)."""
     two = state.rules.joker_names
 
     def name(seat: int) -> str:
-        return names[seat] if names is not None else f"seat {seat}"
+        return names[seat] if names is not None else seat_name(seat, state.rules.seats)
 
     contract = analysis.get("contract")
     said = contract_label(parse_call(contract), two) if contract else None
