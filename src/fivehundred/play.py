@@ -143,11 +143,3 @@ def trick_winner_index(cards: list[Card], led_suit: int, ctx: PlayContext) -> in
             best = p
             best_index = index
     return best_index
-
-
-def sort_key(card: Card, ctx: PlayContext | None) -> tuple[int, int]:
-    """Display order: by effective suit (trumps together, left bower among them), then power."""
-    if ctx is None:
-        return (card >> 4 if card < JOKER else 4, card)
-    suit = ctx.effective_suit[card]
-    return (suit if suit >= 0 else 4, ctx.power[card])

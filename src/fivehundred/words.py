@@ -75,7 +75,7 @@ from fivehundred.errors import (
     Refusal,
 )
 from fivehundred.phases import STOCK_SEAT, TABLE_SEAT
-from fivehundred.play import PlayContext, make_context, sort_key
+from fivehundred.play import PlayContext, make_context
 
 if TYPE_CHECKING:
     from fivehundred.observation import Observation
@@ -179,10 +179,9 @@ def pack_words(rules: Rules) -> dict[str, dict[str, str]]:
 def cards_label(
     cards: CardMask | Iterable[Card], ctx: PlayContext | None = None, jokers: JokerNames = False
 ) -> str:
-    """Cards with suit symbols in display order (by suit; trumps together, the left bower
-    among them, once the contract is known): ``4♠ J♠ 10♥ JK``."""
-    listed = iter_cards(cards) if isinstance(cards, int) else cards
-    return " ".join(card_label(c, jokers) for c in sorted(listed, key=lambda c: sort_key(c, ctx)))
+    """Cards with suit symbols in the one display order (:func:`hand_order`: by suit,
+    colours alternating, trumps first with the left bower, high to low): ``JK J♠ 4♠ 10♥``."""
+    return " ".join(card_label(c, jokers) for c in hand_order(cards, ctx))
 
 
 #: The suits in the one display order of a hand, colours alternating: the trump suit

@@ -35,18 +35,16 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.actions import BID_BASE, CLAIM, action_text, parse_play
-from fivehundred.cards import iter_cards
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.learn import puzzles as pz
 from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
 from fivehundred.learn.single import load_single
 from fivehundred.learn.terminal import names, parse_typed, refusal
-from fivehundred.play import sort_key
 from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
 from fivehundred.web.views import card_words_of
-from fivehundred.words import side_names
+from fivehundred.words import hand_order, side_names
 
 log = logging.getLogger("fivehundred.web.learn")
 router = APIRouter()
@@ -78,9 +76,7 @@ async def puzzles_page() -> FileResponse:
 # ----------------------------------------------------------------------------- positions
 def _card_list(state: HandState, mask: int) -> list[str]:
     two = state.rules.joker_names
-    return [
-        action_text(c, two) for c in sorted(iter_cards(mask), key=lambda c: sort_key(c, state.ctx))
-    ]
+    return [action_text(c, two) for c in hand_order(mask, state.ctx)]
 
 
 def position(
