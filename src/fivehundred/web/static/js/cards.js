@@ -2,26 +2,6 @@
 // Card text is record notation: "10H", "AS", "13D", "JK" (or "JKR"/"JKB" with two jokers;
 // "JKW", the French-Canadian white joker, ranks as the black one).
 
-export const SUITS = "SCDH";
-export const RANKS = [
-  "2",
-  "3",
-  "4",
-  "5",
-  "6",
-  "7",
-  "8",
-  "9",
-  "10",
-  "11",
-  "12",
-  "13",
-  "J",
-  "Q",
-  "K",
-  "A",
-];
-
 // Suit shapes on a 100×100 box.
 export const SUIT_PATHS = {
   H: "M50 92C22 68 2 50 2 29 2 13 14 3 28 3c10 0 18 6 22 15C54 9 62 3 72 3c14 0 26 10 26 26 0 21-20 39-48 63z",
