@@ -267,7 +267,7 @@ class Knowledge:
         dealt = [set(_bits(final.dealt[s])) for s in range(seats)]
         kitty = set(_bits(final.kitty_dealt))
         discards = set(_bits(final.discards))
-        trial = HandState(rules, final.dealer, final.dealt, final.kitty_dealt, final.dummy_deal)
+        trial = final.as_dealt()  # (the one rebuild from the deal: ralphing's bar kept)
         played: set[int] = set()
         completed_tricks = 0
         face_down: dict[int, dict[int, int]] = {}  # dummy seat -> {top card: card under it}
