@@ -45,8 +45,9 @@ def test_the_labels_of_the_legal_actions_are_the_vocabularys() -> None:
             }
             assert view["prompt"] == prompt(
                 view["phase"],
-                discards=len(view["hand"]) - 10 if view["phase"] == "discard" else 0,
+                discards=view["discards_left"],
                 following=bool(view["trick"]) if view["phase"] == "play" else None,
+                contract=view["contract_label"] if view["phase"] == "discard" else "",
             )
             table.apply(seat, rng.choice(legal))
 

@@ -187,3 +187,19 @@ def test_sides_are_named_by_their_players_in_every_interface() -> None:
     assert sides_named(six, people) == ["Ann & Dan", "Bob & Eve", "Cat & Fay"]
     # two players, two dummies: the dummies' seats are no side's name
     assert sides_named(make_rules("two_handed"), ["Ann", "Bob", "x", "y"]) == ["Ann", "Bob"]
+
+
+def test_the_table_says_who_decides_and_what_in_words() -> None:
+    """The prompts of the seat to move and the words while another decides: one place for
+    the terminal, the line mode and the page (which only adds its keys or punctuation)."""
+    from fivehundred.words import prompt, waiting
+
+    assert waiting("auction", "Ann") == "Ann to bid"
+    assert waiting("play", "Ann's dummy") == "Ann's dummy to play"
+    assert waiting("slam", "Bob") == "Bob to move"
+    assert prompt("discard", discards=3, contract="7♠") == (
+        "You won the auction with 7♠: discard 3 cards"
+    )
+    assert prompt("discard", discards=1) == "Discard a card"
+    assert prompt("play", following=True) == "Your turn: follow"
+    assert prompt("draw", drawn="7♥").startswith("You drew 7♥: keep it")

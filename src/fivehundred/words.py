@@ -332,11 +332,16 @@ def prompt(
     following: bool | None = None,
     drawn: str = "",
     taken: str = "",
+    contract: str = "",
 ) -> str:
     """The prompt for a phase (``Your bid``, ``Your card``…); ``Your move`` otherwise.
     ``discards`` (cards still to discard) and ``following`` (whether a trick is under
     way) make the discard and the play more precise: ``Discard 3 cards``, ``Your lead``;
-    ``drawn`` (draw_pack) and ``taken`` (open_eight) name the card in question."""
+    ``drawn`` (draw_pack) and ``taken`` (open_eight) name the card in question, and
+    ``contract`` the contract won when the kitty is taken."""
+    if phase == "discard" and contract:
+        cards = f"{discards} cards" if discards > 1 else "a card"
+        return f"You won the auction with {contract}: discard {cards}"
     if phase == "discard" and discards > 1:
         return f"Discard {discards} cards"
     if phase == "play" and following is not None:
@@ -358,7 +363,25 @@ def observation_prompt(observation: Observation) -> str:
         following=bool(observation.trick) if observation.phase == "play" else None,
         drawn=card_label(observation.drawn, jokers) if observation.drawn >= 0 else "",
         taken=card_label(taken, jokers) if taken >= 0 else "",
+        contract=contract_label(observation.contract, jokers)
+        if observation.phase == "discard" and observation.contract >= 0
+        else "",
     )
+
+
+#: What the table says while another seat decides (``{name}``: that seat's name).
+WAITING: dict[str, str] = {
+    "auction": "{name} to bid",
+    "discard": "{name} takes the kitty and discards",
+    "nominate": "{name} nominates the joker",
+    "call": "{name} calls a partner",
+    "play": "{name} to play",
+}
+
+
+def waiting(phase: str, name: str) -> str:
+    """What the table says while the seat called ``name`` decides in ``phase``."""
+    return WAITING.get(phase, "{name} to move").format(name=name)
 
 
 # ------------------------------------------------------------------------------ parsing

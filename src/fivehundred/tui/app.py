@@ -95,7 +95,6 @@ from fivehundred.words import (
     card_label,
     hand_order,
     observation_prompt,
-    prompt,
     view_context,
 )
 
@@ -853,18 +852,15 @@ class FiveHundredApp(App[int]):
         else:
             obs = session.observation()
             phase = obs.phase
+            said = observation_prompt(obs)  # the vocabulary's words; the keys are ours
             if phase == AUCTION:
-                text.append("Your bid: ← → ↑ ↓ and Enter in the bid box (only legal bids).")
+                text.append(f"{said}: ← → ↑ ↓ and Enter in the bid box (only legal bids).")
             elif phase == DISCARD:
-                left = obs.discards_left
-                text.append(
-                    f"You hold the kitty (marked +): mark {plural(left, 'card')} to "
-                    "discard (Enter), then press d."
-                )
+                text.append(f"{said} (the kitty's marked +): Enter marks a card, then press d.")
             elif phase == NOMINATE:
-                text.append("Name the joker's suit for this no-trump hand (or none): ← → Enter.")
+                text.append(f"{said}: ← → Enter.")
             elif phase == CALL:
-                text.append(f"{prompt(CALL)}: arrows, Enter.")
+                text.append(f"{said}: arrows, Enter.")
             elif phase in HOUSE_PROMPTS:
                 text.append(house_prompt(session))
             elif self.choosing_joker_lead is not None:
@@ -875,8 +871,7 @@ class FiveHundredApp(App[int]):
                     "← → and Enter."
                 )
             else:
-                led = "Your turn: follow suit if you can." if obs.trick else "Your lead."
-                text.append(f"{led} ← → and Enter, or click a card.")
+                text.append(f"{said}. ← → and Enter, or click a card.")
         return text
 
     def _show_controls(self, phase: str, two: JokerNames, fresh: bool) -> None:

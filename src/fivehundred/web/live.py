@@ -51,6 +51,7 @@ from fivehundred.web import views
 from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
+from fivehundred.words import waiting
 
 log = logging.getLogger("fivehundred.web")
 
@@ -424,6 +425,7 @@ class LiveTable:
         model = self.model
         game = model.game
         timer = self.options["turn_timer"]
+        names = views.table_names(self.rules, self.player_names())
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
@@ -440,7 +442,9 @@ class LiveTable:
             "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
-            "names": views.table_names(self.rules, self.player_names()),
+            "names": names,
+            # what the page says while the seat to move decides (not to that seat)
+            "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
             "side_names": views.side_names_of(self.rules, self.player_names()),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),

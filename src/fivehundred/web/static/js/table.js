@@ -727,6 +727,11 @@ $("felt").addEventListener("drop", (event) => {
 const WIDE = window.matchMedia("(min-width: 901px)");
 WIDE.addEventListener("change", () => render());
 
+// What the table says while another seat decides, as the server says it ("Ann to bid.").
+function waitingText(view) {
+  return view.table && view.table.waiting ? `${view.table.waiting}.` : "";
+}
+
 function renderControls() {
   const view = state.view;
   const box = $("controls");
@@ -736,15 +741,15 @@ function renderControls() {
   let prompt = "";
   if (view.phase === "auction") {
     if (turn) {
-      prompt = "Your bid:";
+      prompt = `${view.prompt}:`;
       // On a wide screen the bid box sits in the middle of the table, under the auction so
       // far; on a phone under the hand (the auction stays in the middle of the table).
       (WIDE.matches ? $("centre-bids") : box).append(bidBox(view.legal));
-    } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to bid.`;
+    } else prompt = waitingText(view);
   } else if (view.phase === "discard") {
     if (turn) {
-      const need = view.hand.length - 10;
-      prompt = `You won the auction with ${view.contract_label}: choose ${need} cards to discard (the kitty's cards are marked).`;
+      const need = view.discards_left; // (the server's count)
+      prompt = `${view.prompt} (the kitty's cards are marked).`;
       const chosen = [...state.selected].map(cardSymbol).join(" ");
       box.append(
         el(
@@ -769,10 +774,10 @@ function renderControls() {
         sendQueued();
       });
       box.append(confirm);
-    } else prompt = `${seatName(view.to_move)} takes the kitty and discards.`;
+    } else prompt = waitingText(view);
   } else if (view.phase === "nominate") {
     if (turn) {
-      prompt = "Nominate the joker's suit (it then belongs to that suit), or leave it free:";
+      prompt = `${view.prompt}:`;
       box.append(
         el(
           "div",
@@ -790,7 +795,7 @@ function renderControls() {
           }),
         ),
       );
-    } else prompt = `${seatName(view.to_move)} nominates the joker.`;
+    } else prompt = waitingText(view);
   } else if (view.phase === "call") {
     if (turn) {
       prompt = `${view.prompt}.`;
@@ -814,10 +819,10 @@ function renderControls() {
           "Go alone",
         ),
       );
-    } else prompt = `${seatName(view.to_move)} calls a partner.`;
+    } else prompt = waitingText(view);
   } else if (view.phase === "play") {
     if (turn) {
-      prompt = view.trick.length ? "Your turn: follow." : "Your lead.";
+      prompt = `${view.prompt}.`;
       if (state.jokerChoice) {
         const suits = jokerLeadSuits(view, state.jokerChoice);
         prompt = "Lead the joker as which suit?";
@@ -848,12 +853,12 @@ function renderControls() {
           ),
         );
       }
-    } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to play.`;
+    } else if (view.to_move >= 0) prompt = waitingText(view);
   } else if (view.phase === "done") {
     prompt = view.table.finished ? "The game is over." : "The hand is over.";
   } else if (turn) {
     prompt = `${view.prompt || "Your move"}:`; // (the server's words, the house rules' too)
-  } else if (view.to_move >= 0) prompt = `${seatName(view.to_move)} to move.`;
+  } else if (view.to_move >= 0) prompt = waitingText(view);
   // Whatever else is legal now and has no control above (the house rules: slam, a claim,
   // the face-up cards to take, keep or throw a drawn card): a button each.
   if (turn && !["auction", "nominate", "call", "discard"].includes(view.phase)) {
@@ -1295,15 +1300,7 @@ function announce(prev, view) {
     myTurn() &&
     !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)
   ) {
-    out.push(
-      view.phase === "auction"
-        ? "Your turn to bid."
-        : view.phase === "play"
-          ? view.trick.length
-            ? "Your turn to play."
-            : "Your lead."
-          : "Your turn.",
-    );
+    out.push(`${view.prompt || "Your turn"}.`); // (the server's words)
   }
   out.forEach(say);
 }
