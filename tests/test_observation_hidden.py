@@ -77,6 +77,8 @@ def cards_named(message: Any, rules: Rules, phase: str, key: str = "") -> set[in
                 found.add(card)
         return found
     if isinstance(message, str):
+        if key == "prompt":  # the contract won names a bid ("with 10♥"), not a card
+            message = re.sub(r"You won the auction with [^:]*:", "", message)
         return _cards_in_text(message, rules)
     if isinstance(message, dict):
         found = set()
