@@ -468,7 +468,7 @@ def card_language(reason: str) -> str:
     """A record's refusal as a person reads it: cards with suit symbols (``9S`` → ``9♠``),
     suits by name (``must follow H`` → ``must follow hearts``). Quoted tokens (the record's
     own text) and joker leads (``JK>S``) are left as written."""
-    reason = _RECORD_SUIT.sub(lambda m: f"{m[1]} {SUIT_WORDS['SCDH'.index(m[2])]}", reason)
+    reason = _RECORD_SUIT.sub(lambda m: f"{m[1]} {SUIT_WORDS[SUIT_LETTERS.index(m[2])]}", reason)
     return card_symbols(reason)
 
 

@@ -51,7 +51,7 @@ from fivehundred.web import views
 from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
 from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
-from fivehundred.words import waiting
+from fivehundred.words import sides_named, waiting
 
 log = logging.getLogger("fivehundred.web")
 
@@ -445,7 +445,7 @@ class LiveTable:
             "names": names,
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
-            "side_names": views.side_names_of(self.rules, self.player_names()),
+            "side_names": sides_named(self.rules, names),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
             "call_labels": list(views.allowed_call_labels(self.rules)),

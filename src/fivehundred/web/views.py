@@ -228,7 +228,7 @@ def table_names(rules: Rules, names: list[str]) -> list[str]:
 
 def side_names_of(rules: Rules, names: list[str]) -> list[str]:
     """Each side named by its players as the table names them (``Ann & medium 2``)."""
-    return sides_named(rules, display_names(names))
+    return sides_named(rules, table_names(rules, names))
 
 
 def prompt_text(observation: Observation) -> str | None:
