@@ -143,6 +143,7 @@ def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F8
         with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
             mine = view_until(ws, lambda m: bool(m["view"]["legal"]))
             assert mine["view"]["table"]["hints"] and mine["view"]["table"]["undo"]
+            assert not mine["view"]["table"]["can_undo"], "nothing of Ann's yet"
             ws.send_json({"type": "undo"})
             while (answer := ws.receive_json())["type"] != "error":
                 pass
@@ -155,8 +156,10 @@ def test_hint_and_undo_at_a_table_of_computers(db_url: str) -> None:  # noqa: F8
             later = view_until(
                 ws, lambda m: bool(m["view"]["legal"]) and m["version"] > mine["version"]
             )
+            assert later["view"]["table"]["can_undo"], "Ann's call can be taken back"
             ws.send_json({"type": "undo"})
             back = view_until(ws, lambda m: m["version"] == mine["version"])
+            assert not back["view"]["table"]["can_undo"]
             assert back["view"]["legal"] == mine["view"]["legal"]
             assert back["view"]["auction"] == mine["view"]["auction"]
             assert later["version"] > back["version"]

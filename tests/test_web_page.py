@@ -724,6 +724,10 @@ def test_every_player_count_plays_a_hand(
     page = p.page
     join(page, base + created["url"], "Ann", 0)
     assert page.eval_on_selector_all("#seats .seat", "e => e.length") == make_rules(preset).seats
+    # Ann's seats are drawn as hers: with two players, her dummy opposite too (the server
+    # says whose each seat is), the computer's dummy not.
+    mine = sorted(page.eval_on_selector_all("#seats .seat.mine", "e => e.map(s => s.dataset.seat)"))
+    assert mine == (["0", "2"] if preset == "two_handed" else ["0"]), mine
 
     # The misère calls show only where the preset allows them (greyed until legal).
     misere_calls = 0 if preset in ("two_handed", "five_handed") else 1
@@ -775,6 +779,10 @@ def test_two_players_play_the_house_games_by_clicking(
     p = open_page(DESKTOP)
     page = p.page
     join(page, base + created["url"], "Ann", 0)
+    # The stock and the face-up cards are nobody's: out of play, not Ann's.
+    for seat in (2, 3):
+        assert "out of play" in page.inner_text(f"#seats .seat[data-seat='{seat}']")
+    assert page.eval_on_selector_all("#seats .seat.mine", "e => e.length") == 1
     phases = set()
 
     def each(page: Any) -> None:

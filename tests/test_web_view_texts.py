@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from fivehundred.actions import MISERE, action_text, bid_action, parse_call
+from fivehundred.actions import MISERE, PASS, action_text, bid_action, parse_call
 from fivehundred.cards import WHITE_JOKER, card_text, parse_card
 from fivehundred.rules import make_rules
 from fivehundred.table import Table
@@ -82,6 +82,54 @@ def test_every_seat_is_named_by_the_server(
     names = views.table_names(rules, people)
     assert names == [*people, *extra]
     assert len(names) == rules.seats
+
+
+@pytest.mark.parametrize(
+    ("preset", "variants", "controllers"),
+    [
+        ("two_handed", {}, [0, 1, 0, 1]),
+        ("two_handed", {"open_eight": True}, [0, 1, None, None]),
+        ("two_handed", {"draw_pack": True}, [0, 1, None, None]),
+        ("three_handed", {"dead_hand": True}, [0, 1, 2, None]),
+        ("australian", {}, [0, 1, 2, 3]),
+    ],
+)
+def test_the_server_says_who_decides_for_every_seat(
+    preset: str, variants: dict[str, bool], controllers: list[int | None]
+) -> None:
+    """A two-handed dummy is its owner's (the player opposite), a stock or dead hand is
+    nobody's: the page reads it from the view's ``controllers``, not from seat numbers,
+    and the engine agrees (the dummy's moves are its owner's to make)."""
+    rules = make_rules(preset, variants)
+    assert list(views.seat_controllers(rules)) == controllers
+    if rules.dummies:
+        table = Table(rules, ["human"] * rules.players, 5)
+        rng = random.Random(5)
+        seen = set()
+        while not table.is_over and table.hand_number <= 1:
+            seat = table.seat_to_move
+            assert table.to_move == controllers[seat]
+            seen.add(seat)
+            table.apply(table.to_move, rng.choice(table.legal_actions()))
+        assert seen >= {2, 3}, "the dummies moved"
+
+
+def test_undo_is_offered_only_for_a_decision_of_the_hand_in_progress() -> None:
+    """``undo_open``: nothing before a seat's first decision; after it, yes; after the
+    hand is over (the next one not yet begun by this seat), no: the web table takes back
+    nothing of a finished hand."""
+    rules = make_rules("australian")
+    table = Table(rules, ["human"] * 4, 2)
+    first = table.to_move
+    assert not views.undo_open(table, first)
+    table.apply(first, PASS)
+    assert views.undo_open(table, first)
+    assert not views.undo_open(table, views.SPECTATOR)
+    while table.hand_number == 1:  # everyone passes: the hand is thrown in, the next dealt
+        assert not table.is_over
+        table.apply(table.to_move, PASS)
+    assert all(table.can_undo(seat) for seat in range(4)), "the engine could go back"
+    assert not any(views.undo_open(table, seat) for seat in range(4)), "the page may not"
 
 
 @pytest.mark.parametrize("preset", ["australian", "two_handed", "five_handed"])

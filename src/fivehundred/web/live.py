@@ -443,6 +443,7 @@ class LiveTable:
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
             "names": names,
+            "controllers": list(views.seat_controllers(self.rules)),
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
             "side_names": sides_named(self.rules, names),
@@ -460,6 +461,7 @@ class LiveTable:
         facts["undo"] = seat != views.SPECTATOR and all(
             s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
         )
+        facts["can_undo"] = facts["undo"] and views.undo_open(self.model, seat)
         view["table"] = facts
         return {
             "type": "view",

@@ -226,6 +226,27 @@ def table_names(rules: Rules, names: list[str]) -> list[str]:
     return shown
 
 
+@lru_cache(maxsize=64)
+def seat_controllers(rules: Rules) -> tuple[int | None, ...]:
+    """For every seat of the table, the player who decides for it (a two-handed dummy: the
+    player opposite, R-PLAYERS), or None for a seat that is nobody's (the stock, the dead
+    hand, the face-up cards): the page reads whose cards are whose from this, not from
+    the seat numbers."""
+    return tuple(
+        seat if seat < rules.players else controller_of(rules, seat) if rules.dummies else None
+        for seat in range(rules.seats)
+    )
+
+
+def undo_open(table: Table, seat: int) -> bool:
+    """Whether ``seat`` has a decision of the hand in progress to take back now (the web
+    table takes back nothing of a finished hand): the page offers Undo only then."""
+    if seat < 0 or table.game.is_over:
+        return False
+    point = table.undo_point(seat)
+    return point is not None and point[0] == len(table.game.finished_hands)
+
+
 def side_names_of(rules: Rules, names: list[str]) -> list[str]:
     """Each side named by its players as the table names them (``Ann & medium 2``)."""
     return sides_named(rules, table_names(rules, names))

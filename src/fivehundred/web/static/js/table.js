@@ -89,16 +89,17 @@ function displayNames(names) {
 
 // The cards out of play of the two- and three-player house games (open_eight, draw_pack,
 // dead_hand): their seats are nobody's; otherwise a seat past the players is a dummy.
-function outOfPlay() {
-  const variants = (state.info && state.info.rules && state.info.rules.variants) || {};
-  return Boolean(variants.open_eight || variants.draw_pack || variants.dead_hand);
+// The player who decides for a seat (a two-handed dummy: its owner), or null for a seat
+// that is nobody's (the stock, a dead hand): as the server says.
+function controllerOf(seat) {
+  const controllers = state.view.table.controllers || [];
+  const c = controllers[seat];
+  return c === undefined ? seat : c;
 }
 
 function isMySeat(seat) {
   const you = me();
-  if (you === null) return false;
-  const players = state.view.players;
-  return seat === you || (seat >= players && seat % players === you && !outOfPlay());
+  return you !== null && controllerOf(seat) === you;
 }
 
 // A side named by its players, as the server says it.
@@ -164,10 +165,8 @@ function renderSeats() {
   const infos = view.table.seats || [];
   for (let seat = 0; seat < n; seat++) {
     const pos = seatPosition(seat, n, you === null ? 0 : you);
-    const info =
-      seat >= view.players && outOfPlay()
-        ? { kind: "out" }
-        : infos[seat < view.players ? seat : seat % view.players] || {};
+    const controller = controllerOf(seat);
+    const info = controller === null ? { kind: "out" } : infos[controller] || {};
     const away = info.kind === "person" && !info.connected;
     const facts = [];
     if (scoresOnSeats(view) && seat < view.players && view.scores && view.scores.length)
@@ -894,7 +893,7 @@ function renderControls() {
         "Hint",
       ),
     );
-  if (me() !== null && allOthersComputers() && view.table.undo !== false && undoPossible()) {
+  if (me() !== null && view.table.can_undo) {
     box.append(
       el(
         "button",
@@ -907,32 +906,11 @@ function renderControls() {
   if (!turn || view.phase !== "play") $("reason").textContent = "";
 }
 
-// Undo takes back this seat's last decision of the hand in progress: shown only when there is
-// one (not before its first call, not after the hand or the game is over).
-function undoPossible() {
-  const view = state.view;
-  if (view.table.finished || view.table.hand_result || view.phase === "done") return false;
-  const you = me();
-  const calls = view.table.auction_seats || [];
-  return (
-    calls.includes(you) ||
-    (view.tricks || []).some((t) =>
-      t.some(([seat]) => seat === you || (seat >= view.players && seat % view.players === you)),
-    ) ||
-    (view.trick || []).some(([seat]) => seat === you)
-  );
-}
-
 function hasComputers() {
   const seats = state.view.table.seats || [];
   return state.view.table.hints !== undefined
     ? state.view.table.hints
     : seats.some((s) => s.kind === "computer");
-}
-
-function allOthersComputers() {
-  const seats = state.view.table.seats || [];
-  return seats.every((s) => s.seat === me() || s.kind === "computer");
 }
 
 // The bid box, compact enough to sit with the hand and the auction on a phone's screen: the
