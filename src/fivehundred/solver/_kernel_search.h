@@ -349,35 +349,58 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
     return n;
 }
 
-/* Tricks each side is sure of: the hand holding the highest card still out (a free joker,
- * else the top trump) and its unbroken run below it. */
+/* Tricks each side is sure of: a hand's power cards (free jokers, then trumps) above every
+ * power card of the other side each win the trick they fall to, in different tricks, and
+ * every card is played by the end; the hand with the most of them counts. *used: the
+ * counted cards of that hand (their ranks read down to the lowest: the cards above it are
+ * that side's), none when the other side holds no power (the shape says so). */
 KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint64_t out,
                        int64_t *sc, int64_t *sd, uint64_t *used)
 {
-    int64_t b = -1;
     *sc = 0;
     *sd = 0;
     *used = 0;
-    if (out & h[H_SUIT + 4])
-        b = 4;
-    else if (trump >= 0 && (out & h[H_SUIT + trump]))
-        b = trump;
-    if (b < 0)
+    const uint64_t jk = out & h[H_SUIT + 4];
+    const uint64_t tr = trump >= 0 ? out & h[H_SUIT + trump] : 0;
+    if ((jk | tr) == 0)
         return;
-    uint64_t so = out & h[H_SUIT + b];
-    uint64_t top = (uint64_t)1 << (63 - K(clz)(so));
-    int64_t owner = 0;
-    while ((h[owner] & top) == 0)
-        owner++;
-    uint64_t rest = so & ~h[owner];
-    uint64_t u = rest == 0 ? so : so & K(bits_above)(63 - K(clz)(rest));
-    int64_t k = K(popcount)(u);
-    /* a hand holding every card of the suit still out: the shape says so */
-    *used = rest == 0 ? 0 : u;
-    if (st[O_SIDE + owner] == 1)
-        *sc = k;
+    const int64_t P = st[S_P];
+    uint64_t side1 = 0;
+    for (int64_t i = 0; i < P; i++)
+        if (st[O_SIDE + i] == 1)
+            side1 |= h[i];
+    /* the side holding the highest power card is the only one with sure tricks */
+    const uint64_t top = jk ? (uint64_t)1 << (63 - K(clz)(jk))
+                            : (uint64_t)1 << (63 - K(clz)(tr));
+    const int64_t winner = (side1 & top) != 0;
+    const uint64_t theirs = winner ? out & ~side1 : side1;
+    uint64_t above;
+    int shape_only = 0;
+    if (theirs & jk) {
+        above = jk & K(bits_above)(63 - K(clz)(theirs & jk));
+    } else if (theirs & tr) {
+        above = jk | (tr & K(bits_above)(63 - K(clz)(theirs & tr)));
+    } else {
+        above = jk | tr;
+        shape_only = 1;
+    }
+    int64_t best = 0;
+    uint64_t best_cards = 0;
+    for (int64_t i = 0; i < P; i++) {
+        if ((st[O_SIDE + i] == 1) != winner)
+            continue;
+        uint64_t mine = h[i] & above;
+        int64_t k = K(popcount)(mine);
+        if (k > best) {
+            best = k;
+            best_cards = mine;
+        }
+    }
+    *used = shape_only ? 0 : best_cards;
+    if (winner)
+        *sc = best;
     else
-        *sd = k;
+        *sd = best;
 }
 
 /* Whether the player p on lead takes at least need tricks by quick tricks, when no other
