@@ -300,3 +300,19 @@ def test_a_program_that_starts_plays(capsys: pytest.CaptureFixture[str]) -> None
         == 0
     )
     assert json.loads(capsys.readouterr().out)
+
+
+def test_the_help_names_every_level_and_every_offered_player(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The arena's help offers what people are offered (the levels first), from the same
+    list as the terminal game and the lobby, and each name it offers makes a player."""
+    from fivehundred.bots import make_player, player_choices
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name in player_choices():
+        assert name in text
+        make_player(name, 1)
+    assert text.index("easy") < text.index("expert") < text.index("pimc:strong")

@@ -32,6 +32,7 @@ from fivehundred.arena.runner import (
     sides_count,
 )
 from fivehundred.arena.stats import Summary, summarize, wilson_interval
+from fivehundred.bots import player_choices
 from fivehundred.errors import FiveHundredError
 from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.record_cli import parse_variants
@@ -43,8 +44,9 @@ def _parser() -> _Parser:
     p.add_argument(
         "--team-a",
         required=True,
-        help="player: random, heuristic, pimc, pimc:N, "
-        "pimc:strong, pimc:postpone, or 'cmd:PROGRAM ARGS'",
+        help=f"player: a level or player offered to people ({', '.join(player_choices())}), "
+        "a setting for measuring (heuristic:v1, heuristic:v2, pimc:N, pimc:fast, pimc:strong, "
+        "pimc:postpone), or 'cmd:PROGRAM ARGS'",
     )
     p.add_argument("--team-b", required=True, help="player for the other side")
     size = p.add_mutually_exclusive_group()

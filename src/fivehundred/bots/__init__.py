@@ -61,8 +61,10 @@ def uses_solver(name: str) -> bool:
 
 
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A player by name (``random``, ``heuristic``, ``pimc``, ``pimc:N``, ``pimc:strong``,
-    or ``cmd:PROGRAM ARGS``). Raises ValueError for an unknown name."""
+    """A player by name: a level (``easy`` … ``expert``), ``random``, ``heuristic``,
+    ``pimc``, a setting for measuring (``heuristic:v1``, ``heuristic:v2``, ``pimc:N``,
+    ``pimc:fast``, ``pimc:strong``, ``pimc:postpone``), or ``cmd:PROGRAM ARGS``. Raises
+    ValueError for an unknown name."""
     if name.startswith("cmd:"):
         from fivehundred.bots.external import ExternalPlayer
 
