@@ -745,15 +745,15 @@ class LiveTable:
 
     async def _undo_seat(self, seat: int) -> None:
         async with self.lock:
-            model = Table(self.rules, self.players, self.seed, model_copy(self.model))
-            if not model.undo(seat):
+            # the decision the page offers to take back (a finished hand is not taken back)
+            if not views.undo_open(self.model, seat):
                 raise Refusal("nothing of yours to take back in this hand")
+            model = Table(self.rules, self.players, self.seed, model_copy(self.model))
+            model.undo(seat)
             # the log up to the undo point: replay until the rebuilt state matches
             keep = self._log_length_of(model)
-            if keep is None or len(model.game.finished_hands) != len(
-                self.model.game.finished_hands
-            ):
-                raise Refusal("a finished hand cannot be taken back")
+            if keep is None:
+                raise Refusal("the table's log does not reach back to that decision")
             code = self.code if self.hub.cluster is not None else None
             await self.hub.store.call(self.hub.store.store.truncate_actions, self.id, keep, code)
             del self.log[keep:]

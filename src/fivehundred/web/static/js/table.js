@@ -87,8 +87,6 @@ function displayNames(names) {
   );
 }
 
-// The cards out of play of the two- and three-player house games (open_eight, draw_pack,
-// dead_hand): their seats are nobody's; otherwise a seat past the players is a dummy.
 // The player who decides for a seat (a two-handed dummy: its owner), or null for a seat
 // that is nobody's (the stock, a dead hand): as the server says.
 function controllerOf(seat) {
