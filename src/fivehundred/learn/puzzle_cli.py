@@ -23,6 +23,7 @@ from fivehundred.learn.terminal import (
     legal_words,
     names,
     parse_typed,
+    played_lines,
     position_lines,
     read_line,
     refusal,
@@ -43,6 +44,11 @@ def _parser() -> OneLineParser:
     parser.add_argument("--theme", help="only puzzles of this theme (e.g. 'the duck')")
     parser.add_argument(
         "--difficulty", choices=["easy", "medium", "hard"], help="only puzzles of this grade"
+    )
+    parser.add_argument(
+        "--preset",
+        choices=list(pz.BEGINNER_PRESETS),
+        help="only puzzles of these rules (e.g. australian, the four-handed game)",
     )
     parser.add_argument(
         "--single",
@@ -77,6 +83,11 @@ def main(argv: list[str]) -> int:
     if args.verify:
         return _verify(args.verify)
     shipped = single.load_single() if args.single else pz.load_shipped()
+    if args.preset is not None and args.id is None:
+        shipped = [p for p in shipped if p["preset"] == args.preset]
+        if not shipped:
+            print(f"fivehundred puzzle: no puzzle of the preset {args.preset}", file=sys.stderr)
+            return 2
     if args.list:
         for p in shipped:
             grade = pz.GRADES[p["difficulty"]]
@@ -123,8 +134,9 @@ def choose(
     theme: str | None,
     grade: str | None,
 ) -> dict[str, Any] | str:
-    """The puzzle asked for, or the first not yet answered (easiest first); a string
-    says why there is none."""
+    """The puzzle asked for, or the first not yet answered in a newcomer's order (the
+    four-handed Australian game first, easiest first: :func:`puzzles.beginner_key`); a
+    string says why there is none."""
     if pid is not None:
         for p in shipped:
             if p["id"] == pid:
@@ -145,7 +157,7 @@ def choose(
         return pool[day % len(pool)]
     answers = stats.get("answers", {})
     fresh = [p for p in pool if p["id"] not in answers]
-    ordered = sorted(fresh or pool, key=lambda p: (p["difficulty"], p["id"]))
+    ordered = sorted(fresh or pool, key=pz.beginner_key)
     return ordered[0]
 
 
@@ -159,6 +171,10 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     grade = pz.GRADES[puzzle["difficulty"]]
     print(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
     hidden = puzzle.get("hidden", [])
+    played = played_lines(state)
+    if played:
+        print("Tricks played:")
+        print("\n".join(played))
     print("\n".join(position_lines(state, seat, hidden=hidden)))
     goal = "make" if puzzle["goal"] == "make" else "defeat"
     if hidden:
