@@ -374,7 +374,8 @@ LESSONS: list[dict[str, Any]] = [
         "id": "scoring",
         "title": "Scoring, the 490 rule, going out and going out backwards",
         "intro": [
-            "Made: the contract's value to the contracting side. Failed: the value is taken "
+            "Made: the contract's value to the contracting side (all ten tricks in a suit or "
+            "no trumps score at least 250: a slam). Failed: the value is taken "
             "off. Each trick the defenders take is worth 10 to them, made or not (but "
             "nothing in misère or open misère, by the Australian rules).",
             "The game is to 500. Points won as defenders cannot take a side to 500: they stop "
