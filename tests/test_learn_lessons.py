@@ -370,6 +370,12 @@ def test_terminal_words_stay_out_of_the_web_and_the_way_on() -> None:
             if isinstance(step, dict) and "ask" in step:
                 text = ask_text(step, "web")
                 assert "Type " not in text and "type " not in text and ">" not in text, text
+        for step in lesson.get("script", []):
+            if isinstance(step, dict) and step.get("try"):
+                # the refusals a step invites are typed: the terminal invites them; the
+                # web's bid box greys and its hand dims what may not be chosen
+                assert "try" in ask_text(step, "terminal").lower(), step["ask"]
+                assert "try" not in ask_text(step, "web").lower(), step["ask"]
     whole = LESSONS[-1]
     assert "'!'" in " ".join(intro_lines(whole, "terminal"))
     assert next_after(LESSONS[0]) == {

@@ -81,6 +81,11 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["JH"],
                 "ask": "Now lead the right bower, the J♥: the highest trump left.",
+                "how": {
+                    "terminal": "Try the J♣ first (type JC): you discarded it with the "
+                    "kitty, so the table refuses it. Then type JH.",
+                    "web": "Tap the J♥.",
+                },
                 "try": [["JC", "do not hold"]],
                 "hint": "With hearts trumps the J♥ is the right bower, second only to the joker.",
             },
@@ -122,7 +127,12 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["JC"],
                 "ask": "West led the A♠. Spades are trumps, so your J♣ (the left bower) is a "
-                "spade and you must play it. Try the A♣ first: the table refuses it.",
+                "spade and you must play it.",
+                "how": {
+                    "terminal": "Try the A♣ first (type AC): the table refuses it. Then type JC.",
+                    "web": "Your other cards are dimmed: you must follow with your only "
+                    "spade. Tap the J♣.",
+                },
                 "try": [["AC", "must follow"], ["AH", "must follow"]],
                 "hint": "Your only spade is the J♣, the left bower.",
                 "after": "You had to follow with the left bower, and it wins: the left bower "
@@ -176,8 +186,12 @@ LESSONS: list[dict[str, Any]] = [
             "pass",
             {
                 "you": ["pass", "8H", "9H", "10H", "8NT", "misere"],
-                "ask": "West bid 7NT; North and East passed. Your bid must be higher: try 7♥ "
-                "again and see the table refuse it, then bid 8♥ or pass.",
+                "ask": "West bid 7NT; North and East passed. Your bid must be higher than "
+                "7NT: bid 8♥, or pass.",
+                "how": {
+                    "terminal": "Try 7♥ again first (type 7H) and see the table refuse it.",
+                    "web": "7♥ is greyed out in the bid box now: it is not higher than 7NT.",
+                },
                 "try": [["7H", "not higher"]],
                 "hint": "8♥ outranks 7NT; 7♥ does not.",
             },
@@ -283,19 +297,23 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["AH", "KH"],
                 "ask": "West leads the 4♥. You hold hearts, so the joker may not go on this "
-                "trick: try it and see. Then win with the A♥.",
+                "trick: win it with the A♥.",
+                "how": {
+                    "terminal": "Try the joker first (type JK) and see the table refuse it.",
+                    "web": "The joker is dimmed: you must follow with a heart.",
+                },
                 "try": [["JK", "only when you have no"]],
                 "hint": "Follow suit with a heart; the joker is for a suit you cannot follow.",
             },
             {
                 "you": ["JK>D"],
-                "ask": "Lead the joker now. It needs a suit: try spades first (spades were "
-                "led this hand, and a joker led must name a suit not led yet), then lead it "
-                "as a diamond, the one suit not led so far.",
+                "ask": "Lead the joker now. A joker led needs a suit, one nobody has led yet "
+                "in this hand: spades, clubs and hearts have been led, so lead it as a "
+                "diamond.",
                 "how": {
                     "terminal": "Type JK alone first and see the table ask for its suit. "
-                    "Then try JK>S, then JK>D.",
-                    "web": "Tap the joker, then choose the suit it is led as.",
+                    "Then try JK>S (spades were led) and see the refusal, then JK>D.",
+                    "web": "Tap the joker, then choose diamonds as its suit.",
                 },
                 "try": [["JK", "which suit"], ["JK>S", "must not have been led"]],
                 "hint": "Only diamonds have not been led: lead the joker as a diamond.",
@@ -334,9 +352,13 @@ LESSONS: list[dict[str, Any]] = [
             "7S",
             {
                 "you": ["misere"],
-                "ask": "East bid 7♠. You hold only low cards (and the joker): bid misère. "
-                "Try 6NT first: it is lower than 7♠, so the table refuses it.",
-                "how": {"terminal": "Type 6NT, then misere.", "web": "Use the bid box."},
+                "ask": "East bid 7♠. You hold only low cards (and the joker): bid misère, "
+                "which ranks above every 7-level bid.",
+                "how": {
+                    "terminal": "Try 6NT first (type 6NT): it is lower than 7♠, so the table "
+                    "refuses it. Then type misere.",
+                    "web": "6NT is greyed out in the bid box: it is lower than 7♠. Choose misère.",
+                },
                 "try": [["6NT", "not higher"]],
                 "hint": "Bid misère: after a seven it may be bid.",
             },
