@@ -77,6 +77,8 @@ def test_every_lesson_plays_through_the_terminal(monkeypatch, capsys, data_dir, 
         assert "the table refuses: " in low and why.lower() in low, why
     progress = json.loads((data_dir / "learn-progress.json").read_text())
     assert progress["done"] == [lesson["id"]]
+    if number == len(LESSONS):  # the way on after the last lesson: a whole game
+        assert "That was the last lesson." in out and "fivehundred play" in out
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[entry["id"] for entry in LESSONS])
