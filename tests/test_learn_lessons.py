@@ -199,7 +199,7 @@ def test_the_learning_texts_name_the_french_canadian_white_joker() -> None:
     assert refusal(error, state).startswith("You do not hold JKW")
 
 
-# ---------------------------------------------------------------- issue 52: what lessons say
+# ---------------------------------------------------------------- what the lessons say
 def _walk(lesson: dict) -> Iterator[LessonRun]:  # type: ignore[type-arg]
     """The lesson gone through with right answers, yielding the run at each of the
     learner's steps (before it is answered)."""

@@ -283,7 +283,7 @@ def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestCli
         assert len(answer["line"]) == puzzle["tricks_left"], puzzle["id"]
 
 
-# ----------------------------------------------------------------------------- issue 52
+# ----------------------------------------------------------------------------- a newcomer
 def test_a_newcomer_starts_with_easy_australian_puzzles(client: TestClient) -> None:
     """No filter: the four-handed Australian puzzles first, easiest first (``start`` and
     ``order``); a filter by rules (``preset``); each series has easy ones."""
