@@ -99,6 +99,7 @@ def test_terminal_puzzle_right_answer(monkeypatch, capsys, data_dir) -> None:  #
     typed = f"?\n{_not_held(puzzle)}\n{puzzle['solution']}\n"
     status, out, err = _run(monkeypatch, capsys, ["puzzle", "--id", puzzle["id"]], typed)
     assert status == 0, err
+    out = " ".join(out.split())  # wrapped at 80 columns
     assert "Legal:" in out
     assert "You do not hold" in out
     assert "Right!" in out and puzzle["reason"] in out
@@ -114,6 +115,7 @@ def test_terminal_puzzle_wrong_answer_and_stats(monkeypatch, capsys, data_dir) -
     wrong = next(c for c in puzzle["values"] if c != puzzle["solution"])
     status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--id", puzzle["id"]], wrong + "\n")
     assert status == 0
+    out = " ".join(out.split())  # wrapped at 80 columns
     assert "Not this time" in out and puzzle["reason"] in out
     value = puzzle["values"][wrong]
     assert f"leaves the contracting side {value} trick" in out
@@ -230,7 +232,10 @@ def test_terminal_single_dummy_hides_the_defenders(monkeypatch, capsys, data_dir
     argv = ["puzzle", "--single", "--id", puzzle["id"]]
     status, out, _ = _run(monkeypatch, capsys, argv, tempting + "\n")
     assert status == 0
+    long = [line for line in out.splitlines() if len(line.split("): ")[-1]) > 80]
+    assert not long, long  # wrapped at 80 columns (what follows the prompt is typed)
     before = out.split("Your card")[0]
+    out = " ".join(out.split())
     assert before.count("hidden)") == 2
     # the cards already played are shown (the answer depends on them)
     state = pz.replay_puzzle(puzzle)

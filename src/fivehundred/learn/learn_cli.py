@@ -13,10 +13,9 @@ from typing import Any
 
 from fivehundred.learn import store
 from fivehundred.learn.lessons import AFTER_LAST, LESSONS, LessonRun, find_lesson, intro_lines
-from fivehundred.learn.terminal import read_line
+from fivehundred.learn.terminal import read_line, say
 from fivehundred.record import one_line
 from fivehundred.record_cli import OneLineParser
-from fivehundred.text import wrapped
 
 
 def main(argv: list[str]) -> int:
@@ -63,14 +62,6 @@ def main(argv: list[str]) -> int:
         if not store.save(store.LESSONS_FILE, progress):
             print("(the data directory cannot be written: progress is not kept)")
     return 0
-
-
-def say(text: str) -> None:
-    """Print ``text`` a line at a time, each wrapped at 80 columns between words (its
-    later lines keep the line's indent), as ``play --plain`` prints."""
-    for line in text.splitlines() or [""]:
-        indent = line[: len(line) - len(line.lstrip())]
-        print(wrapped(line, indent))
 
 
 def play(lesson: dict[str, Any]) -> bool:

@@ -27,6 +27,7 @@ from fivehundred.learn.terminal import (
     position_lines,
     read_line,
     refusal,
+    say,
 )
 from fivehundred.record import one_line
 from fivehundred.record_cli import OneLineParser
@@ -169,21 +170,21 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     seat = state.to_move
     seat_names = names(state)
     grade = pz.GRADES[puzzle["difficulty"]]
-    print(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
+    say(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
     hidden = puzzle.get("hidden", [])
     played = played_lines(state)
     if played:
-        print("Tricks played:")
-        print("\n".join(played))
-    print("\n".join(position_lines(state, seat, hidden=hidden)))
+        say("Tricks played:")
+        say("\n".join(played))
+    say("\n".join(position_lines(state, seat, hidden=hidden)))
     goal = "make" if puzzle["goal"] == "make" else "defeat"
     if hidden:
-        print(
+        say(
             f"You are {seat_names[seat]}: find the card that makes the contract however "
             "the defenders' cards lie."
         )
     else:
-        print(
+        say(
             f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
             "with every card in view."
         )
@@ -192,7 +193,7 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text in ("?", "help"):
-            print(f"Legal: {legal_words(state)}")
+            say(f"Legal: {legal_words(state)}")
             continue
         if not text:
             continue
@@ -201,29 +202,29 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
             trial = state.clone()
             trial.apply(action)
         except FiveHundredError as error:
-            print(refusal(error, state))
+            say(refusal(error, state))
             continue
         break
     solution = parse_play(puzzle["solution"])
     right = action == solution
     if right:
-        print(f"Right! {puzzle['reason']}")
+        say(f"Right! {puzzle['reason']}")
     elif hidden:
         wins = puzzle["wins"].get(pz_text(action, state), 0)
-        print(
+        say(
             f"Not this time: {play_text(action, two)} makes it in {wins} of the "
             f"{puzzle['layouts']} layouts. {puzzle['reason']}"
         )
     else:
         value = puzzle["values"].get(pz_text(action, state))
-        print(
+        say(
             f"Not this time: {play_text(action, two)} leaves the contracting side "
             f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}"
         )
     if hidden:
-        print("The cards were:")
-        print("\n".join(position_lines(state, seat)[2:]))
-    print("The solution played out:")
+        say("The cards were:")
+        say("\n".join(position_lines(state, seat)[2:]))
+    say("The solution played out:")
     current = state.clone()
     trick = [f"{seat_names[s]} {play_text(a, two)}" for s, a in current.current_trick()]
     for text in puzzle["line"]:
@@ -233,11 +234,11 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         trick.append(f"{seat_names[mover]} {play_text(act, two)}")
         if not current.trick_actions:
             winner = current.tricks[-1].winner
-            print(f"  {'  '.join(trick)}   won by {seat_names[winner]}")
+            say(f"  {'  '.join(trick)}   won by {seat_names[winner]}")
             trick = []
     team = [current.contractor, *current.partners]
     total = sum(current.tricks_won[s] for s in team)
-    print(f"The contracting side ends with {total} trick{'s' if total != 1 else ''}.")
+    say(f"The contracting side ends with {total} trick{'s' if total != 1 else ''}.")
     return right
 
 

@@ -24,7 +24,7 @@ from fivehundred.messages import error_text
 from fivehundred.play import PlayContext
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats, tricks_by_side
-from fivehundred.text import call_text, play_text
+from fivehundred.text import call_text, play_text, wrapped
 from fivehundred.words import (
     SUIT_WORDS,
     action_label,
@@ -48,6 +48,14 @@ def read_line(prompt: str) -> str | None:
         sys.stdout.write("\n")
         return None
     return line.strip()
+
+
+def say(text: str) -> None:
+    """Print ``text`` a line at a time, each wrapped at 80 columns between words (its
+    later lines keep the line's indent, two more), as ``play --plain`` prints."""
+    for line in text.splitlines() or [""]:
+        indent = line[: len(line) - len(line.lstrip())]
+        print(wrapped(line, indent + "  " if indent else indent))
 
 
 def typed_to_record(text: str) -> str:
