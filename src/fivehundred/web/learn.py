@@ -3,15 +3,18 @@ game, in the browser. The Python side is the learn package's own (puzzles,
 lessons, review); the pages draw what these endpoints say and keep no rules of their own.
 
 - ``GET /learn`` (the tutorial) and ``GET /learn/puzzles`` (the puzzles): the pages.
-- ``GET /api/learn/puzzles``: the shipped puzzles (filtered by theme, difficulty, series)
-  and the puzzle of the day; ``GET /api/learn/puzzles/{id}``: its position, every card in
+- ``GET /api/learn/puzzles``: the shipped puzzles (filtered by theme, difficulty, series,
+  preset) in a newcomer's order (``order``; ``start``: the four-handed Australian game's
+  easiest) and the puzzle of the day; ``GET /api/learn/puzzles/{id}``: its position, every card in
   view (the single-dummy series hides the defenders'); ``POST /api/learn/puzzles/{id}/answer``
   with ``{"card": "10H"}``: refused by the engine with its reason, or right or wrong with
   the one-line reason and the solution played out.
 - ``GET /api/learn/lessons``: the lessons; ``POST /api/learn/lessons/{id}`` with
   ``{"answers": [...], "text": "..."}``: the lesson replayed on the engine through the
   answers it accepted so far, then ``text`` answered (stateless: the browser keeps the
-  answers), with the position and what the table said.
+  answers), with the position and what the table said, the web's words (``intro``,
+  ``ask``: no terminal typing instructions), ``answer_kind``, ``legal_choices`` and
+  ``next`` (the next lesson, after the last a game).
 - ``GET /api/tables/{code}/review?seat=N``: the review of a finished game for one seat,
   computed in the analysis worker process (``{"status": "running"}`` until it is ready).
 
