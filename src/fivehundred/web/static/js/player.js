@@ -27,7 +27,9 @@ function stat(label, value) {
 }
 
 function chart(points) {
-  const w = 720,
+  // drawn at the width it is shown at (a phone's too), so its labels keep their size
+  const shownWidth = document.getElementById("chart")?.clientWidth || 720;
+  const w = Math.max(300, Math.min(720, shownWidth)),
     h = 240,
     pad = 36;
   const root = svg("svg", {
@@ -122,6 +124,13 @@ async function start() {
   applySettings();
   $("player-name").textContent = name;
   $("player-title").textContent = name;
+  // one page per person: their account's ratings (if they have one) are a link away
+  getJSON(`/api/accounts/${encodeURIComponent(name)}`)
+    .then((profile) => {
+      $("account-link").href = `/account/${encodeURIComponent(profile.name)}`;
+      $("account-link").hidden = false;
+    })
+    .catch(() => undefined);
   document.title = `Five Hundred — ${name}`;
   let data;
   try {
