@@ -588,7 +588,7 @@ def seat_relations(sides: Sequence[int], viewer: int) -> list[str]:
 #: The computer levels people are offered, in order, with a word on each.
 LEVEL_WORDS: dict[str, str] = {
     "easy": "easy: a beginner",
-    "medium": "medium: a steady club player",
+    "medium": "medium: a steady player",
     "hard": "hard: looks ahead",
     "expert": "expert: the strongest",
 }

@@ -549,6 +549,9 @@ def create_app(
         # the logs are replayed off the event loop and off the store's thread
         stats = await asyncio.to_thread(players.player_stats, name, places, rated)
         stats["reviews"] = await reviews.of_name(name)  # accuracy by phase over time
+        # one page per person: the account of this name, whose ratings are on /account/NAME
+        found = await accounts.call(accounts.store.by_name, name)
+        stats["account"] = found[0].name if found is not None else None
         return stats
 
     @app.get("/api/server")

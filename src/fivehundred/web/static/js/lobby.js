@@ -58,16 +58,35 @@ function drawSeats() {
     kept[select.dataset.seat] = select.value;
   box.replaceChildren();
   for (const entry of seating) {
-    if (entry.seat === me) continue;
     const relation = entry.relation || "";
+    if (entry.seat === me) {
+      box.append(
+        el(
+          "div",
+          { class: `seat-choice side-${entry.side} rel-you`, "data-relation": relation },
+          el(
+            "span",
+            { class: "seat-place" },
+            el("b", {}, entry.place),
+            ` — ${entry.relation_words}`,
+          ),
+        ),
+      );
+      continue;
+    }
     const select = el("select", {
       id: `seat-${entry.seat}`,
       "data-seat": String(entry.seat),
       "aria-label": `${entry.place}: ${entry.relation_words || ""}`,
     });
     select.append(el("option", { value: "open" }, entry.invite_words || "open"));
-    for (const level of catalogue.levels)
-      select.append(el("option", { value: level.name }, `computer: ${level.label}`));
+    select.append(
+      el(
+        "optgroup",
+        { label: "a computer player" },
+        catalogue.levels.map((level) => el("option", { value: level.name }, level.label)),
+      ),
+    );
     select.value = kept[entry.seat] || catalogue.default_level;
     box.append(
       el(
@@ -125,7 +144,9 @@ function seatRows() {
       for (const entry of answer.seating)
         chooser.append(el("option", { value: String(entry.seat) }, entry.place));
       chooser.append(el("option", { value: "" }, "none: I only make the table"));
-      chooser.value = [...chooser.options].some((o) => o.value === before) ? before : "0";
+      // your seat stays where you chose it; at first, the first seat
+      const kept = chooser.dataset.chosen && [...chooser.options].some((o) => o.value === before);
+      chooser.value = kept ? before : "0";
       return refreshSeating();
     })
     .catch((error) => {
@@ -343,7 +364,10 @@ async function start() {
   } else {
     $("my-name").value = localStorage.getItem("fivehundred:name") || "";
   }
-  $("my-seat").addEventListener("change", refreshSeating);
+  $("my-seat").addEventListener("change", () => {
+    $("my-seat").dataset.chosen = "1";
+    refreshSeating();
+  });
   const preset = $("preset");
   for (const p of catalogue.presets)
     preset.append(el("option", { value: p.name }, `${p.label} (${p.players} players)`));

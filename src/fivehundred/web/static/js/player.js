@@ -124,13 +124,6 @@ async function start() {
   applySettings();
   $("player-name").textContent = name;
   $("player-title").textContent = name;
-  // one page per person: their account's ratings (if they have one) are a link away
-  getJSON(`/api/accounts/${encodeURIComponent(name)}`)
-    .then((profile) => {
-      $("account-link").href = `/account/${encodeURIComponent(profile.name)}`;
-      $("account-link").hidden = false;
-    })
-    .catch(() => undefined);
   document.title = `Five Hundred — ${name}`;
   let data;
   try {
@@ -138,6 +131,11 @@ async function start() {
   } catch (error) {
     $("stats").replaceChildren(el("p", { role: "alert" }, error.message));
     return;
+  }
+  // one page per person: their account's ratings (if the name is an account's)
+  if (data.summary.account) {
+    $("account-link").href = `/account/${encodeURIComponent(data.summary.account)}`;
+    $("account-link").hidden = false;
   }
   const s = data.summary || {};
   const percent = (r) => (r === null || r === undefined ? "—" : `${Math.round(r * 100)}%`);
