@@ -1,4 +1,4 @@
-"""Friends at one table, the server's side (issue 52): the person making a table sits
+"""Friends at one table, the server's side: the person making a table sits
 where they chose (under the account's name when logged in), a table for friends can be
 private (not listed), every seat is told apart as the viewer's partner or opponent from
 the rules' sides, a guest signing up from their browser takes the name they played under
@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 
 from fivehundred.web import accounts as accounts_module
 from fivehundred.web.server import create_app
+from test_web_support import db_url  # noqa: F401  (the fixture, SQLite and PostgreSQL)
 
 SECRET = "correct horse battery staple 42"
 
@@ -30,6 +31,14 @@ def client(tmp_path: Path) -> Any:
     app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)
     with TestClient(app) as test_client:
         app.state.matchmaker.options["delay"] = 0
+        yield test_client
+
+
+@pytest.fixture
+def any_client(db_url: str) -> Any:  # noqa: F811
+    """A client of a server on SQLite, then on PostgreSQL (the queries of the names)."""
+    app = create_app(db_url, workers=0, cluster=False)
+    with TestClient(app) as test_client:
         yield test_client
 
 
@@ -144,8 +153,8 @@ def guest_plays(client: Any, name: str) -> tuple[str, str]:
     return code, str(answer.json()["token"])
 
 
-def test_a_guest_signs_up_from_their_browser_under_their_name(client: Any) -> None:
-    guest = TestClient(client.app)
+def test_a_guest_signs_up_from_their_browser_under_their_name(any_client: Any) -> None:
+    guest = TestClient(any_client.app)
     code, token = guest_plays(guest, "Robin")
     other_code, other_token = guest_plays(guest, "Someone Else")
     answer = guest.post(
@@ -159,8 +168,9 @@ def test_a_guest_signs_up_from_their_browser_under_their_name(client: Any) -> No
 
 
 def test_anyone_else_is_told_why_a_guests_name_is_held_and_until_when(
-    client: Any, monkeypatch: pytest.MonkeyPatch
+    any_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    client = any_client
     _, token = guest_plays(TestClient(client.app), "Robin")
     stranger = TestClient(client.app)
     _, stranger_token = guest_plays(stranger, "Sam")

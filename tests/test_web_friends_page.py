@@ -1,4 +1,4 @@
-"""Friends at one table in the browser (issue 52): a new player makes a table from the
+"""Friends at one table in the browser: a new player makes a table from the
 home page on a phone, sits in the seat they chose and invites a partner, who joins from
 the link in a second browser; the seats say partner and opponent in words and colour;
 the table is private; a guest who played from Play now signs up from the same browser
