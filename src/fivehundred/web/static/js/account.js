@@ -118,7 +118,7 @@ async function showProfile(name) {
   $("ratings").replaceChildren(
     ratings.length
       ? table(ratings, [
-          ["Game", (r) => r.preset],
+          ["Game", (r) => r.preset.replace(/_/g, " ")],
           ["Rating", (r) => r.rating.toFixed(2)],
           ["Games", (r) => r.games],
         ])
@@ -129,7 +129,7 @@ async function showProfile(name) {
     profile.partnerships.length
       ? table(profile.partnerships, [
           ["Partners", (p) => p.partners],
-          ["Game", (p) => p.preset],
+          ["Game", (p) => p.preset.replace(/_/g, " ")],
           ["Rating", (p) => p.rating.toFixed(2)],
           ["Games", (p) => p.games],
         ])

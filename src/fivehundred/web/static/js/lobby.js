@@ -38,6 +38,7 @@ function mySeat() {
 async function refreshSeating() {
   const number = ++asked;
   const seat = mySeat();
+  $("my-name-label").hidden = Boolean(session.name) || seat === null; // nobody to name
   try {
     const answer = await postJSON("/api/rules/seating", { rules: chosenRules(), seat });
     if (number !== asked) return;
