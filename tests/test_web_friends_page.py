@@ -109,6 +109,7 @@ def test_a_new_player_seats_a_friend_as_their_partner(
     )
     for size, name in ((SMALL, "360"), (PHONE, "390"), (DESKTOP, "desktop")):
         page.set_viewport_size(size)
+        page.wait_for_function("w => document.documentElement.clientWidth <= w", arg=size["width"])
         shot(page, f"friends-form-{name}", full_page=True)
         if size is not DESKTOP:
             assert page.evaluate(SMALL_TARGETS) == [], name
@@ -182,6 +183,7 @@ def test_a_guest_signs_up_and_keeps_their_name(base: str, open_page: Callable[..
     assert "Robin" in page.inner_text("#guest-name")
     for size, name in ((SMALL, "360"), (PHONE, "390"), (DESKTOP, "desktop")):
         page.set_viewport_size(size)
+        page.wait_for_function("w => document.documentElement.clientWidth <= w", arg=size["width"])
         shot(page, f"friends-signup-{name}", full_page=True)
     page.set_viewport_size(PHONE)
     page.fill("#signup input[name=password]", SECRET)
