@@ -219,3 +219,16 @@ def test_the_catalogue_offers_levels_in_words_and_variants_by_their_titles(clien
     australian = next(p for p in catalogue["presets"] if p["name"] == "australian")
     why = {(a, b): reason for a, b, reason in australian["conflicts"]}
     assert why[("no_misere", "misere_anytime")].startswith("contradicts misère any time")
+
+
+def test_play_now_by_default_takes_along_whoever_is_waiting(client: Any) -> None:
+    """Someone waiting for people is seated with the next person who presses Play now
+    (who starts at once, as by default), at one table, computers in the seats left."""
+    first = client.post("/api/play-now", json={"preset": "australian", "name": "Ann", "wait": 120})
+    assert first.json()["status"] == "waiting"
+    second = client.post("/api/play-now", json={"preset": "australian", "name": "Bob"}).json()
+    assert second["status"] == "seated"
+    ann = client.get(f"/api/play-now/{first.json()['ticket']}").json()
+    assert ann["status"] == "seated" and ann["table"] == second["table"]
+    seats = client.get(f"/api/tables/{second['table']}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["person", "person", "computer", "computer"]
