@@ -107,9 +107,9 @@ def test_play_now_rematch_and_the_player_page(browser: Any, tmp_path: Path) -> N
             pages = [context.new_page() for context in contexts]
             for index, page in enumerate(pages):
                 page.goto(base + "/")
-                page.wait_for_selector("#play-now-level option[value=random]", state="attached")
+                page.wait_for_selector("#play-now-level option[value=easy]", state="attached")
                 page.fill("#play-now-name", f"Friend {index + 1}")
-                page.select_option("#play-now-level", "random")
+                page.select_option("#play-now-level", "easy")  # the levels only
                 page.select_option("#play-now-wait", "120")
             for page in pages:
                 page.click("#play-now-button")
@@ -129,9 +129,10 @@ def test_play_now_rematch_and_the_player_page(browser: Any, tmp_path: Path) -> N
             try:
                 page = context.new_page()
                 page.goto(base + "/")
-                page.wait_for_selector("#play-now-level option[value=random]", state="attached")
+                page.wait_for_selector("#play-now-level option[value=easy]", state="attached")
                 page.fill("#play-now-name", "Ann")
-                page.select_option("#play-now-level", "random")
+                page.select_option("#play-now-level", "easy")  # the levels only
+                page.select_option("#play-now-wait", "120")  # (the default: none)
                 page.click("#play-now-button")
                 page.wait_for_function(
                     "document.getElementById('play-now-status').textContent.includes('Waiting')"

@@ -547,3 +547,69 @@ def error_text(
 
         text = _SEAT.sub(seat, text)
     return f"{text} ({error.rule})" if error.rule and rule else text
+
+
+# ------------------------------------------------------------------------------ seating (c1)
+#: A seat as one person sees it: their own, their partner's (the same side), an opponent's.
+#: (CALLED: another player where partners are called each hand, five players.)
+YOU, PARTNER, OPPONENT, CALLED = "you", "partner", "opponent", "called"
+#: The words for each relation, beside a seat's place (``North — your partner``).
+RELATION_WORDS: dict[str, str] = {
+    YOU: "you",
+    PARTNER: "your partner",
+    OPPONENT: "an opponent",
+    CALLED: "a partner only if called",
+}
+#: What an open seat offers the person making a table, by its relation to them.
+INVITE_WORDS: dict[str, str] = {
+    PARTNER: "invite a partner",
+    OPPONENT: "invite an opponent",
+    CALLED: "invite a player",
+}
+
+
+def seat_relations(sides: Sequence[int], viewer: int) -> list[str]:
+    """Each seat's relation to the seat ``viewer`` from the rules' sides (one number a
+    seat, as :func:`fivehundred.scoring.side_of_seats`; -1 a dead hand): :data:`YOU`,
+    :data:`PARTNER` (the same side) or :data:`OPPONENT`; "" for a seat that is no player's.
+
+    >>> seat_relations((0, 1, 0, 1), 0)
+    ['you', 'opponent', 'partner', 'opponent']
+    >>> seat_relations((0, 1, 2), 1)
+    ['opponent', 'you', 'opponent']
+    """
+    mine = sides[viewer] if 0 <= viewer < len(sides) else -2
+    return [
+        YOU if seat == viewer else "" if side < 0 else PARTNER if side == mine else OPPONENT
+        for seat, side in enumerate(sides)
+    ]
+
+
+#: The computer levels people are offered, in order, with a word on each.
+LEVEL_WORDS: dict[str, str] = {
+    "easy": "easy: a beginner",
+    "medium": "medium: a steady player",
+    "hard": "hard: looks ahead",
+    "expert": "expert: the strongest",
+}
+#: The level a new game's computer players have unless a person chooses another.
+DEFAULT_LEVEL = "medium"
+
+#: A variant's name as the rules write it in a reason: quoted, or bare with underscores.
+_VARIANT_NAME = re.compile(r"'([a-z0-9_]+)'|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+
+
+def variant_words(reason: str, titles: dict[str, str]) -> str:
+    """A rules refusal with each variant name (``'rule_490'``, ``allpass_play_nt``)
+    replaced by the variant's title as people read it (``the 490 rule``); other words and
+    quotes are kept.
+
+    >>> variant_words("contradicts 'rule_490' (hi_lo)", {"rule_490": "the 490 rule", "hi_lo": "hi-lo"})
+    'contradicts the 490 rule (hi-lo)'
+    """
+
+    def title(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        return titles.get(name, match.group(0))
+
+    return _VARIANT_NAME.sub(title, reason)

@@ -30,7 +30,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -53,6 +53,12 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Sessions last this long (seconds) since the login.
 SESSION_SECONDS = 30 * 86400
 NAME_LENGTH = (2, 30)
+#: A guest's name is held for them this long after the last game they sat down to
+#: (seconds): nobody else may sign up under it meanwhile; from the guest's own browser
+#: (one of its seat tokens) it may be taken at any time, with the guest's games.
+GUEST_HOLD_SECONDS = 30 * 86400
+#: Seat tokens one sign-up may bring (a browser's guest seats).
+MAX_SIGNUP_TOKENS = 200
 PASSWORD_LENGTH = (8, 200)
 
 metadata = sa.MetaData()
@@ -158,17 +164,19 @@ class AccountStore:
         self.engine = engine
         store_module.create_schema(metadata, engine)  # two servers starting together
 
-    def create(self, name: str, password_hash: str, bot: bool) -> Account | None:
+    def create(
+        self, name: str, password_hash: str, bot: bool, tokens: tuple[str, ...] = ()
+    ) -> Account | None:
+        """A new account, or None if the name is an account's or held for a guest
+        (:meth:`guest_hold`). ``tokens``: the seat tokens of the browser signing up; a
+        guest who played under ``name`` with one of them takes the name and those seats."""
         with self.engine.begin() as db:
             key = name_key(name)
             if db.execute(sa.select(accounts.c.id).where(accounts.c.name_key == key)).first():
                 return None
-            if db.execute(
-                sa.select(store_module.seats.c.name)
-                .where(sa.func.lower(store_module.seats.c.name) == name.lower())
-                .limit(1)
-            ).first():
-                return None  # a guest played under this name: it stays theirs
+            own = self._guest_seats(db, name, tokens)
+            if not own and self._guest_hold(db, name) is not None:
+                return None  # a guest played under this name lately: it stays theirs
             result = db.execute(
                 accounts.insert().values(
                     name=name,
@@ -179,7 +187,48 @@ class AccountStore:
                 )
             )
             assert result.inserted_primary_key is not None
-            return Account(int(result.inserted_primary_key[0]), name, bot)
+            account_id = int(result.inserted_primary_key[0])
+            for code, seat in own:  # the guest's games are the account's
+                db.execute(
+                    account_seats.delete().where(
+                        (account_seats.c.code == code) & (account_seats.c.seat == seat)
+                    )
+                )
+                db.execute(
+                    account_seats.insert().values(code=code, seat=seat, account_id=account_id)
+                )
+            return Account(account_id, name, bot)
+
+    def _guest_seats(
+        self, db: Connection, name: str, tokens: tuple[str, ...]
+    ) -> list[tuple[str, int]]:
+        """The seats (table code, seat) a guest took under ``name`` with one of ``tokens``."""
+        if not tokens:
+            return []
+        hashes = [store_module.token_hash(token) for token in tokens]
+        rows = db.execute(
+            sa.select(store_module.tables.c.code, store_module.seats.c.seat)
+            .join(store_module.tables, store_module.tables.c.id == store_module.seats.c.table_id)
+            .where(sa.func.lower(store_module.seats.c.name) == name.lower())
+            .where(store_module.seats.c.token_hash.in_(hashes))
+        ).all()
+        return [(row.code, int(row.seat)) for row in rows]
+
+    def _guest_hold(self, db: Connection, name: str) -> float | None:
+        """Until when (epoch seconds) ``name`` is held for the guest who played under it:
+        :data:`GUEST_HOLD_SECONDS` after the last game they sat at began; None if free."""
+        last = db.execute(
+            sa.select(sa.func.max(store_module.tables.c.created))
+            .join(store_module.tables, store_module.tables.c.id == store_module.seats.c.table_id)
+            .where(sa.func.lower(store_module.seats.c.name) == name.lower())
+        ).scalar()
+        if last is None or float(last) + GUEST_HOLD_SECONDS <= time.time():
+            return None
+        return float(last) + GUEST_HOLD_SECONDS
+
+    def guest_hold(self, name: str) -> float | None:
+        with self.engine.connect() as db:
+            return self._guest_hold(db, name)
 
     def by_name(self, name: str) -> tuple[Account, str] | None:
         with self.engine.connect() as db:
@@ -559,6 +608,10 @@ class SignupIn(BaseModel):
     name: str = Field(min_length=NAME_LENGTH[0], max_length=NAME_LENGTH[1])
     password: str = Field(min_length=PASSWORD_LENGTH[0], max_length=PASSWORD_LENGTH[1])
     bot: bool = False
+    #: the seat tokens this browser holds: a guest signing up takes their name and games
+    tokens: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list, max_length=MAX_SIGNUP_TOKENS
+    )
 
 
 class LoginIn(BaseModel):
@@ -737,9 +790,21 @@ def make_router(service: Accounts) -> APIRouter:
     async def signup(body: SignupIn, request: Request, response: Response) -> dict[str, Any]:
         name = check_name(body.name)
         limited(service.signups, client_of(request))
-        account = await service.call(store.create, name, await hashed(body.password), body.bot)
+        account = await service.call(
+            store.create, name, await hashed(body.password), body.bot, tuple(body.tokens)
+        )
         if account is None:
-            raise AccountError(409, f"the name {shown(name, 30)} is taken")
+            taken = await service.call(store.by_name, name) is not None
+            until = None if taken else await service.call(store.guest_hold, name)
+            if until is None:
+                raise AccountError(409, f"the name {shown(name, 30)} is taken")
+            days = max(1, round((until - time.time()) / 86400))
+            raise AccountError(
+                409,
+                f"a guest played under the name {shown(name, 30)} lately: it is held for them "
+                f"until {time.strftime('%Y-%m-%d', time.gmtime(until))} ({days} days). "
+                "If that was you, sign up from the browser you played in; else choose another",
+            )
         session = await service.call(store.new_session, account.id, request.cookies.get(COOKIE))
         service.set_cookie(request, response, session)
         log.info("account created: %s%s", shown(name, 30), " (bot)" if body.bot else "")

@@ -31,12 +31,15 @@ from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_ru
 from fivehundred.scoring import side_of_seats
 from fivehundred.web.views import card_words_of, side_names_of, table_names
 from fivehundred.words import (
+    DEFAULT_LEVEL,
+    LEVEL_WORDS,
     SUIT_WORDS,
     action_label,
     contract_label,
     display_context,
     hand_order,
     suit_label,
+    variant_words,
 )
 
 log = logging.getLogger("fivehundred.web.history")
@@ -57,8 +60,10 @@ def _variant_entry(variant: Variant) -> dict[str, Any]:
 
 
 def _refusal(error: RulesError) -> tuple[str, str]:
-    """The variant a refusal names and its reason in the variant's own words."""
-    return error.variant, error.why
+    """The variant a refusal names and its reason in the variant's own words, the other
+    variants it names by their titles (``contradicts the 490 rule``, not ``'rule_490'``)."""
+    titles = {name: variant.title for name, variant in REGISTRY.items()}
+    return error.variant, variant_words(error.why, titles)
 
 
 def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
@@ -110,7 +115,22 @@ def _catalogue_json() -> str:
     for name in sorted(REGISTRY):
         variants.append(_variant_entry(REGISTRY[name]))
     presets = [_preset_entry(name, variants) for name in PRESETS]
-    return json.dumps({"presets": presets, "variants": variants, "players": player_choices()})
+    # the levels people are offered, with their words (the other players stay accepted
+    # by name for saved games and programs: "players")
+    levels = [
+        {"name": name, "label": LEVEL_WORDS[name]}
+        for name in player_choices()
+        if name in LEVEL_WORDS
+    ]
+    return json.dumps(
+        {
+            "presets": presets,
+            "variants": variants,
+            "players": player_choices(),
+            "levels": levels,
+            "default_level": DEFAULT_LEVEL,
+        }
+    )
 
 
 def rules_catalogue() -> dict[str, Any]:

@@ -62,8 +62,9 @@ class PlayNowIn(BaseModel):
     preset: str = Field(default="australian", max_length=40)
     #: the computer player for the seats no person takes (one of the offered players)
     level: str = Field(default="medium", max_length=30)
-    #: seconds to wait for people before the computer players fill the table
-    wait: float = Field(default=30.0, ge=0, le=MAX_WAIT, allow_inf_nan=False)
+    #: seconds to wait for people before the computer players fill the table (default:
+    #: none; a first visitor plays at once, with whoever is waiting already)
+    wait: float = Field(default=0.0, ge=0, le=MAX_WAIT, allow_inf_nan=False)
     #: a guest's name at the table (a logged-in person plays under the account's)
     name: str = Field(default="Guest", min_length=1, max_length=30)
 

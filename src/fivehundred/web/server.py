@@ -107,6 +107,19 @@ class CreateIn(BaseModel):
     name: str | None = Field(default=None, max_length=60)
     options: OptionsIn = Field(default_factory=lambda: OptionsIn())
     seed: int | None = Field(default=None, ge=0, lt=2**62)
+    #: the seat the person making the table sits in (an open one), and a guest's name
+    #: there (a logged-in person sits under the account's); none: nobody is seated
+    sit: int | None = Field(default=None, ge=0, lt=6)
+    player: str | None = Field(default=None, max_length=30)
+    #: not listed in the lobby: only people with the link find it (a table for friends)
+    private: bool = False
+
+
+class SeatingIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rules: RulesIn = Field(default_factory=lambda: RulesIn())
+    #: the seat of the person asking (their partners and opponents are named)
+    seat: int | None = Field(default=None, ge=0, lt=6)
 
 
 class RematchIn(BaseModel):
@@ -381,6 +394,13 @@ def create_app(
         ]
         options = body.options.model_dump()
         options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
+        if body.private:
+            options["private"] = True
+        if body.sit is not None and (body.sit >= rules.players or body.seats[body.sit] != OPEN):
+            raise ApiError(422, 'sit: the seat you sit in must be one of the seats "open"')
+        player_name = " ".join((body.player or "Guest").split())
+        if body.sit is not None and (not player_name or not player_name.isprintable()):
+            raise ApiError(422, "player: must be printable text")
         if body.seed is not None and not hub().allow_seeds:
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
@@ -394,8 +414,27 @@ def create_app(
                 {"Retry-After": str(int(limits.sweep_seconds) + 1)},
             )
         await take_token(creating, request, "table")
+        account = None
+        if body.sit is not None:  # an account's name is its own; a guest's not an account's
+            player_name, account = await accounts.seat_name(request, player_name)
         table = await hub().create(rules, seat_players, name, options, body.seed, client)
-        return {"table": table.code, "url": f"/t/{table.code}"}
+        made: dict[str, Any] = {"table": table.code, "url": f"/t/{table.code}"}
+        if body.sit is not None:  # the maker sits where they chose, before anyone else
+            made["token"] = await table.take_seat(body.sit, player_name)
+            made["seat"] = body.sit
+            await accounts.seat_taken(table.code, body.sit, account)
+        return made
+
+    @app.post("/api/rules/seating")
+    async def rules_seating(body: SeatingIn) -> dict[str, Any]:
+        """Who would be whose partner at a table of these rules (the lobby's form)."""
+        try:
+            rules = make_rules(body.rules.preset, body.rules.variants)
+        except FiveHundredError as error:
+            raise ApiError(422, f"rules: {error.reason[:200]}") from None
+        if body.seat is not None and body.seat >= rules.players:
+            raise ApiError(422, f"seat: the {rules.preset} game has seats 0 to {rules.players - 1}")
+        return {"players": rules.players, "seating": views.seating(rules, body.seat)}
 
     @app.get("/api/tables")
     async def list_tables(
@@ -408,16 +447,29 @@ def create_app(
             live = [t for t in known if t is not None and t.live]
         else:
             live = hub().live_tables()
+        live = [t for t in live if not t.options.get("private")]  # only with the link
         if open:
             live = [t for t in live if any(s.kind == OPEN for s in t.seats)]
         live.sort(key=lambda t: t.created, reverse=True)
-        return {"tables": [t.public_facts() for t in live[:limit]]}
+        return {
+            "tables": [
+                {**t.public_facts(), "seating": views.seating(t.rules)} for t in live[:limit]
+            ]
+        }
 
     @app.get("/api/tables/{code}")
-    async def get_table(code: str) -> dict[str, Any]:
+    async def get_table(
+        code: str, seat: Annotated[int | None, Query(ge=0, lt=6)] = None
+    ) -> dict[str, Any]:
         table = await table_or_404(code)
-        # (the words the page says for its cards: the table page's, not the lobby list's)
-        return {**table.public_facts(), "words": views.card_words_of(table.rules)}
+        viewer = seat if seat is not None and seat < table.rules.players else None
+        # (the words the page says for its cards: the table page's, not the lobby list's;
+        # who sits with whom, as seen from ``seat`` when asked)
+        return {
+            **table.public_facts(),
+            "words": views.card_words_of(table.rules),
+            "seating": views.seating(table.rules, viewer),
+        }
 
     @app.post("/api/tables/{code}/seats/{seat}")
     async def take_seat(code: str, seat: int, body: SeatIn, request: Request) -> dict[str, Any]:
@@ -497,6 +549,9 @@ def create_app(
         # the logs are replayed off the event loop and off the store's thread
         stats = await asyncio.to_thread(players.player_stats, name, places, rated)
         stats["reviews"] = await reviews.of_name(name)  # accuracy by phase over time
+        # one page per person: the account of this name, whose ratings are on /account/NAME
+        found = await accounts.call(accounts.store.by_name, name)
+        stats["account"] = found[0].name if found is not None else None
         return stats
 
     @app.get("/api/server")

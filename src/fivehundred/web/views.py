@@ -283,3 +283,43 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
             else "This card may not be played now"
         )
     return reasons
+
+
+def seating(rules: Rules, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Who sits with whom, from the rules' sides (:func:`fivehundred.scoring.side_of_seats`),
+    one entry a player's seat: its place (``North``), its side (a number: the pages colour
+    the sides by it) and its partners' seats; with ``viewer`` (a seat) also its
+    ``relation`` to that seat (``you``, ``partner``, ``opponent``, ``called`` where a
+    partner is called each hand) and the words for it (``relation_words``, and for an open
+    seat the person inviting is offered, ``invite_words``). The lobby's list and form and
+    the table page draw these; no page works out the sides itself."""
+    from fivehundred.scoring import side_of_seats
+    from fivehundred.words import (
+        CALLED,
+        INVITE_WORDS,
+        OPPONENT,
+        RELATION_WORDS,
+        seat_name,
+        seat_relations,
+    )
+
+    sides = side_of_seats(rules)[: rules.players]
+    relations = seat_relations(sides, viewer) if viewer is not None else None
+    entries = []
+    for seat, side in enumerate(sides):
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "place": seat_name(seat, rules.seats),
+            "side": side,
+            "partners": [s for s, other in enumerate(sides) if other == side and s != seat],
+        }
+        if relations is not None:
+            relation = relations[seat]
+            if relation == OPPONENT and rules.called_partner:
+                relation = CALLED
+            entry["relation"] = relation
+            entry["relation_words"] = RELATION_WORDS[relation]
+            if relation in INVITE_WORDS:
+                entry["invite_words"] = INVITE_WORDS[relation]
+        entries.append(entry)
+    return entries

@@ -41,7 +41,8 @@ function chart(history) {
     box.append(text("p", "No rated games yet."));
     return;
   }
-  const width = 600,
+  // drawn at the width it is shown at (a phone's too), so its labels keep their size
+  const width = Math.max(300, Math.min(640, box.clientWidth || 600)),
     height = 200,
     pad = 30;
   const values = history.map((h) => h.rating);
@@ -111,11 +112,13 @@ async function showProfile(name) {
   const profile = await api("GET", `/api/accounts/${encodeURIComponent(name)}`);
   $("profile").hidden = false;
   $("profile-name").textContent = profile.name + (profile.bot ? " (bot)" : "");
+  // one page per person: the games and statistics of the same name
+  $("games-link").href = `/p/${encodeURIComponent(profile.name)}`;
   const ratings = Object.entries(profile.ratings).map(([preset, r]) => ({ preset, ...r }));
   $("ratings").replaceChildren(
     ratings.length
       ? table(ratings, [
-          ["Game", (r) => r.preset],
+          ["Game", (r) => r.preset.replace(/_/g, " ")],
           ["Rating", (r) => r.rating.toFixed(2)],
           ["Games", (r) => r.games],
         ])
@@ -126,7 +129,7 @@ async function showProfile(name) {
     profile.partnerships.length
       ? table(profile.partnerships, [
           ["Partners", (p) => p.partners],
-          ["Game", (p) => p.preset],
+          ["Game", (p) => p.preset.replace(/_/g, " ")],
           ["Rating", (p) => p.rating.toFixed(2)],
           ["Games", (p) => p.games],
         ])
@@ -165,8 +168,19 @@ handle("login", async (data) => {
   const me = await api("POST", "/api/session", data);
   return `Logged in as ${me.name}.`;
 });
+// The seat tokens this browser holds: a guest who signs up here takes the name they
+// played under, and those games, with them.
+function seatTokens() {
+  const tokens = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith("fivehundred:token:")) tokens.push(localStorage.getItem(key));
+  }
+  return tokens.slice(-200);
+}
+
 handle("signup", async (data) => {
-  const me = await api("POST", "/api/accounts", data);
+  const me = await api("POST", "/api/accounts", { ...data, tokens: seatTokens() });
   return `Welcome, ${me.name}.`;
 });
 handle("password", async (data) => {
@@ -190,6 +204,13 @@ for (const [id, url, done] of [
       status(error.message);
     }
   });
+}
+
+const guestName = localStorage.getItem("fivehundred:name");
+if (guestName && guestName !== "Guest") {
+  $("signup").elements.namedItem("name").value = guestName;
+  $("guest-name").textContent =
+    `You played as ${guestName}: that name, and its games, are yours if you sign up from this browser.`;
 }
 
 refresh()

@@ -49,7 +49,7 @@ function renderSheet() {
       el(
         "td",
         { role: "cell" },
-        el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand }, "Replay"),
+        el("a", { href: `#hand=${h.hand}`, "data-hand": h.hand, class: "link-btn" }, "Replay"),
       ),
     ),
   );
@@ -169,6 +169,8 @@ async function loadHand(number) {
   replay = await getJSON(`/api/tables/${encodeURIComponent(code)}/hands/${number}/replay`);
   step = 0;
   renderStep();
+  // the replay opens where the person is looking (below the score sheet on a phone)
+  $("replay-panel").scrollIntoView({ block: "start" });
   clearTimeout(analysisTimer);
   $("analysis").textContent = "Analysing (in the background)…";
   pollAnalysis(number);

@@ -1,25 +1,116 @@
-// The lobby (/): create a table, get its link, join or watch the open tables.
+// The lobby (/): create a table (its maker seated where they chose, each other seat a
+// partner or an opponent to invite, or a computer level), get its link, join or watch the
+// listed tables. Who is whose partner comes from the server (POST /api/rules/seating, the
+// tables' "seating"): the page draws it and never works the sides out itself.
 import { applySettings, el, getJSON, postJSON } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
+let session = { name: null };
+let seating = null; // the server's seating for the form's rules, seen from "your seat"
+let asked = 0; // the newest seating request (an older answer arriving late is dropped)
 
 function presetOf(name) {
   return catalogue.presets.find((p) => p.name === name);
 }
 
+// The form's rules as the server is to get them: {preset, variants}.
+function chosenRules() {
+  const preset = presetOf($("preset").value);
+  const variants = {};
+  const on = new Set(preset.on || []);
+  for (const box of document.querySelectorAll("#variants [data-variant]")) {
+    const name = box.dataset.variant;
+    if (box.type === "checkbox" && box.checked !== on.has(name)) variants[name] = box.checked;
+    if (box.tagName === "SELECT" && box.value) variants[box.dataset.variant] = box.value;
+  }
+  const target = Number($("target").value);
+  if (target && target !== preset.target) variants.target = target;
+  return { preset: preset.name, variants };
+}
+
+function mySeat() {
+  const value = $("my-seat").value;
+  return value === "" ? null : Number(value);
+}
+
+// Ask the server who sits with whom under the form's rules, then draw the seats.
+async function refreshSeating() {
+  const number = ++asked;
+  const seat = mySeat();
+  $("my-name-label").hidden = Boolean(session.name) || seat === null; // nobody to name
+  try {
+    const answer = await postJSON("/api/rules/seating", { rules: chosenRules(), seat });
+    if (number !== asked) return;
+    seating = answer.seating;
+  } catch {
+    return; // rules the server refuses: the create button says why
+  }
+  drawSeats();
+}
+
+// Your seat (a choice of places), then each other seat: its place, its relation to you in
+// words and colour, and what sits there: a person you invite, or a computer level.
+function drawSeats() {
+  const box = $("seats");
+  const me = mySeat();
+  const kept = {};
+  for (const select of box.querySelectorAll("select[data-seat]"))
+    kept[select.dataset.seat] = select.value;
+  box.replaceChildren();
+  for (const entry of seating) {
+    const relation = entry.relation || "";
+    if (entry.seat === me) {
+      box.append(
+        el(
+          "div",
+          { class: `seat-choice side-${entry.side} rel-you`, "data-relation": relation },
+          el(
+            "span",
+            { class: "seat-place" },
+            el("b", {}, entry.place),
+            ` — ${entry.relation_words}`,
+          ),
+        ),
+      );
+      continue;
+    }
+    const select = el("select", {
+      id: `seat-${entry.seat}`,
+      "data-seat": String(entry.seat),
+      "aria-label": `${entry.place}: ${entry.relation_words || ""}`,
+    });
+    select.append(el("option", { value: "open" }, entry.invite_words || "open"));
+    select.append(
+      el(
+        "optgroup",
+        { label: "a computer player" },
+        catalogue.levels.map((level) => el("option", { value: level.name }, level.label)),
+      ),
+    );
+    select.value = kept[entry.seat] || catalogue.default_level;
+    box.append(
+      el(
+        "label",
+        { class: `seat-choice side-${entry.side} rel-${relation}`, "data-relation": relation },
+        el(
+          "span",
+          { class: "seat-place" },
+          el("b", {}, entry.place),
+          entry.relation_words ? ` — ${entry.relation_words}` : "",
+        ),
+        select,
+      ),
+    );
+  }
+}
+
 function seatRows() {
   const preset = presetOf($("preset").value);
-  const box = $("seats");
-  box.replaceChildren();
-  for (let seat = 0; seat < preset.players; seat++) {
-    const select = el("select", { id: `seat-${seat}`, "aria-label": `seat ${seat + 1}` });
-    select.append(el("option", { value: "open" }, seat === 0 ? "open (you)" : "open (a friend)"));
-    for (const player of catalogue.players)
-      select.append(el("option", { value: player }, `computer: ${player}`));
-    if (seat > 0 && catalogue.players.includes("heuristic")) select.value = "heuristic";
-    box.append(el("label", {}, `Seat ${seat + 1}`, select));
-  }
+  const chooser = $("my-seat");
+  const before = chooser.value;
+  chooser.replaceChildren();
+  seating = null;
   $("target").value = preset.target;
   const variants = $("variants");
   variants.replaceChildren();
@@ -28,7 +119,10 @@ function seatRows() {
     if (v.kind !== "switch") continue;
     const box = el("input", { type: "checkbox", "data-variant": v.name });
     box.checked = on.has(v.name);
-    box.addEventListener("change", showAvailable);
+    box.addEventListener("change", () => {
+      showAvailable();
+      refreshSeating();
+    });
     variants.append(
       el("label", { "data-for": v.name }, box, v.label, el("span", { class: "why" }, "")),
     );
@@ -41,9 +135,24 @@ function seatRows() {
       el("option", { value: "" }, "(preset)"),
       v.options.map((o) => el("option", { value: o }, o.replace(/_/g, " "))),
     );
+    select.addEventListener("change", refreshSeating);
     variants.append(el("label", {}, `${v.label} `, select));
   }
   showAvailable();
+  // your seat: the places of the chosen rules (asked of the server), or none
+  postJSON("/api/rules/seating", { rules: { preset: preset.name, variants: {} }, seat: null })
+    .then((answer) => {
+      for (const entry of answer.seating)
+        chooser.append(el("option", { value: String(entry.seat) }, entry.place));
+      chooser.append(el("option", { value: "" }, "none: I only make the table"));
+      // your seat stays where you chose it; at first, the first seat
+      const kept = chooser.dataset.chosen && [...chooser.options].some((o) => o.value === before);
+      chooser.value = kept ? before : "0";
+      return refreshSeating();
+    })
+    .catch((error) => {
+      $("create-error").textContent = error.message;
+    });
 }
 
 // Why a switch cannot be ticked with this preset and the switches already ticked, or null.
@@ -80,24 +189,28 @@ function showAvailable() {
 async function create(event) {
   event.preventDefault();
   $("create-error").textContent = "";
-  const preset = presetOf($("preset").value);
-  const variants = {};
-  const on = new Set(preset.on || []);
-  for (const box of document.querySelectorAll("#variants [data-variant]")) {
-    const name = box.dataset.variant;
-    if (box.type === "checkbox" && box.checked !== on.has(name)) variants[name] = box.checked;
-    if (box.tagName === "SELECT" && box.value) variants[box.dataset.variant] = box.value;
-  }
-  const target = Number($("target").value);
-  if (target && target !== preset.target) variants.target = target;
-  const seats = [];
-  for (let seat = 0; seat < preset.players; seat++) seats.push($(`seat-${seat}`).value);
+  if (!seating) return;
+  const rules = chosenRules();
+  const me = mySeat();
+  const seats = seating.map((entry) =>
+    entry.seat === me ? "open" : $(`seat-${entry.seat}`).value,
+  );
   const options = { grace: Number($("grace").value || 60), delay: Number($("delay").value || 0) };
   if ($("turn-timer").value) options.turn_timer = Number($("turn-timer").value);
-  const body = { rules: { preset: preset.name, variants }, seats, options };
+  const body = { rules, seats, options, private: $("private").checked };
   if ($("name").value.trim()) body.name = $("name").value.trim();
+  if (me !== null) {
+    body.sit = me;
+    if (!session.name) {
+      const who = $("my-name").value.trim() || "Guest";
+      body.player = who;
+      localStorage.setItem("fivehundred:name", who);
+    }
+  }
   try {
     const answer = await postJSON("/api/tables", body);
+    // the maker's seat: the table page connects with this token (no "sit in seat" asked)
+    if (answer.token) localStorage.setItem(`fivehundred:token:${answer.table}`, answer.token);
     const link = new URL(answer.url, location.href).href;
     $("share-link").value = link;
     $("go").href = answer.url;
@@ -120,20 +233,19 @@ async function loadTables() {
     }
     const rows = tables.map((t) => {
       const open = t.seats.filter((s) => s.kind === "open").length;
-      const who = t.seats.map((s) => (s.kind === "open" ? "open" : s.name)).join(", ");
       return el(
         "tr",
         {},
         el("td", {}, t.name),
         el("td", {}, t.rules.preset.replace(/_/g, " ")),
-        el("td", {}, who),
+        el("td", {}, whoSitsWhere(t)),
         el("td", {}, t.scores.join(" – ")),
         el(
           "td",
           {},
-          open ? el("a", { href: t.url }, `Join (${open} open)`) : "",
+          open ? el("a", { href: t.url, class: "link-btn" }, `Join (${open} open)`) : "",
           " ",
-          el("a", { href: `${t.url}?watch=1` }, "Watch"),
+          el("a", { href: `${t.url}?watch=1`, class: "link-btn" }, "Watch"),
         ),
       );
     });
@@ -158,6 +270,28 @@ async function loadTables() {
   }
 }
 
+// Who sits where, side by side: each side's seats together in its colour (partners share
+// a side: the server's "seating"), an open seat as its place.
+function whoSitsWhere(table) {
+  const sides = new Map();
+  for (const entry of table.seating) {
+    if (!sides.has(entry.side)) sides.set(entry.side, []);
+    sides.get(entry.side).push(entry);
+  }
+  const groups = [...sides.entries()].map(([side, entries]) =>
+    el(
+      "span",
+      { class: `side-chip side-${side}` },
+      entries.map((entry, i) => {
+        const seat = table.seats[entry.seat];
+        const who = seat.kind === "open" ? el("i", {}, "open") : seat.name;
+        return [i ? " & " : "", el("span", { class: "seat-place" }, `${entry.place}: `), who];
+      }),
+    ),
+  );
+  return el("span", { class: "seat-list" }, groups);
+}
+
 async function loadGames() {
   const box = $("games");
   try {
@@ -171,13 +305,21 @@ async function loadGames() {
       el(
         "tr",
         {},
-        el("td", {}, el("a", { href: `/g/${encodeURIComponent(g.table)}` }, g.name || g.table)),
+        el(
+          "td",
+          {},
+          el(
+            "a",
+            { href: `/g/${encodeURIComponent(g.table)}`, class: "link-btn" },
+            g.name || g.table,
+          ),
+        ),
         el(
           "td",
           {},
           (g.players || []).map((p, i) => [
             i ? ", " : "",
-            el("a", { href: `/p/${encodeURIComponent(p)}` }, p),
+            el("a", { href: `/p/${encodeURIComponent(p)}`, class: "link-btn" }, p),
           ]),
         ),
         el("td", {}, (g.scores || []).join(" – ")),
@@ -212,7 +354,21 @@ async function start() {
     localStorage.setItem("fivehundred:four-colour", e.target.checked ? "1" : "0");
     applySettings();
   });
-  catalogue = await getJSON("/api/rules");
+  [catalogue, session] = await Promise.all([
+    getJSON("/api/rules"),
+    getJSON("/api/session").catch(() => ({ name: null })),
+  ]);
+  if (session.name) {
+    // an account plays under its own name: nothing to type
+    $("my-name-label").hidden = true;
+    $("playing-as").textContent = `You play as ${session.name}.`;
+  } else {
+    $("my-name").value = localStorage.getItem("fivehundred:name") || "";
+  }
+  $("my-seat").addEventListener("change", () => {
+    $("my-seat").dataset.chosen = "1";
+    refreshSeating();
+  });
   const preset = $("preset");
   for (const p of catalogue.presets)
     preset.append(el("option", { value: p.name }, `${p.label} (${p.players} players)`));

@@ -27,7 +27,9 @@ function stat(label, value) {
 }
 
 function chart(points) {
-  const w = 720,
+  // drawn at the width it is shown at (a phone's too), so its labels keep their size
+  const shownWidth = document.getElementById("chart")?.clientWidth || 720;
+  const w = Math.max(300, Math.min(720, shownWidth)),
     h = 240,
     pad = 36;
   const root = svg("svg", {
@@ -129,6 +131,11 @@ async function start() {
   } catch (error) {
     $("stats").replaceChildren(el("p", { role: "alert" }, error.message));
     return;
+  }
+  // one page per person: their account's ratings (if the name is an account's)
+  if (data.summary.account) {
+    $("account-link").href = `/account/${encodeURIComponent(data.summary.account)}`;
+    $("account-link").hidden = false;
   }
   const s = data.summary || {};
   const percent = (r) => (r === null || r === undefined ? "—" : `${Math.round(r * 100)}%`);

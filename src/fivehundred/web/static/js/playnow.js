@@ -77,16 +77,18 @@ async function start() {
     option.textContent = `${p.label} (${p.players} players)`;
     $("play-now-preset").append(option);
   }
-  for (const level of catalogue.players) {
+  for (const level of catalogue.levels) {
     const option = document.createElement("option");
-    option.value = level;
-    option.textContent = level;
+    option.value = level.name;
+    option.textContent = level.label;
     $("play-now-level").append(option);
   }
-  if (catalogue.players.includes("medium")) $("play-now-level").value = "medium";
+  $("play-now-level").value = catalogue.default_level;
   if (session.name) {
+    // an account plays under its own name: nothing to type
     $("play-now-name").value = session.name;
-    $("play-now-name").disabled = true; // an account plays under its own name
+    $("play-now-name").closest("label").hidden = true;
+    $("play-now-as").textContent = `You play as ${session.name}.`;
   }
   $("play-now-form").addEventListener("submit", play);
   $("play-now-cancel").addEventListener("click", cancel);
