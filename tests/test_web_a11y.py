@@ -255,7 +255,7 @@ def test_a_whole_hand_from_the_accessibility_tree(
     page = p.page
     page.goto(base + created["url"])
     page.get_by_role("textbox", name="your name").fill("Sam")
-    page.get_by_role("button", name="Sit in seat 1").click()
+    page.get_by_role("button", name="Sit as heuristic 3's partner").click()
     hand = page.get_by_role("group", name="your hand")
     log = page.get_by_role("log", name="announcements")
     mine: list[str] = []

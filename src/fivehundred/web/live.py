@@ -599,7 +599,7 @@ class LiveTable:
             elif kind == "ping":
                 conn.send({"type": "pong"})
             elif kind == "hint":
-                await self._hint(conn)
+                await self._hint(conn, message.get("marked"))
             elif kind == "undo":
                 await self._undo(conn)
             elif kind == "rematch":
@@ -727,7 +727,7 @@ class LiveTable:
             {"type": "chat", "seat": seat, "name": name, "text": text.strip(), "time": time.time()}
         )
 
-    async def _hint(self, conn: Connection) -> None:
+    async def _hint(self, conn: Connection, marked: object = None) -> None:
         seat = self._acting_seat(conn)
         if not any(s.kind == COMPUTER for s in self.seats):
             raise Refusal("hints are given at tables with a computer player")
@@ -736,6 +736,10 @@ class LiveTable:
             raise Refusal("a hint is for your turn")
         version = self.version
         observation = model.observation(model.seat_to_move)
+        try:  # (the discards marked, not yet sent, as made: the hint names another card)
+            observation = views.hint_observation(observation, marked)
+        except ValueError as error:
+            raise Refusal(str(error)) from None
         action, reason = await self.hub.decider.decide(
             self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
         )

@@ -7,10 +7,12 @@ seat's view with fields removed), with what the page says added here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from fivehundred.actions import (
+    JOKER_LEAD_BASE,
     action_card,
     action_text,
     bid_action,
@@ -21,8 +23,8 @@ from fivehundred.actions import (
     plays_alone,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import cards_of, iter_cards, mask_text
-from fivehundred.errors import IllegalActionError, Refusal
+from fivehundred.cards import cards_of, iter_cards, mask_text, parse_card
+from fivehundred.errors import FiveHundredError, IllegalActionError, Refusal
 from fivehundred.game import controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
@@ -375,3 +377,37 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
             else "This card may not be played now"
         )
     return reasons
+
+
+def hint_observation(observation: Observation, marked: object) -> Observation:
+    """The contractor's observation as it will be once the discards they have marked (not
+    yet sent) are made, so that a hint names another card; ``observation`` itself outside
+    the discard, or with nothing marked. :class:`ValueError` for marks that are not a list of
+    the hand's cards, at most the discards still to make."""
+    if observation.phase != "discard" or not marked:
+        return observation
+    if not isinstance(marked, list) or not all(
+        isinstance(text, str) and len(text) <= 4 for text in marked[:32]
+    ):
+        raise ValueError("hint: marked must be a list of cards, such as [\"10H\"]")
+    if len(marked) >= observation.discards_left:
+        raise ValueError("every discard is chosen: press Discard, or put a card back first")
+    mask = 0
+    for text in marked:
+        try:
+            card = parse_card(text)
+        except FiveHundredError:
+            raise ValueError(f"hint: {text!r} is not a card") from None
+        if not observation.hand >> card & 1:
+            raise ValueError(f"hint: {text!r} is not in the hand")
+        mask |= 1 << card
+    sizes = list(observation.hand_sizes)
+    sizes[observation.seat] -= mask.bit_count()
+    return replace(
+        observation,
+        hand=observation.hand & ~mask,
+        discards=observation.discards | mask,
+        discards_left=observation.discards_left - mask.bit_count(),
+        legal=tuple(a for a in observation.legal if not (a < JOKER_LEAD_BASE and mask >> a & 1)),
+        hand_sizes=tuple(sizes),
+    )

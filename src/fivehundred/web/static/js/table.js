@@ -7,9 +7,9 @@ import { setWords } from "./cards.js";
 import { actionLabel } from "./rules.js";
 import { applySettings, el, getJSON, TableSocket } from "./net.js";
 import { announce } from "./table/announce.js";
-import { addChat, setupChat } from "./table/chat.js";
+import { addChat, bindChatJump, setupChat } from "./table/chat.js";
 import { noteNextTurn, showJoin, showSummary } from "./table/dialogs.js";
-import { bindDrop, bindHandKeys, bindTyping, sendQueued } from "./table/hand.js";
+import { bindDrop, bindHandKeys, bindSkipToHand, bindTyping, sendQueued } from "./table/hand.js";
 import { renderTable } from "./table/render.js";
 import { tickTimer } from "./table/seats.js";
 import { beep, createTable, myTurn } from "./table/state.js";
@@ -28,6 +28,7 @@ t.wide.addEventListener("change", () => t.render());
 
 setInterval(() => tickTimer(document), 1000);
 bindHandKeys(t);
+bindSkipToHand(t, document.querySelector(".skip-link"));
 bindTyping(t, () => $("summary").open);
 bindDrop(t, $("felt"));
 
@@ -106,6 +107,7 @@ function connect(token) {
 
 async function start() {
   setupChat(t);
+  bindChatJump(t);
   $("four-colour").checked = state.settings.four;
   $("sound").checked = state.settings.sound;
   $("four-colour").addEventListener("change", (e) => {

@@ -95,7 +95,9 @@ export function bidBox(t, legal) {
           type: "button",
           "data-action": call,
           disabled: !legal.includes(call),
-          "aria-label": `${tricks} ${strain === "NT" ? "no trumps" : suitName(strain)}`,
+          // (The name holds the visible text, "6NT", as WCAG 2.5.3 asks: a voice says it.)
+          "aria-label":
+            strain === "NT" ? `${tricks}NT (${tricks} no trumps)` : `${tricks} ${suitName(strain)}`,
           html: strain === "NT" ? `${tricks}NT` : `${tricks}${suitIcon(strain)}`,
           onclick: () => t.act(call),
         });

@@ -169,7 +169,18 @@ export function renderControls(t) {
     box.append(
       el(
         "button",
-        { class: "btn", type: "button", id: "hint", onclick: () => t.send({ type: "hint" }) },
+        {
+          class: "btn",
+          type: "button",
+          id: "hint",
+          // (In the kitty, the cards marked to discard go with it: the hint names another.)
+          onclick: () =>
+            t.send(
+              view.phase === "discard" && state.selected.size
+                ? { type: "hint", marked: [...state.selected] }
+                : { type: "hint" },
+            ),
+        },
         "Hint",
       ),
     );

@@ -67,9 +67,14 @@ export async function showSummary(t, result) {
       ),
       el(
         "p",
-        {},
+        { id: "summary-points" },
         "Points this hand: ",
-        result.points.map((p, side) => `${sideName(t, side)} ${p > 0 ? "+" : ""}${p}`).join(", "),
+        // (The server's words: a total the 490 rule held says so and why.)
+        result.points_words
+          ? result.points_words.join("; ")
+          : result.points
+              .map((p, side) => `${sideName(t, side)} ${p > 0 ? "+" : ""}${p}`)
+              .join(", "),
       ),
       sheetBox,
     ),
@@ -133,14 +138,9 @@ export async function showSummary(t, result) {
         ),
       ),
     );
-    if (sheet.rule_490)
-      parts.push(
-        el(
-          "p",
-          { class: "note" },
-          "The 490 rule: a side on 490 or more scores only by winning a contract.",
-        ),
-      );
+    // The 490 rule with this table's own figure, where it applies (the server's words).
+    const rule490 = sheet.rule_490_note || view.table.rule_490;
+    if (rule490) parts.push(el("p", { class: "note", id: "rule-490" }, rule490));
     const hand = sheet.hands.find((h) => h.hand === result.hand);
     if (hand) {
       parts.push(el("h3", {}, "All the hands as dealt"));
@@ -231,7 +231,8 @@ export function showJoin(t, info, { connect, tokenKey }) {
           }
         },
       },
-      `Sit in seat ${s.seat + 1}`,
+      // (As the server says: "Sit as Ann's partner", "Sit as Ann's opponent".)
+      (info.offers || {})[String(s.seat)] || `Sit in seat ${s.seat + 1}`,
     ),
   );
   box.replaceChildren(

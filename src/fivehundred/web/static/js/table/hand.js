@@ -71,7 +71,7 @@ export function renderHand(t) {
     }
     if (kitty.has(card)) {
       node.classList.add("from-kitty");
-      node.append(el("span", { class: "tag" }, "kitty"));
+      node.append(el("span", { class: "tag", "aria-hidden": "true" }, "kitty"));
     }
     if (state.selected.has(card)) node.classList.add("selected");
     if (peek) {
@@ -86,10 +86,13 @@ export function renderHand(t) {
   }
   // Roving focus: one card in the tab order.
   const buttons = [...box.querySelectorAll("button.card")];
-  const start =
+  let start =
     buttons.find((b) => b.dataset.card === (focused || state.focusCard)) ||
     buttons.find((b) => b.classList.contains("legal")) ||
     buttons[0];
+  // At your turn to play the card in the tab order (and the focus) is one you may play.
+  if (playing && start && !start.classList.contains("legal"))
+    start = buttons.find((b) => b.classList.contains("legal")) || start;
   if (start) start.tabIndex = 0;
   if (focused && start) start.focus();
 }
@@ -237,5 +240,32 @@ export function bindDrop(t, felt) {
     event.preventDefault();
     const card = event.dataTransfer.getData("text/plain");
     if (card) chooseCard(t, card);
+  });
+}
+
+// "Skip to your hand" (the page's first link): the focus on the hand itself, whose next Tab
+// is the bid box at your turn to bid, wherever the bid box is drawn (on a wide screen it
+// sits in the middle of the table, before the hand).
+export function bindSkipToHand(t, link) {
+  const hand = t.$("hand");
+  if (!link || !hand) return;
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    const card = hand.querySelector('button.card[tabindex="0"]');
+    if (card) {
+      card.focus();
+      return;
+    }
+    hand.tabIndex = -1;
+    hand.focus();
+  });
+  hand.addEventListener("keydown", (event) => {
+    if (event.target !== hand || event.key !== "Tab" || event.shiftKey) return;
+    const view = t.state.view;
+    if (!view || view.phase !== "auction" || !myTurn(t)) return;
+    const level = document.querySelector("#bid-box-wrap .bid-level input:checked");
+    if (!level) return;
+    event.preventDefault();
+    level.focus();
   });
 }

@@ -3,6 +3,7 @@
 import { renderAuction } from "./auction.js";
 import { renderControls } from "./controls.js";
 import { renderHand } from "./hand.js";
+import { renderInvite } from "./invite.js";
 import { renderContract, renderScore } from "./score.js";
 import { renderSeats } from "./seats.js";
 import { myTurn } from "./state.js";
@@ -20,6 +21,11 @@ export function renderTable(t) {
   if (layout) layout.hidden = false;
   const join = t.$("join");
   if (join) join.hidden = true;
+  // Where the keyboard's focus is: in the hand or the controls, whose buttons are drawn
+  // anew (Pass, a bid, Discard, a card played), it must not fall to the page's body.
+  const active = document.activeElement;
+  const regions = ["hand", "controls", "centre-bids"].map((id) => t.$(id)).filter(Boolean);
+  const inTable = active && regions.some((box) => box.contains(active));
   renderContract(t);
   renderSeats(t);
   renderTrick(t);
@@ -27,10 +33,32 @@ export function renderTable(t) {
   renderHand(t);
   renderAuction(t);
   renderScore(t);
+  renderInvite(t);
+  if (inTable && (!document.activeElement || document.activeElement === document.body))
+    keepFocus(t);
   const note = t.$("centre-note");
   const view = state.view;
   if (view.phase === "done" && view.table.hand_result && !view.table.hand_result.contract) {
     note.hidden = false;
     note.textContent = "All passed: no contract.";
   } else note.hidden = true;
+}
+
+// Focus back somewhere sensible after the control that had it went: at your turn to bid, the
+// bid box; else the hand's card in the tab order (a card you may play at your turn), else
+// the first control, else the hand itself. (No scrolling: on a phone the view stays where it is.)
+export function keepFocus(t) {
+  const view = t.state.view;
+  const bids = [t.$("centre-bids"), t.$("controls")].filter(Boolean);
+  const target =
+    (myTurn(t) && view.phase === "auction"
+      ? bids.map((box) => box.querySelector(".bid-level input:checked")).find(Boolean)
+      : null) ||
+    t.$("hand").querySelector('button.card[tabindex="0"]') ||
+    (myTurn(t)
+      ? t.$("controls") && t.$("controls").querySelector("button:not([disabled])")
+      : null) ||
+    t.$("hand");
+  if (target === t.$("hand")) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
 }

@@ -44,6 +44,10 @@ export function renderContract(t) {
       });
     }
     if (view.called_card) box.append(item("called", `Called ${cardSymbol(view.called_card)}`));
+    // A partner who sits this hand out, and so why each trick has fewer cards (the server's
+    // words).
+    const out = view.table.sitting_out;
+    if (out) for (const note of out.notes) box.append(item("sitting-out", note));
     const sides = {};
     view.sides.forEach((side, seat) => {
       sides[side] = (sides[side] || 0) + view.tricks_won[seat];

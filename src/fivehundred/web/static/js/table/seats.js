@@ -2,6 +2,7 @@
 // whose turn), the turn timer, and the strip of cards lying face up under the table.
 import { cardElement } from "../cards.js";
 import { el } from "../net.js";
+import { drawBubble } from "./chat.js";
 import { controllerOf, isMySeat, me, scoresOnSeats, seatCount, seatName } from "./state.js";
 
 // Where a seat sits around the table, seen from `you` (at the bottom): "bottom", "left",
@@ -64,7 +65,15 @@ export function renderSeats(t) {
             : seat >= view.players
               ? "dummy"
               : "open seat";
+    // How the seat stands to you ("your partner", "opponent"), as the server says; and
+    // a partner who sits this hand out (the contractor plays alone), and why.
+    const relation = ((view.table.relations || [])[seat] || {}).word || "";
+    const relationKey = ((view.table.relations || [])[seat] || {}).key || "";
+    const out = view.table.sitting_out;
+    const outIndex = out ? out.seats.indexOf(seat) : -1;
     const roles = [];
+    if (relation && relationKey !== "you") roles.push(relation);
+    if (outIndex >= 0) roles.push(out.notes[outIndex]);
     if (view.dealer === seat) roles.push("dealer");
     if (view.contractor === seat) roles.push("contractor");
     if (view.to_move === seat && view.phase !== "done")
@@ -72,13 +81,23 @@ export function renderSeats(t) {
     const node = el(
       "div",
       {
-        class: `seat${view.to_move === seat && view.phase !== "done" ? " to-move" : ""}${isMySeat(t, seat) ? " mine" : ""}${view.contractor === seat ? " contractor" : ""}`,
+        class: `seat${view.to_move === seat && view.phase !== "done" ? " to-move" : ""}${isMySeat(t, seat) ? " mine" : ""}${view.contractor === seat ? " contractor" : ""}${relationKey ? ` rel-${relationKey}` : ""}${outIndex >= 0 ? " sitting-out" : ""}`,
         style: `order:${pos.order}`,
         "data-seat": seat,
         role: "group",
         "aria-label": [seatName(t, seat), ...roles].join(", "),
       },
       el("div", { class: "name" }, seatName(t, seat)),
+      relation && relationKey !== "you"
+        ? el("div", { class: "relation", "aria-hidden": "true" }, relation)
+        : null,
+      outIndex >= 0
+        ? el(
+            "div",
+            { class: "out-note", title: out.notes[outIndex], "aria-hidden": "true" },
+            "sits out",
+          )
+        : null,
       status || view.dealer === seat
         ? el(
             "div",
@@ -103,6 +122,7 @@ export function renderSeats(t) {
     areas[pos.area].append(node);
   }
   renderExposed(t);
+  drawBubble(t);
   tickTimer(t.root);
 }
 
