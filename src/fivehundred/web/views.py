@@ -389,7 +389,7 @@ def hint_observation(observation: Observation, marked: object) -> Observation:
     if not isinstance(marked, list) or not all(
         isinstance(text, str) and len(text) <= 4 for text in marked[:32]
     ):
-        raise ValueError("hint: marked must be a list of cards, such as [\"10H\"]")
+        raise ValueError('hint: marked must be a list of cards, such as ["10H"]')
     if len(marked) >= observation.discards_left:
         raise ValueError("every discard is chosen: press Discard, or put a card back first")
     mask = 0
