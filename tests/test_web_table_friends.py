@@ -192,3 +192,171 @@ def test_the_hands_summary_says_the_490_rule_with_the_tables_figure(
         " a contract."
     )
     p.check()
+
+
+def climb(page: Any) -> None:
+    """Bidding policy: the lowest bid each turn (pass when none is left)."""
+    bids = page.locator("#bid-box-wrap .bid-box button:not([disabled])")
+    if bids.count():
+        bids.first.click()
+    else:
+        page.click("#bid-box-wrap [data-action='pass']")
+
+
+def _to_my_discard(page: Any) -> None:
+    """Bid up until this seat has the kitty."""
+    while not (
+        page.evaluate("document.body.dataset.phase") == "discard"
+        and page.evaluate("document.body.dataset.myTurn") == "1"
+    ):
+        assert not summary_open(page), "the seat never won the auction"
+        if not act_once(page, climb):
+            page.wait_for_function(
+                "document.body.dataset.myTurn === '1' || !!document.querySelector('#summary[open]')"
+            )
+
+
+def _hints(p: Page) -> list[str]:
+    return [f["action"] for f in p.frames if f.get("type") == "hint"]
+
+
+def test_the_kitty_on_a_small_phone_and_a_hint_after_a_marked_card(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """At 360×640 the Discard button is whole on the screen and the hint's line too; once
+    the hinted card is marked, Hint names another card, never a marked one."""
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "options": {"delay": 0},
+            "seed": 7,
+        },
+    )
+    p = open_page(SMALL)
+    page = p.page
+    test_web_page.join(page, base + created["url"], "Ann", 0)
+    _to_my_discard(page)
+    button = page.locator("#confirm-discard")
+    box = button.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= SMALL["height"], box
+    marked: list[str] = []
+    for _ in range(2):
+        page.click("#hint")
+        page.wait_for_function("document.getElementById('toast').textContent.startsWith('Hint')")
+        toast = page.locator("#toast").bounding_box()
+        assert toast is not None and toast["y"] + toast["height"] <= SMALL["height"] + 1, toast
+        page.wait_for_function(
+            "n => document.getElementById('toast').dataset.hints === String(n)", arg=len(marked) + 1
+        )
+        hint = _hints(p)[-1]
+        assert hint not in marked, (hint, marked)
+        toast = page.locator("#toast").bounding_box()
+        assert toast is not None and toast["y"] + toast["height"] <= SMALL["height"] + 1, toast
+        shot(page, f"c2-kitty-360-{len(marked)}")
+        test_web_page.click_card(page, hint)
+        marked.append(hint)
+        page.wait_for_selector(f"#hand .card[data-card='{hint}'][aria-pressed='true']")
+    box = button.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= SMALL["height"], box
+    p.check()
+
+
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def _active(page: Any) -> dict[str, Any]:
+    return dict(
+        page.evaluate(
+            """() => { const a = document.activeElement; return {
+                 body: a === document.body || !a,
+                 card: a && a.dataset ? a.dataset.card || null : null,
+                 legal: !!(a && a.classList && a.classList.contains('legal')),
+                 hand: !!(a && a.closest && a.closest('#hand')),
+                 bids: !!(a && a.closest && a.closest('#bid-box-wrap')),
+                 id: a ? a.id : '' }; }"""
+        )
+    )
+
+
+def test_the_keyboards_focus_at_the_table(base: str, open_page: Callable[..., Page]) -> None:
+    """At 1280×800: "Skip to your hand" then Tab reaches the bid box; after Pass (or a bid)
+    and after Discard the focus is not on the page's body; at your turn to play the focus
+    in the hand is on a card you may play; a Tab out of the hand comes back in a dozen."""
+    created = post(
+        base,
+        "/api/tables",
+        {
+            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "options": {"delay": 0},
+            "seed": 7,
+        },
+    )
+    p = open_page(DESKTOP)
+    page = p.page
+    test_web_page.join(page, base + created["url"], "Kay", 0)
+    phases: set[str] = set()
+    loop_measured = False
+    while not summary_open(page):
+        if page.evaluate("document.body.dataset.myTurn") != "1":
+            page.wait_for_function(
+                "document.body.dataset.myTurn === '1' || !!document.querySelector('#summary[open]')"
+            )
+            continue
+        version = page.evaluate("document.body.dataset.version")
+        phase = page.evaluate("document.body.dataset.phase")
+        if phase == "auction":
+            page.focus(".skip-link")
+            page.keyboard.press("Enter")
+            page.keyboard.press("Tab")
+            assert _active(page)["bids"], _active(page)
+            bids = page.locator("#bid-box-wrap .bid-box button:not([disabled])")
+            if bids.count():
+                bids.first.focus()
+            else:
+                page.focus("#bid-box-wrap [data-action='pass']")
+            page.keyboard.press("Enter")
+        elif phase == "discard":
+            page.focus("#hand .card[tabindex='0']")
+            need = page.locator("#hand .card").count() - 10
+            for _ in range(need):
+                page.keyboard.press("Enter")
+                page.keyboard.press("ArrowRight")
+            page.focus("#confirm-discard")
+            page.keyboard.press("Enter")
+        elif phase == "play":
+            state = _active(page)
+            if state["hand"]:
+                assert state["legal"], f"the focus sits on a card you may not play: {state}"
+            if not loop_measured:
+                # One Tab out of the hand, and back by Tab: a dozen stops at most.
+                page.focus("#hand .card[tabindex='0']")
+                count = 0
+                while count < 40:
+                    page.keyboard.press("Tab")
+                    count += 1
+                    if _active(page)["hand"]:
+                        break
+                assert count <= 13, f"{count} Tabs to come back to the hand"
+                loop_measured = True
+            page.focus("#hand .card.legal")
+            page.keyboard.press("Enter")
+            if page.locator("[aria-label='lead the joker as'] button").count():
+                page.locator("[aria-label='lead the joker as'] button").first.focus()
+                page.keyboard.press("Enter")
+        else:
+            page.locator(".choice-row [data-action], .call-grid [data-action]").first.focus()
+            page.keyboard.press("Enter")
+        phases.add(phase)
+        page.wait_for_function(
+            "v => document.body.dataset.version !== v || !!document.querySelector('#summary[open]')",
+            arg=version,
+        )
+        if summary_open(page):
+            break
+        # The control pressed is gone: the focus is somewhere at the table, not the body.
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        assert not _active(page)["body"], (phase, _active(page))
+    assert {"auction", "discard", "play"} <= phases, phases
+    p.check()

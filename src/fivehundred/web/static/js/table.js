@@ -51,7 +51,12 @@ function onMessage(message) {
     if (prev && (prev.to_move !== view.to_move || prev.phase !== view.phase)) t.toast("");
     t.render();
     announce(t, prev, view);
-    if (prev && prev.phase !== view.phase) {
+    if (prev && prev.phase !== view.phase && view.phase === "discard" && myTurn(t)) {
+      // Your kitty: the hand, the Discard button and the hint's line in sight (on a small
+      // phone they run below the table).
+      if ($("toast").getBoundingClientRect().bottom > window.innerHeight)
+        $("toast").scrollIntoView({ block: "end" });
+    } else if (prev && prev.phase !== view.phase) {
       // A new phase: the table back in sight (on a phone the bid box ran below it).
       const top = $("contract").getBoundingClientRect().top;
       if (top < 0 || top > window.innerHeight / 2) $("contract").scrollIntoView({ block: "start" });
@@ -83,6 +88,13 @@ function onMessage(message) {
     location.assign(message.token ? message.url : `${message.url}?watch`);
   } else if (message.type === "hint") {
     t.toast(`Hint: ${actionLabel(state.view, message.action)} — ${message.reason}`);
+    // (How many hints came, for tests: each new one, even the same words, is seen.)
+    state.hints = (state.hints || 0) + 1;
+    $("toast").dataset.hints = String(state.hints);
+    // (The hint's line in sight: on a phone it is under the hand.)
+    const line = $("toast").getBoundingClientRect();
+    if (line.bottom > window.innerHeight || line.top < 0)
+      $("toast").scrollIntoView({ block: "nearest" });
   }
 }
 
