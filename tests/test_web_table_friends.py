@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 import test_web_page  # noqa: E402
+from test_web_a11y import AXE, axe_problems  # noqa: E402
 from test_web_page import Page, act_once, post, shot, summary_open  # noqa: E402
 from test_web_support import ws_url  # noqa: E402
 
@@ -90,6 +91,8 @@ def test_friends_are_told_who_is_whose_partner_invited_and_chat_at_the_table(
     assert a.inner_text("#chat-unread") == "1"
     assert a.locator("#chat-jump").bounding_box()["y"] < PHONE["height"]
     shot(a, "c2-chat-bubble-390")
+    if AXE.exists():  # the relations, the bubble and the count: no serious violation
+        assert not axe_problems(a, "table of friends"), axe_problems(a, "table of friends")
     a.click("#chat-jump")
     a.wait_for_selector("#chat-unread", state="hidden")
     assert a.evaluate("document.activeElement.id") == "chat-text"
@@ -162,6 +165,8 @@ def test_the_misere_contractors_partner_is_shown_sitting_out(
     )
     assert page.locator("#contract .sitting-out").bounding_box()["y"] < PHONE["height"]
     shot(page, "c2-misere-390")
+    if AXE.exists():
+        assert not axe_problems(page, "misère"), axe_problems(page, "misère")
     p.check()
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
-from fivehundred.actions import MISERE, PASS, bid_action
+import pytest
+
+from fivehundred.actions import MISERE, PASS, action_text, bid_action
 from fivehundred.rules import make_rules
 from fivehundred.table import Table
 from fivehundred.web import views
@@ -115,3 +117,37 @@ def test_the_misere_contractors_partner_sits_out_and_the_page_is_told_why() -> N
     while table.game.hand.phase == "auction":
         table.apply(table.to_move, PASS)
     assert views.sitting_out(table, names) is None
+
+
+def test_a_hint_in_the_kitty_counts_the_marked_cards_as_discarded() -> None:
+    """The contractor's observation with two cards marked: those cards are gone from the
+    hand and from the legal actions, one discard is left; marks that are not the hand's
+    cards, or as many as the discards left, are refused with a reason."""
+    rules = make_rules("australian")
+    table = Table(rules, ["human"] * 4, 3)
+    table.apply(table.to_move, bid_action(6, 0))
+    while table.game.hand.phase == "auction":
+        table.apply(table.to_move, PASS)
+    seat = table.to_move
+    observation = table.observation(seat)
+    assert observation.phase == "discard" and observation.discards_left == 3
+    two = rules.joker_names
+    hand = views.hand_texts(observation.hand, observation)
+    marked = hand[:2]
+    trial = views.hint_observation(observation, marked)
+    assert trial.discards_left == 1
+    left = {action_text(a, two) for a in trial.legal}
+    assert left == set(hand[2:])
+    assert views.hand_texts(trial.hand, trial) == hand[2:]
+    assert views.hint_observation(observation, []) is observation
+    for bad, why in [
+        ("10H", "a list of cards"),
+        ([1], "a list of cards"),
+        (hand[:3], "every discard is chosen"),
+        (["ZZ"], "is not a card"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            views.hint_observation(observation, bad)
+    other = next(text for text in ["AS", "KS", "QS", "JS", "10S", "9S"] if text not in hand)
+    with pytest.raises(ValueError, match="not in the hand"):
+        views.hint_observation(observation, [other])
