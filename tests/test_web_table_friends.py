@@ -365,3 +365,30 @@ def test_the_keyboards_focus_at_the_table(base: str, open_page: Callable[..., Pa
         assert not _active(page)["body"], (phase, _active(page))
     assert {"auction", "discard", "play"} <= phases, phases
     p.check()
+
+
+def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    for variants, words in [
+        ({"target": 100}, "The 90 rule: points won defending stop at 90"),
+        ({"rule_490": False}, None),
+    ]:
+        created = post(
+            base,
+            "/api/tables",
+            {
+                "seats": ["open", "heuristic", "heuristic", "heuristic"],
+                "options": {"delay": 0},
+                "seed": 7,
+                "rules": {"preset": "australian", "variants": variants},
+            },
+        )
+        p = open_page(PHONE)
+        page = p.page
+        page.goto(f"{base}/g/{created['table']}")
+        page.wait_for_function("document.body.innerText.includes('Target')")
+        text = page.inner_text("body")
+        assert "The 490 rule" not in text
+        assert (words in text) if words else (" rule: " not in text), text
+        p.check()
