@@ -43,6 +43,8 @@ def test_an_open_seat_is_offered_as_a_partner_or_an_opponent() -> None:
         "1": "Sit as an opponent",
         "2": "Sit as an opponent",
     }
+    empty = [("open", None)] * 4
+    assert views.seat_offers(rules, empty) == {"0": "Take a seat"}
     bots = [("computer", "hard"), ("open", None), ("computer", "easy"), ("computer", "m")]
     assert views.seat_offers(rules, bots) == {"1": "Sit as m's partner"}
 

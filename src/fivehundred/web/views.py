@@ -229,16 +229,21 @@ def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
 def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
     """What each open seat's button says (``Sit as Ann's partner``), by the people
     already at the table (``seated``: each seat's kind and name), or by the computers where
-    no person sits yet."""
+    no person sits yet; at an empty table, one seat offered (``Take a seat``)."""
     sides = side_of_seats(rules)
     people = [name if kind == "person" else None for kind, name in seated]
     if not any(people):
         people = [name if kind != "open" else None for kind, name in seated]
-    return {
+    offers = {
         str(seat): seat_offer(sides, seat, people)
         for seat, (kind, _) in enumerate(seated)
         if kind == "open"
     }
+    if offers and not any(people):
+        # Nobody at the table yet: every seat is the same to the first to come; one button.
+        first = min(offers, key=int)
+        return {first: offers[first]}
+    return offers
 
 
 def sitting_out(table: Table, names: list[str]) -> dict[str, Any] | None:

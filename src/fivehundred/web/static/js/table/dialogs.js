@@ -195,7 +195,10 @@ export function showJoin(t, info, { connect, tokenKey }) {
   const code = t.code;
   const box = t.$("join");
   box.hidden = false;
-  const open = info.seats.filter((s) => s.kind === "open");
+  // (The seats the server offers: at an empty table one, "Take a seat".)
+  const open = info.seats.filter(
+    (s) => s.kind === "open" && (!info.offers || info.offers[String(s.seat)]),
+  );
   const name = el("input", {
     id: "player-name",
     maxlength: "30",

@@ -9,7 +9,9 @@ import { me, scoresOnSeats, seatName, sideName } from "./state.js";
 export function renderContract(t) {
   const view = t.state.view;
   const box = t.$("contract");
-  box.replaceChildren();
+  // (The Chat button, at the strip's right end on a phone, stays: see chat.js.)
+  const jump = t.$("chat-jump");
+  box.replaceChildren(...(jump ? [jump] : []));
   const item = (cls, ...children) => el("div", { class: `fact ${cls}` }, ...children);
   if (view.contract) {
     box.append(
