@@ -17,6 +17,7 @@ const SHELL = [
   "/static/js/table/chat.js",
   "/static/js/table/dialogs.js",
   "/static/js/table/render.js",
+  "/static/js/table/invite.js",
   "/static/js/cards.js",
   "/static/js/rules.js",
   "/static/js/net.js",
