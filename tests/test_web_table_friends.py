@@ -78,6 +78,8 @@ def test_friends_are_told_who_is_whose_partner_invited_and_chat_at_the_table(
         )
         assert len(set(colours)) == 2, colours
         assert "your partner" in (box.get_attribute("aria-label") or "")
+        assert page.inner_text("#auction th.rel-partner").endswith("your partner")
+        assert page.locator("#auction th.rel-opponent").count() == 2
     # Bob says something: on Ann's phone the chat log is far below; the message shows by
     # Bob's seat at the table and the Chat button counts it.
     b.fill("#chat-text", "Hello partner")

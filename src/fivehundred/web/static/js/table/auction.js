@@ -22,7 +22,16 @@ export function auctionTable(t, view) {
   const head = el(
     "tr",
     {},
-    order.map((seat) => el("th", { scope: "col" }, seatName(t, seat))),
+    // (Your partner's column says so, and each column has the colour of its relation.)
+    order.map((seat) => {
+      const relation = (view.table.relations || [])[seat] || {};
+      return el(
+        "th",
+        { scope: "col", class: relation.key ? `rel-${relation.key}` : null },
+        seatName(t, seat),
+        relation.key === "partner" ? el("span", { class: "rel-word" }, relation.word) : null,
+      );
+    }),
   );
   const body = rows.map((r) =>
     el(
@@ -55,7 +64,13 @@ export function renderAuction(t) {
       el(
         "li",
         {},
-        el("span", { class: "who" }, seatName(t, seats[i])),
+        el(
+          "span",
+          {
+            class: `who${((view.table.relations || [])[seats[i]] || {}).key ? ` rel-${view.table.relations[seats[i]].key}` : ""}`,
+          },
+          seatName(t, seats[i]),
+        ),
         " ",
         el("strong", {}, label),
       ),
