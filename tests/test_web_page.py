@@ -559,7 +559,7 @@ def keyboard_trick(page: Any) -> None:
             break
         page.keyboard.press("ArrowRight")
     card = page.evaluate("document.activeElement.dataset.card")
-    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    label = page.evaluate("document.activeElement.querySelector('.card-name').textContent")
     assert label and "may not be played" not in label
     page.keyboard.press("Enter")
     if page.locator("[aria-label='lead the joker as'] button").count():

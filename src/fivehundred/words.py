@@ -613,3 +613,58 @@ def variant_words(reason: str, titles: dict[str, str]) -> str:
         return titles.get(name, match.group(0))
 
     return _VARIANT_NAME.sub(title, reason)
+
+
+# ------------------------------------------------------------------------------ who sits where
+# (issue 52: partners and opponents named at the table and where a seat is chosen; the 490
+# rule with the table's own figure; the misère contractor's partner sitting out)
+
+
+def seat_relation(sides: Sequence[int], seat: int, you: int) -> str:
+    """How ``seat`` stands to ``you`` (:func:`seat_relations`, one seat of it)."""
+    return seat_relations(sides, you)[seat]
+
+
+def seat_offer(sides: Sequence[int], seat: int, names: Sequence[str | None]) -> str:
+    """What the button that takes the open ``seat`` says, by the people already seated
+    (``names``, one a seat, None for an open one): ``Sit as Ann's partner``, ``Sit as Ann's
+    opponent``, ``Sit as an opponent`` (every seat its own side), or ``Take a seat``."""
+    partners = [n for s, n in enumerate(names) if n and s != seat and sides[s] == sides[seat]]
+    others = [n for s, n in enumerate(names) if n and s != seat and sides[s] != sides[seat]]
+    if partners:
+        return f"Sit as {side_label(partners)}'s partner"
+    if others and any(sides[s] == sides[seat] for s in range(len(names)) if s != seat):
+        return f"Sit as {side_label(others)}'s opponent"
+    if others:
+        return "Sit as an opponent"
+    return "Take a seat"
+
+
+def rule_490_note(target: int) -> str:
+    """The 490 rule as it stands at a table playing to ``target`` (R-490): its real figure."""
+    cap = target - 10
+    return (
+        f"The {cap} rule: points won defending stop at {cap}; "
+        f"a side reaches {target} only by winning a contract."
+    )
+
+
+def points_line(name: str, points: int, before: int, after: int, cap: int) -> str:
+    """A side's points for a hand, with why its total rose by less when the 490 rule held
+    it: ``Ann & Cat +60``; ``Bob & Dan +60, held at 490 (+50): points won defending stop
+    at 490``."""
+    text = f"{name} {'+' if points > 0 else ''}{points}"
+    rose = after - before
+    if points > 0 and rose < points:
+        text += (
+            f", held at {after} ({'+' if rose > 0 else ''}{rose}): "
+            f"points won defending stop at {cap}"
+        )
+    return text
+
+
+def sitting_out_note(name: str, contractor: str, contract: str, slam: bool, cards: int) -> str:
+    """Why a partner plays no card this hand (misère, hi/lo, a slam call), and so why each
+    trick has fewer cards."""
+    how = "called slam" if slam else f"plays {contract} alone"
+    return f"{name} sits out: {contractor} {how}, so each trick has {cards} cards."

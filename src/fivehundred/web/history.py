@@ -29,7 +29,7 @@ from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
-from fivehundred.web.views import card_words_of, side_names_of, table_names
+from fivehundred.web.views import card_words_of, rule_490_words, side_names_of, table_names
 from fivehundred.words import (
     DEFAULT_LEVEL,
     LEVEL_WORDS,
@@ -279,6 +279,7 @@ async def score_sheet(code: str, request: Request) -> dict[str, Any]:
         "side_of_seat": list(side_of_seats(game.rules)),
         "target": game.rules.target,
         "rule_490": game.rules.rule_490,
+        "rule_490_note": rule_490_words(game.rules),  # (its real figure; None: no such rule)
         "finished": game.is_over,
         "winner": game.winner,
         "hands": [hand_line(game, i) for i in range(len(game.finished_hands))],

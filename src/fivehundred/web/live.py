@@ -396,6 +396,17 @@ class LiveTable:
             "players": self.rules.players,
             "calls": list(views.allowed_calls(self.rules)),
             "seats": self.seats_json(),
+            # issue 52: each open seat's button, by who sits there already
+            "offers": views.seat_offers(
+                self.rules,
+                list(
+                    zip(
+                        [s.kind for s in self.seats],
+                        views.display_names(self.player_names()),
+                        strict=True,
+                    )
+                ),
+            ),
             "options": dict(self.options),
             "phase": "done" if game.is_over else game.hand.phase,
             "to_move": self.model.to_move if not game.is_over else None,
@@ -436,7 +447,7 @@ class LiveTable:
             "hand_number": model.hand_number,
             "hands_played": len(game.finished_hands),
             "last_trick": views.last_trick(model),
-            "hand_result": views.hand_result(model),
+            "hand_result": views.hand_result(model, names),
             "finished": game.is_over,
             "winner": game.winner,
             "turn_deadline": deadline,
@@ -447,6 +458,9 @@ class LiveTable:
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
             "side_names": sides_named(self.rules, names),
+            # issue 52: the partners who sit this hand out, and the 490 rule's own figure
+            "sitting_out": views.sitting_out(model, names),
+            "rule_490": views.rule_490_words(self.rules),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
             "call_labels": list(views.allowed_call_labels(self.rules)),
@@ -458,6 +472,7 @@ class LiveTable:
         facts = dict(shared if shared is not None else self._shared_facts())
         facts["you"] = None if seat == views.SPECTATOR else seat
         facts["kitty"] = views.kitty_cards(self.model, seat)
+        facts["relations"] = views.seat_relations(self.rules, seat)
         facts["undo"] = seat != views.SPECTATOR and all(
             s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
         )
@@ -584,7 +599,7 @@ class LiveTable:
             elif kind == "ping":
                 conn.send({"type": "pong"})
             elif kind == "hint":
-                await self._hint(conn)
+                await self._hint(conn, message.get("marked"))
             elif kind == "undo":
                 await self._undo(conn)
             elif kind == "rematch":
@@ -712,7 +727,7 @@ class LiveTable:
             {"type": "chat", "seat": seat, "name": name, "text": text.strip(), "time": time.time()}
         )
 
-    async def _hint(self, conn: Connection) -> None:
+    async def _hint(self, conn: Connection, marked: object = None) -> None:
         seat = self._acting_seat(conn)
         if not any(s.kind == COMPUTER for s in self.seats):
             raise Refusal("hints are given at tables with a computer player")
@@ -721,6 +736,10 @@ class LiveTable:
             raise Refusal("a hint is for your turn")
         version = self.version
         observation = model.observation(model.seat_to_move)
+        try:  # (the discards marked, not yet sent, as made: the hint names another card)
+            observation = views.hint_observation(observation, marked)
+        except ValueError as error:
+            raise Refusal(str(error)) from None
         action, reason = await self.hub.decider.decide(
             self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
         )

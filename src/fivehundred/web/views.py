@@ -7,10 +7,12 @@ seat's view with fields removed), with what the page says added here.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from fivehundred.actions import (
+    JOKER_LEAD_BASE,
     action_card,
     action_text,
     bid_action,
@@ -18,15 +20,18 @@ from fivehundred.actions import (
     is_suit_bid,
     joker_lead_action,
     parse_call,
+    plays_alone,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import cards_of, iter_cards, mask_text
-from fivehundred.errors import IllegalActionError, Refusal
+from fivehundred.cards import cards_of, iter_cards, mask_text, parse_card
+from fivehundred.errors import FiveHundredError, IllegalActionError, Refusal
 from fivehundred.game import controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
+from fivehundred.scoring import side_of_seats
 from fivehundred.table import Table
+from fivehundred.words import RELATION_WORDS as RELATION_WORDS
 from fivehundred.words import (
     action_label,
     card_words,
@@ -37,7 +42,12 @@ from fivehundred.words import (
     observation_prompt,
     pack_words,
     place_name,
+    points_line,
+    rule_490_note,
+    seat_offer,
+    seat_relation,
     sides_named,
+    sitting_out_note,
     view_context,
 )
 
@@ -150,8 +160,10 @@ def last_trick(table: Table) -> dict[str, Any] | None:
     }
 
 
-def hand_result(table: Table) -> dict[str, Any] | None:
-    """The hand just finished (until the next hand's first action), else None."""
+def hand_result(table: Table, names: list[str] | None = None) -> dict[str, Any] | None:
+    """The hand just finished (until the next hand's first action), else None; with the
+    table's ``names`` (:func:`table_names`), each side's points in words (``points_words``:
+    a total the 490 rule held says so)."""
     game = table.game
     if not game.finished_hands or (not game.is_over and game.hand.history):
         return None
@@ -170,6 +182,93 @@ def hand_result(table: Table) -> dict[str, Any] | None:
         "tricks_won": list(result.tricks_won),
         "points": list(result.points),
         "scores": list(game.score_history[-1]),
+        "points_words": points_words(table, names) if names is not None else None,
+    }
+
+
+def points_words(table: Table, names: list[str]) -> list[str]:
+    """Each side's points for the hand just finished, named (:func:`side_names_of`'s
+    names), with why a total rose by less than the hand's points
+    (:func:`fivehundred.words.points_line`)."""
+    game = table.game
+    after = game.score_history[-1]
+    before = game.score_history[-2] if len(game.score_history) > 1 else [0] * len(after)
+    points = game.finished_hands[-1].result.points
+    sides = sides_named(table.rules, names)
+    cap = table.rules.target - 10
+    return [
+        points_line(sides[side], points[side], before[side], after[side], cap)
+        for side in range(len(after))
+    ]
+
+
+def rule_490_words(rules: Rules) -> str | None:
+    """The 490 rule in words with this table's figure, or None where it does not apply
+    (turned off, or points of a failed contract go to the opponents)."""
+    if not rules.rule_490 or rules.failed_to_opponents:
+        return None
+    return rule_490_note(rules.target)
+
+
+def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
+    """How every seat of the table stands to ``seat`` (``you``, ``partner``,
+    ``opponent``; a dummy as its owner; "" for a seat that is nobody's), with the word the
+    page shows for it; None for a spectator."""
+    if seat == SPECTATOR or seat < 0:
+        return None
+    sides = side_of_seats(rules)
+    out = []
+    for other, controller in enumerate(seat_controllers(rules)):
+        key = "" if controller is None else seat_relation(sides, controller, seat)
+        if key == "you" and other != seat:
+            key = ""  # (one's own dummy: named by the seat's own name)
+        out.append({"key": key, "word": RELATION_WORDS.get(key, "")})
+    return out
+
+
+def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
+    """What each open seat's button says (``Sit as Ann's partner``), by the people
+    already at the table (``seated``: each seat's kind and name), or by the computers where
+    no person sits yet; at an empty table, one seat offered (``Take a seat``)."""
+    sides = side_of_seats(rules)
+    people = [name if kind == "person" else None for kind, name in seated]
+    if not any(people):
+        people = [name if kind != "open" else None for kind, name in seated]
+    offers = {
+        str(seat): seat_offer(sides, seat, people)
+        for seat, (kind, _) in enumerate(seated)
+        if kind == "open"
+    }
+    if offers and not any(people):
+        # Nobody at the table yet: every seat is the same to the first to come; one button.
+        first = min(offers, key=int)
+        return {first: offers[first]}
+    return offers
+
+
+def sitting_out(table: Table, names: list[str]) -> dict[str, Any] | None:
+    """The partners who play no card this hand (the contractor plays alone: misère,
+    hi/lo, a slam call), and why, once the contract stands; None otherwise."""
+    hand = table.game.hand
+    if hand.contract < 0 or hand.contractor < 0:
+        return None
+    if not (plays_alone(hand.contract) or hand.slam):
+        return None
+    sides = side_of_seats(table.rules)
+    out = [
+        s
+        for s in table.rules.live_seats
+        if s != hand.contractor and sides[s] == sides[hand.contractor]
+    ]
+    if not out:
+        return None
+    cards = len(table.rules.live_seats) - len(out)
+    label = contract_label(hand.contract, table.rules.joker_names)
+    return {
+        "seats": out,
+        "notes": [
+            sitting_out_note(names[s], names[hand.contractor], label, hand.slam, cards) for s in out
+        ],
     }
 
 
@@ -323,3 +422,37 @@ def seating(rules: Rules, viewer: int | None = None) -> list[dict[str, Any]]:
                 entry["invite_words"] = INVITE_WORDS[relation]
         entries.append(entry)
     return entries
+
+
+def hint_observation(observation: Observation, marked: object) -> Observation:
+    """The contractor's observation as it will be once the discards they have marked (not
+    yet sent) are made, so that a hint names another card; ``observation`` itself outside
+    the discard, or with nothing marked. :class:`ValueError` for marks that are not a list of
+    the hand's cards, at most the discards still to make."""
+    if observation.phase != "discard" or not marked:
+        return observation
+    if not isinstance(marked, list) or not all(
+        isinstance(text, str) and len(text) <= 4 for text in marked[:32]
+    ):
+        raise ValueError('hint: marked must be a list of cards, such as ["10H"]')
+    if len(marked) >= observation.discards_left:
+        raise ValueError("every discard is chosen: press Discard, or put a card back first")
+    mask = 0
+    for text in marked:
+        try:
+            card = parse_card(text)
+        except FiveHundredError:
+            raise ValueError(f"hint: {text!r} is not a card") from None
+        if not observation.hand >> card & 1:
+            raise ValueError(f"hint: {text!r} is not in the hand")
+        mask |= 1 << card
+    sizes = list(observation.hand_sizes)
+    sizes[observation.seat] -= mask.bit_count()
+    return replace(
+        observation,
+        hand=observation.hand & ~mask,
+        discards=observation.discards | mask,
+        discards_left=observation.discards_left - mask.bit_count(),
+        legal=tuple(a for a in observation.legal if not (a < JOKER_LEAD_BASE and mask >> a & 1)),
+        hand_sizes=tuple(sizes),
+    )

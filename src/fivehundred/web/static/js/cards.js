@@ -149,10 +149,28 @@ export function cardElement(text, { button = false, back = false, label = null }
     el.setAttribute("aria-label", label || "a face-down card");
   } else {
     el.dataset.card = text;
-    el.setAttribute("aria-label", label || cardName(text));
+    if (button) {
+      // A button is named by its words in its own text (hidden from sight), not by an
+      // aria-label: the drawing's letters ("K", "JOKER") are not its name, and a name the
+      // visible text is no part of is what WCAG 2.5.3 forbids (axe label-content-name-mismatch).
+      el.append(cardNameSpan(label || cardName(text)));
+    } else el.setAttribute("aria-label", label || cardName(text));
   }
   if (!button) el.setAttribute("role", "img");
   return el;
+}
+
+function cardNameSpan(text) {
+  const span = document.createElement("span");
+  span.className = "visually-hidden card-name";
+  span.textContent = text;
+  return span;
+}
+
+// A card's name as a screen reader says it (its button's words, or its picture's label).
+export function cardLabel(node) {
+  const span = node.querySelector(":scope > .card-name");
+  return span ? span.textContent : node.getAttribute("aria-label") || "";
 }
 
 export function suitIcon(suit) {

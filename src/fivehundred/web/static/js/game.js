@@ -76,9 +76,8 @@ function renderSheet() {
       "p",
       {},
       `Target ${sheet.target}.`,
-      sheet.rule_490
-        ? " The 490 rule: a side on 490 or more scores only by winning a contract."
-        : "",
+      // (The server's words, with this table's figure; none where the rule does not apply.)
+      sheet.rule_490_note ? ` ${sheet.rule_490_note}` : "",
     ),
   );
   if (sheet.finished)
