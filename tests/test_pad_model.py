@@ -374,3 +374,16 @@ def test_the_page_is_told_the_defending_sides() -> None:
     for key, sides in table.items():
         contractor, partner = key.split(":")
         assert sides == defending_sides(five, int(contractor), int(partner) if partner else None)
+
+
+def test_a_player_out_backwards_does_not_come_back_in() -> None:
+    """R-GAME, three players: Ann goes out backwards at -520 with Bob and Cat level, so the
+    game goes on; her defending tricks next hand lift her to -480, and Bob's made contract
+    puts him ahead: he wins, and Ann is named as out at -520 (she does not come back in)."""
+    pad = Pad(new_pad(["Ann", "Bob", "Cat"], "three_handed"))
+    pad.add({"kind": "hand", "contract": "10NT", "contractor": 0, "tricks": 0, "defenders": [5, 5]})
+    assert pad.result.totals == [-520, 50, 50] and pad.result.winner is None
+    pad.add({"kind": "hand", "contract": "6S", "contractor": 1, "tricks": 6, "defenders": [4, 0]})
+    assert pad.result.totals == [-480, 90, 50]
+    assert pad.result.winner == 1 and pad.result.gone_out == [0]
+    assert pad.result.won_by == "Bob win: Ann went out backwards at -520 (R-GAME)"

@@ -547,3 +547,42 @@ def error_text(
 
         text = _SEAT.sub(seat, text)
     return f"{text} ({error.rule})" if error.rule and rule else text
+
+
+# ------------------------------------------------------------- the parts of a hand's points
+#: Each kind of part of a hand's points (:attr:`fivehundred.scoring.HandScore.parts`).
+POINT_PART_WORDS: dict[str, str] = {
+    "contract": "{contract} {outcome}",
+    "slam": "all ten tricks, up to the slam's 250",
+    "slam_call": "the failed slam call, a further",
+    "claim": "the wrong claim, a further",
+    "tricks": "{tricks} trick{s} at 10",
+}
+
+
+def point_parts_text(
+    parts: Iterable[tuple[int, str, int]],
+    side: int,
+    contract: Action,
+    made: bool | None,
+    jokers: JokerNames = False,
+) -> str:
+    """What ``side``'s points of a hand are made of, part by part: ``7♦ failed -180,
+    the failed slam call, a further -100``; empty when it scored nothing.
+    ``parts`` are :attr:`fivehundred.scoring.HandScore.parts`."""
+    out = []
+    for owner, kind, points in parts:
+        if owner != side:
+            continue
+        outcome = "made" if made else "failed"
+        if kind == "contract" and made is False and points > 0:
+            outcome = "failed by the other side"  # R-HOUSE failed_to_opponents
+        label = contract_label(contract, jokers) if contract >= 0 else ""
+        words = POINT_PART_WORDS[kind].format(
+            contract=label,
+            outcome=outcome,
+            tricks=abs(points) // 10,
+            s="" if abs(points) == 10 else "s",
+        )
+        out.append(f"{words} {points:+d}")
+    return ", ".join(out)

@@ -353,14 +353,20 @@ def game_end_text(session: Session) -> str:
     if game.winner is None:
         return ""
     rules, scores = session.rules, game.scores
-    out = sides_out(rules, scores)
-    if not out or scores[game.winner] >= rules.target:
+    if scores[game.winner] >= rules.target:
+        return ""
+    # Each side out at the score it went out on (once out, out: R-GAME).
+    went: dict[int, int] = {}
+    for history in [*game.score_history, scores]:
+        for side in sides_out(rules, history):
+            went.setdefault(side, history[side])
+    if not went:
         return ""
     # Sides out on the same score went out together (with five players the contractor
     # and the called partner lose the same points): one reason names them all once.
     together: dict[int, list[str]] = {}
-    for side in out:
-        together.setdefault(scores[side], []).append(render.side_name(rules, side))
+    for side, score in sorted(went.items()):
+        together.setdefault(score, []).append(render.side_name(rules, side))
     parts = []
     for score, names in together.items():
         who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -368,7 +374,10 @@ def game_end_text(session: Session) -> str:
             parts.append(f"{who} went out backwards at {score}")
         else:
             parts.append(f"{who} went past {2 * rules.target} with {score}")
-    return "; ".join(parts) + "; the game ended there (R-GAME)."
+    if all(side in sides_out(rules, scores) for side in went):
+        return "; ".join(parts) + "; the game ended there (R-GAME)."
+    # the others were level then: the game went on until a hand put one ahead
+    return "; ".join(parts) + "; the game went on until one of the others was ahead (R-GAME)."
 
 
 def history_lines(
