@@ -147,7 +147,10 @@ def play_main(argv: list[str]) -> int:
                 )
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
-        plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
+        try:
+            plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
+        except OSError:
+            return 1  # the terminal has gone (a write error); the game is saved
         with contextlib.suppress(OSError):
             sys.stdout.flush()
         return plain_status
@@ -170,7 +173,8 @@ def play_main(argv: list[str]) -> int:
     signal.signal(signal.SIGHUP, lambda _signum, _frame: app.exit())
     status = app.run()
     if app.session is not None and not app.session.is_over:
-        print(f"Game saved ({app.session.path}); 'fivehundred play --resume' continues it.")
+        with contextlib.suppress(OSError):  # the terminal may have gone
+            print(f"Game saved ({app.session.path}); 'fivehundred play --resume' continues it.")
     return status or 0
 
 

@@ -67,6 +67,15 @@ class PlainGame:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def read_line(self) -> str:
+        """The next line typed; empty at the end of the input or when the terminal has
+        gone (a read error: a hung-up terminal), which end the game (saved after every
+        move) rather than leave it waiting without a terminal."""
+        try:
+            return self.stdin.readline()
+        except (OSError, ValueError):
+            return ""
+
     def run(self) -> int:
         """Play until the game ends, the person quits or the input ends (the game is
         saved after every move); output going away (``| head``) stops it quietly."""
@@ -124,11 +133,13 @@ class PlainGame:
             self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()
-            line = self.stdin.readline()
+            line = self.read_line()
             if not line:
-                self.say(
-                    "\nEnd of input: the game is saved; 'fivehundred play --resume' continues it."
-                )
+                with contextlib.suppress(OSError):  # the terminal may have gone
+                    self.say(
+                        "\nEnd of input: the game is saved; "
+                        "'fivehundred play --resume' continues it."
+                    )
                 return 0
             status = self.command(line.strip())
             if status is not None:
@@ -144,7 +155,7 @@ class PlainGame:
         while True:
             self.out.write("> ")
             self.out.flush()
-            line = self.stdin.readline()
+            line = self.read_line()
             word = line.strip().lower()
             if not line or word in ("quit", "q", "exit"):
                 return 0
