@@ -118,7 +118,14 @@ QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
 #: Variants that take a value other than on/off (a number or a choice, as the registry
 #: declares them); the options screen has fields for them, the others are tick boxes.
-VALUE_VARIANTS = tuple(v.name for v in VARIANT_REGISTRY if v.kind != SWITCH)
+#: The switches that choose a scoring table (``original_1904``, ``perfect``) have no box
+#: either: the Scoring drop-down is the one control for that rule (two controls for one
+#: rule once locked the screen: both on, every change refused).
+SCORING_SWITCHES = ("original_1904", "perfect")
+VALUE_VARIANTS = (
+    *(v.name for v in VARIANT_REGISTRY if v.kind != SWITCH),
+    *SCORING_SWITCHES,
+)
 
 
 def _field_variant(name: str) -> bool:
