@@ -217,7 +217,9 @@ def test_reasons_and_490() -> None:
     assert pad.result.totals == [-160, 480]
     pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
     assert pad.result.totals == [-280, 490]
-    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    assert pad.result.lines[-1].reasons[-1] == (
+        "Bob & Dan 7 tricks: +70, +10 counted: held at 490 by the 490 rule"
+    )
     assert pad.result.dealer == 0
     assert [need["contract"] for need in needed_to_win(pad.data)] == [None, "6S"]
     pad.add({"kind": "hand", "contract": "misere", "contractor": 1, "tricks": 0})
@@ -356,7 +358,11 @@ def test_the_points_shown_are_the_points_credited_under_the_490_rule() -> None:
     pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
     assert pad.result.totals == [-280, 490]
     assert pad.result.lines[-1].points == [-120, 10]
-    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    # the reason names what the column shows beside what was won (once: "+70, held at 490"
+    # beside a column of 10)
+    assert pad.result.lines[-1].reasons[-1] == (
+        "Bob & Dan 7 tricks: +70, +10 counted: held at 490 by the 490 rule"
+    )
     rows = list(csv.DictReader(io.StringIO(pad_csv(pad.data))))
     for name in pad.result.sides:
         assert sum(int(row[f"{name} points"]) for row in rows) == int(rows[-1][f"{name} total"])

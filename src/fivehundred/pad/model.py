@@ -594,16 +594,22 @@ def _hand_reasons(
     team_tricks = sum(eng.tricks_won[s] for s in {eng.contractor, *eng.partners})
     slam = score.made and not is_misere(eng.contract) and team_tricks == TRICKS and gain > value
     extra = " (slam)" if slam else ""
-    for side in score.contracting_sides:
-        reasons.append(
-            f"{label} by {who} {made_text}{extra}: {names[side]} {_points(score.points[side])}"
+    # one line for the contract, naming each contracting side's points (five players:
+    # the contractor and the called partner score on their own)
+    reasons.append(
+        f"{label} by {who} {made_text}{extra}: "
+        + ", ".join(
+            f"{names[side]} {_points(score.points[side])}" for side in score.contracting_sides
         )
+    )
     for side, gained in enumerate(score.points):
         if side in score.contracting_sides or revoke == REVOKE_DEFENDER:
             continue
         held = ""
         if after[side] != before[side] + gained:
-            held = f", held at {after[side]}"
+            # the column shows what counted: say so beside what was won
+            counted = _points(after[side] - before[side])
+            held = f", {counted} counted: held at {after[side]} by the 490 rule"
         tricks = sum(
             eng.tricks_won[s]
             for s in range(rules.seats)
