@@ -356,6 +356,8 @@ def prompt(
 def observation_prompt(observation: Observation) -> str:
     """:func:`prompt` for what ``observation``'s seat decides now."""
     jokers = observation.rules.joker_names
+    if observation.phase == "auction" and observation.seat in observation.barred:
+        return f"Your bid: you must pass, {BARRED}"
     taken = observation.table_take[0]
     return prompt(
         observation.phase,
@@ -368,6 +370,9 @@ def observation_prompt(observation: Observation) -> str:
         else "",
     )
 
+
+#: Why a seat may only pass (R-HOUSE ralphing), after "you must pass".
+BARRED = "barred by ralphing after failing your last contract by three tricks or more"
 
 #: What the table says while another seat decides (``{name}``: that seat's name).
 WAITING: dict[str, str] = {
@@ -508,6 +513,7 @@ _REFUSALS: dict[str, str] = {
     Refusal.NOT_A_CARD: "It is the play: choose a card",
     Refusal.NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
     Refusal.NOT_YOUR_TURN: "Wait for your turn",
+    Refusal.BARRED: "You must pass this hand: " + BARRED,
 }
 
 
