@@ -1259,6 +1259,9 @@ class FiveHundredApp(App[int]):
             return
         phase = session.observation().phase
         marked = self.marked if phase == DISCARD else set()
+        if marked and len(marked) >= session.hand.discards_left:
+            self.discard_hint()
+            return
         action, why = session.hint(marked)
         label = action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
@@ -1282,6 +1285,37 @@ class FiveHundredApp(App[int]):
                     grid.cursor = button
                     self.call_after_refresh(button.focus)
                     return
+
+    def discard_hint(self) -> None:
+        """Every discard marked: the hint compares the marks with the computer's choice
+        (never names a marked card as the next to mark): press d, or which mark to swap."""
+        session = self.session
+        assert session is not None
+        two = session.rules.joker_names
+        choice = set(session.discard_choice())
+        keep = sorted(self.marked - choice)
+        instead = sorted(choice - self.marked)
+        self.hinted = None
+        if not keep or not instead:
+            self.message = Text.assemble(
+                ("Hint: ", "bold #5fd7ff"), "the computer would discard these cards too: press d."
+            )
+            self.refresh_view()
+            return
+        self.message = Text.assemble(
+            ("Hint: ", "bold #5fd7ff"),
+            ("keep " + " ".join(action_label(c, two) for c in keep), "bold"),
+            ", discard ",
+            (" ".join(action_label(c, two) for c in instead), "bold"),
+            " instead (Enter on a marked card unmarks it).",
+        )
+        self.refresh_view()
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if widget.card == keep[0]:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
+                return
 
     def action_undo(self) -> None:
         session = self.session
