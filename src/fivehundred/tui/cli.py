@@ -220,10 +220,24 @@ def resume(which: str, speed: float | None) -> Session:
 
 def list_games() -> int:
     games = unfinished_games()
-    if not games and not damaged_games():
+    damaged = damaged_games()
+    current = storage.save_path()
+    if current.exists() and current not in games:
+        # the save itself cannot be read (--resume refuses it): listed with why
+        said = describe_saved(current)
+        if ": cannot be read: " in said:
+            why = said.split(": cannot be read: ", 1)[1]
+            why = why.removeprefix("the saved game is damaged ").removeprefix("(")
+            why = why.removesuffix(")")
+            print(
+                f"The saved game {current} is damaged and cannot be resumed ({why}); "
+                "'fivehundred play' puts it aside (kept) and starts a new game."
+            )
+            if not games and not damaged:
+                return 0
+    if not games and not damaged:
         print("No unfinished games. 'fivehundred play' starts one.")
         return 0
-    damaged = damaged_games()
     if games:
         print("Unfinished games ('fivehundred play --resume N' continues one):")
     for number, path in enumerate(games, 1):
