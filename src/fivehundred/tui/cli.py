@@ -221,16 +221,16 @@ def resume(which: str, speed: float | None) -> Session:
 def list_games() -> int:
     games = unfinished_games()
     damaged = damaged_games()
-    current = storage.save_path()
-    if current.exists() and current not in games:
+    save = storage.save_path()
+    if save.exists() and save not in games:
         # the save itself cannot be read (--resume refuses it): listed with why
-        said = describe_saved(current)
+        said = describe_saved(save)
         if ": cannot be read: " in said:
             why = said.split(": cannot be read: ", 1)[1]
             why = why.removeprefix("the saved game is damaged ").removeprefix("(")
             why = why.removesuffix(")")
             print(
-                f"The saved game {current} is damaged and cannot be resumed ({why}); "
+                f"The saved game {save} is damaged and cannot be resumed ({why}); "
                 "'fivehundred play' puts it aside (kept) and starts a new game."
             )
             if not games and not damaged:
