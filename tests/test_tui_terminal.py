@@ -127,3 +127,35 @@ def test_line_mode_ends_on_a_read_error(tmp_path: Path, monkeypatch: pytest.Monk
     assert PlainGame(session, HungUp(), out).run() == 0
     assert "End of input: the game is saved" in out.getvalue()
     assert (tmp_path / "current-game.json").exists()
+
+
+def test_the_pad_ends_when_its_terminal_goes_even_with_the_hang_up_ignored(
+    tmp_path: Path,
+) -> None:
+    """``fivehundred pad`` full screen with the hang-up signal ignored (as ``nohup`` or a
+    parent like make leaves it): closing the terminal still ends it; the pad is kept."""
+    env = dict(os.environ, FIVEHUNDRED_DATA_DIR=str(tmp_path), TERM="xterm-256color")
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    pad = tmp_path / "pad.json"
+    program = f"trap '' HUP; exec '{sys.executable}' -m fivehundred pad --file '{pad}'"
+    pid, master = pty.fork()
+    if pid == 0:
+        os.execvpe("sh", ["sh", "-c", program], env)
+    try:
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        _read_until(master, b"dealer", 60)
+    finally:
+        os.close(master)
+    deadline = time.monotonic() + 60
+    status = None
+    while status is None and time.monotonic() < deadline:
+        done, code = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = code
+        else:
+            select.select([], [], [], 0.1)
+    if status is None:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    assert status is not None, "the pad outlived its terminal"
+    assert json.loads(pad.read_text())["format"] == "fivehundred-pad/1"

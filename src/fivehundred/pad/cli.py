@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -70,7 +71,8 @@ def pad_main(argv: list[str]) -> int:
     from fivehundred.pad.tui import PadApp
 
     status = PadApp(session).run()
-    print(f"Pad saved ({path}); 'fivehundred pad' continues it.")
+    with contextlib.suppress(OSError):  # the terminal may have gone
+        print(f"Pad saved ({path}); 'fivehundred pad' continues it.")
     return status or 0
 
 

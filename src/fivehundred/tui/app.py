@@ -9,9 +9,6 @@ size, down to 80×24.
 from __future__ import annotations
 
 import asyncio
-import os
-import select
-import sys
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
@@ -75,6 +72,7 @@ from fivehundred.rules import (
     make_rules,
 )
 from fivehundred.tui import render, storage
+from fivehundred.tui.hangup import watch_terminal
 from fivehundred.tui.plain import game_end_text, history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
@@ -688,9 +686,8 @@ class FiveHundredApp(App[int]):
     def on_mount(self) -> None:
         self.compact = self.size.height < 34
         self.fit_layout(self.size.width, self.size.height)
-        if terminal_fd() is not None:
-            # The terminal going away ends the game, saved (see terminal_gone).
-            self.set_interval(0.5, self.check_terminal)
+        # The terminal going away ends the game, saved (fivehundred.tui.hangup).
+        watch_terminal(self, self.save_before_exit)
         if self.options_at_start or self.session is None:
             self.open_options(start=True)
         else:
@@ -1391,38 +1388,9 @@ class FiveHundredApp(App[int]):
     def action_quit_game(self) -> None:
         self.exit(0)
 
-    def check_terminal(self) -> None:
-        """End, saving the game, once the terminal has gone (a closed window, a killed
-        tmux session, a dropped ssh connection) even when no hang-up signal came: under
-        ``make play`` make takes the hang-up and waits, and the input thread would spin
-        on a terminal that reads nothing for ever."""
-        fd = terminal_fd()
-        if fd is None or terminal_gone(fd):
-            if self.session is not None:
-                self.session.save()
-            self.exit(0)
-
-
-def terminal_fd() -> int | None:
-    """The terminal the app reads keys from, or None (not a terminal: tests, pipes)."""
-    stream = sys.__stdin__
-    try:
-        fd = stream.fileno() if stream is not None else -1
-    except (OSError, ValueError):
-        return None
-    return fd if fd >= 0 and os.isatty(fd) else None
-
-
-def terminal_gone(fd: int) -> bool:
-    """Whether the terminal ``fd`` has hung up or fails (end of input, a read error): a
-    hung-up or orphaned terminal polls as hung up / in error, a live one does not."""
-    poller = select.poll()
-    poller.register(fd, select.POLLHUP | select.POLLERR | select.POLLNVAL)
-    try:
-        events = poller.poll(0)
-    except OSError:
-        return True
-    return any(mask & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events)
+    def save_before_exit(self) -> None:
+        if self.session is not None:
+            self.session.save()
 
 
 HOUSE_PROMPTS = (SLAM_CALL, SLAM_PASS, TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD, DRAW)
