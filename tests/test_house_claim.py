@@ -16,6 +16,7 @@ from fivehundred.record import hand_record, replay_hand
 from fivehundred.rules import make_rules
 from fivehundred.solver import claim_play_out, solve
 from fivehundred.solver.samples import random_position
+from fivehundred.text import result_lines
 
 CLAIMS = make_rules("australian", {"claim": True})
 
@@ -82,6 +83,11 @@ def test_claims_are_judged_double_dummy() -> None:
         for action in claim_play_out(state):
             unclaimed.apply(action)
         assert value == unclaimed.result.points[side] - (100 if done.claim_wrong else 0)
+        # The further 100 is a part of its own, named in the hand's result.
+        claim_parts = [p for p in done.result.score.parts if p[1] == "claim"]
+        assert claim_parts == ([(side, "claim", -100)] if done.claim_wrong else [])
+        if done.claim_wrong:
+            assert "the wrong claim, a further -100" in "\n".join(result_lines(done))
         # The record lists the claim and its play-out; replaying needs no judge.
         record = hand_record(done)
         assert "claim" in record["play"]

@@ -171,3 +171,25 @@ def test_ralphing_off_refuses_a_barred_record() -> None:
     record["hands"][0]["barred"] = [2]
     with pytest.raises(RecordError, match="ralphing"):
         replay_game(record)
+
+
+def test_a_barred_seat_is_told_why_it_must_pass() -> None:
+    """R-HOUSE ralphing: the barred seat's prompt and a refused bid say "barred by
+    ralphing after …" in words (once "Seat 0 … must pass" in line mode, nothing on the
+    full screen, whose prompt is the same observation_prompt)."""
+    from fivehundred.auction import allowed_contracts
+    from fivehundred.errors import IllegalActionError
+    from fivehundred.words import error_text, observation_prompt
+
+    game = _ralphing_game({})
+    (barred,) = game.hand.barred
+    while game.to_move != barred:
+        game.apply(PASS)
+    said = observation_prompt(game.observation(barred))
+    assert said.startswith("Your bid: you must pass, barred by ralphing after failing")
+    bid = next(a for a in allowed_contracts(game.rules) if a != PASS)
+    with pytest.raises(IllegalActionError) as refused:
+        game.apply(bid)
+    text = error_text(refused.value)
+    assert text.startswith("You must pass this hand: barred by ralphing after"), text
+    assert "Seat" not in text and "seat" not in text

@@ -155,3 +155,39 @@ def test_bots_handle_the_slam_call(bot: str) -> None:
             choice = players[state.to_move].act(obs)
             assert choice in obs.legal
             state.apply(choice)
+
+
+def test_ralphing_after_a_failed_slam_call() -> None:
+    """R-HOUSE ralphing with slam_call: a called slam undertakes ten tricks, so failing by
+    three means seven tricks or fewer of the ten (docs/rules-notes.md), whatever the bid."""
+    rules = make_rules("australian", {"slam_call": True, "ralphing": True})
+    seen = set()
+    for seed in range(40):
+        state = _to_slam_call(seed=seed, rules=rules)
+        if state.phase != "slam":
+            continue
+        state.apply(SLAM)
+        rng = random.Random(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+        won = state.tricks_won[1]
+        assert state.ralphed == ((1,) if won <= 7 else ())
+        seen.add(won)
+    # The case of the report: short by three of ten but not of the seven bid (5 to 7 tricks).
+    assert seen & {5, 6, 7} and seen & {8, 9, 10}
+
+
+def test_a_failed_slam_call_names_its_further_100() -> None:
+    """The further 100 of a failed slam call is a part of the points of its own, in the
+    scoring and in every line that tells the hand's result (terminal, line mode, text)."""
+    from fivehundred.text import result_lines
+    from fivehundred.tui.render import hand_summary_lines
+
+    failed = score_hand(SLAM_RULES, parse_call("7D"), 1, (), [1, 9, 0, 0], [0] + [1] * 9, True)
+    assert failed.points == (10, -280)
+    assert failed.parts == ((0, "tricks", 10), (1, "contract", -180), (1, "slam_call", -100))
+    state = next(s for s in map(_played, range(8)) if s.tricks_won[1] < 10)
+    summary = "\n".join(hand_summary_lines(state, [0, 0]))
+    assert "7♥ failed -200, the failed slam call, a further -100." in summary
+    assert "the failed slam call, a further -100" in "\n".join(result_lines(state))

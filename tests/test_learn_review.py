@@ -155,3 +155,36 @@ def test_bad_seat_is_one_line(tmp_path, capsys) -> None:  # type: ignore[no-unty
     for bad in ("7", "Nowhere"):
         status, _, err = _run(capsys, ["--review", bad, path])
         assert status == 2 and err.count("\n") == 1 and "seat" in err
+
+
+def test_two_handed_review_names_legal_cards_and_marks_estimates() -> None:
+    """R-PLAYERS two_handed: the review's costly cards are cards that could be played
+    (never a dummy's face-down card) and, while face-down cards lie, say they are
+    estimates; so does a discard judged from a first lead with face-down cards."""
+    from fivehundred.learn.review import item_text, review_cards, review_discard
+    from fivehundred.record_cli import random_hand
+    from fivehundred.solver.analyse import start_of_play
+
+    rules = make_rules("two_handed")
+    said = []
+    for seed in range(1, 7):
+        hand = random_hand(rules, seed)
+        if hand.contractor < 0 or not hand.tricks:
+            continue
+        legal = {}
+        replay = start_of_play(hand)
+        for action in hand.history[len(replay.history) :]:
+            legal[(len(replay.tricks) + 1, replay.to_move)] = replay.legal_actions()
+            replay.apply(action)
+        for seat in (0, 1):
+            _, mistakes = review_cards(hand, seat)
+            for item in mistakes:
+                best = parse_action(item["best"], "play")
+                assert best in legal[(item["trick"], seat)], item
+                said.append(item_text({"hand": 1, **item}))
+        discard = review_discard(hand, hand.contractor, (), seed)
+        if discard is not None:
+            assert discard["exact"] is False
+            text = item_text({"hand": 1, **discard})
+            assert "double dummy" not in text and "an estimate" in text
+    assert said and any("(an estimate: face-down cards)" in text for text in said)

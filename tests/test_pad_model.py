@@ -217,7 +217,9 @@ def test_reasons_and_490() -> None:
     assert pad.result.totals == [-160, 480]
     pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
     assert pad.result.totals == [-280, 490]
-    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    assert pad.result.lines[-1].reasons[-1] == (
+        "Bob & Dan 7 tricks: +70, +10 counted: held at 490 by the 490 rule"
+    )
     assert pad.result.dealer == 0
     assert [need["contract"] for need in needed_to_win(pad.data)] == [None, "6S"]
     pad.add({"kind": "hand", "contract": "misere", "contractor": 1, "tricks": 0})
@@ -356,7 +358,11 @@ def test_the_points_shown_are_the_points_credited_under_the_490_rule() -> None:
     pad.add({"kind": "hand", "contract": "6NT", "contractor": 0, "tricks": 3})
     assert pad.result.totals == [-280, 490]
     assert pad.result.lines[-1].points == [-120, 10]
-    assert pad.result.lines[-1].reasons[-1] == "Bob & Dan 7 tricks: +70, held at 490"
+    # the reason names what the column shows beside what was won (once: "+70, held at 490"
+    # beside a column of 10)
+    assert pad.result.lines[-1].reasons[-1] == (
+        "Bob & Dan 7 tricks: +70, +10 counted: held at 490 by the 490 rule"
+    )
     rows = list(csv.DictReader(io.StringIO(pad_csv(pad.data))))
     for name in pad.result.sides:
         assert sum(int(row[f"{name} points"]) for row in rows) == int(rows[-1][f"{name} total"])
@@ -374,3 +380,16 @@ def test_the_page_is_told_the_defending_sides() -> None:
     for key, sides in table.items():
         contractor, partner = key.split(":")
         assert sides == defending_sides(five, int(contractor), int(partner) if partner else None)
+
+
+def test_a_player_out_backwards_does_not_come_back_in() -> None:
+    """R-GAME, three players: Ann goes out backwards at -520 with Bob and Cat level, so the
+    game goes on; her defending tricks next hand lift her to -480, and Bob's made contract
+    puts him ahead: he wins, and Ann is named as out at -520 (she does not come back in)."""
+    pad = Pad(new_pad(["Ann", "Bob", "Cat"], "three_handed"))
+    pad.add({"kind": "hand", "contract": "10NT", "contractor": 0, "tricks": 0, "defenders": [5, 5]})
+    assert pad.result.totals == [-520, 50, 50] and pad.result.winner is None
+    pad.add({"kind": "hand", "contract": "6S", "contractor": 1, "tricks": 6, "defenders": [4, 0]})
+    assert pad.result.totals == [-480, 90, 50]
+    assert pad.result.winner == 1 and pad.result.gone_out == [0]
+    assert pad.result.won_by == "Bob win: Ann went out backwards at -520 (R-GAME)"

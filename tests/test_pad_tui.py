@@ -13,7 +13,7 @@ import pytest
 from fivehundred.cli import main
 from fivehundred.pad import model
 from fivehundred.pad.cli import plain
-from fivehundred.pad.commands import PadSession, parse_hand
+from fivehundred.pad.commands import GAME_OVER, PadSession, parse_hand
 from fivehundred.pad.model import Pad, PadError
 from fivehundred.tui import storage
 
@@ -222,8 +222,51 @@ async def test_edit_shows_a_preview_and_a_finished_game_refuses_a_new_hand_as_it
         await pilot.pause()
         assert session.pad.result.winner == 1
         await type_line(pilot, app, "6S ann 6")
-        assert text_of(app, "#preview") == f"? {model.GAME_OVER}"
+        assert text_of(app, "#preview") == f"? {GAME_OVER}"
         await pilot.press("enter")
         await pilot.pause()
-        assert text_of(app, "#message") == model.GAME_OVER
+        assert text_of(app, "#message") == GAME_OVER
         assert len(session.pad.hands) == 1
+        # ... and the command it names starts one: same players and rules, the old pad kept
+        await type_line(pilot, app, "new")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.pad.hands == [] and session.pad.result.winner is None
+        assert session.pad.data["players"] == ["Ann", "Bob", "Cat", "Dan"]
+        assert text_of(app, "#message").startswith("a new game (the last one is kept as ")
+        (kept,) = (tmp_path / "pads").iterdir()
+        assert len(json.loads(kept.read_text())["hands"]) == 1
+        await type_line(pilot, app, "6S ann 6")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(session.pad.hands) == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "contract", "tricks"),
+    [
+        ("7♥ ann 7", "7H", 7),
+        ("10♠ bob 10", "10S", 10),
+        ("open misère cat made", "open_misere", 0),
+        ("Open Misère dan lost", "open_misere", 1),
+        ("misère ann made", "misere", 0),
+        ("8nt bob 8", "8NT", 8),
+    ],
+)
+def test_a_hand_is_taken_in_the_forms_the_pad_prints(line: str, contract: str, tricks: int) -> None:
+    """The pad prints 7♥, 10♠ and open misère: it takes them back as typed (and the
+    record notation), not only 7H and open_misere."""
+    pad = Pad(model.new_pad(["Ann", "Bob", "Cat", "Dan"]))
+    entry = parse_hand(pad, line)
+    assert (entry["contract"], entry["tricks"]) == (contract, tricks)
+    with pytest.raises(PadError, match=r"not a contract of these rules \(6♠ … 10NT, misère"):
+        parse_hand(pad, "11H ann 7")
+
+
+def test_the_five_handed_pad_says_the_contract_once() -> None:
+    """Five players: one reason line for the contract naming each partner's points (once
+    the same line twice, one per partner)."""
+    session = PadSession(Pad(model.new_pad(["Ann", "Bob", "Cat", "Dan", "Eve"], "five_handed")))
+    said = session.run("8S eve with bob 9 1 0 0")
+    assert said.startswith("8♠ by Eve with Bob made: Eve +240, Bob +240; Ann 1 trick: +10")
+    assert said.count("8♠") == 1

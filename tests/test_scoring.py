@@ -10,7 +10,14 @@ import pytest
 from conftest import AMERICAN, AUS, apply_text, deal_hand, legal_texts, rules
 from fivehundred.actions import parse_action
 from fivehundred.rules import Rules
-from fivehundred.scoring import HandScore, apply_hand_to_scores, bid_value, game_winner, score_hand
+from fivehundred.scoring import (
+    HandScore,
+    apply_hand_to_scores,
+    bid_value,
+    game_winner,
+    score_hand,
+    sides_gone_out,
+)
 
 STRAINS = ("S", "C", "D", "H", "NT")
 
@@ -273,3 +280,80 @@ def test_r_game_going_out_backwards_with_the_others_level_plays_on() -> None:
     assert game_winner(three, [-520, 200, 200], failed) is None
     assert game_winner(three, [-520, 200, 210], failed) == 2
     assert game_winner(three, [-520, 210, 200], failed) == 1
+
+
+def test_r_game_a_side_gone_out_backwards_stays_out() -> None:
+    """R-GAME: a side that went out backwards has lost for good. Three sides, the others
+    level at the time: when its defending tricks later lift it above −500, it is still out,
+    and the hand that puts one of the others ahead ends the game."""
+    three = rules("three_handed")
+    history = [[-520, 50, 50]]
+    assert sides_gone_out(three, history) == [0]
+    contract = parse_action("6S", "auction")
+    winners = [1] * 6 + [0] * 4
+    made = score_hand(three, contract, 1, (), [4, 6, 0], winners)
+    after = apply_hand_to_scores(three, history[-1], made)
+    assert after == [-480, 90, 50]
+    assert game_winner(three, after, made, (), sides_gone_out(three, history)) == 1
+    assert sides_gone_out(three, [*history, after]) == [0]
+    # Not out before: the game simply goes on.
+    assert game_winner(three, after, made, (), sides_gone_out(three, [[-420, 50, 50]])) is None
+
+
+@pytest.mark.parametrize(
+    ("preset", "variants"),
+    [
+        ("australian", {"misere_defenders_score": True}),
+        ("five_handed", {"half_each": True}),
+        ("three_handed", {}),
+        ("australian", {"failed_to_opponents": True}),
+        ("american", {"allpass_play_nt": True}),
+    ],
+)
+def test_r_score_the_parts_of_a_hands_points_add_up(preset: str, variants: dict) -> None:
+    """Every hand's points are told part by part (HandScore.parts), and each side's parts
+    add up to its points: the words that explain a result never leave a figure out."""
+    import random
+
+    from fivehundred.game import GameState
+    from fivehundred.rules import make_rules
+
+    game_rules = make_rules(preset, variants)
+    kinds = set()
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = GameState(game_rules, seed=seed, first_dealer=0)
+        while not game.is_over and len(game.finished_hands) < 6:
+            game.apply(rng.choice(game.legal_actions()))
+        for hand in game.finished_hands:
+            score = hand.result.score
+            for side, points in enumerate(score.points):
+                assert sum(p for s, _, p in score.parts if s == side) == points
+            kinds |= {kind for _, kind, _ in score.parts}
+    assert kinds & {"contract", "tricks"}
+
+
+def test_r_game_the_game_keeps_a_side_out_once_out() -> None:
+    """The game itself (GameState): West out at -520 with the others level plays on; the
+    first hand after which South and East differ ends the game, wherever West's defending
+    tricks have taken West meanwhile."""
+    import random
+
+    from fivehundred.game import GameState
+    from fivehundred.rules import make_rules
+
+    three = make_rules("three_handed")
+    seen_back_in = False
+    for seed in range(12):
+        game = GameState(three, seed=seed, first_dealer=0)
+        game.scores = [50, -520, 50]
+        game.score_history = [(50, -520, 50)]
+        rng = random.Random(seed)
+        while not game.finished_hands:
+            game.apply(rng.choice(game.legal_actions()))
+        scores = game.score_history[-1]
+        if scores[0] == scores[2]:
+            continue
+        assert game.winner == (0 if scores[0] > scores[2] else 2), scores
+        seen_back_in |= scores[1] > -500
+    assert seen_back_in

@@ -120,3 +120,39 @@ def test_analyse_draw_pack_counts_only_the_players(
     tricks = 10  # two players, ten cards each after the draw
     assert out["actual"] is not None and 0 <= out["actual"] <= tricks
     assert all(0 <= n <= tricks for n in out["strains"].values())
+
+
+def test_two_handed_analysis_names_legal_cards_only() -> None:
+    """R-PLAYERS two_handed: a dummy's face-down cards cannot be played; the analysis of
+    a position with some (and so the review, which reads it) compares the legal cards
+    only and marks its figures as estimates, never "7♣ kept 4" for a face-down 7♣. (Over
+    ``record --seed 1..40 --preset two_handed`` 63 of 245 costly-card lines once named a
+    card that could not be played.)"""
+    from fivehundred.actions import parse_action
+    from fivehundred.record_cli import random_hand
+    from fivehundred.rules import make_rules
+    from fivehundred.solver.analyse import analyse_hand as analyse
+    from fivehundred.solver.analyse import face_down, format_analysis
+
+    rules = make_rules("two_handed")
+    checked = estimates = 0
+    for seed in range(1, 13):
+        hand = random_hand(rules, seed)
+        analysis = analyse(hand)
+        if "mistakes" not in analysis:
+            continue
+        positions = {}
+        replay = start_of_play(hand)
+        for action in hand.history[len(replay.history) :]:
+            positions[(len(replay.tricks) + 1, replay.to_move)] = replay.clone()
+            replay.apply(action)
+        assert analysis["exact"] is not bool(face_down(start_of_play(hand)))
+        for mistake in analysis["mistakes"]:
+            position = positions[(mistake["trick"], mistake["seat"])]
+            assert parse_action(mistake["best"], "play") in position.legal_actions(), mistake
+            assert mistake.get("exact", True) is not bool(face_down(position))
+            estimates += not mistake.get("exact", True)
+            checked += 1
+        if not analysis["exact"]:
+            assert "estimates, are not double dummy" in format_analysis(analysis, hand)
+    assert checked >= 20 and estimates >= 5

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from textual.widgets import Button
 
 from fivehundred.actions import PASS, bid_action
 from fivehundred.cards import JOKER, NO_TRUMPS
@@ -271,3 +272,36 @@ async def test_show_steps_through_a_record(data_dir: Path) -> None:
         await pilot.press("end")
         assert app.index == len(steps) - 1
         assert "hand over" in str(app.query_one("#step").render())
+
+
+async def test_a_barred_person_is_told_why_on_the_full_screen() -> None:
+    """R-HOUSE ralphing: South, barred after failing 10NT by three or more, sees why in
+    the prompt (once nothing was said on the full screen) and only Pass in the bid box."""
+    import random
+
+    from fivehundred.actions import parse_call
+
+    settings = Settings(seed=2, speed=0, variants={"ralphing": True})
+    for seed in range(40):
+        game = GameState(settings.rules(), seed, first_dealer=3)  # South bids first
+        game.apply(parse_call("9NT"))
+        rng = random.Random(seed)
+        while not game.finished_hands:
+            legal = game.legal_actions()
+            game.apply(PASS if PASS in legal else rng.choice(legal))
+        if game.hand.barred == (HUMAN,):
+            break
+    else:
+        raise AssertionError("South never failed 9NT by three")
+    session = Session(settings, game, storage.save_path())
+    while not session.human_to_move:
+        session.step_computer()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        prompt = str(app.query_one("#prompt").render())
+        assert "you must pass, barred by ralphing after failing your last contract" in prompt
+        enabled = [
+            b for b in app.query_one("#bidbox").query(Button) if b.display and not b.disabled
+        ]
+        assert [str(b.label) for b in enabled] == ["pass"]

@@ -53,7 +53,7 @@ from fivehundred.game import (
 from fivehundred.pad.model import allowed_contracts, new_pad, score_pad
 from fivehundred.rules import HOUSE_VARIANTS, VARIANT_HELP, make_rules
 from fivehundred.tui import render, storage
-from fivehundred.tui.app import FiveHundredApp, OptionsScreen, TextScreen
+from fivehundred.tui.app import VALUE_VARIANTS, FiveHundredApp, OptionsScreen, TextScreen
 from fivehundred.tui.plain import PlainGame
 from fivehundred.tui.session import HUMAN, Session, Settings
 from fivehundred.tui.widgets import CardWidget, HandRow
@@ -536,7 +536,7 @@ async def test_the_options_list_every_variant_with_its_help_line() -> None:
         screen = app.screen
         assert isinstance(screen, OptionsScreen)
         for name, help_line in VARIANT_HELP.items():
-            if name in ("target", "scoring_table"):
+            if name in VALUE_VARIANTS:  # a field (the scoring tables: the Scoring list)
                 continue
             box = screen.query_one(f"#v-{name}")
             if box.disabled:  # refused by these rules: the reason instead, the help kept

@@ -659,3 +659,64 @@ async def test_a_click_on_a_house_rule_toggles_it_without_scrolling_the_list() -
             assert app.focused is box
             # nothing above the list grew or shrank: every row is where it was
             assert {b.id: b.region for b in boxes} == rows
+
+
+async def test_up_and_down_in_the_bid_box_move_one_row_in_the_same_column() -> None:
+    """↑ after a hint goes to the bid drawn just above the hinted one (once it landed on
+    an unrelated bid: the step counted the hidden buttons), ↓ comes back, and ↑ on the
+    top row stays (no wrap to the bottom)."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await pilot.pause()
+        await pilot.pause()
+        grid = app.query_one("#bidbox")
+        shown = [b for b in grid.query(Button) if b.display]
+        hinted = app.focused
+        assert hinted in shown
+        start = shown.index(hinted)
+        await pilot.press("up")
+        await pilot.pause()
+        assert shown.index(app.focused) == max(start - 10, 0) if start >= 10 else start
+        above = shown.index(app.focused)
+        await pilot.press("down")
+        await pilot.pause()
+        assert shown.index(app.focused) == above + 10 if start >= 10 else start
+        # from 6♠ (top left): up stays, down is 8♠ (the row below, same column)
+        shown[0].focus()
+        await pilot.pause()
+        await pilot.press("up")
+        await pilot.pause()
+        assert app.focused is shown[0]
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.focused is shown[10] and str(shown[10].label) == "8♠"
+
+
+async def test_the_hint_with_every_discard_marked_names_no_marked_card() -> None:
+    """Three discards marked: ``h`` compares them with the computer's choice (press d, or
+    which to keep and which to discard instead), never suggests a marked card."""
+    session = joker_session()
+    app = FiveHundredApp(session, options_at_start=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await bid_10nt_and_take_the_kitty(pilot, app)
+        choice = session.discard_choice()
+        assert len(set(choice)) == 3
+        cards = [card.card for card in app.query(CardWidget)]
+        # mark two of the computer's cards and one other
+        other = next(c for c in cards if c not in choice and c != JOKER)
+        app.marked = {choice[0], choice[1], other}
+        app.refresh_view()
+        await pilot.press("h")
+        await pilot.pause()
+        said = str(app.message)
+        assert app.hinted is None or app.hinted not in app.marked
+        assert said.startswith("Hint: keep ") and "instead" in said, said
+        assert getattr(app.focused, "card", None) == other
+        app.marked = set(choice)
+        await pilot.press("h")
+        await pilot.pause()
+        assert "press d" in str(app.message) and app.hinted is None

@@ -232,7 +232,8 @@ def test_the_review_and_the_summary_speak_card_language() -> None:
         else:
             session.step_computer()
     hand, totals = session.game.finished_hands[0], session.game.score_history[0]
-    points = render.hand_summary_lines(hand, totals)[-2]
+    lines = render.hand_summary_lines(hand, totals)
+    points = next(line for line in lines if line.startswith("Points:"))
     assert points == "Points: You & North 0, West & East -500."
 
 

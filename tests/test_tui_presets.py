@@ -305,3 +305,31 @@ async def test_the_options_at_80_by_24_show_a_screenful_of_variants() -> None:
         assert listing.region.contains_region(dead_hand.region)  # greyed, in sight
         assert "✗ is for two or three players" in widget_text(dead_hand)
         assert Region(0, 0, *SMALL).contains_region(screen.query_one("#start").region)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("table", ["original_1904", "perfect"])
+async def test_a_scoring_table_chosen_as_a_switch_leaves_the_options_usable(table: str) -> None:
+    """``play --variant original_1904`` (or ``perfect``), then the options: one control for
+    the scoring table (the drop-down, showing it), no variant greyed for it, and Ctrl+N
+    starts the game with that table. (Once: two controls for one rule, both on, every
+    variant refused and Ctrl+N doing nothing.)"""
+    from fivehundred.tui.app import OptionsScreen, TickBox
+
+    app = FiveHundredApp(None, Settings(seed=5, speed=0, variants={table: True}))
+    async with app.run_test(size=LARGE) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, OptionsScreen)
+        assert not screen.query(f"#v-{table}")  # no second control for the table
+        assert screen.query_one("#scoring_table").value == table  # type: ignore[attr-defined]
+        greyed = [box.id for box in screen.query(TickBox) if box.disabled]
+        assert not any("contradicts" in str(box.label) for box in screen.query(TickBox))
+        assert len(greyed) < len(screen.query(TickBox)) // 2, greyed
+        assert str(screen.query_one("#option-error").render()) == ""
+        await pilot.press("ctrl+n")
+        for _ in range(5):
+            await pilot.pause()
+        assert app.session is not None
+        assert app.session.rules.scoring_table == table

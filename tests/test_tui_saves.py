@@ -357,3 +357,20 @@ def test_show_replays_a_hand_with_a_ralphed_dealer(tmp_path: Path) -> None:
     assert [step.state.barred for step in steps] == [(0,)] * 5
     assert steps[-1].text.startswith(f"{render.seat_name(rules, 0)} passes")
     assert steps[-1].state.history == state.history
+
+
+def test_list_names_a_damaged_save_that_resume_refuses(
+    data_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A save that cannot be read, not yet put aside: ``--resume`` refuses it, and
+    ``--list`` lists it as damaged with the reason (once: "No unfinished games.")."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / "current-game.json").write_text("{broken")
+    assert play_main(["--resume"]) == 2
+    refused = capsys.readouterr().err
+    assert "cannot resume" in refused
+    assert play_main(["--list"]) == 0
+    listing = capsys.readouterr().out
+    assert "No unfinished games" not in listing
+    assert "current-game.json is damaged and cannot be resumed (not valid JSON" in listing
+    assert "not valid JSON" in listing and "'fivehundred play' puts it aside" in listing

@@ -219,6 +219,7 @@ class Auction:
                 f"seat {self.to_move} failed a contract by three tricks "
                 "or more last hand and must pass (ralphing)",
                 "R-HOUSE",
+                why=Refusal.BARRED,
             )
         rules = self.rules
         text = action_text(call)

@@ -84,6 +84,7 @@ class Refusal(StrEnum):
     NOT_A_DISCARD = "not_a_discard"  # not a card, while discarding
     NOT_YOUR_TURN = "not_your_turn"  # an action from a seat that is not to move
     GAME_OVER = "game_over"  # an action once the game is over
+    BARRED = "barred"  # a bid by a seat barred by ralphing (R-HOUSE)
 
 
 REFUSALS = tuple(Refusal)

@@ -109,6 +109,7 @@ from fivehundred.scoring import (
     ralphed,
     score_hand,
     side_of_seats,
+    sides_gone_out,
 )
 
 DUMMY_STACKS = 5
@@ -431,7 +432,16 @@ class HandState:
         team = {self.contractor, *self.partners}
         won = sum(self.tricks_won[seat] for seat in team)
         return (
-            (self.contractor,) if ralphed(self.rules, self.contract, self.contractor, won) else ()
+            (self.contractor,)
+            if ralphed(
+                # R-HOUSE slam_call: a called slam undertakes all ten tricks.
+                self.rules,
+                self.contract,
+                self.contractor,
+                won,
+                10 if self.slam else None,
+            )
+            else ()
         )
 
     @property
@@ -1202,7 +1212,13 @@ class GameState:
         self.scores = apply_hand_to_scores(self.rules, self.scores, score)
         self.score_history.append(tuple(self.scores))
         self.finished_hands.append(hand)
-        self.winner = game_winner(self.rules, self.scores, score, self._reached_in_trick_order())
+        self.winner = game_winner(
+            self.rules,
+            self.scores,
+            score,
+            self._reached_in_trick_order(),
+            sides_gone_out(self.rules, self.score_history[:-1]),
+        )
         if self.winner is None:
             if hand.contract < 0 and self.rules.allpass == ALLPASS_REDEAL_SAME_DEALER:
                 dealer = hand.dealer

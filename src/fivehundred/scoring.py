@@ -5,7 +5,7 @@ Points are kept per *side* (a partnership; with three players each player is a s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -107,6 +107,13 @@ class HandScore:
     #: Every side that played the contract (the contractor's, and with five players the
     #: called partner's), contractor's first.
     contracting_sides: tuple[int, ...] = ()
+    #: Each part of the points, ``(side, kind, points)``, in the order scored; a side's
+    #: parts add up to its points. Kinds: ``contract`` (the bid's value, won or lost),
+    #: ``slam`` (raised to the slam minimum), ``slam_call`` (the further 100 of a failed
+    #: slam call), ``claim`` (the further 100 of a wrong claim), ``tricks`` (10 a trick
+    #: won defending or with no contract). :func:`fivehundred.words.point_parts_text`
+    #: says them in words.
+    parts: tuple[tuple[int, str, int], ...] = ()
 
 
 def score_hand(
@@ -130,53 +137,77 @@ def score_hand(
     """
     sides = side_of_seats(rules)
     points = [0] * (max(sides) + 1)
+    parts: list[tuple[int, str, int]] = []
+
+    def score(side: int, kind: str, gained: int) -> None:
+        points[side] += gained
+        if not gained:
+            return
+        for index, (owner, done, before) in enumerate(parts):
+            if (owner, done) == (side, kind):  # one part of a kind a side (its tricks)
+                parts[index] = (side, kind, before + gained)
+                return
+        parts.append((side, kind, gained))
+
     defenders_score = not rules.no_defender_points
     if contract < 0:
-        for winner in trick_winners:
-            points[sides[winner]] += DEFENDER_TRICK_POINTS
-        return HandScore(tuple(points), None, None)
+        for side in range(len(points)):
+            won = sum(DEFENDER_TRICK_POINTS for winner in trick_winners if sides[winner] == side)
+            score(side, "tricks", won)
+        return HandScore(tuple(points), None, None, (), tuple(parts))
     value = bid_value(contract, rules)
     team = {contractor, *partners}
     team_tricks = sum(tricks_won[seat] for seat in team)
     contracting_side = sides[contractor]
+    raised = 0
     if is_misere(contract):
         made = team_tricks == 0
         if rules.misere_defenders_score and defenders_score:
-            for side in set(sides) - {contracting_side, -1}:
-                points[side] += DEFENDER_TRICK_POINTS * team_tricks
+            for side in sorted(set(sides) - {contracting_side, -1}):
+                score(side, "tricks", DEFENDER_TRICK_POINTS * team_tricks)
     else:
         if contract == HI_LO:
             made = team_tricks == HI_LO_TRICKS
         elif slam:
             made = team_tricks == len(trick_winners) == 10
-            value = bid_value(contract + 5, rules) if made else value + SLAM_CALL_PENALTY
+            if made:
+                value = bid_value(contract + 5, rules)
         else:
             made = team_tricks >= bid_tricks(contract)
         if made and not slam and is_suit_bid(contract) and team_tricks == len(trick_winners) == 10:
-            value = max(value, SLAM_MINIMUM)
+            raised = max(value, SLAM_MINIMUM) - value
         for seat, won in enumerate(tricks_won):
             if seat not in team and defenders_score:
-                points[sides[seat]] += DEFENDER_TRICK_POINTS * won
+                score(sides[seat], "tricks", DEFENDER_TRICK_POINTS * won)
     team_sides = tuple(dict.fromkeys([contracting_side] + [sides[s] for s in partners]))
-    gain = value if made else -value
+    # The further 100 of a failed slam call (R-HOUSE slam_call) and of a wrong claim
+    # (R-HOUSE claim), each lost like the contract's value.
+    extras = [("slam_call", SLAM_CALL_PENALTY)] if slam and not made else []
+    if claim_wrong:
+        extras.append(("claim", CLAIM_PENALTY))
     if not made and rules.failed_to_opponents:
         # R-HOUSE failed_to_opponents: each opposing side gains the value instead.
-        for side in set(sides) - set(team_sides) - {-1}:
-            points[side] += value
+        for side in sorted(set(sides) - set(team_sides) - {-1}):
+            score(side, "contract", value)
     elif rules.players == 5:
         # Called partner: each partner scores for themselves, in full or half each.
-        share = gain // 2 if rules.half_each and len(team) > 1 else gain
-        for seat in team:
-            points[sides[seat]] += share
+        halves = rules.half_each and len(team) > 1
+        gain = value if made else -value
+        share = gain // 2 if halves else gain
+        whole = (gain + raised) // 2 if halves else gain + raised
+        for seat in sorted(team):
+            score(sides[seat], "contract", share)
+            score(sides[seat], "slam", whole - share)
     else:
-        points[contracting_side] += gain
-    if claim_wrong:
+        score(contracting_side, "contract", value if made else -value)
+        score(contracting_side, "slam", raised)
+    for kind, penalty in extras:
         if rules.failed_to_opponents:
-            for side in set(sides) - set(team_sides) - {-1}:
-                points[side] += CLAIM_PENALTY
+            for side in sorted(set(sides) - set(team_sides) - {-1}):
+                score(side, kind, penalty)
         else:
-            points[contracting_side] -= CLAIM_PENALTY
-    return HandScore(tuple(points), made, contracting_side, team_sides)
+            score(contracting_side, kind, -penalty)
+    return HandScore(tuple(points), made, contracting_side, team_sides, tuple(parts))
 
 
 def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -> list[int]:
@@ -194,18 +225,26 @@ def apply_hand_to_scores(rules: Rules, scores: Sequence[int], hand: HandScore) -
 
 
 def game_winner(
-    rules: Rules, scores: Sequence[int], hand: HandScore, first_to_reach: Sequence[int] = ()
+    rules: Rules,
+    scores: Sequence[int],
+    hand: HandScore,
+    first_to_reach: Sequence[int] = (),
+    out_before: Iterable[int] = (),
 ) -> int | None:
     """The winning side after a hand, or None if the game goes on (R-GAME).
 
     ``first_to_reach`` orders non-contracting sides by when they reached the target in
-    trick order (1904 rules, three players).
+    trick order (1904 rules, three players). ``out_before``: the sides that went out in an
+    earlier hand (:func:`sides_gone_out`); a side that has gone out has lost for good,
+    even if its score later rises above −500 while the others play on (R-GAME).
     """
     target = rules.target
+    out = sorted(set(sides_out(rules, scores)) | set(out_before))
     if rules.exact_target:
         reached = [side for side, score in enumerate(scores) if score == target]
     else:
         reached = [side for side, score in enumerate(scores) if score >= target]
+    reached = [side for side in reached if side not in out]
     winner = _target_winner(rules, scores, hand, reached, first_to_reach)
     if winner is not None:
         if rules.highest_wins and len(reached) > 1:
@@ -214,7 +253,6 @@ def game_winner(
             top = [side for side in reached if scores[side] == best]
             return top[0] if len(top) == 1 else None
         return winner
-    out = sides_out(rules, scores)
     if out:
         # The highest other side wins; when the highest are level (three or more sides),
         # nobody has won yet and the game goes on until a hand ends with one ahead (R-GAME).
@@ -249,6 +287,15 @@ def sides_out(rules: Rules, scores: Sequence[int]) -> list[int]:
             or any(score >= 0 for other, score in enumerate(scores) if other != side)
         ]
     return out
+
+
+def sides_gone_out(rules: Rules, history: Iterable[Sequence[int]]) -> list[int]:
+    """The sides that went out (:func:`sides_out`) after any of the running scores in
+    ``history``: once out, out for the rest of the game (R-GAME)."""
+    out: set[int] = set()
+    for scores in history:
+        out.update(sides_out(rules, scores))
+    return sorted(out)
 
 
 def _target_winner(

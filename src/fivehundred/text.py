@@ -9,7 +9,13 @@ from fivehundred.cards import CardMask, JokerNames
 from fivehundred.game import HandState
 from fivehundred.play import PlayContext
 from fivehundred.scoring import side_of_seats
-from fivehundred.words import action_label, cards_label, seat_name, side_names
+from fivehundred.words import (
+    action_label,
+    cards_label,
+    point_parts_text,
+    seat_name,
+    side_names,
+)
 
 #: Lines longer than this are wrapped between words (a bid or card is never cut).
 WIDTH = 80
@@ -53,7 +59,15 @@ def result_lines(state: HandState) -> list[str]:
         return [line, f"No contract: points {points}"]
     contract = call_text(result.contract, rules.joker_names)
     outcome = {True: "made", False: "failed", None: "was not scored"}[result.made]
-    return [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
+    lines = [line, f"{names[result.contractor]}'s {contract} {outcome}: points {points}"]
+    # each part of the points (a further 100, the slam's 250, the defenders' tricks)
+    for side, team in enumerate(teams):
+        parts = point_parts_text(
+            result.score.parts, side, result.contract, result.made, rules.joker_names
+        )
+        if parts:
+            lines.append(f"  {team}: {parts}")
+    return lines
 
 
 def hand_text(

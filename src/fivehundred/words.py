@@ -356,6 +356,8 @@ def prompt(
 def observation_prompt(observation: Observation) -> str:
     """:func:`prompt` for what ``observation``'s seat decides now."""
     jokers = observation.rules.joker_names
+    if observation.phase == "auction" and observation.seat in observation.barred:
+        return f"Your bid: you must pass, {BARRED}"
     taken = observation.table_take[0]
     return prompt(
         observation.phase,
@@ -368,6 +370,9 @@ def observation_prompt(observation: Observation) -> str:
         else "",
     )
 
+
+#: Why a seat may only pass (R-HOUSE ralphing), after "you must pass".
+BARRED = "barred by ralphing after failing your last contract by three tricks or more"
 
 #: What the table says while another seat decides (``{name}``: that seat's name).
 WAITING: dict[str, str] = {
@@ -508,6 +513,7 @@ _REFUSALS: dict[str, str] = {
     Refusal.NOT_A_CARD: "It is the play: choose a card",
     Refusal.NOT_A_DISCARD: "Discard one of your cards (the kitty is in your hand now)",
     Refusal.NOT_YOUR_TURN: "Wait for your turn",
+    Refusal.BARRED: "You must pass this hand: " + BARRED,
 }
 
 
@@ -668,3 +674,42 @@ def sitting_out_note(name: str, contractor: str, contract: str, slam: bool, card
     trick has fewer cards."""
     how = "called slam" if slam else f"plays {contract} alone"
     return f"{name} sits out: {contractor} {how}, so each trick has {cards} cards."
+
+
+# ------------------------------------------------------------- the parts of a hand's points
+#: Each kind of part of a hand's points (:attr:`fivehundred.scoring.HandScore.parts`).
+POINT_PART_WORDS: dict[str, str] = {
+    "contract": "{contract} {outcome}",
+    "slam": "all ten tricks, up to the slam's 250",
+    "slam_call": "the failed slam call, a further",
+    "claim": "the wrong claim, a further",
+    "tricks": "{tricks} trick{s} at 10",
+}
+
+
+def point_parts_text(
+    parts: Iterable[tuple[int, str, int]],
+    side: int,
+    contract: Action,
+    made: bool | None,
+    jokers: JokerNames = False,
+) -> str:
+    """What ``side``'s points of a hand are made of, part by part: ``7♦ failed -180,
+    the failed slam call, a further -100``; empty when it scored nothing.
+    ``parts`` are :attr:`fivehundred.scoring.HandScore.parts`."""
+    out = []
+    for owner, kind, points in parts:
+        if owner != side:
+            continue
+        outcome = "made" if made else "failed"
+        if kind == "contract" and made is False and points > 0:
+            outcome = "failed by the other side"  # R-HOUSE failed_to_opponents
+        label = contract_label(contract, jokers) if contract >= 0 else ""
+        words = POINT_PART_WORDS[kind].format(
+            contract=label,
+            outcome=outcome,
+            tricks=abs(points) // 10,
+            s="" if abs(points) == 10 else "s",
+        )
+        out.append(f"{words} {points:+d}")
+    return ", ".join(out)

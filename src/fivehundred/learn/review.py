@@ -42,7 +42,7 @@ from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
 from fivehundred.learn.puzzles import made, puzzle_contract
 from fivehundred.observation import Observation
 from fivehundred.solver import solve
-from fivehundred.solver.analyse import analyse_hand
+from fivehundred.solver.analyse import ESTIMATE, analyse_hand, face_down, start_of_play
 from fivehundred.text import call_text
 from fivehundred.words import play_label, seat_name
 
@@ -222,7 +222,11 @@ def review_discard(
         return None
     best = (min if misere else max)(totals, key=lambda m: totals[m])
     cost = abs(totals[best] - totals[discarded])
+    # R-PLAYERS two_handed: the dummies' face-down cards are counted as known from the
+    # first lead (the search cannot do otherwise): the figures are estimates
+    exact = not face_down(start_of_play(hand))
     return {
+        "exact": exact,
         "phase": "discard",
         "seat": seat,
         "made": _cards_text(discarded, two),
@@ -336,9 +340,16 @@ def item_text(item: dict[str, Any], two: JokerNames = False) -> str:
         text = f"{where}, trick {item['trick']}: {card} cost {_tricks(item['cost'])}; {then}"
         if item.get("changed"):
             text += " (the difference between making and failing the contract)"
+        if item.get("exact") is False:
+            text += f" ({ESTIMATE})"
         return text
     made_cards = " ".join(play_label(card, two) for card in item["made"].split())
     best_cards = " ".join(play_label(card, two) for card in item["best"].split())
+    if item.get("exact") is False:  # a dummy's face-down cards: no double-dummy figure
+        return (
+            f"{where}, discard: throwing {made_cards} kept {_tricks(item['tricks'])} for the "
+            f"contract; throwing {best_cards} keeps {item['best_tricks']} ({ESTIMATE})"
+        )
     return (
         f"{where}, discard: throwing {made_cards} kept {_tricks(item['tricks'])} for the "
         f"contract double dummy; throwing {best_cards} keeps {item['best_tricks']}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
 from pathlib import Path
@@ -14,7 +15,6 @@ from fivehundred.pad.commands import PadSession, read_pad, seat_of
 from fivehundred.record_cli import OneLineParser, parse_variants
 
 PAD_NAME = "pad.json"
-PADS_DIR = "pads"
 
 
 def _data_dir() -> Path:
@@ -71,7 +71,8 @@ def pad_main(argv: list[str]) -> int:
     from fivehundred.pad.tui import PadApp
 
     status = PadApp(session).run()
-    print(f"Pad saved ({path}); 'fivehundred pad' continues it.")
+    with contextlib.suppress(OSError):  # the terminal may have gone
+        print(f"Pad saved ({path}); 'fivehundred pad' continues it.")
     return status or 0
 
 
@@ -112,10 +113,7 @@ def _open(args: argparse.Namespace, path: Path) -> PadSession:
             raise model.PadError(f"--dealer: {error}") from None
     pad = model.new_pad(names, preset, variants, dealer)
     pad["title"] = time.strftime("%Y-%m-%d %H:%M")
-    if path.exists():
-        archive = path.parent / PADS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}.json"
-        archive.parent.mkdir(parents=True, exist_ok=True)
-        path.replace(archive)
+    PadSession(model.Pad(pad), path).archive()
     session = PadSession(model.Pad(pad), path)
     session.save()
     return session

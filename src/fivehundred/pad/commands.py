@@ -11,7 +11,8 @@ and what else the hand needs::
     passed | misdeal
 
 Other commands: ``edit N HAND`` (correct hand N), ``delete N``, ``undo``, ``redo``,
-``table``, ``need``, ``export FILE``, ``csv FILE``, ``import FILE``, ``help``.
+``table``, ``need``, ``new`` (a new game: same players and rules, this one kept),
+``export FILE``, ``csv FILE``, ``import FILE``, ``help``.
 Players are named by any unambiguous start of their name or by seat number (1 = first).
 """
 
@@ -21,10 +22,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fivehundred.actions import action_text, is_misere, parse_call
+from fivehundred.actions import Action, action_text, is_misere, is_suit_bid, parse_call
+from fivehundred.auction import allowed_contracts
 from fivehundred.errors import FiveHundredError
 from fivehundred.pad import model
 from fivehundred.pad.model import Pad, PadError
+from fivehundred.words import contract_label, parse
 
 HELP = (
     __doc__.split("::", 1)[1].split("Players are", 1)[0].strip("\n").replace("``", "'")
@@ -77,10 +80,8 @@ def parse_hand(pad: Pad, text: str) -> dict[str, Any]:
             except ValueError:
                 raise PadError("after 'passed' only each side's tricks (numbers)") from None
         return entry
-    try:
-        contract = parse_call(words[0])
-    except FiveHundredError:
-        raise PadError(f"{words[0]!r} is not a contract (6S … 10NT, misere, open_misere)") from None
+    contract, used = _contract(pad, words)
+    words = [" ".join(words[:used]), *words[used:]]
     if len(words) < 3:
         raise PadError("a hand needs the contract, the contractor and the tricks: 8H bob 8")
     entry = {
@@ -117,12 +118,72 @@ def parse_hand(pad: Pad, text: str) -> dict[str, Any]:
     return entry
 
 
+def _contract(pad: Pad, words: list[str]) -> tuple[Action, int]:
+    """The contract that the hand's line starts with, in any form the pad prints or the
+    record notation (``7♥``, ``7h``, ``10♠``, ``open misère``, ``open_misere``), and how
+    many words it took."""
+    contracts = allowed_contracts(pad.rules)
+    for used in (3, 2, 1):  # the longest first: "open misère", "blind misère"
+        if len(words) < used:
+            continue
+        try:
+            contract = parse(" ".join(words[:used]), contracts)
+        except FiveHundredError:
+            continue
+        if contract in contracts:
+            return contract, used
+    forms = ", ".join(contract_label(c) for c in contracts if not is_suit_bid(c))
+    raise PadError(
+        f"{words[0]!r} is not a contract of these rules (6♠ … 10NT"
+        + (f", {forms})" if forms else ")")
+    )
+
+
+#: The terminal's words for a new hand after the end (the page has a New game button).
+GAME_OVER = "the game is over: type 'new' to start a new game (same players and rules)"
+#: Finished or replaced pads are kept here, beside the pad file.
+PADS_DIR = "pads"
+
+
 class PadSession:
     """A pad being kept in the terminal, saved to ``path`` after every change."""
 
     def __init__(self, pad: Pad, path: Path | None = None) -> None:
         self.pad = pad
         self.path = path
+
+    def archive(self) -> Path | None:
+        """Keep the pad file under ``pads/`` beside it (before a new one replaces it)."""
+        if self.path is None or not self.path.exists():
+            return None
+        import time
+
+        archive = self.path.parent / PADS_DIR / f"{time.strftime('%Y%m%d-%H%M%S')}.json"
+        archive.parent.mkdir(parents=True, exist_ok=True)
+        number = 1
+        while archive.exists():
+            number += 1
+            archive = archive.with_name(f"{time.strftime('%Y%m%d-%H%M%S')}-{number}.json")
+        self.path.replace(archive)
+        return archive
+
+    def new_game(self) -> str:
+        """A new pad with the same players and rules; the first dealer is the one who
+        would have dealt next. The old pad is kept (:meth:`archive`)."""
+        import time
+
+        data = self.pad.data
+        rules = data["rules"]
+        pad = model.new_pad(
+            data["players"], rules["preset"], rules.get("variants", {}), self.pad.result.dealer
+        )
+        pad["title"] = time.strftime("%Y-%m-%d %H:%M")
+        kept = self.archive()
+        self.pad = Pad(pad)
+        self.save()
+        where = f" (the last one is kept as {kept})" if kept is not None else ""
+        dealer = data["players"][self.pad.result.dealer]
+        return f"a new game{where}; {dealer} deals first"
 
     def save(self) -> None:
         if self.path is not None:
@@ -143,9 +204,10 @@ class PadSession:
             "csv",
             "import",
             "delete",
-            "new",
         ):
             return ""
+        if words[0].lower() == "new":
+            return "Enter: a new game with the same players and rules (this one is kept)"
         editing = words[0].lower() == "edit"
         try:
             hands = list(self.pad.hands)
@@ -156,7 +218,7 @@ class PadSession:
                 hands[index] = parse_hand(self.pad, " ".join(words[2:]))
             else:
                 if self.pad.result.winner is not None:
-                    raise PadError(model.GAME_OVER)
+                    raise PadError(GAME_OVER)
                 index = len(hands)
                 hands.append(parse_hand(self.pad, text))
             result = model.score_pad({**self.pad.data, "hands": hands})
@@ -216,6 +278,12 @@ class PadSession:
             self.pad = Pad(read_pad(Path(args[0]).expanduser()))
             self.save()
             return f"imported {len(self.pad.hands)} hands"
+        if head == "new":
+            if args:
+                raise PadError("new takes nothing more: the same players and rules")
+            return self.new_game()
+        if self.pad.result.winner is not None:
+            raise PadError(GAME_OVER)
         entry = parse_hand(self.pad, text)
         self.pad.add(entry)
         self.save()

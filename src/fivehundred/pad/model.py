@@ -78,6 +78,7 @@ from fivehundred.scoring import (
     game_winner,
     score_hand,
     side_of_seats,
+    sides_out,
 )
 
 FORMAT = "fivehundred-pad/1"
@@ -532,6 +533,8 @@ class PadResult:
     winner: int | None = None
     won_by: str = ""
     finished_at: int | None = None
+    #: The sides that have gone out (backwards) and so lost for good (R-GAME).
+    gone_out: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -591,16 +594,22 @@ def _hand_reasons(
     team_tricks = sum(eng.tricks_won[s] for s in {eng.contractor, *eng.partners})
     slam = score.made and not is_misere(eng.contract) and team_tricks == TRICKS and gain > value
     extra = " (slam)" if slam else ""
-    for side in score.contracting_sides:
-        reasons.append(
-            f"{label} by {who} {made_text}{extra}: {names[side]} {_points(score.points[side])}"
+    # one line for the contract, naming each contracting side's points (five players:
+    # the contractor and the called partner score on their own)
+    reasons.append(
+        f"{label} by {who} {made_text}{extra}: "
+        + ", ".join(
+            f"{names[side]} {_points(score.points[side])}" for side in score.contracting_sides
         )
+    )
     for side, gained in enumerate(score.points):
         if side in score.contracting_sides or revoke == REVOKE_DEFENDER:
             continue
         held = ""
         if after[side] != before[side] + gained:
-            held = f", held at {after[side]}"
+            # the column shows what counted: say so beside what was won
+            counted = _points(after[side] - before[side])
+            held = f", {counted} counted: held at {after[side]} by the 490 rule"
         tricks = sum(
             eng.tricks_won[s]
             for s in range(rules.seats)
@@ -617,12 +626,21 @@ def _hand_reasons(
 
 
 def _won_by(
-    rules: Rules, winner: int, totals: Sequence[int], score: HandScore, names: Sequence[str]
+    rules: Rules,
+    winner: int,
+    totals: Sequence[int],
+    score: HandScore,
+    names: Sequence[str],
+    gone_out: Mapping[int, int],
 ) -> str:
-    out = [s for s, t in enumerate(totals) if t <= -GOING_OUT_BACKWARDS]
-    if out and winner not in score.contracting_sides:
-        losers = " and ".join(names[s] for s in out)
-        return f"{names[winner]} win: {losers} went out backwards at {totals[out[0]]} (R-GAME)"
+    out_at = dict(gone_out)
+    for side, total in enumerate(totals):
+        if total <= -GOING_OUT_BACKWARDS:
+            out_at.setdefault(side, total)
+    if out_at and (winner not in score.contracting_sides or totals[winner] < rules.target):
+        losers = " and ".join(names[s] for s in sorted(out_at))
+        at = out_at[min(out_at)]
+        return f"{names[winner]} win: {losers} went out backwards at {at} (R-GAME)"
     if totals[winner] < rules.target:
         return (
             f"{names[winner]} win on the point spread, {totals[winner]} to {min(totals)} (R-GAME)"
@@ -641,6 +659,7 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
     totals = [0] * sides
     dealer = pad.get("first_dealer", 0)
     result = PadResult(sides=names, totals=list(totals), dealer=dealer)
+    gone_out: dict[int, int] = {}  # side: its total when it went out
     for index, entry in enumerate(pad.get("hands", [])):
         eng = engine_hand(rules, entry, index)
         if result.winner is not None:
@@ -673,11 +692,14 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         credited = [a - b for a, b in zip(totals, before, strict=True)]
         result.lines.append(HandLine(index, dealer, credited, list(totals), reasons, score.made))
         if entry["kind"] != MISDEAL:
-            winner = game_winner(rules, totals, score)
+            winner = game_winner(rules, totals, score, (), gone_out)
             if winner is not None:
                 result.winner = winner
                 result.finished_at = index
-                result.won_by = _won_by(rules, winner, totals, score, names)
+                result.won_by = _won_by(rules, winner, totals, score, names, gone_out)
+            for side in sides_out(rules, totals):
+                # once out, out: a later rise above -500 does not bring a side back (R-GAME)
+                gone_out.setdefault(side, totals[side])
         if entry["kind"] == MISDEAL or (
             entry["kind"] == PASSED and rules.allpass == ALLPASS_REDEAL_SAME_DEALER
         ):
@@ -685,6 +707,7 @@ def score_pad(pad: Mapping[str, Any]) -> PadResult:
         dealer = (dealer + 1) % rules.players
     result.totals = totals
     result.dealer = dealer
+    result.gone_out = sorted(gone_out)
     return result
 
 
@@ -716,7 +739,7 @@ def needed_to_win(pad: Mapping[str, Any], result: PadResult | None = None) -> li
                 rules, eng.contract, eng.contractor, eng.partners, eng.tricks_won, eng.trick_winners
             )
             totals = apply_hand_to_scores(rules, result.totals, score)
-            if game_winner(rules, totals, score) == side:
+            if game_winner(rules, totals, score, (), result.gone_out) == side:
                 found = call
                 break
         answers.append(

@@ -20,6 +20,7 @@ from fivehundred.pad.commands import (
     need_text,
     table_text,
 )
+from fivehundred.tui.hangup import watch_terminal
 
 
 class PadApp(App[int]):
@@ -62,6 +63,8 @@ class PadApp(App[int]):
     def on_mount(self) -> None:
         self.refresh_pad()
         self.query_one("#command", Input).focus()
+        # the pad is saved after every change: its terminal going away just ends it
+        watch_terminal(self)
 
     # ------------------------------------------------------------------ drawing
     def refresh_pad(self) -> None:

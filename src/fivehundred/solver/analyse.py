@@ -20,7 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from fivehundred.actions import action_text, parse_call
+from fivehundred.actions import Action, action_text, parse_call
 from fivehundred.cards import NO_TRUMPS, STRAIN_LETTERS, SUIT_SYMBOLS
 from fivehundred.errors import FiveHundredError, RecordError
 from fivehundred.game import PLAY, GameState, HandState
@@ -94,39 +94,82 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
         "strains": strain_table(start),
     }
     misere = start.is_misere
+    # R-PLAYERS two_handed: while a dummy holds face-down cards nobody can play or know
+    # them, but the solver counts them as known and playable. There the cards compared are
+    # the legal ones only, and their figures are marked as estimates, not double dummy.
+    out["exact"] = not face_down(start)
     mistakes = []
     position = start
     value = out["double_dummy"]
     plays = state.history[len(start.history) :]
+    was_hidden = False
     for action in plays:
         seat = position.to_move
         trick_number = len(position.tricks) + 1
         child = position.clone()
         child.apply(action)
-        after = solve(child) if not child.is_over else sum(child.tricks_won[s] for s in seats)
         # the side that wants more contracting-side tricks: contracting side, or the
         # defenders in misère
         wants_more = (seat in seats) != misere
+        hidden = bool(face_down(position))
+        if hidden:
+            values = legal_values(position, set(seats))
+            after = values[action]
+            value = max(values.values()) if wants_more else min(values.values())
+        else:
+            if was_hidden:  # the first exact position after the estimates
+                value = solve(position)
+            after = solve(child) if not child.is_over else sum(child.tricks_won[s] for s in seats)
+        was_hidden = hidden
         cost = (value - after) if wants_more else (after - value)
         if cost > 0:
-            values = card_values(position)
+            if not hidden:
+                values = card_values(position)
             best_value = max(values.values()) if wants_more else min(values.values())
-            best = next(a for a, v in values.items() if v == best_value)
-            mistakes.append(
-                {
-                    "trick": trick_number,
-                    "seat": seat,
-                    "card": action_text(action, two),
-                    "cost": cost,
-                    "best": action_text(best, two),
-                    "kept": best_value,
-                    "after": after,
-                }
-            )
+            best = next(a for a, v in sorted(values.items()) if v == best_value)
+            mistake = {
+                "trick": trick_number,
+                "seat": seat,
+                "card": action_text(action, two),
+                "cost": cost,
+                "best": action_text(best, two),
+                "kept": best_value,
+                "after": after,
+            }
+            if hidden:
+                mistake["exact"] = False
+            mistakes.append(mistake)
         position = child
         value = after
     out["mistakes"] = mistakes
     return out
+
+
+def face_down(state: HandState) -> int:
+    """The cards lying face down in the dummies (R-PLAYERS two_handed), as a mask: not
+    playable, not known to anyone."""
+    hidden = 0
+    for seat, up in enumerate(state.face_up):
+        if up >= 0:
+            hidden |= state.hands[seat] & ~up
+    return hidden
+
+
+def legal_values(state: HandState, team: set[int]) -> dict[Action, int]:
+    """The contracting side's final total after each legal action of the player to move
+    (never a face-down card): :func:`fivehundred.solver._legal_values`."""
+    from fivehundred.solver import _legal_values
+
+    return _legal_values(state, team)
+
+
+#: How a figure reached with dummies' face-down cards in play is marked (not double dummy).
+ESTIMATE = "an estimate: face-down cards"
+ESTIMATE_NOTE = (
+    "The dummies' face-down cards are unknown until turned up: while any lie face down "
+    "only the cards that could be played are compared, and the figures, marked as "
+    "estimates, are not double dummy (the search counts those cards as known)."
+)
 
 
 def _cost_text(n: int) -> str:
@@ -166,6 +209,8 @@ def format_analysis(
         + "  ".join(cells)
         + f"  (misère, contractor alone: {strains['misere']})"
     )
+    if not analysis.get("exact", True):
+        lines.append(ESTIMATE_NOTE)
     if analysis["mistakes"]:
         lines.append("Cards that cost tricks against best play:")
         for m in analysis["mistakes"]:
@@ -174,6 +219,7 @@ def format_analysis(
             lines.append(
                 f"  trick {m['trick']}, {name(m['seat'])}: {card} cost "
                 f"{_cost_text(m['cost'])}; {best} kept {m['kept']}"
+                + ("" if m.get("exact", True) else f" ({ESTIMATE})")
             )
     else:
         lines.append("No card cost a trick against best play.")

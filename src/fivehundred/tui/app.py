@@ -72,6 +72,7 @@ from fivehundred.rules import (
     make_rules,
 )
 from fivehundred.tui import render, storage
+from fivehundred.tui.hangup import watch_terminal
 from fivehundred.tui.plain import game_end_text, history_lines, review_lines, winner_text
 from fivehundred.tui.session import (
     HUMAN,
@@ -115,7 +116,14 @@ QUICK_PLAYERS = frozenset({"random", "heuristic"})
 SPEEDS = (("instant", 0.0), ("fast", 0.25), ("normal", 0.6), ("slow", 1.2))
 #: Variants that take a value other than on/off (a number or a choice, as the registry
 #: declares them); the options screen has fields for them, the others are tick boxes.
-VALUE_VARIANTS = tuple(v.name for v in VARIANT_REGISTRY if v.kind != SWITCH)
+#: The switches that choose a scoring table (``original_1904``, ``perfect``) have no box
+#: either: the Scoring drop-down is the one control for that rule (two controls for one
+#: rule once locked the screen: both on, every change refused).
+SCORING_SWITCHES = ("original_1904", "perfect")
+VALUE_VARIANTS = (
+    *(v.name for v in VARIANT_REGISTRY if v.kind != SWITCH),
+    *SCORING_SWITCHES,
+)
 
 
 def _field_variant(name: str) -> bool:
@@ -678,6 +686,8 @@ class FiveHundredApp(App[int]):
     def on_mount(self) -> None:
         self.compact = self.size.height < 34
         self.fit_layout(self.size.width, self.size.height)
+        # The terminal going away ends the game, saved (fivehundred.tui.hangup).
+        watch_terminal(self, self.save_before_exit)
         if self.options_at_start or self.session is None:
             self.open_options(start=True)
         else:
@@ -1246,6 +1256,9 @@ class FiveHundredApp(App[int]):
             return
         phase = session.observation().phase
         marked = self.marked if phase == DISCARD else set()
+        if marked and len(marked) >= session.hand.discards_left:
+            self.discard_hint()
+            return
         action, why = session.hint(marked)
         label = action_label(action, session.rules.joker_names)
         self.message = Text.assemble(("Hint: ", "bold #5fd7ff"), (label, "bold"), f" — {why}")
@@ -1269,6 +1282,37 @@ class FiveHundredApp(App[int]):
                     grid.cursor = button
                     self.call_after_refresh(button.focus)
                     return
+
+    def discard_hint(self) -> None:
+        """Every discard marked: the hint compares the marks with the computer's choice
+        (never names a marked card as the next to mark): press d, or which mark to swap."""
+        session = self.session
+        assert session is not None
+        two = session.rules.joker_names
+        choice = set(session.discard_choice())
+        keep = sorted(self.marked - choice)
+        instead = sorted(choice - self.marked)
+        self.hinted = None
+        if not keep or not instead:
+            self.message = Text.assemble(
+                ("Hint: ", "bold #5fd7ff"), "the computer would discard these cards too: press d."
+            )
+            self.refresh_view()
+            return
+        self.message = Text.assemble(
+            ("Hint: ", "bold #5fd7ff"),
+            ("keep " + " ".join(action_label(c, two) for c in keep), "bold"),
+            ", discard ",
+            (" ".join(action_label(c, two) for c in instead), "bold"),
+            " instead (Enter on a marked card unmarks it).",
+        )
+        self.refresh_view()
+        hand_row = self.query_one("#hand", HandRow)
+        for widget in hand_row.query(CardWidget):
+            if widget.card == keep[0]:
+                hand_row.cursor = widget
+                self.call_after_refresh(widget.focus)
+                return
 
     def action_undo(self) -> None:
         session = self.session
@@ -1343,6 +1387,10 @@ class FiveHundredApp(App[int]):
 
     def action_quit_game(self) -> None:
         self.exit(0)
+
+    def save_before_exit(self) -> None:
+        if self.session is not None:
+            self.session.save()
 
 
 HOUSE_PROMPTS = (SLAM_CALL, SLAM_PASS, TABLE_KITTY, TABLE_TAKE, TABLE_DISCARD, DRAW)

@@ -147,7 +147,10 @@ def play_main(argv: list[str]) -> int:
                 )
             storage.store_settings(settings.to_dict())
             session = Session.new(settings)
-        plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
+        try:
+            plain_status = PlainGame(session, sys.stdin, sys.stdout).run()
+        except OSError:
+            return 1  # the terminal has gone (a write error); the game is saved
         with contextlib.suppress(OSError):
             sys.stdout.flush()
         return plain_status
@@ -170,7 +173,8 @@ def play_main(argv: list[str]) -> int:
     signal.signal(signal.SIGHUP, lambda _signum, _frame: app.exit())
     status = app.run()
     if app.session is not None and not app.session.is_over:
-        print(f"Game saved ({app.session.path}); 'fivehundred play --resume' continues it.")
+        with contextlib.suppress(OSError):  # the terminal may have gone
+            print(f"Game saved ({app.session.path}); 'fivehundred play --resume' continues it.")
     return status or 0
 
 
@@ -216,10 +220,24 @@ def resume(which: str, speed: float | None) -> Session:
 
 def list_games() -> int:
     games = unfinished_games()
-    if not games and not damaged_games():
+    damaged = damaged_games()
+    save = storage.save_path()
+    if save.exists() and save not in games:
+        # the save itself cannot be read (--resume refuses it): listed with why
+        said = describe_saved(save)
+        if ": cannot be read: " in said:
+            why = said.split(": cannot be read: ", 1)[1]
+            why = why.removeprefix("the saved game is damaged ").removeprefix("(")
+            why = why.removesuffix(")")
+            print(
+                f"The saved game {save} is damaged and cannot be resumed ({why}); "
+                "'fivehundred play' puts it aside (kept) and starts a new game."
+            )
+            if not games and not damaged:
+                return 0
+    if not games and not damaged:
         print("No unfinished games. 'fivehundred play' starts one.")
         return 0
-    damaged = damaged_games()
     if games:
         print("Unfinished games ('fivehundred play --resume N' continues one):")
     for number, path in enumerate(games, 1):

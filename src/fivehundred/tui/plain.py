@@ -67,6 +67,15 @@ class PlainGame:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def read_line(self) -> str:
+        """The next line typed; empty at the end of the input or when the terminal has
+        gone (a read error: a hung-up terminal), which end the game (saved after every
+        move) rather than leave it waiting without a terminal."""
+        try:
+            return self.stdin.readline()
+        except (OSError, ValueError):
+            return ""
+
     def run(self) -> int:
         """Play until the game ends, the person quits or the input ends (the game is
         saved after every move); output going away (``| head``) stops it quietly."""
@@ -124,11 +133,13 @@ class PlainGame:
             self.say(wrapped(f"{prompt} — legal: {legal}"))
             self.out.write("> ")
             self.out.flush()
-            line = self.stdin.readline()
+            line = self.read_line()
             if not line:
-                self.say(
-                    "\nEnd of input: the game is saved; 'fivehundred play --resume' continues it."
-                )
+                with contextlib.suppress(OSError):  # the terminal may have gone
+                    self.say(
+                        "\nEnd of input: the game is saved; "
+                        "'fivehundred play --resume' continues it."
+                    )
                 return 0
             status = self.command(line.strip())
             if status is not None:
@@ -144,7 +155,7 @@ class PlainGame:
         while True:
             self.out.write("> ")
             self.out.flush()
-            line = self.stdin.readline()
+            line = self.read_line()
             word = line.strip().lower()
             if not line or word in ("quit", "q", "exit"):
                 return 0
@@ -353,14 +364,20 @@ def game_end_text(session: Session) -> str:
     if game.winner is None:
         return ""
     rules, scores = session.rules, game.scores
-    out = sides_out(rules, scores)
-    if not out or scores[game.winner] >= rules.target:
+    if scores[game.winner] >= rules.target:
+        return ""
+    # Each side out at the score it went out on (once out, out: R-GAME).
+    went: dict[int, int] = {}
+    for history in [*game.score_history, scores]:
+        for side in sides_out(rules, history):
+            went.setdefault(side, history[side])
+    if not went:
         return ""
     # Sides out on the same score went out together (with five players the contractor
     # and the called partner lose the same points): one reason names them all once.
     together: dict[int, list[str]] = {}
-    for side in out:
-        together.setdefault(scores[side], []).append(render.side_name(rules, side))
+    for side, score in sorted(went.items()):
+        together.setdefault(score, []).append(render.side_name(rules, side))
     parts = []
     for score, names in together.items():
         who = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -368,7 +385,10 @@ def game_end_text(session: Session) -> str:
             parts.append(f"{who} went out backwards at {score}")
         else:
             parts.append(f"{who} went past {2 * rules.target} with {score}")
-    return "; ".join(parts) + "; the game ended there (R-GAME)."
+    if all(side in sides_out(rules, scores) for side in went):
+        return "; ".join(parts) + "; the game ended there (R-GAME)."
+    # the others were level then: the game went on until a hand put one ahead
+    return "; ".join(parts) + "; the game went on until one of the others was ahead (R-GAME)."
 
 
 def history_lines(

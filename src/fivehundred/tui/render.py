@@ -29,6 +29,7 @@ from fivehundred.words import (
     dummy_name,
     hand_order,
     place_name,
+    point_parts_text,
     side_label,
     suit_label,
     view_context,
@@ -233,6 +234,13 @@ def hand_summary_lines(hand: HandState, totals: Sequence[int]) -> list[str]:
         + ", ".join(f"{side_name(rules, s)} {points_text(result.points[s])}" for s in sides)
         + "."
     )
+    # Each part of the points, so that a further 100 or a slam's 250 is never a mystery.
+    for side in sides:
+        parts = point_parts_text(
+            result.score.parts, side, result.contract, result.made, rules.joker_names
+        )
+        if parts:
+            lines.append(f"  {side_name(rules, side)}: {parts}.")
     lines.append("Score: " + ", ".join(f"{side_name(rules, s)} {totals[s]}" for s in sides) + ".")
     return lines
 

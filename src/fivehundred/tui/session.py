@@ -324,6 +324,17 @@ class Session:
         action, why = decide(hint_bot(), seed, obs)
         return action, why or f"the {hint_bot()} player's choice"
 
+    def discard_choice(self) -> list[Action]:
+        """In the kitty exchange: every card the computer would discard in the person's
+        place, one hint after another."""
+        chosen: list[Action] = []
+        for _ in range(self.game.hand.discards_left):
+            action, _why = self.hint(chosen)
+            if action in chosen:
+                break
+            chosen.append(action)
+        return chosen
+
     def needs_solver_warm_up(self, review: bool = False) -> bool:
         """Whether a computer player here searches with the double-dummy solver (``pimc``
         and its settings, the levels ``hard`` and ``expert``), or ``review`` (the

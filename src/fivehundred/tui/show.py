@@ -18,6 +18,7 @@ from fivehundred.game import AUCTION, DISCARD, GameState, HandState
 from fivehundred.record import replay_record
 from fivehundred.scoring import sides_count
 from fivehundred.tui import render, storage
+from fivehundred.tui.hangup import watch_terminal
 from fivehundred.tui.widgets import info_renderable, table_renderable
 from fivehundred.words import action_label
 
@@ -143,6 +144,7 @@ class ShowApp(App[int]):
 
     def on_mount(self) -> None:
         self.draw()
+        watch_terminal(self)  # its terminal going away ends it
 
     def draw(self) -> None:
         step = self.steps[self.index]

@@ -248,13 +248,34 @@ class KeyGrid(Container):
         self.cursor = event.widget
 
     def action_row(self, rows: int) -> None:
-        self.action_step(rows * self.columns)
+        """Up or down a row: to the nearest button that can be chosen in the next row
+        with one (the same column when it can), never round to the other end. The rows
+        are the grid as drawn: hidden buttons take no place in it."""
+        shown = [w for w in self.query("Button") if w.display]
+        start = self.cursor if self.cursor in shown else self.app.focused
+        if start not in shown:
+            self.action_step(rows)
+            return
+        index = shown.index(start)
+        row, column = divmod(index, self.columns)
+        row += rows
+        while 0 <= row * self.columns < len(shown):
+            line = shown[row * self.columns : (row + 1) * self.columns]
+            near = sorted(
+                (abs(place - column), place) for place, w in enumerate(line) if w.focusable
+            )
+            if near:
+                target = line[near[0][1]]
+                self.cursor = target
+                target.focus()
+                return
+            row += rows
 
     def action_step(self, step: int) -> None:
         buttons = [w for w in self.query("Button") if w.focusable]
         if not buttons:
             return
-        all_buttons = list(self.query("Button"))
+        all_buttons = [w for w in self.query("Button") if w.display]
         start = self.cursor if self.cursor in all_buttons else self.app.focused
         if start not in all_buttons:
             self.cursor = buttons[0]
