@@ -15,6 +15,8 @@ from fivehundred.actions import parse_play
 from fivehundred.cli import main
 from fivehundred.learn import puzzles as pz
 from fivehundred.rules import PRESETS
+from fivehundred.text import play_text
+from fivehundred.words import seat_name
 
 SHIPPED = pz.load_shipped()
 
@@ -97,6 +99,7 @@ def test_terminal_puzzle_right_answer(monkeypatch, capsys, data_dir) -> None:  #
     typed = f"?\n{_not_held(puzzle)}\n{puzzle['solution']}\n"
     status, out, err = _run(monkeypatch, capsys, ["puzzle", "--id", puzzle["id"]], typed)
     assert status == 0, err
+    out = " ".join(out.split())  # wrapped at 80 columns
     assert "Legal:" in out
     assert "You do not hold" in out
     assert "Right!" in out and puzzle["reason"] in out
@@ -112,6 +115,7 @@ def test_terminal_puzzle_wrong_answer_and_stats(monkeypatch, capsys, data_dir) -
     wrong = next(c for c in puzzle["values"] if c != puzzle["solution"])
     status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--id", puzzle["id"]], wrong + "\n")
     assert status == 0
+    out = " ".join(out.split())  # wrapped at 80 columns
     assert "Not this time" in out and puzzle["reason"] in out
     value = puzzle["values"][wrong]
     assert f"leaves the contracting side {value} trick" in out
@@ -122,8 +126,27 @@ def test_terminal_puzzle_wrong_answer_and_stats(monkeypatch, capsys, data_dir) -
 def test_terminal_puzzle_next_unanswered_and_end_of_input(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
     status, out, _ = _run(monkeypatch, capsys, ["puzzle"], "")
     assert status == 0
-    easiest = min(SHIPPED, key=lambda p: (p["difficulty"], p["id"]))
-    assert f"Puzzle {easiest['id']}" in out
+    easiest = min(
+        (p for p in SHIPPED if p["preset"] == "australian"),
+        key=lambda p: (p["difficulty"], p["id"]),
+    )
+    assert out.startswith(f"Puzzle {easiest['id']} (easy; ") and "australian rules" in out
+
+
+def test_a_newcomer_starts_with_the_australian_game_and_can_choose_the_rules(
+    monkeypatch, capsys, data_dir
+) -> None:  # type: ignore[no-untyped-def]
+    """With no choice the first puzzle is a four-handed Australian one, the easiest; the
+    first visit never opens another game's hard puzzle. ``--preset`` chooses the rules."""
+    ordered = sorted(SHIPPED, key=pz.beginner_key)
+    assert ordered[0]["preset"] == "australian" and ordered[0]["difficulty"] == 1
+    status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--preset", "six_handed"], "")
+    assert status == 0 and "six_handed rules" in out.splitlines()[0]
+    assert "(easy;" in out.splitlines()[0]
+    status, out, _ = _run(monkeypatch, capsys, ["puzzle", "--preset", "american", "--list"], "")
+    assert status == 0 and {line.split()[-1] for line in out.splitlines()} == {"american"}
+    status, _, err = _run(monkeypatch, capsys, ["puzzle", "--preset", "nonsense"], "")
+    assert status == 2 and "invalid choice" in err and err.count("\n") == 1
 
 
 def test_list_and_daily(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
@@ -183,6 +206,24 @@ def test_a_tampered_single_dummy_puzzle_is_caught() -> None:
     puzzle["solution"] = puzzle["tempting"][0]
     with pytest.raises(pz.PuzzleError, match="only sure card"):
         single.verify_single(puzzle)
+    puzzle = copy.deepcopy(SINGLE[0])
+    puzzle["difficulty"] = 1 + puzzle["difficulty"] % 3
+    with pytest.raises(pz.PuzzleError, match="difficulty"):
+        single.verify_single(puzzle)
+
+
+def test_the_single_dummy_series_has_easy_puzzles_in_every_preset() -> None:
+    """Graded from what the learner faces (tricks left, how close the tempting card comes,
+    how many tempt), not all "hard": every preset of the series has easy ones."""
+    for preset in single.SINGLE_PRESETS:
+        grades = {p["difficulty"] for p in SINGLE if p["preset"] == preset}
+        assert 1 in grades, preset
+    assert {p["difficulty"] for p in SINGLE} == {1, 2, 3}
+    for p in SINGLE:
+        expected = single.single_difficulty(
+            p["tricks_left"], p["layouts"], p["wins"], p["tempting"]
+        )
+        assert p["difficulty"] == expected
 
 
 def test_terminal_single_dummy_hides_the_defenders(monkeypatch, capsys, data_dir) -> None:  # type: ignore[no-untyped-def]
@@ -191,8 +232,19 @@ def test_terminal_single_dummy_hides_the_defenders(monkeypatch, capsys, data_dir
     argv = ["puzzle", "--single", "--id", puzzle["id"]]
     status, out, _ = _run(monkeypatch, capsys, argv, tempting + "\n")
     assert status == 0
+    long = [line for line in out.splitlines() if len(line.split("): ")[-1]) > 80]
+    assert not long, long  # wrapped at 80 columns (what follows the prompt is typed)
     before = out.split("Your card")[0]
+    out = " ".join(out.split())
     assert before.count("hidden)") == 2
+    # the cards already played are shown (the answer depends on them)
+    state = pz.replay_puzzle(puzzle)
+    assert "Tricks played:" in before
+    for number, trick in enumerate(state.tricks, 1):
+        line = next(x for x in before.splitlines() if x.strip().startswith(f"Trick {number}:"))
+        for seat, action in trick.plays:
+            assert f"{seat_name(seat, state.rules.seats)} {play_text(action)}" in line
+        assert line.endswith(f"won by {seat_name(trick.winner, state.rules.seats)}")
     assert f"makes it in {puzzle['wins'][tempting]} of the {puzzle['layouts']} layouts" in out
     assert "The cards were:" in out
     stats = json.loads((data_dir / "puzzle-stats.json").read_text())

@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
 
 from fivehundred.actions import parse_play
 from fivehundred.learn import puzzles as pz
-from fivehundred.learn.lessons import LESSONS
+from fivehundred.learn.lessons import LESSONS, intro_lines
 from fivehundred.learn.single import load_single
 from fivehundred.rules import PRESETS
 from fivehundred.web import history
@@ -151,7 +151,7 @@ def test_every_lesson_plays_through_the_api(client: TestClient, number: int) -> 
     typed, refusals = _typed_for(lesson)
     url = f"/api/learn/lessons/{lesson['id']}"
     first = client.post(url, json={}).json()
-    assert first["intro"] == lesson["intro"] and not first["done"]
+    assert first["intro"] == intro_lines(lesson, "web") and not first["done"]
     kept: list[str] = []
     seen: list[str] = []
     view = first
@@ -281,3 +281,114 @@ def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestCli
         ).json()
         assert answer["status"] == "right", puzzle["id"]
         assert len(answer["line"]) == puzzle["tricks_left"], puzzle["id"]
+
+
+# ----------------------------------------------------------------------------- a newcomer
+def test_a_newcomer_starts_with_easy_australian_puzzles(client: TestClient) -> None:
+    """No filter: the four-handed Australian puzzles first, easiest first (``start`` and
+    ``order``); a filter by rules (``preset``); each series has easy ones."""
+    every = client.get("/api/learn/puzzles").json()
+    first = every["puzzles"][0]
+    assert every["start"] == first["id"]
+    assert first["preset"] == "australian" and first["difficulty"] == "easy"
+    assert [p["order"] for p in every["puzzles"]] == list(range(len(every["puzzles"])))
+    presets = [p["preset"] for p in every["puzzles"]]
+    australian = presets.count("australian")
+    assert presets[:australian] == ["australian"] * australian
+    grades = [p["difficulty"] for p in every["puzzles"][:australian]]
+    rank = {"easy": 1, "medium": 2, "hard": 3}
+    assert grades == sorted(grades, key=rank.__getitem__)
+    assert every["presets"][0] == {
+        "name": "australian",
+        "label": "australian",
+        "players": 4,
+        "count": australian,
+    }
+    three = client.get("/api/learn/puzzles", params={"preset": "three_handed"}).json()
+    assert three["puzzles"] and {p["preset"] for p in three["puzzles"]} == {"three_handed"}
+    for series in ("double-dummy", "single-dummy"):
+        easy = client.get(
+            "/api/learn/puzzles",
+            params={"series": series, "difficulty": "easy", "preset": "australian"},
+        ).json()
+        assert easy["puzzles"], series
+    for bad in ("nonsense", "x" * 41):
+        answer = client.get("/api/learn/puzzles", params={"preset": bad})
+        assert answer.status_code == 422 and isinstance(answer.json()["detail"], str)
+
+
+def test_single_dummy_puzzles_show_the_cards_played_not_the_hidden_hands(
+    client: TestClient,
+) -> None:
+    """The tricks already played are in the position (the answer depends on them); the
+    defenders' cards still held appear nowhere in the JSON sent, codes or words."""
+    from fivehundred.actions import action_text
+    from fivehundred.cards import iter_cards
+    from fivehundred.words import card_words
+
+    for puzzle in load_single():
+        state = pz.replay_puzzle(puzzle)
+        answer = client.get(f"/api/learn/puzzles/{puzzle['id']}")
+        view = answer.json()
+        played = view["position"]["played"]
+        assert len(played) == len(state.tricks)
+        assert [[p["card"] for p in t["plays"]] for t in played] == [
+            [action_text(a) for _, a in trick.plays] for trick in state.tricks
+        ]
+        pack = view["position"].pop("words")  # the names of every card of the pack
+        assert set(pack) == {"cards", "names", "suits", "suit_names"}
+        assert view.pop("contract") == puzzle["contract"]  # "7H" is a contract here
+        sent = _strings(view)  # every text of the rest, as it was sent
+        for seat in puzzle["hidden"]:
+            for card in iter_cards(state.hands[seat]):
+                code = action_text(card)
+                assert not any(code == t or t.startswith(f"{code}>") for t in sent), card
+                assert not any(card_words(card) in t for t in sent), (puzzle["id"], card)
+
+
+def _strings(data: Any) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        return [t for key, value in data.items() for t in [key, *_strings(value)]]
+    if isinstance(data, list):
+        return [t for value in data for t in _strings(value)]
+    return []
+
+
+def test_positions_name_cards_in_words(client: TestClient) -> None:
+    """Beside the symbols, words for a screen reader: your cards, the legal choices, the
+    trick, the tricks played."""
+    puzzle = load_single()[0]
+    view = client.get(f"/api/learn/puzzles/{puzzle['id']}").json()["position"]
+    you = next(s for s in view["seats"] if s["you"])
+    assert len(you["labels"]) == len(you["cards"])
+    assert all(" of " in label or "joker" in label for label in you["labels"])
+    assert len(view["legal_labels"]) == len(view["legal"])
+    assert all(":" in p["label"] for t in view["played"] for p in t["plays"])
+    lesson = client.post("/api/learn/lessons/pack", json={}).json()["position"]
+    hand = next(s for s in lesson["seats"] if s["you"])
+    assert hand["labels"][:3] == [
+        "joker",
+        "jack of hearts, right bower",
+        "jack of diamonds, left bower",
+    ]
+
+
+def test_lessons_speak_to_the_web_and_lead_on_to_a_game(client: TestClient) -> None:
+    """The web's words carry no terminal instructions ('!', 'Type …'); a quiz step says a
+    number is wanted (no legal choices); after the last lesson, a game."""
+    listed = client.get("/api/learn/lessons").json()
+    assert listed["after"]["kind"] == "game" and listed["after"]["href"]
+    for lesson in LESSONS:
+        view = client.post(f"/api/learn/lessons/{lesson['id']}", json={}).json()
+        text = " ".join([*view["intro"], view.get("ask", "")])
+        assert "'!'" not in text and "Type " not in text and "type " not in text, lesson["id"]
+        assert view["next"]["kind"] == ("game" if lesson is LESSONS[-1] else "lesson")
+    quiz = client.post("/api/learn/lessons/bidding", json={}).json()
+    assert quiz["answer_kind"] == "number" and quiz["legal_choices"] is False
+    said = client.post("/api/learn/lessons/bidding", json={"text": "?"}).json()
+    assert said["accepted"] is False and "number of points" in said["said"][0]
+    bid = client.post("/api/learn/lessons/bidding", json={"answers": ["200"]}).json()
+    assert bid["answer_kind"] == "call" and bid["legal_choices"] is True
+    assert "5♥" not in bid["ask"]

@@ -12,11 +12,10 @@ import sys
 from typing import Any
 
 from fivehundred.learn import store
-from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
-from fivehundred.learn.terminal import read_line
+from fivehundred.learn.lessons import AFTER_LAST, LESSONS, LessonRun, find_lesson, intro_lines
+from fivehundred.learn.terminal import read_line, say
 from fivehundred.record import one_line
 from fivehundred.record_cli import OneLineParser
-from fivehundred.text import wrapped
 
 
 def main(argv: list[str]) -> int:
@@ -49,7 +48,10 @@ def main(argv: list[str]) -> int:
     else:
         todo = [lesson for lesson in LESSONS if lesson["id"] not in done]
         if not todo:
-            print("Every lesson is done. Replay one with --lesson N (--list shows them).")
+            print(
+                "Every lesson is done. Replay one with --lesson N (--list shows them), or "
+                f"play a whole game: {AFTER_LAST['terminal']}"
+            )
             return 0
         queue = todo[:1]
     for lesson in queue:
@@ -62,19 +64,11 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def say(text: str) -> None:
-    """Print ``text`` a line at a time, each wrapped at 80 columns between words (its
-    later lines keep the line's indent), as ``play --plain`` prints."""
-    for line in text.splitlines() or [""]:
-        indent = line[: len(line) - len(line.lstrip())]
-        print(wrapped(line, indent))
-
-
 def play(lesson: dict[str, Any]) -> bool:
     """Play one lesson in the terminal; False if the input ended first."""
     number = LESSONS.index(lesson) + 1
     say(f"Lesson {number}: {lesson['title']}")
-    for line in lesson.get("intro", []):
+    for line in intro_lines(lesson, "terminal"):
         say(f"  {line}")
     run = LessonRun(lesson)
     while (question := run.prompt()) is not None:
@@ -87,4 +81,6 @@ def play(lesson: dict[str, Any]) -> bool:
         for line in run.answer(text):
             say(line)
     say(f"Lesson {number} done.")
+    if number == len(LESSONS):
+        say(f"That was the last lesson. {AFTER_LAST['text']}: {AFTER_LAST['terminal']}")
     return True

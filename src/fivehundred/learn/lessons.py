@@ -33,6 +33,12 @@ from fivehundred.text import call_text, play_text, result_lines
 from fivehundred.words import side_names
 
 YOU = 0
+#: What a quiz step says to anything but a number (there are no cards or calls to choose).
+NUMBER_WANTED = "The answer here is a number of points (for example 120): no card or call."
+
+#: The interfaces a lesson speaks to: its words are the same for both, but how to answer
+#: (type ``JK>D``, or tap the joker and choose ♦) is each interface's own (``how``).
+INTERFACES = ("terminal", "web")
 
 LESSONS: list[dict[str, Any]] = [
     {
@@ -59,8 +65,12 @@ LESSONS: list[dict[str, Any]] = [
         "script": [
             {
                 "you": ["JK"],
-                "ask": "Lead the highest card of all: the joker (JK). First try leading the "
-                "Q♠, a card you do not hold, to see the table refuse it.",
+                "ask": "Lead the highest card of all: the joker.",
+                "how": {
+                    "terminal": "Type JK. First try leading the Q♠ (type QS), a card you do "
+                    "not hold, to see the table refuse it.",
+                    "web": "Tap the joker in your hand.",
+                },
                 "try": [["QS", "do not hold"]],
                 "hint": "The joker beats every other card in a trump contract.",
                 "after": "The joker wins the trick: every other card is lower.",
@@ -71,6 +81,11 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["JH"],
                 "ask": "Now lead the right bower, the J♥: the highest trump left.",
+                "how": {
+                    "terminal": "Try the J♣ first (type JC): you discarded it with the "
+                    "kitty, so the table refuses it. Then type JH.",
+                    "web": "Tap the J♥.",
+                },
                 "try": [["JC", "do not hold"]],
                 "hint": "With hearts trumps the J♥ is the right bower, second only to the joker.",
             },
@@ -112,7 +127,12 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["JC"],
                 "ask": "West led the A♠. Spades are trumps, so your J♣ (the left bower) is a "
-                "spade and you must play it. Try the A♣ first: the table refuses it.",
+                "spade and you must play it.",
+                "how": {
+                    "terminal": "Try the A♣ first (type AC): the table refuses it. Then type JC.",
+                    "web": "Your other cards are dimmed: you must follow with your only "
+                    "spade. Tap the J♣.",
+                },
                 "try": [["AC", "must follow"], ["AH", "must follow"]],
                 "hint": "Your only spade is the J♣, the left bower.",
                 "after": "You had to follow with the left bower, and it wins: the left bower "
@@ -131,7 +151,8 @@ LESSONS: list[dict[str, Any]] = [
         "intro": [
             "A bid names how many of the ten tricks your side will take (six to ten) and the "
             "trump suit or no trumps. Each bid must be higher than the one before.",
-            "Suits rank ♠ ♣ ♦ ♥ then no trumps: 6♠ is the lowest bid, 10NT the highest.",
+            "Suits rank ♠ ♣ ♦ ♥ then no trumps: 6♠ is the lowest bid, 10NT the highest of "
+            "the ordinary bids (misère and open misère come in lesson 6).",
             "Each contract has a value from the Avondale table: 6♠ 40, 6♣ 60, 6♦ 80, 6♥ 100, "
             "6NT 120, and +100 for each trick more (7♠ 140, 8♥ 300 …).",
             "A bid promises tricks: count your trumps (bowers and joker first) and your aces.",
@@ -152,16 +173,25 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["7H", "8H"],
                 "ask": "You hold the joker, both red jacks and A K Q of hearts: six sure trump "
-                "tricks and two aces. Bid 7♥ (or 8♥). First try bidding 5♥: there is no such "
-                "bid.",
+                "tricks and two aces. Bid 7♥ (or 8♥).",
+                "how": {
+                    "terminal": "Type 7H. First try bidding 5♥ (type 5H): there is no such bid.",
+                    "web": "Choose 7♥ in the bid box.",
+                },
                 "try": [["5H", "not a call"]],
                 "hint": "Hearts are your suit: bid seven or eight of them.",
             },
             "7NT",
+            "pass",
+            "pass",
             {
                 "you": ["pass", "8H", "9H", "10H", "8NT", "misere"],
-                "ask": "West bid 7NT. Your bid must be higher: try 7♥ again and see the table "
-                "refuse it, then bid 8♥ or pass.",
+                "ask": "West bid 7NT; North and East passed. Your bid must be higher than "
+                "7NT: bid 8♥, or pass.",
+                "how": {
+                    "terminal": "Try 7♥ again first (type 7H) and see the table refuse it.",
+                    "web": "7♥ is greyed out in the bid box now: it is not higher than 7NT.",
+                },
                 "try": [["7H", "not higher"]],
                 "hint": "8♥ outranks 7NT; 7♥ does not.",
             },
@@ -184,8 +214,12 @@ LESSONS: list[dict[str, Any]] = [
         "script": [
             {
                 "you": ["5H", "6H", "5D", "6D", "7C"],
-                "ask": "Discard your first card: a low heart or diamond, or the 7♣. Try to "
-                "discard the K♦, which you do not hold, to see the refusal.",
+                "ask": "Discard your first card: a low heart or diamond, or the 7♣.",
+                "how": {
+                    "terminal": "Type the card (5H, 7C …). First try to discard the K♦ "
+                    "(type KD), which you do not hold, to see the refusal.",
+                    "web": "Tap the card to discard.",
+                },
                 "try": [["KD", "do not hold"]],
                 "hint": "Throw low cards of short side suits; keep trumps and aces.",
             },
@@ -199,18 +233,29 @@ LESSONS: list[dict[str, Any]] = [
                 "ask": "Your third discard. Then you lead the first trick.",
                 "hint": "Keep the spades (J♣ is a spade too) and the A♥.",
             },
+            {
+                "you": ["JS"],
+                "ask": "The contractor leads the first trick. Lead your highest trump, the "
+                "right bower J♠: leading trumps draws the defenders' trumps.",
+                "hint": "With spades trumps the J♠ is the right bower, the highest card you hold.",
+                "after": "Leading trumps draws the defenders' trumps. Your hand shows the "
+                "trumps first, the J♣ (the left bower, a spade here) among them.",
+            },
         ],
     },
     {
         "id": "no-trumps",
         "title": "No trumps and the joker's suit",
         "intro": [
-            "In no trumps there are no trumps and no bowers: jacks are jacks. The joker is "
-            "the highest card, but it belongs to no suit until it is played.",
-            "If you lead the joker you name the suit it stands for (JK>S leads it as a "
-            "spade), a suit not led yet in this hand. You may play it to another's lead "
-            "only when you cannot follow.",
-            "You bid 7NT and lead.",
+            "In no trumps there is no trump suit and there are no bowers: jacks are jacks. "
+            "The joker is the only trump.",
+            "Before the first lead, the contractor who holds the joker may name a suit for "
+            "it: it is then the highest card of that suit for the whole hand. Left free, it "
+            "belongs to no suit and takes any trick it is played to.",
+            "Whoever leads the free joker names the suit it is led as: a suit nobody has led "
+            "yet in this hand. To another's lead it may be played only when you cannot "
+            "follow suit.",
+            "You bid 7NT and hold the joker.",
         ],
         "dealer": 3,
         "hands": [
@@ -218,8 +263,18 @@ LESSONS: list[dict[str, Any]] = [
             ["AC", "KC", "QC", "JC", "10C", "9C", "5S", "6S", "4H", "5H"],
         ],
         "kitty": [],
-        "setup": ["7NT", "pass", "pass", "pass", "_discard3", "none"],
+        "setup": ["7NT", "pass", "pass", "pass", "_discard3"],
         "script": [
+            {
+                "you": ["none"],
+                "ask": "Before the first lead you may name the joker's suit, or leave it "
+                "free. Leave it free this time: you will name its suit when you lead it.",
+                "how": {
+                    "terminal": "Type none to leave it free (S, C, D or H would name its suit).",
+                    "web": 'Choose "no nomination".',
+                },
+                "hint": "Leave the joker free (no nomination).",
+            },
             {
                 "you": ["AS"],
                 "ask": "You lead first. Lead the A♠.",
@@ -242,17 +297,26 @@ LESSONS: list[dict[str, Any]] = [
             {
                 "you": ["AH", "KH"],
                 "ask": "West leads the 4♥. You hold hearts, so the joker may not go on this "
-                "trick: try JK and see. Then win with the A♥.",
+                "trick: win it with the A♥.",
+                "how": {
+                    "terminal": "Try the joker first (type JK) and see the table refuse it.",
+                    "web": "The joker is dimmed: you must follow with a heart.",
+                },
                 "try": [["JK", "only when you have no"]],
                 "hint": "Follow suit with a heart; the joker is for a suit you cannot follow.",
             },
             {
                 "you": ["JK>D"],
-                "ask": "Lead the joker now. First type JK alone and see the table ask for its "
-                "suit. Then try JK>S: spades were led this hand, and a joker led must name a "
-                "suit not led yet. Lead it as a diamond (JK>D), the one suit not led so far.",
+                "ask": "Lead the joker now. A joker led needs a suit, one nobody has led yet "
+                "in this hand: spades, clubs and hearts have been led, so lead it as a "
+                "diamond.",
+                "how": {
+                    "terminal": "Type JK alone first and see the table ask for its suit. "
+                    "Then try JK>S (spades were led) and see the refusal, then JK>D.",
+                    "web": "Tap the joker, then choose diamonds as its suit.",
+                },
                 "try": [["JK", "which suit"], ["JK>S", "must not have been led"]],
-                "hint": "Only diamonds have not been led: JK>D.",
+                "hint": "Only diamonds have not been led: lead the joker as a diamond.",
                 "after": "The joker, led as a diamond, wins: it is the highest diamond now.",
             },
         ],
@@ -261,11 +325,18 @@ LESSONS: list[dict[str, Any]] = [
         "id": "misere",
         "title": "Misère and open misère",
         "intro": [
-            "Misère (250) is a bid to lose every trick, alone: your partner lays down the "
-            "cards and sits out. It outranks 7NT and may be bid once someone has bid seven "
-            "(Australian rules). Open misère (500) is the same with your hand face up.",
-            "It is played in no trumps, and the joker wins any trick it is played to: in "
-            "misère it is a trick you cannot lose, so it goes in the discard.",
+            "Misère (250) is a bid to lose every trick, alone: your partner lays their cards "
+            "face down and sits out. By the Australian rules it may be bid only once someone "
+            "has bid seven, and it ranks above every 7-level bid and below every 8-level bid.",
+            "Open misère (500) is the same with your hand face up on the table from the end "
+            "of the first trick. It may be bid at any time, even as the first bid, and it "
+            "ranks above 10♦ and below 10♥.",
+            "Both are played in no trumps, the joker the only trump. A free joker (one whose "
+            "suit was not named before the first lead) takes any trick it is played to, and "
+            "in misère you must play it when you cannot follow suit: so the contractor "
+            "discards it, or names its suit before the first lead.",
+            "By the Australian rules the defenders score nothing in misère: only the "
+            "contractor's side scores, its value made or lost.",
         ],
         "dealer": 0,
         "hands": [
@@ -281,18 +352,23 @@ LESSONS: list[dict[str, Any]] = [
             "7S",
             {
                 "you": ["misere"],
-                "ask": "East bid 7♠. You hold only low cards (and the joker): bid misère. "
-                "Try 6NT first: it is lower than 7♠, so the table refuses it.",
+                "ask": "East bid 7♠. You hold only low cards (and the joker): bid misère, "
+                "which ranks above every 7-level bid.",
+                "how": {
+                    "terminal": "Try 6NT first (type 6NT): it is lower than 7♠, so the table "
+                    "refuses it. Then type misere.",
+                    "web": "6NT is greyed out in the bid box: it is lower than 7♠. Choose misère.",
+                },
                 "try": [["6NT", "not higher"]],
-                "hint": "Type misere.",
+                "hint": "Bid misère: after a seven it may be bid.",
             },
             "pass",
             "pass",
             {
                 "you": ["JK"],
-                "ask": "You took the kitty. Discard the joker first: in misère it would win "
-                "a trick.",
-                "hint": "The joker wins any trick it is played to.",
+                "ask": "You took the kitty. Discard the joker first: in misère a free joker "
+                "would win a trick.",
+                "hint": "A free joker takes the trick it goes to.",
             },
             {
                 "you": ["4H", "5H", "6H", "5S", "6S", "7S", "5C", "6C", "7C", "4D", "5D", "6D"],
@@ -320,8 +396,10 @@ LESSONS: list[dict[str, Any]] = [
         "id": "scoring",
         "title": "Scoring, the 490 rule, going out and going out backwards",
         "intro": [
-            "Made: the contract's value to the contracting side. Failed: the value is taken "
-            "off. Each trick the defenders take is worth 10 to them.",
+            "Made: the contract's value to the contracting side (all ten tricks in a suit or "
+            "no trumps score at least 250: a slam). Failed: the value is taken "
+            "off. Each trick the defenders take is worth 10 to them, made or not (but "
+            "nothing in misère or open misère, by the Australian rules).",
             "The game is to 500. Points won as defenders cannot take a side to 500: they stop "
             "at 490 (the 490 rule); only making a contract goes out. A side at -500 or below "
             "loses: going out backwards.",
@@ -350,12 +428,45 @@ LESSONS: list[dict[str, Any]] = [
         "intro": [
             "Play a whole hand against the easy computer players. Before each of your turns "
             "a hint says what a good club player would do and why.",
-            "Type your call or card, 'hint' for the hint again, '!' to take the hint, '?' for "
-            "the legal choices.",
         ],
+        "how": {
+            "terminal": [
+                "Type your call or card, 'hint' for the hint again, '!' to take the hint, "
+                "'?' for the legal choices."
+            ],
+            "web": ['Choose your call or card; "Take the hint" plays the hint for you.'],
+        },
         "whole_hand": {"seed": "first-hand", "dealer": 3, "players": "easy"},
     },
 ]
+
+#: Where the learner goes after the last lesson: a whole game against the computer players.
+AFTER_LAST = {
+    "kind": "game",
+    "href": "/#play-now",
+    "text": "Play a whole game against the computer players",
+    "terminal": "fivehundred play",
+}
+
+
+def intro_lines(lesson: dict[str, Any], interface: str) -> list[str]:
+    """The lesson's introduction for one interface: its words, then how to answer there."""
+    return [*lesson.get("intro", []), *lesson.get("how", {}).get(interface, [])]
+
+
+def ask_text(step: dict[str, Any], interface: str) -> str:
+    """A step's question for one interface: the question, then how to answer there."""
+    how = step.get("how", {}).get(interface)
+    return f"{step['ask']} {how}" if how else str(step["ask"])
+
+
+def next_after(lesson: dict[str, Any]) -> dict[str, Any]:
+    """The way on after ``lesson``: the next lesson, or after the last a game."""
+    number = LESSONS.index(lesson)
+    if number + 1 < len(LESSONS):
+        following = LESSONS[number + 1]
+        return {"kind": "lesson", "id": following["id"], "title": following["title"]}
+    return dict(AFTER_LAST)
 
 
 @dataclass
@@ -371,6 +482,8 @@ class LessonRun:
     log: list[str] = field(default_factory=list)
     players: list[Any] = field(default_factory=list)
     helper: Any = None
+    #: Whose words the questions carry (:data:`INTERFACES`): how to answer differs.
+    interface: str = "terminal"
 
     def __post_init__(self) -> None:
         lesson = self.lesson
@@ -434,6 +547,14 @@ class LessonRun:
             self.step += 1
         if self.step >= len(steps):
             self.done = True
+            return
+        step = steps[self.step]
+        state = self.state
+        if "you" in step and (state is None or state.is_over or state.to_move != YOU):
+            mover = "nobody" if state is None or state.is_over else names(state)[state.to_move]
+            raise ValueError(
+                f"lesson {self.lesson['id']}: step {self.step} asks South, but {mover} is to move"
+            )
 
     def _advance_whole_hand(self) -> None:
         state = self.state
@@ -478,7 +599,7 @@ class LessonRun:
             lines.append(f"Your {what.get(state.phase, 'call')}:")
         else:
             assert step is not None
-            lines.append(step["ask"])
+            lines.append(ask_text(step, self.interface))
         return "\n".join(lines)
 
     def flush(self) -> list[str]:
@@ -493,6 +614,8 @@ class LessonRun:
         state = self.state
         step = self.current()
         if step is not None and "quiz" in step:
+            if text in ("?", "help"):
+                return [NUMBER_WANTED]
             return self._quiz(step, text)
         assert state is not None
         if text in ("?", "help"):
@@ -532,7 +655,7 @@ class LessonRun:
         try:
             given = int(text.replace("+", "").replace("points", "").strip())
         except ValueError:
-            return ["Type a number."]
+            return [NUMBER_WANTED]
         if given != value:
             return [f"Not quite: {why}"]
         self.step += 1
@@ -584,15 +707,20 @@ def compute(spec: list[Any], rules: Rules) -> tuple[int, str]:
         scores[side] = before
         after = apply_hand_to_scores(rules, scores, hand)
         value = after[side]
-        note = ""
-        if before + hand.points[side] > value:
-            note = " (the 490 rule: points won in defence stop at 490)"
+        points = hand.points[side]
+        if before + points > value:  # held by the 490 rule
+            sums = (
+                f"{before} + {points} would be {before + points}, but the 490 rule holds "
+                f"them at {value}: points won in defence cannot take a side to 500"
+            )
+        else:
+            sums = f"{before} {'+' if points >= 0 else '-'} {abs(points)} = {value}"
         winner = game_winner(rules, after, hand)
         if winner is not None:
-            note += f"; the game is over: {side_names()[winner]} win"
+            sums += f"; the game is over: {side_names()[winner]} win"
             if min(after) <= -500:
-                note += " (the other side went out backwards)"
-        return value, f"{before} {hand.points[side]:+d} = {value}{note}."
+                sums += " (the other side went out backwards)"
+        return value, f"{sums}."
     raise ValueError(f"unknown quiz {kind!r}")
 
 

@@ -23,9 +23,11 @@ from fivehundred.learn.terminal import (
     legal_words,
     names,
     parse_typed,
+    played_lines,
     position_lines,
     read_line,
     refusal,
+    say,
 )
 from fivehundred.record import one_line
 from fivehundred.record_cli import OneLineParser
@@ -43,6 +45,11 @@ def _parser() -> OneLineParser:
     parser.add_argument("--theme", help="only puzzles of this theme (e.g. 'the duck')")
     parser.add_argument(
         "--difficulty", choices=["easy", "medium", "hard"], help="only puzzles of this grade"
+    )
+    parser.add_argument(
+        "--preset",
+        choices=list(pz.BEGINNER_PRESETS),
+        help="only puzzles of these rules (e.g. australian, the four-handed game)",
     )
     parser.add_argument(
         "--single",
@@ -77,6 +84,11 @@ def main(argv: list[str]) -> int:
     if args.verify:
         return _verify(args.verify)
     shipped = single.load_single() if args.single else pz.load_shipped()
+    if args.preset is not None and args.id is None:
+        shipped = [p for p in shipped if p["preset"] == args.preset]
+        if not shipped:
+            print(f"fivehundred puzzle: no puzzle of the preset {args.preset}", file=sys.stderr)
+            return 2
     if args.list:
         for p in shipped:
             grade = pz.GRADES[p["difficulty"]]
@@ -123,8 +135,9 @@ def choose(
     theme: str | None,
     grade: str | None,
 ) -> dict[str, Any] | str:
-    """The puzzle asked for, or the first not yet answered (easiest first); a string
-    says why there is none."""
+    """The puzzle asked for, or the first not yet answered in a newcomer's order (the
+    four-handed Australian game first, easiest first: :func:`puzzles.beginner_key`); a
+    string says why there is none."""
     if pid is not None:
         for p in shipped:
             if p["id"] == pid:
@@ -145,7 +158,7 @@ def choose(
         return pool[day % len(pool)]
     answers = stats.get("answers", {})
     fresh = [p for p in pool if p["id"] not in answers]
-    ordered = sorted(fresh or pool, key=lambda p: (p["difficulty"], p["id"]))
+    ordered = sorted(fresh or pool, key=pz.beginner_key)
     return ordered[0]
 
 
@@ -157,17 +170,21 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
     seat = state.to_move
     seat_names = names(state)
     grade = pz.GRADES[puzzle["difficulty"]]
-    print(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
+    say(f"Puzzle {puzzle['id']} ({grade}; {puzzle['kind']}; {puzzle['preset']} rules)")
     hidden = puzzle.get("hidden", [])
-    print("\n".join(position_lines(state, seat, hidden=hidden)))
+    played = played_lines(state)
+    if played:
+        say("Tricks played:")
+        say("\n".join(played))
+    say("\n".join(position_lines(state, seat, hidden=hidden)))
     goal = "make" if puzzle["goal"] == "make" else "defeat"
     if hidden:
-        print(
+        say(
             f"You are {seat_names[seat]}: find the card that makes the contract however "
             "the defenders' cards lie."
         )
     else:
-        print(
+        say(
             f"You are {seat_names[seat]}: find the card that {goal}s the contract, "
             "with every card in view."
         )
@@ -176,7 +193,7 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         if text is None or text.lower() in ("q", "quit"):
             return None
         if text in ("?", "help"):
-            print(f"Legal: {legal_words(state)}")
+            say(f"Legal: {legal_words(state)}")
             continue
         if not text:
             continue
@@ -185,29 +202,29 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
             trial = state.clone()
             trial.apply(action)
         except FiveHundredError as error:
-            print(refusal(error, state))
+            say(refusal(error, state))
             continue
         break
     solution = parse_play(puzzle["solution"])
     right = action == solution
     if right:
-        print(f"Right! {puzzle['reason']}")
+        say(f"Right! {puzzle['reason']}")
     elif hidden:
         wins = puzzle["wins"].get(pz_text(action, state), 0)
-        print(
+        say(
             f"Not this time: {play_text(action, two)} makes it in {wins} of the "
             f"{puzzle['layouts']} layouts. {puzzle['reason']}"
         )
     else:
         value = puzzle["values"].get(pz_text(action, state))
-        print(
+        say(
             f"Not this time: {play_text(action, two)} leaves the contracting side "
             f"{value} trick{'s' if value != 1 else ''}. {puzzle['reason']}"
         )
     if hidden:
-        print("The cards were:")
-        print("\n".join(position_lines(state, seat)[2:]))
-    print("The solution played out:")
+        say("The cards were:")
+        say("\n".join(position_lines(state, seat)[2:]))
+    say("The solution played out:")
     current = state.clone()
     trick = [f"{seat_names[s]} {play_text(a, two)}" for s, a in current.current_trick()]
     for text in puzzle["line"]:
@@ -217,11 +234,11 @@ def play_puzzle(puzzle: dict[str, Any]) -> bool | None:
         trick.append(f"{seat_names[mover]} {play_text(act, two)}")
         if not current.trick_actions:
             winner = current.tricks[-1].winner
-            print(f"  {'  '.join(trick)}   won by {seat_names[winner]}")
+            say(f"  {'  '.join(trick)}   won by {seat_names[winner]}")
             trick = []
     team = [current.contractor, *current.partners]
     total = sum(current.tricks_won[s] for s in team)
-    print(f"The contracting side ends with {total} trick{'s' if total != 1 else ''}.")
+    say(f"The contracting side ends with {total} trick{'s' if total != 1 else ''}.")
     return right
 
 

@@ -45,6 +45,26 @@ GENERATOR_PRESETS: tuple[str, ...] = tuple(PRESETS)
 PUZZLE_FORMAT = "fivehundred-puzzles/1"
 PACKAGE_FILE = "puzzles.json"
 GRADES = {1: "easy", 2: "medium", 3: "hard"}
+#: The order a newcomer meets the presets in: the four-handed Australian game first (the
+#: default game, the one the tutorial teaches), then the other games.
+BEGINNER_PRESETS: tuple[str, ...] = (
+    "australian",
+    "american",
+    "three_handed",
+    "six_handed",
+    "five_handed",
+    "french_canadian",
+    "two_handed",
+)
+
+
+def beginner_key(puzzle: dict[str, Any]) -> tuple[int, int, int, str]:
+    """A newcomer's order: the Australian game first, each preset's puzzles easiest first,
+    every card in view (double dummy) before the defenders hidden (single dummy)."""
+    preset = puzzle["preset"]
+    rank = BEGINNER_PRESETS.index(preset) if preset in BEGINNER_PRESETS else len(BEGINNER_PRESETS)
+    hidden = 1 if puzzle.get("hidden") else 0
+    return (rank, puzzle["difficulty"], hidden, puzzle["id"])
 
 
 class PuzzleError(ValueError):

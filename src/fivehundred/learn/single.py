@@ -150,6 +150,15 @@ def find_single(state: HandState) -> dict[str, Any] | None:
     return {"count": count, "wins": wins, "solution": solution, "tempting": tempting}
 
 
+def single_difficulty(tricks: int, layouts: int, wins: dict[str, int], tempting: list[str]) -> int:
+    """1 easy, 2 medium, 3 hard, from what the learner faces: the tricks left (four, five),
+    how close the most tempting other card comes (it makes the contract in 85% of the
+    layouts or more) and how many cards tempt (three or more)."""
+    best = max((wins[c] for c in tempting), default=0)
+    score = (tricks >= 4) + (tricks >= 5) + (best * 100 >= 85 * layouts) + (len(tempting) >= 3)
+    return 1 if score <= 1 else 2 if score == 2 else 3
+
+
 def single_reason(state: HandState, found: dict[str, Any]) -> str:
     two = state.rules.joker_names
     count = found["count"]
@@ -165,6 +174,8 @@ def single_reason(state: HandState, found: dict[str, Any]) -> str:
 def single_dict(state: HandState, found: dict[str, Any], number: int, seed: int) -> dict[str, Any]:
     two = state.rules.joker_names
     solution = found["solution"]
+    wins = {action_text(a, two): n for a, n in sorted(found["wins"].items())}
+    tempting = [action_text(a, two) for a in found["tempting"]]
     return {
         "id": f"s{number:04d}",
         "series": SERIES,
@@ -178,11 +189,11 @@ def single_dict(state: HandState, found: dict[str, Any], number: int, seed: int)
         "goal": "make",
         "theme": technique(state, solution),
         "tricks_left": tricks_left(state),
-        "difficulty": 3,
+        "difficulty": single_difficulty(tricks_left(state), found["count"], wins, tempting),
         "solution": action_text(solution, two),
-        "tempting": [action_text(a, two) for a in found["tempting"]],
+        "tempting": tempting,
         "layouts": found["count"],
-        "wins": {action_text(a, two): n for a, n in sorted(found["wins"].items())},
+        "wins": wins,
         "values": {action_text(a, two): v for a, v in sorted(solver_values(state).items())},
         "line": [action_text(a, two) for a in best_line(state, solution)],
         "reason": single_reason(state, found),
@@ -227,6 +238,11 @@ def verify_single(puzzle: dict[str, Any]) -> None:
         or {action_text(a, two): n for a, n in wins.items()} != puzzle["wins"]
     ):
         raise PuzzleError(f"puzzle {pid}: the layout counts are not the solver's")
+    grade = single_difficulty(tricks_left(state), count, puzzle["wins"], puzzle.get("tempting", []))
+    if puzzle.get("difficulty") != grade:
+        raise PuzzleError(
+            f"puzzle {pid}: the difficulty is {grade}, not {puzzle.get('difficulty')}"
+        )
     current = state.clone()
     for text in puzzle["line"]:
         current.apply(parse_play(text))

@@ -7,14 +7,34 @@ import contextlib
 import sys
 from collections.abc import Callable, Sequence
 
-from fivehundred.actions import BID_BASE, CLAIM, Action, parse_action
-from fivehundred.cards import SUIT_LETTERS, SUIT_SYMBOLS
+from fivehundred.actions import (
+    BID_BASE,
+    CLAIM,
+    Action,
+    action_card,
+    is_joker_lead,
+    joker_lead_suit,
+    parse_action,
+)
+from fivehundred.auction import allowed_contracts
+from fivehundred.cards import NUM_CARDS, SUIT_LETTERS, SUIT_SYMBOLS
 from fivehundred.errors import ActionParseError, FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
+from fivehundred.play import PlayContext
+from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats, tricks_by_side
-from fivehundred.text import call_text, hand_text, play_text
-from fivehundred.words import parse, seat_name, side_names
+from fivehundred.text import call_text, play_text, wrapped
+from fivehundred.words import (
+    SUIT_WORDS,
+    action_label,
+    card_words,
+    display_context,
+    hand_order,
+    parse,
+    seat_name,
+    side_names,
+)
 
 Reader = Callable[[str], str | None]
 
@@ -28,6 +48,14 @@ def read_line(prompt: str) -> str | None:
         sys.stdout.write("\n")
         return None
     return line.strip()
+
+
+def say(text: str) -> None:
+    """Print ``text`` a line at a time, each wrapped at 80 columns between words (its
+    later lines keep the line's indent, two more), as ``play --plain`` prints."""
+    for line in text.splitlines() or [""]:
+        indent = line[: len(line) - len(line.lstrip())]
+        print(wrapped(line, indent + "  " if indent else indent))
 
 
 def typed_to_record(text: str) -> str:
@@ -70,7 +98,9 @@ def position_lines(
     state: HandState, you: int, show_all: bool = True, hidden: Sequence[int] = ()
 ) -> list[str]:
     """The position in card symbols: contract, tricks so far, the hands (all of them
-    double dummy, else only ``you``'s), the trick in progress."""
+    double dummy, else only ``you``'s; ``hidden`` seats as a count), each hand in the one
+    display order of the table (trumps first, the left bower among them, from the moment
+    the contract is known), the trick in progress."""
     rules = state.rules
     two = rules.joker_names
     seat_names = names(state)
@@ -97,9 +127,8 @@ def position_lines(
         if seat in hidden:
             lines.append(f"  {seat_names[seat]:<7} ({state.hands[seat].bit_count()} cards, hidden)")
             continue
-        lines.append(
-            f"  {seat_names[seat]:<7} {hand_text(state.hands[seat], state.ctx, two)}{mark}"
-        )
+        cards = " ".join(play_text(c, two) for c in hand_order(state.hands[seat], shown_ctx(state)))
+        lines.append(f"  {seat_names[seat]:<7} {cards}{mark}")
     if state.trick_actions:
         plays = "  ".join(
             f"{seat_names[s]} {play_text(a, two)}"
@@ -111,6 +140,54 @@ def position_lines(
     return lines
 
 
+def shown_ctx(state: HandState) -> PlayContext | None:
+    """The display order's context once the contract is known (the discard included,
+    where the engine has no play tables yet): trumps first, the left bower among them."""
+    if state.ctx is not None:
+        return state.ctx
+    return display_context(
+        state.contract, (state.joker_suits[0], state.joker_suits[1]), state.rules.j5_no_trumps
+    )
+
+
+def played_tricks(state: HandState) -> list[tuple[list[tuple[int, Action]], int]]:
+    """The tricks already played this hand: each trick's plays ``(seat, action)`` and its
+    winner (every card played is seen by every player)."""
+    return [(list(trick.plays), trick.winner) for trick in state.tricks]
+
+
+def played_lines(state: HandState) -> list[str]:
+    """The tricks already played, a line each: ``Trick 1: West A♠, North 5♠ … won by West``."""
+    two = state.rules.joker_names
+    seat_names = names(state)
+    lines = []
+    for number, (plays, winner) in enumerate(played_tricks(state), 1):
+        cards = ", ".join(f"{seat_names[s]} {play_text(a, two)}" for s, a in plays)
+        lines.append(f"  Trick {number}: {cards}; won by {seat_names[winner]}")
+    return lines
+
+
+def action_words(action: Action, rules: Rules, trump: int = -1) -> str:
+    """A card played (or a joker led as a suit) in words, for a screen reader: ``jack of
+    hearts, right bower``, ``joker led as diamonds``; a call as it is written (``7♥``)."""
+    jokers = rules.joker_names
+    if 0 <= action < NUM_CARDS:
+        return card_words(action, jokers, trump)
+    if is_joker_lead(action):
+        suit = SUIT_WORDS[joker_lead_suit(action)]
+        return f"{card_words(action_card(action), jokers)} led as {suit}"
+    return action_label(action, jokers)
+
+
+def calls_text(rules: Rules) -> str:
+    """The calls this game has, in the words people read: ``pass, a bid from 6♠ to 10NT,
+    misère or open misère``."""
+    special = [action_label(c, rules.joker_names) for c in allowed_contracts(rules) if c >= 0]
+    special = [w for w in special if not w[:1].isdigit()]
+    parts = ["pass", "a bid from 6♠ to 10NT", *special]
+    return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+
 def legal_words(state: HandState) -> str:
     two = state.rules.joker_names
     legal = [a for a in state.legal_actions() if a != CLAIM]
@@ -120,4 +197,8 @@ def legal_words(state: HandState) -> str:
 
 
 def refusal(error: FiveHundredError, state: HandState) -> str:
+    """The engine's refusal in card language; a text that is no call at all names the
+    calls this game has (in the vocabulary's words, never the record's spellings)."""
+    if isinstance(error, ActionParseError) and state.phase == "auction":
+        return f"That is not a call in this game: the calls are {calls_text(state.rules)}"
     return error_text(error, state.rules.joker_names, names(state))

@@ -3,15 +3,18 @@ game, in the browser. The Python side is the learn package's own (puzzles,
 lessons, review); the pages draw what these endpoints say and keep no rules of their own.
 
 - ``GET /learn`` (the tutorial) and ``GET /learn/puzzles`` (the puzzles): the pages.
-- ``GET /api/learn/puzzles``: the shipped puzzles (filtered by theme, difficulty, series)
-  and the puzzle of the day; ``GET /api/learn/puzzles/{id}``: its position, every card in
+- ``GET /api/learn/puzzles``: the shipped puzzles (filtered by theme, difficulty, series,
+  preset) in a newcomer's order (``order``; ``start``: the four-handed Australian game's
+  easiest) and the puzzle of the day; ``GET /api/learn/puzzles/{id}``: its position, every card in
   view (the single-dummy series hides the defenders'); ``POST /api/learn/puzzles/{id}/answer``
   with ``{"card": "10H"}``: refused by the engine with its reason, or right or wrong with
   the one-line reason and the solution played out.
 - ``GET /api/learn/lessons``: the lessons; ``POST /api/learn/lessons/{id}`` with
   ``{"answers": [...], "text": "..."}``: the lesson replayed on the engine through the
   answers it accepted so far, then ``text`` answered (stateless: the browser keeps the
-  answers), with the position and what the table said.
+  answers), with the position and what the table said, the web's words (``intro``,
+  ``ask``: no terminal typing instructions), ``answer_kind``, ``legal_choices`` and
+  ``next`` (the next lesson, after the last a game).
 - ``GET /api/tables/{code}/review?seat=N``: the review of a finished game for one seat,
   computed in the analysis worker process (``{"status": "running"}`` until it is ready).
 
@@ -38,9 +41,23 @@ from fivehundred.actions import BID_BASE, CLAIM, action_text, parse_play
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.learn import puzzles as pz
-from fivehundred.learn.lessons import LESSONS, LessonRun, find_lesson
+from fivehundred.learn.lessons import (
+    LESSONS,
+    LessonRun,
+    ask_text,
+    find_lesson,
+    intro_lines,
+    next_after,
+)
 from fivehundred.learn.single import load_single
-from fivehundred.learn.terminal import names, parse_typed, refusal
+from fivehundred.learn.terminal import (
+    action_words,
+    names,
+    parse_typed,
+    played_tricks,
+    refusal,
+    shown_ctx,
+)
 from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
 from fivehundred.web.views import card_words_of
@@ -76,7 +93,31 @@ async def puzzles_page() -> FileResponse:
 # ----------------------------------------------------------------------------- positions
 def _card_list(state: HandState, mask: int) -> list[str]:
     two = state.rules.joker_names
-    return [action_text(c, two) for c in hand_order(mask, state.ctx)]
+    return [action_text(c, two) for c in hand_order(mask, shown_ctx(state))]
+
+
+def _trump(state: HandState) -> int:
+    ctx = shown_ctx(state)
+    return ctx.trump if ctx is not None else -1
+
+
+def _card_labels(state: HandState, mask: int) -> list[str]:
+    """The cards of :func:`_card_list` in words, for a screen reader (``jack of hearts,
+    right bower``)."""
+    trump = _trump(state)
+    return [action_words(c, state.rules, trump) for c in hand_order(mask, shown_ctx(state))]
+
+
+def _play_entry(state: HandState, seat: int, action: int) -> dict[str, Any]:
+    two = state.rules.joker_names
+    name = names(state)[seat]
+    return {
+        "seat": seat,
+        "name": name,
+        "card": action_text(action, two),
+        "text": play_text(action, two),
+        "label": f"{name}: {action_words(action, state.rules, _trump(state))}",
+    }
 
 
 def position(
@@ -84,7 +125,14 @@ def position(
 ) -> dict[str, Any]:
     """The position as the pages draw it: the contract, the tricks, every seat's cards
     (only ``you``'s unless ``show_all``; ``hidden`` seats as a count), the trick in
-    progress, and ``you``'s legal actions (record notation) when it is their turn."""
+    progress, and ``you``'s legal actions (record notation) when it is their turn.
+
+    Beside the symbols, words for a screen reader: each seat's ``labels`` (its cards in
+    words, in the order of ``cards``), each trick play's ``label`` (``West: ace of
+    spades``), ``legal_labels`` (in the order of ``legal``). ``played``: the tricks already
+    played this hand (every player saw them), each ``{"plays": [...], "winner": seat,
+    "winner_name": ...}``. The hands are in the table's display order (trumps first, the
+    left bower among them) from the moment the contract is known."""
     rules = state.rules
     two = rules.joker_names
     seat_names = names(state)
@@ -110,20 +158,31 @@ def position(
             entry["hidden"] = state.hands[seat].bit_count()
         elif show_all or seat == you:
             entry["cards"] = _card_list(state, state.hands[seat])
+            entry["labels"] = _card_labels(state, state.hands[seat])
         else:
             entry["hidden"] = state.hands[seat].bit_count()
         seats.append(entry)
     out["seats"] = seats
     out["trick"] = [
-        {"seat": s, "name": seat_names[s], "card": action_text(a, two), "text": play_text(a, two)}
+        _play_entry(state, s, a)
         for s, a in zip(state.trick_seats, state.trick_actions, strict=True)
+    ]
+    out["played"] = [
+        {
+            "plays": [_play_entry(state, s, a) for s, a in plays],
+            "winner": winner,
+            "winner_name": seat_names[winner],
+        }
+        for plays, winner in played_tricks(state)
     ]
     if state.auction.calls:
         out["auction"] = [
             {"name": seat_names[s], "call": call_text(a, two)} for s, a in state.auction.calls
         ]
     if not state.is_over and state.to_move == you:
-        out["legal"] = [action_text(a, two) for a in state.legal_actions() if a != CLAIM]
+        legal = [a for a in state.legal_actions() if a != CLAIM]
+        out["legal"] = [action_text(a, two) for a in legal]
+        out["legal_labels"] = [action_words(a, rules, _trump(state)) for a in legal]
     return out
 
 
@@ -162,30 +221,53 @@ def _puzzle_or_404(pid: str) -> dict[str, Any]:
     return puzzle
 
 
+def _preset_entry(name: str, count: int) -> dict[str, Any]:
+    from fivehundred.rules import make_rules
+
+    players = make_rules(name).players
+    return {
+        "name": name,
+        "label": name.replace("_", " "),
+        "players": players,
+        "count": count,
+    }
+
+
 @router.get("/api/learn/puzzles")
 async def list_puzzles(
     theme: Annotated[str | None, Query(max_length=40)] = None,
     difficulty: Annotated[str | None, Query(pattern="^(easy|medium|hard)$")] = None,
     series: Annotated[str | None, Query(pattern="^(double-dummy|single-dummy)$")] = None,
+    preset: Annotated[str | None, Query(max_length=40)] = None,
 ) -> dict[str, Any]:
-    """The puzzles (filtered), the themes and the puzzle of the day (the server's date)."""
-    every = list(_puzzles().values())
+    """The puzzles (filtered) in a newcomer's order (the four-handed Australian game
+    first, easiest first: ``order``), the one to start with (``start``), the themes, the
+    presets with their counts, and the puzzle of the day (the server's date)."""
+    every = sorted(_puzzles().values(), key=pz.beginner_key)
     themes = sorted({p["theme"] for p in every} | {p["kind"] for p in every})
     if theme is not None and theme not in themes:
         raise HTTPException(422, f"theme: one of {', '.join(themes)}")
+    presets = [name for name in pz.BEGINNER_PRESETS if any(p["preset"] == name for p in every)]
+    if preset is not None and preset not in presets:
+        raise HTTPException(422, f"preset: one of {', '.join(presets)}")
     pool = [
         p
         for p in every
         if (theme is None or theme in (p["theme"], p["kind"]))
         and (difficulty is None or pz.GRADES[p["difficulty"]] == difficulty)
         and (series is None or p["series"] == series)
+        and (preset is None or p["preset"] == preset)
     ]
-    double = [p for p in every if p["series"] == "double-dummy"]
+    double = [p for p in _puzzles().values() if p["series"] == "double-dummy"]
     day = datetime.date.today().toordinal()
     return {
         "themes": themes,
+        "presets": [
+            _preset_entry(name, sum(p["preset"] == name for p in every)) for name in presets
+        ],
         "daily": double[day % len(double)]["id"],
-        "puzzles": [_summary(p) for p in pool],
+        "start": pool[0]["id"] if pool else None,
+        "puzzles": [{**_summary(p), "order": n} for n, p in enumerate(pool)],
     }
 
 
@@ -285,7 +367,8 @@ async def list_lessons() -> dict[str, Any]:
         "lessons": [
             {"id": lesson["id"], "number": n, "title": lesson["title"]}
             for n, lesson in enumerate(LESSONS, 1)
-        ]
+        ],
+        "after": next_after(LESSONS[-1]),
     }
 
 
@@ -303,7 +386,7 @@ def _mark(run: LessonRun) -> tuple[Any, ...]:
 
 
 def _lesson_view(lesson: dict[str, Any], answers: list[str], text: str | None) -> dict[str, Any]:
-    run = LessonRun(lesson)
+    run = LessonRun(lesson, interface="web")
     said = run.flush()
     for number, given in enumerate(answers):
         before = _mark(run)
@@ -320,18 +403,29 @@ def _lesson_view(lesson: dict[str, Any], answers: list[str], text: str | None) -
     out: dict[str, Any] = {
         "id": lesson["id"],
         "title": lesson["title"],
-        "intro": lesson.get("intro", []),
+        "intro": intro_lines(lesson, "web"),
+        "how": lesson.get("how", {}).get("web", []),
         "said": said,
         "accepted": accepted,
         "done": run.done,
         "whole_hand": "whole_hand" in lesson,
         "step": run.step,
         "steps": len(lesson.get("script", [])),
+        "next": next_after(lesson),
+        "answer_kind": None,
+        "legal_choices": False,
     }
     if step is not None and "quiz" in step:
         out["quiz"] = step["quiz"]
+        out["answer_kind"] = "number"
     elif not run.done and step is not None:
-        out["ask"] = step["ask"]
+        out["ask"] = ask_text(step, "web")
+        out["ask_how"] = step.get("how", {}).get("web")
+    if not run.done and run.state is not None and out["answer_kind"] is None:
+        out["answer_kind"] = {"auction": "call", "play": "card", "discard": "discard"}.get(
+            run.state.phase, run.state.phase
+        )
+        out["legal_choices"] = True
     if run.state is not None:
         out["position"] = position(run.state, 0, show_all=bool(lesson.get("show_all")))
     if "whole_hand" in lesson and not run.done:
