@@ -109,18 +109,23 @@ function draw(view, lines, { moved = false, before = null } = {}) {
   const fresh = !(progress().answers[view.id] || []).length && view.accepted === null;
   const intro = fresh ? view.intro : [];
   $("intro").replaceChildren(...intro.map((line) => el("p", {}, line)));
-  $("ask").textContent = view.done
-    ? ""
-    : view.quiz || view.ask || (view.hint ? `Hint: ${view.hint}` : "");
-  drawQuiz(view);
   const atTable = Boolean(view.position) && !view.quiz;
+  // At the table the question is the table's prompt, beside the hand (in view of the tap);
+  // a quiz's question is over its answers.
+  $("ask").textContent = view.done || atTable ? "" : view.quiz || view.ask || "";
+  drawQuiz(view);
   $("learn-table").hidden = !atTable;
   if (atTable) {
     const pos = view.position;
     // Your card completed a trick: it stays in sight, as the last trick, until your next move.
     const played = (pos.played || []).length;
     const showLast = moved && before !== null && played > before;
-    table.show(pos, { prompt: "Your turn", hint: view.whole_hand && !view.done, showLast });
+    const ask = view.ask
+      ? view.ask.replace(/[.:]\s*$/, "")
+      : view.hint
+        ? `Your turn (hint: ${view.hint})`
+        : "Your turn";
+    table.show(pos, { prompt: ask, hint: view.whole_hand && !view.done, showLast });
   }
   said(atTable ? $("said") : $("quiz-said"), lines);
   said(atTable ? $("quiz-said") : $("said"), []);

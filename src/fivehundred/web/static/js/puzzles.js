@@ -107,6 +107,18 @@ async function open(id, { scroll = false } = {}) {
     `Puzzle ${puzzle.id}: ${puzzle.difficulty}, ${puzzle.kind}, ${puzzle.theme === "the lead" ? "a lead" : "your card"} (${rules} rules)`;
   $("puzzle-task").textContent = puzzle.task;
   said($("said"), []);
+  // The tricks already played this hand (every player saw them; the answer may hang on them).
+  const played = puzzle.position.played || [];
+  $("played-box").hidden = !played.length;
+  $("played").replaceChildren(
+    ...played.map((trick) =>
+      el(
+        "li",
+        {},
+        `${trick.plays.map((p) => `${p.name} ${cardText(p.card)}`).join(", ")}: won by ${trick.winner_name}`,
+      ),
+    ),
+  );
   $("solution").hidden = true;
   table.show(puzzle.position, { prompt: "Your card" });
   // The new puzzle's task in view (after "Next puzzle" at the foot of the page).
@@ -215,6 +227,11 @@ async function start() {
   $("daily").addEventListener("click", () => open(list.daily, { scroll: true }));
   $("next").addEventListener("click", () => next());
   $("after-next").addEventListener("click", () => next());
+  // A link to another puzzle on this page (#ID) opens it.
+  window.addEventListener("hashchange", () => {
+    const id = location.hash.slice(1);
+    if (id && (!current || id !== current.id)) open(id, { scroll: true });
+  });
   const wanted = location.hash.slice(1);
   if (wanted) await open(wanted);
   else await next({ scroll: false }); // a first visit: the easiest of the chosen rules
