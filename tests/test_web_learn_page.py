@@ -221,9 +221,14 @@ def test_the_auction_cards_are_not_buttons(base: str, open_page: Callable[..., P
     p.check()
 
 
-@pytest.mark.parametrize("lid", [lesson["id"] for lesson in LESSONS])
-def test_a_lesson_played_at_the_table(base: str, open_page: Callable[..., Page], lid: str) -> None:
-    """Every lesson as a learner goes through it at 390×844, at the table page's own table:
+@pytest.mark.parametrize(
+    ("lid", "size"),
+    [(lesson["id"], (390, 844)) for lesson in LESSONS] + [("no-trumps", (360, 640))],
+)
+def test_a_lesson_played_at_the_table(
+    base: str, open_page: Callable[..., Page], lid: str, size: tuple[int, int]
+) -> None:
+    """Every lesson as a learner goes through it at 390×844 (one at 360×640 too), at the table page's own table:
     cards tapped (a joker lead's suit chosen in the table's choice row), calls made in the
     bid box, the discards chosen together and confirmed, the hint taken, quiz answers given.
     Each refusal the lesson invites that the table lets a person make is made and answered
@@ -233,7 +238,7 @@ def test_a_lesson_played_at_the_table(base: str, open_page: Callable[..., Page],
     assert lesson is not None
     typed, refusals = _typed_for(lesson)
     mirror = LessonRun(lesson)  # which phase each answer is typed in
-    p = open_page({"width": 390, "height": 844})
+    p = open_page({"width": size[0], "height": size[1]})
     page = p.page
     page.add_init_script(RECORD_SENT)
     open_lesson(page, base, lid, lesson["title"])
@@ -334,10 +339,11 @@ def test_a_lesson_played_at_the_table(base: str, open_page: Callable[..., Page],
             refused += 1
             if refused == 1 and lid == "follow":
                 problems += checked(page, "lesson", "learn-lesson")
-                page.set_viewport_size({"width": 390, "height": 844})
+                page.set_viewport_size({"width": size[0], "height": size[1]})
     assert refused + prevented == len(refusals)
     page.wait_for_selector("#done-line:not([hidden])")
     assert "✓ done" in page.inner_text(f"[data-lesson='{lid}']")
+    assert in_view(page, "#done-line"), "the lesson's end is off-screen"
     if lid == LESSONS[-1]["id"]:  # the way on: a game
         assert page.locator("#after-link").is_visible()
         assert page.locator("#next-lesson").is_hidden()

@@ -131,6 +131,9 @@ function draw(view, lines, { moved = false, before = null } = {}) {
   said(atTable ? $("quiz-said") : $("said"), []);
   $("take-hint").hidden = !view.hint_action || view.done;
   $("done-line").hidden = !view.done;
+  // The way on where the last answer was given: under the hand, or under the quiz.
+  if (atTable) $("said").after($("done-line"));
+  else $("quiz-said").after($("done-line"));
   const last = number >= lessons.length;
   $("next-lesson").hidden = last;
   const link = $("after-link");
