@@ -210,6 +210,8 @@ def test_the_auction_cards_are_not_buttons(base: str, open_page: Callable[..., P
     assert page.locator("#hand .card.legal").count() == 0
     cards = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
     assert "9H" in cards
+    problems = checked(page, "lesson, auction", "learn-lesson-auction")
+    page.set_viewport_size({"width": 390, "height": 844})
     page.click("#hand .card[data-card='9H']")
     hint = page.evaluate("document.getElementById('take-hint').hidden")
     assert hint is False
@@ -218,6 +220,7 @@ def test_the_auction_cards_are_not_buttons(base: str, open_page: Callable[..., P
     sent = sent_answers(page)
     assert len(sent) == 1 and sent[0] != "9H", sent
     assert said(page).startswith("You:"), said(page)  # the call is the learner's
+    assert not problems, "\n".join(problems)
     p.check()
 
 
