@@ -13,10 +13,7 @@ let after = null; // where the last lesson leads (the server's "after"), if it s
 let lesson = null; // the lesson's last view from the server
 let busy = false;
 
-const table = createLearnTable({
-  onAction: (action) => answer(action),
-  onHint: () => lesson && lesson.hint && table.toast(`Hint: ${lesson.hint}`),
-});
+const table = createLearnTable({ onAction: (action) => answer(action) });
 
 function progress() {
   try {
@@ -125,7 +122,8 @@ function draw(view, lines, { moved = false, before = null } = {}) {
       : view.hint
         ? `Your turn (hint: ${view.hint})`
         : "Your turn";
-    table.show(pos, { prompt: ask, hint: view.whole_hand && !view.done, showLast });
+    // (The hint is in the prompt and "Take the hint" plays it: no Hint button beside them.)
+    table.show(pos, { prompt: ask, showLast });
   }
   said(atTable ? $("said") : $("quiz-said"), lines);
   said(atTable ? $("quiz-said") : $("said"), []);
