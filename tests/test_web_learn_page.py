@@ -267,6 +267,8 @@ def test_a_lesson_played_at_the_table(
             mirror.answer(text)
             i += 1
         elif text == "!":
+            if state is not None and state.phase == "discard" and len(state.legal_actions()) == 13:
+                assert page.locator("#hand .card.from-kitty").count() == 3  # the kitty's, marked
             page.click("#take-hint")
             mirror.answer(text)
             i += 1

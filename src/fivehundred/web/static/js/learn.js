@@ -123,6 +123,9 @@ function draw(view, lines, { moved = false, before = null } = {}) {
         ? `Your turn (hint: ${view.hint})`
         : "Your turn";
     // (The hint is in the prompt and "Take the hint" plays it: no Hint button beside them.)
+    // (The kitty's cards are marked as at a game: those not in the hand the auction showed,
+    // kept in the browser's session under the lesson's name.)
+    table.code = `learn-${view.id}`;
     table.show(pos, { prompt: ask, showLast });
   }
   said(atTable ? $("said") : $("quiz-said"), lines);

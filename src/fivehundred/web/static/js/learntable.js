@@ -88,7 +88,6 @@ export function tableView(pos, { prompt = "", hint = false } = {}) {
       call_labels: calls.map((c) => legalLabels[c] || c.replaceAll("_", " ")),
       hints: hint,
       hand_number: 1,
-      kitty: [], // (the learn position does not say which cards came from the kitty)
       last_trick: last
         ? {
             plays: last.plays.map((p) => [p.seat, p.card]),
