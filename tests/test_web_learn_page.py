@@ -69,118 +69,298 @@ def said(page: Any) -> str:
     return str(page.inner_text("#said"))
 
 
-def test_solving_a_puzzle(base: str, open_page: Callable[..., Page]) -> None:
-    # the first shipped puzzle where a held card is refused because the seat must follow
-    puzzle, state = next(
-        (p, s)
-        for p in pz.load_shipped()
-        if (s := pz.replay_puzzle(p)).led_suit >= 0
-        and s.hands[s.to_move].bit_count() > len(p["values"])
+def in_view(page: Any, selector: str) -> bool:
+    """Whether the element is wholly inside the viewport (a phone's screen)."""
+    return bool(
+        page.evaluate(
+            """s => { const n = document.querySelector(s); if (!n) return false;
+            const r = n.getBoundingClientRect();
+            return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""",
+            selector,
+        )
     )
-    led = state.led_suit
-    p = open_page({"width": 360, "height": 640})
+
+
+def sent_answers(page: Any) -> list[str]:
+    """The answers the page has sent to the lesson endpoint (the ``text`` of each POST)."""
+    return [t for t in page.evaluate("window.__sent || []") if t is not None]
+
+
+# Every answer the page sends is recorded (the page's own fetch, wrapped before it loads).
+RECORD_SENT = """
+window.__sent = [];
+const fetch0 = window.fetch;
+window.fetch = (url, options) => {
+  if (options && options.method === 'POST' && String(url).includes('/api/learn/')) {
+    const body = JSON.parse(options.body);
+    window.__sent.push(body.text !== undefined ? body.text : body.card !== undefined ? body.card : null);
+  }
+  return fetch0(url, options);
+};
+"""
+
+
+def open_lesson(page: Any, base: str, lid: str, title: str) -> None:
+    page.goto(f"{base}/learn#{lid}")
+    page.wait_for_function(  # drawn: the table, or a quiz's question
+        "t => document.getElementById('lesson-title').textContent.includes(t)"
+        " && (document.getElementById('ask').textContent"
+        " || document.querySelector('#hand .card'))",
+        arg=title,
+    )
+
+
+def reply(page: Any, count: int) -> None:
+    """Wait for the answer after ``count`` answers sent (the lesson's reply drawn)."""
+    page.wait_for_function(
+        "n => window.__sent.filter(t => t !== null).length > n"
+        " && (document.querySelectorAll('#said p, #quiz-said p').length"
+        " || document.getElementById('done-line').hidden === false)",
+        arg=count,
+    )
+
+
+def test_puzzles_at_the_table_on_a_phone(base: str, open_page: Callable[..., Page]) -> None:
+    """A first visit opens a four-handed Australian puzzle, the easiest first, drawn at the
+    table page's table; a refused card and the right one are answered in view of the tap
+    at 390×844; "Next puzzle" brings the next task into view; the rules are a filter."""
+    p = open_page({"width": 390, "height": 844})
     page = p.page
-    page.goto(f"{base}/learn/puzzles#{puzzle['id']}")
-    page.wait_for_selector(".learn-hand button.card")
-    assert puzzle["id"] in page.inner_text("#puzzle-title")
-    # a card of another suit while South can follow: the engine refuses it, with its reason
-    held = page.eval_on_selector_all(".learn-hand button.card", "bs => bs.map(b => b.dataset.card)")
-    other = next(c for c in held if c not in puzzle["values"])
-    assert led >= 0
-    page.click(f".learn-hand button.card[data-card='{other}']")
-    page.wait_for_function("() => document.querySelector('#said .refused')")
-    assert "must follow" in said(page).lower()
+    page.add_init_script(RECORD_SENT)
+    page.goto(f"{base}/learn/puzzles")
+    page.wait_for_selector("#hand button.card")
+    title = page.inner_text("#puzzle-title")
+    assert "australian" in title and "easy" in title, title
+    pid = page.evaluate("location.hash.slice(1)")
+    puzzle = next(q for q in pz.load_shipped() if q["id"] == pid)
+    state = pz.replay_puzzle(puzzle)
+    # the hand is the table page's (#hand), each card named in words for a screen reader
+    labels = page.eval_on_selector_all(
+        "#hand .card",
+        "cs => cs.map(c => { const s = c.querySelector(':scope > .card-name');"
+        " return s ? s.textContent : c.getAttribute('aria-label'); })",
+    )
+    assert labels and all(" of " in x or "joker" in x.lower() for x in labels), labels
+    assert not any(sym in x for x in labels for sym in "♠♣♦♥"), labels
+    held = page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
+    legal = page.evaluate("[...document.querySelectorAll('#hand .card.legal')].length")
+    assert legal == len(puzzle["values"]) or legal == len(held)
+    other = next((c for c in held if c not in puzzle["values"]), None)
+    if other is not None and state.led_suit >= 0:  # a card the rules refuse: the engine says why
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.click(f"#hand button.card[data-card='{other}']")
+        page.wait_for_function("() => document.querySelector('#said .refused')")
+        assert in_view(page, "#said"), "the refusal is off-screen"
     problems = checked(page, "puzzle", "learn-puzzle")
-    page.click(f".learn-hand button.card[data-card='{puzzle['solution']}']")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    page.click(f"#hand button.card[data-card='{puzzle['solution']}']")
     page.wait_for_selector("#solution:not([hidden])")
     assert said(page).startswith("Right!") and puzzle["reason"] in said(page)
+    assert in_view(page, "#said"), "the answer is off-screen"
     assert page.locator("#line li").count() == puzzle["tricks_left"]
     assert "Streak 1" in page.inner_text("#streak")
-    assert page.locator(".learn-hand button.card").count() == 0  # answered: no more taps
+    # answered: a tap sends nothing more
+    sent = len(sent_answers(page))
+    page.click("#hand .card >> nth=0")
     problems += checked(page, "puzzle answered", "learn-puzzle-solved")
-    # the record is kept in the browser: a reload shows it, and the next puzzle is another
-    page.reload()
-    page.wait_for_selector(".learn-hand button.card")
-    assert "Streak 1" in page.inner_text("#streak")
-    page.click("#next")
-    page.wait_for_function("id => !location.hash.includes(id)", arg=puzzle["id"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    # the next puzzle: its task in view, wherever the button was
+    page.click("#after-next")
+    page.wait_for_function("id => !location.hash.includes(id)", arg=pid)
+    page.wait_for_selector("#hand button.card")
+    assert in_view(page, "#puzzle-task"), "the new puzzle's task is off-screen"
+    assert len(sent_answers(page)) == sent
+    assert "australian" in page.inner_text("#puzzle-title")
+    # the rules filter: three-handed puzzles
+    page.select_option("#preset", "three_handed")
+    page.wait_for_function(
+        "() => document.getElementById('puzzle-title').textContent.includes('three')"
+    )
+    assert page.locator("#seats .seat").count() == 3
+    page.reload()  # the choice of rules is kept
+    page.wait_for_selector("#hand .card")
+    assert page.eval_on_selector("#preset", "s => s.value") == "three_handed"
+    # a single-dummy puzzle: the tricks already played are shown (the answer hangs on them)
+    single = get(base, "/api/learn/puzzles?series=single-dummy")["puzzles"][0]["id"]
+    tricks = get(base, f"/api/learn/puzzles/{single}")["position"].get("played", [])
+    page.goto(f"{base}/learn/puzzles#{single}")
+    page.wait_for_function(
+        "id => document.getElementById('puzzle-title').textContent.includes(id)", arg=single
+    )
+    assert page.locator("#played li").count() == len(tricks) > 0
     assert not problems, "\n".join(problems)
     p.check()
 
 
-@pytest.mark.parametrize("lid", [lesson["id"] for lesson in LESSONS])
-def test_a_lesson_played_through_with_its_refusals(
-    base: str, open_page: Callable[..., Page], lid: str
+def test_the_auction_cards_are_not_buttons(base: str, open_page: Callable[..., Page]) -> None:
+    """Lesson 8 at its first call: the hand is to be seen (no card a button, none lit);
+    tapping the 9♥ sends nothing; the bid is made with the bid box or the hint."""
+    lesson = find_lesson("first-hand")
+    assert lesson is not None
+    p = open_page({"width": 390, "height": 844})
+    page = p.page
+    page.add_init_script(RECORD_SENT)
+    open_lesson(page, base, "first-hand", lesson["title"])
+    page.wait_for_selector("#bid-box-wrap")
+    # the introduction says how to answer on this page, not in the terminal
+    intro = page.inner_text("#intro")
+    assert intro and "Type" not in intro and "'!'" not in intro, intro
+    assert page.locator("#hand button.card").count() == 0
+    assert page.locator("#hand .card.legal").count() == 0
+    cards = page.eval_on_selector_all("#hand .card", "cs => cs.map(c => c.dataset.card)")
+    assert "9H" in cards
+    problems = checked(page, "lesson, auction", "learn-lesson-auction")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.click("#hand .card[data-card='9H']")
+    hint = page.evaluate("document.getElementById('take-hint').hidden")
+    assert hint is False
+    page.click("#take-hint")
+    reply(page, 0)
+    sent = sent_answers(page)
+    assert len(sent) == 1 and sent[0] != "9H", sent
+    assert said(page).startswith("You:"), said(page)  # the call is the learner's
+    assert not problems, "\n".join(problems)
+    p.check()
+
+
+@pytest.mark.parametrize(
+    ("lid", "size"),
+    [(lesson["id"], (390, 844)) for lesson in LESSONS] + [("no-trumps", (360, 640))],
+)
+def test_a_lesson_played_at_the_table(
+    base: str, open_page: Callable[..., Page], lid: str, size: tuple[int, int]
 ) -> None:
-    """Every lesson as a learner goes through it: each refusal it invites first (a tap on
-    a card that may not be played, a bid not higher, a joker led as a suit already led),
-    then the right answer; cards are tapped (a joker lead's suit chosen), calls, quiz
-    answers and the whole hand's "!" (take the hint) typed."""
+    """Every lesson as a learner goes through it at 390×844 (one at 360×640 too), at the table page's own table:
+    cards tapped (a joker lead's suit chosen in the table's choice row), calls made in the
+    bid box, the discards chosen together and confirmed, the hint taken, quiz answers given.
+    Each refusal the lesson invites that the table lets a person make is made and answered
+    in view of the tap; the others (a card not held, a bid not higher) the table does not
+    offer. The trick just played stays in sight with the reply."""
     lesson = find_lesson(lid)
     assert lesson is not None
     typed, refusals = _typed_for(lesson)
     mirror = LessonRun(lesson)  # which phase each answer is typed in
-    script = [step for step in lesson.get("script", []) if isinstance(step, dict)]
-    assert len(refusals) == sum(len(step.get("try", [])) for step in script)
-    p = open_page({"width": 360, "height": 640})
+    p = open_page({"width": size[0], "height": size[1]})
     page = p.page
-    page.goto(f"{base}/learn#{lid}")
-    page.wait_for_function(  # drawn: a lesson in the auction or a quiz has no card to tap
-        "t => document.getElementById('lesson-title').textContent.includes(t)"
-        " && document.getElementById('ask').textContent",
-        arg=lesson["title"],
-    )
-    assert lesson["title"] in page.inner_text("#lesson-title")
+    page.add_init_script(RECORD_SENT)
+    open_lesson(page, base, lid, lesson["title"])
     problems: list[str] = []
-    shown = 0
-    for text in typed:
-        before = page.evaluate("localStorage.getItem('fivehundred:learn-progress')")
-        count = page.locator("#said p").count()
-        page.evaluate("document.getElementById('said').replaceChildren()")
-        card, _, suit = text.partition(">")
-        selector = f".learn-hand button.card[data-card='{card}']"
+    refused = prevented = 0
+    i = 0
+    while i < len(typed):
+        text = typed[i]
         mirror.prompt()
         step, state = mirror.current(), mirror.state
-        tapped = not (step and "quiz" in step) and state is not None
-        tapped = tapped and state.phase in ("play", "discard")
-        mirror.answer(text)
-        if tapped and page.locator(selector).count():
-            page.click(selector)
-            if suit:
-                page.click(f"#suit-choice [data-action='{text}']")
-            elif page.locator("#suit-choice:not([hidden])").count():
-                page.fill("#answer", text)  # the joker typed alone: the table asks its suit
-                page.click("#answer-form button[type=submit]")
+        invited = step is not None and text in [t for t, _ in step.get("try", [])]
+        count = len(sent_answers(page))
+        page.evaluate("document.getElementById('said').replaceChildren()")
+        page.evaluate("document.getElementById('quiz-said').replaceChildren()")
+        if step is not None and "quiz" in step:
+            assert page.locator("#learn-table").is_hidden()
+            choice = page.locator(f"#quiz-choices [data-answer='{text}']")
+            if choice.count():
+                choice.click()
+            else:
+                page.fill("#quiz-number", text)
+                page.click("#quiz-answer")
+            mirror.answer(text)
+            i += 1
+        elif text == "!":
+            if state is not None and state.phase == "discard" and len(state.legal_actions()) == 13:
+                assert page.locator("#hand .card.from-kitty").count() == 3  # the kitty's, marked
+            page.click("#take-hint")
+            mirror.answer(text)
+            i += 1
+        elif state is not None and state.phase == "auction":
+            assert page.locator("#hand button.card").count() == 0  # cards are not buttons
+            call = page.locator(f"#learn-table [data-action='{text}']")
+            level = text[:-2] if text.endswith("NT") else text[:-1]
+            if (
+                text[:1].isdigit()
+                and page.locator(f"input[name=bid-level][value='{level}']").count()
+            ):
+                radio = page.locator(f"input[name=bid-level][value='{level}']")
+                if radio.is_enabled():
+                    radio.check(force=True)
+            mirror.answer(text)
+            i += 1
+            if not call.count() or not call.is_enabled():
+                assert invited, f"{text} is not offered in the bid box"
+                prevented += 1
+                continue
+            call.click()
+        elif state is not None and state.phase not in ("play", "discard"):
+            # the joker's suit named, and the house rules' other choices: the table's buttons
+            mirror.answer(text)
+            i += 1
+            page.click(f"#controls [data-action='{text}']")
         else:
-            page.fill("#answer", text)
-            page.click("#answer-form button[type=submit]")
-        page.wait_for_function(
-            "([n, b]) => document.querySelectorAll('#said p').length"
-            " || localStorage.getItem('fivehundred:learn-progress') !== b",
-            arg=[count, before],
-        )
-        if page.locator("#said .refused").count():
-            why = refusals[shown]
-            shown += 1
-            assert why.lower() in said(page).lower()
-            assert page.evaluate("localStorage.getItem('fivehundred:learn-progress')") == before
-            if shown == 1 and lid == "follow":
+            assert state is not None
+            card, _, suit = text.partition(">")
+            node = page.locator(f"#hand button.card[data-card='{card}']")
+            if state.phase == "discard" and step is not None and not invited:
+                # the table's way: the discards chosen together, then confirmed
+                need = page.evaluate("document.querySelectorAll('#hand .card').length") - 10
+                chosen = typed[i : i + need]
+                for c in chosen:
+                    mirror.answer(c)
+                    page.click(f"#hand button.card[data-card='{c}']")
+                page.click("#confirm-discard")
+                i += need
+                page.wait_for_function(
+                    "n => window.__sent.filter(t => t !== null).length >= n"
+                    " && document.querySelectorAll('#hand .card').length === 10",
+                    arg=count + need,
+                )
+                continue
+            mirror.answer(text)
+            i += 1
+            if not node.count():
+                assert invited, f"{card} is not in the hand"
+                prevented += 1
+                continue
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # tapped low down
+            node.click()
+            if suit:
+                offered = page.locator(f"#controls [data-action='{text}']")
+                if not offered.count():
+                    assert invited, f"{text} is not offered"
+                    prevented += 1
+                    page.click("#controls .choice-row button:has-text('Cancel')")
+                    continue
+                offered.click()
+            elif invited and page.locator("#controls .choice-row").count():
+                prevented += 1  # the joker led: the table asks its suit first
+                page.click("#controls .choice-row button:has-text('Cancel')")
+                continue
+        reply(page, count)
+        if page.locator("#learn-table").is_visible():
+            assert in_view(page, "#said"), f"the reply to {text} is off-screen"
+            if page.locator("#trick .card").count():
+                assert in_view(page, "#trick"), f"the trick after {text} is off-screen"
+        if page.locator("#said .refused, #quiz-said .refused").count():
+            assert invited, page.inner_text("#said")
+            refused += 1
+            if refused == 1 and lid == "follow":
                 problems += checked(page, "lesson", "learn-lesson")
-    assert shown == len(refusals)
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+    assert refused + prevented == len(refusals)
     page.wait_for_selector("#done-line:not([hidden])")
     assert "✓ done" in page.inner_text(f"[data-lesson='{lid}']")
-    if lid == "follow":
-        problems += checked(page, "lesson done", "learn-lesson-done")
+    assert in_view(page, "#done-line"), "the lesson's end is off-screen"
+    if lid == LESSONS[-1]["id"]:  # the way on: a game
+        assert page.locator("#after-link").is_visible()
+        assert page.locator("#next-lesson").is_hidden()
+    else:
+        assert page.locator("#next-lesson").is_visible()
+    if lid in ("follow", LESSONS[-1]["id"]):
+        problems += checked(page, "lesson done", f"learn-lesson-done-{lid}")
     # kept after a reload; replayable from the start
     page.reload()
     page.wait_for_selector("#done-line:not([hidden])")
     page.click("#restart")
     page.wait_for_selector("#done-line[hidden]", state="attached")
-    page.wait_for_function(  # drawn: a lesson in the auction or a quiz has no card to tap
-        "t => document.getElementById('lesson-title').textContent.includes(t)"
-        " && document.getElementById('ask').textContent",
-        arg=lesson["title"],
-    )
     assert "✓ done" in page.inner_text(f"[data-lesson='{lid}']")
     assert not problems, "\n".join(problems)
     p.check()

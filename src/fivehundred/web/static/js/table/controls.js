@@ -68,7 +68,8 @@ export function renderControls(t) {
               type: "button",
               "data-action": a,
               "aria-label": label,
-              html: a === "none" ? "Leave free" : `${suitIcon(suit)} ${label}`,
+              // (The server's words, "no nomination", seen and heard: WCAG 2.5.3.)
+              html: a === "none" ? label : `${suitIcon(suit)} ${label}`,
               onclick: () => t.act(a),
             });
           }),
