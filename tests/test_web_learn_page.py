@@ -300,6 +300,11 @@ def test_a_lesson_played_at_the_table(
             card, _, suit = text.partition(">")
             node = page.locator(f"#hand button.card[data-card='{card}']")
             if state.phase == "discard" and step is not None and not invited:
+                # the prompt says the kitty's cards are marked only where they are (a lesson
+                # that opens at the discard has no auction's hand to tell them from)
+                marked = page.locator("#hand .card.from-kitty").count()
+                said_marked = "kitty's cards are marked" in page.inner_text("#prompt")
+                assert said_marked == (marked > 0), (marked, page.inner_text("#prompt"))
                 # the table's way: the discards chosen together, then confirmed
                 need = page.evaluate("document.querySelectorAll('#hand .card').length") - 10
                 chosen = typed[i : i + need]

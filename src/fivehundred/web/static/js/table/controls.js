@@ -5,7 +5,7 @@ import { cardElement, cardName, cardSymbol, playedCard, suitIcon, suitName } fro
 import { el } from "../net.js";
 import { actionLabel, cardWords, jokerLeadSuits } from "../rules.js";
 import { bidBox } from "./auction.js";
-import { sendQueued } from "./hand.js";
+import { kittyCards, sendQueued } from "./hand.js";
 import { hasComputers, me, myTurn, waitingText } from "./state.js";
 
 // The controls into #controls (the bid box into #centre-bids when `t.wide` matches), the
@@ -28,7 +28,10 @@ export function renderControls(t) {
   } else if (view.phase === "discard") {
     if (turn) {
       const need = view.discards_left; // (the server's count)
-      prompt = `${view.prompt} (the kitty's cards are marked).`;
+      // (Said only where cards are marked: a hand that opens at the discard, as a lesson
+      // can, has no auction's hand to tell the kitty's cards from.)
+      const marked = kittyCards(t, view).size > 0;
+      prompt = marked ? `${view.prompt} (the kitty's cards are marked).` : `${view.prompt}.`;
       const chosen = [...state.selected].map(cardSymbol).join(" ");
       box.append(
         el(
