@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -82,3 +83,161 @@ def test_seat_tokens_never_reach_the_logs() -> None:
     assert RedactTokens().filter(record)
     text = record.getMessage()
     assert "s3cr3t" not in text and "token=…&x=1" in text
+
+
+# ----------------------------------------------------------------------------- settings
+def test_settings_are_read_as_people_write_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fivehundred.web.cli import parse_serve_args
+
+    for name, value in {
+        "FIVEHUNDRED_LOG_FORMAT": "JSON",
+        "FIVEHUNDRED_LOG_LEVEL": "Warning",
+        "FIVEHUNDRED_REVIEW_GAMES": "false",
+        "FIVEHUNDRED_CLUSTER": "No",
+        "FIVEHUNDRED_DOCS": "true",
+        "FIVEHUNDRED_SECURE_COOKIES": "TRUE",
+        "FIVEHUNDRED_PORT": " 8501 ",
+    }.items():
+        monkeypatch.setenv(name, value)
+    args, limits = parse_serve_args([])
+    assert (args.log_format, args.log_level, args.port) == ("json", "warning", 8501)
+    assert args.review_games is False and args.cluster is False and limits.docs is True
+    assert args.secure_cookies is True
+    monkeypatch.setenv("FIVEHUNDRED_REVIEW_GAMES", "1")
+    monkeypatch.setenv("FIVEHUNDRED_SECURE_COOKIES", "0")
+    args, _ = parse_serve_args(["--log-level", "DEBUG", "--log-format", "Text"])
+    assert args.review_games is True and args.secure_cookies is False
+    assert (args.log_level, args.log_format) == ("debug", "text")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("FIVEHUNDRED_LOG_LEVEL", "verbose"),
+        ("FIVEHUNDRED_LOG_FORMAT", "logfmt"),
+        ("FIVEHUNDRED_REVIEW_GAMES", "maybe"),
+        ("FIVEHUNDRED_CLUSTER", "2"),
+        ("FIVEHUNDRED_SECURE_COOKIES", "always"),
+        ("FIVEHUNDRED_WORKERS", "four"),
+    ],
+)
+def test_a_setting_that_means_nothing_is_refused_in_one_line(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fivehundred.web.cli import parse_serve_args
+
+    monkeypatch.setenv(name, value)
+    with pytest.raises(SystemExit) as stopped:
+        parse_serve_args([])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and name in error and repr(value) in error
+
+
+def test_every_variable_the_guide_shows_is_one_the_server_reads() -> None:
+    import re
+
+    from fivehundred.web.cli import serve_variables
+
+    guide = (Path(__file__).parents[1] / "docs" / "deploy.md").read_text()
+    shown = set(re.findall(r"FIVEHUNDRED_[A-Z_]+[A-Z]", guide))
+    assert "FIVEHUNDRED_ALLOWED_HOSTS" in shown and len(shown) > 20
+    assert shown <= serve_variables(), shown - serve_variables()
+
+
+# ----------------------------------------------------------------------------- checks
+def test_health_and_metrics_answer_a_check_without_the_public_host(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.server import create_app
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'w.sqlite3'}",
+        workers=0,
+        limits=Limits(allowed_hosts=["cards.example.org"]),
+    )
+    with TestClient(app) as client:
+        for host in ("127.0.0.1:8501", "localhost", "[::1]:8501"):  # proxies, Prometheus
+            assert client.get("/healthz", headers={"host": host}).status_code == 200
+            assert client.get("/readyz", headers={"host": host}).status_code == 200
+            metrics = client.get("/metrics", headers={"host": host})
+            assert metrics.status_code == 200 and "fivehundred_connections" in metrics.text
+        public = {"host": "cards.example.org"}
+        assert client.get("/readyz", headers=public).status_code == 200
+        # the game itself answers only to its names, and a check to a stranger's is refused
+        assert client.get("/api/tables", headers={"host": "127.0.0.1:8501"}).status_code == 400
+        assert client.get("/readyz", headers={"host": "evil.example.net"}).status_code == 400
+        assert client.post("/readyz", headers={"host": "127.0.0.1"}).status_code == 400
+
+
+def test_json_lines_name_the_server_request_and_table(capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+    import json
+    import logging
+
+    from fivehundred.web.cli import LogContext, configure_logging
+
+    saved = logging.getLogger().handlers[:], logging.getLogger().level
+    try:
+        configure_logging("info", "json", "127.0.0.1:8501")
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            logging.getLogger("fivehundred.web").warning("answering")
+
+        async def request(path: str) -> None:
+            await LogContext(app)({"type": "http", "method": "GET", "path": path}, None, None)
+
+        asyncio.run(request("/api/tables/K7QM2X/record"))
+        logging.getLogger("fivehundred.web").info("table %s resumed", "ABCDEF")
+        access = logging.getLogger("uvicorn.access")
+        for path, status in (("/readyz", 200), ("/metrics", 200), ("/readyz", 503), ("/", 200)):
+            access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5", "GET", path, "1.1", status)
+    finally:
+        logging.getLogger().handlers[:] = saved[0]
+        logging.getLogger().setLevel(saved[1])
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    assert lines[0]["message"] == "answering" and lines[0]["table"] == "K7QM2X"
+    assert lines[0]["request"] == "GET /api/tables/K7QM2X/record"
+    assert lines[0]["server"].startswith("127.0.0.1:8501 pid ")
+    assert lines[1]["table"] == "ABCDEF" and "request" not in lines[1]
+    # the successful health checks are not logged; a failing one is, and the page is
+    assert [line["message"].split('"')[1] for line in lines[2:]] == [
+        "GET /readyz HTTP/1.1",
+        "GET / HTTP/1.1",
+    ]
+
+
+def test_a_database_outage_logs_one_line_per_event_without_tracebacks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+    import logging
+
+    from fivehundred.web.cli import configure_logging
+
+    engine = sa.create_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")
+    saved = logging.getLogger().handlers[:], logging.getLogger().level
+    try:
+        configure_logging("info", "json", "127.0.0.1:8501")
+        log = logging.getLogger("fivehundred.web")
+        for _ in range(20):  # a click each, the database gone
+            try:
+                engine.connect()
+            except sa.exc.OperationalError:
+                log.exception("error answering %s %s", "POST", "/api/tables")
+        try:
+            raise ValueError("a bug")
+        except ValueError:
+            log.exception("error answering %s %s", "GET", "/api/games")
+    finally:
+        logging.getLogger().handlers[:] = saved[0]
+        logging.getLogger().setLevel(saved[1])
+        engine.dispose()
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines()]
+    outage = [line for line in lines if "database is unavailable" in line["message"]]
+    assert 1 <= len(outage) <= 3 and all("exception" not in line for line in outage)
+    assert "OperationalError" in outage[0]["message"]
+    # an error that is not the database's keeps its traceback
+    assert lines[-1]["message"] == "error answering GET /api/games"
+    assert "ValueError: a bug" in lines[-1]["exception"]
