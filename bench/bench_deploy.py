@@ -277,6 +277,8 @@ class Cluster:
         self.ports = [free_port() for _ in range(self.servers)]
         for index, port in enumerate(self.ports):
             self.processes.append(self.start_server(index, port))
+            if index == 0:  # it creates the schema (issue #45's point 5: not yet together)
+                wait_until(f"the server on port {port}", lambda port=port: ready(port), 120)
         for port in self.ports:
             wait_until(f"the server on port {port}", lambda port=port: ready(port), 120)
         self.listen = free_port()

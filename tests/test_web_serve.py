@@ -241,3 +241,241 @@ def test_a_database_outage_logs_one_line_per_event_without_tracebacks(
     # an error that is not the database's keeps its traceback
     assert lines[-1]["message"] == "error answering GET /api/games"
     assert "ValueError: a bug" in lines[-1]["exception"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_load_benchmark_refuses_a_database_it_did_not_make(kind: str, tmp_path: Path) -> None:
+    from test_web_support import database_url
+
+    url = database_url(kind, tmp_path)
+    engine = sa.create_engine(url)
+    with engine.begin() as db:  # a club's data
+        db.execute(sa.text("CREATE TABLE accounts (name VARCHAR(20))"))
+        db.execute(sa.text("INSERT INTO accounts VALUES ('ada'), ('bo')"))
+    try:
+        bench = Path(__file__).parents[1] / "bench" / "bench_web.py"
+        done = subprocess.run(
+            [sys.executable, str(bench), "--db", url, "--seconds", "1", "--servers", "1"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")},
+        )
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1 and "is not empty" in done.stderr
+        with engine.connect() as db:
+            assert db.execute(sa.text("SELECT count(*) FROM accounts")).scalar() == 2
+    finally:
+        with engine.begin() as db:
+            db.execute(sa.text("DROP TABLE accounts"))
+        engine.dispose()
+    helped = subprocess.run(
+        [sys.executable, str(bench), "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert "must be an empty database" in " ".join(helped.stdout.split())
+
+
+def test_the_example_bot_comes_back_after_a_restart(tmp_path: Path) -> None:
+    """A deploy restarts the server (its sockets close with 1012): examples/ws_player.py
+    reconnects and plays on instead of ending with a traceback."""
+    import json
+    import time
+    import urllib.request
+
+    from test_web_support import free_port, wait_for_port
+
+    root = Path(__file__).parents[1]
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(tmp_path), "PYTHONPATH": str(root / "src")}
+    db = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+
+    def start() -> subprocess.Popen[str]:
+        command = ["serve", "--port", str(port), "--db", db, "--workers", "0"]
+        return subprocess.Popen(
+            [sys.executable, "-m", "fivehundred", *command],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def call(path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            base + path, data=data, headers={"content-type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.loads(answer.read())
+
+    def connections(count: int) -> None:
+        deadline = time.monotonic() + 90
+        while call("/api/server")["connections"] != count:
+            assert time.monotonic() < deadline, f"not {count} connection(s) within 90 s"
+            time.sleep(0.1)
+
+    def player(seat: int) -> subprocess.Popen[str]:
+        script = [str(root / "examples" / "ws_player.py"), "--server", base, "--table", code]
+        return subprocess.Popen(
+            [sys.executable, *script, "--seat", str(seat), "--player", "random"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+
+    server = start()
+    players: list[subprocess.Popen[str]] = []
+    try:
+        wait_for_port(port, 60)
+        body = {
+            "seats": ["open", "open", "random", "random"],
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0},
+        }
+        code = call("/api/tables", body)["table"]
+        players.append(player(0))
+        connections(1)  # seated and playing; the game waits for seat 1, still open
+        server.terminate()  # a deploy: the socket is closed with 1012
+        server.wait(60)
+        server = start()
+        wait_for_port(port, 60)
+        connections(1)  # the bot came back by itself
+        players.append(player(1))
+        outputs = [p.communicate(timeout=120) for p in players]
+    finally:
+        for process in [*players, server]:
+            if process.poll() is None:
+                process.kill()
+                process.wait(30)
+    for process, (out, err) in zip(players, outputs, strict=True):
+        assert process.returncode == 0, err
+        assert "game over" in out and "Traceback" not in err
+    assert "reconnecting" in outputs[0][1]
+
+
+class Forwarder:
+    """A TCP relay to the database, closed to make an outage (the database itself is
+    shared by other tests and keeps running)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        import threading
+
+        self.target = (host, port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        try:  # wakes the accept (a close alone leaves it listening on Linux)
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.listener.close()
+        for sock in self.sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+
+
+def test_readiness_tells_the_public_no_database_address(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.server import create_app
+    from test_web_support import database_url
+
+    url = sa.engine.make_url(database_url("postgresql", tmp_path))
+    relay = Forwarder(url.host or "127.0.0.1", url.port or 5432)
+    try:
+        relayed = url.set(host="127.0.0.1", port=relay.port).render_as_string(False)
+        app = create_app(relayed, workers=0, cluster=False)
+        with TestClient(app) as client:
+            assert client.get("/readyz").status_code == 200
+            relay.close()  # the database is gone
+            with caplog.at_level("WARNING", logger="fivehundred.web"):
+                answers = [client.get("/readyz") for _ in range(3)]
+                stats = client.get("/api/server")
+            for answer in answers:
+                assert answer.status_code == 503
+                assert answer.json()["problems"] == ["database: not answering"]
+            for text in [a.text for a in answers] + [stats.text]:
+                for secret in ("127.0.0.1", str(relay.port), "/tmp", "psycopg", "refused"):
+                    assert secret not in text
+            # the operator reads the driver's words, once for the outage
+            said = [r.getMessage() for r in caplog.records if "not ready" in r.getMessage()]
+            assert len(said) == 1 and str(relay.port) in said[0]
+    finally:
+        relay.close()
+
+
+def test_a_stopped_server_exits_cleanly_and_leaks_nothing(tmp_path: Path) -> None:
+    """SIGTERM (systemctl stop, a deploy): the server ends through its exit handlers, so
+    that the worker pools' semaphores are freed (no "leaked semaphore objects" lines from
+    multiprocessing's resource tracker) and every line of the output is JSON."""
+    import json
+    import signal
+    import time
+    import urllib.request
+
+    from test_web_support import free_port
+
+    port = free_port()
+    env = {**os.environ, "FIVEHUNDRED_DATA_DIR": str(tmp_path), "FIVEHUNDRED_LOG_FORMAT": "json"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "fivehundred", "serve", "--port", str(port), "--workers", "1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # ready: the search players' pool has its worker, prepared
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline and server.poll() is None
+            time.sleep(0.1)
+        server.send_signal(signal.SIGTERM)
+        output, _ = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(30)
+    assert server.returncode == 0, output
+    assert "leaked" not in output
+    assert all(json.loads(line)["server"] for line in output.splitlines())

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -485,9 +486,20 @@ def serve_main(argv: list[str]) -> int:
         forwarded_allow_ips=proxy or None,
     )
     server = uvicorn.Server(config)
+    # uvicorn raises the signal that stopped it again once it has stopped: with the default
+    # handler the process would die of it without running its exit handlers, and the
+    # semaphores of the worker pools' queues would be reported leaked by multiprocessing's
+    # resource tracker (two lines that are not JSON). Ended by this handler instead, the
+    # process exits normally (status 0 for SIGTERM, 130 for Ctrl-C) and frees them.
+    signal.signal(signal.SIGTERM, _stopped)
+    signal.signal(signal.SIGINT, _stopped)
     server.run(sockets=[sock])
     del held
     return 0
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    raise SystemExit(130 if signum == signal.SIGINT else 0)
 
 
 def argparse_hidden() -> str:
