@@ -146,6 +146,18 @@ def test_every_variable_the_guide_shows_is_one_the_server_reads() -> None:
     assert shown <= serve_variables(), shown - serve_variables()
 
 
+def test_a_misspelt_variable_is_named_not_silently_ignored() -> None:
+    from fivehundred.web.cli import unknown_variables
+
+    said = unknown_variables(
+        {"FIVEHUNDRED_LOGLEVEL": "debug", "FIVEHUNDRED_DB": "x", "FIVEHUNDRED_TEST_PG_URL": "y"}
+    )
+    assert said == [
+        "FIVEHUNDRED_LOGLEVEL is not a setting of fivehundred serve: ignored "
+        "(did you mean FIVEHUNDRED_LOG_LEVEL?)"
+    ]
+
+
 # ----------------------------------------------------------------------------- checks
 def test_health_and_metrics_answer_a_check_without_the_public_host(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient

@@ -92,8 +92,6 @@ def _outage(exc: BaseException | None) -> BaseException | None:
             module.startswith("sqlalchemy") or module.startswith("psycopg")
         ):
             return exc
-        if isinstance(exc, (ConnectionError, TimeoutError)):
-            return exc
         exc = exc.__cause__ or exc.__context__
         seen += 1
     return None
@@ -117,6 +115,8 @@ class OutageLines(logging.Filter):
         if cause is None:
             return True
         first = (str(getattr(cause, "orig", None) or cause).strip().splitlines() or [""])[0]
+        if record.args:  # the driver's words are not a format
+            first = first.replace("%", "%%")
         record.msg = (
             f"{record.msg}: the database is unavailable ({type(cause).__name__}: {first[:300]})"
         )
@@ -211,6 +211,24 @@ _LIMIT_HELP = {
 
 def env_name(dest: str) -> str:
     return ENV.get(dest, "FIVEHUNDRED_" + dest.upper())
+
+
+def unknown_variables(environ: Any) -> list[str]:
+    """A line for each ``FIVEHUNDRED_…`` variable of ``environ`` that is no setting of the
+    server (a misspelt one would be silently ignored), naming the setting meant if clear."""
+    import difflib
+
+    known = serve_variables()
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith("FIVEHUNDRED_") or name in known:
+            continue
+        if name.startswith(("FIVEHUNDRED_TEST_", "FIVEHUNDRED_SCREENSHOTS", "FIVEHUNDRED_EVERY")):
+            continue  # the project's own tests
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{name} is not a setting of fivehundred serve: ignored{meant}")
+    return lines
 
 
 def serve_variables() -> set[str]:
@@ -421,6 +439,8 @@ def serve_main(argv: list[str]) -> int:
     from fivehundred.web.store import StoreError
 
     configure_logging(args.log_level, args.log_format, f"{args.host}:{args.port}")
+    for line in unknown_variables(os.environ):
+        logging.getLogger("fivehundred.web").warning("%s", line)
     from fivehundred.web.accounts import AccountsConfig
     from fivehundred.web.store import default_db_url
 
