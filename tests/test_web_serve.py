@@ -197,6 +197,11 @@ def test_json_lines_name_the_server_request_and_table(capsys: pytest.CaptureFixt
 
         async def app(scope: Any, receive: Any, send: Any) -> None:
             logging.getLogger("fivehundred.web").warning("answering")
+            # a task the request starts (a table's) is not the request
+            await asyncio.create_task(later())
+
+        async def later() -> None:
+            logging.getLogger("fivehundred.web").warning("later")
 
         async def request(path: str) -> None:
             await LogContext(app)({"type": "http", "method": "GET", "path": path}, None, None)
@@ -213,9 +218,11 @@ def test_json_lines_name_the_server_request_and_table(capsys: pytest.CaptureFixt
     assert lines[0]["message"] == "answering" and lines[0]["table"] == "K7QM2X"
     assert lines[0]["request"] == "GET /api/tables/K7QM2X/record"
     assert lines[0]["server"].startswith("127.0.0.1:8501 pid ")
-    assert lines[1]["table"] == "ABCDEF" and "request" not in lines[1]
+    assert lines[1]["message"] == "later" and lines[1]["table"] == "K7QM2X"
+    assert "request" not in lines[1]
+    assert lines[2]["table"] == "ABCDEF" and "request" not in lines[2]
     # the successful health checks are not logged; a failing one is, and the page is
-    assert [line["message"].split('"')[1] for line in lines[2:]] == [
+    assert [line["message"].split('"')[1] for line in lines[3:]] == [
         "GET /readyz HTTP/1.1",
         "GET / HTTP/1.1",
     ]

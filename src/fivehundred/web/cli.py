@@ -38,7 +38,9 @@ class RedactTokens(logging.Filter):
 
 #: The request being answered (``GET /api/tables/ABC``, no query: seat tokens travel in
 #: it) and its table's code, for the log lines written meanwhile (:class:`LogContext`).
-REQUEST: contextvars.ContextVar[str | None] = contextvars.ContextVar("request", default=None)
+REQUEST: contextvars.ContextVar[tuple[str, Any] | None] = contextvars.ContextVar(
+    "request", default=None
+)
 TABLE: contextvars.ContextVar[str | None] = contextvars.ContextVar("table", default=None)
 _TABLE_PATH = re.compile(r"^/(?:ws/tables|api/tables|t)/([A-Za-z0-9]{1,12})(?:/|$)")
 #: Requests of the proxies and the monitoring, not logged unless --log-level debug.
@@ -59,13 +61,24 @@ class LogContext:
         path = str(scope.get("path", ""))[:200]
         method = scope.get("method", "GET") if scope["type"] == "http" else "WebSocket"
         match = _TABLE_PATH.match(path)
-        request = REQUEST.set(f"{method} {path}")
+        request = REQUEST.set((f"{method} {path}", _task()))
         table = TABLE.set(match.group(1) if match else None)
         try:
             await self.app(scope, receive, send)
         finally:
             REQUEST.reset(request)
             TABLE.reset(table)
+
+
+def _task() -> Any:
+    """The asyncio task running now, if any (a request's lines are those of its own task:
+    a table's task started while answering it is not the request)."""
+    import asyncio
+
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
 
 
 class QuietChecks(logging.Filter):
@@ -169,8 +182,8 @@ class JsonLines(logging.Formatter):
         if table is not None:
             entry["table"] = table
         request = REQUEST.get()
-        if request is not None:
-            entry["request"] = request
+        if request is not None and request[1] is _task():
+            entry["request"] = request[0]
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
