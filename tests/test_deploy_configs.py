@@ -31,6 +31,7 @@ def require(binary: str) -> None:
 @pytest.mark.parametrize("kind", ["haproxy", "nginx"])
 def test_the_guides_configurations_are_valid(kind: str, tmp_path: Path) -> None:
     require(kind)
+    require("openssl")  # their certificate
     blocks = deploy.guide_blocks(kind)
     assert blocks and deploy.balancer_config(kind) in blocks
     for number, block in enumerate(blocks):
@@ -80,6 +81,7 @@ def test_the_guides_health_check_is_answered_with_the_guides_settings(tmp_path: 
 def test_the_guides_balancers_serve_three_servers(tmp_path: Path) -> None:
     require("haproxy")
     require("nginx")
+    require("openssl")
     db = database_url("postgresql", tmp_path)
     cluster = deploy.Cluster(db, "haproxy", tmp_path, workers="0")
     nginx: subprocess.Popen[str] | None = None
@@ -89,6 +91,8 @@ def test_the_guides_balancers_serve_three_servers(tmp_path: Path) -> None:
         assert deploy.get(listen, "/api/tables", deploy.HOST, tls=True)[0] == 200
         code = deploy.create_table(cluster)
         assert deploy.get(listen, f"/api/tables/{code}", deploy.HOST, tls=True)[0] == 200
+        for host in (deploy.HOST, "127.0.0.1"):  # the metrics are not the visitors'
+            assert deploy.get(listen, "/metrics", host, tls=True)[0] == 403
         for port in cluster.ports:  # Prometheus scrapes each server
             status, body = deploy.get(port, "/metrics", f"127.0.0.1:{port}")
             assert status == 200 and b"fivehundred_actions_total" in body

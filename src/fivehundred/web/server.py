@@ -518,11 +518,11 @@ def create_app(
         try:
             await asyncio.wait_for(store.call(store.store.ping), 5.0)
         except Exception as error:
-            # the driver's words (host, port, socket path) go to the log, once per change;
+            # the driver's words (host, port, socket path) go to the log, once an outage;
             # the public is told what, not where
             detail = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
             problems.append("database: not answering")
-            if readiness.get("database") != detail:
+            if "database" not in readiness:  # once, when it stops answering
                 log.warning("not ready: the database does not answer: %s", detail)
             readiness["database"] = detail
         else:
