@@ -16,7 +16,8 @@ has stalled).
     .venv/bin/python bench/bench_web.py                 # 50 + 50 tables for 60 s
     .venv/bin/python bench/bench_web.py --seconds 20 --socket-tables 10 --computer-tables 10
     .venv/bin/python bench/bench_web.py --no-abuse      # the normal load alone
-    .venv/bin/python bench/bench_web.py --servers 2 --db postgresql+psycopg://USER@HOST/DB
+    createdb fh_bench    # an empty database of its own: the benchmark refuses any other
+    .venv/bin/python bench/bench_web.py --servers 2 --db postgresql+psycopg://USER@HOST/fh_bench
 
 With ``--servers N`` (PostgreSQL) the same load runs on 1, then 2, ... N server processes
 sharing the database, each round on the database emptied: tables are made through the
@@ -26,7 +27,9 @@ that owns a table in play is killed (SIGKILL): printed are the seconds until ano
 it, until it plays again, and until every table of the dead server has a new owner.
 
 The server runs as ``fivehundred serve`` in its own process on a fresh SQLite database
-(``--db URL`` for another one). The socket clients run in their own processes (two by
+(``--db URL`` for another one: it must be **empty**, a database made for the benchmark, which
+drops every table in it between rounds and at the end; a database with any table in it, a
+club's say, is refused with one line and left untouched). The socket clients run in their own processes (two by
 default, ``--client-processes``), so that the clients' own event loop does not add to the
 latency measured; their loop lag is printed too, so a reader can tell. The server's CPU
 time is read from ``/proc`` over the measured minute and divided by the actions made.
@@ -412,7 +415,13 @@ def main() -> int:
         default=0.1,
         help="seconds between the computer tables' moves",
     )
-    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database URL (default: a fresh SQLite file); it must be an empty database made "
+        "for the benchmark (createdb fh_bench): one with any table in it is refused, "
+        "never touched; the benchmark drops every table it made between rounds and at the end",
+    )
     parser.add_argument(
         "--client-processes",
         type=int,
@@ -454,24 +463,60 @@ def main() -> int:
         parser.error("--servers must be 1 or more")
     if args.servers > 1 and not (args.db or "").startswith("postgresql"):
         parser.error("--servers above 1 needs --db postgresql+psycopg://... (SQLite serves one)")
+    if args.db is not None:
+        refusal = not_empty(args.db)
+        if refusal:
+            print(f"bench_web.py: {refusal}", file=sys.stderr)
+            return 2
     status = 0
-    for count in range(1, args.servers + 1):
-        print(f"== {count} server process{'es' if count > 1 else ''} ==", flush=True)
-        status |= one_round(args, count, count == args.servers and count > 1)
+    try:
+        for count in range(1, args.servers + 1):
+            print(f"== {count} server process{'es' if count > 1 else ''} ==", flush=True)
+            status |= one_round(args, count, count == args.servers and count > 1)
+    finally:
+        if args.db is not None and args.db.startswith("postgresql"):
+            _empty(args.db)  # left as it was found: empty
     return status
 
 
-def _empty(db: str) -> None:
-    """Empty a PostgreSQL database of the server's tables (each round starts afresh)."""
+def not_empty(db: str) -> str | None:
+    """Why the benchmark may not use the database ``db`` (one line), or None: it must be
+    one that holds no table (made for the benchmark), so that no club's data is ever
+    dropped. Connects and looks; changes nothing."""
     import sqlalchemy as sa
 
-    from fivehundred.web import accounts, store
+    try:
+        engine = sa.create_engine(db)
+        with engine.connect() as connection:
+            names = sa.inspect(connection).get_table_names()
+        engine.dispose()
+    except Exception as error:
+        first = str(getattr(error, "orig", None) or error).strip().splitlines()
+        return f"cannot open the database: {first[0] if first else type(error).__name__}"
+    if names:
+        shown = ", ".join(sorted(names)[:5]) + (", …" if len(names) > 5 else "")
+        safe = sa.engine.make_url(db).render_as_string(hide_password=True)
+        return (
+            f"the database {safe} is not empty ({len(names)} tables: {shown}); the "
+            "benchmark drops every table of its database, so it runs only on an empty "
+            "one made for it (createdb fh_bench)"
+        )
+    return None
+
+
+def _empty(db: str) -> None:
+    """Drop every table of the benchmark's PostgreSQL database (found empty at the start,
+    :func:`not_empty`: all it holds is the benchmark's), so that each round starts afresh."""
+    import sqlalchemy as sa
+
+    from fivehundred.web import store
 
     engine = sa.create_engine(db)
     with engine.begin() as connection:
-        accounts.metadata.drop_all(connection)
-        store.metadata.drop_all(connection)
-        connection.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
+        found = sa.MetaData()
+        found.reflect(connection)
+        found.drop_all(connection)
+        store.metadata.drop_all(connection)  # and its sequences
     engine.dispose()
 
 

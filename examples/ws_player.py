@@ -156,47 +156,89 @@ async def play(
     message (the new table and this seat's token there)."""
     url = server.replace("http", "ws", 1).rstrip("/") + f"/ws/tables/{code}?token={token}"
     acted = -1
-    decisions = 0
-    async with websockets.connect(url, origin=None) as ws:
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "error":
-                print(f"ws_player: the server refused: {message['message']}", file=sys.stderr)
-                continue
-            if message["type"] == "rematch" and rematch:
-                return dict(message)
-            if message["type"] != "view":
-                continue
-            view = message["view"]
-            if view["table"]["finished"]:
-                if acted != -2 and not quiet:
-                    print(
-                        f"game over after {view['table']['hands_played']} hands; scores "
-                        f"{view['scores']}; winner side {view['table']['winner']}"
-                    )
-                if not rematch:
-                    return dict(message)
-                if acted != -2:
-                    acted = -2  # asked once; the answer is a "rematch" message
-                    await ws.send(json.dumps({"type": "rematch"}))
-                continue
-            if not view["legal"] or message["version"] <= acted:
-                continue
-            acted = message["version"]
-            observation = observation_from_view(view, rules, view["table"]["auction_seats"])
-            player = make_player(player_name, seed + message["version"])
-            action = player.act(observation)
-            decisions += 1
-            await ws.send(
-                json.dumps(
-                    {
-                        "type": "action",
-                        "version": message["version"],
-                        "action": action_text(action, rules.two_jokers),
-                    }
+    tries = 0
+    while True:
+        try:
+            async with websockets.connect(url, origin=None) as ws:
+                tries = 0
+                end = await _play_on(ws, rules, player_name, seed, quiet, rematch, acted)
+        except websockets.ConnectionClosed as closed:
+            code_ = closed.rcvd.code if closed.rcvd is not None else 1006
+            if code_ in REFUSED:  # the server will not have this seat: no use coming back
+                reason = closed.rcvd.reason if closed.rcvd is not None else ""
+                raise SystemExit(f"ws_player: the server refused the seat: {reason}") from None
+            why = f"closed ({code_})"
+        except (OSError, websockets.InvalidStatus, websockets.InvalidHandshake) as error:
+            why = f"cannot connect ({str(error).splitlines()[0] if str(error) else error})"
+        else:
+            if isinstance(end, dict):
+                return end
+            acted = end
+            why = "closed"
+        if tries >= len(BACKOFF):
+            raise SystemExit(f"ws_player: the connection was lost: {why}")
+        wait = BACKOFF[tries]
+        tries += 1
+        if not quiet:  # a deploy (close 1012) or a lost server: back through any server
+            print(f"connection {why}; reconnecting in {wait:g} s", file=sys.stderr)
+        await asyncio.sleep(wait)
+
+
+#: Close codes that refuse the seat itself (docs/web-protocol.md): not retried.
+REFUSED = (4000, 4401, 4403, 4404)
+#: Seconds between reconnects (as the page: static/js/net.js), then the player gives up.
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0)
+
+
+async def _play_on(
+    ws: Any,
+    rules: Rules,
+    player_name: str,
+    seed: int,
+    quiet: bool,
+    rematch: bool,
+    acted: int,
+) -> dict[str, Any] | int:
+    """Play on one connection: the last view (or the ``rematch`` message) when the game is
+    over, else the last version acted on when the server closed the connection normally."""
+    async for raw in ws:
+        message = json.loads(raw)
+        if message["type"] == "error":
+            print(f"ws_player: the server refused: {message['message']}", file=sys.stderr)
+            continue
+        if message["type"] == "rematch" and rematch:
+            return dict(message)
+        if message["type"] != "view":
+            continue
+        view = message["view"]
+        if view["table"]["finished"]:
+            if acted != -2 and not quiet:
+                print(
+                    f"game over after {view['table']['hands_played']} hands; scores "
+                    f"{view['scores']}; winner side {view['table']['winner']}"
                 )
+            if not rematch:
+                return dict(message)
+            if acted != -2:
+                acted = -2  # asked once; the answer is a "rematch" message
+                await ws.send(json.dumps({"type": "rematch"}))
+            continue
+        if not view["legal"] or message["version"] <= acted:
+            continue
+        acted = message["version"]
+        observation = observation_from_view(view, rules, view["table"]["auction_seats"])
+        player = make_player(player_name, seed + message["version"])
+        action = player.act(observation)
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "action",
+                    "version": message["version"],
+                    "action": action_text(action, rules.two_jokers),
+                }
             )
-    raise SystemExit("ws_player: the server closed the connection")
+        )
+    return acted
 
 
 def play_now(server: str, preset: str, level: str, wait: float, name: str) -> dict[str, Any]:

@@ -164,3 +164,14 @@ def test_texts_speak_of_the_project() -> None:
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert offenders == []
+
+
+def test_the_restore_stops_every_server_of_the_database() -> None:
+    """The guide runs several servers as ``fivehundred@PORT`` units: a restore that stops
+    only ``fivehundred`` leaves them writing into the database being restored."""
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    restore = guide.split("## Backups and restore", 1)[1].split("\n## ", 1)[0]
+    stops = [line for line in restore.splitlines() if "systemctl stop" in line]
+    assert "fivehundred@" in guide and stops
+    assert all("'fivehundred@*'" in line for line in stops), stops
+    assert restore.index("systemctl stop") < restore.index("dropdb")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextvars
 import dataclasses
 import gc
 import json
 import logging
 import os
 import re
+import signal
 import socket
 import sys
 import time
@@ -34,8 +36,129 @@ class RedactTokens(logging.Filter):
         return True
 
 
+#: The request being answered (``GET /api/tables/ABC``, no query: seat tokens travel in
+#: it) and its table's code, for the log lines written meanwhile (:class:`LogContext`).
+REQUEST: contextvars.ContextVar[tuple[str, Any] | None] = contextvars.ContextVar(
+    "request", default=None
+)
+TABLE: contextvars.ContextVar[str | None] = contextvars.ContextVar("table", default=None)
+_TABLE_PATH = re.compile(r"^/(?:ws/tables|api/tables|t)/([A-Za-z0-9]{1,12})(?:/|$)")
+#: Requests of the proxies and the monitoring, not logged unless --log-level debug.
+CHECK_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+class LogContext:
+    """ASGI wrapper: the request (method and path) and the table it names are in every
+    log line written while it is answered (the JSON lines' ``request`` and ``table``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        path = str(scope.get("path", ""))[:200]
+        method = scope.get("method", "GET") if scope["type"] == "http" else "WebSocket"
+        match = _TABLE_PATH.match(path)
+        request = REQUEST.set((f"{method} {path}", _task()))
+        table = TABLE.set(match.group(1) if match else None)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            REQUEST.reset(request)
+            TABLE.reset(table)
+
+
+def _task() -> Any:
+    """The asyncio task running now, if any (a request's lines are those of its own task:
+    a table's task started while answering it is not the request)."""
+    import asyncio
+
+    try:
+        return asyncio.current_task()
+    except RuntimeError:
+        return None
+
+
+class QuietChecks(logging.Filter):
+    """Health checks and scrapes that succeed are not logged (a proxy asks every second)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        # uvicorn.access: (client, method, path with query, HTTP version, status)
+        if record.name == "uvicorn.access" and isinstance(args, tuple) and len(args) == 5:
+            path = str(args[2]).split("?", 1)[0]
+            status = args[4]
+            if path in CHECK_PATHS and isinstance(status, int) and status < 400:
+                return False
+        return True
+
+
+def _outage(exc: BaseException | None) -> BaseException | None:
+    """The database error (connection refused, lost, timed out) behind ``exc``, if any."""
+    seen = 0
+    while exc is not None and seen < 10:
+        kind = type(exc)
+        module = kind.__module__ or ""
+        if kind.__name__ in ("OperationalError", "InterfaceError") and (
+            module.startswith("sqlalchemy") or module.startswith("psycopg")
+        ):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
+class OutageLines(logging.Filter):
+    """A database outage is one line per event, not a traceback per click: an error whose
+    cause is the database's connection loses its traceback (the line names the cause), and
+    lines of one kind (logger and message) come at most ``burst`` times per ``window``
+    seconds; the next one says how many were left out."""
+
+    def __init__(self, window: float = 60.0, burst: int = 3) -> None:
+        super().__init__()
+        self.window = window
+        self.burst = burst
+        self._seen: dict[tuple[str, str], tuple[float, int, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        cause = _outage(exc)
+        if cause is None:
+            return True
+        first = (str(getattr(cause, "orig", None) or cause).strip().splitlines() or [""])[0]
+        if record.args:  # the driver's words are not a format
+            first = first.replace("%", "%%")
+        record.msg = (
+            f"{record.msg}: the database is unavailable ({type(cause).__name__}: {first[:300]})"
+        )
+        record.exc_info = None
+        record.exc_text = None
+        key = (record.name, str(record.msg))
+        now = time.monotonic()
+        since, count, left_out = self._seen.get(key, (now, 0, 0))
+        if now - since > self.window:
+            since, count = now, 0
+        if count >= self.burst:
+            self._seen[key] = (since, count, left_out + 1)
+            return False
+        if left_out:
+            record.msg = f"{record.msg} ({left_out} more like it not logged)"
+        self._seen[key] = (since, count + 1, 0)
+        if len(self._seen) > 1000:
+            self._seen.clear()
+        return True
+
+
 class JsonLines(logging.Formatter):
-    """One JSON object a line: time, level, logger, message (and the exception's text)."""
+    """One JSON object a line: time, level, logger, message (and the exception's text);
+    ``server`` (this server's address and process), ``request`` and ``table`` where they
+    apply."""
+
+    def __init__(self, server: str | None = None) -> None:
+        super().__init__()
+        self.server = server
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, Any] = {
@@ -45,6 +168,22 @@ class JsonLines(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        if self.server is not None:
+            entry["server"] = self.server
+        table = getattr(record, "table", None) or TABLE.get()
+        if (
+            table is None
+            and isinstance(record.msg, str)
+            and record.msg.startswith("table %s")
+            and isinstance(record.args, tuple)
+            and record.args
+        ):
+            table = str(record.args[0])
+        if table is not None:
+            entry["table"] = table
+        request = REQUEST.get()
+        if request is not None and request[1] is _task():
+            entry["request"] = request[0]
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
@@ -87,17 +226,55 @@ def env_name(dest: str) -> str:
     return ENV.get(dest, "FIVEHUNDRED_" + dest.upper())
 
 
+def unknown_variables(environ: Any) -> list[str]:
+    """A line for each ``FIVEHUNDRED_…`` variable of ``environ`` that is no setting of the
+    server (a misspelt one would be silently ignored), naming the setting meant if clear."""
+    import difflib
+
+    known = serve_variables()
+    lines = []
+    for name in sorted(environ):
+        if not name.startswith("FIVEHUNDRED_") or name in known:
+            continue
+        if name.startswith(("FIVEHUNDRED_TEST_", "FIVEHUNDRED_SCREENSHOTS", "FIVEHUNDRED_EVERY")):
+            continue  # the project's own tests
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.8)
+        meant = f" (did you mean {close[0]}?)" if close else ""
+        lines.append(f"{name} is not a setting of fivehundred serve: ignored{meant}")
+    return lines
+
+
+def serve_variables() -> set[str]:
+    """Every environment variable ``fivehundred serve`` reads."""
+    from fivehundred.datadir import ENV_DATA_DIR
+    from fivehundred.web.guard import Limits
+
+    names = {env_name(dest) for dest in [*ENV, *Limits.names(), "cluster", "review_games"]}
+    return names | {"FIVEHUNDRED_SECURE_COOKIES", ENV_DATA_DIR}
+
+
+TRUE = ("1", "true", "yes", "on")
+FALSE = ("0", "false", "no", "off")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+LOG_FORMATS = ("text", "json")
+
+
 def _env_default(parser: Any, dest: str, default: Any, kind: Any) -> Any:
     """The option's default from its environment variable (refused clearly if bad)."""
     text = os.environ.get(env_name(dest))
-    if text is None or text == "":
+    if text is None or text.strip() == "":
         return default
+    text = text.strip()
     if kind is bool:
-        if text.lower() in ("1", "true", "yes", "on"):
+        if text.lower() in TRUE:
             return True
-        if text.lower() in ("0", "false", "no", "off"):
+        if text.lower() in FALSE:
             return False
-        parser.error(f"{env_name(dest)} must be true or false, got {text!r}")
+        parser.error(f"{env_name(dest)} must be true or false (1 or 0), got {text!r}")
+    if isinstance(kind, tuple):  # one of these words, in any case
+        if text.lower() in kind:
+            return text.lower()
+        parser.error(f"{env_name(dest)} must be one of {', '.join(kind)}, got {text!r}")
     if kind in (int, float):
         try:
             return kind(text)
@@ -153,21 +330,23 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     parser.add_argument(
         "--review-games",
         action=argparse.BooleanOptionalAction,
-        default=env("review_games", "1") not in ("", "0"),
+        default=env("review_games", True, bool),
         help="review each finished game in the background for the player pages: accuracy "
         "by phase, as `fivehundred analyse --review` (CPU; default on; env "
         "FIVEHUNDRED_REVIEW_GAMES=0 turns it off)",
     )
     parser.add_argument(
         "--log-level",
-        default=env("log_level", "info"),
-        choices=["debug", "info", "warning", "error"],
+        type=str.lower,
+        default=env("log_level", "info", LOG_LEVELS),
+        choices=LOG_LEVELS,
         help="how much the server logs (default: info)",
     )
     parser.add_argument(
         "--log-format",
-        default=env("log_format", "text"),
-        choices=["text", "json"],
+        type=str.lower,
+        default=env("log_format", "text", LOG_FORMATS),
+        choices=LOG_FORMATS,
         help="text, or json: one JSON object a line (default: text)",
     )
     parser.add_argument(
@@ -199,7 +378,11 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
                 metavar="N",
                 help=_LIMIT_HELP[name],
             )
+    secure = os.environ.get("FIVEHUNDRED_SECURE_COOKIES", "").strip().lower()
+    if secure and secure not in TRUE + FALSE:
+        parser.error(f"FIVEHUNDRED_SECURE_COOKIES must be 1 or 0, got {secure!r}")
     args = parser.parse_args(argv)
+    args.secure_cookies = (secure in TRUE) if secure else None
     if not 0 <= args.port <= 65535:
         parser.error(f"--port must be 0..65535, got {args.port}")
     if args.workers is not None and args.workers < 0:
@@ -212,6 +395,25 @@ def parse_serve_args(argv: list[str]) -> tuple[Any, Any]:
     except ValueError as error:
         parser.error(f"--{error}")
     return args, limits
+
+
+def configure_logging(level: str, form: str, server: str) -> logging.Handler:
+    """The server's logging: text or JSON lines (each with the ``server``: its address and
+    process id) on standard error; seat tokens redacted; successful health checks and
+    scrapes left out unless ``debug``; a database outage without tracebacks, rate-limited."""
+    handler = logging.StreamHandler()
+    if form == "json":
+        handler.setFormatter(JsonLines(f"{server} pid {os.getpid()}"))
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactTokens())
+    handler.addFilter(OutageLines())
+    if level != "debug":
+        handler.addFilter(QuietChecks())
+    logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
+    for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
+        logging.getLogger(name).addFilter(RedactTokens())
+    return handler
 
 
 def sqlite_lock(url: str) -> Any:
@@ -249,15 +451,10 @@ def serve_main(argv: list[str]) -> int:
     from fivehundred.web.server import create_app
     from fivehundred.web.store import StoreError
 
-    handler = logging.StreamHandler()
-    if args.log_format == "json":
-        handler.setFormatter(JsonLines())
-    else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactTokens())
-    logging.basicConfig(level=args.log_level.upper(), handlers=[handler], force=True)
-    for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
-        logging.getLogger(name).addFilter(RedactTokens())
+    configure_logging(args.log_level, args.log_format, f"{args.host}:{args.port}")
+    for line in unknown_variables(os.environ):
+        logging.getLogger("fivehundred.web").warning("%s", line)
+    from fivehundred.web.accounts import AccountsConfig
     from fivehundred.web.store import default_db_url
 
     try:
@@ -273,6 +470,7 @@ def serve_main(argv: list[str]) -> int:
             limits=limits,
             cluster=args.cluster,
             review_games=args.review_games,
+            accounts_config=AccountsConfig(secure_cookie=args.secure_cookies),
         )
     except StoreError as error:
         print(f"fivehundred serve: {error}", file=sys.stderr)
@@ -309,7 +507,7 @@ def serve_main(argv: list[str]) -> int:
     # than it saves on a LAN
     proxy = args.forwarded_allow_ips
     config = uvicorn.Config(
-        app,
+        LogContext(app),
         log_level=args.log_level,
         ws_max_size=65536,
         ws_per_message_deflate=False,
@@ -321,9 +519,20 @@ def serve_main(argv: list[str]) -> int:
         forwarded_allow_ips=proxy or None,
     )
     server = uvicorn.Server(config)
+    # uvicorn raises the signal that stopped it again once it has stopped: with the default
+    # handler the process would die of it without running its exit handlers, and the
+    # semaphores of the worker pools' queues would be reported leaked by multiprocessing's
+    # resource tracker (two lines that are not JSON). Ended by this handler instead, the
+    # process exits normally (status 0 for SIGTERM, 130 for Ctrl-C) and frees them.
+    signal.signal(signal.SIGTERM, _stopped)
+    signal.signal(signal.SIGINT, _stopped)
     server.run(sockets=[sock])
     del held
     return 0
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    raise SystemExit(130 if signum == signal.SIGINT else 0)
 
 
 def argparse_hidden() -> str:

@@ -137,6 +137,26 @@ def parse_hosts(text: str | None) -> list[str] | None:
     return [name for name in re.split(r"[,\s]+", text.strip().lower()) if name]
 
 
+#: What proxies and the monitoring ask for: answered to a check without the public Host.
+CHECK_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
+
+
+def local_check(scope: Scope, host: str, headers: dict[str, str]) -> bool:
+    """A health check or a scrape (GET or HEAD of :data:`CHECK_PATHS`) that names no host,
+    ``localhost`` or an IP address, and was not passed on for a visitor (no
+    ``X-Forwarded-For``): what HAProxy's ``option httpchk``, nginx's ``proxy_pass
+    http://127.0.0.1:PORT`` and Prometheus send. Answered whatever ``--allowed-hosts``
+    says (a page of another site, DNS rebinding included, names its own host name and is
+    still refused)."""
+    return (
+        scope["type"] == "http"
+        and scope.get("method") in ("GET", "HEAD")
+        and scope.get("path") in CHECK_PATHS
+        and "x-forwarded-for" not in headers
+        and (not host or host == "localhost" or _is_ip(host))
+    )
+
+
 def origin_matches(origin: str | None, host_header: str) -> bool:
     """A browser's Origin names the site the page came from: it must be this one."""
     if not origin:
@@ -236,8 +256,10 @@ class Guard:
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())
         }
         host_header = headers.get("host", "")
-        if self.limits.allowed_hosts != ["*"] and not host_allowed(
-            host_of(host_header), self.limits.allowed_hosts
+        if (
+            self.limits.allowed_hosts != ["*"]
+            and not host_allowed(host_of(host_header), self.limits.allowed_hosts)
+            and not local_check(scope, host_of(host_header), headers)
         ):
             self.refused("host")
             await self._refuse(

@@ -564,6 +564,8 @@ def create_app(
         """Liveness: the server answers."""
         return {"status": "ok"}
 
+    readiness: dict[str, str] = {}  # the readiness problem last logged
+
     @app.get("/readyz")
     async def readyz() -> JSONResponse:
         """Readiness: the database answers (within 5 s) and the search players are ready."""
@@ -571,9 +573,16 @@ def create_app(
         try:
             await asyncio.wait_for(store.call(store.store.ping), 5.0)
         except Exception as error:
-            problems.append(
-                f"database: {str(error).splitlines()[0][:200] if str(error) else type(error).__name__}"
-            )
+            # the driver's words (host, port, socket path) go to the log, once an outage;
+            # the public is told what, not where
+            detail = str(error).splitlines()[0][:300] if str(error) else type(error).__name__
+            problems.append("database: not answering")
+            if "database" not in readiness:  # once, when it stops answering
+                log.warning("not ready: the database does not answer: %s", detail)
+            readiness["database"] = detail
+        else:
+            if readiness.pop("database", None) is not None:
+                log.warning("ready: the database answers again")
         if not hub().decider.search_ready:
             problems.append("solver: still being prepared in the worker processes")
         if problems:
