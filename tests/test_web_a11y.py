@@ -150,7 +150,7 @@ def test_axe_finds_no_serious_violation(base: str, open_page: Callable[..., Page
     page.goto(f"{base}/pad")
     page.wait_for_load_state("load")
     problems += axe_problems(page, "score pad")
-    # The other pages people open, as they first see them (issue 52: every page).
+    # The other pages people open, as they first see them (every page).
     for path in ["/learn", "/learn/puzzles", "/account", "/leaderboard"]:
         page.goto(base + path)
         page.wait_for_load_state("networkidle")

@@ -1,4 +1,4 @@
-"""Issue 52 on the table page, in chromium at phone sizes: the seats say who is your partner
+"""The first hour on the table page, in chromium at phone sizes: the seats say who is your partner
 and who your opponents (word and colour) and the join buttons say it too; a copy-invite
 button while a seat is open; a chat message shows at the table with an unread count; the
 misère contractor's partner is shown sitting out, and why; the 490 rule's own figure."""

@@ -1,4 +1,4 @@
-"""Issue 52, the table's server side (web/views.py, the vocabulary): who is whose partner,
+"""Friends at one table, the server side (web/views.py, the vocabulary): who is whose partner,
 what the button that takes an open seat says, the 490 rule with the table's own figure,
 the hand's points that the rule held, and the partner who sits out a misère."""
 

@@ -555,7 +555,7 @@ def error_text(
     return f"{text} ({error.rule})" if error.rule and rule else text
 
 
-# ------------------------------------------------------------------------------ seating (c1)
+# ------------------------------------------------------------------------------ seating
 #: A seat as one person sees it: their own, their partner's (the same side), an opponent's.
 #: (CALLED: another player where partners are called each hand, five players.)
 YOU, PARTNER, OPPONENT, CALLED = "you", "partner", "opponent", "called"
@@ -622,7 +622,7 @@ def variant_words(reason: str, titles: dict[str, str]) -> str:
 
 
 # ------------------------------------------------------------------------------ who sits where
-# (issue 52: partners and opponents named at the table and where a seat is chosen; the 490
+# (partners and opponents named at the table and where a seat is chosen; the 490
 # rule with the table's own figure; the misère contractor's partner sitting out)
 
 

@@ -396,7 +396,7 @@ class LiveTable:
             "players": self.rules.players,
             "calls": list(views.allowed_calls(self.rules)),
             "seats": self.seats_json(),
-            # issue 52: each open seat's button, by who sits there already
+            # each open seat's button, by who sits there already
             "offers": views.seat_offers(
                 self.rules,
                 list(
@@ -458,7 +458,7 @@ class LiveTable:
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
             "side_names": sides_named(self.rules, names),
-            # issue 52: the partners who sit this hand out, and the 490 rule's own figure
+            # the partners who sit this hand out, and the 490 rule's own figure
             "sitting_out": views.sitting_out(model, names),
             "rule_490": views.rule_490_words(self.rules),
             "hints": any(s.kind == COMPUTER for s in self.seats),

@@ -1,4 +1,4 @@
-// The invite bar over the table (issue 52): while a seat is open, a button that copies the
+// The invite bar over the table: while a seat is open, a button that copies the
 // table's link, saying whom it invites ("Copy invite for your partner") from the server's
 // relations.
 import { el } from "../net.js";
