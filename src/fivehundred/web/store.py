@@ -386,6 +386,28 @@ class Store:
             assert key is not None
             return int(key[0])
 
+    def take_back(self, forwarded: int) -> bool:
+        """Delete the inbox's entry ``forwarded`` unless its table's server took it
+        already; whether it was still there (then it is never made)."""
+        with self.engine.begin() as db:
+            return bool(db.execute(inbox.delete().where(inbox.c.id == forwarded)).rowcount)
+
+    def inbox_tables(self) -> set[int]:
+        """The tables whose inbox has actions waiting."""
+        with self.engine.connect() as db:
+            return set(db.execute(sa.select(inbox.c.table_id).distinct()).scalars())
+
+    def live_tables(self) -> int:
+        """How many tables are being played (unfinished, not closed), by every server."""
+        with self.engine.connect() as db:
+            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+            query = (
+                sa.select(sa.func.count())
+                .select_from(tables.outerjoin(closures, closures.c.table_id == tables.c.id))
+                .where(live)
+            )
+            return int(db.execute(query).scalar() or 0)
+
     def take_inbox(self, table_id: int) -> list[tuple[int, int, int, str]]:
         """(id, version, seat, action) of the actions passed to the table's owner, in
         order; each is deleted as it is taken (one taker only)."""
@@ -663,10 +685,20 @@ class AsyncStore:
         #: transactions and actions written by group commit (for the load check)
         self.commits = 0
         self.committed = 0
+        #: told of each call the database failed (the metrics' database errors)
+        self.on_error: Callable[[], None] | None = None
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, function, *args)
+        try:
+            return await loop.run_in_executor(self._thread, function, *args)
+        except (sa.exc.SQLAlchemyError, OSError):
+            self._failed()
+            raise
+
+    def _failed(self) -> None:
+        if self.on_error is not None:
+            self.on_error()
 
     async def append_action(self, row: ActionRow) -> None:
         """Append one action; returns once it is committed, raises if it could not be."""
@@ -711,6 +743,8 @@ class AsyncStore:
         )
         self.commits += 1
         self.committed += sum(1 for result in results if result is None)
+        if any(result is not None for result in results):
+            self._failed()
         for (_, future), result in zip(batch, results, strict=True):
             if future.done():  # the caller is gone (the server is stopping)
                 continue
