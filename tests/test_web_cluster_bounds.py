@@ -121,6 +121,7 @@ def test_the_grace_runs_from_the_disconnect_on_a_server_that_does_not_own_the_ta
             mine.seats[0].away_since -= 3600  # ... for an hour (seated an hour ago)
             theirs.detach(conn)
             await until(lambda: not mine.present(0), 10, "the owner knows Ann left")
+            assert mine.model.to_move == 0, "the stand-in played for Ann at once"
             due = mine._automation()
             assert due is not None and due[2] == "stand_in"
             assert due[0] > 55, f"the stand-in plays in {due[0]:.1f} s, not the grace's 60"
@@ -166,6 +167,7 @@ def test_an_action_passed_on_whose_news_was_lost_is_taken_within_heartbeats(
             started = time.monotonic()
             await until(lambda: mine.version > version, 5, "the owner took the action")
             taken = time.monotonic() - started
+            print(f"an action whose news was lost taken in {taken:.2f} s")
             await until(lambda: theirs.version > version, 5, "the client's server shows it")
             assert conn.forwarded is None
             assert metric(other, "fivehundred_actions_passed_on_total") == 1
@@ -358,3 +360,29 @@ def test_answers_of_5xx_and_failed_database_calls_are_counted(tmp_path: Path) ->
         text = client.get("/metrics").text
         assert 'fivehundred_http_5xx_total{route="/api/games"} 1.0' in text
         assert "fivehundred_database_errors_total 1.0" in text
+
+
+def test_the_guides_alert_file_names_only_metrics_the_server_has() -> None:
+    """docs/deploy.md's Prometheus alert file is YAML with the rules' fields, and every
+    metric its expressions name is one the server exports."""
+    import re
+
+    import yaml
+
+    from fivehundred.web.metrics import Metrics
+
+    guide = (Path(__file__).parent.parent / "docs" / "deploy.md").read_text()
+    section = guide.split("## Several servers: bounds, metrics and alerts", 1)[1]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    rules = yaml.safe_load(block)["groups"][0]["rules"]
+    assert len(rules) >= 5
+    exported = set()
+    for family in Metrics().registry.collect():  # with the suffixes Prometheus shows
+        suffixes = {"counter": ["_total"], "histogram": ["_bucket", "_count", "_sum"]}
+        exported |= {family.name + x for x in suffixes.get(family.type, [""])}
+    for rule in rules:
+        assert {"alert", "expr", "labels", "annotations"} <= set(rule), rule
+        for name in re.findall(r"fivehundred_[a-z0-9_]+", rule["expr"]):
+            assert name in exported, name
+    for name in re.findall(r"`(fivehundred_[a-z0-9_]+)", section):
+        assert name in exported, name

@@ -148,8 +148,8 @@ def test_a_club_upgrades_by_hand_with_one_command(tmp_path: Path) -> None:
         [*command, "current", "--db", url], capture_output=True, text=True, env=env
     )
     assert before.returncode == 0 and before.stdout.startswith("none"), before
-    done = subprocess.run(
-        [*command, "upgrade", "--db", url], capture_output=True, text=True, env=env
+    done = subprocess.run(  # the database of the servers' environment file
+        [*command, "upgrade"], capture_output=True, text=True, env={**env, "FIVEHUNDRED_DB": url}
     )
     assert done.returncode == 0, done.stderr
     assert f"schema at revision {migrations.head()}" in done.stdout

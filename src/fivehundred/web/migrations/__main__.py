@@ -5,6 +5,7 @@ write a new revision from the changes of :mod:`fivehundred.web.schema` (develope
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import sqlalchemy as sa
@@ -17,7 +18,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("command", choices=["upgrade", "current", "revision"])
     parser.add_argument(
-        "--db", default=None, help="the database URL (default: the server's SQLite file)"
+        "--db",
+        default=os.environ.get("FIVEHUNDRED_DB") or None,
+        help="the database URL (default: $FIVEHUNDRED_DB, as fivehundred serve reads it, "
+        "else the server's SQLite file)",
     )
     parser.add_argument("-m", "--message", default="schema change", help="(revision) its title")
     args = parser.parse_args(argv)
