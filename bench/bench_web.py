@@ -472,6 +472,7 @@ def _empty(db: str) -> None:
         accounts.metadata.drop_all(connection)
         store.metadata.drop_all(connection)
         connection.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
+        connection.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))  # the migrations'
     engine.dispose()
 
 

@@ -333,7 +333,9 @@ def test_the_metrics_count_owned_tables_apart_and_drop_when_the_database_is_lost
             )
             assert metric(owner, "fivehundred_locks_lost_total") == 1
             assert metric(owner, "fivehundred_database_errors_total") >= 1
-            assert metric(other, "fivehundred_tables_adopted_total") == 1
+            await until(
+                lambda: metric(other, "fivehundred_tables_adopted_total") == 1, 10, "counted"
+            )
             assert metric(other, "fivehundred_tables_followed") == 0
 
     asyncio.run(scenario())
@@ -386,3 +388,26 @@ def test_the_guides_alert_file_names_only_metrics_the_server_has() -> None:
             assert name in exported, name
     for name in re.findall(r"`(fivehundred_[a-z0-9_]+)", section):
         assert name in exported, name
+
+
+def test_what_waits_in_the_inbox_long_after_its_sender_gave_up_is_deleted(
+    tmp_path: Path,
+) -> None:
+    import sqlalchemy as sa
+
+    from fivehundred.web.live import FORWARD_WAIT
+    from fivehundred.web.store import SeatRow, Store, inbox
+
+    store = Store(database_url("sqlite", tmp_path))
+    try:
+        table_id = store.create_table("ABCDEF", "t", {}, {}, 1, [SeatRow(0, "open")])
+        assert table_id is not None
+        old = store.forward(table_id, "ABCDEF", 0, 0, "pass")
+        new = store.forward(table_id, "ABCDEF", 0, 0, "pass")
+        with store.engine.begin() as db:
+            db.execute(inbox.update().where(inbox.c.id == old).values(at=time.time() - 3600))
+        assert store.forget_inbox(time.time() - 6 * FORWARD_WAIT) == 1
+        with store.engine.connect() as db:
+            assert db.execute(sa.select(inbox.c.id)).scalars().all() == [new]
+    finally:
+        store.close()

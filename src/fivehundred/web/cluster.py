@@ -262,8 +262,9 @@ class Cluster:
                     log.error("cluster: cannot reconnect: %s", again)
                     continue
             try:
+                fair = await self.share()  # first: a dead server's share is taken at once
                 await self.scan()
-                self.hub.rebalance(await self.share())
+                self.hub.rebalance(fair)
                 waiting = await self.hub.store.call(self.hub.store.store.inbox_tables)
                 if waiting:
                     self.hub.drain_waiting(waiting)

@@ -65,9 +65,6 @@ SEND_QUEUE = 256
 #: Finished tables kept in memory after the last connection leaves (the rest are read
 #: from the database again when asked for).
 FINISHED_KEPT = 64
-#: A follower a few actions behind shows each (one view per action); further behind, one
-#: view of the table as it is (several servers: :meth:`LiveTable.pull`).
-FOLLOW_STEPS = 3
 #: Seconds a client's action passed to the table's server may wait in the inbox: past
 #: that, unless taken, it is taken back and the client is told to try again.
 FORWARD_WAIT = 10.0
@@ -980,9 +977,10 @@ class LiveTable:
 
     async def pull(self) -> None:
         """Apply the actions another server wrote since :attr:`version` (a follower): one
-        view per action, as the owner's clients get them, while it is a few behind
-        (:data:`FOLLOW_STEPS`); further behind (a table held here stale, its clients coming
-        back together), one view of the table as it is now."""
+        view per action, as the owner's clients get them. A client that comes meanwhile
+        waits for the pull to end (:meth:`Hub.get`): clients coming back together to a
+        server that held the table stale get one view of the table as it is, not a replay
+        of its log."""
         self.pulling += 1
         try:
             await self._pull()
@@ -999,8 +997,7 @@ class LiveTable:
             )
             if not rows:
                 return
-            each = len(rows) <= FOLLOW_STEPS
-            try:
+            try:  # one view per action, as the owner's clients get them
                 for version, seat, text, by in rows:
                     if version != self.version + 1:
                         raise ValueError(f"version {version} after {self.version}")
@@ -1013,9 +1010,6 @@ class LiveTable:
                     mover = self.connections.get(seat)
                     if mover is not None and mover.waits_on(version - 1):
                         self.answered(mover)  # its action was made
-                    if each:
-                        self.broadcast()
-                if not each:
                     self.broadcast()
             except (ValueError, FiveHundredError) as error:
                 log.info("table %s: read again (%s)", self.code, error)
@@ -1389,6 +1383,10 @@ class Hub:
                 await self.expire()
                 if self.cluster is not None:
                     await self.store.call(self.store.store.forget_buckets)
+                    # taken back by its sender after FORWARD_WAIT, or its table ended
+                    await self.store.call(
+                        self.store.store.forget_inbox, time.time() - 6 * FORWARD_WAIT
+                    )
             except Exception:
                 log.exception("the expiry of tables failed; trying again later")
 

@@ -86,6 +86,9 @@ def create_schema(schema: sa.MetaData, engine: Engine) -> None:
 def migrate(engine: Engine) -> tuple[str | None, str]:
     """Create or upgrade every table (:mod:`fivehundred.web.migrations`) in one transaction
     under :data:`SCHEMA_LOCK`: (the revision before, the revision now)."""
+    # Alembic tells each of its steps at INFO, from its import on: the server says what
+    # changed in one line of its own (Store._prepare)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from fivehundred.web import migrations
 
     with schema_transaction(engine) as db:
@@ -391,6 +394,12 @@ class Store:
         already; whether it was still there (then it is never made)."""
         with self.engine.begin() as db:
             return bool(db.execute(inbox.delete().where(inbox.c.id == forwarded)).rowcount)
+
+    def forget_inbox(self, older_than: float) -> int:
+        """Delete what waits in the inbox since before ``older_than`` (time.time()): its
+        sender took it back long ago, or its table ended; how many."""
+        with self.engine.begin() as db:
+            return int(db.execute(inbox.delete().where(inbox.c.at < older_than)).rowcount or 0)
 
     def inbox_tables(self) -> set[int]:
         """The tables whose inbox has actions waiting."""
