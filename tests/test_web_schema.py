@@ -164,3 +164,30 @@ def test_a_club_upgrades_by_hand_with_one_command(tmp_path: Path) -> None:
         env=env,
     )
     assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1, refused
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_migrations_make_the_schema_that_web_schema_defines(kind: str, tmp_path: Path) -> None:
+    """An empty database is made from web/schema.py at once (and marked at the head); an
+    older one is upgraded by the migrations: both ways give the same schema."""
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from fivehundred.web import migrations
+    from fivehundred.web.schema import metadata
+
+    url = database_url(kind, tmp_path)
+    if kind == "postgresql":
+        empty(url)
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as db:
+            command.upgrade(migrations._config(db), "head")  # revision by revision
+        with engine.connect() as db:
+            assert migrations.current(db) == migrations.head()
+            assert compare_metadata(MigrationContext.configure(db), metadata) == []
+    finally:
+        engine.dispose()
+        if kind == "postgresql":
+            empty(url)

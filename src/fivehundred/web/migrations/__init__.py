@@ -17,8 +17,10 @@ later release, once no older server runs.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -39,9 +41,15 @@ def _config(connection: Connection | None = None) -> Config:
     return config
 
 
+@functools.cache
+def scripts() -> ScriptDirectory:
+    """The revisions this server knows (read once a process)."""
+    return ScriptDirectory.from_config(_config())
+
+
 def head() -> str:
     """The newest revision this server knows."""
-    revision = ScriptDirectory.from_config(_config()).get_current_head()
+    revision = scripts().get_current_head()
     assert revision is not None
     return revision
 
@@ -53,14 +61,25 @@ def current(connection: Connection) -> str | None:
 
 def upgrade(connection: Connection) -> tuple[str | None, str]:
     """Bring the database to :func:`head` in the caller's transaction; (from, to).
-    :class:`NewerDatabase` if its revision is not one this server knows."""
-    config = _config(connection)
-    before = current(connection)
-    known = {s.revision for s in ScriptDirectory.from_config(config).walk_revisions()}
-    if before is not None and before not in known:
+    :class:`NewerDatabase` if its revision is not one this server knows. An empty database
+    is made from :mod:`fivehundred.web.schema` at once and marked at the head (Alembic's
+    "building an up to date database from scratch"; tests/test_web_schema.py checks that
+    the migrations make the same schema); one made before the migrations, or at an older
+    revision, is upgraded revision by revision."""
+    context = MigrationContext.configure(connection)
+    before = context.get_current_revision()
+    target = head()
+    if before == target:
+        return before, target
+    if before is not None and before not in {s.revision for s in scripts().walk_revisions()}:
         raise NewerDatabase(
-            f"the database's schema is at revision {before}, newer than this server's {head()}"
+            f"the database's schema is at revision {before}, newer than this server's {target}"
         )
-    if before != head():
-        command.upgrade(config, "head")
-    return before, head()
+    if before is None and not sa.inspect(connection).get_table_names():
+        from fivehundred.web.schema import metadata
+
+        metadata.create_all(connection)
+        context.stamp(scripts(), target)
+    else:
+        command.upgrade(_config(connection), "head")
+    return before, target
