@@ -89,13 +89,15 @@ def migrate(engine: Engine) -> tuple[str | None, str]:
     # Alembic tells each of its steps at INFO, from its import on: the server says what
     # changed in one line of its own (Store._prepare)
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    from alembic.util import CommandError
+
     from fivehundred.web import migrations
 
     with schema_transaction(engine) as db:
         try:
             return migrations.upgrade(db)
-        except migrations.NewerDatabase as error:
-            raise StoreError(str(error)) from None
+        except (migrations.NewerDatabase, CommandError) as error:
+            raise StoreError(str(error).splitlines()[0]) from None
 
 
 class StoreError(Exception):
