@@ -658,3 +658,74 @@ def test_a_server_counts_the_tables_it_plays_not_those_it_shows(tmp_path: Path) 
         assert two.post("/api/tables", json=body).status_code == 201
         full = one.post("/api/tables", json=body)
         assert full.status_code == 503 and "as many tables" in full.json()["detail"]
+
+
+def tables_by_server(url: str) -> dict[int, int]:
+    """How many table locks each server process holds (by process id)."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as db:
+            rows = db.execute(
+                sa.text(
+                    "SELECT a.application_name, count(*) FROM pg_locks l JOIN pg_stat_activity a "
+                    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.classid = 500 "
+                    "AND l.objsubid = 2 AND l.granted AND l.database = "
+                    "(SELECT oid FROM pg_database WHERE datname = current_database()) "
+                    "GROUP BY a.application_name"
+                )
+            ).all()
+    finally:
+        engine.dispose()
+    return {int(name.split()[2]): int(n) for name, n in rows}
+
+
+def test_tables_are_shared_fairly_again_after_a_failover(tmp_path: Path) -> None:
+    """Four tables on two servers, two each; one is killed (SIGKILL): the other plays all
+    four; a new server starts (the rolling restart's next step): two each again, each
+    table moved between two hands (web/cluster.py: within a hand plus two heartbeats)."""
+    url = database_url("postgresql", tmp_path)
+    ports = [free_port(), free_port()]
+    first = start_server_process(url, ports[0], tmp_path / "0")
+    servers = [first]
+    try:
+        base = f"http://127.0.0.1:{ports[0]}"
+        body: dict[str, Any] = {
+            "seats": ["heuristic"] * 4,
+            "rules": {"variants": {"target": 2000}},
+            "options": {"delay": 0.1},
+        }
+        for seed in range(4):  # (five at most per address)
+            answer = httpx.post(f"{base}/api/tables", json={**body, "seed": seed})
+            assert answer.status_code == 201, answer.text
+        assert tables_by_server(url) == {first.pid: 4}
+        second = start_server_process(url, ports[1], tmp_path / "1")
+        servers.append(second)
+        started = time.monotonic()
+        wait_for(lambda: tables_by_server(url) == {first.pid: 2, second.pid: 2}, 40, "two each")
+        print(f"fair share after a server came: {time.monotonic() - started:.1f} s")
+        first.send_signal(signal.SIGKILL)
+        first.wait(30)
+        servers.remove(first)
+        wait_for(lambda: tables_by_server(url) == {second.pid: 4}, 10, "the survivor has all")
+        third = start_server_process(url, free_port(), tmp_path / "2")
+        servers.append(third)
+        started = time.monotonic()
+        wait_for(
+            lambda: tables_by_server(url) == {second.pid: 2, third.pid: 2}, 40, "two each again"
+        )
+        print(f"fair share after a failover: {time.monotonic() - started:.1f} s")
+        # no table's log has a gap or a second writer: each hand was played by one server
+        engine = sa.create_engine(url)
+        with engine.connect() as db:
+            gaps = db.execute(
+                sa.text(
+                    "SELECT table_id FROM actions GROUP BY table_id HAVING max(version) <> count(*)"
+                )
+            ).all()
+        engine.dispose()
+        assert gaps == []
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(30)

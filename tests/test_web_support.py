@@ -49,6 +49,7 @@ def database_url(kind: str, tmp_path: Path) -> str:
         reviews.metadata.drop_all(db)  # the game reviews' (web/reviews.py)
         store.metadata.drop_all(db)
         db.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
+        db.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))  # the migrations' mark
     engine.dispose()
     return url
 

@@ -16,8 +16,8 @@ ratings of rated tables (docs/web-protocol.md#accounts-and-ratings).
   whose actions were made by the stand-in more than :data:`~fivehundred.web.players.STAND_IN_SHARE` of the time
   counts as a loss for its absent owner only; nobody else's rating moves for that game.
 
-The tables live in their own metadata, created in the server's database beside its
-schema; every query runs in the store's worker thread (:class:`AsyncStore.call`)."""
+The tables are defined with every other in :mod:`fivehundred.web.schema` (created and
+upgraded by the migrations); every query runs in the store's worker thread (:class:`AsyncStore.call`)."""
 
 from __future__ import annotations
 
@@ -44,6 +44,15 @@ from sqlalchemy.engine import Connection
 from fivehundred.web import store as store_module
 from fivehundred.web.guard import Buckets, shown
 from fivehundred.web.players import STAND_IN_BY, stood_in
+from fivehundred.web.schema import (  # every table is defined there
+    account_seats,
+    accounts,
+    metadata,
+    rated_games,
+    rating_history,
+    ratings,
+    sessions,
+)
 from fivehundred.words import side_label
 
 log = logging.getLogger("fivehundred.web.accounts")
@@ -60,71 +69,6 @@ GUEST_HOLD_SECONDS = 30 * 86400
 #: Seat tokens one sign-up may bring (a browser's guest seats).
 MAX_SIGNUP_TOKENS = 200
 PASSWORD_LENGTH = (8, 200)
-
-metadata = sa.MetaData()
-
-accounts = sa.Table(
-    "accounts",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("name", sa.String(60), nullable=False),
-    sa.Column("name_key", sa.String(60), nullable=False, unique=True),  # casefolded
-    sa.Column("password_hash", sa.String(200), nullable=False),
-    sa.Column("bot", sa.Boolean, nullable=False, default=False),
-    sa.Column("created", sa.Float, nullable=False),
-)
-
-sessions = sa.Table(
-    "account_sessions",
-    metadata,
-    sa.Column("id_hash", sa.String(64), primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Index("ix_account_sessions_account", "account_id"),
-)
-
-#: which account holds which seat (by the table's code)
-account_seats = sa.Table(
-    "account_seats",
-    metadata,
-    sa.Column("code", sa.String(12), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
-    sa.Index("ix_account_seats_account", "account_id"),
-)
-
-ratings = sa.Table(
-    "ratings",
-    metadata,
-    # a person's rating: key "a:ID"; a partnership's: "p:ID1,ID2" (ids in order)
-    sa.Column("key", sa.String(40), primary_key=True),
-    sa.Column("preset", sa.String(40), primary_key=True),
-    sa.Column("mu", sa.Float, nullable=False),
-    sa.Column("sigma", sa.Float, nullable=False),
-    sa.Column("games", sa.Integer, nullable=False),
-)
-
-rating_history = sa.Table(
-    "rating_history",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("key", sa.String(40), nullable=False),
-    sa.Column("preset", sa.String(40), nullable=False),
-    sa.Column("code", sa.String(12), nullable=False),
-    sa.Column("mu", sa.Float, nullable=False),
-    sa.Column("sigma", sa.Float, nullable=False),
-    sa.Column("outcome", sa.String(10), nullable=False),  # win / loss / absent
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Index("ix_rating_history_key", "key", "preset"),
-)
-
-#: tables whose ratings were applied (each game counts once)
-rated_games = sa.Table(
-    "rated_games",
-    metadata,
-    sa.Column("code", sa.String(12), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
-)
 
 MODEL = PlackettLuce()
 

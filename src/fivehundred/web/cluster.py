@@ -26,6 +26,21 @@ clients' views:
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
   to SERVER at that table (the owner's stand-ins and expiry count them)
 - ``chat:CODE:SERVER:JSON`` a chat message (public)
+
+Bounds (each heartbeat, :data:`HEARTBEAT` s):
+
+- **Fair share.** Each server owns at most ``ceil(tables / servers)`` of the tables being
+  played (servers: those connected to the database now). One with more marks the extra
+  tables, and each is handed over at its next hand's start (never in a hand): its lock is
+  let go and a server with fewer takes it at its next look; a server at its share takes an
+  orphaned table only if it is still orphaned at its next look (a server with fewer takes it
+  first). So after a rolling restart, a database restart or a failover the tables are
+  spread fairly within a hand's length plus two heartbeats.
+- **The inbox.** The owner takes every table's waiting inbox at each heartbeat (news of an
+  action passed on can be lost while the database comes back), so an action passed on is
+  taken within a heartbeat of the owner being connected again; one that nobody took within
+  :data:`~fivehundred.web.live.FORWARD_WAIT` s is taken back by the server that passed it
+  on, whose client is told to try again and is sent the table as it is.
 """
 
 from __future__ import annotations
@@ -33,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import secrets
 import time
@@ -77,6 +93,9 @@ WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
     AND {HERE})
 ORDER BY t.id LIMIT 200
 """
+#: Heartbeats for which a server does not take back a table it handed over (another takes it).
+GIVEN_UP_BEATS = 5
+
 #: The servers connected to this database (their names end their application_name).
 SERVERS = """
 SELECT application_name FROM pg_stat_activity
@@ -107,6 +126,12 @@ class Cluster:
         self._stopping = False
         #: tables this server took over from another (a dead) one
         self.adopted = 0
+        #: the most tables this server should own (None: not known yet, take every one)
+        self.fair: int | None = None
+        #: tables found orphaned at the last look
+        self._orphaned: set[int] = set()
+        #: tables this server handed over -> monotonic time until which it leaves them
+        self._given: dict[int, float] = {}
 
     async def _connect(self) -> Any:
         import psycopg
@@ -126,6 +151,7 @@ class Cluster:
         self._locks = await self._connect()
         self._listener = await self._connect()
         await self._listener.execute(f"LISTEN {CHANNEL}")
+        await self.share()
         await self.scan()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen()), loop.create_task(self._beat())]
@@ -161,11 +187,34 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self._locks.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, table_id))
 
+    def given_up(self, table_id: int) -> None:
+        """This server handed the table over: another server takes it (this one does not
+        for :data:`GIVEN_UP_BEATS` heartbeats, then does if nobody did)."""
+        self._given[table_id] = time.monotonic() + GIVEN_UP_BEATS * self.heartbeat
+
+    async def share(self) -> int:
+        """The fair share: ``ceil(tables being played / servers connected)``."""
+        cursor = await self._locks.execute(SERVERS)
+        alive = {row[0].rsplit(" ", 1)[-1] for row in await cursor.fetchall()} | {self.id}
+        self.hub.servers_alive(alive)
+        tables = await self.hub.store.call(self.hub.store.store.live_tables)
+        self.fair = max(1, math.ceil(tables / len(alive)))
+        return self.fair
+
     async def scan(self) -> int:
-        """Take the lock of each orphaned table and own it; how many were taken."""
+        """Take the lock of each orphaned table and own it; how many were taken. A server
+        at its fair share takes a table only if it was orphaned at its last look too."""
         cursor = await self._locks.execute(ORPHANS, (LOCK_CLASS,))
         taken = 0
-        for table_id, code in await cursor.fetchall():
+        now = time.monotonic()
+        self._given = {i: until for i, until in self._given.items() if until > now}
+        orphaned = await cursor.fetchall()
+        before, self._orphaned = self._orphaned, {row[0] for row in orphaned}
+        for table_id, code in orphaned:
+            if table_id in self._given:
+                continue
+            if self.fair is not None and self.hub.playing() >= self.fair and table_id not in before:
+                continue  # a server with fewer takes it first
             known = self.hub.tables.get(code)
             if known is not None and known.owned:
                 # played here already: a second take of a lock this session holds would
@@ -190,6 +239,7 @@ class Cluster:
                 (time.monotonic() - started) * 1000,
             )
         self.adopted += taken
+        self.hub.count("adopted", taken)
         return taken
 
     async def _beat(self) -> None:
@@ -202,6 +252,7 @@ class Cluster:
                     "cluster: the lock connection is lost (%s): this server's tables are given up",
                     error,
                 )
+                self.hub.count("database_errors")
                 self.hub.lost_all()
                 with contextlib.suppress(Exception):
                     await self._locks.close()
@@ -211,12 +262,16 @@ class Cluster:
                     log.error("cluster: cannot reconnect: %s", again)
                     continue
             try:
+                fair = await self.share()  # first: a dead server's share is taken at once
                 await self.scan()
-                cursor = await self._locks.execute(SERVERS)
-                alive = {row[0].rsplit(" ", 1)[-1] for row in await cursor.fetchall()}
-                self.hub.servers_alive(alive)
-            except Exception:
-                log.exception("cluster: the look for orphaned tables failed")
+                self.hub.rebalance(fair)
+                waiting = await self.hub.store.call(self.hub.store.store.inbox_tables)
+                if waiting:
+                    self.hub.drain_waiting(waiting)
+                await self.hub.forwards_overdue()
+            except Exception as error:
+                self.hub.count("database_errors")
+                log.error("cluster: the look for orphaned tables failed: %s", error)
 
     # ------------------------------------------------------------------ news
     async def notify(self, payload: str) -> None:
@@ -238,6 +293,7 @@ class Cluster:
             except Exception as error:
                 if self._stopping:
                     return
+                self.hub.count("database_errors")
                 log.error("cluster: the listening connection is lost (%s); reconnecting", error)
             while not self._stopping:
                 await asyncio.sleep(self.heartbeat)

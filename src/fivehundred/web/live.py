@@ -65,6 +65,9 @@ SEND_QUEUE = 256
 #: Finished tables kept in memory after the last connection leaves (the rest are read
 #: from the database again when asked for).
 FINISHED_KEPT = 64
+#: Seconds a client's action passed to the table's server may wait in the inbox: past
+#: that, unless taken, it is taken back and the client is told to try again.
+FORWARD_WAIT = 10.0
 CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
@@ -338,7 +341,14 @@ class LiveTable:
         self.stale = False
         #: inbox id -> the connection here whose message was passed on and not answered
         self.forwarded: dict[int, Connection] = {}
+        #: inbox id -> monotonic time it was passed on (unanswered past FORWARD_WAIT: refused)
+        self.forwarded_at: dict[int, float] = {}
         self._puller: asyncio.Task[None] | None = None
+        #: pulls running (a client that comes meanwhile waits for the table to be current)
+        self.pulling = 0
+        #: this server gives the table to a server with fewer, at the next hand's start
+        #: (:meth:`Hub.rebalance`)
+        self.handing_over = False
         #: the rematch once started: its code and each person's new token by seat (kept
         #: in memory while the finished table is: a player who asks again gets theirs)
         self.rematch: tuple[str, dict[int, str]] | None = None
@@ -360,6 +370,14 @@ class LiveTable:
     def present(self, seat: int) -> bool:
         """The seat's person is connected, here or to another server."""
         return seat in self.connections or any(seat in s for s, _ in self.remote.values())
+
+    def left(self, seats: frozenset[int]) -> None:
+        """``seats``' people are no longer connected to another server: unless connected
+        elsewhere, each one's grace starts now (as for a disconnect here)."""
+        now = time.monotonic()
+        for seat in seats:
+            if seat < len(self.seats) and not self.present(seat):
+                self.seats[seat].away_since = now
 
     def anyone_here(self) -> bool:
         return bool(
@@ -693,11 +711,14 @@ class LiveTable:
         self.answered(conn)
         conn.forwarded = (forwarded, version)
         self.forwarded[forwarded] = conn
+        self.forwarded_at[forwarded] = time.monotonic()
+        self.hub.count("passed_on")
 
     def answered(self, conn: Connection) -> None:
         """``conn`` waits for no answer of the table's server any more."""
         if conn.forwarded is not None:
             self.forwarded.pop(conn.forwarded[0], None)
+            self.forwarded_at.pop(conn.forwarded[0], None)
             conn.forwarded = None
 
     def refused_there(self, forwarded: int, reason: str) -> None:
@@ -824,6 +845,7 @@ class LiveTable:
                 ActionRow(self.id, self.version + 1, seat, text, by, hand_row, finished, code)
             )
         except Exception:
+            self.hub.count("failed_saves")
             log.exception("table %s: could not save %s; the action is not made", self.code, text)
             if self.hub.cluster is not None:  # another server may have written that version
                 self.hub.spawn(self.refresh())
@@ -877,6 +899,9 @@ class LiveTable:
         """Make the computer moves until the game is over (the table's driver task)."""
         loop = asyncio.get_running_loop()
         while self.live:
+            if self.handing_over and self.between_hands():
+                await self.hand_over()
+                return
             try:
                 due = self._automation()
                 if due is None or due[0] > 0:
@@ -970,7 +995,18 @@ class LiveTable:
             self.request_pull()
 
     async def pull(self) -> None:
-        """Apply the actions another server wrote since :attr:`version` (a follower)."""
+        """Apply the actions another server wrote since :attr:`version` (a follower): one
+        view per action, as the owner's clients get them. A client that comes meanwhile
+        waits for the pull to end (:meth:`Hub.get`): clients coming back together to a
+        server that held the table stale get one view of the table as it is, not a replay
+        of its log."""
+        self.pulling += 1
+        try:
+            await self._pull()
+        finally:
+            self.pulling -= 1
+
+    async def _pull(self) -> None:
         async with self.lock:
             self.stale = False
             if self.owned:
@@ -1000,6 +1036,27 @@ class LiveTable:
                 if row is not None:
                     self.rebuild(row)
                 self.broadcast()
+
+    def between_hands(self) -> bool:
+        """No action of the hand in play is made yet (a table moves to another server
+        only then: no hand is interrupted)."""
+        return not self.model.game.hand.history
+
+    async def hand_over(self) -> None:
+        """Give the table up (called by its driver, between hands): another server, one
+        with fewer tables, takes it at its next look (:mod:`fivehundred.web.cluster`);
+        this server follows it for its clients from now on."""
+        cluster = self.hub.cluster
+        async with self.lock:
+            self.handing_over = False
+            if not self.owned or cluster is None:
+                return
+            self.owned = False
+            self.task = None
+            cluster.given_up(self.id)
+            await cluster.unlock(self.id)
+        log.info("table %s: handed over between hands (a fair share of tables)", self.code)
+        self.hub.count("handed_over")
 
     def request_pull(self) -> None:
         """A newer action is in the log: read it now if somebody here watches, else when
@@ -1111,6 +1168,13 @@ class Hub:
         #: the servers sharing this PostgreSQL database (None: this server alone)
         self.cluster: Any = None
         self._background: set[asyncio.Task[Any]] = set()
+        #: told the name of each event the metrics count (failed_saves, passed_on,
+        #: adopted, locks_lost, handed_over, inbox_refused, database_errors)
+        self.on_count: Any = None
+
+    def count(self, event: str, n: int = 1) -> None:
+        if self.on_count is not None and n:
+            self.on_count(event, n)
 
     def spawn(self, work: Any) -> asyncio.Task[Any]:
         """Run ``work`` in the background (kept until it ends)."""
@@ -1156,10 +1220,12 @@ class Hub:
             seats, _, spectators = rest.partition(":")
             if server == me:
                 return
+            before = table.remote.get(server, (frozenset(), 0))[0]
             table.remote[server] = (
                 frozenset(int(x) for x in seats.split(",") if x),
                 int(spectators or 0),
             )
+            table.left(before - table.remote[server][0])
             table.last_seen = time.monotonic()
             table.broadcast()  # who is connected changed
             table.wake.set()
@@ -1183,6 +1249,7 @@ class Hub:
             async with table.lock:
                 table.rebuild(row)
         table.owned = True
+        table.handing_over = False
         table.stale = False
         table.remote.clear()
         now = time.monotonic()
@@ -1198,7 +1265,9 @@ class Hub:
         """The locks are gone (the connection holding them broke): play nothing more."""
         for table in self.tables.values():
             if table.owned:
+                self.count("locks_lost")
                 table.owned = False
+                table.handing_over = False
                 if table.task is not None:
                     table.task.cancel()
                     table.task = None
@@ -1208,16 +1277,68 @@ class Hub:
         for table in self.tables.values():
             gone = [server for server in table.remote if server not in alive]
             for server in gone:
-                del table.remote[server]
+                table.left(table.remote.pop(server)[0])
             if gone:
                 table.broadcast()
                 table.wake.set()
 
     def missed_news(self) -> None:
-        """Notifications may have been missed: read every followed table again."""
+        """Notifications may have been missed: read every followed table again, and take
+        what waits in the inbox of every owned one."""
         for table in self.tables.values():
             if not table.owned:
                 table.request_pull()
+            elif table.live:
+                self.spawn(table.drain_inbox())
+
+    def drain_waiting(self, table_ids: set[int]) -> int:
+        """Take the inbox of each owned table among ``table_ids`` (actions passed on whose
+        news was missed, say while the database came back); how many."""
+        owned = [t for t in self.tables.values() if t.owned and t.live and t.id in table_ids]
+        for table in owned:
+            self.spawn(table.drain_inbox())
+        return len(owned)
+
+    async def forwards_overdue(self) -> int:
+        """Take back the actions this server passed on that no table's server took within
+        :data:`FORWARD_WAIT` seconds; each client is told to try again and is sent the
+        table as it is. How many were taken back."""
+        now = time.monotonic()
+        taken = 0
+        for table in list(self.tables.values()):
+            late = [i for i, at in table.forwarded_at.items() if now - at >= FORWARD_WAIT]
+            for forwarded in late:
+                if not await self.store.call(self.store.store.take_back, forwarded):
+                    table.forwarded_at.pop(forwarded, None)  # taken: its news will come
+                    continue
+                conn = table.forwarded.get(forwarded)
+                table.refused_there(
+                    forwarded, "the table's server did not take that in time; try again"
+                )
+                if conn is not None:
+                    if not table.owned:
+                        await table.pull()
+                    conn.send(table.view(conn.seat))
+                taken += 1
+        self.count("inbox_refused", taken)
+        return taken
+
+    def rebalance(self, fair: int) -> int:
+        """Own at most ``fair`` tables: mark the others to be handed over at their next
+        hand's start (those with the fewest people connected here first); how many."""
+        owned = [t for t in self.tables.values() if t.owned and t.live]
+        leaving = [t for t in owned if t.handing_over]
+        extra = len(owned) - len(leaving) - fair
+        if extra <= 0:
+            return 0
+        staying = sorted(
+            (t for t in owned if not t.handing_over),
+            key=lambda t: (len(t.connections) + len(t.spectators), t.id),
+        )
+        for table in staying[:extra]:
+            table.handing_over = True
+            table.wake.set()
+        return extra
 
     def refused(self, reason: str) -> None:
         if self.on_refusal is not None:
@@ -1250,6 +1371,10 @@ class Hub:
         also holds others' tables that its clients look at)."""
         return sum(1 for t in self.tables.values() if t.live and t.owned)
 
+    def following(self) -> int:
+        """Unfinished tables of other servers held here for this server's clients."""
+        return sum(1 for t in self.tables.values() if t.live and not t.owned)
+
     async def tables_of(self, owner: str) -> int:
         """Unfinished tables ``owner`` (an address) created: through any server, where
         several share the database (each knows only those it holds)."""
@@ -1277,6 +1402,10 @@ class Hub:
                 await self.expire()
                 if self.cluster is not None:
                     await self.store.call(self.store.store.forget_buckets)
+                    # taken back by its sender after FORWARD_WAIT, or its table ended
+                    await self.store.call(
+                        self.store.store.forget_inbox, time.time() - 6 * FORWARD_WAIT
+                    )
             except Exception:
                 log.exception("the expiry of tables failed; trying again later")
 
@@ -1407,8 +1536,8 @@ class Hub:
         code = code.upper()
         table = self.tables.get(code) or self.finished.get(code)
         if table is not None:
-            if table.stale and not table.owned:
-                await table.pull()
+            if (table.stale or table.pulling) and not table.owned:
+                await table.pull()  # after one running: the table as it is now
             return table
         if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
             return None

@@ -16,7 +16,16 @@ class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         r = self.registry
-        self.tables = Gauge("fivehundred_tables_live", "Unfinished tables being played", registry=r)
+        self.tables = Gauge(
+            "fivehundred_tables_live",
+            "Unfinished tables this server plays (owns); 0 while it has lost its database",
+            registry=r,
+        )
+        self.followed = Gauge(
+            "fivehundred_tables_followed",
+            "Unfinished tables of other servers shown here to this server's clients",
+            registry=r,
+        )
         self.connections = Gauge(
             "fivehundred_connections", "WebSocket connections open", registry=r
         )
@@ -65,10 +74,67 @@ class Metrics:
             registry=r,
         )
 
-    def track(self, tables: Callable[[], float], connections: Callable[[], float]) -> None:
+        self.server_errors = Counter(
+            "fivehundred_http_5xx",
+            "HTTP answers with a 5xx status (an error of the server or of its database)",
+            ["route"],
+            registry=r,
+        )
+        #: the hub's events (Hub.count) by name, each its own counter
+        self.events = {
+            name: Counter(metric, text, registry=r)
+            for name, metric, text in (
+                ("failed_saves", "fivehundred_failed_saves", "Actions the database could not save"),
+                (
+                    "database_errors",
+                    "fivehundred_database_errors",
+                    "Database calls that failed (queries, saves, the cluster's connections)",
+                ),
+                (
+                    "locks_lost",
+                    "fivehundred_locks_lost",
+                    "Tables this server stopped playing because its lock connection broke",
+                ),
+                (
+                    "adopted",
+                    "fivehundred_tables_adopted",
+                    "Tables this server took over (an orphaned or handed-over table)",
+                ),
+                (
+                    "handed_over",
+                    "fivehundred_tables_handed_over",
+                    "Tables this server gave to another between hands (a fair share)",
+                ),
+                (
+                    "passed_on",
+                    "fivehundred_actions_passed_on",
+                    "Clients' actions passed to the table's server through the inbox",
+                ),
+                (
+                    "inbox_refused",
+                    "fivehundred_actions_taken_back",
+                    "Actions passed on that no table's server took in time (client told)",
+                ),
+            )
+        }
+
+    def track(
+        self,
+        tables: Callable[[], float],
+        connections: Callable[[], float],
+        followed: Callable[[], float] | None = None,
+    ) -> None:
         """Read the gauges from the hub when scraped."""
         self.tables.set_function(tables)
         self.connections.set_function(connections)
+        if followed is not None:
+            self.followed.set_function(followed)
+
+    def count(self, event: str, n: int = 1) -> None:
+        """One of the hub's events (:meth:`fivehundred.web.live.Hub.count`)."""
+        counter = self.events.get(event)
+        if counter is not None:
+            counter.inc(n)
 
     def refused(self, reason: str) -> None:
         self.refusals.labels(reason).inc()

@@ -27,6 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from fivehundred.web import store as store_module
+from fivehundred.web.schema import game_reviews, metadata  # noqa: F401
 
 log = logging.getLogger("fivehundred.web.reviews")
 
@@ -34,22 +35,6 @@ log = logging.getLogger("fivehundred.web.reviews")
 MAX_QUEUED = 200
 #: Reviews the player page shows (the latest).
 SHOWN = 50
-
-metadata = sa.MetaData()
-
-game_reviews = sa.Table(
-    "game_reviews",
-    metadata,
-    # the seat's name is the table's (an account deleted renames it there)
-    sa.Column("code", sa.String(12), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Column("hands", sa.Integer, nullable=False),
-    sa.Column("calls", sa.Float, nullable=True),  # the share agreed with; None: none made
-    sa.Column("discards", sa.Float, nullable=True),
-    sa.Column("cards", sa.Float, nullable=True),
-    sa.Column("tricks_lost", sa.Integer, nullable=False),
-)
 
 
 def review_summary(record_json: str, seat: int) -> dict[str, Any]:
@@ -67,8 +52,7 @@ def review_summary(record_json: str, seat: int) -> dict[str, Any]:
 
 class ReviewStore:
     def __init__(self, engine: sa.engine.Engine) -> None:
-        self.engine = engine
-        metadata.create_all(engine)
+        self.engine = engine  # its table is made with every other (web/schema.py)
 
     def save(self, code: str, seat: int, summary: dict[str, Any]) -> None:
         with self.engine.begin() as db:

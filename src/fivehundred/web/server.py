@@ -194,13 +194,22 @@ class Timing:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        status = [500]  # an exception that escapes is answered 500
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, sending)
         finally:
             route = getattr(scope.get("route"), "path", None) or "other"
             self.metrics.requests.labels(scope.get("method", "GET"), route).observe(
                 time.perf_counter() - started
             )
+            if status[0] >= 500:
+                self.metrics.server_errors.labels(route).inc()
 
 
 def create_app(
@@ -263,7 +272,9 @@ def create_app(
 
         hub.on_game_over = game_over
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
-        metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
+        metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
+        hub.on_count = metrics.count  # the cluster's and the database's events
+        store.on_error = lambda: metrics.count("database_errors")
         holder["hub"] = hub
         app.state.hub = hub
         await hub.start()

@@ -1,8 +1,9 @@
 """The server's database: tables, seats, each table's action log, finished hands.
 
 SQLAlchemy Core on SQLite (the default, a file in the data directory) or PostgreSQL
-(``postgresql+psycopg://user@host/db``). The schema is created by the server and carries
-a version number (``schema_info``) so that later versions can migrate it.
+(``postgresql+psycopg://user@host/db``). Every table is defined in
+:mod:`fivehundred.web.schema`; the server creates and upgrades them at its start with the
+Alembic migrations of :mod:`fivehundred.web.migrations`, under one lock.
 
 A table's state is never stored: it is rebuilt by replaying its action log. Every method
 here is synchronous; the server calls them from one worker thread (:class:`AsyncStore`).
@@ -14,6 +15,7 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -25,121 +27,23 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.datadir import data_dir
+from fivehundred.web import schema
 
-SCHEMA_VERSION = 1
 DB_NAME = "web.sqlite3"
 
-metadata = sa.MetaData()
+#: The tables (defined in web/schema.py), by their names here as before.
+metadata = schema.metadata
+tables = schema.tables
+seats = schema.seats
+actions = schema.actions
+hands = schema.hands
+closures = schema.closures
+inbox = schema.inbox
+creators = schema.creators
+buckets = schema.buckets
 
-schema_info = sa.Table(
-    "schema_info",
-    metadata,
-    sa.Column("key", sa.String(40), primary_key=True),
-    sa.Column("value", sa.String(200), nullable=False),
-)
+log = logging.getLogger("fivehundred.web")
 
-tables = sa.Table(
-    "tables",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("code", sa.String(12), nullable=False, unique=True),
-    sa.Column("name", sa.String(80), nullable=False),
-    sa.Column("rules", sa.Text, nullable=False),  # JSON {"preset", "variants"}
-    sa.Column("options", sa.Text, nullable=False),  # JSON
-    sa.Column("seed", sa.BigInteger, nullable=False),  # secret until the game is over
-    sa.Column("created", sa.Float, nullable=False),
-    sa.Column("finished", sa.Float, nullable=True),
-    sa.Column("winner", sa.Integer, nullable=True),
-    sa.Column("scores", sa.Text, nullable=False, default="[]"),
-    sa.Column("hands_played", sa.Integer, nullable=False, default=0),
-    sa.Index("ix_tables_finished", "finished"),
-)
-
-seats = sa.Table(
-    "seats",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(10), nullable=False),  # open / person / computer
-    sa.Column("player", sa.String(60), nullable=True),  # the computer player's name
-    sa.Column("name", sa.String(60), nullable=True),
-    sa.Column("token_hash", sa.String(64), nullable=True),
-    sa.Index("ix_seats_name", "name"),
-)
-
-actions = sa.Table(
-    "actions",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("version", sa.Integer, primary_key=True),  # 1, 2, ... per table
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("action", sa.String(20), nullable=False),  # record notation
-    sa.Column("by", sa.String(10), nullable=False),  # person / computer / stand_in / timer
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-hands = sa.Table(
-    "hands",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True),  # 1-based
-    sa.Column("contract", sa.String(20), nullable=True),
-    sa.Column("contractor", sa.Integer, nullable=True),  # the seat (player) who bid it
-    sa.Column("made", sa.Boolean, nullable=True),
-    sa.Column("points", sa.Text, nullable=False),
-    sa.Column("scores", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-#: Unfinished tables closed by the expiry (nobody joined, everyone left): they are not
-#: resumed; their finished hands stay. (A table of its own, so that a database of schema
-#: version 1 gains it by being opened: tables are created where missing.)
-closures = sa.Table(
-    "closures",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
-)
-
-#: Clients' actions a server that does not own a table passes to the one that does (several
-#: servers on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it
-#: takes it. (A table of its own: a database of schema version 1 gains it by being opened.)
-inbox = sa.Table(
-    "inbox",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
-    sa.Column("version", sa.Integer, nullable=False),  # the version it was chosen on
-    sa.Column("seat", sa.Integer, nullable=False),
-    sa.Column("action", sa.String(20), nullable=False),  # record notation, or "undo"
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Index("ix_inbox_table", "table_id"),
-)
-
-#: The per-address limits shared by several servers on one PostgreSQL (each server's own
-#: when alone): who created each table (the unfinished tables an address may have) ...
-creators = sa.Table(
-    "creators",
-    metadata,
-    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
-    sa.Column("address", sa.String(64), nullable=False),
-    sa.Index("ix_creators_address", "address"),
-)
-
-#: ... and the token buckets (``what:address``): tokens left at ``at``, full again at
-#: ``full_at`` (then the row is as good as none, and is deleted: :meth:`Store.forget_buckets`).
-buckets = sa.Table(
-    "buckets",
-    metadata,
-    sa.Column("name", sa.String(120), primary_key=True),
-    sa.Column("tokens", sa.Float, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Column("full_at", sa.Float, nullable=False),
-    sa.Index("ix_buckets_full_at", "full_at"),
-)
-
-#: Take a token from a shared bucket (PostgreSQL): one statement, so that two servers
-#: taking the last token at once cannot both have it. No row back: there was none.
 TAKE_TOKEN = sa.text(
     """
 INSERT INTO buckets AS b (name, tokens, at, full_at)
@@ -174,13 +78,26 @@ def schema_transaction(engine: Engine) -> Iterator[Connection]:
 
 
 def create_schema(schema: sa.MetaData, engine: Engine) -> None:
-    """Create the tables of ``schema`` that are missing (:func:`schema_transaction`)."""
+    """Bring the database to this version's schema (every table: ``schema`` is
+    :data:`~fivehundred.web.schema.metadata`, kept for the callers), under the lock."""
+    migrate(engine)
+
+
+def migrate(engine: Engine) -> tuple[str | None, str]:
+    """Create or upgrade every table (:mod:`fivehundred.web.migrations`) in one transaction
+    under :data:`SCHEMA_LOCK`: (the revision before, the revision now)."""
+    # Alembic tells each of its steps at INFO, from its import on: the server says what
+    # changed in one line of its own (Store._prepare)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    from alembic.util import CommandError
+
+    from fivehundred.web import migrations
+
     with schema_transaction(engine) as db:
-        schema.create_all(db)
-
-
-#: Migrations: ``MIGRATIONS[n]`` takes a database at version n to n + 1.
-MIGRATIONS: dict[int, Callable[[Connection], None]] = {}
+        try:
+            return migrations.upgrade(db)
+        except (migrations.NewerDatabase, CommandError) as error:
+            raise StoreError(str(error).splitlines()[0]) from None
 
 
 class StoreError(Exception):
@@ -319,30 +236,11 @@ class Store:
         return sa.engine.make_url(self.url).render_as_string(hide_password=True)
 
     def _prepare(self) -> None:
-        """Create the schema, or check and migrate an existing one (on PostgreSQL under
+        """Create the schema, or upgrade an older one (on PostgreSQL under
         :data:`SCHEMA_LOCK`: one server at a time)."""
-        with schema_transaction(self.engine) as db:
-            metadata.create_all(db)
-            row = db.execute(
-                sa.select(schema_info.c.value).where(schema_info.c.key == "version")
-            ).first()
-            if row is None:
-                db.execute(schema_info.insert().values(key="version", value=str(SCHEMA_VERSION)))
-                return
-            version = int(row[0])
-            if version > SCHEMA_VERSION:
-                raise StoreError(
-                    f"the database {self.safe_url} has schema version {version}, "
-                    f"newer than this server's {SCHEMA_VERSION}"
-                )
-            while version < SCHEMA_VERSION:
-                MIGRATIONS[version](db)
-                version += 1
-            db.execute(
-                schema_info.update()
-                .where(schema_info.c.key == "version")
-                .values(value=str(version))
-            )
+        before, now = migrate(self.engine)
+        if before != now:
+            log.info("database %s: schema %s -> %s", self.safe_url, before or "new", now)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -492,6 +390,34 @@ class Store:
             key = result.inserted_primary_key
             assert key is not None
             return int(key[0])
+
+    def take_back(self, forwarded: int) -> bool:
+        """Delete the inbox's entry ``forwarded`` unless its table's server took it
+        already; whether it was still there (then it is never made)."""
+        with self.engine.begin() as db:
+            return bool(db.execute(inbox.delete().where(inbox.c.id == forwarded)).rowcount)
+
+    def forget_inbox(self, older_than: float) -> int:
+        """Delete what waits in the inbox since before ``older_than`` (time.time()): its
+        sender took it back long ago, or its table ended; how many."""
+        with self.engine.begin() as db:
+            return int(db.execute(inbox.delete().where(inbox.c.at < older_than)).rowcount or 0)
+
+    def inbox_tables(self) -> set[int]:
+        """The tables whose inbox has actions waiting."""
+        with self.engine.connect() as db:
+            return set(db.execute(sa.select(inbox.c.table_id).distinct()).scalars())
+
+    def live_tables(self) -> int:
+        """How many tables are being played (unfinished, not closed), by every server."""
+        with self.engine.connect() as db:
+            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+            query = (
+                sa.select(sa.func.count())
+                .select_from(tables.outerjoin(closures, closures.c.table_id == tables.c.id))
+                .where(live)
+            )
+            return int(db.execute(query).scalar() or 0)
 
     def take_inbox(self, table_id: int) -> list[tuple[int, int, int, str]]:
         """(id, version, seat, action) of the actions passed to the table's owner, in
@@ -770,10 +696,20 @@ class AsyncStore:
         #: transactions and actions written by group commit (for the load check)
         self.commits = 0
         self.committed = 0
+        #: told of each call the database failed (the metrics' database errors)
+        self.on_error: Callable[[], None] | None = None
 
     async def call(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, function, *args)
+        try:
+            return await loop.run_in_executor(self._thread, function, *args)
+        except (sa.exc.SQLAlchemyError, OSError):
+            self._failed()
+            raise
+
+    def _failed(self) -> None:
+        if self.on_error is not None:
+            self.on_error()
 
     async def append_action(self, row: ActionRow) -> None:
         """Append one action; returns once it is committed, raises if it could not be."""
@@ -818,6 +754,8 @@ class AsyncStore:
         )
         self.commits += 1
         self.committed += sum(1 for result in results if result is None)
+        if any(result is not None for result in results):
+            self._failed()
         for (_, future), result in zip(batch, results, strict=True):
             if future.done():  # the caller is gone (the server is stopping)
                 continue

@@ -1,0 +1,198 @@
+"""Every table of the web server's database, in one place (one :data:`metadata`).
+
+The game's tables (:mod:`fivehundred.web.store`), the accounts' and ratings'
+(:mod:`fivehundred.web.accounts`) and the game reviews' (:mod:`fivehundred.web.reviews`) are
+all defined here; the database is created and upgraded only by the Alembic migrations in
+:mod:`fivehundred.web.migrations` (``fivehundred serve`` runs them at its start, under one
+PostgreSQL advisory lock: servers started together take turns). A change of a table here
+comes with a new migration there (docs/deploy.md, "Upgrading the database").
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(12), nullable=False, unique=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),  # JSON {"preset", "variants"}
+    sa.Column("options", sa.Text, nullable=False),  # JSON
+    sa.Column("seed", sa.BigInteger, nullable=False),  # secret until the game is over
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("scores", sa.Text, nullable=False, default="[]"),
+    sa.Column("hands_played", sa.Integer, nullable=False, default=0),
+    sa.Index("ix_tables_finished", "finished"),
+)
+
+seats = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(10), nullable=False),  # open / person / computer
+    sa.Column("player", sa.String(60), nullable=True),  # the computer player's name
+    sa.Column("name", sa.String(60), nullable=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Index("ix_seats_name", "name"),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),  # 1, 2, ... per table
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # record notation
+    sa.Column("by", sa.String(10), nullable=False),  # person / computer / stand_in / timer
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+hands = sa.Table(
+    "hands",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),  # 1-based
+    sa.Column("contract", sa.String(20), nullable=True),
+    sa.Column("contractor", sa.Integer, nullable=True),  # the seat (player) who bid it
+    sa.Column("made", sa.Boolean, nullable=True),
+    sa.Column("points", sa.Text, nullable=False),
+    sa.Column("scores", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+#: Unfinished tables closed by the expiry (nobody joined, everyone left): they are not
+#: resumed; their finished hands stay.
+closures = sa.Table(
+    "closures",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+#: Clients' actions a server that does not own a table passes to the one that does (several
+#: servers on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it
+#: takes it.
+inbox = sa.Table(
+    "inbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),  # the version it was chosen on
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(20), nullable=False),  # record notation, or "undo"
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_inbox_table", "table_id"),
+)
+
+#: The per-address limits shared by several servers on one PostgreSQL (each server's own
+#: when alone): who created each table (the unfinished tables an address may have) ...
+creators = sa.Table(
+    "creators",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("address", sa.String(64), nullable=False),
+    sa.Index("ix_creators_address", "address"),
+)
+
+#: ... and the token buckets (``what:address``): tokens left at ``at``, full again at
+#: ``full_at`` (then the row is as good as none, and is deleted: :meth:`Store.forget_buckets`).
+buckets = sa.Table(
+    "buckets",
+    metadata,
+    sa.Column("name", sa.String(120), primary_key=True),
+    sa.Column("tokens", sa.Float, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("full_at", sa.Float, nullable=False),
+    sa.Index("ix_buckets_full_at", "full_at"),
+)
+
+#: Take a token from a shared bucket (PostgreSQL): one statement, so that two servers
+#: taking the last token at once cannot both have it. No row back: there was none.
+
+
+# ---------------------------------------------------------------- accounts and ratings
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("name_key", sa.String(60), nullable=False, unique=True),  # casefolded
+    sa.Column("password_hash", sa.String(200), nullable=False),
+    sa.Column("bot", sa.Boolean, nullable=False, default=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+sessions = sa.Table(
+    "account_sessions",
+    metadata,
+    sa.Column("id_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_account_sessions_account", "account_id"),
+)
+
+#: which account holds which seat (by the table's code)
+account_seats = sa.Table(
+    "account_seats",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Index("ix_account_seats_account", "account_id"),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    # a person's rating: key "a:ID"; a partnership's: "p:ID1,ID2" (ids in order)
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+)
+
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(40), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("code", sa.String(12), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("outcome", sa.String(10), nullable=False),  # win / loss / absent
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_rating_history_key", "key", "preset"),
+)
+
+#: tables whose ratings were applied (each game counts once)
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+
+# ---------------------------------------------------------------- game reviews
+game_reviews = sa.Table(
+    "game_reviews",
+    metadata,
+    # the seat's name is the table's (an account deleted renames it there)
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("calls", sa.Float, nullable=True),  # the share agreed with; None: none made
+    sa.Column("discards", sa.Float, nullable=True),
+    sa.Column("cards", sa.Float, nullable=True),
+    sa.Column("tricks_lost", sa.Integer, nullable=False),
+)
