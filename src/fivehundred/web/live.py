@@ -68,6 +68,10 @@ FINISHED_KEPT = 64
 CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
+#: Hints one address may ask for a minute, and at once (a token bucket; one at a time per
+#: seat besides, and its search takes the address's turn: :meth:`Hub.search_turn`).
+HINTS_PER_MINUTE = 60.0
+HINT_BURST = 20
 DEFAULT_OPTIONS: dict[str, Any] = {
     "grace": 60.0,
     "turn_timer": None,
@@ -225,6 +229,15 @@ class Connection:
         #: (inbox id, version) of the message passed to the table's server and not yet
         #: answered (several servers: :meth:`LiveTable._forward`)
         self.forwarded: tuple[int, int] | None = None
+        #: the client's address (the server sets it): the per-address limits
+        self.client = ""
+        #: the hint being worked out for it (cancelled when it goes or is replaced)
+        self.hint: asyncio.Task[None] | None = None
+
+    def cancel_work(self) -> None:
+        """Stop the work done for this connection alone (its hint)."""
+        if self.hint is not None and not self.hint.done():
+            self.hint.cancel()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_encoded(encode(message))
@@ -536,6 +549,7 @@ class LiveTable:
         else:
             old = self.connections.get(conn.seat)
             if old is not None:
+                old.cancel_work()
                 old.close(4000, "replaced by a newer connection")
             self.connections[conn.seat] = conn
             log.info("table %s: seat %d connected", self.code, conn.seat)
@@ -546,6 +560,7 @@ class LiveTable:
 
     def detach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
+        conn.cancel_work()
         self.answered(conn)
         if conn.seat == views.SPECTATOR:
             self.spectators.discard(conn)
@@ -713,18 +728,59 @@ class LiveTable:
         )
 
     async def _hint(self, conn: Connection) -> None:
+        """Start working out a hint for ``conn``'s seat: one at a time per seat, a few a
+        minute per address (:data:`HINTS_PER_MINUTE`), and a search hint takes its
+        address's search turn (one search at a time per address: one visitor's hints
+        cannot fill the search players' pool). It runs beside the connection's messages
+        and is cancelled when the connection goes or is replaced."""
         seat = self._acting_seat(conn)
         if not any(s.kind == COMPUTER for s in self.seats):
             raise Refusal("hints are given at tables with a computer player")
         model = self.model
         if model.is_over or model.to_move != seat:
             raise Refusal("a hint is for your turn")
-        version = self.version
-        observation = model.observation(model.seat_to_move)
-        action, reason = await self.hub.decider.decide(
-            self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
+        if any(
+            other.hint is not None and not other.hint.done()
+            for other in (conn, self.connections.get(seat))
+            if other is not None
+        ):
+            raise Refusal("a hint is still being worked out for you: wait for it")
+        wait = await self.hub.take_token(self.hub.hints, "hint", conn.client or self.code)
+        if wait > 0:
+            self.hub.refused("hint_rate")
+            raise Refusal(f"too many hints from your address: try again in {int(wait) + 1} s")
+        conn.hint = self.hub.spawn(
+            self._give_hint(
+                conn,
+                self.version,
+                model.observation(model.seat_to_move),
+                model.decision_seed() ^ 0x5EED,
+            )
         )
-        if self.version == version:
+
+    async def _give_hint(
+        self, conn: Connection, version: int, observation: Observation, seed: int
+    ) -> None:
+        player = self.options["stand_in"]
+        try:
+            if searches(player):
+                async with self.hub.search_turn(conn.client or self.code):
+                    decision = asyncio.ensure_future(
+                        self.hub.decider.decide(player, seed, observation, self.code)
+                    )
+                    try:
+                        action, reason = await asyncio.shield(decision)
+                    except asyncio.CancelledError:
+                        # the search runs on in its process: the turn is held until it
+                        # ends (a replaced connection's hints do not pile up in the pool)
+                        with contextlib.suppress(BaseException):
+                            await decision
+                        raise
+            else:
+                action, reason = await self.hub.decider.decide(player, seed, observation)
+        except asyncio.CancelledError:
+            return
+        if self.version == version and not conn.closing:
             conn.send(
                 {
                     "type": "hint",
@@ -1089,6 +1145,8 @@ class Hub:
         self.on_rematch: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
+        #: hints per address (:meth:`LiveTable._hint`)
+        self.hints = Buckets(HINTS_PER_MINUTE, HINT_BURST)
         #: the servers sharing this PostgreSQL database (None: this server alone)
         self.cluster: Any = None
         self._background: set[asyncio.Task[Any]] = set()

@@ -601,6 +601,7 @@ def create_app(
             await websocket.close(1013, "this table has as many spectators as it admits")
             return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
+        conn.client = _client(websocket)  # the per-address limits (hints)
         sender = websocket_sender(conn)
         table.attach(conn)
         recent: deque[float] = deque()
