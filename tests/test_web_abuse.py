@@ -7,6 +7,11 @@ names, the reviews' and analyses' share per visitor)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import resource
+import socket
+import statistics
 import threading
 import time
 import warnings
@@ -16,8 +21,12 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
-from fivehundred.web import live
+import httpx
+
+from fivehundred.web import guard, live
+from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, guarded_protocol
 from fivehundred.web.server import create_app
+from test_web_support import database_url, thread_server, ws_url
 
 
 def view_until(ws: Any, predicate: Any, limit: int = 3000) -> dict[str, Any]:
@@ -120,3 +129,124 @@ def test_a_replaced_connections_hint_is_cancelled(tmp_path: Any) -> None:
                 held.release()
                 second.send_json({"type": "hint"})
                 assert answer(second)["type"] == "hint"
+
+
+# ----------------------------------------------------------------------------- 12 sockets
+def honest_latency(base: str, actions: int = 8) -> float:
+    """The median seconds from an honest player's action to the view it makes, over
+    ``actions`` of their turns (at new tables, one hand each), from 127.0.0.2 (another
+    address on loopback)."""
+    from websockets.sync.client import connect
+
+    port = int(base.rsplit(":", 1)[1])
+    times: list[float] = []
+    local = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=base, transport=local, timeout=20) as http:
+        while len(times) < actions:
+            body = {"seats": ["open", "random", "random", "random"], "options": {"delay": 0}}
+            code = http.post("/api/tables", json=body).json()["table"]
+            seat = http.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()
+            sock = socket.create_connection(
+                ("127.0.0.1", port), 10, source_address=("127.0.0.2", 0)
+            )
+            with connect(ws_url(base, code, seat["token"]), sock=sock, open_timeout=10) as ws:
+
+                def view(predicate: Any) -> dict[str, Any]:
+                    while True:
+                        message = json.loads(ws.recv(timeout=20))
+                        if message["type"] == "view" and predicate(message):
+                            return dict(message)
+
+                def turn_or_done(m: dict[str, Any]) -> bool:
+                    return bool(m["view"]["legal"]) or m["view"]["phase"] == "done"
+
+                mine = view(turn_or_done)
+                while mine["view"]["legal"] and len(times) < actions:
+                    action = {
+                        "type": "action",
+                        "action": mine["view"]["legal"][0],
+                        "version": mine["version"],
+                    }
+                    started = time.perf_counter()
+                    ws.send(json.dumps(action))
+                    after = view(lambda m, v=mine["version"]: m["version"] > v)
+                    times.append(time.perf_counter() - started)
+                    mine = after if turn_or_done(after) else view(turn_or_done)
+    return statistics.median(times)
+
+
+def test_one_addresses_idle_sockets_are_capped_and_dropped_and_others_play_on(
+    tmp_path: Any,
+) -> None:
+    """1,000 idle sockets from one address: past the cap each is closed at once, the rest
+    when no request head comes in time, and an honest player at another address keeps
+    their action-to-view latency within 2x of its quiet value meanwhile."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 2600:  # the sockets' both ends are in this process
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+    protocol = guarded_protocol(AutoHTTPProtocol, header_seconds=2.0)
+    with thread_server(database_url("sqlite", tmp_path), http=protocol) as base:
+        honest_latency(base, 4)  # warm
+        quiet = honest_latency(base)
+        port = int(base.rsplit(":", 1)[1])
+        idle = []
+        for _ in range(1000):
+            sock = socket.socket()
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                sock.connect(("127.0.0.1", port))
+            idle.append(sock)
+
+        def closed() -> int:
+            count = 0
+            for sock in idle:
+                try:
+                    count += sock.recv(1) == b""
+                except (BlockingIOError, OSError) as error:
+                    count += not isinstance(error, BlockingIOError)
+            return count
+
+        try:
+            poll(lambda: closed() >= 1000 - CONNECTIONS_PER_ADDRESS, 30)
+            loaded = honest_latency(base)
+            poll(lambda: closed() == 1000, 30)  # no request head came: all dropped
+        finally:
+            for sock in idle:
+                sock.close()
+        assert loaded < 2 * quiet + 0.005, (quiet, loaded)
+
+
+def test_one_address_has_a_share_of_sockets_and_slow_bodies_time_out(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    import websockets
+    from websockets.exceptions import InvalidStatus
+
+    monkeypatch.setattr(guard, "BODY_SECONDS", 0.5)
+    with thread_server(database_url("sqlite", tmp_path)) as base:
+        body = {"seats": ["open", "random", "random", "random"], "options": {"delay": 0}}
+        code = httpx.post(base + "/api/tables", json=body).json()["table"]
+
+        async def sockets() -> int:
+            async with contextlib.AsyncExitStack() as held:
+                for _ in range(guard.SOCKETS_PER_ADDRESS):
+                    await held.enter_async_context(
+                        websockets.connect(ws_url(base, code), max_queue=None)
+                    )
+                try:
+                    async with websockets.connect(ws_url(base, code), max_queue=None):
+                        return 101
+                except InvalidStatus as refused:
+                    return int(refused.response.status_code)
+
+        assert asyncio.run(sockets()) == 403, "a socket past the address's share was refused"
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), 10) as slow:
+            slow.sendall(
+                b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            slow.settimeout(20)
+            assert slow.recv(100).startswith(b"HTTP/1.1 408")
