@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
 import httpx
 
 from fivehundred.web import guard, live
-from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, guarded_protocol
+from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, Limits, guarded_protocol
 from fivehundred.web.server import create_app
 from test_web_support import database_url, thread_server, ws_url
 
@@ -250,3 +250,56 @@ def test_one_address_has_a_share_of_sockets_and_slow_bodies_time_out(
             )
             slow.settimeout(20)
             assert slow.recv(100).startswith(b"HTTP/1.1 408")
+
+
+# ----------------------------------------------------------------------------- 16 the rest
+def test_rematch_chains_count_against_the_table_creation_limit(tmp_path: Any) -> None:
+    limits = Limits(allowed_hosts=["*"], create_per_minute=0.01, create_burst=2)
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0, limits=limits)
+    with TestClient(app) as client:
+        body = {
+            "seats": ["open", "random", "random", "random"],
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0, "grace": 0, "stand_in": "random"},
+        }
+        code = client.post("/api/tables", json=body).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
+        answers = []
+        for _ in range(2):  # the stand-in plays Ann's seat (grace 0) to the end
+            poll(lambda c=code: client.get(f"/api/tables/{c}").json()["finished"])
+            answer = client.post(f"/api/tables/{code}/rematch", json={"token": token})
+            answers.append((answer.status_code, answer.json()))
+            if answer.status_code != 200:
+                break
+            code, token = answer.json()["table"], answer.json()["token"]
+        assert answers[0][0] == 200, answers  # the second table of the burst of two
+        assert answers[1][0] == 409 and "too many new tables" in answers[1][1]["detail"]
+
+
+def test_one_address_takes_a_share_of_a_tables_spectator_places(tmp_path: Any) -> None:
+    from fivehundred.web.server import SPECTATORS_PER_ADDRESS
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)) as client:
+        code = client.post("/api/tables", json={"seats": ["open"] * 4}).json()["table"]
+        with contextlib.ExitStack() as watching:
+            for _ in range(SPECTATORS_PER_ADDRESS):
+                ws = watching.enter_context(client.websocket_connect(f"/ws/tables/{code}"))
+                assert ws.receive_json()["type"] == "view"
+            with client.websocket_connect(f"/ws/tables/{code}") as extra:
+                closed = extra.receive()
+        assert closed["type"] == "websocket.close" and closed["code"] == 1013
+        assert "watches this table" in closed["reason"]
+
+
+def test_guests_may_not_sit_under_reserved_names_nor_accounts_be_named_deleted(
+    tmp_path: Any,
+) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)) as client:
+        code = client.post("/api/tables", json={"seats": ["open"] * 4}).json()["table"]
+        for name in ("expert", "Spectator", "open", "deleted-1a2b3c4d", "Hard"):
+            taken = client.post(f"/api/tables/{code}/seats/0", json={"name": name})
+            assert taken.status_code == 422 and "reserved" in taken.json()["detail"], name
+        for name in ("Deleted-1a2b3c4d", "DELETED-x"):
+            made = client.post("/api/accounts", json={"name": name, "password": "x" * 12})
+            assert made.status_code == 422 and "reserved" in made.json()["detail"], name
+        assert client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).status_code == 200

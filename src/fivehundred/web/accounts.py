@@ -640,6 +640,12 @@ class Accounts:
         account = await self.current(request)
         if account is not None:
             return account.name, account
+        if reserved_name(name):
+            raise AccountError(
+                422,
+                f"the name {shown(name, 30)} is reserved (a computer level or a word the "
+                "table uses): choose another",
+            )
         if await self.call(self.store.by_name, name) is not None:
             raise AccountError(
                 409,
@@ -680,6 +686,21 @@ class Accounts:
         """Wait for the rating updates in flight (the server stopping, the tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def reserved_name(name: str) -> bool:
+    """Names nobody sits or signs up under: the computer levels, the words the table
+    uses for a seat (open, spectator, human), a deleted account's (``deleted-…``)."""
+    from fivehundred.bots import player_choices
+
+    folded = " ".join(name.split()).casefold()
+    levels = {choice.casefold() for choice in player_choices()}
+    return (
+        folded in ("open", "human", "spectator", "computer")
+        or folded in levels
+        or folded.split(":", 1)[0] in levels
+        or folded.startswith(("cmd:", "deleted-", "deleted "))
+    )
 
 
 def limited(buckets: Buckets, key: str) -> None:
@@ -725,11 +746,7 @@ def make_router(service: Accounts) -> APIRouter:
             raise AccountError(
                 422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters"
             )
-        if name.lower() in ("open", "human", "spectator") or name.startswith("cmd:"):
-            raise AccountError(422, "name: that name is reserved")
-        from fivehundred.bots import player_choices
-
-        if name in player_choices() or name.startswith("deleted-"):
+        if reserved_name(name):
             raise AccountError(422, "name: that name is reserved")
         return name
 

@@ -1147,6 +1147,8 @@ class Hub:
         self._search_turns: dict[str, list[Any]] = {}
         #: hints per address (:meth:`LiveTable._hint`)
         self.hints = Buckets(HINTS_PER_MINUTE, HINT_BURST)
+        #: the tables made per address (the server's; a rematch is one: :meth:`rematch`)
+        self.creating: Buckets | None = None
         #: the servers sharing this PostgreSQL database (None: this server alone)
         self.cluster: Any = None
         self._background: set[asyncio.Task[Any]] = set()
@@ -1486,6 +1488,7 @@ class Hub:
                     raise Refusal("the game is not over: a rematch starts after it")
                 if len(self.live_tables()) >= self.limits.max_live_tables:
                     raise Refusal("the server has as many tables as it can play; try later")
+                await self._may_create(table.owner or table.code)
                 rules = table.rules
                 last = table.model.game.finished_hands[-1].dealer
                 dealer = (last + 1) % rules.players
@@ -1517,6 +1520,21 @@ class Hub:
         found = await self.get(code)
         assert found is not None
         return found, tokens[seat]
+
+    async def _may_create(self, owner: str) -> None:
+        """:class:`Refusal` if ``owner`` (the address that made the first table of a
+        chain of rematches) may not make another table now: its unfinished tables and its
+        tables a minute count rematches as any new table."""
+        if await self.tables_of(owner) >= self.limits.tables_per_client:
+            self.refused("rematch_tables")
+            raise Refusal(
+                f"this table's creator has {self.limits.tables_per_client} unfinished tables"
+            )
+        if self.creating is not None:
+            wait = await self.take_token(self.creating, "table", owner)
+            if wait > 0:
+                self.refused("rematch_rate")
+                raise Refusal(f"too many new tables: try again in {int(wait) + 1} s")
 
     async def create(
         self,

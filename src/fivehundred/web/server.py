@@ -63,6 +63,8 @@ FLOOD_PER_SECOND = 100
 MAX_LIVE_TABLES = Limits.max_live_tables
 #: Spectators one table admits.
 MAX_SPECTATORS = 100
+#: Spectator places one address may take at one table.
+SPECTATORS_PER_ADDRESS = 10
 #: The targets a web table may play to (the rules also want a multiple of 10).
 TARGETS = (10, 10_000)
 #: The pages of the history (``GET /api/games?page=``).
@@ -250,6 +252,7 @@ def create_app(
 
         hub.on_game_over = game_over
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
+        hub.creating = creating  # a rematch is a new table: the creation limits apply
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
@@ -599,6 +602,14 @@ def create_app(
             seat = held  # the session's account holds a seat here (any device)
         elif len(table.spectators) >= MAX_SPECTATORS:
             await websocket.close(1013, "this table has as many spectators as it admits")
+            return
+        elif (
+            sum(c.client == _client(websocket) for c in table.spectators) >= SPECTATORS_PER_ADDRESS
+        ):
+            metrics.refused("spectators_per_address")
+            await websocket.close(
+                1013, f"your address watches this table {SPECTATORS_PER_ADDRESS} times already"
+            )
             return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
         conn.client = _client(websocket)  # the per-address limits (hints)
