@@ -303,3 +303,34 @@ def test_guests_may_not_sit_under_reserved_names_nor_accounts_be_named_deleted(
             made = client.post("/api/accounts", json={"name": name, "password": "x" * 12})
             assert made.status_code == 422 and "reserved" in made.json()["detail"], name
         assert client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).status_code == 200
+
+
+# ----------------------------------------------------------------------------- 15 logins
+def test_a_stranger_guessing_at_a_name_does_not_keep_its_owner_out(tmp_path: Any) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)
+    with TestClient(app, client=("203.0.113.5", 1000)) as owner:
+        made = owner.post("/api/accounts", json={"name": "Olga", "password": "right-password"})
+        assert made.status_code == 201
+        stranger = TestClient(app, client=("198.51.100.7", 2000))
+        refused = [
+            stranger.post("/api/session", json={"name": "Olga", "password": f"guess{n}"})
+            for n in range(12)
+        ]
+        assert {r.status_code for r in refused[:5]} == {401}
+        assert refused[-1].status_code == 429  # the stranger's own attempts are limited
+        owner.cookies.clear()
+        back = owner.post("/api/session", json={"name": "olga", "password": "right-password"})
+        assert back.status_code == 200 and back.json()["name"] == "Olga"
+
+
+def test_login_limits_hold_across_the_servers_of_one_database(tmp_path: Any) -> None:
+    url = database_url("postgresql", tmp_path)
+    first = create_app(url, workers=0, cluster=False)
+    second = create_app(url, workers=0, cluster=False)
+    with TestClient(first) as one, TestClient(second) as two:
+        codes = [
+            client.post("/api/session", json={"name": "Nobody", "password": "x" * 12}).status_code
+            for _ in range(4)
+            for client in (one, two)
+        ]
+    assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}, codes

@@ -53,6 +53,10 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Sessions last this long (seconds) since the login.
 SESSION_SECONDS = 30 * 86400
 NAME_LENGTH = (2, 30)
+#: Login attempts per account (from every address) and per address (at every name), as
+#: multiples of the limit per (address, account): one address cannot reach the first.
+LOGIN_ACCOUNT_FACTOR = 6
+LOGIN_ADDRESS_FACTOR = 4
 PASSWORD_LENGTH = (8, 200)
 
 metadata = sa.MetaData()
@@ -604,13 +608,46 @@ class Accounts:
         self.store = AccountStore(async_store.store.engine)
         self.config = config
         self.hasher = PasswordHasher()
-        self.by_address = Buckets(config.login_per_minute, config.login_burst)
-        self.by_name = Buckets(config.login_per_minute, config.login_burst)
+        # logins: per (address, account), so that a stranger guessing at a name from
+        # their address does not keep its owner out; per account a cap that one address
+        # cannot reach (many addresses guessing together); per address over all names
+        self.by_address_name = Buckets(config.login_per_minute, config.login_burst)
+        self.by_name = Buckets(
+            LOGIN_ACCOUNT_FACTOR * config.login_per_minute,
+            LOGIN_ACCOUNT_FACTOR * config.login_burst,
+        )
+        self.by_address = Buckets(
+            LOGIN_ADDRESS_FACTOR * config.login_per_minute,
+            LOGIN_ADDRESS_FACTOR * config.login_burst,
+        )
         self.signups = Buckets(config.login_per_minute, config.login_burst)
         self._tasks: set[asyncio.Task[Any]] = set()
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
+
+    async def limited(self, buckets: Buckets, what: str, key: str) -> None:
+        """429 when ``key``'s bucket of ``what`` is empty. On PostgreSQL the buckets are
+        in the database: every server sharing it counts the same attempts."""
+        store = self.async_store.store
+        if store.is_postgres:
+            wait = await self.call(
+                store.take_token, f"{what}:{key}", buckets.per_minute, buckets.burst
+            )
+        else:
+            wait = buckets.take(key)
+        if wait > 0:
+            seconds = str(int(wait) + 1)
+            raise AccountError(
+                429, f"too many login attempts: try again in {seconds} s", {"Retry-After": seconds}
+            )
+
+    async def login_allowed(self, request: Request, name: str) -> None:
+        """The login limits of an attempt at ``name`` from ``request``'s address."""
+        address, key = client_of(request), name_key(name)
+        await self.limited(self.by_address_name, "login", f"{address}|{key}")
+        await self.limited(self.by_address, "login-address", address)
+        await self.limited(self.by_name, "login-account", key)
 
     async def current(self, request: Request | WebSocket) -> Account | None:
         session = request.cookies.get(COOKIE)
@@ -764,8 +801,7 @@ def make_router(service: Accounts) -> APIRouter:
 
     @router.post("/api/session")
     async def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
-        limited(service.by_address, client_of(request))
-        limited(service.by_name, name_key(body.name))
+        await service.login_allowed(request, body.name)
         found = await service.call(store.by_name, body.name)
         if found is None:
             # the same work as a wrong password (no timing tells which names exist)
@@ -803,7 +839,7 @@ def make_router(service: Accounts) -> APIRouter:
         body: PasswordIn, request: Request, response: Response
     ) -> dict[str, Any]:
         account = await logged_in(request)
-        limited(service.by_name, name_key(account.name))
+        await service.login_allowed(request, account.name)
         found = await service.call(store.by_name, account.name)
         if found is None or not await verified(found[1], body.old):
             raise AccountError(401, "the old password is wrong")
@@ -818,7 +854,7 @@ def make_router(service: Accounts) -> APIRouter:
         body: DeleteIn, request: Request, response: Response
     ) -> dict[str, Any]:
         account = await logged_in(request)
-        limited(service.by_name, name_key(account.name))
+        await service.login_allowed(request, account.name)
         found = await service.call(store.by_name, account.name)
         if found is None or not await verified(found[1], body.password):
             raise AccountError(401, "the password is wrong")
