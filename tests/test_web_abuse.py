@@ -22,8 +22,10 @@ with warnings.catch_warnings():  # starlette prefers httpx2, not yet in the dev 
     from fastapi.testclient import TestClient
 
 import httpx
+import sqlalchemy as sa
 
 from fivehundred.web import guard, live
+from fivehundred.web.accounts import AccountStore
 from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, Limits, guarded_protocol
 from fivehundred.web.server import create_app
 from test_web_support import database_url, thread_server, ws_url
@@ -334,3 +336,64 @@ def test_login_limits_hold_across_the_servers_of_one_database(tmp_path: Any) -> 
             for client in (one, two)
         ]
     assert codes[:5] == [401] * 5 and set(codes[5:]) == {429}, codes
+
+
+# ----------------------------------------------------------------------------- 14 ratings
+def rate_finished(
+    tmp_path: Any, seats: list[tuple[str, str]], body: dict[str, Any], by: str | None = None
+) -> str:
+    """Accounts ``(name, address)`` seated in order at a new table of ``body``; the stand-in
+    plays them all (grace 0, nobody connects); what the ratings made of the game (with
+    every move's maker rewritten as ``by`` first, if given, and the server's own rating of
+    the game undone)."""
+    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    app = create_app(url, workers=0, allow_seeds=True)
+    with TestClient(app) as lobby:
+        code = lobby.post("/api/tables", json=body).json()["table"]
+        for seat, (name, address) in enumerate(seats):
+            client = TestClient(app, client=(address, 1000 + seat))
+            made = client.post("/api/accounts", json={"name": name, "password": "x" * 12})
+            assert made.status_code == 201, made.text
+            assert client.post(f"/api/tables/{code}/seats/{seat}", json={"name": name}).is_success
+        poll(lambda: lobby.get(f"/api/tables/{code}").json()["finished"], 60)
+        facts = lobby.get(f"/api/tables/{code}").json()
+    engine = sa.create_engine(url)
+    try:
+        if by is not None:
+            with engine.begin() as db:
+                db.execute(sa.text("UPDATE actions SET by = :by"), {"by": by})
+                for table in ("rated_games", "ratings", "rating_history"):
+                    db.execute(sa.text(f"DELETE FROM {table}"))  # rated again below
+        outcome = AccountStore(engine).rate_game(code)
+    finally:
+        engine.dispose()
+    return f"{outcome} ({facts['hands_played']} hands)"
+
+
+def test_short_games_and_accounts_of_one_address_are_not_rated(tmp_path: Any) -> None:
+    short = {
+        "seats": ["open", "open"],
+        "seed": 5,
+        "rules": {"preset": "two_handed", "variants": {"target": 10}},
+        "options": {"delay": 0, "grace": 0},
+    }
+    two = [("Ann", "192.0.2.1"), ("Bob", "192.0.2.2")]
+    assert rate_finished(tmp_path / "a", two, short).startswith("unrated: shorter than")
+    longer = {**short, "rules": {"preset": "two_handed", "variants": {"target": 500}}}
+    same = [("Cat", "192.0.2.9"), ("Dan", "192.0.2.9")]
+    outcome = rate_finished(tmp_path / "b", same, longer)
+    assert outcome.startswith("unrated: accounts playing from one address"), outcome
+
+
+def test_a_game_the_turn_timer_played_is_never_the_idle_accounts_win(tmp_path: Any) -> None:
+    """Two accounts connected and idle: the turn timer's stand-in made every move (the
+    log says ``timer``). Neither is credited a win: both count as absent."""
+    body = {
+        "seats": ["open", "open"],
+        "seed": 5,
+        "rules": {"preset": "two_handed", "variants": {"target": 500}},
+        "options": {"delay": 0, "grace": 0},
+    }
+    seats = [("Eve", "192.0.2.3"), ("Fay", "192.0.2.4")]
+    outcome = rate_finished(tmp_path, seats, body, by="timer")
+    assert outcome.startswith("absent: seats [0, 1]"), outcome

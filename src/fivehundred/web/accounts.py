@@ -124,7 +124,24 @@ rated_games = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: the address each account's seat was taken from (its SHA-256 keyed by the table: the
+#: address itself is not kept): accounts of one address are not rated against each other
+seat_addresses = sa.Table(
+    "account_seat_addresses",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("address_hash", sa.String(64), nullable=False),
+)
+
 MODEL = PlackettLuce()
+#: A game shorter than this (finished hands) is not rated (two accounts farming points
+#: in one-hand games to 10).
+MIN_RATED_HANDS = 2
+#: The moves that are not the seat's person's for the ratings: the stand-in's for an
+#: absent person, and the turn timer's for one who let it run out (a game the server's
+#: stand-in played for an idle account is never that account's win).
+RATING_STAND_IN_BY = frozenset({*STAND_IN_BY, "timer"})
 
 
 def _hash(text: str) -> str:
@@ -284,6 +301,20 @@ class AccountStore:
                 db.execute(
                     account_seats.insert().values(code=new, seat=seat, account_id=account.id)
                 )
+            for row in db.execute(sa.select(seat_addresses).where(seat_addresses.c.code == old)):
+                db.execute(
+                    seat_addresses.insert().values(
+                        code=new, seat=row.seat, address_hash=row.address_hash
+                    )
+                )
+
+    def seat_address(self, code: str, seat: int, address: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                seat_addresses.insert().values(
+                    code=code, seat=seat, address_hash=_hash(f"{code}|{address}")
+                )
+            )
 
     def seat_of(self, code: str, account_id: int) -> int | None:
         with self.engine.connect() as db:
@@ -376,6 +407,16 @@ class AccountStore:
                 return "unrated: people and bot accounts at one table"
             if len({a.id for a in holders.values()}) != len(holders):
                 return "unrated: one account at two seats"
+            if table.hands_played < MIN_RATED_HANDS:
+                return f"unrated: shorter than {MIN_RATED_HANDS} hands"
+            addresses = [
+                r.address_hash
+                for r in db.execute(
+                    sa.select(seat_addresses.c.address_hash).where(seat_addresses.c.code == code)
+                )
+            ]
+            if len(set(addresses)) != len(addresses):
+                return "unrated: accounts playing from one address"
             rules_json = json.loads(table.rules)
             preset = str(rules_json.get("preset", "australian"))
             rules = rules_from_dict(rules_json)
@@ -384,7 +425,7 @@ class AccountStore:
             for seat, by in db.execute(sa.select(A.c.seat, A.c.by).where(A.c.table_id == table.id)):
                 entry = counts.setdefault(seat, [0, 0])
                 entry[0] += 1
-                entry[1] += 1 if by in STAND_IN_BY else 0
+                entry[1] += 1 if by in RATING_STAND_IN_BY else 0
             absent = sorted(
                 s for s, (total, stood) in counts.items() if s in holders and stood_in(total, stood)
             )
@@ -691,9 +732,13 @@ class Accounts:
             )
         return name, None
 
-    async def seat_taken(self, code: str, seat: int, account: Account | None) -> None:
+    async def seat_taken(
+        self, code: str, seat: int, account: Account | None, address: str | None = None
+    ) -> None:
         if account is not None:
             await self.call(self.store.hold_seat, code, seat, account.id)
+            if address is not None:
+                await self.call(self.store.seat_address, code, seat, address)
 
     async def seat_of_session(self, websocket: WebSocket, code: str) -> int | None:
         account = await self.current(websocket)

@@ -436,7 +436,7 @@ def create_app(
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
-        await accounts.seat_taken(table.code, seat, account)
+        await accounts.seat_taken(table.code, seat, account, _client(request))
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/rematch")
@@ -552,7 +552,7 @@ def create_app(
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
-            await accounts.seat_taken(table.code, seat, entry.account)
+            await accounts.seat_taken(table.code, seat, entry.account, entry.client)
             answers.append(
                 {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
             )
