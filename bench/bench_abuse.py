@@ -1,4 +1,4 @@
-"""One hostile address against an honest player (issue 45, points 11 and 12): starts
+"""One hostile address against an honest player: starts
 ``fivehundred serve`` on its own new SQLite database in a temporary directory (it never
 touches another), then measures an honest player's action-to-view latency (the median
 over their turns, from 127.0.0.2) quiet and while 127.0.0.1 runs each probe: 1,000 idle

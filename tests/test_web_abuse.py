@@ -1,4 +1,4 @@
-"""One visitor cannot hurt the others (issue 45, points 11 to 16): hints bounded per seat
+"""One visitor cannot hurt the others: hints bounded per seat
 and per address and cancelled with their connection, connections capped per address and
 idle ones dropped, sessions that end everywhere, ratings that cannot be farmed, logins a
 stranger cannot lock, and the smaller holes (rematch chains, spectator places, reserved
@@ -397,3 +397,46 @@ def test_a_game_the_turn_timer_played_is_never_the_idle_accounts_win(tmp_path: A
     seats = [("Eve", "192.0.2.3"), ("Fay", "192.0.2.4")]
     outcome = rate_finished(tmp_path, seats, body, by="timer")
     assert outcome.startswith("absent: seats [0, 1]"), outcome
+
+
+# ----------------------------------------------------------------------------- 13 sessions
+def test_logging_out_everywhere_closes_the_sessions_sockets_and_revokes_its_seat_tokens(
+    tmp_path: Any,
+) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)
+    with TestClient(app) as client:
+        made = client.post("/api/accounts", json={"name": "Gus", "password": "x" * 12})
+        assert made.status_code == 201
+        code = client.post("/api/tables", json={"seats": ["open"] * 4}).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/1", json={"name": "-"}).json()["token"]
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            assert ws.receive_json()["seat"] == 1
+            assert client.delete("/api/session?everywhere=true").status_code == 200
+            while (message := ws.receive())["type"] != "websocket.close":
+                pass
+        assert message["code"] == 4401 and "session ended" in message["reason"]
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as again:
+            refused = again.receive()
+        assert refused["type"] == "websocket.close" and refused["code"] == 4401
+
+
+def test_a_deleted_account_leaves_the_play_now_queue_and_its_id_is_never_reused(
+    tmp_path: Any,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    engine = sa.create_engine(url)
+
+    def ids() -> dict[str, int]:
+        with engine.connect() as db:
+            return dict(db.execute(sa.text("SELECT name, id FROM accounts")).all())  # type: ignore[arg-type]
+
+    with TestClient(create_app(url, workers=0)) as client:
+        client.post("/api/accounts", json={"name": "Hal", "password": "x" * 12})
+        hal = ids()["Hal"]
+        ticket = client.post("/api/play-now", json={"wait": 60}).json()["ticket"]
+        gone = client.request("DELETE", "/api/accounts/me", json={"password": "x" * 12})
+        assert gone.status_code == 200
+        assert client.get(f"/api/play-now/{ticket}").status_code == 404
+        client.post("/api/accounts", json={"name": "Kim", "password": "x" * 12})
+        assert ids()["Kim"] != hal
+    engine.dispose()

@@ -70,6 +70,8 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("bot", sa.Boolean, nullable=False, default=False),
     sa.Column("created", sa.Float, nullable=False),
+    # ids are never used again (SQLite would give a deleted account's id to the next)
+    sqlite_autoincrement=True,
 )
 
 sessions = sa.Table(
@@ -289,6 +291,35 @@ class AccountStore:
             db.execute(sessions.delete().where(sessions.c.account_id == account.id))
             db.execute(accounts.delete().where(accounts.c.id == account.id))
         return replacement
+
+    def revoke_seat_tokens(self, account_id: int) -> list[tuple[str, int, str]]:
+        """Every seat the account holds gets a new token hash (of no token: the tokens
+        issued to its sessions stop working; its sessions' cookies still seat it).
+        Returns (code, seat, new hash) of each."""
+        from fivehundred.web.store import token_hash
+
+        revoked = []
+        with self.engine.begin() as db:
+            for code, seat in db.execute(
+                sa.select(account_seats.c.code, account_seats.c.seat).where(
+                    account_seats.c.account_id == account_id
+                )
+            ).all():
+                hashed = token_hash(secrets.token_urlsafe(24))
+                table_id = sa.select(store_module.tables.c.id).where(
+                    store_module.tables.c.code == code
+                )
+                db.execute(
+                    store_module.seats.update()
+                    .where(
+                        store_module.seats.c.table_id == table_id.scalar_subquery(),
+                        store_module.seats.c.seat == seat,
+                        store_module.seats.c.kind == "person",
+                    )
+                    .values(token_hash=hashed)
+                )
+                revoked.append((code, seat, hashed))
+        return revoked
 
     def hold_seat(self, code: str, seat: int, account_id: int) -> None:
         with self.engine.begin() as db:
@@ -663,6 +694,16 @@ class Accounts:
         )
         self.signups = Buckets(config.login_per_minute, config.login_burst)
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: awaited with (account, [(code, seat, new token hash)], deleted) when sessions
+        #: of the account end everywhere (the server closes their sockets)
+        self.on_sessions_ended: Any = None
+
+    async def sessions_ended(self, account: Account, deleted: bool = False) -> None:
+        """Log out everywhere, a password change, a deletion: the seat tokens issued to
+        the account's sessions are revoked and the server closes their sockets."""
+        revoked = await self.call(self.store.revoke_seat_tokens, account.id)
+        if self.on_sessions_ended is not None:
+            await self.on_sessions_ended(account, revoked, deleted)
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
@@ -874,6 +915,7 @@ def make_router(service: Accounts) -> APIRouter:
         account = await service.current(request)
         if account is not None and everywhere:
             await service.call(store.end_sessions, account.id, None)
+            await service.sessions_ended(account)
         elif session:
             await service.call(store.end_session, session[:100])
         response.delete_cookie(COOKIE, path="/")
@@ -890,6 +932,7 @@ def make_router(service: Accounts) -> APIRouter:
             raise AccountError(401, "the old password is wrong")
         await service.call(store.set_password, account.id, await hashed(body.new))
         await service.call(store.end_sessions, account.id, None)
+        await service.sessions_ended(account)
         session = await service.call(store.new_session, account.id, None)
         service.set_cookie(request, response, session)
         return {"name": account.name}
@@ -903,6 +946,7 @@ def make_router(service: Accounts) -> APIRouter:
         found = await service.call(store.by_name, account.name)
         if found is None or not await verified(found[1], body.password):
             raise AccountError(401, "the password is wrong")
+        await service.sessions_ended(account, deleted=True)
         replacement = await service.call(store.delete, account)
         response.delete_cookie(COOKIE, path="/")
         log.info("an account was deleted; its seats are now %s", replacement)

@@ -542,6 +542,18 @@ class LiveTable:
             self.wake.set()
             return token
 
+    def revoke_seat(self, seat: int, hashed: str, reason: str) -> None:
+        """The seat's token is no longer ``seat``'s (its session ended): the new hash
+        (already written) is kept and the seat's connection here is closed."""
+        state = self.seats[seat]
+        if state.kind != PERSON:
+            return
+        state.token_hash = hashed
+        conn = self.connections.get(seat)
+        if conn is not None:
+            conn.cancel_work()
+            conn.close(4401, reason)
+
     def attach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
         if conn.seat == views.SPECTATOR:

@@ -174,6 +174,17 @@ class Matchmaker:
             entry.last_seen = self.clock()
         return entry
 
+    def forget_account(self, account_id: int) -> int:
+        """A deleted account's places in the queue go (how many)."""
+        gone = [
+            ticket
+            for ticket, entry in self.entries.items()
+            if entry.seat is None and entry.account is not None and entry.account.id == account_id
+        ]
+        for ticket in gone:
+            del self.entries[ticket]
+        return len(gone)
+
     def leave(self, ticket: str) -> bool:
         """Leave the queue; False if already seated (the seat stays taken)."""
         entry = self.find(ticket)

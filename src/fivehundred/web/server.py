@@ -253,6 +253,16 @@ def create_app(
         hub.on_game_over = game_over
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
         hub.creating = creating  # a rematch is a new table: the creation limits apply
+
+        async def sessions_ended(account: Any, revoked: list[Any], deleted: bool) -> None:
+            for code, seat, hashed in revoked:  # their sockets here close (web/accounts.py)
+                table = hub.tables.get(code)
+                if table is not None:
+                    table.revoke_seat(seat, hashed, "your session ended: log in again")
+            if deleted:
+                matchmaker.forget_account(account.id)
+
+        accounts.on_sessions_ended = sessions_ended
         metrics.track(lambda: len(hub.live_tables()), hub.connection_count)
         holder["hub"] = hub
         app.state.hub = hub
