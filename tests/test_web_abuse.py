@@ -228,17 +228,19 @@ def test_one_address_has_a_share_of_sockets_and_slow_bodies_time_out(
 
     monkeypatch.setattr(guard, "BODY_SECONDS", 0.5)
     with thread_server(database_url("sqlite", tmp_path)) as base:
-        body = {"seats": ["open", "random", "random", "random"], "options": {"delay": 0}}
-        code = httpx.post(base + "/api/tables", json=body).json()["table"]
+        from fivehundred.web.server import SPECTATORS_PER_ADDRESS
+
+        body = {"seats": ["open"] * 4}
+        tables = -(-guard.SOCKETS_PER_ADDRESS // SPECTATORS_PER_ADDRESS) + 1
+        codes = [httpx.post(base + "/api/tables", json=body).json()["table"] for _ in range(tables)]
 
         async def sockets() -> int:
             async with contextlib.AsyncExitStack() as held:
-                for _ in range(guard.SOCKETS_PER_ADDRESS):
-                    await held.enter_async_context(
-                        websockets.connect(ws_url(base, code), max_queue=None)
-                    )
+                for n in range(guard.SOCKETS_PER_ADDRESS):  # each table's spectator share
+                    url = ws_url(base, codes[n // SPECTATORS_PER_ADDRESS])
+                    await held.enter_async_context(websockets.connect(url, max_queue=None))
                 try:
-                    async with websockets.connect(ws_url(base, code), max_queue=None):
+                    async with websockets.connect(ws_url(base, codes[-1]), max_queue=None):
                         return 101
                 except InvalidStatus as refused:
                     return int(refused.response.status_code)
@@ -440,3 +442,42 @@ def test_a_deleted_account_leaves_the_play_now_queue_and_its_id_is_never_reused(
         client.post("/api/accounts", json={"name": "Kim", "password": "x" * 12})
         assert ids()["Kim"] != hal
     engine.dispose()
+
+
+def test_one_visitor_has_a_bounded_share_of_the_analysis_queue(
+    tmp_path: Any, monkeypatch: Any
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fivehundred.web import history
+
+    release = threading.Event()
+
+    def held(key: str) -> dict[str, Any]:
+        release.wait(30)
+        return {}
+
+    monkeypatch.setattr(history, "_analyse_record", held)
+    monkeypatch.setattr(history, "_analyses", {})
+    history.set_executor(ThreadPoolExecutor(max_workers=1))
+    try:
+        app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0, allow_seeds=True)
+        with TestClient(app) as client:
+            body = {
+                "seats": ["random"] * 4,
+                "rules": {"variants": {"target": 10}},
+                "options": {"delay": 0},
+            }
+            codes = [
+                client.post("/api/tables", json={**body, "seed": seed}).json()["table"]
+                for seed in range(history.ANALYSES_PER_VISITOR + 1)
+            ]
+            for code in codes:
+                poll(lambda c=code: client.get(f"/api/tables/{c}").json()["finished"], 60)
+            answers = [client.get(f"/api/tables/{code}/hands/1/analysis") for code in codes]
+            assert [a.status_code for a in answers[:-1]] == [200] * history.ANALYSES_PER_VISITOR
+            assert answers[-1].status_code == 429 and "under way" in answers[-1].json()["detail"]
+            release.set()
+    finally:
+        release.set()
+        history.shutdown()
