@@ -481,3 +481,19 @@ def test_one_visitor_has_a_bounded_share_of_the_analysis_queue(
     finally:
         release.set()
         history.shutdown()
+
+
+def test_a_person_waiting_for_people_is_not_sniped_into_a_table_of_computers(
+    tmp_path: Any,
+) -> None:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)) as client:
+        honest = client.post("/api/play-now", json={"wait": 60, "name": "Nan"}).json()
+        assert honest["status"] == "waiting"
+        sniper = client.post(
+            "/api/play-now", json={"wait": 0, "level": "random", "name": "Sam"}
+        ).json()
+        assert sniper["status"] == "seated"
+        table = client.get(f"/api/tables/{sniper['table']}").json()
+        assert [s["name"] for s in table["seats"] if s["kind"] == "person"] == ["Sam"]
+        still = client.get(f"/api/play-now/{honest['ticket']}").json()
+        assert still["status"] == "waiting", still

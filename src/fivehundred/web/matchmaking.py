@@ -249,7 +249,9 @@ class Matchmaker:
             if 1 + len(others) >= seats:
                 return [first, *others[: seats - 1]]
             if now >= first.since + first.wait:
-                return [first, *others]
+                # with computers: only the people whose own wait is over too (a person
+                # waiting for people is never pulled into a table of another's choosing)
+                return [first, *(e for e in others if now >= e.since + e.wait)]
         return None
 
 
