@@ -3,7 +3,8 @@
 touches another), then measures an honest player's action-to-view latency (the median
 over their turns, from 127.0.0.2) quiet and while 127.0.0.1 runs each probe: 1,000 idle
 sockets, 300 half-sent request heads, 200 WebSockets, and a hint flood (a hint on a new
-connection each time, each replacing the last, at a table whose stand-in searches).
+connection each time, each replacing the last, at a table whose stand-in searches); and
+the actions a table of ``hard`` computers makes in 10 s, quiet and under the hint flood.
 
     python bench/bench_abuse.py [--actions 12]
 """
@@ -180,6 +181,19 @@ def hint_flood(base: str, hints: int) -> Callable[[], None]:
     return done
 
 
+def search_actions(base: str, seconds: float = 10.0) -> int:
+    """Actions an honest table of four ``hard`` computers (a search player) makes in
+    ``seconds`` (from 127.0.0.2): what a flood of search hints would take from it."""
+    local = httpx.HTTPTransport(local_address="127.0.0.2")
+    with httpx.Client(base_url=base, transport=local, timeout=30) as http:
+        body = {"seats": ["hard"] * 4, "options": {"delay": 0}}
+        code = http.post("/api/tables", json=body).json()["table"]
+        time.sleep(1.0)
+        start = http.get(f"/api/tables/{code}").json()["version"]
+        time.sleep(seconds)
+        return int(http.get(f"/api/tables/{code}").json()["version"]) - int(start)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--actions", type=int, default=24, help="honest turns measured each time")
@@ -194,6 +208,12 @@ def main() -> int:
             ("200 WebSockets", lambda: many_websockets(base, 200)),
             ("hint flood (300, expert stand-in)", lambda: hint_flood(base, 300)),
         ]
+        print(f"honest hard table, quiet: {search_actions(base)} actions in 10 s")
+        stop = hint_flood(base, 300)
+        try:
+            print(f"honest hard table, hint flood: {search_actions(base)} actions in 10 s")
+        finally:
+            stop()
         for name, start in probes:
             stop = start()
             try:
