@@ -15,6 +15,9 @@ ratings of rated tables (docs/web-protocol.md#accounts-and-ratings).
   preset) and every partnership's is updated with openskill's Plackett-Luce model. A seat
   whose actions were made by the stand-in more than :data:`~fivehundred.web.players.STAND_IN_SHARE` of the time
   counts as a loss for its absent owner only; nobody else's rating moves for that game.
+  The turn timer's moves count as the stand-in's here; a game shorter than
+  :data:`MIN_RATED_HANDS` hands, or where two accounts took their seats from one address,
+  is not rated (docs/deploy.md, "Limits per visitor").
 
 The tables live in their own metadata, created in the server's database beside its
 schema; every query runs in the store's worker thread (:class:`AsyncStore.call`)."""
