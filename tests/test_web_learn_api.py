@@ -245,6 +245,7 @@ def test_reviews_waiting_at_once_are_bounded(
 
     monkeypatch.setattr(learn, "_review_record", held)
     monkeypatch.setattr(learn, "_reviews", {})
+    monkeypatch.setattr(learn, "_reviewing", learn.Counts(100))  # as if from many visitors
     codes = [finished_game(client, seed) for seed in (3, 4)]
     asked = [(code, seat) for code in codes for seat in range(4)]
     for code, seat in asked[: learn.MAX_PENDING_REVIEWS]:
@@ -262,6 +263,36 @@ def test_reviews_waiting_at_once_are_bounded(
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert answer["status"] == "done" and answer["review"] == {"seat": seat}
+
+
+def test_one_visitor_has_one_review_under_way(
+    client: TestClient, thread_analysis: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A visitor (an address) has one review waiting or running at once: the server's few
+    places are shared between visitors; the next is taken once the first is done."""
+    import threading
+
+    from fivehundred.web import learn
+
+    release = threading.Event()
+
+    def held(game_json: str, seat: int) -> dict[str, Any]:
+        release.wait(30)
+        return {"seat": seat}
+
+    monkeypatch.setattr(learn, "_review_record", held)
+    monkeypatch.setattr(learn, "_reviews", {})
+    code = finished_game(client)
+    first = client.get(f"/api/tables/{code}/review", params={"seat": 0})
+    assert first.json() == {"status": "running"}
+    second = client.get(f"/api/tables/{code}/review", params={"seat": 1})
+    assert second.status_code == 429 and "under way" in second.json()["detail"]
+    release.set()
+    deadline = time.monotonic() + 30
+    while client.get(f"/api/tables/{code}/review", params={"seat": 0}).json()["status"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert client.get(f"/api/tables/{code}/review", params={"seat": 1}).status_code == 200
 
 
 def test_every_kind_of_puzzle_is_shown_and_its_solution_is_right(client: TestClient) -> None:

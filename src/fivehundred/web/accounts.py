@@ -15,6 +15,9 @@ ratings of rated tables (docs/web-protocol.md#accounts-and-ratings).
   preset) and every partnership's is updated with openskill's Plackett-Luce model. A seat
   whose actions were made by the stand-in more than :data:`~fivehundred.web.players.STAND_IN_SHARE` of the time
   counts as a loss for its absent owner only; nobody else's rating moves for that game.
+  The turn timer's moves count as the stand-in's here; a game shorter than
+  :data:`MIN_RATED_HANDS` hands, or where two accounts took their seats from one address,
+  is not rated (docs/deploy.md, "Limits per visitor").
 
 The tables are defined with every other in :mod:`fivehundred.web.schema` (created and
 upgraded by the migrations); every query runs in the store's worker thread (:class:`AsyncStore.call`)."""
@@ -51,6 +54,7 @@ from fivehundred.web.schema import (  # every table is defined there
     rated_games,
     rating_history,
     ratings,
+    seat_addresses,
     sessions,
 )
 from fivehundred.words import side_label
@@ -68,9 +72,20 @@ NAME_LENGTH = (2, 30)
 GUEST_HOLD_SECONDS = 30 * 86400
 #: Seat tokens one sign-up may bring (a browser's guest seats).
 MAX_SIGNUP_TOKENS = 200
+#: Login attempts per account (from every address) and per address (at every name), as
+#: multiples of the limit per (address, account): one address cannot reach the first.
+LOGIN_ACCOUNT_FACTOR = 6
+LOGIN_ADDRESS_FACTOR = 4
 PASSWORD_LENGTH = (8, 200)
 
 MODEL = PlackettLuce()
+#: A game shorter than this (finished hands) is not rated (two accounts farming points
+#: in one-hand games to 10).
+MIN_RATED_HANDS = 2
+#: The moves that are not the seat's person's for the ratings: the stand-in's for an
+#: absent person, and the turn timer's for one who let it run out (a game the server's
+#: stand-in played for an idle account is never that account's win).
+RATING_STAND_IN_BY = frozenset({*STAND_IN_BY, "timer"})
 
 
 def _hash(text: str) -> str:
@@ -262,6 +277,35 @@ class AccountStore:
             db.execute(accounts.delete().where(accounts.c.id == account.id))
         return replacement
 
+    def revoke_seat_tokens(self, account_id: int) -> list[tuple[str, int, str]]:
+        """Every seat the account holds gets a new token hash (of no token: the tokens
+        issued to its sessions stop working; its sessions' cookies still seat it).
+        Returns (code, seat, new hash) of each."""
+        from fivehundred.web.store import token_hash
+
+        revoked = []
+        with self.engine.begin() as db:
+            for code, seat in db.execute(
+                sa.select(account_seats.c.code, account_seats.c.seat).where(
+                    account_seats.c.account_id == account_id
+                )
+            ).all():
+                hashed = token_hash(secrets.token_urlsafe(24))
+                table_id = sa.select(store_module.tables.c.id).where(
+                    store_module.tables.c.code == code
+                )
+                db.execute(
+                    store_module.seats.update()
+                    .where(
+                        store_module.seats.c.table_id == table_id.scalar_subquery(),
+                        store_module.seats.c.seat == seat,
+                        store_module.seats.c.kind == "person",
+                    )
+                    .values(token_hash=hashed)
+                )
+                revoked.append((code, seat, hashed))
+        return revoked
+
     def hold_seat(self, code: str, seat: int, account_id: int) -> None:
         with self.engine.begin() as db:
             db.execute(account_seats.insert().values(code=code, seat=seat, account_id=account_id))
@@ -273,6 +317,20 @@ class AccountStore:
                 db.execute(
                     account_seats.insert().values(code=new, seat=seat, account_id=account.id)
                 )
+            for row in db.execute(sa.select(seat_addresses).where(seat_addresses.c.code == old)):
+                db.execute(
+                    seat_addresses.insert().values(
+                        code=new, seat=row.seat, address_hash=row.address_hash
+                    )
+                )
+
+    def seat_address(self, code: str, seat: int, address: str) -> None:
+        with self.engine.begin() as db:
+            db.execute(
+                seat_addresses.insert().values(
+                    code=code, seat=seat, address_hash=_hash(f"{code}|{address}")
+                )
+            )
 
     def seat_of(self, code: str, account_id: int) -> int | None:
         with self.engine.connect() as db:
@@ -365,6 +423,16 @@ class AccountStore:
                 return "unrated: people and bot accounts at one table"
             if len({a.id for a in holders.values()}) != len(holders):
                 return "unrated: one account at two seats"
+            if table.hands_played < MIN_RATED_HANDS:
+                return f"unrated: shorter than {MIN_RATED_HANDS} hands"
+            addresses = [
+                r.address_hash
+                for r in db.execute(
+                    sa.select(seat_addresses.c.address_hash).where(seat_addresses.c.code == code)
+                )
+            ]
+            if len(set(addresses)) != len(addresses):
+                return "unrated: accounts playing from one address"
             rules_json = json.loads(table.rules)
             preset = str(rules_json.get("preset", "australian"))
             rules = rules_from_dict(rules_json)
@@ -373,7 +441,7 @@ class AccountStore:
             for seat, by in db.execute(sa.select(A.c.seat, A.c.by).where(A.c.table_id == table.id)):
                 entry = counts.setdefault(seat, [0, 0])
                 entry[0] += 1
-                entry[1] += 1 if by in STAND_IN_BY else 0
+                entry[1] += 1 if by in RATING_STAND_IN_BY else 0
             absent = sorted(
                 s for s, (total, stood) in counts.items() if s in holders and stood_in(total, stood)
             )
@@ -601,13 +669,56 @@ class Accounts:
         self.store = AccountStore(async_store.store.engine)
         self.config = config
         self.hasher = PasswordHasher()
-        self.by_address = Buckets(config.login_per_minute, config.login_burst)
-        self.by_name = Buckets(config.login_per_minute, config.login_burst)
+        # logins: per (address, account), so that a stranger guessing at a name from
+        # their address does not keep its owner out; per account a cap that one address
+        # cannot reach (many addresses guessing together); per address over all names
+        self.by_address_name = Buckets(config.login_per_minute, config.login_burst)
+        self.by_name = Buckets(
+            LOGIN_ACCOUNT_FACTOR * config.login_per_minute,
+            LOGIN_ACCOUNT_FACTOR * config.login_burst,
+        )
+        self.by_address = Buckets(
+            LOGIN_ADDRESS_FACTOR * config.login_per_minute,
+            LOGIN_ADDRESS_FACTOR * config.login_burst,
+        )
         self.signups = Buckets(config.login_per_minute, config.login_burst)
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: awaited with (account, [(code, seat, new token hash)], deleted) when sessions
+        #: of the account end everywhere (the server closes their sockets)
+        self.on_sessions_ended: Any = None
+
+    async def sessions_ended(self, account: Account, deleted: bool = False) -> None:
+        """Log out everywhere, a password change, a deletion: the seat tokens issued to
+        the account's sessions are revoked and the server closes their sockets."""
+        revoked = await self.call(self.store.revoke_seat_tokens, account.id)
+        if self.on_sessions_ended is not None:
+            await self.on_sessions_ended(account, revoked, deleted)
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
+
+    async def limited(self, buckets: Buckets, what: str, key: str) -> None:
+        """429 when ``key``'s bucket of ``what`` is empty. On PostgreSQL the buckets are
+        in the database: every server sharing it counts the same attempts."""
+        store = self.async_store.store
+        if store.is_postgres:
+            wait = await self.call(
+                store.take_token, f"{what}:{key}", buckets.per_minute, buckets.burst
+            )
+        else:
+            wait = buckets.take(key)
+        if wait > 0:
+            seconds = str(int(wait) + 1)
+            raise AccountError(
+                429, f"too many login attempts: try again in {seconds} s", {"Retry-After": seconds}
+            )
+
+    async def login_allowed(self, request: Request, name: str) -> None:
+        """The login limits of an attempt at ``name`` from ``request``'s address."""
+        address, key = client_of(request), name_key(name)
+        await self.limited(self.by_address_name, "login", f"{address}|{key}")
+        await self.limited(self.by_address, "login-address", address)
+        await self.limited(self.by_name, "login-account", key)
 
     async def current(self, request: Request | WebSocket) -> Account | None:
         session = request.cookies.get(COOKIE)
@@ -637,6 +748,12 @@ class Accounts:
         account = await self.current(request)
         if account is not None:
             return account.name, account
+        if reserved_name(name):
+            raise AccountError(
+                422,
+                f"the name {shown(name, 30)} is reserved (a computer level or a word the "
+                "table uses): choose another",
+            )
         if await self.call(self.store.by_name, name) is not None:
             raise AccountError(
                 409,
@@ -645,9 +762,13 @@ class Accounts:
             )
         return name, None
 
-    async def seat_taken(self, code: str, seat: int, account: Account | None) -> None:
+    async def seat_taken(
+        self, code: str, seat: int, account: Account | None, address: str | None = None
+    ) -> None:
         if account is not None:
             await self.call(self.store.hold_seat, code, seat, account.id)
+            if address is not None:
+                await self.call(self.store.seat_address, code, seat, address)
 
     async def seat_of_session(self, websocket: WebSocket, code: str) -> int | None:
         account = await self.current(websocket)
@@ -677,6 +798,21 @@ class Accounts:
         """Wait for the rating updates in flight (the server stopping, the tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def reserved_name(name: str) -> bool:
+    """Names nobody sits or signs up under: the computer levels, the words the table
+    uses for a seat (open, spectator, human), a deleted account's (``deleted-…``)."""
+    from fivehundred.bots import player_choices
+
+    folded = " ".join(name.split()).casefold()
+    levels = {choice.casefold() for choice in player_choices()}
+    return (
+        folded in ("open", "human", "spectator", "computer")
+        or folded in levels
+        or folded.split(":", 1)[0] in levels
+        or folded.startswith(("cmd:", "deleted-", "deleted "))
+    )
 
 
 def limited(buckets: Buckets, key: str) -> None:
@@ -722,11 +858,7 @@ def make_router(service: Accounts) -> APIRouter:
             raise AccountError(
                 422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters"
             )
-        if name.lower() in ("open", "human", "spectator") or name.startswith("cmd:"):
-            raise AccountError(422, "name: that name is reserved")
-        from fivehundred.bots import player_choices
-
-        if name in player_choices() or name.startswith("deleted-"):
+        if reserved_name(name):
             raise AccountError(422, "name: that name is reserved")
         return name
 
@@ -756,8 +888,7 @@ def make_router(service: Accounts) -> APIRouter:
 
     @router.post("/api/session")
     async def login(body: LoginIn, request: Request, response: Response) -> dict[str, Any]:
-        limited(service.by_address, client_of(request))
-        limited(service.by_name, name_key(body.name))
+        await service.login_allowed(request, body.name)
         found = await service.call(store.by_name, body.name)
         if found is None:
             # the same work as a wrong password (no timing tells which names exist)
@@ -785,6 +916,7 @@ def make_router(service: Accounts) -> APIRouter:
         account = await service.current(request)
         if account is not None and everywhere:
             await service.call(store.end_sessions, account.id, None)
+            await service.sessions_ended(account)
         elif session:
             await service.call(store.end_session, session[:100])
         response.delete_cookie(COOKIE, path="/")
@@ -795,12 +927,13 @@ def make_router(service: Accounts) -> APIRouter:
         body: PasswordIn, request: Request, response: Response
     ) -> dict[str, Any]:
         account = await logged_in(request)
-        limited(service.by_name, name_key(account.name))
+        await service.login_allowed(request, account.name)
         found = await service.call(store.by_name, account.name)
         if found is None or not await verified(found[1], body.old):
             raise AccountError(401, "the old password is wrong")
         await service.call(store.set_password, account.id, await hashed(body.new))
         await service.call(store.end_sessions, account.id, None)
+        await service.sessions_ended(account)
         session = await service.call(store.new_session, account.id, None)
         service.set_cookie(request, response, session)
         return {"name": account.name}
@@ -810,10 +943,11 @@ def make_router(service: Accounts) -> APIRouter:
         body: DeleteIn, request: Request, response: Response
     ) -> dict[str, Any]:
         account = await logged_in(request)
-        limited(service.by_name, name_key(account.name))
+        await service.login_allowed(request, account.name)
         found = await service.call(store.by_name, account.name)
         if found is None or not await verified(found[1], body.password):
             raise AccountError(401, "the password is wrong")
+        await service.sessions_ended(account, deleted=True)
         replacement = await service.call(store.delete, account)
         response.delete_cookie(COOKIE, path="/")
         log.info("an account was deleted; its seats are now %s", replacement)

@@ -506,8 +506,12 @@ def serve_main(argv: list[str]) -> int:
     # no per-message compression: views are small, and compressing each costs more CPU
     # than it saves on a LAN
     proxy = args.forwarded_allow_ips
+    from fivehundred.web.guard import serving_protocol
+
+    trusted = [a.strip() for a in (proxy or "").split(",") if a.strip()]
     config = uvicorn.Config(
         LogContext(app),
+        http=serving_protocol(trusted),  # connections per address, request-head timeout
         log_level=args.log_level,
         ws_max_size=65536,
         ws_per_message_deflate=False,

@@ -6,6 +6,8 @@ buckets (:class:`Buckets`) and close reasons that fit a WebSocket close frame.""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import re
 import time
@@ -26,6 +28,18 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 CLOSE_REASON_BYTES = 123
 #: Request bodies of the score pad's endpoints may be this large (its own limit).
 PAD_BODY = 512 * 1024
+#: Open TCP connections one address may hold (HTTP; a trusted proxy is not counted: the
+#: addresses behind it are, by the requests and sockets below). Past it a new connection
+#: is closed at once.
+CONNECTIONS_PER_ADDRESS = 256
+#: Requests one address may have in flight at once (long polls included): 429 beyond.
+REQUESTS_PER_ADDRESS = 64
+#: WebSockets one address may hold open at once: refused beyond.
+SOCKETS_PER_ADDRESS = 64
+#: A connection that sends no complete request head for this long (a new one, or one
+#: idle between requests) is closed; so is a request whose body stops coming this long.
+HEADER_SECONDS = 10.0
+BODY_SECONDS = 10.0
 
 
 @dataclass
@@ -234,6 +248,128 @@ class Buckets:
             del self._buckets[next(iter(self._buckets))]
 
 
+# ----------------------------------------------------------------------------- addresses
+def address_key(host: str) -> str:
+    """The key of a client's address in the per-address limits: the address, or for
+    IPv6 its /64 (one visitor holds a whole /64)."""
+    if ":" in host:
+        with contextlib.suppress(ValueError):
+            return str(ipaddress.ip_network(f"{host}/64", strict=False))
+    return host
+
+
+@dataclass
+class Counts:
+    """How many of something each address holds at once, each at most ``cap``."""
+
+    cap: int
+    held: dict[str, int] = field(default_factory=dict)
+
+    def take(self, key: str) -> bool:
+        """Count one more for ``key``; False (nothing counted) if it holds ``cap``."""
+        if self.held.get(key, 0) >= self.cap:
+            return False
+        self.held[key] = self.held.get(key, 0) + 1
+        return True
+
+    def give(self, key: str) -> None:
+        left = self.held.get(key, 0) - 1
+        if left > 0:
+            self.held[key] = left
+        else:
+            self.held.pop(key, None)
+
+
+def guarded_protocol(
+    base: type[asyncio.Protocol],
+    trusted: Sequence[str] = (),
+    per_address: int = CONNECTIONS_PER_ADDRESS,
+    header_seconds: float = HEADER_SECONDS,
+) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol ``base`` with two guards below the application: at most
+    ``per_address`` open connections per address (``trusted`` proxies' own addresses
+    are not capped), and a connection that has no request under way and starts none for
+    ``header_seconds`` (a new connection that never sends its request head, a half-sent
+    head, an idle keep-alive) is closed. A connection upgraded to a WebSocket leaves
+    these counts (:class:`Guard` caps the sockets per address)."""
+    counts = Counts(per_address)
+    networks = []
+    for entry in trusted:
+        with contextlib.suppress(ValueError):
+            networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+    every = any(entry.strip() == "*" for entry in trusted)
+
+    def exempt(host: str) -> bool:
+        if every:
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in networks)
+
+    class Guarded(base):  # type: ignore[valid-type, misc]
+        _fh_key: str | None = None
+        _fh_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            peer = transport.get_extra_info("peername")
+            host = str(peer[0]) if isinstance(peer, tuple) and peer else ""
+            key = address_key(host)
+            if key and not exempt(host):
+                if not counts.take(key):
+                    self._fh_refused = True
+                    transport.abort()
+                    return
+                self._fh_key = key
+            super().connection_made(transport)
+            self._fh_arm(None)
+
+        def _fh_arm(self, seen: Any) -> None:
+            self._fh_timer = asyncio.get_running_loop().call_later(
+                header_seconds, self._fh_check, seen
+            )
+
+        def _fh_check(self, seen: Any) -> None:
+            cycle = getattr(self, "cycle", None)
+            idle = cycle is None or cycle.response_complete
+            if cycle is seen and idle:  # no request head came in all that time
+                self._fh_timer = None
+                self.transport.close()
+                return
+            self._fh_arm(cycle)
+
+        def _fh_release(self) -> None:
+            if self._fh_timer is not None:
+                self._fh_timer.cancel()
+                self._fh_timer = None
+            if self._fh_key is not None:
+                counts.give(self._fh_key)
+                self._fh_key = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if getattr(self, "_fh_refused", False):
+                return
+            self._fh_release()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, *args: Any) -> None:
+            self._fh_release()
+            super().handle_websocket_upgrade(*args)
+
+    Guarded.__name__ = f"Guarded{base.__name__}"
+    Guarded.counts = counts
+    return Guarded
+
+
+def serving_protocol(trusted: Sequence[str] = ()) -> type[asyncio.Protocol]:
+    """The guarded HTTP protocol ``fivehundred serve`` runs uvicorn with (httptools where
+    installed, else h11, as uvicorn's ``auto``)."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    return guarded_protocol(AutoHTTPProtocol, trusted)
+
+
 # ----------------------------------------------------------------------------- middleware
 class Guard:
     """ASGI middleware: the Host check (every request and WebSocket), the Origin check of
@@ -246,12 +382,32 @@ class Guard:
         self.app = app
         self.limits = limits
         self.refused = refused
+        #: requests in flight and WebSockets open, per address
+        self.requests = Counts(REQUESTS_PER_ADDRESS)
+        self.sockets = Counts(SOCKETS_PER_ADDRESS)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        client = scope.get("client")
+        key = address_key(str(client[0])) if client else ""
+        counts = self.sockets if kind == "websocket" else self.requests
+        if not counts.take(key):
+            self.refused("address_" + ("sockets" if kind == "websocket" else "requests"))
+            what = "WebSockets open" if kind == "websocket" else "requests under way"
+            await self._refuse(
+                scope, receive, send, 429, f"your address has {counts.cap} {what}: close some"
+            )
+            return
+        try:
+            await self._guarded(scope, receive, send)
+        finally:
+            counts.give(key)
+
+    async def _guarded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
         headers = {
             k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())
         }
@@ -295,7 +451,14 @@ class Guard:
         chunks: list[bytes] = []
         size = 0
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), BODY_SECONDS)
+            except TimeoutError:
+                self.refused("body_timeout")
+                await self._refuse(
+                    scope, receive, send, 408, f"the body did not come within {BODY_SECONDS:g} s"
+                )
+                return
             if message["type"] != "http.request":  # the client went away
                 return
             chunk = message.get("body", b"")

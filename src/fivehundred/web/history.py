@@ -29,6 +29,7 @@ from fivehundred.game import DONE, GameState, HandState
 from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
+from fivehundred.web.guard import Counts, address_key
 from fivehundred.web.views import card_words_of, rule_490_words, side_names_of, table_names
 from fivehundred.words import (
     DEFAULT_LEVEL,
@@ -47,6 +48,7 @@ router = APIRouter()
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_GAMES = 100  # games read for a player's page
 MAX_ANALYSES = 256  # analyses kept in memory
+ANALYSES_PER_VISITOR = 2  # analyses one address may have waiting or running at once
 
 
 # ----------------------------------------------------------------------------- rules
@@ -349,6 +351,8 @@ async def hand_replay(code: str, number: int, request: Request) -> dict[str, Any
 # ----------------------------------------------------------------------------- analysis
 _executor: Executor | None = None
 _analyses: dict[str, asyncio.Future[dict[str, Any]]] = {}
+#: analyses waiting or running per address (at most :data:`ANALYSES_PER_VISITOR` each)
+_analysing = Counts(ANALYSES_PER_VISITOR)
 
 
 def _analyse_record(hand_json: str) -> dict[str, Any]:
@@ -406,10 +410,18 @@ async def hand_analysis(code: str, number: int, request: Request) -> dict[str, A
     key = json.dumps(hand_record, sort_keys=True)
     future = _analyses.get(key)
     if future is None:
+        visitor = address_key(request.client.host if request.client else "")
+        if not _analysing.take(visitor):  # one visitor's queue is bounded
+            raise HTTPException(
+                429,
+                f"your address has {ANALYSES_PER_VISITOR} analyses under way: wait for them",
+                headers={"Retry-After": "5"},
+            )
         while len(_analyses) >= MAX_ANALYSES:  # forget the oldest
             _analyses.pop(next(iter(_analyses)))
         loop = asyncio.get_running_loop()
         future = asyncio.ensure_future(loop.run_in_executor(_pool(), _analyse_record, key))
+        future.add_done_callback(lambda _, v=visitor: _analysing.give(v))
         _analyses[key] = future
     if not future.done():
         return {"status": "running"}

@@ -60,6 +60,7 @@ from fivehundred.learn.terminal import (
 )
 from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
+from fivehundred.web.guard import Counts, address_key
 from fivehundred.web.views import card_words_of
 from fivehundred.words import hand_order, side_names
 
@@ -74,6 +75,8 @@ MAX_TEXT = 40
 MAX_REVIEWS = 64
 #: Reviews waiting for the analysis worker or running at once; beyond, 503 (try later).
 MAX_PENDING_REVIEWS = 4
+#: Of those, one visitor (an address) may have this many at once.
+REVIEWS_PER_VISITOR = 1
 #: The longest game reviewed (hands): each hand's calls are valued on sampled deals.
 MAX_REVIEW_HANDS = 40
 ID_PATTERN = re.compile(r"[a-z0-9-]{1,20}")
@@ -449,6 +452,7 @@ async def lesson_step(lid: str, body: LessonIn) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- review
 _reviews: dict[str, asyncio.Future[dict[str, Any]]] = {}
+_reviewing = Counts(REVIEWS_PER_VISITOR)
 
 
 def _review_record(game_json: str, seat: int) -> dict[str, Any]:
@@ -484,6 +488,13 @@ async def game_review(
     key = json.dumps([record, seat], sort_keys=True)
     future = _reviews.get(key)
     if future is None or future.cancelled():
+        visitor = address_key(request.client.host if request.client else "")
+        if _reviewing.held.get(visitor, 0) >= _reviewing.cap:
+            raise HTTPException(
+                429,
+                "your address has a review under way: wait for it",
+                headers={"Retry-After": "30"},
+            )
         if sum(not f.done() for f in _reviews.values()) >= MAX_PENDING_REVIEWS:
             raise HTTPException(
                 503,
@@ -497,6 +508,8 @@ async def game_review(
         future = asyncio.ensure_future(
             loop.run_in_executor(history._pool(), _review_record, game_json, seat)
         )
+        _reviewing.take(visitor)
+        future.add_done_callback(lambda _, v=visitor: _reviewing.give(v))
         _reviews[key] = future
     if not future.done():
         return {"status": "running"}

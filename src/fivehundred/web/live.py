@@ -71,6 +71,10 @@ FORWARD_WAIT = 10.0
 CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
+#: Hints one address may ask for a minute, and at once (a token bucket; one at a time per
+#: seat besides, and its search takes the address's turn: :meth:`Hub.search_turn`).
+HINTS_PER_MINUTE = 60.0
+HINT_BURST = 20
 DEFAULT_OPTIONS: dict[str, Any] = {
     "grace": 60.0,
     "turn_timer": None,
@@ -228,6 +232,15 @@ class Connection:
         #: (inbox id, version) of the message passed to the table's server and not yet
         #: answered (several servers: :meth:`LiveTable._forward`)
         self.forwarded: tuple[int, int] | None = None
+        #: the client's address (the server sets it): the per-address limits
+        self.client = ""
+        #: the hint being worked out for it (cancelled when it goes or is replaced)
+        self.hint: asyncio.Task[None] | None = None
+
+    def cancel_work(self) -> None:
+        """Stop the work done for this connection alone (its hint)."""
+        if self.hint is not None and not self.hint.done():
+            self.hint.cancel()
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_encoded(encode(message))
@@ -562,6 +575,18 @@ class LiveTable:
             self.wake.set()
             return token
 
+    def revoke_seat(self, seat: int, hashed: str, reason: str) -> None:
+        """The seat's token is no longer ``seat``'s (its session ended): the new hash
+        (already written) is kept and the seat's connection here is closed."""
+        state = self.seats[seat]
+        if state.kind != PERSON:
+            return
+        state.token_hash = hashed
+        conn = self.connections.get(seat)
+        if conn is not None:
+            conn.cancel_work()
+            conn.close(4401, reason)
+
     def attach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
         if conn.seat == views.SPECTATOR:
@@ -569,6 +594,7 @@ class LiveTable:
         else:
             old = self.connections.get(conn.seat)
             if old is not None:
+                old.cancel_work()
                 old.close(4000, "replaced by a newer connection")
             self.connections[conn.seat] = conn
             log.info("table %s: seat %d connected", self.code, conn.seat)
@@ -579,6 +605,7 @@ class LiveTable:
 
     def detach(self, conn: Connection) -> None:
         self.last_seen = time.monotonic()
+        conn.cancel_work()
         self.answered(conn)
         if conn.seat == views.SPECTATOR:
             self.spectators.discard(conn)
@@ -749,22 +776,60 @@ class LiveTable:
         )
 
     async def _hint(self, conn: Connection, marked: object = None) -> None:
+        """Start working out a hint for ``conn``'s seat: one at a time per seat, a few a
+        minute per address (:data:`HINTS_PER_MINUTE`), and a search hint takes its
+        address's search turn (one search at a time per address: one visitor's hints
+        cannot fill the search players' pool). It runs beside the connection's messages
+        and is cancelled when the connection goes or is replaced. In the discard, ``marked``
+        (the cards marked, not yet sent) count as discarded: the hint names another card."""
         seat = self._acting_seat(conn)
         if not any(s.kind == COMPUTER for s in self.seats):
             raise Refusal("hints are given at tables with a computer player")
         model = self.model
         if model.is_over or model.to_move != seat:
             raise Refusal("a hint is for your turn")
-        version = self.version
         observation = model.observation(model.seat_to_move)
         try:  # (the discards marked, not yet sent, as made: the hint names another card)
             observation = views.hint_observation(observation, marked)
         except ValueError as error:
             raise Refusal(str(error)) from None
-        action, reason = await self.hub.decider.decide(
-            self.options["stand_in"], model.decision_seed() ^ 0x5EED, observation
+        if any(
+            other.hint is not None and not other.hint.done()
+            for other in (conn, self.connections.get(seat))
+            if other is not None
+        ):
+            raise Refusal("a hint is still being worked out for you: wait for it")
+        wait = await self.hub.take_token(self.hub.hints, "hint", conn.client or self.code)
+        if wait > 0:
+            self.hub.refused("hint_rate")
+            raise Refusal(f"too many hints from your address: try again in {int(wait) + 1} s")
+        conn.hint = self.hub.spawn(
+            self._give_hint(conn, self.version, observation, model.decision_seed() ^ 0x5EED)
         )
-        if self.version == version:
+
+    async def _give_hint(
+        self, conn: Connection, version: int, observation: Observation, seed: int
+    ) -> None:
+        player = self.options["stand_in"]
+        try:
+            if searches(player):
+                async with self.hub.search_turn(conn.client or self.code):
+                    decision = asyncio.ensure_future(
+                        self.hub.decider.decide(player, seed, observation, self.code)
+                    )
+                    try:
+                        action, reason = await asyncio.shield(decision)
+                    except asyncio.CancelledError:
+                        # the search runs on in its process: the turn is held until it
+                        # ends (a replaced connection's hints do not pile up in the pool)
+                        with contextlib.suppress(BaseException):
+                            await decision
+                        raise
+            else:
+                action, reason = await self.hub.decider.decide(player, seed, observation)
+        except asyncio.CancelledError:
+            return
+        if self.version == version and not conn.closing:
             conn.send(
                 {
                     "type": "hint",
@@ -1165,6 +1230,10 @@ class Hub:
         self.on_rematch: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
+        #: hints per address (:meth:`LiveTable._hint`)
+        self.hints = Buckets(HINTS_PER_MINUTE, HINT_BURST)
+        #: the tables made per address (the server's; a rematch is one: :meth:`rematch`)
+        self.creating: Buckets | None = None
         #: the servers sharing this PostgreSQL database (None: this server alone)
         self.cluster: Any = None
         self._background: set[asyncio.Task[Any]] = set()
@@ -1576,6 +1645,7 @@ class Hub:
                     raise Refusal("the game is not over: a rematch starts after it")
                 if len(self.live_tables()) >= self.limits.max_live_tables:
                     raise Refusal("the server has as many tables as it can play; try later")
+                await self._may_create(table.owner or table.code)
                 rules = table.rules
                 last = table.model.game.finished_hands[-1].dealer
                 dealer = (last + 1) % rules.players
@@ -1607,6 +1677,21 @@ class Hub:
         found = await self.get(code)
         assert found is not None
         return found, tokens[seat]
+
+    async def _may_create(self, owner: str) -> None:
+        """:class:`Refusal` if ``owner`` (the address that made the first table of a
+        chain of rematches) may not make another table now: its unfinished tables and its
+        tables a minute count rematches as any new table."""
+        if await self.tables_of(owner) >= self.limits.tables_per_client:
+            self.refused("rematch_tables")
+            raise Refusal(
+                f"this table's creator has {self.limits.tables_per_client} unfinished tables"
+            )
+        if self.creating is not None:
+            wait = await self.take_token(self.creating, "table", owner)
+            if wait > 0:
+                self.refused("rematch_rate")
+                raise Refusal(f"too many new tables: try again in {int(wait) + 1} s")
 
     async def create(
         self,

@@ -175,6 +175,17 @@ class Matchmaker:
             entry.last_seen = self.clock()
         return entry
 
+    def forget_account(self, account_id: int) -> int:
+        """A deleted account's places in the queue go (how many)."""
+        gone = [
+            ticket
+            for ticket, entry in self.entries.items()
+            if entry.seat is None and entry.account is not None and entry.account.id == account_id
+        ]
+        for ticket in gone:
+            del self.entries[ticket]
+        return len(gone)
+
     def leave(self, ticket: str) -> bool:
         """Leave the queue; False if already seated (the seat stays taken)."""
         entry = self.find(ticket)
@@ -239,7 +250,9 @@ class Matchmaker:
             if 1 + len(others) >= seats:
                 return [first, *others[: seats - 1]]
             if now >= first.since + first.wait:
-                return [first, *others]
+                # with computers: only the people whose own wait is over too (a person
+                # waiting for people is never pulled into a table of another's choosing)
+                return [first, *(e for e in others if now >= e.since + e.wait)]
         return None
 
 

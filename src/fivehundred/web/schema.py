@@ -127,6 +127,8 @@ accounts = sa.Table(
     sa.Column("password_hash", sa.String(200), nullable=False),
     sa.Column("bot", sa.Boolean, nullable=False, default=False),
     sa.Column("created", sa.Float, nullable=False),
+    # ids are never used again (SQLite would give a deleted account's id to the next)
+    sqlite_autoincrement=True,
 )
 
 sessions = sa.Table(
@@ -179,6 +181,16 @@ rated_games = sa.Table(
     metadata,
     sa.Column("code", sa.String(12), primary_key=True),
     sa.Column("at", sa.Float, nullable=False),
+)
+
+#: the address each account's seat was taken from (its SHA-256 keyed by the table: the
+#: address itself is not kept): accounts of one address are not rated against each other
+seat_addresses = sa.Table(
+    "account_seat_addresses",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("address_hash", sa.String(64), nullable=False),
 )
 
 

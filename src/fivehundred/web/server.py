@@ -63,6 +63,8 @@ FLOOD_PER_SECOND = 100
 MAX_LIVE_TABLES = Limits.max_live_tables
 #: Spectators one table admits.
 MAX_SPECTATORS = 100
+#: Spectator places one address may take at one table.
+SPECTATORS_PER_ADDRESS = 10
 #: The targets a web table may play to (the rules also want a multiple of 10).
 TARGETS = (10, 10_000)
 #: The pages of the history (``GET /api/games?page=``).
@@ -275,6 +277,17 @@ def create_app(
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
         hub.on_count = metrics.count  # the cluster's and the database's events
         store.on_error = lambda: metrics.count("database_errors")
+        hub.creating = creating  # a rematch is a new table: the creation limits apply
+
+        async def sessions_ended(account: Any, revoked: list[Any], deleted: bool) -> None:
+            for code, seat, hashed in revoked:  # their sockets here close (web/accounts.py)
+                table = hub.tables.get(code)
+                if table is not None:
+                    table.revoke_seat(seat, hashed, "your session ended: log in again")
+            if deleted:
+                matchmaker.forget_account(account.id)
+
+        accounts.on_sessions_ended = sessions_ended
         holder["hub"] = hub
         app.state.hub = hub
         await hub.start()
@@ -496,7 +509,7 @@ def create_app(
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
-        await accounts.seat_taken(table.code, seat, account)
+        await accounts.seat_taken(table.code, seat, account, _client(request))
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/rematch")
@@ -624,7 +637,7 @@ def create_app(
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
-            await accounts.seat_taken(table.code, seat, entry.account)
+            await accounts.seat_taken(table.code, seat, entry.account, entry.client)
             answers.append(
                 {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
             )
@@ -675,7 +688,16 @@ def create_app(
         elif len(table.spectators) >= MAX_SPECTATORS:
             await websocket.close(1013, "this table has as many spectators as it admits")
             return
+        elif (
+            sum(c.client == _client(websocket) for c in table.spectators) >= SPECTATORS_PER_ADDRESS
+        ):
+            metrics.refused("spectators_per_address")
+            await websocket.close(
+                1013, f"your address watches this table {SPECTATORS_PER_ADDRESS} times already"
+            )
+            return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
+        conn.client = _client(websocket)  # the per-address limits (hints)
         sender = websocket_sender(conn)
         table.attach(conn)
         recent: deque[float] = deque()

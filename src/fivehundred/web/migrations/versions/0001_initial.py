@@ -35,6 +35,8 @@ def upgrade() -> None:
             sa.Column("created", sa.Float(), nullable=False),
             sa.PrimaryKeyConstraint("id"),
             sa.UniqueConstraint("name_key"),
+            # ids never used again (a new SQLite database; an older one keeps its table)
+            sqlite_autoincrement=True,
         )
     if _missing("buckets"):
         op.create_table(
