@@ -622,13 +622,8 @@ def variant_words(reason: str, titles: dict[str, str]) -> str:
 
 
 # ------------------------------------------------------------------------------ who sits where
-# (issue 52: partners and opponents named at the table and where a seat is chosen; the 490
+# (partners and opponents named at the table and where a seat is chosen; the 490
 # rule with the table's own figure; the misère contractor's partner sitting out)
-
-
-def seat_relation(sides: Sequence[int], seat: int, you: int) -> str:
-    """How ``seat`` stands to ``you`` (:func:`seat_relations`, one seat of it)."""
-    return seat_relations(sides, you)[seat]
 
 
 def seat_offer(sides: Sequence[int], seat: int, names: Sequence[str | None]) -> str:
