@@ -37,7 +37,8 @@ def test_the_table_and_the_lobby_say_the_same_relations(preset: str) -> None:
     """Every preset (2 to 6 players), every player's seat: the table view's relations
     (``view.table.relations``) are the lobby's (``seating``), key and words; a dummy is
     its owner's (one's own dummy is nobody's relation); with partners called each hand
-    (five players) no other seat is a plain opponent before a card is called."""
+    (five players) no other seat is a plain opponent before a card is called, and no open
+    seat is offered as an opponent's."""
     rules = make_rules(preset)
     controllers = views.seat_controllers(rules)
     for viewer in range(rules.players):
@@ -61,6 +62,12 @@ def test_the_table_and_the_lobby_say_the_same_relations(preset: str) -> None:
             }
         else:
             assert "called" not in keys and keys
+    seated = [("person", "Ann")] + [("open", None)] * (rules.players - 1)
+    offers = views.seat_offers(rules, seated + [("out", None)] * (rules.seats - rules.players))
+    if rules.called_partner:
+        assert set(offers.values()) == {"Take a seat"}
+    else:
+        assert all("partner" in o or "opponent" in o for o in offers.values()), offers
 
 
 def test_an_open_seat_is_offered_as_a_partner_or_an_opponent() -> None:

@@ -262,13 +262,14 @@ def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
 def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
     """What each open seat's button says (``Sit as Ann's partner``), by the people
     already at the table (``seated``: each seat's kind and name), or by the computers where
-    no person sits yet; at an empty table, one seat offered (``Take a seat``)."""
+    no person sits yet; at an empty table, one seat offered (``Take a seat``); where partners
+    are called each hand, no seat is offered as an opponent's (:func:`player_relations`)."""
     sides = side_of_seats(rules)
     people = [name if kind == "person" else None for kind, name in seated]
     if not any(people):
         people = [name if kind != "open" else None for kind, name in seated]
     offers = {
-        str(seat): seat_offer(sides, seat, people)
+        str(seat): seat_offer(sides, seat, people, rules.called_partner)
         for seat, (kind, _) in enumerate(seated)
         if kind == "open"
     }
