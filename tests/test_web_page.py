@@ -654,6 +654,77 @@ def test_history_pages(base: str, open_page: Callable[..., Page], four_friends_h
         p.check()
 
 
+def test_the_summary_names_the_further_100_of_a_failed_slam_call(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """Four people (by sockets) play a hand under the slam call: the first caller bids 7♥
+    and calls slam, every card is the first legal one, and the slam fails. A watcher who
+    opens the table sees the hand's summary name each part of the points, the further 100
+    among them (the server's words, in the frame it was sent), and the game page's score
+    sheet says the same."""
+    rules = {"preset": "australian", "variants": {"slam_call": True, "claim": True}}
+    created = post(base, "/api/tables", {"seats": ["open"] * 4, "rules": rules, "seed": 0})
+    code = created["table"]
+    tokens = [
+        post(base, f"/api/tables/{code}/seats/{seat}", {"name": name})["token"]
+        for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"])
+    ]
+
+    async def play() -> None:
+        websockets = pytest.importorskip("websockets")
+        sockets = [await websockets.connect(ws_url(base, code, token)) for token in tokens]
+
+        async def run(player: Player) -> None:
+            acted = -1  # views come on every change: act once a version
+            while True:
+                message = await player.next(20)
+                assert message["type"] != "error", message
+                if message["type"] != "view":
+                    continue
+                view = message["view"]
+                if view["table"]["hand_result"] is not None:
+                    return
+                legal = view["legal"]
+                if legal and message["version"] > acted:
+                    acted = message["version"]
+                    if "pass" in legal:
+                        action = "pass" if view["auction"] else "7H"
+                    elif "slam" in legal:
+                        action = "slam"
+                    else:
+                        action = next(a for a in legal if a != "claim")
+                    await player.ws.send(
+                        json.dumps(
+                            {"type": "action", "action": action, "version": message["version"]}
+                        )
+                    )
+
+        try:
+            await asyncio.gather(*(run(Player(ws, seat)) for seat, ws in enumerate(sockets)))
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    with ThreadPoolExecutor(1) as pool:  # its own event loop: Playwright's runs in this thread
+        pool.submit(asyncio.run, play()).result()
+    further = "the failed slam call, a further -100"
+    p = open_page(PHONE)
+    page = p.page
+    page.goto(f"{base}/t/{code}?watch=1")
+    page.wait_for_selector("#summary[open] #summary-parts")
+    parts = page.inner_text("#summary-parts")
+    assert "7♥ failed -200, " + further in parts
+    assert "tricks at 10 +" in parts
+    sent = [f["view"]["table"]["hand_result"] for f in p.frames if f.get("type") == "view"]
+    assert any(r and any(text.endswith(further) for text in r["points_parts"]) for r in sent)
+    shot(page, "summary-slam-call-phone")
+    page.goto(f"{base}/g/{code}")
+    page.wait_for_selector("#hand-row-1 small.parts")
+    assert further in page.inner_text("#hand-row-1")
+    shot(page, "sheet-parts-phone")
+    p.check()
+
+
 def test_rules_catalogue_lists_every_preset_and_variant(base: str) -> None:
     from fivehundred.rules import PRESETS, VARIANTS
 

@@ -71,7 +71,7 @@ def test_friends_are_told_who_is_whose_partner_invited_and_chat_at_the_table(
         for seat in opponents:
             other = page.locator(f".seat[data-seat='{seat}']")
             assert "rel-opponent" in (other.get_attribute("class") or "")
-            assert other.locator(".relation").inner_text() == "opponent"
+            assert other.locator(".relation").inner_text() == "an opponent"
         colours = page.evaluate(
             """() => [...document.querySelectorAll('.seat .relation')].map(
                  e => getComputedStyle(e).backgroundColor)"""

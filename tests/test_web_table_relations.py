@@ -1,6 +1,7 @@
-"""Friends at one table, the server side (web/views.py, the vocabulary): who is whose partner,
-what the button that takes an open seat says, the 490 rule with the table's own figure,
-the hand's points that the rule held, and the partner who sits out a misère."""
+"""The table's server side (web/views.py, the vocabulary): who is whose partner (the same
+as the lobby says), what the button that takes an open seat says, the 490 rule with the
+table's own figure, the hand's points that the rule held and what they are made of, and
+the partner who sits out a misère."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import random
 
 import pytest
 
-from fivehundred.actions import MISERE, PASS, action_text, bid_action
-from fivehundred.rules import make_rules
+from fivehundred.actions import CLAIM, MISERE, NO_SLAM, PASS, SLAM, action_text, bid_action
+from fivehundred.rules import PRESETS, make_rules
 from fivehundred.table import Table
+from fivehundred.text import result_lines
 from fivehundred.web import views
+from fivehundred.web.history import hand_line
 
 
 def test_every_seat_says_how_it_stands_to_you() -> None:
@@ -20,13 +23,51 @@ def test_every_seat_says_how_it_stands_to_you() -> None:
     keys = [r["key"] for r in views.seat_relations(make_rules("australian"), 1) or []]
     assert keys == ["opponent", "you", "opponent", "partner"]
     words = [r["word"] for r in views.seat_relations(make_rules("australian"), 0) or []]
-    assert words == ["you", "opponent", "your partner", "opponent"]
+    assert words == ["you", "an opponent", "your partner", "an opponent"]
     keys = [r["key"] for r in views.seat_relations(make_rules("three_handed"), 0) or []]
     assert keys == ["you", "opponent", "opponent"]
     six = make_rules("six_handed", {"teams_of_two": False})
     keys = [r["key"] for r in views.seat_relations(six, 0) or []]
     assert keys == ["you", "opponent", "partner", "opponent", "partner", "opponent"]
     assert views.seat_relations(make_rules("australian"), views.SPECTATOR) is None
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_table_and_the_lobby_say_the_same_relations(preset: str) -> None:
+    """Every preset (2 to 6 players), every player's seat: the table view's relations
+    (``view.table.relations``) are the lobby's (``seating``), key and words; a dummy is
+    its owner's (one's own dummy is nobody's relation); with partners called each hand
+    (five players) no other seat is a plain opponent before a card is called, and no open
+    seat is offered as an opponent's."""
+    rules = make_rules(preset)
+    controllers = views.seat_controllers(rules)
+    for viewer in range(rules.players):
+        lobby = views.seating(rules, viewer)
+        table = views.seat_relations(rules, viewer)
+        assert table is not None and len(table) == rules.seats
+        for entry in lobby:
+            seen = table[entry["seat"]]
+            assert (seen["key"], seen["word"]) == (entry["relation"], entry["relation_words"])
+        for seat in range(rules.players, rules.seats):
+            owner = controllers[seat]
+            if owner is None or owner == viewer:
+                assert table[seat]["key"] == ""
+            else:
+                assert table[seat]["key"] == lobby[owner]["relation"]
+        keys = {r["key"] for r in table} - {"", "you"}
+        if rules.called_partner:
+            assert keys == {"called"}
+            assert {r["word"] for r in table if r["key"] == "called"} == {
+                "a partner only if called"
+            }
+        else:
+            assert "called" not in keys and keys
+    seated = [("person", "Ann")] + [("open", None)] * (rules.players - 1)
+    offers = views.seat_offers(rules, seated + [("out", None)] * (rules.seats - rules.players))
+    if rules.called_partner:
+        assert set(offers.values()) == {"Take a seat"}
+    else:
+        assert all("partner" in o or "opponent" in o for o in offers.values()), offers
 
 
 def test_an_open_seat_is_offered_as_a_partner_or_an_opponent() -> None:
@@ -153,3 +194,48 @@ def test_a_hint_in_the_kitty_counts_the_marked_cards_as_discarded() -> None:
     other = next(text for text in ["AS", "KS", "QS", "JS", "10S", "9S"] if text not in hand)
     with pytest.raises(ValueError, match="not in the hand"):
         views.hint_observation(observation, [other])
+
+
+@pytest.mark.parametrize(
+    ("how", "bid", "further"),
+    [
+        ("slam", bid_action(7, 3), "the failed slam call, a further -100"),
+        ("claim", bid_action(6, 3), "the wrong claim, a further -100"),
+    ],
+)
+def test_the_further_100_is_named_in_the_hands_result_and_on_the_sheet(
+    how: str, bid: int, further: str
+) -> None:
+    """A 7♥ whose slam call fails, a 6♥ whose contractor claims every trick at the first
+    lead (house variants slam_call and claim; the cards played are the first legal ones):
+    the hand's result the table sends (``hand_result.points_parts``) and the score sheet's
+    row name each part of each side's points, the further 100 among them, in the terminal's
+    words; the parts add up to the side's points."""
+    rules = make_rules("australian", {"slam_call": True, "claim": True})
+    table = Table(rules, ["human"] * 4, 0)
+    table.apply(table.to_move, bid)
+    while table.game.hand.phase == "auction":
+        table.apply(table.to_move, PASS)
+    while not table.game.finished_hands:
+        legal = table.legal_actions()
+        if SLAM in legal:
+            action = SLAM if how == "slam" else NO_SLAM
+        elif CLAIM in legal and how == "claim":
+            action = CLAIM
+        else:
+            action = next(a for a in legal if a != CLAIM)
+        table.apply(table.to_move, action)
+    names = views.table_names(rules, ["Ann", "Bob", "Cat", "Dan"])
+    result = views.hand_result(table, names)
+    assert result is not None and result["made"] is False
+    parts = result["points_parts"]
+    side = result["contractor"] % 2
+    assert parts[side].startswith("7♥ failed -200, " if how == "slam" else "6♥ failed -100, ")
+    assert parts[side].endswith(further)
+    assert parts[1 - side].endswith("tricks at 10 +" + str(result["points"][1 - side]))
+    for points, text in zip(result["points"], parts, strict=True):
+        signed = [w for w in text.replace(",", "").split() if w[:1] in "+-" and w[1:].isdigit()]
+        assert sum(int(word) for word in signed) == points
+    terminal = "\n".join(result_lines(table.game.finished_hands[-1]))
+    assert all(text in terminal for text in parts)
+    assert hand_line(table.game, 0)["points_parts"] == parts

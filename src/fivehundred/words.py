@@ -626,15 +626,15 @@ def variant_words(reason: str, titles: dict[str, str]) -> str:
 # rule with the table's own figure; the misère contractor's partner sitting out)
 
 
-def seat_relation(sides: Sequence[int], seat: int, you: int) -> str:
-    """How ``seat`` stands to ``you`` (:func:`seat_relations`, one seat of it)."""
-    return seat_relations(sides, you)[seat]
-
-
-def seat_offer(sides: Sequence[int], seat: int, names: Sequence[str | None]) -> str:
+def seat_offer(
+    sides: Sequence[int], seat: int, names: Sequence[str | None], called: bool = False
+) -> str:
     """What the button that takes the open ``seat`` says, by the people already seated
     (``names``, one a seat, None for an open one): ``Sit as Ann's partner``, ``Sit as Ann's
-    opponent``, ``Sit as an opponent`` (every seat its own side), or ``Take a seat``."""
+    opponent``, ``Sit as an opponent`` (every seat its own side), or ``Take a seat`` (also
+    wherever partners are called each hand, ``called``: nobody is an opponent for good)."""
+    if called:
+        return "Take a seat"
     partners = [n for s, n in enumerate(names) if n and s != seat and sides[s] == sides[seat]]
     others = [n for s, n in enumerate(names) if n and s != seat and sides[s] != sides[seat]]
     if partners:

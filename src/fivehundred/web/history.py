@@ -30,7 +30,13 @@ from fivehundred.record import replay_game
 from fivehundred.rules import CHOICE, PRESETS, REGISTRY, Rules, Variant, make_rules
 from fivehundred.scoring import side_of_seats
 from fivehundred.web.guard import Counts, address_key
-from fivehundred.web.views import card_words_of, rule_490_words, side_names_of, table_names
+from fivehundred.web.views import (
+    card_words_of,
+    points_parts,
+    rule_490_words,
+    side_names_of,
+    table_names,
+)
 from fivehundred.words import (
     DEFAULT_LEVEL,
     LEVEL_WORDS,
@@ -254,6 +260,8 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
         "made": result.made,
         "tricks_won": list(result.tricks_won),
         "points": list(result.points),
+        # what each side's points are made of, in the vocabulary's words (views.points_parts)
+        "points_parts": points_parts(hand.rules, result),
         "scores": list(game.score_history[index]),
         "dealt": [_ordered(hand, cards) for cards in hand.dealt],
         "kitty": mask_text(hand.kitty_dealt, two),

@@ -25,14 +25,17 @@ from fivehundred.actions import (
 from fivehundred.auction import Auction
 from fivehundred.cards import cards_of, iter_cards, mask_text, parse_card
 from fivehundred.errors import FiveHundredError, IllegalActionError, Refusal
-from fivehundred.game import controller_of
+from fivehundred.game import HandResult, controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
 from fivehundred.observation import Observation
 from fivehundred.rules import Rules
 from fivehundred.scoring import side_of_seats
 from fivehundred.table import Table
-from fivehundred.words import RELATION_WORDS as RELATION_WORDS
 from fivehundred.words import (
+    CALLED,
+    INVITE_WORDS,
+    OPPONENT,
+    YOU,
     action_label,
     card_words,
     contract_label,
@@ -42,14 +45,17 @@ from fivehundred.words import (
     observation_prompt,
     pack_words,
     place_name,
+    point_parts_text,
     points_line,
     rule_490_note,
+    seat_name,
     seat_offer,
-    seat_relation,
     sides_named,
     sitting_out_note,
     view_context,
 )
+from fivehundred.words import RELATION_WORDS as RELATION_WORDS
+from fivehundred.words import seat_relations as side_relations
 
 
 @lru_cache(maxsize=64)
@@ -163,7 +169,9 @@ def last_trick(table: Table) -> dict[str, Any] | None:
 def hand_result(table: Table, names: list[str] | None = None) -> dict[str, Any] | None:
     """The hand just finished (until the next hand's first action), else None; with the
     table's ``names`` (:func:`table_names`), each side's points in words (``points_words``:
-    a total the 490 rule held says so)."""
+    a total the 490 rule held says so); and what each side's points are made of
+    (``points_parts``, :func:`points_parts`: the further 100 of a failed slam call or a
+    wrong claim named)."""
     game = table.game
     if not game.finished_hands or (not game.is_over and game.hand.history):
         return None
@@ -183,7 +191,19 @@ def hand_result(table: Table, names: list[str] | None = None) -> dict[str, Any] 
         "points": list(result.points),
         "scores": list(game.score_history[-1]),
         "points_words": points_words(table, names) if names is not None else None,
+        "points_parts": points_parts(table.rules, result),
     }
+
+
+def points_parts(rules: Rules, result: HandResult) -> list[str]:
+    """One string a side: what its points of the finished hand ``result`` are made of, part
+    by part (:func:`fivehundred.words.point_parts_text`: ``7♦ failed -180, the failed slam
+    call, a further -100``, ``4 tricks at 10 +40``); "" for a side that scored nothing. The
+    hand summary and the score sheet draw these; the terminal says the same words."""
+    return [
+        point_parts_text(result.score.parts, side, result.contract, result.made, rules.joker_names)
+        for side in range(len(result.points))
+    ]
 
 
 def points_words(table: Table, names: list[str]) -> list[str]:
@@ -210,17 +230,30 @@ def rule_490_words(rules: Rules) -> str | None:
     return rule_490_note(rules.target)
 
 
+def player_relations(rules: Rules, viewer: int) -> list[str]:
+    """How each player's seat stands to the player ``viewer``: the vocabulary's relation
+    from the rules' sides (:func:`fivehundred.words.seat_relations`: ``you``, ``partner``,
+    ``opponent``), where partners are called each hand (five players) ``called`` instead of
+    ``opponent``: nobody is a plain opponent before the contractor calls a card. The lobby
+    (:func:`seating`) and the table (:func:`seat_relations`) both say these: one rule."""
+    relations = side_relations(side_of_seats(rules)[: rules.players], viewer)
+    if rules.called_partner:
+        relations = [CALLED if relation == OPPONENT else relation for relation in relations]
+    return relations
+
+
 def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
-    """How every seat of the table stands to ``seat`` (``you``, ``partner``,
-    ``opponent``; a dummy as its owner; "" for a seat that is nobody's), with the word the
-    page shows for it; None for a spectator."""
+    """How every seat of the table stands to ``seat`` (:func:`player_relations`: ``you``,
+    ``partner``, ``opponent``, ``called``; a dummy as its owner; "" for a seat that is
+    nobody's), with the word the page shows for it (:data:`RELATION_WORDS`, the lobby's);
+    None for a spectator."""
     if seat == SPECTATOR or seat < 0:
         return None
-    sides = side_of_seats(rules)
+    relations = player_relations(rules, seat)
     out = []
     for other, controller in enumerate(seat_controllers(rules)):
-        key = "" if controller is None else seat_relation(sides, controller, seat)
-        if key == "you" and other != seat:
+        key = "" if controller is None else relations[controller]
+        if key == YOU and other != seat:
             key = ""  # (one's own dummy: named by the seat's own name)
         out.append({"key": key, "word": RELATION_WORDS.get(key, "")})
     return out
@@ -229,13 +262,14 @@ def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
 def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
     """What each open seat's button says (``Sit as Ann's partner``), by the people
     already at the table (``seated``: each seat's kind and name), or by the computers where
-    no person sits yet; at an empty table, one seat offered (``Take a seat``)."""
+    no person sits yet; at an empty table, one seat offered (``Take a seat``); where partners
+    are called each hand, no seat is offered as an opponent's (:func:`player_relations`)."""
     sides = side_of_seats(rules)
     people = [name if kind == "person" else None for kind, name in seated]
     if not any(people):
         people = [name if kind != "open" else None for kind, name in seated]
     offers = {
-        str(seat): seat_offer(sides, seat, people)
+        str(seat): seat_offer(sides, seat, people, rules.called_partner)
         for seat, (kind, _) in enumerate(seated)
         if kind == "open"
     }
@@ -392,18 +426,8 @@ def seating(rules: Rules, viewer: int | None = None) -> list[dict[str, Any]]:
     partner is called each hand) and the words for it (``relation_words``, and for an open
     seat the person inviting is offered, ``invite_words``). The lobby's list and form and
     the table page draw these; no page works out the sides itself."""
-    from fivehundred.scoring import side_of_seats
-    from fivehundred.words import (
-        CALLED,
-        INVITE_WORDS,
-        OPPONENT,
-        RELATION_WORDS,
-        seat_name,
-        seat_relations,
-    )
-
     sides = side_of_seats(rules)[: rules.players]
-    relations = seat_relations(sides, viewer) if viewer is not None else None
+    relations = player_relations(rules, viewer) if viewer is not None else None
     entries = []
     for seat, side in enumerate(sides):
         entry: dict[str, Any] = {
@@ -414,8 +438,6 @@ def seating(rules: Rules, viewer: int | None = None) -> list[dict[str, Any]]:
         }
         if relations is not None:
             relation = relations[seat]
-            if relation == OPPONENT and rules.called_partner:
-                relation = CALLED
             entry["relation"] = relation
             entry["relation_words"] = RELATION_WORDS[relation]
             if relation in INVITE_WORDS:

@@ -44,7 +44,14 @@ function renderSheet() {
           ? ""
           : el("span", { class: h.made ? "made" : "set" }, h.made ? "made" : "set"),
       ),
-      h.points.map((p, side) => cell(`${names[side]} (hand)`, `${p > 0 ? "+" : ""}${p}`)),
+      // the hand's points, and what they are made of (the server's words)
+      h.points.map((p, side) =>
+        cell(
+          `${names[side]} (hand)`,
+          `${p > 0 ? "+" : ""}${p}`,
+          (h.points_parts || [])[side] ? el("small", { class: "parts" }, h.points_parts[side]) : "",
+        ),
+      ),
       h.scores.map((s, side) => cell(names[side], el("strong", {}, String(s)))),
       el(
         "td",

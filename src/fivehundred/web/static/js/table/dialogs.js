@@ -76,6 +76,17 @@ export async function showSummary(t, result) {
               .map((p, side) => `${sideName(t, side)} ${p > 0 ? "+" : ""}${p}`)
               .join(", "),
       ),
+      // What each side's points are made of (the server's words: the further 100 of a failed
+      // slam call or a wrong claim named).
+      (result.points_parts || []).some(Boolean)
+        ? el(
+            "ul",
+            { id: "summary-parts", class: "summary-parts" },
+            result.points_parts.map((text, side) =>
+              text ? el("li", {}, `${sideName(t, side)}: ${text}`) : "",
+            ),
+          )
+        : "",
       sheetBox,
     ),
     // The buttons stay in sight at the foot of the dialog however long the sheet grows.
