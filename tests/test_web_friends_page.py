@@ -1,15 +1,20 @@
 """Friends at one table in the browser: a new player makes a table from the
 home page on a phone, sits in the seat they chose and invites a partner, who joins from
 the link in a second browser; the seats say partner and opponent in words and colour;
-the table is private; a guest who played from Play now signs up from the same browser
-and keeps their name (a stranger is told why it is held); every control of the pages
-other than the table page is a finger's size on a phone, the replay opens in view and the
-charts are drawn at the size they are shown. Screenshots at 360x640, 390x844 and desktop
-(docs/screenshots/web-friends-*.png with FIVEHUNDRED_SCREENSHOTS=1)."""
+the table is private; the two friends play a short game (target 10, easy computers) to its
+end by tapping, and the page's final score is the server's record's; a guest who played
+from Play now signs up from the same browser and keeps their name (a stranger is told why
+it is held); every control of the pages other than the table page is a finger's size on a
+phone, the replay opens in view and the charts are drawn at the size they are shown.
+Screenshots at 360x640, 390x844 and desktop (docs/screenshots/web-friends-*.png with
+FIVEHUNDRED_SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,9 +24,23 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 import websockets
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import test_web_page
-from test_web_page import CHROMIUM, DESKTOP, Page, get, join, post, shot
+from fivehundred.record import replay_game
+from test_web_page import (
+    CHROMIUM,
+    DESKTOP,
+    Page,
+    act_once,
+    get,
+    hand_cards,
+    join,
+    pass_or_first,
+    post,
+    shot,
+    summary_open,
+)
 from test_web_support import Player, thread_server, ws_url
 
 # the fixtures of test_web_page, used by name
@@ -31,6 +50,9 @@ open_page = test_web_page.open_page
 PHONE = {"width": 390, "height": 844}
 SMALL = {"width": 360, "height": 640}
 SECRET = "correct horse battery staple 42"
+#: A deal (and so the computers' calls) in which a computer's 9NT is set, then Ann's six of
+#: her longest suit wins the auction and the game: two hands.
+FIRST_GAME_SEED = 7
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="no chromium")
 
@@ -136,6 +158,152 @@ def test_a_new_player_seats_a_friend_as_their_partner(
     for who in (page, bob.page):  # the hand has begun for both
         who.wait_for_function("document.body.dataset.phase === 'auction'")
     shot(bob.page, "friends-table-360")
+    ann.check()
+    bob.check()
+
+
+def bid_six_of_the_longest_suit(page: Any) -> None:
+    """Ann's calls: six of the suit she holds most of when the bid box offers it, else pass."""
+    suits = [card[-1] for card in hand_cards(page) if card != "JK"]
+    longest = max("SCDH", key=suits.count)
+    if page.locator(f"#bid-box-wrap [data-action='6{longest}']").count():
+        level = page.locator("#bid-box-wrap input[name='bid-level'][value='6']:not([disabled])")
+        if level.count():
+            level.check()
+            button = page.locator(f"#bid-box-wrap [data-action='6{longest}']:not([disabled])")
+            if button.count():
+                button.click()
+                return
+    pass_or_first(page)
+
+
+def page_scores(page: Any) -> list[int]:
+    return [
+        int(n)
+        for n in page.eval_on_selector_all(
+            "#score tbody td:nth-child(2)", "els => els.map(e => e.textContent)"
+        )
+    ]
+
+
+def test_a_new_player_finishes_a_first_game_with_a_friend(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """From the home page's form to the end of a game: Ann makes a table (she sits South,
+    invites a partner, easy computers, the smallest target the form takes, no pause), copies
+    the invite with the table's button, Bob sits as her partner from the link, and both play
+    by tapping what the page offers until it says the game is over; the page's final score
+    is the server's record's."""
+    clipboard = {"permissions": ["clipboard-read", "clipboard-write"]}
+    ann = open_page(SMALL, **clipboard)
+    page = ann.page
+
+    def with_seed(route: Any) -> None:
+        # The deal (and so the computers' calls) fixed, for a test that runs the same each
+        # time: the form's table with a seed the test server accepts.
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "seed": FIRST_GAME_SEED}))
+
+    page.route("**/api/tables", with_seed)
+    page.goto(base + "/")
+    page.wait_for_selector("#seats .seat-choice select")
+    assert page.input_value("#my-seat") == "0"
+    assert page.eval_on_selector("#seat-2", "e => e.options[0].textContent") == "invite a partner"
+    page.select_option("#seat-2", "open")
+    page.select_option("#seat-1", "easy")
+    page.select_option("#seat-3", "easy")
+    # the smallest target the form takes (a multiple of 10, at least 10): a made contract
+    # of any size wins the game
+    smallest = page.eval_on_selector("#target", "e => Number(e.min)")
+    assert smallest == 10
+    page.fill("#target", str(smallest))
+    page.fill("#my-name", "Ann")
+    page.fill("#delay", "0")
+    page.fill("#name", "Ann and Bob's first game")
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click("#go")
+    page.wait_for_selector("#layout:not([hidden])")
+    # the table page's button copies the invite, saying whom it invites
+    page.wait_for_selector("#copy-invite")
+    assert page.inner_text("#copy-invite") == "Copy invite link for your partner"
+    page.click("#copy-invite")
+    page.wait_for_selector(".invite-status:text('Copied: send it to your friend.')")
+    link = page.evaluate("navigator.clipboard.readText()")
+    code = link.split("/t/", 1)[1].split("?", 1)[0]
+    assert get(base, f"/api/tables/{code}/sheet")["target"] == smallest
+    bob = open_page(PHONE)
+    join(bob.page, link, "Bob", 2)
+    assert [s["kind"] for s in get(base, f"/api/tables/{code}")["seats"]] == [
+        "person",
+        "computer",
+        "person",
+        "computer",
+    ]
+    page.wait_for_selector("#invite", state="hidden")  # nobody left to invite
+    # both play by tapping: the bid box, the kitty's cards and Discard, the playable cards
+    players = ((page, bid_six_of_the_longest_suit), (bob.page, pass_or_first))
+    over = "document.getElementById('prompt').textContent === 'The game is over.'"
+    acted: set[tuple[bool, str]] = set()  # (Ann?, the phase she or Bob moved in)
+    summaries: list[str] = []  # what Ann's page said after each hand before the last
+    deadline = time.monotonic() + 240
+    while not all(who.evaluate(over) for who, _ in players):
+        assert time.monotonic() < deadline, "the game did not finish"
+        moved = False
+        for who, bid in players:
+            phase = who.evaluate("document.body.dataset.phase")
+            if summary_open(who) and not who.evaluate(over):
+                if who is page:
+                    who.wait_for_selector("#summary-sheet table.scores")
+                    summaries.append(who.inner_text("#summary .summary-body"))
+                who.click("#summary-close")  # "Next hand"
+                moved = True
+            elif act_once(who, bid):
+                acted.add((who is page, phase))
+                moved = True
+        if not moved:  # a computer's move or the other browser's: wait for the next state
+            version = page.evaluate("document.body.dataset.version")
+            with contextlib.suppress(PlaywrightTimeout):  # (Bob's page may be the one to move)
+                page.wait_for_function(
+                    "v => document.body.dataset.version !== v", arg=version, timeout=1000
+                )
+    # Ann won the auction and discarded three of her 13 cards; both bid and played
+    assert {(True, "auction"), (True, "discard"), (True, "play")} <= acted, acted
+    assert {(False, "auction"), (False, "play")} <= acted, acted
+    # the page's final score is the server's record's
+    sheet = get(base, f"/api/tables/{code}/sheet")
+    assert sheet["finished"]
+    game = replay_game(get(base, f"/api/tables/{code}/record"))
+    assert game.is_over and list(sheet["hands"][-1]["scores"]) == list(game.scores)
+    for who in (page, bob.page):
+        who.wait_for_selector("#summary-sheet table.scores")
+        assert page_scores(who) == list(game.scores)
+        winner = sheet["side_names"][game.winner]
+        assert who.inner_text("#score strong") == f"Game over: {winner} won."
+        last_row = who.eval_on_selector_all(
+            "#summary-sheet tbody tr:last-child td", "els => els.map(e => e.textContent)"
+        )
+        assert [int(n) for n in last_row[2:]] == list(game.scores)
+    # the summaries say who took how many tricks and why a total did not rise, in words
+    names = sheet["names"]
+    texts = [*summaries, page.inner_text("#summary .summary-body")]
+    for line, text in zip(sheet["hands"], texts, strict=True):
+        taken = ", ".join(f"{names[s]} took {n}" for s, n in enumerate(line["tricks_won"]))
+        assert f"Tricks: {taken}" in text
+    # (this deal's first hand: a computer's 9NT set, Ann & Bob's 20 held at 0)
+    assert "Ann & Bob +20, held at 0 (none counted): points won defending stop at 0" in summaries[0]
+    shot(page, "friends-game-over-360")
+    shot(bob.page, "friends-game-over-390")
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_function("w => document.documentElement.clientWidth <= w", arg=DESKTOP["width"])
+    shot(page, "friends-game-over-desktop")
+    page.click("#summary-close")
+    shot(page, "friends-game-over-table-desktop", full_page=True)
+    bob.page.click("#summary-close")
+    shot(bob.page, "friends-game-over-table-390", full_page=True)
     ann.check()
     bob.check()
 

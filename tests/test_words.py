@@ -31,6 +31,7 @@ from fivehundred.words import (
     action_phrase,
     contract_label,
     parse,
+    points_line,
     prompt,
     seat_name,
 )
@@ -203,3 +204,15 @@ def test_the_table_says_who_decides_and_what_in_words() -> None:
     assert prompt("discard", discards=1) == "Discard a card"
     assert prompt("play", following=True) == "Your turn: follow"
     assert prompt("draw", drawn="7♥").startswith("You drew 7♥: keep it")
+
+
+def test_a_held_total_says_how_much_of_the_hand_counted() -> None:
+    """R-490: the line of a side the rule held says what counted, in words, also when
+    nothing did (a target of 10 holds defenders at 0: not "held at 0 (0)")."""
+    assert points_line("Ann & Cat", 60, 100, 160, 490) == "Ann & Cat +60"
+    assert points_line("Bob & Dan", 60, 440, 490, 490) == (
+        "Bob & Dan +60, held at 490 (+50 counted): points won defending stop at 490"
+    )
+    assert points_line("Ann & Bob", 20, 0, 0, 0) == (
+        "Ann & Bob +20, held at 0 (none counted): points won defending stop at 0"
+    )

@@ -657,15 +657,13 @@ def rule_490_note(target: int) -> str:
 
 def points_line(name: str, points: int, before: int, after: int, cap: int) -> str:
     """A side's points for a hand, with why its total rose by less when the 490 rule held
-    it: ``Ann & Cat +60``; ``Bob & Dan +60, held at 490 (+50): points won defending stop
-    at 490``."""
+    it: ``Ann & Cat +60``; ``Bob & Dan +60, held at 490 (+50 counted): points won defending
+    stop at 490``; ``… +20, held at 0 (none counted): …``."""
     text = f"{name} {'+' if points > 0 else ''}{points}"
     rose = after - before
     if points > 0 and rose < points:
-        text += (
-            f", held at {after} ({'+' if rose > 0 else ''}{rose}): "
-            f"points won defending stop at {cap}"
-        )
+        counted = f"+{rose} counted" if rose > 0 else "none counted"
+        text += f", held at {after} ({counted}): points won defending stop at {cap}"
     return text
 
 

@@ -63,7 +63,8 @@ export async function showSummary(t, result) {
         "p",
         {},
         "Tricks: ",
-        result.tricks_won.map((n, seat) => `${seatName(t, seat)} ${n}`).join(", "),
+        // ("easy 2 took 2": a computer's name ends in a number too)
+        result.tricks_won.map((n, seat) => `${seatName(t, seat)} took ${n}`).join(", "),
       ),
       el(
         "p",
