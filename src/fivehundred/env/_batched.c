@@ -676,7 +676,7 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
 #define OBS_BYTES(spec) ((spec[SPEC_OBS_BITS] + 7) / 8)
 #define MASK_BYTES 24
 
-enum { OP_RESET, OP_STEP, OP_SAMPLE };
+enum { OP_RESET, OP_STEP, OP_SAMPLE, OP_UNPACK };
 
 typedef struct {
     int op, autoreset;
@@ -688,7 +688,12 @@ typedef struct {
     uint8_t *obs, *mask, *done;
     int8_t *to_move;
     float *rewards;
+    float *floats;      /* OP_UNPACK: (N, size) float32 observations */
+    int8_t *masks;      /* OP_UNPACK: (N, NUM_ACTIONS) int8 masks */
+    Py_ssize_t size;    /* OP_UNPACK: the vector's length (the bits, then zeros) */
 } work_t;
+
+static float unpacked[256][8];
 
 static void write_out(const work_t *wk, Py_ssize_t i)
 {
@@ -704,6 +709,23 @@ static void *run_work(void *arg)
 {
     const work_t *wk = (const work_t *)arg;
     const int32_t *spec = wk->spec;
+    if (wk->op == OP_UNPACK) {
+        Py_ssize_t bytes = OBS_BYTES(spec), bits = spec[SPEC_OBS_BITS];
+        for (Py_ssize_t i = wk->lo; i < wk->hi; i++) {
+            const uint8_t *src = wk->obs + i * bytes;
+            float *dst = wk->floats + i * wk->size;
+            for (Py_ssize_t b = 0; b < bits / 8; b++)
+                memcpy(dst + 8 * b, unpacked[src[b]], 8 * sizeof(float));
+            if (bits % 8)
+                memcpy(dst + bits / 8 * 8, unpacked[src[bits / 8]], (bits % 8) * sizeof(float));
+            memset(dst + bits, 0, (size_t)(wk->size - bits) * sizeof(float));
+            const uint8_t *m = wk->mask + i * MASK_BYTES;
+            int8_t *out = wk->masks + i * NUM_ACTIONS;
+            for (int a = 0; a < NUM_ACTIONS; a++)
+                out[a] = (int8_t)(m[a >> 3] >> (a & 7) & 1);
+        }
+        return NULL;
+    }
     for (Py_ssize_t i = wk->lo; i < wk->hi; i++) {
         table_t *t = &wk->tables[i];
         if (wk->op == OP_SAMPLE) {
@@ -948,6 +970,61 @@ static PyObject *py_sample(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_RETURN_NONE;
 }
 
+/* unpack(spec, obs, mask, floats, masks, threads): packed observations and masks as
+ * float32 vectors (the bits, then zeros up to the vector's size) and int8 masks */
+static PyObject *py_unpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "unpack(spec, obs, mask, floats, masks, threads)");
+        return NULL;
+    }
+    bufs_t b = {.held = 0};
+    work_t wk;
+    memset(&wk, 0, sizeof(wk));
+    int threads = PyLong_AsLong(args[5]);
+    if (threads == -1 && PyErr_Occurred())
+        return NULL;
+    wk.spec = get(&b, args[0], SPEC_SIZE * (Py_ssize_t)sizeof(int32_t), 0, "spec");
+    if (!wk.spec) {
+        release(&b);
+        return NULL;
+    }
+    Py_buffer *v = &b.view[b.held];
+    if (PyObject_GetBuffer(args[1], v, PyBUF_C_CONTIGUOUS) < 0) {
+        release(&b);
+        return NULL;
+    }
+    b.held++;
+    Py_ssize_t n = v->len / OBS_BYTES(wk.spec);
+    wk.obs = v->buf;
+    if (v->len != n * OBS_BYTES(wk.spec) || !(wk.mask = get(&b, args[2], n * MASK_BYTES, 0, "mask"))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "obs: not a whole number of tables");
+        release(&b);
+        return NULL;
+    }
+    Py_buffer *f = &b.view[b.held];
+    if (PyObject_GetBuffer(args[3], f, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        release(&b);
+        return NULL;
+    }
+    b.held++;
+    wk.size = n ? f->len / (Py_ssize_t)sizeof(float) / n : 0;
+    if (f->len != n * wk.size * (Py_ssize_t)sizeof(float) || wk.size < wk.spec[SPEC_OBS_BITS] ||
+        !(wk.masks = get(&b, args[4], n * NUM_ACTIONS, 1, "masks"))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "floats: one row of at least the bits a table");
+        release(&b);
+        return NULL;
+    }
+    wk.floats = f->buf;
+    wk.op = OP_UNPACK;
+    run_batch(&wk, n, threads);
+    release(&b);
+    Py_RETURN_NONE;
+}
+
 /* observe(spec, state, table, seat, out): one table's view from any seat */
 static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1072,6 +1149,7 @@ static PyMethodDef methods[] = {
     {"reset", (PyCFunction)(void (*)(void))py_reset, METH_FASTCALL, "Deal every table's first hand."},
     {"step", (PyCFunction)(void (*)(void))py_step, METH_FASTCALL, "One action at every table."},
     {"sample", (PyCFunction)(void (*)(void))py_sample, METH_FASTCALL, "A random legal action per table."},
+    {"unpack", (PyCFunction)(void (*)(void))py_unpack, METH_FASTCALL, "Packed rows as float32 and int8."},
     {"observe", (PyCFunction)(void (*)(void))py_observe, METH_FASTCALL, "One table's view from a seat."},
     {"deals", (PyCFunction)(void (*)(void))py_deals, METH_FASTCALL, "Each table's hand seed and dealer."},
     {"hand_seed", (PyCFunction)(void (*)(void))py_hand_seed, METH_FASTCALL, "A table's hand's seed."},
@@ -1086,6 +1164,9 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__batched(void)
 {
+    for (int b = 0; b < 256; b++)
+        for (int i = 0; i < 8; i++)
+            unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;

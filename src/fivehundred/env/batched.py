@@ -244,6 +244,7 @@ class BatchedEnv:
         self._actions = np.zeros(n, np.int64)
         self._seeds = np.zeros(n, np.uint64)
         self._reset = False
+        self._masks_now = self._mask
         self._set_spaces()
 
     def _set_spaces(self) -> None:
@@ -354,12 +355,16 @@ class BatchedEnv:
 
     def _observations(self) -> np.ndarray:
         if self.packed:
+            self._masks_now = self._mask.copy()
             return self._obs.copy()
-        return unpack_observations(self._obs, self.encoder)
+        # the floats and the int8 masks, in C on the environment's threads
+        floats = np.empty((self.num_envs, self.encoder.size), np.float32)
+        self._masks_now = np.empty((self.num_envs, NUM_ACTIONS), np.int8)
+        self._core.unpack(self.spec, self._obs, self._mask, floats, self._masks_now, self.threads)
+        return floats
 
     def _infos(self) -> dict[str, Any]:
-        mask = self._mask.copy() if self.packed else unpack_masks(self._mask)
-        return {"action_mask": mask, "to_move": self._to_move.copy()}
+        return {"action_mask": self._masks_now, "to_move": self._to_move.copy()}
 
     def observe(self, table: int, seat: int) -> np.ndarray:
         """Table ``table`` seen from ``seat`` (any seat, not only the one to move): the
