@@ -2,9 +2,9 @@
 "The batched environment").
 
 >>> from fivehundred.env.batched import BatchedEnv
->>> tables = BatchedEnv(4, packed=True)
+>>> tables = BatchedEnv(4)
 >>> obs, infos = tables.reset(seed=7)
->>> obs.shape == (4, tables.encoder.binary_size // 8)
+>>> obs.shape == (4, tables.encoder.size)
 True
 >>> obs, rewards, terminations, truncations, infos = tables.step(tables.sample_actions())
 >>> rewards.shape, infos["action_mask"].shape
