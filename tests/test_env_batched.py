@@ -33,7 +33,7 @@ if batched.compiled_core() is None:
 
 BatchedEnv = batched.BatchedEnv
 HANDS = int(os.environ.get("FIVEHUNDRED_BATCHED_HANDS", "300"))
-PRESETS = ("australian", "american")
+PRESETS = ("australian", "american", "french_canadian")
 
 
 def _choose(rng: random.Random, legal: list[int], phase: str) -> int:

@@ -1,7 +1,7 @@
 /* The batched environment's C core (see docs/env.md, "The batched environment").
  *
- * N tables of a four-handed rule set (the Australian and American presets, house rules
- * off) kept in one byte buffer, stepped in one call with the GIL released, on a few
+ * N tables of a four-handed rule set (the australian, american and french_canadian
+ * presets, house rules off) kept in one byte buffer, stepped in one call with the GIL released, on a few
  * threads over sub-batches. Every rule-set table (the pack's deal order, the bids' ranks
  * and values) and the observation's layout come from Python (fivehundred.env.batched
  * builds them from the engine's and fivehundred.env.encoding's own definitions) in one
@@ -47,6 +47,7 @@ enum {
     SPEC_JOKER_NOT_RENOUNCED, /* joker_lead == not_renounced (else: not led) */
     SPEC_SLAM_MINIMUM,
     SPEC_DEFENDER_POINTS,
+    SPEC_FAILED_TO_OPPONENTS, /* a failed contract's value goes to the other side */
     SPEC_NBIDS,           /* allowed bids, lowest rank first, at SPEC_BIDS */
     SPEC_OBS_BITS,        /* the 0/1 part of the vector */
     SPEC_PHASE_AUCTION, SPEC_PHASE_DISCARD, SPEC_PHASE_NOMINATE, SPEC_PHASE_PLAY,
@@ -385,7 +386,10 @@ static void finish(const int32_t *spec, table_t *t, int points[2])
             raised = (value > spec[SPEC_SLAM_MINIMUM] ? value : spec[SPEC_SLAM_MINIMUM]) - value;
         points[side ^ 1] += dp * (t->won[(c + 1) % 4] + t->won[(c + 3) % 4]);
     }
-    points[side] += (made ? value : -value) + raised;
+    if (!made && spec[SPEC_FAILED_TO_OPPONENTS])
+        points[side ^ 1] += value;
+    else
+        points[side] += (made ? value : -value) + raised;
 }
 
 static void deal(const int32_t *spec, table_t *t)
@@ -1111,6 +1115,7 @@ static const struct { const char *name; int index; } spec_names[] = {
     {"joker_not_renounced", SPEC_JOKER_NOT_RENOUNCED},
     {"slam_minimum", SPEC_SLAM_MINIMUM},
     {"defender_points", SPEC_DEFENDER_POINTS},
+    {"failed_to_opponents", SPEC_FAILED_TO_OPPONENTS},
     {"nbids", SPEC_NBIDS},
     {"obs_bits", SPEC_OBS_BITS},
     {"phase_auction", SPEC_PHASE_AUCTION},

@@ -11,8 +11,8 @@ True
 ((4, 4), (4, 188))
 
 The C core (the optional extension ``fivehundred.env._batched``, built at install) plays
-four-handed rule sets (:func:`supported`): the Australian and American presets with their
-house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
+four-handed rule sets (:func:`supported`): the australian, american and french_canadian
+presets with their house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
 observation's layout come from the engine's and :mod:`fivehundred.env.encoding`'s own
 definitions, gathered here into one int32 array (:func:`spec`); the observations it writes
 are :meth:`Encoder.bits <fivehundred.env.encoding.Encoder.bits>`, bit for bit, packed
@@ -73,6 +73,9 @@ _FREE_FIELDS = frozenset(
         "highest_wins",
         "minus_500_needs_other_positive",
         "point_spread",
+        "two_jokers",
+        "pack46",
+        "failed_to_opponents",
     )
 )
 _PHASE_NAMES = ("auction", "discard", "nominate", "play", "done")
@@ -100,7 +103,9 @@ def _core() -> Any:
 
 def supported(rules: Rules) -> bool:
     """Whether the C core plays these rules: four players and, but for the auction's
-    style, the misère bids and the scoring table, the Australian preset's rules."""
+    style, the misère bids, the pack (one joker or two, the 46-card pack), the scoring
+    table and a failed contract's value going to the other side, the Australian
+    preset's rules: the australian, american and french_canadian presets."""
     base = PRESETS["australian"]
     if rules.players != 4 or rules.blind_misere:
         return False
@@ -128,6 +133,7 @@ def spec(rules: Rules, encoder: Encoder) -> np.ndarray:
     out[at["joker_not_renounced"]] = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
     out[at["slam_minimum"]] = SLAM_MINIMUM
     out[at["defender_points"]] = DEFENDER_TRICK_POINTS
+    out[at["failed_to_opponents"]] = rules.failed_to_opponents
     bids = [call for call in allowed_contracts(rules) if call != BLIND_MISERE]
     out[at["nbids"]] = len(bids)
     out[at["bids"] : at["bids"] + len(bids)] = bids
@@ -223,7 +229,7 @@ class BatchedEnv:
         if not supported(self.rules):
             raise ValueError(
                 f"the batched environment plays four-handed rules without house rules "
-                f"(the australian and american presets), not {preset!r} with {dict(variants or {})}"
+                f"(the australian, american and french_canadian presets), not {preset!r} with {dict(variants or {})}"
             )
         self._core = _core()
         self.num_envs = num_envs
