@@ -26,6 +26,7 @@ from fivehundred.actions import (
 )
 from fivehundred.env.encoding import Encoder
 from fivehundred.game import AUCTION, HandState
+from fivehundred.scoring import side_of_seats
 
 batched = pytest.importorskip("fivehundred.env.batched")
 if batched.compiled_core() is None:
@@ -33,7 +34,7 @@ if batched.compiled_core() is None:
 
 BatchedEnv = batched.BatchedEnv
 HANDS = int(os.environ.get("FIVEHUNDRED_BATCHED_HANDS", "300"))
-PRESETS = ("australian", "american", "french_canadian")
+PRESETS = ("australian", "american", "french_canadian", "three_handed", "six_handed")
 
 
 def _choose(rng: random.Random, legal: list[int], phase: str) -> int:
@@ -93,7 +94,7 @@ def compare_with_engine(preset: str, hands: int, tables: int, seed: int) -> Coun
                 seen["hands"] += 1
                 seen[f"contract {state.contract}"] += 1
                 points = state.result.points
-                expected = [points[seat % 2] for seat in range(4)]
+                expected = [points[side] for side in side_of_seats(env.rules)]
                 if list(rewards[i]) != expected:
                     seen["score differences"] += 1
                 states[i] = state = env.hand_state(i)
@@ -128,6 +129,12 @@ def test_seeds_map_to_hand_state_deal() -> None:
         assert np.array_equal(
             env.observe(i, state.to_move), Encoder(env.rules).encode(state, state.to_move)
         )
+    # any number of players: the dealer from the seed's high half
+    three = BatchedEnv(8, "three_handed")
+    three.reset(seed=40)
+    three_seeds, three_dealers = three.deals()
+    assert [int(d) for d in three_dealers] == [(int(s) >> 32) * 3 >> 32 for s in three_seeds]
+    assert len(set(three_dealers.tolist())) > 1
     # the same seed, the same deals; the next hand's seed is hand number 1's
     again = BatchedEnv(3)
     again.reset(seed=[5, 2**64 - 1, 0])
@@ -184,9 +191,10 @@ def test_bad_input_is_refused_clearly() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="num_envs"):
         BatchedEnv(65_537)
-    with pytest.raises(ValueError, match="four-handed"):
-        BatchedEnv(2, "three_handed")
-    with pytest.raises(ValueError, match="four-handed"):
+    for preset in ("five_handed", "two_handed"):
+        with pytest.raises(ValueError, match="without house rules"):
+            BatchedEnv(2, preset)
+    with pytest.raises(ValueError, match="without house rules"):
         BatchedEnv(2, variants={"ralphing": True})
     env = BatchedEnv(2)
     with pytest.raises(RuntimeError, match="reset"):

@@ -1,7 +1,7 @@
 /* The batched environment's C core (see docs/env.md, "The batched environment").
  *
- * N tables of a four-handed rule set (the australian, american and french_canadian
- * presets, house rules off) kept in one byte buffer, stepped in one call with the GIL released, on a few
+ * N tables of a rule set of 3, 4 or 6 players (the australian, american, french_canadian,
+ * three_handed and six_handed presets, house rules off) kept in one byte buffer, stepped in one call with the GIL released, on a few
  * threads over sub-batches. Every rule-set table (the pack's deal order, the bids' ranks
  * and values) and the observation's layout come from Python (fivehundred.env.batched
  * builds them from the engine's and fivehundred.env.encoding's own definitions) in one
@@ -32,7 +32,7 @@ typedef unsigned __int128 u128;
 #define NO_NOMINATION 111
 #define NUM_ACTIONS 188
 #define JOKER 64
-#define SEATS 4
+#define SEATS 6 /* the most seats the core plays */
 #define MAX_DECK 66
 #define MAX_BIDS 40
 #define OBS_WORDS 32 /* 2,048 bits: room for the four-handed vector (1,248 bits) */
@@ -48,6 +48,9 @@ enum {
     SPEC_SLAM_MINIMUM,
     SPEC_DEFENDER_POINTS,
     SPEC_FAILED_TO_OPPONENTS, /* a failed contract's value goes to the other side */
+    SPEC_NSEATS,          /* seats (players): 3, 4 or 6 */
+    SPEC_SIDE,            /* each seat's side (SEATS entries, scoring.side_of_seats) */
+    SPEC_SIDE_END = SPEC_SIDE + SEATS - 1,
     SPEC_NBIDS,           /* allowed bids, lowest rank first, at SPEC_BIDS */
     SPEC_OBS_BITS,        /* the 0/1 part of the vector */
     SPEC_PHASE_AUCTION, SPEC_PHASE_DISCARD, SPEC_PHASE_NOMINATE, SPEC_PHASE_PLAY,
@@ -337,18 +340,22 @@ static void make_context(table_t *t)
     }
 }
 
-static void start_play(table_t *t)
+static void start_play(const int32_t *spec, table_t *t)
 {
     make_context(t);
     int c = t->contractor;
     int alone = t->contract == MISERE || t->contract == OPEN_MISERE || t->contract == BLIND_MISERE;
-    t->active = alone ? (int8_t)(15 & ~(1 << ((c + 2) % 4))) : 15;
-    t->nactive = alone ? 3 : 4;
+    int n = spec[SPEC_NSEATS], all = (1 << n) - 1, out = 0;
+    for (int s = 0; s < n; s++)
+        if (alone && s != c && spec[SPEC_SIDE + s] == spec[SPEC_SIDE + c])
+            out |= 1 << s;
+    t->active = (int8_t)(all & ~out);
+    t->nactive = (int8_t)__builtin_popcount((unsigned)t->active);
     t->phase = PH_PLAY;
     t->to_move = (int8_t)c;
 }
 
-static void discards_done(table_t *t)
+static void discards_done(const int32_t *spec, table_t *t)
 {
     u128 jokers = t->hands[(int)t->contractor] & (ONE << JOKER | ONE << (JOKER + 1));
     if (t->trump == 4 && jokers) {
@@ -356,38 +363,57 @@ static void discards_done(table_t *t)
         t->nominate_pending = (int8_t)lowest128(jokers);
     }
     else
-        start_play(t);
+        start_play(spec, t);
 }
 
 static int bid_tricks(int a) { return a >= BID_BASE && a < MISERE ? (a - BID_BASE) / 5 + 6 : 0; }
 
-static void finish(const int32_t *spec, table_t *t, int points[2])
+static void finish(const int32_t *spec, table_t *t, int points[SEATS])
 {
     t->phase = PH_DONE;
     t->to_move = -1;
     t->legal.w[0] = t->legal.w[1] = t->legal.w[2] = 0;
-    points[0] = points[1] = 0;
+    int n = spec[SPEC_NSEATS];
+    const int32_t *sides = spec + SPEC_SIDE;
+    int nsides = 0;
+    for (int s = 0; s < n; s++) {
+        points[s] = 0;
+        if (sides[s] + 1 > nsides)
+            nsides = sides[s] + 1;
+    }
     if (t->contract < 0)
         return;
-    int c = t->contractor, side = c & 1;
+    int c = t->contractor, side = sides[c];
     int contract = t->contract;
     int value = spec[SPEC_VALUE + contract];
     int misere = contract == MISERE || contract == OPEN_MISERE || contract == BLIND_MISERE;
-    int team_tricks = t->won[c] + (misere ? 0 : t->won[(c + 2) % 4]);
+    int team = 0, team_tricks = 0;
+    for (int s = 0; s < n; s++)
+        if (s == c || (!misere && sides[s] == side)) {
+            team |= 1 << s;
+            team_tricks += t->won[s];
+        }
     int made, raised = 0, dp = spec[SPEC_DEFENDER_POINTS];
     if (misere) {
         made = team_tricks == 0;
         if (spec[SPEC_MISERE_DEFENDERS_SCORE])
-            points[side ^ 1] += dp * team_tricks;
+            for (int d = 0; d < nsides; d++)
+                if (d != side)
+                    points[d] += dp * team_tricks;
     }
     else {
         made = team_tricks >= bid_tricks(contract);
         if (made && team_tricks == 10 && t->ntricks == 10)
             raised = (value > spec[SPEC_SLAM_MINIMUM] ? value : spec[SPEC_SLAM_MINIMUM]) - value;
-        points[side ^ 1] += dp * (t->won[(c + 1) % 4] + t->won[(c + 3) % 4]);
+        for (int s = 0; s < n; s++)
+            if (!(team >> s & 1))
+                points[sides[s]] += dp * t->won[s];
     }
-    if (!made && spec[SPEC_FAILED_TO_OPPONENTS])
-        points[side ^ 1] += value;
+    if (!made && spec[SPEC_FAILED_TO_OPPONENTS]) {
+        for (int d = 0; d < nsides; d++)
+            if (d != side)
+                points[d] += value;
+    }
     else
         points[side] += (made ? value : -value) + raised;
 }
@@ -398,17 +424,18 @@ static void deal(const int32_t *spec, table_t *t)
     int deck[MAX_DECK];
     uint64_t hs = hand_seed(t->seed, t->hand_index);
     t->hand_seed = hs;
-    int dealer = (int)(hs >> 62); /* four players */
+    int ns = spec[SPEC_NSEATS];
+    int dealer = (int)(((hs >> 32) * (uint64_t)ns) >> 32); /* four players: hs >> 62 */
     for (int i = 0; i < n; i++)
         deck[i] = spec[SPEC_DECK + i];
     py_shuffle(hs, deck, n);
-    u128 masks[SEATS + 1] = {0, 0, 0, 0, 0};
+    u128 masks[SEATS + 1] = {0, 0, 0, 0, 0, 0, 0};
     for (int i = 0; i < n; i++)
         masks[spec[SPEC_OWNERS + i]] |= ONE << deck[i];
-    int first = (dealer + 1) % SEATS;
+    int first = (dealer + 1) % ns;
     for (int s = 0; s < SEATS; s++)
-        t->hands[s] = masks[(s - first + SEATS) % SEATS];
-    t->kitty = masks[SEATS];
+        t->hands[s] = s < ns ? masks[(s - first + ns) % ns] : 0;
+    t->kitty = masks[ns];
     t->discards = t->played = t->free_jokers = 0;
     for (int s = 0; s < SEATS; s++) {
         t->calls[s] = 0;
@@ -438,7 +465,7 @@ static void deal(const int32_t *spec, table_t *t)
 
 static void call(const int32_t *spec, table_t *t, int a)
 {
-    int seat = t->to_move;
+    int seat = t->to_move, n = spec[SPEC_NSEATS];
     int index = spec[SPEC_CALL_INDEX + a];
     if (index >= 0)
         t->calls[seat] |= 1U << index;
@@ -447,7 +474,7 @@ static void call(const int32_t *spec, table_t *t, int a)
     if (a == PASS)
         t->passed |= (int8_t)(1 << seat);
     else {
-        int alone = (t->passed | (1 << seat)) == 15;
+        int alone = (t->passed | (1 << seat)) == (1 << n) - 1;
         t->contract = (int16_t)a;
         t->contractor = (int8_t)seat;
         for (int i = 0; i < spec[SPEC_NBIDS]; i++)
@@ -460,18 +487,18 @@ static void call(const int32_t *spec, table_t *t, int a)
     }
     if (!done) {
         if (spec[SPEC_AMERICAN]) {
-            if (t->ncalls >= SEATS)
+            if (t->ncalls >= n)
                 done = 1;
             else
-                t->to_move = (int8_t)((t->dealer + 1 + t->ncalls) % SEATS);
+                t->to_move = (int8_t)((t->dealer + 1 + t->ncalls) % n);
         }
         else {
-            int live = 15 & ~t->passed;
+            int live = ((1 << n) - 1) & ~t->passed;
             if (!live || (t->contractor >= 0 && live == 1 << t->contractor))
                 done = 1;
             else
-                for (int step = 1; step <= SEATS; step++) {
-                    int nxt = (seat + step) % SEATS;
+                for (int step = 1; step <= n; step++) {
+                    int nxt = (seat + step) % n;
                     if (live >> nxt & 1) {
                         t->to_move = (int8_t)nxt;
                         break;
@@ -495,7 +522,7 @@ static void call(const int32_t *spec, table_t *t, int a)
     t->discards_left = (int8_t)spec[SPEC_KITTY_SIZE];
     t->phase = PH_DISCARD;
     if (!t->discards_left)
-        discards_done(t);
+        discards_done(spec, t);
 }
 
 static int trick_winner(const table_t *t)
@@ -518,7 +545,7 @@ static int trick_winner(const table_t *t)
     return t->trick_seats[best_index];
 }
 
-static void play(table_t *t, int a)
+static void play(const int32_t *spec, table_t *t, int a)
 {
     int seat = t->to_move;
     int card = a < JOKER_LEAD_BASE ? a : JOKER + (a - JOKER_LEAD_BASE) / 4;
@@ -550,7 +577,7 @@ static void play(table_t *t, int a)
     if (t->trick_n < t->nactive) {
         int nxt = seat;
         do
-            nxt = (nxt + 1) % SEATS;
+            nxt = (nxt + 1) % spec[SPEC_NSEATS];
         while (!(t->active >> nxt & 1));
         t->to_move = (int8_t)nxt;
         return;
@@ -567,12 +594,13 @@ static void play(table_t *t, int a)
 }
 
 /* Apply a legal action; on the hand's end fill points and return 1. */
-static int apply(const int32_t *spec, table_t *t, int a, int points[2])
+static int apply(const int32_t *spec, table_t *t, int a, int points[SEATS])
 {
     switch (t->phase) {
     case PH_AUCTION:
         call(spec, t, a);
-        if (t->phase == PH_AUCTION && t->contract < 0 && (t->passed == 15 || (spec[SPEC_AMERICAN] && t->ncalls >= SEATS))) {
+        if (t->phase == PH_AUCTION && t->contract < 0 && (t->passed == (1 << spec[SPEC_NSEATS]) - 1 ||
+                                                          (spec[SPEC_AMERICAN] && t->ncalls >= spec[SPEC_NSEATS]))) {
             finish(spec, t, points);
             return 1;
         }
@@ -581,7 +609,7 @@ static int apply(const int32_t *spec, table_t *t, int a, int points[2])
         t->hands[(int)t->contractor] ^= ONE << a;
         t->discards |= ONE << a;
         if (--t->discards_left == 0)
-            discards_done(t);
+            discards_done(spec, t);
         break;
     case PH_NOMINATE: {
         int joker = t->nominate_pending;
@@ -592,11 +620,11 @@ static int apply(const int32_t *spec, table_t *t, int a, int points[2])
         if (rest)
             t->nominate_pending = (int8_t)lowest128(rest);
         else
-            start_play(t);
+            start_play(spec, t);
         break;
     }
     case PH_PLAY:
-        play(t, a);
+        play(spec, t, a);
         if (t->ntricks == 10) {
             finish(spec, t, points);
             return 1;
@@ -651,8 +679,9 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
     or_bits(w, spec[SPEC_SUITS_LED], (uint64_t)t->suits_led);
     int exposed = contract == OPEN_MISERE && t->ntricks > 0 ? t->contractor : -1;
     int record = spec[SPEC_RECORD];
-    for (int k = 0; k < SEATS; k++) {
-        int s = (seat + k) % SEATS;
+    int n = spec[SPEC_NSEATS];
+    for (int k = 0; k < n; k++) {
+        int s = (seat + k) % n;
         int at = spec[SPEC_SEATS_OFFSET] + k * record;
         or_bits(w, at + spec[SPEC_R_CALLS], t->calls[s]);
         or_cards(w, at + spec[SPEC_R_PLAYED], t->played_by[s]);
@@ -668,7 +697,8 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
         if (contract >= 0) {
             if (s == t->contractor)
                 set_bit(w, at + spec[SPEC_R_CONTRACTOR]);
-            if (!t->misere && s == (t->contractor + 2) % SEATS)
+            if (!t->misere && s != t->contractor &&
+                spec[SPEC_SIDE + s] == spec[SPEC_SIDE + t->contractor])
                 set_bit(w, at + spec[SPEC_R_PARTNER]);
         }
         if (t->active >> s & 1)
@@ -760,11 +790,11 @@ static void *run_work(void *arg)
             deal(spec, t);
         }
         else {
-            int points[2];
-            float *r = wk->rewards + i * SEATS;
+            int points[SEATS], n = spec[SPEC_NSEATS];
+            float *r = wk->rewards + i * n;
             if (apply(spec, t, (int)wk->actions[i], points)) {
-                for (int s = 0; s < SEATS; s++)
-                    r[s] = (float)points[s & 1];
+                for (int s = 0; s < n; s++)
+                    r[s] = (float)points[spec[SPEC_SIDE + s]];
                 wk->done[i] = 1;
                 if (wk->autoreset) {
                     t->hand_index++;
@@ -772,7 +802,8 @@ static void *run_work(void *arg)
                 }
             }
             else {
-                r[0] = r[1] = r[2] = r[3] = 0.0f;
+                for (int s = 0; s < n; s++)
+                    r[s] = 0.0f;
                 wk->done[i] = 0;
             }
         }
@@ -860,7 +891,8 @@ static int load_common(bufs_t *b, PyObject *spec_obj, PyObject *state_obj, work_
     wk->spec = get(b, spec_obj, SPEC_SIZE * (Py_ssize_t)sizeof(int32_t), 0, "spec");
     if (!wk->spec)
         return -1;
-    if (wk->spec[SPEC_OBS_BITS] > OBS_WORDS * 64 - 128 || wk->spec[SPEC_DECK_SIZE] > MAX_DECK ||
+    if (wk->spec[SPEC_OBS_BITS] > OBS_WORDS * 64 - 128 || wk->spec[SPEC_NSEATS] < 3 ||
+        wk->spec[SPEC_NSEATS] > SEATS || wk->spec[SPEC_DECK_SIZE] > MAX_DECK ||
         wk->spec[SPEC_NBIDS] > MAX_BIDS) {
         PyErr_SetString(PyExc_ValueError, "spec out of range");
         return -1;
@@ -927,7 +959,7 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     if (load_common(&b, args[0], args[1], &wk, &n) < 0 ||
         !(wk.actions = get(&b, args[2], n * 8, 0, "actions")) || load_outputs(&b, args + 3, &wk, n) < 0 ||
-        !(wk.rewards = get(&b, args[6], n * SEATS * 4, 1, "rewards")) ||
+        !(wk.rewards = get(&b, args[6], n * wk.spec[SPEC_NSEATS] * 4, 1, "rewards")) ||
         !(wk.done = get(&b, args[7], n, 1, "done"))) {
         release(&b);
         return NULL;
@@ -1048,7 +1080,7 @@ static PyObject *py_observe(PyObject *self, PyObject *const *args, Py_ssize_t na
         release(&b);
         return NULL;
     }
-    if (table < 0 || table >= n || seat < 0 || seat >= SEATS) {
+    if (table < 0 || table >= n || seat < 0 || seat >= wk.spec[SPEC_NSEATS]) {
         release(&b);
         PyErr_SetString(PyExc_IndexError, "observe: table or seat out of range");
         return NULL;
@@ -1116,6 +1148,8 @@ static const struct { const char *name; int index; } spec_names[] = {
     {"slam_minimum", SPEC_SLAM_MINIMUM},
     {"defender_points", SPEC_DEFENDER_POINTS},
     {"failed_to_opponents", SPEC_FAILED_TO_OPPONENTS},
+    {"nseats", SPEC_NSEATS},
+    {"side", SPEC_SIDE},
     {"nbids", SPEC_NBIDS},
     {"obs_bits", SPEC_OBS_BITS},
     {"phase_auction", SPEC_PHASE_AUCTION},

@@ -11,8 +11,8 @@ True
 ((4, 4), (4, 188))
 
 The C core (the optional extension ``fivehundred.env._batched``, built at install) plays
-four-handed rule sets (:func:`supported`): the australian, american and french_canadian
-presets with their house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
+the rule sets of :func:`supported`: the australian, american, french_canadian,
+three_handed and six_handed presets with their house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
 observation's layout come from the engine's and :mod:`fivehundred.env.encoding`'s own
 definitions, gathered here into one int32 array (:func:`spec`); the observations it writes
 are :meth:`Encoder.bits <fivehundred.env.encoding.Encoder.bits>`, bit for bit, packed
@@ -21,8 +21,8 @@ little-endian (bit ``i`` of the vector is bit ``i % 8`` of byte ``i // 8``).
 Seeds: table ``i`` has a 64-bit seed (``seed + i`` from ``reset(seed=...)``, or one each
 from ``reset(seed=[...])``). Its hand number ``k`` (0 for the first, counting the automatic
 resets) is dealt as ``HandState.deal(rules, dealer, s)`` with ``s = hand_seed(seed, k)``
-(splitmix64 of ``seed + k·0x9E3779B97F4A7C15``, ``0x9E37…`` added once more) and
-``dealer = s >> 62``: :meth:`BatchedEnv.deals` gives both for every table now, and
+(splitmix64 of ``seed + (k + 1)·0x9E3779B97F4A7C15``) and
+``dealer = ((s >> 32) * players) >> 32`` (four players: ``s >> 62``): :meth:`BatchedEnv.deals` gives both for every table now, and
 :meth:`BatchedEnv.hand_state` builds the engine's hand from them.
 """
 
@@ -46,7 +46,7 @@ from fivehundred.rules import (
     Rules,
     make_rules,
 )
-from fivehundred.scoring import DEFENDER_TRICK_POINTS, SLAM_MINIMUM, bid_value
+from fivehundred.scoring import DEFENDER_TRICK_POINTS, SLAM_MINIMUM, bid_value, side_of_seats
 
 #: Most tables one environment steps.
 MAX_TABLES = 65_536
@@ -56,6 +56,7 @@ MAX_TABLES = 65_536
 _FREE_FIELDS = frozenset(
     (
         "preset",
+        "players",
         "auction",
         "misere",
         "misere_rank",
@@ -102,12 +103,13 @@ def _core() -> Any:
 
 
 def supported(rules: Rules) -> bool:
-    """Whether the C core plays these rules: four players and, but for the auction's
-    style, the misère bids, the pack (one joker or two, the 46-card pack), the scoring
-    table and a failed contract's value going to the other side, the Australian
-    preset's rules: the australian, american and french_canadian presets."""
+    """Whether the C core plays these rules: 3, 4 or 6 players (no dummies, no dead
+    hand, no called partner) and, but for the auction's style, the misère bids, the pack
+    (one joker or two, the 46-card pack), the scoring table and a failed contract's value
+    going to the other side, the Australian preset's rules: the australian, american,
+    french_canadian, three_handed and six_handed presets."""
     base = PRESETS["australian"]
-    if rules.players != 4 or rules.blind_misere:
+    if rules.players not in (3, 4, 6) or rules.seats != rules.players or rules.blind_misere:
         return False
     return all(
         getattr(rules, f.name) == getattr(base, f.name)
@@ -134,6 +136,9 @@ def spec(rules: Rules, encoder: Encoder) -> np.ndarray:
     out[at["slam_minimum"]] = SLAM_MINIMUM
     out[at["defender_points"]] = DEFENDER_TRICK_POINTS
     out[at["failed_to_opponents"]] = rules.failed_to_opponents
+    sides = side_of_seats(rules)
+    out[at["nseats"]] = len(sides)
+    out[at["side"] : at["side"] + len(sides)] = sides
     bids = [call for call in allowed_contracts(rules) if call != BLIND_MISERE]
     out[at["nbids"]] = len(bids)
     out[at["bids"] : at["bids"] + len(bids)] = bids
@@ -200,7 +205,7 @@ class BatchedEnv:
     infos``: the observations of the seats to move next (float32 vectors as ``raw_env``'s,
     or with ``packed`` the bits, ``encoder.binary_size`` of them in bytes, as
     :func:`unpack_observations` reads them), each seat's points when a hand ends
-    (``rewards[i, seat]``, float32, 0 otherwise), whether each table's hand ended, no
+    (``rewards[i, seat]``, float32, one column a player, 0 otherwise), whether each table's hand ended, no
     truncations, and ``infos["action_mask"]`` (int8, or packed bits with ``packed``) and
     ``infos["to_move"]``. The observations and masks returned are the environment's own
     arrays, overwritten by the next ``step`` or ``reset`` (copy what you keep; the rewards,
@@ -228,8 +233,9 @@ class BatchedEnv:
         self.rules = make_rules(preset, variants)
         if not supported(self.rules):
             raise ValueError(
-                f"the batched environment plays four-handed rules without house rules "
-                f"(the australian, american and french_canadian presets), not {preset!r} with {dict(variants or {})}"
+                "the batched environment plays 3, 4 or 6 players without house rules (the "
+                "australian, american, french_canadian, three_handed and six_handed presets), "
+                f"not {preset!r} with {dict(variants or {})}"
             )
         self._core = _core()
         self.num_envs = num_envs

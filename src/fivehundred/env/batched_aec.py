@@ -1,5 +1,6 @@
 """A thin PettingZoo adapter over the batched environment's C core: one table, the AEC
-interface of :mod:`fivehundred.env.aec` (one-hand episodes, points as rewards), its
+interface of :mod:`fivehundred.env.aec` (the presets of
+:func:`~fivehundred.env.batched.supported`, one-hand episodes, points as rewards), its
 observations and masks those of ``raw_env`` (see docs/env.md, "The batched environment").
 
 >>> from fivehundred.env.batched_aec import batched_raw_env
@@ -30,7 +31,7 @@ from fivehundred.game import HandState
 
 class BatchedAECEnv(AECEnv):  # type: ignore[misc]
     """One table of :class:`~fivehundred.env.batched.BatchedEnv` as a PettingZoo AEC
-    environment: ``player_0`` … ``player_3``, one hand an episode, each agent's reward its
+    environment: ``player_0`` … ``player_{n-1}``, one hand an episode, each agent's reward its
     side's points when the hand is scored."""
 
     metadata: ClassVar[dict[str, Any]] = {
