@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from fivehundred.actions import (
+    CALL_BASE,
+    GO_ALONE,
     JOKER_LEAD_BASE,
     MISERE,
     NO_NOMINATION,
@@ -26,6 +28,7 @@ from fivehundred.actions import (
 )
 from fivehundred.env.encoding import Encoder
 from fivehundred.game import AUCTION, HandState
+from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
 batched = pytest.importorskip("fivehundred.env.batched")
@@ -34,7 +37,7 @@ if batched.compiled_core() is None:
 
 BatchedEnv = batched.BatchedEnv
 HANDS = int(os.environ.get("FIVEHUNDRED_BATCHED_HANDS", "300"))
-PRESETS = ("australian", "american", "french_canadian", "three_handed", "six_handed")
+PRESETS = ("australian", "american", "french_canadian", "three_handed", "five_handed", "six_handed")
 
 
 def _choose(rng: random.Random, legal: list[int], phase: str) -> int:
@@ -86,6 +89,10 @@ def compare_with_engine(preset: str, hands: int, tables: int, seed: int) -> Coun
                 seen["nominations"] += 1
             if JOKER_LEAD_BASE <= action < PASS:
                 seen["joker leads"] += 1
+            if CALL_BASE <= action < GO_ALONE:
+                seen["partners called"] += 1
+            if action == GO_ALONE:
+                seen["alone"] += 1
             state.apply(action)
             seen["steps"] += 1
             if state.is_over != bool(terminations[i]):
@@ -112,7 +119,12 @@ def test_batched_env_equals_the_engine(preset: str) -> None:
     assert seen["hands"] >= HANDS
     # the hands covered the rules' corners: suit contracts, no trumps with the joker's
     # nomination and its lead, misère, open misère (Australian), hands thrown in
-    assert seen["contract -1"] and seen[f"contract {OPEN_MISERE}"] + seen[f"contract {MISERE}"]
+    rules = make_rules(preset)
+    assert seen["contract -1"]
+    if rules.misere_allowed:
+        assert seen[f"contract {MISERE}"] + seen[f"contract {OPEN_MISERE}"]
+    if rules.called_partner:  # five players: a card called, or alone
+        assert seen["partners called"] and seen["alone"]
     assert seen["nominations"] and seen["joker leads"]
     assert sum(v for k, v in seen.items() if k.startswith("contract 7")) > 0
 
@@ -191,7 +203,7 @@ def test_bad_input_is_refused_clearly() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="num_envs"):
         BatchedEnv(65_537)
-    for preset in ("five_handed", "two_handed"):
+    for preset in ("two_handed",):
         with pytest.raises(ValueError, match="without house rules"):
             BatchedEnv(2, preset)
     with pytest.raises(ValueError, match="without house rules"):

@@ -1,12 +1,13 @@
 /* The batched environment's C core (see docs/env.md, "The batched environment").
  *
- * N tables of a rule set of 3, 4 or 6 players (the australian, american, french_canadian,
- * three_handed and six_handed presets, house rules off) kept in one byte buffer, stepped in one call with the GIL released, on a few
+ * N tables of a rule set of 3 to 6 players (every preset but two_handed, house rules
+ * off) kept in one byte buffer, stepped in one call with the GIL released, on a few
  * threads over sub-batches. Every rule-set table (the pack's deal order, the bids' ranks
  * and values) and the observation's layout come from Python (fivehundred.env.batched
  * builds them from the engine's and fivehundred.env.encoding's own definitions) in one
  * int32 array, ``spec``, laid out as the SPEC_* indices below say; this file holds the
- * play (auction, kitty, the joker's nomination, tricks with bowers and joker, scoring).
+ * play (auction, kitty, the jokers' nomination, a five-handed partner's call, tricks with
+ * bowers and jokers, scoring).
  *
  * The deal: each hand's seed and dealer come from the table's seed and the hand's number
  * (hand_seed below); the deck is shuffled exactly as CPython's random.Random(seed).shuffle
@@ -20,6 +21,7 @@
 #include <string.h>
 
 typedef unsigned __int128 u128;
+static const u128 ONE = 1;
 
 /* actions (fivehundred.actions) */
 #define JOKER_LEAD_BASE 66
@@ -30,6 +32,8 @@ typedef unsigned __int128 u128;
 #define BLIND_MISERE 102
 #define NOMINATE_BASE 103
 #define NO_NOMINATION 111
+#define CALL_BASE 112
+#define GO_ALONE 178
 #define NUM_ACTIONS 188
 #define JOKER 64
 #define SEATS 6 /* the most seats the core plays */
@@ -48,7 +52,11 @@ enum {
     SPEC_SLAM_MINIMUM,
     SPEC_DEFENDER_POINTS,
     SPEC_FAILED_TO_OPPONENTS, /* a failed contract's value goes to the other side */
-    SPEC_NSEATS,          /* seats (players): 3, 4 or 6 */
+    SPEC_NSEATS,          /* seats (players): 3 to 6 */
+    SPEC_CALLED_PARTNER,  /* five players: the contractor calls a card for a partner */
+    SPEC_PARTNER_ANNOUNCES,
+    SPEC_PHASE_CALL,      /* the call phase's bit */
+    SPEC_CALLED,          /* the called_card field's offset */
     SPEC_SIDE,            /* each seat's side (SEATS entries, scoring.side_of_seats) */
     SPEC_SIDE_END = SPEC_SIDE + SEATS - 1,
     SPEC_NBIDS,           /* allowed bids, lowest rank first, at SPEC_BIDS */
@@ -69,7 +77,7 @@ enum {
     SPEC_SIZE = SPEC_CALL_INDEX + NUM_ACTIONS,
 };
 
-enum { PH_AUCTION, PH_DISCARD, PH_NOMINATE, PH_PLAY, PH_DONE };
+enum { PH_AUCTION, PH_DISCARD, PH_NOMINATE, PH_PLAY, PH_DONE, PH_CALL };
 
 typedef struct {
     uint64_t w[3]; /* 188 action bits */
@@ -90,6 +98,7 @@ typedef struct {
     int16_t contract;
     int8_t dealer, phase, to_move, contractor, high, seven_bid, passed, ncalls;
     int8_t discards_left, trump, misere, joker_suit[2], nominate_pending;
+    int8_t partners, partner_revealed, called_card; /* partners: a mask of seats */
     int8_t trick_n, led, suits_led, ntricks, active, nactive, trick_cards[SEATS];
     int8_t trick_seats[SEATS], won[SEATS], voids[SEATS];
 } table_t;
@@ -294,13 +303,22 @@ static void compute_legal(const int32_t *spec, table_t *t)
     case PH_PLAY:
         play_legal(spec, t);
         return;
+    case PH_CALL: {
+        u128 pack = 0;
+        for (int i = 0; i < spec[SPEC_DECK_SIZE]; i++)
+            pack |= ONE << spec[SPEC_DECK + i];
+        uint64_t callable = (uint64_t)(pack & ~(t->hands[(int)t->contractor] | t->discards));
+        for (; callable; callable &= callable - 1)
+            aset(&m, CALL_BASE + __builtin_ctzll(callable));
+        aset(&m, GO_ALONE);
+        break;
+    }
     default:
         break;
     }
     t->legal = m;
 }
 
-static const u128 ONE = 1;
 
 static u128 suit_mask(int s) { return (u128)0xFFFF << (16 * s); }
 
@@ -355,6 +373,15 @@ static void start_play(const int32_t *spec, table_t *t)
     t->to_move = (int8_t)c;
 }
 
+/* the contract settled but for a five-handed partner's call (as before_play) */
+static void begin_contract_play(const int32_t *spec, table_t *t)
+{
+    if (spec[SPEC_CALLED_PARTNER] && !t->misere)
+        t->phase = PH_CALL;
+    else
+        start_play(spec, t);
+}
+
 static void discards_done(const int32_t *spec, table_t *t)
 {
     u128 jokers = t->hands[(int)t->contractor] & (ONE << JOKER | ONE << (JOKER + 1));
@@ -363,7 +390,7 @@ static void discards_done(const int32_t *spec, table_t *t)
         t->nominate_pending = (int8_t)lowest128(jokers);
     }
     else
-        start_play(spec, t);
+        begin_contract_play(spec, t);
 }
 
 static int bid_tricks(int a) { return a >= BID_BASE && a < MISERE ? (a - BID_BASE) / 5 + 6 : 0; }
@@ -389,7 +416,7 @@ static void finish(const int32_t *spec, table_t *t, int points[SEATS])
     int misere = contract == MISERE || contract == OPEN_MISERE || contract == BLIND_MISERE;
     int team = 0, team_tricks = 0;
     for (int s = 0; s < n; s++)
-        if (s == c || (!misere && sides[s] == side)) {
+        if (s == c || (t->partners >> s & 1)) {
             team |= 1 << s;
             team_tricks += t->won[s];
         }
@@ -409,7 +436,12 @@ static void finish(const int32_t *spec, table_t *t, int points[SEATS])
             if (!(team >> s & 1))
                 points[sides[s]] += dp * t->won[s];
     }
-    if (!made && spec[SPEC_FAILED_TO_OPPONENTS]) {
+    if (n == 5) { /* each partner scores for themselves, in full (scoring.score_hand) */
+        for (int s = 0; s < n; s++)
+            if (team >> s & 1)
+                points[sides[s]] += made ? value + raised : -value;
+    }
+    else if (!made && spec[SPEC_FAILED_TO_OPPONENTS]) {
         for (int d = 0; d < nsides; d++)
             if (d != side)
                 points[d] += value;
@@ -455,6 +487,9 @@ static void deal(const int32_t *spec, table_t *t)
     t->misere = 0;
     t->joker_suit[0] = t->joker_suit[1] = -1;
     t->nominate_pending = -1;
+    t->partners = 0;
+    t->partner_revealed = 1;
+    t->called_card = -1;
     t->trick_n = 0;
     t->led = -1;
     t->suits_led = t->ntricks = 0;
@@ -516,6 +551,11 @@ static void call(const int32_t *spec, table_t *t, int a)
     int contract = t->contract;
     t->trump = (int8_t)(contract >= BID_BASE && contract < MISERE ? (contract - BID_BASE) % 5 : 4);
     t->misere = (int8_t)(contract == MISERE || contract == OPEN_MISERE || contract == BLIND_MISERE);
+    t->partners = 0;
+    if (!t->misere)
+        for (int s = 0; s < n; s++)
+            if (s != t->contractor && spec[SPEC_SIDE + s] == spec[SPEC_SIDE + t->contractor])
+                t->partners |= (int8_t)(1 << s);
     t->to_move = t->contractor;
     t->hands[(int)t->contractor] |= t->kitty;
     t->kitty = 0;
@@ -570,6 +610,8 @@ static void play(const int32_t *spec, table_t *t, int a)
     t->hands[seat] ^= bit;
     t->played |= bit;
     t->played_by[seat] |= bit;
+    if (card == t->called_card)
+        t->partner_revealed = 1;
     t->trick_played[seat] = bit;
     t->trick_cards[(int)t->trick_n] = (int8_t)card;
     t->trick_seats[(int)t->trick_n] = (int8_t)seat;
@@ -620,9 +662,22 @@ static int apply(const int32_t *spec, table_t *t, int a, int points[SEATS])
         if (rest)
             t->nominate_pending = (int8_t)lowest128(rest);
         else
-            start_play(spec, t);
+            begin_contract_play(spec, t);
         break;
     }
+    case PH_CALL:
+        if (a == GO_ALONE)
+            t->partners = 0;
+        else {
+            int card = a - CALL_BASE;
+            t->called_card = (int8_t)card;
+            for (int s = 0; s < spec[SPEC_NSEATS]; s++)
+                if (t->hands[s] >> card & 1)
+                    t->partners = (int8_t)(1 << s);
+            t->partner_revealed = (int8_t)spec[SPEC_PARTNER_ANNOUNCES];
+        }
+        start_play(spec, t);
+        break;
     case PH_PLAY:
         play(spec, t, a);
         if (t->ntricks == 10) {
@@ -660,8 +715,8 @@ static inline void set_bit(uint64_t *w, int at) { w[at >> 6] |= 1ULL << (at & 63
 static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w)
 {
     memset(w, 0, OBS_WORDS * sizeof(uint64_t));
-    static const int phase_spec[5] = {SPEC_PHASE_AUCTION, SPEC_PHASE_DISCARD, SPEC_PHASE_NOMINATE,
-                                      SPEC_PHASE_PLAY, SPEC_PHASE_DONE};
+    static const int phase_spec[6] = {SPEC_PHASE_AUCTION, SPEC_PHASE_DISCARD, SPEC_PHASE_NOMINATE,
+                                      SPEC_PHASE_PLAY, SPEC_PHASE_DONE, SPEC_PHASE_CALL};
     or_cards(w, spec[SPEC_HAND], t->hands[seat]);
     set_bit(w, spec[phase_spec[(int)t->phase]]);
     int contract = t->phase == PH_AUCTION ? -1 : t->contract;
@@ -673,6 +728,8 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
                 set_bit(w, spec[SPEC_JOKER_SUITS] + 4 * j + t->joker_suit[j]);
         if (seat == t->contractor)
             or_cards(w, spec[SPEC_DISCARDS], t->discards);
+        if (t->called_card >= 0)
+            set_bit(w, spec[SPEC_CALLED] + t->called_card);
     }
     if (t->trick_n)
         set_bit(w, spec[SPEC_LED] + t->led);
@@ -697,8 +754,7 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
         if (contract >= 0) {
             if (s == t->contractor)
                 set_bit(w, at + spec[SPEC_R_CONTRACTOR]);
-            if (!t->misere && s != t->contractor &&
-                spec[SPEC_SIDE + s] == spec[SPEC_SIDE + t->contractor])
+            if ((t->partners >> s & 1) && (t->partner_revealed || (t->partners >> seat & 1)))
                 set_bit(w, at + spec[SPEC_R_PARTNER]);
         }
         if (t->active >> s & 1)
@@ -1149,6 +1205,10 @@ static const struct { const char *name; int index; } spec_names[] = {
     {"defender_points", SPEC_DEFENDER_POINTS},
     {"failed_to_opponents", SPEC_FAILED_TO_OPPONENTS},
     {"nseats", SPEC_NSEATS},
+    {"called_partner", SPEC_CALLED_PARTNER},
+    {"partner_announces", SPEC_PARTNER_ANNOUNCES},
+    {"phase_call", SPEC_PHASE_CALL},
+    {"called", SPEC_CALLED},
     {"side", SPEC_SIDE},
     {"nbids", SPEC_NBIDS},
     {"obs_bits", SPEC_OBS_BITS},

@@ -11,8 +11,8 @@ True
 ((4, 4), (4, 188))
 
 The C core (the optional extension ``fivehundred.env._batched``, built at install) plays
-the rule sets of :func:`supported`: the australian, american, french_canadian,
-three_handed and six_handed presets with their house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
+the rule sets of :func:`supported`: every preset but two_handed, with the house rules
+off. Its rule tables (the deal's order, the bids' ranks and values) and the
 observation's layout come from the engine's and :mod:`fivehundred.env.encoding`'s own
 definitions, gathered here into one int32 array (:func:`spec`); the observations it writes
 are :meth:`Encoder.bits <fivehundred.env.encoding.Encoder.bits>`, bit for bit, packed
@@ -77,9 +77,11 @@ _FREE_FIELDS = frozenset(
         "two_jokers",
         "pack46",
         "failed_to_opponents",
+        "called_partner",
+        "partner_announces",
     )
 )
-_PHASE_NAMES = ("auction", "discard", "nominate", "play", "done")
+_PHASE_NAMES = ("auction", "discard", "nominate", "play", "done", "call")
 _MASK_BYTES = (NUM_ACTIONS + 63) // 64 * 8
 
 
@@ -103,13 +105,12 @@ def _core() -> Any:
 
 
 def supported(rules: Rules) -> bool:
-    """Whether the C core plays these rules: 3, 4 or 6 players (no dummies, no dead
-    hand, no called partner) and, but for the auction's style, the misère bids, the pack
-    (one joker or two, the 46-card pack), the scoring table and a failed contract's value
-    going to the other side, the Australian preset's rules: the australian, american,
-    french_canadian, three_handed and six_handed presets."""
+    """Whether the C core plays these rules: 3 to 6 players (no dummies, no dead hand)
+    and, but for the auction's style, the misère bids, the pack (one joker or two, the
+    46-card pack), the scoring table, a failed contract's value going to the other side
+    and a called partner, the Australian preset's rules: every preset but two_handed."""
     base = PRESETS["australian"]
-    if rules.players not in (3, 4, 6) or rules.seats != rules.players or rules.blind_misere:
+    if rules.players < 3 or rules.seats != rules.players or rules.blind_misere:
         return False
     return all(
         getattr(rules, f.name) == getattr(base, f.name)
@@ -138,6 +139,9 @@ def spec(rules: Rules, encoder: Encoder) -> np.ndarray:
     out[at["failed_to_opponents"]] = rules.failed_to_opponents
     sides = side_of_seats(rules)
     out[at["nseats"]] = len(sides)
+    out[at["called_partner"]] = rules.called_partner
+    out[at["partner_announces"]] = rules.partner_announces
+    out[at["called"]] = encoder.fields["called_card"].offset
     out[at["side"] : at["side"] + len(sides)] = sides
     bids = [call for call in allowed_contracts(rules) if call != BLIND_MISERE]
     out[at["nbids"]] = len(bids)
@@ -233,8 +237,8 @@ class BatchedEnv:
         self.rules = make_rules(preset, variants)
         if not supported(self.rules):
             raise ValueError(
-                "the batched environment plays 3, 4 or 6 players without house rules (the "
-                "australian, american, french_canadian, three_handed and six_handed presets), "
+                "the batched environment plays 3 to 6 players without house rules (every "
+                "preset but two_handed), "
                 f"not {preset!r} with {dict(variants or {})}"
             )
         self._core = _core()
