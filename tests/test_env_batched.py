@@ -27,7 +27,7 @@ from fivehundred.actions import (
     PASS,
 )
 from fivehundred.env.encoding import Encoder
-from fivehundred.game import AUCTION, HandState
+from fivehundred.game import AUCTION, HandState, controller_of
 from fivehundred.rules import make_rules
 from fivehundred.scoring import side_of_seats
 
@@ -37,7 +37,15 @@ if batched.compiled_core() is None:
 
 BatchedEnv = batched.BatchedEnv
 HANDS = int(os.environ.get("FIVEHUNDRED_BATCHED_HANDS", "300"))
-PRESETS = ("australian", "american", "french_canadian", "three_handed", "five_handed", "six_handed")
+PRESETS = (
+    "australian",
+    "american",
+    "french_canadian",
+    "two_handed",
+    "three_handed",
+    "five_handed",
+    "six_handed",
+)
 
 
 def _choose(rng: random.Random, legal: list[int], phase: str) -> int:
@@ -101,7 +109,8 @@ def compare_with_engine(preset: str, hands: int, tables: int, seed: int) -> Coun
                 seen["hands"] += 1
                 seen[f"contract {state.contract}"] += 1
                 points = state.result.points
-                expected = [points[side] for side in side_of_seats(env.rules)]
+                sides = side_of_seats(env.rules)
+                expected = [points[sides[player]] for player in range(env.rules.players)]
                 if list(rewards[i]) != expected:
                     seen["score differences"] += 1
                 states[i] = state = env.hand_state(i)
@@ -203,9 +212,6 @@ def test_bad_input_is_refused_clearly() -> None:
         BatchedEnv(0)
     with pytest.raises(ValueError, match="num_envs"):
         BatchedEnv(65_537)
-    for preset in ("two_handed",):
-        with pytest.raises(ValueError, match="without house rules"):
-            BatchedEnv(2, preset)
     with pytest.raises(ValueError, match="without house rules"):
         BatchedEnv(2, variants={"ralphing": True})
     env = BatchedEnv(2)
@@ -224,10 +230,11 @@ def test_bad_input_is_refused_clearly() -> None:
         env.reset(seed=[1])
 
 
-def test_pettingzoo_adapter_plays_a_hand() -> None:
+@pytest.mark.parametrize("preset", ["australian", "two_handed", "five_handed"])
+def test_pettingzoo_adapter_plays_a_hand(preset: str) -> None:
     from fivehundred.env.batched_aec import batched_raw_env
 
-    table = batched_raw_env()
+    table = batched_raw_env(preset)
     table.reset(seed=11)
     state = table.hand_state()
     encoder = Encoder(table.rules)
@@ -239,13 +246,15 @@ def test_pettingzoo_adapter_plays_a_hand() -> None:
         if terminated or truncated:
             table.step(None)
             continue
-        assert agent == f"player_{state.to_move}"
+        assert agent == f"player_{controller_of(table.rules, state.to_move)}"
         assert np.array_equal(obs["observation"], encoder.encode(state, state.to_move))
         assert list(np.flatnonzero(obs["action_mask"])) == sorted(state.legal_actions())
         action = rng.choice(state.legal_actions())
         table.step(action)
         state.apply(action)
     assert state.is_over
-    assert [rewards[f"player_{s}"] for s in range(4)] == [
-        state.result.points[s % 2] for s in range(4)
+    sides = side_of_seats(table.rules)
+    points = state.result.points
+    assert [rewards[a] for a in table.possible_agents] == [
+        points[sides[p]] for p in range(table.rules.players)
     ]

@@ -1,13 +1,12 @@
 /* The batched environment's C core (see docs/env.md, "The batched environment").
  *
- * N tables of a rule set of 3 to 6 players (every preset but two_handed, house rules
- * off) kept in one byte buffer, stepped in one call with the GIL released, on a few
+ * N tables of a rule set of 2 to 6 players (every preset, house rules off) kept in one byte buffer, stepped in one call with the GIL released, on a few
  * threads over sub-batches. Every rule-set table (the pack's deal order, the bids' ranks
  * and values) and the observation's layout come from Python (fivehundred.env.batched
  * builds them from the engine's and fivehundred.env.encoding's own definitions) in one
  * int32 array, ``spec``, laid out as the SPEC_* indices below say; this file holds the
  * play (auction, kitty, the jokers' nomination, a five-handed partner's call, tricks with
- * bowers and jokers, scoring).
+ * bowers and jokers, the two-handed dummies, scoring).
  *
  * The deal: each hand's seed and dealer come from the table's seed and the hand's number
  * (hand_seed below); the deck is shuffled exactly as CPython's random.Random(seed).shuffle
@@ -57,6 +56,8 @@ enum {
     SPEC_PARTNER_ANNOUNCES,
     SPEC_PHASE_CALL,      /* the call phase's bit */
     SPEC_CALLED,          /* the called_card field's offset */
+    SPEC_PLAYERS,         /* players (two: seats 2 and 3 are their dummies) */
+    SPEC_DUMMIES,         /* two players: the dummies (R-PLAYERS) */
     SPEC_SIDE,            /* each seat's side (SEATS entries, scoring.side_of_seats) */
     SPEC_SIDE_END = SPEC_SIDE + SEATS - 1,
     SPEC_NBIDS,           /* allowed bids, lowest rank first, at SPEC_BIDS */
@@ -90,6 +91,7 @@ typedef struct {
     u128 free_jokers;
     u128 trick_played[SEATS]; /* each seat's card in the trick (as a mask) */
     u128 played_by[SEATS];    /* the cards each seat has played */
+    u128 face_up[SEATS];      /* two players: a dummy's face-up cards */
     amask legal;
     uint64_t seed, rng, hand_seed;
     uint32_t hand_index;
@@ -99,6 +101,8 @@ typedef struct {
     int8_t dealer, phase, to_move, contractor, high, seven_bid, passed, ncalls;
     int8_t discards_left, trump, misere, joker_suit[2], nominate_pending;
     int8_t partners, partner_revealed, called_card; /* partners: a mask of seats */
+    int8_t dummies;           /* a mask of the dummy seats */
+    int8_t under[MAX_DECK];   /* a dummy's face-down card under each face-up one (-1) */
     int8_t trick_n, led, suits_led, ntricks, active, nactive, trick_cards[SEATS];
     int8_t trick_seats[SEATS], won[SEATS], voids[SEATS];
 } table_t;
@@ -238,7 +242,11 @@ static void auction_legal(const int32_t *spec, table_t *t)
     t->legal = m;
 }
 
-static inline u128 playable(const table_t *t) { return t->hands[(int)t->to_move]; }
+static inline u128 playable(const table_t *t)
+{
+    int seat = t->to_move;
+    return t->dummies >> seat & 1 ? t->hands[seat] & t->face_up[seat] : t->hands[seat];
+}
 
 static int joker_lead_suits(const int32_t *spec, const table_t *t)
 {
@@ -456,8 +464,8 @@ static void deal(const int32_t *spec, table_t *t)
     int deck[MAX_DECK];
     uint64_t hs = hand_seed(t->seed, t->hand_index);
     t->hand_seed = hs;
-    int ns = spec[SPEC_NSEATS];
-    int dealer = (int)(((hs >> 32) * (uint64_t)ns) >> 32); /* four players: hs >> 62 */
+    int ns = spec[SPEC_NSEATS], players = spec[SPEC_PLAYERS];
+    int dealer = (int)(((hs >> 32) * (uint64_t)players) >> 32); /* four players: hs >> 62 */
     for (int i = 0; i < n; i++)
         deck[i] = spec[SPEC_DECK + i];
     py_shuffle(hs, deck, n);
@@ -468,6 +476,23 @@ static void deal(const int32_t *spec, table_t *t)
     for (int s = 0; s < SEATS; s++)
         t->hands[s] = s < ns ? masks[(s - first + ns) % ns] : 0;
     t->kitty = masks[ns];
+    t->dummies = 0;
+    memset(t->under, -1, sizeof(t->under));
+    if (spec[SPEC_DUMMIES]) { /* seats 2 and 3: the first five face down, each under the
+                                 card dealt five places later */
+        t->dummies = 12;
+        for (int d = 2; d < 4; d++) {
+            int owner = (d - first + ns) % ns, order[10], count = 0;
+            for (int i = 0; i < n && count < 10; i++)
+                if (spec[SPEC_OWNERS + i] == owner)
+                    order[count++] = deck[i];
+            t->face_up[d] = 0;
+            for (int k = 5; k < count; k++) {
+                t->face_up[d] |= ONE << order[k];
+                t->under[order[k]] = (int8_t)order[k - 5];
+            }
+        }
+    }
     t->discards = t->played = t->free_jokers = 0;
     for (int s = 0; s < SEATS; s++) {
         t->calls[s] = 0;
@@ -478,10 +503,11 @@ static void deal(const int32_t *spec, table_t *t)
     t->contract = -1;
     t->dealer = (int8_t)dealer;
     t->phase = PH_AUCTION;
-    t->to_move = (int8_t)first;
+    t->to_move = (int8_t)((dealer + 1) % players);
     t->contractor = -1;
     t->high = -1;
-    t->seven_bid = t->passed = t->ncalls = 0;
+    t->seven_bid = t->ncalls = 0;
+    t->passed = (int8_t)(((1 << ns) - 1) & ~((1 << players) - 1)); /* the dummies do not bid */
     t->discards_left = 0;
     t->trump = -1;
     t->misere = 0;
@@ -591,7 +617,7 @@ static void play(const int32_t *spec, table_t *t, int a)
     int card = a < JOKER_LEAD_BASE ? a : JOKER + (a - JOKER_LEAD_BASE) / 4;
     u128 bit = ONE << card;
     if (t->trick_n) {
-        if (!(t->hands[seat] & t->follow[(int)t->led]))
+        if (!(t->dummies >> seat & 1) && !(t->hands[seat] & t->follow[(int)t->led]))
             t->voids[seat] |= (int8_t)(1 << t->led);
     }
     else {
@@ -625,6 +651,14 @@ static void play(const int32_t *spec, table_t *t, int a)
         return;
     }
     int winner = trick_winner(t);
+    for (int i = 0; i < t->trick_n; i++) { /* a dummy's cards uncovered are turned up */
+        int s = t->trick_seats[i], c = t->trick_cards[i];
+        if (t->dummies >> s & 1) {
+            t->face_up[s] &= ~(ONE << c);
+            if (t->under[c] >= 0)
+                t->face_up[s] |= ONE << t->under[c];
+        }
+    }
     t->won[winner]++;
     t->ntricks++;
     t->trick_n = 0;
@@ -717,7 +751,7 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
     memset(w, 0, OBS_WORDS * sizeof(uint64_t));
     static const int phase_spec[6] = {SPEC_PHASE_AUCTION, SPEC_PHASE_DISCARD, SPEC_PHASE_NOMINATE,
                                       SPEC_PHASE_PLAY, SPEC_PHASE_DONE, SPEC_PHASE_CALL};
-    or_cards(w, spec[SPEC_HAND], t->hands[seat]);
+    or_cards(w, spec[SPEC_HAND], t->dummies >> seat & 1 ? t->hands[seat] & t->face_up[seat] : t->hands[seat]);
     set_bit(w, spec[phase_spec[(int)t->phase]]);
     int contract = t->phase == PH_AUCTION ? -1 : t->contract;
     if (contract >= 0) {
@@ -747,6 +781,12 @@ static void observe(const int32_t *spec, const table_t *t, int seat, uint64_t *w
         set_bit(w, at + spec[SPEC_R_WON] + t->won[s]);
         if (s == exposed && s != seat)
             or_cards(w, at + spec[SPEC_R_EXPOSED], t->hands[s]);
+        if (t->dummies && s != seat) { /* a dummy's controller's hand, the dummies' face-up cards */
+            if (s == seat % 2)
+                or_cards(w, at + spec[SPEC_R_EXPOSED], t->hands[s]);
+            else if (t->dummies >> s & 1)
+                or_cards(w, at + spec[SPEC_R_EXPOSED], t->hands[s] & t->face_up[s]);
+        }
         if (s == t->to_move)
             set_bit(w, at + spec[SPEC_R_TO_MOVE]);
         if (s == t->dealer)
@@ -846,7 +886,7 @@ static void *run_work(void *arg)
             deal(spec, t);
         }
         else {
-            int points[SEATS], n = spec[SPEC_NSEATS];
+            int points[SEATS], n = spec[SPEC_PLAYERS];
             float *r = wk->rewards + i * n;
             if (apply(spec, t, (int)wk->actions[i], points)) {
                 for (int s = 0; s < n; s++)
@@ -948,6 +988,7 @@ static int load_common(bufs_t *b, PyObject *spec_obj, PyObject *state_obj, work_
     if (!wk->spec)
         return -1;
     if (wk->spec[SPEC_OBS_BITS] > OBS_WORDS * 64 - 128 || wk->spec[SPEC_NSEATS] < 3 ||
+        wk->spec[SPEC_PLAYERS] < 2 || wk->spec[SPEC_PLAYERS] > wk->spec[SPEC_NSEATS] ||
         wk->spec[SPEC_NSEATS] > SEATS || wk->spec[SPEC_DECK_SIZE] > MAX_DECK ||
         wk->spec[SPEC_NBIDS] > MAX_BIDS) {
         PyErr_SetString(PyExc_ValueError, "spec out of range");
@@ -1015,7 +1056,7 @@ static PyObject *py_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         return NULL;
     if (load_common(&b, args[0], args[1], &wk, &n) < 0 ||
         !(wk.actions = get(&b, args[2], n * 8, 0, "actions")) || load_outputs(&b, args + 3, &wk, n) < 0 ||
-        !(wk.rewards = get(&b, args[6], n * wk.spec[SPEC_NSEATS] * 4, 1, "rewards")) ||
+        !(wk.rewards = get(&b, args[6], n * wk.spec[SPEC_PLAYERS] * 4, 1, "rewards")) ||
         !(wk.done = get(&b, args[7], n, 1, "done"))) {
         release(&b);
         return NULL;
@@ -1209,6 +1250,8 @@ static const struct { const char *name; int index; } spec_names[] = {
     {"partner_announces", SPEC_PARTNER_ANNOUNCES},
     {"phase_call", SPEC_PHASE_CALL},
     {"called", SPEC_CALLED},
+    {"players", SPEC_PLAYERS},
+    {"dummies", SPEC_DUMMIES},
     {"side", SPEC_SIDE},
     {"nbids", SPEC_NBIDS},
     {"obs_bits", SPEC_OBS_BITS},

@@ -37,7 +37,7 @@ import numpy as np
 from fivehundred.actions import BLIND_MISERE, NUM_ACTIONS
 from fivehundred.auction import allowed_contracts
 from fivehundred.env.encoding import SCORE_LIMIT, Encoder
-from fivehundred.game import PHASES, HandState, deal_plan
+from fivehundred.game import PHASES, HandState, deal_plan, dummy_seats
 from fivehundred.rules import (
     AMERICAN,
     JOKER_LEAD_NOT_RENOUNCED,
@@ -79,6 +79,7 @@ _FREE_FIELDS = frozenset(
         "failed_to_opponents",
         "called_partner",
         "partner_announces",
+        "dummies",
     )
 )
 _PHASE_NAMES = ("auction", "discard", "nominate", "play", "done", "call")
@@ -110,7 +111,7 @@ def supported(rules: Rules) -> bool:
     46-card pack), the scoring table, a failed contract's value going to the other side
     and a called partner, the Australian preset's rules: every preset but two_handed."""
     base = PRESETS["australian"]
-    if rules.players < 3 or rules.seats != rules.players or rules.blind_misere:
+    if rules.blind_misere or rules.seats != (4 if rules.dummies else rules.players):
         return False
     return all(
         getattr(rules, f.name) == getattr(base, f.name)
@@ -142,6 +143,10 @@ def spec(rules: Rules, encoder: Encoder) -> np.ndarray:
     out[at["called_partner"]] = rules.called_partner
     out[at["partner_announces"]] = rules.partner_announces
     out[at["called"]] = encoder.fields["called_card"].offset
+    out[at["players"]] = rules.players
+    out[at["dummies"]] = rules.dummies
+    if rules.dummies and dummy_seats(rules) != (2, 3):
+        raise ValueError("the C core's dummies sit at seats 2 and 3")
     out[at["side"] : at["side"] + len(sides)] = sides
     bids = [call for call in allowed_contracts(rules) if call != BLIND_MISERE]
     out[at["nbids"]] = len(bids)

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from fivehundred.actions import NUM_ACTIONS
 from fivehundred.env.batched import BatchedEnv
 from fivehundred.env.encoding import SCORE_LIMIT
-from fivehundred.game import HandState
+from fivehundred.game import HandState, controller_of
 
 
 class BatchedAECEnv(AECEnv):  # type: ignore[misc]
@@ -74,8 +74,8 @@ class BatchedAECEnv(AECEnv):  # type: ignore[misc]
     def _select(self, infos: dict[str, Any]) -> None:
         self._mask = infos["action_mask"][0]
         self._to_move = int(infos["to_move"][0])
-        if self._to_move >= 0:
-            self.agent_selection = self.possible_agents[self._to_move]
+        if self._to_move >= 0:  # (two players: a dummy's owner decides for it)
+            self.agent_selection = self.possible_agents[controller_of(self.rules, self._to_move)]
 
     def hand_state(self) -> HandState:
         """The engine's hand as this table's hand was dealt."""
@@ -83,6 +83,8 @@ class BatchedAECEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
+        if self._to_move >= 0 and controller_of(self.rules, self._to_move) == seat:
+            seat = self._to_move  # the seat it decides for now (as fivehundred.env.aec)
         mask = self._mask if seat == self._to_move else np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": self.table.observe(0, seat), "action_mask": mask.copy()}
 
