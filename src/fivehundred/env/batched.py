@@ -11,8 +11,7 @@ True
 ((4, 4), (4, 188))
 
 The C core (the optional extension ``fivehundred.env._batched``, built at install) plays
-the rule sets of :func:`supported`: every preset but two_handed, with the house rules
-off. Its rule tables (the deal's order, the bids' ranks and values) and the
+the rule sets of :func:`supported`: every preset, with the house rules off. Its rule tables (the deal's order, the bids' ranks and values) and the
 observation's layout come from the engine's and :mod:`fivehundred.env.encoding`'s own
 definitions, gathered here into one int32 array (:func:`spec`); the observations it writes
 are :meth:`Encoder.bits <fivehundred.env.encoding.Encoder.bits>`, bit for bit, packed
@@ -106,10 +105,11 @@ def _core() -> Any:
 
 
 def supported(rules: Rules) -> bool:
-    """Whether the C core plays these rules: 3 to 6 players (no dummies, no dead hand)
-    and, but for the auction's style, the misère bids, the pack (one joker or two, the
-    46-card pack), the scoring table, a failed contract's value going to the other side
-    and a called partner, the Australian preset's rules: every preset but two_handed."""
+    """Whether the C core plays these rules: 2 to 6 players (no dead hand) and, but for
+    the auction's style, the misère bids, the pack (one joker or two, the 46-card pack),
+    the scoring table, a failed contract's value going to the other side, a called
+    partner and the two-handed dummies, the Australian preset's rules: every preset with
+    its house rules off."""
     base = PRESETS["australian"]
     if rules.blind_misere or rules.seats != (4 if rules.dummies else rules.players):
         return False
@@ -242,8 +242,7 @@ class BatchedEnv:
         self.rules = make_rules(preset, variants)
         if not supported(self.rules):
             raise ValueError(
-                "the batched environment plays 3 to 6 players without house rules (every "
-                "preset but two_handed), "
+                "the batched environment plays the presets without house rules, "
                 f"not {preset!r} with {dict(variants or {})}"
             )
         self._core = _core()

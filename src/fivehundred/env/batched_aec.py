@@ -1,6 +1,6 @@
 """A thin PettingZoo adapter over the batched environment's C core: one table, the AEC
-interface of :mod:`fivehundred.env.aec` (the presets of
-:func:`~fivehundred.env.batched.supported`, one-hand episodes, points as rewards), its
+interface of :mod:`fivehundred.env.aec` (every preset without house rules, one-hand
+episodes, points as rewards), its
 observations and masks those of ``raw_env`` (see docs/env.md, "The batched environment").
 
 >>> from fivehundred.env.batched_aec import batched_raw_env
