@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: install play serve test lint typecheck bench clean
 
 $(STAMP): pyproject.toml package-lock.json src/fivehundred/env/_speedups.c \
+		src/fivehundred/env/_batched.c \
 		src/fivehundred/solver/_kernel.c src/fivehundred/solver/_kernel_search.h
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -e '.[all,dev]'

@@ -5,7 +5,9 @@ OpenSpiel game (see docs/env.md).
 the PettingZoo AEC environment (``pip install 'fivehundred[env]'``);
 :class:`~fivehundred.env.single.SingleAgentEnv` trains one seat or side against the
 project's players; :mod:`fivehundred.env.openspiel_game` registers
-``python_five_hundred`` with OpenSpiel (``fivehundred[openspiel]``). The modules import
+``python_five_hundred`` with OpenSpiel (``fivehundred[openspiel]``);
+:class:`~fivehundred.env.batched.BatchedEnv` steps thousands of four-handed tables a call
+in C. The modules import
 their libraries only when used.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["FiveHundredEnv", "SingleAgentEnv", "env", "raw_env"]
+__all__ = ["BatchedEnv", "FiveHundredEnv", "SingleAgentEnv", "env", "raw_env"]
 
 
 def __getattr__(name: str) -> Any:
@@ -21,6 +23,10 @@ def __getattr__(name: str) -> Any:
         from fivehundred.env import aec
 
         return getattr(aec, name)
+    if name == "BatchedEnv":
+        from fivehundred.env.batched import BatchedEnv
+
+        return BatchedEnv
     if name == "SingleAgentEnv":
         from fivehundred.env.single import SingleAgentEnv
 
