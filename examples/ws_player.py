@@ -255,6 +255,12 @@ def play_now(server: str, preset: str, level: str, wait: float, name: str) -> di
     return answer
 
 
+def bot_name(player: str) -> str:
+    """The name a player sits under unless ``--name`` says: ``heuristic bot`` (a level's or
+    a player's bare name is reserved for the server's own computer players)."""
+    return f"{player.split(':', 1)[0]} bot"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8500")
@@ -279,7 +285,9 @@ def main(argv: list[str] | None = None) -> int:
         "--token", default=None, help="play the seat this token holds (to come back)"
     )
     parser.add_argument(
-        "--name", default=None, help="the name at the table (default: the player's)"
+        "--name",
+        default=None,
+        help="the name at the table (default: the player's, as 'heuristic bot')",
     )
     parser.add_argument(
         "--player", default="heuristic", help="random, heuristic, pimc, pimc:fast, ..."
@@ -302,7 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     server = args.server.rstrip("/")
     token = args.token
     if args.play_now is not None:
-        seated = play_now(server, args.play_now, args.level, args.wait, args.name or args.player)
+        seated = play_now(
+            server, args.play_now, args.level, args.wait, args.name or bot_name(args.player)
+        )
         args.table, token = seated["table"], seated["token"]
         if not args.quiet:
             print(f"seated at table {args.table}, seat {seated['seat']}")
@@ -315,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
             if not open_seats:
                 parser.error(f"table {args.table} has no open seat")
             seat = open_seats[0]
-        name = args.name or args.player
+        name = args.name or bot_name(args.player)
         token = _request(f"{server}/api/tables/{args.table}/seats/{seat}", {"name": name})["token"]
         if not args.quiet:
             print(f"seat {seat} taken as {name}; token {token} (--token to come back)")

@@ -28,6 +28,7 @@ from fivehundred.web import guard, live
 from fivehundred.web.accounts import AccountStore
 from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, Limits, guarded_protocol
 from fivehundred.web.server import create_app
+from test_web_play_now import Clock
 from test_web_support import database_url, thread_server, ws_url
 
 
@@ -487,13 +488,22 @@ def test_a_person_waiting_for_people_is_not_sniped_into_a_table_of_computers(
     tmp_path: Any,
 ) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0)) as client:
-        honest = client.post("/api/play-now", json={"wait": 60, "name": "Nan"}).json()
+        clock = Clock()
+        client.app.state.matchmaker.clock = clock
+        honest = client.post(
+            "/api/play-now", json={"wait": 60, "name": "Nan", "level": "medium"}
+        ).json()
         assert honest["status"] == "waiting"
         sniper = client.post(
             "/api/play-now", json={"wait": 0, "level": "random", "name": "Sam"}
         ).json()
-        assert sniper["status"] == "seated"
-        table = client.get(f"/api/tables/{sniper['table']}").json()
-        assert [s["name"] for s in table["seats"] if s["kind"] == "person"] == ["Sam"]
+        # the one who would start at once waits with the person waiting for people
+        assert sniper["status"] == "waiting"
         still = client.get(f"/api/play-now/{honest['ticket']}").json()
         assert still["status"] == "waiting", still
+        clock.now += 60  # Nan's wait is over: the table is made on her terms
+        nan = client.get(f"/api/play-now/{honest['ticket']}").json()
+        assert nan["status"] == "seated", nan
+        table = client.get(f"/api/tables/{nan['table']}").json()
+        assert [s["name"] for s in table["seats"] if s["kind"] == "person"] == ["Nan", "Sam"]
+        assert {s["name"] for s in table["seats"] if s["kind"] == "computer"} == {"medium"}

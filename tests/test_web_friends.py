@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 
 from fivehundred.web import accounts as accounts_module
 from fivehundred.web.server import create_app
+from test_web_play_now import Clock
 from test_web_support import db_url  # noqa: F401  (the fixture, SQLite and PostgreSQL)
 
 SECRET = "correct horse battery staple 42"
@@ -222,13 +223,33 @@ def test_the_catalogue_offers_levels_in_words_and_variants_by_their_titles(clien
 
 
 def test_play_now_by_default_takes_along_whoever_is_waiting(client: Any) -> None:
-    """Someone waiting for people is seated with the next person who presses Play now
-    (who starts at once, as by default), at one table, computers in the seats left."""
-    first = client.post("/api/play-now", json={"preset": "australian", "name": "Ann", "wait": 120})
+    """Play now is at once only while nobody waits: the next person who presses it (at
+    once, as by default) while someone waits for people waits with them, and both sit at
+    one table, on the first one's level, computers in the seats left, when that one's wait
+    is over (never pulled into a table of the newcomer's choosing)."""
+    clock = Clock()
+    client.app.state.matchmaker.clock = clock
+    first = client.post(
+        "/api/play-now",
+        json={"preset": "australian", "name": "Ann", "wait": 120, "level": "easy"},
+    )
     assert first.json()["status"] == "waiting"
-    second = client.post("/api/play-now", json={"preset": "australian", "name": "Bob"}).json()
-    assert second["status"] == "seated"
-    ann = client.get(f"/api/play-now/{first.json()['ticket']}").json()
-    assert ann["status"] == "seated" and ann["table"] == second["table"]
-    seats = client.get(f"/api/tables/{second['table']}").json()["seats"]
+    second = client.post(
+        "/api/play-now", json={"preset": "australian", "name": "Bob", "level": "hard"}
+    ).json()
+    assert second["status"] == "waiting"
+    for _ in range(4):  # Ann's wait runs out, both asking how it stands (as the page polls)
+        clock.now += 30
+        ann = client.get(f"/api/play-now/{first.json()['ticket']}").json()
+        bob = client.get(f"/api/play-now/{second['ticket']}").json()
+    assert bob["status"] == ann["status"] == "seated" and ann["table"] == bob["table"]
+    seats = client.get(f"/api/tables/{bob['table']}").json()["seats"]
     assert [s["kind"] for s in seats] == ["person", "person", "computer", "computer"]
+    assert [s["name"] for s in seats[:2]] == ["Ann", "Bob"]
+    assert {s["name"] for s in seats[2:]} == {"easy"}  # Ann's level, not Bob's
+
+
+def test_play_now_is_at_once_while_nobody_waits(client: Any) -> None:
+    """Nobody waiting: the default Play now seats a first visitor at once."""
+    alone = client.post("/api/play-now", json={"preset": "australian", "name": "Cy"}).json()
+    assert alone["status"] == "seated"

@@ -192,11 +192,17 @@ def test_json_lines_name_the_server_request_and_table(capsys: pytest.CaptureFixt
     import asyncio
     import json
     import logging
+    import logging.config
+
+    import uvicorn.config
 
     from fivehundred.web.cli import LogContext, configure_logging
 
     saved = logging.getLogger().handlers[:], logging.getLogger().level
     try:
+        # uvicorn's own logging config applied before (by an earlier server in the same
+        # process): its loggers' lines still come through the one handler
+        logging.config.dictConfig(uvicorn.config.LOGGING_CONFIG)
         configure_logging("info", "json", "127.0.0.1:8501")
 
         async def app(scope: Any, receive: Any, send: Any) -> None:

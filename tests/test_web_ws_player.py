@@ -83,4 +83,9 @@ def test_the_example_bot_plays_a_whole_game(tmp_path: Any) -> None:
         assert outcomes == {0: 0, 2: 0}
         facts = httpx.get(f"{base}/api/tables/{code}").json()
         assert facts["finished"]
-        assert [s["name"] for s in facts["seats"]] == ["heuristic", "random", "heuristic", "random"]
+        assert [s["name"] for s in facts["seats"]] == [
+            "heuristic bot",
+            "random",
+            "heuristic bot",
+            "random",
+        ]

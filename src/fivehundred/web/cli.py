@@ -411,8 +411,16 @@ def configure_logging(level: str, form: str, server: str) -> logging.Handler:
     if level != "debug":
         handler.addFilter(QuietChecks())
     logging.basicConfig(level=level.upper(), handlers=[handler], force=True)
-    for name in ("uvicorn.access", "uvicorn.error", "fivehundred.web"):
-        logging.getLogger(name).addFilter(RedactTokens())
+    for name in ("uvicorn", "uvicorn.access", "uvicorn.error", "fivehundred.web"):
+        # every line through the one handler above, whatever configured these loggers
+        # before (uvicorn's own logging config gives them handlers that do not propagate)
+        logger = logging.getLogger(name)
+        logger.handlers.clear()
+        logger.propagate = True
+        logger.disabled = False
+        logger.setLevel(logging.NOTSET)
+        if name != "uvicorn":
+            logger.addFilter(RedactTokens())
     return handler
 
 

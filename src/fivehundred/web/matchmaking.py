@@ -9,8 +9,12 @@ player's, 0). Whenever someone arrives or a waiting person asks how it stands
 * a person and the waiting people near their rating (within :data:`NEAR` rating points,
   widening by :data:`WIDEN` a second of the oldest one's wait) who fill every seat sit at a
   new table together;
-* a person whose wait is over sits at a new table with the people near them who are
-  waiting, and the chosen level's computer players in the seats left.
+* a person whose wait is over sits at a new table with the people near them whose wait
+  is over too, and the chosen level's computer players in the seats left;
+* but a person who would start at once while someone near them, who came earlier, still
+  waits for people waits with them (Play now is at once only while nobody waits): they
+  are seated together, on the earlier one's level, when that one's wait is over or the
+  table is full. Nobody waiting for people is pulled into a table of another's choosing.
 
 Each seated person's ticket then answers the table, the seat and its token; a logged-in
 person's seat is the account's (a table of accounts alone is rated, as any other).
@@ -244,14 +248,20 @@ class Matchmaker:
         waiting = sorted(
             (e for e in self.entries.values() if e.seat is None), key=lambda e: e.since
         )
-        for first in waiting:
+        for index, first in enumerate(waiting):
             seats = make_rules(first.preset).players
             others = [e for e in waiting if e is not first and self.near(first, e, now)]
             if 1 + len(others) >= seats:
                 return [first, *others[: seats - 1]]
             if now >= first.since + first.wait:
-                # with computers: only the people whose own wait is over too (a person
-                # waiting for people is never pulled into a table of another's choosing)
+                earlier = waiting[:index]  # (in the order they came)
+                if any(e in earlier and now < e.since + e.wait for e in others):
+                    # someone near came earlier and still waits for people: ``first`` waits
+                    # with them (at once only while nobody waits), and the table is made
+                    # on the earlier one's terms (their level, when their wait is over),
+                    # never pulling them into a table of another's choosing
+                    continue
+                # with computers: only the people whose own wait is over too
                 return [first, *(e for e in others if now >= e.since + e.wait)]
         return None
 
