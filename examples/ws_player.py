@@ -207,7 +207,11 @@ async def _play_on(
             print(f"ws_player: the server refused: {message['message']}", file=sys.stderr)
             continue
         if message["type"] == "rematch" and rematch:
-            return dict(message)
+            if "token" in message:
+                return dict(message)
+            # another player started it: only those who ask are seated
+            await ws.send(json.dumps({"type": "rematch"}))
+            continue
         if message["type"] != "view":
             continue
         view = message["view"]

@@ -197,3 +197,43 @@ def test_play_now_rematch_and_the_player_page(browser: Any, tmp_path: Path) -> N
             finally:
                 context.close()
     assert not problems, "\n".join(problems)
+
+
+def test_a_player_who_has_not_asked_is_offered_to_join_the_rematch(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Ann starts the rematch; Bob's page, still at the finished table, is not moved: its
+    Rematch buttons become "Join Ann's rematch", which seats him there."""
+    with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}") as base:
+        body = {
+            "seats": ["open", "open", "random", "random"],
+            "seed": 11,
+            "rules": {"variants": {"target": 10}},
+            "options": {"delay": 0, "grace": 0, "stand_in": "random"},
+        }
+        code = httpx.post(f"{base}/api/tables", json=body).json()["table"]
+        ann, bob = (
+            httpx.post(f"{base}/api/tables/{code}/seats/{n}", json={"name": name}).json()["token"]
+            for n, name in enumerate(["Ann", "Bob"])
+        )
+        deadline = time.monotonic() + 60
+        while not httpx.get(f"{base}/api/tables/{code}").json()["finished"]:
+            assert time.monotonic() < deadline, "the game did not finish"
+            time.sleep(0.05)
+        context = browser.new_context(viewport=SIZES["phone"])
+        try:
+            context.add_init_script(f"localStorage.setItem('fivehundred:token:{code}', '{bob}')")
+            page = context.new_page()
+            page.goto(f"{base}/t/{code}")
+            page.wait_for_selector("#summary[open] #summary-rematch")
+            page.wait_for_function("document.getElementById('banner').hidden")  # connected
+            made = httpx.post(f"{base}/api/tables/{code}/rematch", json={"token": ann}).json()
+            page.wait_for_selector('#summary-rematch:text("Join Ann\'s rematch")')
+            assert page.url.endswith(code)  # not moved: he has not asked
+            page.click("#summary-rematch")
+            page.wait_for_url(f"**/t/{made['table']}")
+            page.wait_for_selector("#layout:not([hidden])")
+            seats = httpx.get(f"{base}/api/tables/{made['table']}").json()["seats"]
+            assert [s["name"] for s in seats[:2]] == ["Ann", "Bob"] and seats[1]["connected"]
+        finally:
+            context.close()

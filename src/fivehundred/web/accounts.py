@@ -310,14 +310,19 @@ class AccountStore:
         with self.engine.begin() as db:
             db.execute(account_seats.insert().values(code=code, seat=seat, account_id=account_id))
 
-    def copy_seats(self, old: str, new: str) -> None:
-        """The accounts holding seats at table ``old`` hold the same seats at ``new``."""
+    def copy_seat(self, old: str, new: str, seat: int) -> None:
+        """The account holding ``seat`` at table ``old`` (if one does) holds it at ``new``,
+        with the address it was taken from."""
         with self.engine.begin() as db:
-            for seat, account in self.holders(db, old).items():
-                db.execute(
-                    account_seats.insert().values(code=new, seat=seat, account_id=account.id)
+            account = self.holders(db, old).get(seat)
+            if account is None:
+                return
+            db.execute(account_seats.insert().values(code=new, seat=seat, account_id=account.id))
+            for row in db.execute(
+                sa.select(seat_addresses).where(
+                    seat_addresses.c.code == old, seat_addresses.c.seat == seat
                 )
-            for row in db.execute(sa.select(seat_addresses).where(seat_addresses.c.code == old)):
+            ):
                 db.execute(
                     seat_addresses.insert().values(
                         code=new, seat=row.seat, address_hash=row.address_hash
@@ -777,9 +782,10 @@ class Accounts:
         seat: int | None = await self.call(self.store.seat_of, code, account.id)
         return seat
 
-    async def rematch(self, old: str, new: str) -> None:
-        """A rematch of ``old`` was made: the same accounts hold the same seats."""
-        await self.call(self.store.copy_seats, old, new)
+    async def rematch(self, old: str, new: str, seat: int) -> None:
+        """The person at ``seat`` of ``old`` joined its rematch ``new``: an account's seat
+        is its own again."""
+        await self.call(self.store.copy_seat, old, new, seat)
 
     def game_over(self, code: str) -> None:
         """A table's game ended (called from the hub, in the event loop)."""

@@ -49,7 +49,15 @@ from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
 from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
-from fivehundred.web.store import ActionRow, AsyncStore, HandRow, SeatRow, TableRow, token_hash
+from fivehundred.web.store import (
+    ActionRow,
+    AsyncStore,
+    HandRow,
+    RematchMade,
+    SeatRow,
+    TableRow,
+    token_hash,
+)
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
 from fivehundred.words import sides_named, waiting
 
@@ -362,8 +370,9 @@ class LiveTable:
         #: this server gives the table to a server with fewer, at the next hand's start
         #: (:meth:`Hub.rebalance`)
         self.handing_over = False
-        #: the rematch once started: its code and each person's new token by seat (kept
-        #: in memory while the finished table is: a player who asks again gets theirs)
+        #: the rematch once started: its code and the new token of each person who joined it
+        #: here, by seat (kept in memory while the finished table is: a player who asks
+        #: again gets theirs)
         self.rematch: tuple[str, dict[int, str]] | None = None
 
     @property
@@ -1630,53 +1639,85 @@ class Hub:
             return table
 
     async def rematch(self, table: LiveTable, seat: int) -> tuple[LiveTable, str]:
-        """The same table again after its game is over, started by the person at ``seat``:
-        the same rules, options and seats (each person seated again under the same name,
-        each computer player the same), the dealer moved on from the last hand's. Every
-        connection is sent ``{"type": "rematch", "table", "url"}`` with, for a seated
-        person, their new ``token``. Started once: asked again, the same table. Returns
-        the new table and the new token of ``seat``. :class:`Refusal` if the game is not
-        over, ``seat`` is not a person's, or the server is full."""
+        """The same table again after its game is over, asked by the person at ``seat``:
+        the same rules, options and computer players, the dealer moved on from the last
+        hand's; only those who ask are seated (each under their name), the other people's
+        seats stay open until they ask too (or someone else takes them). One rematch per
+        game: the first request makes it (the database holds which table is whose rematch,
+        so a request to another server, or after the finished table left this one's memory,
+        finds the same); each later one seats its asker there. The first tells every
+        connection here ``{"type": "rematch", "table", "url", "by"}`` (``by``: the asker's
+        name); each asker's connections are sent it with their new ``token``. Returns the
+        new table and the new token of ``seat``. :class:`Refusal` if the game is not over,
+        ``seat`` is not a person's, its seat at the rematch is taken, or the server is
+        full."""
         if not 0 <= seat < len(table.seats) or table.seats[seat].kind != PERSON:
             raise Refusal("only the players of this table can start its rematch")
+        name = table.seats[seat].name or ""
+        made = False
         async with table.lock:
             if table.rematch is None:
-                if not table.model.is_over:
-                    raise Refusal("the game is not over: a rematch starts after it")
-                if len(self.live_tables()) >= self.limits.max_live_tables:
-                    raise Refusal("the server has as many tables as it can play; try later")
-                await self._may_create(table.owner or table.code)
-                rules = table.rules
-                last = table.model.game.finished_hands[-1].dealer
-                dealer = (last + 1) % rules.players
-                seed = secrets.randbits(62)
-                while dealer_of_seed(seed, rules.players) != dealer:
-                    seed = secrets.randbits(62)
-                name = None if table.name == f"Table {table.code}" else table.name
-                players = [
-                    s.player if s.kind == COMPUTER and s.player else OPEN for s in table.seats
-                ]
-                new = await self.create(
-                    rules, players, name, dict(table.options), seed, table.owner
-                )
-                tokens = {}
-                for index, state in enumerate(table.seats):
-                    if state.kind == PERSON and state.name:
-                        tokens[index] = await new.take_seat(index, state.name)
-                if self.on_rematch is not None:
-                    await self.on_rematch(table.code, new.code)
-                table.rematch = (new.code, tokens)
+                code = await self.store.call(self.store.store.rematch_of, table.id)
+                if code is None:
+                    try:
+                        code = (await self._new_rematch(table)).code
+                        made = True
+                    except RematchMade as other:
+                        code = other.code  # made meanwhile, by another server
+                table.rematch = (code, {})
+            code, tokens = table.rematch
+            new = await self.get(code)
+            if new is None:
+                raise Refusal("the rematch's table is gone")
+            url = f"/t/{new.code}"
+            if made:
                 log.info("table %s: rematch at %s", table.code, new.code)
-                url = f"/t/{new.code}"
+                told = {"type": "rematch", "table": new.code, "url": url, "by": name}
                 for conn in [*table.connections.values(), *table.spectators]:
-                    message: dict[str, Any] = {"type": "rematch", "table": new.code, "url": url}
-                    if conn.seat in tokens:
-                        message["token"] = tokens[conn.seat]
-                    conn.send(message)
-        code, tokens = table.rematch
-        found = await self.get(code)
-        assert found is not None
-        return found, tokens[seat]
+                    if conn.seat != seat:
+                        conn.send(told)
+            if seat not in tokens:
+                state = new.seats[seat]
+                if state.kind == PERSON and state.name == name:
+                    raise Refusal(f"you have joined this rematch already: it is at {url}")
+                if state.kind != OPEN:
+                    raise Refusal(f"your seat at the rematch ({url}) is taken")
+                tokens[seat] = await new.take_seat(seat, name)
+                if self.on_rematch is not None:
+                    await self.on_rematch(table.code, new.code, seat)
+                log.info("table %s: seat %d joined the rematch %s", table.code, seat, new.code)
+                asker = table.connections.get(seat)
+                if asker is not None:
+                    asker.send(
+                        {
+                            "type": "rematch",
+                            "table": new.code,
+                            "url": url,
+                            "by": name,
+                            "token": tokens[seat],
+                        }
+                    )
+        return new, tokens[seat]
+
+    async def _new_rematch(self, table: LiveTable) -> LiveTable:
+        """Make the rematch of ``table`` (every person's seat open). :class:`RematchMade`
+        if it has one already (the database refused a second)."""
+        if not table.model.is_over:
+            raise Refusal("the game is not over: a rematch starts after it")
+        if len(self.live_tables()) >= self.limits.max_live_tables:
+            raise Refusal("the server has as many tables as it can play; try later")
+        await self._may_create(table.owner or table.code)
+        rules = table.rules
+        last = table.model.game.finished_hands[-1].dealer
+        dealer = (last + 1) % rules.players
+        seed = secrets.randbits(62)
+        while dealer_of_seed(seed, rules.players) != dealer:
+            seed = secrets.randbits(62)
+        name = None if table.name == f"Table {table.code}" else table.name
+        players = [s.player if s.kind == COMPUTER and s.player else OPEN for s in table.seats]
+        return await self.create(
+            rules, players, name, dict(table.options), seed, table.owner, rematch_of=table.id
+        )
 
     async def _may_create(self, owner: str) -> None:
         """:class:`Refusal` if ``owner`` (the address that made the first table of a
@@ -1701,6 +1742,7 @@ class Hub:
         options: dict[str, Any],
         seed: int | None,
         owner: str | None = None,
+        rematch_of: int | None = None,
     ) -> LiveTable:
         seat_rows = [
             SeatRow(seat, OPEN) if player == OPEN else SeatRow(seat, COMPUTER, player)
@@ -1716,7 +1758,7 @@ class Hub:
             owned = await self.cluster.try_lock(chosen)
         try:
             table = await self._insert(
-                rules, seat_rows, name, options, table_seed, chosen, owned, owner
+                rules, seat_rows, name, options, table_seed, chosen, owned, owner, rematch_of
             )
         except BaseException:
             if chosen is not None and owned:
@@ -1741,6 +1783,7 @@ class Hub:
         chosen: int | None,
         owned: bool,
         owner: str | None,
+        rematch_of: int | None = None,
     ) -> LiveTable:
         """Write a new table and keep it in :attr:`tables`. Under :attr:`_loading`: a
         look at the lobby meanwhile (:meth:`get` of its code) finds this table rather than
@@ -1758,6 +1801,7 @@ class Hub:
                     seat_rows,
                     chosen,
                     owner if self.cluster is not None else None,  # the limits are shared
+                    rematch_of,
                 )
                 if table_id is not None:
                     break

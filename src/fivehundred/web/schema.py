@@ -28,7 +28,11 @@ tables = sa.Table(
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("scores", sa.Text, nullable=False, default="[]"),
     sa.Column("hands_played", sa.Integer, nullable=False, default=0),
+    # the finished table this one is the rematch of: one rematch per game, whichever
+    # server is asked and whether or not the finished table is still in its memory
+    sa.Column("rematch_of", sa.Integer, nullable=True),
     sa.Index("ix_tables_finished", "finished"),
+    sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
 )
 
 seats = sa.Table(

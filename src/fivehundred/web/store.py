@@ -100,6 +100,15 @@ def migrate(engine: Engine) -> tuple[str | None, str]:
             raise StoreError(str(error).splitlines()[0]) from None
 
 
+class RematchMade(Exception):
+    """The table has its rematch already (made by another request, or another server):
+    ``code`` is the rematch's."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(f"the rematch is table {code}")
+        self.code = code
+
+
 class StoreError(Exception):
     """The database cannot be used (a one-line reason)."""
 
@@ -261,47 +270,81 @@ class Store:
         seat_rows: Sequence[SeatRow],
         table_id: int | None = None,
         creator: str | None = None,
+        rematch_of: int | None = None,
     ) -> int | None:
         """Insert a table (with the id ``table_id`` from :meth:`next_table_id`, else a new
-        one; made by the address ``creator``, where servers share the limits); None if the
-        code is taken."""
-        with self.engine.begin() as db:
-            if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
-                return None
-            chosen = {} if table_id is None else {"id": table_id}
-            result = db.execute(
-                tables.insert().values(
-                    **chosen,
-                    code=code,
-                    name=name,
-                    rules=json.dumps(rules),
-                    options=json.dumps(options),
-                    seed=seed,
-                    created=time.time(),
-                    scores="[]",
-                    hands_played=0,
+        one; made by the address ``creator``, where servers share the limits; the rematch
+        of the table of id ``rematch_of``); None if the code is taken.
+        :class:`RematchMade` if that table has its rematch already."""
+        try:
+            with self.engine.begin() as db:
+                return self._create_table(
+                    db, code, name, rules, options, seed, seat_rows, table_id, creator, rematch_of
                 )
+        except sa.exc.IntegrityError:
+            made = None if rematch_of is None else self.rematch_of(rematch_of)
+            if made is None:
+                raise
+            raise RematchMade(made) from None
+
+    def rematch_of(self, table_id: int) -> str | None:
+        """The code of the rematch of the table of id ``table_id``, if one was made."""
+        with self.engine.connect() as db:
+            code: str | None = db.execute(
+                sa.select(tables.c.code).where(tables.c.rematch_of == table_id)
+            ).scalar()
+            return code
+
+    def _create_table(
+        self,
+        db: Connection,
+        code: str,
+        name: str,
+        rules: dict[str, Any],
+        options: dict[str, Any],
+        seed: int,
+        seat_rows: Sequence[SeatRow],
+        table_id: int | None,
+        creator: str | None,
+        rematch_of: int | None,
+    ) -> int | None:
+        if db.execute(sa.select(tables.c.id).where(tables.c.code == code)).first():
+            return None
+        chosen = {} if table_id is None else {"id": table_id}
+        result = db.execute(
+            tables.insert().values(
+                **chosen,
+                code=code,
+                name=name,
+                rules=json.dumps(rules),
+                options=json.dumps(options),
+                seed=seed,
+                created=time.time(),
+                scores="[]",
+                hands_played=0,
+                rematch_of=rematch_of,
             )
-            key = result.inserted_primary_key
-            assert key is not None
-            table_id = int(key[0])
-            db.execute(
-                seats.insert(),
-                [
-                    {
-                        "table_id": table_id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "player": s.player,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                    }
-                    for s in seat_rows
-                ],
-            )
-            if creator is not None:
-                db.execute(creators.insert().values(table_id=table_id, address=creator))
-            return table_id
+        )
+        key = result.inserted_primary_key
+        assert key is not None
+        table_id = int(key[0])
+        db.execute(
+            seats.insert(),
+            [
+                {
+                    "table_id": table_id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "player": s.player,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                }
+                for s in seat_rows
+            ],
+        )
+        if creator is not None:
+            db.execute(creators.insert().values(table_id=table_id, address=creator))
+        return table_id
 
     def tables_created_by(self, address: str) -> int:
         """Unfinished tables (neither over nor closed) ``address`` created."""

@@ -8,11 +8,11 @@ import { actionLabel } from "./rules.js";
 import { applySettings, el, getJSON, TableSocket } from "./net.js";
 import { announce } from "./table/announce.js";
 import { addChat, bindChatJump, setupChat } from "./table/chat.js";
-import { noteNextTurn, showJoin, showSummary } from "./table/dialogs.js";
+import { noteNextTurn, offerRematch, showJoin, showSummary } from "./table/dialogs.js";
 import { bindDrop, bindHandKeys, bindSkipToHand, bindTyping, sendQueued } from "./table/hand.js";
 import { renderTable } from "./table/render.js";
 import { tickTimer } from "./table/seats.js";
-import { beep, createTable, myTurn } from "./table/state.js";
+import { beep, createTable, me, myTurn } from "./table/state.js";
 import { bindLastTrick } from "./table/trick.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -84,8 +84,12 @@ function onMessage(message) {
   } else if (message.type === "chat") {
     addChat(t, message);
   } else if (message.type === "rematch") {
-    if (message.token) localStorage.setItem(`fivehundred:token:${message.table}`, message.token);
-    location.assign(message.token ? message.url : `${message.url}?watch`);
+    // (Only those who ask are seated: a player who has not asked is offered to join.)
+    if (message.token) {
+      localStorage.setItem(`fivehundred:token:${message.table}`, message.token);
+      location.assign(message.url);
+    } else if (me(t) !== null) offerRematch(t, message);
+    else location.assign(`${message.url}?watch`);
   } else if (message.type === "hint") {
     t.toast(`Hint: ${actionLabel(state.view, message.action)} — ${message.reason}`);
     // (How many hints came, for tests: each new one, even the same words, is seen.)

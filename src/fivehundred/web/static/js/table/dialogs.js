@@ -5,8 +5,10 @@ import { el, getJSON, postJSON } from "../net.js";
 import { me, myTurn, seatName, sideName } from "./state.js";
 
 // After the game, a player may start the same table again (the server then sends every
-// connection a "rematch" message with the new table, and each player their new token).
+// connection a "rematch" message with the new table and who asked; the asker, and each
+// player who then asks too, their new token: only those who ask are seated).
 export function rematchButton(t, id) {
+  const by = t.state.rematchBy;
   return el(
     "button",
     {
@@ -18,8 +20,18 @@ export function rematchButton(t, id) {
           t.toast("Not connected: try again in a moment.");
       },
     },
-    "Rematch",
+    by ? `Join ${by}'s rematch` : "Rematch",
   );
+}
+
+// Another player started the rematch: the rematch buttons become "Join X's rematch".
+export function offerRematch(t, message) {
+  t.state.rematchBy = message.by || "a player";
+  for (const id of ["rematch", "summary-rematch"]) {
+    const button = t.$(id);
+    if (button) button.textContent = `Join ${t.state.rematchBy}'s rematch`;
+  }
+  t.toast(`${t.state.rematchBy} started a rematch: join it with the button.`);
 }
 
 // The hand's result into the #summary dialog, then the score sheet from the server.
