@@ -25,7 +25,7 @@ import httpx
 import sqlalchemy as sa
 
 from fivehundred.web import guard, live
-from fivehundred.web.accounts import AccountStore
+from fivehundred.web.accounts import DEVICE_COOKIE, AccountStore
 from fivehundred.web.guard import CONNECTIONS_PER_ADDRESS, Limits, guarded_protocol
 from fivehundred.web.server import create_app
 from test_web_play_now import Clock
@@ -343,20 +343,32 @@ def test_login_limits_hold_across_the_servers_of_one_database(tmp_path: Any) -> 
 
 # ----------------------------------------------------------------------------- 14 ratings
 def rate_finished(
-    tmp_path: Any, seats: list[tuple[str, str]], body: dict[str, Any], by: str | None = None
+    tmp_path: Any,
+    seats: list[tuple[str, str]] | list[tuple[str, str, str]],
+    body: dict[str, Any],
+    by: str | None = None,
+    sit: bool = False,
 ) -> str:
-    """Accounts ``(name, address)`` seated in order at a new table of ``body``; the stand-in
-    plays them all (grace 0, nobody connects); what the ratings made of the game (with
-    every move's maker rewritten as ``by`` first, if given, and the server's own rating of
-    the game undone)."""
+    """Accounts ``(name, address[, device cookie])`` seated in order at a new table of
+    ``body`` (the first by making it, with ``sit``); the stand-in plays them all (grace 0,
+    nobody connects); what the ratings made of the game (with every move's maker
+    rewritten as ``by`` first, if given, and the server's own rating of the game undone)."""
     url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
     app = create_app(url, workers=0, allow_seeds=True)
-    with TestClient(app) as lobby:
-        code = lobby.post("/api/tables", json=body).json()["table"]
-        for seat, (name, address) in enumerate(seats):
-            client = TestClient(app, client=(address, 1000 + seat))
+    # (the table is made by the client that runs the app's loop: its tasks live there)
+    maker = (seats[0][1], 999) if sit else ("testclient", 50000)
+    with TestClient(app, client=maker) as lobby:
+        code = None if sit else lobby.post("/api/tables", json=body).json()["table"]
+        for seat, (name, address, *device) in enumerate(seats):
+            client = lobby if code is None else TestClient(app, client=(address, 1000 + seat))
+            if device:
+                client.cookies.set(DEVICE_COOKIE, device[0])
             made = client.post("/api/accounts", json={"name": name, "password": "x" * 12})
             assert made.status_code == 201, made.text
+            if code is None:
+                code = client.post("/api/tables", json={**body, "sit": 0}).json()["table"]
+                client.cookies.clear()
+                continue
             assert client.post(f"/api/tables/{code}/seats/{seat}", json={"name": name}).is_success
         poll(lambda: lobby.get(f"/api/tables/{code}").json()["finished"], 60)
         facts = lobby.get(f"/api/tables/{code}").json()
@@ -386,6 +398,33 @@ def test_short_games_and_accounts_of_one_address_are_not_rated(tmp_path: Any) ->
     same = [("Cat", "192.0.2.9"), ("Dan", "192.0.2.9")]
     outcome = rate_finished(tmp_path / "b", same, longer)
     assert outcome.startswith("unrated: accounts playing from one address"), outcome
+
+
+def test_accounts_of_one_device_are_not_rated_and_the_device_cookie_is_kept(
+    tmp_path: Any,
+) -> None:
+    """Two accounts from two addresses but one browser (its device cookie): unrated. The
+    maker of a table who sits at it counts with their address too. A browser gets its
+    device cookie (HttpOnly, SameSite=Lax, for a year) once, and keeps it."""
+    body = {
+        "seats": ["open", "open"],
+        "seed": 5,
+        "rules": {"preset": "two_handed", "variants": {"target": 500}},
+        "options": {"delay": 0, "grace": 0},
+    }
+    device = "d" * 24
+    same = [("Ida", "192.0.2.5", device), ("Jon", "192.0.2.6", device)]
+    outcome = rate_finished(tmp_path / "a", same, body)
+    assert outcome.startswith("unrated: accounts playing from one device"), outcome
+    apart = [("Kay", "192.0.2.7", "e" * 24), ("Lou", "192.0.2.7", "f" * 24)]
+    outcome = rate_finished(tmp_path / "b", apart, body, sit=True)
+    assert outcome.startswith("unrated: accounts playing from one address"), outcome
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'c.sqlite3'}", workers=0)) as client:
+        given = client.get("/").headers["set-cookie"]
+        assert given.startswith(f"{DEVICE_COOKIE}=") and "HttpOnly" in given
+        assert "SameSite=lax" in given and f"Max-Age={365 * 86400}" in given
+        assert "set-cookie" not in client.get("/").headers  # kept: not given again
+        assert "set-cookie" not in client.get("/healthz").headers
 
 
 def test_a_game_the_turn_timer_played_is_never_the_idle_accounts_win(tmp_path: Any) -> None:

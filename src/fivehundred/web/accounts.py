@@ -29,6 +29,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import time
 from dataclasses import dataclass
@@ -65,6 +66,16 @@ COOKIE = "fh_session"
 STATIC_DIR = Path(__file__).with_name("static")
 #: Sessions last this long (seconds) since the login.
 SESSION_SECONDS = 30 * 86400
+#: The long-lived cookie that tells one browser from another (:class:`DeviceCookie`): the
+#: device a seat was taken from, for the ratings (one device's accounts are not rated
+#: against each other). Random, and nothing else is kept with it.
+DEVICE_COOKIE = "fh_device"
+DEVICE_SECONDS = 365 * 86400
+DEVICE_PATTERN = re.compile(r"[A-Za-z0-9_-]{24}")
+#: where :class:`DeviceCookie` puts the device id it gives with an answer
+DEVICE_SCOPE = "fivehundred.device"
+#: the health checks and metrics: no cookie for them
+UNCOUNTED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 NAME_LENGTH = (2, 30)
 #: A guest's name is held for them this long after the last game they sat down to
 #: (seconds): nobody else may sign up under it meanwhile; from the guest's own browser
@@ -310,32 +321,31 @@ class AccountStore:
         with self.engine.begin() as db:
             db.execute(account_seats.insert().values(code=code, seat=seat, account_id=account_id))
 
-    def copy_seat(self, old: str, new: str, seat: int) -> None:
+    def copy_seat(self, old: str, new: str, seat: int, address: str, device: str | None) -> None:
         """The account holding ``seat`` at table ``old`` (if one does) holds it at ``new``,
-        with the address it was taken from."""
+        taken from ``address`` and ``device`` (the asker's)."""
         with self.engine.begin() as db:
             account = self.holders(db, old).get(seat)
             if account is None:
                 return
             db.execute(account_seats.insert().values(code=new, seat=seat, account_id=account.id))
-            for row in db.execute(
-                sa.select(seat_addresses).where(
-                    seat_addresses.c.code == old, seat_addresses.c.seat == seat
-                )
-            ):
-                db.execute(
-                    seat_addresses.insert().values(
-                        code=new, seat=row.seat, address_hash=row.address_hash
-                    )
-                )
+            self._seat_address(db, new, seat, address, device)
 
-    def seat_address(self, code: str, seat: int, address: str) -> None:
+    def seat_address(self, code: str, seat: int, address: str, device: str | None) -> None:
         with self.engine.begin() as db:
-            db.execute(
-                seat_addresses.insert().values(
-                    code=code, seat=seat, address_hash=_hash(f"{code}|{address}")
-                )
+            self._seat_address(db, code, seat, address, device)
+
+    def _seat_address(
+        self, db: Connection, code: str, seat: int, address: str, device: str | None
+    ) -> None:
+        db.execute(
+            seat_addresses.insert().values(
+                code=code,
+                seat=seat,
+                address_hash=_hash(f"{code}|{address}"),
+                device_hash=None if device is None else _hash(f"{code}|device|{device}"),
             )
+        )
 
     def seat_of(self, code: str, account_id: int) -> int | None:
         with self.engine.connect() as db:
@@ -430,14 +440,17 @@ class AccountStore:
                 return "unrated: one account at two seats"
             if table.hands_played < MIN_RATED_HANDS:
                 return f"unrated: shorter than {MIN_RATED_HANDS} hands"
-            addresses = [
-                r.address_hash
-                for r in db.execute(
-                    sa.select(seat_addresses.c.address_hash).where(seat_addresses.c.code == code)
+            places = db.execute(
+                sa.select(seat_addresses.c.address_hash, seat_addresses.c.device_hash).where(
+                    seat_addresses.c.code == code
                 )
-            ]
+            ).all()
+            addresses = [r.address_hash for r in places]
             if len(set(addresses)) != len(addresses):
                 return "unrated: accounts playing from one address"
+            devices = [r.device_hash for r in places if r.device_hash is not None]
+            if len(set(devices)) != len(devices):
+                return "unrated: accounts playing from one device"
             rules_json = json.loads(table.rules)
             preset = str(rules_json.get("preset", "australian"))
             rules = rules_from_dict(rules_json)
@@ -768,12 +781,18 @@ class Accounts:
         return name, None
 
     async def seat_taken(
-        self, code: str, seat: int, account: Account | None, address: str | None = None
+        self,
+        code: str,
+        seat: int,
+        account: Account | None,
+        address: str | None = None,
+        device: str | None = None,
     ) -> None:
+        """An account's seat: held by it, with the address and device it was taken from."""
         if account is not None:
             await self.call(self.store.hold_seat, code, seat, account.id)
             if address is not None:
-                await self.call(self.store.seat_address, code, seat, address)
+                await self.call(self.store.seat_address, code, seat, address, device)
 
     async def seat_of_session(self, websocket: WebSocket, code: str) -> int | None:
         account = await self.current(websocket)
@@ -782,10 +801,12 @@ class Accounts:
         seat: int | None = await self.call(self.store.seat_of, code, account.id)
         return seat
 
-    async def rematch(self, old: str, new: str, seat: int) -> None:
-        """The person at ``seat`` of ``old`` joined its rematch ``new``: an account's seat
-        is its own again."""
-        await self.call(self.store.copy_seat, old, new, seat)
+    async def rematch(
+        self, old: str, new: str, seat: int, address: str, device: str | None
+    ) -> None:
+        """The person at ``seat`` of ``old`` joined its rematch ``new`` from ``address``
+        and ``device``: an account's seat is its own again."""
+        await self.call(self.store.copy_seat, old, new, seat, address, device)
 
     def game_over(self, code: str) -> None:
         """A table's game ended (called from the hub, in the event loop)."""
@@ -804,6 +825,54 @@ class Accounts:
         """Wait for the rating updates in flight (the server stopping, the tests)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def device_of(request: Request | WebSocket) -> str | None:
+    """The browser's device id (its :data:`DEVICE_COOKIE`, or the one :class:`DeviceCookie`
+    gives it with this answer), None if it has none (a WebSocket never given one)."""
+    given = request.scope.get(DEVICE_SCOPE)
+    if given:
+        return str(given)
+    value = request.cookies.get(DEVICE_COOKIE, "")
+    return value if DEVICE_PATTERN.fullmatch(value) else None
+
+
+class DeviceCookie:
+    """ASGI middleware: an HTTP request without a valid :data:`DEVICE_COOKIE` gets one
+    (random, HttpOnly, SameSite=Lax, Secure as the session's, for a year), which the
+    request's handlers read by :func:`device_of`. Accounts whose seats were taken from one
+    device are not rated against each other, as those of one address."""
+
+    def __init__(self, app: Any, secure: bool | None = None) -> None:
+        self.app = app
+        self.secure = secure
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("path", "") in UNCOUNTED_PATHS:
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", ()):
+            if key == b"cookie":
+                for part in value.decode("latin-1").split(";"):
+                    name, _, found = part.strip().partition("=")
+                    if name == DEVICE_COOKIE and DEVICE_PATTERN.fullmatch(found):
+                        await self.app(scope, receive, send)
+                        return
+        device = secrets.token_urlsafe(18)
+        scope[DEVICE_SCOPE] = device
+        secure = self.secure if self.secure is not None else scope.get("scheme") == "https"
+        cookie = (
+            f"{DEVICE_COOKIE}={device}; Max-Age={DEVICE_SECONDS}; Path=/; HttpOnly; SameSite=lax"
+            + ("; Secure" if secure else "")
+        ).encode("latin-1")
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", ()), (b"set-cookie", cookie)]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 def reserved_name(name: str) -> bool:

@@ -242,6 +242,8 @@ class Connection:
         self.forwarded: tuple[int, int] | None = None
         #: the client's address (the server sets it): the per-address limits
         self.client = ""
+        #: the browser's device id, if it has one (the server sets it): the ratings
+        self.device: str | None = None
         #: the hint being worked out for it (cancelled when it goes or is replaced)
         self.hint: asyncio.Task[None] | None = None
 
@@ -657,7 +659,7 @@ class LiveTable:
             elif kind == "undo":
                 await self._undo(conn)
             elif kind == "rematch":
-                await self.hub.rematch(self, self._acting_seat(conn))
+                await self.hub.rematch(self, self._acting_seat(conn), conn.client, conn.device)
             else:
                 raise Refusal(
                     f"unknown message type {kind!r}; types are action, chat, resync, "
@@ -1235,7 +1237,8 @@ class Hub:
         self.on_expired: Any = None
         #: told the code of each table whose game ended (the ratings)
         self.on_game_over: Any = None
-        #: awaited with (old code, new code) when a rematch is made (the accounts' seats)
+        #: awaited with (old code, new code, seat, address, device) when a person joins a
+        #: rematch (the accounts' seats)
         self.on_rematch: Any = None
         #: per client (or table): [the lock of its search turn, how many want it]
         self._search_turns: dict[str, list[Any]] = {}
@@ -1638,7 +1641,9 @@ class Hub:
                     await table.refresh()
             return table
 
-    async def rematch(self, table: LiveTable, seat: int) -> tuple[LiveTable, str]:
+    async def rematch(
+        self, table: LiveTable, seat: int, address: str = "", device: str | None = None
+    ) -> tuple[LiveTable, str]:
         """The same table again after its game is over, asked by the person at ``seat``:
         the same rules, options and computer players, the dealer moved on from the last
         hand's; only those who ask are seated (each under their name), the other people's
@@ -1648,7 +1653,8 @@ class Hub:
         finds the same); each later one seats its asker there. The first tells every
         connection here ``{"type": "rematch", "table", "url", "by"}`` (``by``: the asker's
         name); each asker's connections are sent it with their new ``token``. Returns the
-        new table and the new token of ``seat``. :class:`Refusal` if the game is not over,
+        new table and the new token of ``seat`` (asked from ``address`` and ``device``:
+        an account's seat there is taken from them). :class:`Refusal` if the game is not over,
         ``seat`` is not a person's, its seat at the rematch is taken, or the server is
         full."""
         if not 0 <= seat < len(table.seats) or table.seats[seat].kind != PERSON:
@@ -1684,7 +1690,7 @@ class Hub:
                     raise Refusal(f"your seat at the rematch ({url}) is taken")
                 tokens[seat] = await new.take_seat(seat, name)
                 if self.on_rematch is not None:
-                    await self.on_rematch(table.code, new.code, seat)
+                    await self.on_rematch(table.code, new.code, seat, address, device)
                 log.info("table %s: seat %d joined the rematch %s", table.code, seat, new.code)
                 asker = table.connections.get(seat)
                 if asker is not None:

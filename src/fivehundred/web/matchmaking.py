@@ -85,6 +85,8 @@ class Entry:
     client: str
     since: float
     last_seen: float
+    #: the browser's device id (web/accounts.py, ``device_of``), if it has one
+    device: str | None = None
     #: set once seated: {"table", "url", "seat", "token"}
     seat: dict[str, Any] | None = None
     seated: asyncio.Event = field(default_factory=asyncio.Event)
@@ -128,7 +130,13 @@ class Matchmaker:
             raise PlayNowError(422, "name: must be printable text")
 
     async def join(
-        self, body: PlayNowIn, name: str, account: Any, rating: float, client: str
+        self,
+        body: PlayNowIn,
+        name: str,
+        account: Any,
+        rating: float,
+        client: str,
+        device: str | None = None,
     ) -> Entry:
         self.check(body)
         self._forget()
@@ -153,6 +161,7 @@ class Matchmaker:
             client=client,
             since=now,
             last_seen=now,
+            device=device,
         )
         self.entries[entry.ticket] = entry
         await self.match()
@@ -277,7 +286,9 @@ def make_router(matchmaker: Matchmaker, who: Callable[..., Any]) -> APIRouter:
     async def play_now(body: PlayNowIn, request: Request) -> dict[str, Any]:
         matchmaker.check(body)
         name, account, rating, client = await who(request, " ".join(body.name.split()), body.preset)
-        entry = await matchmaker.join(body, name, account, rating, client)
+        from fivehundred.web.accounts import device_of
+
+        entry = await matchmaker.join(body, name, account, rating, client, device_of(request))
         return matchmaker.status(entry)
 
     @router.get("/api/play-now/{ticket}")

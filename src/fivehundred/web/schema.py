@@ -187,14 +187,16 @@ rated_games = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
-#: the address each account's seat was taken from (its SHA-256 keyed by the table: the
-#: address itself is not kept): accounts of one address are not rated against each other
+#: the address and the device (its long-lived cookie) each account's seat was taken from
+#: (their SHA-256 keyed by the table: neither itself is kept): accounts of one address or
+#: one device are not rated against each other
 seat_addresses = sa.Table(
     "account_seat_addresses",
     metadata,
     sa.Column("code", sa.String(12), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("address_hash", sa.String(64), nullable=False),
+    sa.Column("device_hash", sa.String(64), nullable=True),
 )
 
 

@@ -28,7 +28,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, learn, players, views
-from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig
+from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig, DeviceCookie, device_of
 from fivehundred.web.accounts import make_router as accounts_router
 from fivehundred.web.guard import (
     ASGIApp,
@@ -315,6 +315,7 @@ def create_app(
     app.state.metrics = metrics
     app.state.accounts = accounts
     app.state.reviews = reviews
+    app.add_middleware(DeviceCookie, secure=accounts.config.secure_cookie)  # the ratings
     app.add_middleware(Guard, limits=limits, refused=metrics.refused)
     app.add_middleware(Timing, metrics=metrics)
     app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
@@ -446,7 +447,7 @@ def create_app(
         if body.sit is not None:  # the maker sits where they chose, before anyone else
             made["token"] = await table.take_seat(body.sit, player_name)
             made["seat"] = body.sit
-            await accounts.seat_taken(table.code, body.sit, account)
+            await accounts.seat_taken(table.code, body.sit, account, client, device_of(request))
         return made
 
     @app.post("/api/rules/seating")
@@ -509,7 +510,7 @@ def create_app(
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
-        await accounts.seat_taken(table.code, seat, account, _client(request))
+        await accounts.seat_taken(table.code, seat, account, _client(request), device_of(request))
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/rematch")
@@ -527,7 +528,7 @@ def create_app(
         if seat is None:
             raise ApiError(403, "only the players of this table can start its rematch")
         try:
-            new, token = await hub().rematch(table, seat)
+            new, token = await hub().rematch(table, seat, _client(request), device_of(request))
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
         return {"table": new.code, "url": f"/t/{new.code}", "seat": seat, "token": token}
@@ -637,7 +638,7 @@ def create_app(
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
-            await accounts.seat_taken(table.code, seat, entry.account, entry.client)
+            await accounts.seat_taken(table.code, seat, entry.account, entry.client, entry.device)
             answers.append(
                 {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
             )
@@ -698,6 +699,7 @@ def create_app(
             return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
         conn.client = _client(websocket)  # the per-address limits (hints)
+        conn.device = device_of(websocket)  # the ratings (a rematch's seat)
         sender = websocket_sender(conn)
         table.attach(conn)
         recent: deque[float] = deque()
