@@ -546,3 +546,40 @@ def test_a_person_waiting_for_people_is_not_sniped_into_a_table_of_computers(
         table = client.get(f"/api/tables/{nan['table']}").json()
         assert [s["name"] for s in table["seats"] if s["kind"] == "person"] == ["Nan", "Sam"]
         assert {s["name"] for s in table["seats"] if s["kind"] == "computer"} == {"medium"}
+
+
+def test_sessions_that_end_on_one_server_end_on_the_others_too(tmp_path: Any) -> None:
+    """Two servers on one PostgreSQL: Gus's seat socket and his play-now place are on the
+    second; he logs out everywhere, then deletes his account, on the first. The second
+    closes the socket, refuses the old seat token, and drops his place in its queue."""
+    import websockets.sync.client as ws_client
+
+    url = database_url("postgresql", tmp_path)
+    with (
+        thread_server(url) as first,
+        thread_server(url) as second,
+        httpx.Client(base_url=first) as one,
+    ):
+        made = one.post("/api/accounts", json={"name": "Gus", "password": "x" * 12})
+        assert made.status_code == 201
+        code = one.post("/api/tables", json={"seats": ["open"] * 4}).json()["table"]
+        token = one.post(f"/api/tables/{code}/seats/1", json={"name": "-"}).json()["token"]
+        with ws_client.connect(ws_url(second, code, token)) as ws:
+            assert json.loads(ws.recv(10))["seat"] == 1
+            assert one.delete("/api/session?everywhere=true").status_code == 200
+            with contextlib.suppress(Exception):
+                while True:
+                    ws.recv(10)
+            assert ws.close_code == 4401 and "session ended" in (ws.close_reason or "")
+        with ws_client.connect(ws_url(second, code, token)) as again:
+            with contextlib.suppress(Exception):
+                again.recv(10)
+            assert again.close_code == 4401
+        assert one.post("/api/session", json={"name": "Gus", "password": "x" * 12}).is_success
+        cookies = dict(one.cookies)
+        with httpx.Client(base_url=second, cookies=cookies) as two:
+            ticket = two.post("/api/play-now", json={"wait": 60}).json()["ticket"]
+            assert two.get(f"/api/play-now/{ticket}").status_code == 200
+            gone = one.request("DELETE", "/api/accounts/me", json={"password": "x" * 12})
+            assert gone.status_code == 200
+            poll(lambda: two.get(f"/api/play-now/{ticket}").status_code == 404, 10)

@@ -26,6 +26,11 @@ clients' views:
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
   to SERVER at that table (the owner's stand-ins and expiry count them)
 - ``chat:CODE:SERVER:JSON`` a chat message (public)
+- ``revoked:CODE:SERVER:SEAT:HASH`` an account's sessions ended on SERVER (log out
+  everywhere, a password change, a deletion): the seat's token hash is HASH now (of a token
+  nobody was given), and every server closes that seat's sockets
+- ``deleted:ACCOUNT:SERVER`` the account was deleted on SERVER: its places in every
+  server's play-now queue go
 
 Bounds (each heartbeat, :data:`HEARTBEAT` s):
 

@@ -99,6 +99,11 @@ class Refusal(Exception):
 SEARCH_PLAYERS = frozenset({"pimc", *SOLVER_LEVELS})
 
 
+#: Why a seat's connection closes when the session that took it ended (log out everywhere,
+#: a password change, a deletion: on any server).
+SESSION_ENDED = "your session ended: log in again"
+
+
 def searches(player: str) -> bool:
     """Whether ``player`` (``pimc``, ``pimc:fast``, ``hard``, ...) uses the solver."""
     return player.split(":", 1)[0] in SEARCH_PLAYERS
@@ -1237,6 +1242,9 @@ class Hub:
         self.on_expired: Any = None
         #: told the code of each table whose game ended (the ratings)
         self.on_game_over: Any = None
+        #: called with an account's id when it was deleted on another server (its places
+        #: in this server's play-now queue go)
+        self.on_account_deleted: Any = None
         #: awaited with (old code, new code, seat, address, device) when a person joins a
         #: rematch (the accounts' seats)
         self.on_rematch: Any = None
@@ -1269,10 +1277,15 @@ class Hub:
         """News from the servers sharing the database (:mod:`fivehundred.web.cluster`)."""
         kind, _, rest = payload.partition(":")
         code, _, rest = rest.partition(":")
+        me = self.cluster.id
+        if kind == "deleted":  # deleted:ACCOUNT:SERVER
+            if rest != me and self.on_account_deleted is not None:
+                with contextlib.suppress(ValueError):
+                    self.on_account_deleted(int(code))
+            return
         table = self.tables.get(code) or self.finished.get(code)
         if table is None:
             return
-        me = self.cluster.id
         if kind == "act":
             if not table.owned and int(rest or 0) > table.version:
                 table.request_pull()
@@ -1310,6 +1323,11 @@ class Hub:
             table.last_seen = time.monotonic()
             table.broadcast()  # who is connected changed
             table.wake.set()
+        elif kind == "revoked":  # revoked:CODE:SERVER:SEAT:HASH
+            server, _, rest = rest.partition(":")
+            seat, _, hashed = rest.partition(":")
+            if server != me and seat.isdigit() and int(seat) < len(table.seats):
+                table.revoke_seat(int(seat), hashed, SESSION_ENDED)
         elif kind == "chat":
             server, _, text = rest.partition(":")
             if server != me:

@@ -44,7 +44,15 @@ from fivehundred.web.guard import (
     origin_matches,
     shown,
 )
-from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refusal
+from fivehundred.web.live import (
+    OPEN,
+    SESSION_ENDED,
+    Connection,
+    Decider,
+    Hub,
+    LiveTable,
+    Refusal,
+)
 from fivehundred.web.matchmaking import Matchmaker, PlayNowError
 from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
@@ -281,11 +289,18 @@ def create_app(
 
         async def sessions_ended(account: Any, revoked: list[Any], deleted: bool) -> None:
             for code, seat, hashed in revoked:  # their sockets here close (web/accounts.py)
-                table = hub.tables.get(code)
+                table = hub.tables.get(code) or hub.finished.get(code)
                 if table is not None:
-                    table.revoke_seat(seat, hashed, "your session ended: log in again")
+                    table.revoke_seat(seat, hashed, SESSION_ENDED)
+                if hub.cluster is not None:  # and every other server's (the new hash:
+                    # of a token nobody was given)
+                    await hub.cluster.notify(f"revoked:{code}:{hub.cluster.id}:{seat}:{hashed}")
             if deleted:
                 matchmaker.forget_account(account.id)
+                if hub.cluster is not None:
+                    await hub.cluster.notify(f"deleted:{account.id}:{hub.cluster.id}")
+
+        hub.on_account_deleted = matchmaker.forget_account
 
         accounts.on_sessions_ended = sessions_ended
         holder["hub"] = hub
