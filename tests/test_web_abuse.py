@@ -257,6 +257,36 @@ def test_one_address_has_a_share_of_sockets_and_slow_bodies_time_out(
             assert slow.recv(100).startswith(b"HTTP/1.1 408")
 
 
+def test_one_address_has_a_share_of_requests_under_way(tmp_path: Any) -> None:
+    """One address holds 64 long polls: its next request is answered 429 at once, while
+    another address (127.0.0.2) is served as usual."""
+    with thread_server(database_url("sqlite", tmp_path)) as base:
+        entry = httpx.post(f"{base}/api/play-now", json={"name": "Ann", "wait": 60})
+        ticket = entry.json()["ticket"]
+
+        async def held() -> tuple[int, str, int]:
+            limits = httpx.Limits(max_connections=2 * guard.REQUESTS_PER_ADDRESS)
+            async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
+                polls = [
+                    asyncio.create_task(client.get(f"/api/play-now/{ticket}?wait=8"))
+                    for _ in range(guard.REQUESTS_PER_ADDRESS)
+                ]
+                deadline = time.monotonic() + 8
+                while (refused := await client.get("/api/tables")).status_code != 429:
+                    assert time.monotonic() < deadline, "the cap never came"
+                    await asyncio.sleep(0.02)
+                other = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+                async with httpx.AsyncClient(base_url=base, transport=other) as stranger:
+                    served = (await stranger.get("/api/tables")).status_code
+                answers = await asyncio.gather(*polls)
+            assert {a.status_code for a in answers} == {200}
+            return refused.status_code, refused.json()["detail"], served
+
+        status, detail, served = asyncio.run(held())
+        assert status == 429 and f"{guard.REQUESTS_PER_ADDRESS} requests under way" in detail
+        assert served == 200
+
+
 # ----------------------------------------------------------------------------- 16 the rest
 def test_rematch_chains_count_against_the_table_creation_limit(tmp_path: Any) -> None:
     limits = Limits(allowed_hosts=["*"], create_per_minute=0.01, create_burst=2)
