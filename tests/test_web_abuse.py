@@ -134,6 +134,124 @@ def test_a_replaced_connections_hint_is_cancelled(tmp_path: Any) -> None:
                 assert answer(second)["type"] == "hint"
 
 
+def connect_from(base: str, address: str, code: str, token: str) -> Any:
+    """A WebSocket to ``code``'s seat of ``token`` from ``address`` (one on loopback)."""
+    from websockets.sync.client import connect
+
+    port = int(base.rsplit(":", 1)[1])
+    sock = socket.create_connection(("127.0.0.1", port), 10, source_address=(address, 0))
+    return connect(ws_url(base, code, token), sock=sock, open_timeout=10)
+
+
+def test_search_hints_take_at_most_half_of_the_search_workers(tmp_path: Any) -> None:
+    """Search hints of people at two addresses: the first is worked out, the second is
+    refused at once while it is (without processes the search runs on two threads: one
+    for hints), and asked again once the first is answered, it is given."""
+    apps: list[Any] = []
+    with thread_server(database_url("sqlite", tmp_path), prepare=apps.append) as base:
+        held = HeldDecisions(apps[0].state.hub)
+        seats = []
+        for address in ("127.0.0.2", "127.0.0.3"):
+            body = {
+                "seats": ["open", "random", "random", "random"],
+                "seed": 13,
+                "options": {"delay": 0, "stand_in": "expert"},
+            }
+            code = httpx.post(f"{base}/api/tables", json=body).json()["table"]
+            seat = httpx.post(f"{base}/api/tables/{code}/seats/0", json={"name": "Ann"}).json()
+            seats.append((address, code, seat["token"]))
+
+        def until(ws: Any, check: Any) -> dict[str, Any]:
+            while not check(message := json.loads(ws.recv(timeout=20))):
+                pass
+            return dict(message)
+
+        def my_turn(m: dict[str, Any]) -> bool:
+            return m["type"] == "view" and bool(m["view"]["legal"])
+
+        def answered(m: dict[str, Any]) -> bool:
+            return m["type"] in ("hint", "error")
+
+        with connect_from(base, *seats[0]) as first, connect_from(base, *seats[1]) as second:
+            until(first, my_turn)
+            until(second, my_turn)
+            first.send(json.dumps({"type": "hint"}))
+            poll(lambda: held.started == 1)
+            second.send(json.dumps({"type": "hint"}))
+            refused = until(second, answered)
+            assert refused["type"] == "error" and "other hints" in refused["message"], refused
+            assert held.started == 1
+            held.release()
+            assert until(first, answered)["type"] == "hint"
+            second.send(json.dumps({"type": "hint"}))
+            assert until(second, answered)["type"] == "hint"
+
+
+#: Seconds of each measure of the honest table's pace (quiet, then under the flood).
+PACE_SECONDS = 6.0
+
+
+def test_a_flood_of_hints_from_one_seat_leaves_another_tables_search_players_going(
+    tmp_path: Any,
+) -> None:
+    """Search players in two worker processes. An honest table of ``hard`` players (from
+    127.0.0.2) is timed quiet, then while one seat of another table, whose stand-in is
+    ``expert``, sends a hint on a new connection each time (each replacing the last): the
+    honest table keeps at least a quarter of its quiet pace (its actions per interval;
+    both figures are printed: a shared machine makes them noisy)."""
+    apps: list[Any] = []
+    url = database_url("sqlite", tmp_path)
+    with thread_server(url, workers=2, prepare=apps.append) as base:
+        hub = apps[0].state.hub
+        poll(lambda: hub.decider.search_ready, 120)
+        local = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(base_url=base, transport=local, timeout=20) as honest:
+            body = {"seats": ["hard"] * 4, "options": {"delay": 0}}
+            code = honest.post("/api/tables", json=body).json()["table"]
+
+            def version() -> int:
+                return int(honest.get(f"/api/tables/{code}").json()["version"])
+
+            poll(lambda: version() > 0, 60)
+
+            def pace(during: Any = None) -> int:
+                start = version()
+                deadline = time.monotonic() + PACE_SECONDS
+                while time.monotonic() < deadline:
+                    if during is None:
+                        time.sleep(0.1)
+                    else:
+                        during()
+                return version() - start
+
+            quiet = pace()
+            body = {
+                "seats": ["open", "random", "random", "random"],
+                "seed": 13,
+                "options": {"delay": 0, "stand_in": "expert"},
+            }
+            flooded = httpx.post(f"{base}/api/tables", json=body).json()["table"]
+            token = httpx.post(f"{base}/api/tables/{flooded}/seats/0", json={"name": "Ann"})
+            url = ws_url(base, flooded, token.json()["token"])
+            sent = [0]
+
+            def hint() -> None:
+                from websockets.sync.client import connect
+
+                with connect(url, open_timeout=10) as ws:  # replaces the last connection
+                    while not json.loads(ws.recv(timeout=20)).get("view", {}).get("legal"):
+                        pass
+                    ws.send(json.dumps({"type": "hint"}))
+                    sent[0] += 1
+
+            loaded = pace(hint)
+        print(
+            f"honest hard table: {quiet} actions in {PACE_SECONDS:g} s quiet, {loaded} "
+            f"under a flood of {sent[0]} hints"
+        )
+        assert quiet > 0 and loaded * 4 >= quiet, (quiet, loaded, sent[0])
+
+
 # ----------------------------------------------------------------------------- 12 sockets
 def honest_latency(base: str, actions: int = 8) -> float:
     """The median seconds from an honest player's action to the view it makes, over

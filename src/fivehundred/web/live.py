@@ -83,6 +83,10 @@ CHAT_WINDOW = 10.0
 #: seat besides, and its search takes the address's turn: :meth:`Hub.search_turn`).
 HINTS_PER_MINUTE = 60.0
 HINT_BURST = 20
+#: A search hint's wall-clock bound (seconds): past it the heuristic names the hint, and
+#: the worker is free again (a replaced connection's hint, running on in its process,
+#: holds it no longer).
+HINT_SECONDS = 0.5
 DEFAULT_OPTIONS: dict[str, Any] = {
     "grace": 60.0,
     "turn_timer": None,
@@ -176,8 +180,19 @@ class Decider:
         self.search_ready = True
 
     async def decide(
-        self, player: str, seed: int, observation: Observation, where: str = ""
+        self,
+        player: str,
+        seed: int,
+        observation: Observation,
+        where: str = "",
+        ceiling: float | None = None,
     ) -> tuple[Action, str]:
+        """``player``'s decision in a worker process, stopped past ``ceiling`` seconds
+        (else the server's :attr:`ceiling`) and made by the heuristic then."""
+        if ceiling is None:
+            ceiling = self.ceiling
+        elif self.ceiling > 0:
+            ceiling = min(ceiling, self.ceiling)
         if player == "random":
             return decide(player, seed, observation)
         search = searches(player)
@@ -191,14 +206,14 @@ class Decider:
         started = time.monotonic()
         try:
             action, reason, stopped = await loop.run_in_executor(
-                self._executor(search), bounded_decide, player, seed, observation, self.ceiling
+                self._executor(search), bounded_decide, player, seed, observation, ceiling
             )
             if stopped:
                 log.warning(
                     "%s%s reached the ceiling of %g s; the heuristic decided",
                     f"table {where}: " if where else "",
                     player,
-                    self.ceiling,
+                    ceiling,
                 )
             if self.observe is not None:
                 self.observe(player, time.monotonic() - started, stopped)
@@ -815,6 +830,9 @@ class LiveTable:
             if other is not None
         ):
             raise Refusal("a hint is still being worked out for you: wait for it")
+        if searches(self.options["stand_in"]) and self.hub.hint_searches.locked():
+            self.hub.refused("hint_busy")
+            raise Refusal("the server is working out other hints: ask again in a moment")
         wait = await self.hub.take_token(self.hub.hints, "hint", conn.client or self.code)
         if wait > 0:
             self.hub.refused("hint_rate")
@@ -829,9 +847,12 @@ class LiveTable:
         player = self.options["stand_in"]
         try:
             if searches(player):
-                async with self.hub.search_turn(conn.client or self.code):
+                async with (
+                    self.hub.hint_searches,  # at most half of the search workers
+                    self.hub.search_turn(conn.client or self.code),
+                ):
                     decision = asyncio.ensure_future(
-                        self.hub.decider.decide(player, seed, observation, self.code)
+                        self.hub.decider.decide(player, seed, observation, self.code, HINT_SECONDS)
                     )
                     try:
                         action, reason = await asyncio.shield(decision)
@@ -1252,6 +1273,10 @@ class Hub:
         self._search_turns: dict[str, list[Any]] = {}
         #: hints per address (:meth:`LiveTable._hint`)
         self.hints = Buckets(HINTS_PER_MINUTE, HINT_BURST)
+        #: the search hints worked out at once: at most half of the search workers (of two
+        #: threads without processes), so that the tables' own search players always have
+        #: the other half
+        self.hint_searches = asyncio.Semaphore(max(1, (decider.workers or 2) // 2))
         #: the tables made per address (the server's; a rematch is one: :meth:`rematch`)
         self.creating: Buckets | None = None
         #: the servers sharing this PostgreSQL database (None: this server alone)
