@@ -211,3 +211,41 @@ def test_two_servers_asked_at_once_make_one_rematch(tmp_path: Path) -> None:
                 ("person", "Ann"),
                 ("person", "Bob"),
             ]
+
+
+def test_a_player_on_another_server_is_offered_the_rematch(tmp_path: Path) -> None:
+    """Bob's page is connected to the second server; Ann starts the rematch through the
+    first: Bob is told (who started it, no token) and joins it from where he is."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from test_web_support import ws_url
+
+    url = database_url("postgresql", tmp_path)
+    with thread_server(url) as first, thread_server(url) as second:
+
+        def post(path: str, body: Any) -> Any:
+            answer = httpx.post(first + path, json=body)
+            assert answer.is_success, answer.text
+            return answer.json()
+
+        code, (ann, bob) = finished_table(
+            post, lambda path: httpx.get(first + path).json(), ["Ann", "Bob"]
+        )
+        with connect(ws_url(second, code, bob), open_timeout=10) as ws:
+
+            def next_message(kind: str) -> dict[str, Any]:
+                while (message := json.loads(ws.recv(timeout=20)))["type"] != kind:
+                    pass
+                return dict(message)
+
+            next_message("view")
+            new = post(f"/api/tables/{code}/rematch", {"token": ann})["table"]
+            offered = next_message("rematch")
+            assert offered == {"type": "rematch", "table": new, "url": f"/t/{new}", "by": "Ann"}
+            ws.send(json.dumps({"type": "rematch"}))
+            joined = next_message("rematch")
+        assert joined["table"] == new and joined["token"]
+        seats = httpx.get(f"{second}/api/tables/{new}").json()["seats"]
+        assert [(s["kind"], s["name"]) for s in seats[:2]] == [("person", "Ann"), ("person", "Bob")]

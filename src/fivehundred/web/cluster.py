@@ -29,6 +29,8 @@ clients' views:
 - ``revoked:CODE:SERVER:SEAT:HASH`` an account's sessions ended on SERVER (log out
   everywhere, a password change, a deletion): the seat's token hash is HASH now (of a token
   nobody was given), and every server closes that seat's sockets
+- ``rematch:CODE:SERVER:SEAT:NEWCODE:NAME`` NAME, at SEAT, started the rematch NEWCODE
+  of CODE on SERVER: every server tells its connections to CODE (they may join it)
 - ``deleted:ACCOUNT:SERVER`` the account was deleted on SERVER: its places in every
   server's play-now queue go
 

@@ -606,6 +606,14 @@ class LiveTable:
             self.wake.set()
             return token
 
+    def tell_rematch(self, code: str, seat: int, name: str) -> None:
+        """Every connection here but ``seat``'s is told that ``name`` (at ``seat``)
+        started the rematch ``code``: a player may join it (:meth:`Hub.rematch`)."""
+        told = {"type": "rematch", "table": code, "url": f"/t/{code}", "by": name}
+        for conn in [*self.connections.values(), *self.spectators]:
+            if conn.seat != seat:
+                conn.send(told)
+
     def revoke_seat(self, seat: int, hashed: str, reason: str) -> None:
         """The seat's token is no longer ``seat``'s (its session ended): the new hash
         (already written) is kept and the seat's connection here is closed."""
@@ -1353,6 +1361,14 @@ class Hub:
             seat, _, hashed = rest.partition(":")
             if server != me and seat.isdigit() and int(seat) < len(table.seats):
                 table.revoke_seat(int(seat), hashed, SESSION_ENDED)
+        elif kind == "rematch":  # rematch:CODE:SERVER:SEAT:NEWCODE:NAME
+            server, _, rest = rest.partition(":")
+            seat, _, rest = rest.partition(":")
+            new, _, name = rest.partition(":")
+            if server != me and seat.isdigit():
+                if table.rematch is None:
+                    table.rematch = (new, {})
+                table.tell_rematch(new, int(seat), name)
         elif kind == "chat":
             server, _, text = rest.partition(":")
             if server != me:
@@ -1721,10 +1737,11 @@ class Hub:
             url = f"/t/{new.code}"
             if made:
                 log.info("table %s: rematch at %s", table.code, new.code)
-                told = {"type": "rematch", "table": new.code, "url": url, "by": name}
-                for conn in [*table.connections.values(), *table.spectators]:
-                    if conn.seat != seat:
-                        conn.send(told)
+                table.tell_rematch(new.code, seat, name)
+                if self.cluster is not None:  # and the other servers' connections
+                    await self.cluster.notify(
+                        f"rematch:{table.code}:{self.cluster.id}:{seat}:{new.code}:{name}"
+                    )
             if seat not in tokens:
                 state = new.seats[seat]
                 if state.kind == PERSON and state.name == name:
