@@ -249,3 +249,28 @@ def test_a_player_on_another_server_is_offered_the_rematch(tmp_path: Path) -> No
         assert joined["table"] == new and joined["token"]
         seats = httpx.get(f"{second}/api/tables/{new}").json()["seats"]
         assert [(s["kind"], s["name"]) for s in seats[:2]] == [("person", "Ann"), ("person", "Bob")]
+
+
+def test_the_seat_of_a_player_who_has_not_asked_is_played_after_the_tables_grace(
+    tmp_path: Path,
+) -> None:
+    """Ann asks, Bob does not: Bob's open seat is played by the stand-in after the
+    table's grace (here 0 s), not the server's ten minutes for a seat nobody ever took;
+    Ann's game goes on."""
+    app = create_app(f"sqlite:///{tmp_path / 'w.sqlite3'}", workers=0, allow_seeds=True)
+    with TestClient(app) as client:
+
+        def post(path: str, body: Any) -> Any:
+            answer = client.post(path, json=body)
+            assert answer.is_success, answer.text
+            return answer.json()
+
+        code, (ann, _bob) = finished_table(
+            post, lambda path: client.get(path).json(), ["Ann", "Bob"]
+        )
+        new = post(f"/api/tables/{code}/rematch", {"token": ann})["table"]
+        deadline = time.monotonic() + 30
+        while (facts := client.get(f"/api/tables/{new}").json())["hands_played"] < 1:
+            assert time.monotonic() < deadline, facts["version"]
+            time.sleep(0.05)
+        assert [s["kind"] for s in facts["seats"][:2]] == ["person", "open"]

@@ -373,6 +373,10 @@ class LiveTable:
         self.last_seen = time.monotonic()
         #: monotonic time the table was made (or resumed): open seats' stand-in counts from it
         self.opened = time.monotonic()
+        #: seconds after :attr:`opened` before the stand-in plays a seat nobody took (None:
+        #: the server's ``open_seat_grace``; a rematch's: the table's grace, as if its
+        #: players who have not asked yet were away)
+        self.open_grace: float | None = None
         #: the address that created it (kept in memory only: the per-client cap)
         self.owner: str | None = None
         #: this server applies its actions (always, alone; with several servers, while it
@@ -995,7 +999,8 @@ class LiveTable:
             return max(0.0, delay), state.player or "random", COMPUTER
         if state.kind == OPEN:
             # nobody took it: the stand-in plays it (it can still be taken)
-            due = max(self.opened + self.hub.limits.open_seat_grace - now, delay)
+            grace = self.hub.limits.open_seat_grace if self.open_grace is None else self.open_grace
+            due = max(self.opened + grace - now, delay)
             return max(0.0, due), self.options["stand_in"], "stand_in"
         if not self.present(seat):
             due = max(state.away_since + self.options["grace"] - now, delay)
@@ -1781,9 +1786,12 @@ class Hub:
             seed = secrets.randbits(62)
         name = None if table.name == f"Table {table.code}" else table.name
         players = [s.player if s.kind == COMPUTER and s.player else OPEN for s in table.seats]
-        return await self.create(
+        new = await self.create(
             rules, players, name, dict(table.options), seed, table.owner, rematch_of=table.id
         )
+        new.open_grace = float(new.options["grace"])
+        new.wake.set()  # (its driver counts the open seats' wait again)
+        return new
 
     async def _may_create(self, owner: str) -> None:
         """:class:`Refusal` if ``owner`` (the address that made the first table of a
