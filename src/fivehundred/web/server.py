@@ -48,6 +48,7 @@ from fivehundred.web.live import OPEN, Connection, Decider, Hub, LiveTable, Refu
 from fivehundred.web.matchmaking import Matchmaker, PlayNowError
 from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
+from fivehundred.web.outbox import Outbox
 from fivehundred.web.reviews import GameReviews
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
@@ -266,13 +267,13 @@ def create_app(
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
 
-        def game_over(code: str) -> None:
-            accounts.game_over(code)  # the ratings (web/accounts.py)
-            table = hub.tables.get(code)
-            if table is not None:
-                reviews.game_over(table)  # the review summaries (web/reviews.py)
-
-        hub.on_game_over = game_over
+        # the ratings and the reviews of each finished game, written with its end and
+        # taken once by one server (web/outbox.py)
+        store.store.follow_ups = ("rate", "review") if review_games else ("rate",)
+        reviews.table_of = hub.get
+        outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
+        app.state.outbox = outbox
+        hub.on_game_over = lambda code: outbox.wake()
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
         hub.on_count = metrics.count  # the cluster's and the database's events
@@ -291,6 +292,7 @@ def create_app(
         holder["hub"] = hub
         app.state.hub = hub
         await hub.start()
+        outbox.start()
         log.info("database %s", store.store.safe_url)
         try:
             yield
@@ -298,8 +300,7 @@ def create_app(
             # the tables stop (their clients are told), the writes in flight finish, then
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
-            await accounts.drain()
-            reviews.stop()
+            await outbox.stop()
             history.shutdown()
             store.close()
 

@@ -207,6 +207,8 @@ class Store:
         #: this server's name in the notifications it sends (set by the cluster): a server
         #: knows its own news from another's
         self.origin = ""
+        #: the outbox's work written with each game's end (web/outbox.py): "rate", "review"
+        self.follow_ups: tuple[str, ...] = ()
         try:
             self.engine = _engine(url)
             self._prepare()
@@ -514,6 +516,14 @@ class Store:
             }
             if row.finished is not None:
                 values.update(finished=now, winner=row.finished[0])
+                if self.follow_ups:  # what follows the game, committed with its end
+                    code = db.execute(
+                        sa.select(tables.c.code).where(tables.c.id == row.table_id)
+                    ).scalar()
+                    db.execute(
+                        schema.outbox.insert(),
+                        [{"kind": k, "code": code, "at": now, "tries": 0} for k in self.follow_ups],
+                    )
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
         for row in rows:
             if row.code is not None:
