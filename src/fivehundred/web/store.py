@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -196,7 +197,12 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # named, so that an operator (and a test) knows which server a connection is
+    return sa.create_engine(
+        url,
+        pool_pre_ping=True,
+        connect_args={"application_name": f"fivehundred store {os.getpid()}"},
+    )
 
 
 class Store:
