@@ -26,6 +26,7 @@ clients' views:
 - ``here:CODE:SERVER:SEATS:SPECTATORS`` the seats (comma-separated) and spectators connected
   to SERVER at that table (the owner's stand-ins and expiry count them)
 - ``chat:CODE:SERVER:JSON`` a chat message (public)
+- ``queue`` seats of the play-now queue were written (:mod:`fivehundred.web.matchmaking`)
 
 Bounds (each heartbeat, :data:`HEARTBEAT` s):
 
@@ -52,6 +53,7 @@ import math
 import os
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -132,6 +134,8 @@ class Cluster:
         self._orphaned: set[int] = set()
         #: tables this server handed over -> monotonic time until which it leaves them
         self._given: dict[int, float] = {}
+        #: the news that is not a table's, by its kind (``queue``: web/matchmaking.py)
+        self.listeners: dict[str, Callable[[str], None]] = {}
 
     async def _connect(self) -> Any:
         import psycopg
@@ -285,6 +289,10 @@ class Cluster:
             try:
                 async for note in self._listener.notifies():
                     try:
+                        listener = self.listeners.get(note.payload.partition(":")[0])
+                        if listener is not None:
+                            listener(note.payload)
+                            continue
                         self.hub.notified(note.payload)
                     except Exception:
                         log.exception("cluster: notification %.40s failed", note.payload)
@@ -306,3 +314,5 @@ class Cluster:
                 except Exception as again:
                     log.error("cluster: cannot listen again: %s", again)
             self.hub.missed_news()
+            for listener in self.listeners.values():
+                listener("")

@@ -227,6 +227,7 @@ play_now_queue = sa.Table(
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("client", sa.String(64), nullable=False),
     sa.Column("since", sa.Float, nullable=False),
+    sa.Column("arrived", sa.Integer, nullable=False),  # 1, 2, ...: who came first
     sa.Column("last_seen", sa.Float, nullable=False),
     sa.Column("claim", sa.String(32), nullable=True),
     sa.Column("claimed_at", sa.Float, nullable=True),

@@ -28,7 +28,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, learn, players, views
-from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig
+from fivehundred.web.accounts import Account, AccountError, Accounts, AccountsConfig
 from fivehundred.web.accounts import make_router as accounts_router
 from fivehundred.web.guard import (
     ASGIApp,
@@ -286,11 +286,13 @@ def create_app(
                 if table is not None:
                     table.revoke_seat(seat, hashed, "your session ended: log in again")
             if deleted:
-                matchmaker.forget_account(account.id)
+                await matchmaker.forget_account(account.id)
 
         accounts.on_sessions_ended = sessions_ended
         holder["hub"] = hub
         app.state.hub = hub
+        if hub.cluster is not None:  # a seat written by another server: the polls here look
+            hub.cluster.listeners["queue"] = lambda payload: matchmaker.changed()
         await hub.start()
         outbox.start()
         log.info("database %s", store.store.safe_url)
@@ -638,7 +640,10 @@ def create_app(
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
-            await accounts.seat_taken(table.code, seat, entry.account, entry.client)
+            held = (
+                None if entry.account_id is None else Account(entry.account_id, entry.name, False)
+            )
+            await accounts.seat_taken(table.code, seat, held, entry.client)  # (its id is read)
             answers.append(
                 {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
             )
@@ -655,7 +660,7 @@ def create_app(
             rating = await accounts.call(accounts.store.rating_of, account.id, preset)
         return name, account, rating, client
 
-    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump())
+    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump(), store=store)
     app.state.matchmaker = matchmaker
     app.include_router(play_now_router(matchmaker, who_plays))  # web/matchmaking.py
 

@@ -38,6 +38,7 @@ def upgrade() -> None:
             sa.Column("rating", sa.Float(), nullable=False),
             sa.Column("client", sa.String(length=64), nullable=False),
             sa.Column("since", sa.Float(), nullable=False),
+            sa.Column("arrived", sa.Integer(), nullable=False),
             sa.Column("last_seen", sa.Float(), nullable=False),
             sa.Column("claim", sa.String(length=32), nullable=True),
             sa.Column("claimed_at", sa.Float(), nullable=True),
