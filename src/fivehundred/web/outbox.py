@@ -153,39 +153,48 @@ class Outbox:
         self.rate = rate
         self.review = review
         self.poll = poll
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        #: one loop per kind of work (a long review does not hold the ratings back)
+        self._wakes: list[asyncio.Event] = []
+        self._tasks: list[asyncio.Task[None]] = []
         #: pieces of work this worker did (the tests)
         self.done = 0
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        loop = asyncio.get_running_loop()
+        works = [self.rate_once] + ([self.review_once] if self.review is not None else [])
+        for work in works:
+            wake = asyncio.Event()
+            self._wakes.append(wake)
+            self._tasks.append(loop.create_task(self._run(work, wake)))
 
     def wake(self) -> None:
         """A game ended here: look now."""
-        self._wake.set()
+        for wake in self._wakes:
+            wake.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+                await task
+        self._tasks = []
+        self._wakes = []
 
-    async def _run(self) -> None:
+    async def _run(self, work: Callable[[], Any], wake: asyncio.Event) -> None:
         while True:
             try:
-                await self.once()
+                await work()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
                 log.error("outbox: the look failed: %s", error)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
-            self._wake.clear()
+                await asyncio.wait_for(wake.wait(), self.poll)
+            wake.clear()
 
-    async def once(self) -> int:
-        """Take what waits (up to :data:`BATCH` rows of each kind); how many were done."""
+    async def rate_once(self) -> int:
+        """Rate the games waiting (up to :data:`BATCH`); how many were taken."""
         done = 0
         for _ in range(BATCH):
             taken = await self.async_store.call(self.store.take_rating, self.rate)
@@ -193,20 +202,26 @@ class Outbox:
                 break
             log.info("table %s: %s", *taken)
             done += 1
-        if self.review is not None:
-            for _ in range(BATCH):
-                leased = await self.async_store.call(self.store.lease_review, time.time())
-                if leased is None:
-                    break
-                row_id, code, until = leased
-                try:
-                    save = await self.review(code)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("table %s: the review failed", code)
-                    continue  # tried again once its lease is over
-                await self.async_store.call(self.store.finish_review, row_id, until, save)
-                done += 1
+        self.done += done
+        return done
+
+    async def review_once(self) -> int:
+        """Review the games waiting (up to :data:`BATCH`, one after another); how many."""
+        assert self.review is not None
+        done = 0
+        for _ in range(BATCH):
+            leased = await self.async_store.call(self.store.lease_review, time.time())
+            if leased is None:
+                break
+            row_id, code, until = leased
+            try:
+                save = await self.review(code)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: the review failed", code)
+                continue  # tried again once its lease is over
+            await self.async_store.call(self.store.finish_review, row_id, until, save)
+            done += 1
         self.done += done
         return done
