@@ -75,6 +75,9 @@ FORGET_AFTER = 60.0
 CLAIM_FOR = 60.0
 #: A long poll reads its ticket again at least this often (news between servers lost).
 RECHECK = 5.0
+#: A person whose own wait is over, waiting with someone who came earlier, is matched again
+#: this often while their poll is held (s).
+DUE_LOOK = 1.0
 #: The PostgreSQL advisory lock under which a group is picked (one server at a time).
 QUEUE_LOCK = 500_001
 #: The PostgreSQL channel of the servers' news (web/store.py's).
@@ -350,15 +353,19 @@ class Matchmaker:
         return entry
 
     async def poll(self, ticket: str, wait: float) -> Entry:
-        """The entry once seated, or after ``wait`` seconds, or when its own wait is over
-        (then it is matched with computer players)."""
+        """The entry once seated, or after ``wait`` seconds (the queue is matched again
+        when its own wait is over, then with computer players, and every :data:`DUE_LOOK`
+        s after while it waits with someone who came earlier)."""
         entry = await self.find(ticket)
         if entry.seat is None:
             await self.match()
             entry = await self.find(ticket)
         end = time.monotonic() + wait
         while entry.seat is None and (left := end - time.monotonic()) > 0:
-            until_due = max(0.0, entry.since + entry.wait - self.clock())
+            # its own wait over, it waits with someone who came earlier: their wait's end
+            # is looked for every :data:`DUE_LOOK` s
+            until_due = entry.since + entry.wait - self.clock()
+            until_due = until_due if until_due > 0 else DUE_LOOK
             changed = self._changed
             try:
                 await asyncio.wait_for(changed.wait(), min(left, until_due, RECHECK))
