@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 
 from fivehundred.web.matchmaking import NEAR, WIDEN, Entry, Matchmaker
 from fivehundred.web.server import UNLIMITED, create_app
+from fivehundred.web.store import AsyncStore, Store
 from test_web_support import thread_server
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -147,7 +148,7 @@ def test_a_press_counts_as_creating_a_table(tmp_path: Path) -> None:
         assert again.status_code == 429 and "unfinished tables" in again.json()["detail"]
 
 
-def test_people_far_apart_in_rating_wait_until_the_window_widens() -> None:
+def test_people_far_apart_in_rating_wait_until_the_window_widens(tmp_path: Path) -> None:
     seated: list[list[str]] = []
 
     async def seat_table(preset: str, level: str, group: list[Entry]) -> list[dict[str, Any]]:
@@ -157,7 +158,8 @@ def test_people_far_apart_in_rating_wait_until_the_window_widens() -> None:
     clock = Clock()
 
     async def scenario() -> None:
-        matchmaker = Matchmaker(seat_table, ["random"], clock=clock)
+        store = AsyncStore(Store(f"sqlite:///{tmp_path / 'w.sqlite3'}"))  # the queue's database
+        matchmaker = Matchmaker(seat_table, ["random"], clock=clock, store=store)
         from fivehundred.web.matchmaking import PlayNowIn
 
         def body(name: str) -> PlayNowIn:
@@ -176,10 +178,11 @@ def test_people_far_apart_in_rating_wait_until_the_window_widens() -> None:
         assert seated == [["Strong", "Close"]]
         for _ in range(3):  # they keep asking (a ticket nobody asks about is dropped)
             clock.now += 50
-            matchmaker.find(weak.ticket)
-            matchmaker.find(late.ticket)
+            await matchmaker.find(weak.ticket)
+            await matchmaker.find(late.ticket)
         await matchmaker.match()  # Weak's window now reaches Late's rating
         assert seated[-1] == ["Weak", "Late"]
+        store.close()
 
     asyncio.run(scenario())
 

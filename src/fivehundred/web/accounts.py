@@ -25,6 +25,7 @@ upgraded by the migrations); every query runs in the store's worker thread (:cla
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -416,14 +417,16 @@ class AccountStore:
             )
         )
 
-    def rate_game(self, code: str) -> str:
+    def rate_game(self, code: str, within: Connection | None = None) -> str:
         """Apply a finished table's result to the ratings, once; returns what was done
-        ("unrated: ...", "rated", "absent: ..."), for the log and the tests."""
+        ("unrated: ...", "rated", "absent: ..."), for the log and the tests. ``within``: the
+        caller's transaction (the outbox's, web/outbox.py), else one of its own."""
         from fivehundred.rules import rules_from_dict
         from fivehundred.scoring import side_of_seats
 
         T, S, A = store_module.tables, store_module.seats, store_module.actions
-        with self.engine.begin() as db:
+        given = contextlib.nullcontext(within) if within is not None else None
+        with given or self.engine.begin() as db:
             table = db.execute(sa.select(T).where(T.c.code == code)).first()
             if table is None or table.finished is None:
                 return "unrated: not finished"
@@ -700,7 +703,6 @@ class Accounts:
             LOGIN_ADDRESS_FACTOR * config.login_burst,
         )
         self.signups = Buckets(config.login_per_minute, config.login_burst)
-        self._tasks: set[asyncio.Task[Any]] = set()
         #: awaited with (account, [(code, seat, new token hash)], deleted) when sessions
         #: of the account end everywhere (the server closes their sockets)
         self.on_sessions_ended: Any = None
@@ -807,24 +809,6 @@ class Accounts:
         """The person at ``seat`` of ``old`` joined its rematch ``new`` from ``address``
         and ``device``: an account's seat is its own again."""
         await self.call(self.store.copy_seat, old, new, seat, address, device)
-
-    def game_over(self, code: str) -> None:
-        """A table's game ended (called from the hub, in the event loop)."""
-        task = asyncio.get_running_loop().create_task(self._rate(code))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _rate(self, code: str) -> None:
-        try:
-            outcome = await self.call(self.store.rate_game, code)
-            log.info("table %s: %s", code, outcome)
-        except Exception:
-            log.exception("table %s: the ratings could not be updated", code)
-
-    async def drain(self) -> None:
-        """Wait for the rating updates in flight (the server stopping, the tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
 def device_of(request: Request | WebSocket) -> str | None:

@@ -33,6 +33,7 @@ clients' views:
   of CODE on SERVER: every server tells its connections to CODE (they may join it)
 - ``deleted:ACCOUNT:SERVER`` the account was deleted on SERVER: its places in every
   server's play-now queue go
+- ``queue`` seats of the play-now queue were written (:mod:`fivehundred.web.matchmaking`)
 
 Bounds (each heartbeat, :data:`HEARTBEAT` s):
 
@@ -59,6 +60,7 @@ import math
 import os
 import secrets
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -139,6 +141,8 @@ class Cluster:
         self._orphaned: set[int] = set()
         #: tables this server handed over -> monotonic time until which it leaves them
         self._given: dict[int, float] = {}
+        #: the news that is not a table's, by its kind (``queue``: web/matchmaking.py)
+        self.listeners: dict[str, Callable[[str], None]] = {}
 
     async def _connect(self) -> Any:
         import psycopg
@@ -292,6 +296,10 @@ class Cluster:
             try:
                 async for note in self._listener.notifies():
                     try:
+                        listener = self.listeners.get(note.payload.partition(":")[0])
+                        if listener is not None:
+                            listener(note.payload)
+                            continue
                         self.hub.notified(note.payload)
                     except Exception:
                         log.exception("cluster: notification %.40s failed", note.payload)
@@ -313,3 +321,5 @@ class Cluster:
                 except Exception as again:
                     log.error("cluster: cannot listen again: %s", again)
             self.hub.missed_news()
+            for listener in self.listeners.values():
+                listener("")

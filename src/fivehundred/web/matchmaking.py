@@ -19,30 +19,42 @@ player's, 0). Whenever someone arrives or a waiting person asks how it stands
 Each seated person's ticket then answers the table, the seat and its token; a logged-in
 person's seat is the account's (a table of accounts alone is rated, as any other).
 
-**One server process.** The queue lives in the memory of the process that answers: with
-several server processes (PostgreSQL, ``--cluster``) a person is matched only with people
-whose requests reach the same process (a load balancer that keeps a client on one process,
-or one process for the play-now routes). The tables it makes are shared like any other.
+**One queue for every server.** The queue is a table of the database
+(``play_now_queue``, the ticket kept as its SHA-256): with several servers on one
+PostgreSQL, people whose requests reach different servers meet. A match is made under one
+PostgreSQL advisory lock (:data:`QUEUE_LOCK`, held by the transaction that picks a group):
+the server that picks a group claims its rows, makes the table and writes each person's
+seat; a claim not finished within :data:`CLAIM_FOR` s (its server died) is let go and the
+people wait on. A seat written wakes the long polls of every server (``NOTIFY queue``;
+each poll also looks again every :data:`RECHECK` s).
 
 Every input is bounded: the preset and level from their lists, the wait (0 to
 :data:`MAX_WAIT` s), the poll (0 to :data:`MAX_POLL` s), the queue (:data:`MAX_QUEUE`
-people, :data:`PER_CLIENT` per address); a ticket nobody asks about for
-:data:`FORGET_AFTER` s is dropped."""
+people in the database, :data:`PER_CLIENT` per address); a ticket nobody asks about for
+:data:`FORGET_AFTER` s is dropped; a deleted account's place goes with it."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.rules import PRESETS, make_rules
+from fivehundred.web.schema import play_now_queue as queue
+
+if TYPE_CHECKING:
+    from fivehundred.web.store import AsyncStore
 
 log = logging.getLogger("fivehundred.web.matchmaking")
 
@@ -50,7 +62,7 @@ log = logging.getLogger("fivehundred.web.matchmaking")
 MAX_WAIT = 300.0
 #: The longest one long poll is held (seconds).
 MAX_POLL = 30.0
-#: People waiting at once in one process, and from one address.
+#: People waiting at once in the database (every server's), and from one address.
 MAX_QUEUE = 1000
 PER_CLIENT = 8
 #: Rating points (μ − 3σ) within which people are near, and how much wider each second.
@@ -59,6 +71,17 @@ WIDEN = 0.5
 #: A ticket not asked about for this long is dropped (seconds); a seated one is kept this
 #: long for its person to read their seat.
 FORGET_AFTER = 60.0
+#: A group claimed by a server that has not seated it within this long is let go (s).
+CLAIM_FOR = 60.0
+#: A long poll reads its ticket again at least this often (news between servers lost).
+RECHECK = 5.0
+#: A person whose own wait is over, waiting with someone who came earlier, is matched again
+#: this often while their poll is held (s).
+DUE_LOOK = 1.0
+#: The PostgreSQL advisory lock under which a group is picked (one server at a time).
+QUEUE_LOCK = 500_001
+#: The PostgreSQL channel of the servers' news (web/store.py's).
+CHANNEL = "fivehundred"
 
 
 class PlayNowIn(BaseModel):
@@ -75,12 +98,15 @@ class PlayNowIn(BaseModel):
 
 @dataclass
 class Entry:
-    ticket: str
+    """A person in the queue (a row of ``play_now_queue``)."""
+
+    #: the SHA-256 of the ticket (the ticket itself only where its person asked with it)
+    key: str
     preset: str
     level: str
     wait: float
     name: str
-    account: Any
+    account_id: int | None
     rating: float
     client: str
     since: float
@@ -89,7 +115,29 @@ class Entry:
     device: str | None = None
     #: set once seated: {"table", "url", "seat", "token"}
     seat: dict[str, Any] | None = None
-    seated: asyncio.Event = field(default_factory=asyncio.Event)
+    ticket: str = ""
+    #: people of the preset waiting (with this one), when it was read
+    waiting: int = 0
+
+
+def ticket_key(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+def _entry(row: Any) -> Entry:
+    return Entry(
+        key=row.ticket_hash,
+        preset=row.preset,
+        level=row.level,
+        wait=row.wait,
+        name=row.name,
+        account_id=row.account_id,
+        rating=row.rating,
+        client=row.client,
+        since=row.since,
+        last_seen=row.last_seen,
+        seat=json.loads(row.seat) if row.seat else None,
+    )
 
 
 class PlayNowError(Exception):
@@ -99,26 +147,172 @@ class PlayNowError(Exception):
         self.detail = detail
 
 
+class QueueStore:
+    """The queue's rows, synchronous (called in the store's thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.postgres = engine.dialect.name == "postgresql"
+
+    def _locked(self, db: Connection, now: float) -> None:
+        """Hold the queue (PostgreSQL: every server's) until the transaction ends, and
+        drop the tickets nobody asked about, and the claims of servers gone."""
+        if self.postgres:
+            db.execute(sa.select(sa.func.pg_advisory_xact_lock(QUEUE_LOCK)))
+        db.execute(queue.delete().where(queue.c.last_seen < now - FORGET_AFTER))
+        db.execute(
+            queue.update()
+            .where(queue.c.claim.is_not(None), queue.c.claimed_at < now - CLAIM_FOR)
+            .values(claim=None, claimed_at=None)
+        )
+
+    def join(self, entry: Entry) -> None:
+        """Put ``entry`` in the queue (an account's earlier place goes);
+        :class:`PlayNowError` if the queue, or the address's share, is full."""
+        with self.engine.begin() as db:
+            self._locked(db, entry.since)
+            waiting = queue.c.seat.is_(None)
+            count = sa.select(sa.func.count()).select_from(queue)
+            if (db.execute(count.where(waiting)).scalar() or 0) >= MAX_QUEUE:
+                raise PlayNowError(503, "too many people are waiting; try later")
+            mine = count.where(waiting, queue.c.client == entry.client)
+            if (db.execute(mine).scalar() or 0) >= PER_CLIENT:
+                raise PlayNowError(429, f"your address has {PER_CLIENT} people waiting already")
+            if entry.account_id is not None:  # one place in the queue per account
+                db.execute(
+                    queue.delete().where(
+                        waiting, queue.c.claim.is_(None), queue.c.account_id == entry.account_id
+                    )
+                )
+            arrived = db.execute(sa.select(sa.func.max(queue.c.arrived))).scalar() or 0
+            db.execute(
+                queue.insert().values(
+                    arrived=arrived + 1,
+                    ticket_hash=entry.key,
+                    preset=entry.preset,
+                    level=entry.level,
+                    wait=entry.wait,
+                    name=entry.name,
+                    account_id=entry.account_id,
+                    rating=entry.rating,
+                    client=entry.client,
+                    since=entry.since,
+                    last_seen=entry.last_seen,
+                )
+            )
+
+    def find(self, key: str, now: float) -> Entry | None:
+        """The entry (asked about now: it is kept :data:`FORGET_AFTER` s more), with how
+        many of its preset wait."""
+        with self.engine.begin() as db:
+            db.execute(queue.update().where(queue.c.ticket_hash == key).values(last_seen=now))
+            row = db.execute(sa.select(queue).where(queue.c.ticket_hash == key)).first()
+            if row is None:
+                return None
+            entry = _entry(row)
+            entry.waiting = (
+                db.execute(
+                    sa.select(sa.func.count())
+                    .select_from(queue)
+                    .where(queue.c.seat.is_(None), queue.c.preset == entry.preset)
+                ).scalar()
+                or 0
+            )
+            return entry
+
+    def claim(
+        self, now: float, claim: str, pick: Callable[[list[Entry], float], list[Entry] | None]
+    ) -> list[Entry] | None:
+        """Claim the next group ``pick`` makes of the people waiting (unclaimed), oldest
+        first; None if there is none."""
+        with self.engine.begin() as db:
+            self._locked(db, now)
+            rows = db.execute(
+                sa.select(queue)
+                .where(queue.c.seat.is_(None), queue.c.claim.is_(None))
+                .order_by(queue.c.since, queue.c.arrived)
+            ).all()
+            group = pick([_entry(r) for r in rows], now)
+            if group is None:
+                return None
+            db.execute(
+                queue.update()
+                .where(queue.c.ticket_hash.in_([e.key for e in group]))
+                .values(claim=claim, claimed_at=now)
+            )
+            return group
+
+    def seated(self, claim: str, answers: dict[str, dict[str, Any]], now: float) -> None:
+        """The claimed people's seats (their tickets answer them); every server's long
+        polls are woken."""
+        with self.engine.begin() as db:
+            for key, answer in answers.items():
+                db.execute(
+                    queue.update()
+                    .where(queue.c.ticket_hash == key, queue.c.claim == claim)
+                    .values(seat=json.dumps(answer), claim=None, claimed_at=None, last_seen=now)
+                )
+            if self.postgres:
+                db.execute(sa.select(sa.func.pg_notify(CHANNEL, "queue")))
+
+    def unclaim(self, claim: str, now: float) -> None:
+        """The table could not be made: the group waits on (from now)."""
+        with self.engine.begin() as db:
+            db.execute(
+                queue.update()
+                .where(queue.c.claim == claim)
+                .values(claim=None, claimed_at=None, since=now)
+            )
+
+    def leave(self, key: str) -> bool | None:
+        """Leave the queue: None if no such ticket, False if seated (the seat stays)."""
+        with self.engine.begin() as db:
+            row = db.execute(sa.select(queue.c.seat).where(queue.c.ticket_hash == key)).first()
+            if row is None:
+                return None
+            if row.seat is not None:
+                return False
+            db.execute(queue.delete().where(queue.c.ticket_hash == key))
+            return True
+
+    def forget_account(self, account_id: int) -> int:
+        with self.engine.begin() as db:
+            result = db.execute(
+                queue.delete().where(queue.c.account_id == account_id, queue.c.seat.is_(None))
+            )
+            return int(result.rowcount or 0)
+
+
 class Matchmaker:
-    """The play-now queue of one server process. ``seat_table(preset, level, entries)``
+    """The play-now queue, kept in the database of ``store`` (an
+    :class:`~fivehundred.web.store.AsyncStore`). ``seat_table(preset, level, entries)``
     makes a table and seats the entries (people, in order) at its first seats, filling the
     rest with ``level``; it returns each entry's seat answer. ``options``: the tables'
-    options (the tests play without the computer players' pause). ``clock``: monotonic
-    seconds (the tests move it)."""
+    options (the tests play without the computer players' pause). ``clock``: seconds, the
+    same on every server (the tests move it)."""
 
     def __init__(
         self,
         seat_table: Callable[..., Any],
         offered: list[str],
         options: dict[str, Any] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
+        *,
+        store: AsyncStore,
     ) -> None:
         self.seat_table = seat_table
         self.offered = offered
         self.options = dict(options or {})
         self.clock = clock
-        self.entries: dict[str, Entry] = {}
+        self.store = store
+        self.queue = QueueStore(store.store.engine)
         self.lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+
+    def changed(self) -> None:
+        """Seats were written (here or by another server): the long polls look again."""
+        self._changed.set()
+        self._changed = asyncio.Event()
 
     def check(self, body: PlayNowIn) -> None:
         if body.preset not in PRESETS:
@@ -139,93 +333,80 @@ class Matchmaker:
         device: str | None = None,
     ) -> Entry:
         self.check(body)
-        self._forget()
-        waiting = [e for e in self.entries.values() if e.seat is None]
-        if len(waiting) >= MAX_QUEUE:
-            raise PlayNowError(503, "too many people are waiting; try later")
-        if sum(1 for e in waiting if e.client == client) >= PER_CLIENT:
-            raise PlayNowError(429, f"your address has {PER_CLIENT} people waiting already")
-        if account is not None:
-            for entry in waiting:  # one place in the queue per account
-                if entry.account is not None and entry.account.id == account.id:
-                    self.entries.pop(entry.ticket, None)
         now = self.clock()
+        ticket = secrets.token_urlsafe(18)
         entry = Entry(
-            ticket=secrets.token_urlsafe(18),
+            key=ticket_key(ticket),
             preset=body.preset,
             level=body.level,
             wait=body.wait,
             name=name,
-            account=account,
+            account_id=account.id if account is not None else None,
             rating=rating,
             client=client,
             since=now,
             last_seen=now,
             device=device,
         )
-        self.entries[entry.ticket] = entry
+        await self.store.call(self.queue.join, entry)
         await self.match()
-        return entry
+        return await self.find(ticket)
 
-    def find(self, ticket: str) -> Entry:
-        entry = self.entries.get(ticket) if len(ticket) <= 64 else None
+    async def find(self, ticket: str) -> Entry:
+        entry: Entry | None = None
+        if len(ticket) <= 64:
+            entry = await self.store.call(self.queue.find, ticket_key(ticket), self.clock())
         if entry is None:
             raise PlayNowError(404, "no such ticket (seated long ago, left, or never asked for)")
-        entry.last_seen = self.clock()
+        entry.ticket = ticket
         return entry
 
     async def poll(self, ticket: str, wait: float) -> Entry:
-        """The entry once seated, or after ``wait`` seconds, or when its own wait is over
-        (then it is matched with computer players)."""
-        entry = self.find(ticket)
-        await self.match()
-        if entry.seat is None and wait > 0:
-            until_due = max(0.0, entry.since + entry.wait - self.clock())
+        """The entry once seated, or after ``wait`` seconds (the queue is matched again
+        when its own wait is over, then with computer players, and every :data:`DUE_LOOK`
+        s after while it waits with someone who came earlier)."""
+        entry = await self.find(ticket)
+        if entry.seat is None:
+            await self.match()
+            entry = await self.find(ticket)
+        end = time.monotonic() + wait
+        while entry.seat is None and (left := end - time.monotonic()) > 0:
+            # its own wait over, it waits with someone who came earlier: their wait's end
+            # is looked for every :data:`DUE_LOOK` s
+            until_due = entry.since + entry.wait - self.clock()
+            until_due = until_due if until_due > 0 else DUE_LOOK
+            changed = self._changed
             try:
-                await asyncio.wait_for(entry.seated.wait(), min(wait, until_due))
+                await asyncio.wait_for(changed.wait(), min(left, until_due, RECHECK))
             except TimeoutError:
-                await self.match()
-            entry.last_seen = self.clock()
+                if self.clock() >= entry.since + entry.wait:
+                    await self.match()
+            entry = await self.find(ticket)
         return entry
 
-    def forget_account(self, account_id: int) -> int:
+    async def forget_account(self, account_id: int) -> int:
         """A deleted account's places in the queue go (how many)."""
-        gone = [
-            ticket
-            for ticket, entry in self.entries.items()
-            if entry.seat is None and entry.account is not None and entry.account.id == account_id
-        ]
-        for ticket in gone:
-            del self.entries[ticket]
-        return len(gone)
+        return int(await self.store.call(self.queue.forget_account, account_id))
 
-    def leave(self, ticket: str) -> bool:
+    async def leave(self, ticket: str) -> bool:
         """Leave the queue; False if already seated (the seat stays taken)."""
-        entry = self.find(ticket)
-        if entry.seat is not None:
-            return False
-        self.entries.pop(ticket, None)
-        return True
+        left = None
+        if len(ticket) <= 64:
+            left = await self.store.call(self.queue.leave, ticket_key(ticket))
+        if left is None:
+            raise PlayNowError(404, "no such ticket (seated long ago, left, or never asked for)")
+        return bool(left)
 
     def status(self, entry: Entry) -> dict[str, Any]:
         if entry.seat is not None:
             return {"status": "seated", "ticket": entry.ticket, **entry.seat}
-        now = self.clock()
         return {
             "status": "waiting",
             "ticket": entry.ticket,
             "preset": entry.preset,
-            "waiting": sum(
-                1 for e in self.entries.values() if e.seat is None and e.preset == entry.preset
-            ),
-            "computers_in": round(max(0.0, entry.since + entry.wait - now), 1),
+            "waiting": entry.waiting,
+            "computers_in": round(max(0.0, entry.since + entry.wait - self.clock()), 1),
         }
-
-    def _forget(self) -> None:
-        now = self.clock()
-        for ticket, entry in list(self.entries.items()):
-            if now - entry.last_seen > FORGET_AFTER:
-                del self.entries[ticket]
 
     def near(self, first: Entry, other: Entry, now: float) -> bool:
         window = NEAR + WIDEN * (now - first.since)
@@ -234,10 +415,10 @@ class Matchmaker:
     async def match(self) -> None:
         """Seat whoever can be seated now (oldest first)."""
         async with self.lock:
-            self._forget()
-            now = self.clock()
             while True:
-                group = self._next_group(now)
+                now = self.clock()
+                claim = secrets.token_hex(8)
+                group = await self.store.call(self.queue.claim, now, claim, self._next_group)
                 if group is None:
                     return
                 first = group[0]
@@ -245,18 +426,15 @@ class Matchmaker:
                     answers = await self.seat_table(first.preset, first.level, group)
                 except Exception:
                     log.exception("play now: the table could not be made")
-                    for entry in group:  # they wait on (asked again, it is tried again)
-                        entry.since = now
+                    # they wait on (asked again, it is tried again)
+                    await self.store.call(self.queue.unclaim, claim, now)
                     return
-                for entry, answer in zip(group, answers, strict=True):
-                    entry.seat = answer
-                    entry.last_seen = now
-                    entry.seated.set()
+                seats = {e.key: a for e, a in zip(group, answers, strict=True)}
+                await self.store.call(self.queue.seated, claim, seats, self.clock())
+                self.changed()
 
-    def _next_group(self, now: float) -> list[Entry] | None:
-        waiting = sorted(
-            (e for e in self.entries.values() if e.seat is None), key=lambda e: e.since
-        )
+    def _next_group(self, waiting: list[Entry], now: float) -> list[Entry] | None:
+        """The next group to seat of ``waiting`` (in the order they came), if any."""
         for index, first in enumerate(waiting):
             seats = make_rules(first.preset).players
             others = [e for e in waiting if e is not first and self.near(first, e, now)]
@@ -299,7 +477,7 @@ def make_router(matchmaker: Matchmaker, who: Callable[..., Any]) -> APIRouter:
 
     @router.delete("/api/play-now/{ticket}")
     async def play_now_leave(ticket: str) -> dict[str, Any]:
-        if not matchmaker.leave(ticket):
+        if not await matchmaker.leave(ticket):
             raise PlayNowError(409, "already seated: the table is waiting for you")
         return {"status": "left"}
 

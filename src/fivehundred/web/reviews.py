@@ -2,7 +2,8 @@
 (docs/web-protocol.md#players).
 
 When a game ends, each seat a person played (not one they left to the stand-in,
-web/players.py) is reviewed in the background as ``fivehundred analyse --review`` does
+web/players.py) is reviewed in the background, once, by one server of the database (the
+game's ``review`` row of the outbox, web/outbox.py) as ``fivehundred analyse --review`` does
 (:func:`fivehundred.learn.review.review`: the share of calls the search player agrees
 with, of discards and of cards that cost no trick, double dummy), in the analysis worker
 process, one game at a time; its accuracy by phase is kept per table and seat. The
@@ -11,28 +12,27 @@ player page shows them over time (``GET /api/players/{name}``'s ``reviews``).
 A review costs CPU (the search player values each call on sampled deals): the background
 review is switched by ``create_app(review_games=...)`` — ``fivehundred serve
 --no-review-games`` (env ``FIVEHUNDRED_REVIEW_GAMES=0``) turns it off; the test suite runs
-with it off. Games waiting beyond :data:`MAX_QUEUED` are not reviewed, nor those with
-dummies or longer than the review reads; games still waiting when the server stops are
-not reviewed."""
+with it off. Games with dummies or longer than the review reads are not reviewed; games
+still waiting when the server stops are reviewed by the next server to look."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
-from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from fivehundred.web import store as store_module
 from fivehundred.web.schema import game_reviews, metadata  # noqa: F401
 
 log = logging.getLogger("fivehundred.web.reviews")
 
-#: Finished games waiting for their review; beyond, a game is not reviewed.
-MAX_QUEUED = 200
 #: Reviews the player page shows (the latest).
 SHOWN = 50
 
@@ -54,8 +54,11 @@ class ReviewStore:
     def __init__(self, engine: sa.engine.Engine) -> None:
         self.engine = engine  # its table is made with every other (web/schema.py)
 
-    def save(self, code: str, seat: int, summary: dict[str, Any]) -> None:
-        with self.engine.begin() as db:
+    def save(
+        self, code: str, seat: int, summary: dict[str, Any], within: Connection | None = None
+    ) -> None:
+        given = contextlib.nullcontext(within) if within is not None else None
+        with given or self.engine.begin() as db:
             db.execute(
                 game_reviews.delete().where(
                     game_reviews.c.code == code, game_reviews.c.seat == seat
@@ -105,25 +108,25 @@ class ReviewStore:
 
 
 class GameReviews:
-    """The background reviews of one server (switched on or off)."""
+    """The reviews of one server (switched on or off); the outbox (web/outbox.py) asks for
+    each finished game's, once."""
 
     def __init__(self, async_store: store_module.AsyncStore, enabled: bool) -> None:
         self.async_store = async_store
         self.store = ReviewStore(async_store.store.engine)
         self.enabled = enabled
-        self.queue: deque[tuple[str, str, list[int]]] = deque()
-        self._task: asyncio.Task[None] | None = None
+        #: ``table_of(code)``: the table (a live table, read from the database if need be)
+        self.table_of: Any = None
 
-    def game_over(self, table: Any) -> None:
-        """``table`` (a live table) has just finished: queue its people's seats."""
-        if not self.enabled:
-            return
+    @staticmethod
+    def seats_to_review(table: Any) -> list[int]:
+        """The seats of ``table`` (a live table, its game over) a person played."""
         from fivehundred.web.learn import MAX_REVIEW_HANDS
         from fivehundred.web.players import STAND_IN_BY, stood_in
 
         rules = table.rules
         if rules.seats != rules.players or len(table.model.game.finished_hands) > MAX_REVIEW_HANDS:
-            return
+            return []
         seats = []
         for seat, state in enumerate(table.seats):
             moves = [by for s, _, by in table.log if s == seat]
@@ -131,38 +134,33 @@ class GameReviews:
                 len(moves), sum(1 for by in moves if by in STAND_IN_BY)
             ):
                 seats.append(seat)
-        if not seats:
-            return
-        if len(self.queue) >= MAX_QUEUED:
-            log.warning("table %s is not reviewed: %d games wait already", table.code, MAX_QUEUED)
-            return
-        self.queue.append((table.code, json.dumps(table.record()), seats))
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._work())
+        return seats
 
-    async def _work(self) -> None:
+    async def review(self, code: str) -> Callable[[Connection], None] | None:
+        """Review the game of ``code`` (in the analysis process, a seat at a time): a
+        function that saves the summaries in a transaction, or None (nothing to review)."""
         from fivehundred.web import history
 
+        table = await self.table_of(code)
+        if table is None or not table.model.is_over:
+            return None
+        seats = self.seats_to_review(table)
+        if not seats:
+            return None
+        record_json = json.dumps(table.record())
         loop = asyncio.get_running_loop()
-        while self.queue:
-            code, record_json, seats = self.queue.popleft()
-            for seat in seats:
-                try:
-                    summary = await loop.run_in_executor(
-                        history._pool(), review_summary, record_json, seat
-                    )
-                    await self.async_store.call(self.store.save, code, seat, summary)
-                    log.info("table %s seat %d reviewed: %s", code, seat, summary)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("table %s seat %d: the review failed", code, seat)
+        summaries = {}
+        for seat in seats:
+            summaries[seat] = await loop.run_in_executor(
+                history._pool(), review_summary, record_json, seat
+            )
+            log.info("table %s seat %d reviewed: %s", code, seat, summaries[seat])
+
+        def save(db: Connection) -> None:
+            for seat, summary in summaries.items():
+                self.store.save(code, seat, summary, db)
+
+        return save
 
     async def of_name(self, name: str) -> list[dict[str, Any]]:
         return list(await self.async_store.call(self.store.of_name, name))
-
-    def stop(self) -> None:
-        self.queue.clear()
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None

@@ -214,3 +214,45 @@ game_reviews = sa.Table(
     sa.Column("cards", sa.Float, nullable=True),
     sa.Column("tricks_lost", sa.Integer, nullable=False),
 )
+
+
+# ---------------------------------------------------------------- play now and the outbox
+#: The play-now queue (web/matchmaking.py), shared by every server of one database: a
+#: person waiting, by the SHA-256 of their ticket; ``claim`` is set while a server makes
+#: the table of a group (a claim older than its bound is let go), ``seat`` (JSON: table,
+#: url, seat, token) once seated.
+play_now_queue = sa.Table(
+    "play_now_queue",
+    metadata,
+    sa.Column("ticket_hash", sa.String(64), primary_key=True),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("level", sa.String(30), nullable=False),
+    sa.Column("wait", sa.Float, nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("client", sa.String(64), nullable=False),
+    sa.Column("since", sa.Float, nullable=False),
+    sa.Column("arrived", sa.Integer, nullable=False),  # 1, 2, ...: who came first
+    sa.Column("last_seen", sa.Float, nullable=False),
+    sa.Column("claim", sa.String(32), nullable=True),
+    sa.Column("claimed_at", sa.Float, nullable=True),
+    sa.Column("seat", sa.Text, nullable=True),
+    sa.Index("ix_play_now_queue_account", "account_id"),
+    sa.Index("ix_play_now_queue_client", "client"),
+)
+
+#: The work that follows a finished game (web/outbox.py): written in the transaction that
+#: finishes it, taken by one server each (``kind``: rate / review); ``taken_until``: the
+#: lease of a long piece of work (a review), ``tries``: the failed attempts.
+outbox = sa.Table(
+    "outbox",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("code", sa.String(12), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("taken_until", sa.Float, nullable=True),
+    sa.Column("tries", sa.Integer, nullable=False, default=0),
+    sa.Index("ix_outbox_kind", "kind", "id"),
+)

@@ -28,7 +28,14 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import history, learn, players, views
-from fivehundred.web.accounts import AccountError, Accounts, AccountsConfig, DeviceCookie, device_of
+from fivehundred.web.accounts import (
+    Account,
+    AccountError,
+    Accounts,
+    AccountsConfig,
+    DeviceCookie,
+    device_of,
+)
 from fivehundred.web.accounts import make_router as accounts_router
 from fivehundred.web.guard import (
     ASGIApp,
@@ -56,6 +63,7 @@ from fivehundred.web.live import (
 from fivehundred.web.matchmaking import Matchmaker, PlayNowError
 from fivehundred.web.matchmaking import make_router as play_now_router
 from fivehundred.web.metrics import Metrics
+from fivehundred.web.outbox import Outbox
 from fivehundred.web.reviews import GameReviews
 from fivehundred.web.store import AsyncStore, Store, default_db_url
 
@@ -274,13 +282,13 @@ def create_app(
         hub.on_action = lambda by: metrics.actions.labels(by).inc()
         hub.on_expired = lambda why: metrics.expired.labels(why).inc()
 
-        def game_over(code: str) -> None:
-            accounts.game_over(code)  # the ratings (web/accounts.py)
-            table = hub.tables.get(code)
-            if table is not None:
-                reviews.game_over(table)  # the review summaries (web/reviews.py)
-
-        hub.on_game_over = game_over
+        # the ratings and the reviews of each finished game, written with its end and
+        # taken once by one server (web/outbox.py)
+        store.store.follow_ups = ("rate", "review") if review_games else ("rate",)
+        reviews.table_of = hub.get
+        outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
+        app.state.outbox = outbox
+        hub.on_game_over = lambda code: outbox.wake()
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
         hub.on_count = metrics.count  # the cluster's and the database's events
@@ -296,16 +304,15 @@ def create_app(
                     # of a token nobody was given)
                     await hub.cluster.notify(f"revoked:{code}:{hub.cluster.id}:{seat}:{hashed}")
             if deleted:
-                matchmaker.forget_account(account.id)
-                if hub.cluster is not None:
-                    await hub.cluster.notify(f"deleted:{account.id}:{hub.cluster.id}")
-
-        hub.on_account_deleted = matchmaker.forget_account
+                await matchmaker.forget_account(account.id)
 
         accounts.on_sessions_ended = sessions_ended
         holder["hub"] = hub
         app.state.hub = hub
+        if hub.cluster is not None:  # a seat written by another server: the polls here look
+            hub.cluster.listeners["queue"] = lambda payload: matchmaker.changed()
         await hub.start()
+        outbox.start()
         log.info("database %s", store.store.safe_url)
         try:
             yield
@@ -313,8 +320,7 @@ def create_app(
             # the tables stop (their clients are told), the writes in flight finish, then
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
-            await accounts.drain()
-            reviews.stop()
+            await outbox.stop()
             history.shutdown()
             store.close()
 
@@ -653,7 +659,10 @@ def create_app(
         answers = []
         for seat, entry in enumerate(group):
             token = await table.take_seat(seat, entry.name)
-            await accounts.seat_taken(table.code, seat, entry.account, entry.client, entry.device)
+            held = (
+                None if entry.account_id is None else Account(entry.account_id, entry.name, False)
+            )
+            await accounts.seat_taken(table.code, seat, held, entry.client, entry.device)
             answers.append(
                 {"table": table.code, "url": f"/t/{table.code}", "seat": seat, "token": token}
             )
@@ -670,7 +679,7 @@ def create_app(
             rating = await accounts.call(accounts.store.rating_of, account.id, preset)
         return name, account, rating, client
 
-    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump())
+    matchmaker = Matchmaker(seat_play_now, offered, OptionsIn().model_dump(), store=store)
     app.state.matchmaker = matchmaker
     app.include_router(play_now_router(matchmaker, who_plays))  # web/matchmaking.py
 

@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -205,7 +206,12 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    # named, so that an operator (and a test) knows which server a connection is
+    return sa.create_engine(
+        url,
+        pool_pre_ping=True,
+        connect_args={"application_name": f"fivehundred store {os.getpid()}"},
+    )
 
 
 class Store:
@@ -216,6 +222,8 @@ class Store:
         #: this server's name in the notifications it sends (set by the cluster): a server
         #: knows its own news from another's
         self.origin = ""
+        #: the outbox's work written with each game's end (web/outbox.py): "rate", "review"
+        self.follow_ups: tuple[str, ...] = ()
         try:
             self.engine = _engine(url)
             self._prepare()
@@ -557,6 +565,14 @@ class Store:
             }
             if row.finished is not None:
                 values.update(finished=now, winner=row.finished[0])
+                if self.follow_ups:  # what follows the game, committed with its end
+                    code = db.execute(
+                        sa.select(tables.c.code).where(tables.c.id == row.table_id)
+                    ).scalar()
+                    db.execute(
+                        schema.outbox.insert(),
+                        [{"kind": k, "code": code, "at": now, "tries": 0} for k in self.follow_ups],
+                    )
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
         for row in rows:
             if row.code is not None:
