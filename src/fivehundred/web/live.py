@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -291,6 +292,15 @@ class SeatState:
     away_since: float = field(default_factory=time.monotonic)
 
 
+@lru_cache(maxsize=1024)
+def _names_of(rules: Rules, players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every seat's name and each side's (:func:`views.table_names`,
+    :func:`fivehundred.words.sides_named`) for the names of the table's players: worked
+    out once, not with each view."""
+    names = views.table_names(rules, list(players))
+    return tuple(names), tuple(sides_named(rules, names))
+
+
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library's encoder for what orjson
     refuses, such as a lone surrogate escaped in a chat text)."""
@@ -467,7 +477,7 @@ class LiveTable:
         model = self.model
         game = model.game
         timer = self.options["turn_timer"]
-        names = views.table_names(self.rules, self.player_names())
+        names, side_names = _names_of(self.rules, tuple(self.player_names()))
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
@@ -478,19 +488,19 @@ class LiveTable:
             "hand_number": model.hand_number,
             "hands_played": len(game.finished_hands),
             "last_trick": views.last_trick(model),
-            "hand_result": views.hand_result(model, names),
+            "hand_result": views.hand_result(model, list(names)),
             "finished": game.is_over,
             "winner": game.winner,
             "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
-            "names": names,
+            "names": list(names),
             "controllers": list(views.seat_controllers(self.rules)),
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
-            "side_names": sides_named(self.rules, names),
+            "side_names": list(side_names),
             # the partners who sit this hand out, and the 490 rule's own figure
-            "sitting_out": views.sitting_out(model, names),
+            "sitting_out": views.sitting_out(model, list(names)),
             "rule_490": views.rule_490_words(self.rules),
             "hints": any(s.kind == COMPUTER for s in self.seats),
             "calls": list(views.allowed_calls(self.rules)),
@@ -518,7 +528,10 @@ class LiveTable:
 
     def broadcast(self) -> None:
         """A new view to every connection: each seat's built and encoded once from its own
-        observation, the spectators' once for them all."""
+        observation, the spectators' once for them all (nothing for a table nobody here
+        watches: a computers' table's moves cost no view)."""
+        if not self.connections and not self.spectators:
+            return
         shared = self._shared_facts()
         for conn in list(self.connections.values()):
             conn.send_encoded(encode(self.view(conn.seat, shared)))

@@ -23,7 +23,7 @@ from fivehundred.actions import (
     plays_alone,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import cards_of, iter_cards, mask_text, parse_card
+from fivehundred.cards import JokerNames, cards_of, mask_text, parse_card
 from fivehundred.errors import FiveHundredError, IllegalActionError, Refusal
 from fivehundred.game import HandResult, controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
@@ -39,6 +39,7 @@ from fivehundred.words import (
     action_label,
     card_words,
     contract_label,
+    display_context,
     dummy_name,
     error_text,
     hand_order,
@@ -52,7 +53,6 @@ from fivehundred.words import (
     seat_offer,
     sides_named,
     sitting_out_note,
-    view_context,
 )
 from fivehundred.words import RELATION_WORDS as RELATION_WORDS
 from fivehundred.words import seat_relations as side_relations
@@ -70,6 +70,24 @@ def allowed_calls(rules: Rules) -> tuple[str, ...]:
     return tuple(
         action_text(call) for call in sorted(legal) if is_bid(call) and not is_suit_bid(call)
     )
+
+
+class _Labels(dict[int, str]):
+    """Each action's label (:func:`fivehundred.words.action_label`) under one joker
+    naming, worked out once."""
+
+    def __init__(self, two: JokerNames) -> None:
+        super().__init__()
+        self.two = two
+
+    def __missing__(self, action: int) -> str:
+        label = self[action] = action_label(action, self.two)
+        return label
+
+
+@lru_cache(maxsize=8)
+def _labels(two: JokerNames) -> _Labels:
+    return _Labels(two)
 
 
 def seat_observation(table: Table, seat: int) -> Observation:
@@ -94,8 +112,9 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
     view = observation.to_json()
     page_words(view, observation)
     two = observation.rules.joker_names
+    labels = _labels(two)
     view["legal_labels"] = {
-        action_text(action, two): action_label(action, two) for action in observation.legal
+        action_text(action, two): labels[action] for action in observation.legal
     }
     view["refusals"] = refusals(table, observation)
     view["prompt"] = prompt_text(observation)
@@ -109,17 +128,49 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
 
 def hand_texts(mask: int, observation: Observation) -> list[str]:
     """Cards in the one display order (:func:`fivehundred.words.hand_order`)."""
-    two = observation.rules.joker_names
-    return [action_text(card, two) for card in hand_order(mask, view_context(observation))]
+    return list(
+        _ordered_texts(
+            mask,
+            observation.contract,
+            observation.joker_suits,
+            observation.rules.j5_no_trumps,
+            observation.rules.joker_names,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ordered_texts(
+    mask: int, contract: int, joker_suits: tuple[int, int], j5: bool, two: JokerNames
+) -> tuple[str, ...]:
+    """:func:`hand_texts` worked out once per hand and display order: a seat's hand is
+    sent again after every other seat's action (one view per seat per action)."""
+    ctx = display_context(contract, joker_suits, j5)
+    return tuple(action_text(card, two) for card in hand_order(mask, ctx))
+
+
+class _CardNames(dict[int, tuple[str, str]]):
+    """Each card's record notation and its words (:func:`fivehundred.words.card_words`)
+    under one joker naming and trump suit, worked out once (every view names its cards)."""
+
+    def __init__(self, two: JokerNames, trump: int) -> None:
+        super().__init__()
+        self.two, self.trump = two, trump
+
+    def __missing__(self, card: int) -> tuple[str, str]:
+        named = self[card] = (action_text(card, self.two), card_words(card, self.two, self.trump))
+        return named
+
+
+@lru_cache(maxsize=64)
+def _card_names(two: JokerNames, trump: int) -> _CardNames:
+    return _CardNames(two, trump)
 
 
 def card_word_map(mask: int, observation: Observation) -> dict[str, str]:
     """Each card of ``mask`` in words for a screen reader (bowers named)."""
-    two = observation.rules.joker_names
-    return {
-        action_text(card, two): card_words(card, two, observation.trump)
-        for card in iter_cards(mask)
-    }
+    names = _card_names(observation.rules.joker_names, observation.trump)
+    return dict(names[card] for card in cards_of(mask))
 
 
 def page_words(view: dict[str, Any], observation: Observation) -> None:
@@ -134,7 +185,8 @@ def page_words(view: dict[str, Any], observation: Observation) -> None:
     view["contract_label"] = (
         contract_label(observation.contract, two) if observation.contract >= 0 else None
     )
-    view["auction_labels"] = [action_label(call, two) for _, call in observation.auction]
+    labels = _labels(two)
+    view["auction_labels"] = [labels[call] for _, call in observation.auction]
     view["trump"] = "SCDH"[observation.trump] if 0 <= observation.trump < 4 else None
     shown = observation.hand | observation.played | observation.discards
     for _, mask in observation.exposed:
@@ -156,13 +208,11 @@ def last_trick(table: Table) -> dict[str, Any] | None:
         return None
     two = table.rules.joker_names
     plays, winner = hand.tricks[-1]
+    names = _card_names(two, hand.trump)
     return {
         "plays": [[seat, action_text(a, two)] for seat, a in plays],
         "winner": winner,
-        "words": {
-            action_text(action_card(a), two): card_words(action_card(a), two, hand.trump)
-            for _, a in plays
-        },
+        "words": dict(names[action_card(a)] for _, a in plays),
     }
 
 
@@ -249,14 +299,19 @@ def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
     None for a spectator."""
     if seat == SPECTATOR or seat < 0:
         return None
+    return [{"key": key, "word": word} for key, word in _seat_relation_words(rules, seat)]
+
+
+@lru_cache(maxsize=256)
+def _seat_relation_words(rules: Rules, seat: int) -> tuple[tuple[str, str], ...]:
     relations = player_relations(rules, seat)
     out = []
     for other, controller in enumerate(seat_controllers(rules)):
         key = "" if controller is None else relations[controller]
         if key == YOU and other != seat:
             key = ""  # (one's own dummy: named by the seat's own name)
-        out.append({"key": key, "word": RELATION_WORDS.get(key, "")})
-    return out
+        out.append((key, RELATION_WORDS.get(key, "")))
+    return tuple(out)
 
 
 def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
