@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import orjson
@@ -495,16 +495,31 @@ class LiveTable:
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
             "names": list(names),
-            "controllers": list(views.seat_controllers(self.rules)),
+            "controllers": list(self._rules_facts["controllers"]),
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
             "side_names": list(side_names),
             # the partners who sit this hand out, and the 490 rule's own figure
             "sitting_out": views.sitting_out(model, list(names)),
-            "rule_490": views.rule_490_words(self.rules),
+            "rule_490": self._rules_facts["rule_490"],
             "hints": any(s.kind == COMPUTER for s in self.seats),
-            "calls": list(views.allowed_calls(self.rules)),
-            "call_labels": list(views.allowed_call_labels(self.rules)),
+            "calls": list(self._rules_facts["calls"]),
+            "call_labels": list(self._rules_facts["call_labels"]),
+        }
+
+    @cached_property
+    def _rules_facts(self) -> dict[str, Any]:
+        """The view's facts that the table's rules alone decide, worked out once (the rules'
+        own caches would hash the rules for each view)."""
+        rules = self.rules
+        return {
+            "controllers": views.seat_controllers(rules),
+            "rule_490": views.rule_490_words(rules),
+            "calls": views.allowed_calls(rules),
+            "call_labels": views.allowed_call_labels(rules),
+            "relations": {
+                seat: views.seat_relations(rules, seat) for seat in range(len(self.seats))
+            },
         }
 
     def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -513,7 +528,8 @@ class LiveTable:
         facts = dict(shared if shared is not None else self._shared_facts())
         facts["you"] = None if seat == views.SPECTATOR else seat
         facts["kitty"] = views.kitty_cards(self.model, seat)
-        facts["relations"] = views.seat_relations(self.rules, seat)
+        relations = self._rules_facts["relations"].get(seat)
+        facts["relations"] = None if relations is None else [dict(r) for r in relations]
         facts["undo"] = seat != views.SPECTATOR and all(
             s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
         )

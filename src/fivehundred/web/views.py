@@ -458,10 +458,8 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
     two = observation.rules.joker_names
     legal_cards = {action_card(action) for action in observation.legal}
     reasons: dict[str, str] = {}
-    for card in cards_of(observation.hand):
-        if card in legal_cards:
-            continue
-        error = table.refusal(table.to_move, card)
+    refused = [card for card in cards_of(observation.hand) if card not in legal_cards]
+    for card, error in zip(refused, table.refusals(table.to_move, refused), strict=True):
         if isinstance(error, IllegalActionError) and error.why == Refusal.JOKER_NEEDS_SUIT:
             # A free joker led as no suit it may be led as now: the reason for the first.
             error = table.refusal(table.to_move, joker_lead_action(card, 0))
