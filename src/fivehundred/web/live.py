@@ -522,9 +522,15 @@ class LiveTable:
             },
         }
 
-    def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``view`` message for ``seat`` (or a spectator)."""
-        view = views.observation_json(self.model, seat)
+    def view(
+        self,
+        seat: int,
+        shared: dict[str, Any] | None = None,
+        public: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The ``view`` message for ``seat`` (or a spectator); ``shared``: the table facts
+        and ``public``: the spectator's view, where they are built already for several."""
+        view = views.observation_json(self.model, seat, public)
         facts = dict(shared if shared is not None else self._shared_facts())
         facts["you"] = None if seat == views.SPECTATOR else seat
         facts["kitty"] = views.kitty_cards(self.model, seat)
@@ -549,12 +555,16 @@ class LiveTable:
         if not self.connections and not self.spectators:
             return
         shared = self._shared_facts()
+        public = None  # what every seat sees alike: built once where several views need it
+        if len(self.connections) + bool(self.spectators) > 1:
+            public = views.observation_json(self.model, views.SPECTATOR)
         for conn in list(self.connections.values()):
-            conn.send_encoded(encode(self.view(conn.seat, shared)))
+            conn.send_encoded(encode(self.view(conn.seat, shared, public)))
         if self.spectators:
-            public = encode(self.view(views.SPECTATOR, shared))  # the same for every spectator
+            # the same for every spectator
+            text = encode(self.view(views.SPECTATOR, shared, public))
             for conn in list(self.spectators):
-                conn.send_encoded(public)
+                conn.send_encoded(text)
 
     def chat_to_all(self, message: dict[str, Any], local: bool = False) -> None:
         text = encode(message)

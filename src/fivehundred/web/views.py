@@ -90,6 +90,24 @@ def _labels(two: JokerNames) -> _Labels:
     return _Labels(two)
 
 
+class _Texts(dict[int, str]):
+    """Each action's record notation (:func:`fivehundred.actions.action_text`) under one
+    joker naming, worked out once."""
+
+    def __init__(self, two: JokerNames) -> None:
+        super().__init__()
+        self.two = two
+
+    def __missing__(self, action: int) -> str:
+        text = self[action] = action_text(action, self.two)
+        return text
+
+
+@lru_cache(maxsize=8)
+def _texts(two: JokerNames) -> _Texts:
+    return _Texts(two)
+
+
 def seat_observation(table: Table, seat: int) -> Observation:
     """``seat``'s observation; with two players, while the seat's own dummy is to move, the
     dummy's (whose legal actions are the seat's to make)."""
@@ -99,18 +117,30 @@ def seat_observation(table: Table, seat: int) -> Observation:
     return table.observation(seat)
 
 
-def observation_json(table: Table, seat: int) -> dict[str, Any]:
+def observation_json(
+    table: Table, seat: int, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The view of a seat (its observation, with what the page says) or of a spectator
-    (:data:`~fivehundred.observation.SPECTATOR`: the public facts only)."""
+    (:data:`~fivehundred.observation.SPECTATOR`: the public facts only). ``public``: the
+    spectator's view of the table as it is now, where it is built already (a new view for
+    every seat): what every seat sees alike is then taken from it, and only what is the
+    seat's own (:data:`SEAT_KEYS`) is built from the seat's observation."""
     if seat == SPECTATOR:
+        if public is not None:
+            return dict(public)
         observation = table.observation(SPECTATOR)
         view = observation.to_json()
         view["legal_labels"], view["refusals"], view["prompt"] = {}, {}, None
         page_words(view, observation)
         return view
     observation = seat_observation(table, seat)
-    view = observation.to_json()
-    page_words(view, observation)
+    if public is None:
+        view = observation.to_json()
+        page_words(view, observation)
+    else:
+        view = dict(public)
+        _seat_facts(view, observation)
+        _seat_words(view, observation)
     two = observation.rules.joker_names
     labels = _labels(two)
     view["legal_labels"] = {
@@ -124,6 +154,37 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
         view["own_hand"] = hand_texts(own.hand, own)
         view["card_words"].update(card_word_map(own.hand, own))
     return view
+
+
+#: The keys of a view that differ from seat to seat (each from the seat's own
+#: observation: :meth:`~fivehundred.observation.Observation.to_json` and
+#: :func:`page_words`); every other key is the same for every seat and for a spectator.
+SEAT_KEYS = (
+    "seat",
+    "partners",
+    "legal",
+    "discards",
+    "drawn",
+    "hand",
+    "exposed",
+    "card_words",
+    "legal_labels",
+    "refusals",
+    "prompt",
+)
+
+
+def _seat_facts(view: dict[str, Any], observation: Observation) -> None:
+    """The seat's own facts of :meth:`~fivehundred.observation.Observation.to_json`, in its
+    notation (the hand and the face-up cards: :func:`_seat_words`)."""
+    two = observation.rules.joker_names
+    names = _card_names(two, observation.trump)
+    texts = _texts(two)
+    view["seat"] = None if observation.seat == SPECTATOR else observation.seat
+    view["partners"] = list(observation.partners)
+    view["legal"] = [texts[action] for action in observation.legal]
+    view["discards"] = [names[card][0] for card in cards_of(observation.discards)]
+    view["drawn"] = texts[observation.drawn] if observation.drawn >= 0 else None
 
 
 def hand_texts(mask: int, observation: Observation) -> list[str]:
@@ -178,16 +239,22 @@ def page_words(view: dict[str, Any], observation: Observation) -> None:
     the face-up cards in the one display order, the contract's and each call's label, the
     trump suit, and the words of every card the view shows (only cards it already names)."""
     two = observation.rules.joker_names
-    view["hand"] = hand_texts(observation.hand, observation)
-    view["exposed"] = {
-        str(seat): hand_texts(mask, observation) for seat, mask in observation.exposed
-    }
     view["contract_label"] = (
         contract_label(observation.contract, two) if observation.contract >= 0 else None
     )
     labels = _labels(two)
     view["auction_labels"] = [labels[call] for _, call in observation.auction]
     view["trump"] = "SCDH"[observation.trump] if 0 <= observation.trump < 4 else None
+    _seat_words(view, observation)
+
+
+def _seat_words(view: dict[str, Any], observation: Observation) -> None:
+    """The part of :func:`page_words` that is the seat's own: its hand, the face-up cards
+    it sees, and the words of every card it is shown."""
+    view["hand"] = hand_texts(observation.hand, observation)
+    view["exposed"] = {
+        str(seat): hand_texts(mask, observation) for seat, mask in observation.exposed
+    }
     shown = observation.hand | observation.played | observation.discards
     for _, mask in observation.exposed:
         shown |= mask
