@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import hmac
 import json
 import logging
@@ -28,7 +27,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from fastapi import WebSocket
@@ -292,6 +291,21 @@ class SeatState:
     away_since: float = field(default_factory=time.monotonic)
 
 
+T = TypeVar("T")
+
+#: one object for each set of rules the tables play (see :func:`same_rules`)
+_RULES: dict[Rules, Rules] = {}
+
+
+def same_rules(rules: Rules) -> Rules:
+    """The one object for rules equal to ``rules``: the caches keyed by rules (looked up
+    for every view) then find a table's rules by identity, not by comparing every field
+    of rules equal to another table's."""
+    if len(_RULES) >= 1024:  # (the rules are few: a bound, not an eviction policy)
+        _RULES.clear()
+    return _RULES.setdefault(rules, rules)
+
+
 @lru_cache(maxsize=1024)
 def _names_of(rules: Rules, players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Every seat's name and each side's (:func:`views.table_names`,
@@ -333,7 +347,7 @@ class LiveTable:
         self.code = row.code
         self.name = row.name
         self.created = row.created
-        self.rules = rules_from_dict(row.rules)
+        self.rules = same_rules(rules_from_dict(row.rules))
         self.options = {**DEFAULT_OPTIONS, **row.options}
         self.seed = row.seed
         self.seats = [SeatState(s.kind, s.player, s.name, s.token_hash) for s in row.seats]
@@ -1221,14 +1235,22 @@ class LiveTable:
 def copy_table(model: Table) -> Table:
     """A copy of a table whose game can be played on without touching the original's
     (finished hands are never changed, so they are shared)."""
-    game = copy.copy(model.game)
+    game = _shallow(model.game)
     game.hand = model.game.hand.clone()
     game.scores = list(game.scores)
     game.score_history = list(game.score_history)
     game.finished_hands = list(game.finished_hands)
-    table = copy.copy(model)
+    table = _shallow(model)
     table.game = game
     return table
+
+
+def _shallow(obj: T) -> T:
+    """``copy.copy`` of an object whose state is its ``__dict__`` (a table, a game),
+    without the copy protocol's general path (once per action)."""
+    other = object.__new__(type(obj))
+    other.__dict__.update(obj.__dict__)
+    return other
 
 
 def model_copy(model: Table) -> Any:
