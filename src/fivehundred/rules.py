@@ -14,7 +14,7 @@ Unknown presets or variant names raise :class:`RulesError`; nothing is silently 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -131,6 +131,21 @@ class Rules:
     # R-PLAYERS draw_pack: two players draw their hands from the stock (seat 2, in order);
     # the cards thrown go to seat 3
     draw_pack: bool = False
+
+    def __hash__(self) -> int:
+        """The fields' hash, worked out once: the rules key many caches that are looked up
+        for every view of every seat (the generated hash would hash each field each time)."""
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a string's hash differs from process to process: the cached hash is not pickled
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
 
     @cached_property
     def pack(self) -> Pack:

@@ -30,9 +30,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fivehundred.actions import Action
+from fivehundred.actions import CLAIM, Action
 from fivehundred.errors import FiveHundredError, IllegalActionError, RecordError, Refusal
-from fivehundred.game import DISCARD, GameState, HandState, controller_of
+from fivehundred.game import DISCARD, PLAY, GameState, HandState, controller_of
 from fivehundred.observation import Observation
 from fivehundred.record import GAME_FORMAT, game_record, replay_game
 from fivehundred.rules import Rules
@@ -184,6 +184,32 @@ class Table:
         except FiveHundredError as error:
             return error
         return IllegalActionError(f"action {action} is not allowed now")
+
+    def refusals(self, seat: int, actions: Sequence[Action]) -> list[FiveHundredError | None]:
+        """:meth:`refusal` of each of ``actions`` (the same errors). In the play, tried on
+        one copy of the hand: a card refused there changes nothing (the play checks a card
+        before it moves it), so the copy serves the next card."""
+        if self.game.is_over or seat not in (self.to_move, self.seat_to_move):
+            return [self.refusal(seat, action) for action in actions]
+        legal = set(self.game.hand.legal_actions())
+        trial = None
+        out: list[FiveHundredError | None] = []
+        for action in actions:
+            if action in legal:
+                out.append(None)
+                continue
+            if trial is None:
+                trial = self.game.hand.clone()
+            try:
+                trial.apply(action)
+            except FiveHundredError as error:
+                out.append(error)
+                if trial.phase != PLAY or action == CLAIM:
+                    trial = None  # (elsewhere a refused action is not known to change nothing)
+                continue
+            trial = None
+            out.append(IllegalActionError(f"action {action} is not allowed now"))
+        return out
 
     def apply(self, seat: int, action: Action) -> Move:
         """``seat`` (the seat to move, or its controller) makes ``action``. Raises

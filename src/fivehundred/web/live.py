@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import hmac
 import json
 import logging
@@ -27,7 +26,8 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property, lru_cache
+from typing import Any, TypeVar
 
 import orjson
 from fastapi import WebSocket
@@ -321,6 +321,30 @@ class SeatState:
     away_since: float = field(default_factory=time.monotonic)
 
 
+T = TypeVar("T")
+
+#: one object for each set of rules the tables play (see :func:`same_rules`)
+_RULES: dict[Rules, Rules] = {}
+
+
+def same_rules(rules: Rules) -> Rules:
+    """The one object for rules equal to ``rules``: the caches keyed by rules (looked up
+    for every view) then find a table's rules by identity, not by comparing every field
+    of rules equal to another table's."""
+    if len(_RULES) >= 1024:  # (the rules are few: a bound, not an eviction policy)
+        _RULES.clear()
+    return _RULES.setdefault(rules, rules)
+
+
+@lru_cache(maxsize=1024)
+def _names_of(rules: Rules, players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every seat's name and each side's (:func:`views.table_names`,
+    :func:`fivehundred.words.sides_named`) for the names of the table's players: worked
+    out once, not with each view."""
+    names = views.table_names(rules, list(players))
+    return tuple(names), tuple(sides_named(rules, names))
+
+
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library's encoder for what orjson
     refuses, such as a lone surrogate escaped in a chat text)."""
@@ -353,7 +377,7 @@ class LiveTable:
         self.code = row.code
         self.name = row.name
         self.created = row.created
-        self.rules = rules_from_dict(row.rules)
+        self.rules = same_rules(rules_from_dict(row.rules))
         self.options = {**DEFAULT_OPTIONS, **row.options}
         self.seed = row.seed
         self.seats = [SeatState(s.kind, s.player, s.name, s.token_hash) for s in row.seats]
@@ -502,7 +526,7 @@ class LiveTable:
         model = self.model
         game = model.game
         timer = self.options["turn_timer"]
-        names = views.table_names(self.rules, self.player_names())
+        names, side_names = _names_of(self.rules, tuple(self.player_names()))
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
@@ -513,32 +537,54 @@ class LiveTable:
             "hand_number": model.hand_number,
             "hands_played": len(game.finished_hands),
             "last_trick": views.last_trick(model),
-            "hand_result": views.hand_result(model, names),
+            "hand_result": views.hand_result(model, list(names)),
             "finished": game.is_over,
             "winner": game.winner,
             "turn_deadline": deadline,
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
-            "names": names,
-            "controllers": list(views.seat_controllers(self.rules)),
+            "names": list(names),
+            "controllers": list(self._rules_facts["controllers"]),
             # what the page says while the seat to move decides (not to that seat)
             "waiting": None if game.is_over else waiting(game.hand.phase, names[model.to_move]),
-            "side_names": sides_named(self.rules, names),
+            "side_names": list(side_names),
             # the partners who sit this hand out, and the 490 rule's own figure
-            "sitting_out": views.sitting_out(model, names),
-            "rule_490": views.rule_490_words(self.rules),
+            "sitting_out": views.sitting_out(model, list(names)),
+            "rule_490": self._rules_facts["rule_490"],
             "hints": any(s.kind == COMPUTER for s in self.seats),
-            "calls": list(views.allowed_calls(self.rules)),
-            "call_labels": list(views.allowed_call_labels(self.rules)),
+            "calls": list(self._rules_facts["calls"]),
+            "call_labels": list(self._rules_facts["call_labels"]),
         }
 
-    def view(self, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The ``view`` message for ``seat`` (or a spectator)."""
-        view = views.observation_json(self.model, seat)
+    @cached_property
+    def _rules_facts(self) -> dict[str, Any]:
+        """The view's facts that the table's rules alone decide, worked out once (the rules'
+        own caches would hash the rules for each view)."""
+        rules = self.rules
+        return {
+            "controllers": views.seat_controllers(rules),
+            "rule_490": views.rule_490_words(rules),
+            "calls": views.allowed_calls(rules),
+            "call_labels": views.allowed_call_labels(rules),
+            "relations": {
+                seat: views.seat_relations(rules, seat) for seat in range(len(self.seats))
+            },
+        }
+
+    def view(
+        self,
+        seat: int,
+        shared: dict[str, Any] | None = None,
+        public: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The ``view`` message for ``seat`` (or a spectator); ``shared``: the table facts
+        and ``public``: the spectator's view, where they are built already for several."""
+        view = views.observation_json(self.model, seat, public)
         facts = dict(shared if shared is not None else self._shared_facts())
         facts["you"] = None if seat == views.SPECTATOR else seat
         facts["kitty"] = views.kitty_cards(self.model, seat)
-        facts["relations"] = views.seat_relations(self.rules, seat)
+        relations = self._rules_facts["relations"].get(seat)
+        facts["relations"] = None if relations is None else [dict(r) for r in relations]
         facts["undo"] = seat != views.SPECTATOR and all(
             s.kind == COMPUTER for other, s in enumerate(self.seats) if other != seat
         )
@@ -553,14 +599,21 @@ class LiveTable:
 
     def broadcast(self) -> None:
         """A new view to every connection: each seat's built and encoded once from its own
-        observation, the spectators' once for them all."""
+        observation, the spectators' once for them all (nothing for a table nobody here
+        watches: a computers' table's moves cost no view)."""
+        if not self.connections and not self.spectators:
+            return
         shared = self._shared_facts()
+        public = None  # what every seat sees alike: built once where several views need it
+        if len(self.connections) + bool(self.spectators) > 1:
+            public = views.observation_json(self.model, views.SPECTATOR)
         for conn in list(self.connections.values()):
-            conn.send_encoded(encode(self.view(conn.seat, shared)))
+            conn.send_encoded(encode(self.view(conn.seat, shared, public)))
         if self.spectators:
-            public = encode(self.view(views.SPECTATOR, shared))  # the same for every spectator
+            # the same for every spectator
+            text = encode(self.view(views.SPECTATOR, shared, public))
             for conn in list(self.spectators):
-                conn.send_encoded(public)
+                conn.send_encoded(text)
 
     def chat_to_all(self, message: dict[str, Any], local: bool = False) -> None:
         text = encode(message)
@@ -1232,14 +1285,22 @@ class LiveTable:
 def copy_table(model: Table) -> Table:
     """A copy of a table whose game can be played on without touching the original's
     (finished hands are never changed, so they are shared)."""
-    game = copy.copy(model.game)
+    game = _shallow(model.game)
     game.hand = model.game.hand.clone()
     game.scores = list(game.scores)
     game.score_history = list(game.score_history)
     game.finished_hands = list(game.finished_hands)
-    table = copy.copy(model)
+    table = _shallow(model)
     table.game = game
     return table
+
+
+def _shallow(obj: T) -> T:
+    """``copy.copy`` of an object whose state is its ``__dict__`` (a table, a game),
+    without the copy protocol's general path (once per action)."""
+    other = object.__new__(type(obj))
+    other.__dict__.update(obj.__dict__)
+    return other
 
 
 def model_copy(model: Table) -> Any:

@@ -23,7 +23,7 @@ from fivehundred.actions import (
     plays_alone,
 )
 from fivehundred.auction import Auction
-from fivehundred.cards import cards_of, iter_cards, mask_text, parse_card
+from fivehundred.cards import JokerNames, cards_of, mask_text, parse_card
 from fivehundred.errors import FiveHundredError, IllegalActionError, Refusal
 from fivehundred.game import HandResult, controller_of
 from fivehundred.observation import SPECTATOR as SPECTATOR  # (the web names it views.SPECTATOR)
@@ -39,6 +39,7 @@ from fivehundred.words import (
     action_label,
     card_words,
     contract_label,
+    display_context,
     dummy_name,
     error_text,
     hand_order,
@@ -52,7 +53,6 @@ from fivehundred.words import (
     seat_offer,
     sides_named,
     sitting_out_note,
-    view_context,
 )
 from fivehundred.words import RELATION_WORDS as RELATION_WORDS
 from fivehundred.words import seat_relations as side_relations
@@ -72,6 +72,42 @@ def allowed_calls(rules: Rules) -> tuple[str, ...]:
     )
 
 
+class _Labels(dict[int, str]):
+    """Each action's label (:func:`fivehundred.words.action_label`) under one joker
+    naming, worked out once."""
+
+    def __init__(self, two: JokerNames) -> None:
+        super().__init__()
+        self.two = two
+
+    def __missing__(self, action: int) -> str:
+        label = self[action] = action_label(action, self.two)
+        return label
+
+
+@lru_cache(maxsize=8)
+def _labels(two: JokerNames) -> _Labels:
+    return _Labels(two)
+
+
+class _Texts(dict[int, str]):
+    """Each action's record notation (:func:`fivehundred.actions.action_text`) under one
+    joker naming, worked out once."""
+
+    def __init__(self, two: JokerNames) -> None:
+        super().__init__()
+        self.two = two
+
+    def __missing__(self, action: int) -> str:
+        text = self[action] = action_text(action, self.two)
+        return text
+
+
+@lru_cache(maxsize=8)
+def _texts(two: JokerNames) -> _Texts:
+    return _Texts(two)
+
+
 def seat_observation(table: Table, seat: int) -> Observation:
     """``seat``'s observation; with two players, while the seat's own dummy is to move, the
     dummy's (whose legal actions are the seat's to make)."""
@@ -81,21 +117,34 @@ def seat_observation(table: Table, seat: int) -> Observation:
     return table.observation(seat)
 
 
-def observation_json(table: Table, seat: int) -> dict[str, Any]:
+def observation_json(
+    table: Table, seat: int, public: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The view of a seat (its observation, with what the page says) or of a spectator
-    (:data:`~fivehundred.observation.SPECTATOR`: the public facts only)."""
+    (:data:`~fivehundred.observation.SPECTATOR`: the public facts only). ``public``: the
+    spectator's view of the table as it is now, where it is built already (a new view for
+    every seat): what every seat sees alike is then taken from it, and only what is the
+    seat's own (:data:`SEAT_KEYS`) is built from the seat's observation."""
     if seat == SPECTATOR:
+        if public is not None:
+            return dict(public)
         observation = table.observation(SPECTATOR)
         view = observation.to_json()
         view["legal_labels"], view["refusals"], view["prompt"] = {}, {}, None
         page_words(view, observation)
         return view
     observation = seat_observation(table, seat)
-    view = observation.to_json()
-    page_words(view, observation)
+    if public is None:
+        view = observation.to_json()
+        page_words(view, observation)
+    else:
+        view = dict(public)
+        _seat_facts(view, observation)
+        _seat_words(view, observation)
     two = observation.rules.joker_names
+    labels = _labels(two)
     view["legal_labels"] = {
-        action_text(action, two): action_label(action, two) for action in observation.legal
+        action_text(action, two): labels[action] for action in observation.legal
     }
     view["refusals"] = refusals(table, observation)
     view["prompt"] = prompt_text(observation)
@@ -107,19 +156,82 @@ def observation_json(table: Table, seat: int) -> dict[str, Any]:
     return view
 
 
+#: The keys of a view that differ from seat to seat (each from the seat's own
+#: observation: :meth:`~fivehundred.observation.Observation.to_json` and
+#: :func:`page_words`); every other key is the same for every seat and for a spectator.
+SEAT_KEYS = (
+    "seat",
+    "partners",
+    "legal",
+    "discards",
+    "drawn",
+    "hand",
+    "exposed",
+    "card_words",
+    "legal_labels",
+    "refusals",
+    "prompt",
+)
+
+
+def _seat_facts(view: dict[str, Any], observation: Observation) -> None:
+    """The seat's own facts of :meth:`~fivehundred.observation.Observation.to_json`, in its
+    notation (the hand and the face-up cards: :func:`_seat_words`)."""
+    two = observation.rules.joker_names
+    names = _card_names(two, observation.trump)
+    texts = _texts(two)
+    view["seat"] = None if observation.seat == SPECTATOR else observation.seat
+    view["partners"] = list(observation.partners)
+    view["legal"] = [texts[action] for action in observation.legal]
+    view["discards"] = [names[card][0] for card in cards_of(observation.discards)]
+    view["drawn"] = texts[observation.drawn] if observation.drawn >= 0 else None
+
+
 def hand_texts(mask: int, observation: Observation) -> list[str]:
     """Cards in the one display order (:func:`fivehundred.words.hand_order`)."""
-    two = observation.rules.joker_names
-    return [action_text(card, two) for card in hand_order(mask, view_context(observation))]
+    return list(
+        _ordered_texts(
+            mask,
+            observation.contract,
+            observation.joker_suits,
+            observation.rules.j5_no_trumps,
+            observation.rules.joker_names,
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def _ordered_texts(
+    mask: int, contract: int, joker_suits: tuple[int, int], j5: bool, two: JokerNames
+) -> tuple[str, ...]:
+    """:func:`hand_texts` worked out once per hand and display order: a seat's hand is
+    sent again after every other seat's action (one view per seat per action)."""
+    ctx = display_context(contract, joker_suits, j5)
+    return tuple(action_text(card, two) for card in hand_order(mask, ctx))
+
+
+class _CardNames(dict[int, tuple[str, str]]):
+    """Each card's record notation and its words (:func:`fivehundred.words.card_words`)
+    under one joker naming and trump suit, worked out once (every view names its cards)."""
+
+    def __init__(self, two: JokerNames, trump: int) -> None:
+        super().__init__()
+        self.two, self.trump = two, trump
+
+    def __missing__(self, card: int) -> tuple[str, str]:
+        named = self[card] = (action_text(card, self.two), card_words(card, self.two, self.trump))
+        return named
+
+
+@lru_cache(maxsize=64)
+def _card_names(two: JokerNames, trump: int) -> _CardNames:
+    return _CardNames(two, trump)
 
 
 def card_word_map(mask: int, observation: Observation) -> dict[str, str]:
     """Each card of ``mask`` in words for a screen reader (bowers named)."""
-    two = observation.rules.joker_names
-    return {
-        action_text(card, two): card_words(card, two, observation.trump)
-        for card in iter_cards(mask)
-    }
+    names = _card_names(observation.rules.joker_names, observation.trump)
+    return dict(names[card] for card in cards_of(mask))
 
 
 def page_words(view: dict[str, Any], observation: Observation) -> None:
@@ -127,15 +239,22 @@ def page_words(view: dict[str, Any], observation: Observation) -> None:
     the face-up cards in the one display order, the contract's and each call's label, the
     trump suit, and the words of every card the view shows (only cards it already names)."""
     two = observation.rules.joker_names
+    view["contract_label"] = (
+        contract_label(observation.contract, two) if observation.contract >= 0 else None
+    )
+    labels = _labels(two)
+    view["auction_labels"] = [labels[call] for _, call in observation.auction]
+    view["trump"] = "SCDH"[observation.trump] if 0 <= observation.trump < 4 else None
+    _seat_words(view, observation)
+
+
+def _seat_words(view: dict[str, Any], observation: Observation) -> None:
+    """The part of :func:`page_words` that is the seat's own: its hand, the face-up cards
+    it sees, and the words of every card it is shown."""
     view["hand"] = hand_texts(observation.hand, observation)
     view["exposed"] = {
         str(seat): hand_texts(mask, observation) for seat, mask in observation.exposed
     }
-    view["contract_label"] = (
-        contract_label(observation.contract, two) if observation.contract >= 0 else None
-    )
-    view["auction_labels"] = [action_label(call, two) for _, call in observation.auction]
-    view["trump"] = "SCDH"[observation.trump] if 0 <= observation.trump < 4 else None
     shown = observation.hand | observation.played | observation.discards
     for _, mask in observation.exposed:
         shown |= mask
@@ -156,13 +275,11 @@ def last_trick(table: Table) -> dict[str, Any] | None:
         return None
     two = table.rules.joker_names
     plays, winner = hand.tricks[-1]
+    names = _card_names(two, hand.trump)
     return {
         "plays": [[seat, action_text(a, two)] for seat, a in plays],
         "winner": winner,
-        "words": {
-            action_text(action_card(a), two): card_words(action_card(a), two, hand.trump)
-            for _, a in plays
-        },
+        "words": dict(names[action_card(a)] for _, a in plays),
     }
 
 
@@ -249,14 +366,19 @@ def seat_relations(rules: Rules, seat: int) -> list[dict[str, str]] | None:
     None for a spectator."""
     if seat == SPECTATOR or seat < 0:
         return None
+    return [{"key": key, "word": word} for key, word in _seat_relation_words(rules, seat)]
+
+
+@lru_cache(maxsize=256)
+def _seat_relation_words(rules: Rules, seat: int) -> tuple[tuple[str, str], ...]:
     relations = player_relations(rules, seat)
     out = []
     for other, controller in enumerate(seat_controllers(rules)):
         key = "" if controller is None else relations[controller]
         if key == YOU and other != seat:
             key = ""  # (one's own dummy: named by the seat's own name)
-        out.append({"key": key, "word": RELATION_WORDS.get(key, "")})
-    return out
+        out.append((key, RELATION_WORDS.get(key, "")))
+    return tuple(out)
 
 
 def seat_offers(rules: Rules, seated: list[tuple[str, str | None]]) -> dict[str, str]:
@@ -403,10 +525,8 @@ def refusals(table: Table, observation: Observation) -> dict[str, str]:
     two = observation.rules.joker_names
     legal_cards = {action_card(action) for action in observation.legal}
     reasons: dict[str, str] = {}
-    for card in cards_of(observation.hand):
-        if card in legal_cards:
-            continue
-        error = table.refusal(table.to_move, card)
+    refused = [card for card in cards_of(observation.hand) if card not in legal_cards]
+    for card, error in zip(refused, table.refusals(table.to_move, refused), strict=True):
         if isinstance(error, IllegalActionError) and error.why == Refusal.JOKER_NEEDS_SUIT:
             # A free joker led as no suit it may be led as now: the reason for the first.
             error = table.refusal(table.to_move, joker_lead_action(card, 0))
