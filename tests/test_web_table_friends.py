@@ -195,8 +195,8 @@ def test_the_hands_summary_says_the_490_rule_with_the_tables_figure(
             )
     page.wait_for_selector("#rule-490")
     assert page.inner_text("#rule-490") == (
-        "The 90 rule: points won defending stop at 90; a side reaches 100 only by winning"
-        " a contract."
+        "The 490 rule, in a game to 100: points won defending stop at 90, 10 short of 100;"
+        " a side reaches 100 only by winning a contract."
     )
     p.check()
 
@@ -373,7 +373,7 @@ def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
     base: str, open_page: Callable[..., Page]
 ) -> None:
     for variants, words in [
-        ({"target": 100}, "The 90 rule: points won defending stop at 90"),
+        ({"target": 100}, "The 490 rule, in a game to 100: points won defending stop at 90"),
         ({"rule_490": False}, None),
     ]:
         created = post(
@@ -391,6 +391,6 @@ def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
         page.goto(f"{base}/g/{created['table']}")
         page.wait_for_function("document.body.innerText.includes('Target')")
         text = page.inner_text("body")
-        assert "The 490 rule" not in text
+        assert "stop at 490" not in text
         assert (words in text) if words else (" rule: " not in text), text
         p.check()
