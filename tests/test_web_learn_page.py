@@ -258,12 +258,15 @@ def test_a_lesson_played_at_the_table(
         page.evaluate("document.getElementById('quiz-said').replaceChildren()")
         if step is not None and "quiz" in step:
             assert page.locator("#learn-table").is_hidden()
+            # The answer is chosen, never typed: buttons, each at least 44 px, and no box.
             choice = page.locator(f"#quiz-choices [data-answer='{text}']")
-            if choice.count():
-                choice.click()
-            else:
-                page.fill("#quiz-number", text)
-                page.click("#quiz-answer")
+            assert choice.count() == 1 and page.locator("#quiz-choices button").count() >= 3
+            assert page.locator("#lesson-panel input:visible").count() == 0
+            for box in page.eval_on_selector_all(
+                "#quiz-choices button", "bs => bs.map(b => b.getBoundingClientRect().height)"
+            ):
+                assert box >= 44, box
+            choice.click()
             mirror.answer(text)
             i += 1
         elif text == "!":
