@@ -102,6 +102,15 @@ def test_friends_are_told_who_is_whose_partner_invited_and_chat_at_the_table(
                  e => getComputedStyle(e).backgroundColor)"""
         )
         assert len(set(colours)) == 2, colours
+        # Each word on one line, whole, in its pill inside the seat box (86 px at 360 px).
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.seat .relation')].filter((e) => {
+                 const r = e.getBoundingClientRect(), seat = e.closest('.seat').getBoundingClientRect();
+                 return r.height > parseFloat(getComputedStyle(e).lineHeight) * 1.5
+                   || e.scrollWidth > e.clientWidth + 1 || r.left < seat.left || r.right > seat.right;
+               }).map((e) => e.textContent)"""
+        )
+        assert not cut, cut
         assert "your partner" in (box.get_attribute("aria-label") or "")
         assert page.inner_text("#auction th.rel-partner").endswith("your partner")
         assert page.locator("#auction th.rel-opponent").count() == 2
