@@ -431,3 +431,27 @@ def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
         assert "stop at 490" not in text
         assert (words in text) if words else (" rule: " not in text), text
         p.check()
+
+
+def test_an_open_seat_to_move_waits_for_a_person_and_says_so(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """When the seat to move is open, the prompt says the table waits for someone to sit
+    there, and who they would be to you: not "open to bid"."""
+    created = post(
+        base,
+        "/api/tables",
+        {"seats": ["open", "easy", "open", "easy"], "options": {"delay": 0}, "seed": 3},
+    )
+    p = open_page(SMALL)
+    page = p.page
+    test_web_page.join(page, base + created["url"], "Ann", 0)
+    seat_2_moves = "!!document.querySelector(\".seat[data-seat='2'].to-move\")"
+    while True:  # Ann passes until the open seat is to bid
+        page.wait_for_function(f"document.body.dataset.myTurn === '1' || {seat_2_moves}")
+        if not page.evaluate(seat_2_moves):
+            act_once(page, test_web_page.pass_or_first)
+            continue
+        break
+    assert page.inner_text("#prompt") == "Waiting for your partner to take the open seat 3."
+    p.check()
