@@ -425,8 +425,10 @@ def test_the_other_pages_fit_a_finger_and_the_replay_opens_in_view(
         "#chart svg", "e => e.getBoundingClientRect().width / e.viewBox.baseVal.width"
     )
     assert scale > 0.95, f"the chart's labels are drawn at {scale:.2f} of their size"
-    for path in ("/account", "/leaderboard", "/"):
+    for path in ("/account", "/leaderboard", "/", "/learn", "/learn/puzzles"):
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
+        if path.startswith("/learn"):  # the lesson or puzzle drawn at its table
+            page.wait_for_selector("#hand .card")
         assert page.evaluate(SMALL_TARGETS) == [], path
     p.check()
