@@ -15,6 +15,7 @@ pytest.importorskip("playwright.sync_api")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 import test_web_page  # noqa: E402
 from test_web_a11y import AXE, axe_problems  # noqa: E402
+from test_web_friends_page import SMALL_TARGETS  # noqa: E402
 from test_web_page import Page, act_once, post, shot, summary_open  # noqa: E402
 from test_web_support import ws_url  # noqa: E402
 
@@ -454,4 +455,7 @@ def test_an_open_seat_to_move_waits_for_a_person_and_says_so(
             continue
         break
     assert page.inner_text("#prompt") == "Waiting for your partner to take the open seat 3."
+    # Every control of the table page is a finger's size on a small phone: the way home
+    # and the score sheet's link too.
+    assert page.evaluate(SMALL_TARGETS) == []
     p.check()
