@@ -270,3 +270,22 @@ def test_the_five_handed_pad_says_the_contract_once() -> None:
     said = session.run("8S eve with bob 9 1 0 0")
     assert said.startswith("8♠ by Eve with Bob made: Eve +240, Bob +240; Ann 1 trick: +10")
     assert said.count("8♠") == 1
+
+
+def test_a_player_is_named_as_the_pad_prints_the_name() -> None:
+    """The names the pad gives when none are given have a space (``Player 1``), as may a
+    person's (``Mary Ann``): the whole name typed as the pad prints it is that player."""
+    pad = Pad(model.new_pad([f"Player {seat + 1}" for seat in range(5)], "five_handed"))
+    assert parse_hand(pad, "7♥ Player 1 8") == {
+        "kind": "hand",
+        "contract": "7H",
+        "contractor": 0,
+        "tricks": 8,
+    }
+    assert parse_hand(pad, "8S player 3 with Player 5 9 1 0 0")["partner"] == 4
+    with pytest.raises(PadError, match="could be Player 1 or Player 2"):
+        parse_hand(pad, "7♥ Player 8")
+    pad = Pad(model.new_pad(["Mary Ann", "Bob", "Mary", "Dan"]))
+    assert parse_hand(pad, "open misère Mary Ann made")["contractor"] == 0
+    assert parse_hand(pad, "7♥ mary 6")["contractor"] == 2  # (a whole name of one word)
+    assert parse_hand(pad, "7♥ 3 6")["contractor"] == 2

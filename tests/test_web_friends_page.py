@@ -344,6 +344,12 @@ def test_a_guest_signs_up_and_keeps_their_name(base: str, open_page: Callable[..
     other.click("#signup button[type=submit]")
     other.wait_for_selector("#status:text-matches('held for them until')")
     assert "sign up from the browser you played in" in other.inner_text("#status")
+    # said as a sentence, in view of the button pressed far down a small phone's page
+    assert other.inner_text("#status").startswith("A guest played under the name")
+    assert other.evaluate(
+        "(() => { const r = document.getElementById('status').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight; })()"
+    )
     shot(other, "friends-name-held-360")
     page.goto(base + "/account")
     page.wait_for_selector("#signup")
@@ -425,8 +431,10 @@ def test_the_other_pages_fit_a_finger_and_the_replay_opens_in_view(
         "#chart svg", "e => e.getBoundingClientRect().width / e.viewBox.baseVal.width"
     )
     assert scale > 0.95, f"the chart's labels are drawn at {scale:.2f} of their size"
-    for path in ("/account", "/leaderboard", "/"):
+    for path in ("/account", "/leaderboard", "/", "/learn", "/learn/puzzles"):
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
+        if path.startswith("/learn"):  # the lesson or puzzle drawn at its table
+            page.wait_for_selector("#hand .card")
         assert page.evaluate(SMALL_TARGETS) == [], path
     p.check()

@@ -418,6 +418,31 @@ def test_lessons_speak_to_the_web_and_lead_on_to_a_game(client: TestClient) -> N
         assert view["next"]["kind"] == ("game" if lesson is LESSONS[-1] else "lesson")
     quiz = client.post("/api/learn/lessons/bidding", json={}).json()
     assert quiz["answer_kind"] == "number" and quiz["legal_choices"] is False
+    assert quiz["choices"] == [160, 180, 200, 220]  # chosen, not typed: 7♥ is 200
+
+
+def test_every_quiz_offers_its_answer_among_choices(client: TestClient) -> None:
+    """Every quiz step of every lesson offers choices (the web's buttons), the engine's
+    answer among them, and choosing it moves the lesson on."""
+    seen = 0
+    for lesson in LESSONS:
+        if not any(isinstance(s, dict) and "quiz" in s for s in lesson.get("script", [])):
+            continue
+        url = f"/api/learn/lessons/{lesson['id']}"
+        answers: list[str] = []
+        view = client.post(url, json={}).json()
+        for text in _typed_for(lesson)[0]:
+            if "quiz" in view:
+                assert text in [str(c) for c in view["choices"]], (text, view["choices"])
+                assert len(set(view["choices"])) >= 3
+                seen += 1
+            else:
+                assert "choices" not in view
+            view = client.post(url, json={"answers": answers, "text": text}).json()
+            if view["accepted"]:
+                answers.append(text)
+        assert view["done"], lesson["id"]
+    assert seen == 5
     said = client.post("/api/learn/lessons/bidding", json={"text": "?"}).json()
     assert said["accepted"] is False and "number of points" in said["said"][0]
     bid = client.post("/api/learn/lessons/bidding", json={"answers": ["200"]}).json()

@@ -15,6 +15,7 @@ pytest.importorskip("playwright.sync_api")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 import test_web_page  # noqa: E402
 from test_web_a11y import AXE, axe_problems  # noqa: E402
+from test_web_friends_page import SMALL_TARGETS  # noqa: E402
 from test_web_page import Page, act_once, post, shot, summary_open  # noqa: E402
 from test_web_support import ws_url  # noqa: E402
 
@@ -23,6 +24,31 @@ browser = test_web_page.browser
 open_page = test_web_page.open_page
 
 PHONE = {"width": 390, "height": 844}
+#: The players' names (a side's header is "Ann & heuristic 3") that the page draws over
+#: more than one line in the elements ``selector`` finds.
+NAMES_BROKEN = """(selector) => [...document.querySelectorAll(selector)].flatMap((box) => {
+  let text = "";
+  const tops = [];
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      tops.push(rect && node.data[i].trim() ? Math.round(rect.top) : null);
+      text += node.data[i];
+    }
+  }
+  let at = 0;
+  const broken = [];
+  for (const name of text.split(" & ")) {
+    const lines = new Set(tops.slice(at, at + name.length).filter((t) => t !== null));
+    if (lines.size > 1) broken.push(name);
+    at += name.length + 3;
+  }
+  return broken;
+})"""
 SMALL = {"width": 360, "height": 640}
 
 
@@ -77,6 +103,15 @@ def test_friends_are_told_who_is_whose_partner_invited_and_chat_at_the_table(
                  e => getComputedStyle(e).backgroundColor)"""
         )
         assert len(set(colours)) == 2, colours
+        # Each word on one line, whole, in its pill inside the seat box (86 px at 360 px).
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('.seat .relation')].filter((e) => {
+                 const r = e.getBoundingClientRect(), seat = e.closest('.seat').getBoundingClientRect();
+                 return r.height > parseFloat(getComputedStyle(e).lineHeight) * 1.5
+                   || e.scrollWidth > e.clientWidth + 1 || r.left < seat.left || r.right > seat.right;
+               }).map((e) => e.textContent)"""
+        )
+        assert not cut, cut
         assert "your partner" in (box.get_attribute("aria-label") or "")
         assert page.inner_text("#auction th.rel-partner").endswith("your partner")
         assert page.locator("#auction th.rel-opponent").count() == 2
@@ -179,7 +214,7 @@ def test_the_hands_summary_says_the_490_rule_with_the_tables_figure(
         base,
         "/api/tables",
         {
-            "seats": ["open", "heuristic", "heuristic", "heuristic"],
+            "seats": ["open", "easy", "easy", "easy"],
             "options": {"delay": 0},
             "seed": 7,
             "rules": {"preset": "australian", "variants": {"target": 100}},
@@ -194,9 +229,12 @@ def test_the_hands_summary_says_the_490_rule_with_the_tables_figure(
                 "document.body.dataset.myTurn === '1' || !!document.querySelector('#summary[open]')"
             )
     page.wait_for_selector("#rule-490")
+    # The score sheet's column headers break between the players' names, never inside one.
+    heads = page.eval_on_selector_all("#summary-sheet table.scores th", "ths => ths.length")
+    assert heads == 4 and not page.evaluate(NAMES_BROKEN, "#summary-sheet table.scores th")
     assert page.inner_text("#rule-490") == (
-        "The 90 rule: points won defending stop at 90; a side reaches 100 only by winning"
-        " a contract."
+        "The 490 rule, in a game to 100: points won defending stop at 90, 10 short of 100;"
+        " a side reaches 100 only by winning a contract."
     )
     p.check()
 
@@ -373,7 +411,7 @@ def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
     base: str, open_page: Callable[..., Page]
 ) -> None:
     for variants, words in [
-        ({"target": 100}, "The 90 rule: points won defending stop at 90"),
+        ({"target": 100}, "The 490 rule, in a game to 100: points won defending stop at 90"),
         ({"rule_490": False}, None),
     ]:
         created = post(
@@ -391,6 +429,33 @@ def test_the_score_sheet_page_says_the_490_rule_with_the_tables_figure(
         page.goto(f"{base}/g/{created['table']}")
         page.wait_for_function("document.body.innerText.includes('Target')")
         text = page.inner_text("body")
-        assert "The 490 rule" not in text
+        assert "stop at 490" not in text
         assert (words in text) if words else (" rule: " not in text), text
         p.check()
+
+
+def test_an_open_seat_to_move_waits_for_a_person_and_says_so(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """When the seat to move is open, the prompt says the table waits for someone to sit
+    there, and who they would be to you: not "open to bid"."""
+    created = post(
+        base,
+        "/api/tables",
+        {"seats": ["open", "easy", "open", "easy"], "options": {"delay": 0}, "seed": 3},
+    )
+    p = open_page(SMALL)
+    page = p.page
+    test_web_page.join(page, base + created["url"], "Ann", 0)
+    seat_2_moves = "!!document.querySelector(\".seat[data-seat='2'].to-move\")"
+    while True:  # Ann passes until the open seat is to bid
+        page.wait_for_function(f"document.body.dataset.myTurn === '1' || {seat_2_moves}")
+        if not page.evaluate(seat_2_moves):
+            act_once(page, test_web_page.pass_or_first)
+            continue
+        break
+    assert page.inner_text("#prompt") == "Waiting for your partner to take the open seat 3."
+    # Every control of the table page is a finger's size on a small phone: the way home
+    # and the score sheet's link too.
+    assert page.evaluate(SMALL_TARGETS) == []
+    p.check()

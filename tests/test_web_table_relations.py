@@ -92,8 +92,8 @@ def test_an_open_seat_is_offered_as_a_partner_or_an_opponent() -> None:
 
 def test_the_490_rule_is_said_with_the_tables_figure_and_only_where_it_applies() -> None:
     assert views.rule_490_words(make_rules("australian", {"target": 100})) == (
-        "The 90 rule: points won defending stop at 90; a side reaches 100 only by winning"
-        " a contract."
+        "The 490 rule, in a game to 100: points won defending stop at 90, 10 short of 100;"
+        " a side reaches 100 only by winning a contract."
     )
     assert "490" in (views.rule_490_words(make_rules("australian")) or "")
     assert views.rule_490_words(make_rules("australian", {"rule_490": False})) is None

@@ -216,3 +216,20 @@ def test_a_held_total_says_how_much_of_the_hand_counted() -> None:
     assert points_line("Ann & Bob", 20, 0, 0, 0) == (
         "Ann & Bob +20, held at 0 (none counted): points won defending stop at 0"
     )
+
+
+@pytest.mark.parametrize("target", [10, 20, 100, 500, 1000])
+def test_the_490_rule_says_its_real_figure_for_any_target(target: int) -> None:
+    """R-490: the words name the rule as people know it and give the table's own figure,
+    10 short of the target; in a game to 10 they do not speak of "the 0 rule"."""
+    from fivehundred.game import GameState
+    from fivehundred.words import rule_490_note
+
+    cap = target - 10
+    note = rule_490_note(target)
+    assert note.startswith("The 490 rule"), note
+    assert f"stop at {cap}" in note and f"reaches {target} only by winning a contract" in note
+    assert f"The {cap} rule" not in note or cap == 490
+    game = GameState(make_rules("australian", {"target": target}), seed=1)
+    sheet = render.sheet_lines(game)
+    assert f"stop at {cap}" in sheet[0] and (cap == 490 or "stop at 490" not in sheet[0])

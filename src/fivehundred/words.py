@@ -647,12 +647,22 @@ def seat_offer(
 
 
 def rule_490_note(target: int) -> str:
-    """The 490 rule as it stands at a table playing to ``target`` (R-490): its real figure."""
+    """The 490 rule as it stands at a table playing to ``target`` (R-490): its real figure,
+    10 short of the target, whatever the target (in a game to 10 they stop at 0): ``The
+    490 rule, in a game to 100: points won defending stop at 90, 10 short of 100; …``."""
     cap = target - 10
+    where = "" if target == 500 else f", in a game to {target}"
+    short = "" if target == 500 else f", 10 short of {target}"
     return (
-        f"The {cap} rule: points won defending stop at {cap}; "
+        f"The 490 rule{where}: points won defending stop at {cap}{short}; "
         f"a side reaches {target} only by winning a contract."
     )
+
+
+def rule_490_short(target: int) -> str:
+    """The 490 rule in a few words with its real figure, for a score sheet's foot:
+    ``defenders' points stop at 90 (the 490 rule)``."""
+    return f"defenders' points stop at {target - 10} (the 490 rule)"
 
 
 def points_line(name: str, points: int, before: int, after: int, cap: int) -> str:

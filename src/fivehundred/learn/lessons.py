@@ -724,6 +724,36 @@ def compute(spec: list[Any], rules: Rules) -> tuple[int, str]:
     raise ValueError(f"unknown quiz {kind!r}")
 
 
+def quiz_choices(spec: list[Any], rules: Rules) -> list[int]:
+    """The answers a quiz offers to choose from (the web's buttons): the engine's answer
+    among the slips a learner makes, in order. A contract's value: the values nearest to
+    it in the table. The scores after a hand: the tricks alone at 10 each, the 490 rule
+    where it does not hold, the contract's points the other way, the score before."""
+    value, _ = compute(spec, rules)
+    kind = spec[0]
+    if kind == "bid_value":
+        calls = [f"{level}{suit}" for level in range(6, 11) for suit in ("S", "C", "D", "H", "NT")]
+        values = {bid_value(parse_call(c), rules) for c in [*calls, "misere", "open_misere"]}
+        others = sorted(values - {value}, key=lambda v: (abs(v - value), v))[:3]
+    else:
+        before, side, contract_text, tricks = spec[1], spec[2], spec[3], spec[4]
+        points = bid_value(parse_call(contract_text), rules)
+        taken = tricks if side == 0 else 10 - tricks
+        slips = [
+            before + 10 * taken,
+            min(before + points, rules.target - 10),
+            before + points,
+            before - points,
+            before,
+        ]
+        others = [v for v in dict.fromkeys(slips) if v != value][:3]
+    step = 10
+    while len(others) < 3:  # (never short today: the slips above differ)
+        others += [v for v in (value - step, value + step) if v not in others][: 3 - len(others)]
+        step += 10
+    return sorted({value, *others})
+
+
 def lesson_ids() -> list[str]:
     return [lesson["id"] for lesson in LESSONS]
 

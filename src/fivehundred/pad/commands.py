@@ -13,7 +13,8 @@ and what else the hand needs::
 Other commands: ``edit N HAND`` (correct hand N), ``delete N``, ``undo``, ``redo``,
 ``table``, ``need``, ``new`` (a new game: same players and rules, this one kept),
 ``export FILE``, ``csv FILE``, ``import FILE``, ``help``.
-Players are named by any unambiguous start of their name or by seat number (1 = first).
+Players are named by any unambiguous start of their name, by their whole name (``Player 1``)
+or by seat number (1 = first).
 """
 
 from __future__ import annotations
@@ -66,6 +67,21 @@ def seat_of(players: list[str], word: str) -> int:
     raise PadError(f"{word!r} could be {' or '.join(players[s] for s in matches)}")
 
 
+def _player(pad: Pad, words: list[str]) -> tuple[int, int]:
+    """The player the words start with, and how many words their name took: a whole name
+    of several words as the pad prints it (``Player 1``, ``Mary Ann``), else one word
+    (:func:`find_player`)."""
+    players = pad.data["players"]
+    for used in range(min(len(words) - 1, max(len(n.split()) for n in players)), 1, -1):
+        typed = " ".join(words[:used]).lower()
+        exact = [
+            seat for seat, name in enumerate(players) if " ".join(name.split()).lower() == typed
+        ]
+        if len(exact) == 1:
+            return exact[0], used
+    return find_player(pad, words[0]), 1
+
+
 def parse_hand(pad: Pad, text: str) -> dict[str, Any]:
     """One hand in the notation of the module doc → a pad entry (checked by scoring)."""
     words = text.split()
@@ -84,17 +100,14 @@ def parse_hand(pad: Pad, text: str) -> dict[str, Any]:
     words = [" ".join(words[:used]), *words[used:]]
     if len(words) < 3:
         raise PadError("a hand needs the contract, the contractor and the tricks: 8H bob 8")
-    entry = {
-        "kind": model.HAND,
-        "contract": action_text(contract),
-        "contractor": find_player(pad, words[1]),
-    }
-    rest = words[2:]
+    contractor, used = _player(pad, words[1:])
+    entry = {"kind": model.HAND, "contract": action_text(contract), "contractor": contractor}
+    rest = words[1 + used :]
     if rest and rest[0].lower() == "with":
         if len(rest) < 2:
             raise PadError("'with' needs the called partner's name")
-        entry["partner"] = find_player(pad, rest[1])
-        rest = rest[2:]
+        entry["partner"], used = _player(pad, rest[1:])
+        rest = rest[1 + used :]
     elif rest and rest[0].lower() == "alone":
         rest = rest[1:]
     numbers: list[int] = []

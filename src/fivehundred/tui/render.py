@@ -30,6 +30,7 @@ from fivehundred.words import (
     hand_order,
     place_name,
     point_parts_text,
+    rule_490_short,
     side_label,
     suit_label,
     view_context,
@@ -185,7 +186,7 @@ def score_sheet(game: GameState) -> list[SheetRow]:
 
 def sheet_lines(game: GameState) -> list[str]:
     rules = game.rules
-    rule = "  (490 rule: defenders' points stop at 490)" if rules.rule_490 else ""
+    rule = f"  ({rule_490_short(rules.target)})" if rules.rule_490 else ""
     sides = range(sides_count(rules))
     # Four sides or more: columns of five, so that points and totals fit in 80 columns.
     wide = len(sides) <= 3
@@ -206,7 +207,7 @@ def sheet_lines(game: GameState) -> list[str]:
         totals = " ".join(f"{row.totals[side]:>{width - 1}}{marks[side]}" for side in sides)
         lines.append(f"{indent}{row.number:>2} {row.contract:<{cw}} {points}   {totals}".rstrip())
     if any(any(r.capped) for r in score_sheet(game)):
-        lines.append("  * held at 490 by the 490 rule")
+        lines.append(f"  * held at {rules.target - 10} by the 490 rule")
     return lines
 
 

@@ -27,7 +27,7 @@ from fivehundred.observation import Observation
 from fivehundred.play import PlayContext
 from fivehundred.scoring import sides_count, tricks_by_side
 from fivehundred.tui import render
-from fivehundred.words import action_label, card_label, hand_order, view_context
+from fivehundred.words import action_label, card_label, hand_order, rule_490_short, view_context
 
 RED = "#e5484d"
 BLACK_SUIT = "#e6e6e6"
@@ -606,9 +606,14 @@ def sheet_renderable(game: GameState, rows_shown: int = 12, narrow: bool = False
     parts: list[RenderableType] = [table]
     if rules.rule_490 and any(any(r.capped) for r in rows):
         mark = "*" if narrow else "cap"
-        parts.append(Text(f"{mark}: defenders' points stop at 490 (R-490)", style="dim italic"))
+        parts.append(Text(f"{mark}: {rule_490_short(rules.target)}", style="dim italic"))
     elif rules.rule_490 and any(s == rules.target - 10 for s in game.scores):
-        parts.append(Text("at 490: only a contract made wins (R-490)", style="dim italic"))
+        parts.append(
+            Text(
+                f"at {rules.target - 10}: only a contract made wins (the 490 rule)",
+                style="dim italic",
+            )
+        )
     return Group(*parts)
 
 

@@ -13,8 +13,9 @@ lessons, review); the pages draw what these endpoints say and keep no rules of t
   ``{"answers": [...], "text": "..."}``: the lesson replayed on the engine through the
   answers it accepted so far, then ``text`` answered (stateless: the browser keeps the
   answers), with the position and what the table said, the web's words (``intro``,
-  ``ask``: no terminal typing instructions), ``answer_kind``, ``legal_choices`` and
-  ``next`` (the next lesson, after the last a game).
+  ``ask``: no terminal typing instructions), ``answer_kind``, ``legal_choices``, a
+  quiz's ``choices`` (the answers to choose from, the right one among them) and ``next``
+  (the next lesson, after the last a game).
 - ``GET /api/tables/{code}/review?seat=N``: the review of a finished game for one seat,
   computed in the analysis worker process (``{"status": "running"}`` until it is ready).
 
@@ -48,6 +49,7 @@ from fivehundred.learn.lessons import (
     find_lesson,
     intro_lines,
     next_after,
+    quiz_choices,
 )
 from fivehundred.learn.single import load_single
 from fivehundred.learn.terminal import (
@@ -421,6 +423,7 @@ def _lesson_view(lesson: dict[str, Any], answers: list[str], text: str | None) -
     if step is not None and "quiz" in step:
         out["quiz"] = step["quiz"]
         out["answer_kind"] = "number"
+        out["choices"] = quiz_choices(step["compute"], run.rules)  # (the page's buttons)
     elif not run.done and step is not None:
         out["ask"] = ask_text(step, "web")
         out["ask_how"] = step.get("how", {}).get("web")

@@ -1,8 +1,12 @@
 // The account page: log in, sign up, settings; /account/NAME shows a player's ratings
 // with a small SVG chart of the rating history (server data: GET /api/accounts/NAME).
 const $ = (id) => document.getElementById(id);
+// What the page says (the server's words: a sentence, from its capital), in view however
+// far down the form was that asked (a refused sign-up on a phone).
 const status = (text) => {
-  $("status").textContent = text;
+  const words = String(text || "");
+  $("status").textContent = words && words[0].toUpperCase() + words.slice(1);
+  if (words) $("status").scrollIntoView({ block: "nearest" });
 };
 
 async function api(method, url, body) {

@@ -1,7 +1,7 @@
 // A finished (or running) game's page (/g/CODE): the score sheet hand by hand, each hand's
 // replay with every card shown, and its double-dummy analysis.
 import { cardElement, cardSymbol, playedCard, setWords, suitSymbol } from "./cards.js";
-import { applySettings, el, getJSON } from "./net.js";
+import { applySettings, el, getJSON, wholeNames } from "./net.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -60,13 +60,13 @@ function renderSheet() {
       ),
     ),
   );
-  const th = (text) => el("th", { role: "columnheader", scope: "col" }, text);
+  const th = (...text) => el("th", { role: "columnheader", scope: "col" }, ...text);
   const head = el(
     "tr",
     { role: "row" },
-    ["Hand", "Dealer", "Contract", "Result"].map(th),
-    names.map((n) => th(`${n} (hand)`)),
-    names.map(th),
+    ["Hand", "Dealer", "Contract", "Result"].map((text) => th(text)),
+    names.map((n) => th(wholeNames(n), " (hand)")),
+    names.map((n) => th(wholeNames(n))),
     th("Replay"),
   );
   const parts = [

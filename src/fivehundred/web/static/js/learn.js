@@ -74,7 +74,7 @@ async function send(id, text) {
   }
 }
 
-// The quiz's answers: the server's choices as buttons where it sends them, else a number.
+// The quiz's answers: the server's choices, as buttons (an answer is chosen, not typed).
 function drawQuiz(view) {
   const quiz = Boolean(view.quiz) && !view.done;
   $("quiz").hidden = !quiz;
@@ -93,9 +93,6 @@ function drawQuiz(view) {
       ),
     ),
   );
-  $("quiz-choices").hidden = !choices.length;
-  $("quiz-number").hidden = Boolean(choices.length);
-  $("quiz-answer").hidden = Boolean(choices.length);
 }
 
 function draw(view, lines, { moved = false, before = null } = {}) {
@@ -181,7 +178,6 @@ async function answer(text) {
       save((p) => {
         if (!p.done.includes(view.id)) p.done.push(view.id);
       });
-    $("quiz-number").value = "";
     if (!view.accepted) table.state.queue = []; // (discards chosen together stop at a refusal)
     draw(view, view.said, { moved: true, before });
   } catch (error) {
@@ -203,10 +199,6 @@ async function start() {
   const list = await getJSON("/api/learn/lessons");
   lessons = list.lessons;
   after = list.after || null;
-  $("quiz").addEventListener("submit", (e) => {
-    e.preventDefault();
-    answer($("quiz-number").value);
-  });
   $("take-hint").addEventListener(
     "click",
     () => lesson && lesson.hint_action && answer(lesson.hint_action),

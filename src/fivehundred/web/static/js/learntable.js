@@ -188,17 +188,20 @@ export function said(box, lines, cls = "") {
 }
 
 // The reply and the trick in view where the tap was (on a phone the page would otherwise
-// leave them above or below the screen): the smallest scroll that shows all of `nodes`, or
-// the first of them when they do not fit together.
+// leave them above or below the screen): the smallest scroll that shows all of `nodes`;
+// where they do not fit together, the last of them (the way on: the lesson's end) and as
+// many before it as fit.
 export function keepInView(nodes) {
+  const room = window.innerHeight;
   const rects = nodes
     .filter((n) => n && !n.hidden && n.getClientRects().length)
     .map((n) => n.getBoundingClientRect())
     .filter((r) => r.height > 0);
+  const span = () => Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+  while (rects.length > 1 && span() > room) rects.shift();
   if (!rects.length) return;
   const top = Math.min(...rects.map((r) => r.top));
   const bottom = Math.max(...rects.map((r) => r.bottom));
-  const room = window.innerHeight;
   if (top >= 0 && bottom <= room) return;
   if (bottom - top > room) window.scrollBy(0, rects[0].top - 8);
   else if (top < 0) window.scrollBy(0, top - 8);

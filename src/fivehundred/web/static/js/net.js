@@ -110,6 +110,14 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A side's name ("easy 2 & easy 4") with each player's name kept whole: a narrow column
+// breaks it between the names, never inside one ("easy 2 &" / "easy 4").
+export function wholeNames(text) {
+  return String(text)
+    .split(" & ")
+    .map((name, i) => [i ? " & " : "", el("span", { class: "name-whole" }, name)]);
+}
+
 // Settings kept in the browser: four-colour pack, sound.
 export function applySettings() {
   const four = localStorage.getItem("fivehundred:four-colour") === "1";

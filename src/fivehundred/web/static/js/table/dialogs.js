@@ -1,7 +1,7 @@
 // The dialogs and boxes over the table: the hand's result with the score sheet (after each
 // hand), the seats to take (joining a table), the rematch button.
 import { cardElement } from "../cards.js";
-import { el, getJSON, postJSON } from "../net.js";
+import { el, getJSON, postJSON, wholeNames } from "../net.js";
 import { me, myTurn, seatName, sideName } from "./state.js";
 
 // After the game, a player may start the same table again (the server then sends every
@@ -144,7 +144,7 @@ export async function showSummary(t, result) {
             {},
             el("th", {}, "Hand"),
             el("th", {}, "Contract"),
-            sheet.sides.map((_, s) => el("th", {}, sideName(t, s))),
+            sheet.sides.map((_, s) => el("th", {}, wholeNames(sideName(t, s)))),
           ),
         ),
         el(

@@ -135,8 +135,16 @@ export function hasComputers(t) {
     : seats.some((s) => s.kind === "computer");
 }
 
-// What the table says while another seat decides, as the server says it ("Ann to bid.").
+// What the table says while another seat decides, as the server says it ("Ann to bid.");
+// an open seat to move waits for a person to sit there, and says so (not "open to bid").
 export function waitingText(view) {
+  const seat = view.to_move;
+  const info = view.table && seat >= 0 ? (view.table.seats || [])[seat] : null;
+  if (info && info.kind === "open") {
+    const relation = (view.table.relations || [])[seat] || {};
+    const who = ["partner", "opponent"].includes(relation.key) ? relation.word : "someone";
+    return `Waiting for ${who} to take the open seat ${seat + 1}.`;
+  }
   return view.table && view.table.waiting ? `${view.table.waiting}.` : "";
 }
 
