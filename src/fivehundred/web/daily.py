@@ -236,7 +236,8 @@ class DailyService:
         board = day.boards[number - 1]
         with self.lock:
             results = list(day.results.get(number, []))
-        out = traveller(board, results, day.par(number)).to_dict()
+        par = day.par(number)
+        out = traveller(board, results, par).to_dict()
         out["par_pending"] = out["par"] is None and self.with_pars
         rules = board.rules
         two = rules.joker_names
@@ -245,8 +246,8 @@ class DailyService:
             for s, h in enumerate(board.hands)
         ]
         out["kitty"] = [action_label(c, two) for c in hand_order(board.kitty, None)]
-        if day.par(number) is not None:
-            out["par"]["label"] = day.par(number).label(rules)  # type: ignore[union-attr]
+        if par is not None:
+            out["par"]["label"] = par.label(rules)
         return out
 
     def view(self, entry: Entry) -> dict[str, Any]:

@@ -9,6 +9,7 @@ const KEY = "fivehundred:daily-entry";
 let token = null;
 let info = null;
 let busy = false;
+let parTimer = null;
 
 function saved() {
   try {
@@ -17,6 +18,11 @@ function saved() {
   } catch {
     return null;
   }
+}
+
+function signed(n) {
+  if (n === null || n === undefined) return "";
+  return n > 0 ? `+${n}` : String(n);
 }
 
 function showError(error) {
@@ -112,8 +118,10 @@ function drawAfter(view) {
   $("result").textContent =
     `Your result: ${r.contract}, ${r.tricks} tricks: NS ${r.points[0]}, EW ${r.points[1]} (net ${r.net})`;
   $("par").textContent = r.par
-    ? `Par: ${r.par}. You: ${r.against_par >= 0 ? "+" : ""}${r.against_par} against par.`
+    ? `Par: ${r.par}. You: ${signed(r.against_par)} against par.`
     : "Par: being worked out.";
+  clearTimeout(parTimer);
+  if (!r.par) parTimer = setTimeout(refresh, 2000); // the server works it out in the background
   const trav = view.traveller;
   $("traveller-title").textContent = `Traveller of board ${trav.board}`;
   $("traveller")
@@ -129,7 +137,7 @@ function drawAfter(view) {
           el("td", {}, row.points[0]),
           el("td", {}, row.points[1]),
           el("td", {}, row.percent),
-          el("td", {}, row.against_par === null ? "" : row.against_par),
+          el("td", {}, signed(row.against_par)),
         ),
       ),
     );
@@ -141,6 +149,15 @@ function drawAfter(view) {
     ? `Your day: ${view.standing.percent}%, place ${view.standing.place} of ${view.standing.of}.`
     : "";
   $("next").hidden = view.status !== "board_over";
+}
+
+async function refresh() {
+  if (!token || busy) return;
+  try {
+    draw(await getJSON(`/api/daily/entries/${token}`));
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function start() {
