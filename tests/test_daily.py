@@ -78,6 +78,7 @@ def test_playing_the_day_shows_par_traveller_and_standings(data_dir: Path) -> No
         assert f"-- Board {board.number} over:" in text
     assert text.count("Par: ") == 4  # each board: the line after it, and the traveller's
     assert "against par" in text
+    assert text.count("Double-dummy review:") == 2  # what 'fivehundred analyse' says
     assert "standings" in text and "ann (you)" in text
     assert "Not allowed" in text  # the cards tried out of turn were refused by the rules
     # hidden cards stay hidden: nobody else's hand, nor the kitty, before the board's end
@@ -86,6 +87,7 @@ def test_playing_the_day_shows_par_traveller_and_standings(data_dir: Path) -> No
             text.index(f"== Board {board.number} of") : text.index(f"-- Board {board.number} over")
         ]
         assert "Kitty" not in during and "Hands as dealt" not in during
+        assert "review" not in during
         assert "West   " not in during and "Traveller" not in during and "  Par:" not in during
     # a second entrant's results go on the same traveller, with matchpoints
     text = run(["--date", DAY, "--boards", "2", "--name", "bob", "--no-par"])

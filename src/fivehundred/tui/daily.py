@@ -67,6 +67,13 @@ def par_of(board: Board) -> Par:
     return board_par(board).par
 
 
+def review_of(state: HandState) -> str:
+    """What ``fivehundred analyse`` says of a finished hand (the solver, imported here)."""
+    from fivehundred.solver.analyse import analyse_hand, format_analysis
+
+    return format_analysis(analyse_hand(state), state)
+
+
 class DailyDay:
     """A day's boards, the results stored for it and the pars worked out so far, kept in
     one ``fivehundred-boards/1`` file."""
@@ -297,6 +304,9 @@ class DailyPlay:
             self.say("Working out the par ...")
             par = self.day.par(board)
             self.say(f"Par: {par.label(rules)}; you: {result.own_net - par.net:+d} against par")
+            self.say("Double-dummy review:")
+            for line in review_of(state).splitlines():
+                self.say(f"  {line}")
         self.say("Hands as dealt:")
         for seat, hand in enumerate(board.hands):
             self.say(f"  {seat_name(rules, seat):<6} {cards_text(hand, None, rules.joker_names)}")
