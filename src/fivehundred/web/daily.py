@@ -78,6 +78,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 MAX_COMPUTER_MOVES = 200
 
 router = APIRouter()
+#: The operator's settings of the daily (environment variables of ``fivehundred serve``).
+DAILY_VARIABLES = ("FIVEHUNDRED_DAILY_SECRET", "FIVEHUNDRED_DAILY_LEVEL")
 
 
 def par_of(board: Board) -> Par:
