@@ -27,12 +27,12 @@ results are kept in the server's memory (bounded: :data:`MAX_ENTRIES` a day).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import secrets
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -66,6 +66,7 @@ from fivehundred.words import (
     view_context,
 )
 
+log = logging.getLogger("fivehundred.web.daily")
 STATIC_DIR = Path(__file__).with_name("static")
 #: Entries kept a day (then new ones are refused with 503).
 MAX_ENTRIES = 20_000
@@ -90,22 +91,31 @@ def par_of(board: Board) -> Par:
 
 @dataclass
 class Day:
-    """One day's boards, their pars (computed in the background) and every result."""
+    """One day's boards, their pars (worked out in the background) and every result."""
 
     day: date
     boards: list[Board]
-    pars: dict[int, Future[Par]]
+    pars: dict[int, Par] = field(default_factory=dict)
     results: dict[int, list[BoardResult]] = field(default_factory=dict)
     entries: int = 0
+    dropped: bool = False
 
     def par(self, number: int) -> Par | None:
-        future = self.pars.get(number)
-        if future is None or not future.done() or future.exception() is not None:
-            return None
-        return future.result()
+        return self.pars.get(number)
 
     def done_pars(self) -> dict[int, Par]:
-        return {n: p for n in self.pars if (p := self.par(n)) is not None}
+        return dict(self.pars)
+
+    def work_out_pars(self) -> None:
+        """The pars of every board, one after the other (a daemon thread runs this: the
+        solver releases the interpreter while it searches)."""
+        for board in self.boards:
+            if self.dropped:
+                return
+            try:
+                self.pars[board.number] = par_of(board)
+            except Exception:  # pragma: no cover - a bug: logged, the par stays unknown
+                log.exception("the par of board %s", board.number)
 
 
 @dataclass
@@ -143,21 +153,20 @@ class DailyService:
         self.days: dict[date, Day] = {}
         self.entries: dict[str, Entry] = {}
         self.lock = threading.Lock()
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="daily-par")
 
     def today(self) -> Day:
         day = self.clock()
         with self.lock:
             if day not in self.days:
-                boards = daily_boards(day, self.preset, self.secret, self.count)
-                pars: dict[int, Future[Par]] = {}
+                made = Day(day, daily_boards(day, self.preset, self.secret, self.count))
+                self.days[day] = made
                 if self.with_pars:
-                    pars = {b.number: self.executor.submit(par_of, b) for b in boards}
-                self.days[day] = Day(day, boards, pars)
+                    threading.Thread(
+                        target=made.work_out_pars, name="daily-pars", daemon=True
+                    ).start()
                 for old in sorted(self.days)[:-MAX_DAYS]:
                     gone = self.days.pop(old)
-                    for future in gone.pars.values():
-                        future.cancel()
+                    gone.dropped = True
                     self.entries = {t: e for t, e in self.entries.items() if e.day is not gone}
             return self.days[day]
 
