@@ -193,3 +193,7 @@ def test_rules_the_par_does_not_cover_are_refused() -> None:
         check_par_rules(make_rules("australian", {"hi_lo": True}))
     with pytest.raises(ValueError, match="four players"):
         check_par_rules(make_rules("three_handed"))
+    with pytest.raises(ValueError, match="kitty of 6 cards"):
+        check_par_rules(make_rules("french_canadian"))
+    with pytest.raises(ValueError, match="kitty of 5 cards"):
+        check_par_rules(make_rules("australian", {"pack45": True}))

@@ -52,6 +52,8 @@ from fivehundred.scoring import score_hand
 from fivehundred.solver import Position, reach_position, solve_position
 
 TRICKS = 10
+#: The kitty the par covers (three cards: the four-handed games' 43-card pack).
+KITTY = 3
 #: The strains of the contract table: the suits, no trumps and misère.
 STRAIN_KEYS = (*STRAIN_LETTERS, "misere")
 MISERE_KEY = "misere"
@@ -86,6 +88,11 @@ def check_par_rules(rules: Rules) -> None:
     house = [c for c in HOUSE_CONTRACTS if c in allowed_contracts(rules)]
     if house or rules.allpass == ALLPASS_PLAY_NT or rules.slam_call:
         raise ValueError(f"the par does not cover these rules: {rules.describe()}")
+    if rules.pack.kitty_size != KITTY:
+        # a larger kitty has many more discards (286 of 13 cards; 3,003 of 15, 8,008 of 16)
+        raise ValueError(
+            f"the par does not cover a kitty of {rules.pack.kitty_size} cards: {rules.describe()}"
+        )
 
 
 def first_leader(rules: Rules, dealer: int, contractor: int, active: Sequence[int]) -> int:
