@@ -4,7 +4,7 @@ thirteen cards and every nomination of a joker kept is played through the engine
 hand (auction, kitty, nomination) and solved double dummy; the best of them must equal
 :func:`fivehundred.solver.par.contract_table`'s. Prints each board and the mismatches.
 
-    python bench/check_par.py [--boards 10] [--preset australian --preset american]
+    python bench/check_par.py [--boards 10] [--first 1] [--preset australian --preset american]
 """
 
 from __future__ import annotations
@@ -57,10 +57,11 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=10)
     parser.add_argument("--preset", action="append", default=[])
     parser.add_argument("--seed", default="check-par")
+    parser.add_argument("--first", type=int, default=1, help="the first board checked")
     args = parser.parse_args()
     wrong = 0
     for preset in args.preset or ["australian", "american"]:
-        for board in make_boards(args.seed, args.boards, preset):
+        for board in make_boards(args.seed, args.first + args.boards - 1, preset)[args.first - 1 :]:
             start = time.perf_counter()
             table = contract_table(board)
             for (seat, key), exchange in sorted(table.items()):
