@@ -133,12 +133,22 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     assert client.post(f"/api/daily/entries/{token}/next").status_code == 409
     # the view comes back whole on a reload
     assert client.get(f"/api/daily/entries/{token}").json()["status"] == "day_over"
+    # the day's table: names and figures only
+    table = client.get("/api/daily/table").json()
+    assert [row["name"] for row in table["rows"]][:2] and table["entrants"] == 2
+    assert {row["name"] for row in table["rows"]} == {"Ann", "Bob"}
+    assert next(r for r in table["rows"] if r["name"] == "Ann")["boards"] == 2
+    text = json.dumps(table)
+    for card in hidden_from_south(1) | hidden_from_south(2):
+        assert f'"{card}"' not in text
 
 
 def test_bad_input_gets_a_4xx(client: TestClient) -> None:
     view = client.post("/api/daily/entries", json={}).json()
     token = view["token"]
     assert view["name"] == "guest"
+    # each entry plays under a name of its own
+    assert client.post("/api/daily/entries", json={"name": " guest "}).json()["name"] == "guest 2"
     assert client.get("/api/daily/entries/short").status_code == 404
     assert client.get("/api/daily/entries/" + "x" * 30).status_code == 404
     url = f"/api/daily/entries/{token}/act"

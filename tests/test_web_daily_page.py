@@ -117,6 +117,8 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     tap_through_board(page)
     page.wait_for_function("document.querySelector('#standing').innerText.includes('Your day')")
     assert page.locator("#next[hidden]").count()
+    page.wait_for_selector("#day-table-box:not([hidden])")
+    assert "Ann" in page.inner_text("#day-table")
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way

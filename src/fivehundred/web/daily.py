@@ -73,6 +73,8 @@ MAX_ENTRIES = 20_000
 #: Days kept in memory (today and yesterday: an entry started before midnight finishes).
 MAX_DAYS = 2
 MAX_NAME = 40
+#: Rows of the day's table answered (the best).
+MAX_TABLE_ROWS = 100
 MAX_ACTION = 40
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: A computer's moves in one request at most (a whole hand is about 45).
@@ -99,6 +101,8 @@ class Day:
     results: dict[int, list[BoardResult]] = field(default_factory=dict)
     entries: int = 0
     dropped: bool = False
+    #: The names the day's entries play under: each its own (a second "guest" is "guest 2").
+    names: set[str] = field(default_factory=set)
 
     def par(self, number: int) -> Par | None:
         return self.pars.get(number)
@@ -176,7 +180,12 @@ class DailyService:
             if day.entries >= MAX_ENTRIES:
                 raise HTTPException(503, "the day is full: try tomorrow")
             day.entries += 1
-            entry = Entry(secrets.token_urlsafe(24), name, day)
+            unique, k = name, 1
+            while unique in day.names:
+                k += 1
+                unique = f"{name[: MAX_NAME - 8]} {k}"
+            day.names.add(unique)
+            entry = Entry(secrets.token_urlsafe(24), unique, day)
             self.entries[entry.token] = entry
         self.deal(entry)
         return entry
@@ -433,6 +442,31 @@ def board_traveller(request: Request, token: str, number: int) -> dict[str, Any]
         raise HTTPException(404, "no such board")
     with entry.lock:
         return daily.traveller(entry, number)
+
+
+@router.get("/api/daily/table")
+def day_table(request: Request) -> dict[str, Any]:
+    """Today's table: every entry's percentage over the boards it has finished, best first
+    (names and figures only: no card, no contract)."""
+    daily = service(request)
+    day = daily.today()
+    with daily.lock:
+        results = [r for rs in day.results.values() for r in rs]
+    rows = standings(results, day.done_pars() or None)
+    return {
+        "day": day.day.isoformat(),
+        "rows": [
+            {
+                "place": row.place,
+                "name": row.entrant,
+                "boards": row.boards,
+                "percent": round(row.percent, 1),
+                "against_par": row.against_par,
+            }
+            for row in rows[:MAX_TABLE_ROWS]
+        ],
+        "entrants": len(rows),
+    }
 
 
 def install(app: FastAPI) -> None:

@@ -149,6 +149,26 @@ function drawAfter(view) {
     ? `Your day: ${view.standing.percent}%, place ${view.standing.place} of ${view.standing.of}.`
     : "";
   $("next").hidden = view.status !== "board_over";
+  if (view.status === "day_over") drawTable();
+}
+
+async function drawTable() {
+  try {
+    const table = await getJSON("/api/daily/table");
+    $("day-table").replaceChildren(
+      ...table.rows.map((row) =>
+        el(
+          "li",
+          { value: row.place },
+          `${row.name}: ${row.percent}% over ${row.boards} boards`,
+          row.against_par === null ? "" : ` (${signed(row.against_par)} against par)`,
+        ),
+      ),
+    );
+    $("day-table-box").hidden = false;
+  } catch (error) {
+    showError(error);
+  }
 }
 
 async function refresh() {
