@@ -28,7 +28,18 @@ from test_web_support import db_url  # noqa: F401  (fixture)
 
 DAY = date(2026, 12, 6)
 SECRET = "test-secret"
-VIEW_KEYS = {"day", "name", "level", "boards", "board", "dealer", "finished", "table", "status"}
+VIEW_KEYS = {
+    "day",
+    "name",
+    "ranked",
+    "level",
+    "boards",
+    "board",
+    "dealer",
+    "finished",
+    "table",
+    "status",
+}
 
 
 @pytest.fixture
@@ -102,7 +113,7 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     assert view["status"] == "board_over"
     assert view["result"]["points"][0] - view["result"]["points"][1] == view["result"]["net"]
     trav = view["traveller"]
-    assert [r["entrant"] for r in trav["results"]] == ["Ann"]
+    assert [r["entrant"] for r in trav["results"]] == ["Ann (guest)"]
     assert len(trav["hands"]) == 4  # after the board: the hands as dealt
     # the board is over: no more moves; board 2 is still hidden
     assert (
@@ -114,7 +125,7 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     other_token = other.pop("token")
     play_board(client, other_token, other, bid=True)
     trav = client.get(f"/api/daily/entries/{token}/boards/1/traveller").json()
-    assert sorted(r["entrant"] for r in trav["results"]) == ["Ann", "Bob"]
+    assert sorted(r["entrant"] for r in trav["results"]) == ["Ann (guest)", "Bob (guest)"]
     assert sum(r["matchpoints"] for r in trav["results"]) == 2
     # the par, worked out in the background when the day's boards were made
     for _ in range(600):
@@ -136,8 +147,9 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     # the day's table: names and figures only
     table = client.get("/api/daily/table").json()
     assert [row["name"] for row in table["rows"]][:2] and table["entrants"] == 2
-    assert {row["name"] for row in table["rows"]} == {"Ann", "Bob"}
-    assert next(r for r in table["rows"] if r["name"] == "Ann")["boards"] == 2
+    assert {row["name"] for row in table["rows"]} == {"Ann (guest)", "Bob (guest)"}
+    assert next(r for r in table["rows"] if r["name"] == "Ann (guest)")["boards"] == 2
+    assert not any(row["ranked"] for row in table["rows"])  # guests play unranked
     text = json.dumps(table)
     for card in hidden_from_south(1) | hidden_from_south(2):
         assert f'"{card}"' not in text
@@ -158,3 +170,28 @@ def test_bad_input_gets_a_4xx(client: TestClient) -> None:
     refused = client.post(url, json={"action": "JK"})  # not South's card, or not now
     assert refused.status_code == 422 and refused.json()["detail"]
     assert client.get(f"/api/daily/entries/{token}/boards/9/traveller").status_code == 404
+
+
+def test_an_account_has_one_entry_a_day_and_is_ranked(client: TestClient) -> None:
+    signup = client.post(
+        "/api/accounts", json={"name": "Carol", "password": "correct horse battery 42"}
+    )
+    assert signup.status_code == 201, signup.text
+    first = client.post("/api/daily/entries", json={"name": "whatever"}).json()
+    assert first["name"] == "Carol" and first["ranked"] is True
+    view = play_board(
+        client,
+        first["token"],
+        {k: v for k, v in first.items() if k != "token"},
+        bid=False,
+    )
+    assert view["status"] == "board_over"
+    again = client.post("/api/daily/entries", json={"name": "Carol"}).json()
+    assert again["token"] == first["token"]  # the same entry: it resumes, no second go
+    assert again["finished"] == [1]
+    table = client.get("/api/daily/table").json()
+    assert [(row["name"], row["ranked"]) for row in table["rows"]] == [("Carol", True)]
+    # a guest who calls themselves Carol is another entrant
+    client.cookies.clear()
+    guest = client.post("/api/daily/entries", json={"name": "Carol"}).json()
+    assert guest["name"] == "Carol (guest)" and guest["ranked"] is False

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -103,6 +104,10 @@ class Day:
     dropped: bool = False
     #: The names the day's entries play under: each its own (a second "guest" is "guest 2").
     names: set[str] = field(default_factory=set)
+    #: Each account's one entry of the day (its token).
+    accounts: dict[int, str] = field(default_factory=dict)
+    #: The names the accounts play under (ranked in the day's table).
+    ranked: set[str] = field(default_factory=set)
 
     def par(self, number: int) -> Par | None:
         return self.pars.get(number)
@@ -127,6 +132,8 @@ class Entry:
     token: str
     name: str
     day: Day
+    #: The account playing (None: a guest, unranked).
+    account: int | None = None
     index: int = 0
     state: HandState | None = None
     players: list[Player | None] = field(default_factory=list)
@@ -174,20 +181,32 @@ class DailyService:
                     self.entries = {t: e for t, e in self.entries.items() if e.day is not gone}
             return self.days[day]
 
-    def new_entry(self, name: str) -> Entry:
+    def new_entry(self, name: str, account: tuple[int, str] | None = None) -> Entry:
+        """A new entry for today: a guest's under ``name`` (made its own), or the
+        ``(id, name)`` account's one entry of the day (the same one again if it has one)."""
         day = self.today()
         with self.lock:
+            if account is not None and account[0] in day.accounts:
+                return self.entries[day.accounts[account[0]]]
             if day.entries >= MAX_ENTRIES:
                 raise HTTPException(503, "the day is full: try tomorrow")
             day.entries += 1
-            unique, k = name, 1
+            if account is not None:
+                base = account[1]
+            else:  # a guest's name says so, and never takes an account's
+                base = name if name == "guest" else f"{name[: MAX_NAME - 8]} (guest)"
+            unique, k = base, 1
             while unique in day.names:
                 k += 1
-                unique = f"{name[: MAX_NAME - 8]} {k}"
+                unique = f"{base[: MAX_NAME - 8]} {k}"
             day.names.add(unique)
-            entry = Entry(secrets.token_urlsafe(24), unique, day)
+            entry = Entry(secrets.token_urlsafe(24), unique, day, account and account[0])
             self.entries[entry.token] = entry
-        self.deal(entry)
+            if account is not None:
+                day.accounts[account[0]] = entry.token
+                day.ranked.add(unique)
+        with entry.lock:
+            self.deal(entry)
         return entry
 
     def entry(self, token: str) -> Entry:
@@ -283,6 +302,7 @@ class DailyService:
         out: dict[str, Any] = {
             "day": entry.day.day.isoformat(),
             "name": entry.name,
+            "ranked": entry.account is not None,
             "level": self.level,
             "boards": len(entry.day.boards),
             "board": board.number,
@@ -400,10 +420,21 @@ def daily_info(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/daily/entries")
-def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, Any]:
+async def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, Any]:
+    """A guest's new entry; with an account's session its one entry of the day (asked
+    again, the same entry: it resumes)."""
     daily = service(request)
     name = " ".join((body.name if body else "guest").split())[:MAX_NAME] or "guest"
-    entry = daily.new_entry(name)
+    accounts = getattr(request.app.state, "accounts", None)
+    account = await accounts.current(request) if accounts is not None else None
+    who = None if account is None else (account.id, account.name)
+    return await run_in_threadpool(_new_entry_view, daily, name, who)
+
+
+def _new_entry_view(
+    daily: DailyService, name: str, account: tuple[int, str] | None
+) -> dict[str, Any]:
+    entry = daily.new_entry(name, account)
     with entry.lock:
         return {"token": entry.token, **daily.view(entry)}
 
@@ -459,6 +490,7 @@ def day_table(request: Request) -> dict[str, Any]:
             {
                 "place": row.place,
                 "name": row.entrant,
+                "ranked": row.entrant in day.ranked,
                 "boards": row.boards,
                 "percent": round(row.percent, 1),
                 "against_par": row.against_par,
