@@ -174,4 +174,5 @@ def test_static_files_are_package_data() -> None:
         "puzzles.html",
         "account.html",
         "leaderboard.html",
+        "daily.html",
     }

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "pad": ("fivehundred.pad.cli", "pad_main", "score pad for a game played with real cards"),
     "learn": ("fivehundred.learn.learn_cli", "main", "lessons: learn Five Hundred step by step"),
     "puzzle": ("fivehundred.learn.puzzle_cli", "main", "find the one card: puzzles by the solver"),
+    "daily": ("fivehundred.tui.daily", "daily_main", "the day's duplicate boards, with the par"),
 }
 
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).
@@ -39,6 +40,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "show": ("tui", ("textual", "rich", "platformdirs")),
     "serve": ("web", ("fastapi", "uvicorn", "sqlalchemy")),
     "pad": ("tui", ("textual",)),
+    "daily": ("solver", ("numpy",)),
 }
 
 

@@ -247,10 +247,11 @@ def unknown_variables(environ: Any) -> list[str]:
 def serve_variables() -> set[str]:
     """Every environment variable ``fivehundred serve`` reads."""
     from fivehundred.datadir import ENV_DATA_DIR
+    from fivehundred.web.daily import DAILY_VARIABLES
     from fivehundred.web.guard import Limits
 
     names = {env_name(dest) for dest in [*ENV, *Limits.names(), "cluster", "review_games"]}
-    return names | {"FIVEHUNDRED_SECURE_COOKIES", ENV_DATA_DIR}
+    return names | {"FIVEHUNDRED_SECURE_COOKIES", ENV_DATA_DIR, *DAILY_VARIABLES}
 
 
 TRUE = ("1", "true", "yes", "on")

@@ -1,0 +1,229 @@
+"""Duplicate boards (docs/duplicate.md): deals from a seed, results scored as the rule
+book scores a hand on its own (R-SCORE), matchpoints, travellers, standings, export."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from fivehundred.actions import PASS, parse_call
+from fivehundred.boards import (
+    BOARDS_FORMAT,
+    Board,
+    BoardResult,
+    Par,
+    board_presets,
+    export_set,
+    import_set,
+    make_board,
+    make_boards,
+    matchpoints,
+    set_text,
+    standings,
+    traveller,
+)
+from fivehundred.bots import make_player
+from fivehundred.errors import RecordError
+from fivehundred.game import HandState
+from fivehundred.record import replay_hand
+from fivehundred.rules import make_rules
+from fivehundred.scoring import score_hand
+
+
+def play(board: Board, seed: int, bots: str = "random") -> HandState:
+    """The board played out by computer players (each seat its own, seeded)."""
+    state = board.start()
+    players = [make_player(bots, seed=seed * 7 + seat) for seat in range(4)]
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(players[seat].act(state.observation(seat)))
+    return state
+
+
+def fixed(board: int, entrant: str, net: int, seat: int = 0) -> BoardResult:
+    """A result with given points, for the comparisons (no record needed there)."""
+    points = (net, 0) if net >= 0 else (0, -net)
+    return BoardResult(board, entrant, seat, -1, -1, 0, points, {})
+
+
+def test_boards_are_deterministic_and_differ_by_seed() -> None:
+    a = make_boards("2026-12-06", 12)
+    assert a == make_boards("2026-12-06", 12)
+    assert a != make_boards("2026-12-07", 12)
+    assert [b.number for b in a] == list(range(1, 13))
+    assert [b.dealer for b in a[:5]] == [0, 1, 2, 3, 0]
+    for board in a:
+        assert len({*board.hands, board.kitty}) == 5
+        assert [h.bit_count() for h in board.hands] == [10] * 4
+        assert board.kitty.bit_count() == 3
+        union = board.kitty
+        for hand in board.hands:
+            assert not union & hand
+            union |= hand
+        assert union == board.rules.pack.cards
+    assert len({b.hands for b in a}) == 12
+
+
+def test_only_four_handed_partnership_presets_make_boards() -> None:
+    assert {"australian", "american"} <= set(board_presets())
+    for preset in ("three_handed", "five_handed", "two_handed", "six_handed"):
+        with pytest.raises(ValueError, match="four players"):
+            make_board(1, 1, preset)
+    with pytest.raises(ValueError):
+        make_boards(1, 0)
+
+
+def test_a_result_is_the_hand_scored_on_its_own() -> None:
+    board = make_board("score", 3)
+    state = board.start()
+    # South (seat 0) deals? board 3: dealer North (2); East (3) calls first.
+    assert board.dealer == 2
+    state.apply(PASS)  # East
+    state.apply(parse_call("6S"))  # South
+    state.apply(PASS)  # West
+    state.apply(PASS)  # North
+    assert state.contract == parse_call("6S") and state.contractor == 0
+    rng = random.Random(5)
+    while not state.is_over:
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+    result = BoardResult.from_state(board, "me", state)
+    team = state.tricks_won[0] + state.tricks_won[2]
+    expected = score_hand(
+        board.rules,
+        state.contract,
+        0,
+        (2,),
+        state.tricks_won,
+        [t.winner for t in state.tricks],
+    )
+    assert result.points == expected.points
+    assert result.tricks == team
+    made = team >= 6
+    ns = (40 if team < 10 else 250) if made else -40
+    assert result.points == (ns, 10 * (10 - team))  # R-SCORE: defenders 10 a trick
+    assert result.net == ns - 10 * (10 - team)
+    # the record replays to the same hand
+    again = replay_hand(result.record)
+    assert again.history == state.history
+    assert BoardResult.from_record(board, "me", result.record) == result
+
+
+def test_no_490_rule_or_target_in_a_board_result() -> None:
+    # a defending side scoring its tricks is never capped: the points are the hand's own
+    board = make_board("cap", 1)
+    state = play(board, 1)
+    result = BoardResult.from_state(board, "x", state)
+    assert result.points == tuple(state.result.points)
+
+
+def test_a_record_of_another_board_is_refused() -> None:
+    one, two = make_boards("other", 2)
+    state = play(one, 2)
+    with pytest.raises(ValueError, match="not dealt from board 2"):
+        BoardResult.from_state(two, "x", state)
+    with pytest.raises(RecordError):
+        BoardResult.from_record(two, "x", BoardResult.from_state(one, "x", state).record)
+
+
+def test_matchpoints_two_per_result_beaten_one_per_tie_same_direction() -> None:
+    results = [
+        fixed(1, "a", 100),
+        fixed(1, "b", 40),
+        fixed(1, "c", 40),
+        fixed(1, "d", -80),
+        fixed(1, "e", 100, seat=1),  # East-West: compared only with East-West
+        fixed(1, "f", -50, seat=3),
+    ]
+    scores = matchpoints(results)
+    assert [s.matchpoints for s in scores[:4]] == [6, 3, 3, 0]
+    assert {s.top for s in scores[:4]} == {6}
+    assert [round(s.percent, 1) for s in scores[:4]] == [100.0, 50.0, 50.0, 0.0]
+    # EW: net 100 for NS means -100 for East; -50 NS net means +50 for West: West beats East
+    assert [s.matchpoints for s in scores[4:]] == [0, 2]
+    assert matchpoints([fixed(1, "alone", 10)])[0].percent == 50.0
+    with pytest.raises(ValueError):
+        matchpoints([fixed(1, "a", 0), fixed(2, "b", 0)])
+
+
+def test_traveller_lists_every_result_with_par_on_top() -> None:
+    board = make_board("trav", 1)
+    results = [BoardResult.from_state(board, f"p{k}", play(board, k)) for k in range(4)]
+    par = Par(parse_call("7H"), 2, 8, (200, 20))
+    trav = traveller(board, results, par)
+    assert len(trav.rows) == 4
+    nets = [row.result.net for row in trav.rows]
+    assert nets == sorted(nets, reverse=True)
+    for row in trav.rows:
+        assert row.against_par == row.result.net - 180
+    data = trav.to_dict()
+    assert data["par"]["net"] == 180
+    assert {r["entrant"] for r in data["results"]} == {"p0", "p1", "p2", "p3"}
+    text = trav.text()
+    assert text.splitlines()[1].startswith("  Par: 7♥ by North, 8 tricks: NS +180")
+
+
+def test_standings_average_percentages_and_share_places() -> None:
+    results = [
+        fixed(1, "a", 100),
+        fixed(1, "b", 100),
+        fixed(1, "c", 0),
+        fixed(2, "a", 50),
+        fixed(2, "b", 50),
+        fixed(2, "c", 40),
+    ]
+    pars = {1: Par(-1, -1, 0, (0, 0)), 2: Par(-1, -1, 0, (0, 0))}
+    rows = standings(results, pars)
+    assert [(r.place, r.entrant) for r in rows] == [(1, "a"), (1, "b"), (3, "c")]
+    assert rows[0].percent == pytest.approx(75.0)
+    assert rows[2].percent == pytest.approx(0.0)
+    assert rows[2].against_par == 40
+    assert standings(results)[2].against_par is None
+
+
+def test_export_reimports_and_replays_every_result() -> None:
+    boards = make_boards("export", 3, "american")
+    results = [
+        BoardResult.from_state(board, f"p{k}", play(board, 10 * board.number + k), seat=k % 4)
+        for board in boards
+        for k in range(3)
+    ]
+    pars = {1: Par(parse_call("6NT"), 1, 7, (20, 120))}
+    data = export_set(boards, results, pars, name="test set")
+    text = json.dumps(data)
+    back = import_set(text)
+    assert back.boards == boards
+    assert back.results == results
+    assert back.pars == pars
+    assert back.name == "test set"
+    for original, again in zip(results, back.results, strict=True):
+        assert again.replay().history == original.replay().history
+    printed = set_text(back.boards, back.results, back.pars, back.name)
+    assert "Board 3  dealer North" in printed
+    assert "Kitty" in printed and "Standings" in printed
+    assert "Par: 6NT by West, 7 tricks: NS -100" in printed
+
+
+def test_import_refuses_bad_sets() -> None:
+    boards = make_boards("bad", 1)
+    good = export_set(boards, [BoardResult.from_state(boards[0], "x", play(boards[0], 3))])
+    with pytest.raises(RecordError, match="format"):
+        import_set({**good, "format": "x"})
+    swapped = json.loads(json.dumps(good))
+    hands = swapped["boards"][0]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+    with pytest.raises(RecordError, match="results"):
+        import_set(swapped)  # the record no longer matches its board
+    twice = json.loads(json.dumps(good))
+    twice["boards"].append(twice["boards"][0])
+    with pytest.raises(RecordError, match="twice"):
+        import_set(twice)
+    assert good["format"] == BOARDS_FORMAT
+    with pytest.raises(RecordError, match="R-PRESET"):
+        Board.from_dict({**boards[0].to_dict(), "preset": "three_handed"})
+
+
+def test_board_rules_are_the_presets() -> None:
+    assert make_board(1, 1).rules == make_rules("australian")

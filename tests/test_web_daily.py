@@ -1,0 +1,197 @@
+"""The daily boards through the web API (web/daily.py, docs/duplicate.md), with
+Starlette's TestClient: whole boards played through the routes, every view checked to
+hold nothing hidden (no other hand, no kitty, no traveller before the board is played),
+the traveller with every entry's result and matchpoints, the par worked out in the
+background, the next board dealt only after the last; bad input gets a 4xx."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from fivehundred.actions import action_text
+from fivehundred.cards import iter_cards
+from fivehundred.daily import daily_boards
+from fivehundred.web.daily import DailyService
+from fivehundred.web.server import create_app
+from test_web_support import db_url  # noqa: F401  (fixture)
+
+DAY = date(2026, 12, 6)
+SECRET = "test-secret"
+VIEW_KEYS = {
+    "day",
+    "name",
+    "ranked",
+    "level",
+    "boards",
+    "board",
+    "dealer",
+    "finished",
+    "table",
+    "status",
+}
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
+    with TestClient(create_app(db_url, workers=0)) as test_client:
+        test_client.app.state.daily = DailyService(SECRET, boards=2, clock=lambda: DAY)  # type: ignore[attr-defined]
+        yield test_client
+
+
+def hidden_from_south(number: int) -> set[str]:
+    """The cards South must not see on board ``number`` until played or shown: the other
+    hands and the kitty, in the record notation."""
+    board = daily_boards(DAY, secret=SECRET, count=2)[number - 1]
+    mask = board.kitty | board.hands[1] | board.hands[2] | board.hands[3]
+    return {action_text(card) for card in iter_cards(mask)}
+
+
+def check_hidden(view: dict[str, Any], south_contracts: bool) -> None:
+    """A view of a board in play: only South's observation."""
+    assert set(view) == VIEW_KEYS, set(view) ^ VIEW_KEYS
+    board = daily_boards(DAY, secret=SECRET, count=2)[view["board"] - 1]
+    mine = {action_text(c) for c in iter_cards(board.hands[0])}
+    if south_contracts:
+        mine |= {action_text(c) for c in iter_cards(board.kitty)}
+    assert {c["card"] for c in view["table"]["hand"]} <= mine
+    assert "hands" not in json.dumps(view) and "kitty" not in json.dumps(view)
+
+
+def play_board(client: TestClient, token: str, view: dict[str, Any], bid: bool) -> dict[str, Any]:
+    """South plays out the board: the first legal action each time, or with ``bid`` the
+    highest call at its first turn of the auction."""
+    first = True
+    for _ in range(200):
+        if view["status"] != "playing":
+            return view
+        south_contracts = (
+            bool(view["table"]["contract"]) and "by South" in view["table"]["contract"]
+        )
+        check_hidden(view, south_contracts)
+        legal = view["table"]["legal"]
+        assert legal, "South is to move whenever the board is in play after the computers"
+        choice = legal[-1] if bid and first else legal[0]
+        first = False
+        response = client.post(f"/api/daily/entries/{token}/act", json={"action": choice["action"]})
+        assert response.status_code == 200, response.text
+        view = response.json()
+    raise AssertionError("the board did not end")
+
+
+def test_the_page_and_the_day_show_no_cards(client: TestClient) -> None:
+    assert client.get("/daily").status_code == 200
+    info = client.get("/api/daily").json()
+    assert info["day"] == "2026-12-06" and info["level"] == "medium"
+    assert [b["number"] for b in info["boards"]] == [1, 2]
+    text = json.dumps(info)
+    for card in hidden_from_south(1):
+        assert f'"{card}"' not in text
+
+
+def test_a_whole_day_through_the_api(client: TestClient) -> None:
+    service: DailyService = client.app.state.daily  # type: ignore[attr-defined]
+    start = client.post("/api/daily/entries", json={"name": "Ann"})
+    assert start.status_code == 200
+    view = start.json()
+    token = view.pop("token")
+    assert view["board"] == 1 and view["status"] == "playing"
+    # before the board is played: no traveller, no next board
+    assert client.get(f"/api/daily/entries/{token}/boards/1/traveller").status_code == 403
+    assert client.post(f"/api/daily/entries/{token}/next").status_code == 409
+    view = play_board(client, token, view, bid=False)
+    assert view["status"] == "board_over"
+    assert view["result"]["points"][0] - view["result"]["points"][1] == view["result"]["net"]
+    trav = view["traveller"]
+    assert [r["entrant"] for r in trav["results"]] == ["Ann (guest)"]
+    assert len(trav["hands"]) == 4  # after the board: the hands as dealt
+    # the board is over: no more moves; board 2 is still hidden
+    assert (
+        client.post(f"/api/daily/entries/{token}/act", json={"action": "pass"}).status_code == 409
+    )
+    assert client.get(f"/api/daily/entries/{token}/boards/2/traveller").status_code == 403
+    # a second entrant plays board 1: both on the traveller, with matchpoints
+    other = client.post("/api/daily/entries", json={"name": "Bob"}).json()
+    other_token = other.pop("token")
+    play_board(client, other_token, other, bid=True)
+    trav = client.get(f"/api/daily/entries/{token}/boards/1/traveller").json()
+    assert sorted(r["entrant"] for r in trav["results"]) == ["Ann (guest)", "Bob (guest)"]
+    assert sum(r["matchpoints"] for r in trav["results"]) == 2
+    # the par, worked out in the background when the day's boards were made
+    for _ in range(600):
+        if service.today().par(1) is not None:
+            break
+        time.sleep(0.1)
+    trav = client.get(f"/api/daily/entries/{token}/boards/1/traveller").json()
+    assert trav["par"] is not None and "label" in trav["par"]
+    assert all(r["against_par"] is not None for r in trav["results"])
+    # the next board, then the end of the day
+    view = client.post(f"/api/daily/entries/{token}/next").json()
+    assert view["board"] == 2 and view["status"] == "playing" and view["finished"] == [1]
+    view = play_board(client, token, view, bid=True)
+    assert view["status"] == "day_over"
+    assert view["standing"]["place"] >= 1 and view["standing"]["of"] == 2
+    assert client.post(f"/api/daily/entries/{token}/next").status_code == 409
+    # the view comes back whole on a reload
+    assert client.get(f"/api/daily/entries/{token}").json()["status"] == "day_over"
+    # the day's table: names and figures only
+    table = client.get("/api/daily/table").json()
+    assert [row["name"] for row in table["rows"]][:2] and table["entrants"] == 2
+    assert {row["name"] for row in table["rows"]} == {"Ann (guest)", "Bob (guest)"}
+    assert next(r for r in table["rows"] if r["name"] == "Ann (guest)")["boards"] == 2
+    assert not any(row["ranked"] for row in table["rows"])  # guests play unranked
+    text = json.dumps(table)
+    for card in hidden_from_south(1) | hidden_from_south(2):
+        assert f'"{card}"' not in text
+
+
+def test_bad_input_gets_a_4xx(client: TestClient) -> None:
+    view = client.post("/api/daily/entries", json={}).json()
+    token = view["token"]
+    assert view["name"] == "guest"
+    # each entry plays under a name of its own
+    assert client.post("/api/daily/entries", json={"name": " guest "}).json()["name"] == "guest 2"
+    assert client.get("/api/daily/entries/short").status_code == 404
+    assert client.get("/api/daily/entries/" + "x" * 30).status_code == 404
+    url = f"/api/daily/entries/{token}/act"
+    assert client.post(url, json={"action": "x" * 41}).status_code == 422
+    assert client.post(url, json={"action": "7H", "more": 1}).status_code == 422
+    assert client.post("/api/daily/entries", json={"name": "n" * 41}).status_code == 422
+    refused = client.post(url, json={"action": "JK"})  # not South's card, or not now
+    assert refused.status_code == 422 and refused.json()["detail"]
+    assert client.get(f"/api/daily/entries/{token}/boards/9/traveller").status_code == 404
+
+
+def test_an_account_has_one_entry_a_day_and_is_ranked(client: TestClient) -> None:
+    signup = client.post(
+        "/api/accounts", json={"name": "Carol", "password": "correct horse battery 42"}
+    )
+    assert signup.status_code == 201, signup.text
+    first = client.post("/api/daily/entries", json={"name": "whatever"}).json()
+    assert first["name"] == "Carol" and first["ranked"] is True
+    view = play_board(
+        client,
+        first["token"],
+        {k: v for k, v in first.items() if k != "token"},
+        bid=False,
+    )
+    assert view["status"] == "board_over"
+    again = client.post("/api/daily/entries", json={"name": "Carol"}).json()
+    assert again["token"] == first["token"]  # the same entry: it resumes, no second go
+    assert again["finished"] == [1]
+    table = client.get("/api/daily/table").json()
+    assert [(row["name"], row["ranked"]) for row in table["rows"]] == [("Carol", True)]
+    # a guest who calls themselves Carol is another entrant
+    client.cookies.clear()
+    guest = client.post("/api/daily/entries", json={"name": "Carol"}).json()
+    assert guest["name"] == "Carol (guest)" and guest["ranked"] is False
