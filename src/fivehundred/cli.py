@@ -28,6 +28,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "pad": ("fivehundred.pad.cli", "pad_main", "score pad for a game played with real cards"),
     "learn": ("fivehundred.learn.learn_cli", "main", "lessons: learn Five Hundred step by step"),
     "puzzle": ("fivehundred.learn.puzzle_cli", "main", "find the one card: puzzles by the solver"),
+    "dataset": (
+        "fivehundred.env.dataset",
+        "main",
+        "deals with every contract's double-dummy tricks, to Parquet",
+    ),
 }
 
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).
@@ -39,6 +44,7 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "show": ("tui", ("textual", "rich", "platformdirs")),
     "serve": ("web", ("fastapi", "uvicorn", "sqlalchemy")),
     "pad": ("tui", ("textual",)),
+    "dataset": ("dataset", ("numpy", "pyarrow")),
 }
 
 
