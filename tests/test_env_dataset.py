@@ -133,6 +133,18 @@ def test_parquet_reads_back_with_its_schema(
     assert dataset.make(SEED, 1, 2, jobs=2) == rows[1:]
 
 
+def test_a_ray_run_gives_the_same_rows(written: tuple[Path, list[dict[str, Any]]]) -> None:
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
+    from fivehundred.arena.ray_backend import start_local_ray
+
+    _, rows = written
+    start_local_ray(2, log_to_driver=False, logging_level="ERROR")
+    try:
+        assert dataset.make(SEED, 0, 2, jobs=2, backend="ray") == rows[:2]
+    finally:
+        ray.shutdown()
+
+
 def test_seeds_are_the_batched_environments() -> None:
     batched = pytest.importorskip("fivehundred.env.batched")
     if batched.compiled_core() is None:
@@ -157,7 +169,8 @@ def test_bad_requests_are_refused_in_one_line(
     with pytest.raises(ValueError, match="not 'australian' with \\['ralphing'\\]"):
         dataset.check_rules("australian", {"ralphing": True})
     out = tmp_path / "x.parquet"
-    for argv in (["--deals", "0"], ["--jobs", "0"], ["--seed", "-1"], ["--preset", "six"]):
+    bad = (["--deals", "0"], ["--jobs", "0"], ["--seed", "-1"], ["--preset", "six"])
+    for argv in (*bad, ["--backend", "spark"]):
         assert main(["dataset", str(out), *argv]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("fivehundred dataset: "), err

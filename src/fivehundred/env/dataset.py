@@ -5,8 +5,9 @@ exchange, written to Parquet (see docs/dataset.md).
 ``fivehundred dataset OUT.parquet --deals N --seed S`` (``python -m
 fivehundred.env.dataset``) writes deals ``0 … N-1`` of seed ``S``; ``--first K`` starts at
 deal ``K``, so that shards made on several machines or processes (``--jobs``) join into
-the same data set. Deal ``k`` of seed ``S`` is the hand number ``k`` of a batched table
-whose seed is ``S`` (:func:`fivehundred.env.batched.hand_seed`): ``s = hand_seed(S, k)``,
+the same data set; ``--backend ray`` makes the chunks on a Ray cluster. Deal ``k`` of
+seed ``S`` is the hand number ``k`` of a batched table whose seed is ``S``
+(:func:`fivehundred.env.batched.hand_seed`): ``s = hand_seed(S, k)``,
 ``HandState.deal(rules, dealer=s >> 62, seed=s)``.
 
 For each deal, each seat ``c`` and each strain, the contractor ``c`` picks up the kitty
@@ -29,6 +30,7 @@ search says it beats the best so far (:func:`fivehundred.solver.reach_position`)
 from __future__ import annotations
 
 import itertools
+import os
 import sys
 import time
 from bisect import bisect_left
@@ -312,11 +314,15 @@ def make(
     preset: str = "australian",
     variants: Mapping[str, Any] | None = None,
     jobs: int = 1,
+    backend: str = "local",
 ) -> list[dict[str, Any]]:
-    """Rows of deals ``first … first + count - 1``, on ``jobs`` processes (the same rows
-    whatever ``jobs``)."""
+    """Rows of deals ``first … first + count - 1``, on ``jobs`` processes, or on a Ray
+    cluster (``backend="ray"``: ``RAY_ADDRESS`` when set, else a local Ray of ``jobs``
+    CPUs): the same rows, in the same order, whichever."""
     check_rules(preset, variants)
-    if jobs <= 1 or count <= 1:
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
+    if backend == "local" and (jobs <= 1 or count <= 1):
         return deal_rows(seed, first, count, preset, variants)
     size = max(1, min(64, count // (4 * jobs)))
     items = tuple(sorted((variants or {}).items()))
@@ -324,8 +330,37 @@ def make(
         (seed, start, min(size, first + count - start), preset, items)
         for start in range(first, first + count, size)
     ]
+    if backend == "ray":
+        return list(itertools.chain.from_iterable(_on_ray(tasks, jobs)))
     with ProcessPoolExecutor(jobs) as pool:
         return list(itertools.chain.from_iterable(pool.map(_chunk, tasks)))
+
+
+def _on_ray(tasks: list[Any], jobs: int) -> list[list[dict[str, Any]]]:
+    """The chunks made as Ray tasks (one CPU each), results in task order."""
+    import ray
+
+    from fivehundred.arena.ray_backend import RayUnavailable, start_local_ray
+
+    started = not ray.is_initialized()
+    if started:
+        address = os.environ.get("RAY_ADDRESS")
+        quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": "ERROR"}
+        try:
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                start_local_ray(jobs, **quiet)
+        except Exception as error:  # Ray raises several kinds
+            where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray"
+            raise RayUnavailable(f"cannot start or join {where}: {error}") from None
+    try:
+        remote = ray.remote(num_cpus=1)(_chunk)
+        chunks: list[list[dict[str, Any]]] = ray.get([remote.remote(task) for task in tasks])
+        return chunks
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -351,7 +386,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=sorted(VARIANTS),
         help="a variant switched on (repeatable)",
     )
-    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes, or a local Ray's CPUs (default 1)"
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes, or Ray: the cluster at RAY_ADDRESS, else a local Ray",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.deals <= MAX_DEALS:
         parser.error(f"--deals must be 1 to {MAX_DEALS:,}")
@@ -368,13 +411,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     variants = dict.fromkeys(args.variant, True)
     rules = check_rules(args.preset, variants)
     start = time.perf_counter()
-    rows = make(args.seed, args.first, args.deals, args.preset, variants, args.jobs)
+    try:
+        rows = make(
+            args.seed, args.first, args.deals, args.preset, variants, args.jobs, args.backend
+        )
+    except (ImportError, RuntimeError) as error:  # no Ray, or none to start or join
+        print(f"fivehundred dataset: {str(error).splitlines()[0]}", file=sys.stderr)
+        return 2
     elapsed = time.perf_counter() - start
     write(args.out, rows, rules)
     print(
         f"{args.out}: {len(rows):,} deals (seed {args.seed}, deals {args.first} to "
         f"{args.first + len(rows) - 1}) in {elapsed:.1f} s, {len(rows) / elapsed:.2f} "
-        f"deals/s on {args.jobs} process(es)"
+        f"deals/s ({args.backend}, {args.jobs} process(es))"
     )
     return 0
 
