@@ -5,6 +5,7 @@ every discard searched one by one), are written to Parquet and read back whole."
 from __future__ import annotations
 
 import itertools
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +160,18 @@ def test_seeds_are_the_batched_environments() -> None:
         dataset.deal(SEED, 0).kitty,
         dataset.deal(SEED, 0).dealer,
     )
+
+
+def test_without_pyarrow_the_extra_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # an install without the extra
+    out = tmp_path / "x.parquet"
+    assert main(["dataset", str(out), "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "needs the 'dataset' extra: pip install 'fivehundred[dataset]'" in err
+    assert not out.exists()
 
 
 def test_bad_requests_are_refused_in_one_line(
