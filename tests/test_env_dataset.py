@@ -112,6 +112,36 @@ def _every_discard(state: HandState, seat: int, strain: str) -> int:
     return min(values) if misere else max(values)
 
 
+def test_the_positions_are_the_solvers_own() -> None:
+    """The data set's positions at the first lead are :meth:`Position.build`'s, array for
+    array, for every discard of a few contracts."""
+    import dataclasses
+
+    import numpy as np
+
+    state = dataset.deal(SEED, 0)
+    held = state.hands[1] | state.kitty
+    hands = list(state.hands)
+    for trump, misere, suit, active, side in (
+        (0, False, FREE_SUIT, (0, 1, 2, 3), (1, 3)),
+        (NO_TRUMPS, False, 2, (0, 1, 2, 3), (1, 3)),
+        (NO_TRUMPS, True, FREE_SUIT, (0, 1, 2), (1,)),
+    ):
+        ctx = make_context(trump, misere, (suit, FREE_SUIT))
+        hands[1] = held
+        positions = dataset._Positions(ctx, active, side, hands, 1, trump == 0)
+        for discard in itertools.combinations(iter_cards(held), 3):
+            hands[1] = held & ~mask_of(discard)
+            want = Position.build(ctx, active, side, hands, 1, joker_lead_not_renounced=trump == 0)
+            got = positions.position(mask_of(discard))
+            for field in dataclasses.fields(Position):
+                a, b = getattr(got, field.name), getattr(want, field.name)
+                if isinstance(b, np.ndarray):
+                    assert a.dtype == b.dtype and np.array_equal(a, b), field.name
+                else:
+                    assert a == b, field.name
+
+
 @pytest.mark.parametrize("strain", ["spades", "no_trumps", "misere"])
 def test_the_best_exchange_is_the_best_of_every_discard(
     strain: str, written: tuple[Path, list[dict[str, Any]]]

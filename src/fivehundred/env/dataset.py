@@ -145,10 +145,94 @@ def _discards(runs: list[list[Card]], k: int) -> Iterator[tuple[Card, ...]]:
     yield from take(0, k)
 
 
+class _Positions:
+    """The first-lead positions of one contract (a strain, a nomination, the seats that
+    play, the leader) for each discard: what :meth:`Position.build
+    <fivehundred.solver.Position.build>` makes of the same hands, array for array, with
+    the work that does not depend on the discard done once (the cards' order, the
+    arrays no search changes)."""
+
+    def __init__(
+        self,
+        ctx: PlayContext,
+        active: tuple[int, ...],
+        side: tuple[int, ...],
+        hands: Sequence[CardMask],
+        leader: int,
+        joker_lead_not_renounced: bool,
+    ) -> None:
+        import numpy as np
+
+        from fivehundred.solver import engine as E
+
+        self._np = np
+        self.ctx = ctx
+        self.active = active
+        cards = []
+        for j, seat in enumerate(active):
+            for card in iter_cards(hands[seat]):
+                suit = ctx.effective_suit[card]
+                cards.append((4 if suit < 0 else suit, ctx.power[card], card, j))
+        cards.sort()
+        self.order = [(card, block, j) for block, _, card, j in cards]
+        self.in_play = mask_of(card for _, _, card, _ in cards)
+        self.st = [0] * E.ST_SIZE
+        self.st[E.S_P] = len(active)
+        self.st[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
+        self.st[E.S_MISERE] = 1 if ctx.misere else 0
+        self.st[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
+        self.st[E.S_TOMOVE] = active.index(leader)
+        self.st[E.S_LEFT] = TRICKS
+        self.tc = np.zeros(80, np.int64)
+        self.tp = np.zeros(80, np.int64)
+        self.side = np.array(
+            [1 if s in side else 0 for s in active] + [0] * (8 - len(active)), np.int64
+        )
+        self.voids = np.zeros(8, np.int64)
+
+    def position(self, discard: CardMask) -> Any:
+        """The position with ``discard`` out of the contractor's hand."""
+        from fivehundred.solver import Position
+
+        np = self._np
+        csuit = [0] * 64
+        crank = [0] * 64
+        suitm = [0] * 5
+        counts = [0] * 5
+        h = [0] * 8
+        real = []
+        i = 0
+        for card, block, j in self.order:
+            if discard >> card & 1:
+                continue
+            csuit[i] = block
+            crank[i] = counts[block]
+            counts[block] += 1
+            suitm[block] |= 1 << i
+            h[j] |= 1 << i
+            real.append(card)
+            i += 1
+        return Position(
+            np.array(h, np.uint64),
+            np.array(self.st, np.int64),
+            self.tc,
+            self.tp,
+            self.side,
+            self.voids,
+            np.array(suitm, np.uint64),
+            np.array(csuit, np.int64),
+            np.array(crank, np.int64),
+            real,
+            self.active,
+            0,
+            self.ctx.free_jokers & self.in_play & ~discard,
+        )
+
+
 def best_exchange(state: HandState, contractor: int, strain: str) -> Best:
     """The double-dummy value of ``strain`` (one of :data:`STRAINS`) with ``contractor``
     taking the kitty of the hand ``state`` as dealt (see the module docstring)."""
-    from fivehundred.solver import Position, reach_position, solve_position
+    from fivehundred.solver import reach_position, solve_position
 
     rules = state.rules
     index = STRAINS.index(strain)
@@ -182,11 +266,13 @@ def best_exchange(state: HandState, contractor: int, strain: str) -> Best:
             _discards(runs, k),
             key=lambda d: sum(ctx.power[c] for c in d) * (-1 if misere else 1),
         )
+        hands[contractor] = held
+        positions = _Positions(ctx, active, side, hands, leader, jl)
         for discard in order:
             if suit != FREE_SUIT and JOKER in discard:
                 continue  # the joker laid down: as the free joker's case
             hands[contractor] = held & ~mask_of(discard)
-            pos = Position.build(ctx, active, side, hands, leader, joker_lead_not_renounced=jl)
+            pos = positions.position(mask_of(discard))
             if best is not None:
                 better = (
                     not reach_position(pos, best.tricks)
