@@ -26,6 +26,7 @@ from fivehundred.cli import main  # noqa: E402
 from fivehundred.env import dataset  # noqa: E402
 from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY, HandState  # noqa: E402
 from fivehundred.play import FREE_SUIT, make_context  # noqa: E402
+from fivehundred.rules import make_rules  # noqa: E402
 from fivehundred.solver import Position, solve, solve_position  # noqa: E402
 
 SEED = 16  # its first deal has the joker in the kitty: every contractor may name its suit
@@ -63,33 +64,47 @@ def _contract(state: HandState, contractor: int, strain: str) -> None:
     assert state.contractor == contractor
 
 
+def _check_through_the_engine(row: dict[str, Any], rules: Any) -> None:
+    """Each value of ``row``, with its discard and nomination made through the engine
+    (auction, kitty, nomination, the first lead), is what the solver says of that
+    position."""
+    dealt = dataset.deal(SEED, row["deal"], rules)
+    assert row["hand_seed"] == dataset.hand_seed(SEED, row["deal"])
+    assert row["dealer"] == dealt.dealer
+    assert [mask_of(h) for h in row["hands"]] == dealt.hands[:4]
+    assert mask_of(row["kitty"]) == dealt.kitty
+    for strain, seat in itertools.product(dataset.STRAINS, range(4)):
+        state = dataset.deal(SEED, row["deal"], rules)
+        _contract(state, seat, strain)
+        assert state.phase == DISCARD
+        discard = row[f"{strain}_discard"][seat]
+        for card in discard:
+            state.apply(card)
+        joker = row.get(f"{strain}_joker", [FREE_SUIT] * 4)[seat]
+        if state.phase == NOMINATE:
+            state.apply(NO_NOMINATION if joker == FREE_SUIT else NOMINATE_BASE + joker)
+        else:
+            assert joker == FREE_SUIT
+        assert state.phase == PLAY
+        assert rules.eldest_leads or state.to_move == seat
+        assert solve(state) == row[f"{strain}_tricks"][seat], (row["deal"], strain, seat)
+
+
 def test_rows_are_the_engines_and_the_solvers(
     written: tuple[Path, list[dict[str, Any]]],
 ) -> None:
-    """Each value, with its discard and nomination made through the engine (auction,
-    kitty, nomination, the first lead), is what the solver says of that position."""
     _, rows = written
     assert [row["deal"] for row in rows] == [0, 1, 2]
     for row in rows:
-        dealt = dataset.deal(SEED, row["deal"])
-        assert row["hand_seed"] == dataset.hand_seed(SEED, row["deal"])
-        assert row["dealer"] == dealt.dealer
-        assert [mask_of(h) for h in row["hands"]] == dealt.hands[:4]
-        assert mask_of(row["kitty"]) == dealt.kitty
-        for strain, seat in itertools.product(dataset.STRAINS, range(4)):
-            state = dataset.deal(SEED, row["deal"])
-            _contract(state, seat, strain)
-            assert state.phase == DISCARD
-            discard = row[f"{strain}_discard"][seat]
-            for card in discard:
-                state.apply(card)
-            joker = row.get(f"{strain}_joker", [FREE_SUIT] * 4)[seat]
-            if state.phase == NOMINATE:
-                state.apply(NO_NOMINATION if joker == FREE_SUIT else NOMINATE_BASE + joker)
-            else:
-                assert joker == FREE_SUIT
-            assert state.phase == PLAY and state.to_move == seat
-            assert solve(state) == row[f"{strain}_tricks"][seat], (row["deal"], strain, seat)
+        _check_through_the_engine(row, make_rules())
+
+
+def test_eldest_leads_through_the_engine() -> None:
+    """With ``eldest_leads`` the dealer's left leads (in misère the next seat that plays,
+    when that is the contractor's partner)."""
+    variants = {"eldest_leads": True}
+    (row,) = dataset.deal_rows(SEED, 0, 1, variants=variants)
+    _check_through_the_engine(row, make_rules("australian", variants))
 
 
 def _every_discard(state: HandState, seat: int, strain: str) -> int:
