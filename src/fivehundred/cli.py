@@ -44,7 +44,6 @@ EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
     "show": ("tui", ("textual", "rich", "platformdirs")),
     "serve": ("web", ("fastapi", "uvicorn", "sqlalchemy")),
     "pad": ("tui", ("textual",)),
-    "dataset": ("dataset", ("numpy", "pyarrow")),
 }
 
 

@@ -488,10 +488,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--seed and --first must be non-negative 64-bit integers")
     if not 1 <= args.jobs <= 256:
         parser.error("--jobs must be 1 to 256")
+    # the extra checked here, after the options (the command's help needs none of it)
+    for module in ("numpy", "pyarrow"):
+        try:
+            __import__(module)
+        except ImportError:
+            print(
+                "fivehundred dataset needs the 'dataset' extra: pip install "
+                f"'fivehundred[dataset]' (no module {module!r})",
+                file=sys.stderr,
+            )
+            return 2
     try:
-        _pyarrow()
         import fivehundred.solver  # noqa: F401
-    except ImportError as error:
+    except ImportError as error:  # the solver's kernel not built at install
         print(f"fivehundred dataset: {error}", file=sys.stderr)
         return 2
     variants = dict.fromkeys(args.variant, True)
