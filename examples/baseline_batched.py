@@ -177,8 +177,11 @@ def evaluate(policy: Linear, opponent: str, deals: int, seed: int) -> Any:
     """Duplicate single hands in the arena: the policy as team A against ``opponent``."""
     LinearPlayer.policy = policy
     PLAYERS["linear"] = LinearPlayer  # serial run in this process: built by name
-    tasks = duplicate_tasks(make_rules(), "linear", opponent, deals, seed, single_hand=True)
-    return summarize(run_matches(tasks, workers=1), "linear", opponent)
+    try:
+        tasks = duplicate_tasks(make_rules(), "linear", opponent, deals, seed, single_hand=True)
+        return summarize(run_matches(tasks, workers=1), "linear", opponent)
+    finally:
+        del PLAYERS["linear"]  # the registry as it was, for whatever runs next
 
 
 def plot(history: list[tuple[float, int, float]], path: str) -> None:

@@ -53,6 +53,9 @@ def test_a_few_updates_and_an_evaluation(
     assert module.main([*argv, "--opponents", "random", "--save", str(weights)]) == 0
     out = capsys.readouterr().out
     assert "trained: 2 updates" in out and "linear vs random" in out
+    from fivehundred.bots import PLAYERS
+
+    assert "linear" not in PLAYERS  # the arena's registry left as it was
     saved = np.load(weights)
     assert saved["w"].shape == (batched.BatchedEnv(1).encoder.size, 188)
     # the same seed trains the same weights
