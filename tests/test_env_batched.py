@@ -28,7 +28,8 @@ from fivehundred.actions import (
 )
 from fivehundred.env.encoding import Encoder
 from fivehundred.game import AUCTION, HandState, controller_of
-from fivehundred.rules import make_rules
+from fivehundred.rules import PRESETS as RULE_PRESETS
+from fivehundred.rules import REGISTRY, SWITCH, RulesError, make_rules
 from fivehundred.scoring import side_of_seats
 
 batched = pytest.importorskip("fivehundred.env.batched")
@@ -228,6 +229,39 @@ def test_bad_input_is_refused_clearly() -> None:
     assert np.array_equal(env.observe(0, int(infos["to_move"][0])), obs[0])
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=[1])
+
+
+def _house_rules() -> list[tuple[str, str]]:
+    """Every house rule (a switch) with each preset that takes it."""
+    out = []
+    for name, variant in REGISTRY.items():
+        if not variant.house or variant.kind != SWITCH:
+            continue
+        for preset in RULE_PRESETS:
+            try:
+                make_rules(preset, {name: True})
+            except RulesError:
+                continue
+            out.append((preset, name))
+    return out
+
+
+def test_house_rules_are_refused_by_name() -> None:
+    from fivehundred.env.batched_aec import batched_raw_env
+
+    cases = _house_rules()
+    assert len(cases) > 50 and {"ralphing", "hi_lo", "dead_hand", "claim"} <= {
+        name for _, name in cases
+    }
+    for preset, name in cases:
+        assert not batched.supported(make_rules(preset, {name: True})), (preset, name)
+        with pytest.raises(ValueError, match=rf"without house rules.*\({name}: house rule"):
+            BatchedEnv(1, preset, {name: True})
+    with pytest.raises(ValueError, match="without house rules"):
+        batched_raw_env("australian", {"hi_lo": True})
+    # the presets themselves are played, whatever their own (house) settings
+    for preset in RULE_PRESETS:
+        assert batched.supported(make_rules(preset)), preset
 
 
 @pytest.mark.parametrize("preset", ["australian", "two_handed", "five_handed"])

@@ -29,6 +29,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "learn": ("fivehundred.learn.learn_cli", "main", "lessons: learn Five Hundred step by step"),
     "puzzle": ("fivehundred.learn.puzzle_cli", "main", "find the one card: puzzles by the solver"),
     "daily": ("fivehundred.tui.daily", "daily_main", "the day's duplicate boards, with the par"),
+    "dataset": (
+        "fivehundred.env.dataset",
+        "main",
+        "deals with every contract's double-dummy tricks, to Parquet",
+    ),
 }
 
 #: subcommand → (the optional extra it needs, the modules of that extra it imports).

@@ -42,6 +42,7 @@ from fivehundred.rules import (
     JOKER_LEAD_NOT_RENOUNCED,
     MISERE_AFTER_SEVEN,
     PRESETS,
+    REGISTRY,
     Rules,
     make_rules,
 )
@@ -117,6 +118,18 @@ def supported(rules: Rules) -> bool:
         getattr(rules, f.name) == getattr(base, f.name)
         for f in dataclasses.fields(rules)
         if f.name not in _FREE_FIELDS
+    )
+
+
+def refusal(preset: str, variants: Mapping[str, Any] | None) -> str:
+    """Why the batched environment refuses a preset with these variants (the rule sets it
+    plays are :func:`supported`'s: the presets as they stand), naming the house rules."""
+    asked = {name: value for name, value in (variants or {}).items() if value}
+    house = [name for name in asked if name in REGISTRY and REGISTRY[name].house]
+    why = f" ({', '.join(house)}: house {'rules' if len(house) > 1 else 'rule'}, R-HOUSE)"
+    return (
+        "the batched environment plays the presets as they stand, without house rules "
+        f"or other variants: not {preset!r} with {asked}" + (why if house else "")
     )
 
 
@@ -241,10 +254,7 @@ class BatchedEnv:
             raise ValueError(f"threads must be 1 to 64; got {threads}")
         self.rules = make_rules(preset, variants)
         if not supported(self.rules):
-            raise ValueError(
-                "the batched environment plays the presets without house rules, "
-                f"not {preset!r} with {dict(variants or {})}"
-            )
+            raise ValueError(refusal(preset, variants))
         self._core = _core()
         self.num_envs = num_envs
         self.threads = threads
