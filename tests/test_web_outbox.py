@@ -48,7 +48,7 @@ def a_finished_game(url: str) -> str:
         account = accounts.create(f"Bot {seat}", "x", True)
         assert account is not None
         accounts.hold_seat(code, seat, account.id)
-        accounts.seat_address(code, seat, f"10.0.0.{seat + 1}")
+        accounts.seat_address(code, seat, f"10.0.0.{seat + 1}", None)
     for version in range(1, 8):
         last = version == 7
         hand = HandRow(MIN_RATED_HANDS, "7S", 0, True, [200, 0], [520, 40]) if last else None
