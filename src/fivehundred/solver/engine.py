@@ -104,6 +104,10 @@ search (stepping up from one trick in misère): suit 14,630 to 14,218, no trumps
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from typing import Any
+
 try:
     import fivehundred.solver._kernel as _kernel
 except ImportError as error:  # pragma: no cover - depends on the install
@@ -161,10 +165,26 @@ if (_kernel.H_SIZE, _kernel.ST_LEN, _kernel.KEY_WORDS) != (H_SIZE, ST_LEN, KEY_W
         name="fivehundred.solver._kernel",
     )
 
-solve_dense = _kernel.solve_dense
-reach_dense = _kernel.reach_dense
-move_values_dense = _kernel.move_values_dense
-playouts_dense = _kernel.playouts_dense
+#: One search at a time in a process: the kernel runs without the GIL and the tables it
+#: searches with are shared by every caller of this module, so a second thread's search (a
+#: server's background par beside a request's analysis) would read the first one's entries.
+_SEARCH = threading.Lock()
+
+
+def _one_at_a_time(search: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        with _SEARCH:
+            return search(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = search.__name__
+    call.__doc__ = search.__doc__
+    return call
+
+
+solve_dense = _one_at_a_time(_kernel.solve_dense)
+reach_dense = _one_at_a_time(_kernel.reach_dense)
+move_values_dense = _one_at_a_time(_kernel.move_values_dense)
+playouts_dense = _one_at_a_time(_kernel.playouts_dense)
 
 #: Which compiled search this process runs: ``"x86-64-v3"`` (popcnt, lzcnt, bmi2) or
 #: ``"generic"``.
