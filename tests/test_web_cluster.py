@@ -29,6 +29,7 @@ from test_web_support import (
     database_url,
     free_port,
     start_server_process,
+    wait_for,
     wait_for_port,
     ws_url,
 )
@@ -128,16 +129,6 @@ def owner_pid(url: str, table_id: int) -> int | None:
     finally:
         engine.dispose()
     return int(name.split()[2]) if name else None  # "fivehundred serve PID SERVER"
-
-
-def wait_for(check: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s")
 
 
 def test_two_servers_share_a_table_and_survive_the_owners_death(tmp_path: Path) -> None:

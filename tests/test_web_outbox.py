@@ -10,7 +10,6 @@ import asyncio
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from fivehundred.web.accounts import MIN_RATED_HANDS, AccountStore
 from fivehundred.web.outbox import OutboxStore
 from fivehundred.web.schema import outbox, rated_games, rating_history
 from fivehundred.web.store import HandRow, SeatRow, Store
-from test_web_support import database_url, free_port, start_server_process
+from test_web_support import database_url, free_port, start_server_process, wait_for
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))
@@ -220,13 +219,3 @@ def waiting_rater(engine: Any) -> str | None:
                 "LIKE 'fivehundred store %'"
             )
         ).scalar()
-
-
-def wait_for(check: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"{what}: not within {timeout} s")

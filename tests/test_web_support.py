@@ -400,3 +400,15 @@ def check_messages(record: dict[str, Any], seat: int | None, messages: list[dict
             )
         checked += 1
     return checked
+
+
+def wait_for(check: Any, timeout: float, what: str) -> Any:
+    """CHECK's first true value, asked every 50 ms; an AssertionError naming WHAT if none
+    comes within TIMEOUT s (a state waited for, with a bound)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"{what}: not within {timeout} s")
