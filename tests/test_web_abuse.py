@@ -12,6 +12,8 @@ import json
 import resource
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -190,14 +192,34 @@ def test_search_hints_take_at_most_half_of_the_search_workers(tmp_path: Any) -> 
 #: Seconds of each measure of the honest table's pace (quiet, then under the flood).
 PACE_SECONDS = 6.0
 
+#: The flooding visitor (``python -c FLOODER url seconds``): a hint on a new connection
+#: each time, each replacing the last; prints ``flooding`` once its first connection is
+#: up, then the hints it sent.
+FLOODER = """
+import json, sys, time
+from websockets.sync.client import connect
+url, seconds = sys.argv[1], float(sys.argv[2])
+sent, deadline = 0, None
+while deadline is None or time.monotonic() < deadline:
+    with connect(url, open_timeout=10) as ws:
+        while not json.loads(ws.recv(timeout=20)).get("view", {}).get("legal"):
+            pass
+        if deadline is None:
+            deadline = time.monotonic() + seconds
+            print("flooding", flush=True)
+        ws.send(json.dumps({"type": "hint"}))
+        sent += 1
+print(sent)
+"""
+
 
 def test_a_flood_of_hints_from_one_seat_leaves_another_tables_search_players_going(
     tmp_path: Any,
 ) -> None:
-    """Search players in two worker processes. An honest table of ``hard`` players (from
-    127.0.0.2) is timed quiet, then while one seat of another table, whose stand-in is
+    """Search players in two worker processes. Honest tables of ``hard`` players (from
+    127.0.0.2, one after another) are timed quiet, then while one seat of another table, whose stand-in is
     ``expert``, sends a hint on a new connection each time (each replacing the last): the
-    honest table keeps at least a quarter of its quiet pace (its actions per interval;
+    honest tables keep at least a quarter of their quiet pace (actions per interval;
     both figures are printed: a shared machine makes them noisy)."""
     apps: list[Any] = []
     url = database_url("sqlite", tmp_path)
@@ -207,44 +229,53 @@ def test_a_flood_of_hints_from_one_seat_leaves_another_tables_search_players_goi
         local = httpx.HTTPTransport(local_address="127.0.0.2")
         with httpx.Client(base_url=base, transport=local, timeout=20) as honest:
             body = {"seats": ["hard"] * 4, "options": {"delay": 0}}
-            code = honest.post("/api/tables", json=body).json()["table"]
+            # (a game of these players ends within seconds: the pace counts the actions of
+            # the honest tables, a new one started whenever the last one's game is over)
+            played = [0]  # actions of the finished honest tables
+            code = [honest.post("/api/tables", json=body).json()["table"]]
 
-            def version() -> int:
-                return int(honest.get(f"/api/tables/{code}").json()["version"])
+            def actions() -> int:
+                table = honest.get(f"/api/tables/{code[0]}").json()
+                if table["finished"]:
+                    played[0] += int(table["version"])
+                    code[0] = honest.post("/api/tables", json=body).json()["table"]
+                    return played[0]
+                return played[0] + int(table["version"])
 
-            poll(lambda: version() > 0, 60)
+            poll(lambda: actions() > 0, 60)
 
-            def pace(during: Any = None) -> int:
-                start = version()
+            def pace() -> int:
+                start = actions()
                 deadline = time.monotonic() + PACE_SECONDS
                 while time.monotonic() < deadline:
-                    if during is None:
-                        time.sleep(0.1)
-                    else:
-                        during()
-                return version() - start
+                    time.sleep(0.1)
+                    actions()
+                return actions() - start
 
             quiet = pace()
-            body = {
+            flooded_body = {
                 "seats": ["open", "random", "random", "random"],
                 "seed": 13,
                 "options": {"delay": 0, "stand_in": "expert"},
             }
-            flooded = httpx.post(f"{base}/api/tables", json=body).json()["table"]
+            flooded = httpx.post(f"{base}/api/tables", json=flooded_body).json()["table"]
             token = httpx.post(f"{base}/api/tables/{flooded}/seats/0", json={"name": "Ann"})
             url = ws_url(base, flooded, token.json()["token"])
-            sent = [0]
-
-            def hint() -> None:
-                from websockets.sync.client import connect
-
-                with connect(url, open_timeout=10) as ws:  # replaces the last connection
-                    while not json.loads(ws.recv(timeout=20)).get("view", {}).get("legal"):
-                        pass
-                    ws.send(json.dumps({"type": "hint"}))
-                    sent[0] += 1
-
-            loaded = pace(hint)
+            # the flooding visitor is a process of its own (as it would be: in this
+            # process it would take the server's interpreter lock, not only its sockets)
+            flooder = subprocess.Popen(
+                [sys.executable, "-c", FLOODER, url, str(PACE_SECONDS + 1)],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            try:
+                assert flooder.stdout is not None
+                assert flooder.stdout.readline().strip() == "flooding"
+                loaded = pace()
+                out, _ = flooder.communicate(timeout=60)
+            finally:
+                flooder.kill()
+            sent = [int(out.split()[-1])]
         print(
             f"honest hard table: {quiet} actions in {PACE_SECONDS:g} s quiet, {loaded} "
             f"under a flood of {sent[0]} hints"

@@ -249,13 +249,17 @@ def climb(page: Any) -> None:
 
 
 def _to_my_discard(page: Any) -> None:
-    """Bid up until this seat has the kitty."""
-    while not (
-        page.evaluate("document.body.dataset.phase") == "discard"
-        and page.evaluate("document.body.dataset.myTurn") == "1"
-    ):
+    """Bid up until this seat has the kitty. (The phase and the turn are read together, and
+    the seat acts only at its turn in the auction: read apart, the kitty could come between
+    the two reads and the seat would discard and play on as in a whole hand.)"""
+    while True:
+        phase, turn = page.evaluate("[document.body.dataset.phase, document.body.dataset.myTurn]")
+        if phase == "discard" and turn == "1":
+            return
         assert not summary_open(page), "the seat never won the auction"
-        if not act_once(page, climb):
+        if phase == "auction" and turn == "1":
+            act_once(page, climb)
+        else:
             page.wait_for_function(
                 "document.body.dataset.myTurn === '1' || !!document.querySelector('#summary[open]')"
             )
