@@ -28,6 +28,7 @@ from fivehundred.game import AUCTION, DISCARD, NOMINATE, PLAY, HandState  # noqa
 from fivehundred.play import FREE_SUIT, make_context  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
 from fivehundred.solver import Position, solve, solve_position  # noqa: E402
+from fivehundred.solver.par import FirstLeads  # noqa: E402
 
 SEED = 16  # its first deal has the joker in the kitty: every contractor may name its suit
 
@@ -128,8 +129,8 @@ def _every_discard(state: HandState, seat: int, strain: str) -> int:
 
 
 def test_the_positions_are_the_solvers_own() -> None:
-    """The data set's positions at the first lead are :meth:`Position.build`'s, array for
-    array, for every discard of a few contracts."""
+    """The par's positions at the first lead (which the data set's tricks come from) are
+    :meth:`Position.build`'s, array for array, for every discard of a few contracts."""
     import dataclasses
 
     import numpy as np
@@ -144,7 +145,7 @@ def test_the_positions_are_the_solvers_own() -> None:
     ):
         ctx = make_context(trump, misere, (suit, FREE_SUIT))
         hands[1] = held
-        positions = dataset._Positions(ctx, active, side, hands, 1, trump == 0)
+        positions = FirstLeads(ctx, active, side, hands, 1, trump == 0)
         for discard in itertools.combinations(iter_cards(held), 3):
             hands[1] = held & ~mask_of(discard)
             want = Position.build(ctx, active, side, hands, 1, joker_lead_not_renounced=trump == 0)
@@ -233,3 +234,23 @@ def test_bad_requests_are_refused_in_one_line(
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("fivehundred dataset: "), err
     assert not out.exists()
+
+
+def test_the_par_is_the_duplicate_boards_par(written: tuple[Path, list[dict[str, Any]]]) -> None:
+    """The par columns are those of the same deal played as a duplicate board."""
+    from fivehundred.actions import action_text
+    from fivehundred.boards import Board
+    from fivehundred.solver.par import board_par
+
+    _, rows = written
+    for row in rows[:2]:
+        state = dataset.deal(SEED, row["deal"])
+        board = Board(1, "australian", state.dealer, state.hands, state.kitty)
+        par = board_par(board).par
+        names = board.rules.joker_names
+        assert row["par_contract"] == (
+            action_text(par.contract, names) if par.contract >= 0 else ""
+        )
+        assert (row["par_contractor"], row["par_tricks"]) == (par.contractor, par.tricks)
+        assert row["par_points"] == list(par.points)
+        assert row["par_contract"]  # (these deals have a contract at par)

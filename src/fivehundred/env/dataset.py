@@ -33,16 +33,14 @@ import itertools
 import os
 import sys
 import time
-from bisect import bisect_left
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
-from fivehundred.cards import JOKER, NO_TRUMPS, Card, CardMask, iter_cards, mask_of
+from fivehundred.actions import action_text
+from fivehundred.cards import iter_cards
 from fivehundred.game import HandState
-from fivehundred.play import FREE_SUIT, PlayContext, make_context
-from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED, Rules, make_rules
+from fivehundred.rules import Rules, make_rules
 
 #: The presets the data set deals (four players in two sides, the 43-card pack, a kitty
 #: of three), and the variants it takes with them: those that change only who leads or
@@ -90,209 +88,12 @@ def check_rules(preset: str, variants: Mapping[str, Any] | None = None) -> Rules
     return make_rules(preset, variants)
 
 
-@dataclass(frozen=True)
-class Best:
-    """A contract's double-dummy value after the contractor's best exchange: ``tricks``
-    (the side's, or the misère contractor's own), one ``discard`` that reaches it (card
-    numbers, lowest first) and the suit named for the joker (``joker_suit``, -1: not held
-    after the discard, or kept free)."""
-
-    tricks: int
-    discard: tuple[Card, ...]
-    joker_suit: int
-
-
-def _runs(ctx: PlayContext, cards: Sequence[Card], others: CardMask) -> list[list[Card]]:
-    """The contractor's cards in groups of equal double-dummy value: the same suit in play
-    (a bower or a joker in its trump or nominated suit) and no other player's card
-    between them in its order. Each group lowest first."""
-
-    def block(card: Card) -> int:
-        suit = ctx.effective_suit[card]
-        return 4 if suit < 0 else suit
-
-    theirs: list[list[int]] = [[] for _ in range(5)]
-    for card in iter_cards(others):
-        theirs[block(card)].append(ctx.power[card])
-    for powers in theirs:
-        powers.sort()
-    runs: list[list[Card]] = []
-    last_block, last_power = -1, 0
-    for card in sorted(cards, key=lambda c: (block(c), ctx.power[c])):
-        b, p = block(card), ctx.power[card]
-        between = b == last_block and bisect_left(theirs[b], last_power) < bisect_left(theirs[b], p)
-        if b != last_block or between:
-            runs.append([card])
-        else:
-            runs[-1].append(card)
-        last_block, last_power = b, p
-    return runs
-
-
-def _discards(runs: list[list[Card]], k: int) -> Iterator[tuple[Card, ...]]:
-    """One discard of ``k`` cards for each way of taking so many from each group (the
-    lowest of a group first: the others of a group would play the same)."""
-
-    def take(i: int, left: int) -> Iterator[tuple[Card, ...]]:
-        if i == len(runs):
-            if left == 0:
-                yield ()
-            return
-        for n in range(min(left, len(runs[i])) + 1):
-            for rest in take(i + 1, left - n):
-                yield (*runs[i][:n], *rest)
-
-    yield from take(0, k)
-
-
-class _Positions:
-    """The first-lead positions of one contract (a strain, a nomination, the seats that
-    play, the leader) for each discard: what :meth:`Position.build
-    <fivehundred.solver.Position.build>` makes of the same hands, array for array, with
-    the work that does not depend on the discard done once (the cards' order, the
-    arrays no search changes)."""
-
-    def __init__(
-        self,
-        ctx: PlayContext,
-        active: tuple[int, ...],
-        side: tuple[int, ...],
-        hands: Sequence[CardMask],
-        leader: int,
-        joker_lead_not_renounced: bool,
-    ) -> None:
-        import numpy as np
-
-        from fivehundred.solver import engine as E
-
-        self._np = np
-        self.ctx = ctx
-        self.active = active
-        cards = []
-        for j, seat in enumerate(active):
-            for card in iter_cards(hands[seat]):
-                suit = ctx.effective_suit[card]
-                cards.append((4 if suit < 0 else suit, ctx.power[card], card, j))
-        cards.sort()
-        self.order = [(card, block, j) for block, _, card, j in cards]
-        self.in_play = mask_of(card for _, _, card, _ in cards)
-        self.st = [0] * E.ST_SIZE
-        self.st[E.S_P] = len(active)
-        self.st[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
-        self.st[E.S_MISERE] = 1 if ctx.misere else 0
-        self.st[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
-        self.st[E.S_TOMOVE] = active.index(leader)
-        self.st[E.S_LEFT] = TRICKS
-        self.tc = np.zeros(80, np.int64)
-        self.tp = np.zeros(80, np.int64)
-        self.side = np.array(
-            [1 if s in side else 0 for s in active] + [0] * (8 - len(active)), np.int64
-        )
-        self.voids = np.zeros(8, np.int64)
-
-    def position(self, discard: CardMask) -> Any:
-        """The position with ``discard`` out of the contractor's hand."""
-        from fivehundred.solver import Position
-
-        np = self._np
-        csuit = [0] * 64
-        crank = [0] * 64
-        suitm = [0] * 5
-        counts = [0] * 5
-        h = [0] * 8
-        real = []
-        i = 0
-        for card, block, j in self.order:
-            if discard >> card & 1:
-                continue
-            csuit[i] = block
-            crank[i] = counts[block]
-            counts[block] += 1
-            suitm[block] |= 1 << i
-            h[j] |= 1 << i
-            real.append(card)
-            i += 1
-        return Position(
-            np.array(h, np.uint64),
-            np.array(self.st, np.int64),
-            self.tc,
-            self.tp,
-            self.side,
-            self.voids,
-            np.array(suitm, np.uint64),
-            np.array(csuit, np.int64),
-            np.array(crank, np.int64),
-            real,
-            self.active,
-            0,
-            self.ctx.free_jokers & self.in_play & ~discard,
-        )
-
-
-def best_exchange(state: HandState, contractor: int, strain: str) -> Best:
-    """The double-dummy value of ``strain`` (one of :data:`STRAINS`) with ``contractor``
-    taking the kitty of the hand ``state`` as dealt (see the module docstring)."""
-    from fivehundred.solver import reach_position, solve_position
-
-    rules = state.rules
-    index = STRAINS.index(strain)
-    misere = strain == "misere"
-    trump = NO_TRUMPS if index >= 4 else index
-    partner = (contractor + 2) % SEATS
-    active = tuple(s for s in range(SEATS) if not (misere and s == partner))
-    side = (contractor,) if misere else (contractor, partner)
-    leader = contractor
-    if rules.eldest_leads:
-        leader = (state.dealer + 1) % SEATS
-        while leader not in active:
-            leader = (leader + 1) % SEATS
-    held = state.hands[contractor] | state.kitty
-    cards = list(iter_cards(held))
-    others = 0
-    for seat in active:
-        if seat != contractor:
-            others |= state.hands[seat]
-    hands = list(state.hands)
-    jl = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
-    k = rules.pack.kitty_size
-    nominations = [FREE_SUIT]
-    if trump == NO_TRUMPS and held >> JOKER & 1:
-        nominations += [0, 1, 2, 3]
-    best: Best | None = None
-    for suit in nominations:
-        ctx = make_context(trump, misere, (suit, FREE_SUIT))
-        runs = _runs(ctx, cards, others)
-        order = sorted(
-            _discards(runs, k),
-            key=lambda d: sum(ctx.power[c] for c in d) * (-1 if misere else 1),
-        )
-        hands[contractor] = held
-        positions = _Positions(ctx, active, side, hands, leader, jl)
-        for discard in order:
-            if suit != FREE_SUIT and JOKER in discard:
-                continue  # the joker laid down: as the free joker's case
-            hands[contractor] = held & ~mask_of(discard)
-            pos = positions.position(mask_of(discard))
-            if best is not None:
-                better = (
-                    not reach_position(pos, best.tricks)
-                    if misere
-                    else reach_position(pos, best.tricks + 1)
-                )
-                if not better:
-                    continue
-            kept_joker = hands[contractor] >> JOKER & 1 and trump == NO_TRUMPS
-            best = Best(
-                solve_position(pos), tuple(sorted(discard)), suit if kept_joker else FREE_SUIT
-            )
-            if best.tricks == (0 if misere else TRICKS):
-                return best
-    assert best is not None
-    return best
-
-
 def deal_row(seed: int, index: int, rules: Rules | None = None) -> dict[str, Any]:
-    """One row of the data set (the columns of docs/dataset.md)."""
+    """One row of the data set (the columns of docs/dataset.md): the contract table and the
+    par of :mod:`fivehundred.solver.par`."""
+    from fivehundred.solver.par import MISERE_KEY, STRAIN_KEYS, strain_table, table_par
+
+    rules = rules or make_rules()
     state = deal(seed, index, rules)
     row: dict[str, Any] = {
         "seed": seed,
@@ -302,12 +103,18 @@ def deal_row(seed: int, index: int, rules: Rules | None = None) -> dict[str, Any
         "hands": [list(iter_cards(state.hands[s])) for s in range(SEATS)],
         "kitty": list(iter_cards(state.kitty)),
     }
-    for strain in STRAINS:
-        bests = [best_exchange(state, seat, strain) for seat in range(SEATS)]
+    table = strain_table(rules, state.dealer, state.hands, state.kitty)
+    for strain, key in zip(STRAINS, (*STRAIN_KEYS[:5], MISERE_KEY), strict=True):
+        bests = [table[(seat, key)] for seat in range(SEATS)]
         row[f"{strain}_tricks"] = [b.tricks for b in bests]
-        row[f"{strain}_discard"] = [list(b.discard) for b in bests]
+        row[f"{strain}_discard"] = [list(iter_cards(b.discard)) for b in bests]
         if strain in ("no_trumps", "misere"):
-            row[f"{strain}_joker"] = [b.joker_suit for b in bests]
+            row[f"{strain}_joker"] = [b.nominations[0] if b.nominations else -1 for b in bests]
+    par = table_par(rules, state.dealer, table).par
+    row["par_contract"] = action_text(par.contract, rules.joker_names) if par.contract >= 0 else ""
+    row["par_contractor"] = par.contractor
+    row["par_tricks"] = par.tricks
+    row["par_points"] = list(par.points)
     return row
 
 
@@ -346,6 +153,12 @@ def schema(rules: Rules | None = None) -> Any:
         )
         if strain in ("no_trumps", "misere"):
             fields.append(pa.field(f"{strain}_joker", four_bytes, nullable=False))
+    fields += [
+        pa.field("par_contract", pa.string(), nullable=False),
+        pa.field("par_contractor", pa.int8(), nullable=False),
+        pa.field("par_tricks", pa.int8(), nullable=False),
+        pa.field("par_points", pa.list_(pa.int32(), 2), nullable=False),
+    ]
     return pa.schema(
         fields,
         metadata={

@@ -47,7 +47,7 @@ from fivehundred.auction import Auction, allowed_contracts
 from fivehundred.boards import NS, Board, Par, check_rules
 from fivehundred.cards import JOKER, JOKERS_MASK, NO_TRUMPS, STRAIN_LETTERS, CardMask, iter_cards
 from fivehundred.play import FREE_SUIT, PlayContext, make_context
-from fivehundred.rules import ALLPASS_PLAY_NT, Rules
+from fivehundred.rules import ALLPASS_PLAY_NT, JOKER_LEAD_NOT_RENOUNCED, Rules
 from fivehundred.scoring import score_hand
 from fivehundred.solver import Position, reach_position, solve_position
 
@@ -191,6 +191,88 @@ def exchange_candidates(
     return out
 
 
+class FirstLeads:
+    """The first-lead positions of one contract (a play context, the seats that play, the
+    leader) for each discard of the contractor: what :meth:`Position.build` makes of the
+    same hands, array for array, with the work that does not depend on the discard done
+    once (the cards' order, the arrays no search changes)."""
+
+    def __init__(
+        self,
+        ctx: PlayContext,
+        active: Sequence[int],
+        side: Sequence[int],
+        hands: Sequence[CardMask],
+        leader: int,
+        joker_lead_not_renounced: bool,
+    ) -> None:
+        import numpy as np
+
+        from fivehundred.solver import engine as E
+
+        self.ctx = ctx
+        self.active = tuple(active)
+        cards = []
+        for j, seat in enumerate(self.active):
+            for card in iter_cards(hands[seat]):
+                suit = ctx.effective_suit[card]
+                cards.append((4 if suit < 0 else suit, ctx.power[card], card, j))
+        cards.sort()
+        self.order = [(card, block, j) for block, _, card, j in cards]
+        self.in_play = sum(1 << card for _, _, card, _ in cards)
+        self.st = [0] * E.ST_SIZE
+        self.st[E.S_P] = len(self.active)
+        self.st[E.S_TRUMP] = ctx.trump if ctx.trump < 4 else -1
+        self.st[E.S_MISERE] = 1 if ctx.misere else 0
+        self.st[E.S_JLMODE] = 1 if joker_lead_not_renounced else 0
+        self.st[E.S_TOMOVE] = self.active.index(leader)
+        self.st[E.S_LEFT] = TRICKS
+        self.tc = np.zeros(80, np.int64)
+        self.tp = np.zeros(80, np.int64)
+        self.side = np.array(
+            [1 if s in side else 0 for s in self.active] + [0] * (8 - len(self.active)),
+            np.int64,
+        )
+        self.voids = np.zeros(8, np.int64)
+
+    def position(self, discard: CardMask) -> Position:
+        """The position with ``discard`` out of the contractor's hand."""
+        import numpy as np
+
+        csuit = [0] * 64
+        crank = [0] * 64
+        suitm = [0] * 5
+        counts = [0] * 5
+        h = [0] * 8
+        real = []
+        i = 0
+        for card, block, j in self.order:
+            if discard >> card & 1:
+                continue
+            csuit[i] = block
+            crank[i] = counts[block]
+            counts[block] += 1
+            suitm[block] |= 1 << i
+            h[j] |= 1 << i
+            real.append(card)
+            i += 1
+        return Position(
+            np.array(h, np.uint64),
+            np.array(self.st, np.int64),
+            self.tc,
+            self.tp,
+            self.side,
+            self.voids,
+            np.array(suitm, np.uint64),
+            np.array(csuit, np.int64),
+            np.array(crank, np.int64),
+            real,
+            self.active,
+            0,
+            self.ctx.free_jokers & self.in_play & ~discard,
+        )
+
+
 def best_exchange(
     rules: Rules,
     dealer: int,
@@ -207,16 +289,21 @@ def best_exchange(
     active = tuple(s for s in range(4) if not (misere and s == partner))
     side = (contractor,) if misere else (contractor, partner)
     leader = first_leader(rules, dealer, contractor, active)
+    renounce = rules.joker_lead == JOKER_LEAD_NOT_RENOUNCED
     candidates = exchange_candidates(rules, hands, kitty, contractor, strain, misere, active)
     mine = hands[contractor] | kitty
     # likely best first: in a suit or no trumps throw low cards outside the trumps, in
     # misère high ones, so that the bound is tight early and the rest are cut cheaply
     candidates.sort(key=lambda c: _order(c[2], c[0], misere))
+    held = list(hands)
+    held[contractor] = mine
+    leads: dict[int, FirstLeads] = {}  # by play context (one per nomination of the jokers)
     best: Exchange | None = None
     for discard, nominations, ctx in candidates:
-        now = list(hands)
-        now[contractor] = mine & ~discard
-        pos = Position.build(ctx, active, side, now, leader)
+        builder = leads.get(id(ctx))
+        if builder is None:
+            builder = leads[id(ctx)] = FirstLeads(ctx, active, side, held, leader, renounce)
+        pos = builder.position(discard)
         if best is None:
             best = Exchange(solve_position(pos), discard, nominations)
         elif misere:
@@ -245,19 +332,24 @@ def _order(ctx: PlayContext, discard: CardMask, misere: bool) -> int:
 def contract_table(board: Board) -> dict[tuple[int, str], Exchange]:
     """Each seat's best exchange and double-dummy result in each strain of the board's
     rules (misère only where they have it)."""
-    rules = board.rules
+    return strain_table(board.rules, board.dealer, board.hands, board.kitty)
+
+
+def strain_table(
+    rules: Rules, dealer: int, hands: Sequence[CardMask], kitty: CardMask
+) -> dict[tuple[int, str], Exchange]:
+    """:func:`contract_table` of a deal under ``rules`` (a preset with its variants)."""
     check_par_rules(rules)
-    strains = list(range(5))
     has_misere = MISERE in allowed_contracts(rules) or OPEN_MISERE in allowed_contracts(rules)
     table: dict[tuple[int, str], Exchange] = {}
     for seat in range(4):
-        for strain in strains:
+        for strain in range(5):
             table[(seat, STRAIN_KEYS[strain])] = best_exchange(
-                rules, board.dealer, board.hands, board.kitty, seat, strain
+                rules, dealer, hands, kitty, seat, strain
             )
         if has_misere:
             table[(seat, MISERE_KEY)] = best_exchange(
-                rules, board.dealer, board.hands, board.kitty, seat, NO_TRUMPS, misere=True
+                rules, dealer, hands, kitty, seat, NO_TRUMPS, misere=True
             )
     return table
 
@@ -346,8 +438,11 @@ def par_auction(
 
 def board_par(board: Board) -> ParAnalysis:
     """The double-dummy par of ``board`` (see the module docstring)."""
-    rules = board.rules
-    table = contract_table(board)
+    return table_par(board.rules, board.dealer, contract_table(board))
+
+
+def table_par(rules: Rules, dealer: int, table: dict[tuple[int, str], Exchange]) -> ParAnalysis:
+    """The par of a deal whose :func:`strain_table` is ``table``."""
 
     def points(contract: Action, contractor: int) -> tuple[int, int]:
         tricks = table[(contractor, strain_key(contract))].tricks
@@ -357,7 +452,7 @@ def board_par(board: Board) -> ParAnalysis:
         ns, ew = points(contract, contractor)
         return ns - ew
 
-    calls, contract, contractor = par_auction(rules, board.dealer, net)
+    calls, contract, contractor = par_auction(rules, dealer, net)
     if contract < 0:
         return ParAnalysis(Par(-1, -1, 0, (0, 0)), table, calls, None)
     exchange = table[(contractor, strain_key(contract))]
@@ -374,6 +469,7 @@ def made(contract: Action, tricks: int) -> bool:
 
 __all__ = [
     "Exchange",
+    "FirstLeads",
     "ParAnalysis",
     "best_exchange",
     "board_par",
@@ -384,4 +480,6 @@ __all__ = [
     "first_leader",
     "made",
     "par_auction",
+    "strain_table",
+    "table_par",
 ]
