@@ -39,9 +39,7 @@ from fivehundred.actions import (
     OPEN_MISERE,
     Action,
     bid_strain,
-    bid_tricks,
     is_misere,
-    is_suit_bid,
 )
 from fivehundred.auction import Auction, allowed_contracts
 from fivehundred.boards import NS, Board, Par, check_rules
@@ -460,13 +458,6 @@ def table_par(rules: Rules, dealer: int, table: dict[tuple[int, str], Exchange])
     return ParAnalysis(par, table, calls, exchange)
 
 
-def made(contract: Action, tricks: int) -> bool:
-    """Whether ``tricks`` make ``contract`` (in misère: the contractor's own, none)."""
-    if is_misere(contract):
-        return tricks == 0
-    return is_suit_bid(contract) and tricks >= bid_tricks(contract)
-
-
 __all__ = [
     "Exchange",
     "FirstLeads",
@@ -478,7 +469,6 @@ __all__ = [
     "contract_table",
     "exchange_candidates",
     "first_leader",
-    "made",
     "par_auction",
     "strain_table",
     "table_par",
