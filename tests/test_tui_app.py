@@ -244,7 +244,8 @@ async def test_options_offer_the_levels_first_and_every_named_player(data_dir: P
             # the web lobby's list, in its order: easy, medium, hard, expert first
             assert offered == player_choices()
             assert offered[:4] == ["easy", "medium", "hard", "expert"]
-            assert "pimc:postpone" not in offered and select.value == "heuristic"
+            # (chosen first: the level the web lobby chooses first too)
+            assert "pimc:postpone" not in offered and select.value == "medium"
         app.screen.query_one("#opponents", Select).value = "hard"
         await pilot.click("#start")
         await settle(pilot, app)

@@ -42,8 +42,9 @@ HUMAN = 0
 #: are no legal move (the rules then say why it is refused).
 EVERY_ACTION = tuple(range(NUM_ACTIONS))
 HUMAN_NAME = "human"
-#: Computer players from strongest to weakest, for defaults and hints.
-BOT_PREFERENCE = ("heuristic", "pimc", "random")
+#: Computer players for defaults and hints: the level the web offers first (a steady
+#: player), then the players it is made of.
+BOT_PREFERENCE = (words.DEFAULT_LEVEL, "heuristic", "pimc", "random")
 #: Seconds between computer moves unless the options say otherwise.
 DEFAULT_SPEED = 0.6
 
@@ -60,7 +61,8 @@ def is_computer_player(name: object) -> bool:
 
 
 def default_bot() -> str:
-    """``heuristic`` when it is registered, else the best player there is."""
+    """The default level (``medium``, the web's too) when it is registered, else the best
+    player there is."""
     return next(name for name in BOT_PREFERENCE if name in PLAYERS)
 
 
