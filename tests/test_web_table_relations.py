@@ -6,6 +6,7 @@ the partner who sits out a misère."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -237,3 +238,24 @@ def test_the_further_100_is_named_in_the_hands_result_and_on_the_sheet(
     terminal = "\n".join(result_lines(table.game.finished_hands[-1]))
     assert all(text in terminal for text in parts)
     assert hand_line(table.game, 0)["points_parts"] == parts
+
+
+def test_an_open_seat_is_named_by_its_place_in_the_names_and_the_sides(tmp_path: Any) -> None:
+    """Until somebody takes it, an open seat's side is "Ann & North", not "Ann & open"."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.server import create_app
+
+    url = f"sqlite:///{tmp_path / 'open.db'}"
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        created = client.post(
+            "/api/tables",
+            json={"seats": ["open", "medium", "open", "medium"], "options": {"delay": 0}},
+        ).json()
+        token = client.post(f"/api/tables/{created['table']}/seats/0", json={"name": "Ann"})
+        url = f"/ws/tables/{created['table']}?token={token.json()['token']}"
+        with client.websocket_connect(url) as ws:
+            view = ws.receive_json()["view"]
+    names = view["table"]["names"]
+    assert (names[0], names[2]) == ("Ann", "North")
+    assert view["table"]["side_names"][0] == "Ann & North"

@@ -71,7 +71,7 @@ from fivehundred.web.store import (
     token_hash,
 )
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
-from fivehundred.words import sides_named, waiting
+from fivehundred.words import seat_name, sides_named, waiting
 
 log = logging.getLogger("fivehundred.web")
 
@@ -537,7 +537,12 @@ class LiveTable:
         model = self.model
         game = model.game
         timer = self.options["turn_timer"]
-        names, side_names = _names_of(self.rules, tuple(self.player_names()))
+        # (an open seat by its place: a side is "Ann & North" until somebody takes it)
+        shown = tuple(
+            seat_name(seat, len(self.seats)) if state.kind == OPEN else self.seat_name(seat)
+            for seat, state in enumerate(self.seats)
+        )
+        names, side_names = _names_of(self.rules, shown)
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer
