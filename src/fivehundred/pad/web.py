@@ -112,7 +112,7 @@ def _absolute(module: str, level: int, package: str) -> str:
     return ".".join([*parts, module] if module else parts)
 
 
-def _stdlib_imports(name: str, entry: list[Any]) -> set[str]:
+def stdlib_imports(name: str, entry: list[Any]) -> set[str]:
     """The modules a module of Brython's standard library imports when it is loaded:
     every import outside a function's body (a function's imports run only if it is
     called, and nothing of the engine calls those that import more)."""
@@ -184,7 +184,7 @@ def stdlib_modules() -> dict[str, Any]:
         kept[name] = vfs[name]
         parts = name.split(".")
         todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]
-        todo += sorted(_stdlib_imports(name, vfs[name]))
+        todo += sorted(stdlib_imports(name, vfs[name]))
     return kept
 
 
