@@ -113,9 +113,10 @@ def _absolute(module: str, level: int, package: str) -> str:
 
 
 def stdlib_imports(name: str, entry: list[Any]) -> set[str]:
-    """The modules a module of Brython's standard library imports when it is loaded:
-    every import outside a function's body (a function's imports run only if it is
-    called, and nothing of the engine calls those that import more)."""
+    """The modules a module of Brython's standard library (``name``, its entry in
+    ``brython_stdlib.js``) imports when it is loaded: every import outside a function's
+    body, lazy ones included. A function's imports run only if it is called; one the
+    engine does call would show in the browser tests, which run the engine in the page."""
     if entry[0] != ".py":
         return set()
     package = name if len(entry) > 3 else name.rpartition(".")[0]
