@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from fivehundred.pad import model  # noqa: E402
-from fivehundred.pad.local import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from fivehundred.pad.local import CHROMIUM, CHROMIUM_ARGS, make_app  # noqa: E402
 from fivehundred.pad.local import local_server as pad_server  # noqa: E402
 from fivehundred.pad.web import offline_files  # noqa: E402
 from fivehundred.rules import make_rules  # noqa: E402
@@ -157,6 +157,82 @@ def test_whole_game_by_tapping(phone: Any, base: str) -> None:
     assert stored_pad(page) == final
 
 
+class BytesSent:
+    """ASGI middleware: the bytes the server sends for each path (headers and body, as
+    sent: gzipped where it gzips), i.e. what crosses the wire."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.sent: dict[str, int] = {}
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+
+        async def counting(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                size = len(b"HTTP/1.1 200 OK\r\n\r\n")
+                size += sum(len(k) + len(v) + 4 for k, v in message.get("headers", []))
+            else:
+                size = len(message.get("body", b""))
+            self.sent[path] = self.sent.get(path, 0) + size
+            await send(message)
+
+        await self.app(scope, receive, counting)
+
+
+def wait_until_kept(page: Any) -> None:
+    """Wait until the service worker controls the page and keeps every offline file."""
+    kept = page.evaluate(
+        """async (count) => {
+          for (let i = 0; i < 1200; i++) {
+            const keys = await caches.keys();
+            if (keys.length && navigator.serviceWorker.controller) {
+              const cache = await caches.open(keys[0]);
+              if ((await cache.keys()).length >= count) return true;
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return false;
+        }""",
+        len(offline_files()),
+    )
+    assert kept, "the service worker did not keep the offline files"
+
+
+def test_first_load_is_under_a_megabyte_and_then_works_offline(browser: Any) -> None:
+    """The first visit (the page, and everything the service worker keeps for offline
+    use: Brython, the standard-library modules the engine imports, the engine) crosses
+    the wire in under 1 MB; then the pad scores a hand with the server gone."""
+    counter = BytesSent(make_app())
+    context = browser.new_context(viewport=PHONE, has_touch=True)
+    try:
+        page = context.new_page()
+        with pad_server(app=counter) as own:
+            page.goto(own + "/pad")
+            page.wait_for_selector("#start")
+            wait_until_kept(page)
+            sent = dict(counter.sent)
+        assert set(offline_files()) <= set(sent) | {"/pad"}
+        assert "/pad/brython/brython_stdlib.js" not in sent
+        assert sum(sent.values()) < 1_000_000, sent
+        page.set_default_timeout(120_000)
+        page.reload()
+        start = page.wait_for_selector("#start")
+        assert start is not None
+        for seat, name in enumerate(["Ann", "Bob", "Cat", "Dan"]):
+            page.fill(f'input[data-name="{seat}"]', name)
+        page.click("#start")
+        page.wait_for_selector("#dealer")
+        add(page, GAME[0])
+        assert "offline" in page.inner_text("#status")
+        assert shown_totals(page) == model.score_pad(stored_pad(page)).totals == [20, 300]
+    finally:
+        context.close()
+
+
 def test_offline_after_the_first_load(phone: Any) -> None:
     page = phone.new_page()
     with pad_server() as own:  # a server of its own, stopped after the first load
@@ -165,14 +241,7 @@ def test_offline_after_the_first_load(phone: Any) -> None:
             page,
             {"kind": "hand", "contract": "7H", "contractor": 0, "tricks": 7, "defenders": [2, 1]},
         )
-        page.wait_for_function(
-            """async () => {
-              const keys = await caches.keys();
-              if (!keys.length || !navigator.serviceWorker.controller) return false;
-              const cache = await caches.open(keys[0]);
-              return (await cache.keys()).length >= COUNT;
-            }""".replace("COUNT", str(len(offline_files())))
-        )
+        wait_until_kept(page)
     # the server is gone: the service worker serves the page, the page scores the hands
     # (starting Brython takes seconds on a busy machine)
     page.set_default_timeout(120_000)

@@ -3,6 +3,7 @@ one-line errors, the live-view store and its write token, the offline files."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import urllib.error
 import urllib.request
@@ -16,7 +17,14 @@ pytest.importorskip("uvicorn")
 
 from fivehundred.pad import model
 from fivehundred.pad.local import local_server as pad_server
-from fivehundred.pad.web import BROWSER_MODULES, PadStore, offline_files
+from fivehundred.pad.web import (
+    BROWSER_MODULES,
+    PadStore,
+    offline_files,
+    stdlib_bundle,
+    stdlib_imports,
+    stdlib_modules,
+)
 from fivehundred.rules import VARIANTS
 
 
@@ -184,3 +192,49 @@ def test_offline_files(base: str) -> None:
     for icon in manifest["icons"]:
         assert icon["src"] in offline_files() and call(base, "GET", icon["src"])[0] == 200
     assert call(base, "GET", "/pad/static/../web.py")[0] == 404
+
+
+def test_the_standard_library_is_cut_to_what_the_engine_imports(base: str) -> None:
+    modules = stdlib_modules()
+    # what the engine and pad.py import, and what those import when loaded
+    for needed in ["json", "json.encoder", "dataclasses", "enum", "functools", "csv", "re"]:
+        assert needed in modules, needed
+    assert {"bisect", "copy", "random", "typing", "browser", "inspect"} <= set(modules)
+    # what only a function's body imports, or nothing of the engine's imports at all
+    for unused in ["unittest", "pdb", "email", "asyncio", "_pyrepl", "tarfile", "zipfile"]:
+        assert unused not in modules, unused
+    assert len(modules) < 120
+    status, text, _ = call(base, "GET", "/pad/brython/stdlib.js")
+    assert status == 200 and text.encode() == stdlib_bundle()
+    scripts = json.loads(text[text.index("{") : text.rindex("__BRYTHON__.update_VFS(")])
+    assert scripts == modules
+    assert call(base, "GET", "/pad/brython/brython_stdlib.js")[0] == 404
+
+
+def teststdlib_imports_follow_loading_not_calling() -> None:
+    source = (
+        "import a,b as c\nlazy import d\nfrom .e import(f,\n g)\ntry:\n import h\n"
+        "except ImportError:\n pass\nclass K:\n import i\n def m(self):\n  import j\n"
+        "def n():\n import k\nimport l\n"
+    )
+    found = stdlib_imports("p.q", [".py", source, []])
+    assert {"a", "b", "d", "p.e", "p.e.f", "h", "i", "l"} <= found
+    assert not {"j", "k", "c"} & found
+    # syntax this Python cannot parse (a t-string): read line by line, to the same end
+    newer = source + 'x=t"{1}"\n'
+    assert stdlib_imports("p.q", [".py", newer, []]) >= {"a", "b", "d", "p.e", "h", "i", "l"}
+    assert not {"j", "k"} & stdlib_imports("p.q", [".py", newer, []])
+    assert stdlib_imports("array", [".js", "import x"]) == set()
+
+
+def test_text_is_gzipped_when_accepted(base: str) -> None:
+    for path in ["/pad", "/pad/static/app.js", "/pad/brython/engine.js", "/api/pad/rules"]:
+        plain = urllib.request.urlopen(base + path, timeout=20)
+        body = plain.read()
+        assert plain.headers.get("Content-Encoding") is None
+        request = urllib.request.Request(base + path, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=20) as packed:
+            assert packed.headers["Content-Encoding"] == "gzip", path
+            squeezed = packed.read()
+        assert gzip.decompress(squeezed) == body and len(squeezed) < len(body) / 2, path
+    assert call(base, "GET", "/api/pad/rules")[1] == model.handle("rules", {})

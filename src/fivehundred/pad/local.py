@@ -40,13 +40,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def local_server(port: int = 0) -> Iterator[str]:
-    """Run the pad on 127.0.0.1 (``port`` 0: any free one); yields its base URL."""
+def local_server(port: int = 0, app: Any = None) -> Iterator[str]:
+    """Run the pad (or another ASGI ``app``) on 127.0.0.1 (``port`` 0: any free one);
+    yields its base URL."""
     import uvicorn
 
     port = port or free_port()
     server = uvicorn.Server(
-        uvicorn.Config(make_app(), host="127.0.0.1", port=port, log_level="warning")
+        uvicorn.Config(app or make_app(), host="127.0.0.1", port=port, log_level="warning")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

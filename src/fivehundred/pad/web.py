@@ -11,7 +11,9 @@ of the server. Paths:
 ``GET /pad/sw.js``                     the service worker (scope ``/pad``)
 ``GET /pad/brython/engine.js``         the engine's scoring modules as a Brython package,
                                        run in the browser when the server cannot be reached
-``GET /pad/brython/NAME.js``           Brython itself (from the ``brython`` package)
+``GET /pad/brython/stdlib.js``         the part of Brython's standard library those
+                                       modules and ``pad.py`` import
+``GET /pad/brython/brython.js``        Brython itself (from the ``brython`` package)
 ``GET /api/pad/rules``                 presets, and each preset's scoring variants
 ``POST /api/pad/describe``             ``{"rules"}`` → seats, sides, contracts, bid table
 ``POST /api/pad/score``                ``{"pad"}`` → every hand's points, totals, reasons,
@@ -24,14 +26,18 @@ of the server. Paths:
 
 Bad input gets status 400 and ``{"error": "one line"}``: the words a person reads, and
 with a pad that cannot be scored ``"path"`` too, where in the pad (``hands[1].defenders``).
+The page's files, the rules and the service worker are gzipped for a client that
+accepts it.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import gzip
 import hashlib
 import json
+import re
 import secrets
 import threading
 import time
@@ -88,6 +94,111 @@ def browser_modules(start: str = "fivehundred.pad.model") -> dict[str, Path | No
 
 
 BROWSER_MODULES = browser_modules()
+
+# Brython's standard library uses ``lazy import`` (loaded on first use: followed all the
+# same, as the engine may use them) and syntax newer than this Python's parser (t-strings):
+# for a module ``ast`` cannot read, its imports are found line by line.
+_LAZY = re.compile(r"^(\s*)lazy (?=import\b|from\b)", re.MULTILINE)
+_IMPORT_LINE = re.compile(
+    r"^\s*(?:lazy\s+)?(?:import\s+([\w., ]+)|from\s+(\.*)([\w.]*)\s+import\b\s*([\w, ]*))"
+)
+_DEF_LINE = re.compile(r"^\s*(?:async\s+)?def\s")
+
+
+def _absolute(module: str, level: int, package: str) -> str:
+    if not level:
+        return module
+    parts = package.split(".")[: len(package.split(".")) - level + 1]
+    return ".".join([*parts, module] if module else parts)
+
+
+def stdlib_imports(name: str, entry: list[Any]) -> set[str]:
+    """The modules a module of Brython's standard library (``name``, its entry in
+    ``brython_stdlib.js``) imports when it is loaded: every import outside a function's
+    body, lazy ones included. A function's imports run only if it is called; one the
+    engine does call would show in the browser tests, which run the engine in the page."""
+    if entry[0] != ".py":
+        return set()
+    package = name if len(entry) > 3 else name.rpartition(".")[0]
+    source: str = entry[1]
+    found: set[str] = set()
+    try:
+        tree = ast.parse(_LAZY.sub(r"\1", source))
+    except SyntaxError:
+        functions: list[int] = []  # the indents of the functions the line is in
+        for line in source.splitlines():
+            indent = len(line) - len(line.lstrip())
+            if not line.strip():
+                continue
+            while functions and indent <= functions[-1]:
+                functions.pop()
+            if _DEF_LINE.match(line):
+                functions.append(indent)
+            elif not functions and (match := _IMPORT_LINE.match(line)):
+                modules, dots, module, names = match.groups()
+                if modules is not None:
+                    found.update(m.split()[0] for m in modules.split(",") if m.strip())
+                else:
+                    base = _absolute(module, len(dots), package)
+                    found.add(base)
+                    found.update(f"{base}.{n.split()[0]}" for n in names.split(",") if n.strip())
+        return found
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                continue
+            if isinstance(child, ast.Import):
+                found.update(alias.name for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = _absolute(child.module or "", child.level, package)
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in child.names)
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _brython_data(name: str) -> bytes:
+    return (resources.files("brython") / "data" / name).read_bytes()
+
+
+@functools.cache
+def stdlib_modules() -> dict[str, Any]:
+    """The part of Brython's standard library (``brython_stdlib.js``, 5 MB) the page
+    needs: the modules that ``pad.py`` and the engine modules it runs import, followed
+    through the standard library to the end (what ``brython-cli make_modules`` does for
+    an application). Entries as in ``brython_stdlib.js``, its ``$timestamp`` kept."""
+    text = _brython_data("brython_stdlib.js").decode("utf-8")
+    start, end = text.index("{"), text.rindex("__BRYTHON__.update_VFS(")
+    vfs: dict[str, Any] = json.loads(text[start:end].strip().rstrip(";"))
+    todo = sorted(_module_imports(STATIC / "pad.py"))
+    for path in BROWSER_MODULES.values():
+        if path is not None:
+            todo += sorted(_module_imports(path))
+    kept: dict[str, Any] = {"$timestamp": vfs["$timestamp"]}
+    while todo:
+        name = todo.pop()
+        if name in kept or name not in vfs or name == "$timestamp":
+            continue
+        kept[name] = vfs[name]
+        parts = name.split(".")
+        todo += [".".join(parts[:depth]) for depth in range(1, len(parts))]
+        todo += sorted(stdlib_imports(name, vfs[name]))
+    return kept
+
+
+@functools.cache
+def stdlib_bundle() -> bytes:
+    """``stdlib_modules`` as a script in the format of ``brython_stdlib.js``."""
+    scripts = json.dumps(stdlib_modules(), sort_keys=True)
+    text = (
+        f"__BRYTHON__.use_VFS = true;\nvar scripts = {scripts}\n__BRYTHON__.update_VFS(scripts)\n"
+    )
+    return text.encode("utf-8")
+
+
 STATIC_FILES = {
     "app.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
@@ -96,7 +207,7 @@ STATIC_FILES = {
     "icon-192.png": "image/png",
     "icon-512.png": "image/png",
 }
-BRYTHON_FILES = ("brython.js", "brython_stdlib.js")
+BRYTHON_FILES = ("brython.js", "stdlib.js", "engine.js")
 MAX_BODY = 512 * 1024
 NO_CACHE = {"Cache-Control": "no-cache"}
 
@@ -203,29 +314,44 @@ store = PadStore()
 
 
 # --------------------------------------------------------------------------- pages
-def _file(path: Path, media_type: str, headers: Mapping[str, str] | None = None) -> Response:
-    return Response(
-        path.read_bytes(), media_type=media_type, headers={**NO_CACHE, **(headers or {})}
-    )
+@functools.lru_cache(maxsize=64)
+def _gzipped(raw: bytes) -> bytes:
+    return gzip.compress(raw, 9, mtime=0)
+
+
+def _send(
+    raw: bytes, media_type: str, request: Request, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The bytes, gzipped where the client accepts it (text of more than 1 KiB)."""
+    sent = {**NO_CACHE, **(headers or {}), "Vary": "Accept-Encoding"}
+    packable = len(raw) > 1024 and not media_type.startswith("image/png")
+    if packable and "gzip" in request.headers.get("accept-encoding", ""):
+        sent["Content-Encoding"] = "gzip"
+        return Response(_gzipped(raw), media_type=media_type, headers=sent)
+    return Response(raw, media_type=media_type, headers=sent)
+
+
+def _file(path: Path, media_type: str, request: Request) -> Response:
+    return _send(path.read_bytes(), media_type, request)
 
 
 @router.get("/pad", include_in_schema=False)
 @router.get("/pad/", include_in_schema=False)
-def pad_page() -> Response:
-    return _file(STATIC / "index.html", "text/html; charset=utf-8")
+def pad_page(request: Request) -> Response:
+    return _file(STATIC / "index.html", "text/html; charset=utf-8", request)
 
 
 @router.get("/pad/static/{name}", include_in_schema=False)
-def pad_static(name: str) -> Response:
+def pad_static(name: str, request: Request) -> Response:
     media_type = STATIC_FILES.get(name)
     if media_type is None:
         return _error(f"no such file: {name}", 404)
-    return _file(STATIC / name, media_type)
+    return _file(STATIC / name, media_type, request)
 
 
 @router.get("/pad/manifest.webmanifest", include_in_schema=False)
-def pad_manifest() -> Response:
-    return _file(STATIC / "manifest.webmanifest", "application/manifest+json")
+def pad_manifest(request: Request) -> Response:
+    return _file(STATIC / "manifest.webmanifest", "application/manifest+json", request)
 
 
 def offline_files() -> list[str]:
@@ -235,7 +361,6 @@ def offline_files() -> list[str]:
         "/pad/manifest.webmanifest",
         *(f"/pad/static/{name}" for name in STATIC_FILES),
         *(f"/pad/brython/{name}" for name in BRYTHON_FILES),
-        "/pad/brython/engine.js",
         "/api/pad/rules",
     ]
 
@@ -249,16 +374,17 @@ def offline_version() -> str:
     for path in kept:
         digest.update(path.read_bytes())
     digest.update(metadata.version("brython").encode())
+    digest.update(stdlib_bundle())
     return digest.hexdigest()[:16]
 
 
 @router.get("/pad/sw.js", include_in_schema=False)
-def pad_service_worker() -> Response:
+def pad_service_worker(request: Request) -> Response:
     text = (STATIC / "sw.js").read_text(encoding="utf-8")
     text = text.replace("__VERSION__", offline_version())
     text = text.replace("__FILES__", json.dumps(offline_files()))
-    headers = {**NO_CACHE, "Service-Worker-Allowed": "/pad"}
-    return Response(text, media_type="text/javascript; charset=utf-8", headers=headers)
+    headers = {"Service-Worker-Allowed": "/pad"}
+    return _send(text.encode("utf-8"), "text/javascript; charset=utf-8", request, headers)
 
 
 def engine_bundle() -> str:
@@ -277,27 +403,21 @@ def engine_bundle() -> str:
     return f"__BRYTHON__.loadBrythonPackage({json.dumps(vfs)});\n"
 
 
-@router.get("/pad/brython/engine.js", include_in_schema=False)
-def pad_engine() -> Response:
-    return Response(engine_bundle(), media_type="text/javascript; charset=utf-8", headers=NO_CACHE)
-
-
-_brython_cache: dict[str, tuple[bytes, bytes]] = {}
+@functools.cache
+def _brython_js() -> bytes:
+    return _brython_data("brython.js")
 
 
 @router.get("/pad/brython/{name}", include_in_schema=False)
 def pad_brython(name: str, request: Request) -> Response:
-    if name not in BRYTHON_FILES:
-        return _error(f"no such file: {name}", 404)
-    if name not in _brython_cache:
-        raw = (resources.files("brython") / "data" / name).read_bytes()
-        _brython_cache[name] = (raw, gzip.compress(raw, 6))
-    raw, packed = _brython_cache[name]
-    headers = {"Cache-Control": "max-age=86400", "Vary": "Accept-Encoding"}
-    if "gzip" in request.headers.get("accept-encoding", ""):
-        headers["Content-Encoding"] = "gzip"
-        return Response(packed, media_type="text/javascript; charset=utf-8", headers=headers)
-    return Response(raw, media_type="text/javascript; charset=utf-8", headers=headers)
+    media_type = "text/javascript; charset=utf-8"
+    if name == "engine.js":
+        return _send(engine_bundle().encode("utf-8"), media_type, request)
+    if name == "stdlib.js":
+        return _send(stdlib_bundle(), media_type, request)
+    if name == "brython.js":
+        return _send(_brython_js(), media_type, request, {"Cache-Control": "max-age=86400"})
+    return _error(f"no such file: {name}", 404)
 
 
 # --------------------------------------------------------------------------- the API
@@ -315,9 +435,16 @@ def _guard(handler: Any) -> Any:
     return wrapped
 
 
+@functools.cache
+def _rules_json() -> bytes:
+    return json.dumps(model.handle("rules", {}), ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8"
+    )
+
+
 @router.get("/api/pad/rules")
-def pad_rules_list() -> Any:
-    return model.handle("rules", {})
+def pad_rules_list(request: Request) -> Response:
+    return _send(_rules_json(), "application/json", request)
 
 
 @router.post("/api/pad/describe")

@@ -52,7 +52,7 @@ function loadEngine() {
   if (!engineLoading) {
     engineLoading = (async () => {
       await loadScript("/pad/brython/brython.js");
-      await loadScript("/pad/brython/brython_stdlib.js");
+      await loadScript("/pad/brython/stdlib.js");
       await loadScript("/pad/brython/engine.js");
       const source = await (await fetch("/pad/static/pad.py")).text();
       window.__BRYTHON__.runPythonSource(source, "pad_engine");
