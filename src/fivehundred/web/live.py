@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, TypeVar
 
 import orjson
@@ -71,7 +71,7 @@ from fivehundred.web.store import (
     token_hash,
 )
 from fivehundred.web.worker import bounded_decide, prepare_worker, solver_ready, watch_parent
-from fivehundred.words import seat_name, sides_named, waiting
+from fivehundred.words import waiting
 
 log = logging.getLogger("fivehundred.web")
 
@@ -347,15 +347,6 @@ def same_rules(rules: Rules) -> Rules:
     return _RULES.setdefault(rules, rules)
 
 
-@lru_cache(maxsize=1024)
-def _names_of(rules: Rules, players: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Every seat's name and each side's (:func:`views.table_names`,
-    :func:`fivehundred.words.sides_named`) for the names of the table's players: worked
-    out once, not with each view."""
-    names = views.table_names(rules, list(players))
-    return tuple(names), tuple(sides_named(rules, names))
-
-
 def encode(message: dict[str, Any]) -> str:
     """A message as compact JSON text (orjson; the standard library's encoder for what orjson
     refuses, such as a lone surrogate escaped in a chat text)."""
@@ -537,12 +528,8 @@ class LiveTable:
         model = self.model
         game = model.game
         timer = self.options["turn_timer"]
-        # (an open seat by its place: a side is "Ann & North" until somebody takes it)
-        shown = tuple(
-            seat_name(seat, len(self.seats)) if state.kind == OPEN else self.seat_name(seat)
-            for seat, state in enumerate(self.seats)
-        )
-        names, side_names = _names_of(self.rules, shown)
+        opened = tuple(state.kind == OPEN for state in self.seats)
+        names, side_names = views.names_of(self.rules, tuple(self.player_names()), opened)
         deadline = None
         if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
             deadline = self.turn_started + timer

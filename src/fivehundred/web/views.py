@@ -503,6 +503,19 @@ def undo_open(table: Table, seat: int) -> bool:
     return point is not None and point[0] == len(table.game.finished_hands)
 
 
+@lru_cache(maxsize=1024)
+def names_of(
+    rules: Rules, players: tuple[str, ...], opened: tuple[bool, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Every seat's name and each side's (:func:`table_names`, :func:`sides_named`) for
+    the names of the table's players, an open seat (``opened``) by its place: a side is
+    "Ann & North" until somebody takes North. Worked out once, not with each view."""
+    count = len(players)
+    shown = [seat_name(s, count) if opened[s] else name for s, name in enumerate(players)]
+    names = table_names(rules, shown)
+    return tuple(names), tuple(sides_named(rules, names))
+
+
 def side_names_of(rules: Rules, names: list[str]) -> list[str]:
     """Each side named by its players as the table names them (``Ann & medium 2``)."""
     return sides_named(rules, table_names(rules, names))
