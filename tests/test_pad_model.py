@@ -33,6 +33,7 @@ from fivehundred.scoring import (
     bid_value,
     game_winner,
     side_of_seats,
+    sides_gone_out,
 )
 
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -97,14 +98,16 @@ def play_game(rules: Rules, seed: int, max_hands: int) -> list[HandState]:
 
 
 def fold_engine(rules: Rules, scores: list[HandScore]) -> tuple[list[list[int]], int | None]:
-    """Totals after each hand and the winner, straight from the engine's functions."""
+    """Totals after each hand and the winner, straight from the engine's functions (as
+    the game calls them: a side out after an earlier hand stays out, R-GAME)."""
     totals = [0] * (max(side_of_seats(rules)) + 1)
-    history = []
+    history: list[list[int]] = []
     winner = None
     for score in scores:
+        out_before = sides_gone_out(rules, history)
         totals = apply_hand_to_scores(rules, totals, score)
         history.append(totals)
-        winner = game_winner(rules, totals, score)
+        winner = game_winner(rules, totals, score, (), out_before)
         if winner is not None:
             break
     return history, winner

@@ -601,6 +601,23 @@ LEVEL_WORDS: dict[str, str] = {
 #: The level a new game's computer players have unless a person chooses another.
 DEFAULT_LEVEL = "medium"
 
+#: The presets as people name them (the lobby, the options, the pad).
+PRESET_LABELS = {
+    "australian": "Australian",
+    "american": "American",
+    "three_handed": "Three-handed",
+    "five_handed": "Five-handed",
+    "six_handed": "Six-handed",
+    "two_handed": "Two-handed",
+    "french_canadian": "French Canadian",
+}
+
+
+def preset_label(name: str) -> str:
+    """``Australian``, ``Three-handed``: a preset as people name it (its name otherwise)."""
+    return PRESET_LABELS.get(name, name.replace("_", " "))
+
+
 #: A variant's name as the rules write it in a reason: quoted, or bare with underscores.
 _VARIANT_NAME = re.compile(r"'([a-z0-9_]+)'|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 

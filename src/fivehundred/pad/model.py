@@ -858,7 +858,12 @@ def handle(name: str, body: Mapping[str, Any]) -> Any:
         return {
             "format": FORMAT,
             "presets": [
-                {"name": preset, "players": rules.players, "variants": scoring_variants(preset)}
+                {
+                    "name": preset,
+                    "label": words.preset_label(preset),
+                    "players": rules.players,
+                    "variants": scoring_variants(preset),
+                }
                 for preset, rules in PRESETS.items()
             ],
         }

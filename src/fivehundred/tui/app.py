@@ -96,6 +96,7 @@ from fivehundred.words import (
     card_label,
     hand_order,
     observation_prompt,
+    preset_label,
     view_context,
 )
 
@@ -220,7 +221,7 @@ class OptionsScreen(ModalScreen[Any]):
             with Horizontal(classes="row"):
                 yield Label("Rules")
                 yield Select(
-                    [(p, p) for p in playable_presets()],
+                    [(preset_label(p), p) for p in playable_presets()],
                     value=settings.preset,
                     allow_blank=False,
                     id="preset",

@@ -45,6 +45,7 @@ from fivehundred.words import (
     contract_label,
     display_context,
     hand_order,
+    preset_label,
     suit_label,
     variant_words,
 )
@@ -106,7 +107,7 @@ def _preset_entry(name: str, variants: list[dict[str, Any]]) -> dict[str, Any]:
     on = [s for s in switches if s in Rules.__dataclass_fields__ and getattr(base, s) is True]
     return {
         "name": name,
-        "label": name.replace("_", " "),
+        "label": preset_label(name),
         "players": base.players,
         "seats": base.seats,
         "target": base.target,

@@ -64,7 +64,7 @@ from fivehundred.scoring import side_of_seats, tricks_by_side
 from fivehundred.text import call_text, play_text
 from fivehundred.web.guard import Counts, address_key
 from fivehundred.web.views import card_words_of
-from fivehundred.words import hand_order, side_names
+from fivehundred.words import hand_order, preset_label, side_names
 
 log = logging.getLogger("fivehundred.web.learn")
 router = APIRouter()
@@ -232,7 +232,7 @@ def _preset_entry(name: str, count: int) -> dict[str, Any]:
     players = make_rules(name).players
     return {
         "name": name,
-        "label": name.replace("_", " "),
+        "label": preset_label(name),
         "players": players,
         "count": count,
     }

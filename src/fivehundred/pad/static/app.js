@@ -682,7 +682,7 @@ function setupHtml() {
   const preset = S.rulesList.presets.find((p) => p.name === f.preset);
   const parts = ["<h2>New game</h2>"];
   parts.push(
-    `<label class="field">Players and rules<select id="preset">${S.rulesList.presets.map((p) => `<option value="${esc(p.name)}" ${p.name === f.preset ? "selected" : ""}>${esc(p.name.replace("_", " "))} (${p.players} players)</option>`).join("")}</select></label>`,
+    `<label class="field">Players and rules<select id="preset">${S.rulesList.presets.map((p) => `<option value="${esc(p.name)}" ${p.name === f.preset ? "selected" : ""}>${esc(p.label)} (${p.players} players)</option>`).join("")}</select></label>`,
   );
   parts.push(
     `<h3>Names, in seat order round the table${preset.players % 2 === 0 && preset.players > 2 ? " (partners sit opposite)" : ""}</h3>`,

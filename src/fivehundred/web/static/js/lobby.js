@@ -237,7 +237,7 @@ async function loadTables() {
         "tr",
         {},
         el("td", {}, t.name),
-        el("td", {}, t.rules.preset.replace(/_/g, " ")),
+        el("td", {}, (presetOf(t.rules.preset) || { label: t.rules.preset }).label),
         el("td", {}, whoSitsWhere(t)),
         el("td", {}, t.scores.join(" – ")),
         el(
