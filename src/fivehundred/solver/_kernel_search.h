@@ -712,10 +712,12 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
             int64_t data = (int64_t)row[K_DATA];
             if ((data & 255) >= target) {
                 h[H_W + d] = K(pdep)(mk, out);
+                st[S_HITS] += 1;
                 return 1;
             }
             if (((data >> 8) & 255) < target) {
                 h[H_W + d] = K(pdep)(mk, out);
+                st[S_HITS] += 1;
                 return 0;
             }
         }

@@ -131,6 +131,7 @@ S_LEFT = 8  # tricks left, counting the trick in progress
 S_NODES = 9  # node counter (statistics)
 S_GEN = 10  # transposition-table generation of this search
 S_EXACT = 11  # 1: table entries keep every card (no relevant-rank sharing; for tests)
+S_HITS = 12  # table entries that ended a search (statistics)
 ST_SIZE = 16
 O_TC = 16
 O_TP = 96

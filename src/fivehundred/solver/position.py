@@ -13,7 +13,9 @@ from bare hands (a sampled deal in a search-based player) with :meth:`Position.b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,8 +43,9 @@ _TT_BITS = 16
 class _Table:
     """The transposition table, shared by every search in this process (one at a time).
 
-    Each top-level call takes a new generation, which empties the table for free. A row
-    of ``keys`` is a relative key with its bounds (see :mod:`fivehundred.solver.engine`);
+    Each top-level call takes a new generation, which empties the table for free, unless
+    it runs inside :meth:`sharing` (see :func:`fivehundred.solver.shared_table`). A row of
+    ``keys`` is a relative key with its bounds (see :mod:`fivehundred.solver.engine`);
     ``check`` holds each row's generation and a hash of its shape."""
 
     def __init__(self, bits: int = _TT_BITS) -> None:
@@ -50,14 +53,45 @@ class _Table:
         self.keys = np.zeros((size, E.KEY_WORDS), np.uint64)
         self.check = np.zeros(size, np.uint64)
         self.gen = 0
+        self.epoch = 0  # counts the wraps of ``gen`` (a shared generation dies with its epoch)
         self.buf = np.zeros(E.MAX_DEPTH * E.MAX_MOVES, np.int64)
+        self._scope = threading.local()
 
     def next_gen(self) -> int:
         self.gen += 1
         if self.gen >= 2**31 - 1:
             self.check[:] = 0
             self.gen = 1
+            self.epoch += 1
         return self.gen
+
+    def gen_for(self, setting: tuple[object, ...]) -> int:
+        """The generation of a search of a position with ``setting`` (see
+        :meth:`Position.setting`): a new one, or inside :meth:`sharing` the one every
+        search of this setting in the scope uses."""
+        shared: dict[tuple[object, ...], tuple[int, int]] | None = getattr(
+            self._scope, "gens", None
+        )
+        if shared is None:
+            return self.next_gen()
+        epoch, gen = shared.get(setting, (-1, 0))
+        if epoch != self.epoch:
+            gen = self.next_gen()
+            shared[setting] = (self.epoch, gen)
+        return gen
+
+    @contextmanager
+    def sharing(self) -> Iterator[None]:
+        """A scope (of this thread) whose searches keep the table's entries for one
+        another, per setting; nested scopes are the outermost one."""
+        if getattr(self._scope, "gens", None) is not None:
+            yield
+            return
+        self._scope.gens = {}
+        try:
+            yield
+        finally:
+            self._scope.gens = None
 
 
 _TABLE: _Table | None = None
@@ -97,6 +131,21 @@ class Position:
     def tricks_left(self) -> int:
         """Tricks still to be completed, counting the one in progress."""
         return int(self.st[E.S_LEFT])
+
+    def setting(self) -> tuple[object, ...]:
+        """What a search's values depend on besides the cards' relative ranks, the
+        hands' shapes, the leader and the joker-lead state (the table's keys): the number
+        of players, the contract's trump and misère, the joker-lead rule and the
+        contracting side. Searches of positions with the same setting may share the
+        table's entries (:func:`fivehundred.solver.shared_table`)."""
+        players = int(self.st[E.S_P])
+        return (
+            players,
+            int(self.st[E.S_TRUMP]),
+            int(self.st[E.S_MISERE]),
+            int(self.st[E.S_JLMODE]),
+            tuple(int(s) for s in self.side[:players]),
+        )
 
     @property
     def player_to_move(self) -> int:
