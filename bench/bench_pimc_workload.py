@@ -16,7 +16,8 @@ transposition table; then the ratios to the first variant (of the totals, and th
 of the per-decision ratios), by the number of tricks left.
 
 Variants: ``separate``, every deal's solve from an empty table (each solve as a separate
-call of the solver).
+call of the solver); ``shared``, the deals of a decision solved in one
+:func:`fivehundred.solver.shared_table` scope (the table's entries kept from deal to deal).
 
     .venv/bin/python bench/bench_pimc_workload.py              # 3 hands of expert
     .venv/bin/python bench/bench_pimc_workload.py --hands 1 --repeat 1   # a quick run
@@ -90,6 +91,7 @@ def record(hands: int, player: str, preset: str) -> list[Decision]:
 #: Each variant: the scope its decision's solves run in.
 VARIANTS: dict[str, Callable[[], AbstractContextManager[None]]] = {
     "separate": nullcontext,
+    "shared": solver.shared_table,
 }
 
 
