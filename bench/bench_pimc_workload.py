@@ -13,7 +13,7 @@ values compared with those of the game (they must be equal).
 Printed per variant: the time (``time.process_time``) per deal, mean and median, the
 whole workload's total, the nodes searched and the share of them decided by the
 transposition table; then the ratios to the first variant (of the totals, and the median
-of the per-decision ratios), by the number of tricks left.
+of the per-decision ratios), by phase (bids, discards, play by the number of tricks left).
 
 Variants: ``separate``, every deal's solve from an empty table (each solve as a separate
 call of the solver); ``shared``, the deals of a decision solved in one
@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import fivehundred.solver as solver
 from fivehundred.actions import Action
-from fivehundred.bots import make_player
+from fivehundred.bots import make_player, simulate
 from fivehundred.bots.pimc import PimcPlayer
 from fivehundred.game import HandState
 from fivehundred.observation import Observation
@@ -48,33 +48,44 @@ from fivehundred.solver import Position, nodes_searched, table_hits
 
 @dataclass
 class Decision:
-    """The deals one play decision solved, with the values the game's solves gave."""
+    """The deals one decision solved (a play decision's positions with the seat to move,
+    each action valued; a bid's or a discard's whole hands from the opening lead), with
+    the values the game's solves gave."""
 
+    phase: str
     left: int
     deals: list[Position] = field(default_factory=list)
-    values: list[dict[Action, int]] = field(default_factory=list)
+    values: list[object] = field(default_factory=list)
 
 
 def record(hands: int, player: str, preset: str) -> list[Decision]:
     """The decisions of ``hands`` seeded hands played by ``player`` at every seat."""
     decisions: list[Decision] = []
     original_values = solver.values_position
-    original_search = PimcPlayer.search
+    bids = vars(simulate)  # the bids' and the discard's solves (imported there)
+    original_solve = bids["solve_position"]
+    original_act = PimcPlayer.act
 
     def values(pos: Position) -> dict[Action, int]:
         result = original_values(pos)
-        if decisions:
-            decisions[-1].deals.append(pos)
-            decisions[-1].values.append(result)
+        decisions[-1].deals.append(pos)
+        decisions[-1].values.append(result)
         return result
 
-    def search(self: PimcPlayer, obs: Observation) -> tuple[Action, str]:
-        decisions.append(Decision(10 - len(obs.tricks)))
-        return original_search(self, obs)
+    def solve(pos: Position) -> int:
+        result: int = original_solve(pos)
+        decisions[-1].deals.append(pos)
+        decisions[-1].values.append(result)
+        return result
+
+    def act(self: PimcPlayer, obs: Observation) -> Action:
+        decisions.append(Decision(obs.phase, 10 - len(obs.tricks)))
+        return original_act(self, obs)
 
     rules = make_rules(preset)
     solver.values_position = values
-    PimcPlayer.search = search  # type: ignore[method-assign]
+    bids["solve_position"] = solve
+    PimcPlayer.act = act  # type: ignore[method-assign,assignment]
     try:
         for n in range(hands):
             state = HandState.deal(rules, n % rules.players, f"bench-pimc/{n}")
@@ -84,7 +95,8 @@ def record(hands: int, player: str, preset: str) -> list[Decision]:
                 state.apply(players[seat].act(state.observation(seat)))
     finally:
         solver.values_position = original_values
-        PimcPlayer.search = original_search  # type: ignore[method-assign]
+        bids["solve_position"] = original_solve
+        PimcPlayer.act = original_act  # type: ignore[method-assign]
     return [d for d in decisions if d.deals]
 
 
@@ -112,7 +124,11 @@ def solve_decision(
         for pos, expected in zip(decision.deals, decision.values, strict=True):
             nodes, hits = nodes_searched(), table_hits()
             start = time.process_time()
-            got = solver.values_position(pos)
+            got: object = (
+                solver.values_position(pos)
+                if isinstance(expected, dict)
+                else solver.solve_position(pos)
+            )
             seconds = time.process_time() - start
             yield seconds, nodes_searched() - nodes, table_hits() - hits, got == expected
 
@@ -160,18 +176,31 @@ def report(decisions: list[Decision], runs: dict[str, Run]) -> None:
             f"(median of decisions {statistics.median(ratios):.2f}x), "
             f"nodes {sum(base.nodes) / max(nodes, 1):.2f}x"
         )
-        for left in sorted({d.left for d in decisions}, reverse=True):
-            idx = [i for i, d in enumerate(decisions) if d.left == left]
+        for group in dict.fromkeys(sorted(map(_group, decisions), key=_order)):
+            idx = [i for i, d in enumerate(decisions) if _group(d) == group]
             b = sum(base.seconds[i] for i in idx)
             s = sum(run.seconds[i] for i in idx)
             bn = sum(base.nodes[i] for i in idx)
             sn = sum(run.nodes[i] for i in idx)
             n = sum(deals[i] for i in idx)
             print(
-                f"{'':<12} {left:2d} tricks left: {len(idx):3d} decisions, {n:5d} deals, "
+                f"{'':<12} {group:<18} {len(idx):3d} decisions, {n:5d} deals, "
                 f"{1000 * b / n:7.3f} -> {1000 * s / n:7.3f} ms a deal ({b / max(s, 1e-9):.2f}x), "
                 f"nodes {bn / max(sn, 1):.2f}x"
             )
+
+
+def _group(decision: Decision) -> str:
+    if decision.phase == "play":
+        return f"play, {decision.left:2d} left"
+    return decision.phase
+
+
+def _order(group: str) -> tuple[int, str]:
+    return (
+        0 if not group.startswith("play") else 1,
+        "" if not group.startswith("play") else f"{99 - int(group.split()[1]):02d}",
+    )
 
 
 def main() -> None:

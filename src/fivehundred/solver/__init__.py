@@ -116,7 +116,8 @@ def shared_table() -> AbstractContextManager[None]:
     Entries are keyed by relative ranks and every hand's shape (see
     :mod:`fivehundred.solver.engine`), so a position of one deal that truly coincides with
     one of another deal, up to the small cards no proof read, is decided from the table;
-    only searches of the same :meth:`Position.setting` share. The values are those of
+    only searches of the same :meth:`Position.setting` share, with at most
+    :data:`~fivehundred.solver.position.SHARED_TRICKS` tricks left. The values are those of
     separate solves; the nodes searched are fewer, and depend on the solves before in
     the scope (outside a scope every solve starts from an empty table)."""
     return table().sharing()
@@ -126,7 +127,7 @@ def solve_position(pos: Position) -> int:
     """Contracting side's final trick total with best play from ``pos``."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting())
+    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
     further = _engine.solve_dense(
         h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[_engine.S_TCOUNT])
     )
@@ -138,7 +139,7 @@ def reach_position(pos: Position, target: int) -> bool:
     """Whether the contracting side can end with at least ``target`` tricks."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting())
+    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
     reached = bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
     _count(st)
     return reached
@@ -149,7 +150,7 @@ def values_position(pos: Position) -> dict[Action, int]:
     after it with best play."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting())
+    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
     n = _engine.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)
