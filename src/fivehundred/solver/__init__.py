@@ -101,8 +101,8 @@ def table_hits() -> int:
 
 
 def _count(st: npt.NDArray[np.int64]) -> None:
-    _NODES[0] += int(st[_engine.S_NODES])
-    _HITS[0] += int(st[_engine.S_HITS])
+    _NODES[0] += st.item(_engine.S_NODES)
+    _HITS[0] += st.item(_engine.S_HITS)
 
 
 def shared_table() -> AbstractContextManager[None]:
@@ -127,7 +127,7 @@ def solve_position(pos: Position) -> int:
     """Contracting side's final trick total with best play from ``pos``."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
+    st[_engine.S_GEN] = t.gen_for(pos)
     further = _engine.solve_dense(
         h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[_engine.S_TCOUNT])
     )
@@ -139,7 +139,7 @@ def reach_position(pos: Position, target: int) -> bool:
     """Whether the contracting side can end with at least ``target`` tricks."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
+    st[_engine.S_GEN] = t.gen_for(pos)
     reached = bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
     _count(st)
     return reached
@@ -150,7 +150,7 @@ def values_position(pos: Position) -> dict[Action, int]:
     after it with best play."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.gen_for(pos.setting(), pos.tricks_left)
+    st[_engine.S_GEN] = t.gen_for(pos)
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
     n = _engine.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)

@@ -62,6 +62,7 @@ class _Table:
         self.epoch = 0  # counts the wraps of ``gen`` (a shared generation dies with its epoch)
         self.buf = np.zeros(E.MAX_DEPTH * E.MAX_MOVES, np.int64)
         self._scope = threading.local()
+        self.scopes = 0  # the scopes open, in every thread
 
     def next_gen(self) -> int:
         self.gen += 1
@@ -71,16 +72,16 @@ class _Table:
             self.epoch += 1
         return self.gen
 
-    def gen_for(self, setting: tuple[object, ...], tricks_left: int) -> int:
-        """The generation of a search of a position with ``setting`` (see
-        :meth:`Position.setting`): a new one, or inside :meth:`sharing` (with at most
-        :data:`SHARED_TRICKS` tricks left) the one every search of this setting in the
-        scope uses."""
-        shared: dict[tuple[object, ...], tuple[int, int]] | None = getattr(
-            self._scope, "gens", None
-        )
-        if shared is None or tricks_left > SHARED_TRICKS:
+    def gen_for(self, pos: Position) -> int:
+        """The generation of a search of ``pos``: a new one, or inside :meth:`sharing`
+        (with at most :data:`SHARED_TRICKS` tricks left) the one every search of its
+        :meth:`Position.setting` in the scope uses."""
+        if not self.scopes:
             return self.next_gen()
+        shared: dict[bytes, tuple[int, int]] | None = getattr(self._scope, "gens", None)
+        if shared is None or pos.st.item(E.S_LEFT) > SHARED_TRICKS:
+            return self.next_gen()
+        setting = pos.setting()
         epoch, gen = shared.get(setting, (-1, 0))
         if epoch != self.epoch:
             gen = self.next_gen()
@@ -95,9 +96,11 @@ class _Table:
             yield
             return
         self._scope.gens = {}
+        self.scopes += 1
         try:
             yield
         finally:
+            self.scopes -= 1
             self._scope.gens = None
 
 
@@ -139,20 +142,13 @@ class Position:
         """Tricks still to be completed, counting the one in progress."""
         return int(self.st[E.S_LEFT])
 
-    def setting(self) -> tuple[object, ...]:
+    def setting(self) -> bytes:
         """What a search's values depend on besides the cards' relative ranks, the
         hands' shapes, the leader and the joker-lead state (the table's keys): the number
         of players, the contract's trump and misère, the joker-lead rule and the
         contracting side. Searches of positions with the same setting may share the
         table's entries (:func:`fivehundred.solver.shared_table`)."""
-        players = int(self.st[E.S_P])
-        return (
-            players,
-            int(self.st[E.S_TRUMP]),
-            int(self.st[E.S_MISERE]),
-            int(self.st[E.S_JLMODE]),
-            tuple(int(s) for s in self.side[:players]),
-        )
+        return self.st[E.S_P : E.S_JLMODE + 1].tobytes() + self.side.tobytes()
 
     @property
     def player_to_move(self) -> int:
