@@ -106,6 +106,22 @@ class _Table:
 
 _TABLE: _Table | None = None
 
+#: Per contract (by the context's id, the context kept so that the id stays its own):
+#: every card in dense order (by block, then power) and each card's block.
+_ORDERS: dict[int, tuple[PlayContext, tuple[Card, ...], tuple[int, ...]]] = {}
+
+
+def _order(ctx: PlayContext) -> tuple[tuple[Card, ...], tuple[int, ...]]:
+    """Every card of ``ctx`` in dense order and each card's block (4: a free joker)."""
+    entry = _ORDERS.get(id(ctx))
+    if entry is None or entry[0] is not ctx:
+        if len(_ORDERS) >= 256:
+            _ORDERS.clear()
+        blocks = tuple(4 if suit < 0 else suit for suit in ctx.effective_suit)
+        order = tuple(sorted(range(len(blocks)), key=lambda c: (blocks[c], ctx.power[c])))
+        entry = _ORDERS[id(ctx)] = (ctx, order, blocks)
+    return entry[1], entry[2]
+
 
 def table() -> _Table:
     global _TABLE
@@ -189,15 +205,10 @@ class Position:
             in_play |= hands[seat]
         for card in trick_cards:
             in_play |= 1 << card
-        real = list(iter_cards(in_play))
-        if len(real) > 64:
+        if in_play.bit_count() > 64:
             raise ValueError("more than 64 cards in play")
-
-        def block(card: Card) -> int:
-            suit = ctx.effective_suit[card]
-            return 4 if suit < 0 else suit
-
-        real.sort(key=lambda c: (block(c), ctx.power[c]))
+        order, blocks = _order(ctx)
+        real = [card for card in order if in_play >> card & 1]
         # plain lists first, one array each at the end (an item set on an array costs
         # more than the whole list)
         csuit_l = [0] * 64
@@ -207,7 +218,7 @@ class Position:
         dense = {}
         for i, card in enumerate(real):
             dense[card] = i
-            b = block(card)
+            b = blocks[card]
             csuit_l[i] = b
             crank_l[i] = counts[b]
             counts[b] += 1
