@@ -136,6 +136,19 @@ def test_card_values_and_targets_match_minimax() -> None:
             assert can_reach(state, target) == (value >= target)  # type: ignore[arg-type]
 
 
+def test_misere_move_values_match_minimax() -> None:
+    """The lone misère contractor's move values (each searched first at one trick) on
+    positions of four tricks, the contractor to move or a defender, a trick in progress
+    or not: every action's value equals exhaustive minimax's."""
+    mismatches = []
+    for kind, seed, state in _positions(120, 4, 4, ("misere", "open_misere")):
+        expected = minimax_values(state)  # type: ignore[arg-type]
+        got = card_values(state)  # type: ignore[arg-type]
+        if got != expected:
+            mismatches.append((kind, seed, got, expected))
+    assert not mismatches, mismatches[:5]
+
+
 def test_misere_counts_the_contractor_alone() -> None:
     state = start_of_play(5, "misere")
     assert len(state.active) == 3

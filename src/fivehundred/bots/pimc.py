@@ -81,7 +81,7 @@ from fivehundred.scoring import HI_LO_TRICKS, bid_value, side_of_seats
 SOLVER_MISSING = "pip install 'fivehundred[solver]'"
 try:
     from fivehundred.bots import postpone
-    from fivehundred.solver import Position, values_position  # noqa: F401  (is it built?)
+    from fivehundred.solver import Position, shared_table, values_position  # noqa: F401
 
     HAVE_SOLVER = True
 except ImportError as error:  # pragma: no cover - depends on the environment
@@ -448,6 +448,13 @@ class PimcPlayer(Player):
         return deals, postpone.plan(setting, obs.seat, deals, obs.legal, self.postpone_fit)
 
     def search(self, obs: Observation) -> tuple[Action, str]:
+        """The decision in play: the sampled deals solved, the best action over them. The
+        deals' solves share the solver's table (the positions of one deal that coincide
+        with another's are not searched again; the values are those of separate solves)."""
+        with shared_table():
+            return self._search(obs)
+
+    def _search(self, obs: Observation) -> tuple[Action, str]:
         rng = random.Random(self.rng.random())
         ctx = play_context(obs)
         active = obs.active or tuple(range(obs.rules.seats))

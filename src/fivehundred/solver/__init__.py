@@ -43,6 +43,7 @@ package raises :class:`ImportError` with one line naming what is missing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 try:
     import numpy as np
@@ -74,14 +75,17 @@ __all__ = [
     "playouts_position",
     "random_playouts",
     "reach_position",
+    "shared_table",
     "solve",
     "solve_position",
+    "table_hits",
     "values_position",
     "warm_up",
 ]
 
 
 _NODES = [0]
+_HITS = [0]
 
 
 def nodes_searched() -> int:
@@ -90,15 +94,44 @@ def nodes_searched() -> int:
     return _NODES[0]
 
 
+def table_hits() -> int:
+    """Searched positions that the transposition table decided, over this process's
+    solves so far (statistics)."""
+    return _HITS[0]
+
+
+def _count(st: npt.NDArray[np.int64]) -> None:
+    _NODES[0] += st.item(_engine.S_NODES)
+    _HITS[0] += st.item(_engine.S_HITS)
+
+
+def shared_table() -> AbstractContextManager[None]:
+    """A scope in which this thread's solves keep the transposition table's entries for
+    one another, for the many sampled deals of one decision of a search-based player::
+
+        with shared_table():
+            for hands in deals:
+                values = values_position(Position.build(ctx, active, side, hands, ...))
+
+    Entries are keyed by relative ranks and every hand's shape (see
+    :mod:`fivehundred.solver.engine`), so a position of one deal that truly coincides with
+    one of another deal, up to the small cards no proof read, is decided from the table;
+    only searches of the same :meth:`Position.setting` share, with at most
+    :data:`~fivehundred.solver.position.SHARED_TRICKS` tricks left. The values are those of
+    separate solves; the nodes searched are fewer, and depend on the solves before in
+    the scope (outside a scope every solve starts from an empty table)."""
+    return table().sharing()
+
+
 def solve_position(pos: Position) -> int:
     """Contracting side's final trick total with best play from ``pos``."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.next_gen()
+    st[_engine.S_GEN] = t.gen_for(pos)
     further = _engine.solve_dense(
         h, st, t.buf, t.keys, t.check, 0, pos.tricks_left, int(st[_engine.S_TCOUNT])
     )
-    _NODES[0] += int(st[_engine.S_NODES])
+    _count(st)
     return pos.won + int(further)
 
 
@@ -106,9 +139,9 @@ def reach_position(pos: Position, target: int) -> bool:
     """Whether the contracting side can end with at least ``target`` tricks."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.next_gen()
+    st[_engine.S_GEN] = t.gen_for(pos)
     reached = bool(_engine.reach_dense(h, st, t.buf, t.keys, t.check, target - pos.won))
-    _NODES[0] += int(st[_engine.S_NODES])
+    _count(st)
     return reached
 
 
@@ -117,11 +150,11 @@ def values_position(pos: Position) -> dict[Action, int]:
     after it with best play."""
     t = table()
     h, st = pos.packed()
-    st[_engine.S_GEN] = t.next_gen()
+    st[_engine.S_GEN] = t.gen_for(pos)
     moves = np.zeros(2 * _engine.MAX_MOVES, np.int64)
     values = np.zeros(_engine.MAX_MOVES, np.int64)
     n = _engine.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)
-    _NODES[0] += int(st[_engine.S_NODES])
+    _count(st)
     return {pos.action_of(int(moves[i])): pos.won + int(values[i]) for i in range(n)}
 
 

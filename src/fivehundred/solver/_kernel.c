@@ -37,6 +37,7 @@
 #define S_NODES 9
 #define S_GEN 10
 #define S_EXACT 11
+#define S_HITS 12
 #define ST_SIZE 16
 #define O_TC 16
 #define O_TP 96

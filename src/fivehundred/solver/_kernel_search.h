@@ -712,10 +712,12 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
             int64_t data = (int64_t)row[K_DATA];
             if ((data & 255) >= target) {
                 h[H_W + d] = K(pdep)(mk, out);
+                st[S_HITS] += 1;
                 return 1;
             }
             if (((data >> 8) & 255) < target) {
                 h[H_W + d] = K(pdep)(mk, out);
+                st[S_HITS] += 1;
                 return 0;
             }
         }
@@ -1029,7 +1031,17 @@ static KT int64_t K(move_values_dense)(const Ctx *x, int64_t *moves, int64_t *va
     const int64_t n = K(gen_moves)(h, st, x->buf, d * MAX_MOVES, d, 0, out & ~h[p]);
     for (int64_t i = 0; i < n; i++)
         moves[i] = x->buf[d * MAX_MOVES + i] & 0xFFFF;
-    int64_t guess = K(greedy)(x, d);
+    /* a lone misère contractor: each move first "can it be forced to take a trick?" (one
+     * zero-window search that ends at the first trick it takes), stepping up only when it
+     * can; against starting from the play-out's count and then the previous move's value:
+     * 3.6% fewer nodes and 5% less time over 600 misère and open misère positions of three
+     * to nine tricks, the values unchanged (the value of a whole position keeps its first
+     * guess, see solve_dense: from one trick, 0.7% fewer nodes only) */
+    int64_t alone = 0;
+    for (int64_t i = 0; i < P; i++)
+        alone += st[O_SIDE + i];
+    const int lone = st[S_MISERE] == 1 && alone == 1;
+    int64_t guess = lone ? 0 : K(greedy)(x, d);
     K(init_trick)(st, d);
     for (int64_t i = 0; i < n; i++) {
         int64_t mv = moves[i];
@@ -1089,7 +1101,8 @@ static KT int64_t K(move_values_dense)(const Ctx *x, int64_t *moves, int64_t *va
         st[S_SUITSLED] = old_led_mask;
         st[O_VOID + p] = old_void;
         h[p] ^= bit;
-        guess = values[i];
+        if (!lone)
+            guess = values[i];
     }
     return n;
 }

@@ -99,7 +99,10 @@ side takes when every player plays the move the ordering puts first (a play-out 
 forty move generations, no search). Median nodes over 120 whole hands against the binary
 search (stepping up from one trick in misère): suit 14,630 to 14,218, no trumps 27,446 to
 25,432; a lone misère contractor's from one trick under it, 36,022 to 35,588 (open misère
-4% fewer nodes); :func:`move_values_dense` starts its first move from it too.
+4% fewer nodes); :func:`move_values_dense` starts its first move from it too, and each
+later move from the value of the one before, but for a lone misère contractor: there each
+move is first searched at one trick ("can the contractor be forced to take a trick?", a
+search that ends at the first trick it takes), 3.6% fewer nodes over 600 misère positions.
 """
 
 from __future__ import annotations
@@ -131,6 +134,7 @@ S_LEFT = 8  # tricks left, counting the trick in progress
 S_NODES = 9  # node counter (statistics)
 S_GEN = 10  # transposition-table generation of this search
 S_EXACT = 11  # 1: table entries keep every card (no relevant-rank sharing; for tests)
+S_HITS = 12  # table entries that ended a search (statistics)
 ST_SIZE = 16
 O_TC = 16
 O_TP = 96
