@@ -45,7 +45,10 @@ VIEW_KEYS = {
 @pytest.fixture
 def client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
     with TestClient(create_app(db_url, workers=0)) as test_client:
-        test_client.app.state.daily = DailyService(SECRET, boards=2, clock=lambda: DAY)  # type: ignore[attr-defined]
+        app: Any = test_client.app
+        app.state.daily = DailyService(
+            SECRET, boards=2, clock=lambda: DAY, engine=app.state.store.store.engine
+        )
         yield test_client
 
 
@@ -195,3 +198,79 @@ def test_an_account_has_one_entry_a_day_and_is_ranked(client: TestClient) -> Non
     client.cookies.clear()
     guest = client.post("/api/daily/entries", json={"name": "Carol"}).json()
     assert guest["name"] == "Carol (guest)" and guest["ranked"] is False
+
+
+# ---------------------------------------------------------------- in the database
+@pytest.fixture
+def engine(db_url: str) -> Iterator[Any]:  # noqa: F811
+    from fivehundred.web.store import Store
+
+    store = Store(db_url)
+    yield store.engine
+    store.close()
+
+
+def service_on(engine: Any, secret: str = SECRET, pars: bool = False) -> DailyService:
+    return DailyService(secret, boards=2, clock=lambda: DAY, pars=pars, engine=engine)
+
+
+def play_out(service: DailyService, token: str) -> dict[str, Any]:
+    """South plays the entry's board out through the service (its first legal move)."""
+    for _ in range(200):
+        entry = service.entry(token)
+        with entry.lock:
+            view = service.view(entry)
+            if view["status"] != "playing":
+                return view
+            service.act(entry, view["table"]["legal"][0]["action"])
+    raise AssertionError("the board did not end")
+
+
+def test_servers_of_one_database_share_the_entries_and_a_restart_loses_nothing(
+    engine: Any,
+) -> None:
+    """Two servers on one database (each its own memory and even its own secret) deal the
+    same boards, see the same entries and results; one moved on by the other is built
+    again from the database; a move on a copy that is behind is refused (409)."""
+    from fastapi import HTTPException
+
+    first, second = service_on(engine), service_on(engine, secret="another secret")
+    assert first.today().boards == second.today().boards  # the first server's seed
+    token, entry = first.new_entry("Ann")
+    mine = second.entry(token)
+    assert mine is not entry and mine.state is not None and entry.state is not None
+    assert mine.state.history == entry.state.history
+    with mine.lock:
+        second.act(mine, second.view(mine)["table"]["legal"][0]["action"])
+    moved = first.entry(token)  # built again: the other server moved it on
+    assert moved is not entry and moved.state is not None
+    assert moved.state.history == mine.state.history
+    with entry.lock, pytest.raises(HTTPException) as refused:  # the stale copy
+        first.act(entry, "pass")
+    assert refused.value.status_code == 409
+    view = play_out(second, token)
+    assert view["status"] == "board_over"
+    # the result is in the other server's traveller and table (read again within a second)
+    deadline = time.monotonic() + 10
+    while not first.day_table(DAY)["rows"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [row["name"] for row in first.day_table(DAY)["rows"]] == ["Ann (guest)"]
+    # a restarted server (nothing in its memory) goes on where the entry was
+    restarted = service_on(engine)
+    again = restarted.entry(token)
+    assert again.finished == second.entry(token).finished
+    assert again.finished[0].record == second.entry(token).finished[0].record
+    assert restarted.view(again) == second.view(second.entry(token))
+    with again.lock:
+        restarted.next_board(again)
+    assert second.view(second.entry(token))["board"] == 2
+    # a second guest of the same name, on the other server, is another entrant
+    assert second.new_entry("Ann")[1].name == "Ann (guest) 2"
+
+
+def test_an_account_entry_is_the_same_on_every_server(engine: Any) -> None:
+    first, second = service_on(engine), service_on(engine, secret="another secret")
+    token, entry = first.new_entry("x", (7, "Carol"))
+    token2, entry2 = second.new_entry("y", (7, "Carol"))
+    assert token2 == token and entry2.name == entry.name == "Carol"
+    assert entry2.account == 7

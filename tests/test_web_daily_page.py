@@ -38,7 +38,12 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("daily") / "daily.sqlite3"
 
     def prepare(app: Any) -> None:
-        app.state.daily = DailyService("page-secret", boards=2, clock=lambda: date(2026, 12, 6))
+        app.state.daily = DailyService(
+            "page-secret",
+            boards=2,
+            clock=lambda: date(2026, 12, 6),
+            engine=app.state.store.store.engine,
+        )
 
     with thread_server(f"sqlite:///{db}", prepare=prepare) as url:
         yield url
