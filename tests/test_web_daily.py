@@ -274,3 +274,76 @@ def test_an_account_entry_is_the_same_on_every_server(engine: Any) -> None:
     token2, entry2 = second.new_entry("y", (7, "Carol"))
     assert token2 == token and entry2.name == entry.name == "Carol"
     assert entry2.account == 7
+
+
+# ---------------------------------------------------------------- tables, streaks, history
+def account(engine: Any, name: str) -> tuple[int, str]:
+    from fivehundred.web.schema import accounts
+
+    with engine.begin() as db:
+        made = db.execute(
+            accounts.insert().values(
+                name=name, name_key=name.casefold(), password_hash="x", bot=False, created=1.0
+            )
+        )
+    return int(made.inserted_primary_key[0]), name
+
+
+def play_day(service: DailyService, who: tuple[int, str] | None, boards: int) -> None:
+    token, _ = service.new_entry("guest", who)
+    for number in range(1, boards + 1):
+        if number > 1:
+            again = service.entry(token)
+            with again.lock:
+                service.next_board(again)
+        assert play_out(service, token)["status"] in {"board_over", "day_over"}
+
+
+def test_the_week_the_streak_and_a_players_history(engine: Any) -> None:
+    """Carol plays every board on Wednesday, Friday, Saturday and Sunday; Dan one board on
+    Saturday; a guest too: the week's table ranks the accounts over all their boards, the
+    history lists each day, and Carol's streak is three days (Thursday broke it)."""
+    clock = [date(2026, 12, 2)]
+    service = DailyService(SECRET, boards=2, clock=lambda: clock[0], pars=False, engine=engine)
+    carol, dan = account(engine, "Carol"), account(engine, "Dan")
+    for day in (2, 4, 5, 6):
+        clock[0] = date(2026, 12, day)
+        play_day(service, carol, 2)
+        if day == 5:
+            play_day(service, dan, 1)
+            play_day(service, None, 2)
+    week = service.week_table(DAY)
+    assert (week["week"], week["last_day"]) == ("2026-11-30", "2026-12-06")
+    rows = {row["name"]: row for row in week["rows"]}
+    assert set(rows) == {"Carol", "Dan"}  # guests are in the field, not in the table
+    assert (rows["Carol"]["days"], rows["Carol"]["boards"]) == (4, 8)
+    assert (rows["Dan"]["days"], rows["Dan"]["boards"]) == (1, 1)
+    assert service.week_table(date(2026, 11, 29))["rows"] == []  # the week before
+    history = service.history("carol")
+    assert history["name"] == "Carol" and history["streak"] == 3
+    assert [d["day"] for d in history["days"]] == [
+        "2026-12-06",
+        "2026-12-05",
+        "2026-12-04",
+        "2026-12-02",
+    ]
+    saturday = history["days"][1]
+    assert (saturday["boards"], saturday["of"], saturday["entrants"]) == (2, 2, 3)
+    assert 0 <= saturday["percent"] <= 100 and saturday["place"] >= 1
+    assert service.history("Dan")["streak"] == 0  # one board of two: not a day played
+    clock[0] = date(2026, 12, 7)  # Monday, not yet played: the streak still stands
+    assert service.history("Carol")["streak"] == 3
+    clock[0] = date(2026, 12, 8)
+    assert service.history("Carol")["streak"] == 0
+    assert service.day_table(date(2026, 12, 5))["entrants"] == 3  # a past day's table
+
+
+def test_the_tables_refuse_a_bad_day_or_name(client: TestClient) -> None:
+    assert client.get("/api/daily/week").status_code == 200
+    assert client.get("/api/daily/table?day=2026-12-05").json()["day"] == "2026-12-05"
+    assert client.get("/api/daily/table?day=2026-13-01").status_code == 422
+    assert client.get("/api/daily/table?day=2026-12-07").status_code == 404  # ahead
+    assert client.get("/api/daily/week?day=1999-01-01").status_code == 404
+    assert client.get("/api/daily/week?day=" + "2" * 11).status_code == 422
+    assert client.get("/api/daily/players/nobody/history").status_code == 404
+    assert client.get("/api/daily/players/" + "n" * 41 + "/history").status_code == 404

@@ -124,6 +124,9 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     assert page.locator("#next[hidden]").count()
     page.wait_for_selector("#day-table-box:not([hidden])")
     assert "Ann" in page.inner_text("#day-table")
+    page.wait_for_selector("#week-table li")  # a guest: unranked, and no history
+    assert page.inner_text("#week-table") == "No account has played this week yet."
+    assert page.locator("#history-box[hidden]").count()
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way

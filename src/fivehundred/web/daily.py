@@ -160,6 +160,8 @@ class DayResults:
     """A day's results as a server last read them."""
 
     at: float
+    #: Read once the day could no longer be played: the same for good.
+    final: bool
     results: list[BoardResult]
     #: Each ranked entry's name and account.
     accounts: dict[str, int]
@@ -330,7 +332,7 @@ class DailyService:
         final = when < self.clock() - timedelta(days=MAX_DAYS - 1)
         with self.lock:
             got = self.fields.get(when)
-            if got is not None and (final or now - got.at < FIELD_SECONDS):
+            if got is not None and (got.final or now - got.at < FIELD_SECONDS):
                 self.fields.move_to_end(when)
                 return got
         c = daily_results.c
@@ -343,6 +345,7 @@ class DailyService:
             ).all()
         made = DayResults(
             now,
+            final,
             [_result(row) for row in rows],
             {row.name: row.account_id for row in rows if row.account_id is not None},
         )
