@@ -347,3 +347,147 @@ def test_the_tables_refuse_a_bad_day_or_name(client: TestClient) -> None:
     assert client.get("/api/daily/week?day=" + "2" * 11).status_code == 422
     assert client.get("/api/daily/players/nobody/history").status_code == 404
     assert client.get("/api/daily/players/" + "n" * 41 + "/history").status_code == 404
+
+
+# ---------------------------------------------------------------- nothing revealed before play
+#: Fields whose words are calls, or names and days, not cards (a bid of 7♥ reads as 7H).
+NOT_CARDS = {"auction", "contract", "legal", "prompt", "name", "day", "week", "last_day"}
+
+
+def named_cards(value: Any, key: str | None = None) -> set[int]:
+    """Every card a JSON value names, in record notation (``10H``) or as people read it
+    (``10♥``, ``JK as ♠``), outside :data:`NOT_CARDS`."""
+    from fivehundred.cards import parse_card
+
+    if key in NOT_CARDS:
+        return set()
+    if isinstance(value, dict):
+        return {c for k, v in value.items() for c in named_cards(v, k)}
+    if isinstance(value, list):
+        return {c for v in value for c in named_cards(v, key)}
+    if not isinstance(value, str):
+        return set()
+    text = value.split(" as ")[0].split(">")[0]
+    text = text.translate(str.maketrans({"♠": "S", "♣": "C", "♦": "D", "♥": "H"}))
+    try:
+        return {parse_card(text)}
+    except ValueError:
+        return set()
+
+
+def south_knows(service: DailyService, token: str) -> tuple[int, set[int]]:
+    """The board in play and the cards South may know on it: its own, the kitty once it has
+    taken it, every card played, the hands laid open (open misère)."""
+    from fivehundred.actions import NUM_CARDS
+
+    entry = service.entry(token)
+    state = entry.state
+    assert state is not None
+    board = entry.day.boards[entry.index]
+    known = set(iter_cards(board.hands[0]))
+    if state.contractor == 0 and state.phase != "auction":
+        known |= set(iter_cards(board.kitty))
+    known |= {a for a in state.history if 0 <= a < NUM_CARDS and state.phase != "auction"}
+    obs = state.observation(0)
+    for plays, _ in obs.tricks:
+        known |= {a for _, a in plays}
+    for _seat, mask in obs.exposed:
+        known |= set(iter_cards(mask))
+    return board.number, known
+
+
+def test_no_route_reveals_a_board_before_it_is_played(client: TestClient) -> None:
+    """Others have finished both boards (their results, the travellers, the pars, the
+    tables and their history are all there to leak); Ann then plays. At every step, every
+    route of the daily answers her only what South may know of the board in play: no other
+    hand's card, no kitty card before she takes it, and no par of a board she has not
+    finished (the JSON as sent)."""
+    from fivehundred.web.schema import accounts
+
+    app: Any = client.app
+    service = DailyService(SECRET, boards=2, clock=lambda: DAY, engine=app.state.store.store.engine)
+    app.state.daily = service
+    engine = app.state.store.store.engine
+    with engine.begin() as db:
+        dan = db.execute(
+            accounts.insert().values(
+                name="Dan", name_key="dan", password_hash="x", bot=False, created=1.0
+            )
+        ).inserted_primary_key[0]
+    for who in ((dan, "Dan"), None):
+        token, _ = service.new_entry("Bob", who)
+        play_out(service, token)
+        entry = service.entry(token)
+        with entry.lock:
+            service.next_board(entry)
+        play_out(service, token)
+    day = service.today()
+    deadline = time.monotonic() + 300
+    while len(day.done_pars()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    pars = day.done_pars()
+    assert len(pars) == 2, "the pars were not worked out"
+    rules = day.boards[0].rules
+    par_words = {n: par.label(rules) for n, par in pars.items()}
+    signup = client.post(
+        "/api/accounts", json={"name": "Ann", "password": "correct horse battery 42"}
+    )
+    assert signup.status_code == 201, signup.text
+    view = client.post("/api/daily/entries", json={"name": "Ann"}).json()
+    token = view.pop("token")
+    checked = 0
+
+    def check(answer: Any, finished: set[int], board: int, known: set[int], what: str) -> None:
+        nonlocal checked
+        checked += 1
+        text = json.dumps(answer, ensure_ascii=False)
+        for number, words in par_words.items():
+            if number not in finished:
+                assert words not in text, f"{what}: the par of board {number}"
+        if board in finished:  # the board just played: its traveller shows everything
+            return
+        leaked = named_cards(answer) - known
+        assert not leaked, f"{what}: {sorted(leaked)} of board {board}"
+
+    def walk(answer: dict[str, Any], what: str) -> None:
+        board, known = south_knows(service, token)
+        finished = set(answer.get("finished", []))
+        check(answer, finished, board, known, what)
+        for path in (
+            "/api/daily",
+            f"/api/daily/entries/{token}",
+            "/api/daily/table",
+            "/api/daily/table?day=2026-12-05",
+            "/api/daily/week",
+            "/api/daily/players/Ann/history",
+            "/api/daily/players/Dan/history",
+        ):
+            got = client.get(path)
+            assert got.status_code == 200, (path, got.text)
+            check(got.json(), finished, board, known, path)
+        for number in (1, 2):
+            got = client.get(f"/api/daily/entries/{token}/boards/{number}/traveller")
+            if number in finished:
+                assert got.status_code == 200
+                if number != board:  # an earlier board's: its cards are not this one's
+                    continue
+            else:
+                assert got.status_code == 403, got.text
+            check(got.json(), finished, board, known, f"traveller {number}")
+
+    for number in (1, 2):
+        walk(view, "the entry")
+        for _ in range(200):
+            if view["status"] != "playing":
+                break
+            answer = client.post(
+                f"/api/daily/entries/{token}/act",
+                json={"action": view["table"]["legal"][0]["action"]},
+            )
+            assert answer.status_code == 200, answer.text
+            view = answer.json()
+            walk(view, "a move's answer")
+        assert view["status"] in {"board_over", "day_over"}
+        if number == 1:
+            view = client.post(f"/api/daily/entries/{token}/next").json()
+    assert checked > 100
