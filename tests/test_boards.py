@@ -149,6 +149,22 @@ def test_matchpoints_two_per_result_beaten_one_per_tie_same_direction() -> None:
         matchpoints([fixed(1, "a", 0), fixed(2, "b", 0)])
 
 
+def test_matchpoints_of_a_large_field_are_the_definitions() -> None:
+    """A field of many results, with many ties, in both directions: each result's score is
+    2 for every result of its direction it beats and 1 for every tie, as counted one by
+    one (the day's tables score thousands of entries a board)."""
+    rng = random.Random(46)
+    results = [
+        fixed(1, f"e{k}", rng.choice((-520, -100, -40, 0, 40, 100, 250)), seat=rng.randrange(4))
+        for k in range(600)
+    ]
+    for result, score in zip(results, matchpoints(results), strict=True):
+        same = [r.own_net for r in results if r.direction == result.direction]
+        beaten = sum(1 for net in same if net < result.own_net)
+        ties = sum(1 for net in same if net == result.own_net) - 1
+        assert (score.matchpoints, score.top) == (2 * beaten + ties, 2 * (len(same) - 1))
+
+
 def test_traveller_lists_every_result_with_par_on_top() -> None:
     board = make_board("trav", 1)
     results = [BoardResult.from_state(board, f"p{k}", play(board, k)) for k in range(4)]

@@ -47,7 +47,11 @@ def client(db_url: str) -> Iterator[TestClient]:  # noqa: F811
     with TestClient(create_app(db_url, workers=0)) as test_client:
         app: Any = test_client.app
         app.state.daily = DailyService(
-            SECRET, boards=2, clock=lambda: DAY, engine=app.state.store.store.engine
+            SECRET,
+            boards=2,
+            clock=lambda: DAY,
+            engine=app.state.store.store.engine,
+            table_seconds=0,  # the tables read at once (a server waits ten seconds)
         )
         yield test_client
 
@@ -211,7 +215,9 @@ def engine(db_url: str) -> Iterator[Any]:  # noqa: F811
 
 
 def service_on(engine: Any, secret: str = SECRET, pars: bool = False) -> DailyService:
-    return DailyService(secret, boards=2, clock=lambda: DAY, pars=pars, engine=engine)
+    return DailyService(
+        secret, boards=2, clock=lambda: DAY, pars=pars, engine=engine, table_seconds=0
+    )
 
 
 def play_out(service: DailyService, token: str) -> dict[str, Any]:
@@ -304,7 +310,9 @@ def test_the_week_the_streak_and_a_players_history(engine: Any) -> None:
     Saturday; a guest too: the week's table ranks the accounts over all their boards, the
     history lists each day, and Carol's streak is three days (Thursday broke it)."""
     clock = [date(2026, 12, 2)]
-    service = DailyService(SECRET, boards=2, clock=lambda: clock[0], pars=False, engine=engine)
+    service = DailyService(
+        SECRET, boards=2, clock=lambda: clock[0], pars=False, engine=engine, table_seconds=0
+    )
     carol, dan = account(engine, "Carol"), account(engine, "Dan")
     for day in (2, 4, 5, 6):
         clock[0] = date(2026, 12, day)
@@ -405,7 +413,9 @@ def test_no_route_reveals_a_board_before_it_is_played(client: TestClient) -> Non
     from fivehundred.web.schema import accounts
 
     app: Any = client.app
-    service = DailyService(SECRET, boards=2, clock=lambda: DAY, engine=app.state.store.store.engine)
+    service = DailyService(
+        SECRET, boards=2, clock=lambda: DAY, engine=app.state.store.store.engine, table_seconds=0
+    )
     app.state.daily = service
     engine = app.state.store.store.engine
     with engine.begin() as db:

@@ -114,8 +114,11 @@ MAX_CACHED = 2_000
 #: Seconds a server uses its copy of a day's results before reading them again (a board
 #: finished on another server is in the tables within this).
 FIELD_SECONDS = 1.0
-#: Days' results a server keeps in its memory.
-MAX_FIELDS = 16
+#: Seconds a server uses its copy of all a day's results (the tables: scoring a day of
+#: thousands of entries takes a second of CPU) before reading them again.
+TABLE_SECONDS = 10.0
+#: Days' and boards' results a server keeps in its memory.
+MAX_FIELDS = 64
 #: The past days a player's history shows (and its streak counts) at most.
 MAX_HISTORY = 60
 #: How far back a day's or a week's table may be asked for.
@@ -221,6 +224,7 @@ class DailyService:
         pars: bool = True,
         *,
         engine: Engine,
+        table_seconds: float = TABLE_SECONDS,
     ) -> None:
         if level not in PLAYERS:
             raise ValueError(f"no computer player {level!r}")
@@ -233,7 +237,8 @@ class DailyService:
         self.engine = engine
         self.days: dict[date, Day] = {}
         self.cache: OrderedDict[str, Entry] = OrderedDict()
-        self.fields: OrderedDict[date, DayResults] = OrderedDict()
+        self.fields: OrderedDict[tuple[date, int], DayResults] = OrderedDict()
+        self.table_seconds = table_seconds
         self.lock = threading.Lock()
 
     # ------------------------------------------------------------------ days
@@ -325,22 +330,27 @@ class DailyService:
             ).all()
         return {row.board: Par.from_dict(json.loads(row.par)) for row in rows}
 
-    def field(self, when: date) -> DayResults:
-        """Every result of ``when`` (read again after :data:`FIELD_SECONDS`; a day that can
-        no longer be played is read once)."""
+    def field(self, when: date, board: int = 0) -> DayResults:
+        """Every result of ``when`` on ``board`` (0: on every board, for the tables): a
+        board's read again after :data:`FIELD_SECONDS` (its traveller), the whole day's
+        after :attr:`table_seconds`; a day that can no longer be played is read once."""
         now = time.monotonic()
         final = when < self.clock() - timedelta(days=MAX_DAYS - 1)
+        fresh = FIELD_SECONDS if board else self.table_seconds
         with self.lock:
-            got = self.fields.get(when)
-            if got is not None and (got.final or now - got.at < FIELD_SECONDS):
-                self.fields.move_to_end(when)
+            got = self.fields.get((when, board))
+            if got is not None and (got.final or now - got.at < fresh):
+                self.fields.move_to_end((when, board))
                 return got
         c = daily_results.c
+        where = [c.day == when.isoformat(), c.preset == self.preset]
+        if board:
+            where.append(c.board == board)
         with self.engine.connect() as db:
             rows = db.execute(
                 sa.select(c.board, c.name, c.account_id, c.seat, c.contract, c.contractor, c.tricks)
                 .add_columns(c.ns, c.ew)
-                .where(c.day == when.isoformat(), c.preset == self.preset)
+                .where(*where)
                 .order_by(c.at, c.token_hash)
             ).all()
         made = DayResults(
@@ -350,7 +360,7 @@ class DailyService:
             {row.name: row.account_id for row in rows if row.account_id is not None},
         )
         with self.lock:
-            self.fields[when] = made
+            self.fields[(when, board)] = made
             while len(self.fields) > MAX_FIELDS:
                 self.fields.popitem(last=False)
         return made
@@ -557,7 +567,7 @@ class DailyService:
         entry.version = before + 1
         if result is not None:
             with self.lock:
-                self.fields.pop(entry.day.day, None)
+                self.fields.pop((entry.day.day, result.board), None)
 
     def act(self, entry: Entry, text: str) -> None:
         state = entry.state
@@ -594,7 +604,7 @@ class DailyService:
             raise HTTPException(403, "a board's traveller is shown once you have played it")
         day = entry.day
         board = day.boards[number - 1]
-        results = [r for r in self.field(day.day).results if r.board == number]
+        results = list(self.field(day.day, number).results)
         if not any(r.entrant == entry.name for r in results):  # read before it was written
             results += [r for r in entry.finished if r.board == number]
         par = day.par(number)
@@ -690,9 +700,12 @@ class DailyService:
             out["traveller"] = self.traveller(entry, board.number)
             if out["status"] == "day_over":
                 mine = {r.board for r in entry.finished}
-                field_ = [r for r in self.field(entry.day.day).results if r.board in mine]
-                if not any(r.entrant == entry.name for r in field_):
-                    field_ += entry.finished
+                field_ = []
+                for number in sorted(mine):  # each board's results, fresh
+                    on_board = list(self.field(entry.day.day, number).results)
+                    if not any(r.entrant == entry.name for r in on_board):
+                        on_board += [r for r in entry.finished if r.board == number]
+                    field_ += on_board
                 rows = standings(field_, entry.day.done_pars() or None)
                 me = next((row for row in rows if row.entrant == entry.name), None)
                 out["standing"] = (
