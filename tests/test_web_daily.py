@@ -254,13 +254,19 @@ def test_servers_of_one_database_share_the_entries_and_a_restart_loses_nothing(
     with entry.lock, pytest.raises(HTTPException) as refused:  # the stale copy
         first.act(entry, "pass")
     assert refused.value.status_code == 409
+    bob, _ = first.new_entry("Bob")  # Bob's board 1 on the first server, read there
+    play_out(first, bob)
+    entrants = {r["entrant"] for r in first.traveller(first.entry(bob), 1)["results"]}
+    assert entrants == {"Bob (guest)"}
     view = play_out(second, token)
     assert view["status"] == "board_over"
-    # the result is in the other server's traveller and table (read again within a second)
+    # Ann's result is in the first server's traveller and table (read again within a second)
     deadline = time.monotonic() + 10
-    while not first.day_table(DAY)["rows"] and time.monotonic() < deadline:
+    while len(first.traveller(first.entry(bob), 1)["results"]) < 2:
+        assert time.monotonic() < deadline, "the other server's result never came"
         time.sleep(0.05)
-    assert [row["name"] for row in first.day_table(DAY)["rows"]] == ["Ann (guest)"]
+    names = {row["name"] for row in first.day_table(DAY)["rows"]}
+    assert names == {"Ann (guest)", "Bob (guest)"}
     # a restarted server (nothing in its memory) goes on where the entry was
     restarted = service_on(engine)
     again = restarted.entry(token)
@@ -272,6 +278,7 @@ def test_servers_of_one_database_share_the_entries_and_a_restart_loses_nothing(
     assert second.view(second.entry(token))["board"] == 2
     # a second guest of the same name, on the other server, is another entrant
     assert second.new_entry("Ann")[1].name == "Ann (guest) 2"
+    assert second.new_entry("Bob")[1].name == "Bob (guest) 2"
 
 
 def test_an_account_entry_is_the_same_on_every_server(engine: Any) -> None:
