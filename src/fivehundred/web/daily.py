@@ -84,6 +84,7 @@ from fivehundred.daily import (
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
+from fivehundred.web.accounts import name_key
 from fivehundred.web.schema import accounts, daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
     action_label,
@@ -821,7 +822,7 @@ class DailyService:
         day's boards finished, percentage, place and points against par; and its streak,
         the days in a row up to today (or yesterday, today not yet done) on which it
         finished every board of the day."""
-        key = " ".join(name.split()).casefold()
+        key = name_key(name)
         r = daily_results.c
         with self.engine.connect() as db:
             account = db.execute(
