@@ -6,7 +6,10 @@ The server's CPU time is read from ``/proc`` and divided by the entries: with tw
 boards a day and the operator's level (``--level``, default ``medium``), the CPU seconds
 one entry costs, and so how many entries a core serves a day.
 
-    python bench/bench_daily.py [--entries 20] [--level medium]
+Entries and results are written to the server's database (``--db``: a PostgreSQL URL to
+measure it there; its daily tables should be empty).
+
+    python bench/bench_daily.py [--entries 20] [--level medium] [--db URL]
 """
 
 from __future__ import annotations
@@ -70,6 +73,7 @@ def main() -> int:
     parser.add_argument("--entries", type=int, default=20)
     parser.add_argument("--level", default="medium")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="", help="the server's database (a fresh SQLite)")
     args = parser.parse_args()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -83,7 +87,7 @@ def main() -> int:
     }
     server = subprocess.Popen(
         [sys.executable, "-m", "fivehundred", "serve", "--port", str(port), "--db",
-         f"sqlite:///{work}/bench.sqlite3", "--log-level", "warning", "--workers", "0"],
+         args.db or f"sqlite:///{work}/bench.sqlite3", "--log-level", "warning", "--workers", "0"],
         env=env,
     )  # fmt: skip
     try:

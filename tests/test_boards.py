@@ -17,6 +17,7 @@ from fivehundred.boards import (
     board_presets,
     export_set,
     import_set,
+    import_text,
     make_board,
     make_boards,
     matchpoints,
@@ -148,6 +149,22 @@ def test_matchpoints_two_per_result_beaten_one_per_tie_same_direction() -> None:
         matchpoints([fixed(1, "a", 0), fixed(2, "b", 0)])
 
 
+def test_matchpoints_of_a_large_field_are_the_definitions() -> None:
+    """A field of many results, with many ties, in both directions: each result's score is
+    2 for every result of its direction it beats and 1 for every tie, as counted one by
+    one (the day's tables score thousands of entries a board)."""
+    rng = random.Random(46)
+    results = [
+        fixed(1, f"e{k}", rng.choice((-520, -100, -40, 0, 40, 100, 250)), seat=rng.randrange(4))
+        for k in range(600)
+    ]
+    for result, score in zip(results, matchpoints(results), strict=True):
+        same = [r.own_net for r in results if r.direction == result.direction]
+        beaten = sum(1 for net in same if net < result.own_net)
+        ties = sum(1 for net in same if net == result.own_net) - 1
+        assert (score.matchpoints, score.top) == (2 * beaten + ties, 2 * (len(same) - 1))
+
+
 def test_traveller_lists_every_result_with_par_on_top() -> None:
     board = make_board("trav", 1)
     results = [BoardResult.from_state(board, f"p{k}", play(board, k)) for k in range(4)]
@@ -227,3 +244,74 @@ def test_import_refuses_bad_sets() -> None:
 
 def test_board_rules_are_the_presets() -> None:
     assert make_board(1, 1).rules == make_rules("australian")
+
+
+@pytest.mark.parametrize("preset", ["australian", "american", "french_canadian"])
+def test_the_text_export_reimports_and_replays(preset: str) -> None:
+    """export → import → equal: the boards, every result (each hand replayed move by
+    move), the pars (a contract and a hand passed in) and the set's name; printed again,
+    the same text."""
+    boards = make_boards(f"text-{preset}", 3, preset)
+    names = ['Ann "the bold" (guest)', "Zoë", "p: from South"]
+    results = [
+        BoardResult.from_state(board, names[k], play(board, 10 * board.number + k), seat=k)
+        for board in boards
+        for k in range(3)
+    ]
+    pars = {1: Par(parse_call("6NT"), 1, 7, (20, 120)), 2: Par(-1, -1, 0, (0, 0))}
+    if preset == "australian":
+        pars[3] = Par(parse_call("misere"), 2, 0, (250, 0))
+    text = set_text(boards, results, pars, "a set: of boards")
+    back = import_text(text)
+    assert back.boards == boards
+    assert back.results == results
+    assert back.pars == pars
+    assert back.name == "a set: of boards"
+    for original, again in zip(results, back.results, strict=True):
+        assert again.replay().history == original.replay().history
+        assert again.record == original.record
+    assert set_text(back.boards, back.results, back.pars, back.name) == text
+    assert import_text(set_text(boards)).results == []
+
+
+def test_the_text_import_refuses_hostile_text() -> None:
+    board = make_boards("hostile", 1)[0]
+    result = BoardResult.from_state(board, "Ann", play(board, 5))
+    text = set_text([board], [result], {1: Par(parse_call("7H"), 0, 8, (200, 20))}, "set")
+    lines = text.splitlines()
+    play_at = next(k for k, line in enumerate(lines) if line.startswith("  Play of"))
+    par_at = next(k for k, line in enumerate(lines) if line.startswith("  Par:"))
+
+    def refused(changed: str | list[str], match: str) -> None:
+        with pytest.raises(RecordError, match=match):
+            import_text(changed if isinstance(changed, str) else "\n".join(changed))
+
+    def swap(at: int, line: str) -> list[str]:
+        return [*lines[:at], line, *lines[at + 1 :]]
+
+    refused("x" * 5_000_000, "at most")
+    refused("Some other file\n", "line 1")
+    refused(text.replace("dealer South", "dealer Nowhere"), "no seat")
+    refused(text.replace("(australian)", "(bogus)"), "preset")
+    south = lines[2]
+    refused(swap(2, south + " " + south.split()[1]), "line 7.hands.0.: has 11 cards")
+    first, second = south.split()[1:3]
+    refused(swap(2, south.replace(second, first)), "line 7.hands")  # a card twice
+    refused(swap(2, "  Nobody " + south[9:]), "South line")
+    moves = lines[play_at].split(": ", 1)[1].split()
+    refused(swap(play_at, lines[play_at].replace(": " + moves[0], ": 10NT 10NT", 1)), "move")
+    refused(swap(play_at, lines[play_at].rsplit(" ", 1)[0]), "not finished")
+    refused(swap(play_at, lines[play_at] + " pass"), "already over")
+    refused(swap(play_at, lines[play_at].replace('"Ann"', '"' + "n" * 81 + '"')), "name")
+    refused(swap(play_at, lines[play_at].replace('"Ann"', '"Ann')), "quoted|play line")
+    refused(swap(play_at, lines[play_at] + " 7H" * 800), "longer than")
+    refused(swap(par_at, lines[par_at].replace("(NS 200", "(NS 999")), "figures")
+    refused(swap(par_at, "  Par: 99♥ by North, 8 tricks: NS +0 (NS 0, EW 0)"), "no contract")
+    refused(lines[:4], "not complete")
+    refused(lines[:1], "no board")
+    many = [lines[0]] + [
+        line.replace("Board 1 ", f"Board {n} ") for n in range(1, 202) for line in lines[1:7]
+    ]
+    refused(many, "at most 200 boards")
+    with pytest.raises(RecordError):
+        import_text(b"bytes")  # type: ignore[arg-type]

@@ -140,6 +140,9 @@ def test_export_reimports_and_replays_and_text_prints(data_dir: Path) -> None:
             ]
         )
         assert "0 results added" in text
+        # the printed text re-imports too (its results are the same: none new)
+        text = run(["--date", DAY, "--boards", "1", "--import", str(printed)])
+        assert "0 results added" in text
         # another day's boards are refused
         out = io.StringIO()
         assert (

@@ -5,7 +5,9 @@ engine's own hand, and the par auction checked on hand-made results."""
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -33,6 +35,9 @@ from fivehundred.solver.par import (
     exchange_candidates,
     par_auction,
 )
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "bench"))
+from check_par import par_choice
 
 
 def to_exchange(board: Board, contractor: int, contract: Action) -> HandState:
@@ -97,7 +102,7 @@ def test_best_exchange_equals_a_brute_force_over_every_discard(
         state.apply(card)
     if state.phase == "nominate":
         (suit,) = best.nominations
-        joker = state.joker_to_nominate
+        joker = state.joker_to_nominate()
         state.apply(nominate_action(joker, suit) if suit >= 0 else NO_NOMINATION)
     assert state.phase == "play"
     assert solve(state) == best.tricks
@@ -197,3 +202,15 @@ def test_rules_the_par_does_not_cover_are_refused() -> None:
         check_par_rules(make_rules("french_canadian"))
     with pytest.raises(ValueError, match="kitty of 5 cards"):
         check_par_rules(make_rules("australian", {"pack45": True}))
+
+
+def test_the_pars_own_discard_equals_a_brute_force_over_every_discard() -> None:
+    """The par's choice on a sample of boards (one of each preset here; ``python
+    bench/check_par.py --par --boards 100`` checks a hundred of each): every discard of the
+    par contract tried by brute force gives the par's tricks, and so does the discard the
+    par chose."""
+    for preset, number in (("australian", 1), ("american", 5)):
+        board = make_board("par-choice", number, preset)
+        analysis = board_par(board)
+        assert analysis.par.contract >= 0  # a contract: a discard to check
+        assert par_choice(board, analysis) == []

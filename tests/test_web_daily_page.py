@@ -38,7 +38,13 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("daily") / "daily.sqlite3"
 
     def prepare(app: Any) -> None:
-        app.state.daily = DailyService("page-secret", boards=2, clock=lambda: date(2026, 12, 6))
+        app.state.daily = DailyService(
+            "page-secret",
+            boards=2,
+            clock=lambda: date(2026, 12, 6),
+            engine=app.state.store.store.engine,
+            table_seconds=0,  # the tables read at once (a server waits ten seconds)
+        )
 
     with thread_server(f"sqlite:///{db}", prepare=prepare) as url:
         yield url
@@ -119,6 +125,37 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     assert page.locator("#next[hidden]").count()
     page.wait_for_selector("#day-table-box:not([hidden])")
     assert "Ann" in page.inner_text("#day-table")
+    page.wait_for_selector("#week-table li")  # a guest: unranked, and no history
+    assert "Ann" not in page.inner_text("#week-table")
+    assert page.locator("#history-box[hidden]").count()
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way
+
+
+def test_an_account_sees_its_streak_and_its_days(base: str, open_page: Callable[..., Page]) -> None:
+    """Someone logged in plays the day under the account: at the end, the week's table
+    ranks them, and their streak (one day) and their days are shown."""
+    holder = open_page({"width": PHONE[0], "height": PHONE[1]})
+    page = holder.page
+    page.goto(base + "/daily")
+    page.wait_for_selector("body[data-ready='1']")
+    status = page.evaluate(
+        """async () => (await fetch('/api/accounts', {method: 'POST',
+            headers: {'content-type': 'application/json'},
+            body: JSON.stringify({name: 'Dora', password: 'correct horse battery 42'})})).status"""
+    )
+    assert status == 201
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    tap_through_board(page)
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#board-title').innerText.startsWith('Board 2')")
+    tap_through_board(page)
+    page.wait_for_selector("#history-box:not([hidden])")
+    assert page.inner_text("#streak") == "Your streak: 1 day in a row."
+    assert page.inner_text("#history").startswith("2026-12-06: 2 of 2 boards, ")
+    assert "Dora" in page.inner_text("#week-table")
+    problems = problems_at(page, "daily history", "daily-history")
+    assert not problems, "\n".join(problems)
+    holder.check()

@@ -21,12 +21,21 @@ True
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fivehundred.actions import BID_BASE, Action, action_text, is_misere, parse_call
+from fivehundred.actions import (
+    BID_BASE,
+    NUM_ACTIONS,
+    Action,
+    action_text,
+    is_misere,
+    parse_call,
+)
 from fivehundred.cards import CardMask, mask_text
 from fivehundred.errors import RecordError
 from fivehundred.game import HandState
@@ -37,6 +46,11 @@ from fivehundred.text import hand_text
 from fivehundred.words import contract_label, seat_name
 
 BOARDS_FORMAT = "fivehundred-boards/1"
+#: The first line of a board set as text (:func:`set_text`), then ``: name``.
+TEXT_TITLE = "Five Hundred boards"
+#: The longest board set as text that :func:`import_text` reads, and its longest line.
+MAX_TEXT = 4_000_000
+MAX_LINE = 2_000
 #: The most boards a set holds (a day has twelve; an event a few dozen).
 MAX_BOARDS = 200
 #: The most results one board holds in an exported set.
@@ -312,12 +326,15 @@ def matchpoints(results: Sequence[BoardResult]) -> list[Score]:
     2 for every result it beats, 1 for every tie (its net from its own direction)."""
     if len({r.board for r in results}) > 1:
         raise ValueError("matchpoints compare the results of one board")
+    # each direction's nets in order: a result beats those below it, ties those equal
+    # (itself aside); two searches each, so a field of thousands is scored at once
+    fields = [sorted(r.own_net for r in results if r.direction == d) for d in (NS, EW)]
     scores = []
     for result in results:
-        field_ = [r.own_net for r in results if r.direction == result.direction]
+        field_ = fields[result.direction]
         mine = result.own_net
-        beaten = sum(1 for net in field_ if net < mine)
-        ties = sum(1 for net in field_ if net == mine) - 1
+        beaten = bisect.bisect_left(field_, mine)
+        ties = bisect.bisect_right(field_, mine) - beaten - 1
         scores.append(Score(2 * beaten + ties, 2 * (len(field_) - 1)))
     return scores
 
@@ -366,7 +383,8 @@ class Traveller:
         rules = self.board.rules
         lines = [f"Board {self.board.number}"]
         if self.par is not None:
-            lines.append(f"  Par: {self.par.label(rules)}")
+            ns, ew = self.par.points
+            lines.append(f"  Par: {self.par.label(rules)} (NS {ns}, EW {ew})")
         lines.append(
             f"  {'entrant':<16} {'contract':<22} {'tricks':>6} {'NS':>5} {'EW':>5} "
             f"{'MP':>5} {'%':>6} {'vs par':>6}"
@@ -535,7 +553,7 @@ def set_text(
     """A board set as a plain-text hand record a person can print: each board's four hands
     and kitty, then its traveller (par on top); standings at the end."""
     results = list(results)
-    lines = [name] if name else []
+    lines = [f"{TEXT_TITLE}: {name[:MAX_NAME]}" if name else TEXT_TITLE]
     for board in boards:
         rules = board.rules
         two = rules.joker_names
@@ -550,6 +568,12 @@ def set_text(
         par = (pars or {}).get(board.number)
         if on_board or par is not None:
             lines.append(traveller(board, on_board, par).text())
+        for result in on_board:  # each hand's every move: the set re-imports and replays
+            moves = " ".join(action_text(a, two) for a in result.replay().history)
+            lines.append(
+                f"  Play of {json.dumps(result.entrant, ensure_ascii=False)} from "
+                f"{seat_name(result.seat, rules.seats)}: {moves}"
+            )
         lines.append("")
     if results:
         lines.append("Standings")
@@ -560,3 +584,125 @@ def set_text(
                 f"({row.boards} {'board' if row.boards == 1 else 'boards'}){against}"
             )
     return "\n".join(lines).rstrip() + "\n"
+
+
+_SYMBOLS = str.maketrans({"♠": "S", "♣": "C", "♦": "D", "♥": "H"})
+_BOARD_LINE = re.compile(r"Board (\d{1,7})  dealer (\w+)  \((\w{1,40})\)")
+_PAR_LINE = re.compile(
+    r"  Par: (passed in: 0|(.{1,40}) by (\w+), (\d{1,2}) tricks?: NS [+-]\d{1,5})"
+    r" \(NS (-?\d{1,5}), EW (-?\d{1,5})\)"
+)
+_PLAY_LINE = re.compile(r"  Play of (\".{1,400}\") from (\w+): (.{0,1500})")
+
+
+def import_text(text: str) -> BoardSet:
+    """Read :func:`set_text`'s plain text back: each board's hands and kitty, its par and
+    every result, replayed move by move from its ``Play of`` line (each move must be legal
+    where it is made); the travellers and standings printed are worked out again, not read.
+    A line that is not as :func:`set_text` writes it is an error saying which
+    (:class:`RecordError`, ``line N``)."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise RecordError("text", f"must be a text of at most {MAX_TEXT} characters")
+    lines = text.splitlines()
+    if not lines or not (lines[0] == TEXT_TITLE or lines[0].startswith(TEXT_TITLE + ": ")):
+        raise RecordError("line 1", f"must be {TEXT_TITLE!r} (and the set's name)")
+    name = lines[0][len(TEXT_TITLE) + 2 :][:MAX_NAME]
+    boards: list[Board] = []
+    results: list[BoardResult] = []
+    pars: dict[int, Par] = {}
+    seats = {seat_name(s, 4): s for s in range(4)}
+    pending: dict[str, Any] | None = None  # the board being read, until its kitty
+    for number, line in enumerate(lines[1:], start=2):
+        where = f"line {number}"
+        if len(line) > MAX_LINE:
+            raise RecordError(where, f"is longer than {MAX_LINE} characters")
+        board_line = _BOARD_LINE.fullmatch(line)
+        if board_line:
+            if len(boards) >= MAX_BOARDS:
+                raise RecordError(where, f"a set has at most {MAX_BOARDS} boards")
+            if board_line[2] not in seats:
+                raise RecordError(where, f"no seat {board_line[2]!r}")
+            pending = {
+                "number": int(board_line[1]),
+                "preset": board_line[3],
+                "dealer": seats[board_line[2]],
+                "hands": [],
+            }
+            continue
+        if pending is not None:  # the four hands, then the kitty
+            label = "Kitty" if len(pending["hands"]) == 4 else seat_name(len(pending["hands"]))
+            if not line.startswith(f"  {label:<6} "):
+                raise RecordError(where, f"must be the {label} line of the board")
+            cards = [c.translate(_SYMBOLS) for c in line[9:].split()]
+            if label != "Kitty":
+                pending["hands"].append(cards)
+                continue
+            pending["kitty"] = cards
+            board = Board.from_dict(pending, where)
+            if any(b.number == board.number for b in boards):
+                raise RecordError(where, f"board {board.number} appears twice")
+            boards.append(board)
+            pending = None
+            continue
+        if not boards:
+            if line.strip():
+                raise RecordError(where, "a board must come first")
+            continue
+        board = boards[-1]
+        if line.startswith("  Par: "):
+            pars[board.number] = _par_line(board, line, where)
+        elif line.startswith("  Play of "):
+            if len(results) >= MAX_RESULTS:
+                raise RecordError(where, f"a set has at most {MAX_RESULTS} results")
+            results.append(_play_line(board, line, where, seats))
+    if pending is not None:
+        raise RecordError(f"line {len(lines)}", "the last board is not complete")
+    if not boards:
+        raise RecordError("text", "has no board")
+    return BoardSet(boards, results, pars, name)
+
+
+def _par_line(board: Board, line: str, where: str) -> Par:
+    found = _PAR_LINE.fullmatch(line)
+    if not found:
+        raise RecordError(where, "is not a par line (Par: 7♥ by North, 8 tricks: NS +200 …)")
+    points = (int(found[5]), int(found[6]))
+    if found[2] is None:
+        return Par(-1, -1, 0, points)
+    rules = board.rules
+    two = rules.joker_names
+    calls = {contract_label(a, two): a for a in range(BID_BASE, NUM_ACTIONS)}
+    contract = calls.get(found[2])
+    seats = {seat_name(s, 4): s for s in range(4)}
+    if contract is None or found[3] not in seats:
+        raise RecordError(where, f"no contract {found[2][:40]!r} by {found[3][:10]!r}")
+    par = Par(contract, seats[found[3]], int(found[4]), points)
+    if par.label(rules) + f" (NS {points[0]}, EW {points[1]})" != line[len("  Par: ") :]:
+        raise RecordError(where, "the par's figures do not agree")
+    return par
+
+
+def _play_line(board: Board, line: str, where: str, seats: Mapping[str, int]) -> BoardResult:
+    found = _PLAY_LINE.fullmatch(line)
+    if not found:
+        raise RecordError(where, 'is not a play line (Play of "name" from South: …)')
+    try:
+        entrant = json.loads(found[1])
+    except ValueError as error:
+        raise RecordError(where, "the entrant's name is not a quoted name") from error
+    if not isinstance(entrant, str) or not 0 < len(entrant) <= MAX_NAME:
+        raise RecordError(where, f"the entrant's name must have 1 to {MAX_NAME} characters")
+    if found[2] not in seats:
+        raise RecordError(where, f"no seat {found[2][:10]!r}")
+    state = board.start()
+    two = state.rules.joker_names
+    for k, move in enumerate(found[3].split()):
+        if state.is_over:
+            raise RecordError(f"{where}, move {k + 1}", "the hand is already over")
+        legal = {action_text(a, two): a for a in state.legal_actions()}
+        if move not in legal:
+            raise RecordError(f"{where}, move {k + 1}", f"{move[:12]!r} is not legal here")
+        state.apply(legal[move])
+    if not state.is_over:
+        raise RecordError(where, "the hand is not finished")
+    return BoardResult.from_state(board, entrant, state, seats[found[2]])

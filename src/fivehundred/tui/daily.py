@@ -6,7 +6,7 @@ double-dummy par, your points against par and the traveller of the results store
 that day (the terminal keeps them in the data directory); at the end, the day's standings.
 A day left part way resumes at the first board not played. ``--export`` and ``--text``
 write the day's boards with every stored result (JSON, or a plain-text hand record);
-``--import`` adds the results of such a JSON file. See docs/duplicate.md.
+``--import`` adds the results of such a JSON file, or of the plain text. See docs/duplicate.md.
 """
 
 from __future__ import annotations
@@ -20,11 +20,14 @@ from pathlib import Path
 from typing import TextIO
 
 from fivehundred.boards import (
+    TEXT_TITLE,
     Board,
     BoardResult,
+    BoardSet,
     Par,
     export_set,
     import_set,
+    import_text,
     set_text,
     standings,
     traveller,
@@ -90,7 +93,7 @@ class DailyDay:
     def merge(self, data: object) -> int:
         """Add the results (and pars) of an exported set of the same boards; returns how
         many results were new. Raises RecordError for another day's boards."""
-        other = import_set(data)
+        other = data if isinstance(data, BoardSet) else import_set(data)
         mine = {b.number: b for b in self.boards}
         for board in other.boards:
             if mine.get(board.number) != board:
@@ -354,7 +357,10 @@ def daily_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
         "--text", metavar="FILE", help="write them as a plain-text hand record, then stop"
     )
     parser.add_argument(
-        "--import", dest="import_", metavar="FILE", help="add the results of a JSON file"
+        "--import",
+        dest="import_",
+        metavar="FILE",
+        help="add the results of a JSON file (or of a --text file)",
     )
     parser.add_argument(
         "--no-store", action="store_true", help="keep nothing in the data directory"
@@ -387,7 +393,10 @@ def daily_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     try:
         daily = DailyDay(boards, set_name(day, args.preset), path)
         if args.import_:
-            added = daily.merge(json.loads(Path(args.import_).read_text(encoding="utf-8")))
+            text = Path(args.import_).read_text(encoding="utf-8")
+            added = daily.merge(
+                import_text(text) if text.startswith(TEXT_TITLE) else json.loads(text)
+            )
             daily.save()
             print(f"{added} results added from {args.import_}", file=out)
     except (OSError, ValueError, RecordError, SaveError) as error:

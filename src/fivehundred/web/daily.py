@@ -18,45 +18,74 @@ the operator's level.
 - ``GET /api/daily/entries/{token}/boards/{n}/traveller``: board ``n``'s traveller, only
   to an entry that has finished it (403 otherwise).
 
+- ``GET /api/daily/table?day=YYYY-MM-DD``: a day's table (today by default);
+  ``GET /api/daily/week?day=``: the week's table of the accounts;
+  ``GET /api/daily/players/{name}/history``: an account's past days and its streak. Names
+  and figures only: no card and no contract.
+
 The day's boards come from the date and a secret (``FIVEHUNDRED_DAILY_SECRET``; without
-it a random one for the process, so that nobody can deal a day ahead), their pars are
-worked out in a background thread as soon as the day's boards are made. Entries and
-results are kept in the server's memory (bounded: :data:`MAX_ENTRIES` a day).
+it a random one for the process, so that nobody can deal a day ahead): the first server
+to make a day writes its seed in the database, and every server of the database deals
+from it. Their pars are worked out in a background thread as soon as the day's boards are
+made, and written there for the others. Entries (the board in play and its moves) and
+results are in the database (:data:`MAX_ENTRIES` a day): any server of one database
+serves any entry, and a restart loses nothing; each server keeps copies in its memory and
+builds one again when the database has a newer version.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import hashlib
+import hmac
+import json
 import logging
 import os
 import re
 import secrets
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Request
+import sqlalchemy as sa
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
 
-from fivehundred.actions import action_text
-from fivehundred.boards import Board, BoardResult, Par, standings, traveller
+from fivehundred.actions import action_text, parse_call
+from fivehundred.boards import (
+    Board,
+    BoardResult,
+    Par,
+    Standing,
+    make_boards,
+    matchpoints,
+    standings,
+    traveller,
+)
 from fivehundred.bots import PLAYERS, Player, make_player
 from fivehundred.daily import (
     DAILY_BOARDS,
     DEFAULT_LEVEL,
     DEFAULT_PRESET,
     ENTRANT_SEAT,
-    daily_boards,
+    daily_seed,
+    parse_day,
     today,
 )
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
+from fivehundred.web.accounts import name_key
+from fivehundred.web.schema import accounts, daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
     action_label,
     contract_label,
@@ -69,17 +98,34 @@ from fivehundred.words import (
 
 log = logging.getLogger("fivehundred.web.daily")
 STATIC_DIR = Path(__file__).with_name("static")
-#: Entries kept a day (then new ones are refused with 503).
+#: Entries a day (then new ones are refused with 503).
 MAX_ENTRIES = 20_000
-#: Days kept in memory (today and yesterday: an entry started before midnight finishes).
+#: Days an entry may be played on (today and yesterday: an entry started before midnight
+#: finishes); an entry of an older day answers 410.
 MAX_DAYS = 2
 MAX_NAME = 40
-#: Rows of the day's table answered (the best).
+#: Rows of a table answered (the best).
 MAX_TABLE_ROWS = 100
 MAX_ACTION = 40
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: A computer's moves in one request at most (a whole hand is about 45).
 MAX_COMPUTER_MOVES = 200
+#: Entries a server keeps built in its memory (a cache: the database is the truth).
+MAX_CACHED = 2_000
+#: Seconds a server uses its copy of a day's results before reading them again (a board
+#: finished on another server is in the tables within this).
+FIELD_SECONDS = 1.0
+#: Seconds a server uses its copy of all a day's results (the tables: scoring a day of
+#: thousands of entries takes a second of CPU) before reading them again.
+TABLE_SECONDS = 10.0
+#: Days' and boards' results a server keeps in its memory.
+MAX_FIELDS = 64
+#: The past days a player's history shows (and its streak counts) at most.
+MAX_HISTORY = 60
+#: How far back a day's or a week's table may be asked for.
+MAX_PAST_DAYS = 400
+#: Names tried for a new entry before giving up (another server took each meanwhile).
+MAX_NAME_TRIES = 20
 
 router = APIRouter()
 #: The operator's settings of the daily (environment variables of ``fivehundred serve``).
@@ -92,22 +138,19 @@ def par_of(board: Board) -> Par:
     return board_par(board).par
 
 
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 @dataclass
 class Day:
-    """One day's boards, their pars (worked out in the background) and every result."""
+    """One day's boards and their pars (worked out in the background)."""
 
     day: date
     boards: list[Board]
+    seed: str = field(repr=False, default="")
     pars: dict[int, Par] = field(default_factory=dict)
-    results: dict[int, list[BoardResult]] = field(default_factory=dict)
-    entries: int = 0
     dropped: bool = False
-    #: The names the day's entries play under: each its own (a second "guest" is "guest 2").
-    names: set[str] = field(default_factory=set)
-    #: Each account's one entry of the day (its token).
-    accounts: dict[int, str] = field(default_factory=dict)
-    #: The names the accounts play under (ranked in the day's table).
-    ranked: set[str] = field(default_factory=set)
 
     def par(self, number: int) -> Par | None:
         return self.pars.get(number)
@@ -115,25 +158,34 @@ class Day:
     def done_pars(self) -> dict[int, Par]:
         return dict(self.pars)
 
-    def work_out_pars(self) -> None:
-        """The pars of every board, one after the other (a daemon thread runs this: the
-        solver releases the interpreter while it searches)."""
-        for board in self.boards:
-            if self.dropped:
-                return
-            try:
-                self.pars[board.number] = par_of(board)
-            except Exception:  # pragma: no cover - a bug: logged, the par stays unknown
-                log.exception("the par of board %s", board.number)
+
+@dataclass
+class DayResults:
+    """A day's results as a server last read them."""
+
+    at: float
+    #: Read once the day could no longer be played: the same for good.
+    final: bool
+    results: list[BoardResult]
+    #: Each ranked entry's name and account.
+    accounts: dict[str, int]
+    _standings: tuple[int, list[Standing]] | None = None
+
+    def standings(self, pars: dict[int, Par]) -> list[Standing]:
+        if self._standings is None or self._standings[0] != len(pars):
+            self._standings = (len(pars), standings(self.results, pars or None))
+        return self._standings[1]
 
 
 @dataclass
 class Entry:
-    token: str
+    key: str  # the SHA-256 of its token
     name: str
     day: Day
     #: The account playing (None: a guest, unranked).
-    account: int | None = None
+    account: int | None
+    #: The database row's version this copy is of.
+    version: int
     index: int = 0
     state: HandState | None = None
     players: list[Player | None] = field(default_factory=list)
@@ -141,8 +193,27 @@ class Entry:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+def _contract_text(contract: int) -> str | None:
+    return action_text(contract) if contract >= 0 else None
+
+
+def _result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
+    return BoardResult(
+        row.board,
+        row.name,
+        row.seat,
+        -1 if row.contract is None else parse_call(row.contract),
+        row.contractor,
+        row.tricks,
+        (row.ns, row.ew),
+        record if record is not None else {},
+    )
+
+
 class DailyService:
-    """The days, their entries and the background work of the pars."""
+    """The days, their entries (in the database ``engine``: every server of one database
+    sees the same entries and results; each keeps copies in its memory) and the background
+    work of the pars."""
 
     def __init__(
         self,
@@ -152,6 +223,9 @@ class DailyService:
         boards: int = DAILY_BOARDS,
         clock: Callable[[], date] = today,
         pars: bool = True,
+        *,
+        engine: Engine,
+        table_seconds: float = TABLE_SECONDS,
     ) -> None:
         if level not in PLAYERS:
             raise ValueError(f"no computer player {level!r}")
@@ -161,76 +235,277 @@ class DailyService:
         self.count = boards
         self.clock = clock
         self.with_pars = pars
+        self.engine = engine
         self.days: dict[date, Day] = {}
-        self.entries: dict[str, Entry] = {}
+        self.cache: OrderedDict[str, Entry] = OrderedDict()
+        self.fields: OrderedDict[tuple[date, int], DayResults] = OrderedDict()
+        self.table_seconds = table_seconds
         self.lock = threading.Lock()
 
-    def today(self) -> Day:
-        day = self.clock()
-        with self.lock:
-            if day not in self.days:
-                made = Day(day, daily_boards(day, self.preset, self.secret, self.count))
-                self.days[day] = made
-                if self.with_pars:
-                    threading.Thread(
-                        target=made.work_out_pars, name="daily-pars", daemon=True
-                    ).start()
-                for old in sorted(self.days)[:-MAX_DAYS]:
-                    gone = self.days.pop(old)
-                    gone.dropped = True
-                    self.entries = {t: e for t, e in self.entries.items() if e.day is not gone}
-            return self.days[day]
+    # ------------------------------------------------------------------ days
+    def _seed(self, when: date) -> tuple[str, int]:
+        """The day's seed and number of boards: the first server's, kept in the database."""
+        where = (daily_days.c.day == when.isoformat(), daily_days.c.preset == self.preset)
+        query = sa.select(daily_days.c.seed, daily_days.c.boards).where(*where)
+        with self.engine.connect() as db:
+            row = db.execute(query).first()
+        if row is None:
+            values = {
+                "day": when.isoformat(),
+                "preset": self.preset,
+                "seed": daily_seed(when, self.preset, self.secret),
+                "boards": self.count,
+                "created": time.time(),
+            }
+            with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                db.execute(daily_days.insert().values(**values))
+            with self.engine.connect() as db:
+                row = db.execute(query).first()
+        assert row is not None
+        return str(row.seed), int(row.boards)
 
-    def new_entry(self, name: str, account: tuple[int, str] | None = None) -> Entry:
-        """A new entry for today: a guest's under ``name`` (made its own), or the
-        ``(id, name)`` account's one entry of the day (the same one again if it has one)."""
-        day = self.today()
+    def day(self, when: date) -> Day:
+        """The boards of ``when``, today or one of the :data:`MAX_DAYS` before (410 for an
+        older day): made once, their pars worked out in a background thread."""
+        now = self.clock()
+        if not now - timedelta(days=MAX_DAYS - 1) <= when <= now:
+            raise HTTPException(410, "that day is over")
         with self.lock:
-            if account is not None and account[0] in day.accounts:
-                return self.entries[day.accounts[account[0]]]
-            if day.entries >= MAX_ENTRIES:
-                raise HTTPException(503, "the day is full: try tomorrow")
-            day.entries += 1
-            if account is not None:
-                base = account[1]
-            else:  # a guest's name says so, and never takes an account's
-                base = name if name == "guest" else f"{name[: MAX_NAME - 8]} (guest)"
+            got = self.days.get(when)
+        if got is not None:
+            return got
+        seed, count = self._seed(when)
+        boards = make_boards(seed, count, self.preset)
+        with self.lock:
+            if when in self.days:
+                return self.days[when]
+            made = Day(when, boards, seed)
+            self.days[when] = made
+            if self.with_pars:
+                threading.Thread(
+                    target=self.work_out_pars, args=(made,), name="daily-pars", daemon=True
+                ).start()
+            for old in sorted(self.days)[:-MAX_DAYS]:
+                self.days.pop(old).dropped = True
+            return made
+
+    def today(self) -> Day:
+        return self.day(self.clock())
+
+    def work_out_pars(self, day: Day) -> None:
+        """The pars of every board, one after the other: one another server worked out is
+        read, one not yet known is worked out and written for the others (a daemon
+        thread runs this)."""
+        for board in day.boards:
+            if day.dropped:
+                return
+            try:
+                key = {"day": day.day.isoformat(), "preset": self.preset, "board": board.number}
+                with self.engine.connect() as db:
+                    stored = db.execute(
+                        sa.select(daily_pars.c.par).where(
+                            *(getattr(daily_pars.c, k) == v for k, v in key.items())
+                        )
+                    ).scalar()
+                if stored is not None:
+                    day.pars[board.number] = Par.from_dict(json.loads(stored))
+                    continue
+                par = par_of(board)
+                day.pars[board.number] = par
+                with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                    db.execute(daily_pars.insert().values(**key, par=json.dumps(par.to_dict())))
+            except Exception:  # pragma: no cover - a bug: logged, the par stays unknown
+                log.exception("the par of board %s", board.number)
+
+    def pars_of(self, when: date) -> dict[int, Par]:
+        """The pars known of a day's boards (this server's, or the database's)."""
+        with self.lock:
+            day = self.days.get(when)
+        if day is not None:
+            return day.done_pars()
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(daily_pars.c.board, daily_pars.c.par).where(
+                    daily_pars.c.day == when.isoformat(), daily_pars.c.preset == self.preset
+                )
+            ).all()
+        return {row.board: Par.from_dict(json.loads(row.par)) for row in rows}
+
+    def field(self, when: date, board: int = 0) -> DayResults:
+        """Every result of ``when`` on ``board`` (0: on every board, for the tables): a
+        board's read again after :data:`FIELD_SECONDS` (its traveller), the whole day's
+        after :attr:`table_seconds`; a day that can no longer be played is read once."""
+        now = time.monotonic()
+        final = when < self.clock() - timedelta(days=MAX_DAYS - 1)
+        fresh = FIELD_SECONDS if board else self.table_seconds
+        with self.lock:
+            got = self.fields.get((when, board))
+            if got is not None and (got.final or now - got.at < fresh):
+                self.fields.move_to_end((when, board))
+                return got
+        c = daily_results.c
+        where = [c.day == when.isoformat(), c.preset == self.preset]
+        if board:
+            where.append(c.board == board)
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(c.board, c.name, c.account_id, c.seat, c.contract, c.contractor, c.tricks)
+                .add_columns(c.ns, c.ew)
+                .where(*where)
+                .order_by(c.at, c.token_hash)
+            ).all()
+        made = DayResults(
+            now,
+            final,
+            [_result(row) for row in rows],
+            {row.name: row.account_id for row in rows if row.account_id is not None},
+        )
+        with self.lock:
+            self.fields[(when, board)] = made
+            while len(self.fields) > MAX_FIELDS:
+                self.fields.popitem(last=False)
+        return made
+
+    # ------------------------------------------------------------------ entries
+    def account_token(self, day: Day, account: int) -> str:
+        """An account's token of a day, from the day's secret seed: any server gives it
+        again to the account's session."""
+        digest = hmac.new(day.seed.encode(), f"account/{account}".encode(), hashlib.sha256)
+        return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+    def new_entry(self, name: str, account: tuple[int, str] | None = None) -> tuple[str, Entry]:
+        """A new entry for today, and its token: a guest's under ``name`` (made its own),
+        or the ``(id, name)`` account's one entry of the day (the same one again if it has
+        one)."""
+        day = self.today()
+        iso = day.day.isoformat()
+        c = daily_entries.c
+        if account is not None:
+            token = self.account_token(day, account[0])
+            base = account[1][:MAX_NAME]
+        else:  # a guest's name says so, and never takes an account's
+            token = secrets.token_urlsafe(24)
+            base = name if name == "guest" else f"{name[: MAX_NAME - 8]} (guest)"
+        key = token_hash(token)
+        for _ in range(MAX_NAME_TRIES):
+            with self.engine.connect() as db:
+                if (
+                    account is not None
+                    and db.execute(sa.select(c.token_hash).where(c.token_hash == key)).first()
+                ):
+                    return token, self.entry(token)
+                if (
+                    db.execute(
+                        sa.select(sa.func.count()).where(c.day == iso, c.preset == self.preset)
+                    ).scalar_one()
+                    >= MAX_ENTRIES
+                ):
+                    raise HTTPException(503, "the day is full: try tomorrow")
+                prefix = base[: MAX_NAME - 8]
+                taken = set(
+                    db.execute(
+                        sa.select(c.name).where(
+                            c.day == iso,
+                            c.preset == self.preset,
+                            c.name.startswith(prefix, autoescape=True),
+                        )
+                    ).scalars()
+                )
             unique, k = base, 1
-            while unique in day.names:
+            while unique in taken:
                 k += 1
-                unique = f"{base[: MAX_NAME - 8]} {k}"
-            day.names.add(unique)
-            entry = Entry(secrets.token_urlsafe(24), unique, day, account and account[0])
-            self.entries[entry.token] = entry
-            if account is not None:
-                day.accounts[account[0]] = entry.token
-                day.ranked.add(unique)
-        with entry.lock:
+                unique = f"{prefix} {k}"
+            entry = Entry(key, unique, day, account and account[0], 0)
             self.deal(entry)
-        return entry
+            assert entry.state is not None
+            try:
+                with self.engine.begin() as db:
+                    db.execute(
+                        daily_entries.insert().values(
+                            token_hash=key,
+                            day=iso,
+                            preset=self.preset,
+                            name=unique,
+                            account_id=entry.account,
+                            board=1,
+                            moves=json.dumps(list(entry.state.history)),
+                            version=1,
+                            created=time.time(),
+                        )
+                    )
+            except sa.exc.IntegrityError:
+                continue  # the name (or the account's entry) was taken meanwhile
+            entry.version = 1
+            self._keep(entry)
+            return token, entry
+        raise HTTPException(503, "too many entries at once: try again")
+
+    def _keep(self, entry: Entry) -> None:
+        with self.lock:
+            self.cache[entry.key] = entry
+            self.cache.move_to_end(entry.key)
+            while len(self.cache) > MAX_CACHED:
+                self.cache.popitem(last=False)
+
+    def _forget(self, entry: Entry) -> None:
+        with self.lock:
+            if self.cache.get(entry.key) is entry:
+                del self.cache[entry.key]
 
     def entry(self, token: str) -> Entry:
+        """The entry of ``token`` as the database has it (this server's copy when it is
+        the newest, else built again from its row: the boards finished and the moves of the
+        board in play)."""
         if not TOKEN.fullmatch(token):
             raise HTTPException(404, "no such entry")
-        entry = self.entries.get(token)
-        if entry is None:
-            raise HTTPException(404, "no such entry")
+        key = token_hash(token)
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(daily_entries).where(daily_entries.c.token_hash == key)
+            ).first()
+            if row is None or row.preset != self.preset:
+                raise HTTPException(404, "no such entry")
+            with self.lock:
+                cached = self.cache.get(key)
+                if cached is not None and cached.version == row.version:
+                    self.cache.move_to_end(key)
+                    return cached
+            results = db.execute(
+                sa.select(daily_results)
+                .where(daily_results.c.token_hash == key)
+                .order_by(daily_results.c.board)
+            ).all()
+        day = self.day(date.fromisoformat(row.day))
+        entry = Entry(key, row.name, day, row.account_id, row.version, row.board - 1)
+        entry.finished = [_result(r, json.loads(r.record)) for r in results]
+        board = day.boards[entry.index]
+        state = board.start()
+        for move in json.loads(row.moves):
+            state.apply(int(move))
+        entry.state = state
+        entry.players = self.players(entry, board)
+        self._keep(entry)
         return entry
 
-    def deal(self, entry: Entry) -> None:
+    def players(self, entry: Entry, board: Board) -> list[Player | None]:
+        out: list[Player | None] = []
+        for seat in range(4):
+            if seat == ENTRANT_SEAT:
+                out.append(None)
+                continue
+            digest = hashlib.sha256(f"{entry.key}/{board.number}/{seat}".encode()).digest()
+            out.append(make_player(self.level, int.from_bytes(digest[:4], "big")))
+        return out
+
+    def deal(self, entry: Entry) -> BoardResult | None:
         """Deal the entry's next board and let the computers move up to South's turn."""
         board = entry.day.boards[entry.index]
         entry.state = board.start()
-        entry.players = []
-        for seat in range(4):
-            if seat == ENTRANT_SEAT:
-                entry.players.append(None)
-                continue
-            digest = hashlib.sha256(f"{entry.token}/{board.number}/{seat}".encode()).digest()
-            entry.players.append(make_player(self.level, int.from_bytes(digest[:4], "big")))
-        self.computers(entry)
+        entry.players = self.players(entry, board)
+        return self.computers(entry)
 
-    def computers(self, entry: Entry) -> None:
+    def computers(self, entry: Entry) -> BoardResult | None:
+        """The computers' moves up to South's turn; the board's result if it ended."""
         state = entry.state
         assert state is not None
         for _ in range(MAX_COMPUTER_MOVES):
@@ -244,8 +519,56 @@ class DailyService:
             board = entry.day.boards[entry.index]
             result = BoardResult.from_state(board, entry.name, state, ENTRANT_SEAT)
             entry.finished.append(result)
+            return result
+        return None
+
+    def _save(self, entry: Entry, change: Callable[[], BoardResult | None]) -> None:
+        """Make ``change`` to the entry and write it, if nobody (another server) moved the
+        entry on meanwhile (409 then: the copy is dropped, a reload shows the newest)."""
+        before = entry.version
+        try:
+            result = change()
+            state = entry.state
+            assert state is not None
+            c = daily_entries.c
+            with self.engine.begin() as db:
+                done = db.execute(
+                    daily_entries.update()
+                    .where(c.token_hash == entry.key, c.version == before)
+                    .values(
+                        board=entry.index + 1,
+                        moves=json.dumps(list(state.history)),
+                        version=before + 1,
+                    )
+                ).rowcount
+                if done != 1:
+                    raise HTTPException(409, "this entry has moved on elsewhere: reload")
+                if result is not None:
+                    db.execute(
+                        daily_results.insert().values(
+                            token_hash=entry.key,
+                            board=result.board,
+                            day=entry.day.day.isoformat(),
+                            preset=self.preset,
+                            name=entry.name,
+                            account_id=entry.account,
+                            seat=result.seat,
+                            contract=_contract_text(result.contract),
+                            contractor=result.contractor,
+                            tricks=result.tricks,
+                            ns=result.points[0],
+                            ew=result.points[1],
+                            record=json.dumps(result.record),
+                            at=time.time(),
+                        )
+                    )
+        except BaseException:
+            self._forget(entry)
+            raise
+        entry.version = before + 1
+        if result is not None:
             with self.lock:
-                entry.day.results.setdefault(board.number, []).append(result)
+                self.fields.pop((entry.day.day, result.board), None)
 
     def act(self, entry: Entry, text: str) -> None:
         state = entry.state
@@ -254,27 +577,37 @@ class DailyService:
         if state.to_move != ENTRANT_SEAT:
             raise HTTPException(409, "it is not your turn")
         two = state.rules.joker_names
-        try:
-            state.apply(parse(text, state.legal_actions(), two))
-        except FiveHundredError as error:
-            raise HTTPException(422, error_text(error, two)) from error
-        self.computers(entry)
+
+        def change() -> BoardResult | None:
+            try:
+                state.apply(parse(text, state.legal_actions(), two))
+            except FiveHundredError as error:
+                raise HTTPException(422, error_text(error, two)) from error
+            return self.computers(entry)
+
+        self._save(entry, change)
 
     def next_board(self, entry: Entry) -> None:
         if entry.state is None or not entry.state.is_over:
             raise HTTPException(409, "finish this board first")
         if entry.index + 1 >= len(entry.day.boards):
             raise HTTPException(409, "that was the day's last board")
-        entry.index += 1
-        self.deal(entry)
 
+        def change() -> BoardResult | None:
+            entry.index += 1
+            return self.deal(entry)
+
+        self._save(entry, change)
+
+    # ------------------------------------------------------------------ views
     def traveller(self, entry: Entry, number: int) -> dict[str, Any]:
         if number not in {r.board for r in entry.finished}:
             raise HTTPException(403, "a board's traveller is shown once you have played it")
         day = entry.day
         board = day.boards[number - 1]
-        with self.lock:
-            results = list(day.results.get(number, []))
+        results = list(self.field(day.day, number).results)
+        if not any(r.entrant == entry.name for r in results):  # read before it was written
+            results += [r for r in entry.finished if r.board == number]
         par = day.par(number)
         out = traveller(board, results, par).to_dict()
         out["par_pending"] = out["par"] is None and self.with_pars
@@ -368,8 +701,12 @@ class DailyService:
             out["traveller"] = self.traveller(entry, board.number)
             if out["status"] == "day_over":
                 mine = {r.board for r in entry.finished}
-                with self.lock:
-                    field_ = [r for n, rs in entry.day.results.items() if n in mine for r in rs]
+                field_ = []
+                for number in sorted(mine):  # each board's results, fresh
+                    on_board = list(self.field(entry.day.day, number).results)
+                    if not any(r.entrant == entry.name for r in on_board):
+                        on_board += [r for r in entry.finished if r.board == number]
+                    field_ += on_board
                 rows = standings(field_, entry.day.done_pars() or None)
                 me = next((row for row in rows if row.entrant == entry.name), None)
                 out["standing"] = (
@@ -385,6 +722,155 @@ class DailyService:
         else:
             out["status"] = "playing"
         return out
+
+    # ------------------------------------------------------------------ tables
+    def asked_day(self, text: str | None) -> date:
+        """A day asked for (default today): not after today, nor before
+        :data:`MAX_PAST_DAYS`."""
+        now = self.clock()
+        if text is None:
+            return now
+        try:
+            when = parse_day(text)
+        except ValueError as error:
+            raise HTTPException(422, "a day is written YYYY-MM-DD") from error
+        if not now - timedelta(days=MAX_PAST_DAYS) <= when <= now:
+            raise HTTPException(404, "no table of that day")
+        return when
+
+    def day_table(self, when: date) -> dict[str, Any]:
+        """A day's table: every entry's percentage over the boards it has finished, best
+        first (names and figures only: no card, no contract)."""
+        made = self.field(when)
+        rows = made.standings(self.pars_of(when))
+        return {
+            "day": when.isoformat(),
+            "rows": [
+                {
+                    "place": row.place,
+                    "name": row.entrant,
+                    "ranked": row.entrant in made.accounts,
+                    "boards": row.boards,
+                    "percent": round(row.percent, 1),
+                    "against_par": row.against_par,
+                }
+                for row in rows[:MAX_TABLE_ROWS]
+            ],
+            "entrants": len(rows),
+        }
+
+    def week_table(self, when: date) -> dict[str, Any]:
+        """The table of the week (Monday to Sunday) of ``when``: each account's mean
+        percentage over every board it finished that week, each board scored against the
+        field of its day (guests count in the field but are not ranked)."""
+        monday = when - timedelta(days=when.weekday())
+        now = self.clock()
+        percents: dict[int, list[float]] = {}
+        against: dict[int, int] = {}
+        days: dict[int, set[date]] = {}
+        names: dict[int, str] = {}
+        for offset in range(7):
+            day = monday + timedelta(days=offset)
+            if day > now:
+                break
+            made = self.field(day)
+            pars = self.pars_of(day)
+            by_board: dict[int, list[BoardResult]] = {}
+            for result in made.results:
+                by_board.setdefault(result.board, []).append(result)
+            for number, on_board in by_board.items():
+                par = pars.get(number)
+                for result, score in zip(on_board, matchpoints(on_board), strict=True):
+                    account = made.accounts.get(result.entrant)
+                    if account is None:
+                        continue
+                    names[account] = result.entrant
+                    percents.setdefault(account, []).append(score.percent)
+                    days.setdefault(account, set()).add(day)
+                    if par is not None:
+                        par_net = par.net if result.direction == 0 else -par.net
+                        against[account] = against.get(account, 0) + result.own_net - par_net
+        ordered = sorted(
+            ((sum(p) / len(p), names[a], a) for a, p in percents.items()),
+            key=lambda row: (-row[0], row[1]),
+        )
+        rows: list[dict[str, Any]] = []
+        for index, (percent, name, account) in enumerate(ordered[:MAX_TABLE_ROWS]):
+            tie = rows and abs(rows[-1]["exact"] - percent) < 1e-9
+            rows.append(
+                {
+                    "place": rows[-1]["place"] if tie else index + 1,
+                    "name": name,
+                    "days": len(days[account]),
+                    "boards": len(percents[account]),
+                    "percent": round(percent, 1),
+                    "against_par": against.get(account),
+                    "exact": percent,
+                }
+            )
+        for row in rows:
+            del row["exact"]
+        return {
+            "week": monday.isoformat(),
+            "last_day": (monday + timedelta(days=6)).isoformat(),
+            "rows": rows,
+            "entrants": len(ordered),
+        }
+
+    def history(self, name: str) -> dict[str, Any]:
+        """An account's past days (the newest first, :data:`MAX_HISTORY` at most): each
+        day's boards finished, percentage, place and points against par; and its streak,
+        the days in a row up to today (or yesterday, today not yet done) on which it
+        finished every board of the day."""
+        key = name_key(name)
+        r = daily_results.c
+        with self.engine.connect() as db:
+            account = db.execute(
+                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == key)
+            ).first()
+            if account is None:
+                raise HTTPException(404, "no such player")
+            counts = db.execute(
+                sa.select(r.day, sa.func.count())
+                .where(r.account_id == account.id, r.preset == self.preset)
+                .group_by(r.day)
+                .order_by(r.day.desc())
+                .limit(MAX_HISTORY)
+            ).all()
+            sizes = dict(
+                db.execute(
+                    sa.select(daily_days.c.day, daily_days.c.boards).where(
+                        daily_days.c.preset == self.preset,
+                        daily_days.c.day.in_([row[0] for row in counts]),
+                    )
+                ).all()
+            )
+        days = []
+        for iso, boards in counts:
+            when = date.fromisoformat(iso)
+            made = self.field(when)
+            rows = made.standings(self.pars_of(when))
+            me = next((row for row in rows if made.accounts.get(row.entrant) == account.id), None)
+            days.append(
+                {
+                    "day": iso,
+                    "boards": boards,
+                    "of": sizes.get(iso, boards),
+                    "percent": None if me is None else round(me.percent, 1),
+                    "place": None if me is None else me.place,
+                    "entrants": len(rows),
+                    "against_par": None if me is None else me.against_par,
+                }
+            )
+        done = {d["day"] for d in days if d["boards"] >= d["of"]}
+        day = self.clock()
+        if day.isoformat() not in done:
+            day -= timedelta(days=1)
+        streak = 0
+        while day.isoformat() in done:
+            streak += 1
+            day -= timedelta(days=1)
+        return {"name": account.name, "streak": streak, "days": days}
 
 
 class EntryIn(BaseModel):
@@ -425,8 +911,8 @@ async def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, 
     again, the same entry: it resumes)."""
     daily = service(request)
     name = " ".join((body.name if body else "guest").split())[:MAX_NAME] or "guest"
-    accounts = getattr(request.app.state, "accounts", None)
-    account = await accounts.current(request) if accounts is not None else None
+    known = getattr(request.app.state, "accounts", None)
+    account = await known.current(request) if known is not None else None
     who = None if account is None else (account.id, account.name)
     return await run_in_threadpool(_new_entry_view, daily, name, who)
 
@@ -434,9 +920,9 @@ async def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, 
 def _new_entry_view(
     daily: DailyService, name: str, account: tuple[int, str] | None
 ) -> dict[str, Any]:
-    entry = daily.new_entry(name, account)
+    token, entry = daily.new_entry(name, account)
     with entry.lock:
-        return {"token": entry.token, **daily.view(entry)}
+        return {"token": token, **daily.view(entry)}
 
 
 @router.get("/api/daily/entries/{token}")
@@ -475,38 +961,41 @@ def board_traveller(request: Request, token: str, number: int) -> dict[str, Any]
         return daily.traveller(entry, number)
 
 
+DAY_QUERY = Query(default=None, min_length=10, max_length=10)
+
+
 @router.get("/api/daily/table")
-def day_table(request: Request) -> dict[str, Any]:
-    """Today's table: every entry's percentage over the boards it has finished, best first
-    (names and figures only: no card, no contract)."""
+def day_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
+    """A day's table (``?day=YYYY-MM-DD``; today by default): every entry's percentage
+    over the boards it has finished, best first (names and figures only: no card, no
+    contract)."""
     daily = service(request)
-    day = daily.today()
-    with daily.lock:
-        results = [r for rs in day.results.values() for r in rs]
-    rows = standings(results, day.done_pars() or None)
-    return {
-        "day": day.day.isoformat(),
-        "rows": [
-            {
-                "place": row.place,
-                "name": row.entrant,
-                "ranked": row.entrant in day.ranked,
-                "boards": row.boards,
-                "percent": round(row.percent, 1),
-                "against_par": row.against_par,
-            }
-            for row in rows[:MAX_TABLE_ROWS]
-        ],
-        "entrants": len(rows),
-    }
+    return daily.day_table(daily.asked_day(day))
+
+
+@router.get("/api/daily/week")
+def week_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
+    """The week's table of the accounts (the week of ``?day=``, this week by default)."""
+    daily = service(request)
+    return daily.week_table(daily.asked_day(day))
+
+
+@router.get("/api/daily/players/{name}/history")
+def player_history(request: Request, name: str) -> dict[str, Any]:
+    """An account's past days and its streak (figures only: no card, no contract)."""
+    if not 0 < len(name) <= MAX_NAME:
+        raise HTTPException(404, "no such player")
+    return service(request).history(name)
 
 
 def install(app: FastAPI) -> None:
-    """The daily's routes and its service on ``app`` (``app.state.daily``; a test may
-    replace the service). The operator's settings: ``FIVEHUNDRED_DAILY_SECRET``,
-    ``FIVEHUNDRED_DAILY_LEVEL`` (default ``medium``)."""
+    """The daily's routes and its service on ``app`` (``app.state.daily``, on the
+    database of ``app.state.store``; a test may replace the service). The operator's
+    settings: ``FIVEHUNDRED_DAILY_SECRET``, ``FIVEHUNDRED_DAILY_LEVEL`` (default
+    ``medium``)."""
     app.state.daily = DailyService(
         os.environ.get("FIVEHUNDRED_DAILY_SECRET") or None,
         os.environ.get("FIVEHUNDRED_DAILY_LEVEL") or DEFAULT_LEVEL,
+        engine=app.state.store.store.engine,
     )
     app.include_router(router)

@@ -256,3 +256,72 @@ outbox = sa.Table(
     sa.Column("tries", sa.Integer, nullable=False, default=0),
     sa.Index("ix_outbox_kind", "kind", "id"),
 )
+
+
+# ---------------------------------------------------------------- the daily boards
+#: Each day's boards of a preset: the seed they are made from (written by the first server
+#: to make the day, read by the others, so that every server of the database and a
+#: restarted one deal the same boards) and how many.
+daily_days = sa.Table(
+    "daily_days",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),  # YYYY-MM-DD
+    sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("seed", sa.String(64), nullable=False),  # secret: never sent
+    sa.Column("boards", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+#: Each entry of a day's boards (web/daily.py), by the SHA-256 of its token: the board in
+#: play and the moves made on it so far (JSON, record notation), from which any server of
+#: the database rebuilds the hand; ``version`` grows with each move (two servers moving at
+#: once: one is refused). One entry per account a day; each entry's name its own.
+daily_entries = sa.Table(
+    "daily_entries",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("day", sa.String(10), nullable=False),  # YYYY-MM-DD
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("board", sa.Integer, nullable=False),  # 1-based, the board in play
+    sa.Column("moves", sa.Text, nullable=False),  # JSON list of the board's moves
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ux_daily_entries_name", "day", "preset", "name", unique=True),
+    sa.Index("ux_daily_entries_account", "day", "preset", "account_id", unique=True),
+)
+
+#: Each finished board of an entry: its result as a hand on its own, and the hand's record
+#: (``fivehundred-hand/1``, JSON), which replays.
+daily_results = sa.Table(
+    "daily_results",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("day", sa.String(10), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("contract", sa.String(20), nullable=True),  # record notation; None: passed in
+    sa.Column("contractor", sa.Integer, nullable=False),
+    sa.Column("tricks", sa.Integer, nullable=False),
+    sa.Column("ns", sa.Integer, nullable=False),
+    sa.Column("ew", sa.Integer, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_daily_results_day", "day", "preset", "board"),
+    sa.Index("ix_daily_results_account", "account_id", "day"),
+)
+
+#: The pars of a day's boards, written by the first server to work one out (JSON, as
+#: :meth:`fivehundred.boards.Par.to_dict`).
+daily_pars = sa.Table(
+    "daily_pars",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("par", sa.Text, nullable=False),
+)

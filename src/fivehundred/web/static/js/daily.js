@@ -149,11 +149,45 @@ function drawAfter(view) {
     ? `Your day: ${view.standing.percent}%, place ${view.standing.place} of ${view.standing.of}.`
     : "";
   $("next").hidden = view.status !== "board_over";
-  if (view.status === "day_over") drawTable();
+  if (view.status === "day_over") drawTable(view);
 }
 
-async function drawTable() {
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+async function drawHistory(view) {
+  if (!view.ranked) return;
+  const history = await getJSON(`/api/daily/players/${encodeURIComponent(view.name)}/history`);
+  $("streak").textContent = `Your streak: ${plural(history.streak, "day")} in a row.`;
+  $("history").replaceChildren(
+    ...history.days.map((day) =>
+      el(
+        "li",
+        {},
+        `${day.day}: ${day.boards} of ${day.of} boards`,
+        day.percent === null ? "" : `, ${day.percent}%, place ${day.place} of ${day.entrants}`,
+      ),
+    ),
+  );
+  $("history-box").hidden = false;
+}
+
+async function drawTable(view) {
   try {
+    const week = await getJSON("/api/daily/week");
+    $("week-table").replaceChildren(
+      ...week.rows.map((row) =>
+        el(
+          "li",
+          { value: row.place },
+          `${row.name}: ${row.percent}% over ${plural(row.boards, "board")} on ${plural(row.days, "day")}`,
+        ),
+      ),
+    );
+    if (!week.rows.length)
+      $("week-table").replaceChildren(el("li", {}, "No account has played this week yet."));
+    await drawHistory(view);
     const table = await getJSON("/api/daily/table");
     $("day-table").replaceChildren(
       ...table.rows.map((row) =>
