@@ -27,6 +27,7 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
+from fivehundred.web import clubs as clubs_web
 from fivehundred.web import daily as daily_web
 from fivehundred.web import history, learn, players, views
 from fivehundred.web.accounts import (
@@ -523,6 +524,7 @@ def create_app(
         table = await table_or_404(code)
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, f"table {table.code} has seats 0 to {len(table.seats) - 1}")
+        await app.state.clubs.may_sit(table.code, request)  # a club's table: its members'
         name = body.name.strip()
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
@@ -646,6 +648,7 @@ def create_app(
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     daily_web.install(app)  # the daily duplicate boards (web/daily.py)
+    clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
 
     # ------------------------------------------------------------------ play now

@@ -85,9 +85,7 @@ def upgrade() -> None:
             sa.ForeignKeyConstraint(["club_id"], ["clubs.id"]),
             sa.PrimaryKeyConstraint("id"),
         )
-        op.create_index(
-            "ix_club_announcements_club", "club_announcements", ["club_id", "id"]
-        )
+        op.create_index("ix_club_announcements_club", "club_announcements", ["club_id", "id"])
     if _missing("club_tables"):
         op.create_table(
             "club_tables",
