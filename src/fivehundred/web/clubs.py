@@ -256,7 +256,9 @@ class ClubStore:
         """The public clubs (the largest first) and the account's own."""
         size = (
             sa.select(sa.func.count())
+            .select_from(club_members)
             .where(club_members.c.club_id == clubs.c.id)
+            .correlate(clubs)
             .scalar_subquery()
             .label("members")
         )
