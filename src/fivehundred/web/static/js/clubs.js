@@ -97,7 +97,7 @@ function showMembers(club, admin) {
 function showAdmin(club) {
   $("invites").replaceChildren();
   for (const one of club.invites) {
-    const li = item($("invites"), `${location.origin}${one.url}`);
+    const li = item($("invites"), `${location.origin}${one.url}`, one.url);
     const path = `/api/clubs/${club.slug}/invites/${one.code}`;
     button(li, "Revoke", `Revoke the invite ${one.code}`, () => change("DELETE", path));
   }
