@@ -90,10 +90,6 @@ def slug_of(name: str) -> str:
     return slug if plain else f"club-{slug}".strip("-")
 
 
-def refused(status: int, detail: str) -> HTTPException:
-    return HTTPException(status, detail)
-
-
 # ----------------------------------------------------------------------------- ratings
 _ratings_cache: OrderedDict[tuple[int, int, float], dict[int, dict[str, Any]]] = OrderedDict()
 _ratings_lock = threading.Lock()
@@ -189,13 +185,13 @@ class ClubStore:
         club = self._find(db, ref.lower()) if REF_PATTERN.fullmatch(ref.lower()) else None
         role = self._role(db, club.id, account_id) if club is not None else None
         if club is None or (not club.public and role is None):
-            raise refused(404, "no such club")
+            raise HTTPException(404, "no such club")
         return club, role
 
     def _admin(self, db: Connection, ref: str, account_id: int) -> Any:
         club, role = self._club(db, ref, account_id)
         if role not in ("owner", "admin"):
-            raise refused(403, "only the club's admins may do that")
+            raise HTTPException(403, "only the club's admins may do that")
         return club
 
     def _count(self, db: Connection, table: sa.Table, *where: Any) -> int:
@@ -203,11 +199,15 @@ class ClubStore:
             db.execute(sa.select(sa.func.count()).select_from(table).where(*where)).scalar_one()
         )
 
+    def _asked(self, db: Connection, club_id: int, account_id: int | None) -> bool:
+        mine = club_requests.c.club_id == club_id, club_requests.c.account_id == account_id
+        return account_id is not None and self._count(db, club_requests, *mine) > 0
+
     def _add_member(self, db: Connection, club: Any, account_id: int, role: str) -> None:
         if self._count(db, club_members, club_members.c.club_id == club.id) >= MAX_MEMBERS:
-            raise refused(409, f"the club has {MAX_MEMBERS} members, as many as it may have")
+            raise HTTPException(409, f"the club has {MAX_MEMBERS} members, as many as it may have")
         if self._count(db, club_members, club_members.c.account_id == account_id) >= CLUBS_JOINED:
-            raise refused(409, f"you belong to {CLUBS_JOINED} clubs, as many as one may")
+            raise HTTPException(409, f"you belong to {CLUBS_JOINED} clubs, as many as one may")
         db.execute(
             club_members.insert().values(
                 club_id=club.id, account_id=account_id, role=role, joined=time.time()
@@ -224,10 +224,10 @@ class ClubStore:
         with self.engine.begin() as db:
             owned = self._count(db, clubs, clubs.c.owner_id == account_id)
             if owned >= CLUBS_OWNED:
-                raise refused(409, f"you own {CLUBS_OWNED} clubs, as many as one may")
+                raise HTTPException(409, f"you own {CLUBS_OWNED} clubs, as many as one may")
             key = name_key(name)
             if db.execute(sa.select(clubs.c.id).where(clubs.c.name_key == key)).first():
-                raise refused(409, "a club of that name exists")
+                raise HTTPException(409, "a club of that name exists")
             base = slug = slug_of(name)
             number = 1
             while db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug)).first():
@@ -247,7 +247,7 @@ class ClubStore:
                     made = db.execute(clubs.insert().values(**values)).inserted_primary_key
                     club_id = int(made[0]) if made is not None else 0
             except sa.exc.IntegrityError:
-                raise refused(409, "a club of that name exists") from None
+                raise HTTPException(409, "a club of that name exists") from None
             club = self._find(db, str(club_id))
             self._add_member(db, club, account_id, "owner")
         return {"id": club_id, "slug": slug, "url": f"/c/{slug}"}
@@ -294,7 +294,7 @@ class ClubStore:
                 .where(club_invites.c.code == code)
             ).first()
         if row is None:
-            raise refused(404, "no such invite (it may have been revoked)")
+            raise HTTPException(404, "no such invite (it may have been revoked)")
         return dict(row._mapping)
 
     # the club's page
@@ -310,15 +310,7 @@ class ClubStore:
                 "description": club.description,
                 "public": club.public,
                 "role": role,
-                "requested": account_id is not None
-                and role is None
-                and self._count(
-                    db,
-                    club_requests,
-                    club_requests.c.club_id == club.id,
-                    club_requests.c.account_id == account_id,
-                )
-                > 0,
+                "requested": role is None and self._asked(db, club.id, account_id),
                 "announcements": self._announcements(db, club.id),
                 "members": self._members(db, club.id),
                 "tables": self._tables(db, club.id),
@@ -397,7 +389,7 @@ class ClubStore:
                 sa.select(club_invites.c.club_id).where(club_invites.c.code == code)
             ).scalar()
             if club_id is None:
-                raise refused(404, "no such invite (it may have been revoked)")
+                raise HTTPException(404, "no such invite (it may have been revoked)")
             club = self._find(db, str(club_id))
             if self._role(db, club.id, account_id) is None:
                 self._add_member(db, club, account_id, "member")
@@ -407,15 +399,15 @@ class ClubStore:
         with self.engine.begin() as db:
             club, role = self._club(db, ref, account_id)
             if role is not None:
-                raise refused(409, "you are a member already")
-            mine = club_requests.c.account_id == account_id
-            if self._count(db, club_requests, mine, club_requests.c.club_id == club.id):
+                raise HTTPException(409, "you are a member already")
+            if self._asked(db, club.id, account_id):
                 return {"requested": True}
+            mine = club_requests.c.account_id == account_id
             if self._count(db, club_requests, mine) >= REQUESTS_PER_ACCOUNT:
-                raise refused(409, f"you have {REQUESTS_PER_ACCOUNT} requests waiting already")
+                raise HTTPException(409, f"you have {REQUESTS_PER_ACCOUNT} requests waiting")
             waiting = self._count(db, club_requests, club_requests.c.club_id == club.id)
             if waiting >= REQUESTS_PER_CLUB:
-                raise refused(409, "the club has as many requests waiting as it may have")
+                raise HTTPException(409, "the club has as many requests waiting as it may have")
             db.execute(
                 club_requests.insert().values(
                     club_id=club.id, account_id=account_id, at=time.time()
@@ -428,7 +420,7 @@ class ClubStore:
             club = self._admin(db, ref, admin)
             asked = club_requests.c.club_id == club.id, club_requests.c.account_id == account_id
             if not self._count(db, club_requests, *asked):
-                raise refused(404, "no such request")
+                raise HTTPException(404, "no such request")
             if accept:
                 self._add_member(db, club, account_id, "member")
             else:
@@ -438,7 +430,7 @@ class ClubStore:
         with self.engine.begin() as db:
             club = self._admin(db, ref, admin)
             if self._count(db, club_invites, club_invites.c.club_id == club.id) >= INVITES_PER_CLUB:
-                raise refused(409, f"the club has {INVITES_PER_CLUB} invites: revoke one first")
+                raise HTTPException(409, f"the club has {INVITES_PER_CLUB} invites: revoke one")
             code = secrets.token_urlsafe(12)
             db.execute(
                 club_invites.insert().values(code=code, club_id=club.id, created=time.time())
@@ -454,7 +446,7 @@ class ClubStore:
                 )
             )
             if not gone.rowcount:
-                raise refused(404, "no such invite")
+                raise HTTPException(404, "no such invite")
 
     # announcements and members
     def announce(self, ref: str, admin: int, text: str) -> None:
@@ -482,11 +474,9 @@ class ClubStore:
         with self.engine.begin() as db:
             club, role = self._club(db, ref, account_id)
             if role is None:
-                raise refused(409, "you are not a member")
+                raise HTTPException(409, "you are not a member")
             if role == "owner":
-                raise refused(
-                    409, "the owner cannot leave: hand the club over first (or delete it)"
-                )
+                raise HTTPException(409, "the owner cannot leave: hand the club over first")
             self._drop(db, club.id, account_id)
 
     def _drop(self, db: Connection, club_id: int, account_id: int) -> None:
@@ -503,9 +493,9 @@ class ClubStore:
             mine = self._role(db, club.id, admin)
             theirs = self._role(db, club.id, account_id)
             if theirs is None:
-                raise refused(404, "no such member")
+                raise HTTPException(404, "no such member")
             if theirs == "owner" or (theirs == "admin" and mine != "owner"):
-                raise refused(403, f"an {mine} cannot remove the club's {theirs}")
+                raise HTTPException(403, f"an {mine} cannot remove the club's {theirs}")
             self._drop(db, club.id, account_id)
 
     def set_role(self, ref: str, owner: int, account_id: int, role: str) -> None:
@@ -514,15 +504,15 @@ class ClubStore:
         with self.engine.begin() as db:
             club, mine = self._club(db, ref, owner)
             if mine != "owner":
-                raise refused(403, "only the club's owner may change roles")
+                raise HTTPException(403, "only the club's owner may change roles")
             theirs = self._role(db, club.id, account_id)
             if theirs is None:
-                raise refused(404, "no such member")
+                raise HTTPException(404, "no such member")
             if account_id == owner:
-                raise refused(409, "hand the club over to another member")
+                raise HTTPException(409, "hand the club over to another member")
             if role == "owner":
                 if self._count(db, clubs, clubs.c.owner_id == account_id) >= CLUBS_OWNED:
-                    raise refused(409, f"that member owns {CLUBS_OWNED} clubs already")
+                    raise HTTPException(409, f"that member owns {CLUBS_OWNED} clubs already")
                 db.execute(clubs.update().where(clubs.c.id == club.id).values(owner_id=account_id))
                 self._set(db, club.id, owner, "admin")
             self._set(db, club.id, account_id, role)
@@ -540,15 +530,10 @@ class ClubStore:
         with self.engine.begin() as db:
             club, mine = self._club(db, ref, owner)
             if mine != "owner":
-                raise refused(403, "only the club's owner may delete it")
-            for table in (
-                club_members,
-                club_invites,
-                club_requests,
-                club_announcements,
-                club_tables,
-            ):
+                raise HTTPException(403, "only the club's owner may delete it")
+            for table in (club_members, club_invites, club_requests, club_announcements):
                 db.execute(table.delete().where(table.c.club_id == club.id))
+            db.execute(club_tables.delete().where(club_tables.c.club_id == club.id))
             db.execute(clubs.delete().where(clubs.c.id == club.id))
 
     # the club's tables
@@ -556,7 +541,7 @@ class ClubStore:
         with self.engine.connect() as db:
             club, role = self._club(db, ref, account_id)
         if role is None:
-            raise refused(403, "only the club's members may make its tables")
+            raise HTTPException(403, "only the club's members may make its tables")
         return club
 
     def add_table(self, club_id: int, code: str) -> None:
@@ -630,7 +615,7 @@ class ClubService:
 
         account_id = await self.account_id(request)
         if account_id is None:
-            raise refused(401, "log in first (an account is needed for clubs)")
+            raise HTTPException(401, "log in first (an account is needed for clubs)")
         store, address = self.async_store.store, client_of(request)
         if store.is_postgres:
             wait = await self.call(
@@ -650,20 +635,20 @@ class ClubService:
         its members (a guest, another account)."""
         found = await self.call(self.store.table_club, code, await self.account_id(request))
         if found is not None and not found[1]:
-            raise refused(403, f"a table of the club {found[0]}: only its members may sit here")
+            raise HTTPException(403, f"the club {found[0]}'s table: only its members sit here")
 
 
 def _club_name(name: str) -> str:
     name = " ".join(name.split())
     if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1] or not name.isprintable():
-        raise refused(422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters")
+        raise HTTPException(422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters")
     return name
 
 
 def _text(text: str, what: str) -> str:
     text = text.strip()
     if not all(c.isprintable() or c == "\n" for c in text):
-        raise refused(422, f"{what}: printable text")
+        raise HTTPException(422, f"{what}: printable text")
     return text
 
 
@@ -701,7 +686,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
     @router.get("/api/clubs/invites/{code}")
     async def invite(code: str) -> dict[str, Any]:
         if not CODE_PATTERN.fullmatch(code):
-            raise refused(404, "no such invite")
+            raise HTTPException(404, "no such invite")
         facts: dict[str, Any] = await service.call(store.invite_facts, code)
         return facts
 
@@ -709,9 +694,34 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
     async def join(body: JoinIn, request: Request) -> dict[str, Any]:
         account_id = await service.writer(request)
         if not CODE_PATTERN.fullmatch(body.code):
-            raise refused(404, "no such invite (it may have been revoked)")
+            raise HTTPException(404, "no such invite (it may have been revoked)")
         joined: dict[str, Any] = await service.call(store.join, body.code, account_id)
         return joined
+
+    @router.post("/api/clubs/{ref}/tables", status_code=201)
+    async def club_table(ref: str, body: dict[str, Any], request: Request) -> dict[str, Any]:
+        """A table in the club: the body of ``POST /api/tables``; always private."""
+        from fivehundred.web.server import CreateIn
+
+        member = await service.writer(request)
+        club = await service.call(store.member_of, ref, member)
+        try:
+            wanted = CreateIn.model_validate({"name": club.name, **body, "private": True})
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
+            raise HTTPException(422, f"{where}: {first['msg']}"[:200]) from None
+        made = await create_table(wanted, request)
+        await service.call(store.add_table, club.id, made["table"])
+        return {**made, "club": club.slug}
+
+    _club_routes(router, service)
+    return router
+
+
+def _club_routes(router: APIRouter, service: ClubService) -> None:
+    """The routes of one club (``/api/clubs/{ref}/...``)."""
+    store = service.store
 
     @router.get("/api/clubs/{ref}")
     async def club(ref: str, request: Request) -> dict[str, Any]:
@@ -749,7 +759,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
     async def revoke_invite(ref: str, code: str, request: Request) -> dict[str, Any]:
         admin = await service.writer(request)
         if not CODE_PATTERN.fullmatch(code):
-            raise refused(404, "no such invite")
+            raise HTTPException(404, "no such invite")
         await service.call(store.revoke_invite, ref, admin, code)
         return {"revoked": True}
 
@@ -758,7 +768,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
         admin = await service.writer(request)
         text = _text(body.text, "text")
         if not text:
-            raise refused(422, "text: say something")
+            raise HTTPException(422, "text: say something")
         await service.call(store.announce, ref, admin, text)
         return {"posted": True}
 
@@ -776,25 +786,6 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
     async def role(ref: str, account: int, body: RoleIn, request: Request) -> dict[str, Any]:
         await service.call(store.set_role, ref, await service.writer(request), account, body.role)
         return {"role": body.role}
-
-    @router.post("/api/clubs/{ref}/tables", status_code=201)
-    async def club_table(ref: str, body: dict[str, Any], request: Request) -> dict[str, Any]:
-        """A table in the club: the body of ``POST /api/tables``; always private."""
-        from fivehundred.web.server import CreateIn
-
-        member = await service.writer(request)
-        club = await service.call(store.member_of, ref, member)
-        try:
-            wanted = CreateIn.model_validate({"name": club.name, **body, "private": True})
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"])
-            raise refused(422, f"{where}: {first['msg']}"[:200]) from None
-        made = await create_table(wanted, request)
-        await service.call(store.add_table, club.id, made["table"])
-        return {**made, "club": club.slug}
-
-    return router
 
 
 def install(app: FastAPI, create_table: CreateTable) -> None:
