@@ -297,3 +297,24 @@ def test_writes_are_limited_per_address_and_refused_from_another_site(lite: Any)
     )
     assert elsewhere.status_code == 403
     assert ann.get("/api/clubs").json()["mine"] == []
+
+
+def test_a_deleted_account_leaves_its_clubs_and_its_club_passes_on(client: Any) -> None:
+    ann, bob, cat = Person(client, "Ann"), Person(client, "Bob"), Person(client, "Cat")
+    slug = new_club(ann)
+    lonely = new_club(ann, "Just Ann")
+    code = invite(ann, slug)
+    for person in (cat, bob):  # Cat first: the longest-standing member
+        assert person.post("/api/clubs/join", {"code": code}).is_success
+    bob_id = next(
+        m["account"] for m in ann.get(f"/api/clubs/{slug}").json()["members"] if m["name"] == "Bob"
+    )
+    assert ann.post(f"/api/clubs/{slug}/members/{bob_id}/role", {"role": "admin"}).is_success
+    gone = ann.call("DELETE", "/api/accounts/me", json={"password": SECRET})
+    assert gone.status_code == 200, gone.text
+    view = bob.get(f"/api/clubs/{slug}").json()
+    assert names(view) == {"Bob": "owner", "Cat": "member"}  # the admin before the member
+    assert [(c["slug"], c["members"]) for c in client.get("/api/clubs").json()["clubs"]] == [
+        (slug, 2)
+    ]
+    assert bob.get(f"/api/clubs/{lonely}").status_code == 404  # nobody left: deleted

@@ -13,10 +13,8 @@ announcements and its own tables.
   over and deletes it. The owner cannot leave without handing it over first.
 * A member makes a table in the club: a private table whose seats only the club's members
   may take (:meth:`ClubService.may_sit`, called where a seat is taken).
-* The members list shows each member's rating in the club's games: openskill's
-  Plackett-Luce (the model of the accounts' ratings, web/accounts.py) run over the club's
-  finished tables in the order they finished, the sides of each game its teams, a seat
-  without an account a player of the starting rating; one rating over every preset.
+* The members list shows each member's rating in the club's games (web/club_ratings.py).
+* A deleted account leaves its clubs; one it owned passes to an admin, else a member.
 * A private club is a 404 to everyone but its members (an invite's code names only the
   club's name and description). Every write is limited per address; every count is bounded.
 
@@ -24,12 +22,9 @@ Every query runs in the store's worker thread (:meth:`AsyncStore.call`)."""
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -40,9 +35,9 @@ from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
+from fivehundred.web.club_ratings import club_ratings
 from fivehundred.web.guard import Buckets
 from fivehundred.web.schema import (
-    account_seats,
     accounts,
     club_announcements,
     club_invites,
@@ -66,9 +61,8 @@ REQUESTS_PER_CLUB = 100
 REQUESTS_PER_ACCOUNT = 10
 INVITES_PER_CLUB = 10
 MAX_ANNOUNCEMENTS = 50
-#: the club's tables listed on its page, and the finished ones its ratings count
+#: the club's tables listed on its page
 TABLES_LISTED = 30
-RATED_TABLES = 500
 INDEX_LIMIT = 200
 ROLES = ("owner", "admin", "member")
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{8,24}")
@@ -88,74 +82,6 @@ def slug_of(name: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", name_key(name)).strip("-")[:40].strip("-")
     plain = slug and not slug.isdigit() and slug not in RESERVED_SLUGS
     return slug if plain else f"club-{slug}".strip("-")
-
-
-# ----------------------------------------------------------------------------- ratings
-_ratings_cache: OrderedDict[tuple[int, int, float], dict[int, dict[str, Any]]] = OrderedDict()
-_ratings_lock = threading.Lock()
-
-
-def club_ratings(db: Connection, club_id: int) -> dict[int, dict[str, Any]]:
-    """Each account's rating over the club's finished tables (the newest
-    :data:`RATED_TABLES`): ``{account_id: {"rating", "mu", "sigma", "games", "wins"}}``."""
-    from fivehundred.rules import rules_from_dict
-    from fivehundred.scoring import side_of_seats
-    from fivehundred.web.accounts import MODEL, ordinal
-
-    finished = (
-        sa.select(tables.c.code, tables.c.rules, tables.c.winner, tables.c.finished)
-        .join(club_tables, club_tables.c.code == tables.c.code)
-        .where(club_tables.c.club_id == club_id, tables.c.finished.is_not(None))
-        .order_by(tables.c.finished.desc())
-        .limit(RATED_TABLES)
-    )
-    games = list(reversed(db.execute(finished).all()))
-    key = (club_id, len(games), games[-1].finished if games else 0.0)
-    with _ratings_lock:
-        if key in _ratings_cache:
-            _ratings_cache.move_to_end(key)
-            return _ratings_cache[key]
-    holders: dict[str, dict[int, int]] = {}
-    codes = [game.code for game in games]
-    for start in range(0, len(codes), 100):
-        query = sa.select(account_seats).where(account_seats.c.code.in_(codes[start : start + 100]))
-        for row in db.execute(query):
-            holders.setdefault(row.code, {})[row.seat] = row.account_id
-    players: dict[int, Any] = {}
-    counts: dict[int, list[int]] = {}
-    for game in games:
-        sides = side_of_seats(rules_from_dict(json.loads(game.rules)))
-        teams: dict[int, list[tuple[int | None, Any]]] = {}
-        for seat, side in enumerate(sides):
-            who = holders.get(game.code, {}).get(seat)
-            rating = players.setdefault(who, MODEL.rating()) if who is not None else MODEL.rating()
-            teams.setdefault(side, []).append((who, rating))
-        order = sorted(teams)
-        ranks = [0.0 if side == game.winner else 1.0 for side in order]
-        rated = MODEL.rate([[r for _, r in teams[side]] for side in order], ranks=ranks)
-        for side, new_team in zip(order, rated, strict=True):
-            for (who, _), new in zip(teams[side], new_team, strict=True):
-                if who is None:
-                    continue
-                players[who] = new
-                count = counts.setdefault(who, [0, 0])
-                count[0] += 1
-                count[1] += side == game.winner
-    answer = {
-        who: {
-            "rating": ordinal(r.mu, r.sigma),
-            "mu": round(r.mu, 3),
-            "sigma": round(r.sigma, 3),
-            "games": counts[who][0],
-            "wins": counts[who][1],
-        }
-        for who, r in players.items()
-    }
-    with _ratings_lock:
-        _ratings_cache[key] = answer
-        while len(_ratings_cache) > 256:
-            _ratings_cache.popitem(last=False)
-    return answer
 
 
 # ----------------------------------------------------------------------------- the database
@@ -531,10 +457,36 @@ class ClubStore:
             club, mine = self._club(db, ref, owner)
             if mine != "owner":
                 raise HTTPException(403, "only the club's owner may delete it")
-            for table in (club_members, club_invites, club_requests, club_announcements):
-                db.execute(table.delete().where(table.c.club_id == club.id))
-            db.execute(club_tables.delete().where(club_tables.c.club_id == club.id))
-            db.execute(clubs.delete().where(clubs.c.id == club.id))
+            self._delete(db, club.id)
+
+    def _delete(self, db: Connection, club_id: int) -> None:
+        for table in (club_members, club_invites, club_requests, club_announcements):
+            db.execute(table.delete().where(table.c.club_id == club_id))
+        db.execute(club_tables.delete().where(club_tables.c.club_id == club_id))
+        db.execute(clubs.delete().where(clubs.c.id == club_id))
+
+    def forget_account(self, account_id: int) -> None:
+        """A deleted account leaves every club: its memberships and requests go; a club it
+        owned passes to its longest-standing admin, else its longest-standing member, and
+        one left with nobody is deleted."""
+        with self.engine.begin() as db:
+            db.execute(club_requests.delete().where(club_requests.c.account_id == account_id))
+            owned = db.execute(sa.select(clubs.c.id).where(clubs.c.owner_id == account_id))
+            owned_ids = owned.scalars().all()
+            db.execute(club_members.delete().where(club_members.c.account_id == account_id))
+            admins_first = sa.case((club_members.c.role == "admin", 0), else_=1)
+            for club_id in owned_ids:
+                heir = db.execute(
+                    sa.select(club_members.c.account_id)
+                    .where(club_members.c.club_id == club_id)
+                    .order_by(admins_first, club_members.c.joined)
+                    .limit(1)
+                ).scalar()
+                if heir is None:
+                    self._delete(db, club_id)
+                    continue
+                db.execute(clubs.update().where(clubs.c.id == club_id).values(owner_id=heir))
+                self._set(db, club_id, heir, "owner")
 
     # the club's tables
     def member_of(self, ref: str, account_id: int) -> Any:
@@ -629,6 +581,9 @@ class ClubService:
                 429, f"too many changes: try again in {seconds} s", {"Retry-After": seconds}
             )
         return account_id
+
+    async def forget_account(self, account_id: int) -> None:
+        await self.call(self.store.forget_account, account_id)
 
     async def may_sit(self, code: str, request: Request) -> None:
         """403 when ``code`` is a club's table and the request's account is not one of

@@ -307,6 +307,7 @@ def create_app(
                     await hub.cluster.notify(f"revoked:{code}:{hub.cluster.id}:{seat}:{hashed}")
             if deleted:
                 await matchmaker.forget_account(account.id)
+                await app.state.clubs.forget_account(account.id)  # web/clubs.py
 
         accounts.on_sessions_ended = sessions_ended
         holder["hub"] = hub
