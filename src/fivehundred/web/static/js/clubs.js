@@ -3,6 +3,7 @@
 const $ = (id) => document.getElementById(id);
 const ref = decodeURIComponent(location.pathname.split("/")[2] || "");
 const invite = new URLSearchParams(location.search).get("invite");
+let me = null; // the logged-in account's name
 
 function say(text) {
   $("status").textContent = text;
@@ -55,7 +56,7 @@ function button(parent, text, label, action) {
   parent.append(b);
 }
 
-async function showIndex(me) {
+async function showIndex() {
   $("index").hidden = false;
   const data = await api("GET", "/api/clubs");
   $("public-list").replaceChildren();
@@ -117,7 +118,7 @@ async function showInvite() {
   $("club-name").textContent = facts.name;
   $("club-about").textContent = facts.description;
   $("club-kind").textContent = "You have been invited to join.";
-  $("join").hidden = !window.me;
+  $("join").hidden = !me;
 }
 
 async function showClub() {
@@ -136,8 +137,8 @@ async function showClub() {
   $("club-kind").textContent = `${club.public ? "Public" : "Private"} club · ${count} members`;
   const member = club.role !== null;
   const admin = club.role === "owner" || club.role === "admin";
-  $("join").hidden = member || !invite || !window.me;
-  $("ask").hidden = member || !!invite || club.requested || !window.me;
+  $("join").hidden = member || !invite || !me;
+  $("ask").hidden = member || !!invite || club.requested || !me;
   $("asked").hidden = member || !club.requested;
   $("news-box").hidden = !club.announcements.length && !admin;
   $("announce").hidden = !admin;
@@ -155,7 +156,6 @@ async function showClub() {
   $("admin-box").hidden = !admin;
   if (admin) showAdmin(club);
   $("leave-box").hidden = !member;
-  window.club = club;
 }
 
 function wire() {
@@ -205,11 +205,11 @@ function wire() {
 async function start() {
   wire();
   const session = await api("GET", "/api/session");
-  window.me = session.name;
+  me = session.name;
   $("login-first").hidden = !!session.name;
   try {
     if (ref) await showClub();
-    else await showIndex(session.name);
+    else await showIndex();
   } catch (error) {
     say(error.message);
   }
