@@ -61,8 +61,8 @@ async function showIndex() {
   const data = await api("GET", "/api/clubs");
   $("public-list").replaceChildren();
   for (const club of data.clubs) {
-    const text = `${club.name} — ${club.members} member${club.members === 1 ? "" : "s"}`;
-    const li = item($("public-list"), text, `/c/${club.slug}`);
+    const li = item($("public-list"), club.name, `/c/${club.slug}`);
+    li.append(` · ${club.members} member${club.members === 1 ? "" : "s"}`);
     if (club.description) li.append(` · ${club.description}`);
   }
   if (!data.clubs.length) item($("public-list"), "No public clubs yet.");
@@ -134,7 +134,8 @@ async function showClub() {
   $("club-name").textContent = club.name;
   $("club-about").textContent = club.description;
   const count = club.members.length;
-  $("club-kind").textContent = `${club.public ? "Public" : "Private"} club · ${count} members`;
+  const kind = `${club.public ? "Public" : "Private"} club`;
+  $("club-kind").textContent = `${kind} · ${count} member${count === 1 ? "" : "s"}`;
   const member = club.role !== null;
   const admin = club.role === "owner" || club.role === "admin";
   $("join").hidden = member || !invite || !me;
