@@ -257,6 +257,12 @@ def test_a_club_table_seats_only_members_and_its_game_rates_them(client: Any) ->
     # a won game lifts them above the starting rating (μ 25, σ 25/3: 0), a lost one below
     assert (members["Ann"]["rating"] > 0) == (winner == 0)
     assert members["Ann"]["rating"] == members["Bob"]["rating"]
+    # the rematch is the club's table too: its open seats are still the members' only
+    again = ann.post(f"/api/tables/{code}/rematch")
+    assert again.status_code == 200, again.text
+    rematch = again.json()["table"]
+    assert eve.post(f"/api/tables/{rematch}/seats/2", {"name": "Eve"}).status_code == 403
+    assert bob.post(f"/api/tables/{rematch}/seats/2", {"name": "Bob"}).status_code == 200
 
 
 def test_every_count_and_text_is_bounded(lite: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -22,6 +22,7 @@ Every query runs in the store's worker thread (:meth:`AsyncStore.call`)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import time
@@ -496,9 +497,20 @@ class ClubStore:
             raise HTTPException(403, "only the club's members may make its tables")
         return club
 
-    def add_table(self, club_id: int, code: str) -> None:
-        with self.engine.begin() as db:
+    def add_table(self, club_id: int, code: str, within: Connection | None = None) -> None:
+        with contextlib.nullcontext(within) if within is not None else self.engine.begin() as db:
             db.execute(club_tables.insert().values(code=code, club_id=club_id, created=time.time()))
+
+    def rematched(self, old: str, new: str) -> None:
+        """The rematch of a club's table is the club's too (once: two servers asked at
+        once, the second finds it done)."""
+        with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+            club_id = db.execute(
+                sa.select(club_tables.c.club_id).where(club_tables.c.code == old)
+            ).scalar()
+            known = db.execute(sa.select(club_tables.c.code).where(club_tables.c.code == new))
+            if club_id is not None and known.first() is None:
+                self.add_table(club_id, new, db)
 
     def table_club(self, code: str, account_id: int | None) -> tuple[str, bool] | None:
         """The club whose table ``code`` is (its name, and whether the account is a
@@ -584,6 +596,9 @@ class ClubService:
 
     async def forget_account(self, account_id: int) -> None:
         await self.call(self.store.forget_account, account_id)
+
+    async def rematched(self, old: str, new: str) -> None:
+        await self.call(self.store.rematched, old, new)
 
     async def may_sit(self, code: str, request: Request) -> None:
         """403 when ``code`` is a club's table and the request's account is not one of

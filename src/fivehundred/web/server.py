@@ -556,6 +556,7 @@ def create_app(
             new, token = await hub().rematch(table, seat, _client(request), device_of(request))
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
+        await app.state.clubs.rematched(table.code, new.code)  # a club's table stays its own
         return {"table": new.code, "url": f"/t/{new.code}", "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/record")
