@@ -1,7 +1,7 @@
 """The clubs pages (/clubs, /c/{slug}) in Debian's chromium through Playwright at 360×640:
 an account starts a club from the index and makes an invite link; a second browser
 (another account) opens the link and joins; both see the members. The layout check
-(tests/layout_check.js: no sideways scroll, tap targets) and axe-core (no serious or
+(tests/layout_check.js: no sideways scroll, tap targets of 44 px) and axe-core (no serious or
 critical violation) on the index and on the club's page as its admin sees it."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 import test_web_page
 from test_web_a11y import AXE, axe_problems
+from test_web_friends_page import SMALL_TARGETS
 from test_web_page import CHROMIUM, Page
 from test_web_support import thread_server
 
@@ -47,6 +48,7 @@ def signed_up(open_page: Callable[..., Page], base: str, name: str) -> Page:
 
 def checked(page: Any, where: str) -> list[str]:
     problems = [f"{where}: {p}" for p in page.evaluate(CHECK)["problems"]]
+    problems += [f"{where}: a small tap target: {t}" for t in page.evaluate(SMALL_TARGETS)]
     return problems + (axe_problems(page, where) if AXE.exists() else [])
 
 
