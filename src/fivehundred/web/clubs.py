@@ -131,15 +131,18 @@ class ClubStore:
         return account_id is not None and self._count(db, club_requests, *mine) > 0
 
     def _add_member(self, db: Connection, club: Any, account_id: int, role: str) -> None:
+        """(The club's row locked on PostgreSQL: two joining at once count one another.)"""
+        db.execute(sa.select(clubs.c.id).where(clubs.c.id == club.id).with_for_update())
         if self._count(db, club_members, club_members.c.club_id == club.id) >= MAX_MEMBERS:
             raise HTTPException(409, f"the club has {MAX_MEMBERS} members, as many as it may have")
         if self._count(db, club_members, club_members.c.account_id == account_id) >= CLUBS_JOINED:
             raise HTTPException(409, f"you belong to {CLUBS_JOINED} clubs, as many as one may")
-        db.execute(
-            club_members.insert().values(
-                club_id=club.id, account_id=account_id, role=role, joined=time.time()
-            )
-        )
+        joined = {"club_id": club.id, "account_id": account_id, "role": role}
+        try:
+            with db.begin_nested():
+                db.execute(club_members.insert().values(**joined, joined=time.time()))
+        except sa.exc.IntegrityError:
+            raise HTTPException(409, "a member already") from None
         db.execute(
             club_requests.delete().where(
                 club_requests.c.club_id == club.id, club_requests.c.account_id == account_id
