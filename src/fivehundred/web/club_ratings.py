@@ -21,7 +21,7 @@ RATED_TABLES = 500
 #: the clubs whose ratings are kept
 CACHED_CLUBS = 256
 
-_ratings_cache: OrderedDict[tuple[int, int, float], dict[int, dict[str, Any]]] = OrderedDict()
+_ratings_cache: OrderedDict[tuple[int, int, str, float], dict[int, dict[str, Any]]] = OrderedDict()
 _ratings_lock = threading.Lock()
 
 
@@ -40,7 +40,8 @@ def club_ratings(db: Connection, club_id: int) -> dict[int, dict[str, Any]]:
         .limit(RATED_TABLES)
     )
     games = list(reversed(db.execute(finished).all()))
-    key = (club_id, len(games), games[-1].finished if games else 0.0)
+    newest = games[-1] if games else None
+    key = (club_id, len(games), newest.code if newest else "", newest.finished if newest else 0.0)
     with _ratings_lock:
         if key in _ratings_cache:
             _ratings_cache.move_to_end(key)
