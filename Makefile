@@ -25,6 +25,8 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
+	@# the layers of pyproject.toml's [tool.importlinter]; tests/test_layers.py: private names
+	$(BIN)/lint-imports --no-cache
 	@# the JavaScript (web/static/js, pad/static): biome's linter and formatter check (biome.json)
 	if [ -x node_modules/.bin/biome ]; then node_modules/.bin/biome ci --colors=off; \
 	else echo "JavaScript not linted: node_modules/.bin/biome missing (npm ci)"; fi

@@ -161,9 +161,9 @@ def test_two_handed_review_names_legal_cards_and_marks_estimates() -> None:
     """R-PLAYERS two_handed: the review's costly cards are cards that could be played
     (never a dummy's face-down card) and, while face-down cards lie, say they are
     estimates; so does a discard judged from a first lead with face-down cards."""
-    from fivehundred.learn.review import item_text, review_cards, review_discard
+    from fivehundred.analysis.analyse import start_of_play
+    from fivehundred.analysis.review import item_text, review_cards, review_discard
     from fivehundred.record_cli import random_hand
-    from fivehundred.solver.analyse import start_of_play
 
     rules = make_rules("two_handed")
     said = []

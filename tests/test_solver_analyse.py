@@ -9,9 +9,9 @@ import pytest
 
 from conftest import load_golden
 from fivehundred.actions import action_text
+from fivehundred.analysis.analyse import main, start_of_play
 from fivehundred.record import replay_hand
 from fivehundred.solver import card_values, solve
-from fivehundred.solver.analyse import main, start_of_play
 
 
 def _golden(tag: str) -> dict:  # type: ignore[type-arg]
@@ -129,10 +129,10 @@ def test_two_handed_analysis_names_legal_cards_only() -> None:
     ``record --seed 1..40 --preset two_handed`` 63 of 245 costly-card lines once named a
     card that could not be played.)"""
     from fivehundred.actions import parse_action
+    from fivehundred.analysis.analyse import analyse_hand as analyse
+    from fivehundred.analysis.analyse import face_down, format_analysis
     from fivehundred.record_cli import random_hand
     from fivehundred.rules import make_rules
-    from fivehundred.solver.analyse import analyse_hand as analyse
-    from fivehundred.solver.analyse import face_down, format_analysis
 
     rules = make_rules("two_handed")
     checked = estimates = 0

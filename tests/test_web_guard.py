@@ -379,10 +379,10 @@ def test_one_clients_search_tables_take_turns() -> None:
 def test_an_ipv6_visitor_is_counted_by_its_64() -> None:
     from types import SimpleNamespace
 
-    from fivehundred.web.server import _client
+    from fivehundred.web.guard import client_address
 
     def client(host: str) -> str:
-        return _client(SimpleNamespace(client=SimpleNamespace(host=host)))  # type: ignore[arg-type]
+        return client_address(SimpleNamespace(client=SimpleNamespace(host=host)))
 
     assert client("2001:db8::1:2") == client("2001:db8::ffff:1") == "2001:db8::/64"
     assert client("2001:db8:0:1::1") != client("2001:db8::1")

@@ -1,7 +1,7 @@
 """The learning endpoints (the tutorial, puzzles and review in the browser), through Starlette's TestClient: the
 puzzles (refusals by the engine, right and wrong with the reason and the solution played
 out), every lesson played through the API with the refusals it teaches, and the review of
-a finished game (the numbers of :func:`fivehundred.learn.review.review`); bad input gets
+a finished game (the numbers of :func:`fivehundred.analysis.review.review`); bad input gets
 a 4xx with one line."""
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def thread_analysis() -> Iterator[None]:
 
 
 def test_review_of_a_finished_game(client: TestClient, thread_analysis: None) -> None:
-    from fivehundred.learn.review import review
+    from fivehundred.analysis.review import review
     from fivehundred.record import replay_game
 
     code = finished_game(client)

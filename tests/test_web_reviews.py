@@ -15,8 +15,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     from fastapi.testclient import TestClient
 
+from fivehundred.analysis.review import review
 from fivehundred.bots.pimc import HAVE_SOLVER
-from fivehundred.learn.review import review
 from fivehundred.record import replay_game
 from fivehundred.web.server import create_app
 

@@ -20,7 +20,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "replay": ("fivehundred.record_cli", "replay_main", "check a record and print its result"),
     "record": ("fivehundred.record_cli", "record_main", "write a random complete hand record"),
     "demo": ("fivehundred.record_cli", "demo_main", "watch computer players play a hand"),
-    "analyse": ("fivehundred.solver.analyse", "main", "double-dummy analysis of a hand record"),
+    "analyse": ("fivehundred.analysis.analyse", "main", "double-dummy analysis of a hand record"),
     "arena": ("fivehundred.arena.cli", "main", "measure computer players against each other"),
     "play": ("fivehundred.tui.cli", "play_main", "play Five Hundred in the terminal"),
     "show": ("fivehundred.tui.cli", "show_main", "replay a record step by step"),

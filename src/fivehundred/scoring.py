@@ -34,6 +34,23 @@ _HOUSE_VALUES = {HI_LO: 350, DOUBLE_MISERE: 450, SHIELDS_DOUBLE: 550, PATASTROPH
 DEFENDER_TRICK_POINTS = 10
 GOING_OUT_BACKWARDS = 500
 
+
+def tricks_needed(contract: Action) -> int:
+    """Tricks the contracting side needs (a misère: it must take none)."""
+    return 0 if is_misere(contract) else bid_tricks(contract)
+
+
+def contract_made(contract: Action, total: int) -> bool:
+    """Whether the contracting side's final total of tricks makes ``contract``."""
+    return total == 0 if is_misere(contract) else total >= tricks_needed(contract)
+
+
+def analysed_contract(contract: Action) -> bool:
+    """The contracts whose play the double-dummy analysis judges (puzzles, reviews): the
+    bids and misère, open or not."""
+    return is_suit_bid(contract) or contract in (MISERE, OPEN_MISERE)
+
+
 _MISERE_VALUES = {
     AVONDALE: (250, 500, 1000),
     ORIGINAL_1904: (250, 500, 1000),

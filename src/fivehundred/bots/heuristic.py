@@ -264,7 +264,7 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     ctx = bidding_context(strain)
     trumps = hand & ctx.follow_masks[strain]
     n = trumps.bit_count()
-    top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules)
+    top = trump_tricks(hand & ~small_trumps(hand, strain, rules), strain, rules)
     # Side aces count in full; side kings only half (partner's own count often holds the
     # ace, and a king is ruffed or beaten as often as it wins in a suit contract).
     side = 0.0
@@ -289,7 +289,7 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
     return top + side + ruffs + 0.15 * n
 
 
-def _small_trumps(hand: CardMask, strain: int, rules: Rules) -> CardMask:
+def small_trumps(hand: CardMask, strain: int, rules: Rules) -> CardMask:
     ctx = bidding_context(strain)
     trumps = hand & ctx.follow_masks[strain]
     return sum(1 << c for c in iter_cards(trumps) if ctx.power[c] < 200 + RANK_ACE)
@@ -351,7 +351,7 @@ def _touching(view: TableView, high: Card, low: Card) -> bool:
     return not view.higher_unseen(low) & ~view.higher_unseen(high)
 
 
-def _friends(obs: Observation) -> set[int]:
+def friends_of(obs: Observation) -> set[int]:
     """Seats on this seat's side for the whole game (none with three or five players)."""
     sides = side_of_seats(obs.rules)
     return {s for s in range(obs.rules.seats) if sides[s] == sides[obs.seat] and s != obs.seat}
@@ -361,7 +361,7 @@ def auction_help(obs: Observation) -> tuple[float, set[int]]:
     """What the auction so far tells a bidder: the tricks partner is worth (a trick or
     so; half after partner passed; without a fixed partner, 3 or 5 players, a little) and
     the strains the opponents have bid (their trumps are long there)."""
-    friends = _friends(obs)
+    friends = friends_of(obs)
     partner_calls = [c for s, c in obs.auction if s in friends]
     opponent_strains = {
         bid_strain(c)
@@ -502,7 +502,7 @@ class HeuristicPlayer(Player):
     def _stretch(self, obs: Observation, high: Action, high_seat: int) -> float:
         """Tricks to stretch by to stop the opponents going out with the standing bid."""
         rules = obs.rules
-        if high < 0 or high_seat in _friends(obs) or high_seat == obs.seat or not obs.scores:
+        if high < 0 or high_seat in friends_of(obs) or high_seat == obs.seat or not obs.scores:
             return 0.0
         sides = side_of_seats(rules)
         if len(obs.scores) <= max(sides):
@@ -539,7 +539,7 @@ class HeuristicPlayer(Player):
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
         legal = set(obs.legal)
-        friends = _friends(obs)
+        friends = friends_of(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
         partner_bid = next((c for s, c in reversed(bids) if s in friends and is_suit_bid(c)), -1)

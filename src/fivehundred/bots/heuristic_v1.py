@@ -20,13 +20,13 @@ from fivehundred.bots.base import say
 from fivehundred.bots.heuristic import (
     STRAIN_NAMES,
     HeuristicPlayer,
-    _friends,
-    _small_trumps,
     auction_help,
+    friends_of,
     hand_tricks,
     nt_stoppers,
     side_suit_cards,
     side_tricks,
+    small_trumps,
     trump_tricks,
 )
 from fivehundred.bots.house import house_action, without_claim
@@ -48,7 +48,7 @@ def support_tricks(hand: CardMask, strain: int, rules: Rules) -> float:
         return hand_tricks(hand, strain, rules, small_trump)
     trumps = hand & bidding_context(strain).follow_masks[strain]
     n = trumps.bit_count()
-    top = trump_tricks(hand & ~_small_trumps(hand, strain, rules), strain, rules, small_trump)
+    top = trump_tricks(hand & ~small_trumps(hand, strain, rules), strain, rules, small_trump)
     side = sum(side_tricks(hand, s, strain, rules) for s in SUITS if s != strain)
     shortness = sum(
         1
@@ -111,7 +111,7 @@ class HeuristicV1Player(HeuristicPlayer):
 
     def bid(self, obs: Observation) -> tuple[Action, str]:
         rules = obs.rules
-        friends = _friends(obs)
+        friends = friends_of(obs)
         bids = [(s, c) for s, c in obs.auction if c != PASS]
         high_seat, high = bids[-1] if bids else (-1, -1)
         partner_bid = next((c for s, c in reversed(bids) if s in friends and is_suit_bid(c)), -1)

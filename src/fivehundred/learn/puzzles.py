@@ -29,14 +29,13 @@ from fivehundred.actions import (
     action_card,
     action_text,
     bid_strain,
-    bid_tricks,
-    is_suit_bid,
     parse_play,
 )
 from fivehundred.cards import JOKER, NO_TRUMPS
 from fivehundred.game import PLAY, HandState
 from fivehundred.record import hand_record, replay_record
 from fivehundred.rules import PRESETS, make_rules
+from fivehundred.scoring import analysed_contract, contract_made, tricks_needed
 from fivehundred.text import call_text, play_text
 
 #: Presets the generator plays, in turn: every preset, two- to six-handed (seed ``s`` uses
@@ -76,21 +75,6 @@ def contract_kind(contract: Action) -> str:
     if contract in (MISERE, OPEN_MISERE):
         return "misère"
     return "no trumps" if bid_strain(contract) == NO_TRUMPS else "suit"
-
-
-def puzzle_contract(contract: Action) -> bool:
-    """Contracts puzzles are made from: the bids and (open) misère."""
-    return is_suit_bid(contract) or contract in (MISERE, OPEN_MISERE)
-
-
-def needed(contract: Action) -> int:
-    """Tricks the contracting side needs (misère: it must take none)."""
-    return 0 if contract in (MISERE, OPEN_MISERE) else bid_tricks(contract)
-
-
-def made(contract: Action, total: int) -> bool:
-    """Whether the contracting side's final total makes the contract."""
-    return total == 0 if contract in (MISERE, OPEN_MISERE) else total >= needed(contract)
 
 
 def contracting(state: HandState) -> tuple[int, ...]:
@@ -186,7 +170,7 @@ def solver_values(state: HandState) -> dict[Action, int]:
 def only_winner(state: HandState, values: dict[Action, int]) -> Action | None:
     """The one action that reaches the seat's goal, or None if none or several do."""
     want = wants_made(state)
-    winners = [a for a, v in values.items() if made(state.contract, v) == want]
+    winners = [a for a, v in values.items() if contract_made(state.contract, v) == want]
     return winners[0] if len(winners) == 1 else None
 
 
@@ -231,7 +215,7 @@ def reason_text(state: HandState, found: Found) -> str:
             else (f"the contractor is forced to take {_tricks(kept)}")
         )
     else:
-        outcome = f"the contracting side ends with {_tricks(kept)} of the {needed(contract)} needed"
+        outcome = f"the contracting side ends with {_tricks(kept)} of the {tricks_needed(contract)} needed"
     text = f"Only {card} ({theme}) {goal} {call_text(contract, two)}: {outcome}"
     tempting = [a for a in found.tempting if a != found.solution]
     if tempting:
@@ -263,7 +247,7 @@ def solver_exact(state: HandState) -> bool:
 
 def find_puzzles(state: HandState, heuristic_choice: Action | None) -> Found | None:
     """A puzzle at this position, or None."""
-    if state.phase != PLAY or not puzzle_contract(state.contract):
+    if state.phase != PLAY or not analysed_contract(state.contract):
         return None
     if not solver_exact(state):
         return None

@@ -30,15 +30,13 @@ from fivehundred.learn.puzzles import (
     computer_positions,
     contract_kind,
     contracting,
-    made,
-    needed,
-    puzzle_contract,
     replay_puzzle,
     solver_values,
     technique,
     tricks_left,
 )
 from fivehundred.record import hand_record
+from fivehundred.scoring import analysed_contract, contract_made, tricks_needed
 from fivehundred.text import call_text, play_text
 
 #: Positions with more layouts than this are not searched (five tricks left or fewer:
@@ -109,7 +107,7 @@ def wins_by_card(state: HandState) -> tuple[int, dict[Action, int]]:
         values = solver_values(trial)
         count += 1
         for action in legal:
-            if made(state.contract, values[action]):
+            if contract_made(state.contract, values[action]):
                 wins[action] += 1
     return count, wins
 
@@ -120,7 +118,7 @@ def suitable(state: HandState) -> bool:
     left, at least three legal cards."""
     return (
         state.phase == PLAY
-        and puzzle_contract(state.contract)
+        and analysed_contract(state.contract)
         and is_suit_bid(state.contract)
         and state.to_move == state.contractor
         and len(hidden_seats(state)) == 2
@@ -166,7 +164,7 @@ def single_reason(state: HandState, found: dict[str, Any]) -> str:
     n = found["wins"][other]
     return (
         f"Only {play_text(found['solution'], two)} makes {call_text(state.contract, two)} "
-        f"({needed(state.contract)} tricks) however the defenders' cards lie: it wins in all "
+        f"({tricks_needed(state.contract)} tricks) however the defenders' cards lie: it wins in all "
         f"{count} layouts; {play_text(other, two)} wins in {n} of them, not all."
     )
 

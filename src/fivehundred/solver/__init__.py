@@ -245,7 +245,7 @@ def claim_play_out(state: HandState) -> list[Action]:
     current.claim_plan = []  # play the line out by the rules of play alone
     team = {current.contractor, *current.partners}
     while not current.is_over:
-        action = best_action(_legal_values(current, team), current.to_move in team)
+        action = best_action(legal_values(current, team), current.to_move in team)
         line.append(action)
         current.apply(action)
     return line
@@ -259,7 +259,7 @@ def best_action(values: dict[Action, int], maximise: bool) -> Action:
     return min(values, key=lambda a: (values[a], a))
 
 
-def _legal_values(state: HandState, team: set[int]) -> dict[Action, int]:
+def legal_values(state: HandState, team: set[int]) -> dict[Action, int]:
     """The contracting side's final total after each legal action of the player to move
     (the solver's values where its moves are the legal ones; otherwise each legal action
     is applied and the position after it solved)."""

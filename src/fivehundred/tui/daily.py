@@ -69,7 +69,7 @@ def par_of(board: Board) -> Par:
 
 def review_of(state: HandState) -> str:
     """What ``fivehundred analyse`` says of a finished hand (the solver, imported here)."""
-    from fivehundred.solver.analyse import analyse_hand, format_analysis
+    from fivehundred.analysis.analyse import analyse_hand, format_analysis
 
     return format_analysis(analyse_hand(state), state)
 

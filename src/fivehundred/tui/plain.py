@@ -414,7 +414,7 @@ def review_lines(session: Session, hand: HandState | None = None) -> list[str]:
             return ["No hand has been finished yet."]
         hand = session.game.finished_hands[-1]
     try:
-        from fivehundred.solver.analyse import analyse_hand, format_analysis
+        from fivehundred.analysis.analyse import analyse_hand, format_analysis
     except ImportError as error:
         return [f"The review needs the solver: {error}"]
     try:

@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
 from fivehundred.web import store as store_module
-from fivehundred.web.guard import Buckets, shown
+from fivehundred.web.guard import Buckets, client_address, shown
 from fivehundred.web.players import STAND_IN_BY, stood_in
 from fivehundred.web.schema import (  # every table is defined there
     account_seats,
@@ -735,7 +735,7 @@ class Accounts:
 
     async def login_allowed(self, request: Request, name: str) -> None:
         """The login limits of an attempt at ``name`` from ``request``'s address."""
-        address, key = client_of(request), name_key(name)
+        address, key = client_address(request), name_key(name)
         await self.limited(self.by_address_name, "login", f"{address}|{key}")
         await self.limited(self.by_address, "login-address", address)
         await self.limited(self.by_name, "login-account", key)
@@ -883,12 +883,6 @@ def limited(buckets: Buckets, key: str) -> None:
         )
 
 
-def client_of(request: Request) -> str:
-    from fivehundred.web.server import _client
-
-    return _client(request)
-
-
 def make_router(service: Accounts) -> APIRouter:
     router = APIRouter()
     store = service.store
@@ -924,7 +918,7 @@ def make_router(service: Accounts) -> APIRouter:
     @router.post("/api/accounts", status_code=201)
     async def signup(body: SignupIn, request: Request, response: Response) -> dict[str, Any]:
         name = check_name(body.name)
-        limited(service.signups, client_of(request))
+        limited(service.signups, client_address(request))
         account = await service.call(
             store.create, name, await hashed(body.password), body.bot, tuple(body.tokens)
         )

@@ -258,6 +258,13 @@ def address_key(host: str) -> str:
     return host
 
 
+def client_address(connection: Any) -> str:
+    """The key of an HTTP request's or a WebSocket's client in the per-address limits (the
+    proxy's X-Forwarded-For where uvicorn trusts it): :func:`address_key` of its host."""
+    client = getattr(connection, "client", None)
+    return address_key(client.host if client else "unknown")
+
+
 @dataclass
 class Counts:
     """How many of something each address holds at once, each at most ``cap``."""

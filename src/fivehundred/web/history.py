@@ -215,7 +215,7 @@ async def internal_get(request: Request, path: str, query: str = "") -> Any:
     return data
 
 
-async def _game(request: Request, code: str) -> tuple[dict[str, Any], GameState]:
+async def finished_game(request: Request, code: str) -> tuple[dict[str, Any], GameState]:
     record = await internal_get(request, f"/api/tables/{quote(code, safe='')}/record")
     try:
         return record, replay_game(record)
@@ -274,7 +274,7 @@ def hand_line(game: GameState, index: int) -> dict[str, Any]:
 @router.get("/api/tables/{code}/sheet")
 async def score_sheet(code: str, request: Request) -> dict[str, Any]:
     """The score sheet hand by hand (finished hands only) and each hand's cards."""
-    record, game = await _game(request, code)
+    record, game = await finished_game(request, code)
     players = record.get("players") or [f"Seat {s + 1}" for s in range(game.rules.players)]
     return {
         "table": code,
@@ -346,7 +346,7 @@ def _hand_of(game: GameState, number: int) -> HandState:
 @router.get("/api/tables/{code}/hands/{number}/replay")
 async def hand_replay(code: str, number: int, request: Request) -> dict[str, Any]:
     """A finished hand step by step: the auction, the kitty and the play, every card shown."""
-    _, game = await _game(request, code)
+    _, game = await finished_game(request, code)
     hand = _hand_of(game, number)
     return {
         "hand": number,
@@ -365,8 +365,8 @@ _analysing = Counts(ANALYSES_PER_VISITOR)
 
 def _analyse_record(hand_json: str) -> dict[str, Any]:
     """In a worker process: the double-dummy analysis of one hand record."""
+    from fivehundred.analysis.analyse import analyse_hand
     from fivehundred.record import replay_hand
-    from fivehundred.solver.analyse import analyse_hand
 
     return analyse_hand(replay_hand(json.loads(hand_json)))
 
@@ -377,7 +377,7 @@ def set_executor(executor: Executor | None) -> None:
     _executor = executor
 
 
-def _pool() -> Executor:
+def analysis_pool() -> Executor:
     global _executor
     if _executor is None:
         from fivehundred.web.worker import worker_process
@@ -410,7 +410,7 @@ def shutdown() -> None:
 async def hand_analysis(code: str, number: int, request: Request) -> dict[str, Any]:
     """The hand's double-dummy analysis: ``{"status": "running"}`` until it is ready (ask
     again), then ``{"status": "done", "analysis": {...}}``."""
-    record, game = await _game(request, code)
+    record, game = await finished_game(request, code)
     _hand_of(game, number)
     hand_record = dict(record["hands"][number - 1])
     hand_record["format"] = "fivehundred-hand/1"
@@ -428,7 +428,7 @@ async def hand_analysis(code: str, number: int, request: Request) -> dict[str, A
         while len(_analyses) >= MAX_ANALYSES:  # forget the oldest
             _analyses.pop(next(iter(_analyses)))
         loop = asyncio.get_running_loop()
-        future = asyncio.ensure_future(loop.run_in_executor(_pool(), _analyse_record, key))
+        future = asyncio.ensure_future(loop.run_in_executor(analysis_pool(), _analyse_record, key))
         future.add_done_callback(lambda _, v=visitor: _analysing.give(v))
         _analyses[key] = future
     if not future.done():

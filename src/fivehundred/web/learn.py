@@ -461,7 +461,7 @@ _reviewing = Counts(REVIEWS_PER_VISITOR)
 def _review_record(game_json: str, seat: int) -> dict[str, Any]:
     """In the analysis worker process: the review of one seat over a game record, with each
     costly choice in card language."""
-    from fivehundred.learn.review import item_text, review
+    from fivehundred.analysis.review import item_text, review
     from fivehundred.record import replay_game
 
     game = replay_game(json.loads(game_json))
@@ -479,7 +479,7 @@ async def game_review(
     ``{"status": "running"}`` until it is ready, then ``{"status": "done", ...}``."""
     from fivehundred.web import history
 
-    record, game = await history._game(request, code)
+    record, game = await history.finished_game(request, code)
     if seat >= game.rules.players:
         raise HTTPException(422, f"seat: 0 to {game.rules.players - 1} at this table")
     if not game.is_over:
@@ -509,7 +509,7 @@ async def game_review(
         loop = asyncio.get_running_loop()
         game_json = json.dumps(record)
         future = asyncio.ensure_future(
-            loop.run_in_executor(history._pool(), _review_record, game_json, seat)
+            loop.run_in_executor(history.analysis_pool(), _review_record, game_json, seat)
         )
         _reviewing.take(visitor)
         future.add_done_callback(lambda _, v=visitor: _reviewing.give(v))

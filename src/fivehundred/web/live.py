@@ -48,7 +48,19 @@ from fivehundred.observation import Observation
 from fivehundred.rules import Rules, rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
-from fivehundred.web.guard import Buckets, Limits, close_reason, json_depth
+from fivehundred.web.client_messages import (
+    Act,
+    Chat,
+    Hint,
+    MessageError,
+    Ping,
+    Rematch,
+    Resync,
+    TooDeep,
+    Undo,
+    parse_client_message,
+)
+from fivehundred.web.guard import Buckets, Limits, close_reason
 from fivehundred.web.store import (
     ActionRow,
     AsyncStore,
@@ -76,7 +88,6 @@ FINISHED_KEPT = 64
 #: Seconds a client's action passed to the table's server may wait in the inbox: past
 #: that, unless taken, it is taken back and the client is told to try again.
 FORWARD_WAIT = 10.0
-CHAT_LENGTH = 200
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 #: Hints one address may ask for a minute, and at once (a token bucket; one at a time per
@@ -719,37 +730,30 @@ class LiveTable:
         """One message from a client. Refusals go back to that client alone. True when the
         message was a move that was made (the game itself limits how often that can be)."""
         try:
-            if json_depth(text) > self.hub.limits.json_depth:
-                self.hub.refused("json_depth")
-                raise Refusal(f"JSON nested deeper than {self.hub.limits.json_depth} levels")
             try:
-                message = json.loads(text)
-            except (ValueError, RecursionError):
-                raise Refusal("not JSON: send one JSON object per message") from None
-            if not isinstance(message, dict):
-                raise Refusal("a message must be a JSON object with a 'type'")
-            kind = message.get("type")
-            if kind == "action":  # made here: the game limits how often; passed on: not
-                return await self._client_action(conn, message)
-            if kind == "chat":
-                self._chat(conn, message)
-            elif kind == "resync":
-                if not self.owned:
-                    await self.pull()
-                conn.send(self.view(conn.seat))
-            elif kind == "ping":
-                conn.send({"type": "pong"})
-            elif kind == "hint":
-                await self._hint(conn, message.get("marked"))
-            elif kind == "undo":
-                await self._undo(conn)
-            elif kind == "rematch":
-                await self.hub.rematch(self, self._acting_seat(conn), conn.client, conn.device)
-            else:
-                raise Refusal(
-                    f"unknown message type {kind!r}; types are action, chat, resync, "
-                    "ping, hint, undo, rematch"
-                )
+                message = parse_client_message(text, self.hub.limits.json_depth)
+            except TooDeep as error:
+                self.hub.refused("json_depth")
+                raise Refusal(str(error)) from None
+            except MessageError as error:
+                raise Refusal(str(error)) from None
+            match message:
+                case Act():  # made here: the game limits how often; passed on: not
+                    return await self._client_action(conn, message)
+                case Chat(text=line):
+                    self._chat(conn, line)
+                case Resync():
+                    if not self.owned:
+                        await self.pull()
+                    conn.send(self.view(conn.seat))
+                case Ping():
+                    conn.send({"type": "pong"})
+                case Hint(marked=marked):
+                    await self._hint(conn, marked)
+                case Undo():
+                    await self._undo(conn)
+                case Rematch():
+                    await self.hub.rematch(self, self._acting_seat(conn), conn.client, conn.device)
         except Refusal as refusal:
             conn.send({"type": "error", "message": str(refusal), "version": self.version})
         return False
@@ -761,14 +765,10 @@ class LiveTable:
             raise Refusal("this connection was replaced by a newer one")
         return conn.seat
 
-    async def _client_action(self, conn: Connection, message: dict[str, Any]) -> bool:
+    async def _client_action(self, conn: Connection, message: Act) -> bool:
         """A client's action: made here (True), or passed to the table's server (False)."""
         seat = self._acting_seat(conn)
-        text, version = message.get("action"), message.get("version")
-        if not isinstance(text, str) or not text or len(text) > 20:
-            raise Refusal('action: must be a string such as "7H" (one of view.legal)')
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise Refusal("version: must be the version of the view the action was chosen on")
+        text, version = message.action, message.version
         async with self.lock:
             if version != self.version:
                 conn.send(self.view(seat))
@@ -853,12 +853,7 @@ class LiveTable:
         self.answered(conn)
         conn.send({"type": "error", "message": reason, "version": self.version})
 
-    def _chat(self, conn: Connection, message: dict[str, Any]) -> None:
-        text = message.get("text")
-        if not isinstance(text, str) or not text.strip():
-            raise Refusal("chat: text must be a non-empty string")
-        if len(text) > CHAT_LENGTH:
-            raise Refusal(f"chat: at most {CHAT_LENGTH} characters")
+    def _chat(self, conn: Connection, text: str) -> None:
         now = time.monotonic()
         while conn.chats and now - conn.chats[0] > CHAT_WINDOW:
             conn.chats.popleft()
@@ -868,10 +863,10 @@ class LiveTable:
         seat = None if conn.seat == views.SPECTATOR else conn.seat
         name = self.seat_name(conn.seat) if seat is not None else "spectator"
         self.chat_to_all(
-            {"type": "chat", "seat": seat, "name": name, "text": text.strip(), "time": time.time()}
+            {"type": "chat", "seat": seat, "name": name, "text": text, "time": time.time()}
         )
 
-    async def _hint(self, conn: Connection, marked: object = None) -> None:
+    async def _hint(self, conn: Connection, marked: tuple[str, ...] = ()) -> None:
         """Start working out a hint for ``conn``'s seat: one at a time per seat, a few a
         minute per address (:data:`HINTS_PER_MINUTE`), and a search hint takes its
         address's search turn (one search at a time per address: one visitor's hints

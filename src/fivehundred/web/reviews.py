@@ -4,7 +4,7 @@
 When a game ends, each seat a person played (not one they left to the stand-in,
 web/players.py) is reviewed in the background, once, by one server of the database (the
 game's ``review`` row of the outbox, web/outbox.py) as ``fivehundred analyse --review`` does
-(:func:`fivehundred.learn.review.review`: the share of calls the search player agrees
+(:func:`fivehundred.analysis.review.review`: the share of calls the search player agrees
 with, of discards and of cards that cost no trick, double dummy), in the analysis worker
 process, one game at a time; its accuracy by phase is kept per table and seat. The
 player page shows them over time (``GET /api/players/{name}``'s ``reviews``).
@@ -39,7 +39,7 @@ SHOWN = 50
 
 def review_summary(record_json: str, seat: int) -> dict[str, Any]:
     """In the analysis worker process: the accuracy by phase of ``seat`` over a game."""
-    from fivehundred.learn.review import review
+    from fivehundred.analysis.review import review
     from fivehundred.record import replay_game
 
     result = review(replay_game(json.loads(record_json)), seat)
@@ -152,7 +152,7 @@ class GameReviews:
         summaries = {}
         for seat in seats:
             summaries[seat] = await loop.run_in_executor(
-                history._pool(), review_summary, record_json, seat
+                history.analysis_pool(), review_summary, record_json, seat
             )
             log.info("table %s seat %d reviewed: %s", code, seat, summaries[seat])
 

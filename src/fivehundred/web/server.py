@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import ipaddress
 import logging
 import math
 import time
@@ -47,6 +46,7 @@ from fivehundred.web.guard import (
     Receive,
     Scope,
     Send,
+    client_address,
     close_reason,
     host_allowed,
     host_of,
@@ -190,16 +190,6 @@ def _origin_allowed(websocket: WebSocket, limits: Limits) -> bool:
         or limits.allowed_hosts == ["*"]
         or host_allowed(host_of(host), limits.allowed_hosts)
     )
-
-
-def _client(request: Request | WebSocket) -> str:
-    """The client's address (the proxy's X-Forwarded-For where uvicorn trusts it); for
-    IPv6 its /64 network (one visitor holds a whole /64)."""
-    host = request.client.host if request.client else "unknown"
-    if ":" in host:
-        with contextlib.suppress(ValueError):
-            return str(ipaddress.ip_network(f"{host}/64", strict=False))
-    return host
 
 
 class Timing:
@@ -398,7 +388,7 @@ def create_app(
             )
 
     async def take_token(buckets: Buckets, request: Request, what: str) -> None:
-        wait = await hub().take_token(buckets, what, _client(request))
+        wait = await hub().take_token(buckets, what, client_address(request))
         if wait > 0:
             metrics.refused(f"rate_{what}")
             raise ApiError(
@@ -453,7 +443,7 @@ def create_app(
         if body.seed is not None and not hub().allow_seeds:
             raise ApiError(422, "seed: this server deals its own cards")
         name = body.name.strip() if body.name and body.name.strip() else None
-        client = _client(request)
+        client = client_address(request)
         await may_create(client)
         if hub().playing() >= limits.max_live_tables:
             metrics.refused("server_full")
@@ -535,7 +525,9 @@ def create_app(
             token = await table.take_seat(seat, name)
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
-        await accounts.seat_taken(table.code, seat, account, _client(request), device_of(request))
+        await accounts.seat_taken(
+            table.code, seat, account, client_address(request), device_of(request)
+        )
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{code}/rematch")
@@ -553,7 +545,9 @@ def create_app(
         if seat is None:
             raise ApiError(403, "only the players of this table can start its rematch")
         try:
-            new, token = await hub().rematch(table, seat, _client(request), device_of(request))
+            new, token = await hub().rematch(
+                table, seat, client_address(request), device_of(request)
+            )
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
         await app.state.clubs.rematched(table.code, new.code)  # a club's table stays its own
@@ -677,7 +671,7 @@ def create_app(
 
     async def who_plays(request: Request, name: str, preset: str) -> tuple[str, Any, float, str]:
         # a press may make a table: the limits of creating one (per address) apply
-        client = _client(request)
+        client = client_address(request)
         await may_create(client)
         await take_token(creating, request, "table")
         name, account = await accounts.seat_name(request, name)
@@ -721,7 +715,8 @@ def create_app(
             await websocket.close(1013, "this table has as many spectators as it admits")
             return
         elif (
-            sum(c.client == _client(websocket) for c in table.spectators) >= SPECTATORS_PER_ADDRESS
+            sum(c.client == client_address(websocket) for c in table.spectators)
+            >= SPECTATORS_PER_ADDRESS
         ):
             metrics.refused("spectators_per_address")
             await websocket.close(
@@ -729,7 +724,7 @@ def create_app(
             )
             return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
-        conn.client = _client(websocket)  # the per-address limits (hints)
+        conn.client = client_address(websocket)  # the per-address limits (hints)
         conn.device = device_of(websocket)  # the ratings (a rematch's seat)
         sender = websocket_sender(conn)
         table.attach(conn)

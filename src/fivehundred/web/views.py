@@ -7,6 +7,7 @@ seat's view with fields removed), with what the page says added here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -566,17 +567,13 @@ def seating(rules: Rules, viewer: int | None = None) -> list[dict[str, Any]]:
     return entries
 
 
-def hint_observation(observation: Observation, marked: object) -> Observation:
+def hint_observation(observation: Observation, marked: Sequence[str]) -> Observation:
     """The contractor's observation as it will be once the discards they have marked (not
     yet sent) are made, so that a hint names another card; ``observation`` itself outside
-    the discard, or with nothing marked. :class:`ValueError` for marks that are not a list of
-    the hand's cards, at most the discards still to make."""
+    the discard, or with nothing marked. :class:`ValueError` for marks that are not the
+    hand's cards, or more than the discards still to make."""
     if observation.phase != "discard" or not marked:
         return observation
-    if not isinstance(marked, list) or not all(
-        isinstance(text, str) and len(text) <= 4 for text in marked[:32]
-    ):
-        raise ValueError('hint: marked must be a list of cards, such as ["10H"]')
     if len(marked) >= observation.discards_left:
         raise ValueError("every discard is chosen: press Discard, or put a card back first")
     mask = 0

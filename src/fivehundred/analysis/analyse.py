@@ -157,10 +157,10 @@ def face_down(state: HandState) -> int:
 
 def legal_values(state: HandState, team: set[int]) -> dict[Action, int]:
     """The contracting side's final total after each legal action of the player to move
-    (never a face-down card): :func:`fivehundred.solver._legal_values`."""
-    from fivehundred.solver import _legal_values
+    (never a face-down card): :func:`fivehundred.solver.legal_values`."""
+    from fivehundred.solver import legal_values
 
-    return _legal_values(state, team)
+    return legal_values(state, team)
 
 
 #: How a figure reached with dummies' face-down cards in play is marked (not double dummy).
@@ -237,7 +237,7 @@ def main(argv: list[str]) -> int:
         "--review",
         metavar="SEAT",
         help="review one seat's calls, discards and cards: the costliest "
-        "choices and the accuracy by phase (fivehundred.learn.review)",
+        "choices and the accuracy by phase (fivehundred.analysis.review)",
     )
     try:
         args = parser.parse_args(argv)
@@ -249,7 +249,7 @@ def main(argv: list[str]) -> int:
         print(f"fivehundred analyse: {one_line(error)}", file=sys.stderr)
         return 2
     if args.review is not None:
-        from fivehundred.learn.review import review_main
+        from fivehundred.analysis.review import review_main
 
         return review_main(replayed, args.review, args.json)
     hands = (

@@ -4,7 +4,7 @@
 ``SEAT``:
 
 - **cards**: the double-dummy loss of each card against the best card, in tricks for the
-  contracting side, exactly as :func:`fivehundred.solver.analyse.analyse_hand` counts it
+  contracting side, exactly as :func:`fivehundred.analysis.analyse.analyse_hand` counts it
   (its numbers are the same);
 - **discards** (the seat's kitty exchange as contractor): the cards kept, the tricks they
   take double dummy from the first lead with the real hands, against the search
@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from fivehundred.actions import MISERE, PASS, Action, action_text, is_suit_bid
+from fivehundred.analysis.analyse import ESTIMATE, analyse_hand, face_down, start_of_play
 from fivehundred.bots.heuristic import HeuristicPlayer
 from fivehundred.bots.pimc import PimcPlayer
 from fivehundred.bots.simulate import (
@@ -39,10 +40,9 @@ from fivehundred.bots.simulate import (
 )
 from fivehundred.cards import JOKERS_MASK, CardMask, JokerNames, iter_cards
 from fivehundred.game import AUCTION, DISCARD, PLAY, GameState, HandState
-from fivehundred.learn.puzzles import made, puzzle_contract
 from fivehundred.observation import Observation
+from fivehundred.scoring import analysed_contract, contract_made
 from fivehundred.solver import solve
-from fivehundred.solver.analyse import ESTIMATE, analyse_hand, face_down, start_of_play
 from fivehundred.text import call_text
 from fivehundred.words import play_label, seat_name
 
@@ -182,7 +182,7 @@ def review_discard(
 ) -> dict[str, Any] | None:
     """The seat's kitty exchange (as contractor) against the sensible alternatives,
     double dummy with the real cards."""
-    if hand.contractor != seat or hand.kitty_exchange == 0 or not puzzle_contract(hand.contract):
+    if hand.contractor != seat or hand.kitty_exchange == 0 or not analysed_contract(hand.contract):
         return None
     two = hand.rules.joker_names
     state = hand.as_dealt()
@@ -253,9 +253,9 @@ def review_cards(hand: HandState, seat: int) -> tuple[int, list[dict[str, Any]]]
         entry["defending"] = seat not in analysis["side"]
         entry["misere"] = hand.is_misere
         contract = hand.contract
-        if puzzle_contract(contract):
-            before_made = made(contract, m["kept"])
-            after_made = made(contract, m["after"])
+        if analysed_contract(contract):
+            before_made = contract_made(contract, m["kept"])
+            after_made = contract_made(contract, m["after"])
             entry["changed"] = before_made != after_made
         mistakes.append(entry)
     return played, mistakes
