@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
 from fivehundred.web.club_ratings import club_ratings
-from fivehundred.web.guard import Buckets
+from fivehundred.web.guard import Buckets, client_address
 from fivehundred.web.schema import (
     accounts,
     club_announcements,
@@ -578,12 +578,10 @@ class ClubService:
     async def writer(self, request: Request) -> int:
         """The logged-in account making a change (401 without one), within the limit of
         its address's writes (429)."""
-        from fivehundred.web.accounts import client_of
-
         account_id = await self.account_id(request)
         if account_id is None:
             raise HTTPException(401, "log in first (an account is needed for clubs)")
-        store, address = self.async_store.store, client_of(request)
+        store, address = self.async_store.store, client_address(request)
         if store.is_postgres:
             wait = await self.call(
                 store.take_token, f"club:{address}", self.writes.per_minute, self.writes.burst
@@ -597,11 +595,28 @@ class ClubService:
             )
         return account_id
 
-    async def forget_account(self, account_id: int) -> None:
-        await self.call(self.store.forget_account, account_id)
+    def after_rematch(self, then: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+        """The server's hook of a seat joining a rematch (``old``, ``new``, ...), the
+        rematch of a club's table made the club's first."""
 
-    async def rematched(self, old: str, new: str) -> None:
-        await self.call(self.store.rematched, old, new)
+        async def rematched(old: str, new: str, *rest: Any) -> None:
+            await self.call(self.store.rematched, old, new)
+            await then(old, new, *rest)
+
+        return rematched
+
+    def after_sessions_ended(
+        self, then: Callable[..., Awaitable[None]]
+    ) -> Callable[..., Awaitable[None]]:
+        """The server's hook of an account's sessions ended, then a deleted account's
+        clubs left (:meth:`ClubStore.forget_account`)."""
+
+        async def ended(account: Any, revoked: list[Any], deleted: bool) -> None:
+            await then(account, revoked, deleted)
+            if deleted:
+                await self.call(self.store.forget_account, account.id)
+
+        return ended
 
     async def may_sit(self, code: str, request: Request) -> None:
         """403 when ``code`` is a club's table and the request's account is not one of

@@ -281,7 +281,7 @@ def create_app(
         outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
         app.state.outbox = outbox
         hub.on_game_over = lambda code: outbox.wake()
-        hub.on_rematch = accounts.rematch  # an account's seat is its own again
+        hub.on_rematch = app.state.clubs.after_rematch(accounts.rematch)  # seats', clubs' own
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
         hub.on_count = metrics.count  # the cluster's and the database's events
         store.on_error = lambda: metrics.count("database_errors")
@@ -297,9 +297,8 @@ def create_app(
                     await hub.cluster.notify(f"revoked:{code}:{hub.cluster.id}:{seat}:{hashed}")
             if deleted:
                 await matchmaker.forget_account(account.id)
-                await app.state.clubs.forget_account(account.id)  # web/clubs.py
 
-        accounts.on_sessions_ended = sessions_ended
+        accounts.on_sessions_ended = app.state.clubs.after_sessions_ended(sessions_ended)
         holder["hub"] = hub
         app.state.hub = hub
         if hub.cluster is not None:  # a seat written by another server: the polls here look
@@ -550,7 +549,6 @@ def create_app(
             )
         except Refusal as refusal:
             raise ApiError(409, str(refusal)) from None
-        await app.state.clubs.rematched(table.code, new.code)  # a club's table stays its own
         return {"table": new.code, "url": f"/t/{new.code}", "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}/record")
