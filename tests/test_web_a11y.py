@@ -151,7 +151,7 @@ def test_axe_finds_no_serious_violation(base: str, open_page: Callable[..., Page
     page.wait_for_load_state("load")
     problems += axe_problems(page, "score pad")
     # The other pages people open, as they first see them (every page).
-    for path in ["/learn", "/learn/puzzles", "/account", "/leaderboard"]:
+    for path in ["/learn", "/learn/puzzles", "/account", "/leaderboard", "/clubs"]:
         page.goto(base + path)
         page.wait_for_load_state("networkidle")
         problems += axe_problems(page, path)

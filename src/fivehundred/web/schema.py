@@ -325,3 +325,76 @@ daily_pars = sa.Table(
     sa.Column("board", sa.Integer, primary_key=True),
     sa.Column("par", sa.Text, nullable=False),
 )
+
+
+# ---------------------------------------------------------------- clubs (web/clubs.py)
+#: A club: made by an account, its name unique without regard to case, listed on the clubs
+#: index when ``public``. The account ids here are plain integers, not foreign keys: an
+#: account deleted leaves its rows behind, and every read joins the accounts (it is gone).
+clubs = sa.Table(
+    "clubs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("slug", sa.String(48), nullable=False, unique=True),
+    sa.Column("name", sa.String(40), nullable=False),
+    sa.Column("name_key", sa.String(40), nullable=False, unique=True),  # casefolded
+    sa.Column("description", sa.String(300), nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False),
+    sa.Column("owner_id", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_clubs_owner", "owner_id"),
+    sqlite_autoincrement=True,
+)
+
+#: a club's members and their roles (owner / admin / member)
+club_members = sa.Table(
+    "club_members",
+    metadata,
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, primary_key=True),
+    sa.Column("role", sa.String(10), nullable=False),
+    sa.Column("joined", sa.Float, nullable=False),
+    sa.Index("ix_club_members_account", "account_id"),
+)
+
+#: the invite codes a club's admins made (until revoked)
+club_invites = sa.Table(
+    "club_invites",
+    metadata,
+    sa.Column("code", sa.String(24), primary_key=True),
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_club_invites_club", "club_id"),
+)
+
+#: the accounts asking to join a club (until an admin accepts or declines)
+club_requests = sa.Table(
+    "club_requests",
+    metadata,
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_club_requests_account", "account_id"),
+)
+
+#: what a club's admins post to its members (the newest few are kept)
+club_announcements = sa.Table(
+    "club_announcements",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column("text", sa.String(1000), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_club_announcements_club", "club_id", "id"),
+)
+
+#: the club's own tables (by the table's code): only its members take their seats
+club_tables = sa.Table(
+    "club_tables",
+    metadata,
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_club_tables_club", "club_id", "created"),
+)

@@ -26,6 +26,7 @@ from fivehundred.errors import FiveHundredError
 from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
+from fivehundred.web import clubs as clubs_web
 from fivehundred.web import daily as daily_web
 from fivehundred.web import history, learn, players, views
 from fivehundred.web.accounts import (
@@ -280,7 +281,7 @@ def create_app(
         outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
         app.state.outbox = outbox
         hub.on_game_over = lambda code: outbox.wake()
-        hub.on_rematch = accounts.rematch  # an account's seat is its own again
+        hub.on_rematch = app.state.clubs.after_rematch(accounts.rematch)  # seats', clubs' own
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
         hub.on_count = metrics.count  # the cluster's and the database's events
         store.on_error = lambda: metrics.count("database_errors")
@@ -297,7 +298,7 @@ def create_app(
             if deleted:
                 await matchmaker.forget_account(account.id)
 
-        accounts.on_sessions_ended = sessions_ended
+        accounts.on_sessions_ended = app.state.clubs.after_sessions_ended(sessions_ended)
         holder["hub"] = hub
         app.state.hub = hub
         if hub.cluster is not None:  # a seat written by another server: the polls here look
@@ -513,6 +514,7 @@ def create_app(
         table = await table_or_404(code)
         if not 0 <= seat < len(table.seats):
             raise ApiError(404, f"table {table.code} has seats 0 to {len(table.seats) - 1}")
+        await app.state.clubs.may_sit(table.code, request)  # a club's table: its members'
         name = body.name.strip()
         if not name or not name.isprintable():
             raise ApiError(422, "name: must be printable text")
@@ -640,6 +642,7 @@ def create_app(
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     daily_web.install(app)  # the daily duplicate boards (web/daily.py)
+    clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
 
     # ------------------------------------------------------------------ play now
