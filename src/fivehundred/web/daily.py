@@ -41,7 +41,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import re
 import secrets
 import threading
@@ -54,10 +53,7 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import HTTPException
 from sqlalchemy.engine import Engine
 
 from fivehundred.actions import action_text, parse_call
@@ -88,12 +84,9 @@ from fivehundred.web.accounts import name_key
 from fivehundred.web.schema import accounts, daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
     action_label,
-    contract_label,
     hand_order,
-    observation_prompt,
     parse,
     seat_name,
-    view_context,
 )
 
 log = logging.getLogger("fivehundred.web.daily")
@@ -127,7 +120,6 @@ MAX_PAST_DAYS = 400
 #: Names tried for a new entry before giving up (another server took each meanwhile).
 MAX_NAME_TRIES = 20
 
-router = APIRouter()
 #: The operator's settings of the daily (environment variables of ``fivehundred serve``).
 DAILY_VARIABLES = ("FIVEHUNDRED_DAILY_SECRET", "FIVEHUNDRED_DAILY_LEVEL")
 
@@ -623,107 +615,11 @@ class DailyService:
         return out
 
     def view(self, entry: Entry) -> dict[str, Any]:
-        """Everything the entrant may see now (South's observation; the traveller of a
-        board only once it is finished)."""
-        state = entry.state
-        assert state is not None
-        board = entry.day.boards[entry.index]
-        rules = board.rules
-        two = rules.joker_names
-        obs = state.observation(ENTRANT_SEAT)
-        ctx = view_context(obs)
-        out: dict[str, Any] = {
-            "day": entry.day.day.isoformat(),
-            "name": entry.name,
-            "ranked": entry.account is not None,
-            "level": self.level,
-            "boards": len(entry.day.boards),
-            "board": board.number,
-            "dealer": seat_name(board.dealer, 4),
-            "finished": [r.board for r in entry.finished],
-        }
-        table: dict[str, Any] = {
-            "hand": [
-                {"card": action_text(c, two), "label": action_label(c, two)}
-                for c in hand_order(obs.hand, ctx)
-            ],
-            "auction": [
-                {"seat": seat_name(s, 4), "call": action_label(a, two)} for s, a in obs.auction
-            ],
-            "contract": None
-            if obs.contract < 0
-            else f"{contract_label(obs.contract, two)} by {seat_name(obs.contractor, 4)}",
-            "trick": [
-                {"seat": seat_name(s, 4), "card": action_label(a, two)} for s, a in obs.trick
-            ],
-            "last_trick": None,
-            "tricks_won": {"NS": 0, "EW": 0},
-            "exposed": [
-                {
-                    "seat": seat_name(s, 4),
-                    "cards": [action_label(c, two) for c in hand_order(m, ctx)],
-                }
-                for s, m in obs.exposed
-                if s != ENTRANT_SEAT
-            ],
-        }
-        for s, n in enumerate(obs.tricks_won):
-            table["tricks_won"]["NS" if s % 2 == 0 else "EW"] += n
-        if obs.tricks:
-            plays, winner = obs.tricks[-1]
-            table["last_trick"] = {
-                "plays": [
-                    {"seat": seat_name(s, 4), "card": action_label(a, two)} for s, a in plays
-                ],
-                "winner": seat_name(winner, 4),
-            }
-        if not state.is_over and state.to_move == ENTRANT_SEAT:
-            table["prompt"] = observation_prompt(obs)
-            table["legal"] = [
-                {"action": action_text(a, two), "label": action_label(a, two)} for a in obs.legal
-            ]
-        else:
-            table["prompt"] = None
-            table["legal"] = []
-        out["table"] = table
-        if state.is_over:
-            result = entry.finished[-1]
-            par = entry.day.par(board.number)
-            out["status"] = "day_over" if entry.index + 1 >= len(entry.day.boards) else "board_over"
-            out["result"] = {
-                "contract": result.label(rules),
-                "tricks": result.tricks,
-                "points": list(result.points),
-                "net": result.net,
-                "par": None if par is None else par.label(rules),
-                "against_par": None if par is None else result.own_net - par.net,
-            }
-            out["traveller"] = self.traveller(entry, board.number)
-            if out["status"] == "day_over":
-                mine = {r.board for r in entry.finished}
-                field_ = []
-                for number in sorted(mine):  # each board's results, fresh
-                    on_board = list(self.field(entry.day.day, number).results)
-                    if not any(r.entrant == entry.name for r in on_board):
-                        on_board += [r for r in entry.finished if r.board == number]
-                    field_ += on_board
-                rows = standings(field_, entry.day.done_pars() or None)
-                me = next((row for row in rows if row.entrant == entry.name), None)
-                out["standing"] = (
-                    None
-                    if me is None
-                    else {
-                        "place": me.place,
-                        "of": len(rows),
-                        "percent": round(me.percent, 1),
-                        "against_par": me.against_par,
-                    }
-                )
-        else:
-            out["status"] = "playing"
-        return out
+        """Everything the entrant may see now (:func:`fivehundred.web.daily_view.entry_view`)."""
+        from fivehundred.web.daily_view import entry_view
 
-    # ------------------------------------------------------------------ tables
+        return entry_view(self, entry)
+
     def asked_day(self, text: str | None) -> date:
         """A day asked for (default today): not after today, nor before
         :data:`MAX_PAST_DAYS`."""
@@ -871,131 +767,3 @@ class DailyService:
             streak += 1
             day -= timedelta(days=1)
         return {"name": account.name, "streak": streak, "days": days}
-
-
-class EntryIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    name: str = Field(default="guest", max_length=MAX_NAME)
-
-
-class ActIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    action: str = Field(min_length=1, max_length=MAX_ACTION)
-
-
-def service(request: Request) -> DailyService:
-    daily: DailyService = request.app.state.daily
-    return daily
-
-
-@router.get("/daily", include_in_schema=False)
-async def daily_page() -> FileResponse:
-    return FileResponse(STATIC_DIR / "daily.html")
-
-
-@router.get("/api/daily")
-def daily_info(request: Request) -> dict[str, Any]:
-    daily = service(request)
-    day = daily.today()
-    return {
-        "day": day.day.isoformat(),
-        "preset": daily.preset,
-        "level": daily.level,
-        "boards": [{"number": b.number, "dealer": seat_name(b.dealer, 4)} for b in day.boards],
-    }
-
-
-@router.post("/api/daily/entries")
-async def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, Any]:
-    """A guest's new entry; with an account's session its one entry of the day (asked
-    again, the same entry: it resumes)."""
-    daily = service(request)
-    name = " ".join((body.name if body else "guest").split())[:MAX_NAME] or "guest"
-    known = getattr(request.app.state, "accounts", None)
-    account = await known.current(request) if known is not None else None
-    who = None if account is None else (account.id, account.name)
-    return await run_in_threadpool(_new_entry_view, daily, name, who)
-
-
-def _new_entry_view(
-    daily: DailyService, name: str, account: tuple[int, str] | None
-) -> dict[str, Any]:
-    token, entry = daily.new_entry(name, account)
-    with entry.lock:
-        return {"token": token, **daily.view(entry)}
-
-
-@router.get("/api/daily/entries/{token}")
-def get_entry(request: Request, token: str) -> dict[str, Any]:
-    daily = service(request)
-    entry = daily.entry(token)
-    with entry.lock:
-        return daily.view(entry)
-
-
-@router.post("/api/daily/entries/{token}/act")
-def act(request: Request, token: str, body: ActIn) -> dict[str, Any]:
-    daily = service(request)
-    entry = daily.entry(token)
-    with entry.lock:
-        daily.act(entry, body.action)
-        return daily.view(entry)
-
-
-@router.post("/api/daily/entries/{token}/next")
-def next_board(request: Request, token: str) -> dict[str, Any]:
-    daily = service(request)
-    entry = daily.entry(token)
-    with entry.lock:
-        daily.next_board(entry)
-        return daily.view(entry)
-
-
-@router.get("/api/daily/entries/{token}/boards/{number}/traveller")
-def board_traveller(request: Request, token: str, number: int) -> dict[str, Any]:
-    daily = service(request)
-    entry = daily.entry(token)
-    if not 1 <= number <= len(entry.day.boards):
-        raise HTTPException(404, "no such board")
-    with entry.lock:
-        return daily.traveller(entry, number)
-
-
-DAY_QUERY = Query(default=None, min_length=10, max_length=10)
-
-
-@router.get("/api/daily/table")
-def day_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
-    """A day's table (``?day=YYYY-MM-DD``; today by default): every entry's percentage
-    over the boards it has finished, best first (names and figures only: no card, no
-    contract)."""
-    daily = service(request)
-    return daily.day_table(daily.asked_day(day))
-
-
-@router.get("/api/daily/week")
-def week_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
-    """The week's table of the accounts (the week of ``?day=``, this week by default)."""
-    daily = service(request)
-    return daily.week_table(daily.asked_day(day))
-
-
-@router.get("/api/daily/players/{name}/history")
-def player_history(request: Request, name: str) -> dict[str, Any]:
-    """An account's past days and its streak (figures only: no card, no contract)."""
-    if not 0 < len(name) <= MAX_NAME:
-        raise HTTPException(404, "no such player")
-    return service(request).history(name)
-
-
-def install(app: FastAPI) -> None:
-    """The daily's routes and its service on ``app`` (``app.state.daily``, on the
-    database of ``app.state.store``; a test may replace the service). The operator's
-    settings: ``FIVEHUNDRED_DAILY_SECRET``, ``FIVEHUNDRED_DAILY_LEVEL`` (default
-    ``medium``)."""
-    app.state.daily = DailyService(
-        os.environ.get("FIVEHUNDRED_DAILY_SECRET") or None,
-        os.environ.get("FIVEHUNDRED_DAILY_LEVEL") or DEFAULT_LEVEL,
-        engine=app.state.store.store.engine,
-    )
-    app.include_router(router)

@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily as daily_web
+from fivehundred.web import daily_api
 from fivehundred.web import history, learn, players, views
 from fivehundred.web.accounts import (
     Account,
@@ -641,7 +641,7 @@ def create_app(
     app.include_router(history.router)
     app.include_router(pad_web.router)  # the score pad: /pad and its live views
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
-    daily_web.install(app)  # the daily duplicate boards (web/daily.py)
+    daily_api.install(app)  # the daily duplicate boards (web/daily_api.py)
     clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
 

@@ -1,0 +1,151 @@
+"""The daily's routes (the page ``/daily`` and ``/api/daily...``) and its installation on
+the server (:func:`install`); the service itself is :mod:`fivehundred.web.daily`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from fivehundred.daily import DEFAULT_LEVEL
+from fivehundred.web.daily import (
+    MAX_ACTION,
+    MAX_NAME,
+    STATIC_DIR,
+    DailyService,
+)
+from fivehundred.words import seat_name
+
+router = APIRouter()
+
+
+class EntryIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(default="guest", max_length=MAX_NAME)
+
+
+class ActIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(min_length=1, max_length=MAX_ACTION)
+
+
+def service(request: Request) -> DailyService:
+    daily: DailyService = request.app.state.daily
+    return daily
+
+
+@router.get("/daily", include_in_schema=False)
+async def daily_page() -> FileResponse:
+    return FileResponse(STATIC_DIR / "daily.html")
+
+
+@router.get("/api/daily")
+def daily_info(request: Request) -> dict[str, Any]:
+    daily = service(request)
+    day = daily.today()
+    return {
+        "day": day.day.isoformat(),
+        "preset": daily.preset,
+        "level": daily.level,
+        "boards": [{"number": b.number, "dealer": seat_name(b.dealer, 4)} for b in day.boards],
+    }
+
+
+@router.post("/api/daily/entries")
+async def new_entry(request: Request, body: EntryIn | None = None) -> dict[str, Any]:
+    """A guest's new entry; with an account's session its one entry of the day (asked
+    again, the same entry: it resumes)."""
+    daily = service(request)
+    name = " ".join((body.name if body else "guest").split())[:MAX_NAME] or "guest"
+    known = getattr(request.app.state, "accounts", None)
+    account = await known.current(request) if known is not None else None
+    who = None if account is None else (account.id, account.name)
+    return await run_in_threadpool(_new_entry_view, daily, name, who)
+
+
+def _new_entry_view(
+    daily: DailyService, name: str, account: tuple[int, str] | None
+) -> dict[str, Any]:
+    token, entry = daily.new_entry(name, account)
+    with entry.lock:
+        return {"token": token, **daily.view(entry)}
+
+
+@router.get("/api/daily/entries/{token}")
+def get_entry(request: Request, token: str) -> dict[str, Any]:
+    daily = service(request)
+    entry = daily.entry(token)
+    with entry.lock:
+        return daily.view(entry)
+
+
+@router.post("/api/daily/entries/{token}/act")
+def act(request: Request, token: str, body: ActIn) -> dict[str, Any]:
+    daily = service(request)
+    entry = daily.entry(token)
+    with entry.lock:
+        daily.act(entry, body.action)
+        return daily.view(entry)
+
+
+@router.post("/api/daily/entries/{token}/next")
+def next_board(request: Request, token: str) -> dict[str, Any]:
+    daily = service(request)
+    entry = daily.entry(token)
+    with entry.lock:
+        daily.next_board(entry)
+        return daily.view(entry)
+
+
+@router.get("/api/daily/entries/{token}/boards/{number}/traveller")
+def board_traveller(request: Request, token: str, number: int) -> dict[str, Any]:
+    daily = service(request)
+    entry = daily.entry(token)
+    if not 1 <= number <= len(entry.day.boards):
+        raise HTTPException(404, "no such board")
+    with entry.lock:
+        return daily.traveller(entry, number)
+
+
+DAY_QUERY = Query(default=None, min_length=10, max_length=10)
+
+
+@router.get("/api/daily/table")
+def day_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
+    """A day's table (``?day=YYYY-MM-DD``; today by default): every entry's percentage
+    over the boards it has finished, best first (names and figures only: no card, no
+    contract)."""
+    daily = service(request)
+    return daily.day_table(daily.asked_day(day))
+
+
+@router.get("/api/daily/week")
+def week_table(request: Request, day: str | None = DAY_QUERY) -> dict[str, Any]:
+    """The week's table of the accounts (the week of ``?day=``, this week by default)."""
+    daily = service(request)
+    return daily.week_table(daily.asked_day(day))
+
+
+@router.get("/api/daily/players/{name}/history")
+def player_history(request: Request, name: str) -> dict[str, Any]:
+    """An account's past days and its streak (figures only: no card, no contract)."""
+    if not 0 < len(name) <= MAX_NAME:
+        raise HTTPException(404, "no such player")
+    return service(request).history(name)
+
+
+def install(app: FastAPI) -> None:
+    """The daily's routes and its service on ``app`` (``app.state.daily``, on the
+    database of ``app.state.store``; a test may replace the service). The operator's
+    settings: ``FIVEHUNDRED_DAILY_SECRET``, ``FIVEHUNDRED_DAILY_LEVEL`` (default
+    ``medium``)."""
+    app.state.daily = DailyService(
+        os.environ.get("FIVEHUNDRED_DAILY_SECRET") or None,
+        os.environ.get("FIVEHUNDRED_DAILY_LEVEL") or DEFAULT_LEVEL,
+        engine=app.state.store.store.engine,
+    )
+    app.include_router(router)
