@@ -11,6 +11,7 @@ write the day's boards with every stored result (JSON, or a plain-text hand reco
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import hashlib
 import json
@@ -330,7 +331,7 @@ class DailyPlay:
         self.say(f"Your boards: {len(mine)}")
 
 
-def daily_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+def _daily_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="fivehundred daily",
         description="Play the day's duplicate boards against computer players (you sit "
@@ -365,7 +366,11 @@ def daily_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | No
     parser.add_argument(
         "--no-store", action="store_true", help="keep nothing in the data directory"
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def daily_main(argv: list[str], stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    args = _daily_parser().parse_args(argv)
     out = stdout or sys.stdout
     err: Callable[[str], None] = lambda text: print(f"fivehundred daily: {text}", file=sys.stderr)  # noqa: E731
     try:

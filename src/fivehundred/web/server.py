@@ -27,8 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily_api
-from fivehundred.web import history, learn, players, views
+from fivehundred.web import daily_api, history, learn, players, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
