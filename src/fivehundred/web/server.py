@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import daily as daily_web
-from fivehundred.web import history, learn, players, views
+from fivehundred.web import history, learn, notices, players, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
@@ -275,9 +275,16 @@ def create_app(
 
         # the ratings and the reviews of each finished game, written with its end and
         # taken once by one server (web/outbox.py)
-        store.store.follow_ups = ("rate", "review") if review_games else ("rate",)
+        store.store.follow_ups = ("rate", "notify") + (("review",) if review_games else ())
         reviews.table_of = hub.get
-        outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
+        outbox = Outbox(
+            store,
+            accounts.store.rate_game,
+            reviews.review if review_games else None,
+            notify=notifying.store.game_ended,  # web/notices.py
+        )
+        outbox.notified = notifying.wake
+        notifying.seats_waiting = lambda: notices.seats_waiting(hub.live_tables())
         app.state.outbox = outbox
         hub.on_game_over = lambda code: outbox.wake()
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
@@ -304,6 +311,7 @@ def create_app(
             hub.cluster.listeners["queue"] = lambda payload: matchmaker.changed()
         await hub.start()
         outbox.start()
+        notifying.start()
         log.info("database %s", store.store.safe_url)
         try:
             yield
@@ -312,6 +320,7 @@ def create_app(
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
             await outbox.stop()
+            await notifying.stop()
             history.shutdown()
             store.close()
 
@@ -641,6 +650,7 @@ def create_app(
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     daily_web.install(app)  # the daily duplicate boards (web/daily.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
+    notifying = notices.install(app, store, accounts)  # notices, their e-mail (web/notices.py)
 
     # ------------------------------------------------------------------ play now
     async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:
