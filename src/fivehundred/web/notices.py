@@ -35,6 +35,7 @@ import smtplib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,8 @@ NOTICE_VARIABLES = tuple(
         "PUBLIC_URL",
     )
 )
+#: Lines up to SMTP's limit: the unsubscribe header stays one plain line.
+MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -391,7 +394,7 @@ def message(smtp: Smtp, to: str, text: str, link: str, unsubscribe: str) -> Emai
     """One notice's e-mail: its text, its link, and the unsubscribe link (also in the
     ``List-Unsubscribe`` header, one click: RFC 8058)."""
     stop = f"{smtp.site}/notices/unsubscribe?token={unsubscribe}"
-    mail = EmailMessage()
+    mail = EmailMessage(policy=MAIL_POLICY)
     mail["From"] = smtp.sender
     mail["To"] = to
     mail["Subject"] = f"Five Hundred: {text[:120]}"
@@ -399,8 +402,8 @@ def message(smtp: Smtp, to: str, text: str, link: str, unsubscribe: str) -> Emai
     mail["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     mail.set_content(
         f"{text}\n\n{smtp.site}{link}\n\n"
-        f"You receive this because you asked for e-mail notices. No more e-mail: {stop}\n"
-        f"Choose which notices you get: {smtp.site}/notices\n"
+        "You receive this because you asked for e-mail notices. No more e-mail:\n"
+        f"{stop}\n\nChoose which notices you get: {smtp.site}/notices\n"
     )
     return mail
 
