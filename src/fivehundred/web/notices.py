@@ -63,7 +63,9 @@ TURN_LOOK = 30.0
 LIST_LIMIT = 50
 #: Seconds a server holds a notice it is mailing; attempts before one is dropped.
 MAIL_LEASE = 120.0
-MAIL_TRIES = 5
+MAIL_TRIES = 8
+#: Seconds before a mail the SMTP server did not take is tried again, times its attempts.
+MAIL_RETRY = 60.0
 #: Seconds after which a mail nobody sent is dropped (no server has SMTP settings).
 MAIL_KEEP = 86_400.0
 #: Seconds between two looks for mail to send (besides the wake of a new notice here).
@@ -363,11 +365,22 @@ class NoticeStore:
         return {
             "id": row.id,
             "until": until,
+            "tries": row.mail_tries + 1,
             "to": settings.email if settings is not None else None,
             "text": row.text,
             "link": row.link,
             "unsubscribe": settings.unsubscribe if settings is not None else None,
         }
+
+    def mail_later(self, notice_id: int, until: float, tries: int) -> None:
+        """The SMTP server did not take the leased notice: tried again after
+        :data:`MAIL_RETRY` s times the attempts so far."""
+        with self.engine.begin() as db:
+            db.execute(
+                notices.update()
+                .where(notices.c.id == notice_id, notices.c.mail_until == until)
+                .values(mail_until=time.time() + MAIL_RETRY * tries)
+            )
 
     def mail_sent(self, notice_id: int, until: float, state: int = MAIL_SENT) -> bool:
         """The leased notice was sent (or cannot be): marked, if the lease still holds."""
@@ -486,7 +499,8 @@ class Notices:
                 await asyncio.to_thread(send, self.smtp, mail)
             except (OSError, smtplib.SMTPException) as error:
                 log.warning("notice %d: the e-mail could not be sent: %s", due["id"], error)
-                break  # tried again after its lease
+                await self.call(self.store.mail_later, due["id"], due["until"], due["tries"])
+                break
             await self.call(self.store.mail_sent, due["id"], due["until"])
             self.sent += 1
             done += 1
