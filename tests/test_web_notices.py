@@ -22,7 +22,7 @@ from aiosmtpd.controller import Controller
 
 from fivehundred.web import notices as notices_module
 from fivehundred.web.notices import NoticeStore, smtp_from_env
-from fivehundred.web.schema import notices
+from fivehundred.web.schema import notice_settings, notices
 from fivehundred.web.store import Store
 from test_web_support import (
     database_url,
@@ -160,6 +160,14 @@ def test_settings_are_bounded_and_need_a_login(tmp_path: Path) -> None:
         # the outbox's work is done (its rows gone) and Bea, who wants none, has none
         wait_for(lambda: not outbox_rows(tmp_path), 30, "the outbox empty")
         assert bea.get("/api/notices").json()["notices"] == []
+        # a deleted account's address and notices go with it
+        assert bea.put("/api/notices/settings", json={"email": "bea@example.org"}).is_success
+        gone = bea.request("DELETE", "/api/accounts/me", json={"password": PASSWORD})
+        assert gone.status_code == 200, gone.text
+        engine = sa.create_engine(f"sqlite:///{tmp_path / 'w.sqlite3'}")
+        with engine.connect() as db:
+            assert db.execute(sa.select(notice_settings)).all() == []
+        engine.dispose()
 
 
 def outbox_rows(tmp_path: Path) -> int:

@@ -53,8 +53,6 @@ from fivehundred.web.schema import (  # every table is defined there
     account_seats,
     accounts,
     metadata,
-    notice_settings,
-    notices,
     rated_games,
     rating_history,
     ratings,
@@ -288,8 +286,6 @@ class AccountStore:
             db.execute(ratings.delete().where(ratings.c.key.in_(keys)))
             db.execute(account_seats.delete().where(account_seats.c.account_id == account.id))
             db.execute(sessions.delete().where(sessions.c.account_id == account.id))
-            db.execute(notices.delete().where(notices.c.account_id == account.id))
-            db.execute(notice_settings.delete().where(notice_settings.c.account_id == account.id))
             db.execute(accounts.delete().where(accounts.c.id == account.id))
         return replacement
 

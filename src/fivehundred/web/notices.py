@@ -25,7 +25,6 @@ result and the scores.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -434,8 +433,8 @@ def send(smtp: Smtp, mail: EmailMessage) -> None:
 # ----------------------------------------------------------------------------- the service
 class Notices:
     """The notices of one server: the store, the mailer (with SMTP settings) and the look
-    for seats whose person is away at their turn (``seats_waiting``: returns
-    (code, seat, table name) of each: :func:`seats_waiting`)."""
+    for seats whose person is away at their turn (:func:`seats_waiting`), run by the
+    outbox's loops (:meth:`attach`)."""
 
     def __init__(self, async_store: Any, smtp: Smtp | None) -> None:
         self.async_store = async_store
@@ -443,43 +442,30 @@ class Notices:
         self.smtp = smtp
         self.seats_waiting: Callable[[], Any] | None = None
         self._wake = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
         #: e-mails this server handed to the SMTP server (the tests)
         self.sent = 0
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
 
-    def start(self) -> None:
-        loop = asyncio.get_running_loop()
+    def attach(self, hub: Any, outbox: Any) -> Any:
+        """Work with the server's ``hub`` and ``outbox`` (returned): each finished game
+        gets a ``notify`` row, whose notices the outbox makes; the mailer and the look for
+        seats whose person is away run (and stop) with the outbox's loops."""
+        store = self.async_store.store
+        if "notify" not in store.follow_ups:
+            store.follow_ups = (*store.follow_ups, "notify")
+        outbox.notify = self.store.game_ended
+        outbox.notified = self.wake
+        self.seats_waiting = lambda: seats_waiting(hub.live_tables())
         if self.smtp is not None:
-            self._tasks.append(loop.create_task(self._every(self.mail_once, MAIL_POLL)))
-        if self.seats_waiting is not None:
-            self._tasks.append(loop.create_task(self._every(self.turns_once, TURN_LOOK)))
+            outbox.also.append((self.mail_once, self._wake, MAIL_POLL))
+        outbox.also.append((self.turns_once, asyncio.Event(), TURN_LOOK))
+        return outbox
 
     def wake(self) -> None:
         """Notices may have been made here: mail them now."""
         self._wake.set()
-
-    async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks = []
-
-    async def _every(self, work: Callable[[], Any], seconds: float) -> None:
-        while True:
-            try:
-                await work()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.error("notices: the look failed: %s", error)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), seconds)
-            self._wake.clear()
 
     async def mail_once(self) -> int:
         """Send the notices due by e-mail (up to 50); how many were sent."""

@@ -164,6 +164,8 @@ class Outbox:
         #: the notices of a finished game (web/notices.py), and what to call once made
         self.notify = notify
         self.notified: Callable[[], None] | None = None
+        #: more loops run and stopped with these: (work, its wake, seconds between looks)
+        self.also: list[tuple[Callable[[], Any], asyncio.Event, float]] = []
         #: one loop per kind of work (a long review does not hold the ratings back)
         self._wakes: list[asyncio.Event] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -177,7 +179,9 @@ class Outbox:
         for work in works:
             wake = asyncio.Event()
             self._wakes.append(wake)
-            self._tasks.append(loop.create_task(self._run(work, wake)))
+            self._tasks.append(loop.create_task(self._run(work, wake, self.poll)))
+        for work, wake, poll in self.also:
+            self._tasks.append(loop.create_task(self._run(work, wake, poll)))
 
     def wake(self) -> None:
         """A game ended here: look now."""
@@ -193,7 +197,7 @@ class Outbox:
         self._tasks = []
         self._wakes = []
 
-    async def _run(self, work: Callable[[], Any], wake: asyncio.Event) -> None:
+    async def _run(self, work: Callable[[], Any], wake: asyncio.Event, poll: float) -> None:
         while True:
             try:
                 await work()
@@ -202,7 +206,7 @@ class Outbox:
             except Exception as error:
                 log.error("outbox: the look failed: %s", error)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), self.poll)
+                await asyncio.wait_for(wake.wait(), poll)
             wake.clear()
 
     async def rate_once(self) -> int:

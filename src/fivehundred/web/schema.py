@@ -267,7 +267,9 @@ notices = sa.Table(
     "notices",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("account_id", sa.Integer, nullable=False),
+    sa.Column(
+        "account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    ),
     sa.Column("kind", sa.String(20), nullable=False),
     sa.Column("key", sa.String(60), nullable=False),
     sa.Column("code", sa.String(12), nullable=True),
@@ -285,11 +287,17 @@ notices = sa.Table(
 
 #: Each account's choice of notices: its e-mail address (optional), which kinds it wants
 #: where (JSON ``{kind: {"app": bool, "mail": bool}}``) and the random key of its
-#: unsubscribe links.
+#: unsubscribe links. Both go with a deleted account (``ON DELETE CASCADE``).
 notice_settings = sa.Table(
     "notice_settings",
     metadata,
-    sa.Column("account_id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column(
+        "account_id",
+        sa.Integer,
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
     sa.Column("email", sa.String(254), nullable=True),
     sa.Column("kinds", sa.Text, nullable=False),
     sa.Column("unsubscribe", sa.String(64), nullable=False, unique=True),

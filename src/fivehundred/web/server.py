@@ -275,17 +275,10 @@ def create_app(
 
         # the ratings and the reviews of each finished game, written with its end and
         # taken once by one server (web/outbox.py)
-        store.store.follow_ups = ("rate", "notify") + (("review",) if review_games else ())
+        store.store.follow_ups = ("rate", "review") if review_games else ("rate",)
         reviews.table_of = hub.get
-        outbox = Outbox(
-            store,
-            accounts.store.rate_game,
-            reviews.review if review_games else None,
-            notify=notifying.store.game_ended,  # web/notices.py
-        )
-        outbox.notified = notifying.wake
-        notifying.seats_waiting = lambda: notices.seats_waiting(hub.live_tables())
-        app.state.outbox = outbox
+        outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
+        app.state.outbox = app.state.notices.attach(hub, outbox)  # notices (web/notices.py)
         hub.on_game_over = lambda code: outbox.wake()
         hub.on_rematch = accounts.rematch  # an account's seat is its own again
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
@@ -311,7 +304,6 @@ def create_app(
             hub.cluster.listeners["queue"] = lambda payload: matchmaker.changed()
         await hub.start()
         outbox.start()
-        notifying.start()
         log.info("database %s", store.store.safe_url)
         try:
             yield
@@ -320,7 +312,6 @@ def create_app(
             # every worker process goes: the players' pools and the analysis
             await hub.stop()
             await outbox.stop()
-            await notifying.stop()
             history.shutdown()
             store.close()
 
@@ -650,7 +641,7 @@ def create_app(
     app.include_router(learn.router)  # the tutorial, the puzzles and the review
     daily_web.install(app)  # the daily duplicate boards (web/daily.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
-    notifying = notices.install(app, store, accounts)  # notices, their e-mail (web/notices.py)
+    notices.install(app, store, accounts)  # notices, by e-mail too: app.state.notices
 
     # ------------------------------------------------------------------ play now
     async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:

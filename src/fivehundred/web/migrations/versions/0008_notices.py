@@ -42,6 +42,7 @@ def upgrade() -> None:
             sa.Column("mail", sa.Integer(), nullable=False),
             sa.Column("mail_until", sa.Float(), nullable=True),
             sa.Column("mail_tries", sa.Integer(), nullable=False),
+            sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], ondelete="CASCADE"),
             sa.PrimaryKeyConstraint("id"),
         )
         op.create_index("ux_notices_key", "notices", ["account_id", "key"], unique=True)
@@ -53,6 +54,7 @@ def upgrade() -> None:
             sa.Column("email", sa.String(length=254), nullable=True),
             sa.Column("kinds", sa.Text(), nullable=False),
             sa.Column("unsubscribe", sa.String(length=64), nullable=False),
+            sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], ondelete="CASCADE"),
             sa.PrimaryKeyConstraint("account_id"),
             sa.UniqueConstraint("unsubscribe"),
         )
