@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import email
 import email.policy
+import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from email.message import EmailMessage
@@ -199,6 +202,24 @@ def test_smtp_settings_are_checked() -> None:
     ):
         with pytest.raises(ValueError, match=name):
             smtp_from_env({**good, name: value})
+
+
+def test_the_server_refuses_bad_smtp_settings_at_start(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "FIVEHUNDRED_DATA_DIR": str(tmp_path),
+        "FIVEHUNDRED_SMTP_HOST": "127.0.0.1",
+        "FIVEHUNDRED_SMTP_PORT": "smtp",
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "fivehundred", "serve", "--port", "0", "--workers", "0"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert "FIVEHUNDRED_SMTP_PORT must be 1..65535, got 'smtp'" in done.stderr
 
 
 def test_your_turn_is_told_once_an_hour_per_table(tmp_path: Path) -> None:
