@@ -301,3 +301,48 @@ def mail_states(url: str) -> list[int]:
         states = [int(s) for s in db.execute(query).scalars()]
     engine.dispose()
     return states
+
+
+def test_the_bell_and_the_list_at_phone_size(tmp_path: Path) -> None:
+    """Playwright (Debian's chromium) at 390x844: the header's bell counts the unread
+    notice (its name says so to a screen reader); the list on /notices shows it with its
+    link, marks it read, and the bell's count goes."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}") as base:
+        fay = signed_up(base, "Fay", None)
+        code = finished_game(base, fay, 9)
+        wait_for(lambda: fay.get("/api/notices").json()["unread"], 30, "the notice")
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            try:
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                host = base.split("//", 1)[1].split(":")[0]
+                session = fay.cookies.get("fh_session")
+                context.add_cookies(
+                    [{"name": "fh_session", "value": session, "domain": host, "path": "/"}]
+                )
+                page = context.new_page()
+                page.goto(f"{base}/")
+                bell = page.locator("#notice-bell")
+                bell.wait_for()
+                assert bell.get_attribute("aria-label") == "Notices: 1 unread"
+                assert bell.locator(".badge").inner_text() == "1"
+                box = bell.bounding_box()
+                assert box is not None and box["x"] + box["width"] <= 390
+                bell.click()
+                page.wait_for_url(f"{base}/notices")
+                item = page.locator("#notice-list li a")
+                item.wait_for()
+                assert item.get_attribute("href") == f"/g/{code}"
+                assert "is over: you" in item.inner_text()
+                page.wait_for_function(
+                    "document.getElementById('notice-bell')?.getAttribute('aria-label')"
+                    " === 'Notices: none unread'"
+                )
+                assert page.locator("#notice-bell .badge").is_hidden()
+                page.screenshot(path=str(tmp_path / "notices-phone.png"), full_page=True)
+            finally:
+                browser.close()
+        assert fay.get("/api/notices").json()["unread"] == 0
