@@ -28,7 +28,6 @@ from fivehundred.web.notices import NoticeStore, smtp_from_env
 from fivehundred.web.schema import notice_settings, notices
 from fivehundred.web.store import Store
 from test_web_support import (
-    database_url,
     db_url,  # noqa: F401  (the fixture)
     free_port,
     start_server_process,
@@ -264,13 +263,16 @@ def test_a_person_away_at_their_turn_is_told(
 
 
 def test_a_restart_loses_no_notice_and_sends_none_twice(
-    tmp_path: Path, smtp: tuple[Inbox, int], monkeypatch: pytest.MonkeyPatch
+    db_url: str,  # noqa: F811
+    tmp_path: Path,
+    smtp: tuple[Inbox, int],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The first game ends on a server without SMTP settings (its e-mail waits in the
     database); the server is killed and started again with them: the first game's e-mail
     comes once, then the second's, once; one notice per game."""
     inbox, _ = smtp
-    url = database_url("sqlite", tmp_path)
+    url = db_url
     monkeypatch.delenv("FIVEHUNDRED_SMTP_HOST")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
