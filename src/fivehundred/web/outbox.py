@@ -2,9 +2,9 @@
 
 The transaction that writes a game's last action writes, with it, one ``outbox`` row per
 piece of work that must follow (:attr:`~fivehundred.web.store.Store.follow_ups`: ``rate``
-and ``notify`` always under the server, ``review`` where the reviews are on). A server killed right after
-that commit loses nothing: the rows are in the database, and every server runs one
-:class:`Outbox` worker that takes them, each row by one worker only:
+and ``notify`` always under the server, ``review`` where the reviews are on). A server
+killed right after that commit loses nothing: the rows are in the database, and every
+server runs one :class:`Outbox` worker that takes them, each row by one worker only:
 
 - ``rate``: one transaction locks the row (``FOR UPDATE SKIP LOCKED``: another server's
   worker passes it by), applies the ratings on the same connection
