@@ -154,6 +154,7 @@ def test_settings_are_bounded_and_need_a_login(tmp_path: Path) -> None:
             {"email": "a@" + "b" * 260 + ".org"},
             {"kinds": {"chess": {"app": True}}},
             {"kinds": {"ended": {"app": "maybe"}}},
+            {"kinds": {"ended": {f"c{i}": True for i in range(5)}}},
         ):
             assert bea.put("/api/notices/settings", json=body).status_code == 422, body
         off = {"kinds": {"ended": {"app": False, "mail": False}}}

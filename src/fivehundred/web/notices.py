@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Query, Request
@@ -521,7 +521,10 @@ def seats_waiting(live: list[Any]) -> list[tuple[str, int, str]]:
 class SettingsIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: str | None = Field(default=None, max_length=EMAIL_LENGTH)
-    kinds: dict[str, dict[str, bool]] = Field(default_factory=dict, max_length=20)
+    kinds: dict[
+        Annotated[str, Field(max_length=20)],
+        Annotated[dict[Annotated[str, Field(max_length=10)], bool], Field(max_length=4)],
+    ] = Field(default_factory=dict, max_length=20)
 
 
 class ReadIn(BaseModel):
