@@ -249,9 +249,10 @@ def serve_variables() -> set[str]:
     from fivehundred.datadir import ENV_DATA_DIR
     from fivehundred.web.daily import DAILY_VARIABLES
     from fivehundred.web.guard import Limits
+    from fivehundred.web.notices import NOTICE_VARIABLES
 
     names = {env_name(dest) for dest in [*ENV, *Limits.names(), "cluster", "review_games"]}
-    return names | {"FIVEHUNDRED_SECURE_COOKIES", ENV_DATA_DIR, *DAILY_VARIABLES}
+    return names | {"FIVEHUNDRED_SECURE_COOKIES", ENV_DATA_DIR, *DAILY_VARIABLES, *NOTICE_VARIABLES}
 
 
 TRUE = ("1", "true", "yes", "on")
@@ -481,7 +482,7 @@ def serve_main(argv: list[str]) -> int:
             review_games=args.review_games,
             accounts_config=AccountsConfig(secure_cookie=args.secure_cookies),
         )
-    except StoreError as error:
+    except (StoreError, ValueError) as error:  # ValueError: the SMTP settings
         print(f"fivehundred serve: {error}", file=sys.stderr)
         return 2
     except OSError as error:

@@ -2,15 +2,17 @@
 
 The transaction that writes a game's last action writes, with it, one ``outbox`` row per
 piece of work that must follow (:attr:`~fivehundred.web.store.Store.follow_ups`: ``rate``
-always under the server, ``review`` where the reviews are on). A server killed right after
-that commit loses nothing: the rows are in the database, and every server runs one
-:class:`Outbox` worker that takes them, each row by one worker only:
+and ``notify`` always under the server, ``review`` where the reviews are on). A server
+killed right after that commit loses nothing: the rows are in the database, and every
+server runs one :class:`Outbox` worker that takes them, each row by one worker only:
 
 - ``rate``: one transaction locks the row (``FOR UPDATE SKIP LOCKED``: another server's
   worker passes it by), applies the ratings on the same connection
   (:meth:`~fivehundred.web.accounts.AccountStore.rate_game`) and deletes the row. The
   ratings and the row's end commit together: a worker killed at any point leaves the row
   (its transaction is rolled back) to the next, and a game is rated once.
+- ``notify``: as ``rate``, the notices of the game's accounts (web/notices.py) made in
+  the transaction that deletes the row: once per account.
 - ``review``: minutes of CPU in the analysis process, too long for a transaction. The row is
   leased (``taken_until``, :data:`LEASE` s) by one transaction, the game reviewed, and the
   summaries saved with the row's deletion in one more, only if the lease still holds (a
@@ -66,20 +68,25 @@ class OutboxStore:
     def take_rating(self, rate: Callable[[str, Connection], str]) -> tuple[str, str] | None:
         """Rate the oldest game waiting for it, in the transaction that deletes its row;
         (code, what was done), or None if none waits (or every one is being taken)."""
+        return self.take("rate", rate)
+
+    def take(self, kind: str, work: Callable[[str, Connection], str]) -> tuple[str, str] | None:
+        """Do the oldest row of ``kind`` (``rate``, ``notify``) in the transaction that
+        deletes it; (code, what was done), or None if none waits."""
         failed: tuple[int, str, int] | None = None
         try:
             with self.engine.begin() as db:
-                row = self._next(db, "rate")
+                row = self._next(db, kind)
                 if row is None:
                     return None
                 failed = (row.id, row.code, row.tries)
-                outcome = rate(row.code, db)
+                outcome = work(row.code, db)
                 db.execute(outbox.delete().where(outbox.c.id == row.id))
                 return row.code, outcome
         except Exception:
             if failed is None:
                 raise
-            log.exception("table %s: the ratings could not be updated", failed[1])
+            log.exception("table %s: its %s work failed", failed[1], kind)
             self._failed(*failed)
             return failed[1], "failed"
 
@@ -147,12 +154,18 @@ class Outbox:
         rate: Callable[[str, Connection], str],
         review: Callable[[str], Any] | None = None,
         poll: float = POLL,
+        notify: Callable[[str, Connection], str] | None = None,
     ) -> None:
         self.async_store = async_store
         self.store = OutboxStore(async_store.store.engine)
         self.rate = rate
         self.review = review
         self.poll = poll
+        #: the notices of a finished game (web/notices.py), and what to call once made
+        self.notify = notify
+        self.notified: Callable[[], None] | None = None
+        #: more loops run and stopped with these: (work, its wake, seconds between looks)
+        self.also: list[tuple[Callable[[], Any], asyncio.Event, float]] = []
         #: one loop per kind of work (a long review does not hold the ratings back)
         self._wakes: list[asyncio.Event] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -162,10 +175,13 @@ class Outbox:
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         works = [self.rate_once] + ([self.review_once] if self.review is not None else [])
+        works += [self.notify_once] if self.notify is not None else []
         for work in works:
             wake = asyncio.Event()
             self._wakes.append(wake)
-            self._tasks.append(loop.create_task(self._run(work, wake)))
+            self._tasks.append(loop.create_task(self._run(work, wake, self.poll)))
+        for work, wake, poll in self.also:
+            self._tasks.append(loop.create_task(self._run(work, wake, poll)))
 
     def wake(self) -> None:
         """A game ended here: look now."""
@@ -181,7 +197,7 @@ class Outbox:
         self._tasks = []
         self._wakes = []
 
-    async def _run(self, work: Callable[[], Any], wake: asyncio.Event) -> None:
+    async def _run(self, work: Callable[[], Any], wake: asyncio.Event, poll: float) -> None:
         while True:
             try:
                 await work()
@@ -190,7 +206,7 @@ class Outbox:
             except Exception as error:
                 log.error("outbox: the look failed: %s", error)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), self.poll)
+                await asyncio.wait_for(wake.wait(), poll)
             wake.clear()
 
     async def rate_once(self) -> int:
@@ -203,6 +219,20 @@ class Outbox:
             log.info("table %s: %s", *taken)
             done += 1
         self.done += done
+        return done
+
+    async def notify_once(self) -> int:
+        """Make the notices of the games waiting (up to :data:`BATCH`); how many games."""
+        assert self.notify is not None
+        done = 0
+        for _ in range(BATCH):
+            taken = await self.async_store.call(self.store.take, "notify", self.notify)
+            if taken is None:
+                break
+            done += 1
+        self.done += done
+        if done and self.notified is not None:
+            self.notified()
         return done
 
     async def review_once(self) -> int:

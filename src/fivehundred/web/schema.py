@@ -398,3 +398,49 @@ club_tables = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Index("ix_club_tables_club", "club_id", "created"),
 )
+
+
+# ---------------------------------------------------------------- notices
+#: What a person is told (web/notices.py): one row per notice and account, made once
+#: (``key``: unique per account, ``ended:CODE`` for a game's end); ``app``: shown in the
+#: list, ``mail``: 0 none, 1 due, 2 sent, 3 dropped (``mail_until``: the lease of the
+#: server sending it, ``mail_tries``: its attempts). A notice carries no card.
+notices = sa.Table(
+    "notices",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("key", sa.String(60), nullable=False),
+    sa.Column("code", sa.String(12), nullable=True),
+    sa.Column("text", sa.String(300), nullable=False),
+    sa.Column("link", sa.String(200), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("app", sa.Boolean, nullable=False, default=True),
+    sa.Column("read", sa.Boolean, nullable=False, default=False),
+    sa.Column("mail", sa.Integer, nullable=False, default=0),
+    sa.Column("mail_until", sa.Float, nullable=True),
+    sa.Column("mail_tries", sa.Integer, nullable=False, default=0),
+    sa.Index("ux_notices_key", "account_id", "key", unique=True),
+    sa.Index("ix_notices_mail", "mail", "id"),
+)
+
+#: Each account's choice of notices: its e-mail address (optional), which kinds it wants
+#: where (JSON ``{kind: {"app": bool, "mail": bool}}``) and the random key of its
+#: unsubscribe links. Both go with a deleted account (``ON DELETE CASCADE``).
+notice_settings = sa.Table(
+    "notice_settings",
+    metadata,
+    sa.Column(
+        "account_id",
+        sa.Integer,
+        sa.ForeignKey("accounts.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+    sa.Column("email", sa.String(254), nullable=True),
+    sa.Column("kinds", sa.Text, nullable=False),
+    sa.Column("unsubscribe", sa.String(64), nullable=False, unique=True),
+)

@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily_api, history, learn, players, views
+from fivehundred.web import daily_api, history, learn, notices, players, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
@@ -278,7 +278,7 @@ def create_app(
         store.store.follow_ups = ("rate", "review") if review_games else ("rate",)
         reviews.table_of = hub.get
         outbox = Outbox(store, accounts.store.rate_game, reviews.review if review_games else None)
-        app.state.outbox = outbox
+        app.state.outbox = app.state.notices.attach(hub, outbox)  # notices (web/notices.py)
         hub.on_game_over = lambda code: outbox.wake()
         hub.on_rematch = app.state.clubs.after_rematch(accounts.rematch)  # seats', clubs' own
         metrics.track(hub.playing, hub.connection_count, hub.following)  # owned, followed
@@ -643,6 +643,7 @@ def create_app(
     daily_api.install(app)  # the daily duplicate boards (web/daily_api.py)
     clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
+    notices.install(app, store, accounts)  # notices, by e-mail too: app.state.notices
 
     # ------------------------------------------------------------------ play now
     async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:
