@@ -1,5 +1,6 @@
 // The account page: log in, sign up, settings; /account/NAME shows a player's ratings
 // with a small SVG chart of the rating history (server data: GET /api/accounts/NAME).
+import { send } from "./net.js";
 const $ = (id) => document.getElementById(id);
 // What the page says (the server's words: a sentence, from its capital), in view however
 // far down the form was that asked (a refused sign-up on a phone).
@@ -8,18 +9,6 @@ const status = (text) => {
   $("status").textContent = words && words[0].toUpperCase() + words.slice(1);
   if (words) $("status").scrollIntoView({ block: "nearest" });
 };
-
-async function api(method, url, body) {
-  const options = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const answer = await fetch(url, options);
-  const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.detail || `error ${answer.status}`);
-  return data;
-}
 
 function formData(form) {
   return Object.fromEntries(new FormData(form).entries());
@@ -113,7 +102,7 @@ function table(rows, columns) {
 }
 
 async function showProfile(name) {
-  const profile = await api("GET", `/api/accounts/${encodeURIComponent(name)}`);
+  const profile = await send("GET", `/api/accounts/${encodeURIComponent(name)}`);
   $("profile").hidden = false;
   $("profile-name").textContent = profile.name + (profile.bot ? " (bot)" : "");
   // one page per person: the games and statistics of the same name
@@ -144,7 +133,7 @@ async function showProfile(name) {
 const shown = decodeURIComponent(location.pathname.replace(/^\/account\/?/, ""));
 
 async function refresh() {
-  const me = await api("GET", "/api/session");
+  const me = await send("GET", "/api/session");
   // a player's page (/account/NAME) shows only the ratings; /account the settings
   $("signed-in").hidden = !me.name || Boolean(shown);
   $("signed-out").hidden = Boolean(me.name) || Boolean(shown);
@@ -169,7 +158,7 @@ function handle(formId, run) {
 }
 
 handle("login", async (data) => {
-  const me = await api("POST", "/api/session", data);
+  const me = await send("POST", "/api/session", data);
   return `Logged in as ${me.name}.`;
 });
 // The seat tokens this browser holds: a guest who signs up here takes the name they
@@ -184,15 +173,15 @@ function seatTokens() {
 }
 
 handle("signup", async (data) => {
-  const me = await api("POST", "/api/accounts", { ...data, tokens: seatTokens() });
+  const me = await send("POST", "/api/accounts", { ...data, tokens: seatTokens() });
   return `Welcome, ${me.name}.`;
 });
 handle("password", async (data) => {
-  await api("POST", "/api/accounts/me/password", data);
+  await send("POST", "/api/accounts/me/password", data);
   return "Password changed; your other sessions are logged out.";
 });
 handle("delete", async (data) => {
-  await api("DELETE", "/api/accounts/me", data);
+  await send("DELETE", "/api/accounts/me", data);
   return "Your account is deleted.";
 });
 for (const [id, url, done] of [
@@ -201,7 +190,7 @@ for (const [id, url, done] of [
 ]) {
   $(id).addEventListener("click", async () => {
     try {
-      await api("DELETE", url);
+      await send("DELETE", url);
       status(done);
       await refresh();
     } catch (error) {

@@ -1,5 +1,6 @@
 // The clubs index (/clubs) and a club's page (/c/SLUG, /c/SLUG?invite=CODE): what the
 // API answers (docs/web-protocol.md, "Clubs"), written with textContent only.
+import { send } from "./net.js";
 const $ = (id) => document.getElementById(id);
 const ref = decodeURIComponent(location.pathname.split("/")[2] || "");
 const invite = new URLSearchParams(location.search).get("invite");
@@ -9,22 +10,10 @@ function say(text) {
   $("status").textContent = text;
 }
 
-async function api(method, path, body) {
-  const options = { method, headers: {} };
-  if (body !== undefined) {
-    options.headers["content-type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const answer = await fetch(path, options);
-  const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.detail || `error ${answer.status}`);
-  return data;
-}
-
 // Run a change, say what went wrong, or show the club again.
 async function change(method, path, body, done) {
   try {
-    const data = await api(method, path, body);
+    const data = await send(method, path, body);
     if (done) await done(data);
     else await showClub();
   } catch (error) {
@@ -58,7 +47,7 @@ function button(parent, text, label, action) {
 
 async function showIndex() {
   $("index").hidden = false;
-  const data = await api("GET", "/api/clubs");
+  const data = await send("GET", "/api/clubs");
   $("public-list").replaceChildren();
   for (const club of data.clubs) {
     const li = item($("public-list"), club.name, `/c/${club.slug}`);
@@ -113,7 +102,7 @@ function showAdmin(club) {
 }
 
 async function showInvite() {
-  const facts = await api("GET", `/api/clubs/invites/${encodeURIComponent(invite)}`);
+  const facts = await send("GET", `/api/clubs/invites/${encodeURIComponent(invite)}`);
   $("club").hidden = false;
   $("club-name").textContent = facts.name;
   $("club-about").textContent = facts.description;
@@ -124,7 +113,7 @@ async function showInvite() {
 async function showClub() {
   let club;
   try {
-    club = await api("GET", `/api/clubs/${encodeURIComponent(ref)}`);
+    club = await send("GET", `/api/clubs/${encodeURIComponent(ref)}`);
   } catch (error) {
     if (invite && error.message === "no such club") return showInvite();
     throw error;
@@ -205,7 +194,7 @@ function wire() {
 
 async function start() {
   wire();
-  const session = await api("GET", "/api/session");
+  const session = await send("GET", "/api/session");
   me = session.name;
   $("login-first").hidden = !!session.name;
   try {

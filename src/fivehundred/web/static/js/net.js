@@ -86,6 +86,29 @@ export async function getJSON(url, options) {
   return body;
 }
 
+// A request to the site's API with this browser's session: `body` as JSON, the answer's
+// JSON back (an empty object when it has none), or an Error saying the server's reason.
+export async function send(method, url, body) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const answer = await fetch(url, options);
+  const data = await answer.json().catch(() => ({}));
+  if (!answer.ok) {
+    const detail = data && data.detail;
+    throw new Error(
+      typeof detail === "string"
+        ? detail
+        : detail
+          ? JSON.stringify(detail)
+          : `error ${answer.status}`,
+    );
+  }
+  return data ?? {};
+}
+
 export function postJSON(url, data) {
   return getJSON(url, {
     method: "POST",

@@ -1,20 +1,9 @@
 // The notices page: the list (GET /api/notices; shown, then marked read) and which notices
 // the person wants, in the list and by e-mail (GET/PUT /api/notices/settings).
+import { send } from "./net.js";
 import { ring } from "./bell.js";
 
 const $ = (id) => document.getElementById(id);
-
-async function api(method, url, body) {
-  const options = { method, headers: {}, credentials: "same-origin" };
-  if (body !== undefined) {
-    options.headers["Content-Type"] = "application/json";
-    options.body = JSON.stringify(body);
-  }
-  const answer = await fetch(url, options);
-  const data = await answer.json().catch(() => ({}));
-  if (!answer.ok) throw new Error(data.detail || `error ${answer.status}`);
-  return data;
-}
 
 function item(notice) {
   const row = document.createElement("li");
@@ -36,14 +25,14 @@ function item(notice) {
 }
 
 async function showList() {
-  const data = await api("GET", "/api/notices");
+  const data = await send("GET", "/api/notices");
   const list = $("notice-list");
   list.replaceChildren(...data.notices.map(item));
   $("no-notices").hidden = data.notices.length > 0;
   $("notice-count").textContent =
     data.unread === 0 ? "No unread notices." : `${data.unread} unread.`;
   if (data.unread > 0) {
-    await api("POST", "/api/notices/read", { up_to: data.notices[0].id });
+    await send("POST", "/api/notices/read", { up_to: data.notices[0].id });
     await ring(); // the bell's count, once they are read
   }
 }
@@ -83,7 +72,7 @@ async function save(event) {
   }
   try {
     const email = $("email").value.trim() || null;
-    showSettings(await api("PUT", "/api/notices/settings", { email, kinds }));
+    showSettings(await send("PUT", "/api/notices/settings", { email, kinds }));
     $("status").textContent = "Saved.";
   } catch (error) {
     $("status").textContent = error.message;
@@ -92,7 +81,7 @@ async function save(event) {
 
 async function start() {
   try {
-    showSettings(await api("GET", "/api/notices/settings"));
+    showSettings(await send("GET", "/api/notices/settings"));
   } catch {
     $("signed-out").hidden = false;
     return;
