@@ -331,7 +331,7 @@ def test_a_newcomer_starts_with_easy_australian_puzzles(client: TestClient) -> N
     assert grades == sorted(grades, key=rank.__getitem__)
     assert every["presets"][0] == {
         "name": "australian",
-        "label": "australian",
+        "label": "Australian",
         "players": 4,
         "count": australian,
     }

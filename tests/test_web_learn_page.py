@@ -130,7 +130,7 @@ def test_puzzles_at_the_table_on_a_phone(base: str, open_page: Callable[..., Pag
     page.goto(f"{base}/learn/puzzles")
     page.wait_for_selector("#hand button.card")
     title = page.inner_text("#puzzle-title")
-    assert "australian" in title and "easy" in title, title
+    assert "Australian" in title and "easy" in title, title
     pid = page.evaluate("location.hash.slice(1)")
     puzzle = next(q for q in pz.load_shipped() if q["id"] == pid)
     state = pz.replay_puzzle(puzzle)
@@ -171,11 +171,11 @@ def test_puzzles_at_the_table_on_a_phone(base: str, open_page: Callable[..., Pag
     page.wait_for_selector("#hand button.card")
     assert in_view(page, "#puzzle-task"), "the new puzzle's task is off-screen"
     assert len(sent_answers(page)) == sent
-    assert "australian" in page.inner_text("#puzzle-title")
+    assert "Australian" in page.inner_text("#puzzle-title")
     # the rules filter: three-handed puzzles
     page.select_option("#preset", "three_handed")
     page.wait_for_function(
-        "() => document.getElementById('puzzle-title').textContent.includes('three')"
+        "() => document.getElementById('puzzle-title').textContent.includes('Three-handed')"
     )
     assert page.locator("#seats .seat").count() == 3
     page.reload()  # the choice of rules is kept

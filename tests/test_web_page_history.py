@@ -175,4 +175,6 @@ def test_static_files_are_package_data() -> None:
         "account.html",
         "leaderboard.html",
         "daily.html",
+        "clubs.html",
+        "notices.html",
     }
