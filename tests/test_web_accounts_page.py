@@ -140,6 +140,8 @@ def test_rating_chart_and_leaderboard(browser: Any, tmp_path: Path) -> None:
                 label = page.get_attribute("#rating-chart svg", "aria-label") or ""
                 assert "5 games" in label
                 assert "Ann & Bob" in page.inner_text("#partnerships")
+                # the presets as people name them, from the server's words
+                assert "Australian" in page.inner_text("#partnerships")
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= viewport["width"]  # nothing sticks out sideways
                 page.screenshot(path=str(SHOTS / f"account-{size}.png"), full_page=True)
@@ -148,6 +150,7 @@ def test_rating_chart_and_leaderboard(browser: Any, tmp_path: Path) -> None:
                 rows = page.locator("#board tbody tr")
                 assert rows.count() == 2
                 assert "Ann" in rows.nth(0).inner_text()
+                assert page.eval_on_selector("#preset option", "o => o.textContent") == "Australian"
                 assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
                 page.screenshot(path=str(SHOTS / f"leaderboard-{size}.png"), full_page=True)
             finally:

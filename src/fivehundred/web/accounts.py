@@ -46,6 +46,7 @@ from openskill.models import PlackettLuce
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
+from fivehundred.rules import PRESETS
 from fivehundred.web import store as store_module
 from fivehundred.web.guard import Buckets, client_address, shown
 from fivehundred.web.players import STAND_IN_BY, stood_in
@@ -59,7 +60,7 @@ from fivehundred.web.schema import (  # every table is defined there
     seat_addresses,
     sessions,
 )
-from fivehundred.words import side_label
+from fivehundred.words import PRESET_LABELS, side_label
 
 log = logging.getLogger("fivehundred.web.accounts")
 
@@ -603,6 +604,7 @@ class AccountStore:
         return {
             "name": account.name,
             "bot": account.bot,
+            "labels": PRESET_LABELS,
             "ratings": {
                 r.preset: {
                     "rating": ordinal(r.mu, r.sigma),
@@ -1021,12 +1023,16 @@ def make_router(service: Accounts) -> APIRouter:
         pairs: bool = Query(default=False),
         limit: int = Query(default=100, ge=1, le=500),
     ) -> dict[str, Any]:
-        from fivehundred.rules import PRESETS
-
         if preset not in PRESETS:
             raise AccountError(404, f"no preset {shown(preset, 30)}")
         board = await service.call(store.leaderboard, preset, pairs, limit)
-        return {"preset": preset, "pairs": pairs, "players": board, "presets": list(PRESETS)}
+        return {
+            "preset": preset,
+            "pairs": pairs,
+            "players": board,
+            "presets": list(PRESETS),
+            "labels": PRESET_LABELS,
+        }
 
     @router.get("/account", include_in_schema=False)
     @router.get("/account/{name}", include_in_schema=False)

@@ -111,7 +111,7 @@ async function showProfile(name) {
   $("ratings").replaceChildren(
     ratings.length
       ? table(ratings, [
-          ["Game", (r) => r.preset.replace(/_/g, " ")],
+          ["Game", (r) => profile.labels[r.preset] || r.preset],
           ["Rating", (r) => r.rating.toFixed(2)],
           ["Games", (r) => r.games],
         ])
@@ -122,7 +122,7 @@ async function showProfile(name) {
     profile.partnerships.length
       ? table(profile.partnerships, [
           ["Partners", (p) => p.partners],
-          ["Game", (p) => p.preset.replace(/_/g, " ")],
+          ["Game", (p) => profile.labels[p.preset] || p.preset],
           ["Rating", (p) => p.rating.toFixed(2)],
           ["Games", (p) => p.games],
         ])

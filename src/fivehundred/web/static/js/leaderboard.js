@@ -45,10 +45,12 @@ async function load() {
 }
 
 async function start() {
-  const presets = (await (await fetch("/api/leaderboard/australian?limit=1")).json()).presets;
+  const first = await (await fetch("/api/leaderboard/australian?limit=1")).json();
+  const presets = first.presets;
   for (const name of presets) {
     const option = document.createElement("option");
-    option.value = option.textContent = name;
+    option.value = name;
+    option.textContent = first.labels[name] || name;
     $("preset").append(option);
   }
   const wanted = new URLSearchParams(location.search).get("preset");
