@@ -323,6 +323,61 @@ def test_news_of_what_a_table_already_shows_sends_no_view(tmp_path: Path) -> Non
     asyncio.run(scenario())
 
 
+def test_actions_another_server_wrote_are_shown_one_view_each(tmp_path: Path) -> None:
+    """A server that reads a table again and finds its log grown (another server made
+    actions meanwhile, as when a database restart cost it its lock) shows each action in
+    its own view, as the clients of the server that made them saw them: no version is
+    skipped on a connection."""
+    from fivehundred.actions import action_text
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        hub.cluster = Cluster(url, hub)
+        await hub.start()
+        try:
+            table = await hub.create(make_rules("australian"), ["open"] * 4, None, {}, 7)
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
+            table.attach(conn)
+            # three calls written straight to the database, as another server would
+            other = Store(url)
+            try:
+                from fivehundred.web.live import copy_table
+
+                shadow = copy_table(table.model)
+                for version in (1, 2, 3):
+                    seat = shadow.to_move
+                    action = shadow.legal_actions()[0]
+                    text = action_text(action, table.rules.joker_names)
+                    other.append_action(table.id, version, seat, text, "test")
+                    shadow.apply(seat, action)
+            finally:
+                other.close()
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            await table.refresh()
+            shown = []
+            while not conn.queue.empty():
+                item = conn.queue.get_nowait()
+                assert isinstance(item, str)
+                shown.append(json.loads(item)["version"])
+            assert shown == [1, 2, 3]
+            table.detach(conn)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())
+
+
 def test_sharing_is_the_default_on_postgresql_and_can_be_refused(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

@@ -1139,15 +1139,38 @@ class LiveTable:
     async def refresh(self, with_log: bool = True) -> None:
         """Read the table again from the database (its seats only, unless ``with_log``)
         and show it if it changed: a view is sent for a change, never twice for one state
-        (a client acts on each view that offers it a move)."""
+        (a client acts on each view that offers it a move). Where the log only grew (another
+        server made actions meanwhile, as when a database restart cost this one its lock),
+        one view per action, as the clients of the server that made them had."""
         async with self.lock:
             row = await self.hub.store.call(self.hub.store.store.load_table, self.code, with_log)
-            if row is None or not self.rebuild(row, with_log):
+            if row is None:
                 return
-        self.broadcast()
+            known = len(self.log)
+            if with_log and len(row.actions) > known and row.actions[:known] == self.log:
+                self.rebuild(row, with_log=False)
+                for seat, text, by in row.actions[known:]:
+                    self._apply_written(seat, text, by)
+            elif not self.rebuild(row, with_log):
+                return
+            else:
+                self.broadcast()
         self.wake.set()
         if not with_log and not self.owned:
             self.request_pull()
+
+    def _apply_written(self, seat: int, text: str, by: str) -> None:
+        """Make an action another server wrote (the next version) and show it."""
+        model = copy_table(self.model)
+        model.apply(seat, parse_action(text, model.hand.phase))
+        self.model = model
+        self.log.append((seat, text, by))
+        self.last_change = time.monotonic()
+        self.turn_started = time.time()
+        mover = self.connections.get(seat)
+        if mover is not None and mover.waits_on(self.version - 1):
+            self.answered(mover)  # its action was made
+        self.broadcast()
 
     async def pull(self) -> None:
         """Apply the actions another server wrote since :attr:`version` (a follower): one
@@ -1175,16 +1198,7 @@ class LiveTable:
                 for version, seat, text, by in rows:
                     if version != self.version + 1:
                         raise ValueError(f"version {version} after {self.version}")
-                    model = copy_table(self.model)
-                    model.apply(seat, parse_action(text, model.hand.phase))
-                    self.model = model
-                    self.log.append((seat, text, by))
-                    self.last_change = time.monotonic()
-                    self.turn_started = time.time()
-                    mover = self.connections.get(seat)
-                    if mover is not None and mover.waits_on(version - 1):
-                        self.answered(mover)  # its action was made
-                    self.broadcast()
+                    self._apply_written(seat, text, by)
             except (ValueError, FiveHundredError) as error:
                 log.info("table %s: read again (%s)", self.code, error)
                 row = await self.hub.store.call(self.hub.store.store.load_table, self.code, True)
