@@ -24,8 +24,6 @@ from fivehundred.rules import PRESETS, make_rules
 #: Boards a day.
 DAILY_BOARDS = 12
 DEFAULT_PRESET = "australian"
-#: The computer players' level at every entrant's table, unless the operator says.
-DEFAULT_LEVEL = "medium"
 #: The seat every entrant plays from.
 ENTRANT_SEAT = 0
 

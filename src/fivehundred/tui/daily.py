@@ -36,7 +36,6 @@ from fivehundred.boards import (
 from fivehundred.bots import PLAYERS, Player, make_player
 from fivehundred.daily import (
     DAILY_BOARDS,
-    DEFAULT_LEVEL,
     DEFAULT_PRESET,
     ENTRANT_SEAT,
     daily_boards,
@@ -58,7 +57,7 @@ from fivehundred.tui.render import (
     seat_name,
     trick_text,
 )
-from fivehundred.words import action_label, observation_prompt, parse, view_context
+from fivehundred.words import DEFAULT_LEVEL, action_label, observation_prompt, parse, view_context
 
 #: The most results a stored day keeps per board (an imported file may add others').
 MAX_STORED = 1000

@@ -70,7 +70,6 @@ from fivehundred.boards import (
 from fivehundred.bots import PLAYERS, Player, make_player
 from fivehundred.daily import (
     DAILY_BOARDS,
-    DEFAULT_LEVEL,
     DEFAULT_PRESET,
     ENTRANT_SEAT,
     daily_seed,
@@ -83,6 +82,7 @@ from fivehundred.messages import error_text
 from fivehundred.web.accounts import name_key
 from fivehundred.web.schema import accounts, daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
+    DEFAULT_LEVEL,
     action_label,
     hand_order,
     parse,

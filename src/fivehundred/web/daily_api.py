@@ -11,14 +11,13 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from fivehundred.daily import DEFAULT_LEVEL
 from fivehundred.web.daily import (
     MAX_ACTION,
     MAX_NAME,
     STATIC_DIR,
     DailyService,
 )
-from fivehundred.words import seat_name
+from fivehundred.words import DEFAULT_LEVEL, seat_name
 
 router = APIRouter()
 
