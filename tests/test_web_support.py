@@ -43,6 +43,7 @@ def database_url(kind: str, tmp_path: Path) -> str:
         pytest.skip(f"no PostgreSQL ({PG_ENV} unset)")
     from fivehundred.web import accounts, reviews, store
 
+    url = worker_database(url)
     engine = sa.create_engine(url)
     with engine.begin() as db:
         accounts.metadata.drop_all(db)  # the accounts' tables (web/accounts.py)
@@ -52,6 +53,28 @@ def database_url(kind: str, tmp_path: Path) -> str:
         db.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))  # the migrations' mark
     engine.dispose()
     return url
+
+
+def worker_database(url: str) -> str:
+    """``url`` itself, or where the tests run in several processes (pytest-xdist: ``make
+    test`` runs two), a database of this process's own beside it (``fivehundred_test_gw1``),
+    made once: each test empties its database, which must not be another process's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    base = sa.make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as db:
+            found = db.execute(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:
+                db.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(params=DATABASES)
