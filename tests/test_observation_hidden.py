@@ -157,7 +157,7 @@ def own(hand: HandState, seat: int) -> CardMask:
 
 
 def message(table: Table, seat: int) -> dict[str, Any]:
-    """What the server sends a connection (web/live.py ``LiveTable.view``): the view, the
+    """What the server sends a connection (web/live/state.py ``LiveTable.view``): the view, the
     kitty, the last trick and the hand's result."""
     return {
         "view": views.observation_json(table, seat),

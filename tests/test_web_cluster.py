@@ -673,7 +673,7 @@ def test_news_told_while_a_server_reads_a_table_is_not_lost(tmp_path: Path) -> N
             other.store.store.load_table = read  # type: ignore[method-assign]
             async with table.lock:
                 action = table.model.legal_actions()[0]
-                await table._commit(table.model.to_move, action, PERSON)
+                await table.commit(table.model.to_move, action, PERSON)
             followed = await reading
             assert not followed.owned and followed.version == table.version == 1
         finally:

@@ -122,7 +122,7 @@ def test_the_grace_runs_from_the_disconnect_on_a_server_that_does_not_own_the_ta
             theirs.detach(conn)
             await until(lambda: not mine.present(0), 10, "the owner knows Ann left")
             assert mine.model.to_move == 0, "the stand-in played for Ann at once"
-            due = mine._automation()
+            due = mine.automation()
             assert due is not None and due[2] == "stand_in"
             assert due[0] > 55, f"the stand-in plays in {due[0]:.1f} s, not the grace's 60"
             # her server gone (killed) while she was connected: the grace starts then too
@@ -131,7 +131,7 @@ def test_the_grace_runs_from_the_disconnect_on_a_server_that_does_not_own_the_ta
             mine.seats[0].away_since -= 3600
             owner.servers_alive({owner.cluster.id})
             assert not mine.present(0)
-            due = mine._automation()
+            due = mine.automation()
             assert due is not None and due[0] > 55
             theirs.detach(conn)
 
@@ -181,7 +181,7 @@ def test_an_action_no_server_takes_is_taken_back_and_its_client_told(
 ) -> None:
     from fivehundred.web import live
 
-    monkeypatch.setattr(live, "FORWARD_WAIT", 0.5)
+    monkeypatch.setattr(live.base, "FORWARD_WAIT", 0.5)
     url = database_url("postgresql", tmp_path)
 
     async def scenario() -> None:
@@ -225,7 +225,7 @@ def test_clients_back_at_a_server_that_held_the_table_stale_get_one_current_view
             await other.get(mine.code)  # held there at version 0 (the lobby read it)
             for _ in range(60):
                 async with mine.lock:
-                    await mine._commit(mine.model.to_move, mine.model.legal_actions()[0], PERSON)
+                    await mine.commit(mine.model.to_move, mine.model.legal_actions()[0], PERSON)
             # the news came: stale there, nobody connected to read it
             await until(lambda: other.tables[mine.code].stale, 10, "the news of the actions")
             conns = [connection(seat) for seat in range(4)]

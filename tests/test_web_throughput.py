@@ -136,7 +136,7 @@ def test_finished_tables_leave_memory_and_are_read_again_when_asked_for(
             time.sleep(0.02)
         # only a few finished ones are kept
         hub.finished.clear()
-        monkeypatch.setattr(live, "FINISHED_KEPT", 1)
+        monkeypatch.setattr(live.base, "FINISHED_KEPT", 1)
         for code in codes:
             assert client.get(f"/api/tables/{code}").status_code == 200
         assert list(hub.finished) == [codes[-1]]

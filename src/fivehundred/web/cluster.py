@@ -47,7 +47,7 @@ Bounds (each heartbeat, :data:`HEARTBEAT` s):
 - **The inbox.** The owner takes every table's waiting inbox at each heartbeat (news of an
   action passed on can be lost while the database comes back), so an action passed on is
   taken within a heartbeat of the owner being connected again; one that nobody took within
-  :data:`~fivehundred.web.live.FORWARD_WAIT` s is taken back by the server that passed it
+  :data:`~fivehundred.web.live.base.FORWARD_WAIT` s is taken back by the server that passed it
   on, whose client is told to try again and is sent the table as it is.
 """
 
