@@ -41,16 +41,13 @@ def database_url(kind: str, tmp_path: Path) -> str:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{PG_ENV} is not set in CI: .ci/run starts PostgreSQL")
         pytest.skip(f"no PostgreSQL ({PG_ENV} unset)")
-    from fivehundred.web import accounts, reviews, store
-
     url = worker_database(url)
     engine = sa.create_engine(url)
     with engine.begin() as db:
-        accounts.metadata.drop_all(db)  # the accounts' tables (web/accounts.py)
-        reviews.metadata.drop_all(db)  # the game reviews' (web/reviews.py)
-        store.metadata.drop_all(db)
-        db.execute(sa.text("DROP TABLE IF EXISTS schema_info"))
-        db.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))  # the migrations' mark
+        # every table of the server's schema and whatever a test left (the migrations'
+        # mark included): the public schema made again, empty
+        db.execute(sa.text("DROP SCHEMA public CASCADE"))
+        db.execute(sa.text("CREATE SCHEMA public"))
     engine.dispose()
     return url
 
