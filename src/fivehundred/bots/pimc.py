@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from fivehundred.actions import (
     HI_LO,
@@ -77,6 +77,9 @@ from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import HI_LO_TRICKS, bid_value, side_of_seats
 
+if TYPE_CHECKING:
+    from fivehundred.bots.hidden import ModelSampler
+
 #: What to do where the solver is missing (see :class:`PlayerUnavailableError`).
 SOLVER_MISSING = "pip install 'fivehundred[solver]'"
 try:
@@ -98,6 +101,7 @@ class PimcSetting(TypedDict, total=False):
     samples: int
     postpone: int
     postpone_fit: int
+    model: bool
 
 
 #: Named settings: ``pimc:NAME`` is ``PimcPlayer(seed, **PIMC_PRESETS[NAME])``.
@@ -107,6 +111,8 @@ PIMC_PRESETS: dict[str, PimcSetting] = {
     "strong": {"samples": 160},
     # the seat's next card chosen over the deals it cannot tell apart, 3-6 tricks left
     "postpone": {"postpone": 6, "postpone_fit": 16},
+    # the deals in play drawn from the learnt model of the hidden cards
+    "model": {"model": True},
 }
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
@@ -135,6 +141,7 @@ class PimcPlayer(Player):
         beliefs: bool = True,
         postpone: int = 0,
         postpone_fit: int = 16,
+        model: bool = False,
     ) -> None:
         if not HAVE_SOLVER:
             raise PlayerUnavailableError(
@@ -160,6 +167,14 @@ class PimcPlayer(Player):
         #: A postponed decision is taken over the deals that lead there, topped up to
         #: this many with other sampled deals that fit what the seat will have seen.
         self.postpone_fit = postpone_fit
+        #: Draw the deals in play from the learnt model of the hidden cards
+        #: (:mod:`fivehundred.bots.hidden`) where it applies, instead of weighting them by
+        #: the calls (the model reads the auction itself).
+        self.sampler: ModelSampler | None = None
+        if model:
+            from fivehundred.bots.hidden import ModelSampler
+
+            self.sampler = ModelSampler()
         self._model: CallModel | None = None
         self._model_key: tuple[object, ...] = ()
         self._discard_plan: CardMask = 0
@@ -242,6 +257,10 @@ class PimcPlayer(Player):
         only through its trumps, as the kitty changed it)."""
         if counts.handles(obs):
             return counts.sample_hands(obs, rng)
+        if self.sampler is not None:
+            drawn = self.sampler.draw(obs, rng)
+            if drawn is not None:
+                return drawn
         reads = self._reads_for(obs)
         if not reads:
             return self._sample_once(obs, rng)
@@ -282,7 +301,7 @@ class PimcPlayer(Player):
         beliefs. The contractor's hand is not read (the kitty changed it), nor partner's:
         measured on 300 play positions, weighting by partner's calls as well gained
         nothing and cost 15 ms a decision."""
-        if not self.beliefs:
+        if not self.beliefs or (self.sampler is not None and self.sampler.applies(obs)):
             return None
         key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
         if self._model is None or self._model_key != key:
