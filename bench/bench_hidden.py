@@ -43,17 +43,19 @@ def interval(values: list[float]) -> tuple[float, float, float]:
 def hit_rate(
     samples: list[list[int]], truth: list[int], unseen: int, seats: tuple[int, ...]
 ) -> float:
-    """Share of the hidden cards the sampled deals put where they truly lie."""
-    hits = total = 0
+    """Share of the hidden cards the sampled deals put where they truly lie (a hand of
+    ``seats``, or the kitty)."""
+    kitty = unseen
+    for s in seats:
+        kitty &= ~truth[s]
+    hits = 0
     for hands in samples:
-        for card in range(66):
-            if not unseen >> card & 1:
-                continue
-            total += 1
-            true = next((s for s in seats if truth[s] >> card & 1), -1)
-            got = next((s for s in seats if hands[s] >> card & 1), -1)
-            hits += true == got
-    return hits / max(total, 1)
+        placed = kitty
+        for s in seats:
+            placed &= ~hands[s]
+            hits += (hands[s] & truth[s] & unseen).bit_count()
+        hits += placed.bit_count()
+    return hits / max(len(samples) * unseen.bit_count(), 1)
 
 
 def main() -> None:

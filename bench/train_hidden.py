@@ -23,7 +23,7 @@ import numpy as np
 
 from fivehundred.bots import hidden, hidden_train
 
-POWERS = (0.7, 0.8, 0.9, 1.0, 1.1)
+POWERS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def main() -> None:
@@ -52,10 +52,13 @@ def main() -> None:
     trained = time.process_time()
     print(f"trained in {trained - made:.0f} s CPU")
     uniform = hidden_train.log_likelihoods(None, valid).mean()
-    best = max(POWERS, key=lambda p: hidden_train.log_likelihoods(params, valid, p).mean())
+    scores = {}
     for power in POWERS:
-        ll = hidden_train.log_likelihoods(params, valid, power).mean()
-        print(f"power {power}: validation log-likelihood {ll:.3f} (uniform {uniform:.3f})")
+        scores[power] = hidden_train.log_likelihoods(params, valid, power).mean()
+        print(
+            f"power {power}: validation log-likelihood {scores[power]:.3f} (uniform {uniform:.3f})"
+        )
+    best = max(POWERS, key=lambda p: scores[p])
     hidden_train.save({k: v.astype(np.float32) for k, v in params.items()}, args.out, best)
     size = os.path.getsize(args.out)
     print(

@@ -140,3 +140,40 @@ def test_the_shipped_model_is_small_and_beats_uniform_on_fresh_hands() -> None:
     model = hidden_train.log_likelihoods(params, data, float(params["power"]))
     uniform = hidden_train.log_likelihoods(None, data)
     assert model.mean() > uniform.mean() + 1.0
+
+
+def test_pimc_model_draws_its_deals_from_the_model_and_plain_pimc_does_not() -> None:
+    pytest.importorskip("fivehundred.solver")
+    from fivehundred.bots import PimcPlayer, make_player
+
+    assert make_player("pimc", 1).sampler is None
+    player = make_player("pimc:model", 1)
+    assert isinstance(player, PimcPlayer) and player.sampler is not None
+    state = _play_to("hidden/pimc-model", 3)
+    assert state is not None
+    obs = state.observation(state.to_move)
+    belief = hidden.believe(obs)
+    assert belief is not None and player.call_model(obs) is None
+    rng = random.Random(2)
+    for _ in range(20):
+        hands = player.sample_hands(obs, rng)
+        assert hands is not None and hands[obs.seat] == obs.hand
+        # every hidden card dealt once, each hand its size, no card of a suit shown void
+        # (a partner sitting out of a misère is dealt nothing: it does not play)
+        active = obs.active or tuple(range(4))
+        out = sum(obs.hand_sizes[s] for s in range(4) if s not in active)
+        dealt = [h for s, h in enumerate(hands) if s != obs.seat]
+        assert sum(h.bit_count() for h in dealt) + belief.room[hidden.KITTY] + out == (
+            obs.unseen.bit_count()
+        )
+        ctx = play_context(obs)
+        for seat in active:
+            if seat != obs.seat:
+                assert hands[seat] & ~obs.unseen == 0
+                assert hands[seat].bit_count() == obs.hand_sizes[seat]
+                assert not hands[seat] & void_cards(obs, ctx, seat)
+    # A whole hand with pimc:model at every seat is legal to the end.
+    state = HandState.deal(AUS, 1, "hidden/pimc-model/hand")
+    players = [make_player("pimc:model", s) for s in range(4)]
+    while not state.is_over:
+        state.apply(players[state.to_move].act(state.observation(state.to_move)))

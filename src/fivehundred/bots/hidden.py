@@ -292,7 +292,8 @@ def forward(params: dict[str, np.ndarray], features: np.ndarray) -> np.ndarray:
         h = h @ params[f"w{i}"] + params[f"b{i}"]
         if i < layers - 1:
             h = np.maximum(h, 0.0)
-    return h.reshape(len(features), SLOTS, PLACES)
+    logits: np.ndarray = h.reshape(len(features), SLOTS, PLACES)
+    return logits
 
 
 def place_probabilities(logits: np.ndarray, allowed: np.ndarray, power: float = 1.0) -> np.ndarray:
@@ -302,7 +303,8 @@ def place_probabilities(logits: np.ndarray, allowed: np.ndarray, power: float = 
     top = np.max(np.where(allowed, z, -1e30), axis=-1, keepdims=True)
     e = np.where(allowed, np.exp(z - top), 0.0)
     total = e.sum(axis=-1, keepdims=True)
-    return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    probs: np.ndarray = np.divide(e, total, out=np.zeros_like(e), where=total > 0)
+    return probs
 
 
 @functools.cache

@@ -16,6 +16,7 @@ import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -219,7 +220,8 @@ def log_likelihoods(
 
 def save(params: dict[str, np.ndarray], path: str, power: float = 1.0) -> None:
     """Write the weights (float32) and the sharpening ``power`` as an ``.npz``."""
-    np.savez_compressed(path, power=np.float32(power), **params)
+    arrays: dict[str, Any] = {"power": np.float32(power), **params}
+    np.savez_compressed(path, **arrays)
 
 
 __all__ = [

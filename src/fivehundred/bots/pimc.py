@@ -34,7 +34,10 @@ Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals i
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 ``pimc:postpone`` (``postpone=6, postpone_fit=16``) is ``pimc`` with a remedy for PIMC's
 strategy fusion in the last tricks: its next card chosen once over the deals it will not be
-able to tell apart (:mod:`fivehundred.bots.postpone`).
+able to tell apart (:mod:`fivehundred.bots.postpone`). ``pimc:model`` (``model=True``) draws
+its deals in play from the learnt model of the hidden cards (:mod:`fivehundred.bots.hidden`:
+the deals that keep every constraint, each as likely as the model finds its cards' places)
+instead of weighting them by the calls; its bids and discard are pimc's.
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
 down for the first tricks, a bid or a discard stops solving once the solver has searched
 its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
