@@ -128,8 +128,8 @@ def test_a_tiny_training_run_learns_and_plays_with_the_same_network(tmp_path) ->
     one, two = hidden.believe(obs, params), hidden.believe(obs, loaded)
     assert one is not None and two is not None
     np.testing.assert_allclose(one.p, two.p)
-    draw = hidden.ModelSampler()
-    assert draw.draw(obs, random.Random(4)) == draw.draw(obs, random.Random(4))
+    first, second = hidden.ModelSampler(), hidden.ModelSampler()
+    assert first.draw(obs, random.Random(4)) == second.draw(obs, random.Random(4))
 
 
 def test_the_shipped_model_is_small_and_beats_uniform_on_fresh_hands() -> None:

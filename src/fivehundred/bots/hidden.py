@@ -424,12 +424,18 @@ def believe(obs: Observation, params: dict[str, Any] | None = None) -> Belief | 
 
 
 class ModelSampler:
-    """Deals for one observation drawn from the model (the belief is built once per
-    position and reused by every draw)."""
+    """Deals for one observation drawn from the model: the belief is built once a
+    position, and its deals drawn :data:`BATCH` at a time (seeded by the caller's
+    random generator at the position's first draw, so a seed gives the same deals)."""
+
+    #: Deals drawn at once (one draw costs a NumPy step a hidden card, whatever the batch).
+    BATCH = 64
 
     def __init__(self) -> None:
         self._key: tuple[object, ...] = ()
         self._belief: Belief | None = None
+        self._drawn: list[np.ndarray] = []
+        self._gen: np.random.Generator | None = None
 
     def belief(self, obs: Observation) -> Belief | None:
         """The model's belief for ``obs`` (built once a position), or None."""
@@ -437,6 +443,8 @@ class ModelSampler:
         if key != self._key:
             self._key = key
             self._belief = believe(obs)
+            self._drawn = []
+            self._gen = None
         return self._belief
 
     def applies(self, obs: Observation) -> bool:
@@ -449,8 +457,11 @@ class ModelSampler:
         belief = self.belief(obs)
         if belief is None:
             return None
-        places = belief.sample(np.random.default_rng(rng.getrandbits(64)), 1)[0]
-        hands = belief.hands(places, obs)
+        if not self._drawn:
+            if self._gen is None:
+                self._gen = np.random.default_rng(rng.getrandbits(64))
+            self._drawn = list(belief.sample(self._gen, self.BATCH))[::-1]
+        hands = belief.hands(self._drawn.pop(), obs)
         if obs.active:
             hands = [h if s in obs.active else 0 for s, h in enumerate(hands)]
         return hands
