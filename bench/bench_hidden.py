@@ -1,8 +1,8 @@
 """Measure the model of the hidden cards on held-out hands, per phase.
 
-    python bench/bench_hidden.py [--hands 300] [--seed 3] [--draws 16]
+    python bench/bench_hidden.py [--hands 300] [--seed 3] [--draws 16] [--player medium]
 
-Plays ``--hands`` hands of ``medium`` self-play on seeds the training never saw and, at the
+Plays ``--hands`` hands of ``--player`` self-play on seeds the training never saw and, at the
 start of the play (after the auction and the discard), after 3 tricks and after 6, takes
 every seat's view. For each view it prints, per phase, with a 95 % interval over the hands:
 
@@ -63,6 +63,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--draws", type=int, default=16)
+    parser.add_argument("--player", default="medium", help="the players of the hands")
     args = parser.parse_args()
     params = hidden.shipped()
     if params is None:
@@ -75,7 +76,7 @@ def main() -> None:
     rows: dict[int, dict[int, list[tuple[float, ...]]]] = {p: {} for p in PHASES}
     for h in range(args.hands):
         state = HandState.deal(rules, h % 4, f"hidden-bench/{args.seed}/{h}")
-        players = [make_player("medium", args.seed * 1_000_003 + h * 4 + s) for s in range(4)]
+        players = [make_player(args.player, args.seed * 1_000_003 + h * 4 + s) for s in range(4)]
         while not state.is_over:
             seat = state.to_move
             obs = state.observation(seat)
@@ -110,7 +111,7 @@ def main() -> None:
                     )
             state.apply(players[seat].act(obs))
     print(
-        f"{args.hands} held-out hands of medium self-play (seed {args.seed}), every seat; "
+        f"{args.hands} held-out hands of {args.player} self-play (seed {args.seed}), every seat; "
         f"{time.process_time() - start:.0f} s CPU"
     )
     names = ("after the auction", "after 3 tricks", "after 6 tricks")

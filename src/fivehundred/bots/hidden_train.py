@@ -5,8 +5,9 @@ a hand costs a few milliseconds) from a seed and keeps positions of the play, ea
 its true hidden cards (the labels are free: self-play knows every hand). :func:`train`
 fits a multi-layer perceptron to them with hand-written back-propagation and Adam: each
 hidden card's place is a softmax over the places it may lie, the loss its cross-entropy.
-The network's forward pass is :func:`fivehundred.bots.hidden.forward` itself, so what is
-trained is what plays. ``python bench/train_hidden.py`` runs both from seeds and writes
+The training pass (:func:`activations`, which keeps every layer for back-propagation)
+computes what :func:`fivehundred.bots.hidden.forward` computes at play time; a test checks
+that the two agree on a tiny trained network. ``python bench/train_hidden.py`` runs both from seeds and writes
 the shipped weights.
 """
 
