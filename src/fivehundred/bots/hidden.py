@@ -42,6 +42,7 @@ from fivehundred.actions import (
     is_misere,
     is_suit_bid,
 )
+from fivehundred.bots.memory import play_context, void_cards
 from fivehundred.cards import (
     JOKER,
     NO_TRUMPS,
@@ -253,8 +254,6 @@ def encode(obs: Observation) -> Position | None:
     row[_OFFSET["led_suit"] + (_suit_place(trump, led) if obs.trick else 4)] = 1
     row[_OFFSET["position"] + len(obs.trick) % 4] = 1
     allowed = np.zeros((SLOTS, PLACES), dtype=bool)
-    from fivehundred.bots.memory import play_context, void_cards
-
     ctx = play_context(obs)
     for place, seat in enumerate(seats[:3]):
         if room[place]:
