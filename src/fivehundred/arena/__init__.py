@@ -4,7 +4,8 @@
 :mod:`fivehundred.arena.cli`. :mod:`~fivehundred.arena.runner` plays the matches (in
 parallel, with the same results as serial), :mod:`~fivehundred.arena.stats` turns them into
 win rates and intervals; :mod:`~fivehundred.arena.decisions` compares two players one kind
-of decision at a time (``--decisions PHASE``).
+of decision at a time (``--decisions PHASE``), and :mod:`~fivehundred.arena.dd_duplicate`
+scores two players' choices in play on the same positions by solving the true deal.
 """
 
 from fivehundred.arena.runner import HandOutcome, MatchOutcome, MatchTask, play_match, run_matches

@@ -3,7 +3,7 @@
 Names: ``random``; ``heuristic`` (``heuristic:v1``: its first version, ``heuristic:v2``: the
 second, before the rules learnt from pimc; both kept for measuring);
 ``pimc`` (the strong player; ``pimc:N`` samples N deals per decision, ``pimc:fast``,
-``pimc:strong`` and ``pimc:postpone`` are presets); ``cmd:PROGRAM ARGS`` runs an external
+``pimc:strong``, ``pimc:postpone`` and ``pimc:model`` are presets); ``cmd:PROGRAM ARGS`` runs an external
 program speaking the JSON-lines protocol of docs/player-protocol.md. Levels for people:
 ``easy`` (a beginner: the heuristic with a learner's habits), ``medium`` (the heuristic),
 ``hard`` (pimc with 16 deals), ``expert`` (pimc); see :mod:`fivehundred.bots.levels` and
@@ -45,7 +45,7 @@ def player_choices() -> list[str]:
     lobby): the four levels, from the beginner to the strongest, then ``random``,
     ``heuristic`` and ``pimc`` (each a level's player under its own name), each name once.
     Baselines (``heuristic:v1``, ``heuristic:v2``) and pimc's other settings
-    (``pimc:fast``, ``pimc:strong``, ``pimc:postpone``, ``pimc:N``) are not offered: none
+    (``pimc:fast``, ``pimc:strong``, ``pimc:postpone``, ``pimc:model``, ``pimc:N``) are not offered: none
     is measured stronger than a level (docs/bots.md); they stay constructible by name for
     the arena and ``bench/``."""
     levels = [name for name in LEVELS if name in PLAYERS]
@@ -63,7 +63,7 @@ def uses_solver(name: str) -> bool:
 def make_player(name: str, seed: int | None = None) -> Player:
     """A player by name: a level (``easy`` … ``expert``), ``random``, ``heuristic``,
     ``pimc``, a setting for measuring (``heuristic:v1``, ``heuristic:v2``, ``pimc:N``,
-    ``pimc:fast``, ``pimc:strong``, ``pimc:postpone``), or ``cmd:PROGRAM ARGS``. Raises
+    ``pimc:fast``, ``pimc:strong``, ``pimc:postpone``, ``pimc:model``), or ``cmd:PROGRAM ARGS``. Raises
     ValueError for an unknown name."""
     if name.startswith("cmd:"):
         from fivehundred.bots.external import ExternalPlayer

@@ -34,7 +34,10 @@ Strength: ``PimcPlayer(seed, samples=N)``; by name ``pimc`` (default, 64 deals i
 for a bid, 10 for the discard), ``pimc:N``, ``pimc:fast`` (16) or ``pimc:strong`` (160).
 ``pimc:postpone`` (``postpone=6, postpone_fit=16``) is ``pimc`` with a remedy for PIMC's
 strategy fusion in the last tricks: its next card chosen once over the deals it will not be
-able to tell apart (:mod:`fivehundred.bots.postpone`).
+able to tell apart (:mod:`fivehundred.bots.postpone`). ``pimc:model`` (``model=True``) draws
+its deals in play from the learnt model of the hidden cards (:mod:`fivehundred.bots.hidden`:
+the deals that keep every constraint, each as likely as the model finds its cards' places)
+instead of weighting them by the calls; its bids and discard are pimc's.
 Early in the hand a double-dummy solve costs far more, so the number of deals is scaled
 down for the first tricks, a bid or a discard stops solving once the solver has searched
 its budget of positions (:data:`NODE_BUDGET`, about 0.3 s; a count, not a time, so that a
@@ -49,7 +52,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from fivehundred.actions import (
     HI_LO,
@@ -77,6 +80,9 @@ from fivehundred.play import PlayContext
 from fivehundred.rules import JOKER_LEAD_NOT_RENOUNCED
 from fivehundred.scoring import HI_LO_TRICKS, bid_value, side_of_seats
 
+if TYPE_CHECKING:
+    from fivehundred.bots.hidden import ModelSampler
+
 #: What to do where the solver is missing (see :class:`PlayerUnavailableError`).
 SOLVER_MISSING = "pip install 'fivehundred[solver]'"
 try:
@@ -98,6 +104,7 @@ class PimcSetting(TypedDict, total=False):
     samples: int
     postpone: int
     postpone_fit: int
+    model: bool
 
 
 #: Named settings: ``pimc:NAME`` is ``PimcPlayer(seed, **PIMC_PRESETS[NAME])``.
@@ -107,6 +114,8 @@ PIMC_PRESETS: dict[str, PimcSetting] = {
     "strong": {"samples": 160},
     # the seat's next card chosen over the deals it cannot tell apart, 3-6 tricks left
     "postpone": {"postpone": 6, "postpone_fit": 16},
+    # the deals in play drawn from the learnt model of the hidden cards
+    "model": {"model": True},
 }
 #: Share of the deals used when this many tricks are left (a full-hand solve costs ~100x
 #: a four-trick one).
@@ -135,6 +144,7 @@ class PimcPlayer(Player):
         beliefs: bool = True,
         postpone: int = 0,
         postpone_fit: int = 16,
+        model: bool = False,
     ) -> None:
         if not HAVE_SOLVER:
             raise PlayerUnavailableError(
@@ -160,6 +170,14 @@ class PimcPlayer(Player):
         #: A postponed decision is taken over the deals that lead there, topped up to
         #: this many with other sampled deals that fit what the seat will have seen.
         self.postpone_fit = postpone_fit
+        #: Draw the deals in play from the learnt model of the hidden cards
+        #: (:mod:`fivehundred.bots.hidden`) where it applies, instead of weighting them by
+        #: the calls (the model reads the auction itself).
+        self.sampler: ModelSampler | None = None
+        if model:
+            from fivehundred.bots.hidden import ModelSampler
+
+            self.sampler = ModelSampler()
         self._model: CallModel | None = None
         self._model_key: tuple[object, ...] = ()
         self._discard_plan: CardMask = 0
@@ -242,6 +260,10 @@ class PimcPlayer(Player):
         only through its trumps, as the kitty changed it)."""
         if counts.handles(obs):
             return counts.sample_hands(obs, rng)
+        if self.sampler is not None:
+            drawn = self.sampler.draw(obs, rng)
+            if drawn is not None:
+                return drawn
         reads = self._reads_for(obs)
         if not reads:
             return self._sample_once(obs, rng)
@@ -282,7 +304,7 @@ class PimcPlayer(Player):
         beliefs. The contractor's hand is not read (the kitty changed it), nor partner's:
         measured on 300 play positions, weighting by partner's calls as well gained
         nothing and cost 15 ms a decision."""
-        if not self.beliefs:
+        if not self.beliefs or (self.sampler is not None and self.sampler.applies(obs)):
             return None
         key = (obs.dealer, tuple(obs.auction), obs.seat, obs.contractor)
         if self._model is None or self._model_key != key:
