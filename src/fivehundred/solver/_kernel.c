@@ -38,6 +38,7 @@
 #define S_GEN 10
 #define S_EXACT 11
 #define S_HITS 12
+#define S_NOQUICK 13
 #define ST_SIZE 16
 #define O_TC 16
 #define O_TP 96

@@ -355,7 +355,7 @@ KI int64_t K(gen_moves)(const uint64_t *h, const int64_t *st, int64_t *row, int6
  * counted cards of that hand (their ranks read down to the lowest: the cards above it are
  * that side's), none when the other side holds no power (the shape says so). */
 KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint64_t out,
-                       int64_t *sc, int64_t *sd, uint64_t *used)
+                       uint64_t side1, int64_t *sc, int64_t *sd, uint64_t *used)
 {
     *sc = 0;
     *sd = 0;
@@ -365,10 +365,6 @@ KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
     if ((jk | tr) == 0)
         return;
     const int64_t P = st[S_P];
-    uint64_t side1 = 0;
-    for (int64_t i = 0; i < P; i++)
-        if (st[O_SIDE + i] == 1)
-            side1 |= h[i];
     /* the side holding the highest power card is the only one with sure tricks */
     const uint64_t top = jk ? (uint64_t)1 << (63 - K(clz)(jk))
                             : (uint64_t)1 << (63 - K(clz)(tr));
@@ -403,77 +399,184 @@ KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
         *sd = best;
 }
 
-/* Whether the player p on lead takes at least need tricks by quick tricks, when no other
- * hand holds a trump or a free joker: its unbroken run from the top of each suit, cashed
- * one after the other (every other hand follows lower or discards, and p keeps the lead).
- * *used: the cards whose ranks that read (a suit p holds entirely is read from the shape),
- * the fewest suits that reach need, longest runs first. */
-KI int K(quick_tricks)(const uint64_t *h, int64_t trump, uint64_t out, int64_t p, int64_t P,
-                       int64_t need, uint64_t *used)
+/* Quick tricks of hand x cashing from the top of each plain suit (0..3, the trump suit
+ * too; so[s]: the suit's cards out, top[s]: its highest): cnt[s] tricks, bits[s] the cards
+ * whose ranks that read. A run of x's cards above every other card of the suit wins as
+ * many tricks as it is long, and every card x holds in the suit when no other hand holds
+ * more cards of it than the run (they are out of the suit by then; long: whether to look,
+ * else the run only); a suit x holds entirely counts whole and is read from the shape (no
+ * bits). No power card of another hand is considered here (see quick_tricks). Returns the
+ * sum of cnt. */
+KI int64_t K(suit_runs)(const uint64_t *h, const uint64_t *so, const uint64_t *top, int64_t x,
+                        int64_t P, int long_, int64_t *cnt, uint64_t *bits)
 {
-    uint64_t power = h[H_SUIT + 4];
-    if (trump >= 0)
-        power |= h[H_SUIT + trump];
-    const uint64_t mine = h[p];
-    *used = 0;
-    if (out & ~mine & power) {
-        /* one suit only: the tricks every other hand holding power must follow */
-        for (int64_t s = 0; s < 4; s++) {
-            if (trump == s)
-                continue;
-            uint64_t so = out & h[H_SUIT + s];
-            uint64_t rest = so & ~mine;
-            if ((so & mine) == 0 || rest == 0)
-                continue;
-            uint64_t run = so & K(bits_above)(63 - K(clz)(rest));
-            int64_t k = K(popcount)(run);
-            if (k < need)
-                continue;
-            for (int64_t q = 0; q < P && k >= need; q++) {
-                if (q != p && (h[q] & out & power)) {
-                    int64_t len = K(popcount)(h[q] & so);
-                    if (len < k)
-                        k = len;
-                }
-            }
-            if (k >= need) {
-                *used = run;
-                return 1;
-            }
-        }
-        return 0;
-    }
-    int64_t k = 0, runs[4];
-    uint64_t bits[4];
+    const uint64_t mine = h[x];
+    int64_t sum = 0;
     for (int64_t s = 0; s < 4; s++) {
-        uint64_t so = out & h[H_SUIT + s];
-        uint64_t rest = so & ~mine;
-        runs[s] = 0;
+        cnt[s] = 0;
         bits[s] = 0;
-        if ((so & mine) == 0)
+        if ((mine & top[s]) == 0)
             continue;
+        const uint64_t xs = so[s] & mine;
+        const uint64_t rest = so[s] & ~mine;
+        const int64_t len = K(popcount)(xs);
         if (rest == 0) {
-            k += K(popcount)(so);
+            cnt[s] = len;
+            sum += len;
             continue;
         }
-        uint64_t run = so & K(bits_above)(63 - K(clz)(rest));
-        runs[s] = K(popcount)(run);
+        const uint64_t run = so[s] & K(bits_above)(63 - K(clz)(rest));
+        const int64_t r = K(popcount)(run);
+        cnt[s] = r;
         bits[s] = run;
+        if (long_ && r < len) {
+            int64_t longest = 0;
+            for (int64_t j = 0; j < P; j++) {
+                int64_t lj = j == x ? 0 : K(popcount)(h[j] & so[s]);
+                if (lj > longest)
+                    longest = lj;
+            }
+            if (r >= longest)
+                cnt[s] = len;
+        }
+        sum += cnt[s];
     }
-    uint64_t u = 0;
-    while (k < need) {
+    return sum;
+}
+
+/* The suits of cnt/bits that reach need tricks from have (the shape-only suits first, then
+ * the most tricks first; first: a suit always taken, before any other, -1 none): the cards
+ * to mark in *used; whether need was reached. */
+KI int K(pick_suits)(const int64_t *cnt, const uint64_t *bits, int64_t have, int64_t need,
+                     int64_t first, uint64_t *used)
+{
+    int64_t left[4];
+    for (int64_t s = 0; s < 4; s++) {
+        left[s] = cnt[s];
+        if (cnt[s] > 0 && bits[s] == 0) {
+            have += cnt[s];
+            left[s] = 0;
+        }
+    }
+    if (first >= 0 && left[first] > 0) {
+        have += left[first];
+        *used |= bits[first];
+        left[first] = 0;
+    }
+    while (have < need) {
         int64_t b = -1;
         for (int64_t s = 0; s < 4; s++)
-            if (runs[s] > 0 && (b < 0 || runs[s] > runs[b]))
+            if (left[s] > 0 && (b < 0 || left[s] > left[b]))
                 b = s;
         if (b < 0)
             return 0;
-        k += runs[b];
-        u |= bits[b];
-        runs[b] = 0;
+        have += left[b];
+        *used |= bits[b];
+        left[b] = 0;
     }
-    *used = u;
     return 1;
+}
+
+/* Whether the side of the player p on lead takes at least need tricks by quick tricks (not
+ * in misère; side1: the cards of the contracting side), in one of two lines:
+ * - p cashes its own (suit_runs) in the plain suits, each as far as every other hand
+ *   holding power must follow it (in no trumps a partner's free joker does not count: it
+ *   is never forced onto p's trick before the last one), then its free jokers when no
+ *   opponent holds one (each wins the trick it falls to);
+ * - when no opponent holds power (in a suit contract: no hand but q): p cashes some of its
+ *   own, then leads a suit in which a partner q holds the top card, and q cashes its own
+ *   and its free jokers; p's tricks count only as far as q holds cards it can spare for
+ *   them (neither a counted winner nor a joker), so that q keeps every winner it cashes.
+ * *used: the cards whose ranks that read (the fewest suits, see pick_suits). */
+KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint64_t out,
+                       uint64_t side1, int64_t p, int64_t P, int64_t need, uint64_t *used)
+{
+    const uint64_t mine = h[p];
+    uint64_t so[4], top[4];
+    uint64_t tops = 0;
+    for (int64_t s = 0; s < 4; s++) {
+        so[s] = out & h[H_SUIT + s];
+        top[s] = so[s] ? (uint64_t)1 << (63 - K(clz)(so[s])) : 0;
+        tops |= top[s];
+    }
+    const uint64_t free = out & h[H_SUIT + 4];
+    const uint64_t power = free | (trump >= 0 ? so[trump] : 0);
+    const int64_t side_p = st[O_SIDE + p];
+    const uint64_t opps = side_p == 1 ? out & ~side1 : side1;
+    const uint64_t partners = out & ~opps & ~mine;
+    /* nothing to cash: neither p nor a partner holds a top card or a free joker */
+    if (((tops | free) & ~opps) == 0)
+        return 0;
+    *used = 0;
+    /* the hands whose power can stop p's side suits: in no trumps the opponents' */
+    const uint64_t stoppers = power & ~mine & (trump >= 0 ? out : opps);
+    int64_t cnt[4], cq[4];
+    uint64_t bits[4], bq[4];
+    const int64_t jokers = (opps & free) == 0 ? K(popcount)(mine & free) : 0;
+    /* a stopper holds no more cards of a side suit than its longest holder: the run is
+     * all p can cash there (the trump suit excepted) */
+    int64_t most = jokers;
+    if (mine & tops) {
+        most += K(suit_runs)(h, so, top, p, P, stoppers == 0, cnt, bits);
+        if (stoppers && trump >= 0 && cnt[trump] > 0)
+            most += K(popcount)(mine & so[trump]) - cnt[trump];
+    }
+    if (most >= need) {
+        if (stoppers) {
+            if (trump >= 0 && cnt[trump] > 0) {
+                int64_t t[4];
+                uint64_t tb[4];
+                K(suit_runs)(h, so, top, p, P, 1, t, tb);
+                cnt[trump] = t[trump];
+            }
+            for (int64_t j = 0; j < P; j++) {
+                if ((h[j] & stoppers) == 0)
+                    continue;
+                for (int64_t s = 0; s < 4; s++) {
+                    if (s == trump || cnt[s] == 0)
+                        continue;
+                    int64_t len = K(popcount)(h[j] & so[s]);
+                    if (len < cnt[s])
+                        cnt[s] = len;
+                }
+            }
+        }
+        if (K(pick_suits)(cnt, bits, jokers, need, -1, used))
+            return 1;
+        *used = 0;
+    }
+    if ((tops & partners) == 0 || (opps & power) != 0 || (trump >= 0 && (mine & power) != 0))
+        return 0;
+    /* p's own tricks uncapped: only q can hold power now, and it spares for them */
+    int64_t own = K(suit_runs)(h, so, top, p, P, 1, cnt, bits);
+    for (int64_t q = 0; q < P; q++) {
+        const uint64_t hq = h[q];
+        if ((hq & partners & tops) == 0)
+            continue;
+        if (trump >= 0 && (power & ~hq) != 0)
+            continue;
+        int64_t entry = -1;
+        for (int64_t s = 0; s < 4; s++)
+            if ((hq & top[s]) != 0 && (mine & so[s]) != 0)
+                entry = s;
+        if (entry < 0)
+            continue;
+        const int64_t jq = K(popcount)(hq & free);
+        const int64_t theirs = jq + K(suit_runs)(h, so, top, q, P, 1, cq, bq);
+        const int64_t spare = K(popcount)(hq) - theirs;
+        if (theirs + (own < spare ? own : spare) < need)
+            continue;
+        uint64_t u = 0;
+        if (!K(pick_suits)(cq, bq, jq, need, entry, &u)) {
+            /* every suit of q, then p's (as many of p's tricks as q can spare: checked) */
+            for (int64_t s = 0; s < 4; s++)
+                u |= bq[s];
+            K(pick_suits)(cnt, bits, theirs, need, -1, &u);
+        }
+        *used = u;
+        return 1;
+    }
+    return 0;
 }
 
 /* Whether the misère contractor can take no further trick whatever the defenders do. */
@@ -644,7 +747,11 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
         __builtin_prefetch(ttk + base * KEY_WORDS, 0, 3);
         int64_t sc, sd;
         uint64_t used;
-        K(sure_tricks)(h, st, trump, out, &sc, &sd, &used);
+        uint64_t side1 = 0;
+        for (int64_t i = 0; i < P; i++)
+            if (st[O_SIDE + i] == 1)
+                side1 |= h[i];
+        K(sure_tricks)(h, st, trump, out, side1, &sc, &sd, &used);
         if (sc >= target) {
             h[H_W + d] = used;
             return 1;
@@ -653,10 +760,10 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
             h[H_W + d] = used;
             return 0;
         }
-        if (misere == 0) {
+        if (misere == 0 && st[S_NOQUICK] == 0) {
             uint64_t qused;
             int64_t need = st[O_SIDE + p] == 1 ? target : left - target + 1;
-            if (K(quick_tricks)(h, trump, out, p, P, need, &qused)) {
+            if (K(quick_tricks)(h, st, trump, out, side1, p, P, need, &qused)) {
                 h[H_W + d] = qused;
                 return st[O_SIDE + p] == 1;
             }
