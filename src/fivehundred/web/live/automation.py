@@ -50,6 +50,10 @@ class Automation(Following):
             return Due(delay, state.player or "random", COMPUTER, True)
         if state.kind == OPEN:  # nobody took it: the stand-in plays it (it can still be taken)
             return self.due_at(OPEN_SEAT, seat, delay)
+        if self.turn_based:  # the clock alone, connected or not
+            if self.held_by_stand_in(seat):
+                return Due(delay, self.options["stand_in"], "stand_in", True)
+            return self.due_at(TURN, seat, 0.0)
         if not self.present(seat):
             return self.due_at(GRACE, seat, delay)
         if self.options["turn_timer"]:
@@ -79,7 +83,7 @@ class Automation(Following):
             for seat, state in enumerate(self.seats):
                 if state.kind == OPEN:
                     wanted[(OPEN_SEAT, seat)] = Deadline(now + opened, self.version)
-                elif state.kind == PERSON and not self.present(seat):
+                elif state.kind == PERSON and not self.present(seat) and not self.turn_based:
                     wanted[(GRACE, seat)] = Deadline(now + grace, self.version)
             clock = self.turn_deadline()
             if clock is not None:

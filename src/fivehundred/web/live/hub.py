@@ -99,6 +99,8 @@ class Hub(ClusterHub):
             if not table.live or not table.owned or table.anyone_here():
                 continue
             joined = any(s.kind == PERSON for s in table.seats)
+            if joined and table.turn_based:  # played over days: its clocks move it on
+                continue
             wait = self.limits.expire_abandoned if joined else self.limits.expire_unjoined
             if now - table.last_seen < wait:
                 continue

@@ -130,20 +130,44 @@ class TableState:
         )
 
     def stand_in_now(self, seat: int) -> bool:
-        """The stand-in plays the seat: its person is away and the grace is over."""
+        """The stand-in plays the seat: its person is away and the grace is over (at a
+        turn-based table: their clock ran out too often, and it has the seat for the game)."""
+        if self.seats[seat].kind != PERSON:
+            return False
+        if self.turn_based:
+            return self.held_by_stand_in(seat)
         grace = self.deadlines.get((GRACE, seat))
-        return (
-            self.seats[seat].kind == PERSON
-            and not self.present(seat)
-            and grace is not None
-            and grace.fired
-        )
+        return not self.present(seat) and grace is not None and grace.fired
+
+    @property
+    def turn_based(self) -> bool:
+        """A table played over days: a clock per move, no connection needed, no grace."""
+        return bool(self.options.get("move_clock"))
+
+    def clock_seconds(self) -> float | None:
+        """Seconds on the clock of each move of a person (the turn-based clock, else the
+        turn timer), if the table has one."""
+        seconds = self.options.get("move_clock") or self.options["turn_timer"]
+        return float(seconds) if seconds else None
+
+    def timeouts(self, seat: int) -> int:
+        """How many of ``seat``'s moves its clock made (``timer`` in the log)."""
+        return sum(1 for mover, _, by in self.log if mover == seat and by == "timer")
+
+    def held_by_stand_in(self, seat: int, timeouts: int | None = None) -> bool:
+        """At a turn-based table: the seat's clock ran out ``move_timeouts`` times, and the
+        stand-in plays it for the rest of the game."""
+        if timeouts is None:
+            timeouts = self.timeouts(seat)
+        return self.turn_based and timeouts >= int(self.options.get("move_timeouts", 3))
 
     def turn_deadline(self) -> float | None:
         """When the clock of the person to move runs out (wall clock), if it runs."""
-        timer = self.options["turn_timer"]
+        timer = self.clock_seconds()
         seat = self.model.to_move
         if not timer or self.model.is_over or self.seats[seat].kind != PERSON:
+            return None
+        if self.held_by_stand_in(seat):
             return None
         clock = self.deadlines.get((TURN, seat))
         if clock is not None and clock.version == self.version:
@@ -459,12 +483,15 @@ class TableState:
         clock where the table has one (written in the action's transaction)."""
         code = self.code if self.hub.cluster is not None else None
         version = self.version + 1
-        timer = self.options["turn_timer"]
+        timer = self.clock_seconds()
         if not timer:
             return ActionRow(self.id, version, seat, text, by, hand_row, finished, code)
         clock = None
-        if not model.is_over and self.seats[model.to_move].kind == PERSON:
-            clock = (model.to_move, time.time() + float(timer))
+        nxt = model.to_move
+        if not model.is_over and self.seats[nxt].kind == PERSON:
+            timeouts = self.timeouts(nxt) + (by == "timer" and seat == nxt)
+            if not self.held_by_stand_in(nxt, timeouts):
+                clock = (nxt, time.time() + timer)
         return TimedActionRow(self.id, version, seat, text, by, hand_row, finished, code, clock)
 
     async def commit(self, seat: int, action: Action, by: str) -> None:
