@@ -116,11 +116,11 @@ def test_the_grace_runs_from_the_disconnect_on_a_server_that_does_not_own_the_ta
         async with servers(url, 2) as (owner, other):
             mine, theirs = await seated_table(owner, other, {"delay": 0, "grace": 60})
             conn = connection(0)
-            theirs.attach(conn)  # Ann plays through the other server ...
+            theirs.attach(conn)  # Ann plays through the other server
             await until(lambda: mine.present(0), 10, "the owner knows Ann is there")
-            mine.seats[0].away_since -= 3600  # ... for an hour (seated an hour ago)
             theirs.detach(conn)
             await until(lambda: not mine.present(0), 10, "the owner knows Ann left")
+            await until(lambda: ("grace", 0) in mine.deadlines, 10, "her grace is a deadline")
             assert mine.model.to_move == 0, "the stand-in played for Ann at once"
             due = mine.automation()
             assert due is not None and due[2] == "stand_in"
@@ -128,9 +128,9 @@ def test_the_grace_runs_from_the_disconnect_on_a_server_that_does_not_own_the_ta
             # her server gone (killed) while she was connected: the grace starts then too
             theirs.attach(conn := connection(0))
             await until(lambda: mine.present(0), 10, "Ann is back")
-            mine.seats[0].away_since -= 3600
             owner.servers_alive({owner.cluster.id})
             assert not mine.present(0)
+            await until(lambda: ("grace", 0) in mine.deadlines, 10, "her grace is a deadline")
             due = mine.automation()
             assert due is not None and due[0] > 55
             theirs.detach(conn)

@@ -177,4 +177,5 @@ def test_static_files_are_package_data() -> None:
         "daily.html",
         "clubs.html",
         "notices.html",
+        "my-games.html",
     }

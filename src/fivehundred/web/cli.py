@@ -216,6 +216,8 @@ _LIMIT_HELP = {
     "expire_abandoned": "seconds before a table whose people all left is closed "
     "(default %(default)s)",
     "open_seat_grace": "seconds before the stand-in plays a seat nobody took (default %(default)s)",
+    "min_move_clock": "shortest clock per move of a turn-based table, seconds "
+    "(default %(default)s)",
     "decision_seconds": "wall-clock ceiling of one computer decision (default %(default)s)",
     "sweep_seconds": "how often the expiry runs, seconds (default %(default)s)",
     "docs": "serve the API's description at /docs and /openapi.json",

@@ -34,6 +34,9 @@ clients' views:
 - ``deleted:ACCOUNT:SERVER`` the account was deleted on SERVER: its places in every
   server's play-now queue go
 - ``queue`` seats of the play-now queue were written (:mod:`fivehundred.web.matchmaking`)
+- ``deadline:CODE`` a deadline of the table was written: the scheduler looks again
+  (:mod:`fivehundred.web.deadlines`); ``due:CODE`` the scheduler fired one: the table's
+  owner reads them again and acts
 
 Bounds (each heartbeat, :data:`HEARTBEAT` s):
 
@@ -143,6 +146,9 @@ class Cluster:
         self._given: dict[int, float] = {}
         #: the news that is not a table's, by its kind (``queue``: web/matchmaking.py)
         self.listeners: dict[str, Callable[[str], None]] = {}
+        #: the roles this server holds: advisory locks of its lock connection besides the
+        #: tables' (the deadlines' scheduler: web/deadlines.py), lost with that connection
+        self.roles: set[tuple[int, int]] = set()
 
     async def _connect(self) -> Any:
         import psycopg
@@ -197,6 +203,25 @@ class Cluster:
     async def unlock(self, table_id: int) -> None:
         with contextlib.suppress(Exception):
             await self._locks.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, table_id))
+
+    async def take_role(self, kind: int, key: int) -> bool:
+        """Hold the role ``(kind, key)`` (one server of the database at a time); whether
+        this server holds it."""
+        if (kind, key) in self.roles:
+            return True
+        try:
+            cursor = await self._locks.execute("SELECT pg_try_advisory_lock(%s, %s)", (kind, key))
+            row = await cursor.fetchone()
+        except Exception as error:
+            log.warning("cluster: could not ask for the role %d/%d: %s", kind, key, error)
+            return False
+        if row and row[0]:
+            self.roles.add((kind, key))
+            return True
+        return False
+
+    def holds_role(self, kind: int, key: int) -> bool:
+        return (kind, key) in self.roles
 
     def given_up(self, table_id: int) -> None:
         """This server handed the table over: another server takes it (this one does not
@@ -265,6 +290,7 @@ class Cluster:
                 )
                 self.hub.count("database_errors")
                 self.hub.lost_all()
+                self.roles.clear()
                 with contextlib.suppress(Exception):
                     await self._locks.close()
                 try:

@@ -73,6 +73,8 @@ class Limits:
     #: An open seat nobody took for this long (since the table was made) is played by the
     #: stand-in when it is to move (the seat can still be taken).
     open_seat_grace: float = 600.0
+    #: The shortest clock per move a turn-based table may have (seconds; at most 7 days).
+    min_move_clock: float = 3600.0
     #: Wall-clock ceiling of one computer decision (seconds); past it the heuristic
     #: decides instead (a safety net: the named settings have a count of positions).
     decision_seconds: float = 30.0
@@ -95,6 +97,7 @@ class Limits:
             "expire_unjoined": (1, 30 * 86400),
             "expire_abandoned": (1, 30 * 86400),
             "open_seat_grace": (1, 30 * 86400),
+            "min_move_clock": (1, 7 * 86400),
             "decision_seconds": (0.5, 3600),
             "sweep_seconds": (0.05, 3600),
         }

@@ -80,6 +80,23 @@ closures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
+#: What must happen at a time, whichever server is running then (web/deadlines.py): the
+#: stand-in's first move for a person away past the grace (``grace``), for a seat nobody took
+#: (``open``), and for a person whose turn clock ran out (``turn``, at the table's
+#: ``version``). The one scheduler of the servers marks each row ``fired`` when it is due;
+#: the table's owner acts on it.
+deadlines = sa.Table(
+    "deadlines",
+    metadata,
+    sa.Column("table_id", sa.Integer, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("kind", sa.String(12), primary_key=True),  # grace / open / turn
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("due", sa.Float, nullable=False),  # wall clock: seconds since the epoch (UTC)
+    sa.Column("version", sa.Integer, nullable=False),  # the table's version when it was set
+    sa.Column("fired", sa.Boolean, nullable=False, default=False),
+    sa.Index("ix_deadlines_due", "fired", "due"),
+)
+
 #: Clients' actions a server that does not own a table passes to the one that does (several
 #: servers on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it
 #: takes it.

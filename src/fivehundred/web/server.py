@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily_api, history, learn, notices, players, views
+from fivehundred.web import daily_api, history, learn, my_games, notices, players, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
@@ -117,6 +117,11 @@ class OptionsIn(BaseModel):
     turn_timer: float | None = Field(default=None, ge=1, le=3600, allow_inf_nan=False)
     delay: float = Field(default=0.6, ge=0, le=10, allow_inf_nan=False)
     stand_in: str = Field(default="heuristic", max_length=60)
+    #: a turn-based table: the clock of each move, seconds (from the server's
+    #: ``min_move_clock`` to 7 days); none: a table played live
+    move_clock: float | None = Field(default=None, gt=0, le=7 * 86400, allow_inf_nan=False)
+    #: a turn-based table: the clock's timeouts after which the stand-in keeps the seat
+    move_timeouts: int = Field(default=3, ge=1, le=20)
 
 
 class CreateIn(BaseModel):
@@ -171,6 +176,23 @@ def _computer_player(name: str, where: str, offered: list[str]) -> str:
             f"computer players are {', '.join(offered)}",
         )
     return name
+
+
+def _table_options(body: CreateIn, offered: list[str], limits: Limits) -> dict[str, Any]:
+    """A new table's options: its stand-in one of the players offered, a private table
+    marked, a turn-based table's clock within the server's bounds (none: a live table)."""
+    options = body.options.model_dump()
+    options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
+    if body.private:
+        options["private"] = True
+    clock, timeouts = options.pop("move_clock"), options.pop("move_timeouts")
+    if clock is not None:
+        if clock < limits.min_move_clock:
+            raise ApiError(
+                422, f"options.move_clock: at least {limits.min_move_clock:g} s on this server"
+            )
+        options.update(move_clock=clock, move_timeouts=timeouts)
+    return options
 
 
 def _iso(moment: float | None) -> str | None:
@@ -429,10 +451,7 @@ def create_app(
             OPEN if name == OPEN else _computer_player(name, f"seats[{seat}]", offered)
             for seat, name in enumerate(body.seats)
         ]
-        options = body.options.model_dump()
-        options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
-        if body.private:
-            options["private"] = True
+        options = _table_options(body, offered, limits)
         if body.sit is not None and (body.sit >= rules.players or body.seats[body.sit] != OPEN):
             raise ApiError(422, 'sit: the seat you sit in must be one of the seats "open"')
         player_name = " ".join((body.player or "Guest").split())
@@ -643,6 +662,7 @@ def create_app(
     daily_api.install(app)  # the daily duplicate boards (web/daily_api.py)
     clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
+    my_games.install(app, accounts)  # an account's games not over (web/my_games.py)
     notices.install(app, store, accounts)  # notices, by e-mail too: app.state.notices
 
     # ------------------------------------------------------------------ play now

@@ -187,6 +187,9 @@ class ActionRow:
     #: the table's code: on PostgreSQL the commit notifies the other servers (code, version)
     code: str | None = None
 
+    def written(self, db: Connection) -> None:
+        """More writes of the action's transaction (a subclass's: web/deadlines.py)."""
+
 
 def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
@@ -297,10 +300,9 @@ class Store:
 
     def rematch_of(self, table_id: int) -> str | None:
         """The code of the rematch of the table of id ``table_id``, if one was made."""
+        query = sa.select(tables.c.code).where(tables.c.rematch_of == table_id)
         with self.engine.connect() as db:
-            code: str | None = db.execute(
-                sa.select(tables.c.code).where(tables.c.rematch_of == table_id)
-            ).scalar()
+            code: str | None = db.execute(query).scalar()
             return code
 
     def _create_table(
@@ -575,6 +577,7 @@ class Store:
                     )
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
         for row in rows:
+            row.written(db)
             if row.code is not None:
                 self._notify(db, f"act:{row.code}:{row.version}")
 
@@ -582,12 +585,8 @@ class Store:
         """Close an unfinished table (the expiry): it is not resumed; its finished hands
         stay in the history."""
         with self.engine.begin() as db:
-            if (
-                db.execute(
-                    sa.select(closures.c.table_id).where(closures.c.table_id == table_id)
-                ).first()
-                is None
-            ):
+            query = sa.select(closures.c.table_id).where(closures.c.table_id == table_id)
+            if db.execute(query).first() is None:
                 db.execute(closures.insert().values(table_id=table_id, at=time.time()))
             if code is not None:
                 self._notify(db, f"closed:{code}:{self.origin}")
@@ -648,18 +647,21 @@ class Store:
                 )
         return rows
 
+    def _log(self, db: Connection, table_id: int) -> list[tuple[int, str, str]]:
+        query = (
+            sa.select(actions.c.seat, actions.c.action, actions.c.by)
+            .where(actions.c.table_id == table_id)
+            .order_by(actions.c.version)
+        )
+        return [(a.seat, a.action, a.by) for a in db.execute(query)]
+
     def load_unfinished(self) -> list[TableRow]:
         """Every unfinished table with its action log (to resume them)."""
         with self.engine.connect() as db:
             live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
             rows = self._table_rows(db, live, tables.c.id)
             for row in rows:
-                query = (
-                    sa.select(actions.c.seat, actions.c.action, actions.c.by)
-                    .where(actions.c.table_id == row.id)
-                    .order_by(actions.c.version)
-                )
-                row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
+                row.actions = self._log(db, row.id)
             return rows
 
     def load_table(self, code: str, with_actions: bool = False) -> TableRow | None:
@@ -669,12 +671,7 @@ class Store:
                 return None
             row = rows[0]
             if with_actions:
-                query = (
-                    sa.select(actions.c.seat, actions.c.action, actions.c.by)
-                    .where(actions.c.table_id == row.id)
-                    .order_by(actions.c.version)
-                )
-                row.actions = [(a.seat, a.action, a.by) for a in db.execute(query)]
+                row.actions = self._log(db, row.id)
             return row
 
     def finished_games(self, page: int, per_page: int) -> tuple[list[TableRow], int]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
-from fivehundred.web.live.base import COMPUTER, OPEN
+from fivehundred.web.deadlines import GRACE, OPEN_SEAT, TURN, Deadline
+from fivehundred.web.live.base import COMPUTER, OPEN, PERSON
 from fivehundred.web.live.following import Following
 from fivehundred.web.live.workers import searches
 
@@ -19,60 +21,148 @@ if TYPE_CHECKING:
 log = logging.getLogger("fivehundred.web")
 
 
+class Due(NamedTuple):
+    """The computer move a table's driver makes next."""
+
+    #: seconds until it is made (for one not ``ready``: until its deadline is due)
+    seconds: float
+    player: str
+    #: who the log says made it: ``computer``, ``stand_in``, ``timer``
+    by: str
+    #: it waits for the delay alone (not for a deadline to be fired)
+    ready: bool
+
+
 class Automation(Following):
     """The computer moves of a table: one driver task (:meth:`drive`) makes them for
     computer seats, open seats and people away past their grace, and at a turn's end."""
 
-    def automation(self) -> tuple[float, str, str] | None:
-        """(seconds until due, player, kind) of the computer move to make next, if any."""
-        model = self.model
+    def automation(self) -> Due | None:
+        """The computer move to make next, if any: a computer seat's after the delay; the
+        stand-in's for a seat nobody took, a person away, or a person whose turn clock ran
+        out once the scheduler fired that deadline (:mod:`fivehundred.web.deadlines`)."""
         if not self.live:
             return None
-        seat = model.to_move
+        seat = self.model.to_move
         state = self.seats[seat]
-        now = time.monotonic()
-        delay = self.last_change + self.options["delay"] - now
+        delay = max(0.0, self.last_change + self.options["delay"] - time.monotonic())
         if state.kind == COMPUTER:
-            return max(0.0, delay), state.player or "random", COMPUTER
-        if state.kind == OPEN:
-            # nobody took it: the stand-in plays it (it can still be taken)
-            grace = self.hub.limits.open_seat_grace if self.open_grace is None else self.open_grace
-            due = max(self.opened + grace - now, delay)
-            return max(0.0, due), self.options["stand_in"], "stand_in"
+            return Due(delay, state.player or "random", COMPUTER, True)
+        if state.kind == OPEN:  # nobody took it: the stand-in plays it (it can still be taken)
+            return self.due_at(OPEN_SEAT, seat, delay)
+        if self.turn_based:  # the clock alone, connected or not
+            if self.held_by_stand_in(seat):
+                return Due(delay, self.options["stand_in"], "stand_in", True)
+            return self.due_at(TURN, seat, 0.0)
         if not self.present(seat):
-            due = max(state.away_since + self.options["grace"] - now, delay)
-            return max(0.0, due), self.options["stand_in"], "stand_in"
-        timer = self.options["turn_timer"]
-        if timer:
-            return max(0.0, self.last_change + timer - now), self.options["stand_in"], "timer"
+            return self.due_at(GRACE, seat, delay)
+        if self.options["turn_timer"]:
+            return self.due_at(TURN, seat, 0.0)
         return None
+
+    def due_at(self, kind: str, seat: int, delay: float) -> Due:
+        """The stand-in's move for the deadline ``kind`` of ``seat``: ready (after
+        ``delay``) once fired, else not (the seconds left until it is due)."""
+        by = "timer" if kind == TURN else "stand_in"
+        found = self.deadlines.get((kind, seat))
+        if found is not None and found.fired and (kind != TURN or found.version == self.version):
+            return Due(delay, self.options["stand_in"], by, True)
+        left = math.inf if found is None else max(0.0, found.due - time.time())
+        return Due(max(left, delay), self.options["stand_in"], by, False)
+
+    def plan_deadlines(self) -> None:
+        """Write the deadlines the table needs now and delete those it no longer needs (the
+        owner's driver, at each change): an open seat's stand-in, a person's grace from when
+        they left, the turn clock of the person to move (the action before it wrote it, where
+        there was one). Those read or written already keep their due time."""
+        now = time.time()
+        wanted: dict[tuple[str, int], Deadline] = {}
+        if self.live:
+            grace = float(self.options["grace"])
+            opened = self.hub.limits.open_seat_grace if self.open_grace is None else self.open_grace
+            for seat, state in enumerate(self.seats):
+                if state.kind == OPEN:
+                    wanted[(OPEN_SEAT, seat)] = Deadline(now + opened, self.version)
+                elif state.kind == PERSON and not self.present(seat) and not self.turn_based:
+                    wanted[(GRACE, seat)] = Deadline(now + grace, self.version)
+            clock = self.turn_deadline()
+            if clock is not None:
+                wanted[(TURN, self.model.to_move)] = Deadline(clock, self.version)
+        written = {
+            key: deadline
+            for key, deadline in wanted.items()
+            if key not in self.deadlines
+            or (key[0] == TURN and self.deadlines[key].version != self.version)
+        }
+        deleted = [key for key in self.deadlines if key not in wanted]
+        if not written and not deleted:
+            return
+        for key in deleted:
+            del self.deadlines[key]
+        self.deadlines.update(written)
+        self.hub.spawn(self.write_deadlines(written, deleted))
+
+    async def write_deadlines(
+        self, written: dict[tuple[str, int], Deadline], deleted: list[tuple[str, int]]
+    ) -> None:
+        scheduler = self.hub.scheduler
+        try:
+            await self.hub.store.call(scheduler.store.change, self.id, self.code, written, deleted)
+        except Exception:
+            log.exception("table %s: could not write its deadlines; trying again", self.code)
+            for key in written:  # planned again at the next change
+                self.deadlines.pop(key, None)
+            self.hub.spawn(self.replan_later())
+            return
+        if self.hub.cluster is None:  # (several servers: told by ``deadline:CODE``)
+            scheduler.nudge()
+
+    async def replan_later(self) -> None:
+        await asyncio.sleep(1.0)
+        self.wake.set()
+
+    async def read_deadlines(self) -> None:
+        """Read the table's deadlines again (one was fired, or this server now drives the
+        table); the stand-in acts on those fired."""
+        found = await self.hub.store.call(self.hub.scheduler.store.of_table, self.id)
+        shown = [self.stand_in_now(seat) for seat in range(len(self.seats))]
+        self.deadlines = found
+        self.wake.set()
+        if shown != [self.stand_in_now(seat) for seat in range(len(self.seats))]:
+            self.broadcast()
 
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""
         loop = asyncio.get_running_loop()
+        with contextlib.suppress(Exception):  # (else written again as needed)
+            await self.read_deadlines()
         while self.live:
             if self.handing_over and self.between_hands():
                 await self.hand_over()
                 return
             try:
+                self.plan_deadlines()
                 due = self.automation()
-                if due is None or due[0] > 0:
-                    # wait for a change or the due time (a timer, not wait_for: no task
-                    # and no exception per computer move)
+                if due is None or not due.ready or due.seconds > 0:
+                    # wait for a change (a deadline fired is one) or the computer's delay
+                    # (a timer, not wait_for: no task and no exception per computer move)
                     self.wake.clear()
-                    timer = None if due is None else loop.call_later(due[0], self.wake.set)
+                    timer = None
+                    if due is not None and due.ready:
+                        timer = loop.call_later(due.seconds, self.wake.set)
                     try:
                         await self.wake.wait()
                     finally:
                         if timer is not None:
                             timer.cancel()
                     continue
-                await self._automatic_move(due[1], due[2])
+                await self._automatic_move(due.player, due.by)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("table %s: computer move failed; trying again", self.code)
                 await asyncio.sleep(1.0)
+        self.plan_deadlines()  # (none once the game is over)
         if self.hub.cluster is not None:
             await self.hub.cluster.unlock(self.id)
         self.hub.release(cast("LiveTable", self))  # (the driver is a table's)
@@ -96,7 +186,7 @@ class Automation(Following):
             if self.version != version or self.model is not model:
                 return  # somebody moved meanwhile
             due = self.automation()
-            if due is None or due[2] != by:
+            if due is None or due.by != by or not due.ready:
                 return  # the person came back
             seat = model.to_move
             if model.refusal(seat, action) is not None:

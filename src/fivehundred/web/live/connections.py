@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -88,8 +87,6 @@ class SeatState:
     player: str | None = None
     name: str | None = None
     token_hash: str | None = None
-    #: monotonic time since which the person has had no connection
-    away_since: float = field(default_factory=time.monotonic)
 
 
 def encode(message: dict[str, Any]) -> str:

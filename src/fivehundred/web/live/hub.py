@@ -12,6 +12,7 @@ from typing import Any
 
 from fivehundred.game import dealer_of_seed
 from fivehundred.rules import Rules
+from fivehundred.web.deadlines import OPEN_SEAT
 from fivehundred.web.live import base
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON, Refusal, new_code
 from fivehundred.web.live.news import ClusterHub
@@ -44,7 +45,9 @@ class Hub(ClusterHub):
         self._probe = asyncio.get_running_loop().create_task(self._lag_probe())
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.decider.start()
+        self.scheduler.start()
         if self.cluster is not None:  # the orphaned tables are taken (all, if alone)
+            self.cluster.listeners["deadline"] = self.deadline_written
             await self.cluster.start()
             return
         rows = await self.store.call(self.store.store.load_unfinished)
@@ -63,6 +66,7 @@ class Hub(ClusterHub):
         for task in (self._probe, self._sweeper):
             if task is not None:
                 task.cancel()
+        await self.scheduler.stop()
         for table in list(self.tables.values()):
             await table.stop()
         if self.cluster is not None:  # the locks go: another server takes the tables
@@ -95,6 +99,8 @@ class Hub(ClusterHub):
             if not table.live or not table.owned or table.anyone_here():
                 continue
             joined = any(s.kind == PERSON for s in table.seats)
+            if joined and table.turn_based:  # played over days: its clocks move it on
+                continue
             wait = self.limits.expire_abandoned if joined else self.limits.expire_unjoined
             if now - table.last_seen < wait:
                 continue
@@ -212,6 +218,7 @@ class Hub(ClusterHub):
             rules, players, name, dict(table.options), seed, table.owner, rematch_of=table.id
         )
         new.open_grace = float(new.options["grace"])
+        new.deadlines = {k: d for k, d in new.deadlines.items() if k[0] != OPEN_SEAT}
         new.wake.set()  # (its driver counts the open seats' wait again)
         return new
 

@@ -40,6 +40,8 @@ class ClusterHub(Registry):
         elif kind == "undo":
             if not table.owned and rest != me:
                 self.spawn(table.refresh())
+        elif kind == "due":  # a deadline of the table fired (web/deadlines.py)
+            self.spawn(table.read_deadlines())
         elif kind == "inbox":
             if table.owned:
                 self.spawn(table.drain_inbox())
@@ -104,10 +106,7 @@ class ClusterHub(Registry):
         table.handing_over = False
         table.stale = False
         table.remote.clear()
-        now = time.monotonic()
-        for state in table.seats:  # a person's grace starts again with the new server
-            state.away_since = now
-        table.opened = now
+        # (its driver reads the table's deadlines: those set by the server before hold)
         table.start()
         table.broadcast()
         await table.drain_inbox()

@@ -8,6 +8,7 @@ import logging
 from collections import OrderedDict, deque
 from typing import Any
 
+from fivehundred.web.deadlines import Scheduler
 from fivehundred.web.guard import Buckets, Limits
 from fivehundred.web.live import base
 from fivehundred.web.live.base import CODE_ALPHABET, CODE_LENGTH, HINT_BURST, HINTS_PER_MINUTE
@@ -33,6 +34,8 @@ class Registry:
         self.decider = decider
         self.allow_seeds = allow_seeds
         self.limits = limits or Limits()
+        #: fires the deadlines while this server holds the scheduler's role
+        self.scheduler = Scheduler(self)
         #: told the reason of each refusal, and who made each action (the metrics)
         self.on_refusal: Any = None
         self.on_action: Any = None
@@ -74,6 +77,20 @@ class Registry:
     def new_table(self, row: TableRow) -> LiveTable:
         """The table of ``row`` in memory (the hub makes it: :meth:`Hub.new_table`)."""
         raise NotImplementedError
+
+    def deadlines_due(self, code: str) -> None:
+        """A deadline of ``code`` fired: the table here (its owner acts) reads them again."""
+        table = self.tables.get(code)
+        if table is not None:
+            self.spawn(table.read_deadlines())
+
+    def deadline_written(self, payload: str) -> None:
+        """A server wrote a deadline (``deadline:CODE``; "": news may have been missed):
+        the scheduler looks again, and a table followed here shows it."""
+        self.scheduler.nudge()
+        table = self.tables.get(payload.partition(":")[2])
+        if table is not None and not table.owned:
+            self.spawn(table.read_deadlines())
 
     def count(self, event: str, n: int = 1) -> None:
         if self.on_count is not None and n:

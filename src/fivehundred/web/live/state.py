@@ -22,6 +22,7 @@ from fivehundred.messages import error_text
 from fivehundred.rules import rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
+from fivehundred.web.deadlines import GRACE, TURN, Deadline, TimedActionRow
 from fivehundred.web.live.base import COMPUTER, DEFAULT_OPTIONS, OPEN, PERSON, Refusal
 from fivehundred.web.live.connections import Connection, SeatState, encode
 from fivehundred.web.live.model import copy_table, model_copy, replay_log, same_rules
@@ -68,12 +69,12 @@ class TableState:
         self.closed = row.closed
         #: monotonic time since which nobody has been connected (reset while somebody is)
         self.last_seen = time.monotonic()
-        #: monotonic time the table was made (or resumed): open seats' stand-in counts from it
-        self.opened = time.monotonic()
-        #: seconds after :attr:`opened` before the stand-in plays a seat nobody took (None:
-        #: the server's ``open_seat_grace``; a rematch's: the table's grace, as if its
-        #: players who have not asked yet were away)
+        #: seconds after it is made (or resumed without its deadlines) before the stand-in
+        #: plays a seat nobody took (None: the server's ``open_seat_grace``; a rematch's: the
+        #: table's grace, as if its players who have not asked yet were away)
         self.open_grace: float | None = None
+        #: its rows of ``deadlines`` as last read or written by this server (web/deadlines.py)
+        self.deadlines: dict[tuple[str, int], Deadline] = {}
         #: the address that created it (kept in memory only: the per-client cap)
         self.owner: str | None = None
         #: this server applies its actions (always, alone; with several servers, while it
@@ -118,11 +119,10 @@ class TableState:
 
     def left(self, seats: frozenset[int]) -> None:
         """``seats``' people are no longer connected to another server: unless connected
-        elsewhere, each one's grace starts now (as for a disconnect here)."""
-        now = time.monotonic()
-        for seat in seats:
-            if seat < len(self.seats) and not self.present(seat):
-                self.seats[seat].away_since = now
+        elsewhere, each one's grace starts now (as for a disconnect here: the owner's
+        driver writes its deadline)."""
+        if any(seat < len(self.seats) and not self.present(seat) for seat in seats):
+            self.wake.set()
 
     def anyone_here(self) -> bool:
         return bool(
@@ -130,12 +130,49 @@ class TableState:
         )
 
     def stand_in_now(self, seat: int) -> bool:
-        state = self.seats[seat]
-        return (
-            state.kind == PERSON
-            and not self.present(seat)
-            and time.monotonic() - state.away_since >= self.options["grace"]
-        )
+        """The stand-in plays the seat: its person is away and the grace is over (at a
+        turn-based table: their clock ran out too often, and it has the seat for the game)."""
+        if self.seats[seat].kind != PERSON:
+            return False
+        if self.turn_based:
+            return self.held_by_stand_in(seat)
+        grace = self.deadlines.get((GRACE, seat))
+        return not self.present(seat) and grace is not None and grace.fired
+
+    @property
+    def turn_based(self) -> bool:
+        """A table played over days: a clock per move, no connection needed, no grace."""
+        return bool(self.options.get("move_clock"))
+
+    def clock_seconds(self) -> float | None:
+        """Seconds on the clock of each move of a person (the turn-based clock, else the
+        turn timer), if the table has one."""
+        seconds = self.options.get("move_clock") or self.options["turn_timer"]
+        return float(seconds) if seconds else None
+
+    def timeouts(self, seat: int) -> int:
+        """How many of ``seat``'s moves its clock made (``timer`` in the log)."""
+        return sum(1 for mover, _, by in self.log if mover == seat and by == "timer")
+
+    def held_by_stand_in(self, seat: int, timeouts: int | None = None) -> bool:
+        """At a turn-based table: the seat's clock ran out ``move_timeouts`` times, and the
+        stand-in plays it for the rest of the game."""
+        if timeouts is None:
+            timeouts = self.timeouts(seat)
+        return self.turn_based and timeouts >= int(self.options.get("move_timeouts", 3))
+
+    def turn_deadline(self) -> float | None:
+        """When the clock of the person to move runs out (wall clock), if it runs."""
+        timer = self.clock_seconds()
+        seat = self.model.to_move
+        if not timer or self.model.is_over or self.seats[seat].kind != PERSON:
+            return None
+        if self.held_by_stand_in(seat):
+            return None
+        clock = self.deadlines.get((TURN, seat))
+        if clock is not None and clock.version == self.version:
+            return clock.due
+        return self.turn_started + float(timer)
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
@@ -198,12 +235,8 @@ class TableState:
         """The table facts of a view that are the same for every seat."""
         model = self.model
         game = model.game
-        timer = self.options["turn_timer"]
         opened = tuple(state.kind == OPEN for state in self.seats)
         names, side_names = views.names_of(self.rules, tuple(self.player_names()), opened)
-        deadline = None
-        if timer and not game.is_over and self.seats[model.to_move].kind == PERSON:
-            deadline = self.turn_started + timer
         return {
             "code": self.code,
             "name": self.name,
@@ -214,7 +247,7 @@ class TableState:
             "hand_result": views.hand_result(model, list(names)),
             "finished": game.is_over,
             "winner": game.winner,
-            "turn_deadline": deadline,
+            "turn_deadline": self.turn_deadline(),
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
             "names": list(names),
@@ -331,7 +364,6 @@ class TableState:
             ):
                 raise Refusal(f"seat {seat} is taken")
             state.kind, state.name, state.token_hash = PERSON, name, hashed
-            state.away_since = time.monotonic()
             log.info("table %s: seat %d taken by %s", self.code, seat, name)
             self.broadcast()
             self.wake.set()
@@ -438,6 +470,30 @@ class TableState:
         length = done + len(model.game.hand.history)
         return length if length <= len(self.log) else None
 
+    def action_row(
+        self,
+        model: Table,
+        seat: int,
+        text: str,
+        by: str,
+        hand_row: HandRow | None,
+        finished: tuple[int, list[int]] | None,
+    ) -> ActionRow:
+        """The row of ``seat``'s action ``text`` that makes ``model``: with the next turn's
+        clock where the table has one (written in the action's transaction)."""
+        code = self.code if self.hub.cluster is not None else None
+        version = self.version + 1
+        timer = self.clock_seconds()
+        if not timer:
+            return ActionRow(self.id, version, seat, text, by, hand_row, finished, code)
+        clock = None
+        nxt = model.to_move
+        if not model.is_over and self.seats[nxt].kind == PERSON:
+            timeouts = self.timeouts(nxt) + (by == "timer" and seat == nxt)
+            if not self.held_by_stand_in(nxt, timeouts):
+                clock = (nxt, time.time() + timer)
+        return TimedActionRow(self.id, version, seat, text, by, hand_row, finished, code, clock)
+
     async def commit(self, seat: int, action: Action, by: str) -> None:
         """Apply a checked action: into the database first, then the state, then everyone.
         The caller holds the lock and has checked the action with ``refusal``."""
@@ -466,11 +522,9 @@ class TableState:
             )
             if game.is_over:
                 finished = (game.winner if game.winner is not None else -1, list(game.scores))
-        code = self.code if self.hub.cluster is not None else None
+        row = self.action_row(model, seat, text, by, hand_row, finished)
         try:  # group commit: answered once the action is in the database
-            await self.hub.store.append_action(
-                ActionRow(self.id, self.version + 1, seat, text, by, hand_row, finished, code)
-            )
+            await self.hub.store.append_action(row)
         except Exception:
             self.hub.count("failed_saves")
             log.exception("table %s: could not save %s; the action is not made", self.code, text)
@@ -481,6 +535,10 @@ class TableState:
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
+        if isinstance(row, TimedActionRow):  # its turn clock replaced the last one
+            self.deadlines = {k: d for k, d in self.deadlines.items() if k[0] != TURN}
+            if row.clock is not None:
+                self.deadlines[(TURN, row.clock[0])] = Deadline(row.clock[1], row.version)
         self.hub.acted(by)
         if hand_row is not None:
             log.info(

@@ -66,7 +66,6 @@ class LiveTable(Automation):
             self.spectators.discard(conn)
         elif self.connections.get(conn.seat) is conn:
             del self.connections[conn.seat]
-            self.seats[conn.seat].away_since = time.monotonic()
             log.info("table %s: seat %d disconnected", self.code, conn.seat)
             self.broadcast()
             self.wake.set()

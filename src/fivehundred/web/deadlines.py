@@ -1,0 +1,267 @@
+"""Deadlines as rows, fired by one scheduler (docs/web-protocol.md, "Deadlines").
+
+What must happen at a time is a row of ``deadlines`` (a table, a kind, a seat, a due time on
+the wall clock), not a timer in one server's memory, so that it holds across a failover or
+a restart:
+
+- ``grace``: a person away (no connection on any server) since the row was written; when it
+  fires the stand-in plays their seat until they are back;
+- ``open``: a seat nobody took; when it fires the stand-in plays it (it can still be taken);
+- ``turn``: the turn clock of the person to move at ``version``; when it fires the stand-in
+  makes that one move. It is written (and the last one deleted) in the transaction that
+  writes the action before it (:class:`TimedActionRow`).
+
+The table's owner writes the rows it needs and deletes those it no longer does
+(:meth:`fivehundred.web.live.automation.Automation.plan_deadlines`). One :class:`Scheduler`
+per database fires them: the server holding its advisory lock (:mod:`fivehundred.web.cluster`;
+alone on SQLite, the one server) marks each due row ``fired`` in one transaction (``FOR
+UPDATE SKIP LOCKED``: once), and tells the table's owner (``due:CODE``), which reads the
+table's rows again and acts (its stand-in's move is an action like any other: one per
+version). A row whose table has ended is deleted when it is due. A fired row outlives its
+owner: the server that takes the table over reads it and acts at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from fivehundred.web.schema import closures, deadlines, tables
+from fivehundred.web.store import CHANNEL, ActionRow
+
+if TYPE_CHECKING:
+    from fivehundred.web.live.registry import Registry
+
+log = logging.getLogger("fivehundred.web")
+
+#: The kinds of deadline.
+GRACE = "grace"
+OPEN_SEAT = "open"
+TURN = "turn"
+#: Seconds between two looks of the scheduler at most (a row written meanwhile on this
+#: server, or told by ``deadline:`` from another, wakes it at once).
+POLL = 1.0
+#: Rows fired at one look (the rest at the next, at once).
+BATCH = 200
+#: The advisory lock of the scheduler's role (the tables' are ``(500, table id)``).
+ROLE_CLASS = 501
+SCHEDULER_ROLE = 1
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """One row: due at ``due`` (wall clock), set at the table's ``version``."""
+
+    due: float
+    version: int
+    fired: bool = False
+
+
+@dataclass
+class TimedActionRow(ActionRow):
+    """An action of a table with a turn clock: its row replaces the table's ``turn``
+    deadline, in the action's transaction, with ``clock`` (seat, due) or with none."""
+
+    clock: tuple[int, float] | None = None
+
+    def written(self, db: Connection) -> None:
+        db.execute(
+            deadlines.delete().where(
+                deadlines.c.table_id == self.table_id, deadlines.c.kind == TURN
+            )
+        )
+        if self.clock is None:
+            return
+        seat, due = self.clock
+        db.execute(
+            deadlines.insert()
+            .values(table_id=self.table_id, kind=TURN, seat=seat, due=due, version=self.version)
+            .values(fired=False)
+        )
+        if self.code is not None and db.dialect.name == "postgresql":
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"deadline:{self.code}")))
+
+
+class DeadlineStore:
+    """The deadlines' rows, synchronous (called in the store's thread)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    def _notify(self, db: Connection, payload: str) -> None:
+        if self.is_postgres:
+            db.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+    def of_table(self, table_id: int) -> dict[tuple[str, int], Deadline]:
+        with self.engine.connect() as db:
+            rows = db.execute(sa.select(deadlines).where(deadlines.c.table_id == table_id))
+            return {(r.kind, r.seat): Deadline(r.due, r.version, bool(r.fired)) for r in rows.all()}
+
+    def change(
+        self,
+        table_id: int,
+        code: str,
+        written: dict[tuple[str, int], Deadline],
+        deleted: Sequence[tuple[str, int]],
+    ) -> None:
+        """Write ``written`` (each replacing the row of its kind and seat, not fired) and
+        delete ``deleted``, in one transaction; the scheduler is told (``deadline:CODE``)."""
+        with self.engine.begin() as db:
+            keys = [*written, *deleted]
+            if keys:
+                db.execute(
+                    deadlines.delete().where(
+                        deadlines.c.table_id == table_id,
+                        sa.tuple_(deadlines.c.kind, deadlines.c.seat).in_(keys),
+                    )
+                )
+            if written:
+                db.execute(
+                    deadlines.insert(),
+                    [
+                        {
+                            "table_id": table_id,
+                            "kind": kind,
+                            "seat": seat,
+                            "due": d.due,
+                            "version": d.version,
+                            "fired": False,
+                        }
+                        for (kind, seat), d in written.items()
+                    ],
+                )
+                self._notify(db, f"deadline:{code}")
+
+    def fire_due(self, now: float) -> tuple[list[str], float | None]:
+        """Mark the rows due by ``now`` fired (those of ended tables are deleted) and tell
+        each table's owner (``due:CODE``); the codes of the tables told, and when the next
+        row not fired is due (None: none)."""
+        with self.engine.begin() as db:
+            due = db.execute(
+                sa.select(
+                    deadlines.c.table_id,
+                    deadlines.c.kind,
+                    deadlines.c.seat,
+                    tables.c.code,
+                    tables.c.finished,
+                    closures.c.at.label("closed"),
+                )
+                .select_from(
+                    deadlines.join(tables, tables.c.id == deadlines.c.table_id).outerjoin(
+                        closures, closures.c.table_id == deadlines.c.table_id
+                    )
+                )
+                .where(deadlines.c.fired.is_(False), deadlines.c.due <= now)
+                .order_by(deadlines.c.due)
+                .limit(BATCH)
+                .with_for_update(of=deadlines, skip_locked=True)
+            ).all()
+            codes: list[str] = []
+            for row in due:
+                key = (
+                    deadlines.c.table_id == row.table_id,
+                    deadlines.c.kind == row.kind,
+                    deadlines.c.seat == row.seat,
+                )
+                if row.finished is not None or row.closed is not None:
+                    db.execute(deadlines.delete().where(*key))
+                    continue
+                db.execute(deadlines.update().where(*key).values(fired=True))
+                if row.code not in codes:
+                    codes.append(row.code)
+                    self._notify(db, f"due:{row.code}")
+            later = db.execute(
+                sa.select(sa.func.min(deadlines.c.due)).where(deadlines.c.fired.is_(False))
+            ).scalar()
+        return codes, None if later is None else float(later)
+
+
+class Scheduler:
+    """The scheduler of one server: it fires the due deadlines while this server holds the
+    role (alone: always), and otherwise only asks for the role at each look."""
+
+    def __init__(self, hub: Registry, poll: float = POLL) -> None:
+        self.hub = hub
+        self._store: DeadlineStore | None = None
+        self.poll = poll
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        #: this server fires the deadlines (it holds the role)
+        self.holding = False
+        #: the tables told of a fired deadline by this server (the tests, the metrics)
+        self.fired = 0
+
+    @property
+    def store(self) -> DeadlineStore:
+        """The rows (on the hub's database, once it has one)."""
+        if self._store is None:
+            self._store = DeadlineStore(self.hub.store.store.engine)
+        return self._store
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+            self.task = None
+
+    def nudge(self, _payload: str = "") -> None:
+        """A row was written (here, or on another server: ``deadline:CODE``): look now."""
+        self.wake.set()
+
+    async def run(self) -> None:
+        while True:
+            self.wake.clear()
+            wait = self.poll
+            try:
+                if await self.holds():
+                    wait = await self.fire()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.error("deadlines: the look failed: %s", error)
+            # a timer, not wait_for: a wake at the moment of a cancel (a row written as the
+            # server stops) would have wait_for swallow the cancel (Python 3.11)
+            timer = asyncio.get_running_loop().call_later(wait, self.wake.set)
+            try:
+                await self.wake.wait()
+            finally:
+                timer.cancel()
+
+    async def holds(self) -> bool:
+        cluster = self.hub.cluster
+        if cluster is None:
+            self.holding = True
+        elif not self.holding or not cluster.holds_role(ROLE_CLASS, SCHEDULER_ROLE):
+            self.holding = await cluster.take_role(ROLE_CLASS, SCHEDULER_ROLE)
+            if self.holding:
+                log.info("deadlines: this server fires the deadlines now")
+        return self.holding
+
+    async def fire(self) -> float:
+        """Fire what is due; the seconds until the next look."""
+        codes, later = await self.hub.store.call(self.store.fire_due, time.time())
+        self.fired += len(codes)
+        if self.hub.cluster is None:  # (several servers: told by ``due:CODE``)
+            for code in codes:
+                self.hub.deadlines_due(code)
+        if len(codes) >= BATCH:
+            return 0.0
+        if later is None:
+            return self.poll
+        return min(self.poll, max(0.0, later - time.time()))

@@ -1,0 +1,172 @@
+"""Deadlines as rows fired by one scheduler (``fivehundred.web.deadlines``): a person's grace
+set while one server owns the table is honoured by the server that takes it over after a
+SIGKILL (and by the same server started again on SQLite), not started again; the turn clock
+is written in the transaction of the action before it; the scheduler fires a row once."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from fivehundred.web.server import create_app
+from test_web_support import database_url, free_port, start_server_process, wait_for
+
+
+def rows(url: str, query: str, **values: Any) -> list[Any]:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as db:
+            return list(db.execute(sa.text(query), values).all())
+    finally:
+        engine.dispose()
+
+
+def grace_row(url: str, code: str) -> Any:
+    found = rows(
+        url,
+        "SELECT d.due, d.fired FROM deadlines d JOIN tables t ON t.id = d.table_id "
+        "WHERE t.code = :code AND d.kind = 'grace' AND d.seat = 0",
+        code=code,
+    )
+    return found[0] if found else None
+
+
+def stand_in_move(url: str, code: str) -> Any:
+    found = rows(
+        url,
+        "SELECT a.at FROM actions a JOIN tables t ON t.id = a.table_id "
+        "WHERE t.code = :code AND a.seat = 0 AND a.by = 'stand_in' ORDER BY a.version LIMIT 1",
+        code=code,
+    )
+    return found[0] if found else None
+
+
+def seated_table(base: str, grace: float) -> str:
+    """A table where Ann took seat 0 and never connected (her grace runs from then)."""
+    body = {
+        "seats": ["open", "random", "random", "random"],
+        "seed": 5,
+        "options": {"delay": 0, "grace": grace, "stand_in": "random"},
+    }
+    code = str(httpx.post(f"{base}/api/tables", json=body).json()["table"])
+    answer = httpx.post(f"{base}/api/tables/{code}/seats/0", json={"name": "Ann"})
+    assert answer.status_code == 200, answer.text
+    return code
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.wait(10)
+
+
+def test_a_grace_set_before_its_owner_is_killed_is_honoured_by_the_next_server(
+    tmp_path: Path,
+) -> None:
+    url = database_url("postgresql", tmp_path)
+    ports = [free_port(), free_port()]
+    first = start_server_process(url, ports[0], tmp_path / "0")
+    second = None
+    try:
+        code = seated_table(f"http://127.0.0.1:{ports[0]}", grace=4.0)
+        set_before = wait_for(lambda: grace_row(url, code), 10, "Ann's grace is a row")
+        assert not set_before.fired
+        first.send_signal(signal.SIGKILL)  # the owner (and the scheduler) dies
+        first.wait(10)
+        second = start_server_process(url, ports[1], tmp_path / "1")
+        ready = time.time()
+        moved = wait_for(lambda: stand_in_move(url, code), 60, "the stand-in plays for Ann")
+        assert moved.at >= set_before.due, "not before her grace was over"
+        # started again with the new server, it would have run a whole grace from its start
+        assert moved.at < ready + 4.0, "the grace is not started again"
+        after = grace_row(url, code)  # (none once the game is over: a hand can end it)
+        assert after is None or (after.fired and after.due == set_before.due)
+    finally:
+        stop(first)
+        if second is not None:
+            stop(second)
+
+
+def test_a_grace_is_honoured_by_the_same_server_started_again(tmp_path: Path) -> None:
+    url = database_url("sqlite", tmp_path)
+    port = free_port()
+    server = start_server_process(url, port, tmp_path / "0")
+    try:
+        code = seated_table(f"http://127.0.0.1:{port}", grace=3.0)
+        set_before = wait_for(lambda: grace_row(url, code), 10, "Ann's grace is a row")
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)
+        server = start_server_process(url, port, tmp_path / "0")
+        ready = time.time()
+        moved = wait_for(lambda: stand_in_move(url, code), 60, "the stand-in plays for Ann")
+        assert moved.at >= set_before.due
+        assert moved.at < ready + 3.0, "the grace is not started again"
+        after = grace_row(url, code)
+        assert after is None or (after.fired and after.due == set_before.due)
+    finally:
+        stop(server)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_turn_clock_is_written_with_the_action_before_it_and_fired_once(
+    kind: str, tmp_path: Path
+) -> None:
+    url = database_url(kind, tmp_path)
+    with TestClient(create_app(url, workers=0, allow_seeds=True)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        body = {
+            "seats": ["open", "random", "random", "random"],
+            "seed": 2,
+            "options": {"delay": 0, "turn_timer": 1, "stand_in": "random"},
+        }
+        code = client.post("/api/tables", json=body).json()["table"]
+        token = client.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).json()["token"]
+        with client.websocket_connect(f"/ws/tables/{code}?token={token}") as ws:
+            while True:
+                message = ws.receive_json()
+                if message["type"] == "view" and message["view"]["legal"]:
+                    break
+            version = message["version"]
+            clock = wait_for(
+                lambda: rows(
+                    url,
+                    "SELECT d.seat, d.version, d.due, d.fired FROM deadlines d "
+                    "JOIN tables t ON t.id = d.table_id WHERE t.code = :code AND d.kind = 'turn'",
+                    code=code,
+                ),
+                10,
+                "Ann's turn clock",
+            )
+            assert [(c.seat, c.version) for c in clock] == [(0, version)]
+            assert clock[0].due == pytest.approx(message["view"]["table"]["turn_deadline"])
+            if version:  # written in the transaction of the action before it
+                before = rows(
+                    url,
+                    "SELECT a.at FROM actions a JOIN tables t ON t.id = a.table_id "
+                    "WHERE t.code = :code AND a.version = :v",
+                    code=code,
+                    v=version,
+                )
+                assert clock[0].due == pytest.approx(before[0].at + 1, abs=0.5)
+            fired = hub.scheduler.fired
+            while True:
+                message = ws.receive_json()
+                if message["type"] == "view" and message["version"] > version:
+                    break
+        timed = rows(
+            url,
+            "SELECT a.seat, a.by FROM actions a JOIN tables t ON t.id = a.table_id "
+            "WHERE t.code = :code AND a.version = :v",
+            code=code,
+            v=version + 1,
+        )
+        assert [(t.seat, t.by) for t in timed] == [(0, "timer")]
+        assert hub.scheduler.fired >= fired + 1
