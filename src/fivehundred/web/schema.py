@@ -444,3 +444,92 @@ notice_settings = sa.Table(
     sa.Column("kinds", sa.Text, nullable=False),
     sa.Column("unsubscribe", sa.String(64), nullable=False, unique=True),
 )
+
+
+# ---------------------------------------------------------------- events (web/events/)
+#: A tournament (``kind``: swiss / round_robin / knockout) made by an account, for a club
+#: when ``club_id``; ``state``: registering / running / finished; ``round``: the last round
+#: started (0 before the first); ``starts_at``: when the first round starts by itself (None:
+#: when its organiser starts it); each game to ``target`` points of ``preset``, a seat
+#: whose person is away ``grace`` s played by the computer.
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("club_id", sa.Integer, nullable=True),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("target", sa.Integer, nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("grace", sa.Float, nullable=False),
+    sa.Column("max_pairs", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=True),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_events_state", "state", "starts_at"),
+    sqlite_autoincrement=True,
+)
+
+#: the pairs of an event (``seed``: the order they registered in; ``withdrawn``: not
+#: checked in when the first round started, or withdrawn since)
+event_pairs = sa.Table(
+    "event_pairs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("first_id", sa.Integer, nullable=False),
+    sa.Column("second_id", sa.Integer, nullable=False),
+    sa.Column("seed", sa.Integer, nullable=False),
+    sa.Column("checked_in", sa.Boolean, nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False),
+    sa.Index("ix_event_pairs_event", "event_id", "seed"),
+)
+
+#: each account in an event once (the key that keeps two registrations at once apart)
+event_players = sa.Table(
+    "event_players",
+    metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, primary_key=True),
+    sa.Column("pair_id", sa.Integer, nullable=False),
+    sa.Index("ix_event_players_account", "account_id"),
+)
+
+#: each round of an event, written once (its key: the round starts exactly once whichever
+#: servers try); ``byes``: JSON list of pair ids; ``slots``: a knockout's bracket (JSON)
+event_rounds = sa.Table(
+    "event_rounds",
+    metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("byes", sa.Text, nullable=False),
+    sa.Column("slots", sa.Text, nullable=True),
+)
+
+#: each game of a round: its table (``code``, made by the server holding ``lease_until``)
+#: and, once over, its result (``winner``: 0 North-South, 1 East-West, None a draw;
+#: ``absent``: JSON list of the pairs scored as absent)
+event_games = sa.Table(
+    "event_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("ns_pair", sa.Integer, nullable=False),
+    sa.Column("ew_pair", sa.Integer, nullable=False),
+    sa.Column("code", sa.String(12), nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("ns_points", sa.Integer, nullable=True),
+    sa.Column("ew_points", sa.Integer, nullable=True),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("absent", sa.Text, nullable=False),
+    sa.Index("ux_event_games_number", "event_id", "round", "number", unique=True),
+    sa.Index("ux_event_games_code", "code", unique=True),
+)

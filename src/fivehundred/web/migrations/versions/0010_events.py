@@ -1,0 +1,128 @@
+"""Events: tournaments, their pairs and players, rounds and games (web/events/).
+
+Revision ID: 0010
+Revises: 0008
+Create Date: 2026-12-06
+
+Expand only: five new tables. A server of an earlier revision has no events and never
+reads them, so the two can run side by side during a rolling restart (an event's game is
+an ordinary table to the older one; its result is taken by a newer server's outbox).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0010"
+down_revision = "0008"
+branch_labels = None
+depends_on = None
+
+
+def _missing(name: str) -> bool:
+    return not sa.inspect(op.get_bind()).has_table(name)
+
+
+def upgrade() -> None:
+    _events()
+    _rounds()
+
+
+def _events() -> None:
+    if _missing("events"):
+        op.create_table(
+            "events",
+            sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+            sa.Column("name", sa.String(length=60), nullable=False),
+            sa.Column("kind", sa.String(length=12), nullable=False),
+            sa.Column("organiser_id", sa.Integer(), nullable=False),
+            sa.Column("club_id", sa.Integer(), nullable=True),
+            sa.Column("preset", sa.String(length=40), nullable=False),
+            sa.Column("target", sa.Integer(), nullable=False),
+            sa.Column("rounds", sa.Integer(), nullable=False),
+            sa.Column("grace", sa.Float(), nullable=False),
+            sa.Column("max_pairs", sa.Integer(), nullable=False),
+            sa.Column("starts_at", sa.Float(), nullable=True),
+            sa.Column("state", sa.String(length=12), nullable=False),
+            sa.Column("round", sa.Integer(), nullable=False),
+            sa.Column("created", sa.Float(), nullable=False),
+            sa.PrimaryKeyConstraint("id"),
+            sqlite_autoincrement=True,
+        )
+        op.create_index("ix_events_state", "events", ["state", "starts_at"])
+    if _missing("event_pairs"):
+        op.create_table(
+            "event_pairs",
+            sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+            sa.Column("event_id", sa.Integer(), nullable=False),
+            sa.Column("first_id", sa.Integer(), nullable=False),
+            sa.Column("second_id", sa.Integer(), nullable=False),
+            sa.Column("seed", sa.Integer(), nullable=False),
+            sa.Column("checked_in", sa.Boolean(), nullable=False),
+            sa.Column("withdrawn", sa.Boolean(), nullable=False),
+            sa.ForeignKeyConstraint(["event_id"], ["events.id"]),
+            sa.PrimaryKeyConstraint("id"),
+        )
+        op.create_index("ix_event_pairs_event", "event_pairs", ["event_id", "seed"])
+    if _missing("event_players"):
+        op.create_table(
+            "event_players",
+            sa.Column("event_id", sa.Integer(), nullable=False),
+            sa.Column("account_id", sa.Integer(), nullable=False),
+            sa.Column("pair_id", sa.Integer(), nullable=False),
+            sa.ForeignKeyConstraint(["event_id"], ["events.id"]),
+            sa.PrimaryKeyConstraint("event_id", "account_id"),
+        )
+        op.create_index("ix_event_players_account", "event_players", ["account_id"])
+
+
+def _rounds() -> None:
+    if _missing("event_rounds"):
+        op.create_table(
+            "event_rounds",
+            sa.Column("event_id", sa.Integer(), nullable=False),
+            sa.Column("number", sa.Integer(), nullable=False),
+            sa.Column("started", sa.Float(), nullable=False),
+            sa.Column("finished", sa.Float(), nullable=True),
+            sa.Column("byes", sa.Text(), nullable=False),
+            sa.Column("slots", sa.Text(), nullable=True),
+            sa.ForeignKeyConstraint(["event_id"], ["events.id"]),
+            sa.PrimaryKeyConstraint("event_id", "number"),
+        )
+    if _missing("event_games"):
+        op.create_table(
+            "event_games",
+            sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+            sa.Column("event_id", sa.Integer(), nullable=False),
+            sa.Column("round", sa.Integer(), nullable=False),
+            sa.Column("number", sa.Integer(), nullable=False),
+            sa.Column("ns_pair", sa.Integer(), nullable=False),
+            sa.Column("ew_pair", sa.Integer(), nullable=False),
+            sa.Column("code", sa.String(length=12), nullable=True),
+            sa.Column("lease_until", sa.Float(), nullable=True),
+            sa.Column("finished", sa.Float(), nullable=True),
+            sa.Column("ns_points", sa.Integer(), nullable=True),
+            sa.Column("ew_points", sa.Integer(), nullable=True),
+            sa.Column("winner", sa.Integer(), nullable=True),
+            sa.Column("absent", sa.Text(), nullable=False),
+            sa.ForeignKeyConstraint(["event_id"], ["events.id"]),
+            sa.PrimaryKeyConstraint("id"),
+        )
+        op.create_index(
+            "ux_event_games_number", "event_games", ["event_id", "round", "number"], unique=True
+        )
+        op.create_index("ux_event_games_code", "event_games", ["code"], unique=True)
+
+
+def downgrade() -> None:
+    op.drop_index("ux_event_games_code", table_name="event_games")
+    op.drop_index("ux_event_games_number", table_name="event_games")
+    op.drop_table("event_games")
+    op.drop_table("event_rounds")
+    op.drop_index("ix_event_players_account", table_name="event_players")
+    op.drop_table("event_players")
+    op.drop_index("ix_event_pairs_event", table_name="event_pairs")
+    op.drop_table("event_pairs")
+    op.drop_index("ix_events_state", table_name="events")
+    op.drop_table("events")
