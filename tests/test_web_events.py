@@ -22,6 +22,8 @@ from fivehundred.web.server import create_app
 from test_web_support import wait_for
 
 SECRET = "correct horse battery staple 42"
+#: the first side to 10 points wins: a game of one hand
+ONE_HAND = {"win_1904": True}
 #: a whole short event (games to 10 points, every seat the computer's after a second)
 EVENT_SECONDS = 240.0
 
@@ -72,7 +74,7 @@ def people(client: Any, count: int) -> list[Person]:
 
 def entered(organiser: Person, players: list[Person], **facts: Any) -> int:
     """An event made by ``organiser`` with ``players`` entered two by two and checked in."""
-    body = {"name": "Tuesday Swiss", "target": 10, "grace": 1, **facts}
+    body = {"name": "Tuesday Swiss", "target": 10, "grace": 1, "variants": ONE_HAND, **facts}
     made = organiser.post("/api/events", body)
     assert made.status_code == 201, made.text
     event = int(made.json()["id"])
@@ -99,6 +101,12 @@ def test_entering_is_bounded_and_each_refusal_says_why(client: Any) -> None:
     assert ann.post("/api/events", {"name": "Cup", "preset": "nonesuch"}).status_code == 422
     assert ann.post("/api/events", {"name": "Cup", "target": 5}).status_code == 422
     assert ann.post("/api/events", {"name": "Cup", "kind": "ladder"}).status_code == 422
+    unknown = ann.post("/api/events", {"name": "Cup", "variants": {"nonesuch": True}})
+    assert unknown.status_code == 422 and "nonesuch" in unknown.json()["detail"]
+    many = {f"v{i}": True for i in range(21)}
+    assert ann.post("/api/events", {"name": "Cup", "variants": many}).status_code == 422
+    six = ann.post("/api/events", {"name": "Cup", "preset": "six_handed"})
+    assert six.status_code == 422
     assert ann.post("/api/events", {"name": "Cup", "starts_at": 1.0}).status_code == 422
     event = ann.post("/api/events", {"name": "Cup", "max_pairs": 2}).json()["id"]
     pairs = f"/api/events/{event}/pairs"

@@ -450,8 +450,8 @@ notice_settings = sa.Table(
 #: A tournament (``kind``: swiss / round_robin / knockout) made by an account, for a club
 #: when ``club_id``; ``state``: registering / running / finished; ``round``: the last round
 #: started (0 before the first); ``starts_at``: when the first round starts by itself (None:
-#: when its organiser starts it); each game to ``target`` points of ``preset``, a seat
-#: whose person is away ``grace`` s played by the computer.
+#: when its organiser starts it); each game to ``target`` points of ``preset`` with
+#: ``variants``, a seat whose person is away ``grace`` s played by the computer.
 events = sa.Table(
     "events",
     metadata,
@@ -461,6 +461,7 @@ events = sa.Table(
     sa.Column("organiser_id", sa.Integer, nullable=False),
     sa.Column("club_id", sa.Integer, nullable=True),
     sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("variants", sa.Text, nullable=False),  # JSON: the games' other rules
     sa.Column("target", sa.Integer, nullable=False),
     sa.Column("rounds", sa.Integer, nullable=False),
     sa.Column("grace", sa.Float, nullable=False),

@@ -90,6 +90,8 @@ def index_page(listing: dict[str, Any], logged_in: bool) -> str:
                 w.FIELD_TARGET,
                 '<input name="target" type="number" min="10" max="1000" value="500">',
             ),
+            '<label class="check"><input type="checkbox" name="first_to_target"> '
+            f"{escape(w.FIELD_FIRST_TO_TARGET)}</label>",
             _field(
                 w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="120">'
             ),
@@ -172,7 +174,8 @@ def _standings(event: dict[str, Any]) -> str:
     )
     return f"""    <section class="panel" aria-labelledby="standings-title">
       <h2 id="standings-title">{w.STANDINGS_HEADING}</h2>
-      <div class="scroll"><table id="standings"><thead><tr>{head}</tr></thead>
+      <div class="scroll" tabindex="0" role="region" aria-labelledby="standings-title">
+      <table id="standings"><thead><tr>{head}</tr></thead>
       <tbody>{rows}</tbody></table></div>
       <p class="small">{w.TIE_BREAKS}</p>
     </section>
@@ -205,7 +208,8 @@ def _crosstable(event: dict[str, Any]) -> str:
     )
     return f"""    <section class="panel" aria-labelledby="cross-title">
       <h2 id="cross-title">{w.CROSSTABLE_HEADING}</h2>
-      <div class="scroll"><table id="crosstable"><thead><tr><th scope="col">Pair</th>{head}</tr>
+      <div class="scroll" tabindex="0" role="region" aria-labelledby="cross-title">
+      <table id="crosstable"><thead><tr><th scope="col">Pair</th>{head}</tr>
       </thead><tbody>{rows}</tbody></table></div>
     </section>
 """

@@ -3,6 +3,7 @@ API under ``/api/events`` (docs/web-protocol.md#events). Every input has a bound
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Annotated, Any
 
@@ -26,6 +27,10 @@ class EventIn(BaseModel):
     #: a Swiss's rounds (the others' follow from the field)
     rounds: int = Field(default=5, ge=1, le=20)
     preset: str = Field(default="australian", max_length=40)
+    #: the games' other rules (``{"win_1904": true}`` with a low target: one-hand games)
+    variants: dict[
+        Annotated[str, Field(max_length=40)], bool | int | Annotated[str, Field(max_length=40)]
+    ] = Field(default_factory=dict, max_length=20)
     #: the points that win a game (a low target makes short games)
     target: int = Field(default=500, ge=10, le=1000)
     #: seconds before the computer plays the seat of a person who is not there
@@ -51,7 +56,7 @@ def _checked(body: EventIn) -> dict[str, Any]:
     if not 3 <= len(name) <= 60 or not name.isprintable():
         raise HTTPException(422, w.BAD_NAME)
     try:
-        rules = make_rules(body.preset, {"target": body.target})
+        rules = make_rules(body.preset, {**body.variants, "target": body.target})
     except FiveHundredError as error:
         raise HTTPException(422, f"preset: {error.reason[:200]}") from None
     if side_of_seats(rules) != (0, 1, 0, 1):
@@ -61,6 +66,7 @@ def _checked(body: EventIn) -> dict[str, Any]:
         raise HTTPException(422, w.BAD_START)
     facts = body.model_dump(exclude={"club"})
     facts["name"] = name
+    facts["variants"] = json.dumps({k: v for k, v in body.variants.items() if k != "target"})
     return facts
 
 

@@ -170,7 +170,7 @@ class Events:
         from fivehundred.web.live import OPEN
         from fivehundred.web.server import OptionsIn
 
-        rules = make_rules(facts["preset"], {"target": facts["target"]})
+        rules = make_rules(facts["preset"], {**facts["variants"], "target": facts["target"]})
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options.update(self.table_options)
         table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, None)

@@ -394,7 +394,7 @@ class EventStore:
         with self.engine.begin() as db:
             rows = db.execute(
                 sa.select(event_games, events.c.name, events.c.preset, events.c.target)
-                .add_columns(events.c.grace)
+                .add_columns(events.c.grace, events.c.variants)
                 .select_from(event_games.join(events, events.c.id == event_games.c.event_id))
                 .where(
                     event_games.c.code.is_(None),
@@ -427,6 +427,7 @@ class EventStore:
             "round": row.round,
             "name": f"{row.name} · {row.round}.{row.number}"[:60],
             "preset": row.preset,
+            "variants": json.loads(row.variants),
             "target": row.target,
             "grace": row.grace,
             "seats": seats,

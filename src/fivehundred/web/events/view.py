@@ -85,6 +85,7 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         "round": event.round,
         "rounds": event.rounds,
         "preset": event.preset,
+        "variants": json.loads(event.variants),
         "target": event.target,
         "grace": event.grace,
         "starts_at": event.starts_at,

@@ -39,6 +39,7 @@ def _events() -> None:
             sa.Column("organiser_id", sa.Integer(), nullable=False),
             sa.Column("club_id", sa.Integer(), nullable=True),
             sa.Column("preset", sa.String(length=40), nullable=False),
+            sa.Column("variants", sa.Text(), nullable=False),
             sa.Column("target", sa.Integer(), nullable=False),
             sa.Column("rounds", sa.Integer(), nullable=False),
             sa.Column("grace", sa.Float(), nullable=False),

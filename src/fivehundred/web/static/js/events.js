@@ -9,7 +9,8 @@ function fields(form) {
   const body = {};
   for (const [name, value] of new FormData(form)) {
     if (value === "") continue;
-    if (NUMBERS.has(name)) body[name] = Number(value);
+    if (name === "first_to_target") body.variants = { win_1904: true };
+    else if (NUMBERS.has(name)) body[name] = Number(value);
     else if (name === "starts_at") body[name] = new Date(value).getTime() / 1000;
     else body[name] = value;
   }
