@@ -7,19 +7,24 @@ On SQLite (the PostgreSQL and two-server test is tests/test_web_events_cluster.p
 
 from __future__ import annotations
 
+import asyncio
 import html
+import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+import websockets
 from fastapi.testclient import TestClient
 
 from fivehundred.web.accounts import COOKIE, AccountsConfig
 from fivehundred.web.events import words
 from fivehundred.web.guard import Buckets
 from fivehundred.web.server import create_app
-from test_web_support import wait_for
+from test_web_support import wait_for, ws_url
 
 SECRET = "correct horse battery staple 42"
 #: the first side to 10 points wins: a game of one hand
@@ -212,3 +217,75 @@ def test_the_pages_draw_on_a_phone_from_the_servers_words(client: Any) -> None:
     page = ann.get(f"/e/{event}").text
     assert "&lt;b&gt;Bold&lt;/b&gt; Cup" in page and "<b>Bold" not in page
     assert 'name="viewport"' in page and words.START_BUTTON in page
+
+
+def test_a_pair_at_its_table_is_scored_and_the_pair_that_never_came_is_absent(
+    tmp_path: Path,
+) -> None:
+    """North-South's two players come and play the game (a hand to 10 points); East-West
+    never come: the computer plays their seats after the grace and they score as absent."""
+    from test_web_cluster import choose
+    from test_web_support import thread_server
+
+    def quick(app: Any) -> None:
+        app.state.events.table_options = {"delay": 0.0}
+        app.state.events.writes = Buckets(1000, 1000)
+        app.state.accounts.signups = Buckets(100, 100)
+
+    with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}", prepare=quick) as base:
+        sessions = []
+        for i in range(4):
+            answer = httpx.post(f"{base}/api/accounts", json={"name": f"P{i}", "password": SECRET})
+            assert answer.status_code == 201, answer.text
+            sessions.append({"cookie": f"{COOKIE}={answer.cookies[COOKIE]}"})
+
+        def post(who: int, path: str, body: dict[str, Any] | None = None) -> Any:
+            return httpx.post(f"{base}{path}", json=body or {}, headers=sessions[who])
+
+        body = {"name": "One Round", "target": 10, "grace": 1, "rounds": 1, "variants": ONE_HAND}
+        event = post(0, "/api/events", body).json()["id"]
+        for first, second in ((0, 1), (2, 3)):
+            assert post(first, f"/api/events/{event}/pairs", {"partner": f"P{second}"}).is_success
+            assert post(first, f"/api/events/{event}/check-in").is_success
+        assert post(0, f"/api/events/{event}/start").json() == {"started": True}
+        shown = httpx.get(f"{base}/api/events/{event}", headers=sessions[0]).json()
+        game = shown["my_game"]
+        assert game["ns"] == "P0 & P1" and game["code"]
+
+        async def play_north_south() -> None:
+            rng = random.Random(48)
+
+            async def seat(who: int) -> None:
+                url = ws_url(base, game["code"])
+                async with websockets.connect(url, additional_headers=sessions[who]) as ws:
+                    acted = -1
+                    while True:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                        if message["type"] != "view":
+                            continue
+                        if message["view"]["table"]["finished"]:
+                            return
+                        legal = message["view"]["legal"]
+                        if legal and message["version"] > acted:
+                            acted = message["version"]
+                            action = choose(message["view"], rng)
+                            await ws.send(
+                                json.dumps({"type": "action", "version": acted, "action": action})
+                            )
+
+            await asyncio.gather(seat(0), seat(1))
+
+        asyncio.run(asyncio.wait_for(play_north_south(), 120))
+
+        def over() -> dict[str, Any] | None:
+            shown = httpx.get(f"{base}/api/events/{event}").json()
+            return shown if shown["state"] == "finished" else None
+
+        final: dict[str, Any] = wait_for(over, 60, "the event's end")
+        (played,) = final["rounds_played"][0]["games"]
+        assert played["absent"] == ["P2 & P3"]
+        lines = {s["name"]: s for s in final["standings"]}
+        assert lines["P2 & P3"]["points"] == 0 and lines["P2 & P3"]["difference"] == 0
+        ns_won = played["ns_points"] > played["ew_points"]
+        assert lines["P0 & P1"]["points"] == (2 if ns_won else 0)
+        assert lines["P0 & P1"]["difference"] == played["ns_points"] - played["ew_points"]
