@@ -1,10 +1,12 @@
 """Tournaments on two servers of one PostgreSQL (web/events/): a round starts exactly once
 whether its organiser asks both servers at once or both servers' loops find it due at the
 same time; each game of each round gets one table; the next round follows the last result
-once. Skipped without ``$FIVEHUNDRED_TEST_PG_URL``."""
+once. And one server killed in the middle of an event: started again, it carries on. The
+PostgreSQL test is skipped without ``$FIVEHUNDRED_TEST_PG_URL``."""
 
 from __future__ import annotations
 
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -107,3 +109,35 @@ def test_rounds_start_once_across_two_servers(tmp_path: Path) -> None:
             if process.poll() is None:
                 process.terminate()
                 process.wait(30)
+
+
+def test_an_event_carries_on_after_its_server_is_killed(tmp_path: Path) -> None:
+    """SIGKILL while round 1 is played; the server started again on the same database
+    finishes the game, records it and plays round 2 (SQLite: one server)."""
+    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server_process(url, port, tmp_path / "a")
+    try:
+        people = [account(base, f"P{i}") for i in range(4)]
+        number = event(people, "Restart Cup")
+        assert people[0].post(f"/api/events/{number}/start").json() == {"started": True}
+        shown = people[0].get(f"/api/events/{number}").json()
+        assert shown["my_game"]["code"]
+        server.send_signal(signal.SIGKILL)
+        server.wait(30)
+        server = start_server_process(url, port, tmp_path / "b")
+
+        def over() -> dict[str, Any] | None:
+            shown = people[1].get(f"/api/events/{number}").json()
+            return shown if shown["state"] == "finished" else None
+
+        final = wait_for(over, EVENT_SECONDS, "the event's end after the restart")
+        rounds = final["rounds_played"]
+        assert [len(r["games"]) for r in rounds] == [1, 1]
+        assert rounds[0]["games"][0]["code"] == shown["my_game"]["code"]
+        assert all(g["finished"] for r in rounds for g in r["games"])
+    finally:
+        if server.poll() is None:
+            server.terminate()
+            server.wait(30)
