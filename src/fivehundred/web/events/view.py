@@ -146,14 +146,12 @@ def _crosstable(
     field: list[int], games: list[Any], rounds: list[Any], names: dict[int, str]
 ) -> list[dict[str, Any]]:
     """Each pair's line: its opponent, seats and result in every round started."""
+    seated = {(g.round, p): g for g in games for p in (g.ns_pair, g.ew_pair)}
     lines = []
     for pair in field:
         cells = []
         for round_ in rounds:
-            game = next(
-                (g for g in games if g.round == round_.number and pair in (g.ns_pair, g.ew_pair)),
-                None,
-            )
+            game = seated.get((round_.number, pair))
             if game is None:
                 byes = json.loads(round_.byes)
                 cells.append({"round": round_.number, "result": "bye" if pair in byes else ""})
