@@ -534,3 +534,59 @@ event_games = sa.Table(
     sa.Index("ux_event_games_number", "event_id", "round", "number", unique=True),
     sa.Index("ux_event_games_code", "code", unique=True),
 )
+
+#: A league's season (web/events/leagues.py): ``weeks`` from ``starts_at``, its pairs cut
+#: into divisions of ``division_size`` at the start, each pair's first ``per_week`` games a
+#: week against a pair of its division counted, ``moves`` pairs promoted and relegated
+#: between divisions into the season that ``follows`` it; ``state``: registering /
+#: running / finished.
+league_seasons = sa.Table(
+    "league_seasons",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("follows", sa.Integer, nullable=True),
+    sa.Column("weeks", sa.Integer, nullable=False),
+    sa.Column("division_size", sa.Integer, nullable=False),
+    sa.Column("per_week", sa.Integer, nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=False),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_league_seasons_state", "state", "starts_at"),
+    sa.Index("ux_league_seasons_follows", "follows", unique=True),
+    sqlite_autoincrement=True,
+)
+
+#: a season's pairs (``place``: the order they start in; ``division``: 0 the top, set at
+#: the start)
+league_pairs = sa.Table(
+    "league_pairs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("season_id", sa.Integer, sa.ForeignKey("league_seasons.id"), nullable=False),
+    sa.Column("first_id", sa.Integer, nullable=False),
+    sa.Column("second_id", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("division", sa.Integer, nullable=True),
+    sa.Index("ux_league_pairs_first", "season_id", "first_id", unique=True),
+    sa.Index("ux_league_pairs_second", "season_id", "second_id", unique=True),
+)
+
+#: each finished game between two pairs of one division of a running season (by its table's
+#: code, once): North-South's pair ``a``, East-West's ``b``, their points and the winner
+#: (``a``, ``b`` or None)
+league_games = sa.Table(
+    "league_games",
+    metadata,
+    sa.Column("season_id", sa.Integer, sa.ForeignKey("league_seasons.id"), primary_key=True),
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("week", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("a_pair", sa.Integer, nullable=False),
+    sa.Column("b_pair", sa.Integer, nullable=False),
+    sa.Column("a_points", sa.Integer, nullable=False),
+    sa.Column("b_points", sa.Integer, nullable=False),
+    sa.Column("winner", sa.String(1), nullable=True),
+)

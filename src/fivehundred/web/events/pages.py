@@ -258,3 +258,87 @@ def _pairs(event: dict[str, Any]) -> str:
       <ul id="pairs">{"".join(items)}</ul>
     </section>
 """
+
+
+# ---------------------------------------------------------------- leagues
+def leagues_page(listing: dict[str, Any], logged_in: bool) -> str:
+    items = "".join(
+        f'<li><a href="/l/{s["id"]}">{escape(s["name"])}</a> · {escape(s["state"])}</li>'
+        for s in listing["leagues"]
+    )
+    body = f"""    <section class="panel" aria-labelledby="list-title">
+      <h2 id="list-title">{w.LEAGUES_HEADING}</h2>
+      {f"<ul>{items}</ul>" if items else f"<p>{w.NO_LEAGUES_YET}</p>"}
+    </section>
+"""
+    if not logged_in:
+        return _page(
+            w.LEAGUES_TITLE, body + f'    <p><a href="/account">{w.LEAGUE_LOGIN_FIRST}</a></p>\n'
+        )
+    fields = "".join(
+        (
+            _field(w.FIELD_NAME, '<input name="name" required minlength="3" maxlength="60">'),
+            _field(w.FIELD_WEEKS, '<input name="weeks" type="number" min="1" max="26" value="4">'),
+            _field(
+                w.FIELD_DIVISION_SIZE,
+                '<input name="division_size" type="number" min="2" max="32" value="8">',
+            ),
+            _field(
+                w.FIELD_PER_WEEK, '<input name="per_week" type="number" min="1" max="20" value="3">'
+            ),
+            _field(w.FIELD_MOVES, '<input name="moves" type="number" min="0" max="5" value="2">'),
+            _field(w.FIELD_LEAGUE_STARTS, '<input name="starts_at" type="datetime-local">'),
+        )
+    )
+    body += f"""    <section class="panel" aria-labelledby="create-title">
+      <h2 id="create-title">{w.LEAGUE_CREATE_HEADING}</h2>
+      {_form("/api/leagues", w.LEAGUE_CREATE_BUTTON, fields, "create")}
+    </section>
+"""
+    return _page(w.LEAGUES_TITLE, body)
+
+
+def league_page(season: dict[str, Any], logged_in: bool) -> str:
+    api = f"/api/leagues/{season['id']}"
+    facts = [
+        season["state_label"],
+        w.LEAGUE_FACTS.format(
+            weeks=season["weeks"], per_week=season["per_week"], moves=season["moves"]
+        ),
+    ]
+    if season["state"] == "registering":
+        facts.append(_when(season["starts_at"]))
+    elif season["week"] is not None:
+        facts.append(w.LEAGUE_WEEK.format(week=season["week"] + 1, weeks=season["weeks"]))
+    actions = []
+    if season["state"] == "registering" and logged_in and season["mine"] is None:
+        partner = _field(w.FIELD_PARTNER, '<input name="partner" required maxlength="60">')
+        actions.append(_form(f"{api}/pairs", w.REGISTER_BUTTON, partner, "register"))
+    if season["state"] == "finished" and season["organising"]:
+        follow = f'<input type="hidden" name="follows" value="{season["id"]}">'
+        actions.append(_form("/api/leagues", w.NEXT_SEASON_BUTTON, follow, "next"))
+    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in w.LEAGUE_COLUMNS)
+    tables = []
+    for number, lines in enumerate(season["divisions"], 1):
+        rows = "".join(
+            f'<tr><td>{place}</td><th scope="row">{escape(x["name"])}</th><td>{x["points"]}'
+            f"</td><td>{x['played']}</td><td>{x['won']}</td><td>{x['difference']}</td></tr>"
+            for place, x in enumerate(lines, 1)
+        )
+        title = w.DIVISION.format(number=number)
+        tables.append(
+            f'<h3 id="division-{number}">{escape(title)}</h3><div class="scroll" tabindex="0" '
+            f'role="region" aria-labelledby="division-{number}"><table class="division">'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+        )
+    pairs = "".join(f"<li>{escape(p)}</li>" for p in season["pairs"])
+    body = f"""    <section class="panel" aria-labelledby="league-title">
+      <h2 id="league-title">{escape(season["name"])}</h2>
+      <p id="facts">{" · ".join(escape(str(f)) for f in facts)}</p>
+      <p class="small">{escape(w.LEAGUE_HOW.format(per_week=season["per_week"]))}</p>
+      {"".join(actions)}
+      {"".join(tables)}
+      <ul id="pairs">{pairs}</ul>
+    </section>
+"""
+    return _page(season["name"], body, refresh=False)

@@ -1,5 +1,6 @@
-"""The events inside one server: their store, the tables of each round made through the
-hub's public interface, and one loop that takes the games' results and starts what is due.
+"""The events inside one server: their stores (tournaments, leagues), the tables of each
+round made through the hub's public interface, and one loop that takes the games' results
+and starts what is due (rounds, league seasons' starts and ends).
 
 Each finished game gets an ``event`` row in the outbox (web/outbox.py), written with its
 end; the loop here takes those rows (each by one server, in the transaction that deletes
@@ -24,6 +25,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 
 from fivehundred.web.events import words as w
+from fivehundred.web.events.league_store import LeagueStore
 from fivehundred.web.events.store import EventStore
 from fivehundred.web.events.view import closed_games, round_notices
 from fivehundred.web.guard import Buckets, client_address
@@ -48,6 +50,7 @@ class Events:
         self.accounts = app.state.accounts
         engine = self.async_store.store.engine
         self.store = EventStore(engine)
+        self.leagues = LeagueStore(engine)
         self.outbox = OutboxStore(engine)
         self.writes = Buckets(WRITES_PER_MINUTE, WRITES_BURST)
         self.hub: Any = None
@@ -59,6 +62,8 @@ class Events:
         self._task: asyncio.Task[None] | None = None
         #: rounds this server started (the tests)
         self.started: list[tuple[int, int]] = []
+        #: the time the leagues' seasons start and end by (the tests move it on)
+        self.clock: Callable[[], float] = time.time
 
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         return await self.async_store.call(function, *args)
@@ -131,16 +136,24 @@ class Events:
         """Take the results waiting, score the abandoned games, start the rounds due and
         make the tables that are missing."""
         for _ in range(BATCH):
-            taken = await self.call(self.outbox.take, KIND, self.store.record)
+            taken = await self.call(self.outbox.take, KIND, self._record)
             if taken is None:
                 break
             log.info("table %s: %s", *taken)
+        for season_id, step in await self.call(self.leagues.due, self.clock()):
+            change = self.leagues.start if step == "start" else self.leagues.end
+            if await self.call(change, season_id, self.clock()):
+                log.info("league season %d: %s", season_id, step)
         closed = await self.call(closed_games, self.store)
         if closed:
             await self.call(self.store.abandoned, closed)
         for event_id, number in await self.call(self.store.due_rounds, time.time()):
             await self.start_round(event_id, number)
         await self.open_tables()
+
+    def _record(self, code: str, db: Any) -> str:
+        """A finished game's result, for a tournament and for the leagues."""
+        return f"{self.store.record(code, db)}; {self.leagues.record(code, db)}"
 
     async def start_round(self, event_id: int, number: int) -> bool:
         started = bool(await self.call(self.store.start_round, event_id, number, time.time()))
@@ -195,11 +208,13 @@ def install(app: FastAPI, notices: Any = None) -> Events:
     """The events' service (``app.state.events``) and routes on ``app`` (after the store
     and the accounts), telling players through ``notices`` (web/notices.py); its loop runs
     while the server does."""
+    from fivehundred.web.events.league_routes import make_league_router
     from fivehundred.web.events.routes import make_router
 
     service = Events(app)
     app.state.events = service
     app.include_router(make_router(service))
+    app.include_router(make_league_router(service))
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager

@@ -1,10 +1,11 @@
-"""Events: tournaments, their pairs and players, rounds and games (web/events/).
+"""Events: tournaments, their pairs and players, rounds and games; leagues' seasons, pairs
+and games (web/events/).
 
 Revision ID: 0010
 Revises: 0008
 Create Date: 2026-12-06
 
-Expand only: five new tables. A server of an earlier revision has no events and never
+Expand only: eight new tables. A server of an earlier revision has no events and never
 reads them, so the two can run side by side during a rolling restart (an event's game is
 an ordinary table to the older one; its result is taken by a newer server's outbox).
 """
@@ -27,6 +28,7 @@ def _missing(name: str) -> bool:
 def upgrade() -> None:
     _events()
     _rounds()
+    _leagues()
 
 
 def _events() -> None:
@@ -116,7 +118,70 @@ def _rounds() -> None:
         op.create_index("ux_event_games_code", "event_games", ["code"], unique=True)
 
 
+def _leagues() -> None:
+    if _missing("league_seasons"):
+        op.create_table(
+            "league_seasons",
+            sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+            sa.Column("name", sa.String(length=60), nullable=False),
+            sa.Column("organiser_id", sa.Integer(), nullable=False),
+            sa.Column("follows", sa.Integer(), nullable=True),
+            sa.Column("weeks", sa.Integer(), nullable=False),
+            sa.Column("division_size", sa.Integer(), nullable=False),
+            sa.Column("per_week", sa.Integer(), nullable=False),
+            sa.Column("moves", sa.Integer(), nullable=False),
+            sa.Column("starts_at", sa.Float(), nullable=False),
+            sa.Column("state", sa.String(length=12), nullable=False),
+            sa.Column("created", sa.Float(), nullable=False),
+            sa.PrimaryKeyConstraint("id"),
+            sqlite_autoincrement=True,
+        )
+        op.create_index("ix_league_seasons_state", "league_seasons", ["state", "starts_at"])
+        op.create_index("ux_league_seasons_follows", "league_seasons", ["follows"], unique=True)
+    if _missing("league_pairs"):
+        op.create_table(
+            "league_pairs",
+            sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
+            sa.Column("season_id", sa.Integer(), nullable=False),
+            sa.Column("first_id", sa.Integer(), nullable=False),
+            sa.Column("second_id", sa.Integer(), nullable=False),
+            sa.Column("place", sa.Integer(), nullable=False),
+            sa.Column("division", sa.Integer(), nullable=True),
+            sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"]),
+            sa.PrimaryKeyConstraint("id"),
+        )
+        for column in ("first", "second"):
+            op.create_index(
+                f"ux_league_pairs_{column}",
+                "league_pairs",
+                ["season_id", f"{column}_id"],
+                unique=True,
+            )
+    if _missing("league_games"):
+        op.create_table(
+            "league_games",
+            sa.Column("season_id", sa.Integer(), nullable=False),
+            sa.Column("code", sa.String(length=12), nullable=False),
+            sa.Column("week", sa.Integer(), nullable=False),
+            sa.Column("at", sa.Float(), nullable=False),
+            sa.Column("a_pair", sa.Integer(), nullable=False),
+            sa.Column("b_pair", sa.Integer(), nullable=False),
+            sa.Column("a_points", sa.Integer(), nullable=False),
+            sa.Column("b_points", sa.Integer(), nullable=False),
+            sa.Column("winner", sa.String(length=1), nullable=True),
+            sa.ForeignKeyConstraint(["season_id"], ["league_seasons.id"]),
+            sa.PrimaryKeyConstraint("season_id", "code"),
+        )
+
+
 def downgrade() -> None:
+    op.drop_table("league_games")
+    for column in ("second", "first"):
+        op.drop_index(f"ux_league_pairs_{column}", table_name="league_pairs")
+    op.drop_table("league_pairs")
+    op.drop_index("ux_league_seasons_follows", table_name="league_seasons")
+    op.drop_index("ix_league_seasons_state", table_name="league_seasons")
+    op.drop_table("league_seasons")
     op.drop_index("ux_event_games_code", table_name="event_games")
     op.drop_index("ux_event_games_number", table_name="event_games")
     op.drop_table("event_games")

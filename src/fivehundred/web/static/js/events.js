@@ -3,7 +3,17 @@
 // tournament's page opens); what went wrong is said in #status.
 import { send } from "./net.js";
 
-const NUMBERS = new Set(["rounds", "target", "grace", "max_pairs"]);
+const NUMBERS = new Set([
+  "rounds",
+  "target",
+  "grace",
+  "max_pairs",
+  "weeks",
+  "division_size",
+  "per_week",
+  "moves",
+  "follows",
+]);
 
 function fields(form) {
   const body = {};
