@@ -173,16 +173,20 @@ class LeagueStore:
     # -------------------------------------------------------------- the season's course
     def due(self, now: float) -> list[tuple[int, str]]:
         """The seasons to start and to end now: (id, "start" or "end")."""
+        seasons = league_seasons.c
         with self.engine.connect() as db:
             rows = db.execute(
-                sa.select(league_seasons).where(league_seasons.c.state != "finished")
+                sa.select(seasons.id, seasons.state).where(
+                    sa.or_(
+                        sa.and_(seasons.state == "registering", seasons.starts_at <= now),
+                        sa.and_(
+                            seasons.state == "running",
+                            seasons.starts_at + seasons.weeks * league.WEEK <= now,
+                        ),
+                    )
+                )
             ).all()
-        return [
-            (row.id, "start" if row.state == "registering" else "end")
-            for row in rows
-            if (row.state == "registering" and row.starts_at <= now)
-            or (row.state == "running" and season_end(row) <= now)
-        ]
+        return [(row.id, "start" if row.state == "registering" else "end") for row in rows]
 
     def start(self, season_id: int, now: float) -> bool:
         """Cut the pairs into divisions (in their order) and start; whether this call did."""

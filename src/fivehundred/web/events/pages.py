@@ -32,7 +32,8 @@ def _page(title: str, body: str, refresh: bool = False) -> str:
   <a class="skip-link" href="#events-main">Skip to the tournament</a>
   <header class="bar">
     <h1><a href="/">Five Hundred</a></h1>
-    <nav aria-label="pages"><a href="/events">{w.TITLE}</a> · <a href="/clubs">Clubs</a> · \
+    <nav aria-label="pages"><a href="/events">{w.TITLE}</a> · \
+<a href="/leagues">{w.LEAGUES_TITLE}</a> · <a href="/clubs">Clubs</a> · \
 <a href="/account">Account</a></nav>
   </header>
   <main id="events-main">
