@@ -208,6 +208,43 @@ def test_pairs_not_checked_in_are_left_out_at_the_start(client: Any) -> None:
     assert len(shown["rounds_played"][0]["games"]) == 1
 
 
+def test_a_pair_withdraws_from_a_swiss_under_way_and_keeps_its_line(client: Any) -> None:
+    players = people(client, 6)
+    event = entered(players[0], players, rounds=2)
+    assert players[0].post(f"/api/events/{event}/start").json() == {"started": True}
+    # the last seed has round 1's bye, then leaves
+    assert players[4].post(f"/api/events/{event}/withdraw").status_code == 200
+    final = finished(players[0], event)
+    first, second = final["rounds_played"]
+    assert first["byes"] == ["Player4 & Player5"] and second["byes"] == []
+    assert [(g["ns"], g["ew"]) for g in second["games"]] == [
+        ("Player2 & Player3", "Player0 & Player1")
+    ]
+    lines = {s["name"]: s for s in final["standings"]}
+    assert lines["Player4 & Player5"]["points"] == 2  # its bye
+    assert [p["withdrawn"] for p in final["pairs"]] == [False, False, True]
+    assert players[0].post(f"/api/events/{event}/withdraw").status_code == 409  # over
+
+
+def test_a_round_robin_under_way_keeps_its_pairs(client: Any) -> None:
+    players = people(client, 4)
+    event = entered(players[0], players, kind="round_robin", grace=600)
+    assert players[0].post(f"/api/events/{event}/start").json() == {"started": True}
+    refused = players[2].post(f"/api/events/{event}/withdraw")
+    assert refused.status_code == 409 and refused.json()["detail"] == words.NO_WITHDRAWING
+
+
+def test_an_events_time_control_is_its_tables_turn_timer(client: Any) -> None:
+    players = people(client, 4)
+    assert players[0].post("/api/events", {"name": "Clock", "turn_timer": 2}).status_code == 422
+    event = entered(players[0], players, turn_timer=30, grace=600)
+    assert players[0].post(f"/api/events/{event}/start").json() == {"started": True}
+    code = players[0].get(f"/api/events/{event}").json()["my_game"]["code"]
+    options = client.get(f"/api/tables/{code}").json()["options"]
+    assert options["turn_timer"] == 30 and options["grace"] == 600
+    assert words.TIME_CONTROL.format(seconds="30") in players[1].get(f"/e/{event}").text
+
+
 def test_the_pages_draw_on_a_phone_from_the_servers_words(client: Any) -> None:
     (ann,) = people(client, 1)
     index = client.get("/events")

@@ -465,6 +465,7 @@ events = sa.Table(
     sa.Column("target", sa.Integer, nullable=False),
     sa.Column("rounds", sa.Integer, nullable=False),
     sa.Column("grace", sa.Float, nullable=False),
+    sa.Column("turn_timer", sa.Float, nullable=True),  # seconds a move (None: no clock)
     sa.Column("max_pairs", sa.Integer, nullable=False),
     sa.Column("starts_at", sa.Float, nullable=True),
     sa.Column("state", sa.String(12), nullable=False),

@@ -97,6 +97,9 @@ def index_page(listing: dict[str, Any], logged_in: bool) -> str:
                 w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="120">'
             ),
             _field(
+                w.FIELD_TURN_TIMER, '<input name="turn_timer" type="number" min="5" max="3600">'
+            ),
+            _field(
                 w.FIELD_MAX_PAIRS,
                 '<input name="max_pairs" type="number" min="2" max="256" value="64">',
             ),
@@ -119,6 +122,8 @@ def event_page(event: dict[str, Any], logged_in: bool) -> str:
         f"{w.FIELD_TARGET}: {event['target']}",
         w.ORGANISED_BY.format(who=event["organiser"] or "?"),
     ]
+    if event["turn_timer"]:
+        facts.append(w.TIME_CONTROL.format(seconds=f"{event['turn_timer']:g}"))
     if event["state"] == "registering":
         facts.append(_when(event["starts_at"]))
     else:
@@ -145,6 +150,9 @@ def _entry(event: dict[str, Any], logged_in: bool) -> str:
             f'<p id="my-game">{escape(line)} · '
             f'<a class="btn" href="/t/{escape(game["code"])}">{w.PLAY_LINK}</a></p>'
         )
+    mine = event["mine"]
+    if event["state"] == "running" and event["kind"] == "swiss" and mine and not mine["withdrawn"]:
+        parts.append(_form(f"{api}/withdraw", w.WITHDRAW_BUTTON, name="withdraw"))
     if event["state"] == "registering":
         if not logged_in:
             parts.append(f'<p><a href="/account">{w.LOGIN_FIRST}</a></p>')

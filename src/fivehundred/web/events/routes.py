@@ -35,6 +35,9 @@ class EventIn(BaseModel):
     target: int = Field(default=500, ge=10, le=1000)
     #: seconds before the computer plays the seat of a person who is not there
     grace: float = Field(default=120.0, ge=1, le=600, allow_inf_nan=False)
+    #: the time control: seconds a move before the computer makes it (the move counts as
+    #: the player's); none: no clock
+    turn_timer: float | None = Field(default=None, ge=5, le=3600, allow_inf_nan=False)
     max_pairs: int = Field(default=64, ge=2, le=256)
     #: when the first round starts by itself (seconds since the epoch); none: when started
     starts_at: float | None = Field(default=None, allow_inf_nan=False)

@@ -185,6 +185,7 @@ class Events:
 
         rules = make_rules(facts["preset"], {**facts["variants"], "target": facts["target"]})
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
+        options["turn_timer"] = facts["turn_timer"]
         options.update(self.table_options)
         table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, None)
         for seat, (account_id, name) in enumerate(facts["seats"]):

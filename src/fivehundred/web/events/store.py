@@ -222,13 +222,21 @@ class EventStore:
             )
 
     def withdraw(self, event_id: int, account_id: int) -> None:
-        """The account's pair leaves (before the start only: every pair plays every round)."""
+        """The account's pair leaves: before the start its entry goes; during a Swiss it is
+        paired no more (its games so far stand); a round robin's or a knockout's pairs play
+        every round they are drawn in."""
         with self.engine.begin() as db:
-            if self.event_row(db, event_id, lock=True).state != "registering":
-                raise HTTPException(409, w.NOT_REGISTERING)
+            event = self.event_row(db, event_id, lock=True)
             pair_id = self._my_pair(db, event_id, account_id)
-            db.execute(event_players.delete().where(event_players.c.pair_id == pair_id))
-            db.execute(event_pairs.delete().where(event_pairs.c.id == pair_id))
+            if event.state == "registering":
+                db.execute(event_players.delete().where(event_players.c.pair_id == pair_id))
+                db.execute(event_pairs.delete().where(event_pairs.c.id == pair_id))
+                return
+            if event.state != "running" or event.kind != "swiss":
+                raise HTTPException(409, w.NO_WITHDRAWING)
+            db.execute(
+                event_pairs.update().where(event_pairs.c.id == pair_id).values(withdrawn=True)
+            )
 
     def may_start(self, event_id: int, account_id: int) -> None:
         """403 unless the account organises the event (or administers its club)."""
@@ -394,7 +402,7 @@ class EventStore:
         with self.engine.begin() as db:
             rows = db.execute(
                 sa.select(event_games, events.c.name, events.c.preset, events.c.target)
-                .add_columns(events.c.grace, events.c.variants)
+                .add_columns(events.c.grace, events.c.variants, events.c.turn_timer)
                 .select_from(event_games.join(events, events.c.id == event_games.c.event_id))
                 .where(
                     event_games.c.code.is_(None),
@@ -430,6 +438,7 @@ class EventStore:
             "variants": json.loads(row.variants),
             "target": row.target,
             "grace": row.grace,
+            "turn_timer": row.turn_timer,
             "seats": seats,
         }
 

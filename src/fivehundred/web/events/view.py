@@ -74,7 +74,8 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         (p for p in pairs if account_id is not None and account_id in (p.first_id, p.second_id)),
         None,
     )
-    field = [p.id for p in pairs if not p.withdrawn]
+    # the pairs that started (one withdrawn during a Swiss keeps its line)
+    field = [p.id for p in pairs if p.checked_in]
     view: dict[str, Any] = {
         "id": event.id,
         "name": event.name,
@@ -88,6 +89,7 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         "variants": json.loads(event.variants),
         "target": event.target,
         "grace": event.grace,
+        "turn_timer": event.turn_timer,
         "starts_at": event.starts_at,
         "organiser": organiser,
         "organising": account_id is not None and account_id == event.organiser_id,
@@ -104,7 +106,12 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         ],
         "mine": None
         if mine is None
-        else {"pair": mine.id, "name": names[mine.id], "checked_in": bool(mine.checked_in)},
+        else {
+            "pair": mine.id,
+            "name": names[mine.id],
+            "checked_in": bool(mine.checked_in),
+            "withdrawn": bool(mine.withdrawn),
+        },
         "standings": _standings(field, history, names) if event.state != "registering" else [],
         "crosstable": _crosstable(field, games, rounds, names),
         "rounds_played": _rounds(games, rounds, names),

@@ -45,6 +45,7 @@ def _events() -> None:
             sa.Column("target", sa.Integer(), nullable=False),
             sa.Column("rounds", sa.Integer(), nullable=False),
             sa.Column("grace", sa.Float(), nullable=False),
+            sa.Column("turn_timer", sa.Float(), nullable=True),
             sa.Column("max_pairs", sa.Integer(), nullable=False),
             sa.Column("starts_at", sa.Float(), nullable=True),
             sa.Column("state", sa.String(length=12), nullable=False),

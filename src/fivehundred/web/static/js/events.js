@@ -8,6 +8,7 @@ const NUMBERS = new Set([
   "target",
   "grace",
   "max_pairs",
+  "turn_timer",
   "weeks",
   "division_size",
   "per_week",
