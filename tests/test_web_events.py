@@ -245,6 +245,20 @@ def test_an_events_time_control_is_its_tables_turn_timer(client: Any) -> None:
     assert words.TIME_CONTROL.format(seconds="30") in players[1].get(f"/e/{event}").text
 
 
+def test_a_table_closed_unfinished_scores_both_its_pairs_absent(client: Any) -> None:
+    players = people(client, 4)
+    event = entered(players[0], players, rounds=1, grace=600)
+    assert players[0].post(f"/api/events/{event}/start").json() == {"started": True}
+    code = players[0].get(f"/api/events/{event}").json()["my_game"]["code"]
+    hub = client.app_state.hub
+    table = client.portal.call(hub.get, code)
+    client.portal.call(hub.close_table, table, "left")  # as the expiry closes a table
+    final = finished(players[0], event)
+    (game,) = final["rounds_played"][0]["games"]
+    assert sorted(game["absent"]) == ["Player0 & Player1", "Player2 & Player3"]
+    assert [s["points"] for s in final["standings"]] == [0, 0]
+
+
 def test_the_pages_draw_on_a_phone_from_the_servers_words(client: Any) -> None:
     (ann,) = people(client, 1)
     index = client.get("/events")

@@ -194,7 +194,7 @@ class Events:
             await table.take_seat(seat, name)
             await self.accounts.seat_taken(table.code, seat, Account(account_id, name, False))
         if not await self.call(self.store.set_code, facts["game"], facts["until"], table.code):
-            await self.hub.close_table(table, "another server made this game's table")
+            await self.hub.close_table(table, "duplicate")  # another server made it first
             return
         if self.notices is not None:
             await self.call(self._notify, facts, table.code)
