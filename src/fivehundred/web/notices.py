@@ -11,6 +11,9 @@ Kinds (:data:`KINDS`; the list is open: more come with the tournaments):
   person is not connected (looked at every :data:`TURN_LOOK` s by the table's own server):
   at most one per table and account an :data:`TURN_EVERY` s.
 
+- ``round``: a round of a tournament the account plays in starts and its table is ready
+  (web/events/): once per account and round.
+
 Each account chooses, per kind, the list and/or e-mail (:data:`DEFAULTS` until it
 chooses); e-mail needs an address. A notice due by e-mail is a row with ``mail = 1``: a
 server with SMTP settings leases it (``FOR UPDATE SKIP LOCKED``, :data:`MAIL_LEASE` s),
@@ -51,9 +54,17 @@ log = logging.getLogger("fivehundred.web.notices")
 
 STATIC_DIR = Path(__file__).with_name("static")
 #: The kinds of notices, with the words of the settings.
-KINDS = {"ended": "A game of mine ended", "turn": "It is my turn at a table I left"}
+KINDS = {
+    "ended": "A game of mine ended",
+    "turn": "It is my turn at a table I left",
+    "round": "A round of my tournament starts",
+}
 #: Each kind's channels until an account chooses.
-DEFAULTS = {"ended": {"app": True, "mail": False}, "turn": {"app": True, "mail": True}}
+DEFAULTS = {
+    "ended": {"app": True, "mail": False},
+    "turn": {"app": True, "mail": True},
+    "round": {"app": True, "mail": True},
+}
 #: Seconds between two "your turn" notices of one table to one account.
 TURN_EVERY = 3600.0
 #: Seconds between two looks for seats whose turn it is and whose person is away.

@@ -13,6 +13,8 @@ server runs one :class:`Outbox` worker that takes them, each row by one worker o
   (its transaction is rolled back) to the next, and a game is rated once.
 - ``notify``: as ``rate``, the notices of the game's accounts (web/notices.py) made in
   the transaction that deletes the row: once per account.
+- ``event``: a tournament game's result (web/events/), taken the same way by the events'
+  own loop.
 - ``review``: minutes of CPU in the analysis process, too long for a transaction. The row is
   leased (``taken_until``, :data:`LEASE` s) by one transaction, the game reviewed, and the
   summaries saved with the row's deletion in one more, only if the lease still holds (a

@@ -461,3 +461,150 @@ notice_settings = sa.Table(
     sa.Column("kinds", sa.Text, nullable=False),
     sa.Column("unsubscribe", sa.String(64), nullable=False, unique=True),
 )
+
+
+# ---------------------------------------------------------------- events (web/events/)
+#: A tournament (``kind``: swiss / round_robin / knockout) made by an account, for a club
+#: when ``club_id``; ``state``: registering / running / finished; ``round``: the last round
+#: started (0 before the first); ``starts_at``: when the first round starts by itself (None:
+#: when its organiser starts it); each game to ``target`` points of ``preset`` with
+#: ``variants``, a seat whose person is away ``grace`` s played by the computer.
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("club_id", sa.Integer, nullable=True),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("variants", sa.Text, nullable=False),  # JSON: the games' other rules
+    sa.Column("target", sa.Integer, nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("grace", sa.Float, nullable=False),
+    sa.Column("turn_timer", sa.Float, nullable=True),  # seconds a move (None: no clock)
+    sa.Column("max_pairs", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=True),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_events_state", "state", "starts_at"),
+    sqlite_autoincrement=True,
+)
+
+#: the pairs of an event (``seed``: the order they registered in; ``withdrawn``: not
+#: checked in when the first round started, or withdrawn since)
+event_pairs = sa.Table(
+    "event_pairs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("first_id", sa.Integer, nullable=False),
+    sa.Column("second_id", sa.Integer, nullable=False),
+    sa.Column("seed", sa.Integer, nullable=False),
+    sa.Column("checked_in", sa.Boolean, nullable=False),
+    sa.Column("withdrawn", sa.Boolean, nullable=False),
+    sa.Index("ix_event_pairs_event", "event_id", "seed"),
+)
+
+#: each account in an event once (the key that keeps two registrations at once apart)
+event_players = sa.Table(
+    "event_players",
+    metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), primary_key=True),
+    sa.Column("account_id", sa.Integer, primary_key=True),
+    sa.Column("pair_id", sa.Integer, nullable=False),
+    sa.Index("ix_event_players_account", "account_id"),
+)
+
+#: each round of an event, written once (its key: the round starts exactly once whichever
+#: servers try); ``byes``: JSON list of pair ids; ``slots``: a knockout's bracket (JSON)
+event_rounds = sa.Table(
+    "event_rounds",
+    metadata,
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("byes", sa.Text, nullable=False),
+    sa.Column("slots", sa.Text, nullable=True),
+)
+
+#: each game of a round: its table (``code``, made by the server holding ``lease_until``)
+#: and, once over, its result (``winner``: 0 North-South, 1 East-West, None a draw;
+#: ``absent``: JSON list of the pairs scored as absent)
+event_games = sa.Table(
+    "event_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("event_id", sa.Integer, sa.ForeignKey("events.id"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("ns_pair", sa.Integer, nullable=False),
+    sa.Column("ew_pair", sa.Integer, nullable=False),
+    sa.Column("code", sa.String(12), nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("ns_points", sa.Integer, nullable=True),
+    sa.Column("ew_points", sa.Integer, nullable=True),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("absent", sa.Text, nullable=False),
+    sa.Index("ux_event_games_number", "event_id", "round", "number", unique=True),
+    sa.Index("ux_event_games_code", "code", unique=True),
+)
+
+#: A league's season (web/events/leagues.py): ``weeks`` from ``starts_at``, its pairs cut
+#: into divisions of ``division_size`` at the start, each pair's first ``per_week`` games a
+#: week against a pair of its division counted, ``moves`` pairs promoted and relegated
+#: between divisions into the season that ``follows`` it; ``state``: registering /
+#: running / finished.
+league_seasons = sa.Table(
+    "league_seasons",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("follows", sa.Integer, nullable=True),
+    sa.Column("weeks", sa.Integer, nullable=False),
+    sa.Column("division_size", sa.Integer, nullable=False),
+    sa.Column("per_week", sa.Integer, nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=False),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_league_seasons_state", "state", "starts_at"),
+    sa.Index("ux_league_seasons_follows", "follows", unique=True),
+    sqlite_autoincrement=True,
+)
+
+#: a season's pairs (``place``: the order they start in; ``division``: 0 the top, set at
+#: the start)
+league_pairs = sa.Table(
+    "league_pairs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("season_id", sa.Integer, sa.ForeignKey("league_seasons.id"), nullable=False),
+    sa.Column("first_id", sa.Integer, nullable=False),
+    sa.Column("second_id", sa.Integer, nullable=False),
+    sa.Column("place", sa.Integer, nullable=False),
+    sa.Column("division", sa.Integer, nullable=True),
+    sa.Index("ux_league_pairs_first", "season_id", "first_id", unique=True),
+    sa.Index("ux_league_pairs_second", "season_id", "second_id", unique=True),
+)
+
+#: each finished game between two pairs of one division of a running season (by its table's
+#: code, once): North-South's pair ``a``, East-West's ``b``, their points and the winner
+#: (``a``, ``b`` or None)
+league_games = sa.Table(
+    "league_games",
+    metadata,
+    sa.Column("season_id", sa.Integer, sa.ForeignKey("league_seasons.id"), primary_key=True),
+    sa.Column("code", sa.String(12), primary_key=True),
+    sa.Column("week", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("a_pair", sa.Integer, nullable=False),
+    sa.Column("b_pair", sa.Integer, nullable=False),
+    sa.Column("a_points", sa.Integer, nullable=False),
+    sa.Column("b_points", sa.Integer, nullable=False),
+    sa.Column("winner", sa.String(1), nullable=True),
+)

@@ -37,6 +37,7 @@ from fivehundred.web.accounts import (
     device_of,
 )
 from fivehundred.web.accounts import make_router as accounts_router
+from fivehundred.web.events import service as events
 from fivehundred.web.guard import (
     ASGIApp,
     Buckets,
@@ -663,7 +664,7 @@ def create_app(
     clubs_web.install(app, create_table)  # clubs and their tables (web/clubs.py)
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
     my_games.install(app, accounts)  # an account's games not over (web/my_games.py)
-    notices.install(app, store, accounts)  # notices, by e-mail too: app.state.notices
+    events.install(app, notices.install(app, store, accounts))  # notices, then tournaments
 
     # ------------------------------------------------------------------ play now
     async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:

@@ -1,0 +1,132 @@
+"""League seasons on the server (web/events/league_store.py): four pairs in divisions of
+two, a game between the two pairs of the top division played at an ordinary table (every
+seat its account's) counted in that division's standings, the season's end, and the next
+season made from it with one pair promoted and one relegated. The season's clock is moved
+on by the test (the service's ``clock``); on SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from fivehundred.web.accounts import COOKIE
+from fivehundred.web.events import words
+from fivehundred.web.events.league import WEEK
+from fivehundred.web.guard import Buckets
+from test_web_cluster import choose
+from test_web_support import thread_server, wait_for, ws_url
+
+SECRET = "correct horse battery staple 42"
+
+
+def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
+    tmp_path: Path,
+) -> None:
+    now = [time.time() - 3600]  # the seasons' clock: an hour behind until moved on
+    apps: list[Any] = []
+
+    def prepare(app: Any) -> None:
+        app.state.events.writes = Buckets(1000, 1000)
+        app.state.events.clock = lambda: now[0]
+        app.state.accounts.signups = Buckets(100, 100)
+        apps.append(app)
+
+    with thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}", prepare=prepare) as base:
+        sessions = []
+        for i in range(8):
+            answer = httpx.post(f"{base}/api/accounts", json={"name": f"P{i}", "password": SECRET})
+            assert answer.status_code == 201, answer.text
+            sessions.append({"cookie": f"{COOKIE}={answer.cookies[COOKIE]}"})
+
+        def post(who: int, path: str, body: dict[str, Any]) -> Any:
+            return httpx.post(f"{base}{path}", json=body, headers=sessions[who])
+
+        def season(number: int) -> dict[str, Any]:
+            answer: dict[str, Any] = httpx.get(f"{base}/api/leagues/{number}").json()
+            return answer
+
+        facts = {"name": "Winter League", "weeks": 1, "division_size": 2, "per_week": 1}
+        first = post(0, "/api/leagues", {**facts, "moves": 1, "starts_at": time.time() - 30})
+        assert first.status_code == 201, first.text
+        league = first.json()["id"]
+        for a, b in ((0, 1), (2, 3), (4, 5), (6, 7)):
+            answer = post(a, f"/api/leagues/{league}/pairs", {"partner": f"P{b}"})
+            assert answer.status_code == 201, answer.text
+        assert post(1, f"/api/leagues/{league}/pairs", {"partner": "P7"}).status_code == 409
+        now[0] = time.time()  # the season started half a minute ago
+        shown = wait_for(lambda: season(league)["state"] == "running" and season(league), 10, "")
+        assert [len(d) for d in shown["divisions"]] == [2, 2]
+        assert post(0, f"/api/leagues/{league}/pairs", {"partner": "P2"}).status_code == 409
+
+        # the top division's two pairs play a game at an ordinary table (one hand to 10)
+        body = {
+            "seats": ["open"] * 4,
+            "rules": {"variants": {"target": 10, "win_1904": True}},
+            "options": {"delay": 0},
+            "sit": 0,
+        }
+        made = post(0, "/api/tables", body).json()
+        code = made["table"]
+        for who, seat in ((1, 2), (2, 1), (3, 3)):
+            assert post(who, f"/api/tables/{code}/seats/{seat}", {"name": "x"}).status_code == 200
+
+        async def play() -> None:
+            rng = random.Random(7)
+
+            async def seat(who: int) -> None:
+                async with websockets.connect(
+                    ws_url(base, code), additional_headers=sessions[who]
+                ) as ws:
+                    acted = -1
+                    while True:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                        if message["type"] != "view":
+                            continue
+                        if message["view"]["table"]["finished"]:
+                            return
+                        if message["view"]["legal"] and message["version"] > acted:
+                            acted = message["version"]
+                            action = choose(message["view"], rng)
+                            reply = {"type": "action", "version": acted, "action": action}
+                            await ws.send(json.dumps(reply))
+
+            await asyncio.gather(*(seat(who) for who in range(4)))
+
+        asyncio.run(asyncio.wait_for(play(), 120))
+
+        def counted() -> dict[str, Any] | None:
+            shown = season(league)
+            return shown if sum(x["played"] for x in shown["divisions"][0]) == 2 else None
+
+        shown = wait_for(counted, 30, "the game counted")
+        top = shown["divisions"][0]
+        assert {x["name"] for x in top} == {"P0 & P1", "P2 & P3"}
+        assert top[0]["points"] + top[1]["points"] == 2
+        assert top[0]["difference"] == -top[1]["difference"]
+        assert [x["played"] for x in shown["divisions"][1]] == [0, 0]
+        winner, loser = top[0]["name"], top[1]["name"]
+        page = httpx.get(f"{base}/l/{league}").text
+        assert words.DIVISION.format(number=1) in page
+
+        # the season ends; the next starts with the promotions and relegations
+        assert post(0, "/api/leagues", {"follows": league}).status_code == 409  # not over
+        now[0] += WEEK
+        wait_for(lambda: season(league)["state"] == "finished", 10, "the season's end")
+        assert post(1, "/api/leagues", {"follows": league}).status_code == 403
+        following = post(0, "/api/leagues", {"follows": league})
+        assert following.status_code == 201, following.text
+        assert post(0, "/api/leagues", {"follows": league}).status_code == 409  # once
+        number = following.json()["id"]
+        shown = wait_for(lambda: season(number)["state"] == "running" and season(number), 10, "")
+        assert shown["name"] == "Winter League"
+        names = [[x["name"] for x in d] for d in shown["divisions"]]
+        # the top division's winner stays, its loser goes down; the second's first goes up
+        assert sorted(names[0]) == sorted([winner, "P4 & P5"])
+        assert sorted(names[1]) == sorted([loser, "P6 & P7"])
