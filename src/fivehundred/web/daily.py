@@ -143,6 +143,8 @@ class Day:
     seed: str = field(repr=False, default="")
     pars: dict[int, Par] = field(default_factory=dict)
     dropped: bool = False
+    #: Can no longer be played (read to review it and export it).
+    closed: bool = False
 
     def par(self, number: int) -> Par | None:
         return self.pars.get(number)
@@ -189,7 +191,7 @@ def _contract_text(contract: int) -> str | None:
     return action_text(contract) if contract >= 0 else None
 
 
-def _result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
+def stored_result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
     return BoardResult(
         row.board,
         row.name,
@@ -230,6 +232,7 @@ class DailyService:
         self.engine = engine
         self.days: dict[date, Day] = {}
         self.cache: OrderedDict[str, Entry] = OrderedDict()
+        self.past: OrderedDict[date, Day] = OrderedDict()
         self.fields: OrderedDict[tuple[date, int], DayResults] = OrderedDict()
         self.table_seconds = table_seconds
         self.lock = threading.Lock()
@@ -284,6 +287,17 @@ class DailyService:
     def today(self) -> Day:
         return self.day(self.clock())
 
+    def over(self, when: date) -> bool:
+        """Whether ``when`` can no longer be played (its boards are then no secret)."""
+        return when < self.clock() - timedelta(days=MAX_DAYS - 1)
+
+    def readable_day(self, when: date) -> Day:
+        """The day ``when`` to read: one still played (:meth:`day`), or one over, built
+        again from its stored seed (:func:`fivehundred.web.daily_review.past_day`)."""
+        from fivehundred.web.daily_review import past_day
+
+        return past_day(self, when) if self.over(when) else self.day(when)
+
     def work_out_pars(self, day: Day) -> None:
         """The pars of every board, one after the other: one another server worked out is
         read, one not yet known is worked out and written for the others (a daemon
@@ -328,7 +342,7 @@ class DailyService:
         board's read again after :data:`FIELD_SECONDS` (its traveller), the whole day's
         after :attr:`table_seconds`; a day that can no longer be played is read once."""
         now = time.monotonic()
-        final = when < self.clock() - timedelta(days=MAX_DAYS - 1)
+        final = self.over(when)
         fresh = FIELD_SECONDS if board else self.table_seconds
         with self.lock:
             got = self.fields.get((when, board))
@@ -349,7 +363,7 @@ class DailyService:
         made = DayResults(
             now,
             final,
-            [_result(row) for row in rows],
+            [stored_result(row) for row in rows],
             {row.name: row.account_id for row in rows if row.account_id is not None},
         )
         with self.lock:
@@ -467,9 +481,9 @@ class DailyService:
                 .where(daily_results.c.token_hash == key)
                 .order_by(daily_results.c.board)
             ).all()
-        day = self.day(date.fromisoformat(row.day))
+        day = self.readable_day(date.fromisoformat(row.day))
         entry = Entry(key, row.name, day, row.account_id, row.version, row.board - 1)
-        entry.finished = [_result(r, json.loads(r.record)) for r in results]
+        entry.finished = [stored_result(r, json.loads(r.record)) for r in results]
         board = day.boards[entry.index]
         state = board.start()
         for move in json.loads(row.moves):
@@ -563,6 +577,8 @@ class DailyService:
                 self.fields.pop((entry.day.day, result.board), None)
 
     def act(self, entry: Entry, text: str) -> None:
+        if self.over(entry.day.day):
+            raise HTTPException(410, "that day is over")
         state = entry.state
         if state is None or state.is_over:
             raise HTTPException(409, "the board is over: ask for the next one")
@@ -580,6 +596,8 @@ class DailyService:
         self._save(entry, change)
 
     def next_board(self, entry: Entry) -> None:
+        if self.over(entry.day.day):
+            raise HTTPException(410, "that day is over")
         if entry.state is None or not entry.state.is_over:
             raise HTTPException(409, "finish this board first")
         if entry.index + 1 >= len(entry.day.boards):
