@@ -20,6 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from fivehundred.boards import BoardResult, import_set, import_text
+from fivehundred.web import daily as daily_module
 from fivehundred.web import daily_review
 from fivehundred.web.daily import DailyService
 from fivehundred.web.server import create_app
@@ -68,7 +69,9 @@ def wait_for_par(service: DailyService, number: int) -> None:
         time.sleep(0.1)
 
 
-def test_a_boards_review_against_the_field(client: TestClient) -> None:
+def test_a_boards_review_against_the_field(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Five entrants play board 1 the same way (the first legal move) and Ann another
     way: her review shows her line beside the field's, the common one first, played by
     five with its matchpoints; the par on top; her record replays to her result."""
@@ -113,6 +116,16 @@ def test_a_boards_review_against_the_field(client: TestClient) -> None:
     assert [b["board"] for b in day["boards"]] == [1]
     assert day["boards"][0]["lines"] == lines
     assert client.get(f"/api/daily/entries/{token}/boards/2/review").status_code == 403
+    # a large field's traveller: the rows nearest the entrant's, and how many there are
+    full = client.get(f"/api/daily/entries/{token}/boards/1/traveller").json()
+    assert full["count"] == 6 and len(full["results"]) == 6 and "first" not in full
+    monkeypatch.setattr(daily_module, "MAX_TRAVELLER_ROWS", 3)
+    near = client.get(f"/api/daily/entries/{token}/boards/1/traveller").json()
+    assert near["count"] == 6 and len(near["results"]) == 3
+    assert "Ann (guest)" in {r["entrant"] for r in near["results"]}
+    at = [r["entrant"] for r in full["results"]].index("Ann (guest)")
+    assert near["results"] == full["results"][near["first"] - 1 : near["first"] + 2]
+    assert near["first"] - 1 <= at < near["first"] + 2
     assert client.get(f"/api/daily/entries/{token}/boards/3/review").status_code == 404
 
 

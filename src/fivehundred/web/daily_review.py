@@ -133,7 +133,7 @@ def board_lines(daily: DailyService, entry: Entry, number: int) -> dict[str, Any
     day = entry.day
     board = day.boards[number - 1]
     rules = board.rules
-    results = [r for r in daily.field(day.day, number).results if r.entrant != entry.name]
+    results = [r for r in daily.field(day.day).on_board(number) if r.entrant != entry.name]
     results.append(mine)  # the entrant's own, even before the field read it
     par = day.par(number)
     lines = field_lines(results, mine, par, rules)

@@ -313,6 +313,8 @@ daily_results = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_daily_results_day", "day", "preset", "board"),
     sa.Index("ix_daily_results_account", "account_id", "day"),
+    # a day's results written since a server last read them (web/daily_field.py)
+    sa.Index("ix_daily_results_at", "day", "preset", "at"),
 )
 
 #: The pars of a day's boards, written by the first server to work one out (JSON, as

@@ -123,7 +123,11 @@ function drawAfter(view) {
   clearTimeout(parTimer);
   if (!r.par) parTimer = setTimeout(refresh, 2000); // the server works it out in the background
   const trav = view.traveller;
-  $("traveller-title").textContent = `Traveller of board ${trav.board}`;
+  const shown =
+    trav.count > trav.results.length
+      ? ` (places ${trav.first} to ${trav.first + trav.results.length - 1} of ${trav.count})`
+      : "";
+  $("traveller-title").textContent = `Traveller of board ${trav.board}${shown}`;
   $("traveller")
     .querySelector("tbody")
     .replaceChildren(
