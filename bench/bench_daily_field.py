@@ -16,8 +16,8 @@ end) and starts two ``fivehundred serve`` processes on it (no search workers, le
    database as the service writes them (``web.daily.result_row``), in batches; each
    result is one of a pool of hands played out on the board (``--pool`` a board, the
    computer players of ``--pool-level``; each a real hand whose record replays).
-3. The last entry: one more entry played through the routes on the first server; from
-   its last move, how long until the second server's day table counts it, and until its
+3. The last entry: one more entry played through the routes on the first server (while
+   a viewer asks the second server for the day's table every second); from its last move, how long until the second server's day table counts it, and until its
    review of the last board (on the second server) counts it against the field, and the
    time the second server's table takes to answer.
 
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import http.client
 import os
 import random
 import socket
@@ -46,12 +47,28 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from bench_daily import Client
+import bench_daily
 from fivehundred.boards import BoardResult, make_boards
 from fivehundred.bots import make_player
 from fivehundred.daily import today
 from fivehundred.web.daily import Day, Entry, result_row
 from fivehundred.web.schema import daily_days, daily_entries, daily_pars, daily_results
+
+
+class Client(bench_daily.Client):
+    """A client that connects again when the server has closed its idle connection."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(port)
+        self.port = port
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        try:
+            return super().call(method, path, body)
+        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+            return super().call(method, path, body)
 
 
 def free_port() -> int:
@@ -262,8 +279,20 @@ def main() -> int:
             f"the second server's table of the day (once): {time.perf_counter() - start:.2f} s, {table['entrants']} entrants",
             flush=True,
         )
-        # the last entry, played on the first server; the second counts it
+        # the last entry, played on the first server while someone looks at the second
+        # server's table every second; then the second counts it
+        looking = threading.Event()
+
+        def look() -> None:
+            viewer = Client(ports[-1])
+            while not looking.wait(1.0):
+                viewer.call("GET", "/api/daily/table")
+
+        viewer = threading.Thread(target=look, daemon=True)
+        viewer.start()
         token, _ = play_entry([first], rng, "the last entry")
+        looking.set()
+        viewer.join()
         last = time.perf_counter()
         seen_table = seen_review = None
         answers = []

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -152,12 +153,16 @@ def _contract_text(contract: int) -> str | None:
     return action_text(contract) if contract >= 0 else None
 
 
+#: A stored contract's call (a day's results have a few dozen).
+stored_call = functools.lru_cache(maxsize=512)(parse_call)
+
+
 def stored_result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
     return BoardResult(
         row.board,
         row.name,
         row.seat,
-        -1 if row.contract is None else parse_call(row.contract),
+        -1 if row.contract is None else stored_call(row.contract),
         row.contractor,
         row.tricks,
         (row.ns, row.ew),

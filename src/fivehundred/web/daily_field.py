@@ -36,8 +36,9 @@ FIELD_SECONDS = 0.5
 #: Seconds a day's standings are kept before they are worked out again (when results came).
 TABLE_SECONDS = 0.5
 #: The rows written up to this many seconds before the newest one read are read again
-#: (a row's time is taken before its transaction commits; servers' clocks differ a little).
-SKEW = 30.0
+#: (a row's time is taken just before its transaction commits; servers' clocks differ a
+#: little).
+SKEW = 5.0
 #: Days' results a server keeps in its memory.
 MAX_FIELDS = 16
 #: Rows of a table answered (the best).
