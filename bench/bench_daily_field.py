@@ -17,7 +17,7 @@ end) and starts two ``fivehundred serve`` processes on it (no search workers, le
    result is one of a pool of hands played out on the board (``--pool`` a board, the
    computer players of ``--pool-level``; each a real hand whose record replays).
 3. The last entry: one more entry played through the routes on the first server (while
-   a viewer asks the second server for the day's table every second); from its last move, how long until the second server's day table counts it, and until its
+   a viewer asks the second server for the day's table every second); from its last move, how long until the second server's day table counts its last board, and until its
    review of the last board (on the second server) counts it against the field, and the
    time the second server's table takes to answer.
 
@@ -303,7 +303,7 @@ def main() -> int:
                 ask = time.perf_counter()
                 table = second.call("GET", "/api/daily/table")
                 answers.append(time.perf_counter() - ask)
-                if table["entrants"] >= total:
+                if table["results"] >= 12 * total:
                     seen_table = time.perf_counter() - last
             if seen_review is None:
                 review = second.call("GET", f"/api/daily/entries/{token}/boards/12/review")

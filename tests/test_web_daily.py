@@ -154,6 +154,7 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     # the day's table: names and figures only
     table = client.get("/api/daily/table").json()
     assert [row["name"] for row in table["rows"]][:2] and table["entrants"] == 2
+    assert table["results"] == 3  # Ann's two boards and Bob's one
     assert {row["name"] for row in table["rows"]} == {"Ann (guest)", "Bob (guest)"}
     assert next(r for r in table["rows"] if r["name"] == "Ann (guest)")["boards"] == 2
     assert not any(row["ranked"] for row in table["rows"])  # guests play unranked

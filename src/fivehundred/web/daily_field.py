@@ -198,6 +198,7 @@ class DailyField:
                 for row in rows[:MAX_TABLE_ROWS]
             ],
             "entrants": len(rows),
+            "results": sum(row.boards for row in rows),
         }
 
     def week_table(self, when: date) -> dict[str, Any]:
