@@ -652,7 +652,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
         moved = await service.call(current_slug, store.engine, ref) if ref else None
         if moved:  # a club renamed: its old address goes to its new one
             return RedirectResponse(f"/c/{moved}", 308)
-        return FileResponse(STATIC_DIR / "clubs.html")
+        return FileResponse(STATIC_DIR / "clubs.html", headers={"Cache-Control": "no-cache"})
 
     @router.get("/api/clubs")
     async def index(
