@@ -219,6 +219,7 @@ class DailyService(DailyField):
         self.days: dict[date, Day] = {}
         self.cache: OrderedDict[str, Entry] = OrderedDict()
         self.past: OrderedDict[date, Day] = OrderedDict()
+        self.reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self.fields: OrderedDict[date, DayResults] = OrderedDict()
         self.table_seconds = table_seconds
         self.lock = threading.Lock()

@@ -38,6 +38,7 @@ from fivehundred.boards import (
     set_text,
 )
 from fivehundred.daily import set_name
+from fivehundred.game import HandState
 from fivehundred.record import replay_hand
 from fivehundred.web.schema import daily_days, daily_results
 from fivehundred.words import action_label, seat_name
@@ -53,6 +54,8 @@ EXPORT_PAGE = 1_000
 MAX_PAGES = 1_000
 #: Past days a server keeps built in its memory (to review and export them).
 MAX_PAST = 8
+#: Hands' double-dummy reviews a server keeps (by entry and board).
+MAX_REVIEWS = 512
 
 
 def past_day(daily: DailyService, when: date) -> Day:
@@ -152,24 +155,34 @@ def board_lines(daily: DailyService, entry: Entry, number: int) -> dict[str, Any
 
 def board_review(daily: DailyService, entry: Entry, number: int) -> dict[str, Any]:
     """:func:`board_lines`, with the hand's record (it replays), its moves in words and its
-    double-dummy review."""
-    from fivehundred.analysis.analyse import analyse_hand, format_analysis
-
+    double-dummy review (worked out once: a server keeps the latest :data:`MAX_REVIEWS`)."""
     out = board_lines(daily, entry, number)
     mine = next(r for r in entry.finished if r.board == number)
+    key = (entry.key, number)
+    with daily.lock:
+        played = daily.reviews.get(key)
+    if played is None:
+        played = _played(entry.day.boards[number - 1].start(), mine)
+        with daily.lock:
+            daily.reviews[key] = played
+            while len(daily.reviews) > MAX_REVIEWS:
+                daily.reviews.popitem(last=False)
+    return {**out, "record": mine.record, **played}
+
+
+def _played(replay: HandState, mine: BoardResult) -> dict[str, Any]:
+    """The hand's moves in words, and its double-dummy review."""
+    from fivehundred.analysis.analyse import analyse_hand, format_analysis
+
     state = replay_hand(mine.record)
     two = state.rules.joker_names
     seats = state.rules.seats
     moves = []
-    replay = entry.day.boards[number - 1].start()
     for action in state.history:
         moves.append({"seat": seat_name(replay.to_move, seats), "move": action_label(action, two)})
         replay.apply(action)
     analysis = analyse_hand(state)
-    out["record"] = mine.record
-    out["moves"] = moves
-    out["analysis"] = {"text": format_analysis(analysis, state), **analysis}
-    return out
+    return {"moves": moves, "analysis": {"text": format_analysis(analysis, state), **analysis}}
 
 
 def day_review(daily: DailyService, entry: Entry) -> dict[str, Any]:
