@@ -181,3 +181,45 @@ def test_a_day_over_exports_and_reads_back(
     assert client.get("/api/daily/days/2026-12-01/export").status_code == 404  # never made
     assert client.get("/api/daily/days/2026-13-01/export").status_code == 422
     assert client.get("/api/daily/days/" + "9" * 11 + "/export").status_code == 422
+
+
+def test_a_server_reads_the_results_written_since_even_a_late_one(db_url: str) -> None:  # noqa: F811
+    """Two servers of one database: each reads the other's results within a second, its
+    own at once; a result whose transaction committed late (its time before the newest
+    one read) is read all the same, and none twice."""
+    from fivehundred.web import daily_field
+    from fivehundred.web.daily import Entry, result_row
+    from fivehundred.web.schema import daily_results
+    from fivehundred.web.store import Store
+    from test_web_daily import service_on
+
+    store = Store(db_url)
+    try:
+        first, second = service_on(store.engine), service_on(store.engine)
+        ann, _ = first.new_entry("Ann")
+        play_out(first, ann)
+        assert len(first.field(DAY).on_board(1)) == 1  # its own, at once
+        bob, _ = second.new_entry("Bob")
+        play_out(second, bob)
+        deadline = time.monotonic() + 10
+        while len(first.field(DAY).on_board(1)) < 2:
+            assert time.monotonic() < deadline, "the other server's result never came"
+            time.sleep(0.05)
+        # a late commit: written now, its time from before the newest the first has read
+        made = first.field(DAY)
+        late = first.entry(ann).finished[0]
+        entry = Entry("c" * 64, "Cy (guest)", first.today(), None, 1)
+        row = result_row(entry, "australian", late)
+        row["at"] = made.newest - daily_field.SKEW / 2
+        with store.engine.begin() as db:
+            db.execute(daily_results.insert().values(**row))
+        deadline = time.monotonic() + 10
+        while len(first.field(DAY).on_board(1)) < 3:
+            assert time.monotonic() < deadline, "the late result was never read"
+            time.sleep(0.05)
+        time.sleep(daily_field.FIELD_SECONDS * 2)
+        names = sorted(r.entrant for r in first.field(DAY).on_board(1))
+        assert names == ["Ann (guest)", "Bob (guest)", "Cy (guest)"]
+        assert first.day_table(DAY)["results"] == 3
+    finally:
+        store.close()
