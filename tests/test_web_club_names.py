@@ -82,6 +82,14 @@ def test_the_owner_renames_the_club_and_its_old_address_still_finds_it(
         "tuesday-bowls": 404,
         slug: 404,
     }
+    # a private club renamed: its members find it at the old address, nobody else learns
+    # the new one
+    hidden = new_club(ann, "Key Club", public=False)
+    assert ann.call("PATCH", f"/api/clubs/{hidden}", json={"name": "Lock Club"}).is_success
+    assert ann.get(f"/api/clubs/{hidden}").json()["slug"] == "lock-club"
+    assert eve.get(f"/api/clubs/{hidden}").status_code == 404
+    page = client.get(f"/c/{hidden}", follow_redirects=False)
+    assert page.status_code == 200 and "lock-club" not in page.text
     # a deleted club's addresses go with it
     assert ann.delete("/api/clubs/third-name").is_success
     assert ann.get("/api/clubs/second-name").status_code == 404

@@ -4,7 +4,8 @@ web/clubs.py).
 * The owner renames the club (``PATCH /api/clubs/{ref}`` with ``{"name": ...}``): a new
   name (unique without regard to case), and the address made from it. The old addresses
   (:data:`OLD_SLUGS` at most, the latest) still find the club: ``/c/{old}`` is redirected
-  to the new address, and the API answers under the old as under the new. No other club
+  to the new address (a public club's: a private club's stays unknown to non-members), and
+  the API answers under the old as under the new. No other club
   takes an address one has had.
 * A table is a club's when the club made it, or when it is a rematch (of a rematch …) of
   one of the club's tables: the database says whose rematch each table is, so a rematch
@@ -91,12 +92,14 @@ def forget_slugs(db: Connection, club_id: int) -> None:
 
 
 def current_slug(engine: sa.engine.Engine, ref: str) -> str | None:
-    """The club's address now when ``ref`` is one of its old ones (else None)."""
+    """The public club's address now when ``ref`` is one of its old ones (else None: a
+    private club's new address is told to nobody; its page asks under the old one, which
+    its members' answers still come to)."""
     with engine.connect() as db:
         slug: str | None = db.execute(
             sa.select(clubs.c.slug)
             .join(club_slugs, club_slugs.c.club_id == clubs.c.id)
-            .where(club_slugs.c.slug == ref)
+            .where(club_slugs.c.slug == ref, clubs.c.public.is_(True))
         ).scalar()
         return slug
 
