@@ -136,7 +136,7 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     assert page.locator("#history-box[hidden]").count()
     page.wait_for_selector("#day-review-box:not([hidden])")
     assert page.locator("#day-review li").count() == 2
-    assert page.inner_text("#day-review").startswith("Board 1: you ")
+    assert page.inner_text("#day-review").startswith("Board 1: your line ")
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way

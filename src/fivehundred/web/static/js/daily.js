@@ -202,7 +202,7 @@ async function drawDayReview() {
         const field = common.mine
           ? ` The field's most common line (${common.count} of ${b.results}).`
           : ` Most common: ${lineText(common)} (${common.count} of ${b.results}).`;
-        return el("li", {}, `Board ${b.board}: you ${lineText(b.mine)}.${field}${par}`);
+        return el("li", {}, `Board ${b.board}: your line ${lineText(b.mine)}.${field}${par}`);
       }),
     );
     $("day-review-box").hidden = false;
