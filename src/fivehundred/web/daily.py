@@ -305,7 +305,10 @@ class DailyService(DailyField):
                 pool.shutdown(wait=False, cancel_futures=True)
 
     def _work_out_pars(self, day: Day, par_of: Callable[[Board], Par]) -> None:
-        for board in day.boards:
+        # from a board drawn at random, round the day: servers started together mostly
+        # work out different boards, and each reads the others'
+        start = secrets.randbelow(len(day.boards))
+        for board in day.boards[start:] + day.boards[:start]:
             if day.dropped:
                 return
             try:
