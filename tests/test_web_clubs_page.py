@@ -1,6 +1,7 @@
 """The clubs pages (/clubs, /c/{slug}) in Debian's chromium through Playwright at 360×640:
 an account starts a club from the index and makes an invite link; a second browser
-(another account) opens the link and joins; both see the members. The layout check
+(another account) opens the link and joins; both see the members; the owner renames the
+club and its old address leads to the new. The layout check
 (tests/layout_check.js: no sideways scroll, tap targets of 44 px) and axe-core (no serious or
 critical violation) on the index and on the club's page as its admin sees it."""
 
@@ -60,7 +61,7 @@ def test_a_club_is_started_on_a_phone_and_joined_by_its_invite_link(
     page.goto(f"{base}/clubs")
     page.wait_for_selector("#create-box:not([hidden])")
     problems = checked(page, "clubs index")
-    page.get_by_label("Name").fill("Phone Club")
+    page.get_by_label("Name", exact=True).fill("Phone Club")
     page.get_by_label("Short description").fill("Fridays, all welcome")
     page.get_by_role("button", name="Start the club").click()
     page.wait_for_url(f"{base}/c/phone-club")
@@ -87,6 +88,14 @@ def test_a_club_is_started_on_a_phone_and_joined_by_its_invite_link(
     page.reload()
     page.wait_for_selector("#members tbody tr:nth-child(2)")
     assert page.get_by_role("button", name="Remove Bob").is_visible()
+    # the owner renames the club: the new address, and the old one leads there
+    page.get_by_label("New name").fill("Friday Club")
+    page.get_by_role("button", name="Rename").click()
+    page.wait_for_url(f"{base}/c/friday-club")
+    page.wait_for_function("document.querySelector('#club-name').innerText === 'Friday Club'")
+    other.goto(f"{base}/c/phone-club")  # the page the browser has seen: asked again
+    other.wait_for_url(f"{base}/c/friday-club")
+    assert other.locator("#rename").is_hidden()  # the owner's alone
     assert not problems, "\n".join(problems)
     owner.check()
     friend.check()

@@ -154,6 +154,7 @@ def test_a_whole_day_through_the_api(client: TestClient) -> None:
     # the day's table: names and figures only
     table = client.get("/api/daily/table").json()
     assert [row["name"] for row in table["rows"]][:2] and table["entrants"] == 2
+    assert table["results"] == 3  # Ann's two boards and Bob's one
     assert {row["name"] for row in table["rows"]} == {"Ann (guest)", "Bob (guest)"}
     assert next(r for r in table["rows"] if r["name"] == "Ann (guest)")["boards"] == 2
     assert not any(row["ranked"] for row in table["rows"])  # guests play unranked
@@ -416,7 +417,8 @@ def test_no_route_reveals_a_board_before_it_is_played(client: TestClient) -> Non
     tables and their history are all there to leak); Ann then plays. At every step, every
     route of the daily answers her only what South may know of the board in play: no other
     hand's card, no kitty card before she takes it, and no par of a board she has not
-    finished (the JSON as sent)."""
+    finished (the JSON as sent): the boards' reviews too, and no export of a day that
+    can still be played."""
     from fivehundred.web.schema import accounts
 
     app: Any = client.app
@@ -491,6 +493,22 @@ def test_no_route_reveals_a_board_before_it_is_played(client: TestClient) -> Non
             else:
                 assert got.status_code == 403, got.text
             check(got.json(), finished, board, known, f"traveller {number}")
+            got = client.get(f"/api/daily/entries/{token}/boards/{number}/review")
+            if number in finished:
+                assert got.status_code == 200
+                if number != board:
+                    continue
+            else:
+                assert got.status_code == 403, got.text
+            check(got.json(), finished, board, known, f"review {number}")
+        got = client.get(f"/api/daily/entries/{token}/review")
+        assert got.status_code == 200
+        check(got.json(), finished, board, known, "the day's review")
+        for day in ("2026-12-06", "2026-12-05"):  # days still played: no export
+            for kind in ("json", "text"):
+                got = client.get(f"/api/daily/days/{day}/export?format={kind}")
+                assert got.status_code == 403, got.text
+                check(got.json(), finished, board, known, f"export {day}")
 
     for number in (1, 2):
         walk(view, "the entry")

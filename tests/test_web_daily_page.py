@@ -112,6 +112,12 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
         "document.querySelector('#par').innerText.includes('against par')", timeout=120_000
     )
     assert page.locator("#start-row[hidden]").count()
+    # your line beside the field's, and the hand's review and moves
+    page.wait_for_selector("#field tbody tr.me")
+    assert "(you)" in page.inner_text("#field tbody")
+    page.click("#review-box summary")
+    page.wait_for_selector("#moves li")
+    assert page.inner_text("#analysis")
     problems += problems_at(page, "daily traveller", "daily-traveller")
     # a reload resumes the entry where it was
     page.reload()
@@ -128,6 +134,9 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     page.wait_for_selector("#week-table li")  # a guest: unranked, and no history
     assert "Ann" not in page.inner_text("#week-table")
     assert page.locator("#history-box[hidden]").count()
+    page.wait_for_selector("#day-review-box:not([hidden])")
+    assert page.locator("#day-review li").count() == 2
+    assert page.inner_text("#day-review").startswith("Board 1: your line ")
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way

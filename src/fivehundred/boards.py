@@ -434,17 +434,31 @@ def standings(
     by_board: dict[int, list[BoardResult]] = {}
     for result in results:
         by_board.setdefault(result.board, []).append(result)
-    percents: dict[str, list[float]] = {}
+    # each entrant's sum of percentages and boards; a board's percentages are worked out
+    # once for each net in each direction (a field of thousands has a few dozen), as
+    # :func:`matchpoints` scores them
+    totals: dict[str, list[float]] = {}
     against: dict[str, int] = {}
     for number, on_board in by_board.items():
         par = (pars or {}).get(number)
-        for result, score in zip(on_board, matchpoints(on_board), strict=True):
-            percents.setdefault(result.entrant, []).append(score.percent)
+        nets = [(r.entrant, r.seat % 2, r.own_net) for r in on_board]
+        fields = [sorted(net for _, d, net in nets if d == direction) for direction in (NS, EW)]
+        scored: dict[tuple[int, int], float] = {}
+        for entrant, direction, net in nets:
+            key = (direction, net)
+            if key not in scored:
+                field_ = fields[direction]
+                beaten = bisect.bisect_left(field_, net)
+                ties = bisect.bisect_right(field_, net) - beaten - 1
+                scored[key] = Score(2 * beaten + ties, 2 * (len(field_) - 1)).percent
+            total = totals.setdefault(entrant, [0.0, 0])
+            total[0] += scored[key]
+            total[1] += 1
             if par is not None:
-                par_net = par.net if result.direction == NS else -par.net
-                against[result.entrant] = against.get(result.entrant, 0) + result.own_net - par_net
+                par_net = par.net if direction == NS else -par.net
+                against[entrant] = against.get(entrant, 0) + net - par_net
     rows = sorted(
-        ((sum(p) / len(p), name, len(p)) for name, p in percents.items()),
+        ((sum_ / count, name, int(count)) for name, (sum_, count) in totals.items()),
         key=lambda row: (-row[0], row[1]),
     )
     out: list[Standing] = []

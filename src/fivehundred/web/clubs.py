@@ -32,10 +32,18 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy.engine import Connection
 
+from fivehundred.web.club_names import (
+    club_of_table,
+    current_slug,
+    find_club,
+    forget_slugs,
+    free_slug,
+    rename_routes,
+)
 from fivehundred.web.club_ratings import club_ratings
 from fivehundred.web.guard import Buckets, client_address
 from fivehundred.web.schema import (
@@ -95,8 +103,7 @@ class ClubStore:
 
     # the club and the asker's place in it
     def _find(self, db: Connection, ref: str) -> Any:
-        where = clubs.c.id == int(ref) if ref.isdigit() else clubs.c.slug == ref
-        return db.execute(sa.select(clubs).where(where)).first()
+        return find_club(db, ref)  # by its id, its address or an old one
 
     def _role(self, db: Connection, club_id: int, account_id: int | None) -> str | None:
         if account_id is None:
@@ -114,6 +121,8 @@ class ClubStore:
         if club is None or (not club.public and role is None):
             raise HTTPException(404, "no such club")
         return club, role
+
+    club_and_role = _club
 
     def _admin(self, db: Connection, ref: str, account_id: int) -> Any:
         club, role = self._club(db, ref, account_id)
@@ -158,11 +167,7 @@ class ClubStore:
             key = name_key(name)
             if db.execute(sa.select(clubs.c.id).where(clubs.c.name_key == key)).first():
                 raise HTTPException(409, "a club of that name exists")
-            base = slug = slug_of(name)
-            number = 1
-            while db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug)).first():
-                number += 1
-                slug = f"{base}-{number}"
+            slug = free_slug(db, slug_of(name))
             values = {
                 "slug": slug,
                 "name": name,
@@ -467,6 +472,7 @@ class ClubStore:
         for table in (club_members, club_invites, club_requests, club_announcements):
             db.execute(table.delete().where(table.c.club_id == club_id))
         db.execute(club_tables.delete().where(club_tables.c.club_id == club_id))
+        forget_slugs(db, club_id)
         db.execute(clubs.delete().where(clubs.c.id == club_id))
 
     def forget_account(self, account_id: int) -> None:
@@ -505,28 +511,21 @@ class ClubStore:
             db.execute(club_tables.insert().values(code=code, club_id=club_id, created=time.time()))
 
     def rematched(self, old: str, new: str) -> None:
-        """The rematch of a club's table is the club's too (once: two servers asked at
-        once, the second finds it done)."""
-        with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
-            club_id = db.execute(
-                sa.select(club_tables.c.club_id).where(club_tables.c.code == old)
-            ).scalar()
-            known = db.execute(sa.select(club_tables.c.code).where(club_tables.c.code == new))
-            if club_id is not None and known.first() is None:
-                self.add_table(club_id, new, db)
+        """The rematch of a club's table is the club's too (marked at once; a rematch not
+        yet marked is the club's all the same: :func:`club_of_table`)."""
+        with self.engine.begin() as db:
+            club_of_table(db, new)
 
     def table_club(self, code: str, account_id: int | None) -> tuple[str, bool] | None:
         """The club whose table ``code`` is (its name, and whether the account is a
-        member), or None for a table of no club."""
-        with self.engine.connect() as db:
-            row = db.execute(
-                sa.select(clubs.c.id, clubs.c.name)
-                .join(club_tables, club_tables.c.club_id == clubs.c.id)
-                .where(club_tables.c.code == code)
-            ).first()
-            if row is None:
+        member), or None for a table of no club (a rematch of a club's table is the
+        club's: :func:`club_of_table`)."""
+        with self.engine.begin() as db:
+            club_id = club_of_table(db, code)
+            if club_id is None:
                 return None
-            return row.name, self._role(db, row.id, account_id) is not None
+            name = db.execute(sa.select(clubs.c.name).where(clubs.c.id == club_id)).scalar()
+            return str(name), self._role(db, club_id, account_id) is not None
 
 
 # ----------------------------------------------------------------------------- the service
@@ -626,7 +625,7 @@ class ClubService:
             raise HTTPException(403, f"the club {found[0]}'s table: only its members sit here")
 
 
-def _club_name(name: str) -> str:
+def club_name(name: str) -> str:
     name = " ".join(name.split())
     if not NAME_LENGTH[0] <= len(name) <= NAME_LENGTH[1] or not name.isprintable():
         raise HTTPException(422, f"name: {NAME_LENGTH[0]} to {NAME_LENGTH[1]} printable characters")
@@ -649,8 +648,11 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
 
     @router.get("/clubs", include_in_schema=False)
     @router.get("/c/{ref}", include_in_schema=False)
-    async def clubs_page(ref: str = "") -> FileResponse:
-        return FileResponse(STATIC_DIR / "clubs.html")
+    async def clubs_page(ref: str = "") -> Response:
+        moved = await service.call(current_slug, store.engine, ref) if ref else None
+        if moved:  # a club renamed: its old address goes to its new one
+            return RedirectResponse(f"/c/{moved}", 308)
+        return FileResponse(STATIC_DIR / "clubs.html", headers={"Cache-Control": "no-cache"})
 
     @router.get("/api/clubs")
     async def index(
@@ -664,7 +666,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
     @router.post("/api/clubs", status_code=201)
     async def create(body: ClubIn, request: Request) -> dict[str, Any]:
         account_id = await service.writer(request)
-        name = _club_name(body.name)
+        name = club_name(body.name)
         description = _text(body.description, "description")
         made: dict[str, Any] = await service.call(
             store.create, account_id, name, description, body.public
@@ -704,6 +706,7 @@ def make_router(service: ClubService, create_table: CreateTable) -> APIRouter:
         return {**made, "club": club.slug}
 
     _club_routes(router, service)
+    rename_routes(router, service)
     return router
 
 

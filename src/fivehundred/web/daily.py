@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -61,10 +62,7 @@ from fivehundred.boards import (
     Board,
     BoardResult,
     Par,
-    Standing,
     make_boards,
-    matchpoints,
-    standings,
     traveller,
 )
 from fivehundred.bots import PLAYERS, Player, make_player
@@ -73,14 +71,13 @@ from fivehundred.daily import (
     DEFAULT_PRESET,
     ENTRANT_SEAT,
     daily_seed,
-    parse_day,
     today,
 )
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
-from fivehundred.web.accounts import name_key
-from fivehundred.web.schema import accounts, daily_days, daily_entries, daily_pars, daily_results
+from fivehundred.web.daily_field import TABLE_SECONDS, DailyField, DayResults
+from fivehundred.web.schema import daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
     DEFAULT_LEVEL,
     action_label,
@@ -94,40 +91,23 @@ STATIC_DIR = Path(__file__).with_name("static")
 #: Entries a day (then new ones are refused with 503).
 MAX_ENTRIES = 20_000
 #: Days an entry may be played on (today and yesterday: an entry started before midnight
-#: finishes); an entry of an older day answers 410.
+#: finishes); an entry of an older day is read (its review), no longer played (410).
 MAX_DAYS = 2
 MAX_NAME = 40
-#: Rows of a table answered (the best).
-MAX_TABLE_ROWS = 100
 MAX_ACTION = 40
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 #: A computer's moves in one request at most (a whole hand is about 45).
 MAX_COMPUTER_MOVES = 200
 #: Entries a server keeps built in its memory (a cache: the database is the truth).
 MAX_CACHED = 2_000
-#: Seconds a server uses its copy of a day's results before reading them again (a board
-#: finished on another server is in the tables within this).
-FIELD_SECONDS = 1.0
-#: Seconds a server uses its copy of all a day's results (the tables: scoring a day of
-#: thousands of entries takes a second of CPU) before reading them again.
-TABLE_SECONDS = 10.0
-#: Days' and boards' results a server keeps in its memory.
-MAX_FIELDS = 64
-#: The past days a player's history shows (and its streak counts) at most.
-MAX_HISTORY = 60
-#: How far back a day's or a week's table may be asked for.
-MAX_PAST_DAYS = 400
+#: Rows of a board's traveller answered (those nearest the entrant's own; the count says
+#: how many there are).
+MAX_TRAVELLER_ROWS = 100
 #: Names tried for a new entry before giving up (another server took each meanwhile).
 MAX_NAME_TRIES = 20
 
 #: The operator's settings of the daily (environment variables of ``fivehundred serve``).
 DAILY_VARIABLES = ("FIVEHUNDRED_DAILY_SECRET", "FIVEHUNDRED_DAILY_LEVEL")
-
-
-def par_of(board: Board) -> Par:
-    from fivehundred.solver.par import board_par
-
-    return board_par(board).par
 
 
 def token_hash(token: str) -> str:
@@ -143,30 +123,14 @@ class Day:
     seed: str = field(repr=False, default="")
     pars: dict[int, Par] = field(default_factory=dict)
     dropped: bool = False
+    #: Can no longer be played (read to review it and export it).
+    closed: bool = False
 
     def par(self, number: int) -> Par | None:
         return self.pars.get(number)
 
     def done_pars(self) -> dict[int, Par]:
         return dict(self.pars)
-
-
-@dataclass
-class DayResults:
-    """A day's results as a server last read them."""
-
-    at: float
-    #: Read once the day could no longer be played: the same for good.
-    final: bool
-    results: list[BoardResult]
-    #: Each ranked entry's name and account.
-    accounts: dict[str, int]
-    _standings: tuple[int, list[Standing]] | None = None
-
-    def standings(self, pars: dict[int, Par]) -> list[Standing]:
-        if self._standings is None or self._standings[0] != len(pars):
-            self._standings = (len(pars), standings(self.results, pars or None))
-        return self._standings[1]
 
 
 @dataclass
@@ -189,12 +153,16 @@ def _contract_text(contract: int) -> str | None:
     return action_text(contract) if contract >= 0 else None
 
 
-def _result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
+#: A stored contract's call (a day's results have a few dozen).
+stored_call = functools.lru_cache(maxsize=512)(parse_call)
+
+
+def stored_result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
     return BoardResult(
         row.board,
         row.name,
         row.seat,
-        -1 if row.contract is None else parse_call(row.contract),
+        -1 if row.contract is None else stored_call(row.contract),
         row.contractor,
         row.tricks,
         (row.ns, row.ew),
@@ -202,7 +170,27 @@ def _result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
     )
 
 
-class DailyService:
+def result_row(entry: Entry, preset: str, result: BoardResult) -> dict[str, Any]:
+    """The row of ``daily_results`` that keeps an entry's result on a board."""
+    return {
+        "token_hash": entry.key,
+        "board": result.board,
+        "day": entry.day.day.isoformat(),
+        "preset": preset,
+        "name": entry.name,
+        "account_id": entry.account,
+        "seat": result.seat,
+        "contract": _contract_text(result.contract),
+        "contractor": result.contractor,
+        "tricks": result.tricks,
+        "ns": result.points[0],
+        "ew": result.points[1],
+        "record": json.dumps(result.record),
+        "at": time.time(),
+    }
+
+
+class DailyService(DailyField):
     """The days, their entries (in the database ``engine``: every server of one database
     sees the same entries and results; each keeps copies in its memory) and the background
     work of the pars."""
@@ -230,7 +218,9 @@ class DailyService:
         self.engine = engine
         self.days: dict[date, Day] = {}
         self.cache: OrderedDict[str, Entry] = OrderedDict()
-        self.fields: OrderedDict[tuple[date, int], DayResults] = OrderedDict()
+        self.past: OrderedDict[date, Day] = OrderedDict()
+        self.reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self.fields: OrderedDict[date, DayResults] = OrderedDict()
         self.table_seconds = table_seconds
         self.lock = threading.Lock()
 
@@ -284,11 +274,41 @@ class DailyService:
     def today(self) -> Day:
         return self.day(self.clock())
 
+    def over(self, when: date) -> bool:
+        """Whether ``when`` can no longer be played (its boards are then no secret)."""
+        return when < self.clock() - timedelta(days=MAX_DAYS - 1)
+
+    def readable_day(self, when: date) -> Day:
+        """The day ``when`` to read: one still played (:meth:`day`), or one over, built
+        again from its stored seed (:func:`fivehundred.web.daily_review.past_day`)."""
+        from fivehundred.web.daily_review import past_day
+
+        return past_day(self, when) if self.over(when) else self.day(when)
+
     def work_out_pars(self, day: Day) -> None:
         """The pars of every board, one after the other: one another server worked out is
         read, one not yet known is worked out and written for the others (a daemon
-        thread runs this)."""
-        for board in day.boards:
+        thread runs this; the solving is done in a process of its own at a lower priority,
+        :func:`fivehundred.web.worker.background_process`, so that play is not slowed)."""
+        from fivehundred.web.worker import background_process, board_par
+
+        try:
+            pool = background_process()
+        except OSError:  # pragma: no cover - no process to be had: in this thread
+            pool = None
+        try:
+            self._work_out_pars(
+                day, lambda b: board_par(b) if pool is None else pool.submit(board_par, b).result()
+            )
+        finally:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+
+    def _work_out_pars(self, day: Day, par_of: Callable[[Board], Par]) -> None:
+        # from a board drawn at random, round the day: servers started together mostly
+        # work out different boards, and each reads the others'
+        start = secrets.randbelow(len(day.boards))
+        for board in day.boards[start:] + day.boards[:start]:
             if day.dropped:
                 return
             try:
@@ -322,41 +342,6 @@ class DailyService:
                 )
             ).all()
         return {row.board: Par.from_dict(json.loads(row.par)) for row in rows}
-
-    def field(self, when: date, board: int = 0) -> DayResults:
-        """Every result of ``when`` on ``board`` (0: on every board, for the tables): a
-        board's read again after :data:`FIELD_SECONDS` (its traveller), the whole day's
-        after :attr:`table_seconds`; a day that can no longer be played is read once."""
-        now = time.monotonic()
-        final = when < self.clock() - timedelta(days=MAX_DAYS - 1)
-        fresh = FIELD_SECONDS if board else self.table_seconds
-        with self.lock:
-            got = self.fields.get((when, board))
-            if got is not None and (got.final or now - got.at < fresh):
-                self.fields.move_to_end((when, board))
-                return got
-        c = daily_results.c
-        where = [c.day == when.isoformat(), c.preset == self.preset]
-        if board:
-            where.append(c.board == board)
-        with self.engine.connect() as db:
-            rows = db.execute(
-                sa.select(c.board, c.name, c.account_id, c.seat, c.contract, c.contractor, c.tricks)
-                .add_columns(c.ns, c.ew)
-                .where(*where)
-                .order_by(c.at, c.token_hash)
-            ).all()
-        made = DayResults(
-            now,
-            final,
-            [_result(row) for row in rows],
-            {row.name: row.account_id for row in rows if row.account_id is not None},
-        )
-        with self.lock:
-            self.fields[(when, board)] = made
-            while len(self.fields) > MAX_FIELDS:
-                self.fields.popitem(last=False)
-        return made
 
     # ------------------------------------------------------------------ entries
     def account_token(self, day: Day, account: int) -> str:
@@ -467,9 +452,9 @@ class DailyService:
                 .where(daily_results.c.token_hash == key)
                 .order_by(daily_results.c.board)
             ).all()
-        day = self.day(date.fromisoformat(row.day))
+        day = self.readable_day(date.fromisoformat(row.day))
         entry = Entry(key, row.name, day, row.account_id, row.version, row.board - 1)
-        entry.finished = [_result(r, json.loads(r.record)) for r in results]
+        entry.finished = [stored_result(r, json.loads(r.record)) for r in results]
         board = day.boards[entry.index]
         state = board.start()
         for move in json.loads(row.moves):
@@ -537,32 +522,18 @@ class DailyService:
                     raise HTTPException(409, "this entry has moved on elsewhere: reload")
                 if result is not None:
                     db.execute(
-                        daily_results.insert().values(
-                            token_hash=entry.key,
-                            board=result.board,
-                            day=entry.day.day.isoformat(),
-                            preset=self.preset,
-                            name=entry.name,
-                            account_id=entry.account,
-                            seat=result.seat,
-                            contract=_contract_text(result.contract),
-                            contractor=result.contractor,
-                            tricks=result.tricks,
-                            ns=result.points[0],
-                            ew=result.points[1],
-                            record=json.dumps(result.record),
-                            at=time.time(),
-                        )
+                        daily_results.insert().values(**result_row(entry, self.preset, result))
                     )
         except BaseException:
             self._forget(entry)
             raise
         entry.version = before + 1
         if result is not None:
-            with self.lock:
-                self.fields.pop((entry.day.day, result.board), None)
+            self.keep_result(entry.day.day, entry.key, result, entry.account)
 
     def act(self, entry: Entry, text: str) -> None:
+        if self.over(entry.day.day):
+            raise HTTPException(410, "that day is over")
         state = entry.state
         if state is None or state.is_over:
             raise HTTPException(409, "the board is over: ask for the next one")
@@ -580,6 +551,8 @@ class DailyService:
         self._save(entry, change)
 
     def next_board(self, entry: Entry) -> None:
+        if self.over(entry.day.day):
+            raise HTTPException(410, "that day is over")
         if entry.state is None or not entry.state.is_over:
             raise HTTPException(409, "finish this board first")
         if entry.index + 1 >= len(entry.day.boards):
@@ -597,11 +570,16 @@ class DailyService:
             raise HTTPException(403, "a board's traveller is shown once you have played it")
         day = entry.day
         board = day.boards[number - 1]
-        results = list(self.field(day.day, number).results)
-        if not any(r.entrant == entry.name for r in results):  # read before it was written
-            results += [r for r in entry.finished if r.board == number]
+        mine = next(r for r in entry.finished if r.board == number)
+        results = [r for r in self.field(day.day).on_board(number) if r.entrant != entry.name]
         par = day.par(number)
-        out = traveller(board, results, par).to_dict()
+        out = traveller(board, [*results, mine], par).to_dict()
+        out["count"] = len(out["results"])
+        if out["count"] > MAX_TRAVELLER_ROWS:  # the rows nearest the entrant's
+            at = next(k for k, row in enumerate(out["results"]) if row["entrant"] == entry.name)
+            first = max(0, min(at - MAX_TRAVELLER_ROWS // 2, out["count"] - MAX_TRAVELLER_ROWS))
+            out["results"] = out["results"][first : first + MAX_TRAVELLER_ROWS]
+            out["first"] = first + 1
         out["par_pending"] = out["par"] is None and self.with_pars
         rules = board.rules
         two = rules.joker_names
@@ -619,151 +597,3 @@ class DailyService:
         from fivehundred.web.daily_view import entry_view
 
         return entry_view(self, entry)
-
-    def asked_day(self, text: str | None) -> date:
-        """A day asked for (default today): not after today, nor before
-        :data:`MAX_PAST_DAYS`."""
-        now = self.clock()
-        if text is None:
-            return now
-        try:
-            when = parse_day(text)
-        except ValueError as error:
-            raise HTTPException(422, "a day is written YYYY-MM-DD") from error
-        if not now - timedelta(days=MAX_PAST_DAYS) <= when <= now:
-            raise HTTPException(404, "no table of that day")
-        return when
-
-    def day_table(self, when: date) -> dict[str, Any]:
-        """A day's table: every entry's percentage over the boards it has finished, best
-        first (names and figures only: no card, no contract)."""
-        made = self.field(when)
-        rows = made.standings(self.pars_of(when))
-        return {
-            "day": when.isoformat(),
-            "rows": [
-                {
-                    "place": row.place,
-                    "name": row.entrant,
-                    "ranked": row.entrant in made.accounts,
-                    "boards": row.boards,
-                    "percent": round(row.percent, 1),
-                    "against_par": row.against_par,
-                }
-                for row in rows[:MAX_TABLE_ROWS]
-            ],
-            "entrants": len(rows),
-        }
-
-    def week_table(self, when: date) -> dict[str, Any]:
-        """The table of the week (Monday to Sunday) of ``when``: each account's mean
-        percentage over every board it finished that week, each board scored against the
-        field of its day (guests count in the field but are not ranked)."""
-        monday = when - timedelta(days=when.weekday())
-        now = self.clock()
-        percents: dict[int, list[float]] = {}
-        against: dict[int, int] = {}
-        days: dict[int, set[date]] = {}
-        names: dict[int, str] = {}
-        for offset in range(7):
-            day = monday + timedelta(days=offset)
-            if day > now:
-                break
-            made = self.field(day)
-            pars = self.pars_of(day)
-            by_board: dict[int, list[BoardResult]] = {}
-            for result in made.results:
-                by_board.setdefault(result.board, []).append(result)
-            for number, on_board in by_board.items():
-                par = pars.get(number)
-                for result, score in zip(on_board, matchpoints(on_board), strict=True):
-                    account = made.accounts.get(result.entrant)
-                    if account is None:
-                        continue
-                    names[account] = result.entrant
-                    percents.setdefault(account, []).append(score.percent)
-                    days.setdefault(account, set()).add(day)
-                    if par is not None:
-                        par_net = par.net if result.direction == 0 else -par.net
-                        against[account] = against.get(account, 0) + result.own_net - par_net
-        ordered = sorted(
-            ((sum(p) / len(p), names[a], a) for a, p in percents.items()),
-            key=lambda row: (-row[0], row[1]),
-        )
-        rows: list[dict[str, Any]] = []
-        for index, (percent, name, account) in enumerate(ordered[:MAX_TABLE_ROWS]):
-            tie = rows and abs(rows[-1]["exact"] - percent) < 1e-9
-            rows.append(
-                {
-                    "place": rows[-1]["place"] if tie else index + 1,
-                    "name": name,
-                    "days": len(days[account]),
-                    "boards": len(percents[account]),
-                    "percent": round(percent, 1),
-                    "against_par": against.get(account),
-                    "exact": percent,
-                }
-            )
-        for row in rows:
-            del row["exact"]
-        return {
-            "week": monday.isoformat(),
-            "last_day": (monday + timedelta(days=6)).isoformat(),
-            "rows": rows,
-            "entrants": len(ordered),
-        }
-
-    def history(self, name: str) -> dict[str, Any]:
-        """An account's past days (the newest first, :data:`MAX_HISTORY` at most): each
-        day's boards finished, percentage, place and points against par; and its streak,
-        the days in a row up to today (or yesterday, today not yet done) on which it
-        finished every board of the day."""
-        key = name_key(name)
-        r = daily_results.c
-        with self.engine.connect() as db:
-            account = db.execute(
-                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == key)
-            ).first()
-            if account is None:
-                raise HTTPException(404, "no such player")
-            counts = db.execute(
-                sa.select(r.day, sa.func.count())
-                .where(r.account_id == account.id, r.preset == self.preset)
-                .group_by(r.day)
-                .order_by(r.day.desc())
-                .limit(MAX_HISTORY)
-            ).all()
-            sizes = dict(
-                db.execute(
-                    sa.select(daily_days.c.day, daily_days.c.boards).where(
-                        daily_days.c.preset == self.preset,
-                        daily_days.c.day.in_([row[0] for row in counts]),
-                    )
-                ).all()
-            )
-        days = []
-        for iso, boards in counts:
-            when = date.fromisoformat(iso)
-            made = self.field(when)
-            rows = made.standings(self.pars_of(when))
-            me = next((row for row in rows if made.accounts.get(row.entrant) == account.id), None)
-            days.append(
-                {
-                    "day": iso,
-                    "boards": boards,
-                    "of": sizes.get(iso, boards),
-                    "percent": None if me is None else round(me.percent, 1),
-                    "place": None if me is None else me.place,
-                    "entrants": len(rows),
-                    "against_par": None if me is None else me.against_par,
-                }
-            )
-        done = {d["day"] for d in days if d["boards"] >= d["of"]}
-        day = self.clock()
-        if day.isoformat() not in done:
-            day -= timedelta(days=1)
-        streak = 0
-        while day.isoformat() in done:
-            streak += 1
-            day -= timedelta(days=1)
-        return {"name": account.name, "streak": streak, "days": days}

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.web.daily import (
@@ -17,6 +17,7 @@ from fivehundred.web.daily import (
     STATIC_DIR,
     DailyService,
 )
+from fivehundred.web.daily_review import board_review, day_review, export_day
 from fivehundred.words import DEFAULT_LEVEL, seat_name
 
 router = APIRouter()
@@ -108,6 +109,50 @@ def board_traveller(request: Request, token: str, number: int) -> dict[str, Any]
         raise HTTPException(404, "no such board")
     with entry.lock:
         return daily.traveller(entry, number)
+
+
+@router.get("/api/daily/entries/{token}/boards/{number}/review")
+def review_board(request: Request, token: str, number: int) -> dict[str, Any]:
+    """Board ``number`` against the field (the par, the entrant's line beside the field's
+    most common lines), its record and its double-dummy review: only to an entry that has
+    finished it (403 otherwise)."""
+    daily = service(request)
+    entry = daily.entry(token)
+    if not 1 <= number <= len(entry.day.boards):
+        raise HTTPException(404, "no such board")
+    with entry.lock:
+        return board_review(daily, entry, number)
+
+
+@router.get("/api/daily/entries/{token}/review")
+def review_day(request: Request, token: str) -> dict[str, Any]:
+    """Every board the entry has finished against the field, board by board."""
+    daily = service(request)
+    entry = daily.entry(token)
+    with entry.lock:
+        return day_review(daily, entry)
+
+
+@router.get("/api/daily/days/{day}/export", response_model=None)
+def export(
+    request: Request,
+    day: str,
+    kind: str = Query(default="json", alias="format", pattern="^(json|text)$"),
+    page: int = Query(default=1, ge=1),
+) -> dict[str, Any] | PlainTextResponse:
+    """A day's boards, pars and results once the day is over (403 before): the board set's
+    JSON (``fivehundred-boards/1``) or its plain text (``?format=text``), a page at a time
+    (the JSON's ``next``, the text's ``Link`` header)."""
+    daily = service(request)
+    if len(day) != 10:
+        raise HTTPException(422, "a day is written YYYY-MM-DD")
+    when = daily.asked_day(day)
+    made, more = export_day(daily, when, page, kind == "text")
+    following = f"/api/daily/days/{day}/export?format={kind}&page={page + 1}" if more else None
+    if kind == "text":
+        headers = {"Link": f'<{following}>; rel="next"'} if following else {}
+        return PlainTextResponse(made, headers=headers)
+    return {**made, "page": page, "next": following}
 
 
 DAY_QUERY = Query(default=None, min_length=10, max_length=10)

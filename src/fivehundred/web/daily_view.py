@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fivehundred.actions import action_text
-from fivehundred.boards import standings
 from fivehundred.daily import ENTRANT_SEAT
 from fivehundred.words import (
     action_label,
@@ -95,15 +94,15 @@ def entry_view(daily: DailyService, entry: Entry) -> dict[str, Any]:
         }
         out["traveller"] = daily.traveller(entry, board.number)
         if out["status"] == "day_over":
-            mine = {r.board for r in entry.finished}
-            field_ = []
-            for number in sorted(mine):  # each board's results, fresh
-                on_board = list(daily.field(entry.day.day, number).results)
-                if not any(r.entrant == entry.name for r in on_board):
-                    on_board += [r for r in entry.finished if r.board == number]
-                field_ += on_board
-            rows = standings(field_, entry.day.done_pars() or None)
+            made = daily.field(entry.day.day)
+            for done in entry.finished:  # the entrant's own, even if not read yet
+                daily.keep_result(entry.day.day, entry.key, done, entry.account)
+            pars = entry.day.done_pars()
+            rows = made.standings(pars, daily.table_seconds)
             me = next((row for row in rows if row.entrant == entry.name), None)
+            if me is None or me.boards < len(entry.finished):  # kept from before its last
+                rows = made.standings(pars)
+                me = next((row for row in rows if row.entrant == entry.name), None)
             out["standing"] = (
                 None
                 if me is None

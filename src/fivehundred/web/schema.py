@@ -330,6 +330,8 @@ daily_results = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_daily_results_day", "day", "preset", "board"),
     sa.Index("ix_daily_results_account", "account_id", "day"),
+    # a day's results written since a server last read them (web/daily_field.py)
+    sa.Index("ix_daily_results_at", "day", "preset", "at"),
 )
 
 #: The pars of a day's boards, written by the first server to work one out (JSON, as
@@ -407,6 +409,16 @@ club_announcements = sa.Table(
 )
 
 #: the club's own tables (by the table's code): only its members take their seats
+#: A renamed club's old addresses (web/club_names.py): each still finds the club.
+club_slugs = sa.Table(
+    "club_slugs",
+    metadata,
+    sa.Column("slug", sa.String(48), primary_key=True),
+    sa.Column("club_id", sa.Integer, sa.ForeignKey("clubs.id"), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_club_slugs_club", "club_id"),
+)
+
 club_tables = sa.Table(
     "club_tables",
     metadata,

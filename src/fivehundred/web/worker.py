@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a new worker imports nothing more before it watches its parent
     from fivehundred.actions import Action
+    from fivehundred.boards import Board, Par
     from fivehundred.observation import Observation
 
 #: How often a worker process looks whether the server is still there (seconds).
@@ -59,6 +60,32 @@ def worker_process() -> Executor:
         initializer=watch_parent,
         initargs=(os.getpid(),),
     )
+
+
+def background_process() -> Executor:
+    """A process pool of one worker for background work (the daily's pars), at a lower
+    priority than the server's, so that play is not slowed while it works."""
+    return ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=lower_priority,
+        initargs=(os.getpid(),),
+    )
+
+
+def lower_priority(server: int) -> None:
+    """A background worker's initializer: it watches its parent (:func:`watch_parent`)
+    and gives way to the server's processes."""
+    watch_parent(server)
+    with contextlib.suppress(OSError):
+        os.nice(10)
+
+
+def board_par(board: Board) -> Par:
+    """The double-dummy par of a board (:mod:`fivehundred.solver.par`)."""
+    from fivehundred.solver.par import board_par as solve_par
+
+    return solve_par(board).par
 
 
 def prepare_worker(server: int | None = None) -> None:

@@ -145,6 +145,7 @@ async function showClub() {
   showMembers(club, admin);
   $("admin-box").hidden = !admin;
   if (admin) showAdmin(club);
+  $("rename").hidden = club.role !== "owner";
   $("leave-box").hidden = !member;
 }
 
@@ -179,6 +180,13 @@ function wire() {
     change("POST", `/api/clubs/${ref}/announcements`, { text }, async () => {
       event.target.reset();
       await showClub();
+    });
+  });
+  $("rename").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = new FormData(event.target).get("name");
+    change("PATCH", `/api/clubs/${ref}`, { name }, (renamed) => {
+      location.href = renamed.url;
     });
   });
   $("new-table").addEventListener("submit", (event) => {

@@ -123,7 +123,11 @@ function drawAfter(view) {
   clearTimeout(parTimer);
   if (!r.par) parTimer = setTimeout(refresh, 2000); // the server works it out in the background
   const trav = view.traveller;
-  $("traveller-title").textContent = `Traveller of board ${trav.board}`;
+  const shown =
+    trav.count > trav.results.length
+      ? ` (places ${trav.first} to ${trav.first + trav.results.length - 1} of ${trav.count})`
+      : "";
+  $("traveller-title").textContent = `Traveller of board ${trav.board}${shown}`;
   $("traveller")
     .querySelector("tbody")
     .replaceChildren(
@@ -149,7 +153,62 @@ function drawAfter(view) {
     ? `Your day: ${view.standing.percent}%, place ${view.standing.place} of ${view.standing.of}.`
     : "";
   $("next").hidden = view.status !== "board_over";
-  if (view.status === "day_over") drawTable(view);
+  drawReview(view.board);
+  if (view.status === "day_over") {
+    drawDayReview();
+    drawTable(view);
+  }
+}
+
+function lineText(line) {
+  return `${line.contract}, ${plural(line.tricks, "trick")}: net ${signed(line.net)}, ${line.percent}%`;
+}
+
+async function drawReview(board) {
+  try {
+    const review = await getJSON(`/api/daily/entries/${token}/boards/${board}/review`);
+    $("field-title").textContent =
+      `Board ${board}: your line and the field's (${plural(review.results, "result")})`;
+    $("field")
+      .querySelector("tbody")
+      .replaceChildren(
+        ...review.lines.map((line) =>
+          el(
+            "tr",
+            { class: line.mine ? "me" : null },
+            el("td", {}, line.mine ? `${line.contract} (you)` : line.contract),
+            el("td", {}, line.tricks),
+            el("td", {}, `${line.count} (${line.share}%)`),
+            el("td", {}, signed(line.net)),
+            el("td", {}, line.percent),
+            el("td", {}, signed(line.against_par)),
+          ),
+        ),
+      );
+    $("analysis").textContent = review.analysis.text;
+    $("moves").replaceChildren(...review.moves.map((m) => el("li", {}, `${m.seat}: ${m.move}`)));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+async function drawDayReview() {
+  try {
+    const day = await getJSON(`/api/daily/entries/${token}/review`);
+    $("day-review").replaceChildren(
+      ...day.boards.map((b) => {
+        const common = b.lines[0];
+        const par = b.par ? ` Par: ${b.par.label}.` : "";
+        const field = common.mine
+          ? ` The field's most common line (${common.count} of ${b.results}).`
+          : ` Most common: ${lineText(common)} (${common.count} of ${b.results}).`;
+        return el("li", {}, `Board ${b.board}: your line ${lineText(b.mine)}.${field}${par}`);
+      }),
+    );
+    $("day-review-box").hidden = false;
+  } catch (error) {
+    showError(error);
+  }
 }
 
 function plural(n, word) {

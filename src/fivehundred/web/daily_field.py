@@ -1,0 +1,312 @@
+"""The field of a day of the daily boards: every result of the day as a server reads them
+from the database, and the tables made of them (the day's, the week's, a player's
+history) — the part of :class:`fivehundred.web.daily.DailyService` that reads results.
+
+A result is never changed once written, so a server reads a day's results once and then
+only the rows written since (those of the last :data:`SKEW` seconds again, each kept
+once): a board finished on any server is in its traveller, its review and the day's table
+within :data:`FIELD_SECONDS`, at the cost of the new rows alone, however large the day.
+The day's standings (the matchpoints of every result: about half a second of CPU for ten
+thousand entries of twelve boards) are worked out again only when results came, and at
+most once in ``table_seconds``. A server's own results are added at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import HTTPException
+from sqlalchemy.engine import Engine
+
+from fivehundred.boards import BoardResult, Par, Standing, matchpoints, standings
+from fivehundred.daily import parse_day
+from fivehundred.web.accounts import name_key
+from fivehundred.web.schema import accounts, daily_days, daily_results
+
+#: Seconds a server uses its copy of a day's results before reading the rows written
+#: since (a board finished on another server is in its travellers and tables within this).
+FIELD_SECONDS = 0.5
+#: Seconds a day's standings are kept before they are worked out again (when results came).
+TABLE_SECONDS = 0.5
+#: The rows written up to this many seconds before the newest one read are read again
+#: (a row's time is taken just before its transaction commits; servers' clocks differ a
+#: little).
+SKEW = 5.0
+#: Days' results a server keeps in its memory.
+MAX_FIELDS = 16
+#: Rows of a table answered (the best).
+MAX_TABLE_ROWS = 100
+#: The past days a player's history shows (and its streak counts) at most.
+MAX_HISTORY = 60
+#: How far back a day's or a week's table may be asked for.
+MAX_PAST_DAYS = 400
+
+Key = tuple[str, int]  # an entry's token hash and a board
+
+
+@dataclass
+class DayResults:
+    """A day's results as a server has read them (and its own, added as they are made)."""
+
+    day: date
+    #: Read once the day could no longer be played: the same for good.
+    final: bool
+    #: When (monotonic) the rows were last read, and the newest row's time read.
+    at: float = float("-inf")
+    newest: float = float("-inf")
+    keys: set[Key] = field(default_factory=set)
+    by_board: dict[int, list[BoardResult]] = field(default_factory=dict)
+    #: Each ranked entry's name and account.
+    accounts: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    standings_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _standings: tuple[tuple[int, int], float, list[Standing]] | None = None
+
+    @property
+    def results(self) -> list[BoardResult]:
+        with self.lock:
+            return [r for number in sorted(self.by_board) for r in self.by_board[number]]
+
+    def on_board(self, number: int) -> list[BoardResult]:
+        with self.lock:
+            return list(self.by_board.get(number, ()))
+
+    def boards(self) -> dict[int, list[BoardResult]]:
+        """Each board's results (a copy)."""
+        with self.lock:
+            return {number: list(results) for number, results in self.by_board.items()}
+
+    def add(self, key: Key, result: BoardResult, account: int | None) -> None:
+        """Keep a result (once: one already kept is left)."""
+        if key in self.keys:
+            return
+        self.keys.add(key)
+        self.by_board.setdefault(result.board, []).append(result)
+        if account is not None:
+            self.accounts[result.entrant] = account
+
+    def standings(self, pars: dict[int, Par], seconds: float = 0.0) -> list[Standing]:
+        """Every entrant's standing: worked out again when results or pars came, at most
+        once in ``seconds``."""
+        with self.standings_lock:
+            version = (len(self.keys), len(pars))
+            now = time.monotonic()
+            kept = self._standings
+            if kept is None or (kept[0] != version and now - kept[1] >= seconds):
+                kept = (version, now, standings(self.results, pars or None))
+                self._standings = kept
+            return kept[2]
+
+
+class DailyField:
+    """The results of the days and their tables (a part of the daily's service)."""
+
+    engine: Engine
+    preset: str
+    clock: Callable[[], date]
+    lock: threading.Lock
+    table_seconds: float
+    fields: OrderedDict[date, DayResults]
+
+    def over(self, when: date) -> bool:
+        raise NotImplementedError
+
+    def pars_of(self, when: date) -> dict[int, Par]:
+        raise NotImplementedError
+
+    def field(self, when: date) -> DayResults:
+        """Every result of ``when``: the rows written since the last read are read after
+        :data:`FIELD_SECONDS`; a day that can no longer be played is read once."""
+        from fivehundred.web.daily import stored_result
+
+        with self.lock:
+            made = self.fields.get(when)
+            if made is None:
+                made = self.fields[when] = DayResults(when, self.over(when))
+            self.fields.move_to_end(when)
+            while len(self.fields) > MAX_FIELDS:
+                self.fields.popitem(last=False)
+        with made.lock:
+            if made.final and made.at > float("-inf"):
+                return made
+            if time.monotonic() - made.at < FIELD_SECONDS:
+                return made
+            c = daily_results.c
+            with self.engine.connect() as db:
+                rows = db.execute(
+                    sa.select(c.token_hash, c.board, c.name, c.account_id, c.seat, c.contract)
+                    .add_columns(c.contractor, c.tricks, c.ns, c.ew, c.at)
+                    .where(
+                        c.day == when.isoformat(),
+                        c.preset == self.preset,
+                        c.at > made.newest - SKEW,
+                    )
+                    .order_by(c.at, c.token_hash)
+                ).all()
+            for row in rows:
+                made.add((row.token_hash, row.board), stored_result(row), row.account_id)
+                made.newest = max(made.newest, row.at)
+            made.at = time.monotonic()
+        return made
+
+    def keep_result(self, when: date, key: str, result: BoardResult, account: int | None) -> None:
+        """A result this server has just written, in its copy of the day at once."""
+        with self.lock:
+            made = self.fields.get(when)
+        if made is not None:
+            with made.lock:
+                made.add((key, result.board), result, account)
+
+    # ------------------------------------------------------------------ tables
+    def asked_day(self, text: str | None) -> date:
+        """A day asked for (default today): not after today, nor before
+        :data:`MAX_PAST_DAYS`."""
+        now = self.clock()
+        if text is None:
+            return now
+        try:
+            when = parse_day(text)
+        except ValueError as error:
+            raise HTTPException(422, "a day is written YYYY-MM-DD") from error
+        if not now - timedelta(days=MAX_PAST_DAYS) <= when <= now:
+            raise HTTPException(404, "no table of that day")
+        return when
+
+    def day_table(self, when: date) -> dict[str, Any]:
+        """A day's table: every entry's percentage over the boards it has finished, best
+        first (names and figures only: no card, no contract)."""
+        made = self.field(when)
+        rows = made.standings(self.pars_of(when), self.table_seconds)
+        return {
+            "day": when.isoformat(),
+            "rows": [
+                {
+                    "place": row.place,
+                    "name": row.entrant,
+                    "ranked": row.entrant in made.accounts,
+                    "boards": row.boards,
+                    "percent": round(row.percent, 1),
+                    "against_par": row.against_par,
+                }
+                for row in rows[:MAX_TABLE_ROWS]
+            ],
+            "entrants": len(rows),
+            "results": sum(row.boards for row in rows),
+        }
+
+    def week_table(self, when: date) -> dict[str, Any]:
+        """The table of the week (Monday to Sunday) of ``when``: each account's mean
+        percentage over every board it finished that week, each board scored against the
+        field of its day (guests count in the field but are not ranked)."""
+        monday = when - timedelta(days=when.weekday())
+        now = self.clock()
+        percents: dict[int, list[float]] = {}
+        against: dict[int, int] = {}
+        days: dict[int, set[date]] = {}
+        names: dict[int, str] = {}
+        for offset in range(7):
+            day = monday + timedelta(days=offset)
+            if day > now:
+                break
+            made = self.field(day)
+            pars = self.pars_of(day)
+            for number, on_board in made.boards().items():
+                par = pars.get(number)
+                for result, score in zip(on_board, matchpoints(on_board), strict=True):
+                    account = made.accounts.get(result.entrant)
+                    if account is None:
+                        continue
+                    names[account] = result.entrant
+                    percents.setdefault(account, []).append(score.percent)
+                    days.setdefault(account, set()).add(day)
+                    if par is not None:
+                        par_net = par.net if result.direction == 0 else -par.net
+                        against[account] = against.get(account, 0) + result.own_net - par_net
+        ordered = sorted(
+            ((sum(p) / len(p), names[a], a) for a, p in percents.items()),
+            key=lambda row: (-row[0], row[1]),
+        )
+        rows: list[dict[str, Any]] = []
+        for index, (percent, name, account) in enumerate(ordered[:MAX_TABLE_ROWS]):
+            tie = rows and abs(rows[-1]["exact"] - percent) < 1e-9
+            rows.append(
+                {
+                    "place": rows[-1]["place"] if tie else index + 1,
+                    "name": name,
+                    "days": len(days[account]),
+                    "boards": len(percents[account]),
+                    "percent": round(percent, 1),
+                    "against_par": against.get(account),
+                    "exact": percent,
+                }
+            )
+        for row in rows:
+            del row["exact"]
+        return {
+            "week": monday.isoformat(),
+            "last_day": (monday + timedelta(days=6)).isoformat(),
+            "rows": rows,
+            "entrants": len(ordered),
+        }
+
+    def history(self, name: str) -> dict[str, Any]:
+        """An account's past days (the newest first, :data:`MAX_HISTORY` at most): each
+        day's boards finished, percentage, place and points against par; and its streak,
+        the days in a row up to today (or yesterday, today not yet done) on which it
+        finished every board of the day."""
+        key = name_key(name)
+        r = daily_results.c
+        with self.engine.connect() as db:
+            account = db.execute(
+                sa.select(accounts.c.id, accounts.c.name).where(accounts.c.name_key == key)
+            ).first()
+            if account is None:
+                raise HTTPException(404, "no such player")
+            counts = db.execute(
+                sa.select(r.day, sa.func.count())
+                .where(r.account_id == account.id, r.preset == self.preset)
+                .group_by(r.day)
+                .order_by(r.day.desc())
+                .limit(MAX_HISTORY)
+            ).all()
+            sizes = dict(
+                db.execute(
+                    sa.select(daily_days.c.day, daily_days.c.boards).where(
+                        daily_days.c.preset == self.preset,
+                        daily_days.c.day.in_([row[0] for row in counts]),
+                    )
+                ).all()
+            )
+        days = []
+        for iso, boards in counts:
+            when = date.fromisoformat(iso)
+            made = self.field(when)
+            rows = made.standings(self.pars_of(when), self.table_seconds)
+            me = next((row for row in rows if made.accounts.get(row.entrant) == account.id), None)
+            days.append(
+                {
+                    "day": iso,
+                    "boards": boards,
+                    "of": sizes.get(iso, boards),
+                    "percent": None if me is None else round(me.percent, 1),
+                    "place": None if me is None else me.place,
+                    "entrants": len(rows),
+                    "against_par": None if me is None else me.against_par,
+                }
+            )
+        done = {d["day"] for d in days if d["boards"] >= d["of"]}
+        day = self.clock()
+        if day.isoformat() not in done:
+            day -= timedelta(days=1)
+        streak = 0
+        while day.isoformat() in done:
+            streak += 1
+            day -= timedelta(days=1)
+        return {"name": account.name, "streak": streak, "days": days}
