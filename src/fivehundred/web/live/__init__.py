@@ -5,8 +5,9 @@ in the database. Every action, a person's or a computer's, goes through
 :meth:`LiveTable.commit`: checked against the rules, written to the database, and only then
 applied and sent to everyone (each connection gets its own seat's view). One driver task
 per table makes the computer moves: for computer seats, for a person away longer than the
-grace period, and for a person whose turn timer ran out. The search players run in a
-process pool, never in the event loop.
+grace period, and for a person whose turn clock ran out (the grace's end and the clocks
+are rows of the database, fired by one scheduler: :mod:`fivehundred.web.deadlines`). The
+search players run in a process pool, never in the event loop.
 
 The parts, each doing one thing:
 
