@@ -223,3 +223,30 @@ def test_a_server_reads_the_results_written_since_even_a_late_one(db_url: str) -
         assert first.day_table(DAY)["results"] == 3
     finally:
         store.close()
+
+
+def test_a_days_standings_worked_out_board_by_board_are_the_whole_days() -> None:
+    """A server's standings of a day, each board's scores worked out again only when its
+    results or its par changed, are those of the whole day worked out at once, after every
+    result that comes and the pars as they come."""
+    import random
+
+    from fivehundred.boards import Par, standings
+    from fivehundred.web.daily_field import DayResults
+
+    rng = random.Random(7)
+    made = DayResults(DAY, final=False)
+    pars: dict[int, Par] = {}
+    came = []
+    for k in range(300):
+        board = rng.randint(1, 4)
+        net = rng.choice([0, 40, 100, 240, -140, -520])
+        result = BoardResult(board, f"e{k % 40}", 0, 60, 1, 7, (max(net, 0), max(-net, 0)), {})
+        if (result.entrant, board) not in made.keys:  # (one result an entrant a board)
+            came.append(result)
+        made.add((result.entrant, board), result, None)
+        if k % 50 == 49:
+            pars[len(pars) + 1] = Par(60, 1, 7, (rng.choice([0, 100, 240]), 0))
+        if k % 7 == 0:
+            whole = standings(sorted(came, key=lambda r: r.board), pars or None)  # board order
+            assert made.standings(pars) == whole

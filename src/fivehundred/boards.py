@@ -425,6 +425,57 @@ class Standing:
     against_par: int | None
 
 
+#: One board's scores: each result's entrant, percentage and points against par (None
+#: without a par), in the results' order (:func:`board_scores`).
+BoardScores = list[tuple[str, float, int | None]]
+
+
+def board_scores(on_board: Sequence[BoardResult], par: Par | None = None) -> BoardScores:
+    """Each result's percentage on one board (as :func:`matchpoints` scores it, worked out
+    once for each net in each direction: a field of thousands has a few dozen) and its
+    points against ``par``."""
+    nets = [(r.entrant, r.seat % 2, r.own_net) for r in on_board]
+    fields = [sorted(net for _, d, net in nets if d == direction) for direction in (NS, EW)]
+    scored: dict[tuple[int, int], float] = {}
+    out: BoardScores = []
+    for entrant, direction, net in nets:
+        key = (direction, net)
+        if key not in scored:
+            field_ = fields[direction]
+            beaten = bisect.bisect_left(field_, net)
+            ties = bisect.bisect_right(field_, net) - beaten - 1
+            scored[key] = Score(2 * beaten + ties, 2 * (len(field_) - 1)).percent
+        against = None
+        if par is not None:
+            against = net - (par.net if direction == NS else -par.net)
+        out.append((entrant, scored[key], against))
+    return out
+
+
+def ranked(boards: Iterable[BoardScores], with_pars: bool = True) -> list[Standing]:
+    """The standings of boards' scores (:func:`board_scores`), the boards in order: each
+    entrant's mean percentage, best first (equal percentages share a place), and with
+    ``with_pars`` their points against par summed over the boards that have a par."""
+    totals: dict[str, list[float]] = {}
+    against: dict[str, int] = {}
+    for scores in boards:
+        for entrant, percent, points in scores:
+            total = totals.setdefault(entrant, [0.0, 0])
+            total[0] += percent
+            total[1] += 1
+            if points is not None:
+                against[entrant] = against.get(entrant, 0) + points
+    rows = sorted(
+        ((sum_ / count, name, int(count)) for name, (sum_, count) in totals.items()),
+        key=lambda row: (-row[0], row[1]),
+    )
+    out: list[Standing] = []
+    for index, (percent, name, count) in enumerate(rows):
+        place = out[-1].place if out and abs(out[-1].percent - percent) < 1e-9 else index + 1
+        out.append(Standing(place, name, count, percent, against.get(name) if with_pars else None))
+    return out
+
+
 def standings(
     results: Iterable[BoardResult], pars: Mapping[int, Par] | None = None
 ) -> list[Standing]:
@@ -434,38 +485,8 @@ def standings(
     by_board: dict[int, list[BoardResult]] = {}
     for result in results:
         by_board.setdefault(result.board, []).append(result)
-    # each entrant's sum of percentages and boards; a board's percentages are worked out
-    # once for each net in each direction (a field of thousands has a few dozen), as
-    # :func:`matchpoints` scores them
-    totals: dict[str, list[float]] = {}
-    against: dict[str, int] = {}
-    for number, on_board in by_board.items():
-        par = (pars or {}).get(number)
-        nets = [(r.entrant, r.seat % 2, r.own_net) for r in on_board]
-        fields = [sorted(net for _, d, net in nets if d == direction) for direction in (NS, EW)]
-        scored: dict[tuple[int, int], float] = {}
-        for entrant, direction, net in nets:
-            key = (direction, net)
-            if key not in scored:
-                field_ = fields[direction]
-                beaten = bisect.bisect_left(field_, net)
-                ties = bisect.bisect_right(field_, net) - beaten - 1
-                scored[key] = Score(2 * beaten + ties, 2 * (len(field_) - 1)).percent
-            total = totals.setdefault(entrant, [0.0, 0])
-            total[0] += scored[key]
-            total[1] += 1
-            if par is not None:
-                par_net = par.net if direction == NS else -par.net
-                against[entrant] = against.get(entrant, 0) + net - par_net
-    rows = sorted(
-        ((sum_ / count, name, int(count)) for name, (sum_, count) in totals.items()),
-        key=lambda row: (-row[0], row[1]),
-    )
-    out: list[Standing] = []
-    for index, (percent, name, count) in enumerate(rows):
-        place = out[-1].place if out and abs(out[-1].percent - percent) < 1e-9 else index + 1
-        out.append(Standing(place, name, count, percent, against.get(name) if pars else None))
-    return out
+    scores = (board_scores(on_board, (pars or {}).get(n)) for n, on_board in by_board.items())
+    return ranked(scores, bool(pars))
 
 
 # ------------------------------------------------------------------------ export

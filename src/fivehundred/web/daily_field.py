@@ -25,7 +25,15 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Engine
 
-from fivehundred.boards import BoardResult, Par, Standing, matchpoints, standings
+from fivehundred.boards import (
+    BoardResult,
+    BoardScores,
+    Par,
+    Standing,
+    board_scores,
+    matchpoints,
+    ranked,
+)
 from fivehundred.daily import parse_day
 from fivehundred.web.accounts import name_key
 from fivehundred.web.schema import accounts, daily_days, daily_results
@@ -68,6 +76,8 @@ class DayResults:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     standings_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _standings: tuple[tuple[int, int], float, list[Standing]] | None = None
+    #: Each board's scores, and the count of its results and its par they are of.
+    _scores: dict[int, tuple[tuple[int, Par | None], BoardScores]] = field(default_factory=dict)
 
     @property
     def results(self) -> list[BoardResult]:
@@ -93,14 +103,22 @@ class DayResults:
             self.accounts[result.entrant] = account
 
     def standings(self, pars: dict[int, Par], seconds: float = 0.0) -> list[Standing]:
-        """Every entrant's standing: worked out again when results or pars came, at most
-        once in ``seconds``."""
+        """Every entrant's standing (as :func:`fivehundred.boards.standings` gives them):
+        worked out again when results or pars came, at most once in ``seconds``, each
+        board's scores again only when its results or its par did."""
         with self.standings_lock:
             version = (len(self.keys), len(pars))
             now = time.monotonic()
             kept = self._standings
             if kept is None or (kept[0] != version and now - kept[1] >= seconds):
-                kept = (version, now, standings(self.results, pars or None))
+                scores = []
+                for number, on_board in sorted(self.boards().items()):
+                    key = (len(on_board), pars.get(number))
+                    known = self._scores.get(number)
+                    if known is None or known[0] != key:
+                        known = self._scores[number] = (key, board_scores(on_board, key[1]))
+                    scores.append(known[1])
+                kept = (version, now, ranked(scores, bool(pars)))
                 self._standings = kept
             return kept[2]
 
