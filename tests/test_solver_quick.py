@@ -19,7 +19,7 @@ from fivehundred.solver.reference import minimax, minimax_values
 from fivehundred.solver.samples import HOUSE_RULES, random_position
 
 #: The contracts the cut-off applies to (misère has bounds of its own), with the preset
-#: each is played under: every player count, partners of two and three.
+#: each is played under: every player count, partners of two and three, two jokers.
 _CASES = [
     ("suit", "australian"),
     ("nt", "australian"),
@@ -30,6 +30,8 @@ _CASES = [
     ("nt", "five_handed"),
     ("suit", "six_handed"),
     ("nt", "six_handed"),
+    ("nt", "french_canadian"),  # two jokers
+    ("suit", "french_canadian"),
     ("hi_lo", "australian+house"),
 ]
 
@@ -68,6 +70,8 @@ def _positions(
         rules = _rules(preset, rng)
         seed = rng.randrange(10**6)
         left = rng.choice(tricks)
+        if rules.players >= 5:  # their whole hands can take the search minutes
+            left = min(left, 7)
         try:
             in_trick = 0 if left == 10 else rng.randrange(rules.players)
             state = random_position(seed, kind, left, in_trick, rules)
@@ -80,12 +84,13 @@ def _positions(
 
 
 def test_quick_tricks_change_no_value() -> None:
-    """600 positions (60 of each contract and preset: whole hands and two to nine tricks
-    left, a trick in progress or not): the value and every move's value with the cut-off
-    equal those without it, and in no trumps it cuts the search."""
+    """720 positions (60 of each contract and preset: whole hands and two to nine tricks
+    left, at most seven for five and six players, a trick in progress or not): the value
+    and every move's value with the cut-off equal those without it, and in no trumps it
+    cuts the search."""
     mismatches = []
     nodes = {True: 0, False: 0}
-    for kind, preset, _, pos in _positions(600, "values", (2, 3, 4, 5, 6, 7, 8, 9, 10)):
+    for kind, preset, _, pos in _positions(720, "values", (2, 3, 4, 5, 6, 7, 8, 9, 10)):
         with_cut = _search(pos, True)
         without = _search(pos, False)
         if with_cut[:2] != without[:2]:
