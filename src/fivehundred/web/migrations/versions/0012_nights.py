@@ -56,9 +56,7 @@ def upgrade() -> None:
             sa.ForeignKeyConstraint(["night_id"], ["nights.id"]),
             sa.PrimaryKeyConstraint("id"),
         )
-        op.create_index(
-            "ux_night_pairs_number", "night_pairs", ["night_id", "number"], unique=True
-        )
+        op.create_index("ux_night_pairs_number", "night_pairs", ["night_id", "number"], unique=True)
     if _missing("night_games"):
         op.create_table(
             "night_games",
