@@ -116,8 +116,7 @@ class NightStore:
     def create(self, organiser_id: int, slug: str, facts: dict[str, Any]) -> int:
         """A new night of the club ``slug`` (its owner or an admin); its id."""
         with self.engine.begin() as db:
-            club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower()))
-            club_id = club_id.scalar()
+            club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower())).scalar()
             if club_id is None:
                 raise HTTPException(404, w.NO_SUCH_CLUB)
             if self.role(db, club_id, organiser_id) not in ("owner", "admin"):
