@@ -58,7 +58,8 @@ def _table(caption: str, heads: list[str], rows: list[list[Any]]) -> str:
         "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
     )
     return (
-        f'<div class="scroll"><table><caption>{escape(caption)}</caption>'
+        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
+        f"<table><caption>{escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
 
@@ -89,7 +90,10 @@ def night_page(night: dict[str, Any]) -> str:
         per_round=night["per_round"],
         state=w.STATE_LABELS.get(night["state"], night["state"]),
     )
-    parts = [f"<h2>{escape(night['name'])}</h2>", f"<p>{escape(facts)}</p>"]
+    parts = [
+        f'<h2 id="night-title">{escape(night["name"])}</h2>',
+        f'<p id="facts">{escape(facts)}</p>',
+    ]
     if night["movement"]:
         movement = w.MOVEMENT_LABELS.get(night["movement"], night["movement"])
         parts.append(f"<p>{escape(w.MOVEMENT.format(movement=movement))}</p>")
@@ -104,10 +108,8 @@ def night_page(night: dict[str, Any]) -> str:
         )
     body = [f'    <section class="panel" aria-labelledby="night-title">{"".join(parts)}</section>']
     pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
-    body.append(
-        f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>'
-        f"{f'<ol>{pairs}</ol>' if pairs else f'<p>{w.NO_PAIRS}</p>'}</section>"
-    )
+    listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
+    body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
     if night["state"] == "registering":
         api = f"/api/nights/{night['id']}"
         if night["logged_in"]:
@@ -127,7 +129,7 @@ def night_page(night: dict[str, Any]) -> str:
         table = _table(w.STANDINGS_HEADING, [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT], rows)
         travellers = "".join(_traveller(b) for b in night["travellers"])
         body.append(
-            f'    <section class="panel fits">{table}<p>{w.NO_PAR}</p>{travellers}</section>'
+            f'    <section class="panel fits" id="results">{table}<p>{w.NO_PAR}</p>{travellers}</section>'
         )
     elif night["state"] == "running":
         body.append(f"    <p>{w.STANDINGS_LATER}</p>")
