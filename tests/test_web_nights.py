@@ -7,6 +7,7 @@ the same direction) and a traveller per board. On SQLite."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,8 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
     assert shown["played"] == 4
     standings = shown["standings"]
     assert len(standings) == 4 and all(s["boards"] == 2 for s in standings)
+    # nobody came: the computer stood in for every pair on both its boards, and says so
+    assert all(s["computer"] == 2 for s in standings)
     # one pair a table each way: matchpoints out of the other table's pair in its direction
     assert sorted(s["percent"] for s in standings) in ([0, 0, 100, 100], [0, 50, 50, 100], [50] * 4)
     travellers = shown["travellers"]
@@ -96,7 +99,7 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         games = db.execute(sa.select(night_games).where(night_games.c.night_id == night)).all()
     for game in games:
         board = night_board(row.preset, row.seed, game.board)
-        assert tuple(replay_hand(json.loads(game.result)).dealt) == board.hands
+        assert tuple(replay_hand(json.loads(game.result)["hand"]).dealt) == board.hands
     assert {(g.round, g.board) for g in games} == {(1, 1), (2, 2)}
     page = people[3].get(f"/n/{night}")
     assert page.status_code == 200 and "Matchpoints %" in page.text and "Board 2" in page.text
@@ -132,3 +135,17 @@ def test_an_odd_field_gets_a_computer_pair_and_a_mitchell_from_three_tables(clie
     shown = people[0].get(f"/api/nights/{night}").json()
     assert len(shown["pairs"]) == 6 and shown["pairs"][-1]["name"] == "6. computer pair"
     assert shown["movement"] == "mitchell" and shown["games"] == 3 * 3 * 2
+
+
+def test_a_night_starts_by_itself_at_its_time(client: Any) -> None:
+    slug, people = club_of(client, 4)
+    soon = time.time() + 1
+    night = scheduled(people[0], slug, people, per_round=1, rounds=1, starts_at=soon)
+    assert people[0].get(f"/api/nights/{night}").json()["state"] == "registering"
+
+    def started() -> bool:
+        shown = people[1].get(f"/api/nights/{night}").json()
+        return shown["state"] != "registering" and shown["games"] == 1
+
+    wait_for(started, 30, "the night's start at its time")
+    assert people[0].post(f"/api/nights/{night}/start").json() == {"started": False}

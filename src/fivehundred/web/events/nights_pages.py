@@ -124,9 +124,11 @@ def night_page(night: dict[str, Any]) -> str:
             )
     if night["state"] == "finished":
         rows = [
-            [s["place"], s["pair"], s["boards"], f"{s['percent']:g}"] for s in night["standings"]
+            [s["place"], s["pair"], s["boards"], f"{s['percent']:g}", s["computer"]]
+            for s in night["standings"]
         ]
-        table = _table(w.STANDINGS_HEADING, [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT], rows)
+        heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.COMPUTER_BOARDS]
+        table = _table(w.STANDINGS_HEADING, heads, rows)
         travellers = "".join(_traveller(b) for b in night["travellers"])
         body.append(
             f'    <section class="panel fits" id="results">{table}<p>{w.NO_PAR}</p>{travellers}</section>'

@@ -29,6 +29,7 @@ from sqlalchemy.engine import Connection, Engine
 from fivehundred.boards import Board, BoardResult
 from fivehundred.web.events import movement as mv
 from fivehundred.web.events import nights_words as w
+from fivehundred.web.players import STAND_IN_BY, stood_in
 from fivehundred.web.schema import (
     accounts,
     actions,
@@ -319,18 +320,28 @@ class NightStore:
         if table is None or table.finished is None:
             return "not finished"
         log = db.execute(
-            sa.select(actions.c.seat, actions.c.action)
+            sa.select(actions.c.seat, actions.c.action, actions.c.by)
             .where(actions.c.table_id == table.id)
             .order_by(actions.c.version)
         ).all()
         rules = rules_from_dict(json.loads(table.rules))
-        model = replay_log(rules, ["human"] * 4, table.seed, [(s, a, "") for s, a in log])
+        model = replay_log(rules, ["human"] * 4, table.seed, [(s, a, "") for s, a, _ in log])
         hand = model.game.finished_hands[0]  # the board (a passed-in hand is its result)
+        moves = log[: len(hand.history)]
+        away = [  # the seats whose person was replaced by the computer on this board
+            seat
+            for seat in range(4)
+            if stood_in(
+                sum(m.seat == seat for m in moves),
+                sum(m.seat == seat and m.by in STAND_IN_BY for m in moves),
+            )
+        ]
+        result = {"hand": hand_record(hand), "away": away}
         now = time.time()
         db.execute(
             night_games.update()
             .where(night_games.c.id == game.id)
-            .values(finished=now, result=json.dumps(hand_record(hand)))
+            .values(finished=now, result=json.dumps(result))
         )
         left = db.execute(
             sa.select(sa.func.count())
@@ -341,12 +352,16 @@ class NightStore:
             db.execute(nights.update().where(nights.c.id == game.night_id).values(state="finished"))
         return f"night {game.night_id} round {game.round} table {game.table_no}: board {game.board}"
 
-    def results(self, db: Connection, night: Any) -> dict[int, list[BoardResult]]:
-        """Every board's results: each game twice, once for each pair in its direction."""
+    def results(
+        self, db: Connection, night: Any
+    ) -> tuple[dict[int, list[BoardResult]], dict[str, int]]:
+        """Every board's results (each game twice, once for each pair in its direction),
+        and for each pair the boards on which the computer played a seat of its."""
         from fivehundred.record import replay_hand
 
         names = {p.number: pair_name(p) for p in self.pairs_of(db, night.id)}
         out: dict[int, list[BoardResult]] = {}
+        replaced: dict[str, int] = {}
         rows = db.execute(
             sa.select(night_games)
             .where(night_games.c.night_id == night.id, night_games.c.finished.is_not(None))
@@ -354,8 +369,11 @@ class NightStore:
         ).all()
         for game in rows:
             board = night_board(night.preset, night.seed, game.board)
-            state = replay_hand(json.loads(game.result))
+            played = json.loads(game.result)
+            state = replay_hand(played["hand"])
             for pair, seat in ((game.ns_pair, 0), (game.ew_pair, 1)):
                 result = BoardResult.from_state(board, names[pair], state, seat)
                 out.setdefault(game.board, []).append(result)
-        return out
+                if {seat, seat + 2} & set(played["away"]):
+                    replaced[names[pair]] = replaced.get(names[pair], 0) + 1
+        return out, replaced

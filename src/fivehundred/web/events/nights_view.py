@@ -23,7 +23,7 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             "owner",
             "admin",
         )
-        results = store.results(db, night) if night.state == "finished" else {}
+        results, replaced = store.results(db, night) if night.state == "finished" else ({}, {})
     mine = {
         p.number
         for p in pairs
@@ -59,6 +59,7 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
                 "pair": s.entrant,
                 "boards": s.boards,
                 "percent": round(s.percent, 1),
+                "computer": replaced.get(s.entrant, 0),
             }
             for s in standings(r for on_board in results.values() for r in on_board)
         ]

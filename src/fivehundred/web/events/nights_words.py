@@ -23,6 +23,8 @@ NO_PAIRS = "No pairs yet."
 PROGRESS = "Boards played: {done} of {total}"
 STANDINGS_HEADING = "Standings"
 STANDINGS_LATER = "The standings and the travellers are shown when the night is over."
+#: the boards on which the computer stood in for one of the pair (late, or dropped)
+COMPUTER_BOARDS = "Computer stood in"
 PLACE, PAIR, BOARDS, PERCENT = "Place", "Pair", "Boards", "Matchpoints %"
 TRAVELLER_HEADING = "Board {number}"
 CONTRACT, TRICKS, NS_POINTS, EW_POINTS, MATCHPOINTS = (
