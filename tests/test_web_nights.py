@@ -79,6 +79,12 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         return shown if shown["state"] == "finished" else None
 
     shown = wait_for(done, NIGHT_SECONDS, "the night's end")
+
+    def with_pars() -> dict[str, Any] | None:  # worked out in the background from the start
+        shown: dict[str, Any] = people[3].get(f"/api/nights/{night}").json()
+        return shown if all(t["par"] for t in shown["travellers"]) else None
+
+    shown = wait_for(with_pars, NIGHT_SECONDS, "the boards' pars")
     assert shown["played"] == 4
     standings = shown["standings"]
     assert len(standings) == 4 and all(s["boards"] == 2 for s in standings)
@@ -92,6 +98,12 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         assert len(board["results"]) == 4  # two tables, each result from both directions
         assert {r["direction"] for r in board["results"]} == {"NS", "EW"}
         assert all(r["top"] == 2 for r in board["results"])
+        par_net = board["par"]["net"]
+        for r in board["results"]:  # each result against the par from its own direction
+            own = r["net"] if r["direction"] == "NS" else -r["net"]
+            assert r["against_par"] == own - (par_net if r["direction"] == "NS" else -par_net)
+    # and each pair's total against par over its boards
+    assert all(isinstance(s["against_par"], int) for s in standings)
     # every table of a board was dealt the board's cards
     engine = client.app_state.store.store.engine
     with engine.connect() as db:
@@ -102,10 +114,11 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         assert tuple(replay_hand(json.loads(game.result)["hand"]).dealt) == board.hands
     assert {(g.round, g.board) for g in games} == {(1, 1), (2, 2)}
     page = people[3].get(f"/n/{night}")
-    assert page.status_code == 200 and "Matchpoints %" in page.text and "Board 2" in page.text
+    assert page.status_code == 200 and "Matchpoints %" in page.text and "Board 2 · par" in page.text
 
 
 def test_only_the_clubs_admins_schedule_and_only_members_enter(client: Any) -> None:
+    client.app_state.nights.pars = False
     slug, people = club_of(client, 3)
     outsider = Person(client, "Outsider")
     body = {"club": slug, "name": "Friday night"}
@@ -129,6 +142,7 @@ def test_only_the_clubs_admins_schedule_and_only_members_enter(client: Any) -> N
 
 
 def test_an_odd_field_gets_a_computer_pair_and_a_mitchell_from_three_tables(client: Any) -> None:
+    client.app_state.nights.pars = False
     slug, people = club_of(client, 10)
     night = scheduled(people[0], slug, people, per_round=2, rounds=3)
     assert people[0].post(f"/api/nights/{night}/start").json() == {"started": True}
@@ -138,6 +152,7 @@ def test_an_odd_field_gets_a_computer_pair_and_a_mitchell_from_three_tables(clie
 
 
 def test_a_night_starts_by_itself_at_its_time(client: Any) -> None:
+    client.app_state.nights.pars = False
     slug, people = club_of(client, 4)
     soon = time.time() + 1
     night = scheduled(people[0], slug, people, per_round=1, rounds=1, starts_at=soon)

@@ -669,3 +669,13 @@ night_games = sa.Table(
     sa.Index("ux_night_games_place", "night_id", "round", "table_no", "seq", unique=True),
     sa.Index("ux_night_games_code", "code", unique=True),
 )
+
+#: the double-dummy par of a night's board (JSON of fivehundred.boards.Par), worked out in
+#: the background from the start (by the server that started the night)
+night_pars = sa.Table(
+    "night_pars",
+    metadata,
+    sa.Column("night_id", sa.Integer, sa.ForeignKey("nights.id"), primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("par", sa.Text, nullable=False),
+)

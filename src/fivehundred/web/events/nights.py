@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from typing import Annotated, Any
 
@@ -90,6 +91,8 @@ class Nights:
         self.poll = POLL
         #: options of every night's table over the defaults (the tests: ``{"delay": 0}``)
         self.table_options: dict[str, Any] = {}
+        #: work out the boards' pars in the background from the start (the tests: off)
+        self.pars = True
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -148,8 +151,22 @@ class Nights:
             log.info("table %s: %s", *taken)
         for night_id in await self.call(self.store.due, time.time()):
             with contextlib.suppress(HTTPException):  # too few pairs: it waits for its admin
-                await self.call(self.store.start, night_id)
+                if await self.call(self.store.start, night_id):
+                    self.started(night_id)
         await self.open_tables()
+
+    def started(self, night_id: int) -> None:
+        """The night started here: its pars are worked out in a daemon thread."""
+        if self.pars:
+            threading.Thread(
+                target=self._work_out_pars, args=(night_id,), name="night-pars", daemon=True
+            ).start()
+
+    def _work_out_pars(self, night_id: int) -> None:
+        try:
+            log.info("night %d: %d pars", night_id, self.store.work_out_pars(night_id))
+        except Exception:  # a bug, or the database gone: the pars stay unknown
+            log.exception("night %d: the pars", night_id)
 
     async def open_tables(self) -> int:
         if self.hub is None:
@@ -231,6 +248,8 @@ def make_router(service: Nights) -> APIRouter:
         account = await service.writer(request)
         await service.call(store.may_start, night_id, account.id)
         started = await service.call(store.start, night_id)
+        if started:
+            service.started(night_id)
         service.wake()
         return {"started": started}
 

@@ -75,13 +75,17 @@ def _traveller(board: dict[str, Any]) -> str:
             r["points"][1],
             f"{r['matchpoints']}/{r['top']}",
             f"{r['percent']:g}",
+            "" if r["against_par"] is None else f"{r['against_par']:+d}",
         ]
         for r in board["results"]
     ]
     heads = [w.PAIR, w.DIRECTION, w.CONTRACT, w.TRICKS, w.NS_POINTS, w.EW_POINTS]
-    return _table(
-        w.TRAVELLER_HEADING.format(number=board["board"]), [*heads, w.MATCHPOINTS, "%"], rows
-    )
+    caption = w.TRAVELLER_HEADING.format(number=board["board"])
+    par = board["par_label"]
+    if par is not None:
+        ns, ew = board["par"]["points"]
+        caption += " · " + w.PAR.format(par=par, ns=ns, ew=ew)
+    return _table(caption, [*heads, w.MATCHPOINTS, "%", w.AGAINST_PAR], rows)
 
 
 def night_page(night: dict[str, Any]) -> str:
@@ -124,15 +128,20 @@ def night_page(night: dict[str, Any]) -> str:
             )
     if night["state"] == "finished":
         rows = [
-            [s["place"], s["pair"], s["boards"], f"{s['percent']:g}", s["computer"]]
+            [
+                s["place"],
+                s["pair"],
+                s["boards"],
+                f"{s['percent']:g}",
+                "" if s["against_par"] is None else f"{s['against_par']:+d}",
+                s["computer"],
+            ]
             for s in night["standings"]
         ]
-        heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.COMPUTER_BOARDS]
+        heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
         table = _table(w.STANDINGS_HEADING, heads, rows)
         travellers = "".join(_traveller(b) for b in night["travellers"])
-        body.append(
-            f'    <section class="panel fits" id="results">{table}<p>{w.NO_PAR}</p>{travellers}</section>'
-        )
+        body.append(f'    <section class="panel fits" id="results">{table}{travellers}</section>')
     elif night["state"] == "running":
         body.append(f"    <p>{w.STANDINGS_LATER}</p>")
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")

@@ -17,6 +17,7 @@ scoring (matchpoints, travellers, standings of :mod:`fivehundred.boards`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import time
@@ -26,7 +27,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Connection, Engine
 
-from fivehundred.boards import Board, BoardResult
+from fivehundred.boards import Board, BoardResult, Par
 from fivehundred.web.events import movement as mv
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.players import STAND_IN_BY, stood_in
@@ -37,6 +38,7 @@ from fivehundred.web.schema import (
     clubs,
     night_games,
     night_pairs,
+    night_pars,
     nights,
     tables,
 )
@@ -377,3 +379,37 @@ class NightStore:
                 if {seat, seat + 2} & set(played["away"]):
                     replaced[names[pair]] = replaced.get(names[pair], 0) + 1
         return out, replaced
+
+    # -------------------------------------------------------------- pars
+    def work_out_pars(self, night_id: int) -> int:
+        """The par of every board of the night not yet known, one after the other, each
+        written as it is worked out (a daemon thread runs this); how many."""
+        from fivehundred.web.daily import par_of
+
+        with self.engine.connect() as db:
+            night = self.night_row(db, night_id)
+            boards = db.execute(
+                sa.select(sa.func.max(night_games.c.board)).where(
+                    night_games.c.night_id == night_id
+                )
+            ).scalar()
+            known = set(self.pars(db, night_id))
+        done = 0
+        for number in range(1, (boards or 0) + 1):
+            if number in known:
+                continue
+            par = par_of(night_board(night.preset, night.seed, number))
+            with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                db.execute(
+                    night_pars.insert().values(
+                        night_id=night_id, board=number, par=json.dumps(par.to_dict())
+                    )
+                )
+                done += 1
+        return done
+
+    def pars(self, db: Connection, night_id: int) -> dict[int, Par]:
+        rows = db.execute(
+            sa.select(night_pars.c.board, night_pars.c.par).where(night_pars.c.night_id == night_id)
+        ).all()
+        return {row.board: Par.from_dict(json.loads(row.par)) for row in rows}

@@ -9,6 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from fivehundred.boards import standings, traveller
+from fivehundred.rules import make_rules
 from fivehundred.web.events.nights_store import NightStore, night_board, pair_name
 from fivehundred.web.schema import clubs, night_games
 
@@ -24,6 +25,7 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             "admin",
         )
         results, replaced = store.results(db, night) if night.state == "finished" else ({}, {})
+        pars = store.pars(db, night_id) if results else {}
     mine = {
         p.number
         for p in pairs
@@ -60,13 +62,18 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
                 "boards": s.boards,
                 "percent": round(s.percent, 1),
                 "computer": replaced.get(s.entrant, 0),
+                "against_par": s.against_par,
             }
-            for s in standings(r for on_board in results.values() for r in on_board)
+            for s in standings((r for on_board in results.values() for r in on_board), pars)
         ]
-        shown["travellers"] = [
-            traveller(night_board(night.preset, night.seed, number), results[number]).to_dict()
-            for number in sorted(results)
-        ]
+        rules = make_rules(night.preset)
+        for number in sorted(results):
+            board = night_board(night.preset, night.seed, number)
+            shown["travellers"].append(
+                traveller(board, results[number], pars.get(number)).to_dict()
+            )
+            par = pars.get(number)
+            shown["travellers"][-1]["par_label"] = None if par is None else par.label(rules)
     return shown
 
 

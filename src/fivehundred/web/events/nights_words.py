@@ -35,7 +35,8 @@ CONTRACT, TRICKS, NS_POINTS, EW_POINTS, MATCHPOINTS = (
     "MP",
 )
 DIRECTION = "Direction"
-NO_PAR = "No par for a club night's boards yet."
+PAR = "par {par} (NS {ns}, EW {ew})"
+AGAINST_PAR = "vs par"
 MY_TABLE = "Your table: {link}"
 
 LOG_IN = "log in first"

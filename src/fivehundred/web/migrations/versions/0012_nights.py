@@ -5,7 +5,7 @@ Revision ID: 0012
 Revises: 0010 (0011 when it lands)
 Create Date: 2026-12-07
 
-Expand only: three new tables. A server of an earlier revision has no nights and never
+Expand only: four new tables. A server of an earlier revision has no nights and never
 reads them (a night's table is an ordinary table to it).
 """
 
@@ -82,8 +82,17 @@ def upgrade() -> None:
             unique=True,
         )
         op.create_index("ux_night_games_code", "night_games", ["code"], unique=True)
+    if _missing("night_pars"):
+        op.create_table(
+            "night_pars",
+            sa.Column("night_id", sa.Integer(), nullable=False),
+            sa.Column("board", sa.Integer(), nullable=False),
+            sa.Column("par", sa.Text(), nullable=False),
+            sa.ForeignKeyConstraint(["night_id"], ["nights.id"]),
+            sa.PrimaryKeyConstraint("night_id", "board"),
+        )
 
 
 def downgrade() -> None:
-    for name in ("night_games", "night_pairs", "nights"):
+    for name in ("night_pars", "night_games", "night_pairs", "nights"):
         op.drop_table(name)
