@@ -20,7 +20,7 @@ from fivehundred.record import replay_hand
 from fivehundred.web.accounts import AccountsConfig
 from fivehundred.web.events.nights_store import night_board
 from fivehundred.web.guard import Buckets
-from fivehundred.web.schema import night_games, nights
+from fivehundred.web.schema import night_games, nights, tables
 from fivehundred.web.server import create_app
 from test_web_clubs import invite, new_club
 from test_web_events import Person
@@ -113,6 +113,12 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         board = night_board(row.preset, row.seed, game.board)
         assert tuple(replay_hand(json.loads(game.result)["hand"]).dealt) == board.hands
     assert {(g.round, g.board) for g in games} == {(1, 1), (2, 2)}
+    # each board's result is recorded within 30 s of its last card
+    with engine.connect() as db:
+        ended = dict(db.execute(sa.select(tables.c.code, tables.c.finished)).all())
+    lags = [g.finished - ended[g.code] for g in games]
+    print(f"result lags after the last card: {[round(lag, 3) for lag in lags]} s")
+    assert all(0 <= lag < 30 for lag in lags)
     page = people[3].get(f"/n/{night}")
     assert page.status_code == 200 and "Matchpoints %" in page.text and "Board 2 · par" in page.text
 
