@@ -620,3 +620,74 @@ league_games = sa.Table(
     sa.Column("b_points", sa.Integer, nullable=False),
     sa.Column("winner", sa.String(1), nullable=True),
 )
+
+
+# ---------------------------------------------------------------- club nights (web/events/nights*)
+#: A club's duplicate night of fixed pairs: ``rounds`` of ``per_round`` boards each, the
+#: pairs seated by a ``movement`` (mitchell / howell) at the start; its boards dealt from
+#: ``seed`` (secret: a board's cards are never sent before it is played); ``state``:
+#: registering / running / finished.
+nights = sa.Table(
+    "nights",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("club_id", sa.Integer, nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("movement", sa.String(12), nullable=True),
+    sa.Column("per_round", sa.Integer, nullable=False),
+    sa.Column("rounds", sa.Integer, nullable=False),
+    sa.Column("grace", sa.Float, nullable=False),
+    sa.Column("starts_at", sa.Float, nullable=True),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Index("ix_nights_club", "club_id", "created"),
+    sqlite_autoincrement=True,
+)
+
+#: a night's pairs, ``number`` in the order they entered (a computer pair, added to an odd
+#: field at the start, has no accounts)
+night_pairs = sa.Table(
+    "night_pairs",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("night_id", sa.Integer, sa.ForeignKey("nights.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("first_id", sa.Integer, nullable=True),
+    sa.Column("second_id", sa.Integer, nullable=True),
+    sa.Index("ux_night_pairs_number", "night_id", "number", unique=True),
+)
+
+#: one board played at one table of a night (a table of the hub, one hand): the pairs by
+#: number, ``seq`` its place among the round's boards; ``result``: JSON of the hand's
+#: record and the board's result once played
+night_games = sa.Table(
+    "night_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("night_id", sa.Integer, sa.ForeignKey("nights.id"), nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("table_no", sa.Integer, nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("board", sa.Integer, nullable=False),
+    sa.Column("ns_pair", sa.Integer, nullable=False),
+    sa.Column("ew_pair", sa.Integer, nullable=False),
+    sa.Column("code", sa.String(12), nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("finished", sa.Float, nullable=True),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Index("ux_night_games_place", "night_id", "round", "table_no", "seq", unique=True),
+    sa.Index("ux_night_games_code", "code", unique=True),
+)
+
+#: the double-dummy par of a night's board (JSON of fivehundred.boards.Par), worked out in
+#: the background from the start (by the server that started the night)
+night_pars = sa.Table(
+    "night_pars",
+    metadata,
+    sa.Column("night_id", sa.Integer, sa.ForeignKey("nights.id"), primary_key=True),
+    sa.Column("board", sa.Integer, primary_key=True),
+    sa.Column("par", sa.Text, nullable=False),
+)

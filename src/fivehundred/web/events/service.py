@@ -26,6 +26,7 @@ from fastapi import FastAPI, HTTPException, Request
 
 from fivehundred.web.events import words as w
 from fivehundred.web.events.league_store import LeagueStore
+from fivehundred.web.events.nights import install as install_nights
 from fivehundred.web.events.store import EventStore
 from fivehundred.web.events.view import closed_games, round_notices
 from fivehundred.web.guard import Buckets, client_address
@@ -216,6 +217,7 @@ def install(app: FastAPI, notices: Any = None) -> Events:
     app.state.events = service
     app.include_router(make_router(service))
     app.include_router(make_league_router(service))
+    install_nights(app)  # club nights (web/events/nights.py): their routes and loop
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager

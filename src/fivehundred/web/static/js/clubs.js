@@ -122,6 +122,7 @@ async function showClub() {
   document.title = `Five Hundred — ${club.name}`;
   $("club-name").textContent = club.name;
   $("club-about").textContent = club.description;
+  $("club-nights").href = `/clubs/${encodeURIComponent(club.slug)}/nights`;
   const count = club.members.length;
   const kind = `${club.public ? "Public" : "Private"} club`;
   $("club-kind").textContent = `${kind} · ${count} member${count === 1 ? "" : "s"}`;

@@ -14,6 +14,7 @@ const NUMBERS = new Set([
   "per_week",
   "moves",
   "follows",
+  "per_round",
 ]);
 
 function fields(form) {

@@ -1,0 +1,277 @@
+"""Club nights online (docs/web-protocol.md#club-nights): a club's owner or an admin
+schedules a duplicate night of fixed pairs; members enter as pairs; at the start (by the
+admin, or by itself at its time) the pairs are seated by a movement
+(:mod:`.movement`: a Mitchell from three tables, else a Howell; a computer pair makes an
+odd field even); each board at each table is a table of the hub, one hand dealt from the
+board's seed (so every table gets the board's cards: the hub's own deal, no second
+engine), the pairs' accounts seated, a seat whose person is away played by the computer
+after the night's grace. Each finished table gets a ``night`` row in the outbox
+(web/outbox.py): its first hand is the board's result, written once. At the end: the
+standings (matchpoint percentages, in the same direction) and a traveller per board.
+
+- ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", ...}``: a new night.
+- ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
+- ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
+- ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
+from fastapi.responses import HTMLResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from fivehundred.web.events import nights_pages as pages
+from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.nights_store import VARIANTS, NightStore
+from fivehundred.web.events.nights_view import club_nights, night_view
+from fivehundred.web.outbox import OutboxStore
+
+log = logging.getLogger("fivehundred.web.nights")
+
+KIND = "night"
+POLL = 1.0
+BATCH = 50
+NightId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+#: how far ahead a night may be set to start by itself
+AHEAD = 90 * 86_400.0
+
+
+class NightIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    club: str = Field(min_length=1, max_length=48)
+    name: str = Field(min_length=1, max_length=60)
+    preset: str = Field(default="australian", max_length=40)
+    per_round: int = Field(default=2, ge=1, le=6)
+    rounds: int = Field(default=6, ge=1, le=30)
+    grace: float = Field(default=60.0, ge=1, le=600, allow_inf_nan=False)
+    starts_at: float | None = Field(default=None, allow_inf_nan=False)
+
+
+class PairIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    partner: str = Field(min_length=1, max_length=60)
+
+
+def _checked(body: NightIn) -> dict[str, Any]:
+    from fivehundred.errors import FiveHundredError
+    from fivehundred.rules import make_rules
+    from fivehundred.scoring import side_of_seats
+
+    name = " ".join(body.name.split())
+    if not 3 <= len(name) <= 60 or not name.isprintable():
+        raise HTTPException(422, w.BAD_NAME)
+    try:
+        rules = make_rules(body.preset, VARIANTS)
+    except FiveHundredError:
+        raise HTTPException(422, w.BAD_PRESET) from None
+    if rules.players != 4 or side_of_seats(rules) != (0, 1, 0, 1):
+        raise HTTPException(422, w.BAD_PRESET)
+    now = time.time()
+    if body.starts_at is not None and not now - 60 <= body.starts_at <= now + AHEAD:
+        raise HTTPException(422, w.BAD_START)
+    return {**body.model_dump(exclude={"club"}), "name": name}
+
+
+class Nights:
+    def __init__(self, app: FastAPI) -> None:
+        self.async_store = app.state.store
+        self.accounts = app.state.accounts
+        engine = self.async_store.store.engine
+        self.store = NightStore(engine)
+        self.outbox = OutboxStore(engine)
+        self.hub: Any = None
+        self.poll = POLL
+        #: options of every night's table over the defaults (the tests: ``{"delay": 0}``)
+        self.table_options: dict[str, Any] = {}
+        #: work out the boards' pars in the background from the start (the tests: off)
+        self.pars = True
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def call(self, function: Any, *args: Any) -> Any:
+        return await self.async_store.call(function, *args)
+
+    async def writer(self, request: Request) -> Any:
+        """The logged-in account making a change (401 without one); the writes are
+        bounded by the events' limit per address."""
+        account = await request.app.state.events.writer(request)
+        return account
+
+    def attach(self, hub: Any) -> None:
+        self.hub = hub
+        store = self.async_store.store
+        if KIND not in store.follow_ups:
+            store.follow_ups = (*store.follow_ups, KIND)
+        then = hub.on_game_over
+
+        def game_over(code: str) -> None:
+            self.wake()
+            if then is not None:
+                then(code)
+
+        hub.on_game_over = game_over
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("nights: the look failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll)
+            self._wake.clear()
+
+    async def once(self) -> None:
+        """Take the results waiting, start the nights due, make the tables ready."""
+        for _ in range(BATCH):
+            taken = await self.call(self.outbox.take, KIND, self.store.record)
+            if taken is None:
+                break
+            log.info("table %s: %s", *taken)
+        for night_id in await self.call(self.store.due, time.time()):
+            with contextlib.suppress(HTTPException):  # too few pairs: it waits for its admin
+                if await self.call(self.store.start, night_id):
+                    self.started(night_id)
+        await self.open_tables()
+
+    def started(self, night_id: int) -> None:
+        """The night started here: its pars are worked out in a daemon thread."""
+        if self.pars:
+            threading.Thread(
+                target=self._work_out_pars, args=(night_id,), name="night-pars", daemon=True
+            ).start()
+
+    def _work_out_pars(self, night_id: int) -> None:
+        try:
+            log.info("night %d: %d pars", night_id, self.store.work_out_pars(night_id))
+        except Exception:  # a bug, or the database gone: the pars stay unknown
+            log.exception("night %d: the pars", night_id)
+
+    async def open_tables(self) -> int:
+        if self.hub is None:
+            return 0
+        made = 0
+        for facts in await self.call(self.store.claim_games, time.time()):
+            try:
+                await self._open(facts)
+                made += 1
+            except Exception:
+                log.exception("night %d: a table could not be made", facts["night"])
+        return made
+
+    async def _open(self, facts: dict[str, Any]) -> None:
+        from fivehundred.rules import make_rules
+        from fivehundred.web.accounts import Account
+        from fivehundred.web.live import OPEN
+        from fivehundred.web.server import OptionsIn
+
+        rules = make_rules(facts["preset"], VARIANTS)
+        options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
+        options.update(self.table_options)
+        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
+        for seat, (account_id, name) in enumerate(facts["seats"]):
+            if not name:  # the computer pair: the computer plays its seats
+                continue
+            await table.take_seat(seat, name)
+            await self.accounts.seat_taken(table.code, seat, Account(account_id, name, False))
+        if not await self.call(self.store.set_code, facts["game"], facts["until"], table.code):
+            await self.hub.close_table(table, "duplicate")  # another server made it first
+
+
+def make_router(service: Nights) -> APIRouter:
+    router = APIRouter()
+    store = service.store
+
+    async def shown(night_id: int, request: Request) -> dict[str, Any]:
+        account = await service.accounts.current(request)
+        out: dict[str, Any] = await service.call(
+            night_view, store, night_id, account and account.id
+        )
+        out["logged_in"] = account is not None
+        return out
+
+    @router.get("/n/{night_id}", include_in_schema=False)
+    async def night_page(night_id: NightId, request: Request) -> HTMLResponse:
+        return HTMLResponse(pages.night_page(await shown(night_id, request)))
+
+    @router.get("/clubs/{slug}/nights", include_in_schema=False)
+    async def nights_page(
+        slug: Annotated[str, Path(max_length=48)], request: Request
+    ) -> HTMLResponse:
+        listing = await service.call(club_nights, store, slug)
+        logged_in = await service.accounts.current(request) is not None
+        return HTMLResponse(pages.club_nights_page(slug, listing, logged_in))
+
+    @router.get("/api/nights/{night_id}")
+    async def night(night_id: NightId, request: Request) -> dict[str, Any]:
+        return await shown(night_id, request)
+
+    @router.get("/api/clubs/{slug}/nights")
+    async def of_club(slug: Annotated[str, Path(max_length=48)]) -> dict[str, Any]:
+        return {"nights": await service.call(club_nights, store, slug)}
+
+    @router.post("/api/nights", status_code=201)
+    async def create(body: NightIn, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        made = await service.call(store.create, account.id, body.club, _checked(body))
+        return {"id": made, "url": f"/n/{made}"}
+
+    @router.post("/api/nights/{night_id}/pairs", status_code=201)
+    async def register(night_id: NightId, body: PairIn, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        number = await service.call(store.register, night_id, account.id, body.partner)
+        return {"pair": number + 1}
+
+    @router.post("/api/nights/{night_id}/start")
+    async def start(night_id: NightId, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        await service.call(store.may_start, night_id, account.id)
+        started = await service.call(store.start, night_id)
+        if started:
+            service.started(night_id)
+        service.wake()
+        return {"started": started}
+
+    return router
+
+
+def install(app: FastAPI) -> Nights:
+    """The nights' service (``app.state.nights``) and routes; its loop runs while the
+    server does (after the events', whose limit on writes it shares)."""
+    service = Nights(app)
+    app.state.nights = service
+    app.include_router(make_router(service))
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app_: Any) -> Any:
+        async with inner(app_) as state:
+            service.attach(app_.state.hub)
+            try:
+                yield state
+            finally:
+                await service.stop()
+
+    app.router.lifespan_context = lifespan
+    return service

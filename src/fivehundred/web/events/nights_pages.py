@@ -1,0 +1,180 @@
+"""The club nights' pages, drawn on the server from what :mod:`.nights_view` says (every
+text escaped, the words from :mod:`.nights_words`), phone first; the forms post through
+static/js/events.js as the tournaments' do; a night in play draws itself again."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.pages import REFRESH
+
+
+def _page(title: str, body: str, refresh: bool = False) -> str:
+    meta = f'<meta http-equiv="refresh" content="{REFRESH}">' if refresh else ""
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  {meta}
+  <title>Five Hundred — {escape(title)}</title>
+  <link rel="stylesheet" href="/static/css/style.css">
+  <link rel="stylesheet" href="/static/css/account.css">
+  <link rel="stylesheet" href="/static/css/events.css">
+  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
+</head>
+<body class="pages">
+  <a class="skip-link" href="#night-main">Skip to the night</a>
+  <header class="bar">
+    <h1><a href="/">Five Hundred</a></h1>
+    <nav aria-label="pages"><a href="/clubs">Clubs</a> · <a href="/account">Account</a></nav>
+  </header>
+  <main id="night-main">
+    <p id="status" role="status" aria-live="polite"></p>
+{body}
+  </main>
+  <script type="module" src="/static/js/events.js"></script>
+</body>
+</html>
+"""
+
+
+def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
+    return (
+        f'<form data-api="{escape(api)}" name="{escape(name)}">{fields}'
+        f'<button class="btn" type="submit">{escape(button)}</button></form>'
+    )
+
+
+def _field(label: str, control: str) -> str:
+    return f"<label>{escape(label)} {control}</label>"
+
+
+def _table(caption: str, heads: list[str], rows: list[list[Any]]) -> str:
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return (
+        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
+        f"<table><caption>{escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _traveller(board: dict[str, Any]) -> str:
+    rows = [
+        [
+            r["entrant"],
+            w.DIRECTION_LABELS.get(r["direction"], r["direction"]),
+            r["contract"],
+            r["tricks"],
+            r["points"][0],
+            r["points"][1],
+            f"{r['matchpoints']}/{r['top']}",
+            f"{r['percent']:g}",
+            "" if r["against_par"] is None else f"{r['against_par']:+d}",
+        ]
+        for r in board["results"]
+    ]
+    heads = [w.PAIR, w.DIRECTION, w.CONTRACT, w.TRICKS, w.NS_POINTS, w.EW_POINTS]
+    caption = w.TRAVELLER_HEADING.format(number=board["board"])
+    par = board["par_label"]
+    if par is not None:
+        ns, ew = board["par"]["points"]
+        caption += " · " + w.PAR.format(par=par, ns=ns, ew=ew)
+    return _table(caption, [*heads, w.MATCHPOINTS, "%", w.AGAINST_PAR], rows)
+
+
+def night_page(night: dict[str, Any]) -> str:
+    facts = w.FACTS.format(
+        rounds=night["rounds"],
+        per_round=night["per_round"],
+        state=w.STATE_LABELS.get(night["state"], night["state"]),
+    )
+    parts = [
+        f'<h2 id="night-title">{escape(night["name"])}</h2>',
+        f'<p id="facts">{escape(facts)}</p>',
+    ]
+    if night["movement"]:
+        movement = w.MOVEMENT_LABELS.get(night["movement"], night["movement"])
+        parts.append(f"<p>{escape(w.MOVEMENT.format(movement=movement))}</p>")
+    if night["club"]:
+        parts.append(f'<p><a href="/clubs/{escape(night["club"])}/nights">{w.BACK_TO_CLUB}</a></p>')
+    if night["my_table"]:
+        link = f'<a href="{escape(night["my_table"])}">{escape(night["my_table"])}</a>'
+        parts.append(f"<p>{w.MY_TABLE.format(link=link)}</p>")
+    if night["state"] != "registering":
+        parts.append(
+            f"<p>{escape(w.PROGRESS.format(done=night['played'], total=night['games']))}</p>"
+        )
+    body = [f'    <section class="panel" aria-labelledby="night-title">{"".join(parts)}</section>']
+    pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
+    listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
+    body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
+    if night["state"] == "registering":
+        api = f"/api/nights/{night['id']}"
+        if night["logged_in"]:
+            partner = _field(w.FIELD_PARTNER, '<input name="partner" required maxlength="60">')
+            enter = _form(f"{api}/pairs", w.ENTER_BUTTON, partner, "enter")
+            body.append(f'    <section class="panel"><h2>{w.ENTER_HEADING}</h2>{enter}</section>')
+        else:
+            body.append(f'    <p><a href="/account">{w.LOG_IN_FIRST}</a></p>')
+        if night["admin"]:
+            body.append(
+                f'    <section class="panel">{_form(f"{api}/start", w.START_BUTTON, name="start")}</section>'
+            )
+    if night["state"] == "finished":
+        rows = [
+            [
+                s["place"],
+                s["pair"],
+                s["boards"],
+                f"{s['percent']:g}",
+                "" if s["against_par"] is None else f"{s['against_par']:+d}",
+                s["computer"],
+            ]
+            for s in night["standings"]
+        ]
+        heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
+        table = _table(w.STANDINGS_HEADING, heads, rows)
+        travellers = "".join(_traveller(b) for b in night["travellers"])
+        body.append(f'    <section class="panel fits" id="results">{table}{travellers}</section>')
+    elif night["state"] == "running":
+        body.append(f"    <p>{w.STANDINGS_LATER}</p>")
+    return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
+
+
+def club_nights_page(club: str, nights: list[dict[str, Any]], logged_in: bool) -> str:
+    items = "".join(
+        f'<li><a href="{escape(n["url"])}">{escape(n["name"])}</a> · '
+        f"{escape(w.STATE_LABELS.get(n['state'], n['state']))}</li>"
+        for n in nights
+    )
+    body = (
+        f'    <section class="panel"><h2>{escape(w.NIGHTS_HEADING.format(club=club))}</h2>'
+        f"{f'<ul>{items}</ul>' if items else f'<p>{w.NO_NIGHTS}</p>'}</section>\n"
+    )
+    if logged_in:
+        fields = "".join(
+            (
+                f'<input type="hidden" name="club" value="{escape(club)}">',
+                _field(w.FIELD_NAME, '<input name="name" required minlength="3" maxlength="60">'),
+                _field(
+                    w.FIELD_PER_ROUND,
+                    '<input name="per_round" type="number" min="1" max="6" value="2">',
+                ),
+                _field(
+                    w.FIELD_ROUNDS, '<input name="rounds" type="number" min="1" max="30" value="6">'
+                ),
+                _field(
+                    w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="60">'
+                ),
+                _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
+            )
+        )
+        form = _form("/api/nights", w.SCHEDULE_BUTTON, fields, "schedule")
+        body += f'    <section class="panel"><h2>{w.SCHEDULE_HEADING}</h2>{form}</section>\n'
+    return _page(w.NIGHTS_TITLE, body)

@@ -1,0 +1,92 @@
+"""What a club night's page and API show (synchronous: the store's thread). Before the end
+no card, contract or result of any board is shown (a Mitchell's later rounds play boards
+that others have played before); at the end the standings and every board's traveller."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+from fivehundred.boards import standings, traveller
+from fivehundred.rules import make_rules
+from fivehundred.web.events.nights_store import NightStore, night_board, pair_name
+from fivehundred.web.schema import clubs, night_games
+
+
+def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict[str, Any]:
+    with store.engine.connect() as db:
+        night = store.night_row(db, night_id)
+        slug = db.execute(sa.select(clubs.c.slug).where(clubs.c.id == night.club_id)).scalar()
+        pairs = store.pairs_of(db, night_id)
+        games = db.execute(sa.select(night_games).where(night_games.c.night_id == night_id)).all()
+        admin = account_id is not None and store.role(db, night.club_id, account_id) in (
+            "owner",
+            "admin",
+        )
+        results, replaced = store.results(db, night) if night.state == "finished" else ({}, {})
+        pars = store.pars(db, night_id) if results else {}
+    mine = {
+        p.number
+        for p in pairs
+        if account_id is not None and account_id in (p.first_id, p.second_id)
+    }
+    playing = [
+        f"/t/{g.code}"
+        for g in games
+        if g.code and g.finished is None and {g.ns_pair, g.ew_pair} & mine
+    ]
+    shown: dict[str, Any] = {
+        "id": night.id,
+        "name": night.name,
+        "club": slug,
+        "preset": night.preset,
+        "state": night.state,
+        "movement": night.movement,
+        "rounds": night.rounds,
+        "per_round": night.per_round,
+        "starts_at": night.starts_at,
+        "pairs": [{"number": p.number + 1, "name": pair_name(p)} for p in pairs],
+        "played": sum(g.finished is not None for g in games),
+        "games": len(games),
+        "admin": admin,
+        "my_table": playing[0] if playing else None,
+        "standings": [],
+        "travellers": [],
+    }
+    if results:
+        shown["standings"] = [
+            {
+                "place": s.place,
+                "pair": s.entrant,
+                "boards": s.boards,
+                "percent": round(s.percent, 1),
+                "computer": replaced.get(s.entrant, 0),
+                "against_par": s.against_par,
+            }
+            for s in standings((r for on_board in results.values() for r in on_board), pars)
+        ]
+        rules = make_rules(night.preset)
+        for number in sorted(results):
+            board = night_board(night.preset, night.seed, number)
+            shown["travellers"].append(
+                traveller(board, results[number], pars.get(number)).to_dict()
+            )
+            par = pars.get(number)
+            shown["travellers"][-1]["par_label"] = None if par is None else par.label(rules)
+    return shown
+
+
+def club_nights(store: NightStore, slug: str) -> list[dict[str, Any]]:
+    """A club's nights, newest first (names and states only)."""
+    from fivehundred.web.schema import nights
+
+    with store.engine.connect() as db:
+        rows = db.execute(
+            sa.select(nights.c.id, nights.c.name, nights.c.state)
+            .select_from(nights.join(clubs, clubs.c.id == nights.c.club_id))
+            .where(clubs.c.slug == slug.lower())
+            .order_by(nights.c.created.desc())
+            .limit(50)
+        ).all()
+    return [{"id": r.id, "name": r.name, "state": r.state, "url": f"/n/{r.id}"} for r in rows]

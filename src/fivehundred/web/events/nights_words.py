@@ -1,0 +1,71 @@
+"""Every word the club nights' page and answers say, in one place."""
+
+from __future__ import annotations
+
+STATE_LABELS = {
+    "registering": "Entering",
+    "running": "Playing",
+    "finished": "Finished",
+}
+MOVEMENT_LABELS = {
+    "mitchell": "Mitchell",
+    "howell": "Howell",
+}
+DIRECTION_LABELS = {"NS": "North-South", "EW": "East-West"}
+
+TITLE = "Club night"
+COMPUTER_PAIR = "computer pair"
+FACTS = "{rounds} rounds of {per_round} boards · {state}"
+MOVEMENT = "Movement: {movement}"
+BACK_TO_CLUB = "Back to the club"
+PAIRS_HEADING = "Pairs"
+NO_PAIRS = "No pairs yet."
+PROGRESS = "Boards played: {done} of {total}"
+STANDINGS_HEADING = "Standings"
+STANDINGS_LATER = "The standings and the travellers are shown when the night is over."
+#: the boards on which the computer stood in for one of the pair (late, or dropped)
+COMPUTER_BOARDS = "Computer stood in"
+PLACE, PAIR, BOARDS, PERCENT = "Place", "Pair", "Boards", "Matchpoints %"
+TRAVELLER_HEADING = "Board {number}"
+CONTRACT, TRICKS, NS_POINTS, EW_POINTS, MATCHPOINTS = (
+    "Contract",
+    "Tricks",
+    "NS",
+    "EW",
+    "MP",
+)
+DIRECTION = "Direction"
+PAR = "par {par} (NS {ns}, EW {ew})"
+AGAINST_PAR = "vs par"
+MY_TABLE = "Your table: {link}"
+
+LOG_IN = "log in first"
+NO_SUCH_NIGHT = "no such club night"
+NO_SUCH_CLUB = "no such club"
+NOT_CLUB_ADMIN = "only the club's owner and admins run its nights"
+NOT_MEMBER = "both players of a pair must be members of the club"
+TOO_MANY = "a club has at most {count} nights not yet over"
+NOT_REGISTERING = "the night is no longer taking pairs"
+NO_SUCH_PARTNER = "no account is named {name}"
+OWN_PARTNER = "choose a partner other than yourself"
+FULL = "the night is full"
+ALREADY_IN = "one of you is already in a pair of this night"
+TOO_FEW = "a night needs two pairs at least"
+BAD_NAME = "a name of 3 to 60 letters, please"
+BAD_START = "a start within 90 days, please"
+BAD_PRESET = "a club night plays a four-handed preset of pairs"
+NIGHTS_TITLE = "Club nights"
+NIGHTS_HEADING = "Club nights of {club}"
+NO_NIGHTS = "No club nights yet."
+SCHEDULE_HEADING = "Schedule a night"
+SCHEDULE_BUTTON = "Schedule"
+FIELD_NAME = "Name"
+FIELD_PER_ROUND = "Boards a round"
+FIELD_ROUNDS = "Rounds"
+FIELD_GRACE = "Seconds before an absent player's seat is played by the computer"
+FIELD_STARTS = "Starts by itself at (leave empty to start it yourself)"
+ENTER_HEADING = "Enter with a partner"
+FIELD_PARTNER = "Your partner's name"
+ENTER_BUTTON = "Enter"
+START_BUTTON = "Start the night"
+LOG_IN_FIRST = "Log in to enter."

@@ -1,0 +1,77 @@
+"""A club night on two servers of one PostgreSQL (web/events/nights*.py): its admin presses
+"start" on both servers at once and it starts once; each board at each table gets one
+table, the second board only after the first; each result is taken once from the outbox.
+Skipped without ``$FIVEHUNDRED_TEST_PG_URL``."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from test_web_events_cluster import account, on
+from test_web_support import database_url, free_port, start_server_process, wait_for
+
+#: two boards of one hand at one table, every seat the computer's (at its usual pace)
+NIGHT_SECONDS = 240.0
+STARTS = 12
+
+
+def test_a_night_starts_once_and_each_board_gets_one_table_across_two_servers(
+    tmp_path: Path,
+) -> None:
+    url = database_url("postgresql", tmp_path)
+    ports = [free_port(), free_port()]
+    bases = [f"http://127.0.0.1:{port}" for port in ports]
+    servers = [start_server_process(url, p, tmp_path / str(i)) for i, p in enumerate(ports)]
+    try:
+        people = [account(bases[0], f"P{i}") for i in range(4)]
+        slug = people[0].post("/api/clubs", json={"name": "Two Halls"}).json()["slug"]
+        for person in people[1:]:
+            code = people[0].post(f"/api/clubs/{slug}/invites").json()["code"]
+            assert person.post("/api/clubs/join", json={"code": code}).is_success
+        body = {"club": slug, "name": "Late night", "grace": 1, "per_round": 2, "rounds": 1}
+        night = people[0].post("/api/nights", json=body).json()["id"]
+        for first, second in ((0, 1), (2, 3)):
+            answer = people[first].post(
+                f"/api/nights/{night}/pairs", json={"partner": f"P{second}"}
+            )
+            assert answer.status_code == 201, answer.text
+        admin = [people[0], on(people[0], bases[1])]
+        with ThreadPoolExecutor(STARTS) as pool:
+            answers = list(
+                pool.map(lambda i: admin[i % 2].post(f"/api/nights/{night}/start"), range(STARTS))
+            )
+        assert all(a.status_code == 200 for a in answers), [a.text for a in answers]
+        assert sum(a.json()["started"] for a in answers) == 1
+
+        def over() -> bool:
+            return bool(people[1].get(f"/api/nights/{night}").json()["state"] == "finished")
+
+        wait_for(over, NIGHT_SECONDS, "the night's end")
+        shown = people[2].get(f"/api/nights/{night}").json()
+        assert [t["board"] for t in shown["travellers"]] == [1, 2]
+        engine = sa.create_engine(url)
+        try:
+            with engine.connect() as db:
+                games = db.execute(
+                    sa.text("SELECT seq, code FROM night_games WHERE night_id = :n ORDER BY seq"),
+                    {"n": night},
+                ).all()
+                made = db.execute(
+                    sa.text("SELECT code, created, finished FROM tables WHERE name LIKE :n"),
+                    {"n": "Late night ·%"},
+                ).all()
+                assert sorted(t.code for t in made) == sorted(g.code for g in games)
+                first, second = (next(t for t in made if t.code == g.code) for g in games)
+                assert second.created >= first.finished  # board 2 after board 1
+                left = db.execute(sa.text("SELECT count(*) FROM outbox WHERE kind = 'night'"))
+                assert left.scalar() == 0
+        finally:
+            engine.dispose()
+    finally:
+        for process in servers:
+            if process.poll() is None:
+                process.terminate()
+                process.wait(30)
