@@ -21,6 +21,7 @@ import contextlib
 import json
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import sqlalchemy as sa
@@ -376,8 +377,18 @@ class NightStore:
     # -------------------------------------------------------------- pars
     def work_out_pars(self, night_id: int) -> int:
         """The par of every board of the night not yet known, one after the other, each
-        written as it is worked out (a daemon thread runs this); how many."""
-        from fivehundred.web.daily import par_of
+        written as it is worked out (a daemon thread runs this; the solving is done in a
+        process of its own at a lower priority, as the daily's: the solver's kernel searches
+        one at a time in a process, and play is not slowed); how many."""
+        from fivehundred.web.worker import background_process, board_par
+
+        pool = background_process()
+        try:
+            return self._work_out_pars(night_id, lambda b: pool.submit(board_par, b).result())
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _work_out_pars(self, night_id: int, par_of: Callable[[Board], Par]) -> int:
 
         with self.engine.connect() as db:
             night = self.night_row(db, night_id)
