@@ -1,6 +1,6 @@
 """Regenerate the data and the weights of the model of the hidden cards, from seeds.
 
-    python bench/train_hidden.py [--hands 16000] [--epochs 8] [--out PATH]
+    python bench/train_hidden.py [--hands 30000] [--epochs 10] [--out PATH]
 
 Plays ``--hands`` hands of ``medium`` self-play (deals and players seeded by ``--seed``),
 keeps a quarter of the play positions with their true hidden cards, trains the network
@@ -28,10 +28,10 @@ POWERS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=16_000)
+    parser.add_argument("--hands", type=int, default=30_000)
     parser.add_argument("--valid-hands", type=int, default=300)
     parser.add_argument("--player", default="medium")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--hidden", default="256,256", help="hidden layer widths")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=str(hidden.WEIGHTS))
