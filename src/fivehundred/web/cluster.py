@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from fivehundred.web.deadlines import AWAKE, DORMANT_SQL
 from fivehundred.web.store import CHANNEL
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ HERE = "l.database = (SELECT oid FROM pg_database WHERE datname = current_databa
 
 ORPHANS = f"""
 SELECT t.id, t.code FROM tables t LEFT JOIN closures c ON c.table_id = t.id
-WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
+WHERE t.finished IS NULL AND c.table_id IS NULL AND NOT {DORMANT_SQL} AND t.id NOT IN (
     SELECT l.objid::bigint FROM pg_locks l
     WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objsubid = 2 AND l.granted
     AND {HERE})
@@ -240,7 +241,8 @@ class Cluster:
     async def scan(self) -> int:
         """Take the lock of each orphaned table and own it; how many were taken. A server
         at its fair share takes a table only if it was orphaned at its last look too."""
-        cursor = await self._locks.execute(ORPHANS, (LOCK_CLASS,))
+        later = time.time() + AWAKE  # (a dormant table is read when it is asked for)
+        cursor = await self._locks.execute(ORPHANS, (later, later, LOCK_CLASS))
         taken = 0
         now = time.monotonic()
         self._given = {i: until for i, until in self._given.items() if until > now}

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from fivehundred.web.schema import closures, deadlines, tables
+from fivehundred.web.schema import closures, deadlines, inbox, tables
 from fivehundred.web.store import CHANNEL, ActionRow
 
 if TYPE_CHECKING:
@@ -51,9 +51,37 @@ TURN = "turn"
 POLL = 1.0
 #: Rows fired at one look (the rest at the next, at once).
 BATCH = 200
+#: Seconds ahead within which a deadline due counts as work soon: a turn-based table
+#: whose only deadline is a person's clock due later than that is dormant (it needs no
+#: memory: nobody is connected, nothing is due), and is read from the database when it is
+#: opened, when an action for it is passed on, or when its deadline fires.
+AWAKE = 60.0
 #: The advisory lock of the scheduler's role (the tables' are ``(500, table id)``).
 ROLE_CLASS = 501
 SCHEDULER_ROLE = 1
+
+
+def dormant(now: float) -> sa.ColumnElement[bool]:
+    """Of a ``tables`` row: a turn-based table waiting on a person's clock due later than
+    :data:`AWAKE` seconds after ``now``, with no other deadline fired or due sooner (the
+    rest of its tables are read at a server's start, or taken over by another server)."""
+    row = deadlines.c.table_id == tables.c.id
+    waits = sa.exists().where(
+        row, deadlines.c.kind == TURN, deadlines.c.fired.is_(False), deadlines.c.due > now + AWAKE
+    )
+    soon = sa.exists().where(row, sa.or_(deadlines.c.fired, deadlines.c.due <= now + AWAKE))
+    passed_on = sa.exists().where(inbox.c.table_id == tables.c.id)
+    return sa.and_(tables.c.options.like('%"move_clock"%'), waits, ~soon, ~passed_on)
+
+
+#: :func:`dormant` in PostgreSQL's words for ``tables t`` (psycopg's parameters: the due
+#: time after which a person's clock leaves its table dormant, twice).
+DORMANT_SQL = f"""(t.options LIKE '%%"move_clock"%%'
+    AND EXISTS (SELECT 1 FROM deadlines d WHERE d.table_id = t.id AND d.kind = '{TURN}'
+        AND NOT d.fired AND d.due > %s)
+    AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.table_id = t.id
+        AND (d.fired OR d.due <= %s))
+    AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.table_id = t.id))"""
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from fivehundred.game import dealer_of_seed
 from fivehundred.rules import Rules
-from fivehundred.web.deadlines import OPEN_SEAT
+from fivehundred.web.deadlines import OPEN_SEAT, dormant
 from fivehundred.web.live import base
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON, Refusal, new_code
 from fivehundred.web.live.news import ClusterHub
@@ -27,8 +27,8 @@ log = logging.getLogger("fivehundred.web")
 
 
 class Hub(ClusterHub):
-    """Every table the server knows: unfinished ones are all in memory and playing.
-    Tables are made here (:meth:`create`, :meth:`rematch`) and closed by the sweep
+    """Every table the server knows: the unfinished ones that need memory are in it and
+    playing (the others, dormant, are read when asked for: :meth:`get`). Tables are made here (:meth:`create`, :meth:`rematch`) and closed by the sweep
     (:meth:`expire`)."""
 
     def new_table(self, row: TableRow) -> LiveTable:
@@ -50,7 +50,8 @@ class Hub(ClusterHub):
             self.cluster.listeners["deadline"] = self.deadline_written
             await self.cluster.start()
             return
-        rows = await self.store.call(self.store.store.load_unfinished)
+        # (a turn-based table waiting on an absent person's clock is read when it is asked for)
+        rows = await self.store.call(self.store.store.load_unfinished, dormant(time.time()))
         for row in rows:
             try:
                 table = self.new_table(row)
@@ -80,6 +81,7 @@ class Hub(ClusterHub):
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
                 await self.expire()
+                await self.let_go()
                 if self.cluster is not None:
                     await self.store.call(self.store.store.forget_buckets)
                     # taken back by its sender after base.FORWARD_WAIT, or its table ended

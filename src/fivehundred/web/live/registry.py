@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict, deque
 from typing import Any
 
-from fivehundred.web.deadlines import Scheduler
+from fivehundred.web.deadlines import AWAKE, Scheduler
 from fivehundred.web.guard import Buckets, Limits
 from fivehundred.web.live import base
 from fivehundred.web.live.base import CODE_ALPHABET, CODE_LENGTH, HINT_BURST, HINTS_PER_MINUTE
@@ -45,6 +46,8 @@ class Registry:
         #: finished tables read lately (their records and facts are asked for again)
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.loading = asyncio.Lock()
+        #: seconds a table idle (:meth:`idle`) stays in memory before it goes
+        self.idle_kept = base.IDLE_KEPT
         #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
         self.lag: deque[float] = deque(maxlen=1200)
         self._probe: asyncio.Task[None] | None = None
@@ -79,10 +82,52 @@ class Registry:
         raise NotImplementedError
 
     def deadlines_due(self, code: str) -> None:
-        """A deadline of ``code`` fired: the table here (its owner acts) reads them again."""
+        """A deadline of ``code`` fired: the table here (its owner acts) reads them again;
+        a table not in memory is read (its driver reads them as it starts)."""
         table = self.tables.get(code)
         if table is not None:
             self.spawn(table.read_deadlines())
+        else:
+            self.spawn(self.get(code))
+
+    def idle(self, table: LiveTable, now: float) -> bool:
+        """``table`` needs no memory: a turn-based table nobody is connected to or asked for
+        for :attr:`idle_kept` seconds, whose next move waits on a deadline due later than
+        :data:`~fivehundred.web.deadlines.AWAKE` seconds from now (an absent person's
+        clock); or one another server plays that was looked at here."""
+        if not (table.live and table.turn_based) or table.anyone_here() or table.forwarded:
+            return False
+        if now - max(table.last_seen, table.touched) < self.idle_kept or table.lock.locked():
+            return False
+        if not table.owned:
+            return True
+        due = table.automation()
+        return due is not None and not due.ready and due.seconds > AWAKE
+
+    async def let_go(self) -> int:
+        """Let the idle tables go from memory (:meth:`idle`): their drivers stop (and,
+        with several servers, their locks go: a dormant table is nobody's until it is
+        asked for or its deadline fires). How many."""
+        now = time.monotonic()
+        gone = 0
+        async with self.loading:  # (not while a table is being read: it is found here)
+            for table in list(self.tables.values()):
+                if not self.idle(table, now):
+                    continue
+                if table.task is not None:
+                    table.task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await table.task
+                    table.task = None
+                if self.tables.get(table.code) is table:
+                    del self.tables[table.code]
+                if self.cluster is not None and table.owned:
+                    table.owned = False
+                    await self.cluster.unlock(table.id)
+                gone += 1
+        if gone:
+            log.info("%d dormant table(s) left memory", gone)
+        return gone
 
     def deadline_written(self, payload: str) -> None:
         """A server wrote a deadline (``deadline:CODE``; "": news may have been missed):
@@ -181,10 +226,12 @@ class Registry:
         }
 
     def hold(self, table: LiveTable) -> None:
-        """Keep ``table`` in :attr:`tables` (somebody connected to it)."""
+        """Keep ``table`` in :attr:`tables` (somebody connected to it; one let go meanwhile
+        is played again)."""
         if table.code not in self.tables:
             self.finished.pop(table.code, None)
             self.tables[table.code] = table
+            table.start()
 
     def release(self, table: LiveTable) -> None:
         """A finished table nobody is connected to leaves :attr:`tables` for the short list
@@ -205,6 +252,7 @@ class Registry:
         code = code.upper()
         table = self.tables.get(code) or self.finished.get(code)
         if table is not None:
+            table.touched = time.monotonic()
             if (table.stale or table.pulling) and not table.owned:
                 await table.pull()  # after one running: the table as it is now
             return table
