@@ -39,7 +39,8 @@ from typing import Any
 
 import sqlalchemy as sa
 import websockets
-from bench_web import _empty, _get, _post, _percentile, address, not_empty
+
+from bench_web import _empty, _get, _percentile, _post, address, not_empty
 
 #: The computer players' seats and the person's (seat 0).
 SEATS = ["open", "random", "random", "random"]
