@@ -47,7 +47,9 @@ SEATS = ["open", "random", "random", "random"]
 CLOCK = 86400.0  # a day a move
 
 
-def start_server(db: str, workdir: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(
+    db: str, workdir: str, profile: str | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -55,6 +57,7 @@ def start_server(db: str, workdir: str) -> tuple[subprocess.Popen[bytes], str]:
     server = subprocess.Popen(
         [
             sys.executable,
+            *(["-m", "cProfile", "-o", profile] if profile else []),
             "-m",
             "fivehundred",
             "serve",
@@ -86,6 +89,13 @@ def rss_mib(pid: int) -> float:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system, its threads included)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def make_game(base: str, index: int) -> tuple[str, str]:
@@ -188,6 +198,9 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=50, help="visitors a second (default 50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--profile", default=None, help="write the measured server's cProfile statistics here"
+    )
+    parser.add_argument(
         "--db",
         default=None,
         help="database URL (default: a fresh SQLite file); it must be an empty database made "
@@ -223,11 +236,13 @@ def run(args: argparse.Namespace, db: str, workdir: str) -> int:
         server.terminate()
         server.wait(30)
     print(f"{args.games} turn-based games made in {made:.1f} s; each waits on its person")
-    server, base = start_server(db, workdir)
+    server, base = start_server(db, workdir, args.profile)
     try:
         held = _get(base, "/api/server")["tables"]
         print(f"after a restart: {held} tables in memory, RSS {rss_mib(server.pid):.0f} MiB")
+        cpu = cpu_seconds(server.pid)
         totals = asyncio.run(load(base, games, args.rate, args.seconds, args.seed))
+        cpu = cpu_seconds(server.pid) - cpu
         stats = _get(base, "/api/server")
         rss = rss_mib(server.pid)
     finally:
@@ -244,7 +259,8 @@ def run(args: argparse.Namespace, db: str, workdir: str) -> int:
         print(
             f"move answered: p50 {_percentile(latencies, 0.5) * 1000:.1f} ms, "
             f"p99 {_percentile(latencies, 0.99) * 1000:.1f} ms, "
-            f"max {max(latencies) * 1000:.1f} ms"
+            f"max {max(latencies) * 1000:.1f} ms; server CPU {cpu / moves * 1000:.1f} ms a "
+            "visit (open, view, move and the computers' moves after it)"
         )
     print(
         f"at the end: {stats['tables']} tables in memory of {args.games} open, RSS {rss:.0f} MiB, "
