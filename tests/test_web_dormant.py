@@ -83,6 +83,11 @@ def test_a_restart_reads_no_dormant_table_then_one_is_opened_and_played(
     apps: list[FastAPI] = []
     with thread_server(url, prepare=kept(apps)) as base:
         assert in_memory(apps[0]) == set()  # none read at the start
+        # the lobby lists them from their rows, none read for it
+        listed = httpx.get(f"{base}/api/tables").json()["tables"]
+        assert {t["table"] for t in listed} == set(tokens)
+        assert all(t["seats"][0]["name"] == "Ann" for t in listed)
+        assert in_memory(apps[0]) == set()
         code, token = next(iter(tokens.items()))
         facts = httpx.get(f"{base}/api/tables/{code}").json()
         assert facts["to_move"] == 0 and not facts["finished"]

@@ -9,15 +9,64 @@ import time
 from collections import OrderedDict, deque
 from typing import Any
 
+from fivehundred.rules import rules_from_dict
+from fivehundred.web import views
 from fivehundred.web.deadlines import AWAKE, Scheduler
 from fivehundred.web.guard import Buckets, Limits
 from fivehundred.web.live import base
-from fivehundred.web.live.base import CODE_ALPHABET, CODE_LENGTH, HINT_BURST, HINTS_PER_MINUTE
+from fivehundred.web.live.base import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    COMPUTER,
+    DEFAULT_OPTIONS,
+    HINT_BURST,
+    HINTS_PER_MINUTE,
+    PERSON,
+)
 from fivehundred.web.live.table import LiveTable
 from fivehundred.web.live.workers import Decider
 from fivehundred.web.store import AsyncStore, TableRow
 
 log = logging.getLogger("fivehundred.web")
+
+
+def row_facts(row: TableRow) -> dict[str, Any]:
+    """The public facts of an unfinished table not in memory, from its row alone (what the
+    game's state decides, as whose turn it is, is not known: None)."""
+    rules = rules_from_dict(row.rules)
+    kinds = [s.kind for s in row.seats]
+    names = [(s.name if s.kind == PERSON else s.player) or s.kind for s in row.seats]
+    return {
+        "table": row.code,
+        "name": row.name,
+        "url": f"/t/{row.code}",
+        "rules": rules.to_dict(),
+        "players": rules.players,
+        "calls": list(views.allowed_calls(rules)),
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name if s.kind == PERSON else s.player,
+                "connected": s.kind == COMPUTER,
+                "stand_in": False,
+            }
+            for s in row.seats
+        ],
+        "offers": views.seat_offers(
+            rules, list(zip(kinds, views.display_names(names), strict=True))
+        ),
+        "options": {**DEFAULT_OPTIONS, **row.options},
+        "phase": None,
+        "to_move": None,
+        "scores": list(row.scores),
+        "hands_played": row.hands_played,
+        "finished": False,
+        "winner": None,
+        "version": None,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.created)),
+        "closed": False,
+    }
 
 
 class Registry:
@@ -170,6 +219,24 @@ class Registry:
             turn[1] -= 1
             if turn[1] == 0:
                 self._search_turns.pop(key, None)
+
+    async def lobby(self, only_open: bool, limit: int) -> list[dict[str, Any]]:
+        """The unfinished tables the lobby lists (not the private ones: only with the link),
+        newest first, read from the database: a table in memory as it is now, any other from
+        its row (:func:`row_facts`: a dormant table is not read into memory for the list)."""
+        rows = await self.store.call(self.store.store.open_tables, only_open, limit)
+        listed = []
+        for row in rows:
+            if row.options.get("private"):
+                continue
+            table = await self.get(row.code) if row.code in self.tables else None
+            if table is not None and (
+                not table.live or (only_open and all(s.kind != base.OPEN for s in table.seats))
+            ):
+                continue
+            facts = row_facts(row) if table is None else table.public_facts()
+            listed.append({**facts, "seating": views.seating(rules_from_dict(row.rules))})
+        return listed
 
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
