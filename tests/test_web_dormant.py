@@ -19,6 +19,8 @@ from websockets.sync.client import connect
 from fivehundred.web.server import UNLIMITED
 from test_web_support import DATABASES, database_url, thread_server, wait_for, ws_url
 
+SECRET = "correct horse battery staple 42"
+
 
 def rows(url: str, query: str, **values: Any) -> list[Any]:
     engine = sa.create_engine(url)
@@ -87,6 +89,7 @@ def test_a_restart_reads_no_dormant_table_then_one_is_opened_and_played(
         listed = httpx.get(f"{base}/api/tables").json()["tables"]
         assert {t["table"] for t in listed} == set(tokens)
         assert all(t["seats"][0]["name"] == "Ann" for t in listed)
+        assert all(t["scores"] == [0, 0] and t["url"] == f"/t/{t['table']}" for t in listed)
         assert in_memory(apps[0]) == set()
         code, token = next(iter(tokens.items()))
         facts = httpx.get(f"{base}/api/tables/{code}").json()
@@ -162,3 +165,35 @@ def test_an_idle_table_leaves_memory_and_comes_back_when_opened(tmp_path: Path) 
         facts = httpx.get(f"{base}/api/tables/{first}").json()
         assert facts["to_move"] == 0 and facts["seats"][0]["name"] == "Ann"
         assert first in in_memory(apps[0])
+
+
+def test_my_games_lists_dormant_tables_from_their_rows(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    with thread_server(url) as base, httpx.Client(base_url=base) as ann:
+        made = ann.post("/api/accounts", json={"name": "Ann", "password": SECRET})
+        assert made.is_success, made.text
+        codes = []
+        for seed in range(3):
+            body = {
+                "seats": ["open", "random", "random", "random"],
+                "seed": seed,
+                "options": {"delay": 0, "move_clock": 3600, "stand_in": "random"},
+            }
+            code = str(ann.post("/api/tables", json=body).json()["table"])
+            assert ann.post(f"/api/tables/{code}/seats/0", json={"name": "Ann"}).is_success
+            codes.append(code)
+        for code in codes:
+            wait_for(lambda c=code: clock_of(url, c), 30, f"Ann's clock at {code}")
+        before = {g["table"]: g for g in ann.get("/api/my-games").json()["games"]}
+        cookies = dict(ann.cookies)
+    apps: list[FastAPI] = []
+    with thread_server(url, prepare=kept(apps)) as base, httpx.Client(base_url=base) as ann:
+        ann.cookies.update(cookies)
+        games = ann.get("/api/my-games").json()["games"]
+        assert in_memory(apps[0]) == set()  # listed from their rows and clocks
+        assert {g["table"] for g in games} == set(codes)
+        for game in games:
+            assert game["your_turn"] and game["status"] == "Your turn"
+            was = before[game["table"]]
+            for key in ("turn_deadline", "version", "players", "scores", "seats", "move_clock"):
+                assert game[key] == was[key], key

@@ -65,11 +65,12 @@ def dormant(now: float) -> sa.ColumnElement[bool]:
     """Of a ``tables`` row: a turn-based table waiting on a person's clock due later than
     :data:`AWAKE` seconds after ``now``, with no other deadline fired or due sooner (the
     rest of its tables are read at a server's start, or taken over by another server)."""
-    row = deadlines.c.table_id == tables.c.id
+    mine = deadlines.alias("d")  # (a query of it may join its table's deadlines too)
+    row = mine.c.table_id == tables.c.id
     waits = sa.exists().where(
-        row, deadlines.c.kind == TURN, deadlines.c.fired.is_(False), deadlines.c.due > now + AWAKE
+        row, mine.c.kind == TURN, mine.c.fired.is_(False), mine.c.due > now + AWAKE
     )
-    soon = sa.exists().where(row, sa.or_(deadlines.c.fired, deadlines.c.due <= now + AWAKE))
+    soon = sa.exists().where(row, sa.or_(mine.c.fired, mine.c.due <= now + AWAKE))
     passed_on = sa.exists().where(inbox.c.table_id == tables.c.id)
     return sa.and_(tables.c.options.like('%"move_clock"%'), waits, ~soon, ~passed_on)
 

@@ -17,6 +17,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from sqlalchemy.engine import Engine
 
+from fivehundred.rules import rules_from_dict
+from fivehundred.scoring import side_of_seats
 from fivehundred.web.deadlines import TURN, dormant
 from fivehundred.web.schema import account_seats, closures, deadlines, tables
 from fivehundred.web.schema import seats as seat_rows
@@ -66,6 +68,7 @@ def dormant_summaries(engine: Engine, codes: list[str]) -> dict[str, dict[str, A
             tables.c.id,
             tables.c.code,
             tables.c.name,
+            tables.c.rules,
             tables.c.options,
             tables.c.scores,
             tables.c.hands_played,
@@ -99,7 +102,9 @@ def dormant_summaries(engine: Engine, codes: list[str]) -> dict[str, dict[str, A
             "to_move": row.seat,
             "due": row.due,
             "hands_played": row.hands_played,
-            "scores": json.loads(row.scores),
+            # (none written before the first hand's end: each side's nought)
+            "scores": json.loads(row.scores)
+            or [0] * (max(side_of_seats(rules_from_dict(json.loads(row.rules)))) + 1),
             "version": row.version,
         }
     return found

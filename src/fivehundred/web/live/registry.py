@@ -10,6 +10,7 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from fivehundred.rules import rules_from_dict
+from fivehundred.scoring import side_of_seats
 from fivehundred.web import views
 from fivehundred.web.deadlines import AWAKE, Scheduler
 from fivehundred.web.guard import Buckets, Limits
@@ -59,7 +60,8 @@ def row_facts(row: TableRow) -> dict[str, Any]:
         "options": {**DEFAULT_OPTIONS, **row.options},
         "phase": None,
         "to_move": None,
-        "scores": list(row.scores),
+        # (none written before the first hand's end: each side's nought)
+        "scores": list(row.scores) or [0] * (max(side_of_seats(rules)) + 1),
         "hands_played": row.hands_played,
         "finished": False,
         "winner": None,
