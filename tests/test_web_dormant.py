@@ -94,6 +94,10 @@ def test_a_restart_reads_no_dormant_table_then_one_is_opened_and_played(
         code, token = next(iter(tokens.items()))
         facts = httpx.get(f"{base}/api/tables/{code}").json()
         assert facts["to_move"] == 0 and not facts["finished"]
+        # opened, it is played here (with several servers: its lock taken at once, not when
+        # a move is passed on)
+        hub = apps[0].state.hub
+        wait_for(lambda: code in hub.tables and hub.tables[code].owned, 30, "the table played")
         with connect(ws_url(base, code, token)) as ws:
             view = json.loads(ws.recv())
             while view.get("type") != "view":

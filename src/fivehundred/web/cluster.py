@@ -150,6 +150,9 @@ class Cluster:
         #: the roles this server holds: advisory locks of its lock connection besides the
         #: tables' (the deadlines' scheduler: web/deadlines.py), lost with that connection
         self.roles: set[tuple[int, int]] = set()
+        #: held while a table's lock is taken and the table rebuilt (one at a time: a
+        #: second take of a lock this session holds would succeed, as they nest)
+        self._taking = asyncio.Lock()
 
     async def _connect(self) -> Any:
         import psycopg
@@ -253,13 +256,21 @@ class Cluster:
                 continue
             if self.fair is not None and self.hub.playing() >= self.fair and table_id not in before:
                 continue  # a server with fewer takes it first
+            taken += await self.take(table_id, code)
+        self.adopted += taken
+        self.hub.count("adopted", taken)
+        return taken
+
+    async def take(self, table_id: int, code: str) -> bool:
+        """Take the table's lock if nobody holds it, and play it here; whether taken."""
+        async with self._taking:
             known = self.hub.tables.get(code)
             if known is not None and known.owned:
                 # played here already: a second take of a lock this session holds would
                 # succeed (they nest) and make a second table
-                continue
+                return False
             if not await self.try_lock(table_id):
-                continue
+                return False
             started = time.monotonic()
             try:
                 owned = await self.hub.adopt(code)
@@ -268,17 +279,14 @@ class Cluster:
                 owned = False
             if not owned:
                 await self.unlock(table_id)
-                continue
-            taken += 1
-            await self.notify(f"own:{code}:{self.id}")
-            log.info(
-                "cluster: table %s is played here now (rebuilt in %.0f ms)",
-                code,
-                (time.monotonic() - started) * 1000,
-            )
-        self.adopted += taken
-        self.hub.count("adopted", taken)
-        return taken
+                return False
+        await self.notify(f"own:{code}:{self.id}")
+        log.info(
+            "cluster: table %s is played here now (rebuilt in %.0f ms)",
+            code,
+            (time.monotonic() - started) * 1000,
+        )
+        return True
 
     async def _beat(self) -> None:
         while True:

@@ -344,4 +344,6 @@ class Registry:
                     # the news of a change written after the row was read, and told before
                     # the table was here, was not for it: read it again, now that the news is
                     await table.refresh()
+                    # a dormant table is nobody's: it is played here (the others' are kept)
+                    self.spawn(self.cluster.take(table.id, code))
             return table
