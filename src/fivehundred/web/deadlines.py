@@ -7,6 +7,7 @@ a restart:
 - ``grace``: a person away (no connection on any server) since the row was written; when it
   fires the stand-in plays their seat until they are back;
 - ``open``: a seat nobody took; when it fires the stand-in plays it (it can still be taken);
+- ``expire``: nobody connected since the row was written; when it fires the table closes;
 - ``turn``: the turn clock of the person to move at ``version``; when it fires the stand-in
   makes that one move. It is written (and the last one deleted) in the transaction that
   writes the action before it (:class:`TimedActionRow`).
@@ -46,6 +47,10 @@ log = logging.getLogger("fivehundred.web")
 GRACE = "grace"
 OPEN_SEAT = "open"
 TURN = "turn"
+#: Nobody connected to the table (on any server) since the row was written: when it fires
+#: the table is closed (its seat 1: a person was seated, ``expire_abandoned``; 0: nobody
+#: was, ``expire_unjoined``).
+EXPIRE = "expire"
 #: Seconds between two looks of the scheduler at most (a row written meanwhile on this
 #: server, or told by ``deadline:`` from another, wakes it at once).
 POLL = 1.0
