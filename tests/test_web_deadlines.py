@@ -23,8 +23,9 @@ from test_web_support import database_url, free_port, start_server_process, wait
 def rows(url: str, query: str, **values: Any) -> list[Any]:
     engine = sa.create_engine(url)
     try:
-        with engine.connect() as db:
-            return list(db.execute(sa.text(query), values).all())
+        with engine.begin() as db:
+            result = db.execute(sa.text(query), values)
+            return list(result.all()) if result.returns_rows else []
     finally:
         engine.dispose()
 
@@ -170,3 +171,35 @@ def test_the_turn_clock_is_written_with_the_action_before_it_and_fired_once(
         )
         assert [(t.seat, t.by) for t in timed] == [(0, "timer")]
         assert hub.scheduler.fired >= fired + 1
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_expiry_is_a_row_that_outlives_a_restart(kind: str, tmp_path: Path) -> None:
+    """A table nobody joined is closed when its expiry's row fires, its time set before a
+    restart (not started again by the next server)."""
+    url = database_url(kind, tmp_path)
+    with TestClient(create_app(url, workers=0)) as client:
+        body = {"seats": ["open", "random", "random", "random"]}
+        code = client.post("/api/tables", json=body).json()["table"]
+        query = (
+            "SELECT d.seat, d.due FROM deadlines d JOIN tables t ON t.id = d.table_id "
+            "WHERE t.code = :code AND d.kind = 'expire'"
+        )
+        expiry = wait_for(lambda: rows(url, query, code=code), 10, "the expiry's row")
+        assert [e.seat for e in expiry] == [0]  # nobody joined
+        assert expiry[0].due > time.time() + 800  # the server's expire_unjoined: 900 s
+    # the server is down while the time passes: the expiry is due when the next one starts
+    rows(
+        url,
+        "UPDATE deadlines SET due = :now WHERE kind = 'expire' AND table_id = "
+        "(SELECT id FROM tables WHERE code = :code)",
+        now=time.time(),
+        code=code,
+    )
+    with TestClient(create_app(url, workers=0)) as client:
+        facts = wait_for(
+            lambda: (f := client.get(f"/api/tables/{code}").json())["closed"] and f,
+            30,
+            "the table closed by its expiry",
+        )
+        assert not facts["finished"]

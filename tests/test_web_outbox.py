@@ -18,9 +18,9 @@ import sqlalchemy as sa
 
 from fivehundred.rules import make_rules
 from fivehundred.web.accounts import MIN_RATED_HANDS, AccountStore
-from fivehundred.web.outbox import OutboxStore
+from fivehundred.web.outbox import Outbox, OutboxStore
 from fivehundred.web.schema import outbox, rated_games, rating_history
-from fivehundred.web.store import HandRow, SeatRow, Store
+from fivehundred.web.store import AsyncStore, HandRow, SeatRow, Store
 from test_web_support import database_url, free_port, start_server_process, wait_for
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -219,3 +219,36 @@ def waiting_rater(engine: Any) -> str | None:
                 "LIKE 'fivehundred store %'"
             )
         ).scalar()
+
+
+def test_a_wake_as_the_worker_stops_does_not_keep_its_loop_going(tmp_path: Path) -> None:
+    """The worker's stop cancels its loops: one woken at that very moment (a game ended as
+    the server stops) stops too, rather than swallow the cancel and look again, with the
+    stop waiting on it for ever (as ``asyncio.wait_for`` around the wake would on 3.11)."""
+    store = Store(f"sqlite:///{tmp_path / 'o.sqlite3'}")
+
+    async def main() -> bool:
+        looks = 0
+
+        async def look() -> None:
+            nonlocal looks
+            looks += 1
+
+        wake = asyncio.Event()
+        worker = Outbox(AsyncStore(store), lambda code, db: code, poll=3600.0)
+        worker.also.append((look, wake, 3600.0))
+        worker.start()
+        while looks == 0:  # the loop has looked once and waits for its wake
+            await asyncio.sleep(0)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        wake.set()
+        stopping = asyncio.ensure_future(worker.stop())  # in the same turn of the loop
+        done, _ = await asyncio.wait([stopping], timeout=10)
+        return bool(done)
+
+    try:
+        stopped = asyncio.run(main())
+    finally:
+        store.close()
+    assert stopped, "the stop waited on a loop that went on"

@@ -219,7 +219,7 @@ _LIMIT_HELP = {
     "min_move_clock": "shortest clock per move of a turn-based table, seconds "
     "(default %(default)s)",
     "decision_seconds": "wall-clock ceiling of one computer decision (default %(default)s)",
-    "sweep_seconds": "how often the expiry runs, seconds (default %(default)s)",
+    "sweep_seconds": "how often idle tables leave memory, seconds (default %(default)s)",
     "docs": "serve the API's description at /docs and /openapi.json",
 }
 

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
+from fivehundred.web.deadlines import AWAKE, DORMANT_SQL
 from fivehundred.web.store import CHANNEL
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ HERE = "l.database = (SELECT oid FROM pg_database WHERE datname = current_databa
 
 ORPHANS = f"""
 SELECT t.id, t.code FROM tables t LEFT JOIN closures c ON c.table_id = t.id
-WHERE t.finished IS NULL AND c.table_id IS NULL AND t.id NOT IN (
+WHERE t.finished IS NULL AND c.table_id IS NULL AND NOT {DORMANT_SQL} AND t.id NOT IN (
     SELECT l.objid::bigint FROM pg_locks l
     WHERE l.locktype = 'advisory' AND l.classid = %s AND l.objsubid = 2 AND l.granted
     AND {HERE})
@@ -149,6 +150,9 @@ class Cluster:
         #: the roles this server holds: advisory locks of its lock connection besides the
         #: tables' (the deadlines' scheduler: web/deadlines.py), lost with that connection
         self.roles: set[tuple[int, int]] = set()
+        #: held while a table's lock is taken and the table rebuilt (one at a time: a
+        #: second take of a lock this session holds would succeed, as they nest)
+        self._taking = asyncio.Lock()
 
     async def _connect(self) -> Any:
         import psycopg
@@ -240,7 +244,8 @@ class Cluster:
     async def scan(self) -> int:
         """Take the lock of each orphaned table and own it; how many were taken. A server
         at its fair share takes a table only if it was orphaned at its last look too."""
-        cursor = await self._locks.execute(ORPHANS, (LOCK_CLASS,))
+        later = time.time() + AWAKE  # (a dormant table is read when it is asked for)
+        cursor = await self._locks.execute(ORPHANS, (later, later, LOCK_CLASS))
         taken = 0
         now = time.monotonic()
         self._given = {i: until for i, until in self._given.items() if until > now}
@@ -251,13 +256,21 @@ class Cluster:
                 continue
             if self.fair is not None and self.hub.playing() >= self.fair and table_id not in before:
                 continue  # a server with fewer takes it first
+            taken += await self.take(table_id, code)
+        self.adopted += taken
+        self.hub.count("adopted", taken)
+        return taken
+
+    async def take(self, table_id: int, code: str) -> bool:
+        """Take the table's lock if nobody holds it, and play it here; whether taken."""
+        async with self._taking:
             known = self.hub.tables.get(code)
             if known is not None and known.owned:
                 # played here already: a second take of a lock this session holds would
                 # succeed (they nest) and make a second table
-                continue
+                return False
             if not await self.try_lock(table_id):
-                continue
+                return False
             started = time.monotonic()
             try:
                 owned = await self.hub.adopt(code)
@@ -266,17 +279,14 @@ class Cluster:
                 owned = False
             if not owned:
                 await self.unlock(table_id)
-                continue
-            taken += 1
-            await self.notify(f"own:{code}:{self.id}")
-            log.info(
-                "cluster: table %s is played here now (rebuilt in %.0f ms)",
-                code,
-                (time.monotonic() - started) * 1000,
-            )
-        self.adopted += taken
-        self.hub.count("adopted", taken)
-        return taken
+                return False
+        await self.notify(f"own:{code}:{self.id}")
+        log.info(
+            "cluster: table %s is played here now (rebuilt in %.0f ms)",
+            code,
+            (time.monotonic() - started) * 1000,
+        )
+        return True
 
     async def _beat(self) -> None:
         while True:

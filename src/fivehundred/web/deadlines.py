@@ -7,6 +7,7 @@ a restart:
 - ``grace``: a person away (no connection on any server) since the row was written; when it
   fires the stand-in plays their seat until they are back;
 - ``open``: a seat nobody took; when it fires the stand-in plays it (it can still be taken);
+- ``expire``: nobody connected since the row was written; when it fires the table closes;
 - ``turn``: the turn clock of the person to move at ``version``; when it fires the stand-in
   makes that one move. It is written (and the last one deleted) in the transaction that
   writes the action before it (:class:`TimedActionRow`).
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from fivehundred.web.schema import closures, deadlines, tables
+from fivehundred.web.schema import closures, deadlines, inbox, tables
 from fivehundred.web.store import CHANNEL, ActionRow
 
 if TYPE_CHECKING:
@@ -46,14 +47,47 @@ log = logging.getLogger("fivehundred.web")
 GRACE = "grace"
 OPEN_SEAT = "open"
 TURN = "turn"
+#: Nobody connected to the table (on any server) since the row was written: when it fires
+#: the table is closed (its seat 1: a person was seated, ``expire_abandoned``; 0: nobody
+#: was, ``expire_unjoined``).
+EXPIRE = "expire"
 #: Seconds between two looks of the scheduler at most (a row written meanwhile on this
 #: server, or told by ``deadline:`` from another, wakes it at once).
 POLL = 1.0
 #: Rows fired at one look (the rest at the next, at once).
 BATCH = 200
+#: Seconds ahead within which a deadline due counts as work soon: a turn-based table
+#: whose only deadline is a person's clock due later than that is dormant (it needs no
+#: memory: nobody is connected, nothing is due), and is read from the database when it is
+#: opened, when an action for it is passed on, or when its deadline fires.
+AWAKE = 60.0
 #: The advisory lock of the scheduler's role (the tables' are ``(500, table id)``).
 ROLE_CLASS = 501
 SCHEDULER_ROLE = 1
+
+
+def dormant(now: float) -> sa.ColumnElement[bool]:
+    """Of a ``tables`` row: a turn-based table waiting on a person's clock due later than
+    :data:`AWAKE` seconds after ``now``, with no other deadline fired or due sooner (the
+    rest of its tables are read at a server's start, or taken over by another server)."""
+    mine = deadlines.alias("d")  # (a query of it may join its table's deadlines too)
+    row = mine.c.table_id == tables.c.id
+    waits = sa.exists().where(
+        row, mine.c.kind == TURN, mine.c.fired.is_(False), mine.c.due > now + AWAKE
+    )
+    soon = sa.exists().where(row, sa.or_(mine.c.fired, mine.c.due <= now + AWAKE))
+    passed_on = sa.exists().where(inbox.c.table_id == tables.c.id)
+    return sa.and_(tables.c.options.like('%"move_clock"%'), waits, ~soon, ~passed_on)
+
+
+#: :func:`dormant` in PostgreSQL's words for ``tables t`` (psycopg's parameters: the due
+#: time after which a person's clock leaves its table dormant, twice).
+DORMANT_SQL = f"""(t.options LIKE '%%"move_clock"%%'
+    AND EXISTS (SELECT 1 FROM deadlines d WHERE d.table_id = t.id AND d.kind = '{TURN}'
+        AND NOT d.fired AND d.due > %s)
+    AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.table_id = t.id
+        AND (d.fired OR d.due <= %s))
+    AND NOT EXISTS (SELECT 1 FROM inbox i WHERE i.table_id = t.id))"""
 
 
 @dataclass(frozen=True)

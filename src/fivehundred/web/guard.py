@@ -78,7 +78,8 @@ class Limits:
     #: Wall-clock ceiling of one computer decision (seconds); past it the heuristic
     #: decides instead (a safety net: the named settings have a count of positions).
     decision_seconds: float = 30.0
-    #: How often the expiry runs (seconds).
+    #: How often the sweep runs (seconds): idle tables let go from memory, old shared
+    #: buckets and inbox entries forgotten (the expiry is a row of the deadlines).
     sweep_seconds: float = 15.0
     #: Serve /docs and /openapi.json (off by default).
     docs: bool = False

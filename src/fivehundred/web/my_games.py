@@ -6,7 +6,9 @@ auction), move, and leave."""
 
 from __future__ import annotations
 
+import json
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse
 from sqlalchemy.engine import Engine
 
-from fivehundred.web.schema import account_seats, closures, tables
+from fivehundred.rules import rules_from_dict
+from fivehundred.scoring import side_of_seats
+from fivehundred.web.deadlines import TURN, dormant
+from fivehundred.web.schema import account_seats, closures, deadlines, tables
+from fivehundred.web.schema import seats as seat_rows
 
 STATIC_DIR = Path(__file__).with_name("static")
 #: The most games listed (the newest).
@@ -48,6 +54,74 @@ def seats_of(engine: Engine, account_id: int) -> dict[str, list[int]]:
         for code, seat in db.execute(query):
             found.setdefault(code, []).append(seat)
     return found
+
+
+def dormant_summaries(engine: Engine, codes: list[str]) -> dict[str, dict[str, Any]]:
+    """What the list says of each of ``codes`` that is dormant (a turn-based table waiting on
+    a person's clock: :func:`~fivehundred.web.deadlines.dormant`), from its columns, its
+    seats and its clock's row: no game is read and replayed for it."""
+    if not codes:
+        return {}
+    clock = sa.and_(deadlines.c.table_id == tables.c.id, deadlines.c.kind == TURN)
+    query = (
+        sa.select(
+            tables.c.id,
+            tables.c.code,
+            tables.c.name,
+            tables.c.rules,
+            tables.c.options,
+            tables.c.scores,
+            tables.c.hands_played,
+            deadlines.c.seat,
+            deadlines.c.due,
+            deadlines.c.version,
+        )
+        .select_from(tables.join(deadlines, clock))
+        .where(tables.c.code.in_(codes), dormant(time.time()))
+    )
+    found: dict[str, dict[str, Any]] = {}
+    with engine.connect() as db:
+        rows = db.execute(query).all()
+        names: dict[int, list[str]] = {row.id: [] for row in rows}
+        if names:
+            query = (
+                sa.select(seat_rows)
+                .where(seat_rows.c.table_id.in_(list(names)))
+                .order_by(seat_rows.c.seat)
+            )
+            for s in db.execute(query):
+                names[s.table_id].append(s.name or s.player or "open")
+    for row in rows:
+        found[row.code] = {
+            "table": row.code,
+            "url": f"/t/{row.code}",
+            "name": row.name,
+            "players": names[row.id],
+            "turn_based": True,
+            "move_clock": json.loads(row.options).get("move_clock"),
+            "to_move": row.seat,
+            "due": row.due,
+            "hands_played": row.hands_played,
+            # (none written before the first hand's end: each side's nought)
+            "scores": json.loads(row.scores)
+            or [0] * (max(side_of_seats(rules_from_dict(json.loads(row.rules)))) + 1),
+            "version": row.version,
+        }
+    return found
+
+
+def summary_entry(summary: dict[str, Any], seats: list[int]) -> dict[str, Any]:
+    """One game of the list from a dormant table's summary (:func:`dormant_summaries`)."""
+    facts = dict(summary)
+    to_move, due = facts.pop("to_move"), facts.pop("due")
+    yours = to_move in seats
+    facts.update(
+        seats=seats,
+        your_turn=yours,
+        status=YOUR_TURN if yours else WAITING.format(name=facts["players"][to_move]),
+        turn_deadline=due if yours else None,
+    )
+    return facts
 
 
 def entry(table: Any, seats: list[int]) -> dict[str, Any]:
@@ -102,8 +176,13 @@ def make_router(accounts: Any) -> APIRouter:
             raise AccountError(401, "not logged in")
         hub = request.app.state.hub
         held = await hub.store.call(seats_of, hub.store.store.engine, account.id)
+        asleep = [code for code in held if code not in hub.tables]
+        summaries = await hub.store.call(dormant_summaries, hub.store.store.engine, asleep)
         games = []
         for code, seats in held.items():
+            if code in summaries:  # (not read into memory for the list)
+                games.append(summary_entry(summaries[code], seats))
+                continue
             table = await hub.get(code)
             if table is not None and table.live:
                 games.append(entry(table, seats))

@@ -207,8 +207,14 @@ class Outbox:
                 raise
             except Exception as error:
                 log.error("outbox: the look failed: %s", error)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), poll)
+            # a timer, not wait_for: a wake at the moment of a cancel (a game ending as the
+            # server stops) would have wait_for swallow the cancel (Python 3.11), and the
+            # stop wait for this loop for ever
+            timer = asyncio.get_running_loop().call_later(poll, wake.set)
+            try:
+                await wake.wait()
+            finally:
+                timer.cancel()
             wake.clear()
 
     async def rate_once(self) -> int:

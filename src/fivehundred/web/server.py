@@ -498,21 +498,8 @@ def create_app(
         open: Annotated[int, Query(ge=0, le=1)] = 0,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
     ) -> dict[str, Any]:
-        if hub().cluster is not None:  # every server's tables, from the database
-            rows = await store.call(store.store.open_tables, bool(open), limit)
-            known = [await hub().get(row.code) for row in rows]
-            live = [t for t in known if t is not None and t.live]
-        else:
-            live = hub().live_tables()
-        live = [t for t in live if not t.options.get("private")]  # only with the link
-        if open:
-            live = [t for t in live if any(s.kind == OPEN for s in t.seats)]
-        live.sort(key=lambda t: t.created, reverse=True)
-        return {
-            "tables": [
-                {**t.public_facts(), "seating": views.seating(t.rules)} for t in live[:limit]
-            ]
-        }
+        # every server's tables from the database (a dormant one from its row alone)
+        return {"tables": await hub().lobby(bool(open), limit)}
 
     @app.get("/api/tables/{code}")
     async def get_table(

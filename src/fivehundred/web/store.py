@@ -655,10 +655,10 @@ class Store:
         )
         return [(a.seat, a.action, a.by) for a in db.execute(query)]
 
-    def load_unfinished(self) -> list[TableRow]:
-        """Every unfinished table with its action log (to resume them)."""
+    def load_unfinished(self, but: Any = sa.false()) -> list[TableRow]:  # noqa: B008 (a constant)
+        """The unfinished tables (not those ``but`` holds) with their logs, to resume them."""
         with self.engine.connect() as db:
-            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None), ~but)
             rows = self._table_rows(db, live, tables.c.id)
             for row in rows:
                 row.actions = self._log(db, row.id)

@@ -10,7 +10,7 @@ import random
 import time
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from fivehundred.web.deadlines import GRACE, OPEN_SEAT, TURN, Deadline
+from fivehundred.web.deadlines import EXPIRE, GRACE, OPEN_SEAT, TURN, Deadline
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON
 from fivehundred.web.live.following import Following
 from fivehundred.web.live.workers import searches
@@ -88,6 +88,9 @@ class Automation(Following):
             clock = self.turn_deadline()
             if clock is not None:
                 wanted[(TURN, self.model.to_move)] = Deadline(clock, self.version)
+            expiry = self.expiry()
+            if expiry is not None:
+                wanted[(EXPIRE, expiry[0])] = Deadline(now + expiry[1], self.version)
         written = {
             key: deadline
             for key, deadline in wanted.items()
@@ -101,6 +104,28 @@ class Automation(Following):
             del self.deadlines[key]
         self.deadlines.update(written)
         self.hub.spawn(self.write_deadlines(written, deleted))
+
+    def expiry(self) -> tuple[int, float] | None:
+        """While nobody is connected: whether a person is seated (1, else 0) and the
+        seconds until the table is closed (``expire_abandoned``, ``expire_unjoined``); a
+        turn-based table with a person seated is left to its clocks (None)."""
+        if self.anyone_here():
+            return None
+        joined = any(s.kind == PERSON for s in self.seats)
+        if joined and self.turn_based:
+            return None
+        limits = self.hub.limits
+        return int(joined), limits.expire_abandoned if joined else limits.expire_unjoined
+
+    async def expire_if_due(self) -> bool:
+        """Close the table if its expiry fired (nobody came back meanwhile); whether closed."""
+        fired = [k for k, d in self.deadlines.items() if k[0] == EXPIRE and d.fired]
+        if not fired or self.anyone_here():
+            return False
+        await self.hub.close_table(
+            cast("LiveTable", self), "abandoned" if fired[0][1] else "unjoined"
+        )
+        return True
 
     async def write_deadlines(
         self, written: dict[tuple[str, int], Deadline], deleted: list[tuple[str, int]]
@@ -142,6 +167,8 @@ class Automation(Following):
                 return
             try:
                 self.plan_deadlines()
+                if await self.expire_if_due():
+                    continue
                 due = self.automation()
                 if due is None or not due.ready or due.seconds > 0:
                     # wait for a change (a deadline fired is one) or the computer's delay

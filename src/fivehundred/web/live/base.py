@@ -15,6 +15,9 @@ SEND_QUEUE = 256
 #: Finished tables kept in memory after the last connection leaves (the rest are read
 #: from the database again when asked for).
 FINISHED_KEPT = 64
+#: Seconds an unfinished table that needs no memory (a turn-based table waiting on an
+#: absent person's clock) stays in it after it was last asked for or left.
+IDLE_KEPT = 120.0
 #: Seconds a client's action passed to the table's server may wait in the inbox: past
 #: that, unless taken, it is taken back and the client is told to try again.
 FORWARD_WAIT = 10.0

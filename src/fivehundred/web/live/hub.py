@@ -1,4 +1,4 @@
-"""The hub: every table of a server, made, rematched, swept and expired."""
+"""The hub: every table of a server, made, rematched, closed, and let go when idle."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from fivehundred.game import dealer_of_seed
 from fivehundred.rules import Rules
-from fivehundred.web.deadlines import OPEN_SEAT
+from fivehundred.web.deadlines import OPEN_SEAT, dormant
 from fivehundred.web.live import base
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON, Refusal, new_code
 from fivehundred.web.live.news import ClusterHub
@@ -27,9 +27,10 @@ log = logging.getLogger("fivehundred.web")
 
 
 class Hub(ClusterHub):
-    """Every table the server knows: unfinished ones are all in memory and playing.
-    Tables are made here (:meth:`create`, :meth:`rematch`) and closed by the sweep
-    (:meth:`expire`)."""
+    """Every table the server knows: the unfinished ones that need memory are in it and
+    playing (the others, dormant, are read when asked for: :meth:`get`). Tables are made
+    here (:meth:`create`, :meth:`rematch`) and closed when their expiry fires
+    (:meth:`close_table`: nobody connected for a while, a row of the deadlines)."""
 
     def new_table(self, row: TableRow) -> LiveTable:
         return LiveTable(self, row)
@@ -50,7 +51,8 @@ class Hub(ClusterHub):
             self.cluster.listeners["deadline"] = self.deadline_written
             await self.cluster.start()
             return
-        rows = await self.store.call(self.store.store.load_unfinished)
+        # (a turn-based table waiting on an absent person's clock is read when it is asked for)
+        rows = await self.store.call(self.store.store.load_unfinished, dormant(time.time()))
         for row in rows:
             try:
                 table = self.new_table(row)
@@ -79,7 +81,7 @@ class Hub(ClusterHub):
         while True:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
-                await self.expire()
+                await self.let_go()
                 if self.cluster is not None:
                     await self.store.call(self.store.store.forget_buckets)
                     # taken back by its sender after base.FORWARD_WAIT, or its table ended
@@ -88,25 +90,6 @@ class Hub(ClusterHub):
                     )
             except Exception:
                 log.exception("the expiry of tables failed; trying again later")
-
-    async def expire(self) -> int:
-        """Close the tables nobody joined (no person seated, nobody watching) for
-        ``expire_unjoined`` seconds, and those whose people have all been gone for
-        ``expire_abandoned`` seconds. Returns how many were closed."""
-        now = time.monotonic()
-        closed = 0
-        for table in list(self.tables.values()):
-            if not table.live or not table.owned or table.anyone_here():
-                continue
-            joined = any(s.kind == PERSON for s in table.seats)
-            if joined and table.turn_based:  # played over days: its clocks move it on
-                continue
-            wait = self.limits.expire_abandoned if joined else self.limits.expire_unjoined
-            if now - table.last_seen < wait:
-                continue
-            await self.close_table(table, "abandoned" if joined else "unjoined")
-            closed += 1
-        return closed
 
     async def close_table(self, table: LiveTable, why: str) -> None:
         """Close an unfinished table: it stops playing and is not resumed; its finished

@@ -5,18 +5,70 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import OrderedDict, deque
 from typing import Any
 
-from fivehundred.web.deadlines import Scheduler
+from fivehundred.rules import rules_from_dict
+from fivehundred.scoring import side_of_seats
+from fivehundred.web import views
+from fivehundred.web.deadlines import AWAKE, Scheduler
 from fivehundred.web.guard import Buckets, Limits
 from fivehundred.web.live import base
-from fivehundred.web.live.base import CODE_ALPHABET, CODE_LENGTH, HINT_BURST, HINTS_PER_MINUTE
+from fivehundred.web.live.base import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    COMPUTER,
+    DEFAULT_OPTIONS,
+    HINT_BURST,
+    HINTS_PER_MINUTE,
+    PERSON,
+)
 from fivehundred.web.live.table import LiveTable
 from fivehundred.web.live.workers import Decider
 from fivehundred.web.store import AsyncStore, TableRow
 
 log = logging.getLogger("fivehundred.web")
+
+
+def row_facts(row: TableRow) -> dict[str, Any]:
+    """The public facts of an unfinished table not in memory, from its row alone (what the
+    game's state decides, as whose turn it is, is not known: None)."""
+    rules = rules_from_dict(row.rules)
+    kinds = [s.kind for s in row.seats]
+    names = [(s.name if s.kind == PERSON else s.player) or s.kind for s in row.seats]
+    return {
+        "table": row.code,
+        "name": row.name,
+        "url": f"/t/{row.code}",
+        "rules": rules.to_dict(),
+        "players": rules.players,
+        "calls": list(views.allowed_calls(rules)),
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name if s.kind == PERSON else s.player,
+                "connected": s.kind == COMPUTER,
+                "stand_in": False,
+            }
+            for s in row.seats
+        ],
+        "offers": views.seat_offers(
+            rules, list(zip(kinds, views.display_names(names), strict=True))
+        ),
+        "options": {**DEFAULT_OPTIONS, **row.options},
+        "phase": None,
+        "to_move": None,
+        # (none written before the first hand's end: each side's nought)
+        "scores": list(row.scores) or [0] * (max(side_of_seats(rules)) + 1),
+        "hands_played": row.hands_played,
+        "finished": False,
+        "winner": None,
+        "version": None,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.created)),
+        "closed": False,
+    }
 
 
 class Registry:
@@ -45,6 +97,8 @@ class Registry:
         #: finished tables read lately (their records and facts are asked for again)
         self.finished: OrderedDict[str, LiveTable] = OrderedDict()
         self.loading = asyncio.Lock()
+        #: seconds a table idle (:meth:`idle`) stays in memory before it goes
+        self.idle_kept = base.IDLE_KEPT
         #: event-loop lag samples (seconds): how late a 50 ms sleep wakes up
         self.lag: deque[float] = deque(maxlen=1200)
         self._probe: asyncio.Task[None] | None = None
@@ -79,10 +133,52 @@ class Registry:
         raise NotImplementedError
 
     def deadlines_due(self, code: str) -> None:
-        """A deadline of ``code`` fired: the table here (its owner acts) reads them again."""
+        """A deadline of ``code`` fired: the table here (its owner acts) reads them again;
+        a table not in memory is read (its driver reads them as it starts)."""
         table = self.tables.get(code)
         if table is not None:
             self.spawn(table.read_deadlines())
+        else:
+            self.spawn(self.get(code))
+
+    def idle(self, table: LiveTable, now: float) -> bool:
+        """``table`` needs no memory: a turn-based table nobody is connected to or asked for
+        for :attr:`idle_kept` seconds, whose next move waits on a deadline due later than
+        :data:`~fivehundred.web.deadlines.AWAKE` seconds from now (an absent person's
+        clock); or one another server plays that was looked at here."""
+        if not (table.live and table.turn_based) or table.anyone_here() or table.forwarded:
+            return False
+        if now - max(table.last_seen, table.touched) < self.idle_kept or table.lock.locked():
+            return False
+        if not table.owned:
+            return True
+        due = table.automation()
+        return due is not None and not due.ready and due.seconds > AWAKE
+
+    async def let_go(self) -> int:
+        """Let the idle tables go from memory (:meth:`idle`): their drivers stop (and,
+        with several servers, their locks go: a dormant table is nobody's until it is
+        asked for or its deadline fires). How many."""
+        now = time.monotonic()
+        gone = 0
+        async with self.loading:  # (not while a table is being read: it is found here)
+            for table in list(self.tables.values()):
+                if not self.idle(table, now):
+                    continue
+                if table.task is not None:
+                    table.task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await table.task
+                    table.task = None
+                if self.tables.get(table.code) is table:
+                    del self.tables[table.code]
+                if self.cluster is not None and table.owned:
+                    table.owned = False
+                    await self.cluster.unlock(table.id)
+                gone += 1
+        if gone:
+            log.info("%d dormant table(s) left memory", gone)
+        return gone
 
     def deadline_written(self, payload: str) -> None:
         """A server wrote a deadline (``deadline:CODE``; "": news may have been missed):
@@ -125,6 +221,24 @@ class Registry:
             turn[1] -= 1
             if turn[1] == 0:
                 self._search_turns.pop(key, None)
+
+    async def lobby(self, only_open: bool, limit: int) -> list[dict[str, Any]]:
+        """The unfinished tables the lobby lists (not the private ones: only with the link),
+        newest first, read from the database: a table in memory as it is now, any other from
+        its row (:func:`row_facts`: a dormant table is not read into memory for the list)."""
+        rows = await self.store.call(self.store.store.open_tables, only_open, limit)
+        listed = []
+        for row in rows:
+            if row.options.get("private"):
+                continue
+            table = await self.get(row.code) if row.code in self.tables else None
+            if table is not None and (
+                not table.live or (only_open and all(s.kind != base.OPEN for s in table.seats))
+            ):
+                continue
+            facts = row_facts(row) if table is None else table.public_facts()
+            listed.append({**facts, "seating": views.seating(rules_from_dict(row.rules))})
+        return listed
 
     def live_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.live]
@@ -181,10 +295,12 @@ class Registry:
         }
 
     def hold(self, table: LiveTable) -> None:
-        """Keep ``table`` in :attr:`tables` (somebody connected to it)."""
+        """Keep ``table`` in :attr:`tables` (somebody connected to it; one let go meanwhile
+        is played again)."""
         if table.code not in self.tables:
             self.finished.pop(table.code, None)
             self.tables[table.code] = table
+            table.start()
 
     def release(self, table: LiveTable) -> None:
         """A finished table nobody is connected to leaves :attr:`tables` for the short list
@@ -205,6 +321,7 @@ class Registry:
         code = code.upper()
         table = self.tables.get(code) or self.finished.get(code)
         if table is not None:
+            table.touched = time.monotonic()
             if (table.stale or table.pulling) and not table.owned:
                 await table.pull()  # after one running: the table as it is now
             return table
@@ -227,4 +344,6 @@ class Registry:
                     # the news of a change written after the row was read, and told before
                     # the table was here, was not for it: read it again, now that the news is
                     await table.refresh()
+                    # a dormant table is nobody's: it is played here (the others' are kept)
+                    self.spawn(self.cluster.take(table.id, code))
             return table

@@ -69,6 +69,8 @@ class TableState:
         self.closed = row.closed
         #: monotonic time since which nobody has been connected (reset while somebody is)
         self.last_seen = time.monotonic()
+        #: monotonic time it was last asked for (a dormant table read is kept a while)
+        self.touched = time.monotonic()
         #: seconds after it is made (or resumed without its deadlines) before the stand-in
         #: plays a seat nobody took (None: the server's ``open_seat_grace``; a rematch's: the
         #: table's grace, as if its players who have not asked yet were away)
