@@ -285,49 +285,43 @@ class DailyService(DailyField):
 
         return past_day(self, when) if self.over(when) else self.day(when)
 
-    def work_out_pars(self, day: Day) -> None:
-        """The pars of every board, one after the other: one another server worked out is
-        read, one not yet known is worked out and written for the others (a daemon
-        thread runs this; the solving is done in a process of its own at a lower priority,
-        :func:`fivehundred.web.worker.background_process`, so that play is not slowed)."""
-        from fivehundred.web.worker import background_process, board_par
+    def work_out_pars(self, day: Day, par_of: Callable[[Board], Par] | None = None) -> None:
+        """The pars of every board, each worked out once among the servers: one another
+        server wrote is read, one not yet known is claimed, worked out and written for the
+        others (a daemon thread runs this; the solving is done in the server's one process
+        of pars at a lower priority, :mod:`fivehundred.web.par_work`, so that play is not
+        slowed)."""
+        from fivehundred.web import par_work
 
-        try:
-            pool = background_process()
-        except OSError:  # pragma: no cover - no process to be had: in this thread
-            pool = None
-        try:
-            self._work_out_pars(
-                day, lambda b: board_par(b) if pool is None else pool.submit(board_par, b).result()
-            )
-        finally:
-            if pool is not None:
-                pool.shutdown(wait=False, cancel_futures=True)
-
-    def _work_out_pars(self, day: Day, par_of: Callable[[Board], Par]) -> None:
         # from a board drawn at random, round the day: servers started together mostly
-        # work out different boards, and each reads the others'
+        # claim different boards, and each reads the others'
         start = secrets.randbelow(len(day.boards))
-        for board in day.boards[start:] + day.boards[:start]:
-            if day.dropped:
-                return
-            try:
-                key = {"day": day.day.isoformat(), "preset": self.preset, "board": board.number}
-                with self.engine.connect() as db:
-                    stored = db.execute(
-                        sa.select(daily_pars.c.par).where(
-                            *(getattr(daily_pars.c, k) == v for k, v in key.items())
-                        )
-                    ).scalar()
-                if stored is not None:
-                    day.pars[board.number] = Par.from_dict(json.loads(stored))
-                    continue
-                par = par_of(board)
-                day.pars[board.number] = par
-                with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
-                    db.execute(daily_pars.insert().values(**key, par=json.dumps(par.to_dict())))
-            except Exception:  # pragma: no cover - a bug: logged, the par stays unknown
-                log.exception("the par of board %s", board.number)
+        jobs = [self.par_job(day, b) for b in day.boards[start:] + day.boards[:start]]
+        par_work.solve_all(
+            self.engine,
+            jobs,
+            lambda job, par: day.pars.__setitem__(job.board.number, par),
+            lambda: day.dropped,
+            par_of or par_work.solve,
+        )
+
+    def par_job(self, day: Day, board: Board) -> Any:
+        """The work of a board's par (:class:`fivehundred.web.par_work.ParJob`)."""
+        from fivehundred.web.par_work import ParJob
+
+        key = {"day": day.day.isoformat(), "preset": self.preset, "board": board.number}
+
+        def read() -> Par | None:
+            where = (getattr(daily_pars.c, k) == v for k, v in key.items())
+            with self.engine.connect() as db:
+                stored = db.execute(sa.select(daily_pars.c.par).where(*where)).scalar()
+            return None if stored is None else Par.from_dict(json.loads(stored))
+
+        def write(par: Par) -> None:
+            with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                db.execute(daily_pars.insert().values(**key, par=json.dumps(par.to_dict())))
+
+        return ParJob(f"daily/{key['day']}/{self.preset}/{board.number}", board, read, write)
 
     def pars_of(self, when: date) -> dict[int, Par]:
         """The pars known of a day's boards (this server's, or the database's)."""

@@ -691,3 +691,13 @@ night_pars = sa.Table(
     sa.Column("board", sa.Integer, primary_key=True),
     sa.Column("par", sa.Text, nullable=False),
 )
+
+#: A server's claim of a par it works out (web/par_work.py): one holder per board, until
+#: its lease ends (then another server may take it over); gone once the par is written.
+par_claims = sa.Table(
+    "par_claims",
+    metadata,
+    sa.Column("key", sa.String(80), primary_key=True),
+    sa.Column("holder", sa.String(32), nullable=False),
+    sa.Column("until", sa.Float, nullable=False),
+)

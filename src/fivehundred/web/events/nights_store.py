@@ -375,20 +375,13 @@ class NightStore:
         return out, replaced
 
     # -------------------------------------------------------------- pars
-    def work_out_pars(self, night_id: int) -> int:
-        """The par of every board of the night not yet known, one after the other, each
-        written as it is worked out (a daemon thread runs this; the solving is done in a
-        process of its own at a lower priority, as the daily's: the solver's kernel searches
-        one at a time in a process, and play is not slowed); how many."""
-        from fivehundred.web.worker import background_process, board_par
-
-        pool = background_process()
-        try:
-            return self._work_out_pars(night_id, lambda b: pool.submit(board_par, b).result())
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
-
-    def _work_out_pars(self, night_id: int, par_of: Callable[[Board], Par]) -> int:
+    def work_out_pars(self, night_id: int, par_of: Callable[[Board], Par] | None = None) -> int:
+        """The par of every board of the night not yet known, each worked out once among
+        the servers (claimed, then written as it is worked out: a daemon thread runs this;
+        the solving is done in the server's one process of pars at a lower priority, as
+        the daily's, :mod:`fivehundred.web.par_work`, so that play is not slowed); how many
+        were found (worked out here or read from another server)."""
+        from fivehundred.web import par_work
 
         with self.engine.connect() as db:
             night = self.night_row(db, night_id)
@@ -398,19 +391,26 @@ class NightStore:
                 )
             ).scalar()
             known = set(self.pars(db, night_id))
-        done = 0
-        for number in range(1, (boards or 0) + 1):
-            if number in known:
-                continue
-            par = par_of(night_board(night.preset, night.seed, number))
-            with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
-                db.execute(
-                    night_pars.insert().values(
-                        night_id=night_id, board=number, par=json.dumps(par.to_dict())
-                    )
-                )
-                done += 1
-        return done
+
+        def job(number: int) -> par_work.ParJob:
+            def read() -> Par | None:
+                with self.engine.connect() as db:
+                    return self.pars(db, night_id).get(number)
+
+            def write(par: Par) -> None:
+                values = {"night_id": night_id, "board": number, "par": json.dumps(par.to_dict())}
+                with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                    db.execute(night_pars.insert().values(**values))
+
+            board = night_board(night.preset, night.seed, number)
+            return par_work.ParJob(f"night/{night_id}/{number}", board, read, write)
+
+        done: list[int] = []
+        jobs = [job(n) for n in range(1, (boards or 0) + 1) if n not in known]
+        par_work.solve_all(
+            self.engine, jobs, lambda j, par: done.append(1), par_of=par_of or par_work.solve
+        )
+        return len(done)
 
     def pars(self, db: Connection, night_id: int) -> dict[int, Par]:
         rows = db.execute(
