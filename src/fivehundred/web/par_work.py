@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
@@ -33,11 +34,15 @@ POLL_SECONDS = 1.0
 
 class ParPool:
     """The one process that works out this server's pars, at a lower priority
-    (:func:`fivehundred.web.worker.background_process`); ``solves`` counts its work."""
+    (:func:`fivehundred.web.worker.background_process`); ``solves`` counts its work. Its
+    process is started by a thread of its own that lives as long as the pool: a worker
+    exits when the thread that started it ends (:func:`fivehundred.web.worker.watch_parent`),
+    and the threads that ask for pars come and go."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.pool: Executor | None = None
+        self.done = threading.Event()  # the pool's thread may end
         self.closed = False
         self.solves = 0
 
@@ -47,17 +52,46 @@ class ParPool:
             if self.closed:
                 raise RuntimeError("the server is stopping: no more pars")
             if self.pool is None:
-                try:
-                    self.pool = background_process()
-                except OSError:  # pragma: no cover - no process to be had
-                    return None
+                self.pool, self.done = self.started()
             self.solves += 1
             return self.pool
 
+    @staticmethod
+    def started() -> tuple[Executor | None, threading.Event]:
+        """A new pool with its process started, and the event that ends its thread."""
+        made: list[Executor | None] = []
+        ready, done = threading.Event(), threading.Event()
+
+        def own() -> None:
+            try:
+                pool: Executor | None = background_process()
+                assert pool is not None
+                pool.submit(int).result()  # its process starts now, from this thread
+            except OSError:  # pragma: no cover - no process to be had
+                pool = None
+            made.append(pool)
+            ready.set()
+            if pool is not None:
+                done.wait()
+
+        threading.Thread(target=own, name="fivehundred-pars", daemon=True).start()
+        ready.wait()
+        return made[0], done
+
     def solve(self, board: Board) -> Par:
-        """The par of ``board``, worked out in the pool (in this thread without one)."""
+        """The par of ``board``, worked out in the pool (in this thread without one; a
+        pool whose process died is made again for the next)."""
         pool = self.executor()
-        return board_par(board) if pool is None else pool.submit(board_par, board).result()
+        if pool is None:  # pragma: no cover - no process to be had
+            return board_par(board)
+        try:
+            return pool.submit(board_par, board).result()
+        except BrokenProcessPool:
+            with self.lock:
+                if self.pool is pool:
+                    self.pool = None
+                    self.done.set()
+            raise
 
     def start(self) -> None:
         """The server starts: pars may be worked out again."""
@@ -69,6 +103,7 @@ class ParPool:
         waited for, and no more is made until :meth:`start`."""
         with self.lock:
             pool, self.pool, self.closed = self.pool, None, True
+            done = self.done
         if pool is None:
             return
         processes = list((getattr(pool, "_processes", None) or {}).values())
@@ -77,6 +112,7 @@ class ParPool:
             process.terminate()
         for process in processes:
             process.join(5)
+        done.set()
 
 
 #: This server's one pool of pars.
