@@ -11,6 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.web import par_work
 from fivehundred.web.daily import (
     MAX_ACTION,
     MAX_NAME,
@@ -193,3 +194,4 @@ def install(app: FastAPI) -> None:
         engine=app.state.store.store.engine,
     )
     app.include_router(router)
+    par_work.install(app)  # the server's one process of pars, stopped with it

@@ -6,14 +6,15 @@ while it solved does not hold the board for good)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -117,6 +118,23 @@ class ParPool:
 
 #: This server's one pool of pars.
 PARS = ParPool()
+
+
+def install(app: Any) -> None:
+    """:data:`PARS` with ``app``'s life: open while it serves, stopped (its process
+    gone) once the rest of the server has stopped."""
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app_: Any) -> AsyncIterator[Any]:
+        PARS.start()
+        try:
+            async with inner(app_) as state:
+                yield state
+        finally:
+            PARS.shutdown()
+
+    app.router.lifespan_context = lifespan
 
 
 def solve(board: Board) -> Par:

@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily_api, history, learn, my_games, notices, par_work, players, views
+from fivehundred.web import daily_api, history, learn, my_games, notices, players, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
@@ -325,7 +325,6 @@ def create_app(
         app.state.hub = hub
         if hub.cluster is not None:  # a seat written by another server: the polls here look
             hub.cluster.listeners["queue"] = lambda payload: matchmaker.changed()
-        par_work.PARS.start()  # the pars' one process, made when first needed
         await hub.start()
         outbox.start()
         log.info("database %s", store.store.safe_url)
@@ -333,11 +332,10 @@ def create_app(
             yield
         finally:
             # the tables stop (their clients are told), the writes in flight finish, then
-            # every worker process goes: the players' pools, the analysis and the pars
+            # every worker process goes: the players' pools and the analysis
             await hub.stop()
             await outbox.stop()
             history.shutdown()
-            par_work.PARS.shutdown()
             store.close()
 
     app = FastAPI(
