@@ -1,7 +1,8 @@
 """The events' pages, drawn on the server from what :mod:`.view` says (every text escaped;
 the words from :mod:`.words`); phone first. A form posts its fields to the API named by
 its ``data-api`` (static/js/events.js) and the page is drawn again; a page of an event
-in play draws itself again every :data:`REFRESH` s."""
+in play (its body's ``data-refresh``) redraws its main part every :data:`REFRESH` s, in
+place: no reload, and not while a field in it is being filled in."""
 
 from __future__ import annotations
 
@@ -15,20 +16,19 @@ REFRESH = 10
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
-    meta = f'<meta http-equiv="refresh" content="{REFRESH}">' if refresh else ""
+    every = f' data-refresh="{REFRESH}"' if refresh else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  {meta}
   <title>Five Hundred — {escape(title)}</title>
   <link rel="stylesheet" href="/static/css/style.css">
   <link rel="stylesheet" href="/static/css/account.css">
   <link rel="stylesheet" href="/static/css/events.css">
   <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
 </head>
-<body class="pages">
+<body class="pages"{every}>
   <a class="skip-link" href="#events-main">Skip to the tournament</a>
   <header class="bar">
     <h1><a href="/">Five Hundred</a></h1>
