@@ -174,7 +174,7 @@ def _entry(event: dict[str, Any], logged_in: bool) -> str:
 def _standings(event: dict[str, Any]) -> str:
     if not event["standings"]:
         return ""
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in w.STANDING_COLUMNS)
+    head = "".join(_head(short, full) for short, full in w.STANDING_COLUMNS)
     rows = "".join(
         f'<tr><td>{s["place"]}</td><th scope="row">{escape(s["name"])}</th>'
         f"<td>{s['points']}</td><td>{s['buchholz']}</td><td>{s['difference']}</td>"
@@ -186,9 +186,19 @@ def _standings(event: dict[str, Any]) -> str:
       <div class="scroll" tabindex="0" role="region" aria-labelledby="standings-title">
       <table id="standings"><thead><tr>{head}</tr></thead>
       <tbody>{rows}</tbody></table></div>
-      <p class="small">{w.TIE_BREAKS}</p>
+      <p class="small">{w.STANDING_KEY} {w.TIE_BREAKS}</p>
     </section>
 """
+
+
+def _head(short: str, full: str) -> str:
+    """A column head: the short word shown, the whole one said (and shown on hover)."""
+    if short == full:
+        return f'<th scope="col">{escape(full)}</th>'
+    return (
+        f'<th scope="col" title="{escape(full)}"><span aria-hidden="true">{escape(short)}</span>'
+        f'<span class="visually-hidden">{escape(full)}</span></th>'
+    )
 
 
 def _cell(cell: dict[str, Any]) -> str:
