@@ -2,7 +2,9 @@
 
 - axe-core (the npm package pinned in package.json, installed by ``npm ci``; ``make
   install`` runs it) audits the lobby, the table in each phase, the score sheet, the replay,
-  the player page and the score pad: no violation of impact "serious" or "critical".
+  the player page and the score pad, and (signed in) the tournaments, an event under way
+  with its standings, the leagues, a league season, a club night and ``/my-games``: no
+  violation of impact "serious" or "critical".
 - A whole hand is played by keyboard alone: typed bids and cards, the arrow keys and Enter,
   Tab to the buttons; the focused card shows a focus ring.
 - A whole hand is played only from what the accessibility tree exposes (``get_by_role``
@@ -13,11 +15,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from fivehundred.web.guard import Buckets
 
 pytest.importorskip("playwright.sync_api")
 import test_web_page
@@ -29,6 +33,7 @@ from test_web_page import (
     post,
     summary_open,
 )
+from test_web_support import thread_server
 
 # The server and browser fixtures of the page tests, shared by name.
 base = test_web_page.base
@@ -157,6 +162,77 @@ def test_axe_finds_no_serious_violation(base: str, open_page: Callable[..., Page
         problems += axe_problems(page, path)
     assert not problems, "\n".join(problems)
     p.check()
+
+
+SECRET = "correct horse battery staple 42"
+
+
+def many_signups(app: Any) -> None:
+    app.state.accounts.signups = Buckets(100, 100)  # four sign-ups from one address
+
+
+@pytest.fixture(scope="module")
+def events_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("a11y-events") / "events.sqlite3"
+    with thread_server(f"sqlite:///{db}", prepare=many_signups) as url:
+        yield url
+
+
+@needs_axe
+def test_axe_on_the_tournament_league_night_and_my_games_pages(
+    events_base: str, open_page: Callable[..., Page]
+) -> None:
+    """Signed in: the tournaments, an event under way with its standings and crosstable
+    (nobody comes to the tables: the grace is long), the leagues, a season with a pair
+    entered, a club night with a pair entered, and the games not over."""
+    base = events_base
+    people = {}
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        person = open_page(PHONE)
+        made = person.context.request.post(
+            f"{base}/api/accounts", data={"name": name, "password": SECRET}
+        )
+        assert made.status == 201, made.text()
+        people[name] = person
+    ann = people["Ann"].context.request
+    answer = ann.post(f"{base}/api/events", data={"name": "Audit Swiss", "rounds": 2, "grace": 600})
+    assert answer.status == 201, answer.text()
+    event = answer.json()["id"]
+    for first, second in (("Ann", "Bob"), ("Cat", "Dan")):
+        request = people[first].context.request
+        entered = request.post(f"{base}/api/events/{event}/pairs", data={"partner": second})
+        assert entered.status == 201, entered.text()
+        assert request.post(f"{base}/api/events/{event}/check-in").status == 200
+    assert ann.post(f"{base}/api/events/{event}/start").status == 200
+    season = ann.post(f"{base}/api/leagues", data={"name": "Audit League"})
+    assert season.status == 201, season.text()
+    league = season.json()["id"]
+    assert ann.post(f"{base}/api/leagues/{league}/pairs", data={"partner": "Bob"}).status == 201
+    club = ann.post(f"{base}/api/clubs", data={"name": "Audit Club"})
+    assert club.status == 201, club.text()
+    slug = club.json()["slug"]
+    code = ann.post(f"{base}/api/clubs/{slug}/invites").json()["code"]
+    assert people["Bob"].context.request.post(f"{base}/api/clubs/join", data={"code": code}).ok
+    night = ann.post(f"{base}/api/nights", data={"club": slug, "name": "Audit night"})
+    assert night.status == 201, night.text()
+    night_id = night.json()["id"]
+    assert ann.post(f"{base}/api/nights/{night_id}/pairs", data={"partner": "Bob"}).status == 201
+    page = people["Ann"].page
+    problems: list[str] = []
+    for path, ready in [
+        ("/events", "#list-title"),
+        (f"/e/{event}", "#standings tbody tr"),
+        ("/leagues", "#list-title"),
+        (f"/l/{league}", "#pairs li"),
+        (f"/n/{night_id}", "#pairs li"),
+        ("/my-games", "main"),
+    ]:
+        page.goto(base + path)
+        page.wait_for_selector(ready)
+        page.wait_for_load_state("networkidle")
+        problems += axe_problems(page, path)
+    assert not problems, "\n".join(problems)
+    people["Ann"].check()
 
 
 # ----------------------------------------------------------------------------- keyboard

@@ -8,7 +8,9 @@ On SQLite (the PostgreSQL and two-server test is tests/test_web_events_cluster.p
 from __future__ import annotations
 
 import asyncio
+import csv
 import html
+import io
 import json
 import random
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from fivehundred.web.accounts import COOKIE, AccountsConfig
 from fivehundred.web.events import words
+from fivehundred.web.events.results_csv import csv_response
 from fivehundred.web.guard import Buckets
 from fivehundred.web.server import create_app
 from test_web_support import wait_for, ws_url
@@ -144,7 +147,18 @@ def test_a_swiss_of_three_pairs_plays_to_its_final_standings(client: Any) -> Non
     assert players[0].post(f"/api/events/{event}/pairs", {"partner": "X"}).status_code == 409
     shown = players[0].get(f"/api/events/{event}").json()
     assert shown["my_game"] is not None or shown["rounds_played"][0]["byes"]
+    early = client.get(f"/api/events/{event}/standings.csv")
+    assert early.status_code == 409 and early.json()["detail"] == words.NOT_FINISHED
     final = finished(players[0], event)
+    sheet = client.get(f"/api/events/{event}/standings.csv")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/csv")
+    assert "attachment" in sheet.headers["content-disposition"]
+    lines = list(csv.reader(io.StringIO(sheet.text)))
+    assert lines[0] == [full for _, full in words.STANDING_COLUMNS]
+    assert lines[1:] == [
+        [str(s[k]) for k in ("place", "name", "points", "buchholz", "difference", "played")]
+        for s in final["standings"]
+    ]
     assert client.app_state.events.started == [(event, 1), (event, 2)]
     rounds = final["rounds_played"]
     assert [len(r["games"]) for r in rounds] == [1, 1]
@@ -340,3 +354,8 @@ def test_a_pair_at_its_table_is_scored_and_the_pair_that_never_came_is_absent(
         ns_won = played["ns_points"] > played["ew_points"]
         assert lines["P0 & P1"]["points"] == (2 if ns_won else 0)
         assert lines["P0 & P1"]["difference"] == played["ns_points"] - played["ew_points"]
+
+
+def test_a_results_cell_a_spreadsheet_would_run_is_quoted() -> None:
+    answer = csv_response("x.csv", ["Pair", "Diff"], [["=HYPERLINK(1)", -20], ["Ann & Bob", None]])
+    assert answer.body.decode() == "Pair,Diff\r\n'=HYPERLINK(1),-20\r\nAnn & Bob,\r\n"

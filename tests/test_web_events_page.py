@@ -4,8 +4,9 @@ registration to the final standings: the organiser starts it from the tournament
 in on the event's page; two more pairs enter through the API; she starts round 1; nobody
 comes to the tables, so the computer plays every seat after the second's grace; the page,
 drawing itself again, ends on the final standings and the crosstable with each game's
-record linked. The layout check (no sideways scroll, tap targets of 44 px) and axe-core on
-the index, the event's page before the start and its final page."""
+record linked. The layout check (no sideways scroll, tap targets of 44 px; the standings
+fit the phone's width, with no scroll of their own) and axe-core on the index, the
+event's page before the start and its final page."""
 
 from __future__ import annotations
 
@@ -102,6 +103,14 @@ def test_a_small_swiss_from_registration_to_the_final_standings_on_a_phone(
     links = page.locator("#crosstable a[href^='/g/']")
     assert links.count() == 4  # a game a round (and a bye), in both its pairs' lines
     problems += checked(page, "event page, final")
+    # the standings fit the phone's width: no sideways scroll in their region either
+    wide = page.eval_on_selector(
+        "#standings", "t => [t.scrollWidth, t.closest('.scroll').clientWidth, t.offsetWidth]"
+    )
+    assert wide[0] <= wide[1] and wide[2] <= wide[1], (
+        f"the standings are {wide[0]}px in {wide[1]}px"
+    )
+    assert page.locator("#standings thead th[title='Buchholz']").count() == 1
     record = page.request.get(f"{base}/api/tables/{links.first.get_attribute('href')[3:]}/record")
     assert record.status == 200
     assert not problems, "\n".join(problems)

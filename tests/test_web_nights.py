@@ -6,6 +6,8 @@ the same direction) and a traveller per board. On SQLite."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -18,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from fivehundred.record import replay_hand
 from fivehundred.web.accounts import AccountsConfig
+from fivehundred.web.events import nights_words
 from fivehundred.web.events.nights_store import night_board
 from fivehundred.web.guard import Buckets
 from fivehundred.web.schema import night_games, nights, tables
@@ -73,6 +76,8 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
     running = people[2].get(f"/api/nights/{night}").json()
     assert running["movement"] == "howell" and running["games"] == 4
     assert running["standings"] == [] and running["travellers"] == []  # nothing before the end
+    early = people[2].get(f"/api/nights/{night}/results.csv")
+    assert early.status_code == 409 and early.json()["detail"] == nights_words.NOT_FINISHED
 
     def done() -> dict[str, Any] | None:
         shown: dict[str, Any] = people[3].get(f"/api/nights/{night}").json()
@@ -121,6 +126,12 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
     assert all(0 <= lag < 30 for lag in lags)
     page = people[3].get(f"/n/{night}")
     assert page.status_code == 200 and "Matchpoints %" in page.text and "Board 2 · par" in page.text
+    sheet = people[3].get(f"/api/nights/{night}/results.csv")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/csv")
+    lines = list(csv.reader(io.StringIO(sheet.text)))
+    assert lines[0][:2] == [nights_words.PLACE, nights_words.PAIR]
+    assert [line[1] for line in lines[1:]] == [s["pair"] for s in standings]
+    assert [float(line[3]) for line in lines[1:]] == [s["percent"] for s in standings]
 
 
 def test_only_the_clubs_admins_schedule_and_only_members_enter(client: Any) -> None:

@@ -25,13 +25,14 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.nights_store import VARIANTS, NightStore
 from fivehundred.web.events.nights_view import club_nights, night_view
+from fivehundred.web.events.results_csv import night_results
 from fivehundred.web.outbox import OutboxStore
 
 log = logging.getLogger("fivehundred.web.nights")
@@ -226,6 +227,14 @@ def make_router(service: Nights) -> APIRouter:
     @router.get("/api/nights/{night_id}")
     async def night(night_id: NightId, request: Request) -> dict[str, Any]:
         return await shown(night_id, request)
+
+    @router.get("/api/nights/{night_id}/results.csv")
+    async def results_csv(night_id: NightId) -> Response:
+        """The standings, once the night is over (409 before)."""
+        night = await service.call(night_view, store, night_id, None)
+        if night["state"] != "finished":
+            raise HTTPException(409, w.NOT_FINISHED)
+        return night_results(night)
 
     @router.get("/api/clubs/{slug}/nights")
     async def of_club(slug: Annotated[str, Path(max_length=48)]) -> dict[str, Any]:

@@ -12,20 +12,19 @@ from fivehundred.web.events.pages import REFRESH
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
-    meta = f'<meta http-equiv="refresh" content="{REFRESH}">' if refresh else ""
+    every = f' data-refresh="{REFRESH}"' if refresh else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  {meta}
   <title>Five Hundred — {escape(title)}</title>
   <link rel="stylesheet" href="/static/css/style.css">
   <link rel="stylesheet" href="/static/css/account.css">
   <link rel="stylesheet" href="/static/css/events.css">
   <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
 </head>
-<body class="pages">
+<body class="pages"{every}>
   <a class="skip-link" href="#night-main">Skip to the night</a>
   <header class="bar">
     <h1><a href="/">Five Hundred</a></h1>

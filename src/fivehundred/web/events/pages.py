@@ -1,7 +1,8 @@
 """The events' pages, drawn on the server from what :mod:`.view` says (every text escaped;
 the words from :mod:`.words`); phone first. A form posts its fields to the API named by
 its ``data-api`` (static/js/events.js) and the page is drawn again; a page of an event
-in play draws itself again every :data:`REFRESH` s."""
+in play (its body's ``data-refresh``) redraws its main part every :data:`REFRESH` s, in
+place: no reload, and not while a field in it is being filled in."""
 
 from __future__ import annotations
 
@@ -15,20 +16,19 @@ REFRESH = 10
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
-    meta = f'<meta http-equiv="refresh" content="{REFRESH}">' if refresh else ""
+    every = f' data-refresh="{REFRESH}"' if refresh else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  {meta}
   <title>Five Hundred — {escape(title)}</title>
   <link rel="stylesheet" href="/static/css/style.css">
   <link rel="stylesheet" href="/static/css/account.css">
   <link rel="stylesheet" href="/static/css/events.css">
   <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
 </head>
-<body class="pages">
+<body class="pages"{every}>
   <a class="skip-link" href="#events-main">Skip to the tournament</a>
   <header class="bar">
     <h1><a href="/">Five Hundred</a></h1>
@@ -174,7 +174,7 @@ def _entry(event: dict[str, Any], logged_in: bool) -> str:
 def _standings(event: dict[str, Any]) -> str:
     if not event["standings"]:
         return ""
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in w.STANDING_COLUMNS)
+    head = "".join(_head(short, full) for short, full in w.STANDING_COLUMNS)
     rows = "".join(
         f'<tr><td>{s["place"]}</td><th scope="row">{escape(s["name"])}</th>'
         f"<td>{s['points']}</td><td>{s['buchholz']}</td><td>{s['difference']}</td>"
@@ -186,9 +186,19 @@ def _standings(event: dict[str, Any]) -> str:
       <div class="scroll" tabindex="0" role="region" aria-labelledby="standings-title">
       <table id="standings"><thead><tr>{head}</tr></thead>
       <tbody>{rows}</tbody></table></div>
-      <p class="small">{w.TIE_BREAKS}</p>
+      <p class="small">{w.STANDING_KEY} {w.TIE_BREAKS}</p>
     </section>
 """
+
+
+def _head(short: str, full: str) -> str:
+    """A column head: the short word shown, the whole one said (and shown on hover)."""
+    if short == full:
+        return f'<th scope="col">{escape(full)}</th>'
+    return (
+        f'<th scope="col" title="{escape(full)}"><span aria-hidden="true">{escape(short)}</span>'
+        f'<span class="visually-hidden">{escape(full)}</span></th>'
+    )
 
 
 def _cell(cell: dict[str, Any]) -> str:

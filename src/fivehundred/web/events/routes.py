@@ -8,11 +8,12 @@ import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.web.events import pages, view
 from fivehundred.web.events import words as w
+from fivehundred.web.events.results_csv import event_standings
 from fivehundred.web.events.service import Events
 
 EventId = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -101,6 +102,14 @@ def make_router(service: Events) -> APIRouter:
             view.event_view, store, event_id, account and account.id
         )
         return shown
+
+    @router.get("/api/events/{event_id}/standings.csv")
+    async def standings_csv(event_id: EventId) -> Response:
+        """The final standings, once the event is over (409 before)."""
+        shown = await service.call(view.event_view, store, event_id, None)
+        if shown["state"] != "finished":
+            raise HTTPException(409, w.NOT_FINISHED)
+        return event_standings(shown)
 
     @router.post("/api/events", status_code=201)
     async def create(body: EventIn, request: Request) -> dict[str, Any]:

@@ -61,7 +61,17 @@ TIE_BREAKS = (
     "Ranked by match points (a win 2, a draw 1, a bye 2), then Buchholz (the match points "
     "of the pairs met), then the points difference. A pair absent from its game scores nothing."
 )
-STANDING_COLUMNS = ("#", "Pair", "Points", "Buchholz", "Difference", "Played")
+#: the standings' column heads: what a phone shows, and the whole word (said by a screen
+#: reader, shown on hover and in :data:`STANDING_KEY`)
+STANDING_COLUMNS = (
+    ("#", "Place"),
+    ("Pair", "Pair"),
+    ("Pts", "Match points"),
+    ("Bu", "Buchholz"),
+    ("+/−", "Points difference"),
+    ("Pl", "Games played"),
+)
+STANDING_KEY = "Pts match points · Bu Buchholz · +/− points difference · Pl games played."
 ROUND_STARTS = "Round {round} of {event} starts: your table is ready."
 STARTS_AT = "Starts at {when} (UTC)"
 STARTED_BY_ORGANISER = "Starts when its organiser starts it"
@@ -80,6 +90,7 @@ OWN_PARTNER = "your partner is someone else"
 NOT_ENTERED = "you are not entered in this tournament"
 ONLY_ORGANISER = "only the tournament's organiser may do that"
 TOO_FEW = "a tournament needs two pairs checked in"
+NOT_FINISHED = "the tournament is not over yet: its standings are final at the end"
 NOT_CLUB_ADMIN = "only a club's admins make its tournaments"
 NO_SUCH_CLUB = "no such club"
 TOO_MANY = "you run {count} tournaments not yet over, as many as one may"
