@@ -257,8 +257,6 @@ class Cluster:
             if self.fair is not None and self.hub.playing() >= self.fair and table_id not in before:
                 continue  # a server with fewer takes it first
             taken += await self.take(table_id, code)
-        self.adopted += taken
-        self.hub.count("adopted", taken)
         return taken
 
     async def take(self, table_id: int, code: str) -> bool:
@@ -280,6 +278,9 @@ class Cluster:
             if not owned:
                 await self.unlock(table_id)
                 return False
+        # counted here, whichever way it came: the look for orphans or a table asked for
+        self.adopted += 1
+        self.hub.count("adopted")
         await self.notify(f"own:{code}:{self.id}")
         log.info(
             "cluster: table %s is played here now (rebuilt in %.0f ms)",
