@@ -181,9 +181,9 @@ class Outbox:
         for work in works:
             wake = asyncio.Event()
             self._wakes.append(wake)
-            self._tasks.append(loop.create_task(self._run(work, wake, self.poll)))
+            self._tasks.append(loop.create_task(woken_loop(work, wake, self.poll, "outbox")))
         for work, wake, poll in self.also:
-            self._tasks.append(loop.create_task(self._run(work, wake, poll)))
+            self._tasks.append(loop.create_task(woken_loop(work, wake, poll, "outbox")))
 
     def wake(self) -> None:
         """A game ended here: look now."""
@@ -198,24 +198,6 @@ class Outbox:
                 await task
         self._tasks = []
         self._wakes = []
-
-    async def _run(self, work: Callable[[], Any], wake: asyncio.Event, poll: float) -> None:
-        while True:
-            try:
-                await work()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.error("outbox: the look failed: %s", error)
-            # a timer, not wait_for: a wake at the moment of a cancel (a game ending as the
-            # server stops) would have wait_for swallow the cancel (Python 3.11), and the
-            # stop wait for this loop for ever
-            timer = asyncio.get_running_loop().call_later(poll, wake.set)
-            try:
-                await wake.wait()
-            finally:
-                timer.cancel()
-            wake.clear()
 
     async def rate_once(self) -> int:
         """Rate the games waiting (up to :data:`BATCH`); how many were taken."""
@@ -263,3 +245,24 @@ class Outbox:
             done += 1
         self.done += done
         return done
+
+
+async def woken_loop(work: Callable[[], Any], wake: asyncio.Event, poll: float, what: str) -> None:
+    """Run ``work`` now, then each time ``wake`` is set or ``poll`` seconds have passed, for
+    ever (until cancelled); a failure is logged and the loop goes on."""
+    while True:
+        try:
+            await work()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.error("%s: the look failed: %s", what, error)
+        # a timer, not wait_for: a wake at the moment of a cancel (a game ending as the
+        # server stops) would have wait_for swallow the cancel (Python 3.11), and the
+        # stop wait for this loop for ever
+        timer = asyncio.get_running_loop().call_later(poll, wake.set)
+        try:
+            await wake.wait()
+        finally:
+            timer.cancel()
+        wake.clear()

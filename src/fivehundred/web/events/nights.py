@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.follow import FollowsGames
 from fivehundred.web.events.nights_store import VARIANTS, NightStore
 from fivehundred.web.events.nights_view import club_nights, night_view
 from fivehundred.web.events.results_csv import night_results
@@ -81,7 +82,9 @@ def _checked(body: NightIn) -> dict[str, Any]:
     return {**body.model_dump(exclude={"club"}), "name": name}
 
 
-class Nights:
+class Nights(FollowsGames):
+    kind = KIND
+
     def __init__(self, app: FastAPI) -> None:
         self.async_store = app.state.store
         self.accounts = app.state.accounts
@@ -107,41 +110,7 @@ class Nights:
         return account
 
     def attach(self, hub: Any) -> None:
-        self.hub = hub
-        store = self.async_store.store
-        if KIND not in store.follow_ups:
-            store.follow_ups = (*store.follow_ups, KIND)
-        then = hub.on_game_over
-
-        def game_over(code: str) -> None:
-            self.wake()
-            if then is not None:
-                then(code)
-
-        hub.on_game_over = game_over
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("nights: the look failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
-            self._wake.clear()
+        self.follow(hub)
 
     async def once(self) -> None:
         """Take the results waiting, start the nights due, make the tables ready."""

@@ -25,6 +25,7 @@ from typing import Any
 from fastapi import FastAPI, HTTPException, Request
 
 from fivehundred.web.events import words as w
+from fivehundred.web.events.follow import FollowsGames
 from fivehundred.web.events.league_store import LeagueStore
 from fivehundred.web.events.nights import install as install_nights
 from fivehundred.web.events.store import EventStore
@@ -45,7 +46,9 @@ WRITES_BURST = 60
 BATCH = 50
 
 
-class Events:
+class Events(FollowsGames):
+    kind = KIND
+
     def __init__(self, app: FastAPI) -> None:
         self.async_store = app.state.store
         self.accounts = app.state.accounts
@@ -97,41 +100,8 @@ class Events:
     def attach(self, hub: Any, notices: Any) -> None:
         """Work with the server's hub (its tables) and notices: each finished game gets an
         ``event`` row; the loop starts."""
-        self.hub, self.notices = hub, notices
-        store = self.async_store.store
-        if KIND not in store.follow_ups:
-            store.follow_ups = (*store.follow_ups, KIND)
-        then = hub.on_game_over
-
-        def game_over(code: str) -> None:
-            self.wake()
-            if then is not None:
-                then(code)
-
-        hub.on_game_over = game_over
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
-
-    async def _run(self) -> None:
-        while True:
-            try:
-                await self.once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("events: the look failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll)
-            self._wake.clear()
+        self.notices = notices
+        self.follow(hub)
 
     async def once(self) -> None:
         """Take the results waiting, score the abandoned games, start the rounds due and
