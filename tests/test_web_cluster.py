@@ -378,6 +378,62 @@ def test_actions_another_server_wrote_are_shown_one_view_each(tmp_path: Path) ->
     asyncio.run(scenario())
 
 
+def test_a_server_taking_over_a_table_it_followed_behind_shows_every_version(
+    tmp_path: Path,
+) -> None:
+    """A server that takes a table over (its lock came free, as after a database restart)
+    having missed the news of actions another server made shows each of them in its own
+    view before playing on: a connection kept through the take-over misses no version."""
+    from fivehundred.actions import action_text
+    from fivehundred.rules import make_rules
+    from fivehundred.web.cluster import Cluster
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub, copy_table
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url("postgresql", tmp_path)
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        hub.cluster = Cluster(url, hub)
+        await hub.start()
+        try:
+            table = await hub.create(make_rules("australian"), ["open"] * 4, None, {}, 7)
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
+            table.attach(conn)
+            hub.lost_all()  # this server's locks went with its connection
+            other = Store(url)  # another server played on meanwhile; the news is lost
+            try:
+                shadow = copy_table(table.model)
+                for version in (1, 2, 3, 4):
+                    seat = shadow.to_move
+                    action = shadow.legal_actions()[0]
+                    text = action_text(action, table.rules.joker_names)
+                    other.append_action(table.id, version, seat, text, "test")
+                    shadow.apply(seat, action)
+            finally:
+                other.close()
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            assert await hub.adopt(table.code)
+            shown = []
+            while not conn.queue.empty():
+                item = conn.queue.get_nowait()
+                assert isinstance(item, str)
+                shown.append(json.loads(item)["version"])
+            assert sorted(set(shown)) == [1, 2, 3, 4], shown
+            assert {b - a for a, b in itertools.pairwise(shown)} <= {0, 1}, shown
+            assert table.owned and table.version == 4
+            table.detach(conn)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())
+
+
 def test_sharing_is_the_default_on_postgresql_and_can_be_refused(
     tmp_path: Path, monkeypatch: Any
 ) -> None:

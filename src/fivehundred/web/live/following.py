@@ -51,18 +51,27 @@ class Following(TableState):
             row = await self.hub.store.call(self.hub.store.store.load_table, self.code, with_log)
             if row is None:
                 return
-            known = len(self.log)
-            if with_log and len(row.actions) > known and row.actions[:known] == self.log:
-                self.rebuild(row, with_log=False)
-                for seat, text, by in row.actions[known:]:
-                    self._apply_written(seat, text, by)
-            elif not self.rebuild(row, with_log):
+            if not self.catch_up(row, with_log):
                 return
-            else:
-                self.broadcast()
         self.wake.set()
         if not with_log and not self.owned:
             self.request_pull()
+
+    def catch_up(self, row: TableRow, with_log: bool = True) -> bool:
+        """Take the table as the database has it and show it (the caller holds the lock):
+        where the log only grew, one view per action, as the clients of the server that
+        made them had (no version missed); else the table as it is. Whether anything
+        changed."""
+        known = len(self.log)
+        if with_log and len(row.actions) > known and row.actions[:known] == self.log:
+            self.rebuild(row, with_log=False)
+            for seat, text, by in row.actions[known:]:
+                self._apply_written(seat, text, by)
+            return True
+        if not self.rebuild(row, with_log):
+            return False
+        self.broadcast()
+        return True
 
     def _apply_written(self, seat: int, text: str, by: str) -> None:
         """Make an action another server wrote (the next version) and show it."""

@@ -100,8 +100,8 @@ class ClusterHub(Registry):
             self.finished.pop(code, None)
             self.tables[code] = table
         else:
-            async with table.lock:
-                table.rebuild(row)
+            async with table.lock:  # what it missed, one view per action
+                table.catch_up(row)
         table.owned = True
         table.handing_over = False
         table.stale = False
