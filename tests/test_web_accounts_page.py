@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 playwright_api = pytest.importorskip("playwright.sync_api")
+from fivehundred.web import ratings as rated  # noqa: E402
 from fivehundred.web.accounts import AccountStore  # noqa: E402
 from test_web_support import thread_server  # noqa: E402
 
@@ -99,29 +100,18 @@ def seed_ratings(db: str) -> None:
         for game, (mu, sigma) in enumerate(
             [(27.0, 7.9), (28.6, 7.4), (27.9, 7.0), (30.1, 6.6), (31.0, 6.3)]
         ):
-            store._save(
-                conn,
-                f"a:{ann.id}",
-                "australian",
-                mu,
-                sigma,
-                game + 1,
-                f"G{game}",
-                "loss" if game == 2 else "win",
-                now + game,
+            won = "loss" if game == 2 else "win"
+            lost = "win" if game == 2 else "loss"
+            change = (mu, sigma, game + 1)
+            rated.save(
+                conn, rated.of_account(ann.id), "australian", change, f"G{game}", won, now + game
             )
-            store._save(
-                conn,
-                f"a:{bob.id}",
-                "australian",
-                50 - mu,
-                sigma,
-                game + 1,
-                f"G{game}",
-                "win" if game == 2 else "loss",
-                now + game,
+            change = (50 - mu, sigma, game + 1)
+            rated.save(
+                conn, rated.of_account(bob.id), "australian", change, f"G{game}", lost, now + game
             )
-        store._save(conn, f"p:{ann.id},{bob.id}", "australian", 26.0, 7.0, 1, "G9", "win", now)
+        pair = rated.of_partnership(conn, (bob.id, ann.id))
+        rated.save(conn, pair, "australian", (26.0, 7.0, 1), "G9", "win", now)
     engine.dispose()
 
 

@@ -125,6 +125,14 @@ def test_the_stronger_partnership_rises(tmp_path: Path) -> None:
         assert len(history) == games
         assert history[-1] > history[0]
         assert profile["partnerships"][0]["partners"] == "Hard-1 & Hard-2"
+        # an account deleted takes its ratings and its partnership's with it, no other
+        gone = clients[WEAK[0]].request("DELETE", "/api/accounts/me", json={"password": PASSWORD})
+        assert gone.status_code == 200, gone.text
+        pairs = httpx.get(f"{base}/api/leaderboard/australian?pairs=true").json()["players"]
+        assert [entry["name"] for entry in pairs] in (["Hard-1 & Hard-2"], ["Hard-2 & Hard-1"])
+        board = httpx.get(f"{base}/api/leaderboard/australian").json()["players"]
+        assert {entry["name"] for entry in board} == set(STRONG + WEAK) - {WEAK[0]}
+        assert httpx.get(f"{base}/api/accounts/{WEAK[1]}").json()["partnerships"] == []
 
 
 def test_a_seat_left_to_the_stand_in_is_a_loss_for_its_owner_only(tmp_path: Path) -> None:

@@ -191,3 +191,83 @@ def test_the_migrations_make_the_schema_that_web_schema_defines(kind: str, tmp_p
         engine.dispose()
         if kind == "postgresql":
             empty(url)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_ratings_kept_by_string_keys_are_given_ids_by_the_upgrade(
+    kind: str, tmp_path: Path
+) -> None:
+    """A database whose ratings name their accounts and partnerships by string keys (the
+    revision before ids) is upgraded: each rating and change of its history names its
+    account or its partnership by id, one partnership row per pair, and the leaderboards
+    and a player's page read them by id; a key naming no account is left as it is."""
+    from alembic import command
+
+    from fivehundred.web import migrations
+    from fivehundred.web import ratings as rated
+
+    url = database_url(kind, tmp_path)
+    if kind == "postgresql":
+        empty(url)
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as db:
+            command.upgrade(migrations._config(db), "0013")
+            for name in ("Ann", "Bob", "Cat"):
+                db.execute(
+                    sa.text(
+                        "INSERT INTO accounts (name, name_key, password_hash, bot, created)"
+                        " VALUES (:n, :k, 'x', false, 0)"
+                    ),
+                    {"n": name, "k": name.lower()},
+                )
+            ids = dict(db.execute(sa.text("SELECT name, id FROM accounts")).all())
+            ann, bob, cat = ids["Ann"], ids["Bob"], ids["Cat"]
+            keys = [f"a:{ann}", f"a:{bob}", f"p:{ann},{bob}", f"p:{bob},{cat}", "a:999"]
+            for index, key in enumerate(keys):
+                values = {"k": key, "mu": 30.0 - index, "c": f"G{index}"}
+                db.execute(
+                    sa.text(
+                        "INSERT INTO ratings (key, preset, mu, sigma, games)"
+                        " VALUES (:k, 'australian', :mu, 5.0, 1)"
+                    ),
+                    values,
+                )
+                db.execute(
+                    sa.text(
+                        "INSERT INTO rating_history (key, preset, code, mu, sigma, outcome, at)"
+                        " VALUES (:k, 'australian', :c, :mu, 5.0, 'win', 0)"
+                    ),
+                    values,
+                )
+        with engine.begin() as db:
+            command.upgrade(migrations._config(db), "head")
+        with engine.connect() as db:
+            pairs = dict(
+                ((r.first_id, r.second_id), r.id)
+                for r in db.execute(sa.text("SELECT * FROM partnerships"))
+            )
+            assert set(pairs) == {(ann, bob), (bob, cat)}
+            for table in ("ratings", "rating_history"):
+                named = {
+                    r.key: (r.account_id, r.partnership_id)
+                    for r in db.execute(sa.text(f"SELECT * FROM {table}"))
+                }
+                assert named == {
+                    f"a:{ann}": (ann, None),
+                    f"a:{bob}": (bob, None),
+                    f"p:{ann},{bob}": (None, pairs[(ann, bob)]),
+                    f"p:{bob},{cat}": (None, pairs[(bob, cat)]),
+                    "a:999": (None, None),
+                }, table
+            people = rated.leaderboard(db, "australian", False, 10)
+            assert [entry["name"] for entry in people] == ["Ann", "Bob"]
+            partnerships = rated.leaderboard(db, "australian", True, 10)
+            assert len(partnerships) == 2 and "Ann" in partnerships[0]["name"]
+            page = rated.profile(db, bob)
+            assert len(page["partnerships"]) == 2 and page["ratings"]["australian"]["games"] == 1
+            assert [h["table"] for h in page["history"]] == ["G1"]
+    finally:
+        engine.dispose()
+        if kind == "postgresql":
+            empty(url)

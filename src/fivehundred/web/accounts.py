@@ -42,25 +42,24 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import APIRouter, Query, Request, Response, WebSocket
 from fastapi.responses import FileResponse
-from openskill.models import PlackettLuce
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection
 
 from fivehundred.rules import PRESETS
+from fivehundred.web import ratings as rated
 from fivehundred.web import store as store_module
 from fivehundred.web.guard import Buckets, client_address, shown
 from fivehundred.web.players import STAND_IN_BY, stood_in
+from fivehundred.web.ratings import ordinal
 from fivehundred.web.schema import (  # every table is defined there
     account_seats,
     accounts,
     metadata,
     rated_games,
-    rating_history,
-    ratings,
     seat_addresses,
     sessions,
 )
-from fivehundred.words import PRESET_LABELS, side_label
+from fivehundred.words import PRESET_LABELS
 
 log = logging.getLogger("fivehundred.web.accounts")
 
@@ -91,7 +90,6 @@ LOGIN_ACCOUNT_FACTOR = 6
 LOGIN_ADDRESS_FACTOR = 4
 PASSWORD_LENGTH = (8, 200)
 
-MODEL = PlackettLuce()
 #: A game shorter than this (finished hands) is not rated (two accounts farming points
 #: in one-hand games to 10).
 MIN_RATED_HANDS = 2
@@ -107,10 +105,6 @@ def _hash(text: str) -> str:
 
 def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    return round(mu - 3 * sigma, 3)
 
 
 @dataclass
@@ -276,15 +270,7 @@ class AccountStore:
                         )
                         .values(name=replacement)
                     )
-            keys = [f"a:{account.id}"]
-            pair_keys = [
-                r.key
-                for r in db.execute(sa.select(ratings.c.key).where(ratings.c.key.like("p:%")))
-                if str(account.id) in r.key[2:].split(",")
-            ]
-            keys += pair_keys
-            db.execute(rating_history.delete().where(rating_history.c.key.in_(keys)))
-            db.execute(ratings.delete().where(ratings.c.key.in_(keys)))
+            rated.forget(db, account.id)
             db.execute(account_seats.delete().where(account_seats.c.account_id == account.id))
             db.execute(sessions.delete().where(sessions.c.account_id == account.id))
             db.execute(accounts.delete().where(accounts.c.id == account.id))
@@ -377,46 +363,8 @@ class AccountStore:
         }
 
     # ------------------------------------------------------------------ ratings
-    def _rating(self, db: Connection, key: str, preset: str) -> tuple[float, float, int]:
-        row = db.execute(
-            sa.select(ratings.c.mu, ratings.c.sigma, ratings.c.games).where(
-                ratings.c.key == key, ratings.c.preset == preset
-            )
-        ).first()
-        if row is None:
-            fresh = MODEL.rating()
-            return fresh.mu, fresh.sigma, 0
-        return row.mu, row.sigma, row.games
-
-    def _save(
-        self,
-        db: Connection,
-        key: str,
-        preset: str,
-        mu: float,
-        sigma: float,
-        games: int,
-        code: str,
-        outcome: str,
-        now: float,
-    ) -> None:
-        if db.execute(
-            sa.select(ratings.c.key).where(ratings.c.key == key, ratings.c.preset == preset)
-        ).first():
-            db.execute(
-                ratings.update()
-                .where(ratings.c.key == key, ratings.c.preset == preset)
-                .values(mu=mu, sigma=sigma, games=games)
-            )
-        else:
-            db.execute(
-                ratings.insert().values(key=key, preset=preset, mu=mu, sigma=sigma, games=games)
-            )
-        db.execute(
-            rating_history.insert().values(
-                key=key, preset=preset, code=code, mu=mu, sigma=sigma, outcome=outcome, at=now
-            )
-        )
+    def _rating(self, db: Connection, who: rated.Rated, preset: str) -> tuple[float, float, int]:
+        return rated.rating(db, who, preset)
 
     def rate_game(self, code: str, within: Connection | None = None) -> str:
         """Apply a finished table's result to the ratings, once; returns what was done
@@ -467,72 +415,14 @@ class AccountStore:
             absent = sorted(
                 s for s, (total, stood) in counts.items() if s in holders and stood_in(total, stood)
             )
-            winner = table.winner
-            now = time.time()
-            db.execute(rated_games.insert().values(code=code, at=now))
-            seats_by_side: dict[int, list[int]] = {}
-            for seat in sorted(holders):
-                seats_by_side.setdefault(sides[seat], []).append(seat)
-            side_order = sorted(seats_by_side)
-            if absent:
-                # a loss for each absent person; the others' ratings do not move
-                for seat in absent:
-                    key = f"a:{holders[seat].id}"
-                    teams = []
-                    for side in side_order:
-                        teams.append(
-                            [
-                                MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
-                                for s in seats_by_side[side]
-                            ]
-                        )
-                    mine = side_order.index(sides[seat])
-                    lost: list[float] = [2.0 if i == mine else 1.0 for i in range(len(side_order))]
-                    new = MODEL.rate(teams, ranks=lost)
-                    place = seats_by_side[sides[seat]].index(seat)
-                    rating = new[mine][place]
-                    games = self._rating(db, key, preset)[2] + 1
-                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, "absent", now)
-                return f"absent: seats {absent}"
-            if winner is None or winner < 0:
-                return "unrated: no winner"
-            ranks: list[float] = [1.0 if side == winner else 2.0 for side in side_order]
-            teams = [
-                [
-                    MODEL.rating(*self._rating(db, f"a:{holders[s].id}", preset)[:2])
-                    for s in seats_by_side[side]
-                ]
-                for side in side_order
-            ]
-            new = MODEL.rate(teams, ranks=ranks)
-            for index, side in enumerate(side_order):
-                outcome = "win" if side == winner else "loss"
-                for place, seat in enumerate(seats_by_side[side]):
-                    key = f"a:{holders[seat].id}"
-                    games = self._rating(db, key, preset)[2] + 1
-                    rating = new[index][place]
-                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
-            if all(len(seats_by_side[side]) == 2 for side in side_order):
-                pair_keys = [
-                    "p:"
-                    + ",".join(str(i) for i in sorted(holders[s].id for s in seats_by_side[side]))
-                    for side in side_order
-                ]
-                pair_teams = [
-                    [MODEL.rating(*self._rating(db, key, preset)[:2])] for key in pair_keys
-                ]
-                new_pairs = MODEL.rate(pair_teams, ranks=ranks)
-                for index, key in enumerate(pair_keys):
-                    games = self._rating(db, key, preset)[2] + 1
-                    outcome = "win" if side_order[index] == winner else "loss"
-                    rating = new_pairs[index][0]
-                    self._save(db, key, preset, rating.mu, rating.sigma, games, code, outcome, now)
-            return "rated"
+            db.execute(rated_games.insert().values(code=code, at=time.time()))
+            members = {seat: account.id for seat, account in holders.items()}
+            return rated.apply_game(db, code, preset, members, sides, absent, table.winner)
 
     def rating_of(self, account_id: int, preset: str) -> float:
         """The account's rating (μ − 3σ) for ``preset``; a new player's without games."""
         with self.engine.connect() as db:
-            mu, sigma, _ = self._rating(db, f"a:{account_id}", preset)
+            mu, sigma, _ = self._rating(db, rated.of_account(account_id), preset)
         return ordinal(mu, sigma)
 
     def rated_among(self, codes: list[str]) -> set[str]:
@@ -543,98 +433,18 @@ class AccountStore:
             query = sa.select(rated_games.c.code).where(rated_games.c.code.in_(codes))
             return {r.code for r in db.execute(query)}
 
-    def _names(self, db: Connection) -> dict[int, str]:
-        return {r.id: r.name for r in db.execute(sa.select(accounts.c.id, accounts.c.name))}
-
-    def _key_name(self, key: str, names: dict[int, str]) -> str | None:
-        ids = [int(i) for i in key[2:].split(",")]
-        if any(i not in names for i in ids):
-            return None
-        return side_label(names[i] for i in ids)
-
     def leaderboard(self, preset: str, pairs: bool, limit: int) -> list[dict[str, Any]]:
         with self.engine.connect() as db:
-            names = self._names(db)
-            bots = {r.id for r in db.execute(sa.select(accounts.c.id).where(accounts.c.bot))}
-            rows = db.execute(
-                sa.select(ratings).where(
-                    ratings.c.preset == preset, ratings.c.key.like("p:%" if pairs else "a:%")
-                )
-            ).all()
-        board = []
-        for row in rows:
-            name = self._key_name(row.key, names)
-            if name is None:
-                continue
-            ids = [int(i) for i in row.key[2:].split(",")]
-            board.append(
-                {
-                    "name": name,
-                    "rating": ordinal(row.mu, row.sigma),
-                    "mu": round(row.mu, 3),
-                    "sigma": round(row.sigma, 3),
-                    "games": row.games,
-                    "bot": any(i in bots for i in ids),
-                }
-            )
-        board.sort(key=lambda entry: (-entry["rating"], entry["name"]))
-        for rank, entry in enumerate(board, 1):
-            entry["rank"] = rank
-        return board[:limit]
+            return rated.leaderboard(db, preset, pairs, limit)
 
     def profile(self, name: str) -> dict[str, Any] | None:
         found = self.by_name(name)
         if found is None:
             return None
         account = found[0]
-        key = f"a:{account.id}"
         with self.engine.connect() as db:
-            rows = db.execute(sa.select(ratings).where(ratings.c.key == key)).all()
-            history = db.execute(
-                sa.select(rating_history)
-                .where(rating_history.c.key == key)
-                .order_by(rating_history.c.id)
-            ).all()
-            names = self._names(db)
-            pairs = [
-                r
-                for r in db.execute(sa.select(ratings).where(ratings.c.key.like("p:%")))
-                if str(account.id) in r.key[2:].split(",")
-            ]
-        return {
-            "name": account.name,
-            "bot": account.bot,
-            "labels": PRESET_LABELS,
-            "ratings": {
-                r.preset: {
-                    "rating": ordinal(r.mu, r.sigma),
-                    "mu": round(r.mu, 3),
-                    "sigma": round(r.sigma, 3),
-                    "games": r.games,
-                }
-                for r in rows
-            },
-            "history": [
-                {
-                    "preset": h.preset,
-                    "table": h.code,
-                    "rating": ordinal(h.mu, h.sigma),
-                    "outcome": h.outcome,
-                    "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(h.at)),
-                }
-                for h in history
-            ],
-            "partnerships": [
-                {
-                    "preset": p.preset,
-                    "partners": self._key_name(p.key, names),
-                    "rating": ordinal(p.mu, p.sigma),
-                    "games": p.games,
-                }
-                for p in pairs
-                if self._key_name(p.key, names)
-            ],
-        }
+            ratings_of = rated.profile(db, account.id)
+        return {"name": account.name, "bot": account.bot, **ratings_of}
 
 
 # ----------------------------------------------------------------------------- the API

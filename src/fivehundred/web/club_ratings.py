@@ -30,7 +30,7 @@ def club_ratings(db: Connection, club_id: int) -> dict[int, dict[str, Any]]:
     :data:`RATED_TABLES`): ``{account_id: {"rating", "mu", "sigma", "games", "wins"}}``."""
     from fivehundred.rules import rules_from_dict
     from fivehundred.scoring import side_of_seats
-    from fivehundred.web.accounts import MODEL, ordinal
+    from fivehundred.web.ratings import MODEL, ordinal
 
     finished = (
         sa.select(tables.c.code, tables.c.rules, tables.c.winner, tables.c.finished)

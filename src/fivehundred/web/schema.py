@@ -171,15 +171,31 @@ account_seats = sa.Table(
     sa.Index("ix_account_seats_account", "account_id"),
 )
 
+#: two accounts rated together as partners (the lower id first)
+partnerships = sa.Table(
+    "partnerships",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("first_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("second_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+    sa.UniqueConstraint("first_id", "second_id", name="uq_partnerships_pair"),
+    sa.Index("ix_partnerships_second", "second_id"),
+)
+
 ratings = sa.Table(
     "ratings",
     metadata,
-    # a person's rating: key "a:ID"; a partnership's: "p:ID1,ID2" (ids in order)
+    # whose: an account or a partnership, by id (web/ratings.py); ``key`` is the string
+    # earlier versions wrote ("a:ID", "p:ID1,ID2"), kept during their rolling restart
     sa.Column("key", sa.String(40), primary_key=True),
     sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("partnership_id", sa.Integer, nullable=True),
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("games", sa.Integer, nullable=False),
+    sa.Index("ix_ratings_account", "account_id", "preset"),
+    sa.Index("ix_ratings_partnership", "partnership_id", "preset"),
 )
 
 rating_history = sa.Table(
@@ -188,12 +204,15 @@ rating_history = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("key", sa.String(40), nullable=False),
     sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("account_id", sa.Integer, nullable=True),
+    sa.Column("partnership_id", sa.Integer, nullable=True),
     sa.Column("code", sa.String(12), nullable=False),
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
     sa.Column("outcome", sa.String(10), nullable=False),  # win / loss / absent
     sa.Column("at", sa.Float, nullable=False),
     sa.Index("ix_rating_history_key", "key", "preset"),
+    sa.Index("ix_rating_history_partnership", "partnership_id"),
 )
 
 #: tables whose ratings were applied (each game counts once)
