@@ -114,6 +114,8 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         winner, loser = top[0]["name"], top[1]["name"]
         page = httpx.get(f"{base}/l/{league}").text
         assert words.DIVISION.format(number=1) in page
+        # short heads, each with its whole word for a screen reader
+        assert '<th scope="col" title="Games played">' in page
 
         # the season ends; the next starts with the promotions and relegations
         assert post(0, "/api/leagues", {"follows": league}).status_code == 409  # not over

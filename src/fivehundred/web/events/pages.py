@@ -174,21 +174,44 @@ def _entry(event: dict[str, Any], logged_in: bool) -> str:
 def _standings(event: dict[str, Any]) -> str:
     if not event["standings"]:
         return ""
-    head = "".join(_head(short, full) for short, full in w.STANDING_COLUMNS)
-    rows = "".join(
-        f'<tr><td>{s["place"]}</td><th scope="row">{escape(s["name"])}</th>'
-        f"<td>{s['points']}</td><td>{s['buchholz']}</td><td>{s['difference']}</td>"
-        f"<td>{s['played']}</td></tr>"
+    rows = [
+        (s["place"], s["name"], s["points"], s["buchholz"], s["difference"], s["played"])
         for s in event["standings"]
-    )
+    ]
     return f"""    <section class="panel" aria-labelledby="standings-title">
       <h2 id="standings-title">{w.STANDINGS_HEADING}</h2>
-      <div class="scroll" tabindex="0" role="region" aria-labelledby="standings-title">
-      <table id="standings"><thead><tr>{head}</tr></thead>
-      <tbody>{rows}</tbody></table></div>
-      <p class="small">{w.STANDING_KEY} {w.TIE_BREAKS}</p>
+      {_ranked("standings-title", w.STANDING_COLUMNS, rows, 'id="standings"')}
+      <p class="small">{_key(w.STANDING_COLUMNS)} {w.TIE_BREAKS}</p>
     </section>
 """
+
+
+def _ranked(
+    title: str, columns: tuple[tuple[str, str], ...], rows: list[tuple[Any, ...]], attrs: str
+) -> str:
+    """A table of standings that fits a phone's width: a line a pair (its place, its name,
+    then numbers), the short column heads with their whole words said (:func:`_head`), the
+    name wrapping (events.css ``.standings``); in a region named by ``title`` that scrolls
+    should a name not break."""
+    head = "".join(_head(short, full) for short, full in columns)
+    body = "".join(
+        f'<tr><td>{place}</td><th scope="row">{escape(name)}</th>'
+        + "".join(f"<td>{n}</td>" for n in numbers)
+        + "</tr>"
+        for place, name, *numbers in rows
+    )
+    return (
+        f'<div class="scroll" tabindex="0" role="region" aria-labelledby="{title}">'
+        f'<table class="standings" {attrs}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def _key(columns: tuple[tuple[str, str], ...]) -> str:
+    """The short column heads spelled out, for the line under the table (the place's
+    needs none)."""
+    said = [f"{short} {full.lower()}" for short, full in columns[1:] if short != full]
+    return escape(" · ".join(said) + ".")
 
 
 def _head(short: str, full: str) -> str:
@@ -336,20 +359,19 @@ def league_page(season: dict[str, Any], logged_in: bool) -> str:
     if season["state"] == "finished" and season["organising"]:
         follow = f'<input type="hidden" name="follows" value="{season["id"]}">'
         actions.append(_form("/api/leagues", w.NEXT_SEASON_BUTTON, follow, "next"))
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in w.LEAGUE_COLUMNS)
     tables = []
     for number, lines in enumerate(season["divisions"], 1):
-        rows = "".join(
-            f'<tr><td>{place}</td><th scope="row">{escape(x["name"])}</th><td>{x["points"]}'
-            f"</td><td>{x['played']}</td><td>{x['won']}</td><td>{x['difference']}</td></tr>"
+        rows = [
+            (place, x["name"], x["points"], x["played"], x["won"], x["difference"])
             for place, x in enumerate(lines, 1)
-        )
-        title = w.DIVISION.format(number=number)
+        ]
+        title = f"division-{number}"
         tables.append(
-            f'<h3 id="division-{number}">{escape(title)}</h3><div class="scroll" tabindex="0" '
-            f'role="region" aria-labelledby="division-{number}"><table class="division">'
-            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+            f'<h3 id="{title}">{escape(w.DIVISION.format(number=number))}</h3>'
+            + _ranked(title, w.LEAGUE_COLUMNS, rows, f'data-division="{number}"')
         )
+    if tables:
+        tables.append(f'<p class="small">{_key(w.LEAGUE_COLUMNS)}</p>')
     pairs = "".join(f"<li>{escape(p)}</li>" for p in season["pairs"])
     body = f"""    <section class="panel" aria-labelledby="league-title">
       <h2 id="league-title">{escape(season["name"])}</h2>

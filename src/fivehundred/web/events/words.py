@@ -62,7 +62,7 @@ TIE_BREAKS = (
     "of the pairs met), then the points difference. A pair absent from its game scores nothing."
 )
 #: the standings' column heads: what a phone shows, and the whole word (said by a screen
-#: reader, shown on hover and in :data:`STANDING_KEY`)
+#: reader, shown on hover and in the key under the table)
 STANDING_COLUMNS = (
     ("#", "Place"),
     ("Pair", "Pair"),
@@ -71,7 +71,6 @@ STANDING_COLUMNS = (
     ("+/−", "Points difference"),
     ("Pl", "Games played"),
 )
-STANDING_KEY = "Pts match points · Bu Buchholz · +/− points difference · Pl games played."
 ROUND_STARTS = "Round {round} of {event} starts: your table is ready."
 STARTS_AT = "Starts at {when} (UTC)"
 STARTED_BY_ORGANISER = "Starts when its organiser starts it"
@@ -112,7 +111,15 @@ FIELD_MOVES = "Pairs promoted and relegated"
 FIELD_LEAGUE_STARTS = "Starts at"
 LEAGUE_CREATE_BUTTON = "Start the season"
 DIVISION = "Division {number}"
-LEAGUE_COLUMNS = ("#", "Pair", "Points", "Played", "Won", "Difference")
+#: a division's column heads, as :data:`STANDING_COLUMNS`
+LEAGUE_COLUMNS = (
+    ("#", "Place"),
+    ("Pair", "Pair"),
+    ("Pts", "Points"),
+    ("Pl", "Games played"),
+    ("W", "Games won"),
+    ("+/−", "Points difference"),
+)
 LEAGUE_FACTS = "{weeks} weeks · {per_week} games counted a week · {moves} up and down"
 LEAGUE_WEEK = "Week {week} of {weeks}"
 LEAGUE_HOW = (
