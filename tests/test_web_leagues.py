@@ -66,40 +66,7 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         assert post(0, f"/api/leagues/{league}/pairs", {"partner": "P2"}).status_code == 409
 
         # the top division's two pairs play a game at an ordinary table (one hand to 10)
-        body = {
-            "seats": ["open"] * 4,
-            "rules": {"variants": {"target": 10, "win_1904": True}},
-            "options": {"delay": 0},
-            "sit": 0,
-        }
-        made = post(0, "/api/tables", body).json()
-        code = made["table"]
-        for who, seat in ((1, 2), (2, 1), (3, 3)):
-            assert post(who, f"/api/tables/{code}/seats/{seat}", {"name": "x"}).status_code == 200
-
-        async def play() -> None:
-            rng = random.Random(7)
-
-            async def seat(who: int) -> None:
-                async with websockets.connect(
-                    ws_url(base, code), additional_headers=sessions[who]
-                ) as ws:
-                    acted = -1
-                    while True:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                        if message["type"] != "view":
-                            continue
-                        if message["view"]["table"]["finished"]:
-                            return
-                        if message["view"]["legal"] and message["version"] > acted:
-                            acted = message["version"]
-                            action = choose(message["view"], rng)
-                            reply = {"type": "action", "version": acted, "action": action}
-                            await ws.send(json.dumps(reply))
-
-            await asyncio.gather(*(seat(who) for who in range(4)))
-
-        asyncio.run(asyncio.wait_for(play(), 120))
+        play_a_game(base, sessions[:4])
 
         def counted() -> dict[str, Any] | None:
             shown = season(league)
@@ -132,3 +99,48 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         # the top division's winner stays, its loser goes down; the second's first goes up
         assert sorted(names[0]) == sorted([winner, "P4 & P5"])
         assert sorted(names[1]) == sorted([loser, "P6 & P7"])
+
+
+def play_a_game(base: str, sessions: list[dict[str, str]]) -> str:
+    """A game of one hand to 10 at an ordinary table, every seat its account's: the first
+    two ``sessions`` (each a request's headers) a pair at North-South, the last two at
+    East-West; played to its end over the tables' sockets. Its table's code."""
+    body = {
+        "seats": ["open"] * 4,
+        "rules": {"variants": {"target": 10, "win_1904": True}},
+        "options": {"delay": 0},
+        "sit": 0,
+    }
+    made = httpx.post(f"{base}/api/tables", json=body, headers=sessions[0])
+    assert made.status_code == 201, made.text
+    code: str = made.json()["table"]
+    for who, seat in ((1, 2), (2, 1), (3, 3)):
+        taken = httpx.post(
+            f"{base}/api/tables/{code}/seats/{seat}", json={"name": "x"}, headers=sessions[who]
+        )
+        assert taken.status_code == 200, taken.text
+
+    async def play() -> None:
+        rng = random.Random(7)
+
+        async def seat(who: int) -> None:
+            async with websockets.connect(
+                ws_url(base, code), additional_headers=sessions[who]
+            ) as ws:
+                acted = -1
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if message["type"] != "view":
+                        continue
+                    if message["view"]["table"]["finished"]:
+                        return
+                    if message["view"]["legal"] and message["version"] > acted:
+                        acted = message["version"]
+                        action = choose(message["view"], rng)
+                        reply = {"type": "action", "version": acted, "action": action}
+                        await ws.send(json.dumps(reply))
+
+        await asyncio.gather(*(seat(who) for who in range(4)))
+
+    asyncio.run(asyncio.wait_for(play(), 120))
+    return code
