@@ -725,12 +725,15 @@ class Store:
         return places
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
-        with self.engine.connect() as db:
-            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
-            rows = self._table_rows(db, live, tables.c.id.desc(), limit if not only_open else None)
+        """The tables being played (unfinished, not closed), newest first, at most
+        ``limit``; with ``only_open``, those with a seat nobody has taken. The filter and the
+        bound are the query's: no table is read that is not listed."""
+        where = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
         if only_open:
-            rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]
-        return rows
+            free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
+            where = sa.and_(where, free)
+        with self.engine.connect() as db:
+            return self._table_rows(db, where, tables.c.id.desc(), limit)
 
 
 T = TypeVar("T")
