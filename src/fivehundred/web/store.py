@@ -725,14 +725,11 @@ class Store:
         return places
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
-        """The tables being played (unfinished, not closed), newest first, at most
-        ``limit``; with ``only_open``, those with a seat nobody has taken. The filter and the
-        bound are the query's: no table is read that is not listed."""
-        where = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
-        if only_open:
-            free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
-            where = sa.and_(where, free)
+        """The newest tables being played (a seat free if ``only_open``), all in the query."""
+        live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+        free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
         with self.engine.connect() as db:
+            where = sa.and_(live, free) if only_open else live
             return self._table_rows(db, where, tables.c.id.desc(), limit)
 
 
