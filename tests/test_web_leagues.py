@@ -78,6 +78,10 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         assert top[0]["points"] + top[1]["points"] == 2
         assert top[0]["difference"] == -top[1]["difference"]
         assert [x["played"] for x in shown["divisions"][1]] == [0, 0]
+        # each division's game of the week: the first division's played, the second's not
+        (first_week, second_week) = shown["week_games"]
+        assert first_week["games"][0]["result"] is not None
+        assert second_week["games"][0]["result"] is None
         winner, loser = top[0]["name"], top[1]["name"]
         page = httpx.get(f"{base}/l/{league}").text
         assert words.DIVISION.format(number=1) in page

@@ -2,8 +2,9 @@
 organiser starts a season from the leagues page (one week, divisions of two pairs, a game
 counted a week) and enters with her partner on the season's page; another pair enters on
 theirs; the season starts (its clock moved on by the test), so the two pairs make one
-division; they play a game at an ordinary table, every seat its account's; the season's
-page shows it counted in the division's standings. The layout check (no sideways scroll,
+division, and its page shows the week's game between them; they play it at an ordinary
+table, every seat its account's; the season's page shows its score and the game counted
+in the division's standings. The layout check (no sideways scroll,
 tap targets of 44 px; each division's table fits the phone's width, with no scroll of its
 own) and axe-core on the leagues page, the season's page while it takes entries and its
 standings. Screenshots of each go to the test's own folder."""
@@ -105,6 +106,9 @@ def test_a_league_season_on_a_phone_from_entries_to_standings(
 
     now[0] = time.time()  # the season starts
     wait_for(lambda: shown()["state"] == "running", 10, "the season's start")
+    page.reload()  # the week's game, to play
+    week = page.locator("ul.week-games li")
+    assert week.count() == 1 and week.inner_text().endswith(f": {words.TO_PLAY}")
     # played in a thread of its own: this one runs the browser's event loop
     with ThreadPoolExecutor(1) as player:
         player.submit(play_a_game, base, [headers(p) for p in (ann, bob, cat, dan)]).result()
@@ -120,6 +124,7 @@ def test_a_league_season_on_a_phone_from_entries_to_standings(
         [f"{NAMES[0]} & {NAMES[1]}", f"{NAMES[2]} & {NAMES[3]}"]
     )
     assert page.locator("table.standings th[title='Games played']").count() == 1
+    assert " – " in week.inner_text() and words.TO_PLAY not in week.inner_text()  # its score
     problems += checked(page, "season page, standings") + fits(page)
     page.screenshot(path=tmp_path / "season-standings.png", full_page=True)
     assert not problems, "\n".join(problems)

@@ -340,6 +340,23 @@ def leagues_page(listing: dict[str, Any], logged_in: bool) -> str:
     return _page(w.LEAGUES_TITLE, body)
 
 
+def _week_games(shown: dict[str, Any], week: int) -> str:
+    """A division's games of the week: who meets whom (the first pair North-South), with
+    the score once played; and who has a bye."""
+    items = []
+    for game in shown["games"]:
+        line = f"{game['ns']} v {game['ew']}: "
+        result = game["result"]
+        line += w.TO_PLAY if result is None else f"{result['ns_points']} – {result['ew_points']}"
+        items.append(f"<li>{escape(line)}</li>")
+    if shown["byes"]:
+        items.append(f"<li>{escape(w.BYE_LINE.format(pairs=', '.join(shown['byes'])))}</li>")
+    return (
+        f'<h4>{escape(w.WEEK_GAMES.format(week=week + 1))}</h4><ul class="week-games">'
+        f"{''.join(items)}</ul>"
+    )
+
+
 def league_page(season: dict[str, Any], logged_in: bool) -> str:
     api = f"/api/leagues/{season['id']}"
     facts = [
@@ -370,8 +387,10 @@ def league_page(season: dict[str, Any], logged_in: bool) -> str:
             f'<h3 id="{title}">{escape(w.DIVISION.format(number=number))}</h3>'
             + _ranked(title, w.LEAGUE_COLUMNS, rows, f'data-division="{number}"')
         )
-    if tables:
-        tables.append(f'<p class="small">{_key(w.LEAGUE_COLUMNS)}</p>')
+        if number == 1:  # the key to the heads, under the first table
+            tables.append(f'<p class="small">{_key(w.LEAGUE_COLUMNS)}</p>')
+        if season["week_games"]:
+            tables.append(_week_games(season["week_games"][number - 1], season["week"]))
     pairs = "".join(f"<li>{escape(p)}</li>" for p in season["pairs"])
     body = f"""    <section class="panel" aria-labelledby="league-title">
       <h2 id="league-title">{escape(season["name"])}</h2>
@@ -379,7 +398,7 @@ def league_page(season: dict[str, Any], logged_in: bool) -> str:
       <p class="small">{escape(w.LEAGUE_HOW.format(per_week=season["per_week"]))}</p>
       {"".join(actions)}
       {"".join(tables)}
-      <ul id="pairs">{pairs}</ul>
+      <h3>{w.PAIRS_HEADING}</h3><ul id="pairs">{pairs}</ul>
     </section>
 """
     return _page(season["name"], body, refresh=False)

@@ -106,7 +106,7 @@ LEAGUE_CREATE_HEADING = "Start a league season"
 LEAGUE_LOGIN_FIRST = "Log in to start a league or to enter one."
 FIELD_WEEKS = "Weeks"
 FIELD_DIVISION_SIZE = "Pairs a division"
-FIELD_PER_WEEK = "Games counted a week"
+FIELD_PER_WEEK = "Games a week"
 FIELD_MOVES = "Pairs promoted and relegated"
 FIELD_LEAGUE_STARTS = "Starts at"
 LEAGUE_CREATE_BUTTON = "Start the season"
@@ -120,13 +120,16 @@ LEAGUE_COLUMNS = (
     ("W", "Games won"),
     ("+/−", "Points difference"),
 )
-LEAGUE_FACTS = "{weeks} weeks · {per_week} games counted a week · {moves} up and down"
+LEAGUE_FACTS = "Weeks: {weeks} · games a week: {per_week} · up and down: {moves}"
 LEAGUE_WEEK = "Week {week} of {weeks}"
 LEAGUE_HOW = (
-    "A game counts when your pair sits North-South or East-West against another pair of "
-    "your division, all four players at their seats to the end: your first {per_week} "
-    "such games each week."
+    "Each week the league pairs your division, each pair against each other pair in turn "
+    "(games a week: {per_week}). A game counts when you meet your opponents of the week at "
+    "any table, one pair North-South and the other East-West, all four players at their "
+    "seats to the end."
 )
+WEEK_GAMES = "The games of week {week}"
+TO_PLAY = "to play"
 NEXT_SEASON_BUTTON = "Start the next season"
 NO_SUCH_LEAGUE = "no such league season"
 TOO_MANY_SEASONS = "you run {count} league seasons not yet over, as many as one may"
