@@ -19,7 +19,10 @@ import websockets
 from fivehundred.web.accounts import COOKIE
 from fivehundred.web.events import words
 from fivehundred.web.events.league import WEEK
+from fivehundred.web.events.league_store import LeagueStore
 from fivehundred.web.guard import Buckets
+from fivehundred.web.schema import accounts, league_games
+from fivehundred.web.store import Store
 from test_web_cluster import choose
 from test_web_support import thread_server, wait_for, ws_url
 
@@ -148,3 +151,50 @@ def play_a_game(base: str, sessions: list[dict[str, str]]) -> str:
 
     asyncio.run(asyncio.wait_for(play(), 120))
     return code
+
+
+def test_only_the_games_of_the_weeks_schedule_count(tmp_path: Path) -> None:
+    """A division of three pairs, a game a week: in the first week the second pair meets
+    the first (North-South) and the third has a bye; a game of the first pair against the
+    third, and a second game of the week's meeting, count for nothing."""
+    store = Store(f"sqlite:///{tmp_path / 'schedule.sqlite3'}")
+    leagues = LeagueStore(store.engine)
+    try:
+        with store.engine.begin() as db:
+            for name in ("A1", "A2", "B1", "B2", "C1", "C2"):
+                row = {"name": name, "name_key": name.lower(), "password_hash": "x"}
+                db.execute(accounts.insert().values(**row, bot=False, created=0.0))
+        start = time.time() - 60
+        facts = {"name": "Three", "weeks": 2, "division_size": 3, "per_week": 1, "moves": 0}
+        season = leagues.create(1, {**facts, "starts_at": start}, None)
+        pairs = [
+            leagues.register(season, first, partner)
+            for first, partner in ((1, "A2"), (3, "B2"), (5, "C2"))
+        ]
+        assert leagues.start(season, time.time())
+        a, b, c = pairs
+        shown = leagues.view(season, None)["week_games"][0]
+        assert [(g["ns"], g["ew"]) for g in shown["games"]] == [("B1 & B2", "A1 & A2")]
+        assert shown["byes"] == ["C1 & C2"]
+        with store.engine.begin() as db:
+            for n, (ns, ew, ns_points) in enumerate(((a, c, 200), (a, b, 90), (b, a, 300))):
+                db.execute(
+                    league_games.insert().values(
+                        season_id=season,
+                        code=f"G{n}",
+                        week=0,
+                        at=start + n,
+                        a_pair=ns,
+                        b_pair=ew,
+                        a_points=ns_points,
+                        b_points=-ns_points,
+                        winner="a",
+                    )
+                )
+        shown = leagues.view(season, None)
+        # the first game of the week's meeting, seen from its North-South: B's -90 to A's 90
+        assert shown["week_games"][0]["games"][0]["result"] == {"ns_points": -90, "ew_points": 90}
+        lines = {x["name"]: (x["played"], x["points"]) for x in shown["divisions"][0]}
+        assert lines == {"A1 & A2": (1, 2), "B1 & B2": (1, 0), "C1 & C2": (0, 0)}
+    finally:
+        store.close()
