@@ -210,7 +210,7 @@ def _ranked(
 def _key(columns: tuple[tuple[str, str], ...]) -> str:
     """The short column heads spelled out, for the line under the table (the place's
     needs none)."""
-    said = [f"{short} {full.lower()}" for short, full in columns[1:] if short != full]
+    said = [f"{short}: {full}" for short, full in columns[1:] if short != full]
     return escape(" · ".join(said) + ".")
 
 
