@@ -1,10 +1,13 @@
-"""Seasonal leagues (web/events/league.py): divisions of a set size, the week's games
-counted up to a fixed number, standings per division, and promotion and relegation that
-keep every entrant and every division's size."""
+"""Seasonal leagues (web/events/league.py): divisions of a set size, each week's schedule
+(the division's round robin, a fixed number of rounds a week) and the games it counts,
+standings per division, and promotion and relegation that keep every entrant and every
+division's size."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,11 +17,13 @@ from fivehundred.web.events.league import (
     LeagueGame,
     counted,
     divisions,
+    meeting,
     next_season,
     standings,
     week_of,
+    week_rounds,
 )
-from fivehundred.web.events.pairing import DRAW, LOSS, WIN
+from fivehundred.web.events.pairing import DRAW, LOSS, WIN, round_robin
 
 SETTINGS = settings(max_examples=150, deadline=None)
 
@@ -34,7 +39,27 @@ def test_divisions_hold_everyone_once_at_about_the_set_size(count: int, size: in
         assert size // 2 <= len(cut[-1]) <= size + size // 2
 
 
-def season(rng: random.Random, division: list[int], weeks: int) -> list[LeagueGame]:
+@SETTINGS
+@given(size=st.integers(2, 16), per_week=st.integers(1, 6), weeks=st.integers(1, 8))
+def test_each_week_every_pair_has_its_games_and_all_meet_in_turn(
+    size: int, per_week: int, weeks: int
+) -> None:
+    division = list(range(100, 100 + size))
+    season = [r for week in range(weeks) for r in week_rounds(division, week, per_week)]
+    for week in range(weeks):
+        rounds = week_rounds(division, week, per_week)
+        assert len(rounds) == per_week
+        for r in rounds:  # every pair in each round once: a game or a bye
+            assert sorted(r.pairs()) == division
+            assert len(r.byes) == size % 2
+    # the weeks go on through the round robin: every pair meets every other once in turn
+    whole = len(round_robin(division))
+    for start in range(0, len(season) - whole + 1, whole):
+        met = Counter(meeting(g) for r in season[start : start + whole] for g in r.games)
+        assert len(met) == size * (size - 1) // 2 and set(met.values()) == {1}
+
+
+def played(rng: random.Random, division: list[int], weeks: int) -> list[LeagueGame]:
     games = []
     for week in range(weeks):
         for _ in range(rng.randrange(0, 3 * len(division))):
@@ -53,22 +78,30 @@ def season(rng: random.Random, division: list[int], weeks: int) -> list[LeagueGa
     per_week=st.integers(1, 4),
     seed=st.integers(0, 2**32),
 )
-def test_standings_count_each_weeks_games_up_to_the_number(
+def test_standings_count_the_first_game_of_each_meeting_of_the_week(
     size: int, weeks: int, per_week: int, seed: int
 ) -> None:
     rng = random.Random(seed)
     division = list(range(size))
-    games = season(rng, division, weeks)
-    kept = counted(games, per_week)
+
+    def schedule(week: int) -> list[Any]:
+        return [g for r in week_rounds(division, week, per_week) for g in r.games]
+
+    games = played(rng, division, weeks)
+    kept = counted(games, schedule)
     for week in range(weeks):
-        for entrant in division:
-            played = [g for g in kept if g.week == week and entrant in (g.a, g.b)]
-            assert len(played) <= per_week
-    # a game left out had an entrant already at the week's number
+        owed = Counter(meeting(g) for g in schedule(week))
+        got = Counter(frozenset((g.a, g.b)) for g in kept if g.week == week)
+        assert all(owed[pair] >= count for pair, count in got.items())
+        for entrant in division:  # never more than the week's number
+            assert sum(entrant in (g.a, g.b) for g in kept if g.week == week) <= per_week
+    # a game left out met no opponents of the week, or its meeting had counted already
     for game in games:
         if game not in kept:
-            before = [g for g in kept if g.week == game.week and g.at < game.at]
-            assert any(sum(e in (g.a, g.b) for g in before) >= per_week for e in (game.a, game.b))
+            pair = frozenset((game.a, game.b))
+            owed = Counter(meeting(g) for g in schedule(game.week))
+            before = [g for g in kept if g.week == game.week and frozenset((g.a, g.b)) == pair]
+            assert len(before) == owed[pair] and all(g.at <= game.at for g in before)
     lines = standings(division, kept)
     assert sorted(line.entrant for line in lines) == division
     # a game gives a win and a loss, or two draws

@@ -19,7 +19,10 @@ import websockets
 from fivehundred.web.accounts import COOKIE
 from fivehundred.web.events import words
 from fivehundred.web.events.league import WEEK
+from fivehundred.web.events.league_store import LeagueStore
 from fivehundred.web.guard import Buckets
+from fivehundred.web.schema import accounts, league_games
+from fivehundred.web.store import Store
 from test_web_cluster import choose
 from test_web_support import thread_server, wait_for, ws_url
 
@@ -66,40 +69,7 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         assert post(0, f"/api/leagues/{league}/pairs", {"partner": "P2"}).status_code == 409
 
         # the top division's two pairs play a game at an ordinary table (one hand to 10)
-        body = {
-            "seats": ["open"] * 4,
-            "rules": {"variants": {"target": 10, "win_1904": True}},
-            "options": {"delay": 0},
-            "sit": 0,
-        }
-        made = post(0, "/api/tables", body).json()
-        code = made["table"]
-        for who, seat in ((1, 2), (2, 1), (3, 3)):
-            assert post(who, f"/api/tables/{code}/seats/{seat}", {"name": "x"}).status_code == 200
-
-        async def play() -> None:
-            rng = random.Random(7)
-
-            async def seat(who: int) -> None:
-                async with websockets.connect(
-                    ws_url(base, code), additional_headers=sessions[who]
-                ) as ws:
-                    acted = -1
-                    while True:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), 60))
-                        if message["type"] != "view":
-                            continue
-                        if message["view"]["table"]["finished"]:
-                            return
-                        if message["view"]["legal"] and message["version"] > acted:
-                            acted = message["version"]
-                            action = choose(message["view"], rng)
-                            reply = {"type": "action", "version": acted, "action": action}
-                            await ws.send(json.dumps(reply))
-
-            await asyncio.gather(*(seat(who) for who in range(4)))
-
-        asyncio.run(asyncio.wait_for(play(), 120))
+        play_a_game(base, sessions[:4])
 
         def counted() -> dict[str, Any] | None:
             shown = season(league)
@@ -111,9 +81,15 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         assert top[0]["points"] + top[1]["points"] == 2
         assert top[0]["difference"] == -top[1]["difference"]
         assert [x["played"] for x in shown["divisions"][1]] == [0, 0]
+        # each division's game of the week: the first division's played, the second's not
+        (first_week, second_week) = shown["week_games"]
+        assert first_week["games"][0]["result"] is not None
+        assert second_week["games"][0]["result"] is None
         winner, loser = top[0]["name"], top[1]["name"]
         page = httpx.get(f"{base}/l/{league}").text
         assert words.DIVISION.format(number=1) in page
+        # short heads, each with its whole word for a screen reader
+        assert '<th scope="col" title="Games played">' in page
 
         # the season ends; the next starts with the promotions and relegations
         assert post(0, "/api/leagues", {"follows": league}).status_code == 409  # not over
@@ -130,3 +106,95 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         # the top division's winner stays, its loser goes down; the second's first goes up
         assert sorted(names[0]) == sorted([winner, "P4 & P5"])
         assert sorted(names[1]) == sorted([loser, "P6 & P7"])
+
+
+def play_a_game(base: str, sessions: list[dict[str, str]]) -> str:
+    """A game of one hand to 10 at an ordinary table, every seat its account's: the first
+    two ``sessions`` (each a request's headers) a pair at North-South, the last two at
+    East-West; played to its end over the tables' sockets. Its table's code."""
+    body = {
+        "seats": ["open"] * 4,
+        "rules": {"variants": {"target": 10, "win_1904": True}},
+        "options": {"delay": 0},
+        "sit": 0,
+    }
+    made = httpx.post(f"{base}/api/tables", json=body, headers=sessions[0])
+    assert made.status_code == 201, made.text
+    code: str = made.json()["table"]
+    for who, seat in ((1, 2), (2, 1), (3, 3)):
+        taken = httpx.post(
+            f"{base}/api/tables/{code}/seats/{seat}", json={"name": "x"}, headers=sessions[who]
+        )
+        assert taken.status_code == 200, taken.text
+
+    async def play() -> None:
+        rng = random.Random(7)
+
+        async def seat(who: int) -> None:
+            async with websockets.connect(
+                ws_url(base, code), additional_headers=sessions[who]
+            ) as ws:
+                acted = -1
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                    if message["type"] != "view":
+                        continue
+                    if message["view"]["table"]["finished"]:
+                        return
+                    if message["view"]["legal"] and message["version"] > acted:
+                        acted = message["version"]
+                        action = choose(message["view"], rng)
+                        reply = {"type": "action", "version": acted, "action": action}
+                        await ws.send(json.dumps(reply))
+
+        await asyncio.gather(*(seat(who) for who in range(4)))
+
+    asyncio.run(asyncio.wait_for(play(), 120))
+    return code
+
+
+def test_only_the_games_of_the_weeks_schedule_count(tmp_path: Path) -> None:
+    """A division of three pairs, a game a week: in the first week the second pair meets
+    the first (North-South) and the third has a bye; a game of the first pair against the
+    third, and a second game of the week's meeting, count for nothing."""
+    store = Store(f"sqlite:///{tmp_path / 'schedule.sqlite3'}")
+    leagues = LeagueStore(store.engine)
+    try:
+        with store.engine.begin() as db:
+            for name in ("A1", "A2", "B1", "B2", "C1", "C2"):
+                row = {"name": name, "name_key": name.lower(), "password_hash": "x"}
+                db.execute(accounts.insert().values(**row, bot=False, created=0.0))
+        start = time.time() - 60
+        facts = {"name": "Three", "weeks": 2, "division_size": 3, "per_week": 1, "moves": 0}
+        season = leagues.create(1, {**facts, "starts_at": start}, None)
+        pairs = [
+            leagues.register(season, first, partner)
+            for first, partner in ((1, "A2"), (3, "B2"), (5, "C2"))
+        ]
+        assert leagues.start(season, time.time())
+        a, b, c = pairs
+        shown = leagues.view(season, None)["week_games"][0]
+        assert [(g["ns"], g["ew"]) for g in shown["games"]] == [("B1 & B2", "A1 & A2")]
+        assert shown["byes"] == ["C1 & C2"]
+        with store.engine.begin() as db:
+            for n, (ns, ew, ns_points) in enumerate(((a, c, 200), (a, b, 90), (b, a, 300))):
+                db.execute(
+                    league_games.insert().values(
+                        season_id=season,
+                        code=f"G{n}",
+                        week=0,
+                        at=start + n,
+                        a_pair=ns,
+                        b_pair=ew,
+                        a_points=ns_points,
+                        b_points=-ns_points,
+                        winner="a",
+                    )
+                )
+        shown = leagues.view(season, None)
+        # the first game of the week's meeting, seen from its North-South: B's -90 to A's 90
+        assert shown["week_games"][0]["games"][0]["result"] == {"ns_points": -90, "ew_points": 90}
+        lines = {x["name"]: (x["played"], x["points"]) for x in shown["divisions"][0]}
+        assert lines == {"A1 & A2": (1, 2), "B1 & B2": (1, 0), "C1 & C2": (0, 0)}
+    finally:
+        store.close()

@@ -725,12 +725,12 @@ class Store:
         return places
 
     def open_tables(self, only_open: bool, limit: int) -> list[TableRow]:
+        """The newest tables being played (a seat free if ``only_open``), all in the query."""
+        live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
+        free = sa.exists().where(seats.c.table_id == tables.c.id, seats.c.kind == "open")
         with self.engine.connect() as db:
-            live = sa.and_(tables.c.finished.is_(None), closures.c.table_id.is_(None))
-            rows = self._table_rows(db, live, tables.c.id.desc(), limit if not only_open else None)
-        if only_open:
-            rows = [row for row in rows if any(s.kind == "open" for s in row.seats)][:limit]
-        return rows
+            where = sa.and_(live, free) if only_open else live
+            return self._table_rows(db, where, tables.c.id.desc(), limit)
 
 
 T = TypeVar("T")

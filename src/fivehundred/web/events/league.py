@@ -1,6 +1,6 @@
 """Seasonal leagues: a season of some weeks, its entrants in divisions of a set size, a
-fixed number of games counted a week, standings per division, and promotion and
-relegation between seasons.
+fixed number of games a week between the pairs each week's schedule names, standings per
+division, and promotion and relegation between seasons.
 
 Pure: the standard library only. An entrant is any hashable name (an account's id, a
 pair's). A game scores as in the tournaments (:mod:`.pairing`): a win
@@ -10,11 +10,12 @@ points, then the points difference, then games won, then last season's order.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .pairing import DRAW, LOSS, WIN
+from .pairing import DRAW, LOSS, WIN, Game, Round, round_robin
 
 E = TypeVar("E", bound=Hashable)
 
@@ -69,16 +70,34 @@ def divisions(entrants: Sequence[E], size: int) -> list[list[E]]:
     return cut
 
 
-def counted(games: Iterable[LeagueGame], per_week: int) -> list[LeagueGame]:
-    """The games that count: in each week, each entrant's first ``per_week`` games (by the
-    time they ended); a game counts only when it is within both entrants' number."""
-    taken: dict[tuple[int, Hashable], int] = {}
+def week_rounds(division: Sequence[int], week: int, per_week: int) -> list[Round]:
+    """A division's rounds in ``week`` (0-based): ``per_week`` rounds of its round robin
+    (:func:`.pairing.round_robin` on the division's order), on from those of the weeks
+    before, the round robin begun again once every pair has met every other. Each pair
+    has ``per_week`` games a week, less a bye a round in an odd division."""
+    rounds = round_robin(division)
+    return [rounds[(week * per_week + k) % len(rounds)] for k in range(per_week)]
+
+
+def meeting(game: Game) -> frozenset[Hashable]:
+    """The two pairs of a game, whichever sat North-South."""
+    return frozenset((game.ns, game.ew))
+
+
+def counted(
+    games: Iterable[LeagueGame], schedule: Callable[[int], Iterable[Game]]
+) -> list[LeagueGame]:
+    """The games that count: each game the ``schedule`` names for a week, the first game
+    of that week between its two pairs (by the time it ended; either pair North-South);
+    as many as it names that meeting in the week."""
+    owed: dict[int, Counter[frozenset[Hashable]]] = {}
     kept = []
     for game in sorted(games, key=lambda g: g.at):
-        a, b = (game.week, game.a), (game.week, game.b)
-        if taken.get(a, 0) < per_week and taken.get(b, 0) < per_week:
-            taken[a] = taken.get(a, 0) + 1
-            taken[b] = taken.get(b, 0) + 1
+        if game.week not in owed:
+            owed[game.week] = Counter(meeting(g) for g in schedule(game.week))
+        pair = frozenset((game.a, game.b))
+        if owed[game.week][pair] > 0:
+            owed[game.week][pair] -= 1
             kept.append(game)
     return kept
 

@@ -3,10 +3,13 @@ pairs, cut into divisions when it starts, the games that count and the standings
 division; a season that follows another starts from its promotions and relegations
 (:mod:`.league`, pure).
 
-A game counts for a season when it finished while the season ran, one of its pairs held
-the North-South seats and another of the same division East-West, all four accounts
-seated and none of the seats played by the computer more than half the time; each pair's
-first ``per_week`` such games a week count (:func:`.league.counted`). The result is taken
+Each week each division has its schedule: ``per_week`` rounds of its round robin, in the
+order of its pairs (:func:`.league.week_rounds`; derived, so made the same on every
+server). A game counts for a season when it finished while the season ran, one of its
+pairs held the North-South seats and another of the same division East-West, all four
+accounts seated and none of the seats played by the computer more than half the time,
+and the week's schedule has those two pairs meet: the first such game of each meeting
+counts (:func:`.league.counted`). The result is taken
 by the outbox's ``event`` work, in the transaction that deletes its row (once). A season
 starts and ends exactly once: its row locked and its state checked and changed in one
 transaction.
@@ -24,6 +27,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.web.events import league
 from fivehundred.web.events import words as w
+from fivehundred.web.events.pairing import Game, Round
 from fivehundred.web.players import STAND_IN_BY, stood_in
 from fivehundred.web.schema import (
     account_seats,
@@ -42,6 +46,22 @@ INDEX_LIMIT = 100
 
 def season_end(season: Any) -> float:
     return float(season.starts_at + season.weeks * league.WEEK)
+
+
+def division_ids(pairs: list[Any]) -> list[list[int]]:
+    """Each division's pairs (top division first), in the order they were placed."""
+    count = 1 + max((p.division for p in pairs if p.division is not None), default=-1)
+    return [[p.id for p in pairs if p.division == number] for number in range(count)]
+
+
+def schedule(season: Any, pairs: list[Any], week: int) -> list[Game]:
+    """The season's games in ``week``, every division's (:func:`.league.week_rounds`)."""
+    return [
+        game
+        for division in division_ids(pairs)
+        for r in league.week_rounds(division, week, season.per_week)
+        for game in r.games
+    ]
 
 
 class LeagueStore:
@@ -69,7 +89,8 @@ class LeagueStore:
         )
         return list(db.execute(query).all())
 
-    def games_of(self, db: Connection, season: Any) -> list[league.LeagueGame]:
+    def games_of(self, db: Connection, season: Any, pairs: list[Any]) -> list[league.LeagueGame]:
+        """The season's games that count: those of each week's schedule (:func:`schedule`)."""
         rows = db.execute(
             sa.select(league_games).where(league_games.c.season_id == season.id)
         ).all()
@@ -79,19 +100,15 @@ class LeagueStore:
             )
             for r in rows
         ]
-        return league.counted(games, season.per_week)
+        return league.counted(games, lambda week: schedule(season, pairs, week))
 
     def final_order(self, db: Connection, season: Any) -> list[list[int]]:
         """Each division's pairs (top division first), best first."""
         pairs = self.pairs_of(db, season.id)
-        games = self.games_of(db, season)
-        count = 1 + max((p.division for p in pairs if p.division is not None), default=-1)
+        games = self.games_of(db, season, pairs)
         return [
-            [
-                cast(int, line.entrant)
-                for line in league.standings([p.id for p in pairs if p.division == number], games)
-            ]
-            for number in range(count)
+            [cast(int, line.entrant) for line in league.standings(division, games)]
+            for division in division_ids(pairs)
         ]
 
     # -------------------------------------------------------------- making and entering
@@ -313,12 +330,11 @@ class LeagueStore:
         with self.engine.connect() as db:
             season = self.season(db, season_id)
             pairs = self.pairs_of(db, season_id)
-            games = self.games_of(db, season)
+            games = self.games_of(db, season, pairs)
         names = {p.id: f"{p.first or '?'} & {p.second or '?'}" for p in pairs}
-        count = 1 + max((p.division for p in pairs if p.division is not None), default=-1)
-        divisions = []
-        for number in range(count):
-            members = [p.id for p in pairs if p.division == number]
+        week = league.week_of(time.time(), season.starts_at, season.weeks)
+        divisions, week_games = [], []
+        for members in division_ids(pairs):
             lines = league.standings(members, games)
             divisions.append(
                 [
@@ -332,6 +348,9 @@ class LeagueStore:
                     for line in lines
                 ]
             )
+            if season.state == "running" and week is not None:
+                rounds = league.week_rounds(members, week, season.per_week)
+                week_games.append(_week_games(rounds, games, week, names))
         mine = [
             names[p.id]
             for p in pairs
@@ -343,7 +362,7 @@ class LeagueStore:
             "state": season.state,
             "state_label": w.STATE_LABELS[season.state],
             "weeks": season.weeks,
-            "week": league.week_of(time.time(), season.starts_at, season.weeks),
+            "week": week,
             "per_week": season.per_week,
             "division_size": season.division_size,
             "moves": season.moves,
@@ -353,4 +372,27 @@ class LeagueStore:
             "pairs": [names[p.id] for p in pairs],
             "mine": mine[0] if mine else None,
             "divisions": divisions,
+            "week_games": week_games,
         }
+
+
+def _week_games(
+    rounds: list[Round], games: list[league.LeagueGame], week: int, names: dict[int, str]
+) -> dict[str, Any]:
+    """A division's games of the week, each with its result once a game counted for it,
+    and the pairs with a bye."""
+    played: dict[frozenset[Any], list[league.LeagueGame]] = {}
+    for one in games:
+        if one.week == week:
+            played.setdefault(frozenset((one.a, one.b)), []).append(one)
+    shown = []
+    for game in (g for r in rounds for g in r.games):
+        done = played.get(league.meeting(game), [])
+        result = None
+        if done:
+            first = done.pop(0)
+            points = {first.a: first.a_points, first.b: first.b_points}
+            result = {"ns_points": points[game.ns], "ew_points": points[game.ew]}
+        shown.append({"ns": names[game.ns], "ew": names[game.ew], "result": result})
+    byes = [names[p] for r in rounds for p in r.byes]
+    return {"games": shown, "byes": byes}

@@ -174,21 +174,44 @@ def _entry(event: dict[str, Any], logged_in: bool) -> str:
 def _standings(event: dict[str, Any]) -> str:
     if not event["standings"]:
         return ""
-    head = "".join(_head(short, full) for short, full in w.STANDING_COLUMNS)
-    rows = "".join(
-        f'<tr><td>{s["place"]}</td><th scope="row">{escape(s["name"])}</th>'
-        f"<td>{s['points']}</td><td>{s['buchholz']}</td><td>{s['difference']}</td>"
-        f"<td>{s['played']}</td></tr>"
+    rows = [
+        (s["place"], s["name"], s["points"], s["buchholz"], s["difference"], s["played"])
         for s in event["standings"]
-    )
+    ]
     return f"""    <section class="panel" aria-labelledby="standings-title">
       <h2 id="standings-title">{w.STANDINGS_HEADING}</h2>
-      <div class="scroll" tabindex="0" role="region" aria-labelledby="standings-title">
-      <table id="standings"><thead><tr>{head}</tr></thead>
-      <tbody>{rows}</tbody></table></div>
-      <p class="small">{w.STANDING_KEY} {w.TIE_BREAKS}</p>
+      {_ranked("standings-title", w.STANDING_COLUMNS, rows, 'id="standings"')}
+      <p class="small">{_key(w.STANDING_COLUMNS)} {w.TIE_BREAKS}</p>
     </section>
 """
+
+
+def _ranked(
+    title: str, columns: tuple[tuple[str, str], ...], rows: list[tuple[Any, ...]], attrs: str
+) -> str:
+    """A table of standings that fits a phone's width: a line a pair (its place, its name,
+    then numbers), the short column heads with their whole words said (:func:`_head`), the
+    name wrapping (events.css ``.standings``); in a region named by ``title`` that scrolls
+    should a name not break."""
+    head = "".join(_head(short, full) for short, full in columns)
+    body = "".join(
+        f'<tr><td>{place}</td><th scope="row">{escape(name)}</th>'
+        + "".join(f"<td>{n}</td>" for n in numbers)
+        + "</tr>"
+        for place, name, *numbers in rows
+    )
+    return (
+        f'<div class="scroll" tabindex="0" role="region" aria-labelledby="{title}">'
+        f'<table class="standings" {attrs}><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def _key(columns: tuple[tuple[str, str], ...]) -> str:
+    """The short column heads spelled out, for the line under the table (the place's
+    needs none)."""
+    said = [f"{short}: {full}" for short, full in columns[1:] if short != full]
+    return escape(" · ".join(said) + ".")
 
 
 def _head(short: str, full: str) -> str:
@@ -317,6 +340,23 @@ def leagues_page(listing: dict[str, Any], logged_in: bool) -> str:
     return _page(w.LEAGUES_TITLE, body)
 
 
+def _week_games(shown: dict[str, Any], week: int) -> str:
+    """A division's games of the week: who meets whom (the first pair North-South), with
+    the score once played; and who has a bye."""
+    items = []
+    for game in shown["games"]:
+        line = f"{game['ns']} v {game['ew']}: "
+        result = game["result"]
+        line += w.TO_PLAY if result is None else f"{result['ns_points']} – {result['ew_points']}"
+        items.append(f"<li>{escape(line)}</li>")
+    if shown["byes"]:
+        items.append(f"<li>{escape(w.BYE_LINE.format(pairs=', '.join(shown['byes'])))}</li>")
+    return (
+        f'<h4>{escape(w.WEEK_GAMES.format(week=week + 1))}</h4><ul class="week-games">'
+        f"{''.join(items)}</ul>"
+    )
+
+
 def league_page(season: dict[str, Any], logged_in: bool) -> str:
     api = f"/api/leagues/{season['id']}"
     facts = [
@@ -336,20 +376,21 @@ def league_page(season: dict[str, Any], logged_in: bool) -> str:
     if season["state"] == "finished" and season["organising"]:
         follow = f'<input type="hidden" name="follows" value="{season["id"]}">'
         actions.append(_form("/api/leagues", w.NEXT_SEASON_BUTTON, follow, "next"))
-    head = "".join(f'<th scope="col">{escape(c)}</th>' for c in w.LEAGUE_COLUMNS)
     tables = []
     for number, lines in enumerate(season["divisions"], 1):
-        rows = "".join(
-            f'<tr><td>{place}</td><th scope="row">{escape(x["name"])}</th><td>{x["points"]}'
-            f"</td><td>{x['played']}</td><td>{x['won']}</td><td>{x['difference']}</td></tr>"
+        rows = [
+            (place, x["name"], x["points"], x["played"], x["won"], x["difference"])
             for place, x in enumerate(lines, 1)
-        )
-        title = w.DIVISION.format(number=number)
+        ]
+        title = f"division-{number}"
         tables.append(
-            f'<h3 id="division-{number}">{escape(title)}</h3><div class="scroll" tabindex="0" '
-            f'role="region" aria-labelledby="division-{number}"><table class="division">'
-            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+            f'<h3 id="{title}">{escape(w.DIVISION.format(number=number))}</h3>'
+            + _ranked(title, w.LEAGUE_COLUMNS, rows, f'data-division="{number}"')
         )
+        if number == 1:  # the key to the heads, under the first table
+            tables.append(f'<p class="small">{_key(w.LEAGUE_COLUMNS)}</p>')
+        if season["week_games"]:
+            tables.append(_week_games(season["week_games"][number - 1], season["week"]))
     pairs = "".join(f"<li>{escape(p)}</li>" for p in season["pairs"])
     body = f"""    <section class="panel" aria-labelledby="league-title">
       <h2 id="league-title">{escape(season["name"])}</h2>
@@ -357,7 +398,7 @@ def league_page(season: dict[str, Any], logged_in: bool) -> str:
       <p class="small">{escape(w.LEAGUE_HOW.format(per_week=season["per_week"]))}</p>
       {"".join(actions)}
       {"".join(tables)}
-      <ul id="pairs">{pairs}</ul>
+      <h3>{w.PAIRS_HEADING}</h3><ul id="pairs">{pairs}</ul>
     </section>
 """
     return _page(season["name"], body, refresh=False)

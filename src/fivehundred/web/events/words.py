@@ -62,7 +62,7 @@ TIE_BREAKS = (
     "of the pairs met), then the points difference. A pair absent from its game scores nothing."
 )
 #: the standings' column heads: what a phone shows, and the whole word (said by a screen
-#: reader, shown on hover and in :data:`STANDING_KEY`)
+#: reader, shown on hover and in the key under the table)
 STANDING_COLUMNS = (
     ("#", "Place"),
     ("Pair", "Pair"),
@@ -71,7 +71,6 @@ STANDING_COLUMNS = (
     ("+/−", "Points difference"),
     ("Pl", "Games played"),
 )
-STANDING_KEY = "Pts match points · Bu Buchholz · +/− points difference · Pl games played."
 ROUND_STARTS = "Round {round} of {event} starts: your table is ready."
 STARTS_AT = "Starts at {when} (UTC)"
 STARTED_BY_ORGANISER = "Starts when its organiser starts it"
@@ -107,19 +106,30 @@ LEAGUE_CREATE_HEADING = "Start a league season"
 LEAGUE_LOGIN_FIRST = "Log in to start a league or to enter one."
 FIELD_WEEKS = "Weeks"
 FIELD_DIVISION_SIZE = "Pairs a division"
-FIELD_PER_WEEK = "Games counted a week"
+FIELD_PER_WEEK = "Games a week"
 FIELD_MOVES = "Pairs promoted and relegated"
 FIELD_LEAGUE_STARTS = "Starts at"
 LEAGUE_CREATE_BUTTON = "Start the season"
 DIVISION = "Division {number}"
-LEAGUE_COLUMNS = ("#", "Pair", "Points", "Played", "Won", "Difference")
-LEAGUE_FACTS = "{weeks} weeks · {per_week} games counted a week · {moves} up and down"
+#: a division's column heads, as :data:`STANDING_COLUMNS`
+LEAGUE_COLUMNS = (
+    ("#", "Place"),
+    ("Pair", "Pair"),
+    ("Pts", "Points"),
+    ("Pl", "Games played"),
+    ("W", "Games won"),
+    ("+/−", "Points difference"),
+)
+LEAGUE_FACTS = "Weeks: {weeks} · games a week: {per_week} · up and down: {moves}"
 LEAGUE_WEEK = "Week {week} of {weeks}"
 LEAGUE_HOW = (
-    "A game counts when your pair sits North-South or East-West against another pair of "
-    "your division, all four players at their seats to the end: your first {per_week} "
-    "such games each week."
+    "Each week the league pairs your division, each pair against each other pair in turn "
+    "(games a week: {per_week}). A game counts when you meet your opponents of the week at "
+    "any table, one pair North-South and the other East-West, all four players at their "
+    "seats to the end."
 )
+WEEK_GAMES = "The games of week {week}"
+TO_PLAY = "to play"
 NEXT_SEASON_BUTTON = "Start the next season"
 NO_SUCH_LEAGUE = "no such league season"
 TOO_MANY_SEASONS = "you run {count} league seasons not yet over, as many as one may"
