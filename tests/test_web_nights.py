@@ -118,6 +118,13 @@ def test_a_night_of_two_tables_is_played_to_its_standings_and_travellers(client:
         board = night_board(row.preset, row.seed, game.board)
         assert tuple(replay_hand(json.loads(game.result)["hand"]).dealt) == board.hands
     assert {(g.round, g.board) for g in games} == {(1, 1), (2, 2)}
+    # its tables were sealed until its end, and are shown now
+    with engine.connect() as db:
+        sealed = dict(db.execute(sa.select(tables.c.code, tables.c.sealed)).all())
+    assert {sealed[g.code] for g in games} == {f"night:{night}"}
+    listed = {g["table"] for g in people[3].get("/api/games?per_page=100").json()["games"]}
+    assert {g.code for g in games} <= listed
+    assert all(people[3].get(f"/api/tables/{g.code}/record").is_success for g in games)
     # each board's result is recorded within 30 s of its last card
     with engine.connect() as db:
         ended = dict(db.execute(sa.select(tables.c.code, tables.c.finished)).all())
@@ -181,3 +188,42 @@ def test_a_night_starts_by_itself_at_its_time(client: Any) -> None:
 
     wait_for(started, 30, "the night's start at its time")
     assert people[0].post(f"/api/nights/{night}/start").json() == {"started": False}
+
+
+def test_a_board_others_will_play_is_shown_to_nobody_until_the_night_ends(client: Any) -> None:
+    """A sealed table (a night's board, others still to play it) finished: its record is
+    refused (and with it its sheet, replays and analyses), the finished games and the
+    players' pages leave it out, and nobody watches it; once the seal is lifted (the night's
+    end lifts its own, below) it is shown as any finished game."""
+    from fivehundred.rules import make_rules
+    from fivehundred.web import seals
+    from fivehundred.web.server import OptionsIn
+
+    hub = client.app_state.hub
+    options = {**OptionsIn().model_dump(), "delay": 0.0, "sealed": "night:77"}
+    rules = make_rules("australian", {"target": 50})
+    table = client.portal.call(hub.create, rules, ["random"] * 4, "Sealed", options, 5)
+    code = table.code
+
+    def finished() -> bool:
+        return bool(client.get(f"/api/tables/{code}").json()["finished"])
+
+    wait_for(finished, NIGHT_SECONDS, "the sealed table's end")
+    for path in ("record", "sheet", "hands/1/replay", "hands/1/analysis"):
+        refused = client.get(f"/api/tables/{code}/{path}")
+        assert refused.status_code == 403 and refused.json()["detail"] == seals.SEALED, path
+    listed = [g["table"] for g in client.get("/api/games?per_page=100").json()["games"]]
+    assert code not in listed
+    assert client.get("/api/players/random").status_code == 404  # its only game
+    with pytest.raises(Exception) as closed, client.websocket_connect(f"/ws/tables/{code}") as ws:
+        ws.receive_json()
+    assert getattr(closed.value, "code", None) == 4403
+    engine = client.app_state.store.store.engine
+    with engine.begin() as db:
+        seals.lift(db, "night:77", time.time())
+        seals.lift(db, "night:77", time.time())  # once, however often
+    assert client.get(f"/api/tables/{code}/record").json()["hands"]
+    assert code in [g["table"] for g in client.get("/api/games?per_page=100").json()["games"]]
+    assert client.get("/api/players/random").status_code == 200
+    with client.websocket_connect(f"/ws/tables/{code}") as ws:
+        assert ws.receive_json()["type"] == "view"

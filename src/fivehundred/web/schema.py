@@ -31,6 +31,8 @@ tables = sa.Table(
     # the finished table this one is the rematch of: one rematch per game, whichever
     # server is asked and whether or not the finished table is still in its memory
     sa.Column("rematch_of", sa.Integer, nullable=True),
+    # a seal's key: the record is shown once it is lifted (web/seals.py)
+    sa.Column("sealed", sa.String(40), nullable=True),
     sa.Index("ix_tables_finished", "finished"),
     sa.Index("ux_tables_rematch_of", "rematch_of", unique=True),
 )
@@ -169,6 +171,14 @@ account_seats = sa.Table(
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
     sa.Index("ix_account_seats_account", "account_id"),
+)
+
+#: the lifted seals of sealed tables (web/seals.py)
+seals = sa.Table(
+    "seals",
+    metadata,
+    sa.Column("key", sa.String(40), primary_key=True),
+    sa.Column("lifted", sa.Float, nullable=False),
 )
 
 #: two accounts rated together as partners (the lower id first)

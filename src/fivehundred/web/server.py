@@ -27,7 +27,7 @@ from fivehundred.pad import web as pad_web
 from fivehundred.rules import make_rules
 from fivehundred.table import HUMAN, check_player_name
 from fivehundred.web import clubs as clubs_web
-from fivehundred.web import daily_api, history, learn, my_games, notices, players, views
+from fivehundred.web import daily_api, history, learn, my_games, notices, players, seals, views
 from fivehundred.web.accounts import (
     Account,
     AccountError,
@@ -242,6 +242,21 @@ class Timing:
             )
             if status[0] >= 500:
                 self.metrics.server_errors.labels(route).inc()
+
+
+async def spectator_refused(
+    store: AsyncStore, metrics: Any, table: LiveTable, websocket: WebSocket
+) -> tuple[int, str] | None:
+    """Why ``websocket`` may not watch ``table`` (a close code and its reason), or None."""
+    if await seals.holds(store, table):  # nobody watches a board others will play
+        return 4403, close_reason(seals.SEALED)
+    if len(table.spectators) >= MAX_SPECTATORS:
+        return 1013, "this table has as many spectators as it admits"
+    address = client_address(websocket)
+    if sum(c.client == address for c in table.spectators) >= SPECTATORS_PER_ADDRESS:
+        metrics.refused("spectators_per_address")
+        return 1013, f"your address watches this table {SPECTATORS_PER_ADDRESS} times already"
+    return None
 
 
 def create_app(
@@ -559,7 +574,8 @@ def create_app(
 
     @app.get("/api/tables/{code}/record")
     async def table_record(code: str) -> dict[str, Any]:
-        return (await table_or_404(code)).record()
+        await seals.refuse_record(store, table := await table_or_404(code))
+        return table.record()
 
     # ------------------------------------------------------------------ history
     @app.get("/api/games")
@@ -717,17 +733,8 @@ def create_app(
             seat = found
         elif (held := await accounts.seat_of_session(websocket, table.code)) is not None:
             seat = held  # the session's account holds a seat here (any device)
-        elif len(table.spectators) >= MAX_SPECTATORS:
-            await websocket.close(1013, "this table has as many spectators as it admits")
-            return
-        elif (
-            sum(c.client == client_address(websocket) for c in table.spectators)
-            >= SPECTATORS_PER_ADDRESS
-        ):
-            metrics.refused("spectators_per_address")
-            await websocket.close(
-                1013, f"your address watches this table {SPECTATORS_PER_ADDRESS} times already"
-            )
+        elif (refused := await spectator_refused(store, metrics, table, websocket)) is not None:
+            await websocket.close(*refused)
             return
         conn = Connection(websocket, seat, table.seat_name(seat) if seat >= 0 else "spectator")
         conn.client = client_address(websocket)  # the per-address limits (hints)

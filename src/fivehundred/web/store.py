@@ -22,13 +22,14 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.datadir import data_dir
 from fivehundred.web import schema
+from fivehundred.web.seals import shown, unsealed
 
 DB_NAME = "web.sqlite3"
 
@@ -87,8 +88,7 @@ def create_schema(schema: sa.MetaData, engine: Engine) -> None:
 def migrate(engine: Engine) -> tuple[str | None, str]:
     """Create or upgrade every table (:mod:`fivehundred.web.migrations`) in one transaction
     under :data:`SCHEMA_LOCK`: (the revision before, the revision now)."""
-    # Alembic tells each of its steps at INFO, from its import on: the server says what
-    # changed in one line of its own (Store._prepare)
+    # Alembic tells each step at INFO: the server says what changed in one line (_prepare)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     from alembic.util import CommandError
 
@@ -302,8 +302,7 @@ class Store:
         """The code of the rematch of the table of id ``table_id``, if one was made."""
         query = sa.select(tables.c.code).where(tables.c.rematch_of == table_id)
         with self.engine.connect() as db:
-            code: str | None = db.execute(query).scalar()
-            return code
+            return cast("str | None", db.execute(query).scalar())
 
     def _create_table(
         self,
@@ -333,6 +332,7 @@ class Store:
                 scores="[]",
                 hands_played=0,
                 rematch_of=rematch_of,
+                sealed=options.get("sealed"),
             )
         )
         key = result.inserted_primary_key
@@ -676,7 +676,7 @@ class Store:
 
     def finished_games(self, page: int, per_page: int) -> tuple[list[TableRow], int]:
         with self.engine.connect() as db:
-            done = tables.c.finished.is_not(None)
+            done = tables.c.finished.is_not(None) & unsealed()
             total = db.execute(sa.select(sa.func.count()).select_from(tables).where(done)).scalar()
             rows = self._table_rows(
                 db, done, tables.c.finished.desc(), per_page, (page - 1) * per_page
@@ -691,7 +691,7 @@ class Store:
             seat_name = sa.func.coalesce(seats.c.name, seats.c.player)
             latest = (
                 sa.select(seats.c.table_id)
-                .where(seat_name == name, seats.c.kind != "open")
+                .where(seat_name == name, seats.c.kind != "open", seats.c.table_id.in_(shown()))
                 .group_by(seats.c.table_id)
                 .order_by(seats.c.table_id.desc())
                 .limit(limit)

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
-from fivehundred.web.events.nights_store import VARIANTS, NightStore
+from fivehundred.web.events.nights_store import VARIANTS, NightStore, night_seal
 from fivehundred.web.events.nights_view import club_nights, night_view
 from fivehundred.web.events.results_csv import night_results
 from fivehundred.web.outbox import OutboxStore
@@ -159,6 +159,7 @@ class Nights(FollowsGames):
         rules = make_rules(facts["preset"], VARIANTS)
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options.update(self.table_options)
+        options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
         table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
             if not name:  # the computer pair: the computer plays its seats

@@ -29,6 +29,7 @@ from fastapi import HTTPException
 from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.boards import Board, BoardResult, Par
+from fivehundred.web import seals
 from fivehundred.web.events import movement as mv
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.players import STAND_IN_BY, stood_in
@@ -80,6 +81,11 @@ def pair_name(pair: Any) -> str:
     if pair.first is None:
         return f"{pair.number + 1}. {w.COMPUTER_PAIR}"
     return f"{pair.number + 1}. {pair.first} & {pair.second}"[:80]
+
+
+def night_seal(night_id: int) -> str:
+    """The seal of a night's tables (web/seals.py), lifted when the night ends."""
+    return f"night:{night_id}"
 
 
 class NightStore:
@@ -346,6 +352,7 @@ class NightStore:
         ).scalar_one()
         if left == 0:
             db.execute(nights.update().where(nights.c.id == game.night_id).values(state="finished"))
+            seals.lift(db, night_seal(game.night_id), now)  # its boards may be shown now
         return f"night {game.night_id} round {game.round} table {game.table_no}: board {game.board}"
 
     def results(
