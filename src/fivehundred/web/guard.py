@@ -463,7 +463,8 @@ class Guard:
         size = 0
         while True:
             try:
-                message = await asyncio.wait_for(receive(), BODY_SECONDS)
+                async with asyncio.timeout(BODY_SECONDS):
+                    message = await receive()
             except TimeoutError:
                 self.refused("body_timeout")
                 await self._refuse(

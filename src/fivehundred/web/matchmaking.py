@@ -376,8 +376,9 @@ class Matchmaker:
             until_due = entry.since + entry.wait - self.clock()
             until_due = until_due if until_due > 0 else DUE_LOOK
             changed = self._changed
-            try:
-                await asyncio.wait_for(changed.wait(), min(left, until_due, RECHECK))
+            try:  # (asyncio.timeout, not wait_for: a cancel at a wake is never swallowed)
+                async with asyncio.timeout(min(left, until_due, RECHECK)):
+                    await changed.wait()
             except TimeoutError:
                 if self.clock() >= entry.since + entry.wait:
                     await self.match()
