@@ -94,7 +94,15 @@ workload (three hands of expert, 5,129 deals, all suit contracts) 2.9% fewer nod
 same time; the partner's entry is most of the gain in no trumps (11% of nodes), the long
 suits 3%, counting every side suit under a ruff rather than one 0.3% (suit contracts
 0.9%). Drawing the trumps first (the leader's top trumps outlasting every other hand's,
-then its side suits uncapped): 0.5% fewer nodes in suit contracts, 3% more time; not kept. In misère two
+then its side suits uncapped): 0.5% fewer nodes in suit contracts, 3% more time; not kept.
+In a trick in progress (not in misère), when the contracting side needs one more trick or
+the defenders do, the trick itself decides: the side whose best card (played, or legal
+for a hand still to play) beats every card the other side has played or can play takes
+it, and the search ends there (that card is relevant when the other side's best is of its
+suit, else the shape decides); the second-hand quick tricks of DDS, at every later hand
+too. On bench_solver's 200 deals of each kind: suit contracts 8.9% fewer nodes (total
+5,114,753 to 4,661,120), no trumps 8.2% (6,750,518 to 6,196,042), 2-4% less time; pimc's
+workload 9.0% fewer nodes and 2-4% less time. In misère two
 bounds end the search at a trick start: the contractor can be held to no more tricks when
 all its cards are below the defenders' in every suit both hold, and must take some when
 its cards are above theirs (every trick, when it is on lead; one, when a defender on lead
@@ -154,7 +162,7 @@ S_NODES = 9  # node counter (statistics)
 S_GEN = 10  # transposition-table generation of this search
 S_EXACT = 11  # 1: table entries keep every card (no relevant-rank sharing; for tests)
 S_HITS = 12  # table entries that ended a search (statistics)
-S_NOQUICK = 13  # 1: no quick-trick cut-off (for tests)
+S_NOQUICK = 13  # bits, for tests: 1 no quick tricks at a trick start, 2 none in a trick
 ST_SIZE = 16
 O_TC = 16
 O_TP = 96
