@@ -483,10 +483,12 @@ KI int K(pick_suits)(const int64_t *cnt, const uint64_t *bits, int64_t have, int
  *   holding power must follow it (in no trumps a partner's free joker does not count: it
  *   is never forced onto p's trick before the last one), then its free jokers when no
  *   opponent holds one (each wins the trick it falls to);
- * - when no opponent holds power (in a suit contract: no hand but q): p cashes some of its
- *   own, then leads a suit in which a partner q holds the top card, and q cashes its own
- *   and its free jokers; p's tricks count only as far as q holds cards it can spare for
- *   them (neither a counted winner nor a joker), so that q keeps every winner it cashes.
+ * - when no opponent holds power (in a suit contract: no hand but q, or no hand but p):
+ *   p cashes some of its own (all its trumps first, when it holds them), then leads a suit
+ *   in which a partner q holds the top card, and q cashes its own and its free jokers;
+ *   p's tricks count only as far as q holds cards it can spare for them (neither a counted
+ *   winner nor a joker), so that q keeps every winner it cashes, and p has no trump left
+ *   to ruff them with.
  * *used: the cards whose ranks that read (the fewest suits, see pick_suits). */
 KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint64_t out,
                        uint64_t side1, int64_t p, int64_t P, int64_t need, uint64_t *used)
@@ -545,15 +547,19 @@ KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
             return 1;
         *used = 0;
     }
-    if ((tops & partners) == 0 || (opps & power) != 0 || (trump >= 0 && (mine & power) != 0))
+    /* p's trumps: when p holds every trump out, it cashes them all first (q holds none to
+     * overtake them, and p none left to ruff q's winners with) */
+    const uint64_t ptr = trump >= 0 ? mine & power : 0;
+    if ((tops & partners) == 0 || (opps & power) != 0 || (ptr != 0 && (power & ~mine) != 0))
         return 0;
-    /* p's own tricks uncapped: only q can hold power now, and it spares for them */
+    const int64_t tp = K(popcount)(ptr);
+    /* p's own tricks uncapped: only q (or p) can hold power now, and q spares for them */
     int64_t own = K(suit_runs)(h, so, top, p, P, 1, cnt, bits);
     for (int64_t q = 0; q < P; q++) {
         const uint64_t hq = h[q];
         if ((hq & partners & tops) == 0)
             continue;
-        if (trump >= 0 && (power & ~hq) != 0)
+        if (trump >= 0 && ptr == 0 && (power & ~hq) != 0)
             continue;
         int64_t entry = -1;
         for (int64_t s = 0; s < 4; s++)
@@ -564,10 +570,11 @@ KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
         const int64_t jq = K(popcount)(hq & free);
         const int64_t theirs = jq + K(suit_runs)(h, so, top, q, P, 1, cq, bq);
         const int64_t spare = K(popcount)(hq) - theirs;
-        if (theirs + (own < spare ? own : spare) < need)
+        const int64_t cash = own < spare ? own : spare;
+        if (theirs + cash < need || cash < tp)
             continue;
         uint64_t u = 0;
-        if (!K(pick_suits)(cq, bq, jq, need, entry, &u)) {
+        if (tp > 0 || !K(pick_suits)(cq, bq, jq, need, entry, &u)) {
             /* every suit of q, then p's (as many of p's tricks as q can spare: checked) */
             for (int64_t s = 0; s < 4; s++)
                 u |= bq[s];
