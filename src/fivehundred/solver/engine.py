@@ -106,7 +106,14 @@ too. On bench_solver's 200 deals of each kind: suit contracts 8.9% fewer nodes (
 5,114,753 to 4,661,120), no trumps 8.2% (6,750,518 to 6,196,042), 2-4% less time; pimc's
 workload 9.0% fewer nodes and 2-4% less time. The partner's line with the leader holding
 every trump (against none there): suit contracts 1.2% fewer nodes, pimc's workload 1.8%,
-the same time (-2% to +1% over repeated runs). In misère two
+the same time (-2% to +1% over repeated runs). Tried in a trick in progress and not kept:
+adding the tricks after it that the side holding the top power card is sure of (see the
+sure-trick bound; a hand still to play may spend one counted card), when a side needs two
+tricks or fewer: suit contracts 6.3% fewer nodes, no trumps 1.5%, but 7-15% more time;
+only at the second hand: 4% fewer nodes in suit contracts, 5% more time; leaving the last
+hand out: 1.5% more nodes, the same time on pimc's workload. At a trick start, the side not
+on lead taking the trick whatever the leader leads, when it needs one trick: 0.2-0.6% fewer
+nodes, not kept. In misère two
 bounds end the search at a trick start: the contractor can be held to no more tricks when
 all its cards are below the defenders' in every suit both hold, and must take some when
 its cards are above theirs (every trick, when it is on lead; one, when a defender on lead
