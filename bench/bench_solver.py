@@ -48,7 +48,7 @@ def _row(name: str, times: list[float], nodes: list[int] | None = None) -> str:
         f" ms   max {max(ms):8.2f} ms   ({len(ms)} deals)"
     )
     if nodes:
-        text += f"   nodes median {statistics.median(nodes):,.0f}"
+        text += f"   nodes median {statistics.median(nodes):,.0f} total {sum(nodes):,}"
     return text
 
 

@@ -1,7 +1,9 @@
-"""The solver's quick-trick cut-off (a trick start: the tricks the side on lead can cash at
-once, by the leader's own top cards or, after an entry, by a partner's) changes no value:
-the values with it equal those of the same search without it on whole hands and mid-hand
-positions of every player count, and exhaustive minimax's where the cut-off fires."""
+"""The solver's quick-trick cut-offs change no value: at a trick start, the tricks the side
+on lead can cash at once (by the leader's own top cards or, after an entry, by a
+partner's); in a trick in progress, the trick itself when it is the one trick a side needs
+(the side whose best card beats all the other side can play takes it). The values with
+each equal those of the same search without it on whole hands and mid-hand positions of
+every player count, and exhaustive minimax's where the cut-off fires."""
 
 from __future__ import annotations
 
@@ -42,21 +44,30 @@ def _rules(preset: str, rng: random.Random) -> Rules:
     return make_rules(preset, {"joker_lead_not_renounced": rng.random() < 0.25})
 
 
-def _search(pos: Position, quick: bool) -> tuple[int, list[tuple[int, int]], int]:
-    """(value, every move's value, nodes) of ``pos``, the quick-trick cut-off on or off."""
+#: ``S_NOQUICK`` values: every cut-off on, the trick start's off, the trick in progress's off.
+_ON, _NO_START, _NO_TRICK = 0, 1, 2
+
+
+def _search(pos: Position, off: int, exact: bool = False) -> tuple[int, list[tuple[int, int]], int]:
+    """(value, every move's value, nodes of both searches) of ``pos``, the cut-offs
+    ``off`` names (``S_NOQUICK``) left out, the table keyed on every card when ``exact``
+    (else on the relevant ranks the cut-offs report)."""
     t = table()
     h, st = pos.packed()
     st[E.S_GEN] = t.next_gen()
-    st[E.S_NOQUICK] = int(not quick)
+    st[E.S_NOQUICK] = off
+    st[E.S_EXACT] = int(exact)
     left = pos.tricks_left
     value = int(E.solve_dense(h, st, t.buf, t.keys, t.check, 0, left, int(st[E.S_TCOUNT])))
     nodes = int(st[E.S_NODES])
     h, st = pos.packed()
     st[E.S_GEN] = t.next_gen()
-    st[E.S_NOQUICK] = int(not quick)
+    st[E.S_NOQUICK] = off
+    st[E.S_EXACT] = int(exact)
     moves = np.zeros(2 * E.MAX_MOVES, np.int64)
     values = np.zeros(E.MAX_MOVES, np.int64)
     n = E.move_values_dense(h, st, t.buf, t.keys, t.check, moves, values)
+    nodes += int(st[E.S_NODES])
     return value, sorted(zip(moves[:n].tolist(), values[:n].tolist(), strict=True)), nodes
 
 
@@ -86,14 +97,15 @@ def _positions(
 def test_quick_tricks_change_no_value() -> None:
     """720 positions (60 of each contract and preset: whole hands and two to nine tricks
     left, at most seven for five and six players, a trick in progress or not): the value
-    and every move's value with the cut-off equal those without it, and in no trumps it
-    cuts the search."""
+    and every move's value with the cut-off equal those without it, and those with it and
+    the table keyed on every card, and in no trumps it cuts the search."""
     mismatches = []
     nodes = {True: 0, False: 0}
     for kind, preset, _, pos in _positions(720, "values", (2, 3, 4, 5, 6, 7, 8, 9, 10)):
-        with_cut = _search(pos, True)
-        without = _search(pos, False)
-        if with_cut[:2] != without[:2]:
+        with_cut = _search(pos, _ON)
+        without = _search(pos, _NO_START)
+        exact = _search(pos, _ON, exact=True)
+        if not with_cut[:2] == without[:2] == exact[:2]:
             mismatches.append((kind, preset, pos.tricks_left))
         if kind == "nt" and preset == "australian":
             nodes[True] += with_cut[2]
@@ -102,20 +114,46 @@ def test_quick_tricks_change_no_value() -> None:
     assert nodes[True] < 0.9 * nodes[False], nodes
 
 
-@pytest.mark.parametrize(("tricks", "count"), [(3, 100), (4, 8)])
-def test_quick_tricks_match_minimax_where_they_cut(tricks: int, count: int) -> None:
+@pytest.mark.parametrize(("count", "tricks"), [(3000, (3, 4, 5)), (600, (6, 7, 8, 9))])
+def test_trick_in_progress_changes_no_value(count: int, tricks: tuple[int, ...]) -> None:
+    """Positions of each contract and preset, a trick in progress in most (at most seven
+    tricks left for five and six players): the value and every move's value with the trick
+    in progress's cut-off equal those without it, and those with it and the table keyed on
+    every card (the cards it reports as relevant are enough); it cuts the search in suit
+    contracts and in no trumps."""
+    mismatches = []
+    nodes = {kind: {True: 0, False: 0} for kind in ("suit", "nt")}
+    for kind, preset, _, pos in _positions(count, f"trick/{count}", tricks):
+        with_cut = _search(pos, _ON)
+        without = _search(pos, _NO_TRICK)
+        exact = _search(pos, _ON, exact=True)
+        if not with_cut[:2] == without[:2] == exact[:2]:
+            mismatches.append((kind, preset, pos.tricks_left))
+        if kind in nodes:
+            nodes[kind][True] += with_cut[2]
+            nodes[kind][False] += without[2]
+    assert not mismatches, mismatches[:5]
+    for kind, counts in nodes.items():
+        assert counts[True] < 0.95 * counts[False], (kind, counts)
+
+
+@pytest.mark.parametrize(
+    ("tricks", "count", "off"),
+    [(3, 100, _NO_START), (4, 8, _NO_START), (3, 100, _NO_TRICK), (4, 8, _NO_TRICK)],
+)
+def test_quick_tricks_match_minimax_where_they_cut(tricks: int, count: int, off: int) -> None:
     """Positions of three tricks (every preset) and of four (three and four players) on
-    which the cut-off fires (fewer nodes with it): the value and every action's value
-    equal exhaustive minimax's."""
+    which a cut-off fires (fewer nodes with it than with it off: the trick start's, the
+    trick in progress's): the value and every action's value equal exhaustive minimax's."""
     checked = 0
     mismatches = []
-    for kind, preset, state, pos in _positions(40 * count, f"minimax/{tricks}", (tricks,)):
+    for kind, preset, state, pos in _positions(40 * count, f"minimax/{tricks}/{off}", (tricks,)):
         if checked == count:
             break
         if tricks == 4 and len(state.active) > 4:
             continue
-        value, _, nodes = _search(pos, True)
-        if nodes >= _search(pos, False)[2]:
+        value, _, nodes = _search(pos, _ON)
+        if nodes >= _search(pos, off)[2]:
             continue
         if minimax(state) != pos.won + value:
             mismatches.append((kind, preset, "value"))

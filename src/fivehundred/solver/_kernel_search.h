@@ -483,10 +483,12 @@ KI int K(pick_suits)(const int64_t *cnt, const uint64_t *bits, int64_t have, int
  *   holding power must follow it (in no trumps a partner's free joker does not count: it
  *   is never forced onto p's trick before the last one), then its free jokers when no
  *   opponent holds one (each wins the trick it falls to);
- * - when no opponent holds power (in a suit contract: no hand but q): p cashes some of its
- *   own, then leads a suit in which a partner q holds the top card, and q cashes its own
- *   and its free jokers; p's tricks count only as far as q holds cards it can spare for
- *   them (neither a counted winner nor a joker), so that q keeps every winner it cashes.
+ * - when no opponent holds power (in a suit contract: no hand but q, or no hand but p):
+ *   p cashes some of its own (all its trumps first, when it holds them), then leads a suit
+ *   in which a partner q holds the top card, and q cashes its own and its free jokers;
+ *   p's tricks count only as far as q holds cards it can spare for them (neither a counted
+ *   winner nor a joker), so that q keeps every winner it cashes, and p has no trump left
+ *   to ruff them with.
  * *used: the cards whose ranks that read (the fewest suits, see pick_suits). */
 KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint64_t out,
                        uint64_t side1, int64_t p, int64_t P, int64_t need, uint64_t *used)
@@ -545,15 +547,19 @@ KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
             return 1;
         *used = 0;
     }
-    if ((tops & partners) == 0 || (opps & power) != 0 || (trump >= 0 && (mine & power) != 0))
+    /* p's trumps: when p holds every trump out, it cashes them all first (q holds none to
+     * overtake them, and p none left to ruff q's winners with) */
+    const uint64_t ptr = trump >= 0 ? mine & power : 0;
+    if ((tops & partners) == 0 || (opps & power) != 0 || (ptr != 0 && (power & ~mine) != 0))
         return 0;
-    /* p's own tricks uncapped: only q can hold power now, and it spares for them */
+    const int64_t tp = K(popcount)(ptr);
+    /* p's own tricks uncapped: only q (or p) can hold power now, and q spares for them */
     int64_t own = K(suit_runs)(h, so, top, p, P, 1, cnt, bits);
     for (int64_t q = 0; q < P; q++) {
         const uint64_t hq = h[q];
         if ((hq & partners & tops) == 0)
             continue;
-        if (trump >= 0 && (power & ~hq) != 0)
+        if (trump >= 0 && ptr == 0 && (power & ~hq) != 0)
             continue;
         int64_t entry = -1;
         for (int64_t s = 0; s < 4; s++)
@@ -564,10 +570,11 @@ KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
         const int64_t jq = K(popcount)(hq & free);
         const int64_t theirs = jq + K(suit_runs)(h, so, top, q, P, 1, cq, bq);
         const int64_t spare = K(popcount)(hq) - theirs;
-        if (theirs + (own < spare ? own : spare) < need)
+        const int64_t cash = own < spare ? own : spare;
+        if (theirs + cash < need || cash < tp)
             continue;
         uint64_t u = 0;
-        if (!K(pick_suits)(cq, bq, jq, need, entry, &u)) {
+        if (tp > 0 || !K(pick_suits)(cq, bq, jq, need, entry, &u)) {
             /* every suit of q, then p's (as many of p's tricks as q can spare: checked) */
             for (int64_t s = 0; s < 4; s++)
                 u |= bq[s];
@@ -644,6 +651,56 @@ KI int64_t K(misere_forced)(const uint64_t *h, const int64_t *st, int64_t p,
         return 1;
     }
     return 0;
+}
+
+/* A card's power in a trick of suit led (class << 6 | card: a free joker, a trump, a card
+ * of the suit led; -1: it cannot win), and the best card hand m may play to it. */
+KI int64_t K(trick_key)(int64_t c, int64_t s, int64_t led, int64_t trump)
+{
+    if (s == 4)
+        return 192 + c;
+    if (s == trump)
+        return 128 + c;
+    return s == led ? 64 + c : -1;
+}
+
+KI int64_t K(best_play)(const uint64_t *h, uint64_t m, int64_t led, int64_t trump)
+{
+    const uint64_t follow = m & h[H_SUIT + led];
+    if (follow)
+        return (led == trump ? 128 : 64) + 63 - K(clz)(follow);
+    const uint64_t jk = m & h[H_SUIT + 4];
+    if (jk)
+        return 192 + 63 - K(clz)(jk);
+    const uint64_t tr = trump >= 0 ? m & h[H_SUIT + trump] : 0;
+    return tr ? 128 + 63 - K(clz)(tr) : -1;
+}
+
+/* The side (0, 1) that takes the trick in progress (not in misère): the side whose best
+ * card, played or still to come, beats every card the other side has played or can play;
+ * *rel: that card's bit when the other side's best is of its suit (its rank decides). */
+KI int64_t K(trick_taker)(const uint64_t *h, const int64_t *st, int64_t d, uint64_t *rel)
+{
+    const int64_t P = st[S_P], tcount = st[S_TCOUNT], led = st[S_LED], trump = st[S_TRUMP];
+    int64_t best[2] = {-1, -1};
+    for (int64_t i = d - tcount; i < d; i++) {
+        const int64_t c = st[O_TC + i];
+        const int64_t b = K(trick_key)(c, st[O_CSUIT + c], led, trump);
+        const int64_t si = st[O_SIDE + st[O_TP + i]];
+        if (b > best[si])
+            best[si] = b;
+    }
+    int64_t q = st[S_TOMOVE];
+    for (int64_t k = tcount; k < P; k++) {
+        const int64_t b = K(best_play)(h, h[q], led, trump);
+        const int64_t sq = st[O_SIDE + q];
+        if (b > best[sq])
+            best[sq] = b;
+        q = q + 1 < P ? q + 1 : 0;
+    }
+    const int64_t t = best[1] > best[0];
+    *rel = (best[t] >> 6) == (best[!t] >> 6) ? (uint64_t)1 << (best[t] & 63) : 0;
+    return t;
 }
 
 /* column of shape word k in a key */
@@ -760,7 +817,7 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
             h[H_W + d] = used;
             return 0;
         }
-        if (misere == 0 && st[S_NOQUICK] == 0) {
+        if (misere == 0 && (st[S_NOQUICK] & 1) == 0) {
             uint64_t qused;
             int64_t need = st[O_SIDE + p] == 1 ? target : left - target + 1;
             if (K(quick_tricks)(h, st, trump, out, side1, p, P, need, &qused)) {
@@ -827,6 +884,15 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
                 st[S_HITS] += 1;
                 return 0;
             }
+        }
+    } else if (misere == 0 && (target == 1 || target == left) && (st[S_NOQUICK] & 2) == 0) {
+        /* the trick in progress is the one the side short of a trick needs, or the one the
+         * other side must not lose */
+        uint64_t rel;
+        const int64_t t = K(trick_taker)(h, st, d, &rel);
+        if (t == 1 ? target == 1 : target == left) {
+            h[H_W + d] = rel;
+            return t;
         }
     }
     const uint64_t hand = h[p];
