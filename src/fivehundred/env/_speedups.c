@@ -100,6 +100,27 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* size bytes at dst: 1 at every index in the list legal (None: none), 0 elsewhere */
+static int
+fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
+{
+    memset(dst, 0, (size_t)size);
+    if (legal == Py_None)
+        return 0;
+    Py_ssize_t count = PyList_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
+        if (action == -1 && PyErr_Occurred())
+            return -1;
+        if (action < 0 || action >= size) {
+            PyErr_SetString(PyExc_IndexError, "mask: action out of range");
+            return -1;
+        }
+        dst[action] = 1;
+    }
+    return 0;
+}
+
 static PyObject *
 mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -119,24 +140,753 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = PyByteArray_FromStringAndSize(NULL, size);
     if (out == NULL)
         return NULL;
-    char *dst = PyByteArray_AS_STRING(out);
-    memset(dst, 0, (size_t)size);
-    Py_ssize_t count = PyList_GET_SIZE(legal);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
-        if (action == -1 && PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (action < 0 || action >= size) {
-            Py_DECREF(out);
-            PyErr_SetString(PyExc_IndexError, "mask: action out of range");
-            return NULL;
-        }
-        dst[action] = 1;
+    if (fill_mask(PyByteArray_AS_STRING(out), legal, size) < 0) {
+        Py_DECREF(out);
+        return NULL;
     }
     return out;
 }
+
+/* ------------------------------------------------------------------ the tracker
+ *
+ * Tracker(layout, fixed_part, auction) follows one HandState at a time exactly as
+ * fivehundred.env.encoding.Encoder's own tracker does (Encoder.bits and Encoder._sync, line
+ * for line: the seat records as bits where they lie in seat 0's vector, updated from the
+ * actions taken) and writes a seat's vector as float32, the records turned in the float
+ * domain (record k of the vector is seat (seat + k) % n's). The layout (every position) and
+ * the fixed part (Encoder._fixed_part, called back when it changes) come from the encoder:
+ * this holds no field of its own. ``layout`` is a tuple of ints (see LAYOUT_* below).
+ *
+ * tracker.observe(state, seat, legal) -> (vector bytearray, mask bytearray) or None: None
+ *     where some cards lie face up (the encoder's Python path answers those); ``legal``:
+ *     the list of legal actions (the mask's ones), or None for an all-zero mask.
+ */
+enum {
+    LAYOUT_SEATS, LAYOUT_SIZE, LAYOUT_AT0, LAYOUT_RECORD, LAYOUT_LED, LAYOUT_SUITS_LED,
+    LAYOUT_NUM_ACTIONS, LAYOUT_TRICKS, LAYOUT_CARDS, LAYOUT_HEAD, /* then per seat: */
+};
+/* per-seat rows after the head (absolute positions): played, trick, voids, won, calls,
+ * to_move; then NUM_ACTIONS call indices, then NUM_ACTIONS cards (action_card) */
+#define MAX_SEATS 8
+#define MAX_ACTIONS 512
+#define MAX_WORDS (MAX_BYTES / 8)
+
+typedef unsigned long long word;
+
+typedef struct {
+    PyObject_HEAD
+    int n, size, at0, record, led, suits_led, num_actions, tricks, cards, words;
+    int played_at[MAX_SEATS], trick_at[MAX_SEATS], void_at[MAX_SEATS], won_at[MAX_SEATS];
+    int call_at[MAX_SEATS], to_move_at[MAX_SEATS];
+    int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
+    PyObject *fixed_part, *auction_phase;
+    /* the tracked state (strong references, as the encoder's) */
+    PyObject *state, *seats, *fixed_phase;
+    Py_ssize_t history, calls_seen, tricks_seen, in_trick;
+    int won[MAX_SEATS];
+    word records[MAX_WORDS];
+    word trick_fields[MAX_WORDS]; /* every seat's trick field */
+    /* the fixed part: valid, then its fields */
+    int fixed, contractor, face_up;
+    word table_bits[MAX_WORDS], fixed_records[MAX_WORDS], discards[MAX_WORDS],
+        partner_bits[MAX_WORDS];
+    int has_partner_bits;
+} Tracker;
+
+static inline void
+set_bit(word *w, Py_ssize_t i)
+{
+    w[i >> 6] |= 1ULL << (i & 63);
+}
+
+static inline void
+flip_bit(word *w, Py_ssize_t i)
+{
+    w[i >> 6] ^= 1ULL << (i & 63);
+}
+
+/* ORs the non-negative int ``value`` << shift into w (words words); -1 on error */
+static int
+or_int(word *w, int words, PyObject *value, int shift)
+{
+    if (!PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: an int was expected");
+        return -1;
+    }
+    unsigned char raw[MAX_BYTES + 8];
+    size_t nbytes = (size_t)words * 8;
+    memset(raw, 0, sizeof raw);
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t needed = PyLong_AsNativeBytes(value, raw, (Py_ssize_t)nbytes,
+                                             Py_ASNATIVEBYTES_LITTLE_ENDIAN
+                                             | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                             | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (needed < 0 || (size_t)needed > nbytes) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "Tracker: an int out of range");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)value, raw, nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    int ws = shift >> 6, bs = shift & 63;
+    for (int i = 0; i < words; i++) {
+        word v;
+        memcpy(&v, raw + 8 * i, 8);
+        if (!v)
+            continue;
+        if (i + ws < words)
+            w[i + ws] |= v << bs;
+        if (bs && i + ws + 1 < words)
+            w[i + ws + 1] |= v >> (64 - bs);
+    }
+    return 0;
+}
+
+static void
+tracker_reset(Tracker *t)
+{
+    memset(t->records, 0, sizeof t->records);
+    for (int s = 0; s < t->n; s++) {
+        set_bit(t->records, t->won_at[s]);
+        t->won[s] = 0;
+    }
+    Py_CLEAR(t->seats);
+    t->history = t->calls_seen = t->tricks_seen = t->in_trick = 0;
+    t->fixed = 0;
+    Py_CLEAR(t->fixed_phase);
+}
+
+static int
+tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
+{
+    PyObject *layout, *fixed_part, *auction;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Tracker(layout, fixed_part, auction)");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!OO", &PyTuple_Type, &layout, &fixed_part, &auction))
+        return -1;
+    Py_ssize_t count = PyTuple_GET_SIZE(layout);
+    int head[LAYOUT_HEAD];
+    if (count < LAYOUT_HEAD)
+        goto bad;
+    for (int i = 0; i < LAYOUT_HEAD; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        head[i] = (int)v;
+    }
+    int n = head[LAYOUT_SEATS], actions = head[LAYOUT_NUM_ACTIONS];
+    if (n < 1 || n > MAX_SEATS || actions < 1 || actions > MAX_ACTIONS || head[LAYOUT_SIZE] < 1
+        || head[LAYOUT_SIZE] > 8 * MAX_BYTES - 3 * 64
+        || count != LAYOUT_HEAD + 6 * n + 2 * actions)
+        goto bad;
+    int values[LAYOUT_HEAD + 6 * MAX_SEATS + 2 * MAX_ACTIONS];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        values[i] = (int)v;
+    }
+    t->n = n;
+    t->size = head[LAYOUT_SIZE];
+    t->at0 = head[LAYOUT_AT0];
+    t->record = head[LAYOUT_RECORD];
+    t->led = head[LAYOUT_LED];
+    t->suits_led = head[LAYOUT_SUITS_LED];
+    t->num_actions = actions;
+    t->tricks = head[LAYOUT_TRICKS];
+    t->cards = head[LAYOUT_CARDS];
+    t->words = (t->size + 63) / 64 + 2;
+    if (t->at0 < 0 || t->record < 1 || t->at0 + n * t->record > t->size || t->cards < 1
+        || t->cards > t->record || t->cards > 128 || t->tricks < 1 || t->tricks >= 128 || t->led < 0 || t->suits_led < 0
+        || t->led >= t->at0 || t->suits_led >= t->at0)
+        goto bad;
+    int *rows = values + LAYOUT_HEAD;
+    int *limits[6] = {t->played_at, t->trick_at, t->void_at, t->won_at, t->call_at, t->to_move_at};
+    for (int r = 0; r < 6; r++)
+        for (int s = 0; s < n; s++) {
+            int v = rows[r * n + s];
+            if (v < t->at0 || v >= t->at0 + n * t->record) /* (+ 128 bits: in the words) */
+                goto bad;
+            limits[r][s] = v;
+        }
+    for (int a = 0; a < actions; a++) {
+        t->call_index[a] = rows[6 * n + a];
+        t->card_of[a] = rows[6 * n + actions + a];
+        if (t->call_index[a] >= t->record || t->card_of[a] >= t->cards)
+            goto bad;
+    }
+    memset(t->trick_fields, 0, sizeof t->trick_fields);
+    for (int s = 0; s < n; s++)
+        for (int c = 0; c < t->cards; c++)
+            set_bit(t->trick_fields, t->trick_at[s] + c);
+    Py_INCREF(fixed_part);
+    Py_XSETREF(t->fixed_part, fixed_part);
+    Py_INCREF(auction);
+    Py_XSETREF(t->auction_phase, auction);
+    Py_CLEAR(t->state);
+    tracker_reset(t);
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "Tracker: a bad layout");
+    return -1;
+}
+
+static int
+tracker_traverse(Tracker *t, visitproc visit, void *arg)
+{
+    Py_VISIT(t->fixed_part);
+    Py_VISIT(t->auction_phase);
+    Py_VISIT(t->state);
+    Py_VISIT(t->seats);
+    Py_VISIT(t->fixed_phase);
+    return 0;
+}
+
+static int
+tracker_clear(Tracker *t)
+{
+    Py_CLEAR(t->fixed_part);
+    Py_CLEAR(t->auction_phase);
+    Py_CLEAR(t->state);
+    Py_CLEAR(t->seats);
+    Py_CLEAR(t->fixed_phase);
+    return 0;
+}
+
+static void
+tracker_dealloc(Tracker *t)
+{
+    PyObject_GC_UnTrack(t);
+    tracker_clear(t);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+/* an int in [0, limit) from a Python int; -1 (an error set) otherwise */
+static long
+small(PyObject *value, long limit)
+{
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < 0 || v >= limit) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a value out of range");
+        return -1;
+    }
+    return v;
+}
+
+static PyObject *s_trick_seats, *s_trick_cards, *s_history, *s_void_shown, *s_phase,
+    *s_claim_trick, *s_auction, *s_calls, *s_tricks, *s_to_move, *s_partner_revealed,
+    *s_partners, *s_hands, *s_led_suit, *s_suits_led;
+
+/* a card played by seat: its played and trick bits, the suits it has shown void in */
+static int
+add_card(Tracker *t, word *records, PyObject *seat_obj, PyObject *card_obj, PyObject *voids)
+{
+    long seat = small(seat_obj, t->n);
+    if (seat < 0)
+        return -1;
+    long card = small(card_obj, t->cards);
+    if (card < 0)
+        return -1;
+    PyObject *v = PySequence_GetItem(voids, seat);
+    if (v == NULL)
+        return -1;
+    int rc = or_int(records, t->words, v, t->void_at[seat]);
+    Py_DECREF(v);
+    set_bit(records, t->played_at[seat] + card);
+    set_bit(records, t->trick_at[seat] + card);
+    return rc;
+}
+
+/* a seat's call (seat, call): its bit in the seat's calls field */
+static int
+add_call(Tracker *t, word *records, PyObject *pair)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a call is (seat, call)");
+        return -1;
+    }
+    long seat = small(PyTuple_GET_ITEM(pair, 0), t->n);
+    if (seat < 0)
+        return -1;
+    long call = small(PyTuple_GET_ITEM(pair, 1), t->num_actions);
+    if (call < 0)
+        return -1;
+    if (t->call_index[call] >= 0)
+        set_bit(records, t->call_at[seat] + t->call_index[call]);
+    return 0;
+}
+
+/* a trick complete: its trick fields clear, the winner's tricks_won moves on one */
+static int
+end_trick(Tracker *t, word *records, PyObject *winner_obj)
+{
+    long winner = small(winner_obj, t->n);
+    if (winner < 0)
+        return -1;
+    int won = t->won[winner];
+    if (won >= t->tricks) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: too many tricks");
+        return -1;
+    }
+    for (int i = 0; i < t->words; i++)
+        records[i] &= ~t->trick_fields[i];
+    flip_bit(records, t->won_at[winner] + won);
+    flip_bit(records, t->won_at[winner] + won + 1);
+    t->won[winner] = won + 1;
+    return 0;
+}
+
+/* (seat, action) of a completed trick's plays */
+static int
+add_play(Tracker *t, word *records, PyObject *play, PyObject *voids)
+{
+    if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a play is (seat, action)");
+        return -1;
+    }
+    long action = small(PyTuple_GET_ITEM(play, 1), t->num_actions);
+    if (action < 0)
+        return -1;
+    PyObject *card = PyLong_FromLong(t->card_of[action]);
+    if (card == NULL)
+        return -1;
+    int rc = add_card(t, records, PyTuple_GET_ITEM(play, 0), card, voids);
+    Py_DECREF(card);
+    return rc;
+}
+
+/* a completed trick (a Trick: plays, winner) from its play number ``from`` on */
+static int
+add_trick(Tracker *t, word *records, PyObject *trick, Py_ssize_t from, PyObject *voids)
+{
+    if (!PyTuple_Check(trick) || PyTuple_GET_SIZE(trick) < 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a trick is (plays, winner)");
+        return -1;
+    }
+    PyObject *plays = PyTuple_GET_ITEM(trick, 0);
+    Py_ssize_t count = PySequence_Size(plays);
+    if (count < 0)
+        return -1;
+    for (Py_ssize_t i = from; i < count; i++) {
+        PyObject *play = PySequence_GetItem(plays, i);
+        if (play == NULL)
+            return -1;
+        int rc = add_play(t, records, play, voids);
+        Py_DECREF(play);
+        if (rc < 0)
+            return -1;
+    }
+    return end_trick(t, records, PyTuple_GET_ITEM(trick, 1));
+}
+
+/* len(getattr(obj, name)), or -1 with an error set */
+static Py_ssize_t
+attr_len(PyObject *obj, PyObject *name)
+{
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Size(value);
+    Py_DECREF(value);
+    return n;
+}
+
+/* Encoder._sync: the seat records brought up to ``state`` (incrementally when it moved on) */
+static int
+tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
+{
+    PyObject *phase = PyObject_GetAttr(state, s_phase);
+    if (phase == NULL)
+        return -1;
+    int keep = state == t->state && history == t->history + 1 && phase == t->fixed_phase;
+    if (keep) {
+        int auction = PyObject_RichCompareBool(phase, t->auction_phase, Py_EQ);
+        if (auction < 0) {
+            Py_DECREF(phase);
+            return -1;
+        }
+        if (!auction) {
+            keep = 0;
+            if (t->tricks_seen) {
+                PyObject *claim = PyObject_GetAttr(state, s_claim_trick);
+                if (claim == NULL) {
+                    Py_DECREF(phase);
+                    return -1;
+                }
+                long c = PyLong_AsLong(claim);
+                Py_DECREF(claim);
+                if (c == -1 && PyErr_Occurred()) {
+                    Py_DECREF(phase);
+                    return -1;
+                }
+                keep = c < 0;
+            }
+        }
+    }
+    Py_DECREF(phase);
+    if (!keep)
+        t->fixed = 0;
+    if (state != t->state || history < t->history) {
+        Py_INCREF(state);
+        Py_XSETREF(t->state, state);
+        tracker_reset(t);
+    }
+    else if (history == t->history)
+        return 0;
+    int rc = -1;
+    PyObject *seats = NULL, *tricks = NULL, *auction = NULL, *calls = NULL, *voids = NULL,
+             *cards = NULL;
+    if ((seats = PyObject_GetAttr(state, s_trick_seats)) == NULL
+        || (tricks = PyObject_GetAttr(state, s_tricks)) == NULL
+        || (auction = PyObject_GetAttr(state, s_auction)) == NULL
+        || (calls = PyObject_GetAttr(auction, s_calls)) == NULL
+        || (voids = PyObject_GetAttr(state, s_void_shown)) == NULL
+        || (cards = PyObject_GetAttr(state, s_trick_cards)) == NULL)
+        goto done;
+    Py_ssize_t nseats = PySequence_Size(seats), ntricks = PySequence_Size(tricks),
+               ncalls = PySequence_Size(calls);
+    if (nseats < 0 || ntricks < 0 || ncalls < 0)
+        goto done;
+    if (history == t->history + 1) {
+        if (nseats == t->in_trick + 1 && t->tricks_seen == ntricks) { /* a card */
+            PyObject *seat = PySequence_GetItem(seats, nseats - 1);
+            PyObject *card = seat ? PySequence_GetItem(cards, nseats - 1) : NULL;
+            int ok = card ? add_card(t, t->records, seat, card, voids) : -1;
+            Py_XDECREF(seat);
+            Py_XDECREF(card);
+            if (ok < 0)
+                goto done;
+            t->in_trick++;
+            t->history = history;
+            Py_INCREF(seats);
+            Py_XSETREF(t->seats, seats);
+            rc = 0;
+            goto done;
+        }
+        if (ncalls == t->calls_seen + 1 && nseats == t->in_trick) { /* a call */
+            PyObject *pair = PySequence_GetItem(calls, ncalls - 1);
+            int ok = pair ? add_call(t, t->records, pair) : -1;
+            Py_XDECREF(pair);
+            if (ok < 0)
+                goto done;
+            t->calls_seen++;
+            t->history = history;
+            rc = 0;
+            goto done;
+        }
+        if (nseats == 0 && ntricks == t->tricks_seen + 1) { /* a trick's last card */
+            PyObject *trick = PySequence_GetItem(tricks, ntricks - 1);
+            if (trick == NULL)
+                goto done;
+            Py_ssize_t count = PyTuple_Check(trick) && PyTuple_GET_SIZE(trick) >= 2
+                                   ? PySequence_Size(PyTuple_GET_ITEM(trick, 0))
+                                   : 1;
+            int ok = count < 0 ? -1 : add_trick(t, t->records, trick, count - 1, voids);
+            Py_DECREF(trick);
+            if (ok < 0)
+                goto done;
+            t->in_trick = 0;
+            t->tricks_seen++;
+            t->history = history;
+            Py_INCREF(seats);
+            Py_XSETREF(t->seats, seats);
+            rc = 0;
+            goto done;
+        }
+    }
+    t->history = history;
+    for (Py_ssize_t i = t->calls_seen; i < ncalls; i++) {
+        PyObject *pair = PySequence_GetItem(calls, i);
+        int ok = pair ? add_call(t, t->records, pair) : -1;
+        Py_XDECREF(pair);
+        if (ok < 0)
+            goto done;
+    }
+    if (ncalls > t->calls_seen)
+        t->calls_seen = ncalls;
+    while (t->tricks_seen < ntricks) {
+        PyObject *trick = PySequence_GetItem(tricks, t->tricks_seen);
+        int ok = trick ? add_trick(t, t->records, trick, t->in_trick, voids) : -1;
+        Py_XDECREF(trick);
+        if (ok < 0)
+            goto done;
+        t->in_trick = 0;
+        t->tricks_seen++;
+    }
+    if (nseats > t->in_trick) {
+        for (Py_ssize_t i = t->in_trick; i < nseats; i++) {
+            PyObject *seat = PySequence_GetItem(seats, i);
+            PyObject *card = seat ? PySequence_GetItem(cards, i) : NULL;
+            int ok = card ? add_card(t, t->records, seat, card, voids) : -1;
+            Py_XDECREF(seat);
+            Py_XDECREF(card);
+            if (ok < 0)
+                goto done;
+        }
+        t->in_trick = nseats;
+    }
+    Py_INCREF(seats);
+    Py_XSETREF(t->seats, seats);
+    rc = 0;
+done:
+    Py_XDECREF(seats);
+    Py_XDECREF(tricks);
+    Py_XDECREF(auction);
+    Py_XDECREF(calls);
+    Py_XDECREF(voids);
+    Py_XDECREF(cards);
+    return rc;
+}
+
+/* Encoder._fixed_part(state), kept as words; -1 on error */
+static int
+load_fixed(Tracker *t, PyObject *state)
+{
+    PyObject *fixed = PyObject_CallOneArg(t->fixed_part, state);
+    if (fixed == NULL)
+        return -1;
+    int rc = -1;
+    if (!PyTuple_Check(fixed) || PyTuple_GET_SIZE(fixed) != 6) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: the fixed part is a 6-tuple");
+        goto done;
+    }
+    memset(t->table_bits, 0, sizeof t->table_bits);
+    memset(t->fixed_records, 0, sizeof t->fixed_records);
+    memset(t->discards, 0, sizeof t->discards);
+    memset(t->partner_bits, 0, sizeof t->partner_bits);
+    if (or_int(t->table_bits, t->words, PyTuple_GET_ITEM(fixed, 0), 0) < 0
+        || or_int(t->fixed_records, t->words, PyTuple_GET_ITEM(fixed, 1), 0) < 0
+        || or_int(t->discards, t->words, PyTuple_GET_ITEM(fixed, 3), 0) < 0
+        || or_int(t->partner_bits, t->words, PyTuple_GET_ITEM(fixed, 4), 0) < 0)
+        goto done;
+    long contractor = PyLong_AsLong(PyTuple_GET_ITEM(fixed, 2));
+    if (contractor == -1 && PyErr_Occurred())
+        goto done;
+    int face_up = PyObject_IsTrue(PyTuple_GET_ITEM(fixed, 5));
+    if (face_up < 0)
+        goto done;
+    t->contractor = (int)contractor;
+    t->face_up = face_up;
+    t->has_partner_bits = 0;
+    for (int i = 0; i < t->words; i++)
+        t->has_partner_bits |= t->partner_bits[i] != 0;
+    PyObject *phase = PyObject_GetAttr(state, s_phase);
+    if (phase == NULL)
+        goto done;
+    Py_XSETREF(t->fixed_phase, phase);
+    t->fixed = 1;
+    rc = 0;
+done:
+    Py_DECREF(fixed);
+    return rc;
+}
+
+/* ``count`` bits of w from bit ``at`` on (count <= 64) */
+static inline word
+get_bits(const word *w, Py_ssize_t at, int count)
+{
+    Py_ssize_t i = at >> 6;
+    int b = at & 63;
+    word v = w[i] >> b;
+    if (b && b + count > 64)
+        v |= w[i + 1] << (64 - b);
+    return count == 64 ? v : v & ((1ULL << count) - 1);
+}
+
+/* bits [from, from + count) of w as float32 0/1 at dst */
+static void
+write_floats(float *dst, const word *w, Py_ssize_t from, Py_ssize_t count)
+{
+    Py_ssize_t i = 0;
+    for (; i + 8 <= count; i += 8)
+        memcpy(dst + i, unpacked[get_bits(w, from + i, 8)], 8 * sizeof(float));
+    if (i < count)
+        memcpy(dst + i, unpacked[get_bits(w, from + i, (int)(count - i))],
+               (size_t)(count - i) * sizeof(float));
+}
+
+/* the value of an int attribute */
+static int
+attr_long(PyObject *obj, PyObject *name, long *out)
+{
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL)
+        return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* Encoder.bits(state, seat), tracked, then the vector's floats into out (size floats):
+ * 1 written, 0 some cards lie face up (nothing written), -1 on error */
+static int
+tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
+{
+    PyObject *seats = PyObject_GetAttr(state, s_trick_seats);
+    if (seats == NULL)
+        return -1;
+    Py_ssize_t history = attr_len(state, s_history);
+    if (history < 0) {
+        Py_DECREF(seats);
+        return -1;
+    }
+    if (seats == t->seats && history == t->history + 1
+        && PySequence_Size(seats) == t->in_trick + 1) { /* the usual step: one card */
+        Py_ssize_t last = t->in_trick;
+        PyObject *seat_played = PySequence_GetItem(seats, last);
+        PyObject *cards = seat_played ? PyObject_GetAttr(state, s_trick_cards) : NULL;
+        PyObject *card = cards ? PySequence_GetItem(cards, last) : NULL;
+        PyObject *voids = card ? PyObject_GetAttr(state, s_void_shown) : NULL;
+        int ok = voids ? add_card(t, t->records, seat_played, card, voids) : -1;
+        Py_XDECREF(seat_played);
+        Py_XDECREF(cards);
+        Py_XDECREF(card);
+        Py_XDECREF(voids);
+        if (ok < 0) {
+            Py_DECREF(seats);
+            return -1;
+        }
+        t->in_trick++;
+        t->history = history;
+    }
+    else if (history != t->history || state != t->state) {
+        if (tracker_sync(t, state, history) < 0) {
+            Py_DECREF(seats);
+            return -1;
+        }
+    }
+    Py_DECREF(seats);
+    if (!t->fixed && load_fixed(t, state) < 0)
+        return -1;
+    if (t->face_up)
+        return 0;
+    int words = t->words;
+    word records[MAX_WORDS], table[MAX_WORDS];
+    for (int i = 0; i < words; i++)
+        records[i] = t->records[i] | t->fixed_records[i];
+    long to_move;
+    if (attr_long(state, s_to_move, &to_move) < 0)
+        return -1;
+    if (to_move >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: to_move out of range");
+        return -1;
+    }
+    if (to_move >= 0)
+        set_bit(records, t->to_move_at[to_move]);
+    if (t->has_partner_bits) {
+        PyObject *revealed = PyObject_GetAttr(state, s_partner_revealed);
+        int known = revealed ? PyObject_IsTrue(revealed) : -1;
+        Py_XDECREF(revealed);
+        if (known == 0) {
+            PyObject *partners = PyObject_GetAttr(state, s_partners);
+            PyObject *me = partners ? PyLong_FromLong(seat) : NULL;
+            known = me ? PySequence_Contains(partners, me) : -1;
+            Py_XDECREF(partners);
+            Py_XDECREF(me);
+        }
+        if (known < 0)
+            return -1;
+        if (known)
+            for (int i = 0; i < words; i++)
+                records[i] |= t->partner_bits[i];
+    }
+    /* the table fields: the fixed ones, the hand, the led suit and the suits led, the
+     * contractor's discards */
+    for (int i = 0; i < words; i++)
+        table[i] = t->table_bits[i] | (seat == t->contractor ? t->discards[i] : 0);
+    PyObject *hands = PyObject_GetAttr(state, s_hands);
+    PyObject *hand = hands ? PySequence_GetItem(hands, seat) : NULL;
+    int ok = hand ? or_int(table, words, hand, 0) : -1;
+    Py_XDECREF(hands);
+    Py_XDECREF(hand);
+    if (ok < 0)
+        return -1;
+    Py_ssize_t in_trick = attr_len(state, s_trick_cards);
+    long led = -1, suits_led;
+    if (in_trick < 0 || (in_trick && attr_long(state, s_led_suit, &led) < 0)
+        || attr_long(state, s_suits_led, &suits_led) < 0)
+        return -1;
+    if (led >= 8 || t->led + led >= t->at0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: led_suit out of range");
+        return -1;
+    }
+    if (led >= 0)
+        set_bit(table, t->led + led);
+    if (suits_led < 0 || suits_led >= 256
+        || (t->at0 - t->suits_led < 8 && suits_led >> (t->at0 - t->suits_led))) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: suits_led out of range");
+        return -1;
+    }
+    for (int s = 0; suits_led >> s; s++)
+        if (suits_led >> s & 1)
+            set_bit(table, t->suits_led + s);
+    /* the vector: the table fields, the records turned (the seat's own first), no scores */
+    write_floats(out, table, 0, t->at0);
+    for (int k = 0; k < t->n; k++)
+        write_floats(out + t->at0 + (Py_ssize_t)k * t->record, records,
+                     t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record, t->record);
+    Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
+    memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
+    return 1;
+}
+
+static PyObject *
+tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyLong_Check(args[1]) || (args[2] != Py_None && !PyList_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
+        return NULL;
+    }
+    long seat = small(args[1], t->n);
+    if (seat < 0)
+        return NULL;
+    PyObject *vector = PyByteArray_FromStringAndSize(NULL, t->size * (Py_ssize_t)sizeof(float));
+    if (vector == NULL)
+        return NULL;
+    int written = tracker_floats(t, args[0], seat, (float *)PyByteArray_AS_STRING(vector));
+    if (written <= 0) {
+        Py_DECREF(vector);
+        if (written < 0)
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *mask_bytes = PyByteArray_FromStringAndSize(NULL, t->num_actions);
+    if (mask_bytes == NULL || fill_mask(PyByteArray_AS_STRING(mask_bytes), args[2], t->num_actions) < 0) {
+        Py_DECREF(vector);
+        Py_XDECREF(mask_bytes);
+        return NULL;
+    }
+    PyObject *out = PyTuple_Pack(2, vector, mask_bytes);
+    Py_DECREF(vector);
+    Py_DECREF(mask_bytes);
+    return out;
+}
+
+static PyMethodDef tracker_methods[] = {
+    {"observe", (PyCFunction)(void (*)(void))tracker_observe, METH_FASTCALL,
+     "observe(state, seat, legal) -> (vector bytes, mask bytes), or None where cards lie face up."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TrackerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fivehundred.env._speedups.Tracker",
+    .tp_doc = "Tracker(layout, fixed_part, auction): Encoder.bits as float32, tracked in C.",
+    .tp_basicsize = sizeof(Tracker),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)tracker_init,
+    .tp_dealloc = (destructor)tracker_dealloc,
+    .tp_traverse = (traverseproc)tracker_traverse,
+    .tp_clear = (inquiry)tracker_clear,
+    .tp_methods = tracker_methods,
+};
 
 static PyMethodDef methods[] = {
     {"floats", (PyCFunction)(void (*)(void))floats, METH_FASTCALL, "The first size bits of bits as float32 0/1 bytes."},
@@ -155,5 +905,27 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    return PyModule_Create(&module);
+    static PyObject **names[] = {&s_trick_seats, &s_trick_cards, &s_history, &s_void_shown,
+                                 &s_phase, &s_claim_trick, &s_auction, &s_calls, &s_tricks,
+                                 &s_to_move, &s_partner_revealed, &s_partners, &s_hands,
+                                 &s_led_suit, &s_suits_led};
+    static const char *texts[] = {"trick_seats", "trick_cards", "history", "void_shown",
+                                  "phase", "claim_trick", "auction", "calls", "tricks",
+                                  "to_move", "partner_revealed", "partners", "hands",
+                                  "led_suit", "suits_led"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
+            return NULL;
+    if (PyType_Ready(&TrackerType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TrackerType);
+    if (PyModule_AddObject(m, "Tracker", (PyObject *)&TrackerType) < 0) {
+        Py_DECREF(&TrackerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

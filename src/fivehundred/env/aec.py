@@ -122,6 +122,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         ]
         #: last() builds the observation itself (one-hand episodes, C extension)
         self._fast = False
+        #: the C extension's tracker (Encoder.tracker): last()'s vector and mask in one call
+        self._tracker = self.encoder.tracker()
         self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -206,6 +208,20 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             if self._fast and self._legal and (to_move := hand.to_move) >= 0:
                 # (observe(agent), inlined for the agent to move: the hot path)
                 seat = self._view_seat[to_move]
+                tracker = self._tracker
+                if tracker is not None and (
+                    both := tracker.observe(hand, seat, self._legal if seat == to_move else None)
+                ):
+                    return (
+                        {
+                            "observation": np.frombuffer(both[0], _FLOAT32),
+                            "action_mask": np.frombuffer(both[1], _INT8),
+                        },
+                        self._cumulative_rewards[agent],
+                        self.terminations[agent],
+                        self.truncations[agent],
+                        self.infos[agent],
+                    )
                 vector = np.frombuffer(self._floats(self._bits(hand, seat), self._size), _FLOAT32)
                 if seat == to_move:
                     mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)

@@ -585,6 +585,42 @@ class Encoder:
         face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
         return bits, records << at0, contractor, discards, partner_bits << at0, face_up
 
+    def tracker(self) -> Any:
+        """A tracker of the C extension (``_speedups.Tracker``) that follows positions as
+        :meth:`bits` does and writes the vector's floats itself, from this encoder's layout
+        and :meth:`_fixed_part`: ``tracker.observe(state, seat, legal)`` gives the vector's
+        and the action mask's bytes (``legal``: the mask's ones, None for none), or None
+        where some cards lie face up (then :meth:`bits` answers). None where the extension
+        is not in use or the rules have fields of their own (dummies, face-up cards,
+        the variants' fields)."""
+        speedups = self.speedups
+        if (
+            speedups is None
+            or not hasattr(speedups, "Tracker")
+            or self._extras
+            or self._face_up_rules
+        ):
+            return None
+        at0 = self.seats_offset
+        f = self.fields
+        layout = [
+            self.seats,
+            self.size,
+            at0,
+            self.record,
+            self._led,
+            self._suits_led,
+            NUM_ACTIONS,
+            TRICKS_PER_HAND,
+            NUM_CARDS,
+        ]
+        for row in (self._played_at, self._trick_at, self._void_at, self._won_at, self._call_at):
+            layout += [at0 + at for at in row]
+        layout += [at0 + base + f["to_move"].offset for base in self._base]
+        layout += self.call_index
+        layout += [action_card(action) for action in range(NUM_ACTIONS)]
+        return speedups.Tracker(tuple(layout), self._fixed_part, AUCTION)
+
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
         player receives): the same integer, built from the seat's view alone."""
