@@ -170,6 +170,7 @@ enum {
 #define MAX_SEATS 8
 #define MAX_ACTIONS 512
 #define MAX_WORDS (MAX_BYTES / 8)
+#define POOL 4 /* arrays kept for reuse, each for the vector and for the mask */
 
 typedef unsigned long long word;
 
@@ -191,6 +192,9 @@ typedef struct {
     word table_bits[MAX_WORDS], fixed_records[MAX_WORDS], discards[MAX_WORDS],
         partner_bits[MAX_WORDS];
     int has_partner_bits;
+    /* the arrays handed out (see pooled below): for the vector, then for the mask */
+    PyObject *factory[2], *bytes[2][POOL], *arrays[2][POOL];
+    int next[2];
 } Tracker;
 
 static inline void
@@ -214,24 +218,32 @@ or_int(word *w, int words, PyObject *value, int shift)
         return -1;
     }
     unsigned char raw[MAX_BYTES + 8];
-    size_t nbytes = (size_t)words * 8;
-    memset(raw, 0, sizeof raw);
 #if PY_VERSION_HEX >= 0x030D0000
-    Py_ssize_t needed = PyLong_AsNativeBytes(value, raw, (Py_ssize_t)nbytes,
-                                             Py_ASNATIVEBYTES_LITTLE_ENDIAN
-                                             | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
-                                             | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
-    if (needed < 0 || (size_t)needed > nbytes) {
+    int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                | Py_ASNATIVEBYTES_REJECT_NEGATIVE;
+    Py_ssize_t nbytes = PyLong_AsNativeBytes(value, raw, 8, flags);
+    if (nbytes > 8 && nbytes <= (Py_ssize_t)words * 8)
+        nbytes = PyLong_AsNativeBytes(value, raw, nbytes, flags);
+    if (nbytes < 0) {
         PyErr_Clear();
+        nbytes = (Py_ssize_t)words * 8 + 1;
+    }
+#else
+    Py_ssize_t nbytes = (Py_ssize_t)((_PyLong_NumBits(value) + 7) / 8);
+    if (_PyLong_Sign(value) < 0)
+        nbytes = (Py_ssize_t)words * 8 + 1;
+    else if (nbytes <= (Py_ssize_t)words * 8
+             && _PyLong_AsByteArray((PyLongObject *)value, raw, (size_t)nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    if (nbytes > (Py_ssize_t)words * 8) {
         PyErr_SetString(PyExc_ValueError, "Tracker: an int out of range");
         return -1;
     }
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)value, raw, nbytes, 1, 0) < 0)
-        return -1;
-#endif
+    Py_ssize_t used = (nbytes + 7) / 8;
+    memset(raw + nbytes, 0, (size_t)(used * 8 - nbytes));
     int ws = shift >> 6, bs = shift & 63;
-    for (int i = 0; i < words; i++) {
+    for (Py_ssize_t i = 0; i < used; i++) {
         word v;
         memcpy(&v, raw + 8 * i, 8);
         if (!v)
@@ -261,12 +273,14 @@ tracker_reset(Tracker *t)
 static int
 tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
 {
-    PyObject *layout, *fixed_part, *auction;
+    PyObject *layout, *fixed_part, *auction, *new_vector, *new_mask;
     if (kwds && PyDict_GET_SIZE(kwds)) {
-        PyErr_SetString(PyExc_TypeError, "Tracker(layout, fixed_part, auction)");
+        PyErr_SetString(PyExc_TypeError,
+                        "Tracker(layout, fixed_part, auction, new_vector, new_mask)");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!OO", &PyTuple_Type, &layout, &fixed_part, &auction))
+    if (!PyArg_ParseTuple(args, "O!OOOO", &PyTuple_Type, &layout, &fixed_part, &auction,
+                          &new_vector, &new_mask))
         return -1;
     Py_ssize_t count = PyTuple_GET_SIZE(layout);
     int head[LAYOUT_HEAD];
@@ -327,6 +341,15 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     Py_XSETREF(t->fixed_part, fixed_part);
     Py_INCREF(auction);
     Py_XSETREF(t->auction_phase, auction);
+    Py_INCREF(new_vector);
+    Py_XSETREF(t->factory[0], new_vector);
+    Py_INCREF(new_mask);
+    Py_XSETREF(t->factory[1], new_mask);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+        }
     Py_CLEAR(t->state);
     tracker_reset(t);
     return 0;
@@ -343,6 +366,13 @@ tracker_traverse(Tracker *t, visitproc visit, void *arg)
     Py_VISIT(t->state);
     Py_VISIT(t->seats);
     Py_VISIT(t->fixed_phase);
+    for (int k = 0; k < 2; k++) {
+        Py_VISIT(t->factory[k]);
+        for (int i = 0; i < POOL; i++) {
+            Py_VISIT(t->bytes[k][i]);
+            Py_VISIT(t->arrays[k][i]);
+        }
+    }
     return 0;
 }
 
@@ -354,6 +384,13 @@ tracker_clear(Tracker *t)
     Py_CLEAR(t->state);
     Py_CLEAR(t->seats);
     Py_CLEAR(t->fixed_phase);
+    for (int k = 0; k < 2; k++) {
+        Py_CLEAR(t->factory[k]);
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+        }
+    }
     return 0;
 }
 
@@ -701,9 +738,14 @@ get_bits(const word *w, Py_ssize_t at, int count)
 
 /* bits [from, from + count) of w as float32 0/1 at dst */
 static void
-write_floats(float *dst, const word *w, Py_ssize_t from, Py_ssize_t count)
+write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count)
 {
     Py_ssize_t i = 0;
+    for (; i + 64 <= count; i += 64) {
+        word v = get_bits(w, from + i, 64);
+        for (int b = 0; b < 8; b++, v >>= 8)
+            memcpy(dst + i + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
+    }
     for (; i + 8 <= count; i += 8)
         memcpy(dst + i, unpacked[get_bits(w, from + i, 8)], 8 * sizeof(float));
     if (i < count)
@@ -836,6 +878,41 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     return 1;
 }
 
+/* An array of pool k (0: the vector, 1: the mask) for this observation, its bytes at
+ * *data (a new reference): one handed out before that nothing refers to any more (no
+ * array, view or buffer of it anywhere: its bytes are this pool's alone to overwrite), else
+ * a new one from the factory ((bytearray, array over it) of the length wanted). */
+static PyObject *
+pooled(Tracker *t, int k, Py_ssize_t length, char **data)
+{
+    for (int i = 0; i < POOL; i++) {
+        PyObject *array = t->arrays[k][i];
+        if (array != NULL && Py_REFCNT(array) == 1 && Py_REFCNT(t->bytes[k][i]) == 2) {
+            *data = PyByteArray_AS_STRING(t->bytes[k][i]);
+            return Py_NewRef(array);
+        }
+    }
+    PyObject *made = PyObject_CallNoArgs(t->factory[k]);
+    if (made == NULL)
+        return NULL;
+    if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 2
+        || !PyByteArray_Check(PyTuple_GET_ITEM(made, 0))
+        || PyByteArray_GET_SIZE(PyTuple_GET_ITEM(made, 0)) != length) {
+        Py_DECREF(made);
+        PyErr_SetString(PyExc_TypeError, "Tracker: a factory gives (bytearray, array)");
+        return NULL;
+    }
+    int i = t->next[k];
+    t->next[k] = (i + 1) % POOL;
+    Py_XSETREF(t->bytes[k][i], Py_NewRef(PyTuple_GET_ITEM(made, 0)));
+    Py_XSETREF(t->arrays[k][i], Py_NewRef(PyTuple_GET_ITEM(made, 1)));
+    Py_DECREF(made);
+    *data = PyByteArray_AS_STRING(t->bytes[k][i]);
+    return Py_NewRef(t->arrays[k][i]);
+}
+
+static PyObject *s_view, *s_observation, *s_action_mask;
+
 static PyObject *
 tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -846,31 +923,42 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
     long seat = small(args[1], t->n);
     if (seat < 0)
         return NULL;
-    PyObject *vector = PyByteArray_FromStringAndSize(NULL, t->size * (Py_ssize_t)sizeof(float));
+    char *floats, *bytes;
+    PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
     if (vector == NULL)
         return NULL;
-    int written = tracker_floats(t, args[0], seat, (float *)PyByteArray_AS_STRING(vector));
+    int written = tracker_floats(t, args[0], seat, (float *)floats);
     if (written <= 0) {
         Py_DECREF(vector);
         if (written < 0)
             return NULL;
         Py_RETURN_NONE;
     }
-    PyObject *mask_bytes = PyByteArray_FromStringAndSize(NULL, t->num_actions);
-    if (mask_bytes == NULL || fill_mask(PyByteArray_AS_STRING(mask_bytes), args[2], t->num_actions) < 0) {
+    PyObject *mask_array = pooled(t, 1, t->num_actions, &bytes);
+    if (mask_array == NULL || fill_mask(bytes, args[2], t->num_actions) < 0) {
         Py_DECREF(vector);
-        Py_XDECREF(mask_bytes);
+        Py_XDECREF(mask_array);
         return NULL;
     }
-    PyObject *out = PyTuple_Pack(2, vector, mask_bytes);
+    /* views handed out: whatever their holder does to them leaves the pool's arrays be */
+    PyObject *obs = NULL;
+    PyObject *v = PyObject_CallMethodNoArgs(vector, s_view);
+    PyObject *m = v ? PyObject_CallMethodNoArgs(mask_array, s_view) : NULL;
+    if (m != NULL && (obs = PyDict_New()) != NULL
+        && (PyDict_SetItem(obs, s_observation, v) < 0
+            || PyDict_SetItem(obs, s_action_mask, m) < 0))
+        Py_CLEAR(obs);
+    Py_XDECREF(v);
+    Py_XDECREF(m);
     Py_DECREF(vector);
-    Py_DECREF(mask_bytes);
-    return out;
+    Py_DECREF(mask_array);
+    return obs;
 }
 
 static PyMethodDef tracker_methods[] = {
     {"observe", (PyCFunction)(void (*)(void))tracker_observe, METH_FASTCALL,
-     "observe(state, seat, legal) -> (vector bytes, mask bytes), or None where cards lie face up."},
+      "observe(state, seat, legal) -> {'observation': vector, 'action_mask': mask}, or None "
+     "where cards lie face up."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -905,11 +993,11 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    static PyObject **names[] = {&s_trick_seats, &s_trick_cards, &s_history, &s_void_shown,
+    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_trick_seats, &s_trick_cards, &s_history, &s_void_shown,
                                  &s_phase, &s_claim_trick, &s_auction, &s_calls, &s_tricks,
                                  &s_to_move, &s_partner_revealed, &s_partners, &s_hands,
                                  &s_led_suit, &s_suits_led};
-    static const char *texts[] = {"trick_seats", "trick_cards", "history", "void_shown",
+    static const char *texts[] = {"view", "observation", "action_mask", "trick_seats", "trick_cards", "history", "void_shown",
                                   "phase", "claim_trick", "auction", "calls", "tricks",
                                   "to_move", "partner_revealed", "partners", "hands",
                                   "led_suit", "suits_led"};

@@ -210,13 +210,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 seat = self._view_seat[to_move]
                 tracker = self._tracker
                 if tracker is not None and (
-                    both := tracker.observe(hand, seat, self._legal if seat == to_move else None)
+                    obs := tracker.observe(hand, seat, self._legal if seat == to_move else None)
                 ):
                     return (
-                        {
-                            "observation": np.frombuffer(both[0], _FLOAT32),
-                            "action_mask": np.frombuffer(both[1], _INT8),
-                        },
+                        obs,
                         self._cumulative_rewards[agent],
                         self.terminations[agent],
                         self.truncations[agent],

@@ -25,7 +25,7 @@ actions or phases change the layout rather than break it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -588,11 +588,15 @@ class Encoder:
     def tracker(self) -> Any:
         """A tracker of the C extension (``_speedups.Tracker``) that follows positions as
         :meth:`bits` does and writes the vector's floats itself, from this encoder's layout
-        and :meth:`_fixed_part`: ``tracker.observe(state, seat, legal)`` gives the vector's
-        and the action mask's bytes (``legal``: the mask's ones, None for none), or None
-        where some cards lie face up (then :meth:`bits` answers). None where the extension
-        is not in use or the rules have fields of their own (dummies, face-up cards,
-        the variants' fields)."""
+        and :meth:`_fixed_part`. ``tracker.observe(state, seat, legal)`` gives
+        ``{"observation": vector, "action_mask": mask}`` (``legal``: the mask's ones, None
+        for none), or None where some cards lie face up (then :meth:`bits` answers).
+
+        The arrays are views of a few buffers the tracker reuses: a buffer is written again
+        only once nothing refers to it any more (no array, view or buffer over it is left),
+        so an observation kept stays as it was, as a fresh array would. None where the
+        extension is not in use or the rules have fields of their own (dummies, face-up
+        cards, the variants' fields)."""
         speedups = self.speedups
         if (
             speedups is None
@@ -619,7 +623,13 @@ class Encoder:
         layout += [at0 + base + f["to_move"].offset for base in self._base]
         layout += self.call_index
         layout += [action_card(action) for action in range(NUM_ACTIONS)]
-        return speedups.Tracker(tuple(layout), self._fixed_part, AUCTION)
+        return speedups.Tracker(
+            tuple(layout),
+            self._fixed_part,
+            AUCTION,
+            _buffers(self.size, _FLOAT32),
+            _buffers(NUM_ACTIONS, np.dtype(np.int8)),
+        )
 
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
@@ -707,6 +717,17 @@ class Encoder:
             return vector[field.offset : field.offset + field.size].reshape(field.shape)
         records = vector[self.seats_offset : self.binary_size].reshape(self.seats, self.record)
         return records[:, field.offset : field.offset + field.shape[1]]
+
+
+def _buffers(size: int, dtype: np.dtype[Any]) -> Callable[[], tuple[bytearray, np.ndarray]]:
+    """A maker of a new buffer of ``size`` elements of ``dtype``: its bytes and the array
+    over them (for :meth:`Encoder.tracker`)."""
+
+    def make() -> tuple[bytearray, np.ndarray]:
+        raw = bytearray(size * dtype.itemsize)
+        return raw, np.frombuffer(raw, dtype)
+
+    return make
 
 
 def action_mask(legal: Sequence[int]) -> np.ndarray:
