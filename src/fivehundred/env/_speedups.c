@@ -149,24 +149,32 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 
 /* ------------------------------------------------------------------ the tracker
  *
- * Tracker(layout, fixed_part, auction) follows one HandState at a time exactly as
- * fivehundred.env.encoding.Encoder's own tracker does (Encoder.bits and Encoder._sync, line
- * for line: the seat records as bits where they lie in seat 0's vector, updated from the
- * actions taken) and writes a seat's vector as float32, the records turned in the float
- * domain (record k of the vector is seat (seat + k) % n's). The layout (every position) and
- * the fixed part (Encoder._fixed_part, called back when it changes) come from the encoder:
- * this holds no field of its own. ``layout`` is a tuple of ints (see LAYOUT_* below).
+ * Tracker(layout, phases, auction, new_vector, new_mask) follows one HandState at a time
+ * exactly as fivehundred.env.encoding.Encoder's own tracker does (Encoder.bits,
+ * Encoder._sync and Encoder._fixed_part, line for line: the seat records as bits where they
+ * lie in seat 0's vector, updated from the actions taken) and writes a seat's vector as
+ * float32, the records turned in the float domain (record k of the vector is seat
+ * (seat + k) % n's). Every position comes from the encoder (Encoder.tracker): this holds no
+ * field of its own. ``layout`` is a tuple of ints (see LAYOUT_* below); ``phases`` the
+ * phases in the order of their positions at the layout's end; ``auction`` the auction's.
  *
- * tracker.observe(state, seat, legal) -> (vector bytearray, mask bytearray) or None: None
- *     where some cards lie face up (the encoder's Python path answers those); ``legal``:
- *     the list of legal actions (the mask's ones), or None for an all-zero mask.
+ * tracker.observe(state, seat, legal) -> {"observation": vector, "action_mask": mask}, or
+ *     None where some cards lie face up (the encoder's Python path answers those);
+ *     ``legal``: the list of legal actions (the mask's ones), or None for an all-zero mask.
+ *     The arrays are views of buffers reused once nothing refers to them (see pooled).
  */
 enum {
     LAYOUT_SEATS, LAYOUT_SIZE, LAYOUT_AT0, LAYOUT_RECORD, LAYOUT_LED, LAYOUT_SUITS_LED,
     LAYOUT_NUM_ACTIONS, LAYOUT_TRICKS, LAYOUT_CARDS, LAYOUT_HEAD, /* then per seat: */
 };
-/* per-seat rows after the head (absolute positions): played, trick, voids, won, calls,
- * to_move; then NUM_ACTIONS call indices, then NUM_ACTIONS cards (action_card) */
+/* After the head: per-seat rows (absolute positions) played, trick, voids, won, calls,
+ * to_move; NUM_ACTIONS call indices; NUM_ACTIONS cards (action_card); per-seat rows dealer,
+ * active, contractor, partner; NUM_ACTIONS contract positions (-1: none); the trump
+ * strains' (STRAINS), the red and the black joker's suits' (SUITS each) positions; the
+ * called card's and the discards' offsets; each phase's position. */
+#define STRAINS 5
+#define SUITS 4
+#define MAX_PHASES 16
 #define MAX_SEATS 8
 #define MAX_ACTIONS 512
 #define MAX_WORDS (MAX_BYTES / 8)
@@ -179,8 +187,13 @@ typedef struct {
     int n, size, at0, record, led, suits_led, num_actions, tricks, cards, words;
     int played_at[MAX_SEATS], trick_at[MAX_SEATS], void_at[MAX_SEATS], won_at[MAX_SEATS];
     int call_at[MAX_SEATS], to_move_at[MAX_SEATS];
+    int dealer_at[MAX_SEATS], active_at[MAX_SEATS], contractor_at[MAX_SEATS],
+        partner_at[MAX_SEATS];
+    int contract_at[MAX_ACTIONS], strain_at[STRAINS], red_at[SUITS], black_at[SUITS];
+    int called, discards_at, nphases, phase_at[MAX_PHASES];
+    PyObject *phases;
     int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
-    PyObject *fixed_part, *auction_phase;
+    PyObject *auction_phase;
     /* the tracked state (strong references, as the encoder's) */
     PyObject *state, *seats, *fixed_phase;
     Py_ssize_t history, calls_seen, tricks_seen, in_trick;
@@ -273,15 +286,18 @@ tracker_reset(Tracker *t)
 static int
 tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
 {
-    PyObject *layout, *fixed_part, *auction, *new_vector, *new_mask;
+    PyObject *layout, *phases, *auction, *new_vector, *new_mask;
     if (kwds && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError,
-                        "Tracker(layout, fixed_part, auction, new_vector, new_mask)");
+                        "Tracker(layout, phases, auction, new_vector, new_mask)");
         return -1;
     }
-    if (!PyArg_ParseTuple(args, "O!OOOO", &PyTuple_Type, &layout, &fixed_part, &auction,
-                          &new_vector, &new_mask))
+    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyTuple_Type, &layout, &PyTuple_Type, &phases,
+                          &auction, &new_vector, &new_mask))
         return -1;
+    Py_ssize_t nphases = PyTuple_GET_SIZE(phases);
+    if (nphases < 1 || nphases > MAX_PHASES)
+        goto bad;
     Py_ssize_t count = PyTuple_GET_SIZE(layout);
     int head[LAYOUT_HEAD];
     if (count < LAYOUT_HEAD)
@@ -295,9 +311,10 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     int n = head[LAYOUT_SEATS], actions = head[LAYOUT_NUM_ACTIONS];
     if (n < 1 || n > MAX_SEATS || actions < 1 || actions > MAX_ACTIONS || head[LAYOUT_SIZE] < 1
         || head[LAYOUT_SIZE] > 8 * MAX_BYTES - 3 * 64
-        || count != LAYOUT_HEAD + 6 * n + 2 * actions)
+        || count != LAYOUT_HEAD + 10 * n + 3 * actions + STRAINS + 2 * SUITS + 2 + nphases)
         goto bad;
-    int values[LAYOUT_HEAD + 6 * MAX_SEATS + 2 * MAX_ACTIONS];
+    int values[LAYOUT_HEAD + 10 * MAX_SEATS + 3 * MAX_ACTIONS + STRAINS + 2 * SUITS + 2
+               + MAX_PHASES];
     for (Py_ssize_t i = 0; i < count; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
         if (v == -1 && PyErr_Occurred())
@@ -333,12 +350,40 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
         if (t->call_index[a] >= t->record || t->card_of[a] >= t->cards)
             goto bad;
     }
+    int *more = rows + 6 * n + 2 * actions;
+    int *seat_rows[4] = {t->dealer_at, t->active_at, t->contractor_at, t->partner_at};
+    for (int r = 0; r < 4; r++)
+        for (int s = 0; s < n; s++) {
+            int v = *more++;
+            if (v < t->at0 || v >= t->at0 + n * t->record)
+                goto bad;
+            seat_rows[r][s] = v;
+        }
+    /* the table fields' positions: below the records */
+    for (int a = 0; a < actions; a++)
+        if ((t->contract_at[a] = *more++) >= t->at0)
+            goto bad;
+    int *table_rows[3] = {t->strain_at, t->red_at, t->black_at};
+    int widths[3] = {STRAINS, SUITS, SUITS};
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < widths[r]; i++)
+            if ((table_rows[r][i] = *more++) < 0 || table_rows[r][i] >= t->at0)
+                goto bad;
+    t->called = *more++;
+    t->discards_at = *more++;
+    if (t->called < 0 || t->called + t->cards > t->at0 || t->discards_at < 0
+        || t->discards_at + t->cards > t->at0)
+        goto bad;
+    t->nphases = (int)nphases;
+    for (int i = 0; i < t->nphases; i++)
+        if ((t->phase_at[i] = *more++) < 0 || t->phase_at[i] >= t->at0)
+            goto bad;
     memset(t->trick_fields, 0, sizeof t->trick_fields);
     for (int s = 0; s < n; s++)
         for (int c = 0; c < t->cards; c++)
             set_bit(t->trick_fields, t->trick_at[s] + c);
-    Py_INCREF(fixed_part);
-    Py_XSETREF(t->fixed_part, fixed_part);
+    Py_INCREF(phases);
+    Py_XSETREF(t->phases, phases);
     Py_INCREF(auction);
     Py_XSETREF(t->auction_phase, auction);
     Py_INCREF(new_vector);
@@ -361,7 +406,7 @@ bad:
 static int
 tracker_traverse(Tracker *t, visitproc visit, void *arg)
 {
-    Py_VISIT(t->fixed_part);
+    Py_VISIT(t->phases);
     Py_VISIT(t->auction_phase);
     Py_VISIT(t->state);
     Py_VISIT(t->seats);
@@ -379,7 +424,7 @@ tracker_traverse(Tracker *t, visitproc visit, void *arg)
 static int
 tracker_clear(Tracker *t)
 {
-    Py_CLEAR(t->fixed_part);
+    Py_CLEAR(t->phases);
     Py_CLEAR(t->auction_phase);
     Py_CLEAR(t->state);
     Py_CLEAR(t->seats);
@@ -418,7 +463,8 @@ small(PyObject *value, long limit)
 
 static PyObject *s_trick_seats, *s_trick_cards, *s_history, *s_void_shown, *s_phase,
     *s_claim_trick, *s_auction, *s_calls, *s_tricks, *s_to_move, *s_partner_revealed,
-    *s_partners, *s_hands, *s_led_suit, *s_suits_led;
+    *s_partners, *s_hands, *s_led_suit, *s_suits_led, *s_dealer, *s_active, *s_contract,
+    *s_contractor, *s_trump, *s_called_card, *s_joker_suits, *s_discards, *s_exposed_seats;
 
 /* a card played by seat: its played and trick bits, the suits it has shown void in */
 static int
@@ -532,6 +578,18 @@ attr_len(PyObject *obj, PyObject *name)
     Py_ssize_t n = PySequence_Size(value);
     Py_DECREF(value);
     return n;
+}
+
+/* the value of an int attribute */
+static int
+attr_long(PyObject *obj, PyObject *name, long *out)
+{
+    PyObject *value = PyObject_GetAttr(obj, name);
+    if (value == NULL)
+        return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
 /* Encoder._sync: the seat records brought up to ``state`` (incrementally when it moved on) */
@@ -681,47 +739,175 @@ done:
     return rc;
 }
 
-/* Encoder._fixed_part(state), kept as words; -1 on error */
+/* seat positions at[s] of every seat in the sequence seats, set in w */
+static int
+set_seats(Tracker *t, word *w, PyObject *seats, const int *at)
+{
+    PyObject *fast = PySequence_Fast(seats, "Tracker: seats are a sequence");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long s = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
+        if (s < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        set_bit(w, at[s]);
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* a seat-sequence attribute's seats set in w */
+static int
+set_attr_seats(Tracker *t, word *w, PyObject *state, PyObject *name, const int *at)
+{
+    PyObject *seats = PyObject_GetAttr(state, name);
+    if (seats == NULL)
+        return -1;
+    int rc = set_seats(t, w, seats, at);
+    Py_DECREF(seats);
+    return rc;
+}
+
+/* an int attribute in [-1, limit) */
+static int
+attr_index(PyObject *state, PyObject *name, long limit, long *out)
+{
+    if (attr_long(state, name, out) < 0)
+        return -1;
+    if (*out < -1 || *out >= limit) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a value out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* the contract's part of Encoder._fixed_part (a contract made) */
+static int
+load_contract(Tracker *t, PyObject *state, long contract)
+{
+    long contractor, trump, called;
+    if (attr_index(state, s_contractor, t->n, &contractor) < 0
+        || attr_index(state, s_trump, STRAINS, &trump) < 0
+        || attr_index(state, s_called_card, t->cards, &called) < 0)
+        return -1;
+    if (contractor < 0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a contract without a contractor");
+        return -1;
+    }
+    t->contractor = (int)contractor;
+    set_bit(t->fixed_records, t->contractor_at[contractor]);
+    if (t->contract_at[contract] >= 0)
+        set_bit(t->table_bits, t->contract_at[contract]);
+    if (set_attr_seats(t, t->partner_bits, state, s_partners, t->partner_at) < 0)
+        return -1;
+    PyObject *revealed = PyObject_GetAttr(state, s_partner_revealed);
+    int known = revealed ? PyObject_IsTrue(revealed) : -1;
+    Py_XDECREF(revealed);
+    if (known < 0)
+        return -1;
+    if (known) {
+        for (int i = 0; i < t->words; i++)
+            t->fixed_records[i] |= t->partner_bits[i];
+        memset(t->partner_bits, 0, sizeof t->partner_bits);
+    }
+    if (trump >= 0)
+        set_bit(t->table_bits, t->strain_at[trump]);
+    PyObject *jokers = PyObject_GetAttr(state, s_joker_suits);
+    if (jokers == NULL)
+        return -1;
+    PyObject *fast = PySequence_Fast(jokers, "Tracker: joker_suits is a pair");
+    Py_DECREF(jokers);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 2) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "Tracker: joker_suits is a pair");
+        return -1;
+    }
+    const int *at[2] = {t->red_at, t->black_at};
+    for (int j = 0; j < 2; j++) {
+        long suit = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if ((suit == -1 && PyErr_Occurred()) || suit < -1 || suit >= SUITS) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "Tracker: a joker's suit out of range");
+            return -1;
+        }
+        if (suit >= 0)
+            set_bit(t->table_bits, at[j][suit]);
+    }
+    Py_DECREF(fast);
+    if (called >= 0)
+        set_bit(t->table_bits, t->called + called);
+    PyObject *discards = PyObject_GetAttr(state, s_discards);
+    if (discards == NULL)
+        return -1;
+    int rc = or_int(t->discards, t->words, discards, t->discards_at);
+    Py_DECREF(discards);
+    if (rc < 0)
+        return -1;
+    Py_ssize_t exposed = attr_len(state, s_exposed_seats);
+    if (exposed < 0)
+        return -1;
+    t->face_up = exposed > 0;
+    return 0;
+}
+
+/* Encoder._fixed_part(state), kept as words (the face-up rules never come here); -1 on
+ * error */
 static int
 load_fixed(Tracker *t, PyObject *state)
 {
-    PyObject *fixed = PyObject_CallOneArg(t->fixed_part, state);
-    if (fixed == NULL)
-        return -1;
-    int rc = -1;
-    if (!PyTuple_Check(fixed) || PyTuple_GET_SIZE(fixed) != 6) {
-        PyErr_SetString(PyExc_TypeError, "Tracker: the fixed part is a 6-tuple");
-        goto done;
-    }
     memset(t->table_bits, 0, sizeof t->table_bits);
     memset(t->fixed_records, 0, sizeof t->fixed_records);
     memset(t->discards, 0, sizeof t->discards);
     memset(t->partner_bits, 0, sizeof t->partner_bits);
-    if (or_int(t->table_bits, t->words, PyTuple_GET_ITEM(fixed, 0), 0) < 0
-        || or_int(t->fixed_records, t->words, PyTuple_GET_ITEM(fixed, 1), 0) < 0
-        || or_int(t->discards, t->words, PyTuple_GET_ITEM(fixed, 3), 0) < 0
-        || or_int(t->partner_bits, t->words, PyTuple_GET_ITEM(fixed, 4), 0) < 0)
-        goto done;
-    long contractor = PyLong_AsLong(PyTuple_GET_ITEM(fixed, 2));
-    if (contractor == -1 && PyErr_Occurred())
-        goto done;
-    int face_up = PyObject_IsTrue(PyTuple_GET_ITEM(fixed, 5));
-    if (face_up < 0)
-        goto done;
-    t->contractor = (int)contractor;
-    t->face_up = face_up;
+    t->contractor = -1;
+    t->face_up = 0;
+    long dealer, contract;
+    if (attr_index(state, s_dealer, t->n, &dealer) < 0
+        || attr_index(state, s_contract, t->num_actions, &contract) < 0)
+        return -1;
+    if (dealer < 0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: no dealer");
+        return -1;
+    }
+    set_bit(t->fixed_records, t->dealer_at[dealer]);
+    if (set_attr_seats(t, t->fixed_records, state, s_active, t->active_at) < 0)
+        return -1;
+    PyObject *phase = PyObject_GetAttr(state, s_phase);
+    if (phase == NULL)
+        return -1;
+    int found = 0;
+    for (int i = 0; i < t->nphases && !found; i++) {
+        int same = PyObject_RichCompareBool(phase, PyTuple_GET_ITEM(t->phases, i), Py_EQ);
+        if (same < 0) {
+            Py_DECREF(phase);
+            return -1;
+        }
+        if (same) {
+            set_bit(t->table_bits, t->phase_at[i]);
+            found = 1;
+        }
+    }
+    if (!found) {
+        PyErr_SetObject(PyExc_KeyError, phase);
+        Py_DECREF(phase);
+        return -1;
+    }
+    if (contract >= 0 && load_contract(t, state, contract) < 0) {
+        Py_DECREF(phase);
+        return -1;
+    }
     t->has_partner_bits = 0;
     for (int i = 0; i < t->words; i++)
         t->has_partner_bits |= t->partner_bits[i] != 0;
-    PyObject *phase = PyObject_GetAttr(state, s_phase);
-    if (phase == NULL)
-        goto done;
     Py_XSETREF(t->fixed_phase, phase);
     t->fixed = 1;
-    rc = 0;
-done:
-    Py_DECREF(fixed);
-    return rc;
+    return 0;
 }
 
 /* ``count`` bits of w from bit ``at`` on (count <= 64) */
@@ -751,18 +937,6 @@ write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ss
     if (i < count)
         memcpy(dst + i, unpacked[get_bits(w, from + i, (int)(count - i))],
                (size_t)(count - i) * sizeof(float));
-}
-
-/* the value of an int attribute */
-static int
-attr_long(PyObject *obj, PyObject *name, long *out)
-{
-    PyObject *value = PyObject_GetAttr(obj, name);
-    if (value == NULL)
-        return -1;
-    *out = PyLong_AsLong(value);
-    Py_DECREF(value);
-    return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
 /* Encoder.bits(state, seat), tracked, then the vector's floats into out (size floats):
@@ -996,11 +1170,15 @@ PyInit__speedups(void)
     static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_trick_seats, &s_trick_cards, &s_history, &s_void_shown,
                                  &s_phase, &s_claim_trick, &s_auction, &s_calls, &s_tricks,
                                  &s_to_move, &s_partner_revealed, &s_partners, &s_hands,
-                                 &s_led_suit, &s_suits_led};
+                                 &s_led_suit, &s_suits_led, &s_dealer, &s_active,
+                                 &s_contract, &s_contractor, &s_trump, &s_called_card,
+                                 &s_joker_suits, &s_discards, &s_exposed_seats};
     static const char *texts[] = {"view", "observation", "action_mask", "trick_seats", "trick_cards", "history", "void_shown",
                                   "phase", "claim_trick", "auction", "calls", "tricks",
                                   "to_move", "partner_revealed", "partners", "hands",
-                                  "led_suit", "suits_led"};
+                                  "led_suit", "suits_led", "dealer", "active", "contract",
+                                  "contractor", "trump", "called_card", "joker_suits",
+                                  "discards", "exposed_seats"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
             return NULL;

@@ -623,9 +623,16 @@ class Encoder:
         layout += [at0 + base + f["to_move"].offset for base in self._base]
         layout += self.call_index
         layout += [action_card(action) for action in range(NUM_ACTIONS)]
+        for bits in (self._dealer, self._active_bit, self._contractor, self._partner):
+            layout += [at0 + bit.bit_length() - 1 for bit in bits]
+        layout += [bit.bit_length() - 1 for bit in self._contract_bit]  # (-1: none)
+        for bits in (self._trump_bit, self._red_bit, self._black_bit):
+            layout += [bit.bit_length() - 1 for bit in bits]
+        layout += [self._called, self._discards]
+        layout += [self._phase[phase].bit_length() - 1 for phase in PHASES]
         return speedups.Tracker(
             tuple(layout),
-            self._fixed_part,
+            tuple(PHASES),
             AUCTION,
             _buffers(self.size, _FLOAT32),
             _buffers(NUM_ACTIONS, np.dtype(np.int8)),
