@@ -1094,9 +1094,15 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
         return NULL;
     }
-    long seat = small(args[1], t->n);
-    if (seat < 0)
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred())
         return NULL;
+    if (seat < 0) /* no seat to move: the encoder's Python path answers */
+        Py_RETURN_NONE;
+    if (seat >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
+        return NULL;
+    }
     char *floats, *bytes;
     PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
     if (vector == NULL)

@@ -122,8 +122,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         ]
         #: last() builds the observation itself (one-hand episodes, C extension)
         self._fast = False
-        #: the C extension's tracker (Encoder.tracker): last()'s vector and mask in one call
+        #: the C extension's tracker (Encoder.tracker): an observation in one call
         self._tracker = self.encoder.tracker()
+        #: its observe(hand, seat, legal) where it answers (one-hand episodes), else None
+        self._tracked: Any = None
         self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -152,6 +154,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
         self._fast = self.game is None and self._floats is not None
+        self._tracked = self._tracker.observe if self._fast and self._tracker else None
         self._select()
 
     def _select(self) -> None:
@@ -174,6 +177,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         assert hand is not None, "reset() first"
         player = self._index[agent]
         to_move = hand.to_move
+        tracked = self._tracked
+        if tracked is not None and (  # (no dummies here: the agent's own seat)
+            obs := tracked(hand, player, self._legal if to_move == player else None)
+        ):
+            return obs  # type: ignore[no-any-return]
         seat = player
         if self._dummies:  # (acting_seat, inlined)
             if to_move >= 0 and self._controller[to_move] == player:
@@ -205,13 +213,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         obs: dict[str, np.ndarray] | None = None
         if observe:
             hand: Any = self.hand  # (a hand whenever _fast is set: after reset())
-            if self._fast and self._legal and (to_move := hand.to_move) >= 0:
-                # (observe(agent), inlined for the agent to move: the hot path)
-                seat = self._view_seat[to_move]
-                tracker = self._tracker
-                if tracker is not None and (
-                    obs := tracker.observe(hand, seat, self._legal if seat == to_move else None)
-                ):
+            tracked = self._tracked
+            if tracked is not None and (legal := self._legal):
+                # (observe(agent) for the agent to move, in C: the hot path; no dummies)
+                obs = tracked(hand, hand.to_move, legal)
+                if obs is not None:
                     return (
                         obs,
                         self._cumulative_rewards[agent],
@@ -219,6 +225,9 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                         self.truncations[agent],
                         self.infos[agent],
                     )
+            if self._fast and self._legal and (to_move := hand.to_move) >= 0:
+                # (observe(agent), inlined for the agent to move: the Python hot path)
+                seat = self._view_seat[to_move]
                 vector = np.frombuffer(self._floats(self._bits(hand, seat), self._size), _FLOAT32)
                 if seat == to_move:
                     mask = np.frombuffer(self._mask(self._legal, NUM_ACTIONS), _INT8)
@@ -254,10 +263,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         if game is None:  # one hand: the hot path (_select inlined)
             hand.apply(chosen)
-            if hand.phase is DONE:
-                self._hand_scored(hand)
-                self._end(None, truncated=False)
-            else:
+            if hand.phase is not DONE:
                 self._legal = hand.legal_actions()
                 to_move = hand.to_move
                 self.agent_selection = (
@@ -265,6 +271,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     if to_move >= 0
                     else self.possible_agents[controller_of(self.rules, to_move)]
                 )
+                if self.render_mode == "human":
+                    self.render()
+                return  # (no reward before the hand is scored)
+            self._hand_scored(hand)
+            self._end(None, truncated=False)
         else:
             ended = False
             finished = hand
