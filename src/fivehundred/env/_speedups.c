@@ -11,6 +11,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 
 #define MAX_BYTES 1024 /* 8,192 bits: far more than any rule set's vector */
@@ -568,11 +569,54 @@ add_trick(Tracker *t, word *records, PyObject *trick, Py_ssize_t from, PyObject 
     return end_trick(t, records, PyTuple_GET_ITEM(trick, 1));
 }
 
+
+/* The hand's attributes: its slots read straight from their offsets (those of the one class
+ * met last, looked up once: a slot's member descriptor), any other as getattr would. */
+#define MAX_SLOTS 32
+static PyTypeObject *slot_type;
+static PyObject *slot_names[MAX_SLOTS];
+static Py_ssize_t slot_offsets[MAX_SLOTS];
+static int nslots;
+
+static PyObject *
+state_attr(PyObject *state, PyObject *name)
+{
+    if (Py_TYPE(state) != slot_type) {
+        Py_INCREF(Py_TYPE(state));
+        Py_XSETREF(slot_type, Py_TYPE(state));
+        nslots = 0;
+    }
+    for (int i = 0; i < nslots; i++)
+        if (slot_names[i] == name) {
+            if (slot_offsets[i] < 0)
+                break;
+            PyObject *value = *(PyObject **)((char *)state + slot_offsets[i]);
+            if (value == NULL) /* (an unset slot: getattr's error) */
+                break;
+            return Py_NewRef(value);
+        }
+    int known = 0;
+    for (int i = 0; i < nslots; i++)
+        known |= slot_names[i] == name;
+    if (!known && nslots < MAX_SLOTS) {
+        PyObject *d = _PyType_Lookup(slot_type, name);
+        Py_ssize_t offset = -1;
+        if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+            if (member->type == T_OBJECT_EX && !(member->flags & READONLY))
+                offset = member->offset;
+        }
+        slot_names[nslots] = name; /* (interned, held by this module) */
+        slot_offsets[nslots++] = offset;
+    }
+    return PyObject_GetAttr(state, name);
+}
+
 /* len(getattr(obj, name)), or -1 with an error set */
 static Py_ssize_t
 attr_len(PyObject *obj, PyObject *name)
 {
-    PyObject *value = PyObject_GetAttr(obj, name);
+    PyObject *value = state_attr(obj, name);
     if (value == NULL)
         return -1;
     Py_ssize_t n = PySequence_Size(value);
@@ -584,7 +628,7 @@ attr_len(PyObject *obj, PyObject *name)
 static int
 attr_long(PyObject *obj, PyObject *name, long *out)
 {
-    PyObject *value = PyObject_GetAttr(obj, name);
+    PyObject *value = state_attr(obj, name);
     if (value == NULL)
         return -1;
     *out = PyLong_AsLong(value);
@@ -596,7 +640,7 @@ attr_long(PyObject *obj, PyObject *name, long *out)
 static int
 tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
 {
-    PyObject *phase = PyObject_GetAttr(state, s_phase);
+    PyObject *phase = state_attr(state, s_phase);
     if (phase == NULL)
         return -1;
     int keep = state == t->state && history == t->history + 1 && phase == t->fixed_phase;
@@ -609,7 +653,7 @@ tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
         if (!auction) {
             keep = 0;
             if (t->tricks_seen) {
-                PyObject *claim = PyObject_GetAttr(state, s_claim_trick);
+                PyObject *claim = state_attr(state, s_claim_trick);
                 if (claim == NULL) {
                     Py_DECREF(phase);
                     return -1;
@@ -637,12 +681,12 @@ tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
     int rc = -1;
     PyObject *seats = NULL, *tricks = NULL, *auction = NULL, *calls = NULL, *voids = NULL,
              *cards = NULL;
-    if ((seats = PyObject_GetAttr(state, s_trick_seats)) == NULL
-        || (tricks = PyObject_GetAttr(state, s_tricks)) == NULL
-        || (auction = PyObject_GetAttr(state, s_auction)) == NULL
+    if ((seats = state_attr(state, s_trick_seats)) == NULL
+        || (tricks = state_attr(state, s_tricks)) == NULL
+        || (auction = state_attr(state, s_auction)) == NULL
         || (calls = PyObject_GetAttr(auction, s_calls)) == NULL
-        || (voids = PyObject_GetAttr(state, s_void_shown)) == NULL
-        || (cards = PyObject_GetAttr(state, s_trick_cards)) == NULL)
+        || (voids = state_attr(state, s_void_shown)) == NULL
+        || (cards = state_attr(state, s_trick_cards)) == NULL)
         goto done;
     Py_ssize_t nseats = PySequence_Size(seats), ntricks = PySequence_Size(tricks),
                ncalls = PySequence_Size(calls);
@@ -763,7 +807,7 @@ set_seats(Tracker *t, word *w, PyObject *seats, const int *at)
 static int
 set_attr_seats(Tracker *t, word *w, PyObject *state, PyObject *name, const int *at)
 {
-    PyObject *seats = PyObject_GetAttr(state, name);
+    PyObject *seats = state_attr(state, name);
     if (seats == NULL)
         return -1;
     int rc = set_seats(t, w, seats, at);
@@ -803,7 +847,7 @@ load_contract(Tracker *t, PyObject *state, long contract)
         set_bit(t->table_bits, t->contract_at[contract]);
     if (set_attr_seats(t, t->partner_bits, state, s_partners, t->partner_at) < 0)
         return -1;
-    PyObject *revealed = PyObject_GetAttr(state, s_partner_revealed);
+    PyObject *revealed = state_attr(state, s_partner_revealed);
     int known = revealed ? PyObject_IsTrue(revealed) : -1;
     Py_XDECREF(revealed);
     if (known < 0)
@@ -815,7 +859,7 @@ load_contract(Tracker *t, PyObject *state, long contract)
     }
     if (trump >= 0)
         set_bit(t->table_bits, t->strain_at[trump]);
-    PyObject *jokers = PyObject_GetAttr(state, s_joker_suits);
+    PyObject *jokers = state_attr(state, s_joker_suits);
     if (jokers == NULL)
         return -1;
     PyObject *fast = PySequence_Fast(jokers, "Tracker: joker_suits is a pair");
@@ -842,7 +886,7 @@ load_contract(Tracker *t, PyObject *state, long contract)
     Py_DECREF(fast);
     if (called >= 0)
         set_bit(t->table_bits, t->called + called);
-    PyObject *discards = PyObject_GetAttr(state, s_discards);
+    PyObject *discards = state_attr(state, s_discards);
     if (discards == NULL)
         return -1;
     int rc = or_int(t->discards, t->words, discards, t->discards_at);
@@ -878,7 +922,7 @@ load_fixed(Tracker *t, PyObject *state)
     set_bit(t->fixed_records, t->dealer_at[dealer]);
     if (set_attr_seats(t, t->fixed_records, state, s_active, t->active_at) < 0)
         return -1;
-    PyObject *phase = PyObject_GetAttr(state, s_phase);
+    PyObject *phase = state_attr(state, s_phase);
     if (phase == NULL)
         return -1;
     int found = 0;
@@ -944,7 +988,7 @@ write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ss
 static int
 tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
 {
-    PyObject *seats = PyObject_GetAttr(state, s_trick_seats);
+    PyObject *seats = state_attr(state, s_trick_seats);
     if (seats == NULL)
         return -1;
     Py_ssize_t history = attr_len(state, s_history);
@@ -956,9 +1000,9 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
         && PySequence_Size(seats) == t->in_trick + 1) { /* the usual step: one card */
         Py_ssize_t last = t->in_trick;
         PyObject *seat_played = PySequence_GetItem(seats, last);
-        PyObject *cards = seat_played ? PyObject_GetAttr(state, s_trick_cards) : NULL;
+        PyObject *cards = seat_played ? state_attr(state, s_trick_cards) : NULL;
         PyObject *card = cards ? PySequence_GetItem(cards, last) : NULL;
-        PyObject *voids = card ? PyObject_GetAttr(state, s_void_shown) : NULL;
+        PyObject *voids = card ? state_attr(state, s_void_shown) : NULL;
         int ok = voids ? add_card(t, t->records, seat_played, card, voids) : -1;
         Py_XDECREF(seat_played);
         Py_XDECREF(cards);
@@ -996,11 +1040,11 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     if (to_move >= 0)
         set_bit(records, t->to_move_at[to_move]);
     if (t->has_partner_bits) {
-        PyObject *revealed = PyObject_GetAttr(state, s_partner_revealed);
+        PyObject *revealed = state_attr(state, s_partner_revealed);
         int known = revealed ? PyObject_IsTrue(revealed) : -1;
         Py_XDECREF(revealed);
         if (known == 0) {
-            PyObject *partners = PyObject_GetAttr(state, s_partners);
+            PyObject *partners = state_attr(state, s_partners);
             PyObject *me = partners ? PyLong_FromLong(seat) : NULL;
             known = me ? PySequence_Contains(partners, me) : -1;
             Py_XDECREF(partners);
@@ -1016,7 +1060,7 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
      * contractor's discards */
     for (int i = 0; i < words; i++)
         table[i] = t->table_bits[i] | (seat == t->contractor ? t->discards[i] : 0);
-    PyObject *hands = PyObject_GetAttr(state, s_hands);
+    PyObject *hands = state_attr(state, s_hands);
     PyObject *hand = hands ? PySequence_GetItem(hands, seat) : NULL;
     int ok = hand ? or_int(table, words, hand, 0) : -1;
     Py_XDECREF(hands);
