@@ -462,10 +462,7 @@ small(PyObject *value, long limit)
     return v;
 }
 
-static PyObject *s_trick_seats, *s_trick_cards, *s_history, *s_void_shown, *s_phase,
-    *s_claim_trick, *s_auction, *s_calls, *s_tricks, *s_to_move, *s_partner_revealed,
-    *s_partners, *s_hands, *s_led_suit, *s_suits_led, *s_dealer, *s_active, *s_contract,
-    *s_contractor, *s_trump, *s_called_card, *s_joker_suits, *s_discards, *s_exposed_seats;
+static PyObject *s_calls;
 
 /* a card played by seat: its played and trick bits, the suits it has shown void in */
 static int
@@ -571,50 +568,90 @@ add_trick(Tracker *t, word *records, PyObject *trick, Py_ssize_t from, PyObject 
 
 
 /* The hand's attributes: its slots read straight from their offsets (those of the one class
- * met last, looked up once: a slot's member descriptor), any other as getattr would. */
-#define MAX_SLOTS 32
+ * met last, looked up once from the slot's member descriptor), any other as getattr does. */
+enum {
+    A_TRICK_SEATS,
+    A_TRICK_CARDS,
+    A_HISTORY,
+    A_VOID_SHOWN,
+    A_PHASE,
+    A_CLAIM_TRICK,
+    A_AUCTION,
+    A_TRICKS,
+    A_TO_MOVE,
+    A_PARTNER_REVEALED,
+    A_PARTNERS,
+    A_HANDS,
+    A_LED_SUIT,
+    A_SUITS_LED,
+    A_DEALER,
+    A_ACTIVE,
+    A_CONTRACT,
+    A_CONTRACTOR,
+    A_TRUMP,
+    A_CALLED_CARD,
+    A_JOKER_SUITS,
+    A_DISCARDS,
+    A_EXPOSED_SEATS,
+    A_COUNT,
+};
+static const char *attr_texts[A_COUNT] = {
+    "trick_seats",
+    "trick_cards",
+    "history",
+    "void_shown",
+    "phase",
+    "claim_trick",
+    "auction",
+    "tricks",
+    "to_move",
+    "partner_revealed",
+    "partners",
+    "hands",
+    "led_suit",
+    "suits_led",
+    "dealer",
+    "active",
+    "contract",
+    "contractor",
+    "trump",
+    "called_card",
+    "joker_suits",
+    "discards",
+    "exposed_seats",
+};
+static PyObject *attr_names[A_COUNT]; /* (interned) */
 static PyTypeObject *slot_type;
-static PyObject *slot_names[MAX_SLOTS];
-static Py_ssize_t slot_offsets[MAX_SLOTS];
-static int nslots;
+static Py_ssize_t slot_offsets[A_COUNT]; /* -1: not a slot (a property) */
 
+/* getattr(state, attr_names[name]) */
 static PyObject *
-state_attr(PyObject *state, PyObject *name)
+state_attr(PyObject *state, int name)
 {
     if (Py_TYPE(state) != slot_type) {
         Py_INCREF(Py_TYPE(state));
         Py_XSETREF(slot_type, Py_TYPE(state));
-        nslots = 0;
+        for (int i = 0; i < A_COUNT; i++) {
+            PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
+            slot_offsets[i] = -1;
+            if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+                PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+                if (member->type == T_OBJECT_EX)
+                    slot_offsets[i] = member->offset;
+            }
+        }
     }
-    for (int i = 0; i < nslots; i++)
-        if (slot_names[i] == name) {
-            if (slot_offsets[i] < 0)
-                break;
-            PyObject *value = *(PyObject **)((char *)state + slot_offsets[i]);
-            if (value == NULL) /* (an unset slot: getattr's error) */
-                break;
+    if (slot_offsets[name] >= 0) {
+        PyObject *value = *(PyObject **)((char *)state + slot_offsets[name]);
+        if (value != NULL) /* (an unset slot: getattr's error) */
             return Py_NewRef(value);
-        }
-    int known = 0;
-    for (int i = 0; i < nslots; i++)
-        known |= slot_names[i] == name;
-    if (!known && nslots < MAX_SLOTS) {
-        PyObject *d = _PyType_Lookup(slot_type, name);
-        Py_ssize_t offset = -1;
-        if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-            PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
-            if (member->type == T_OBJECT_EX && !(member->flags & READONLY))
-                offset = member->offset;
-        }
-        slot_names[nslots] = name; /* (interned, held by this module) */
-        slot_offsets[nslots++] = offset;
     }
-    return PyObject_GetAttr(state, name);
+    return PyObject_GetAttr(state, attr_names[name]);
 }
 
 /* len(getattr(obj, name)), or -1 with an error set */
 static Py_ssize_t
-attr_len(PyObject *obj, PyObject *name)
+attr_len(PyObject *obj, int name)
 {
     PyObject *value = state_attr(obj, name);
     if (value == NULL)
@@ -626,7 +663,7 @@ attr_len(PyObject *obj, PyObject *name)
 
 /* the value of an int attribute */
 static int
-attr_long(PyObject *obj, PyObject *name, long *out)
+attr_long(PyObject *obj, int name, long *out)
 {
     PyObject *value = state_attr(obj, name);
     if (value == NULL)
@@ -640,7 +677,7 @@ attr_long(PyObject *obj, PyObject *name, long *out)
 static int
 tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
 {
-    PyObject *phase = state_attr(state, s_phase);
+    PyObject *phase = state_attr(state, A_PHASE);
     if (phase == NULL)
         return -1;
     int keep = state == t->state && history == t->history + 1 && phase == t->fixed_phase;
@@ -653,7 +690,7 @@ tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
         if (!auction) {
             keep = 0;
             if (t->tricks_seen) {
-                PyObject *claim = state_attr(state, s_claim_trick);
+                PyObject *claim = state_attr(state, A_CLAIM_TRICK);
                 if (claim == NULL) {
                     Py_DECREF(phase);
                     return -1;
@@ -681,12 +718,12 @@ tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
     int rc = -1;
     PyObject *seats = NULL, *tricks = NULL, *auction = NULL, *calls = NULL, *voids = NULL,
              *cards = NULL;
-    if ((seats = state_attr(state, s_trick_seats)) == NULL
-        || (tricks = state_attr(state, s_tricks)) == NULL
-        || (auction = state_attr(state, s_auction)) == NULL
+    if ((seats = state_attr(state, A_TRICK_SEATS)) == NULL
+        || (tricks = state_attr(state, A_TRICKS)) == NULL
+        || (auction = state_attr(state, A_AUCTION)) == NULL
         || (calls = PyObject_GetAttr(auction, s_calls)) == NULL
-        || (voids = state_attr(state, s_void_shown)) == NULL
-        || (cards = state_attr(state, s_trick_cards)) == NULL)
+        || (voids = state_attr(state, A_VOID_SHOWN)) == NULL
+        || (cards = state_attr(state, A_TRICK_CARDS)) == NULL)
         goto done;
     Py_ssize_t nseats = PySequence_Size(seats), ntricks = PySequence_Size(tricks),
                ncalls = PySequence_Size(calls);
@@ -805,7 +842,7 @@ set_seats(Tracker *t, word *w, PyObject *seats, const int *at)
 
 /* a seat-sequence attribute's seats set in w */
 static int
-set_attr_seats(Tracker *t, word *w, PyObject *state, PyObject *name, const int *at)
+set_attr_seats(Tracker *t, word *w, PyObject *state, int name, const int *at)
 {
     PyObject *seats = state_attr(state, name);
     if (seats == NULL)
@@ -817,7 +854,7 @@ set_attr_seats(Tracker *t, word *w, PyObject *state, PyObject *name, const int *
 
 /* an int attribute in [-1, limit) */
 static int
-attr_index(PyObject *state, PyObject *name, long limit, long *out)
+attr_index(PyObject *state, int name, long limit, long *out)
 {
     if (attr_long(state, name, out) < 0)
         return -1;
@@ -833,9 +870,9 @@ static int
 load_contract(Tracker *t, PyObject *state, long contract)
 {
     long contractor, trump, called;
-    if (attr_index(state, s_contractor, t->n, &contractor) < 0
-        || attr_index(state, s_trump, STRAINS, &trump) < 0
-        || attr_index(state, s_called_card, t->cards, &called) < 0)
+    if (attr_index(state, A_CONTRACTOR, t->n, &contractor) < 0
+        || attr_index(state, A_TRUMP, STRAINS, &trump) < 0
+        || attr_index(state, A_CALLED_CARD, t->cards, &called) < 0)
         return -1;
     if (contractor < 0) {
         PyErr_SetString(PyExc_ValueError, "Tracker: a contract without a contractor");
@@ -845,9 +882,9 @@ load_contract(Tracker *t, PyObject *state, long contract)
     set_bit(t->fixed_records, t->contractor_at[contractor]);
     if (t->contract_at[contract] >= 0)
         set_bit(t->table_bits, t->contract_at[contract]);
-    if (set_attr_seats(t, t->partner_bits, state, s_partners, t->partner_at) < 0)
+    if (set_attr_seats(t, t->partner_bits, state, A_PARTNERS, t->partner_at) < 0)
         return -1;
-    PyObject *revealed = state_attr(state, s_partner_revealed);
+    PyObject *revealed = state_attr(state, A_PARTNER_REVEALED);
     int known = revealed ? PyObject_IsTrue(revealed) : -1;
     Py_XDECREF(revealed);
     if (known < 0)
@@ -859,7 +896,7 @@ load_contract(Tracker *t, PyObject *state, long contract)
     }
     if (trump >= 0)
         set_bit(t->table_bits, t->strain_at[trump]);
-    PyObject *jokers = state_attr(state, s_joker_suits);
+    PyObject *jokers = state_attr(state, A_JOKER_SUITS);
     if (jokers == NULL)
         return -1;
     PyObject *fast = PySequence_Fast(jokers, "Tracker: joker_suits is a pair");
@@ -886,14 +923,14 @@ load_contract(Tracker *t, PyObject *state, long contract)
     Py_DECREF(fast);
     if (called >= 0)
         set_bit(t->table_bits, t->called + called);
-    PyObject *discards = state_attr(state, s_discards);
+    PyObject *discards = state_attr(state, A_DISCARDS);
     if (discards == NULL)
         return -1;
     int rc = or_int(t->discards, t->words, discards, t->discards_at);
     Py_DECREF(discards);
     if (rc < 0)
         return -1;
-    Py_ssize_t exposed = attr_len(state, s_exposed_seats);
+    Py_ssize_t exposed = attr_len(state, A_EXPOSED_SEATS);
     if (exposed < 0)
         return -1;
     t->face_up = exposed > 0;
@@ -912,17 +949,17 @@ load_fixed(Tracker *t, PyObject *state)
     t->contractor = -1;
     t->face_up = 0;
     long dealer, contract;
-    if (attr_index(state, s_dealer, t->n, &dealer) < 0
-        || attr_index(state, s_contract, t->num_actions, &contract) < 0)
+    if (attr_index(state, A_DEALER, t->n, &dealer) < 0
+        || attr_index(state, A_CONTRACT, t->num_actions, &contract) < 0)
         return -1;
     if (dealer < 0) {
         PyErr_SetString(PyExc_ValueError, "Tracker: no dealer");
         return -1;
     }
     set_bit(t->fixed_records, t->dealer_at[dealer]);
-    if (set_attr_seats(t, t->fixed_records, state, s_active, t->active_at) < 0)
+    if (set_attr_seats(t, t->fixed_records, state, A_ACTIVE, t->active_at) < 0)
         return -1;
-    PyObject *phase = state_attr(state, s_phase);
+    PyObject *phase = state_attr(state, A_PHASE);
     if (phase == NULL)
         return -1;
     int found = 0;
@@ -988,10 +1025,10 @@ write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ss
 static int
 tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
 {
-    PyObject *seats = state_attr(state, s_trick_seats);
+    PyObject *seats = state_attr(state, A_TRICK_SEATS);
     if (seats == NULL)
         return -1;
-    Py_ssize_t history = attr_len(state, s_history);
+    Py_ssize_t history = attr_len(state, A_HISTORY);
     if (history < 0) {
         Py_DECREF(seats);
         return -1;
@@ -1000,9 +1037,9 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
         && PySequence_Size(seats) == t->in_trick + 1) { /* the usual step: one card */
         Py_ssize_t last = t->in_trick;
         PyObject *seat_played = PySequence_GetItem(seats, last);
-        PyObject *cards = seat_played ? state_attr(state, s_trick_cards) : NULL;
+        PyObject *cards = seat_played ? state_attr(state, A_TRICK_CARDS) : NULL;
         PyObject *card = cards ? PySequence_GetItem(cards, last) : NULL;
-        PyObject *voids = card ? state_attr(state, s_void_shown) : NULL;
+        PyObject *voids = card ? state_attr(state, A_VOID_SHOWN) : NULL;
         int ok = voids ? add_card(t, t->records, seat_played, card, voids) : -1;
         Py_XDECREF(seat_played);
         Py_XDECREF(cards);
@@ -1031,7 +1068,7 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     for (int i = 0; i < words; i++)
         records[i] = t->records[i] | t->fixed_records[i];
     long to_move;
-    if (attr_long(state, s_to_move, &to_move) < 0)
+    if (attr_long(state, A_TO_MOVE, &to_move) < 0)
         return -1;
     if (to_move >= t->n) {
         PyErr_SetString(PyExc_ValueError, "Tracker: to_move out of range");
@@ -1040,11 +1077,11 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     if (to_move >= 0)
         set_bit(records, t->to_move_at[to_move]);
     if (t->has_partner_bits) {
-        PyObject *revealed = state_attr(state, s_partner_revealed);
+        PyObject *revealed = state_attr(state, A_PARTNER_REVEALED);
         int known = revealed ? PyObject_IsTrue(revealed) : -1;
         Py_XDECREF(revealed);
         if (known == 0) {
-            PyObject *partners = state_attr(state, s_partners);
+            PyObject *partners = state_attr(state, A_PARTNERS);
             PyObject *me = partners ? PyLong_FromLong(seat) : NULL;
             known = me ? PySequence_Contains(partners, me) : -1;
             Py_XDECREF(partners);
@@ -1060,17 +1097,17 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
      * contractor's discards */
     for (int i = 0; i < words; i++)
         table[i] = t->table_bits[i] | (seat == t->contractor ? t->discards[i] : 0);
-    PyObject *hands = state_attr(state, s_hands);
+    PyObject *hands = state_attr(state, A_HANDS);
     PyObject *hand = hands ? PySequence_GetItem(hands, seat) : NULL;
     int ok = hand ? or_int(table, words, hand, 0) : -1;
     Py_XDECREF(hands);
     Py_XDECREF(hand);
     if (ok < 0)
         return -1;
-    Py_ssize_t in_trick = attr_len(state, s_trick_cards);
+    Py_ssize_t in_trick = attr_len(state, A_TRICK_CARDS);
     long led = -1, suits_led;
-    if (in_trick < 0 || (in_trick && attr_long(state, s_led_suit, &led) < 0)
-        || attr_long(state, s_suits_led, &suits_led) < 0)
+    if (in_trick < 0 || (in_trick && attr_long(state, A_LED_SUIT, &led) < 0)
+        || attr_long(state, A_SUITS_LED, &suits_led) < 0)
         return -1;
     if (led >= 8 || t->led + led >= t->at0) {
         PyErr_SetString(PyExc_ValueError, "Tracker: led_suit out of range");
@@ -1217,18 +1254,11 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_trick_seats, &s_trick_cards, &s_history, &s_void_shown,
-                                 &s_phase, &s_claim_trick, &s_auction, &s_calls, &s_tricks,
-                                 &s_to_move, &s_partner_revealed, &s_partners, &s_hands,
-                                 &s_led_suit, &s_suits_led, &s_dealer, &s_active,
-                                 &s_contract, &s_contractor, &s_trump, &s_called_card,
-                                 &s_joker_suits, &s_discards, &s_exposed_seats};
-    static const char *texts[] = {"view", "observation", "action_mask", "trick_seats", "trick_cards", "history", "void_shown",
-                                  "phase", "claim_trick", "auction", "calls", "tricks",
-                                  "to_move", "partner_revealed", "partners", "hands",
-                                  "led_suit", "suits_led", "dealer", "active", "contract",
-                                  "contractor", "trump", "called_card", "joker_suits",
-                                  "discards", "exposed_seats"};
+    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls};
+    static const char *texts[] = {"view", "observation", "action_mask", "calls"};
+    for (int i = 0; i < A_COUNT; i++)
+        if ((attr_names[i] = PyUnicode_InternFromString(attr_texts[i])) == NULL)
+            return NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
             return NULL;
