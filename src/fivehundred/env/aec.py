@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -247,21 +247,12 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         legal = self._legal
-        if not legal and (self.terminations[agent] or self.truncations[agent]):
-            self._was_dead_step(action)
-            return
         hand = self.hand
-        assert hand is not None
-        if action is None or (chosen := int(action)) not in legal:
-            listed = " ".join(action_text(a, self.rules.joker_names) for a in legal)
-            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
-        if self._rewarded:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self._rewarded = False
-        self._cumulative_rewards[agent] = 0.0
-        game = self.game
-        if game is None:  # one hand: the hot path (_select inlined)
+        if legal and self.game is None:  # one hand in play: the hot path (_select inlined)
+            # (no reward is due before the hand is scored: nothing to reset)
+            if action is None or (chosen := int(action)) not in legal:
+                self._refuse(agent, action)
+            assert hand is not None
             hand.apply(chosen)
             if hand.phase is not DONE:
                 self._legal = hand.legal_actions()
@@ -271,31 +262,49 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     if to_move >= 0
                     else self.possible_agents[controller_of(self.rules, to_move)]
                 )
-                if self.render_mode == "human":
-                    self.render()
-                return  # (no reward before the hand is scored)
-            self._hand_scored(hand)
-            self._end(None, truncated=False)
-        else:
-            ended = False
-            finished = hand
-            game.apply(chosen)
-            if finished.is_over:
-                self._hand_scored(finished)
-                self.hand = game.hand
-                if game.is_over:
-                    self._end(self._game_rewards(), truncated=False)
-                    ended = True
-                elif len(game.finished_hands) >= self.max_hands:
-                    self.hand = finished  # observations show the last hand played
-                    self._end(None, truncated=True)
-                    ended = True
-            if not ended:
-                self._select()
+            else:
+                self._hand_scored(hand)
+                self._end(None, truncated=False)
+                self._accumulate_rewards()
+            if self.render_mode == "human":
+                self.render()
+            return
+        if not legal and (self.terminations[agent] or self.truncations[agent]):
+            self._was_dead_step(action)
+            return
+        assert hand is not None
+        if action is None or (chosen := int(action)) not in legal:
+            self._refuse(agent, action)
+        if self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        assert game is not None  # (one hand: above, where any action is legal)
+        ended = False
+        finished = hand
+        game.apply(chosen)
+        if finished.is_over:
+            self._hand_scored(finished)
+            self.hand = game.hand
+            if game.is_over:
+                self._end(self._game_rewards(), truncated=False)
+                ended = True
+            elif len(game.finished_hands) >= self.max_hands:
+                self.hand = finished  # observations show the last hand played
+                self._end(None, truncated=True)
+                ended = True
+        if not ended:
+            self._select()
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _refuse(self, agent: str, action: Any) -> NoReturn:
+        listed = " ".join(action_text(a, self.rules.joker_names) for a in self._legal)
+        raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
 
     def _accumulate_rewards(self) -> None:
         if self._rewarded:  # rewards are all zero between scored hands
