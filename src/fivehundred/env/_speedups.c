@@ -160,8 +160,8 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * phases in the order of their positions at the layout's end; ``auction`` the auction's.
  *
  * tracker.observe(state, seat, legal) -> {"observation": vector, "action_mask": mask}, or
- *     None where some cards lie face up (the encoder's Python path answers those);
- *     ``legal``: the list of legal actions (the mask's ones), or None for an all-zero mask.
+ *     None for seat -1 (no seat to move: the encoder's Python path answers); ``legal``:
+ *     the list of legal actions (the mask's ones), or None for an all-zero mask.
  *     The arrays are views of buffers reused once nothing refers to them (see pooled).
  */
 enum {
@@ -192,6 +192,9 @@ typedef struct {
         partner_at[MAX_SEATS];
     int contract_at[MAX_ACTIONS], strain_at[STRAINS], red_at[SUITS], black_at[SUITS];
     int called, discards_at, nphases, phase_at[MAX_PHASES];
+    /* the cards lying face up: where seat k to the observer's left shows them, who decides
+     * for each seat, the dummies (a set of seats), whether the rules have dummies */
+    int exposed_at[MAX_SEATS], controller[MAX_SEATS], dummy_set, dummies;
     PyObject *phases;
     int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
     PyObject *auction_phase;
@@ -312,10 +315,10 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     int n = head[LAYOUT_SEATS], actions = head[LAYOUT_NUM_ACTIONS];
     if (n < 1 || n > MAX_SEATS || actions < 1 || actions > MAX_ACTIONS || head[LAYOUT_SIZE] < 1
         || head[LAYOUT_SIZE] > 8 * MAX_BYTES - 3 * 64
-        || count != LAYOUT_HEAD + 10 * n + 3 * actions + STRAINS + 2 * SUITS + 2 + nphases)
+        || count != LAYOUT_HEAD + 12 * n + 3 * actions + STRAINS + 2 * SUITS + 2 + nphases + 2)
         goto bad;
-    int values[LAYOUT_HEAD + 10 * MAX_SEATS + 3 * MAX_ACTIONS + STRAINS + 2 * SUITS + 2
-               + MAX_PHASES];
+    int values[LAYOUT_HEAD + 12 * MAX_SEATS + 3 * MAX_ACTIONS + STRAINS + 2 * SUITS + 2
+               + MAX_PHASES + 2];
     for (Py_ssize_t i = 0; i < count; i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
         if (v == -1 && PyErr_Occurred())
@@ -379,6 +382,17 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     for (int i = 0; i < t->nphases; i++)
         if ((t->phase_at[i] = *more++) < 0 || t->phase_at[i] >= t->at0)
             goto bad;
+    for (int k = 0; k < n; k++)
+        if ((t->exposed_at[k] = *more++) < t->at0
+            || t->exposed_at[k] + t->cards > t->at0 + n * t->record)
+            goto bad;
+    for (int k = 0; k < n; k++)
+        if ((t->controller[k] = *more++) < 0 || t->controller[k] >= n)
+            goto bad;
+    t->dummy_set = *more++;
+    t->dummies = *more++;
+    if (t->dummy_set < 0 || t->dummy_set >= 1 << n)
+        goto bad;
     memset(t->trick_fields, 0, sizeof t->trick_fields);
     for (int s = 0; s < n; s++)
         for (int c = 0; c < t->cards; c++)
@@ -462,7 +476,7 @@ small(PyObject *value, long limit)
     return v;
 }
 
-static PyObject *s_calls;
+static PyObject *s_calls, *s_visible_cards;
 
 /* a card played by seat: its played and trick bits, the suits it has shown void in */
 static int
@@ -593,6 +607,7 @@ enum {
     A_JOKER_SUITS,
     A_DISCARDS,
     A_EXPOSED_SEATS,
+    A_FACE_UP,
     A_COUNT,
 };
 static const char *attr_texts[A_COUNT] = {
@@ -619,6 +634,7 @@ static const char *attr_texts[A_COUNT] = {
     "joker_suits",
     "discards",
     "exposed_seats",
+    "face_up",
 };
 static PyObject *attr_names[A_COUNT]; /* (interned) */
 static PyTypeObject *slot_type;
@@ -933,12 +949,11 @@ load_contract(Tracker *t, PyObject *state, long contract)
     Py_ssize_t exposed = attr_len(state, A_EXPOSED_SEATS);
     if (exposed < 0)
         return -1;
-    t->face_up = exposed > 0;
+    t->face_up = t->dummies || exposed > 0;
     return 0;
 }
 
-/* Encoder._fixed_part(state), kept as words (the face-up rules never come here); -1 on
- * error */
+/* Encoder._fixed_part(state), kept as words; -1 on error */
 static int
 load_fixed(Tracker *t, PyObject *state)
 {
@@ -947,7 +962,7 @@ load_fixed(Tracker *t, PyObject *state)
     memset(t->discards, 0, sizeof t->discards);
     memset(t->partner_bits, 0, sizeof t->partner_bits);
     t->contractor = -1;
-    t->face_up = 0;
+    t->face_up = t->dummies; /* (the dummies' cards lie face up) */
     long dealer, contract;
     if (attr_index(state, A_DEALER, t->n, &dealer) < 0
         || attr_index(state, A_CONTRACT, t->num_actions, &contract) < 0)
@@ -1020,8 +1035,119 @@ write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ss
                (size_t)(count - i) * sizeof(float));
 }
 
+/* seat's cards (hands[seat]; with ``only_face_up``, a dummy's face-up ones) as words */
+static int
+hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_face_up,
+           word *cards)
+{
+    memset(cards, 0, (size_t)t->words * sizeof(word));
+    PyObject *hand = PySequence_GetItem(hands, seat);
+    if (hand == NULL)
+        return -1;
+    int rc = or_int(cards, t->words, hand, 0);
+    Py_DECREF(hand);
+    if (rc < 0 || !only_face_up)
+        return rc;
+    PyObject *up = state_attr(state, A_FACE_UP);
+    PyObject *mine = up ? PySequence_GetItem(up, seat) : NULL;
+    Py_XDECREF(up);
+    if (mine == NULL)
+        return -1;
+    long is_dummy = PyLong_AsLong(mine);
+    if (is_dummy == -1 && PyErr_Occurred()) {
+        PyErr_Clear(); /* (a mask beyond a long: a dummy's) */
+        is_dummy = 0;
+    }
+    if (is_dummy >= 0 || is_dummy < -1) {
+        word shown[MAX_WORDS];
+        memset(shown, 0, sizeof shown);
+        if (or_int(shown, t->words, mine, 0) < 0) {
+            Py_DECREF(mine);
+            return -1;
+        }
+        for (int i = 0; i < t->words; i++)
+            cards[i] &= shown[i];
+    }
+    Py_DECREF(mine);
+    return 0;
+}
+
+/* other's cards (words) shown to seat: ones in seat's vector at the other's record */
+static int
+show(Tracker *t, float *out, long seat, long other, const word *cards)
+{
+    if (other < 0 || other >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a seat out of range");
+        return -1;
+    }
+    int at = t->exposed_at[((other - seat) % t->n + t->n) % t->n];
+    for (int c = 0; c < t->cards; c++)
+        if (cards[c >> 6] >> (c & 63) & 1)
+            out[at + c] = 1.0f;
+    return 0;
+}
+
+/* Encoder.bits' cards lying face up for seat: the dummies' rules as its own loop has them,
+ * any other as state.visible_cards(seat) */
+static int
+face_up_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, float *out)
+{
+    word cards[MAX_WORDS];
+    if (!t->dummies) {
+        PyObject *number = PyLong_FromLong(seat);
+        PyObject *shown = number ? PyObject_CallMethodOneArg(state, s_visible_cards, number)
+                                 : NULL;
+        Py_XDECREF(number);
+        if (shown == NULL)
+            return -1;
+        PyObject *fast = PySequence_Fast(shown, "Tracker: visible_cards gives a list");
+        Py_DECREF(shown);
+        if (fast == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+            PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+            long other = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+                             ? PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))
+                             : -1;
+            memset(cards, 0, sizeof cards);
+            if ((other == -1 && PyErr_Occurred())
+                || (other >= 0 && or_int(cards, t->words, PyTuple_GET_ITEM(pair, 1), 0) < 0)
+                || show(t, out, seat, other, cards) < 0) {
+                Py_DECREF(fast);
+                return -1;
+            }
+        }
+        Py_DECREF(fast);
+        return 0;
+    }
+    PyObject *exposed = state_attr(state, A_EXPOSED_SEATS);
+    PyObject *fast = exposed ? PySequence_Fast(exposed, "Tracker: seats") : NULL;
+    Py_XDECREF(exposed);
+    if (fast == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        long other = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
+        if (other < 0 || (other != seat && (hand_cards(t, state, hands, other, 0, cards) < 0
+                                            || show(t, out, seat, other, cards) < 0))) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    long controller = t->controller[seat];
+    if (controller != seat && (hand_cards(t, state, hands, controller, 0, cards) < 0
+                               || show(t, out, seat, controller, cards) < 0))
+        return -1;
+    for (long other = 0; other < t->n; other++)
+        if (t->dummy_set >> other & 1 && other != seat
+            && (hand_cards(t, state, hands, other, 1, cards) < 0
+                || show(t, out, seat, other, cards) < 0))
+            return -1;
+    return 0;
+}
+
 /* Encoder.bits(state, seat), tracked, then the vector's floats into out (size floats):
- * 1 written, 0 some cards lie face up (nothing written), -1 on error */
+ * 1 written, -1 on error */
 static int
 tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
 {
@@ -1061,8 +1187,6 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     Py_DECREF(seats);
     if (!t->fixed && load_fixed(t, state) < 0)
         return -1;
-    if (t->face_up)
-        return 0;
     int words = t->words;
     word records[MAX_WORDS], table[MAX_WORDS];
     for (int i = 0; i < words; i++)
@@ -1098,12 +1222,15 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
     for (int i = 0; i < words; i++)
         table[i] = t->table_bits[i] | (seat == t->contractor ? t->discards[i] : 0);
     PyObject *hands = state_attr(state, A_HANDS);
-    PyObject *hand = hands ? PySequence_GetItem(hands, seat) : NULL;
-    int ok = hand ? or_int(table, words, hand, 0) : -1;
-    Py_XDECREF(hands);
-    Py_XDECREF(hand);
-    if (ok < 0)
+    if (hands == NULL)
         return -1;
+    word cards[MAX_WORDS];
+    if (hand_cards(t, state, hands, seat, t->dummies, cards) < 0) { /* (a dummy: face up) */
+        Py_DECREF(hands);
+        return -1;
+    }
+    for (int i = 0; i < words; i++)
+        table[i] |= cards[i];
     Py_ssize_t in_trick = attr_len(state, A_TRICK_CARDS);
     long led = -1, suits_led;
     if (in_trick < 0 || (in_trick && attr_long(state, A_LED_SUIT, &led) < 0)
@@ -1130,7 +1257,9 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
                      t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record, t->record);
     Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
     memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
-    return 1;
+    int rc = t->face_up ? face_up_cards(t, state, hands, seat, out) : 0;
+    Py_DECREF(hands);
+    return rc < 0 ? -1 : 1;
 }
 
 /* An array of pool k (0: the vector, 1: the mask) for this observation, its bytes at
@@ -1188,12 +1317,9 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
     PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
     if (vector == NULL)
         return NULL;
-    int written = tracker_floats(t, args[0], seat, (float *)floats);
-    if (written <= 0) {
+    if (tracker_floats(t, args[0], seat, (float *)floats) < 0) {
         Py_DECREF(vector);
-        if (written < 0)
-            return NULL;
-        Py_RETURN_NONE;
+        return NULL;
     }
     PyObject *mask_array = pooled(t, 1, t->num_actions, &bytes);
     if (mask_array == NULL || fill_mask(bytes, args[2], t->num_actions) < 0) {
@@ -1219,7 +1345,7 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef tracker_methods[] = {
     {"observe", (PyCFunction)(void (*)(void))tracker_observe, METH_FASTCALL,
       "observe(state, seat, legal) -> {'observation': vector, 'action_mask': mask}, or None "
-     "where cards lie face up."},
+     "for seat -1."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1254,8 +1380,10 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls};
-    static const char *texts[] = {"view", "observation", "action_mask", "calls"};
+    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls,
+                                 &s_visible_cards};
+    static const char *texts[] = {"view", "observation", "action_mask", "calls",
+                                  "visible_cards"};
     for (int i = 0; i < A_COUNT; i++)
         if ((attr_names[i] = PyUnicode_InternFromString(attr_texts[i])) == NULL)
             return NULL;

@@ -177,16 +177,16 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         assert hand is not None, "reset() first"
         player = self._index[agent]
         to_move = hand.to_move
-        tracked = self._tracked
-        if tracked is not None and (  # (no dummies here: the agent's own seat)
-            obs := tracked(hand, player, self._legal if to_move == player else None)
-        ):
-            return obs  # type: ignore[no-any-return]
         seat = player
         if self._dummies:  # (acting_seat, inlined)
             if to_move >= 0 and self._controller[to_move] == player:
                 seat = to_move
             to_move = player if seat == to_move else -1
+        tracked = self._tracked
+        if tracked is not None and (
+            obs := tracked(hand, seat, self._legal if to_move == player else None)
+        ):
+            return obs  # type: ignore[no-any-return]
         game = self.game
         floats = self._floats
         if game is not None:
@@ -215,7 +215,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             hand: Any = self.hand  # (a hand whenever _fast is set: after reset())
             tracked = self._tracked
             if tracked is not None and (legal := self._legal):
-                # (observe(agent) for the agent to move, in C: the hot path; no dummies)
+                # (observe(agent) for the agent to move, in C: the hot path; the seat to move
+                # is the one it observes from, a dummy too)
                 obs = tracked(hand, hand.to_move, legal)
                 if obs is not None:
                     return (

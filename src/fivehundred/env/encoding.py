@@ -590,19 +590,19 @@ class Encoder:
         :meth:`bits` does and writes the vector's floats itself, from this encoder's layout
         and :meth:`_fixed_part`. ``tracker.observe(state, seat, legal)`` gives
         ``{"observation": vector, "action_mask": mask}`` (``legal``: the mask's ones, None
-        for none), or None where some cards lie face up (then :meth:`bits` answers).
+        for none), or None for no seat (``seat`` -1: then :meth:`bits` answers).
 
         The arrays are views of a few buffers the tracker reuses: a buffer is written again
         only once nothing refers to it any more (no array, view or buffer over it is left),
         so an observation kept stays as it was, as a fresh array would. None where the
-        extension is not in use or the rules have fields of their own (dummies, face-up
-        cards, the variants' fields)."""
+        extension is not in use or the rules have fields of their own (the variants'
+        fields, open_eight's face-up cards)."""
         speedups = self.speedups
         if (
             speedups is None
             or not hasattr(speedups, "Tracker")
             or self._extras
-            or self._face_up_rules
+            or self.rules.open_eight
         ):
             return None
         at0 = self.seats_offset
@@ -630,6 +630,10 @@ class Encoder:
             layout += [bit.bit_length() - 1 for bit in bits]
         layout += [self._called, self._discards]
         layout += [self._phase[phase].bit_length() - 1 for phase in PHASES]
+        layout += self._exposed_at  # (where seat k to the left shows its cards)
+        layout += [controller_of(self.rules, seat) for seat in range(self.seats)]
+        dummies = dummy_seats(self.rules) if self._dummies else ()
+        layout += [sum(1 << seat for seat in dummies), int(self._dummies)]
         return speedups.Tracker(
             tuple(layout),
             tuple(PHASES),
