@@ -5,6 +5,7 @@
  *     ``numpy.frombuffer(..., numpy.float32)``.
  * mask(legal, size) -> bytearray: ``size`` bytes, 1 at every index in the list ``legal``,
  *     0 elsewhere, for ``numpy.frombuffer(..., numpy.int8)``.
+ * Tracker: follows a hand and writes a seat's observation (see "the tracker" below).
  *
  * fivehundred.env.encoding has the same in Python (used where this is not built); the
  * tests check that both give the very same arrays.

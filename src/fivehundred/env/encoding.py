@@ -18,7 +18,8 @@ cards played are kept too. Encoding a seat's view rotates the records by whole r
 in the rest (each field's bits precomputed per value) and turns the bits into float32: in C
 where the optional extension ``fivehundred.env._speedups`` is built (eight floats per byte
 from a 256-row table), else with the same table in numpy (``take``); both give the same
-vectors. Sizes come from the engine's constants
+vectors. The C extension's tracker (:meth:`Encoder.tracker`) does the same tracking and
+turning in C, from this encoder's positions, and writes the floats itself. Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
