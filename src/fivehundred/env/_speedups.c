@@ -337,11 +337,12 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     t->cards = head[LAYOUT_CARDS];
     t->words = (t->size + 63) / 64 + 2;
     if (t->at0 < 0 || t->record < 1 || t->at0 + n * t->record > t->size || t->cards < 1
-        || t->cards > t->record || t->cards > 128 || t->tricks < 1 || t->tricks >= 128 || t->led < 0 || t->suits_led < 0
-        || t->led >= t->at0 || t->suits_led >= t->at0)
+        || t->cards > t->record || t->cards > 128 || t->tricks < 1 || t->tricks >= 128
+        || t->led < 0 || t->suits_led < 0 || t->led >= t->at0 || t->suits_led >= t->at0)
         goto bad;
     int *rows = values + LAYOUT_HEAD;
-    int *limits[6] = {t->played_at, t->trick_at, t->void_at, t->won_at, t->call_at, t->to_move_at};
+    int *limits[6] = {t->played_at, t->trick_at, t->void_at,
+                      t->won_at,    t->call_at,  t->to_move_at};
     for (int r = 0; r < 6; r++)
         for (int s = 0; s < n; s++) {
             int v = rows[r * n + s];
@@ -1301,7 +1302,8 @@ static PyObject *s_view, *s_observation, *s_action_mask;
 static PyObject *
 tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 || !PyLong_Check(args[1]) || (args[2] != Py_None && !PyList_Check(args[2]))) {
+    if (nargs != 3 || !PyLong_Check(args[1])
+        || (args[2] != Py_None && !PyList_Check(args[2]))) {
         PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
         return NULL;
     }
