@@ -141,3 +141,126 @@ def test_speedups_convert_exactly_and_refuse_bad_input() -> None:
     for args in [((1,), NUM_ACTIONS), (["a"], NUM_ACTIONS), ([1], -1)]:
         with pytest.raises((TypeError, ValueError)):
             speedups.mask(*args)
+
+
+TRACKED: list[tuple[str, dict[str, bool]]] = [(preset, {}) for preset in PRESETS] + [
+    ("three_handed", {"dead_hand": True}),
+    ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True}),
+    ("australian", {"patastrophe": True, "wilkinson_misere": True, "blind_misere": True}),
+]
+
+
+@needs_speedups
+@pytest.mark.parametrize(("preset", "variants"), TRACKED)
+def test_tracker_gives_the_encoders_vector_over_many_hands(
+    preset: str, variants: dict[str, bool]
+) -> None:
+    """The C tracker (what raw_env's last() and observe() use) against the pure-Python
+    encoder: the very same vector and mask for the seat to move at every step of 60 seeded
+    random hands, and for another seat now and then (its mask all zero)."""
+    table = FiveHundredEnv(preset, variants)
+    tracker = table.encoder.tracker()
+    assert tracker is not None
+    reference = Encoder(table.rules, compiled=False)
+    rng = random.Random(f"{preset}{variants}")
+    compared = 0
+    for hand in range(60):
+        table.reset(seed=hand)
+        state = table.hand
+        assert state is not None
+        while True:
+            legal = state.legal_actions()
+            seats = [state.to_move] if state.to_move >= 0 else []
+            if rng.random() < 0.3:
+                seats.append(rng.randrange(table.rules.players))
+            for seat in seats:
+                mine = legal if seat == state.to_move else None
+                obs = tracker.observe(state, seat, mine)
+                expected = reference.encode(state, seat)
+                assert obs["observation"].dtype == np.float32
+                assert np.array_equal(obs["observation"], expected)
+                mask = np.zeros(NUM_ACTIONS, np.int8)
+                mask[mine or []] = 1
+                assert np.array_equal(obs["action_mask"], mask)
+                compared += 1
+            if not legal:
+                break
+            state.apply(legal[rng.randrange(len(legal))])
+    assert compared > 60 * 20
+
+
+@needs_speedups
+def test_tracker_answers_none_where_the_rules_need_the_python_path() -> None:
+    for preset, variants in [
+        ("two_handed", {"open_eight": True}),
+        ("australian", {"ralphing": True}),
+    ]:
+        table = FiveHundredEnv(preset, variants)
+        assert table.encoder.tracker() is None
+    assert Encoder(make_rules("australian"), compiled=False).tracker() is None
+
+
+@needs_speedups
+def test_observations_kept_are_never_overwritten() -> None:
+    """The tracker reuses a buffer only once nothing refers to it: every observation kept
+    (or a view of it, or its buffer) stays as it was, and whatever an agent did to an
+    observation it let go (reshaped it, froze it, wrote in it) does not reach the next."""
+    table = FiveHundredEnv("australian")
+    kept: list[tuple[Any, Any, Any]] = []
+    rng = random.Random(3)
+    for hand in range(4):
+        table.reset(seed=hand)
+        while True:
+            obs, _, terminated, _, _ = table.last()
+            vector, mask = obs["observation"], obs["action_mask"]
+            assert vector.shape == (table.encoder.size,) and mask.shape == (NUM_ACTIONS,)
+            assert vector.flags.writeable and mask.flags.writeable
+            choice = rng.randrange(5)
+            if choice == 0:
+                kept.append((obs, vector.copy(), mask.copy()))
+            elif choice == 1:
+                kept.append((vector[5:], vector[5:].copy(), mask[:0]))
+            elif choice == 2:
+                kept.append((memoryview(vector), vector.copy(), mask[:0]))
+            elif choice == 3:  # an agent's own doings to what it then lets go
+                vector.shape = (1, -1)
+                mask.flags.writeable = False
+            else:
+                vector[:] = 7.0
+            if terminated:
+                break
+            legal = np.flatnonzero(table.last()[0]["action_mask"])
+            del obs, vector, mask
+            table.step(int(legal[rng.randrange(len(legal))]))
+    assert len(kept) > 20
+    for held, vector, mask in kept:
+        if isinstance(held, dict):
+            assert np.array_equal(held["observation"], vector)
+            assert np.array_equal(held["action_mask"], mask)
+        else:
+            assert np.array_equal(np.asarray(held), vector)
+
+
+@needs_speedups
+def test_tracker_refuses_bad_input() -> None:
+    table = FiveHundredEnv("australian")
+    tracker = table.encoder.tracker()
+    table.reset(seed=1)
+    state = table.hand
+    for seat in (4, 99):
+        with pytest.raises(ValueError, match="seat out of range"):
+            tracker.observe(state, seat, None)
+    assert tracker.observe(state, -1, None) is None  # no seat: the Python path answers
+    for legal in ([NUM_ACTIONS], [-1]):
+        with pytest.raises(IndexError):
+            tracker.observe(state, 0, legal)
+    bad: list[tuple[Any, ...]] = [(state, 0), (state, "0", None), (state, 0, (1,))]
+    for args in bad:
+        with pytest.raises(TypeError):
+            tracker.observe(*args)
+    with pytest.raises(AttributeError):
+        tracker.observe(object(), 0, None)
+    speedups = encoding.compiled_speedups()
+    with pytest.raises(ValueError, match="bad layout"):
+        speedups.Tracker((1, 2, 3), ("auction",), "auction", list, list)
+    assert tracker.observe(state, 0, None) is not None  # (still follows its hand)

@@ -5,12 +5,14 @@
  *     ``numpy.frombuffer(..., numpy.float32)``.
  * mask(legal, size) -> bytearray: ``size`` bytes, 1 at every index in the list ``legal``,
  *     0 elsewhere, for ``numpy.frombuffer(..., numpy.int8)``.
+ * Tracker: follows a hand and writes a seat's observation (see "the tracker" below).
  *
  * fivehundred.env.encoding has the same in Python (used where this is not built); the
  * tests check that both give the very same arrays.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <string.h>
 
 #define MAX_BYTES 1024 /* 8,192 bits: far more than any rule set's vector */
@@ -100,6 +102,27 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* size bytes at dst: 1 at every index in the list legal (None: none), 0 elsewhere */
+static int
+fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
+{
+    memset(dst, 0, (size_t)size);
+    if (legal == Py_None)
+        return 0;
+    Py_ssize_t count = PyList_GET_SIZE(legal);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
+        if (action == -1 && PyErr_Occurred())
+            return -1;
+        if (action < 0 || action >= size) {
+            PyErr_SetString(PyExc_IndexError, "mask: action out of range");
+            return -1;
+        }
+        dst[action] = 1;
+    }
+    return 0;
+}
+
 static PyObject *
 mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -119,24 +142,1229 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     PyObject *out = PyByteArray_FromStringAndSize(NULL, size);
     if (out == NULL)
         return NULL;
-    char *dst = PyByteArray_AS_STRING(out);
-    memset(dst, 0, (size_t)size);
-    Py_ssize_t count = PyList_GET_SIZE(legal);
-    for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
-        if (action == -1 && PyErr_Occurred()) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (action < 0 || action >= size) {
-            Py_DECREF(out);
-            PyErr_SetString(PyExc_IndexError, "mask: action out of range");
-            return NULL;
-        }
-        dst[action] = 1;
+    if (fill_mask(PyByteArray_AS_STRING(out), legal, size) < 0) {
+        Py_DECREF(out);
+        return NULL;
     }
     return out;
 }
+
+/* ------------------------------------------------------------------ the tracker
+ *
+ * Tracker(layout, phases, auction, new_vector, new_mask) follows one HandState at a time
+ * exactly as fivehundred.env.encoding.Encoder's own tracker does (Encoder.bits,
+ * Encoder._sync and Encoder._fixed_part, line for line: the seat records as bits where they
+ * lie in seat 0's vector, updated from the actions taken) and writes a seat's vector as
+ * float32, the records turned in the float domain (record k of the vector is seat
+ * (seat + k) % n's). Every position comes from the encoder (Encoder.tracker): this holds no
+ * field of its own. ``layout`` is a tuple of ints (see LAYOUT_* below); ``phases`` the
+ * phases in the order of their positions at the layout's end; ``auction`` the auction's.
+ *
+ * tracker.observe(state, seat, legal) -> {"observation": vector, "action_mask": mask}, or
+ *     None for seat -1 (no seat to move: the encoder's Python path answers); ``legal``:
+ *     the list of legal actions (the mask's ones), or None for an all-zero mask.
+ *     The arrays are views of buffers reused once nothing refers to them (see pooled).
+ */
+enum {
+    LAYOUT_SEATS, LAYOUT_SIZE, LAYOUT_AT0, LAYOUT_RECORD, LAYOUT_LED, LAYOUT_SUITS_LED,
+    LAYOUT_NUM_ACTIONS, LAYOUT_TRICKS, LAYOUT_CARDS, LAYOUT_HEAD, /* then per seat: */
+};
+/* After the head: per-seat rows (absolute positions) played, trick, voids, won, calls,
+ * to_move; NUM_ACTIONS call indices; NUM_ACTIONS cards (action_card); per-seat rows dealer,
+ * active, contractor, partner; NUM_ACTIONS contract positions (-1: none); the trump
+ * strains' (STRAINS), the red and the black joker's suits' (SUITS each) positions; the
+ * called card's and the discards' offsets; each phase's position. */
+#define STRAINS 5
+#define SUITS 4
+#define MAX_PHASES 16
+#define MAX_SEATS 8
+#define MAX_ACTIONS 512
+#define MAX_WORDS (MAX_BYTES / 8)
+#define POOL 4 /* arrays kept for reuse, each for the vector and for the mask */
+
+typedef unsigned long long word;
+
+typedef struct {
+    PyObject_HEAD
+    int n, size, at0, record, led, suits_led, num_actions, tricks, cards, words;
+    int played_at[MAX_SEATS], trick_at[MAX_SEATS], void_at[MAX_SEATS], won_at[MAX_SEATS];
+    int call_at[MAX_SEATS], to_move_at[MAX_SEATS];
+    int dealer_at[MAX_SEATS], active_at[MAX_SEATS], contractor_at[MAX_SEATS],
+        partner_at[MAX_SEATS];
+    int contract_at[MAX_ACTIONS], strain_at[STRAINS], red_at[SUITS], black_at[SUITS];
+    int called, discards_at, nphases, phase_at[MAX_PHASES];
+    /* the cards lying face up: where seat k to the observer's left shows them, who decides
+     * for each seat, the dummies (a set of seats), whether the rules have dummies */
+    int exposed_at[MAX_SEATS], controller[MAX_SEATS], dummy_set, dummies;
+    PyObject *phases;
+    int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
+    PyObject *auction_phase;
+    /* the tracked state (strong references, as the encoder's) */
+    PyObject *state, *seats, *fixed_phase;
+    Py_ssize_t history, calls_seen, tricks_seen, in_trick;
+    int won[MAX_SEATS];
+    word records[MAX_WORDS];
+    word trick_fields[MAX_WORDS]; /* every seat's trick field */
+    /* the fixed part: valid, then its fields */
+    int fixed, contractor, face_up;
+    word table_bits[MAX_WORDS], fixed_records[MAX_WORDS], discards[MAX_WORDS],
+        partner_bits[MAX_WORDS];
+    int has_partner_bits;
+    /* the arrays handed out (see pooled below): for the vector, then for the mask */
+    PyObject *factory[2], *bytes[2][POOL], *arrays[2][POOL];
+    int next[2];
+} Tracker;
+
+static inline void
+set_bit(word *w, Py_ssize_t i)
+{
+    w[i >> 6] |= 1ULL << (i & 63);
+}
+
+static inline void
+flip_bit(word *w, Py_ssize_t i)
+{
+    w[i >> 6] ^= 1ULL << (i & 63);
+}
+
+/* ORs the non-negative int ``value`` << shift into w (words words); -1 on error */
+static int
+or_int(word *w, int words, PyObject *value, int shift)
+{
+    if (!PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: an int was expected");
+        return -1;
+    }
+    unsigned char raw[MAX_BYTES + 8];
+#if PY_VERSION_HEX >= 0x030D0000
+    int flags = Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                | Py_ASNATIVEBYTES_REJECT_NEGATIVE;
+    Py_ssize_t nbytes = PyLong_AsNativeBytes(value, raw, 8, flags);
+    if (nbytes > 8 && nbytes <= (Py_ssize_t)words * 8)
+        nbytes = PyLong_AsNativeBytes(value, raw, nbytes, flags);
+    if (nbytes < 0) {
+        PyErr_Clear();
+        nbytes = (Py_ssize_t)words * 8 + 1;
+    }
+#else
+    Py_ssize_t nbytes = (Py_ssize_t)((_PyLong_NumBits(value) + 7) / 8);
+    if (_PyLong_Sign(value) < 0)
+        nbytes = (Py_ssize_t)words * 8 + 1;
+    else if (nbytes <= (Py_ssize_t)words * 8
+             && _PyLong_AsByteArray((PyLongObject *)value, raw, (size_t)nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    if (nbytes > (Py_ssize_t)words * 8) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: an int out of range");
+        return -1;
+    }
+    Py_ssize_t used = (nbytes + 7) / 8;
+    memset(raw + nbytes, 0, (size_t)(used * 8 - nbytes));
+    int ws = shift >> 6, bs = shift & 63;
+    for (Py_ssize_t i = 0; i < used; i++) {
+        word v;
+        memcpy(&v, raw + 8 * i, 8);
+        if (!v)
+            continue;
+        if (i + ws < words)
+            w[i + ws] |= v << bs;
+        if (bs && i + ws + 1 < words)
+            w[i + ws + 1] |= v >> (64 - bs);
+    }
+    return 0;
+}
+
+static void
+tracker_reset(Tracker *t)
+{
+    memset(t->records, 0, sizeof t->records);
+    for (int s = 0; s < t->n; s++) {
+        set_bit(t->records, t->won_at[s]);
+        t->won[s] = 0;
+    }
+    Py_CLEAR(t->seats);
+    t->history = t->calls_seen = t->tricks_seen = t->in_trick = 0;
+    t->fixed = 0;
+    Py_CLEAR(t->fixed_phase);
+}
+
+static int
+tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
+{
+    PyObject *layout, *phases, *auction, *new_vector, *new_mask;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Tracker(layout, phases, auction, new_vector, new_mask)");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "O!O!OOO", &PyTuple_Type, &layout, &PyTuple_Type, &phases,
+                          &auction, &new_vector, &new_mask))
+        return -1;
+    Py_ssize_t nphases = PyTuple_GET_SIZE(phases);
+    if (nphases < 1 || nphases > MAX_PHASES)
+        goto bad;
+    Py_ssize_t count = PyTuple_GET_SIZE(layout);
+    int head[LAYOUT_HEAD];
+    if (count < LAYOUT_HEAD)
+        goto bad;
+    for (int i = 0; i < LAYOUT_HEAD; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        head[i] = (int)v;
+    }
+    int n = head[LAYOUT_SEATS], actions = head[LAYOUT_NUM_ACTIONS];
+    if (n < 1 || n > MAX_SEATS || actions < 1 || actions > MAX_ACTIONS || head[LAYOUT_SIZE] < 1
+        || head[LAYOUT_SIZE] > 8 * MAX_BYTES - 3 * 64
+        || count != LAYOUT_HEAD + 12 * n + 3 * actions + STRAINS + 2 * SUITS + 2 + nphases + 2)
+        goto bad;
+    int values[LAYOUT_HEAD + 12 * MAX_SEATS + 3 * MAX_ACTIONS + STRAINS + 2 * SUITS + 2
+               + MAX_PHASES + 2];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(layout, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        values[i] = (int)v;
+    }
+    t->n = n;
+    t->size = head[LAYOUT_SIZE];
+    t->at0 = head[LAYOUT_AT0];
+    t->record = head[LAYOUT_RECORD];
+    t->led = head[LAYOUT_LED];
+    t->suits_led = head[LAYOUT_SUITS_LED];
+    t->num_actions = actions;
+    t->tricks = head[LAYOUT_TRICKS];
+    t->cards = head[LAYOUT_CARDS];
+    t->words = (t->size + 63) / 64 + 2;
+    if (t->at0 < 0 || t->record < 1 || t->at0 + n * t->record > t->size || t->cards < 1
+        || t->cards > t->record || t->cards > 128 || t->tricks < 1 || t->tricks >= 128
+        || t->led < 0 || t->suits_led < 0 || t->led >= t->at0 || t->suits_led >= t->at0)
+        goto bad;
+    int *rows = values + LAYOUT_HEAD;
+    int *limits[6] = {t->played_at, t->trick_at, t->void_at,
+                      t->won_at,    t->call_at,  t->to_move_at};
+    for (int r = 0; r < 6; r++)
+        for (int s = 0; s < n; s++) {
+            int v = rows[r * n + s];
+            if (v < t->at0 || v >= t->at0 + n * t->record) /* (+ 128 bits: in the words) */
+                goto bad;
+            limits[r][s] = v;
+        }
+    for (int a = 0; a < actions; a++) {
+        t->call_index[a] = rows[6 * n + a];
+        t->card_of[a] = rows[6 * n + actions + a];
+        if (t->call_index[a] >= t->record || t->card_of[a] >= t->cards)
+            goto bad;
+    }
+    int *more = rows + 6 * n + 2 * actions;
+    int *seat_rows[4] = {t->dealer_at, t->active_at, t->contractor_at, t->partner_at};
+    for (int r = 0; r < 4; r++)
+        for (int s = 0; s < n; s++) {
+            int v = *more++;
+            if (v < t->at0 || v >= t->at0 + n * t->record)
+                goto bad;
+            seat_rows[r][s] = v;
+        }
+    /* the table fields' positions: below the records */
+    for (int a = 0; a < actions; a++)
+        if ((t->contract_at[a] = *more++) >= t->at0)
+            goto bad;
+    int *table_rows[3] = {t->strain_at, t->red_at, t->black_at};
+    int widths[3] = {STRAINS, SUITS, SUITS};
+    for (int r = 0; r < 3; r++)
+        for (int i = 0; i < widths[r]; i++)
+            if ((table_rows[r][i] = *more++) < 0 || table_rows[r][i] >= t->at0)
+                goto bad;
+    t->called = *more++;
+    t->discards_at = *more++;
+    if (t->called < 0 || t->called + t->cards > t->at0 || t->discards_at < 0
+        || t->discards_at + t->cards > t->at0)
+        goto bad;
+    t->nphases = (int)nphases;
+    for (int i = 0; i < t->nphases; i++)
+        if ((t->phase_at[i] = *more++) < 0 || t->phase_at[i] >= t->at0)
+            goto bad;
+    for (int k = 0; k < n; k++)
+        if ((t->exposed_at[k] = *more++) < t->at0
+            || t->exposed_at[k] + t->cards > t->at0 + n * t->record)
+            goto bad;
+    for (int k = 0; k < n; k++)
+        if ((t->controller[k] = *more++) < 0 || t->controller[k] >= n)
+            goto bad;
+    t->dummy_set = *more++;
+    t->dummies = *more++;
+    if (t->dummy_set < 0 || t->dummy_set >= 1 << n)
+        goto bad;
+    memset(t->trick_fields, 0, sizeof t->trick_fields);
+    for (int s = 0; s < n; s++)
+        for (int c = 0; c < t->cards; c++)
+            set_bit(t->trick_fields, t->trick_at[s] + c);
+    Py_INCREF(phases);
+    Py_XSETREF(t->phases, phases);
+    Py_INCREF(auction);
+    Py_XSETREF(t->auction_phase, auction);
+    Py_INCREF(new_vector);
+    Py_XSETREF(t->factory[0], new_vector);
+    Py_INCREF(new_mask);
+    Py_XSETREF(t->factory[1], new_mask);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+        }
+    Py_CLEAR(t->state);
+    tracker_reset(t);
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "Tracker: a bad layout");
+    return -1;
+}
+
+static int
+tracker_traverse(Tracker *t, visitproc visit, void *arg)
+{
+    Py_VISIT(t->phases);
+    Py_VISIT(t->auction_phase);
+    Py_VISIT(t->state);
+    Py_VISIT(t->seats);
+    Py_VISIT(t->fixed_phase);
+    for (int k = 0; k < 2; k++) {
+        Py_VISIT(t->factory[k]);
+        for (int i = 0; i < POOL; i++) {
+            Py_VISIT(t->bytes[k][i]);
+            Py_VISIT(t->arrays[k][i]);
+        }
+    }
+    return 0;
+}
+
+static int
+tracker_clear(Tracker *t)
+{
+    Py_CLEAR(t->phases);
+    Py_CLEAR(t->auction_phase);
+    Py_CLEAR(t->state);
+    Py_CLEAR(t->seats);
+    Py_CLEAR(t->fixed_phase);
+    for (int k = 0; k < 2; k++) {
+        Py_CLEAR(t->factory[k]);
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+        }
+    }
+    return 0;
+}
+
+static void
+tracker_dealloc(Tracker *t)
+{
+    PyObject_GC_UnTrack(t);
+    tracker_clear(t);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+/* an int in [0, limit) from a Python int; -1 (an error set) otherwise */
+static long
+small(PyObject *value, long limit)
+{
+    long v = PyLong_AsLong(value);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < 0 || v >= limit) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a value out of range");
+        return -1;
+    }
+    return v;
+}
+
+static PyObject *s_calls, *s_visible_cards;
+
+/* a card played by seat: its played and trick bits, the suits it has shown void in */
+static int
+add_card(Tracker *t, word *records, PyObject *seat_obj, PyObject *card_obj, PyObject *voids)
+{
+    long seat = small(seat_obj, t->n);
+    if (seat < 0)
+        return -1;
+    long card = small(card_obj, t->cards);
+    if (card < 0)
+        return -1;
+    PyObject *v = PySequence_GetItem(voids, seat);
+    if (v == NULL)
+        return -1;
+    int rc = or_int(records, t->words, v, t->void_at[seat]);
+    Py_DECREF(v);
+    set_bit(records, t->played_at[seat] + card);
+    set_bit(records, t->trick_at[seat] + card);
+    return rc;
+}
+
+/* a seat's call (seat, call): its bit in the seat's calls field */
+static int
+add_call(Tracker *t, word *records, PyObject *pair)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a call is (seat, call)");
+        return -1;
+    }
+    long seat = small(PyTuple_GET_ITEM(pair, 0), t->n);
+    if (seat < 0)
+        return -1;
+    long call = small(PyTuple_GET_ITEM(pair, 1), t->num_actions);
+    if (call < 0)
+        return -1;
+    if (t->call_index[call] >= 0)
+        set_bit(records, t->call_at[seat] + t->call_index[call]);
+    return 0;
+}
+
+/* a trick complete: its trick fields clear, the winner's tricks_won moves on one */
+static int
+end_trick(Tracker *t, word *records, PyObject *winner_obj)
+{
+    long winner = small(winner_obj, t->n);
+    if (winner < 0)
+        return -1;
+    int won = t->won[winner];
+    if (won >= t->tricks) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: too many tricks");
+        return -1;
+    }
+    for (int i = 0; i < t->words; i++)
+        records[i] &= ~t->trick_fields[i];
+    flip_bit(records, t->won_at[winner] + won);
+    flip_bit(records, t->won_at[winner] + won + 1);
+    t->won[winner] = won + 1;
+    return 0;
+}
+
+/* (seat, action) of a completed trick's plays */
+static int
+add_play(Tracker *t, word *records, PyObject *play, PyObject *voids)
+{
+    if (!PyTuple_Check(play) || PyTuple_GET_SIZE(play) != 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a play is (seat, action)");
+        return -1;
+    }
+    long action = small(PyTuple_GET_ITEM(play, 1), t->num_actions);
+    if (action < 0)
+        return -1;
+    PyObject *card = PyLong_FromLong(t->card_of[action]);
+    if (card == NULL)
+        return -1;
+    int rc = add_card(t, records, PyTuple_GET_ITEM(play, 0), card, voids);
+    Py_DECREF(card);
+    return rc;
+}
+
+/* a completed trick (a Trick: plays, winner) from its play number ``from`` on */
+static int
+add_trick(Tracker *t, word *records, PyObject *trick, Py_ssize_t from, PyObject *voids)
+{
+    if (!PyTuple_Check(trick) || PyTuple_GET_SIZE(trick) < 2) {
+        PyErr_SetString(PyExc_TypeError, "Tracker: a trick is (plays, winner)");
+        return -1;
+    }
+    PyObject *plays = PyTuple_GET_ITEM(trick, 0);
+    Py_ssize_t count = PySequence_Size(plays);
+    if (count < 0)
+        return -1;
+    for (Py_ssize_t i = from; i < count; i++) {
+        PyObject *play = PySequence_GetItem(plays, i);
+        if (play == NULL)
+            return -1;
+        int rc = add_play(t, records, play, voids);
+        Py_DECREF(play);
+        if (rc < 0)
+            return -1;
+    }
+    return end_trick(t, records, PyTuple_GET_ITEM(trick, 1));
+}
+
+
+/* The hand's attributes: its slots read straight from their offsets (those of the one class
+ * met last, looked up once from the slot's member descriptor), any other as getattr does. */
+enum {
+    A_TRICK_SEATS,
+    A_TRICK_CARDS,
+    A_HISTORY,
+    A_VOID_SHOWN,
+    A_PHASE,
+    A_CLAIM_TRICK,
+    A_AUCTION,
+    A_TRICKS,
+    A_TO_MOVE,
+    A_PARTNER_REVEALED,
+    A_PARTNERS,
+    A_HANDS,
+    A_LED_SUIT,
+    A_SUITS_LED,
+    A_DEALER,
+    A_ACTIVE,
+    A_CONTRACT,
+    A_CONTRACTOR,
+    A_TRUMP,
+    A_CALLED_CARD,
+    A_JOKER_SUITS,
+    A_DISCARDS,
+    A_EXPOSED_SEATS,
+    A_FACE_UP,
+    A_COUNT,
+};
+static const char *attr_texts[A_COUNT] = {
+    "trick_seats",
+    "trick_cards",
+    "history",
+    "void_shown",
+    "phase",
+    "claim_trick",
+    "auction",
+    "tricks",
+    "to_move",
+    "partner_revealed",
+    "partners",
+    "hands",
+    "led_suit",
+    "suits_led",
+    "dealer",
+    "active",
+    "contract",
+    "contractor",
+    "trump",
+    "called_card",
+    "joker_suits",
+    "discards",
+    "exposed_seats",
+    "face_up",
+};
+static PyObject *attr_names[A_COUNT]; /* (interned) */
+static PyTypeObject *slot_type;
+static Py_ssize_t slot_offsets[A_COUNT]; /* -1: not a slot (a property) */
+
+/* getattr(state, attr_names[name]) */
+static PyObject *
+state_attr(PyObject *state, int name)
+{
+    if (Py_TYPE(state) != slot_type) {
+        Py_INCREF(Py_TYPE(state));
+        Py_XSETREF(slot_type, Py_TYPE(state));
+        for (int i = 0; i < A_COUNT; i++) {
+            PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
+            slot_offsets[i] = -1;
+            if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+                PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+                if (member->type == T_OBJECT_EX)
+                    slot_offsets[i] = member->offset;
+            }
+        }
+    }
+    if (slot_offsets[name] >= 0) {
+        PyObject *value = *(PyObject **)((char *)state + slot_offsets[name]);
+        if (value != NULL) /* (an unset slot: getattr's error) */
+            return Py_NewRef(value);
+    }
+    return PyObject_GetAttr(state, attr_names[name]);
+}
+
+/* len(getattr(obj, name)), or -1 with an error set */
+static Py_ssize_t
+attr_len(PyObject *obj, int name)
+{
+    PyObject *value = state_attr(obj, name);
+    if (value == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Size(value);
+    Py_DECREF(value);
+    return n;
+}
+
+/* the value of an int attribute */
+static int
+attr_long(PyObject *obj, int name, long *out)
+{
+    PyObject *value = state_attr(obj, name);
+    if (value == NULL)
+        return -1;
+    *out = PyLong_AsLong(value);
+    Py_DECREF(value);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* Encoder._sync: the seat records brought up to ``state`` (incrementally when it moved on) */
+static int
+tracker_sync(Tracker *t, PyObject *state, Py_ssize_t history)
+{
+    PyObject *phase = state_attr(state, A_PHASE);
+    if (phase == NULL)
+        return -1;
+    int keep = state == t->state && history == t->history + 1 && phase == t->fixed_phase;
+    if (keep) {
+        int auction = PyObject_RichCompareBool(phase, t->auction_phase, Py_EQ);
+        if (auction < 0) {
+            Py_DECREF(phase);
+            return -1;
+        }
+        if (!auction) {
+            keep = 0;
+            if (t->tricks_seen) {
+                PyObject *claim = state_attr(state, A_CLAIM_TRICK);
+                if (claim == NULL) {
+                    Py_DECREF(phase);
+                    return -1;
+                }
+                long c = PyLong_AsLong(claim);
+                Py_DECREF(claim);
+                if (c == -1 && PyErr_Occurred()) {
+                    Py_DECREF(phase);
+                    return -1;
+                }
+                keep = c < 0;
+            }
+        }
+    }
+    Py_DECREF(phase);
+    if (!keep)
+        t->fixed = 0;
+    if (state != t->state || history < t->history) {
+        Py_INCREF(state);
+        Py_XSETREF(t->state, state);
+        tracker_reset(t);
+    }
+    else if (history == t->history)
+        return 0;
+    int rc = -1;
+    PyObject *seats = NULL, *tricks = NULL, *auction = NULL, *calls = NULL, *voids = NULL,
+             *cards = NULL;
+    if ((seats = state_attr(state, A_TRICK_SEATS)) == NULL
+        || (tricks = state_attr(state, A_TRICKS)) == NULL
+        || (auction = state_attr(state, A_AUCTION)) == NULL
+        || (calls = PyObject_GetAttr(auction, s_calls)) == NULL
+        || (voids = state_attr(state, A_VOID_SHOWN)) == NULL
+        || (cards = state_attr(state, A_TRICK_CARDS)) == NULL)
+        goto done;
+    Py_ssize_t nseats = PySequence_Size(seats), ntricks = PySequence_Size(tricks),
+               ncalls = PySequence_Size(calls);
+    if (nseats < 0 || ntricks < 0 || ncalls < 0)
+        goto done;
+    if (history == t->history + 1) {
+        if (nseats == t->in_trick + 1 && t->tricks_seen == ntricks) { /* a card */
+            PyObject *seat = PySequence_GetItem(seats, nseats - 1);
+            PyObject *card = seat ? PySequence_GetItem(cards, nseats - 1) : NULL;
+            int ok = card ? add_card(t, t->records, seat, card, voids) : -1;
+            Py_XDECREF(seat);
+            Py_XDECREF(card);
+            if (ok < 0)
+                goto done;
+            t->in_trick++;
+            t->history = history;
+            Py_INCREF(seats);
+            Py_XSETREF(t->seats, seats);
+            rc = 0;
+            goto done;
+        }
+        if (ncalls == t->calls_seen + 1 && nseats == t->in_trick) { /* a call */
+            PyObject *pair = PySequence_GetItem(calls, ncalls - 1);
+            int ok = pair ? add_call(t, t->records, pair) : -1;
+            Py_XDECREF(pair);
+            if (ok < 0)
+                goto done;
+            t->calls_seen++;
+            t->history = history;
+            rc = 0;
+            goto done;
+        }
+        if (nseats == 0 && ntricks == t->tricks_seen + 1) { /* a trick's last card */
+            PyObject *trick = PySequence_GetItem(tricks, ntricks - 1);
+            if (trick == NULL)
+                goto done;
+            Py_ssize_t count = PyTuple_Check(trick) && PyTuple_GET_SIZE(trick) >= 2
+                                   ? PySequence_Size(PyTuple_GET_ITEM(trick, 0))
+                                   : 1;
+            int ok = count < 0 ? -1 : add_trick(t, t->records, trick, count - 1, voids);
+            Py_DECREF(trick);
+            if (ok < 0)
+                goto done;
+            t->in_trick = 0;
+            t->tricks_seen++;
+            t->history = history;
+            Py_INCREF(seats);
+            Py_XSETREF(t->seats, seats);
+            rc = 0;
+            goto done;
+        }
+    }
+    t->history = history;
+    for (Py_ssize_t i = t->calls_seen; i < ncalls; i++) {
+        PyObject *pair = PySequence_GetItem(calls, i);
+        int ok = pair ? add_call(t, t->records, pair) : -1;
+        Py_XDECREF(pair);
+        if (ok < 0)
+            goto done;
+    }
+    if (ncalls > t->calls_seen)
+        t->calls_seen = ncalls;
+    while (t->tricks_seen < ntricks) {
+        PyObject *trick = PySequence_GetItem(tricks, t->tricks_seen);
+        int ok = trick ? add_trick(t, t->records, trick, t->in_trick, voids) : -1;
+        Py_XDECREF(trick);
+        if (ok < 0)
+            goto done;
+        t->in_trick = 0;
+        t->tricks_seen++;
+    }
+    if (nseats > t->in_trick) {
+        for (Py_ssize_t i = t->in_trick; i < nseats; i++) {
+            PyObject *seat = PySequence_GetItem(seats, i);
+            PyObject *card = seat ? PySequence_GetItem(cards, i) : NULL;
+            int ok = card ? add_card(t, t->records, seat, card, voids) : -1;
+            Py_XDECREF(seat);
+            Py_XDECREF(card);
+            if (ok < 0)
+                goto done;
+        }
+        t->in_trick = nseats;
+    }
+    Py_INCREF(seats);
+    Py_XSETREF(t->seats, seats);
+    rc = 0;
+done:
+    Py_XDECREF(seats);
+    Py_XDECREF(tricks);
+    Py_XDECREF(auction);
+    Py_XDECREF(calls);
+    Py_XDECREF(voids);
+    Py_XDECREF(cards);
+    return rc;
+}
+
+/* seat positions at[s] of every seat in the sequence seats, set in w */
+static int
+set_seats(Tracker *t, word *w, PyObject *seats, const int *at)
+{
+    PyObject *fast = PySequence_Fast(seats, "Tracker: seats are a sequence");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long s = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
+        if (s < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        set_bit(w, at[s]);
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* a seat-sequence attribute's seats set in w */
+static int
+set_attr_seats(Tracker *t, word *w, PyObject *state, int name, const int *at)
+{
+    PyObject *seats = state_attr(state, name);
+    if (seats == NULL)
+        return -1;
+    int rc = set_seats(t, w, seats, at);
+    Py_DECREF(seats);
+    return rc;
+}
+
+/* an int attribute in [-1, limit) */
+static int
+attr_index(PyObject *state, int name, long limit, long *out)
+{
+    if (attr_long(state, name, out) < 0)
+        return -1;
+    if (*out < -1 || *out >= limit) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a value out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* the contract's part of Encoder._fixed_part (a contract made) */
+static int
+load_contract(Tracker *t, PyObject *state, long contract)
+{
+    long contractor, trump, called;
+    if (attr_index(state, A_CONTRACTOR, t->n, &contractor) < 0
+        || attr_index(state, A_TRUMP, STRAINS, &trump) < 0
+        || attr_index(state, A_CALLED_CARD, t->cards, &called) < 0)
+        return -1;
+    if (contractor < 0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a contract without a contractor");
+        return -1;
+    }
+    t->contractor = (int)contractor;
+    set_bit(t->fixed_records, t->contractor_at[contractor]);
+    if (t->contract_at[contract] >= 0)
+        set_bit(t->table_bits, t->contract_at[contract]);
+    if (set_attr_seats(t, t->partner_bits, state, A_PARTNERS, t->partner_at) < 0)
+        return -1;
+    PyObject *revealed = state_attr(state, A_PARTNER_REVEALED);
+    int known = revealed ? PyObject_IsTrue(revealed) : -1;
+    Py_XDECREF(revealed);
+    if (known < 0)
+        return -1;
+    if (known) {
+        for (int i = 0; i < t->words; i++)
+            t->fixed_records[i] |= t->partner_bits[i];
+        memset(t->partner_bits, 0, sizeof t->partner_bits);
+    }
+    if (trump >= 0)
+        set_bit(t->table_bits, t->strain_at[trump]);
+    PyObject *jokers = state_attr(state, A_JOKER_SUITS);
+    if (jokers == NULL)
+        return -1;
+    PyObject *fast = PySequence_Fast(jokers, "Tracker: joker_suits is a pair");
+    Py_DECREF(jokers);
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 2) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "Tracker: joker_suits is a pair");
+        return -1;
+    }
+    const int *at[2] = {t->red_at, t->black_at};
+    for (int j = 0; j < 2; j++) {
+        long suit = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, j));
+        if ((suit == -1 && PyErr_Occurred()) || suit < -1 || suit >= SUITS) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "Tracker: a joker's suit out of range");
+            return -1;
+        }
+        if (suit >= 0)
+            set_bit(t->table_bits, at[j][suit]);
+    }
+    Py_DECREF(fast);
+    if (called >= 0)
+        set_bit(t->table_bits, t->called + called);
+    PyObject *discards = state_attr(state, A_DISCARDS);
+    if (discards == NULL)
+        return -1;
+    int rc = or_int(t->discards, t->words, discards, t->discards_at);
+    Py_DECREF(discards);
+    if (rc < 0)
+        return -1;
+    Py_ssize_t exposed = attr_len(state, A_EXPOSED_SEATS);
+    if (exposed < 0)
+        return -1;
+    t->face_up = t->dummies || exposed > 0;
+    return 0;
+}
+
+/* Encoder._fixed_part(state), kept as words; -1 on error */
+static int
+load_fixed(Tracker *t, PyObject *state)
+{
+    memset(t->table_bits, 0, sizeof t->table_bits);
+    memset(t->fixed_records, 0, sizeof t->fixed_records);
+    memset(t->discards, 0, sizeof t->discards);
+    memset(t->partner_bits, 0, sizeof t->partner_bits);
+    t->contractor = -1;
+    t->face_up = t->dummies; /* (the dummies' cards lie face up) */
+    long dealer, contract;
+    if (attr_index(state, A_DEALER, t->n, &dealer) < 0
+        || attr_index(state, A_CONTRACT, t->num_actions, &contract) < 0)
+        return -1;
+    if (dealer < 0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: no dealer");
+        return -1;
+    }
+    set_bit(t->fixed_records, t->dealer_at[dealer]);
+    if (set_attr_seats(t, t->fixed_records, state, A_ACTIVE, t->active_at) < 0)
+        return -1;
+    PyObject *phase = state_attr(state, A_PHASE);
+    if (phase == NULL)
+        return -1;
+    int found = 0;
+    for (int i = 0; i < t->nphases && !found; i++) {
+        int same = PyObject_RichCompareBool(phase, PyTuple_GET_ITEM(t->phases, i), Py_EQ);
+        if (same < 0) {
+            Py_DECREF(phase);
+            return -1;
+        }
+        if (same) {
+            set_bit(t->table_bits, t->phase_at[i]);
+            found = 1;
+        }
+    }
+    if (!found) {
+        PyErr_SetObject(PyExc_KeyError, phase);
+        Py_DECREF(phase);
+        return -1;
+    }
+    if (contract >= 0 && load_contract(t, state, contract) < 0) {
+        Py_DECREF(phase);
+        return -1;
+    }
+    t->has_partner_bits = 0;
+    for (int i = 0; i < t->words; i++)
+        t->has_partner_bits |= t->partner_bits[i] != 0;
+    Py_XSETREF(t->fixed_phase, phase);
+    t->fixed = 1;
+    return 0;
+}
+
+/* ``count`` bits of w from bit ``at`` on (count <= 64) */
+static inline word
+get_bits(const word *w, Py_ssize_t at, int count)
+{
+    Py_ssize_t i = at >> 6;
+    int b = at & 63;
+    word v = w[i] >> b;
+    if (b && b + count > 64)
+        v |= w[i + 1] << (64 - b);
+    return count == 64 ? v : v & ((1ULL << count) - 1);
+}
+
+/* bits [from, from + count) of w as float32 0/1 at dst */
+static void
+write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count)
+{
+    Py_ssize_t i = 0;
+    for (; i + 64 <= count; i += 64) {
+        word v = get_bits(w, from + i, 64);
+        for (int b = 0; b < 8; b++, v >>= 8)
+            memcpy(dst + i + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
+    }
+    for (; i + 8 <= count; i += 8)
+        memcpy(dst + i, unpacked[get_bits(w, from + i, 8)], 8 * sizeof(float));
+    if (i < count)
+        memcpy(dst + i, unpacked[get_bits(w, from + i, (int)(count - i))],
+               (size_t)(count - i) * sizeof(float));
+}
+
+/* seat's cards (hands[seat]; with ``only_face_up``, a dummy's face-up ones) as words */
+static int
+hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_face_up,
+           word *cards)
+{
+    memset(cards, 0, (size_t)t->words * sizeof(word));
+    PyObject *hand = PySequence_GetItem(hands, seat);
+    if (hand == NULL)
+        return -1;
+    int rc = or_int(cards, t->words, hand, 0);
+    Py_DECREF(hand);
+    if (rc < 0 || !only_face_up)
+        return rc;
+    PyObject *up = state_attr(state, A_FACE_UP);
+    PyObject *mine = up ? PySequence_GetItem(up, seat) : NULL;
+    Py_XDECREF(up);
+    if (mine == NULL)
+        return -1;
+    long is_dummy = PyLong_AsLong(mine);
+    if (is_dummy == -1 && PyErr_Occurred()) {
+        PyErr_Clear(); /* (a mask beyond a long: a dummy's) */
+        is_dummy = 0;
+    }
+    if (is_dummy >= 0 || is_dummy < -1) {
+        word shown[MAX_WORDS];
+        memset(shown, 0, sizeof shown);
+        if (or_int(shown, t->words, mine, 0) < 0) {
+            Py_DECREF(mine);
+            return -1;
+        }
+        for (int i = 0; i < t->words; i++)
+            cards[i] &= shown[i];
+    }
+    Py_DECREF(mine);
+    return 0;
+}
+
+/* other's cards (words) shown to seat: ones in seat's vector at the other's record */
+static int
+show(Tracker *t, float *out, long seat, long other, const word *cards)
+{
+    if (other < 0 || other >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: a seat out of range");
+        return -1;
+    }
+    int at = t->exposed_at[((other - seat) % t->n + t->n) % t->n];
+    for (int c = 0; c < t->cards; c++)
+        if (cards[c >> 6] >> (c & 63) & 1)
+            out[at + c] = 1.0f;
+    return 0;
+}
+
+/* Encoder.bits' cards lying face up for seat: the dummies' rules as its own loop has them,
+ * any other as state.visible_cards(seat) */
+static int
+face_up_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, float *out)
+{
+    word cards[MAX_WORDS];
+    if (!t->dummies) {
+        PyObject *number = PyLong_FromLong(seat);
+        PyObject *shown = number ? PyObject_CallMethodOneArg(state, s_visible_cards, number)
+                                 : NULL;
+        Py_XDECREF(number);
+        if (shown == NULL)
+            return -1;
+        PyObject *fast = PySequence_Fast(shown, "Tracker: visible_cards gives a list");
+        Py_DECREF(shown);
+        if (fast == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+            PyObject *pair = PySequence_Fast_GET_ITEM(fast, i);
+            long other = PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2
+                             ? PyLong_AsLong(PyTuple_GET_ITEM(pair, 0))
+                             : -1;
+            memset(cards, 0, sizeof cards);
+            if ((other == -1 && PyErr_Occurred())
+                || (other >= 0 && or_int(cards, t->words, PyTuple_GET_ITEM(pair, 1), 0) < 0)
+                || show(t, out, seat, other, cards) < 0) {
+                Py_DECREF(fast);
+                return -1;
+            }
+        }
+        Py_DECREF(fast);
+        return 0;
+    }
+    PyObject *exposed = state_attr(state, A_EXPOSED_SEATS);
+    PyObject *fast = exposed ? PySequence_Fast(exposed, "Tracker: seats") : NULL;
+    Py_XDECREF(exposed);
+    if (fast == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        long other = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
+        if (other < 0 || (other != seat && (hand_cards(t, state, hands, other, 0, cards) < 0
+                                            || show(t, out, seat, other, cards) < 0))) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    long controller = t->controller[seat];
+    if (controller != seat && (hand_cards(t, state, hands, controller, 0, cards) < 0
+                               || show(t, out, seat, controller, cards) < 0))
+        return -1;
+    for (long other = 0; other < t->n; other++)
+        if (t->dummy_set >> other & 1 && other != seat
+            && (hand_cards(t, state, hands, other, 1, cards) < 0
+                || show(t, out, seat, other, cards) < 0))
+            return -1;
+    return 0;
+}
+
+/* Encoder.bits(state, seat), tracked, then the vector's floats into out (size floats):
+ * 1 written, -1 on error */
+static int
+tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
+{
+    PyObject *seats = state_attr(state, A_TRICK_SEATS);
+    if (seats == NULL)
+        return -1;
+    Py_ssize_t history = attr_len(state, A_HISTORY);
+    if (history < 0) {
+        Py_DECREF(seats);
+        return -1;
+    }
+    if (seats == t->seats && history == t->history + 1
+        && PySequence_Size(seats) == t->in_trick + 1) { /* the usual step: one card */
+        Py_ssize_t last = t->in_trick;
+        PyObject *seat_played = PySequence_GetItem(seats, last);
+        PyObject *cards = seat_played ? state_attr(state, A_TRICK_CARDS) : NULL;
+        PyObject *card = cards ? PySequence_GetItem(cards, last) : NULL;
+        PyObject *voids = card ? state_attr(state, A_VOID_SHOWN) : NULL;
+        int ok = voids ? add_card(t, t->records, seat_played, card, voids) : -1;
+        Py_XDECREF(seat_played);
+        Py_XDECREF(cards);
+        Py_XDECREF(card);
+        Py_XDECREF(voids);
+        if (ok < 0) {
+            Py_DECREF(seats);
+            return -1;
+        }
+        t->in_trick++;
+        t->history = history;
+    }
+    else if (history != t->history || state != t->state) {
+        if (tracker_sync(t, state, history) < 0) {
+            Py_DECREF(seats);
+            return -1;
+        }
+    }
+    Py_DECREF(seats);
+    if (!t->fixed && load_fixed(t, state) < 0)
+        return -1;
+    int words = t->words;
+    word records[MAX_WORDS], table[MAX_WORDS];
+    for (int i = 0; i < words; i++)
+        records[i] = t->records[i] | t->fixed_records[i];
+    long to_move;
+    if (attr_long(state, A_TO_MOVE, &to_move) < 0)
+        return -1;
+    if (to_move >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: to_move out of range");
+        return -1;
+    }
+    if (to_move >= 0)
+        set_bit(records, t->to_move_at[to_move]);
+    if (t->has_partner_bits) {
+        PyObject *revealed = state_attr(state, A_PARTNER_REVEALED);
+        int known = revealed ? PyObject_IsTrue(revealed) : -1;
+        Py_XDECREF(revealed);
+        if (known == 0) {
+            PyObject *partners = state_attr(state, A_PARTNERS);
+            PyObject *me = partners ? PyLong_FromLong(seat) : NULL;
+            known = me ? PySequence_Contains(partners, me) : -1;
+            Py_XDECREF(partners);
+            Py_XDECREF(me);
+        }
+        if (known < 0)
+            return -1;
+        if (known)
+            for (int i = 0; i < words; i++)
+                records[i] |= t->partner_bits[i];
+    }
+    /* the table fields: the fixed ones, the hand, the led suit and the suits led, the
+     * contractor's discards */
+    for (int i = 0; i < words; i++)
+        table[i] = t->table_bits[i] | (seat == t->contractor ? t->discards[i] : 0);
+    PyObject *hands = state_attr(state, A_HANDS);
+    if (hands == NULL)
+        return -1;
+    word cards[MAX_WORDS];
+    if (hand_cards(t, state, hands, seat, t->dummies, cards) < 0) { /* (a dummy: face up) */
+        Py_DECREF(hands);
+        return -1;
+    }
+    for (int i = 0; i < words; i++)
+        table[i] |= cards[i];
+    Py_ssize_t in_trick = attr_len(state, A_TRICK_CARDS);
+    long led = -1, suits_led;
+    if (in_trick < 0 || (in_trick && attr_long(state, A_LED_SUIT, &led) < 0)
+        || attr_long(state, A_SUITS_LED, &suits_led) < 0)
+        return -1;
+    if (led >= 8 || t->led + led >= t->at0) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: led_suit out of range");
+        return -1;
+    }
+    if (led >= 0)
+        set_bit(table, t->led + led);
+    if (suits_led < 0 || suits_led >= 256
+        || (t->at0 - t->suits_led < 8 && suits_led >> (t->at0 - t->suits_led))) {
+        PyErr_SetString(PyExc_ValueError, "Tracker: suits_led out of range");
+        return -1;
+    }
+    for (int s = 0; suits_led >> s; s++)
+        if (suits_led >> s & 1)
+            set_bit(table, t->suits_led + s);
+    /* the vector: the table fields, the records turned (the seat's own first), no scores */
+    write_floats(out, table, 0, t->at0);
+    for (int k = 0; k < t->n; k++)
+        write_floats(out + t->at0 + (Py_ssize_t)k * t->record, records,
+                     t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record, t->record);
+    Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
+    memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
+    int rc = t->face_up ? face_up_cards(t, state, hands, seat, out) : 0;
+    Py_DECREF(hands);
+    return rc < 0 ? -1 : 1;
+}
+
+/* An array of pool k (0: the vector, 1: the mask) for this observation, its bytes at
+ * *data (a new reference): one handed out before that nothing refers to any more (no
+ * array, view or buffer of it anywhere: its bytes are this pool's alone to overwrite), else
+ * a new one from the factory ((bytearray, array over it) of the length wanted). */
+static PyObject *
+pooled(Tracker *t, int k, Py_ssize_t length, char **data)
+{
+    for (int i = 0; i < POOL; i++) {
+        PyObject *array = t->arrays[k][i];
+        if (array != NULL && Py_REFCNT(array) == 1 && Py_REFCNT(t->bytes[k][i]) == 2) {
+            *data = PyByteArray_AS_STRING(t->bytes[k][i]);
+            return Py_NewRef(array);
+        }
+    }
+    PyObject *made = PyObject_CallNoArgs(t->factory[k]);
+    if (made == NULL)
+        return NULL;
+    if (!PyTuple_Check(made) || PyTuple_GET_SIZE(made) != 2
+        || !PyByteArray_Check(PyTuple_GET_ITEM(made, 0))
+        || PyByteArray_GET_SIZE(PyTuple_GET_ITEM(made, 0)) != length) {
+        Py_DECREF(made);
+        PyErr_SetString(PyExc_TypeError, "Tracker: a factory gives (bytearray, array)");
+        return NULL;
+    }
+    int i = t->next[k];
+    t->next[k] = (i + 1) % POOL;
+    Py_XSETREF(t->bytes[k][i], Py_NewRef(PyTuple_GET_ITEM(made, 0)));
+    Py_XSETREF(t->arrays[k][i], Py_NewRef(PyTuple_GET_ITEM(made, 1)));
+    Py_DECREF(made);
+    *data = PyByteArray_AS_STRING(t->bytes[k][i]);
+    return Py_NewRef(t->arrays[k][i]);
+}
+
+static PyObject *s_view, *s_observation, *s_action_mask;
+
+static PyObject *
+tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyLong_Check(args[1])
+        || (args[2] != Py_None && !PyList_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0) /* no seat to move: the encoder's Python path answers */
+        Py_RETURN_NONE;
+    if (seat >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
+        return NULL;
+    }
+    char *floats, *bytes;
+    PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
+    if (vector == NULL)
+        return NULL;
+    if (tracker_floats(t, args[0], seat, (float *)floats) < 0) {
+        Py_DECREF(vector);
+        return NULL;
+    }
+    PyObject *mask_array = pooled(t, 1, t->num_actions, &bytes);
+    if (mask_array == NULL || fill_mask(bytes, args[2], t->num_actions) < 0) {
+        Py_DECREF(vector);
+        Py_XDECREF(mask_array);
+        return NULL;
+    }
+    /* views handed out: whatever their holder does to them leaves the pool's arrays be */
+    PyObject *obs = NULL;
+    PyObject *v = PyObject_CallMethodNoArgs(vector, s_view);
+    PyObject *m = v ? PyObject_CallMethodNoArgs(mask_array, s_view) : NULL;
+    if (m != NULL && (obs = PyDict_New()) != NULL
+        && (PyDict_SetItem(obs, s_observation, v) < 0
+            || PyDict_SetItem(obs, s_action_mask, m) < 0))
+        Py_CLEAR(obs);
+    Py_XDECREF(v);
+    Py_XDECREF(m);
+    Py_DECREF(vector);
+    Py_DECREF(mask_array);
+    return obs;
+}
+
+static PyMethodDef tracker_methods[] = {
+    {"observe", (PyCFunction)(void (*)(void))tracker_observe, METH_FASTCALL,
+      "observe(state, seat, legal) -> {'observation': vector, 'action_mask': mask}, or None "
+     "for seat -1."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TrackerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fivehundred.env._speedups.Tracker",
+    .tp_doc = "Tracker(layout, fixed_part, auction): Encoder.bits as float32, tracked in C.",
+    .tp_basicsize = sizeof(Tracker),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)tracker_init,
+    .tp_dealloc = (destructor)tracker_dealloc,
+    .tp_traverse = (traverseproc)tracker_traverse,
+    .tp_clear = (inquiry)tracker_clear,
+    .tp_methods = tracker_methods,
+};
 
 static PyMethodDef methods[] = {
     {"floats", (PyCFunction)(void (*)(void))floats, METH_FASTCALL, "The first size bits of bits as float32 0/1 bytes."},
@@ -155,5 +1383,26 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    return PyModule_Create(&module);
+    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls,
+                                 &s_visible_cards};
+    static const char *texts[] = {"view", "observation", "action_mask", "calls",
+                                  "visible_cards"};
+    for (int i = 0; i < A_COUNT; i++)
+        if ((attr_names[i] = PyUnicode_InternFromString(attr_texts[i])) == NULL)
+            return NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
+            return NULL;
+    if (PyType_Ready(&TrackerType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&TrackerType);
+    if (PyModule_AddObject(m, "Tracker", (PyObject *)&TrackerType) < 0) {
+        Py_DECREF(&TrackerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

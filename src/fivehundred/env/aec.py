@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -122,6 +122,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         ]
         #: last() builds the observation itself (one-hand episodes, C extension)
         self._fast = False
+        #: the C extension's tracker (Encoder.tracker): an observation in one call
+        self._tracker = self.encoder.tracker()
+        #: its observe(hand, seat, legal) where it answers (one-hand episodes), else None
+        self._tracked: Any = None
         self._take = self._unpack.take
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -150,6 +154,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._rewarded = False
         self._fast = self.game is None and self._floats is not None
+        self._tracked = self._tracker.observe if self._fast and self._tracker else None
         self._select()
 
     def _select(self) -> None:
@@ -177,6 +182,11 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             if to_move >= 0 and self._controller[to_move] == player:
                 seat = to_move
             to_move = player if seat == to_move else -1
+        tracked = self._tracked
+        if tracked is not None and (
+            obs := tracked(hand, seat, self._legal if to_move == player else None)
+        ):
+            return obs  # type: ignore[no-any-return]
         game = self.game
         floats = self._floats
         if game is not None:
@@ -203,8 +213,21 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         obs: dict[str, np.ndarray] | None = None
         if observe:
             hand: Any = self.hand  # (a hand whenever _fast is set: after reset())
+            tracked = self._tracked
+            if tracked is not None and (legal := self._legal):
+                # (observe(agent) for the agent to move, in C: the hot path; the seat to move
+                # is the one it observes from, a dummy too)
+                obs = tracked(hand, hand.to_move, legal)
+                if obs is not None:
+                    return (
+                        obs,
+                        self._cumulative_rewards[agent],
+                        self.terminations[agent],
+                        self.truncations[agent],
+                        self.infos[agent],
+                    )
             if self._fast and self._legal and (to_move := hand.to_move) >= 0:
-                # (observe(agent), inlined for the agent to move: the hot path)
+                # (observe(agent), inlined for the agent to move: the Python hot path)
                 seat = self._view_seat[to_move]
                 vector = np.frombuffer(self._floats(self._bits(hand, seat), self._size), _FLOAT32)
                 if seat == to_move:
@@ -225,26 +248,14 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         legal = self._legal
-        if not legal and (self.terminations[agent] or self.truncations[agent]):
-            self._was_dead_step(action)
-            return
         hand = self.hand
-        assert hand is not None
-        if action is None or (chosen := int(action)) not in legal:
-            listed = " ".join(action_text(a, self.rules.joker_names) for a in legal)
-            raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
-        if self._rewarded:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self._rewarded = False
-        self._cumulative_rewards[agent] = 0.0
-        game = self.game
-        if game is None:  # one hand: the hot path (_select inlined)
+        if legal and self.game is None:  # one hand in play: the hot path (_select inlined)
+            # (no reward is due before the hand is scored: nothing to reset)
+            if action is None or (chosen := int(action)) not in legal:
+                self._refuse(agent, action)
+            assert hand is not None
             hand.apply(chosen)
-            if hand.phase is DONE:
-                self._hand_scored(hand)
-                self._end(None, truncated=False)
-            else:
+            if hand.phase is not DONE:
                 self._legal = hand.legal_actions()
                 to_move = hand.to_move
                 self.agent_selection = (
@@ -252,26 +263,49 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                     if to_move >= 0
                     else self.possible_agents[controller_of(self.rules, to_move)]
                 )
-        else:
-            ended = False
-            finished = hand
-            game.apply(chosen)
-            if finished.is_over:
-                self._hand_scored(finished)
-                self.hand = game.hand
-                if game.is_over:
-                    self._end(self._game_rewards(), truncated=False)
-                    ended = True
-                elif len(game.finished_hands) >= self.max_hands:
-                    self.hand = finished  # observations show the last hand played
-                    self._end(None, truncated=True)
-                    ended = True
-            if not ended:
-                self._select()
+            else:
+                self._hand_scored(hand)
+                self._end(None, truncated=False)
+                self._accumulate_rewards()
+            if self.render_mode == "human":
+                self.render()
+            return
+        if not legal and (self.terminations[agent] or self.truncations[agent]):
+            self._was_dead_step(action)
+            return
+        assert hand is not None
+        if action is None or (chosen := int(action)) not in legal:
+            self._refuse(agent, action)
+        if self._rewarded:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+            self._rewarded = False
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        assert game is not None  # (one hand: above, where any action is legal)
+        ended = False
+        finished = hand
+        game.apply(chosen)
+        if finished.is_over:
+            self._hand_scored(finished)
+            self.hand = game.hand
+            if game.is_over:
+                self._end(self._game_rewards(), truncated=False)
+                ended = True
+            elif len(game.finished_hands) >= self.max_hands:
+                self.hand = finished  # observations show the last hand played
+                self._end(None, truncated=True)
+                ended = True
+        if not ended:
+            self._select()
         if self._rewarded:
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _refuse(self, agent: str, action: Any) -> NoReturn:
+        listed = " ".join(action_text(a, self.rules.joker_names) for a in self._legal)
+        raise ValueError(f"{agent}: action {action!r} is not legal now (legal: {listed})")
 
     def _accumulate_rewards(self) -> None:
         if self._rewarded:  # rewards are all zero between scored hands

@@ -18,14 +18,15 @@ cards played are kept too. Encoding a seat's view rotates the records by whole r
 in the rest (each field's bits precomputed per value) and turns the bits into float32: in C
 where the optional extension ``fivehundred.env._speedups`` is built (eight floats per byte
 from a 256-row table), else with the same table in numpy (``take``); both give the same
-vectors. Sizes come from the engine's constants
+vectors. The C extension's tracker (:meth:`Encoder.tracker`) does the same tracking and
+turning in C, from this encoder's positions, and writes the floats itself. Sizes come from the engine's constants
 (:mod:`fivehundred.actions`, :mod:`fivehundred.cards`, :mod:`fivehundred.game`), so new
 actions or phases change the layout rather than break it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -585,6 +586,63 @@ class Encoder:
         face_up = self._face_up_rules or (contract >= 0 and bool(state.exposed_seats))
         return bits, records << at0, contractor, discards, partner_bits << at0, face_up
 
+    def tracker(self) -> Any:
+        """A tracker of the C extension (``_speedups.Tracker``) that follows positions as
+        :meth:`bits` does and writes the vector's floats itself, from this encoder's layout
+        and :meth:`_fixed_part`. ``tracker.observe(state, seat, legal)`` gives
+        ``{"observation": vector, "action_mask": mask}`` (``legal``: the mask's ones, None
+        for none), or None for no seat (``seat`` -1: then :meth:`bits` answers).
+
+        The arrays are views of a few buffers the tracker reuses: a buffer is written again
+        only once nothing refers to it any more (no array, view or buffer over it is left),
+        so an observation kept stays as it was, as a fresh array would. None where the
+        extension is not in use or the rules have fields of their own (the variants'
+        fields, open_eight's face-up cards)."""
+        speedups = self.speedups
+        if (
+            speedups is None
+            or not hasattr(speedups, "Tracker")
+            or self._extras
+            or self.rules.open_eight
+        ):
+            return None
+        at0 = self.seats_offset
+        f = self.fields
+        layout = [
+            self.seats,
+            self.size,
+            at0,
+            self.record,
+            self._led,
+            self._suits_led,
+            NUM_ACTIONS,
+            TRICKS_PER_HAND,
+            NUM_CARDS,
+        ]
+        for row in (self._played_at, self._trick_at, self._void_at, self._won_at, self._call_at):
+            layout += [at0 + at for at in row]
+        layout += [at0 + base + f["to_move"].offset for base in self._base]
+        layout += self.call_index
+        layout += [action_card(action) for action in range(NUM_ACTIONS)]
+        for bits in (self._dealer, self._active_bit, self._contractor, self._partner):
+            layout += [at0 + bit.bit_length() - 1 for bit in bits]
+        layout += [bit.bit_length() - 1 for bit in self._contract_bit]  # (-1: none)
+        for bits in (self._trump_bit, self._red_bit, self._black_bit):
+            layout += [bit.bit_length() - 1 for bit in bits]
+        layout += [self._called, self._discards]
+        layout += [self._phase[phase].bit_length() - 1 for phase in PHASES]
+        layout += self._exposed_at  # (where seat k to the left shows its cards)
+        layout += [controller_of(self.rules, seat) for seat in range(self.seats)]
+        dummies = dummy_seats(self.rules) if self._dummies else ()
+        layout += [sum(1 << seat for seat in dummies), int(self._dummies)]
+        return speedups.Tracker(
+            tuple(layout),
+            tuple(PHASES),
+            AUCTION,
+            _buffers(self.size, _FLOAT32),
+            _buffers(NUM_ACTIONS, np.dtype(np.int8)),
+        )
+
     def observation_bits(self, obs: Observation) -> int:
         """:meth:`bits` from a core :class:`~fivehundred.observation.Observation` (what a
         player receives): the same integer, built from the seat's view alone."""
@@ -671,6 +729,17 @@ class Encoder:
             return vector[field.offset : field.offset + field.size].reshape(field.shape)
         records = vector[self.seats_offset : self.binary_size].reshape(self.seats, self.record)
         return records[:, field.offset : field.offset + field.shape[1]]
+
+
+def _buffers(size: int, dtype: np.dtype[Any]) -> Callable[[], tuple[bytearray, np.ndarray]]:
+    """A maker of a new buffer of ``size`` elements of ``dtype``: its bytes and the array
+    over them (for :meth:`Encoder.tracker`)."""
+
+    def make() -> tuple[bytearray, np.ndarray]:
+        raw = bytearray(size * dtype.itemsize)
+        return raw, np.frombuffer(raw, dtype)
+
+    return make
 
 
 def action_mask(legal: Sequence[int]) -> np.ndarray:
