@@ -1,0 +1,62 @@
+"""A server's first read of a big day of the daily boards: a database of its own (a fresh
+SQLite file, or ``--db``: a PostgreSQL URL whose daily tables are empty) given a field of
+``--field`` entries (10,000 by default: 120,000 results, each a real hand of a pool played
+on its board, written as the service writes them, :func:`bench_daily.load_field`),
+then a new service on it (as after a server's start) asked for the day's table, a
+board's traveller and the table again: the time (and this process's CPU) each took.
+
+    python bench/bench_daily_cold.py [--field 10000] [--db URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+
+import bench_daily
+from fivehundred.daily import today
+from fivehundred.web.daily import DailyService, Entry
+from fivehundred.web.store import Store
+
+
+def timed(label: str, work: object) -> float:
+    wall, cpu = time.perf_counter(), time.process_time()
+    assert callable(work)
+    work()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"{label}: {wall:.2f} s ({cpu:.2f} s of CPU)", flush=True)
+    return wall
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--field", type=int, default=10_000)
+    parser.add_argument("--pool", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default="", help="the database (a fresh SQLite by default)")
+    args = parser.parse_args()
+    url = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='bench-daily-cold-')}/cold.sqlite3"
+    engine = Store(url).engine
+    when = today()
+    first = DailyService("bench-cold", "random", pars=False, engine=engine)
+    first.day(when)  # the day's seed in the database
+    took = bench_daily.load_field(
+        engine, when, args.field, args.pool, "heuristic", random.Random(args.seed)
+    )
+    print(f"the field: {args.field} entries, {12 * args.field} results written in {took:.1f} s")
+    fresh = DailyService("bench-cold", "random", pars=False, engine=engine)
+    day = fresh.day(when)
+    entry = Entry("0" * 64, "field 0", day, None, 1, 0)
+    entry.finished = [r for r in fresh.field(when).on_board(1) if r.entrant == "field 0"]
+    fresh.fields.clear()  # the first read again, as a server just started
+    timed("the day's table, the first read", lambda: fresh.day_table(when))
+    timed("a board's traveller after it", lambda: fresh.traveller(entry, 1))
+    timed("the day's table again", lambda: fresh.day_table(when))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
