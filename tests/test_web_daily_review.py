@@ -250,3 +250,47 @@ def test_a_days_standings_worked_out_board_by_board_are_the_whole_days() -> None
         if k % 7 == 0:
             whole = standings(sorted(came, key=lambda r: r.board), pars or None)  # board order
             assert made.standings(pars) == whole
+
+
+def test_a_boards_field_scores_its_traveller_and_lines_as_the_whole_board_does() -> None:
+    """A board's field kept line by line (web/daily_field.py), its results coming one by
+    one, gives each result the matchpoints, and a traveller the rows near an entrant, that
+    the board's whole list of results gives (fivehundred.boards.traveller); its lines
+    count every result."""
+    import random
+    from collections import Counter
+
+    from fivehundred.boards import Par, make_board, traveller
+    from fivehundred.web.daily_field import BoardField, DayResults
+
+    rng = random.Random(11)
+    board = make_board("field", 1)
+    par = Par(60, 1, 7, (0, 240))
+    made = DayResults(DAY, final=False)
+    came: list[BoardResult] = []
+    for k in range(260):
+        tricks, net = rng.choice([(4, 60), (5, 40), (6, -140), (7, 240), (8, -100), (10, -520)])
+        seat = rng.choice([0, 0, 0, 1])
+        points = (max(net, 0), max(-net, 0))
+        result = BoardResult(1, f"e{k:03d}", seat, 60, 1, tricks, points, {})
+        made.add((result.entrant, 1), result, None)
+        came.append(result)
+        on_board: BoardField = made.board(1)
+        if k % 37 == 36 or k == 0:
+            whole = traveller(board, came, par).to_dict()["results"]
+            for mine in rng.sample(came, min(3, len(came))):
+                first, near = on_board.window(mine, 100)
+                assert [r.entrant for r in near] == [r["entrant"] for r in whole][
+                    first : first + 100
+                ]
+                assert mine in near
+                for result in near:
+                    row = next(r for r in whole if r["entrant"] == result.entrant)
+                    score = on_board.score(result)
+                    assert (score.matchpoints, score.top) == (row["matchpoints"], row["top"])
+            lines = daily_review.field_lines(on_board, came[-1], par, board.rules)
+            counts = Counter((r.direction, r.tricks) for r in came)
+            for line in lines:
+                direction = 0 if line["direction"] == "NS" else 1
+                assert line["count"] == counts[(direction, line["tricks"])]
+            assert sum(on_board.counts) == len(came) == len(on_board.entrants)

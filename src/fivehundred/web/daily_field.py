@@ -13,6 +13,9 @@ most once in ``table_seconds``. A server's own results are added at once.
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
+import functools
 import threading
 import time
 from collections import OrderedDict
@@ -25,13 +28,14 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Engine
 
+from fivehundred.actions import action_text, parse_call
 from fivehundred.boards import (
+    NS,
     BoardResult,
     BoardScores,
     Par,
+    Score,
     Standing,
-    board_scores,
-    matchpoints,
     ranked,
 )
 from fivehundred.daily import parse_day
@@ -57,6 +61,100 @@ MAX_HISTORY = 60
 MAX_PAST_DAYS = 400
 
 Key = tuple[str, int]  # an entry's token hash and a board
+#: A stored contract's call (a day's results have a few dozen).
+stored_call = functools.lru_cache(maxsize=512)(parse_call)
+#: A result on a board but for its entrant: the seat, the contract (record notation; None:
+#: passed in), the contractor, the tricks and each side's points (as ``daily_results`` has
+#: them). A field of thousands on a board has a few dozen.
+Line = tuple[int, str | None, int, int, int, int]
+
+
+def line_of(result: BoardResult) -> Line:
+    contract = action_text(result.contract) if result.contract >= 0 else None
+    return (result.seat, contract, result.contractor, result.tricks, *result.points)
+
+
+@dataclass
+class BoardField:
+    """One board's results as the field keeps them: each result's entrant and line (one
+    result of each line kept, with how many played it), so that a result's matchpoints
+    are two searches in its direction's sorted nets, and a traveller's rows near an
+    entrant a search in the results in the traveller's order."""
+
+    number: int
+    #: One result of each line (the first to come, its entrant's), and its count.
+    lines: list[BoardResult] = field(default_factory=list)
+    counts: list[int] = field(default_factory=list)
+    index: dict[Line, int] = field(default_factory=dict)
+    #: Every result's entrant and line, in the order they came.
+    entrants: list[str] = field(default_factory=list)
+    line_index: list[int] = field(default_factory=list)
+    #: Each direction's nets (its own), sorted; the results in the traveller's order
+    #: (best North-South net first, then by entrant): made when first asked, then kept.
+    _nets: tuple[list[int], list[int]] | None = None
+    _order: list[tuple[int, str, int]] | None = None
+
+    def add(self, entrant: str, line: Line, make: Callable[[], BoardResult]) -> None:
+        k = self.index.get(line)
+        if k is None:
+            k = self.index[line] = len(self.lines)
+            self.lines.append(make())
+            self.counts.append(0)
+        self.counts[k] += 1
+        self.entrants.append(entrant)
+        self.line_index.append(k)
+        one = self.lines[k]
+        if self._nets is not None:
+            bisect.insort(self._nets[one.direction], one.own_net)
+        if self._order is not None:
+            bisect.insort(self._order, (-one.net, entrant, k))
+
+    def nets(self) -> tuple[list[int], list[int]]:
+        if self._nets is None:
+            nets: tuple[list[int], list[int]] = ([], [])
+            for one, count in zip(self.lines, self.counts, strict=True):
+                nets[one.direction].extend([one.own_net] * count)
+            self._nets = (sorted(nets[0]), sorted(nets[1]))
+        return self._nets
+
+    def score(self, one: BoardResult) -> Score:
+        """The matchpoints of a result ``one`` of this board's lines (as
+        :func:`fivehundred.boards.matchpoints` scores it among the board's results)."""
+        nets = self.nets()[one.direction]
+        mine = one.own_net
+        beaten = bisect.bisect_left(nets, mine)
+        ties = bisect.bisect_right(nets, mine) - beaten - 1
+        return Score(2 * beaten + ties, 2 * (len(nets) - 1))
+
+    def scores(self, par: Par | None) -> BoardScores:
+        """Each result's entrant, percentage and points against ``par``, in the order the
+        results came (as :func:`fivehundred.boards.board_scores` gives them)."""
+        percents = [self.score(one).percent for one in self.lines]
+        against: list[int | None] = [None] * len(self.lines)
+        if par is not None:
+            against = [
+                one.own_net - (par.net if one.direction == NS else -par.net) for one in self.lines
+            ]
+        return [
+            (e, percents[k], against[k])
+            for e, k in zip(self.entrants, self.line_index, strict=True)
+        ]
+
+    def window(self, mine: BoardResult, size: int) -> tuple[int, list[BoardResult]]:
+        """The results of the board's traveller (best North-South net first, then by
+        entrant) nearest ``mine`` (one of them), ``size`` at most: the place (from 0) of
+        the first, and them."""
+        if self._order is None:
+            nets = [-one.net for one in self.lines]
+            order = [(nets[k], e, k) for e, k in zip(self.entrants, self.line_index, strict=True)]
+            order.sort()
+            self._order = order
+        order = self._order
+        at = bisect.bisect_left(order, (-mine.net, mine.entrant, self.index[line_of(mine)]))
+        first = max(0, min(at - size // 2, len(order) - size))
+        return first, [
+            dataclasses.replace(self.lines[k], entrant=e) for _, e, k in order[first : first + size]
+        ]
 
 
 @dataclass
@@ -70,7 +168,7 @@ class DayResults:
     at: float = float("-inf")
     newest: float = float("-inf")
     keys: set[Key] = field(default_factory=set)
-    by_board: dict[int, list[BoardResult]] = field(default_factory=dict)
+    by_board: dict[int, BoardField] = field(default_factory=dict)
     #: Each ranked entry's name and account.
     accounts: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -79,28 +177,50 @@ class DayResults:
     #: Each board's scores, and the count of its results and its par they are of.
     _scores: dict[int, tuple[tuple[int, Par | None], BoardScores]] = field(default_factory=dict)
 
-    @property
-    def results(self) -> list[BoardResult]:
-        with self.lock:
-            return [r for number in sorted(self.by_board) for r in self.by_board[number]]
-
     def on_board(self, number: int) -> list[BoardResult]:
+        """Board ``number``'s results, in the order they came."""
         with self.lock:
-            return list(self.by_board.get(number, ()))
+            made = self.by_board.get(number)
+            if made is None:
+                return []
+            return [
+                dataclasses.replace(made.lines[k], entrant=e)
+                for e, k in zip(made.entrants, made.line_index, strict=True)
+            ]
 
-    def boards(self) -> dict[int, list[BoardResult]]:
-        """Each board's results (a copy)."""
-        with self.lock:
-            return {number: list(results) for number, results in self.by_board.items()}
+    def board(self, number: int) -> BoardField:
+        """Board ``number``'s field (made empty if none came): read under :attr:`lock`."""
+        made = self.by_board.get(number)
+        if made is None:
+            made = self.by_board[number] = BoardField(number)
+        return made
 
     def add(self, key: Key, result: BoardResult, account: int | None) -> None:
         """Keep a result (once: one already kept is left)."""
         if key in self.keys:
             return
         self.keys.add(key)
-        self.by_board.setdefault(result.board, []).append(result)
+        self.board(result.board).add(
+            result.entrant, line_of(result), lambda: dataclasses.replace(result, record={})
+        )
         if account is not None:
             self.accounts[result.entrant] = account
+
+    def add_row(self, key: Key, name: str, account: int | None, line: Line) -> None:
+        """Keep a result read from ``daily_results`` (once)."""
+        if key in self.keys:
+            return
+        self.keys.add(key)
+        seat, contract, contractor, tricks, ns, ew = line
+        number = key[1]
+
+        def make() -> BoardResult:
+            call = -1 if contract is None else stored_call(contract)
+            return BoardResult(number, name, seat, call, contractor, tricks, (ns, ew), {})
+
+        self.board(number).add(name, line, make)
+        if account is not None:
+            self.accounts[name] = account
 
     def standings(self, pars: dict[int, Par], seconds: float = 0.0) -> list[Standing]:
         """Every entrant's standing (as :func:`fivehundred.boards.standings` gives them):
@@ -112,12 +232,13 @@ class DayResults:
             kept = self._standings
             if kept is None or (kept[0] != version and now - kept[1] >= seconds):
                 scores = []
-                for number, on_board in sorted(self.boards().items()):
-                    key = (len(on_board), pars.get(number))
-                    known = self._scores.get(number)
-                    if known is None or known[0] != key:
-                        known = self._scores[number] = (key, board_scores(on_board, key[1]))
-                    scores.append(known[1])
+                with self.lock:
+                    for number, made in sorted(self.by_board.items()):
+                        key = (len(made.entrants), pars.get(number))
+                        known = self._scores.get(number)
+                        if known is None or known[0] != key:
+                            known = self._scores[number] = (key, made.scores(key[1]))
+                        scores.append(known[1])
                 kept = (version, now, ranked(scores, bool(pars)))
                 self._standings = kept
             return kept[2]
@@ -142,8 +263,6 @@ class DailyField:
     def field(self, when: date) -> DayResults:
         """Every result of ``when``: the rows written since the last read are read after
         :data:`FIELD_SECONDS`; a day that can no longer be played is read once."""
-        from fivehundred.web.daily import stored_result
-
         with self.lock:
             made = self.fields.get(when)
             if made is None:
@@ -159,18 +278,20 @@ class DailyField:
             c = daily_results.c
             with self.engine.connect() as db:
                 rows = db.execute(
-                    sa.select(c.token_hash, c.board, c.name, c.account_id, c.seat, c.contract)
-                    .add_columns(c.contractor, c.tricks, c.ns, c.ew, c.at)
+                    sa.select(c.token_hash, c.board, c.name, c.account_id, c.at, c.seat)
+                    .add_columns(c.contract, c.contractor, c.tricks, c.ns, c.ew)
                     .where(
                         c.day == when.isoformat(),
                         c.preset == self.preset,
                         c.at > made.newest - SKEW,
                     )
-                    .order_by(c.at, c.token_hash)
                 ).all()
-            for row in rows:
-                made.add((row.token_hash, row.board), stored_result(row), row.account_id)
-                made.newest = max(made.newest, row.at)
+            newest = made.newest
+            for token, board, name, account, at, *line in rows:
+                made.add_row((token, board), name, account, tuple(line))
+                if at > newest:
+                    newest = at
+            made.newest = newest
             made.at = time.monotonic()
         return made
 
@@ -235,18 +356,17 @@ class DailyField:
                 break
             made = self.field(day)
             pars = self.pars_of(day)
-            for number, on_board in made.boards().items():
-                par = pars.get(number)
-                for result, score in zip(on_board, matchpoints(on_board), strict=True):
-                    account = made.accounts.get(result.entrant)
-                    if account is None:
-                        continue
-                    names[account] = result.entrant
-                    percents.setdefault(account, []).append(score.percent)
-                    days.setdefault(account, set()).add(day)
-                    if par is not None:
-                        par_net = par.net if result.direction == 0 else -par.net
-                        against[account] = against.get(account, 0) + result.own_net - par_net
+            with made.lock:
+                scores = [made.by_board[n].scores(pars.get(n)) for n in sorted(made.by_board)]
+            for entrant, percent, points in (row for board in scores for row in board):
+                account = made.accounts.get(entrant)
+                if account is None:
+                    continue
+                names[account] = entrant
+                percents.setdefault(account, []).append(percent)
+                days.setdefault(account, set()).add(day)
+                if points is not None:
+                    against[account] = against.get(account, 0) + points
         ordered = sorted(
             ((sum(p) / len(p), names[a], a) for a, p in percents.items()),
             key=lambda row: (-row[0], row[1]),
