@@ -2,8 +2,10 @@
 SQLite file, or ``--db``: a PostgreSQL URL whose daily tables are empty) given a field of
 ``--field`` entries (10,000 by default: 120,000 results, each a real hand of a pool played
 on its board, written as the service writes them, :func:`bench_daily.load_field`),
-then a new service on it (as after a server's start) asked for the day's table, a
-board's traveller and the table again: the time (and this process's CPU) each took.
+then a new service on it (as after a server's start) asked for the day's table (it reads
+every row, and writes its copy of the field to the database), then another new service
+asked for the table (it reads that copy and the rows written since), a board's traveller
+and the table again: the time (and this process's CPU) each took.
 
     python bench/bench_daily_cold.py [--field 10000] [--db URL]
 """
@@ -16,9 +18,12 @@ import sys
 import tempfile
 import time
 
+import sqlalchemy as sa
+
 import bench_daily
 from fivehundred.daily import today
 from fivehundred.web.daily import DailyService, Entry
+from fivehundred.web.schema import daily_fields
 from fivehundred.web.store import Store
 
 
@@ -47,12 +52,19 @@ def main() -> int:
         engine, when, args.field, args.pool, "heuristic", random.Random(args.seed)
     )
     print(f"the field: {args.field} entries, {12 * args.field} results written in {took:.1f} s")
+    reader = DailyService("bench-cold", "random", pars=False, engine=engine)
+    day = reader.day(when)
+    timed("the day's table, a server's first read, every row", lambda: reader.day_table(when))
+    with engine.connect() as db:
+        copy = db.execute(
+            sa.select(daily_fields.c.results, sa.func.length(daily_fields.c.data))
+        ).first()
+    print(f"the database's copy of the field: {copy}")
     fresh = DailyService("bench-cold", "random", pars=False, engine=engine)
-    day = fresh.day(when)
+    fresh.day(when)
+    timed("the day's table, another server's first read, the copy", lambda: fresh.day_table(when))
     entry = Entry("0" * 64, "field 0", day, None, 1, 0)
     entry.finished = [r for r in fresh.field(when).on_board(1) if r.entrant == "field 0"]
-    fresh.fields.clear()  # the first read again, as a server just started
-    timed("the day's table, the first read", lambda: fresh.day_table(when))
     timed("a board's traveller after it", lambda: fresh.traveller(entry, 1))
     timed("the day's table again", lambda: fresh.day_table(when))
     return 0

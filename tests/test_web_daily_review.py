@@ -244,7 +244,7 @@ def test_a_days_standings_worked_out_board_by_board_are_the_whole_days() -> None
         result = BoardResult(board, f"e{k % 40}", 0, 60, 1, 7, (max(net, 0), max(-net, 0)), {})
         if (result.entrant, board) not in made.keys:  # (one result an entrant a board)
             came.append(result)
-        made.add((result.entrant, board), result, None)
+        made.add(result, None)
         if k % 50 == 49:
             pars[len(pars) + 1] = Par(60, 1, 7, (rng.choice([0, 100, 240]), 0))
         if k % 7 == 0:
@@ -273,7 +273,7 @@ def test_a_boards_field_scores_its_traveller_and_lines_as_the_whole_board_does()
         seat = rng.choice([0, 0, 0, 1])
         points = (max(net, 0), max(-net, 0))
         result = BoardResult(1, f"e{k:03d}", seat, 60, 1, tricks, points, {})
-        made.add((result.entrant, 1), result, None)
+        made.add(result, None)
         came.append(result)
         on_board: BoardField = made.board(1)
         if k % 37 == 36 or k == 0:
@@ -294,3 +294,63 @@ def test_a_boards_field_scores_its_traveller_and_lines_as_the_whole_board_does()
                 direction = 0 if line["direction"] == "NS" else 1
                 assert line["count"] == counts[(direction, line["tricks"])]
             assert sum(on_board.counts) == len(came) == len(on_board.entrants)
+
+
+def test_a_servers_first_read_of_a_day_is_the_copy_another_server_wrote(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server that holds enough results more than the database's copy of a day's field
+    writes its own; another server's first read of the day is that copy and the results
+    written since: the same table and traveller as the first server's."""
+    import dataclasses
+
+    import sqlalchemy as sa
+
+    from fivehundred.web import daily_field
+    from fivehundred.web.daily import Entry, result_row
+    from fivehundred.web.schema import daily_fields, daily_results
+    from fivehundred.web.store import Store
+    from test_web_daily import service_on
+
+    monkeypatch.setattr(daily_field, "STORE_RESULTS", 3)
+    monkeypatch.setattr(daily_field, "STORE_SECONDS", 0.0)
+    store = Store(db_url)
+    try:
+        first = service_on(store.engine)
+        ann, _ = first.new_entry("Ann")
+        play_out(first, ann)
+        base = first.entry(ann).finished[0]
+
+        def write(k: int, net: int, account: int | None = None) -> None:
+            points = (max(net, 0), max(-net, 0))
+            entry = Entry(f"{k:064d}", f"e{k}", first.today(), account, 1)
+            row = result_row(entry, "australian", dataclasses.replace(base, points=points))
+            with store.engine.begin() as db:
+                db.execute(daily_results.insert().values(**row))
+
+        for k, net in enumerate([40, -100, 240, 40, 0]):
+            write(k, net, account=900 + k if k % 2 else None)
+        deadline = time.monotonic() + 10
+        while first.day_table(DAY)["results"] < 6:  # read within a second
+            assert time.monotonic() < deadline, "the first server never read the results"
+            time.sleep(0.05)
+        with store.engine.connect() as db:
+            copies = db.execute(sa.select(daily_fields.c.results)).scalars().all()
+        assert copies == [6]
+        write(5, -520)  # after the copy
+        second = service_on(store.engine)
+        table = second.day_table(DAY)
+        assert second.field(DAY).stored == 6  # the copy, read
+        assert table["results"] == 7
+        deadline = time.monotonic() + 10
+        while first.day_table(DAY)["results"] < 7:
+            assert time.monotonic() < deadline, "the first server never read the last result"
+            time.sleep(0.05)
+        assert first.day_table(DAY) == table
+        assert [row["ranked"] for row in table["rows"]].count(True) == 2
+        mine = first.traveller(first.entry(ann), 1)
+        assert second.traveller(second.entry(ann), 1) == mine
+        assert mine["count"] == 7
+    finally:
+        store.close()

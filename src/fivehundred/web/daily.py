@@ -520,7 +520,7 @@ class DailyService(DailyField):
             raise
         entry.version = before + 1
         if result is not None:
-            self.keep_result(entry.day.day, entry.key, result, entry.account)
+            self.keep_result(entry.day.day, result, entry.account)
 
     def act(self, entry: Entry, text: str) -> None:
         if self.over(entry.day.day):
@@ -565,7 +565,7 @@ class DailyService(DailyField):
         made = self.field(day.day)
         par = day.par(number)
         with made.lock:
-            made.add((entry.key, number), mine, entry.account)  # its own, even if not read yet
+            made.add(mine, entry.account)  # its own, even if not read yet
             on_board = made.board(number)
             first, results = on_board.window(mine, MAX_TRAVELLER_ROWS)
             rows = []

@@ -14,10 +14,15 @@ most once in ``table_seconds``. A server's own results are added at once.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dataclasses
 import functools
+import itertools
+import json
+import logging
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,7 +45,7 @@ from fivehundred.boards import (
 )
 from fivehundred.daily import parse_day
 from fivehundred.web.accounts import name_key
-from fivehundred.web.schema import accounts, daily_days, daily_results
+from fivehundred.web.schema import accounts, daily_days, daily_fields, daily_results
 
 #: Seconds a server uses its copy of a day's results before reading the rows written
 #: since (a board finished on another server is in its travellers and tables within this).
@@ -51,6 +56,11 @@ TABLE_SECONDS = 0.5
 #: (a row's time is taken just before its transaction commits; servers' clocks differ a
 #: little).
 SKEW = 5.0
+#: A server writes its copy of a day's field to the database (for another's first read of
+#: the day) when it holds this many results more than the copy there, at most once in
+#: :data:`STORE_SECONDS`.
+STORE_RESULTS = 2_000
+STORE_SECONDS = 60.0
 #: Days' results a server keeps in its memory.
 MAX_FIELDS = 16
 #: Rows of a table answered (the best).
@@ -60,7 +70,9 @@ MAX_HISTORY = 60
 #: How far back a day's or a week's table may be asked for.
 MAX_PAST_DAYS = 400
 
-Key = tuple[str, int]  # an entry's token hash and a board
+log = logging.getLogger("fivehundred.web.daily")
+
+Key = tuple[str, int]  # an entrant (an entry's name, unique in its day) and a board
 #: A stored contract's call (a day's results have a few dozen).
 stored_call = functools.lru_cache(maxsize=512)(parse_call)
 #: A result on a board but for its entrant: the seat, the contract (record notation; None:
@@ -167,6 +179,10 @@ class DayResults:
     #: When (monotonic) the rows were last read, and the newest row's time read.
     at: float = float("-inf")
     newest: float = float("-inf")
+    #: The results in the database's copy of the field (``daily_fields``) as this server
+    #: last read or wrote it, and when (monotonic).
+    stored: int = 0
+    stored_at: float = float("-inf")
     keys: set[Key] = field(default_factory=set)
     by_board: dict[int, BoardField] = field(default_factory=dict)
     #: Each ranked entry's name and account.
@@ -195,8 +211,9 @@ class DayResults:
             made = self.by_board[number] = BoardField(number)
         return made
 
-    def add(self, key: Key, result: BoardResult, account: int | None) -> None:
+    def add(self, result: BoardResult, account: int | None) -> None:
         """Keep a result (once: one already kept is left)."""
+        key = (result.entrant, result.board)
         if key in self.keys:
             return
         self.keys.add(key)
@@ -206,13 +223,13 @@ class DayResults:
         if account is not None:
             self.accounts[result.entrant] = account
 
-    def add_row(self, key: Key, name: str, account: int | None, line: Line) -> None:
+    def add_row(self, number: int, name: str, account: int | None, line: Line) -> None:
         """Keep a result read from ``daily_results`` (once)."""
+        key = (name, number)
         if key in self.keys:
             return
         self.keys.add(key)
         seat, contract, contractor, tricks, ns, ew = line
-        number = key[1]
 
         def make() -> BoardResult:
             call = -1 if contract is None else stored_call(contract)
@@ -242,6 +259,44 @@ class DayResults:
                 kept = (version, now, ranked(scores, bool(pars)))
                 self._standings = kept
             return kept[2]
+
+
+def encode(made: DayResults) -> dict[str, Any]:
+    """A day's field as JSON (read under its lock): the entrants' names, each ranked one's
+    account, and each board's lines and its results' entrants and lines."""
+    names: dict[str, int] = {}
+    boards = {}
+    for number, on_board in made.by_board.items():
+        boards[str(number)] = {
+            "lines": list(on_board.index),
+            "entrants": [names.setdefault(e, len(names)) for e in on_board.entrants],
+            "line_index": on_board.line_index,
+        }
+    return {"names": list(names), "accounts": made.accounts, "boards": boards}
+
+
+def decode(made: DayResults, data: dict[str, Any]) -> None:
+    """A day's field read from its JSON (:func:`encode`) into ``made``, yet empty."""
+    names = data["names"]
+    made.accounts.update(data["accounts"])
+    for text, stored in data["boards"].items():
+        number = int(text)
+        on_board = made.board(number)
+        entrants = [names[k] for k in stored["entrants"]]
+        line_index = stored["line_index"]
+        first = dict(zip(reversed(line_index), reversed(entrants), strict=True))
+        on_board.counts = [0] * len(stored["lines"])
+        for k, line in enumerate(stored["lines"]):
+            seat, contract, contractor, tricks, ns, ew = line
+            call = -1 if contract is None else stored_call(contract)
+            result = BoardResult(number, first[k], seat, call, contractor, tricks, (ns, ew), {})
+            on_board.index[(seat, contract, contractor, tricks, ns, ew)] = k
+            on_board.lines.append(result)
+        for k in line_index:
+            on_board.counts[k] += 1
+        on_board.entrants = entrants
+        on_board.line_index = line_index
+        made.keys.update(zip(entrants, itertools.repeat(number)))
 
 
 class DailyField:
@@ -275,11 +330,13 @@ class DailyField:
                 return made
             if time.monotonic() - made.at < FIELD_SECONDS:
                 return made
+            if made.at == float("-inf"):
+                self.read_stored(made)
             c = daily_results.c
             with self.engine.connect() as db:
                 rows = db.execute(
-                    sa.select(c.token_hash, c.board, c.name, c.account_id, c.at, c.seat)
-                    .add_columns(c.contract, c.contractor, c.tricks, c.ns, c.ew)
+                    sa.select(c.board, c.name, c.account_id, c.at, c.seat, c.contract)
+                    .add_columns(c.contractor, c.tricks, c.ns, c.ew)
                     .where(
                         c.day == when.isoformat(),
                         c.preset == self.preset,
@@ -287,21 +344,65 @@ class DailyField:
                     )
                 ).all()
             newest = made.newest
-            for token, board, name, account, at, *line in rows:
-                made.add_row((token, board), name, account, tuple(line))
+            for board, name, account, at, *line in rows:
+                made.add_row(board, name, account, tuple(line))
                 if at > newest:
                     newest = at
             made.newest = newest
             made.at = time.monotonic()
+            due = len(made.keys) - made.stored >= STORE_RESULTS
+            if due and made.at - made.stored_at >= STORE_SECONDS:
+                made.stored, made.stored_at = len(made.keys), made.at
+                stored = (
+                    made.stored,
+                    made.newest,
+                    zlib.compress(json.dumps(encode(made)).encode()),
+                )
+            else:
+                stored = None
+        if stored is not None:
+            self.write_stored(when, *stored)
         return made
 
-    def keep_result(self, when: date, key: str, result: BoardResult, account: int | None) -> None:
+    def read_stored(self, made: DayResults) -> None:
+        """The database's copy of the day's field (if any) into ``made``, yet empty."""
+        f = daily_fields.c
+        with self.engine.connect() as db:
+            row = db.execute(
+                sa.select(f.results, f.upto, f.data).where(
+                    f.day == made.day.isoformat(), f.preset == self.preset
+                )
+            ).first()
+        if row is not None:
+            decode(made, json.loads(zlib.decompress(row.data)))
+            made.newest = row.upto
+            made.stored, made.stored_at = row.results, time.monotonic()
+
+    def write_stored(self, when: date, results: int, upto: float, data: bytes) -> None:
+        """Write a copy of the day's field of ``results`` results, unless the database has
+        one as large (another server's)."""
+        f = daily_fields.c
+        values = {"results": results, "upto": upto, "data": data, "written": time.time()}
+        where = (f.day == when.isoformat(), f.preset == self.preset)
+        try:
+            with self.engine.begin() as db:
+                done = db.execute(
+                    daily_fields.update().where(*where, f.results < results).values(**values)
+                ).rowcount
+            if not done:
+                with contextlib.suppress(sa.exc.IntegrityError), self.engine.begin() as db:
+                    row = {"day": when.isoformat(), "preset": self.preset, **values}
+                    db.execute(daily_fields.insert().values(**row))
+        except sa.exc.OperationalError as error:  # a busy database: the next time
+            log.warning("the day's field was not written: %s", error)
+
+    def keep_result(self, when: date, result: BoardResult, account: int | None) -> None:
         """A result this server has just written, in its copy of the day at once."""
         with self.lock:
             made = self.fields.get(when)
         if made is not None:
             with made.lock:
-                made.add((key, result.board), result, account)
+                made.add(result, account)
 
     # ------------------------------------------------------------------ tables
     def asked_day(self, text: str | None) -> date:

@@ -141,7 +141,7 @@ def board_lines(daily: DailyService, entry: Entry, number: int) -> dict[str, Any
     made = daily.field(day.day)
     par = day.par(number)
     with made.lock:
-        made.add((entry.key, number), mine, entry.account)  # its own, even if not read yet
+        made.add(mine, entry.account)  # its own, even if not read yet
         on_board = made.board(number)
         lines = field_lines(on_board, mine, par, rules)
         results = len(on_board.entrants)
