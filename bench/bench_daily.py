@@ -1,6 +1,7 @@
 """The daily boards' cost on the server: ``fivehundred serve`` in its own process (a
-database of its own: a fresh SQLite file, or ``--db``, a PostgreSQL URL whose daily tables
-are empty; no search workers), then ``--entries`` whole days played through its HTTP API
+database of its own: a fresh SQLite file, or with ``--pg URL`` a database
+``fh_bench_daily_<pid>`` the bench makes on that PostgreSQL server and drops at the end;
+no search workers), then ``--entries`` whole days played through its HTTP API
 as the page plays them (``static/js/daily.js``): the day's boards, a new entry, South's
 moves (each chosen uniformly among its legal moves, seeded; the computer players take the
 other seats on the server), after each board its review against the field, at the day's
@@ -14,12 +15,13 @@ the server's and is not counted). The server's CPU seconds (``/proc/PID/stat``) 
 entries, divided by them: the CPU an entry costs, and so how many entries a day a
 two-core server plays (``86,400 × 2 / CPU an entry``).
 
-    python bench/bench_daily.py [--entries 20] [--field 5000] [--level medium] [--db URL]
+    python bench/bench_daily.py [--entries 20] [--field 5000] [--level medium] [--pg URL]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import http.client
 import json
@@ -31,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
@@ -195,18 +198,45 @@ def run(
     field: int = 0,
     pars: bool = True,
     seed: int = 1,
-    db: str = "",
+    pg: str = "",
     pool: int = 40,
 ) -> dict[str, Any]:
     """Start a server, play ``entries`` entries through its routes (after a field of
     ``field`` and, with ``pars``, the day's pars): the figures, and what the database
     holds of the entries afterwards."""
+    with own_database(pg) as url:
+        return serve_and_play(url, entries, level, field, pars, seed, pool)
+
+
+@contextlib.contextmanager
+def own_database(pg: str = "") -> Iterator[str]:
+    """A database of the bench's own: a fresh SQLite file, or with ``pg`` (a PostgreSQL
+    server's URL) a database ``fh_bench_daily_<pid>`` made on it and dropped at the end."""
+    if not pg:
+        yield f"sqlite:///{tempfile.mkdtemp(prefix='bench-daily-')}/bench.sqlite3"
+        return
+    base = sa.engine.make_url(pg)
+    name = f"fh_bench_daily_{os.getpid()}"
+    admin = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def serve_and_play(
+    url: str, entries: int, level: str, field: int, pars: bool, seed: int, pool: int
+) -> dict[str, Any]:
+    """:func:`run` on the database ``url``."""
     from fivehundred.daily import today
     from fivehundred.web.schema import daily_entries, daily_results
     from fivehundred.web.store import Store
 
     work = tempfile.mkdtemp(prefix="bench-daily-")
-    url = db or f"sqlite:///{work}/bench.sqlite3"
     env = {
         **os.environ,
         "FIVEHUNDRED_DATA_DIR": work,
@@ -290,9 +320,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pool", type=int, default=40, help="hands a board of the field")
     parser.add_argument("--no-pars", action="store_true", help="play before the pars are in")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", default="", help="the server's database (a fresh SQLite)")
+    parser.add_argument(
+        "--pg", default="", help="a PostgreSQL server (URL) to make the database on"
+    )
     args = parser.parse_args(argv)
-    out = run(args.entries, args.level, args.field, not args.no_pars, args.seed, args.db, args.pool)
+    out = run(args.entries, args.level, args.field, not args.no_pars, args.seed, args.pg, args.pool)
     if "pars_seconds" in out:
         print(
             f"the day's 12 pars: {out['pars_seconds']:.1f} s, {out['pars_cpu']:.1f} s of CPU "

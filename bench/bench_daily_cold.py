@@ -1,5 +1,6 @@
 """A server's first read of a big day of the daily boards: a database of its own (a fresh
-SQLite file, or ``--db``: a PostgreSQL URL whose daily tables are empty) given a field of
+SQLite file, or with ``--pg URL`` one made on that PostgreSQL server and dropped at the
+end: :func:`bench_daily.own_database`) given a field of
 ``--field`` entries (10,000 by default: 120,000 results, each a real hand of a pool played
 on its board, written as the service writes them, :func:`bench_daily.load_field`),
 then a new service on it (as after a server's start) asked for the day's table (it reads
@@ -7,7 +8,7 @@ every row, and writes its copy of the field to the database), then another new s
 asked for the table (it reads that copy and the rows written since), a board's traveller
 and the table again: the time (and this process's CPU) each took.
 
-    python bench/bench_daily_cold.py [--field 10000] [--db URL]
+    python bench/bench_daily_cold.py [--field 10000] [--pg URL]
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import time
 
 import sqlalchemy as sa
@@ -41,10 +41,20 @@ def main() -> int:
     parser.add_argument("--field", type=int, default=10_000)
     parser.add_argument("--pool", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--db", default="", help="the database (a fresh SQLite by default)")
+    parser.add_argument(
+        "--pg", default="", help="a PostgreSQL server (URL) to make the database on"
+    )
     args = parser.parse_args()
-    url = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='bench-daily-cold-')}/cold.sqlite3"
-    engine = Store(url).engine
+    with bench_daily.own_database(args.pg) as url:
+        store = Store(url)
+        try:
+            cold(store.engine, args)
+        finally:
+            store.close()
+    return 0
+
+
+def cold(engine: sa.Engine, args: argparse.Namespace) -> None:
     when = today()
     first = DailyService("bench-cold", "random", pars=False, engine=engine)
     first.day(when)  # the day's seed in the database
@@ -67,7 +77,6 @@ def main() -> int:
     entry.finished = [r for r in fresh.field(when).on_board(1) if r.entrant == "field 0"]
     timed("a board's traveller after it", lambda: fresh.traveller(entry, 1))
     timed("the day's table again", lambda: fresh.day_table(when))
-    return 0
 
 
 if __name__ == "__main__":
