@@ -12,8 +12,9 @@ on every board, written as the service writes them: :func:`load_field`), so that
 entry is scored against a field of that size (at 10,000 entries a day, the mean is about
 5,000), and the day's pars are waited for (``--no-pars``: not; their process is apart from
 the server's and is not counted). The server's CPU seconds (``/proc/PID/stat``) over the
-entries, divided by them: the CPU an entry costs, and so how many entries a day a
-two-core server plays (``86,400 × 2 / CPU an entry``).
+entries (and on PostgreSQL its processes serving the database, on this machine), divided
+by them: the CPU an entry costs, and so how many entries a day a two-core server plays
+(``86,400 × 2 / CPU an entry``).
 
     python bench/bench_daily.py [--entries 20] [--field 5000] [--level medium] [--pg URL]
 """
@@ -172,6 +173,21 @@ def load_field(
     return time.perf_counter() - start
 
 
+def database_cpu(engine: sa.Engine) -> dict[int, float]:
+    """The CPU seconds of each PostgreSQL process serving the database (on this machine;
+    none for SQLite, which runs in the server's process)."""
+    if engine.dialect.name != "postgresql":
+        return {}
+    query = "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+    with engine.connect() as db:
+        pids = db.execute(sa.text(query)).scalars().all()
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            out[pid] = cpu_seconds(pid)
+    return out
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -279,6 +295,7 @@ def serve_and_play(
         out["first_read_seconds"] = time.perf_counter() - wall
         out["first_read_cpu"] = cpu_seconds(server.pid) - cpu
         client = Client(port)
+        before = database_cpu(engine)
         cpu, wall = cpu_seconds(server.pid), time.perf_counter()
         tokens, moves = [], 0
         for k in range(entries):
@@ -287,12 +304,14 @@ def serve_and_play(
             moves += made
         out["cpu"] = cpu_seconds(server.pid) - cpu
         out["wall"] = time.perf_counter() - wall
+        after = database_cpu(engine)
+        out["database_cpu"] = sum(t - before.get(pid, 0.0) for pid, t in after.items())
         out["moves"] = moves
         out["requests"] = len(client.latencies)
         lat = sorted(client.latencies)
         out["median_ms"] = statistics.median(lat) * 1000
         out["p99_ms"] = lat[int(0.99 * (len(lat) - 1))] * 1000
-        out["cpu_per_entry"] = out["cpu"] / entries
+        out["cpu_per_entry"] = (out["cpu"] + out["database_cpu"]) / entries
         out["entries_a_day"] = SECONDS_A_DAY * CORES / out["cpu_per_entry"]
         keys = [hashlib.sha256(t.encode()).hexdigest() for t in tokens]
         with engine.connect() as conn:
@@ -337,7 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{out['entries']} entries ({out['finished']} finished, {out['results']} results, "
         f"{out['moves']} moves of South, {out['requests']} requests) in {out['wall']:.1f} s: "
-        f"server CPU {out['cpu']:.1f} s, {out['cpu_per_entry']:.3f} s an entry; "
+        f"server CPU {out['cpu']:.1f} s (and the database's {out['database_cpu']:.1f} s), "
+        f"{out['cpu_per_entry']:.3f} s an entry; "
         f"{out['entries_a_day']:,.0f} entries a day on {CORES} cores; request latency "
         f"median {out['median_ms']:.1f} ms, p99 {out['p99_ms']:.1f} ms"
     )
