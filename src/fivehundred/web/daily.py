@@ -218,6 +218,7 @@ class DailyService(DailyField):
         self.past: OrderedDict[date, Day] = OrderedDict()
         self.reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self.fields: OrderedDict[date, DayResults] = OrderedDict()
+        self.weeks: dict[date, Any] = {}
         self.table_seconds = table_seconds
         self.lock = threading.Lock()
 

@@ -308,6 +308,9 @@ class DailyField:
     lock: threading.Lock
     table_seconds: float
     fields: OrderedDict[date, DayResults]
+    #: Each week's table (by its Monday): the results and pars it is of, when it was
+    #: worked out (monotonic), and the table.
+    weeks: dict[date, tuple[tuple[tuple[int, int], ...], float, dict[str, Any]]]
 
     def over(self, when: date) -> bool:
         raise NotImplementedError
@@ -444,19 +447,37 @@ class DailyField:
     def week_table(self, when: date) -> dict[str, Any]:
         """The table of the week (Monday to Sunday) of ``when``: each account's mean
         percentage over every board it finished that week, each board scored against the
-        field of its day (guests count in the field but are not ranked)."""
+        field of its day (guests count in the field but are not ranked). Worked out again
+        when results or pars came, at most once in ``table_seconds``."""
         monday = when - timedelta(days=when.weekday())
         now = self.clock()
-        percents: dict[int, list[float]] = {}
-        against: dict[int, int] = {}
-        days: dict[int, set[date]] = {}
-        names: dict[int, str] = {}
+        week = []
         for offset in range(7):
             day = monday + timedelta(days=offset)
             if day > now:
                 break
-            made = self.field(day)
-            pars = self.pars_of(day)
+            week.append((day, self.field(day), self.pars_of(day)))
+        version = tuple((len(made.keys), len(pars)) for _, made, pars in week)
+        with self.lock:
+            kept = self.weeks.get(monday)
+        at = time.monotonic()
+        if kept is not None and (kept[0] == version or at - kept[1] < self.table_seconds):
+            return kept[2]
+        out = self.work_out_week(monday, week)
+        with self.lock:
+            self.weeks[monday] = (version, at, out)
+            while len(self.weeks) > MAX_FIELDS:
+                self.weeks.pop(min(self.weeks))
+        return out
+
+    def work_out_week(
+        self, monday: date, week: list[tuple[date, DayResults, dict[int, Par]]]
+    ) -> dict[str, Any]:
+        percents: dict[int, list[float]] = {}
+        against: dict[int, int] = {}
+        days: dict[int, set[date]] = {}
+        names: dict[int, str] = {}
+        for day, made, pars in week:
             with made.lock:
                 scores = [made.by_board[n].scores(pars.get(n)) for n in sorted(made.by_board)]
             for entrant, percent, points in (row for board in scores for row in board):
