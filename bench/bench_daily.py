@@ -114,12 +114,19 @@ def play_entry(client: Client, rng: random.Random, name: str) -> tuple[str, int]
 
 
 def load_field(
-    engine: sa.Engine, when: date, entries: int, pool: int, level: str, rng: random.Random
+    engine: sa.Engine,
+    when: date,
+    entries: int,
+    pool: int,
+    level: str,
+    rng: random.Random,
+    past: bool = True,
 ) -> float:
     """``entries`` entries of the day ``when`` (made: its seed is in the database) with a
     result on every board, written as the service writes them (each a real hand, drawn
-    from ``pool`` hands a board played out by the computer players of ``level``; written
-    at the times they would have come, at 10,000 entries a day): the seconds it took."""
+    from ``pool`` hands a board played out by the computer players of ``level``; with
+    ``past``, each written at the time it would have come before now, at 10,000 entries a
+    day, for a server that has not read the day yet; else now): the seconds it took."""
     from fivehundred.boards import BoardResult, make_boards
     from fivehundred.bots import make_player
     from fivehundred.web.daily import Day, Entry, result_row
@@ -151,7 +158,8 @@ def load_field(
                 state, result = rng.choice(hands[board.number])
                 last_state = state
                 row = result_row(entry, "australian", result)
-                row["at"] = start - (entries - k) * SECONDS_A_DAY / 10_000  # as they came
+                if past:  # written as they would have come
+                    row["at"] = start - (entries - k) * SECONDS_A_DAY / 10_000
                 result_rows.append(row)
             assert last_state is not None
             entry_rows.append(

@@ -196,7 +196,7 @@ def main() -> int:
                     f"p99 {percentile(lats, 0.99) * 1000:.1f} ms, max {max(lats) * 1000:.1f} ms",
                     flush=True,
                 )
-        took = load_field(engine, when, args.field, args.pool, args.pool_level, rng)
+        took = load_field(engine, when, args.field, args.pool, args.pool_level, rng, past=False)
         print(
             f"the field: {args.field} entries, {12 * args.field} results written in {took:.1f} s",
             flush=True,
