@@ -6,9 +6,11 @@ A result is never changed once written, so a server reads a day's results once a
 only the rows written since (those of the last :data:`SKEW` seconds again, each kept
 once): a board finished on any server is in its traveller, its review and the day's table
 within :data:`FIELD_SECONDS`, at the cost of the new rows alone, however large the day.
-The day's standings (the matchpoints of every result: about half a second of CPU for ten
-thousand entries of twelve boards) are worked out again only when results came, and at
-most once in ``table_seconds``. A server's own results are added at once.
+A server's first read of a day is the database's copy of its field (``daily_fields``,
+written by the servers now and then: :data:`STORE_RESULTS`) and the rows written since.
+Each board's field is kept as its lines (:class:`BoardField`): a field of thousands has a
+few dozen. The day's standings are worked out again only when results came, and at most
+once in ``table_seconds``. A server's own results are added at once.
 """
 
 from __future__ import annotations
