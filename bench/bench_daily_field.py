@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
-import http.client
 import os
 import random
 import socket
@@ -48,27 +46,11 @@ from typing import Any
 import sqlalchemy as sa
 
 import bench_daily
-from fivehundred.boards import BoardResult, make_boards
-from fivehundred.bots import make_player
 from fivehundred.daily import today
-from fivehundred.web.daily import Day, Entry, result_row
-from fivehundred.web.schema import daily_days, daily_entries, daily_pars, daily_results
+from fivehundred.web.schema import daily_pars
 
-
-class Client(bench_daily.Client):
-    """A client that connects again when the server has closed its idle connection."""
-
-    def __init__(self, port: int) -> None:
-        super().__init__(port)
-        self.port = port
-
-    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        try:
-            return super().call(method, path, body)
-        except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
-            self.connection.close()
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            return super().call(method, path, body)
+Client = bench_daily.Client
+load_field = bench_daily.load_field
 
 
 def free_port() -> int:
@@ -164,57 +146,6 @@ def watch_pars(engine: sa.Engine, when: date, boards: int, done: list[float]) ->
         time.sleep(0.25)
 
 
-def load_field(
-    engine: sa.Engine, when: date, entries: int, pool: int, level: str, rng: random.Random
-) -> float:
-    """``entries`` entries with a result on every board, written as the service writes
-    them; the seconds it took."""
-    with engine.connect() as db:
-        row = db.execute(sa.select(daily_days.c.seed, daily_days.c.boards)).one()
-    boards = make_boards(row.seed, int(row.boards))
-    hands: dict[int, list[Any]] = {}
-    for board in boards:
-        hands[board.number] = []
-        for k in range(pool):
-            state = board.start()
-            players = [make_player(level, rng.randrange(2**31)) for _ in range(4)]
-            while not state.is_over:
-                state.apply(players[state.to_move].act(state.observation(state.to_move)))
-            hands[board.number].append((state, BoardResult.from_state(board, f"pool {k}", state)))
-    day = Day(when, boards)
-    start = time.perf_counter()
-    batch = 500
-    for first in range(0, entries, batch):
-        entry_rows, result_rows = [], []
-        for k in range(first, min(entries, first + batch)):
-            name = f"field {k}"
-            key = hashlib.sha256(name.encode()).hexdigest()
-            entry = Entry(key, name, day, None, 1, len(boards) - 1)
-            last_state = None
-            for board in boards:
-                state, result = rng.choice(hands[board.number])
-                last_state = state
-                result_rows.append(result_row(entry, "australian", result))
-            assert last_state is not None
-            entry_rows.append(
-                {
-                    "token_hash": key,
-                    "day": when.isoformat(),
-                    "preset": "australian",
-                    "name": name,
-                    "account_id": None,
-                    "board": len(boards),
-                    "moves": str(list(last_state.history)),
-                    "version": 2 * len(boards),
-                    "created": time.time(),
-                }
-            )
-        with engine.begin() as db:
-            db.execute(daily_entries.insert(), entry_rows)
-            db.execute(daily_results.insert(), result_rows)
-    return time.perf_counter() - start
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--field", type=int, default=10_000)
@@ -265,7 +196,7 @@ def main() -> int:
                     f"p99 {percentile(lats, 0.99) * 1000:.1f} ms, max {max(lats) * 1000:.1f} ms",
                     flush=True,
                 )
-        took = load_field(engine, when, args.field, args.pool, args.pool_level, rng)
+        took = load_field(engine, when, args.field, args.pool, args.pool_level, rng, past=False)
         print(
             f"the field: {args.field} entries, {12 * args.field} results written in {took:.1f} s",
             flush=True,

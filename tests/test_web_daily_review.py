@@ -244,9 +244,113 @@ def test_a_days_standings_worked_out_board_by_board_are_the_whole_days() -> None
         result = BoardResult(board, f"e{k % 40}", 0, 60, 1, 7, (max(net, 0), max(-net, 0)), {})
         if (result.entrant, board) not in made.keys:  # (one result an entrant a board)
             came.append(result)
-        made.add((result.entrant, board), result, None)
+        made.add(result, None)
         if k % 50 == 49:
             pars[len(pars) + 1] = Par(60, 1, 7, (rng.choice([0, 100, 240]), 0))
         if k % 7 == 0:
             whole = standings(sorted(came, key=lambda r: r.board), pars or None)  # board order
             assert made.standings(pars) == whole
+
+
+def test_a_boards_field_scores_its_traveller_and_lines_as_the_whole_board_does() -> None:
+    """A board's field kept line by line (web/daily_field.py), its results coming one by
+    one, gives each result the matchpoints, and a traveller the rows near an entrant, that
+    the board's whole list of results gives (fivehundred.boards.traveller); its lines
+    count every result."""
+    import random
+    from collections import Counter
+
+    from fivehundred.boards import Par, make_board, traveller
+    from fivehundred.web.daily_field import BoardField, DayResults
+
+    rng = random.Random(11)
+    board = make_board("field", 1)
+    par = Par(60, 1, 7, (0, 240))
+    made = DayResults(DAY, final=False)
+    came: list[BoardResult] = []
+    for k in range(260):
+        tricks, net = rng.choice([(4, 60), (5, 40), (6, -140), (7, 240), (8, -100), (10, -520)])
+        seat = rng.choice([0, 0, 0, 1])
+        points = (max(net, 0), max(-net, 0))
+        result = BoardResult(1, f"e{k:03d}", seat, 60, 1, tricks, points, {})
+        made.add(result, None)
+        came.append(result)
+        on_board: BoardField = made.board(1)
+        if k % 37 == 36 or k == 0:
+            whole = traveller(board, came, par).to_dict()["results"]
+            for mine in rng.sample(came, min(3, len(came))):
+                first, near = on_board.window(mine, 100)
+                assert [r.entrant for r in near] == [r["entrant"] for r in whole][
+                    first : first + 100
+                ]
+                assert mine in near
+                for result in near:
+                    row = next(r for r in whole if r["entrant"] == result.entrant)
+                    score = on_board.score(result)
+                    assert (score.matchpoints, score.top) == (row["matchpoints"], row["top"])
+            lines = daily_review.field_lines(on_board, came[-1], par, board.rules)
+            counts = Counter((r.direction, r.tricks) for r in came)
+            for line in lines:
+                direction = 0 if line["direction"] == "NS" else 1
+                assert line["count"] == counts[(direction, line["tricks"])]
+            assert sum(on_board.counts) == len(came) == len(on_board.entrants)
+
+
+def test_a_servers_first_read_of_a_day_is_the_copy_another_server_wrote(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server that holds enough results more than the database's copy of a day's field
+    writes its own; another server's first read of the day is that copy and the results
+    written since: the same table and traveller as the first server's."""
+    import dataclasses
+
+    import sqlalchemy as sa
+
+    from fivehundred.web import daily_field
+    from fivehundred.web.daily import Entry, result_row
+    from fivehundred.web.schema import daily_fields, daily_results
+    from fivehundred.web.store import Store
+    from test_web_daily import service_on
+
+    monkeypatch.setattr(daily_field, "STORE_RESULTS", 3)
+    monkeypatch.setattr(daily_field, "STORE_SECONDS", 0.0)
+    store = Store(db_url)
+    try:
+        first = service_on(store.engine)
+        ann, _ = first.new_entry("Ann")
+        play_out(first, ann)
+        base = first.entry(ann).finished[0]
+
+        def write(k: int, net: int, account: int | None = None) -> None:
+            points = (max(net, 0), max(-net, 0))
+            entry = Entry(f"{k:064d}", f"e{k}", first.today(), account, 1)
+            row = result_row(entry, "australian", dataclasses.replace(base, points=points))
+            with store.engine.begin() as db:
+                db.execute(daily_results.insert().values(**row))
+
+        for k, net in enumerate([40, -100, 240, 40, 0]):
+            write(k, net, account=900 + k if k % 2 else None)
+        deadline = time.monotonic() + 10
+        while first.day_table(DAY)["results"] < 6:  # read within a second
+            assert time.monotonic() < deadline, "the first server never read the results"
+            time.sleep(0.05)
+        with store.engine.connect() as db:
+            copies = db.execute(sa.select(daily_fields.c.results)).scalars().all()
+        assert copies == [6]
+        write(5, -520)  # after the copy
+        second = service_on(store.engine)
+        table = second.day_table(DAY)
+        assert second.field(DAY).stored == 6  # the copy, read
+        assert table["results"] == 7
+        deadline = time.monotonic() + 10
+        while first.day_table(DAY)["results"] < 7:
+            assert time.monotonic() < deadline, "the first server never read the last result"
+            time.sleep(0.05)
+        assert first.day_table(DAY) == table
+        assert [row["ranked"] for row in table["rows"]].count(True) == 2
+        mine = first.traveller(first.entry(ann), 1)
+        assert second.traveller(second.entry(ann), 1) == mine
+        assert mine["count"] == 7
+    finally:
+        store.close()

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import base64
 import contextlib
-import functools
 import hashlib
 import hmac
 import json
@@ -57,13 +56,15 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Engine
 
-from fivehundred.actions import action_text, parse_call
+from fivehundred.actions import action_text
 from fivehundred.boards import (
+    NS,
     Board,
     BoardResult,
     Par,
+    Traveller,
+    TravellerRow,
     make_boards,
-    traveller,
 )
 from fivehundred.bots import PLAYERS, Player, make_player
 from fivehundred.daily import (
@@ -76,7 +77,7 @@ from fivehundred.daily import (
 from fivehundred.errors import FiveHundredError
 from fivehundred.game import HandState
 from fivehundred.messages import error_text
-from fivehundred.web.daily_field import TABLE_SECONDS, DailyField, DayResults
+from fivehundred.web.daily_field import TABLE_SECONDS, DailyField, DayResults, stored_call
 from fivehundred.web.schema import daily_days, daily_entries, daily_pars, daily_results
 from fivehundred.words import (
     DEFAULT_LEVEL,
@@ -153,10 +154,6 @@ def _contract_text(contract: int) -> str | None:
     return action_text(contract) if contract >= 0 else None
 
 
-#: A stored contract's call (a day's results have a few dozen).
-stored_call = functools.lru_cache(maxsize=512)(parse_call)
-
-
 def stored_result(row: Any, record: dict[str, Any] | None = None) -> BoardResult:
     return BoardResult(
         row.board,
@@ -221,6 +218,7 @@ class DailyService(DailyField):
         self.past: OrderedDict[date, Day] = OrderedDict()
         self.reviews: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self.fields: OrderedDict[date, DayResults] = OrderedDict()
+        self.weeks: dict[date, Any] = {}
         self.table_seconds = table_seconds
         self.lock = threading.Lock()
 
@@ -523,7 +521,7 @@ class DailyService(DailyField):
             raise
         entry.version = before + 1
         if result is not None:
-            self.keep_result(entry.day.day, entry.key, result, entry.account)
+            self.keep_result(entry.day.day, result, entry.account)
 
     def act(self, entry: Entry, text: str) -> None:
         if self.over(entry.day.day):
@@ -565,14 +563,22 @@ class DailyService(DailyField):
         day = entry.day
         board = day.boards[number - 1]
         mine = next(r for r in entry.finished if r.board == number)
-        results = [r for r in self.field(day.day).on_board(number) if r.entrant != entry.name]
+        made = self.field(day.day)
         par = day.par(number)
-        out = traveller(board, [*results, mine], par).to_dict()
-        out["count"] = len(out["results"])
-        if out["count"] > MAX_TRAVELLER_ROWS:  # the rows nearest the entrant's
-            at = next(k for k, row in enumerate(out["results"]) if row["entrant"] == entry.name)
-            first = max(0, min(at - MAX_TRAVELLER_ROWS // 2, out["count"] - MAX_TRAVELLER_ROWS))
-            out["results"] = out["results"][first : first + MAX_TRAVELLER_ROWS]
+        with made.lock:
+            made.add(mine, entry.account)  # its own, even if not read yet
+            on_board = made.board(number)
+            first, results = on_board.window(mine, MAX_TRAVELLER_ROWS)
+            rows = []
+            for result in results:
+                against = None
+                if par is not None:
+                    against = result.own_net - (par.net if result.direction == NS else -par.net)
+                rows.append(TravellerRow(result, on_board.score(result), against))
+            count = len(on_board.entrants)
+        out = Traveller(board, par, tuple(rows)).to_dict()
+        out["count"] = count
+        if count > MAX_TRAVELLER_ROWS:  # the rows nearest the entrant's
             out["first"] = first + 1
         out["par_pending"] = out["par"] is None and self.with_pars
         rules = board.rules

@@ -34,12 +34,12 @@ from fivehundred.boards import (
     Par,
     export_set,
     make_boards,
-    matchpoints,
     set_text,
 )
 from fivehundred.daily import set_name
 from fivehundred.game import HandState
 from fivehundred.record import replay_hand
+from fivehundred.web.daily_field import BoardField
 from fivehundred.web.schema import daily_days, daily_results
 from fivehundred.words import action_label, seat_name
 
@@ -88,16 +88,18 @@ def _line_key(result: BoardResult) -> tuple[int, int, int, int]:
 
 
 def field_lines(
-    results: list[BoardResult], mine: BoardResult, par: Par | None, rules: Any
+    on_board: BoardField, mine: BoardResult, par: Par | None, rules: Any
 ) -> list[dict[str, Any]]:
-    """The field's lines on a board, the most common first (the entrant's own always
-    among them): each contract, contractor and tricks with how many played it, its
-    points, matchpoints (the same for every result of a line) and points against par."""
-    scores = dict(zip(map(id, results), matchpoints(results), strict=True))
-    counts = Counter(_line_key(r) for r in results)
+    """The field's lines on a board (``mine`` among its results), the most common first
+    (the entrant's own always among them): each contract, contractor and tricks with how
+    many played it, its points, matchpoints (the same for every result of a line) and
+    points against par."""
+    counts: Counter[tuple[int, int, int, int]] = Counter()
     first: dict[tuple[int, int, int, int], BoardResult] = {}
-    for result in results:
-        first.setdefault(_line_key(result), result)
+    for one, count in zip(on_board.lines, on_board.counts, strict=True):
+        counts[_line_key(one)] += count
+        first.setdefault(_line_key(one), one)
+    total = len(on_board.entrants)
     order = sorted(counts, key=lambda k: (-counts[k], -first[k].own_net, k))
     shown = order[:MAX_LINES]
     if _line_key(mine) not in shown:
@@ -105,7 +107,7 @@ def field_lines(
     out = []
     for key in shown:
         one = first[key]
-        score = scores[id(one)]
+        score = on_board.score(one)
         against = None
         if par is not None:
             against = one.own_net - (par.net if one.direction == NS else -par.net)
@@ -117,7 +119,7 @@ def field_lines(
                 "points": list(one.points),
                 "net": one.net,
                 "count": counts[key],
-                "share": round(100.0 * counts[key] / len(results), 1),
+                "share": round(100.0 * counts[key] / total, 1),
                 "matchpoints": score.matchpoints,
                 "top": score.top,
                 "percent": round(score.percent, 1),
@@ -136,10 +138,13 @@ def board_lines(daily: DailyService, entry: Entry, number: int) -> dict[str, Any
     day = entry.day
     board = day.boards[number - 1]
     rules = board.rules
-    results = [r for r in daily.field(day.day).on_board(number) if r.entrant != entry.name]
-    results.append(mine)  # the entrant's own, even before the field read it
+    made = daily.field(day.day)
     par = day.par(number)
-    lines = field_lines(results, mine, par, rules)
+    with made.lock:
+        made.add(mine, entry.account)  # its own, even if not read yet
+        on_board = made.board(number)
+        lines = field_lines(on_board, mine, par, rules)
+        results = len(on_board.entrants)
     own = next(line for line in lines if line["mine"])
     return {
         "board": number,
@@ -149,7 +154,7 @@ def board_lines(daily: DailyService, entry: Entry, number: int) -> dict[str, Any
         "par_pending": par is None and daily.with_pars and not day.closed,
         "mine": {**own, "count": None, "share": None},
         "lines": lines,
-        "results": len(results),
+        "results": results,
     }
 
 

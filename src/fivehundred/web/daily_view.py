@@ -96,7 +96,7 @@ def entry_view(daily: DailyService, entry: Entry) -> dict[str, Any]:
         if out["status"] == "day_over":
             made = daily.field(entry.day.day)
             for done in entry.finished:  # the entrant's own, even if not read yet
-                daily.keep_result(entry.day.day, entry.key, done, entry.account)
+                daily.keep_result(entry.day.day, done, entry.account)
             pars = entry.day.done_pars()
             rows = made.standings(pars, daily.table_seconds)
             me = next((row for row in rows if row.entrant == entry.name), None)

@@ -374,6 +374,21 @@ daily_pars = sa.Table(
     sa.Column("par", sa.Text, nullable=False),
 )
 
+#: A day's field as a server keeps it (web/daily_field.py: each board's lines and each
+#: entrant's line, zlib-compressed JSON), written now and then by the servers reading the
+#: day, so that a server's first read of a big day is this row and the results written
+#: since (``upto``: the newest result's time in it; ``results``: how many it holds).
+daily_fields = sa.Table(
+    "daily_fields",
+    metadata,
+    sa.Column("day", sa.String(10), primary_key=True),
+    sa.Column("preset", sa.String(40), primary_key=True),
+    sa.Column("results", sa.Integer, nullable=False),
+    sa.Column("upto", sa.Float, nullable=False),
+    sa.Column("data", sa.LargeBinary, nullable=False),
+    sa.Column("written", sa.Float, nullable=False),
+)
+
 
 # ---------------------------------------------------------------- clubs (web/clubs.py)
 #: A club: made by an account, its name unique without regard to case, listed on the clubs
