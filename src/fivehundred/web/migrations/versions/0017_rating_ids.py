@@ -2,7 +2,7 @@
 history) names its account or its partnership by id.
 
 Revision ID: 0017
-Revises: 0013
+Revises: 0016
 Create Date: 2026-12-07
 
 Expand only: one new table, nullable columns and indexes, filled from the string keys
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0017"
-down_revision = "0013"
+down_revision = "0016"
 branch_labels = None
 depends_on = None
 
