@@ -2,17 +2,20 @@
 (derived from the event's secret seed), so every table is dealt the same cards hand by
 hand, and each round's deals differ; a duplicate round's tables are sealed until its last
 game is recorded (its finished tables' records refused, left out of the finished games,
-their results kept from the event's answer), then shown. On SQLite."""
+their results kept from the event's answer), then shown. On SQLite, and the rounds on
+PostgreSQL where ``$FIVEHUNDRED_TEST_PG_URL`` names one."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import sqlalchemy as sa
 import websockets
 
@@ -48,7 +51,37 @@ def deals(client: Any, event: int) -> dict[int, list[Any]]:
     return shown
 
 
+@pytest.fixture
+def pg_client(tmp_path: Path) -> Iterator[Any]:
+    """The events' app on a PostgreSQL database of its own (skipped without one)."""
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.accounts import AccountsConfig
+    from fivehundred.web.server import create_app
+    from test_web_support import database_url
+
+    app = create_app(
+        database_url("postgresql", tmp_path),
+        workers=0,
+        cluster=False,
+        accounts_config=AccountsConfig(login_per_minute=1000, login_burst=1000),
+    )
+    with TestClient(app) as test_client:
+        app.state.events.writes = Buckets(1000, 1000)
+        app.state.events.table_options = {"delay": 0.0}
+        test_client.app_state = app.state
+        yield test_client
+
+
 def test_a_duplicate_events_rounds_deal_each_table_the_rounds_cards(client: Any) -> None:
+    duplicate_rounds(client)
+
+
+def test_a_duplicate_event_on_postgresql(pg_client: Any) -> None:
+    duplicate_rounds(pg_client)
+
+
+def duplicate_rounds(client: Any) -> None:
     players = people(client, 8)
     event = entered(players[0], players, rounds=2, duplicate=True)
     shown = players[0].get(f"/api/events/{event}").json()
