@@ -207,7 +207,7 @@ def test_a_duplicate_rounds_finished_table_is_shown_to_nobody_till_the_round_end
         listed = httpx.get(f"{base}/api/games?per_page=100").json()["games"]
         assert first["code"] not in [g["table"] for g in listed]
         page = httpx.get(f"{base}/e/{event}").text
-        assert "None" not in page
+        assert "None" not in page and f'href="/g/{first["code"]}"' not in page
 
         asyncio.run(asyncio.wait_for(play(base, second["code"], seated(second), 2), 120))
         final = wait_for(

@@ -269,13 +269,15 @@ def _rounds(event: dict[str, Any]) -> str:
         items = []
         for game in round_["games"]:
             line = f"{game['ns']} v {game['ew']}"
-            if game["finished"] and game["ns_points"] is not None:  # a duplicate round's: later
+            # a finished game of a duplicate round under way: its result and record later
+            shown = game["finished"] and game["ns_points"] is not None
+            if shown:
                 line += f": {game['ns_points']} – {game['ew_points']}"
                 if game["absent"]:
                     line += f" ({w.RESULT_WORDS['absent']}: {', '.join(game['absent'])})"
             link = ""
             if game["code"]:
-                page = "g" if game["finished"] else "t"
+                page = "g" if shown else "t"
                 link = f' · <a href="/{page}/{escape(game["code"])}">{w.GAME_LINK}</a>'
             items.append(f"<li>{escape(line)}{link}</li>")
         if round_["byes"]:
