@@ -544,6 +544,9 @@ events = sa.Table(
     sa.Column("state", sa.String(12), nullable=False),
     sa.Column("round", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # a duplicate event's secret seed (never sent): each round's tables are dealt from one
+    # seed made from it and the round's number; None: every table is dealt its own
+    sa.Column("duplicate_seed", sa.BigInteger, nullable=True),
     sa.Index("ix_events_state", "state", "starts_at"),
     sqlite_autoincrement=True,
 )

@@ -105,6 +105,8 @@ def index_page(listing: dict[str, Any], logged_in: bool) -> str:
             ),
             _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
             _field(w.FIELD_CLUB, '<input name="club" maxlength="48">'),
+            '<label class="check"><input type="checkbox" name="duplicate" value="true"> '
+            f"{escape(w.FIELD_DUPLICATE)}</label>",
         )
     )
     body += f"""    <section class="panel" aria-labelledby="create-title">
@@ -124,6 +126,8 @@ def event_page(event: dict[str, Any], logged_in: bool) -> str:
     ]
     if event["turn_timer"]:
         facts.append(w.TIME_CONTROL.format(seconds=f"{event['turn_timer']:g}"))
+    if event["duplicate"]:
+        facts.append(w.DUPLICATE)
     if event["state"] == "registering":
         facts.append(_when(event["starts_at"]))
     else:
@@ -265,13 +269,15 @@ def _rounds(event: dict[str, Any]) -> str:
         items = []
         for game in round_["games"]:
             line = f"{game['ns']} v {game['ew']}"
-            if game["finished"]:
+            # a finished game of a duplicate round under way: its result and record later
+            shown = game["finished"] and game["ns_points"] is not None
+            if shown:
                 line += f": {game['ns_points']} – {game['ew_points']}"
                 if game["absent"]:
                     line += f" ({w.RESULT_WORDS['absent']}: {', '.join(game['absent'])})"
             link = ""
             if game["code"]:
-                page = "g" if game["finished"] else "t"
+                page = "g" if shown else "t"
                 link = f' · <a href="/{page}/{escape(game["code"])}">{w.GAME_LINK}</a>'
             items.append(f"<li>{escape(line)}{link}</li>")
         if round_["byes"]:

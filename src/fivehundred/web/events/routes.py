@@ -4,6 +4,7 @@ API under ``/api/events`` (docs/web-protocol.md#events). Every input has a bound
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from typing import Annotated, Any
 
@@ -44,6 +45,9 @@ class EventIn(BaseModel):
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
     #: the club (its short name) whose event this is: its admins make it
     club: str | None = Field(default=None, max_length=48)
+    #: every table of a round dealt the same cards, hand by hand (each table's record
+    #: shown when the round is over)
+    duplicate: bool = False
 
 
 class PairIn(BaseModel):
@@ -68,7 +72,9 @@ def _checked(body: EventIn) -> dict[str, Any]:
     now = time.time()
     if body.starts_at is not None and not now - 60 <= body.starts_at <= now + AHEAD:
         raise HTTPException(422, w.BAD_START)
-    facts = body.model_dump(exclude={"club"})
+    facts = body.model_dump(exclude={"club", "duplicate"})
+    # the secret the rounds' cards are made from: never sent
+    facts["duplicate_seed"] = secrets.randbits(62) if body.duplicate else None
     facts["name"] = name
     facts["variants"] = json.dumps({k: v for k, v in body.variants.items() if k != "target"})
     return facts

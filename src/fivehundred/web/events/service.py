@@ -9,7 +9,8 @@ was closed unfinished with both pairs absent, starts each round whose time has c
 (exactly once across servers) and makes the tables of the games that have none: the
 pairs' accounts seated (a seat whose person does not come is played by the computer after
 the event's grace, and a pair whose two seats the computer played is scored absent), each
-player told by a ``round`` notice (web/notices.py). It looks at once when a game ends on
+player told by a ``round`` notice (web/notices.py); a duplicate event's tables of a round
+are dealt from one seed and sealed until the round ends (web/events/store.py). It looks at once when a game ends on
 this server and every :data:`POLL` s, so a restart or another server's death loses nothing.
 """
 
@@ -158,7 +159,9 @@ class Events(FollowsGames):
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options["turn_timer"] = facts["turn_timer"]
         options.update(self.table_options)
-        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, None)
+        if facts["sealed"]:  # a duplicate round: its boards are others' to play still
+            options["sealed"] = facts["sealed"]
+        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
             if not name:  # a deleted account: the computer plays its seat
                 continue

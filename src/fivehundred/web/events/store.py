@@ -9,10 +9,16 @@ server that leases it (:meth:`EventStore.claim_games`); a server that dies befor
 the table's code leaves the lease to run out and another makes it. A game's result is
 written by the outbox's ``event`` work (:meth:`EventStore.record`), in the transaction
 that deletes its row: once.
+
+A duplicate event deals every table of a round the same cards, hand by hand: each is made
+with the round's seed (:func:`round_seed`, from the event's secret seed) and sealed
+(web/seals.py, :func:`round_seal`) until the round's last game is recorded, in the
+transaction that records it: nobody reads a board before playing it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from typing import Any
@@ -21,6 +27,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Connection, Engine
 
+from fivehundred.web import seals
 from fivehundred.web.events import pairing
 from fivehundred.web.events import words as w
 from fivehundred.web.players import STAND_IN_BY, stood_in
@@ -57,6 +64,19 @@ def rounds_of(kind: str, pairs: int, asked: int) -> int:
     if kind == "knockout":
         return (pairs - 1).bit_length()
     return asked
+
+
+def round_seed(event_seed: int, number: int) -> int:
+    """The seed of every table of round ``number`` of a duplicate event (62 bits, as the
+    hub's; no round's seed tells another's, nor the event's)."""
+    digest = hashlib.sha256(f"{event_seed}/round-{number}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 2
+
+
+def round_seal(event_id: int, number: int) -> str:
+    """The seal of a duplicate event's round's tables (web/seals.py), lifted when the
+    round's last game is recorded."""
+    return f"event:{event_id}:round:{number}"
 
 
 def _played(game: Any) -> pairing.Played:
@@ -367,6 +387,8 @@ class EventStore:
             .values(finished=now)
         )
         event = self.event_row(db, event_id)
+        if event.duplicate_seed is not None:  # its boards may be shown now
+            seals.lift(db, round_seal(event_id, number), now)
         if number >= event.rounds:
             db.execute(events.update().where(events.c.id == event_id).values(state="finished"))
 
@@ -403,6 +425,7 @@ class EventStore:
             rows = db.execute(
                 sa.select(event_games, events.c.name, events.c.preset, events.c.target)
                 .add_columns(events.c.grace, events.c.variants, events.c.turn_timer)
+                .add_columns(events.c.duplicate_seed)
                 .select_from(event_games.join(events, events.c.id == event_games.c.event_id))
                 .where(
                     event_games.c.code.is_(None),
@@ -424,6 +447,7 @@ class EventStore:
     def _table_facts(self, db: Connection, row: Any, until: float) -> dict[str, Any]:
         pairs = {p.id: p for p in self.pairs_of(db, row.event_id)}
         seats: list[tuple[int, str]] = [(0, "")] * 4
+        duplicate = row.duplicate_seed is not None
         for pair_id, (a, b) in ((row.ns_pair, NS_SEATS), (row.ew_pair, EW_SEATS)):
             pair = pairs[pair_id]
             seats[a] = (pair.first_id, pair.first)
@@ -440,6 +464,9 @@ class EventStore:
             "grace": row.grace,
             "turn_timer": row.turn_timer,
             "seats": seats,
+            # a duplicate round: the round's cards at every table, sealed till it ends
+            "seed": round_seed(row.duplicate_seed, row.round) if duplicate else None,
+            "sealed": round_seal(row.event_id, row.round) if duplicate else None,
         }
 
     def set_code(self, game_id: int, until: float, code: str) -> bool:

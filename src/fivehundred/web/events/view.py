@@ -76,6 +76,8 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
     )
     # the pairs that started (one withdrawn during a Swiss keeps its line)
     field = [p.id for p in pairs if p.checked_in]
+    # a duplicate round's results are kept with its cards until the round is over
+    hidden = set() if event.duplicate_seed is None else {r.number for r in rounds if not r.finished}
     view: dict[str, Any] = {
         "id": event.id,
         "name": event.name,
@@ -90,6 +92,7 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         "target": event.target,
         "grace": event.grace,
         "turn_timer": event.turn_timer,
+        "duplicate": event.duplicate_seed is not None,
         "starts_at": event.starts_at,
         "organiser": organiser,
         "organising": account_id is not None and account_id == event.organiser_id,
@@ -113,8 +116,8 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
             "withdrawn": bool(mine.withdrawn),
         },
         "standings": _standings(field, history, names) if event.state != "registering" else [],
-        "crosstable": _crosstable(field, games, rounds, names),
-        "rounds_played": _rounds(games, rounds, names),
+        "crosstable": _crosstable(field, games, rounds, names, hidden),
+        "rounds_played": _rounds(games, rounds, names, hidden),
         "my_game": _my_game(mine, games, names),
         "winner": _winner(event, field, games, names),
     }
@@ -138,8 +141,8 @@ def _standings(
     ]
 
 
-def _outcome(game: Any, pair: int) -> str:
-    if game.finished is None:
+def _outcome(game: Any, pair: int, hidden: set[int]) -> str:
+    if game.finished is None or game.round in hidden:
         return "playing"
     if pair in json.loads(game.absent):
         return "absent"
@@ -150,9 +153,10 @@ def _outcome(game: Any, pair: int) -> str:
 
 
 def _crosstable(
-    field: list[int], games: list[Any], rounds: list[Any], names: dict[int, str]
+    field: list[int], games: list[Any], rounds: list[Any], names: dict[int, str], hidden: set[int]
 ) -> list[dict[str, Any]]:
-    """Each pair's line: its opponent, seats and result in every round started."""
+    """Each pair's line: its opponent, seats and result in every round started (in the
+    rounds ``hidden``, "playing" till the round is over)."""
     seated = {(g.round, p): g for g in games for p in (g.ns_pair, g.ew_pair)}
     lines = []
     for pair in field:
@@ -169,9 +173,9 @@ def _crosstable(
                     "round": round_.number,
                     "opponent": names.get(game.ew_pair if ns else game.ns_pair, "?"),
                     "seats": "ns" if ns else "ew",
-                    "result": _outcome(game, pair),
+                    "result": _outcome(game, pair, hidden),
                     "points": None
-                    if game.finished is None
+                    if game.finished is None or game.round in hidden
                     else (game.ns_points - game.ew_points) * (1 if ns else -1),
                     "code": game.code,
                 }
@@ -180,7 +184,11 @@ def _crosstable(
     return lines
 
 
-def _rounds(games: list[Any], rounds: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
+def _rounds(
+    games: list[Any], rounds: list[Any], names: dict[int, str], hidden: set[int]
+) -> list[dict[str, Any]]:
+    """Each round's byes and games (the points of the rounds ``hidden``: None till the
+    round is over)."""
     return [
         {
             "number": r.number,
@@ -193,8 +201,8 @@ def _rounds(games: list[Any], rounds: list[Any], names: dict[int, str]) -> list[
                     "ew": names.get(g.ew_pair, "?"),
                     "code": g.code,
                     "finished": g.finished is not None,
-                    "ns_points": g.ns_points,
-                    "ew_points": g.ew_points,
+                    "ns_points": None if r.number in hidden else g.ns_points,
+                    "ew_points": None if r.number in hidden else g.ew_points,
                     "absent": [names.get(p, "?") for p in json.loads(g.absent)],
                 }
                 for g in games

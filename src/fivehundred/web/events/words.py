@@ -37,6 +37,11 @@ FIELD_GRACE = "Seconds before an absent player's seat is played by the computer"
 FIELD_MAX_PAIRS = "Most pairs"
 FIELD_TURN_TIMER = "Seconds a move (leave empty for no clock)"
 TIME_CONTROL = "{seconds} s a move"
+FIELD_DUPLICATE = (
+    "Duplicate: every table of a round is dealt the same cards (each game shown when the "
+    "round is over)"
+)
+DUPLICATE = "Duplicate: every table of a round plays the same cards"
 FIELD_STARTS = "Starts by itself at (leave empty to start it yourself)"
 FIELD_CLUB = "For the club (its short name; leave empty for none)"
 FIELD_PARTNER = "Your partner's account name"
