@@ -449,11 +449,8 @@ class Guard:
             await self._refuse(scope, receive, send, 403, "requests from another site are refused")
             return
         path = scope.get("path", "")
-        limit = (
-            max(self.limits.max_body, PAD_BODY)
-            if path.startswith("/api/pad/")
-            else (self.limits.max_body)
-        )
+        pad = path.startswith("/api/pad/")
+        limit = max(self.limits.max_body, PAD_BODY) if pad else self.limits.max_body
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):
             self.refused("body_size")
