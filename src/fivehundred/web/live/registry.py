@@ -181,10 +181,16 @@ class Registry:
         return gone
 
     def deadline_written(self, payload: str) -> None:
-        """A server wrote a deadline (``deadline:CODE``; "": news may have been missed):
-        the scheduler looks again, and a table followed here shows it."""
-        self.scheduler.nudge()
-        table = self.tables.get(payload.partition(":")[2])
+        """A server wrote a deadline (``deadline:CODE:DUE``, the soonest of those it wrote;
+        "": news may have been missed): the scheduler looks then (without DUE: now), and a
+        table followed here shows it."""
+        _, _, rest = payload.partition(":")
+        code, _, due = rest.partition(":")
+        try:
+            self.scheduler.noted(float(due))
+        except ValueError:
+            self.scheduler.nudge()
+        table = self.tables.get(code)
         if table is not None and not table.owned:
             self.spawn(table.read_deadlines())
 
