@@ -113,7 +113,7 @@ def _replace(
     one of the table, it has one clock) and insert ``put`` (not fired)."""
     keys = [*put, *keys]
     if keys:
-        where = sa.tuple_(deadlines.c.kind, deadlines.c.seat).in_(keys)
+        where: sa.ColumnElement[bool] = sa.tuple_(deadlines.c.kind, deadlines.c.seat).in_(keys)
         if any(kind == TURN for kind, _ in keys):
             where = sa.or_(where, deadlines.c.kind == TURN)
         db.execute(deadlines.delete().where(deadlines.c.table_id == table_id, where))
