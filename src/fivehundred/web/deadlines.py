@@ -248,6 +248,8 @@ class Scheduler:
         self.hub = hub
         self._store: DeadlineStore | None = None
         self.poll = poll
+        #: seconds between two looks at most while nothing it was told of is due
+        self.relook = RELOOK
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         #: this server fires the deadlines (it holds the role)
@@ -320,9 +322,9 @@ class Scheduler:
 
     async def fire(self) -> float:
         """Fire what is due (nothing is read before the next row is due, unless the last
-        look is :data:`RELOOK` old); the seconds until the next look."""
+        look is :attr:`relook` old); the seconds until the next look."""
         now = time.time()
-        if self.next_due > now and time.monotonic() - self.looked < RELOOK:
+        if self.next_due > now and time.monotonic() - self.looked < self.relook:
             return min(self.poll, self.next_due - now)
         self.looked = time.monotonic()
         self.looks += 1
