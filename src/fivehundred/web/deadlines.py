@@ -106,20 +106,31 @@ class Deadline:
     fired: bool = False
 
 
+#: The statements of the rows' writes, made once (each write is then only its values).
+_TABLE = deadlines.c.table_id == sa.bindparam("t")
+DELETE_ROW = deadlines.delete().where(
+    _TABLE, deadlines.c.kind == sa.bindparam("k"), deadlines.c.seat == sa.bindparam("s")
+)
+DELETE_TURN = deadlines.delete().where(_TABLE, deadlines.c.kind == TURN)
+DELETE_ALL = deadlines.delete().where(_TABLE)
+INSERT = deadlines.insert()
+OF_TABLE = sa.select(deadlines).where(_TABLE)
+
+
 def _replace(
     db: Connection, table_id: int, put: dict[tuple[str, int], Deadline], keys: list[tuple[str, int]]
 ) -> None:
     """Delete the table's rows of ``keys`` (kind, seat) and of ``put``'s (a ``turn`` row: every
     one of the table, it has one clock) and insert ``put`` (not fired)."""
     keys = [*put, *keys]
-    if keys:
-        where: sa.ColumnElement[bool] = sa.tuple_(deadlines.c.kind, deadlines.c.seat).in_(keys)
-        if any(kind == TURN for kind, _ in keys):
-            where = sa.or_(where, deadlines.c.kind == TURN)
-        db.execute(deadlines.delete().where(deadlines.c.table_id == table_id, where))
+    rows = [{"t": table_id, "k": kind, "s": seat} for kind, seat in keys if kind != TURN]
+    if rows:
+        db.execute(DELETE_ROW, rows)
+    if len(rows) < len(keys):
+        db.execute(DELETE_TURN, {"t": table_id})
     if put:
         db.execute(
-            deadlines.insert(),
+            INSERT,
             [
                 {"table_id": table_id, "kind": kind, "seat": seat, "due": d.due}
                 | {"version": d.version, "fired": False}
@@ -170,7 +181,7 @@ class TimedActionRow(ActionRow):
 
     def written(self, db: Connection) -> None:
         if self.finished is not None:  # (a game over has no deadline)
-            db.execute(deadlines.delete().where(deadlines.c.table_id == self.table_id))
+            db.execute(DELETE_ALL, {"t": self.table_id})
             return
         put = self.put
         _replace(db, self.table_id, put, [] if self.ticking is None else [(TURN, self.ticking)])
@@ -193,7 +204,7 @@ class DeadlineStore:
 
     def of_table(self, table_id: int) -> dict[tuple[str, int], Deadline]:
         with self.engine.connect() as db:
-            rows = db.execute(sa.select(deadlines).where(deadlines.c.table_id == table_id))
+            rows = db.execute(OF_TABLE, {"t": table_id})
             return {(r.kind, r.seat): Deadline(r.due, r.version, bool(r.fired)) for r in rows.all()}
 
     def fire_due(self, now: float) -> tuple[list[str], float | None]:

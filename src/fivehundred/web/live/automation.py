@@ -163,8 +163,10 @@ class Automation(Following):
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(Exception):  # (else written again as needed)
-            await self.read_deadlines()
+        if not self.fresh:
+            with contextlib.suppress(Exception):  # (else written again as needed)
+                await self.read_deadlines()
+        self.fresh = False
         while self.live:
             if self.handing_over and self.between_hands():
                 await self.hand_over()

@@ -77,6 +77,8 @@ class TableState:
         self.open_grace: float | None = None
         #: its rows of ``deadlines`` as last read or written by this server (web/deadlines.py)
         self.deadlines: dict[tuple[str, int], Deadline] = {}
+        #: just made by this server, which owns it: it has no rows to read yet
+        self.fresh = False
         #: the address that created it (kept in memory only: the per-client cap)
         self.owner: str | None = None
         #: this server applies its actions (always, alone; with several servers, while it
