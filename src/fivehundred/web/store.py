@@ -808,11 +808,10 @@ class AsyncStore:
             else written.result()
         )
         self.commits += 1
-        done = zip(batch, results, strict=True)
-        self.committed += sum(isinstance(r, ActionRow) and e is None for (r, _), e in done)
         if any(result is not None for result in results):
             self._failed()
-        for (_, future), result in zip(batch, results, strict=True):
+        for (row, future), result in zip(batch, results, strict=True):
+            self.committed += result is None and isinstance(row, ActionRow)
             if future.done():  # the caller is gone (the server is stopping)
                 continue
             if result is None:

@@ -119,7 +119,9 @@ class TableState:
 
     def present(self, seat: int) -> bool:
         """The seat's person is connected, here or to another server."""
-        return seat in self.connections or any(seat in s for s, _ in self.remote.values())
+        if seat in self.connections:
+            return True
+        return bool(self.remote) and any(seat in s for s, _ in self.remote.values())
 
     def left(self, seats: frozenset[int]) -> None:
         """``seats``' people are no longer connected to another server: unless connected
