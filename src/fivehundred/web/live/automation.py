@@ -136,6 +136,8 @@ class Automation(Following):
         """The rows of :meth:`plan_deadlines` are committed (the scheduler is told when the
         soonest is due), or they could not be (planned again in a moment)."""
         error = "cancelled" if done.cancelled() else done.exception()
+        if error is not None and self.task is None:
+            return  # (stopped, as the server stops: its next driver plans them again)
         if error is not None:
             log.error(
                 "table %s: could not write its deadlines (%s); trying again", self.code, error

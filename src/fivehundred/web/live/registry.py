@@ -293,6 +293,7 @@ class Registry:
             "connections": sum(len(t.connections) + len(t.spectators) for t in live),
             "search_ready": self.decider.search_ready,
             "commits": {"transactions": self.store.commits, "actions": self.store.committed},
+            "deadlines": {"looks": self.scheduler.looks, "fired": self.scheduler.fired},
             "loop_lag_ms": {
                 "p50": at(0.5),
                 "p99": at(0.99),
