@@ -660,7 +660,13 @@ def one_round(args: argparse.Namespace, count: int, failover_after: bool) -> int
     before_commits = {
         key: sum(b["commits"][key] for b in before) for key in ("actions", "transactions")
     }
-    return report(args, measure, {"commits": before_commits}, stats, after)
+    earlier: dict[str, Any] = {"commits": before_commits}
+    if all("deadlines" in s for s in [*before, *after]):  # every server's looks
+        stats["deadlines"] = {"looks": sum(a["deadlines"]["looks"] for a in after)}
+        earlier["deadlines"] = {"looks": sum(b["deadlines"]["looks"] for b in before)}
+    else:
+        stats.pop("deadlines", None)
+    return report(args, measure, earlier, stats, after)
 
 
 def report(
@@ -709,6 +715,9 @@ def report(
             f"group commit: {written} actions in {transactions} transactions "
             f"({written / max(1, transactions):.1f} per transaction)"
         )
+    if "deadlines" in stats:  # (a server that says so)
+        looks = stats["deadlines"]["looks"] - before.get("deadlines", {}).get("looks", 0)
+        print(f"deadlines: the scheduler read the due rows {looks} times")
     if totals.lag:
         print(
             "client event-loop lag (ms): "

@@ -5,6 +5,8 @@ is written in the transaction of the action before it; the scheduler fires a row
 
 from __future__ import annotations
 
+import asyncio
+import json
 import signal
 import subprocess
 import time
@@ -203,3 +205,97 @@ def test_an_expiry_is_a_row_that_outlives_a_restart(kind: str, tmp_path: Path) -
             "the table closed by its expiry",
         )
         assert not facts["finished"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_action_writes_the_deadlines_it_changes_in_its_transaction_and_nothing_more(
+    kind: str, tmp_path: Path
+) -> None:
+    """Each action at a table with a turn clock is one transaction, the clock it sets in it
+    (a computer's action that neither ends a clock nor starts one touches no deadline); the
+    scheduler, told when the clock is due, reads nothing until then; the rows a person's
+    leaving needs go in the group commit, not in a transaction of their own."""
+    from fivehundred.actions import action_text
+    from fivehundred.rules import make_rules
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    url = database_url(kind, tmp_path)
+    statements: list[str] = []
+    commits = [0]
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(url))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        await hub.start()
+        await hub.scheduler.stop()  # (its looks are the test's)
+        engine = store.store.engine
+        sa.event.listen(engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        sa.event.listen(engine, "commit", lambda _: commits.__setitem__(0, commits[0] + 1))
+        try:
+            options = {"delay": 3600, "turn_timer": 600}  # (the computers move when told)
+            seats = ["open", "random", "random", "random"]
+            table = await hub.create(make_rules("australian"), seats, None, options, 7)
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, 0, "Ann")  # type: ignore[arg-type]
+            assert table.seat_of_token(token) == 0
+            table.attach(conn)
+
+            async def rows() -> dict[tuple[str, int], float]:
+                found = await store.call(hub.scheduler.store.of_table, table.id)
+                return {key: d.due for key, d in found.items()}
+
+            async def settled() -> None:  # the rows the table planned are written
+                for _ in range(500):
+                    if await rows() == {k: d.due for k, d in table.deadlines.items()}:
+                        return
+                    await asyncio.sleep(0.01)
+                raise AssertionError(f"{table.deadlines} never written")
+
+            await settled()
+            await hub.scheduler.fire()  # (the first look reads the rows)
+            kinds = set()
+            while len(kinds) < 3 or table.model.to_move != 0:
+                seat = table.model.to_move
+                text = action_text(table.model.legal_actions()[0], table.rules.joker_names)
+                ticking = [k for k in table.deadlines if k[0] == "turn"]
+                statements.clear()
+                commits[0] = 0
+                if seat == 0:
+                    message = {"type": "action", "version": table.version, "action": text}
+                    assert await table.handle(conn, json.dumps(message))
+                else:
+                    async with table.lock:
+                        await table.commit(
+                            seat, table.checked(seat, table.version, text), "computer"
+                        )
+                clock = [k for k in table.deadlines if k[0] == "turn"]
+                touched = [s for s in statements if "deadlines" in s]
+                assert commits[0] == 1, statements
+                if not ticking and not clock:
+                    assert touched == [], "no clock ended, none started"
+                    kinds.add("none")
+                else:
+                    assert touched, "the clock ended or started with the action"
+                    kinds.add("started" if clock else "ended")
+                assert await rows() == {k: d.due for k, d in table.deadlines.items()}
+            assert table.deadlines.keys() == {("turn", 0)}
+            due = table.deadlines[("turn", 0)].due
+            assert hub.scheduler.next_due == pytest.approx(due)
+            statements.clear()
+            assert await hub.scheduler.fire() > 0
+            assert statements == [], "nothing is due: nothing is read"
+            # Ann leaves: her grace and the expiry are written in a group commit
+            group = store.commits
+            commits[0] = 0
+            table.detach(conn)
+            await settled()
+            assert {k[0] for k in table.deadlines} == {"turn", "grace", "expire"}
+            assert (store.commits - group, commits[0]) == (1, 1)
+            assert hub.scheduler.next_due == pytest.approx(due)  # (the grace is later)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())

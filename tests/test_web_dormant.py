@@ -131,7 +131,10 @@ def test_a_clock_running_out_on_a_table_not_in_memory_moves_it(kind: str, tmp_pa
     with thread_server(url, prepare=kept(apps)) as base:
         assert in_memory(apps[0]) == set()
         code = next(iter(tokens))
-        # days pass: Ann's clock at that table is due now
+        # days pass: Ann's clock at that table is due now (written behind the scheduler's
+        # back, which knew it due days later: it looks at each wake, as a look at the
+        # latest every RELOOK seconds would find it)
+        apps[0].state.hub.scheduler.relook = 0.0
         rows(
             url,
             "UPDATE deadlines SET due = :now WHERE kind = 'turn' AND table_id = "

@@ -34,8 +34,8 @@ clients' views:
 - ``deleted:ACCOUNT:SERVER`` the account was deleted on SERVER: its places in every
   server's play-now queue go
 - ``queue`` seats of the play-now queue were written (:mod:`fivehundred.web.matchmaking`)
-- ``deadline:CODE`` a deadline of the table was written: the scheduler looks again
-  (:mod:`fivehundred.web.deadlines`); ``due:CODE`` the scheduler fired one: the table's
+- ``deadline:CODE:DUE`` deadlines of the table were written, the soonest due at DUE: the
+  scheduler looks then (:mod:`fivehundred.web.deadlines`); ``due:CODE`` it fired one: the table's
   owner reads them again and acts
 
 Bounds (each heartbeat, :data:`HEARTBEAT` s):

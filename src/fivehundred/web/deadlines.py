@@ -10,16 +10,19 @@ a restart:
 - ``expire``: nobody connected since the row was written; when it fires the table closes;
 - ``turn``: the turn clock of the person to move at ``version``; when it fires the stand-in
   makes that one move. It is written (and the last one deleted) in the transaction that
-  writes the action before it (:class:`TimedActionRow`).
+  writes the action before it (:class:`TimedActionRow`), as the game's end deletes every row.
 
 The table's owner writes the rows it needs and deletes those it no longer does
-(:meth:`fivehundred.web.live.automation.Automation.plan_deadlines`). One :class:`Scheduler`
-per database fires them: the server holding its advisory lock (:mod:`fivehundred.web.cluster`;
-alone on SQLite, the one server) marks each due row ``fired`` in one transaction (``FOR
-UPDATE SKIP LOCKED``: once), and tells the table's owner (``due:CODE``), which reads the
-table's rows again and acts (its stand-in's move is an action like any other: one per
-version). A row whose table has ended is deleted when it is due. A fired row outlives its
-owner: the server that takes the table over reads it and acts at once.
+(:meth:`fivehundred.web.live.automation.Automation.plan_deadlines`: a :class:`DeadlineChange`
+in the group commit, with the actions of the moment; a row that does not change is not
+written again). One :class:`Scheduler` per database fires them: the server holding its
+advisory lock (:mod:`fivehundred.web.cluster`; alone on SQLite, the one server) marks each
+due row ``fired`` in one transaction (``FOR UPDATE SKIP LOCKED``: once), and tells the
+table's owner (``due:CODE``), which reads the table's rows again and acts (its stand-in's
+move is an action like any other: one per version). Between two looks it knows when the
+next row is due (each row written is told to it: ``deadline:CODE:DUE``), and reads nothing
+before then. A row whose table has ended is deleted when it is due. A fired row outlives
+its owner: the server that takes the table over reads it and acts at once.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -36,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from fivehundred.web.schema import closures, deadlines, inbox, tables
-from fivehundred.web.store import CHANNEL, ActionRow
+from fivehundred.web.store import CHANNEL, ActionRow, Write
 
 if TYPE_CHECKING:
     from fivehundred.web.live.registry import Registry
@@ -51,9 +54,13 @@ TURN = "turn"
 #: the table is closed (its seat 1: a person was seated, ``expire_abandoned``; 0: nobody
 #: was, ``expire_unjoined``).
 EXPIRE = "expire"
-#: Seconds between two looks of the scheduler at most (a row written meanwhile on this
-#: server, or told by ``deadline:`` from another, wakes it at once).
+#: Seconds between two wakes of the scheduler at most (a row written meanwhile on this
+#: server, or told by ``deadline:`` from another, wakes it at once, if due sooner): it asks
+#: for its role if another server holds it, and looks if a row is due.
 POLL = 1.0
+#: Seconds between two looks at most while nothing it was told of is due (a row whose
+#: news was lost is fired this late at worst).
+RELOOK = 60.0
 #: Rows fired at one look (the rest at the next, at once).
 BATCH = 200
 #: Seconds ahead within which a deadline due counts as work soon: a turn-based table
@@ -99,29 +106,86 @@ class Deadline:
     fired: bool = False
 
 
-@dataclass
-class TimedActionRow(ActionRow):
-    """An action of a table with a turn clock: its row replaces the table's ``turn``
-    deadline, in the action's transaction, with ``clock`` (seat, due) or with none."""
+#: The statements of the rows' writes, made once (each write is then only its values).
+_TABLE = deadlines.c.table_id == sa.bindparam("t")
+DELETE_ROW = deadlines.delete().where(
+    _TABLE, deadlines.c.kind == sa.bindparam("k"), deadlines.c.seat == sa.bindparam("s")
+)
+DELETE_TURN = deadlines.delete().where(_TABLE, deadlines.c.kind == TURN)
+DELETE_ALL = deadlines.delete().where(_TABLE)
+INSERT = deadlines.insert()
+OF_TABLE = sa.select(deadlines).where(_TABLE)
 
-    clock: tuple[int, float] | None = None
+
+def _replace(
+    db: Connection, table_id: int, put: dict[tuple[str, int], Deadline], keys: list[tuple[str, int]]
+) -> None:
+    """Delete the table's rows of ``keys`` (kind, seat) and of ``put``'s (a ``turn`` row: every
+    one of the table, it has one clock) and insert ``put`` (not fired)."""
+    keys = [*put, *keys]
+    rows = [{"t": table_id, "k": kind, "s": seat} for kind, seat in keys if kind != TURN]
+    if rows:
+        db.execute(DELETE_ROW, rows)
+    if len(rows) < len(keys):
+        db.execute(DELETE_TURN, {"t": table_id})
+    if put:
+        db.execute(
+            INSERT,
+            [
+                {"table_id": table_id, "kind": kind, "seat": seat, "due": d.due}
+                | {"version": d.version, "fired": False}
+                for (kind, seat), d in put.items()
+            ],
+        )
+
+
+def _tell(db: Connection, code: str | None, put: dict[tuple[str, int], Deadline]) -> None:
+    """Tell the servers' schedulers (PostgreSQL, at the commit) when the soonest row of
+    ``put`` is due: ``deadline:CODE:DUE``."""
+    if put and code is not None and db.dialect.name == "postgresql":
+        soonest = min(d.due for d in put.values())
+        db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"deadline:{code}:{soonest!r}")))
+
+
+@dataclass
+class DeadlineChange(Write):
+    """Rows of a table's deadlines written (``put``, each replacing the row of its kind and
+    seat) and deleted (``gone``), in a group commit (:meth:`AsyncStore.write`)."""
+
+    table_id: int
+    code: str
+    put: dict[tuple[str, int], Deadline]
+    gone: list[tuple[str, int]]
 
     def written(self, db: Connection) -> None:
-        db.execute(
-            deadlines.delete().where(
-                deadlines.c.table_id == self.table_id, deadlines.c.kind == TURN
-            )
-        )
-        if self.clock is None:
+        _replace(db, self.table_id, self.put, self.gone)
+        _tell(db, self.code, self.put)
+
+
+@dataclass
+class TimedActionRow(ActionRow):
+    """An action that changes the table's deadlines, in its own transaction: the game's end
+    deletes them all; at a table with a turn clock, ``clock`` (seat, due) replaces the
+    ``turn`` row, or none does (a table with no row and none to write writes nothing)."""
+
+    clock: tuple[int, float] | None = None
+    #: the seat of the ``turn`` row before it (deleted), if there was one
+    ticking: int | None = None
+
+    @property
+    def put(self) -> dict[tuple[str, int], Deadline]:
+        """The row it writes."""
+        if self.clock is None or self.finished is not None:
+            return {}
+        return {(TURN, self.clock[0]): Deadline(self.clock[1], self.version)}
+
+    def written(self, db: Connection) -> None:
+        if self.finished is not None:  # (a game over has no deadline)
+            db.execute(DELETE_ALL, {"t": self.table_id})
             return
-        seat, due = self.clock
-        db.execute(
-            deadlines.insert()
-            .values(table_id=self.table_id, kind=TURN, seat=seat, due=due, version=self.version)
-            .values(fired=False)
-        )
-        if self.code is not None and db.dialect.name == "postgresql":
-            db.execute(sa.select(sa.func.pg_notify(CHANNEL, f"deadline:{self.code}")))
+        put = self.put
+        _replace(db, self.table_id, put, [] if self.ticking is None else [(TURN, self.ticking)])
+        _tell(db, self.code, put)
 
 
 class DeadlineStore:
@@ -140,43 +204,8 @@ class DeadlineStore:
 
     def of_table(self, table_id: int) -> dict[tuple[str, int], Deadline]:
         with self.engine.connect() as db:
-            rows = db.execute(sa.select(deadlines).where(deadlines.c.table_id == table_id))
+            rows = db.execute(OF_TABLE, {"t": table_id})
             return {(r.kind, r.seat): Deadline(r.due, r.version, bool(r.fired)) for r in rows.all()}
-
-    def change(
-        self,
-        table_id: int,
-        code: str,
-        written: dict[tuple[str, int], Deadline],
-        deleted: Sequence[tuple[str, int]],
-    ) -> None:
-        """Write ``written`` (each replacing the row of its kind and seat, not fired) and
-        delete ``deleted``, in one transaction; the scheduler is told (``deadline:CODE``)."""
-        with self.engine.begin() as db:
-            keys = [*written, *deleted]
-            if keys:
-                db.execute(
-                    deadlines.delete().where(
-                        deadlines.c.table_id == table_id,
-                        sa.tuple_(deadlines.c.kind, deadlines.c.seat).in_(keys),
-                    )
-                )
-            if written:
-                db.execute(
-                    deadlines.insert(),
-                    [
-                        {
-                            "table_id": table_id,
-                            "kind": kind,
-                            "seat": seat,
-                            "due": d.due,
-                            "version": d.version,
-                            "fired": False,
-                        }
-                        for (kind, seat), d in written.items()
-                    ],
-                )
-                self._notify(db, f"deadline:{code}")
 
     def fire_due(self, now: float) -> tuple[list[str], float | None]:
         """Mark the rows due by ``now`` fired (those of ended tables are deleted) and tell
@@ -230,12 +259,19 @@ class Scheduler:
         self.hub = hub
         self._store: DeadlineStore | None = None
         self.poll = poll
+        #: seconds between two looks at most while nothing it was told of is due
+        self.relook = RELOOK
         self.wake = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
         #: this server fires the deadlines (it holds the role)
         self.holding = False
         #: the tables told of a fired deadline by this server (the tests, the metrics)
         self.fired = 0
+        #: when the next row not fired is due, as far as this server knows (0: look now)
+        self.next_due = 0.0
+        #: monotonic time of the last look; and how many (the tests)
+        self.looked = -math.inf
+        self.looks = 0
 
     @property
     def store(self) -> DeadlineStore:
@@ -254,9 +290,16 @@ class Scheduler:
                 await self.task
             self.task = None
 
+    def noted(self, due: float) -> None:
+        """A row due at ``due`` (wall clock) was written (committed, here or on another
+        server: ``deadline:CODE:DUE``): the next look is then at the latest."""
+        if due < self.next_due:
+            self.next_due = due
+            self.wake.set()
+
     def nudge(self, _payload: str = "") -> None:
-        """A row was written (here, or on another server: ``deadline:CODE``): look now."""
-        self.wake.set()
+        """Rows may have been written that this server was not told of: look now."""
+        self.noted(0.0)
 
     async def run(self) -> None:
         while True:
@@ -285,11 +328,25 @@ class Scheduler:
             self.holding = await cluster.take_role(ROLE_CLASS, SCHEDULER_ROLE)
             if self.holding:
                 log.info("deadlines: this server fires the deadlines now")
+                self.next_due = 0.0  # (rows were written while another server fired them)
         return self.holding
 
     async def fire(self) -> float:
-        """Fire what is due; the seconds until the next look."""
-        codes, later = await self.hub.store.call(self.store.fire_due, time.time())
+        """Fire what is due (nothing is read before the next row is due, unless the last
+        look is :attr:`relook` old); the seconds until the next look."""
+        now = time.time()
+        if self.next_due > now and time.monotonic() - self.looked < self.relook:
+            return min(self.poll, self.next_due - now)
+        self.looked = time.monotonic()
+        self.looks += 1
+        self.next_due = math.inf  # (lowered by the rows told of during the look)
+        try:
+            codes, later = await self.hub.store.call(self.store.fire_due, now)
+        except BaseException:
+            self.next_due = 0.0
+            raise
+        if later is not None:
+            self.next_due = min(self.next_due, later)
         self.fired += len(codes)
         if self.hub.cluster is None:  # (several servers: told by ``due:CODE``)
             for code in codes:

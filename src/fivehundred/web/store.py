@@ -172,8 +172,15 @@ class PlaceRow:
     hands: dict[int, tuple[Any, ...]]
 
 
+class Write:
+    """A write of the group commit (:meth:`AsyncStore.write`), with those of any tables."""
+
+    def written(self, db: Connection) -> None:
+        """Its rows (an action's: more rows of its transaction, web/deadlines.py)."""
+
+
 @dataclass
-class ActionRow:
+class ActionRow(Write):
     """One action to append to a table's log (with the hand it finished, the game's end)."""
 
     table_id: int
@@ -186,9 +193,6 @@ class ActionRow:
     finished: tuple[int, list[int]] | None = None
     #: the table's code: on PostgreSQL the commit notifies the other servers (code, version)
     code: str | None = None
-
-    def written(self, db: Connection) -> None:
-        """More writes of the action's transaction (a subclass's: web/deadlines.py)."""
 
 
 def _engine(url: str) -> Engine:
@@ -488,28 +492,18 @@ class Store:
                 db.execute(inbox.delete().where(inbox.c.id.in_([r.id for r in rows])))
             return [(r.id, r.version, r.seat, r.action) for r in rows]
 
-    def append_action(
-        self,
-        table_id: int,
-        version: int,
-        seat: int,
-        action: str,
-        by: str,
-        hand: HandRow | None = None,
-        finished: tuple[int, list[int]] | None = None,
-    ) -> None:
-        """Write one action (and, in the same transaction, the hand it finished and the
-        game's end). Raises if the version is taken: two writers would never both win."""
-        error = self.append_actions(
-            [ActionRow(table_id, version, seat, action, by, hand, finished)]
-        )[0]
+    def append_action(self, *row: Any) -> None:
+        """Write one action (:class:`ActionRow`'s fields: with the hand it finished and the
+        game's end, in its transaction). Raises if the version is taken: two writers would
+        never both win."""
+        error = self.append_actions([ActionRow(*row)])[0]
         if error is not None:
             raise error
 
-    def append_actions(self, rows: Sequence[ActionRow]) -> list[Exception | None]:
-        """Write actions of any tables in one transaction (a group commit); for each row
-        None when it is written, else the error that kept it out. If the transaction
-        fails, each row is tried again in its own, so that one bad row fails alone."""
+    def append_actions(self, rows: Sequence[Write]) -> list[Exception | None]:
+        """Write actions (any :class:`Write`s) of any tables in one transaction (a group
+        commit); for each None when it is written, else the error that kept it out. If the
+        transaction fails, each is tried again in its own: one bad row fails alone."""
         if not rows:
             return []
         try:
@@ -529,22 +523,24 @@ class Store:
                 results.append(error)
         return results
 
-    def _write_actions(self, db: Connection, rows: Sequence[ActionRow]) -> None:
+    def _write_actions(self, db: Connection, writes: Sequence[Write]) -> None:
         now = time.time()
-        db.execute(
-            actions.insert(),
-            [
-                {
-                    "table_id": r.table_id,
-                    "version": r.version,
-                    "seat": r.seat,
-                    "action": r.action,
-                    "by": r.by,
-                    "at": now,
-                }
-                for r in rows
-            ],
-        )
+        rows = [w for w in writes if isinstance(w, ActionRow)]
+        if rows:
+            db.execute(
+                actions.insert(),
+                [
+                    {
+                        "table_id": r.table_id,
+                        "version": r.version,
+                        "seat": r.seat,
+                        "action": r.action,
+                        "by": r.by,
+                        "at": now,
+                    }
+                    for r in rows
+                ],
+            )
         for row in rows:
             hand = row.hand
             if hand is None:
@@ -576,10 +572,10 @@ class Store:
                         [{"kind": k, "code": code, "at": now, "tries": 0} for k in self.follow_ups],
                     )
             db.execute(tables.update().where(tables.c.id == row.table_id).values(**values))
-        for row in rows:
-            row.written(db)
-            if row.code is not None:
-                self._notify(db, f"act:{row.code}:{row.version}")
+        for write in writes:
+            write.written(db)
+            if isinstance(write, ActionRow) and write.code is not None:
+                self._notify(db, f"act:{write.code}:{write.version}")
 
     def close_table(self, table_id: int, code: str | None = None) -> None:
         """Close an unfinished table (the expiry): it is not resumed; its finished hands
@@ -740,14 +736,14 @@ class AsyncStore:
     """:class:`Store` for the event loop: every call runs, in order, in one worker thread
     (the loop never waits on the disk).
 
-    Actions are written by group commit (:meth:`append_action`): while one transaction is
-    being written, the actions that arrive meanwhile, from any tables, wait and go together
-    in the next one. Each caller is answered only once its own action is committed."""
+    Actions (any :class:`Write`) are written by group commit (:meth:`write`): while one
+    transaction is being written, those that arrive meanwhile, from any tables, wait and go
+    together in the next one. Each is answered only once it is committed."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="fivehundred-db")
-        self._pending: list[tuple[ActionRow, asyncio.Future[None]]] = []
+        self._pending: list[tuple[Write, asyncio.Future[None]]] = []
         self._writing = False
         #: transactions and actions written by group commit (for the load check)
         self.commits = 0
@@ -767,13 +763,16 @@ class AsyncStore:
         if self.on_error is not None:
             self.on_error()
 
-    async def append_action(self, row: ActionRow) -> None:
-        """Append one action; returns once it is committed, raises if it could not be."""
+    def write(self, row: Write) -> asyncio.Future[None]:
+        """Queue ``row`` (an action: ``append_action``) for the next group commit: the future
+        is done once it is committed (its exception: why it could not be)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._pending.append((row, future))
         self._write_next(loop)
-        await future
+        return future
+
+    append_action = write
 
     def _write_next(self, loop: asyncio.AbstractEventLoop) -> None:
         if self._writing or not self._pending:
@@ -798,7 +797,7 @@ class AsyncStore:
     def _written(
         self,
         loop: asyncio.AbstractEventLoop,
-        batch: list[tuple[ActionRow, asyncio.Future[None]]],
+        batch: list[tuple[Write, asyncio.Future[None]]],
         written: Future[list[Exception | None]],
     ) -> None:
         self._writing = False
@@ -809,10 +808,10 @@ class AsyncStore:
             else written.result()
         )
         self.commits += 1
-        self.committed += sum(1 for result in results if result is None)
         if any(result is not None for result in results):
             self._failed()
-        for (_, future), result in zip(batch, results, strict=True):
+        for (row, future), result in zip(batch, results, strict=True):
+            self.committed += result is None and isinstance(row, ActionRow)
             if future.done():  # the caller is gone (the server is stopping)
                 continue
             if result is None:

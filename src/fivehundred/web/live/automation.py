@@ -8,9 +8,10 @@ import logging
 import math
 import random
 import time
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from fivehundred.web.deadlines import EXPIRE, GRACE, OPEN_SEAT, TURN, Deadline
+from fivehundred.web.deadlines import EXPIRE, GRACE, OPEN_SEAT, TURN, Deadline, DeadlineChange
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON
 from fivehundred.web.live.following import Following
 from fivehundred.web.live.workers import searches
@@ -103,7 +104,9 @@ class Automation(Following):
         for key in deleted:
             del self.deadlines[key]
         self.deadlines.update(written)
-        self.hub.spawn(self.write_deadlines(written, deleted))
+        # in the group commit, with the actions of the moment (no transaction of its own)
+        change = DeadlineChange(self.id, self.code, written, deleted)
+        self.hub.store.write(change).add_done_callback(partial(self.deadlines_written, written))
 
     def expiry(self) -> tuple[int, float] | None:
         """While nobody is connected: whether a person is seated (1, else 0) and the
@@ -127,20 +130,23 @@ class Automation(Following):
         )
         return True
 
-    async def write_deadlines(
-        self, written: dict[tuple[str, int], Deadline], deleted: list[tuple[str, int]]
+    def deadlines_written(
+        self, written: dict[tuple[str, int], Deadline], done: asyncio.Future[None]
     ) -> None:
-        scheduler = self.hub.scheduler
-        try:
-            await self.hub.store.call(scheduler.store.change, self.id, self.code, written, deleted)
-        except Exception:
-            log.exception("table %s: could not write its deadlines; trying again", self.code)
+        """The rows of :meth:`plan_deadlines` are committed (the scheduler is told when the
+        soonest is due), or they could not be (planned again in a moment)."""
+        error = "cancelled" if done.cancelled() else done.exception()
+        if error is not None and self.task is None:
+            return  # (stopped, as the server stops: its next driver plans them again)
+        if error is not None:
+            log.error(
+                "table %s: could not write its deadlines (%s); trying again", self.code, error
+            )
             for key in written:  # planned again at the next change
                 self.deadlines.pop(key, None)
             self.hub.spawn(self.replan_later())
-            return
-        if self.hub.cluster is None:  # (several servers: told by ``deadline:CODE``)
-            scheduler.nudge()
+        elif written:
+            self.hub.scheduler.noted(min(d.due for d in written.values()))
 
     async def replan_later(self) -> None:
         await asyncio.sleep(1.0)
@@ -159,8 +165,10 @@ class Automation(Following):
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(Exception):  # (else written again as needed)
-            await self.read_deadlines()
+        if not self.fresh:
+            with contextlib.suppress(Exception):  # (else written again as needed)
+                await self.read_deadlines()
+        self.fresh = False
         while self.live:
             if self.handing_over and self.between_hands():
                 await self.hand_over()

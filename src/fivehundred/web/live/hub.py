@@ -250,6 +250,7 @@ class Hub(ClusterHub):
             if chosen is not None and owned:
                 await self.cluster.unlock(chosen)
             raise
+        table.fresh = owned
         table.start()
         log.info(
             "table %s created: %s, seats %s",

@@ -181,10 +181,16 @@ class Registry:
         return gone
 
     def deadline_written(self, payload: str) -> None:
-        """A server wrote a deadline (``deadline:CODE``; "": news may have been missed):
-        the scheduler looks again, and a table followed here shows it."""
-        self.scheduler.nudge()
-        table = self.tables.get(payload.partition(":")[2])
+        """A server wrote a deadline (``deadline:CODE:DUE``, the soonest of those it wrote;
+        "": news may have been missed): the scheduler looks then (without DUE: now), and a
+        table followed here shows it."""
+        _, _, rest = payload.partition(":")
+        code, _, due = rest.partition(":")
+        try:
+            self.scheduler.noted(float(due))
+        except ValueError:
+            self.scheduler.nudge()
+        table = self.tables.get(code)
         if table is not None and not table.owned:
             self.spawn(table.read_deadlines())
 
@@ -287,6 +293,7 @@ class Registry:
             "connections": sum(len(t.connections) + len(t.spectators) for t in live),
             "search_ready": self.decider.search_ready,
             "commits": {"transactions": self.store.commits, "actions": self.store.committed},
+            "deadlines": {"looks": self.scheduler.looks, "fired": self.scheduler.fired},
             "loop_lag_ms": {
                 "p50": at(0.5),
                 "p99": at(0.99),

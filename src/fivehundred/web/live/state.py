@@ -77,6 +77,8 @@ class TableState:
         self.open_grace: float | None = None
         #: its rows of ``deadlines`` as last read or written by this server (web/deadlines.py)
         self.deadlines: dict[tuple[str, int], Deadline] = {}
+        #: just made by this server, which owns it: it has no rows to read yet
+        self.fresh = False
         #: the address that created it (kept in memory only: the per-client cap)
         self.owner: str | None = None
         #: this server applies its actions (always, alone; with several servers, while it
@@ -117,7 +119,9 @@ class TableState:
 
     def present(self, seat: int) -> bool:
         """The seat's person is connected, here or to another server."""
-        return seat in self.connections or any(seat in s for s, _ in self.remote.values())
+        if seat in self.connections:
+            return True
+        return bool(self.remote) and any(seat in s for s, _ in self.remote.values())
 
     def left(self, seats: frozenset[int]) -> None:
         """``seats``' people are no longer connected to another server: unless connected
@@ -166,8 +170,10 @@ class TableState:
     def turn_deadline(self) -> float | None:
         """When the clock of the person to move runs out (wall clock), if it runs."""
         timer = self.clock_seconds()
+        if not timer:
+            return None
         seat = self.model.to_move
-        if not timer or self.model.is_over or self.seats[seat].kind != PERSON:
+        if self.model.is_over or self.seats[seat].kind != PERSON:
             return None
         if self.held_by_stand_in(seat):
             return None
@@ -481,20 +487,24 @@ class TableState:
         hand_row: HandRow | None,
         finished: tuple[int, list[int]] | None,
     ) -> ActionRow:
-        """The row of ``seat``'s action ``text`` that makes ``model``: with the next turn's
-        clock where the table has one (written in the action's transaction)."""
+        """The row of ``seat``'s action ``text`` that makes ``model``: with the deadlines it
+        changes where it changes any (written in the action's transaction): the next turn's
+        clock where the table has one, none once the game is over."""
         code = self.code if self.hub.cluster is not None else None
         version = self.version + 1
         timer = self.clock_seconds()
-        if not timer:
-            return ActionRow(self.id, version, seat, text, by, hand_row, finished, code)
+        ticking = next((s for kind, s in self.deadlines if kind == TURN), None)
         clock = None
         nxt = model.to_move
-        if not model.is_over and self.seats[nxt].kind == PERSON:
+        if timer and not model.is_over and self.seats[nxt].kind == PERSON:
             timeouts = self.timeouts(nxt) + (by == "timer" and seat == nxt)
             if not self.held_by_stand_in(nxt, timeouts):
                 clock = (nxt, time.time() + timer)
-        return TimedActionRow(self.id, version, seat, text, by, hand_row, finished, code, clock)
+        if clock is None and ticking is None and (finished is None or not self.deadlines):
+            return ActionRow(self.id, version, seat, text, by, hand_row, finished, code)
+        return TimedActionRow(
+            self.id, version, seat, text, by, hand_row, finished, code, clock, ticking
+        )
 
     async def commit(self, seat: int, action: Action, by: str) -> None:
         """Apply a checked action: into the database first, then the state, then everyone.
@@ -537,10 +547,12 @@ class TableState:
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
-        if isinstance(row, TimedActionRow):  # its turn clock replaced the last one
-            self.deadlines = {k: d for k, d in self.deadlines.items() if k[0] != TURN}
-            if row.clock is not None:
-                self.deadlines[(TURN, row.clock[0])] = Deadline(row.clock[1], row.version)
+        if isinstance(row, TimedActionRow):  # its deadlines replaced the last ones
+            self.deadlines = {
+                k: d for k, d in self.deadlines.items() if k[0] != TURN and finished is None
+            } | row.put
+            if row.put:
+                self.hub.scheduler.noted(min(d.due for d in row.put.values()))
         self.hub.acted(by)
         if hand_row is not None:
             log.info(
