@@ -451,7 +451,7 @@ class Guard:
         path = scope.get("path", "")
         limit = (
             max(self.limits.max_body, PAD_BODY)
-            if path.startswith("/api/pad/")
+            if path.startswith(("/api/pad/", "/api/hall/"))
             else (self.limits.max_body)
         )
         length = headers.get("content-length")
