@@ -37,8 +37,8 @@ from fivehundred.web.accounts import (
     device_of,
 )
 from fivehundred.web.accounts import make_router as accounts_router
-from fivehundred.web.events import service as events
 from fivehundred.web.events import hall
+from fivehundred.web.events import service as events
 from fivehundred.web.guard import (
     ASGIApp,
     Buckets,
