@@ -42,14 +42,21 @@ def _page(title: str, body: str, refresh: bool) -> str:
 """
 
 
-def _table(caption: str, heads: list[str], rows: list[list[Any]], cls: str = "") -> str:
-    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
+def _table(caption: str, heads: list[str], rows: list[list[Any]], numbers: set[int]) -> str:
+    """A table whose columns ``numbers`` (their indexes) are numbers, set to the right."""
+
+    def cell(tag: str, index: int, value: Any, scope: str = "") -> str:
+        kind = ' class="n"' if index in numbers else ""
+        return f"<{tag}{scope}{kind}>{escape(str(value))}</{tag}>"
+
+    head = "".join(cell("th", i, h, ' scope="col"') for i, h in enumerate(heads))
     body = "".join(
-        "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
+        "<tr>" + "".join(cell("td", i, value) for i, value in enumerate(row)) + "</tr>"
+        for row in rows
     )
     return (
         f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
-        f'<table class="{cls}"><caption>{escape(caption)}</caption>'
+        f"<table><caption>{escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
     )
 
@@ -62,7 +69,7 @@ def _table_panel(table: dict[str, Any]) -> str:
             rows.append([w.GAME_LABEL.format(number=number), name, total, won])
     caption = w.TABLE_CAPTION.format(number=table["number"])
     heads = [w.GAME, w.PLAYER, w.POINTS, ""]
-    return _table(caption, heads, rows, "standings")
+    return _table(caption, heads, rows, {2})
 
 
 def hall_page(night: dict[str, Any]) -> str:
@@ -84,7 +91,7 @@ def hall_page(night: dict[str, Any]) -> str:
         for s in night["standings"]
     ]
     heads = [w.PLACE, w.PLAYER, w.TABLE, w.GAMES_WON, w.POINTS]
-    standings = _table(w.STANDINGS_HEADING, heads, rows, "standings") if rows else ""
+    standings = _table(w.STANDINGS_HEADING, heads, rows, {0, 2, 3, 4}) if rows else ""
     tables = "".join(_table_panel(t) for t in night["tables"])
     listed = f'<div class="tables">{tables}</div>' if tables else f"<p>{w.NO_TABLES}</p>"
     body.append(f'    <section class="panel" id="standings">{standings}{listed}</section>')

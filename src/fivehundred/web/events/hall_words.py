@@ -6,7 +6,7 @@ from __future__ import annotations
 STATE_LABELS = {"open": "Playing", "finished": "Finished"}
 
 TITLE = "Club night at the tables"
-FACTS = "{tables} tables · {state}"
+FACTS = "Tables: {tables} · {state}"
 JOIN = "Tables join with the code {code} in the score pad: {link}"
 TABLES_HEADING = "Tables"
 TABLE_CAPTION = "Table {number}"
@@ -19,7 +19,7 @@ PLACE, PLAYER, TABLE, GAMES_WON, POINTS, HANDS = (
     "Place",
     "Player",
     "Table",
-    "Games won",
+    "Won",
     "Points",
     "Hands",
 )

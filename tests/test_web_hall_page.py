@@ -1,0 +1,94 @@
+"""A club night at real tables in Debian's chromium through Playwright at phone size
+(390×844): the club's owner opens the night; a table's score pad opens the join link,
+starts its game, joins as table 2, enters a hand; the standings page (as the hall's TV
+shows it) draws the hand's points in place. The layout check and axe-core on the
+standings page, and the pad's own page after joining."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+import test_web_page
+from fivehundred.web.events import hall_words as words
+from test_web_events_page import checked, signed_up
+from test_web_page import CHROMIUM, Page
+from test_web_support import thread_server
+
+browser = test_web_page.browser
+open_page = test_web_page.open_page
+PHONE = {"width": 390, "height": 844}
+#: the first load of the pad and the standings' next redraw (every 5 s)
+WAIT_MS = 30_000
+SHOTS = Path(__file__).parent.parent / "build" / "screenshots"
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="no chromium at /usr/bin/chromium"
+)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
+    with thread_server(f"sqlite:///{db}") as url:
+        yield url
+
+
+def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    ann = signed_up(open_page, base, "Ann")
+    made = ann.context.request.post(f"{base}/api/clubs", data={"name": "Hall Club"})
+    assert made.status == 201, made.text()
+    slug = made.json()["slug"]
+    night = ann.context.request.post(f"{base}/api/hall", data={"club": slug, "name": "Tuesday"})
+    assert night.status == 201, night.text()
+    code, join = night.json()["code"], night.json()["join"]
+    screen = ann.page
+    screen.goto(f"{base}/hall/{code}")
+    assert screen.locator(".code").inner_text() == code
+    problems = checked(screen, "hall, no table yet")
+
+    pad = open_page(PHONE, has_touch=True)
+    p = pad.page
+    p.goto(base + join)
+    p.wait_for_selector("#start")
+    for seat, name in enumerate(["Cat", "Dan", "Eve", "Fay"]):
+        p.fill(f'input[data-name="{seat}"]', name)
+    p.click("#start")
+    p.wait_for_selector("#hall-code", timeout=WAIT_MS)  # the join form, its code filled
+    assert p.input_value("#hall-code") == code
+    p.fill("#hall-table", "2")
+    p.click("#hall-join")
+    p.wait_for_selector("#hall-joined")
+    problems += checked(p, "pad, joined")
+    p.click('[data-tab="pad"]')
+    p.click('[data-kind="hand"]')
+    p.click('[data-contract="8H"]')
+    p.click('[data-contractor="1"]')
+    p.click('#tricks [data-tricks="8"]')
+    p.click('#revoke [data-revoke=""]')
+    p.wait_for_selector("#preview")
+    p.click("#add")
+    p.click('[data-tab="more"]')
+    p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+
+    # the TV's page draws itself again, in place: Dan & Fay's 300 comes
+    screen.wait_for_selector("#standings td:has-text('300')", timeout=WAIT_MS)
+    rows = screen.locator("#standings table").first.locator("tbody tr")
+    assert rows.count() == 4
+    assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screen.screenshot(path=str(SHOTS / "hall-standings-phone.png"), full_page=True)
+    p.screenshot(path=str(SHOTS / "hall-pad-joined.png"), full_page=True)
+    problems += checked(screen, "hall, a hand in")
+    screen.get_by_role("button", name=words.END_BUTTON).click()
+    screen.wait_for_selector(f"#facts:has-text('{words.STATE_LABELS['finished']}')")
+    problems += checked(screen, "hall, over")
+    assert not problems, "\n".join(problems)
+    ann.check()
+    pad.check()
