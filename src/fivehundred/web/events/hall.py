@@ -83,7 +83,8 @@ class Hall:
     async def shown(self, code: str, request: Request) -> dict[str, Any]:
         account = await self.accounts.current(request)
         night = await self.call(self.store.night, code, account and account.id)
-        return await self.call(hall_view, night)
+        shown: dict[str, Any] = await self.call(hall_view, night)
+        return shown
 
     async def account_id(self, request: Request) -> int:
         account = await self.accounts.current(request)
