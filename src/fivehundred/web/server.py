@@ -37,7 +37,6 @@ from fivehundred.web.accounts import (
     device_of,
 )
 from fivehundred.web.accounts import make_router as accounts_router
-from fivehundred.web.events import hall
 from fivehundred.web.events import service as events
 from fivehundred.web.guard import (
     ASGIApp,
@@ -669,7 +668,6 @@ def create_app(
     app.include_router(accounts_router(accounts))  # accounts, ratings (web/accounts.py)
     my_games.install(app, accounts)  # an account's games not over (web/my_games.py)
     events.install(app, notices.install(app, store, accounts))  # notices, then tournaments
-    hall.install(app)  # club nights at real tables, scored from their pads
 
     # ------------------------------------------------------------------ play now
     async def seat_play_now(preset: str, level: str, group: list[Any]) -> list[dict[str, Any]]:

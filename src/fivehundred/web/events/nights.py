@@ -28,6 +28,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
@@ -237,10 +238,12 @@ def make_router(service: Nights) -> APIRouter:
 
 def install(app: FastAPI) -> Nights:
     """The nights' service (``app.state.nights``) and routes; its loop runs while the
-    server does (after the events', whose limit on writes it shares)."""
+    server does (after the events', whose limit on writes it shares). The nights at real
+    tables (:mod:`.hall`) come with them."""
     service = Nights(app)
     app.state.nights = service
     app.include_router(make_router(service))
+    hall.install(app)
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager
