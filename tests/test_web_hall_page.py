@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 import test_web_page
+from fivehundred.pad.web import offline_files
 from fivehundred.web.events import hall_words as words
 from test_web_events_page import checked, signed_up
 from test_web_page import CHROMIUM, Page
@@ -23,6 +25,8 @@ open_page = test_web_page.open_page
 PHONE = {"width": 390, "height": 844}
 #: the first load of the pad and the standings' next redraw (every 5 s)
 WAIT_MS = 30_000
+#: the engine started in the page when offline (Brython: seconds on a busy machine)
+OFFLINE_MS = 120_000
 SHOTS = Path(__file__).parent.parent / "build" / "screenshots"
 
 pytestmark = pytest.mark.skipif(
@@ -35,6 +39,44 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
     with thread_server(f"sqlite:///{db}") as url:
         yield url
+
+
+def tap(p: Any, contract: str, contractor: int, tricks: int) -> None:
+    """Enter one hand with taps, as a player would."""
+    before = p.evaluate(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length"
+    )
+    p.click('[data-tab="pad"]')
+    p.click('[data-kind="hand"]')
+    p.click(f'[data-contract="{contract}"]')
+    p.click(f'[data-contractor="{contractor}"]')
+    p.click(f'#tricks [data-tricks="{tricks}"]')
+    p.click('#revoke [data-revoke=""]')
+    p.wait_for_selector("#preview")
+    p.click("#add")
+    p.wait_for_function(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length"
+        f" === {before + 1}"
+    )
+    p.click('[data-tab="more"]')
+
+
+def kept_offline(p: Any) -> None:
+    """Wait until the service worker keeps every file the pad needs offline."""
+    assert p.evaluate(
+        """async (count) => {
+          for (let i = 0; i < 1200; i++) {
+            const keys = await caches.keys();
+            if (keys.length && navigator.serviceWorker.controller) {
+              const cache = await caches.open(keys[0]);
+              if ((await cache.keys()).length >= count) return true;
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return false;
+        }""",
+        len(offline_files()),
+    )
 
 
 def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
@@ -65,15 +107,7 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     p.click("#hall-join")
     p.wait_for_selector("#hall-joined")
     problems += checked(p, "pad, joined")
-    p.click('[data-tab="pad"]')
-    p.click('[data-kind="hand"]')
-    p.click('[data-contract="8H"]')
-    p.click('[data-contractor="1"]')
-    p.click('#tricks [data-tricks="8"]')
-    p.click('#revoke [data-revoke=""]')
-    p.wait_for_selector("#preview")
-    p.click("#add")
-    p.click('[data-tab="more"]')
+    tap(p, "8H", 1, 8)
     p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
 
     # the TV's page draws itself again, in place: Dan & Fay's 300 comes
@@ -85,9 +119,22 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     screen.screenshot(path=str(SHOTS / "hall-standings-phone.png"), full_page=True)
     p.screenshot(path=str(SHOTS / "hall-pad-joined.png"), full_page=True)
     problems += checked(screen, "hall, a hand in")
+
+    # the hall's Wi-Fi drops: the hand is scored on the phone and waits; back online,
+    # it is sent by itself, and the TV shows it (7S made: 20 + 140, 300 + 30)
+    kept_offline(p)
+    pad.context.set_offline(True)
+    p.set_default_timeout(OFFLINE_MS)
+    tap(p, "7S", 0, 7)
+    assert "waiting to send" in p.inner_text("#hall-sent")
+    pad.context.set_offline(False)
+    p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+    screen.wait_for_selector("#standings td:has-text('330')", timeout=WAIT_MS)
+    assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
     screen.get_by_role("button", name=words.END_BUTTON).click()
     screen.wait_for_selector(f"#facts:has-text('{words.STATE_LABELS['finished']}')")
     problems += checked(screen, "hall, over")
     assert not problems, "\n".join(problems)
     ann.check()
-    pad.check()
+    # offline, the browser says each request it could not send: nothing else is wrong
+    assert [e for e in pad.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
