@@ -2,7 +2,8 @@
 its code and sends its whole state with a version it counts up; the server keeps each
 table's state of the highest version, so states that come late, twice or out of order,
 and a table offline all night that sends only its last state, give the standings of
-scoring each table's last pads directly (the pad's own scoring). On SQLite."""
+scoring each table's last pads directly (the pad's own scoring). On SQLite and (where
+``$FIVEHUNDRED_TEST_PG_URL`` names one) PostgreSQL."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from fivehundred.web.server import create_app
 from test_pad_model import entry_from_hand, play_game
 from test_web_clubs import invite, new_club
 from test_web_events import Person
+from test_web_support import database_url
 
 #: (preset, the seats' names) of each table: tables of 3, 4, 5 and 6 at one night
 TABLES = [
@@ -38,10 +40,10 @@ TABLES = [
 ]
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[Any]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     app = create_app(
-        f"sqlite:///{tmp_path / 'hall.sqlite3'}",
+        database_url(request.param, tmp_path),
         workers=0,
         cluster=False,
         accounts_config=AccountsConfig(login_per_minute=1000, login_burst=1000),
