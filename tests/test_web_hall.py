@@ -171,6 +171,11 @@ def test_a_wrong_token_a_taken_table_and_an_unknown_code_are_refused(client: Any
     assert client.get("/api/hall/AAAAAA").status_code == 404
     assert client.get(f"/api/hall/{code.lower()}").json()["code"] == code  # as typed
     assert member.post(f"/api/hall/{code}/end").status_code == 403
+    slug = client.get(f"/api/hall/{code}").json()["club"]
+    assert code in member.get(f"/clubs/{slug}/nights").text  # a member sees the codes
+    stranger = Person(client, "Stranger")
+    assert code not in stranger.get(f"/clubs/{slug}/nights").text
+    assert words.OPEN_BUTTON not in stranger.get(f"/clubs/{slug}/nights").text
     assert client.post(f"/api/hall/{code}/end").status_code == 401
     assert client.post("/api/hall", json={"club": "x", "name": "Night"}).status_code == 401
 

@@ -1,5 +1,5 @@
 """A club night at real tables in Debian's chromium through Playwright at phone size
-(390×844): the club's owner opens the night; a table's score pad opens the join link,
+(390×844): the club's owner opens the night on the club's nights page; a table's score pad opens the join link,
 starts its game, joins as table 2, enters a hand; the standings page (as the hall's TV
 shows it) draws the hand's points in place. The layout check and axe-core on the
 standings page, and the pad's own page after joining."""
@@ -86,13 +86,17 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     made = ann.context.request.post(f"{base}/api/clubs", data={"name": "Hall Club"})
     assert made.status == 201, made.text()
     slug = made.json()["slug"]
-    night = ann.context.request.post(f"{base}/api/hall", data={"club": slug, "name": "Tuesday"})
-    assert night.status == 201, night.text()
-    code, join = night.json()["code"], night.json()["join"]
-    screen = ann.page
-    screen.goto(f"{base}/hall/{code}")
+    screen = ann.page  # the owner opens the night on the club's page, then on the TV
+    screen.goto(f"{base}/clubs/{slug}/nights")
+    problems = checked(screen, "club nights, with the hall's")
+    screen.get_by_label(words.FIELD_NAME, exact=True).fill("Tuesday")
+    screen.locator('form[name="hall"] select[name="preset"]').select_option("australian")
+    screen.get_by_role("button", name=words.OPEN_BUTTON).click()
+    screen.wait_for_url(f"{base}/hall/*")
+    code = screen.url.rsplit("/", 1)[1]
+    join = f"/pad?night={code}"
     assert screen.locator(".code").inner_text() == code
-    problems = checked(screen, "hall, no table yet")
+    problems += checked(screen, "hall, no table yet")
 
     pad = open_page(PHONE, has_touch=True)
     p = pad.page

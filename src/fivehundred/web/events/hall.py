@@ -28,7 +28,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.web.events import hall_words as w
-from fivehundred.web.events.hall_pages import hall_page
+from fivehundred.web.events.hall_pages import club_section, hall_page
 from fivehundred.web.events.hall_store import MAX_TABLES, HallStore
 from fivehundred.web.events.hall_view import MAX_STATE, checked_state, hall_view
 from fivehundred.web.events.results_csv import csv_response
@@ -85,6 +85,21 @@ class Hall:
         night = await self.call(self.store.night, code, account and account.id)
         shown: dict[str, Any] = await self.call(hall_view, night)
         return shown
+
+    async def club_section(self, slug: str, request: Request) -> str:
+        """The club's nights at real tables and the form opening one, for its members."""
+        from fivehundred.pad.model import handle
+
+        account = await self.accounts.current(request)
+        listing = await self.call(self.store.of_club, slug, account and account.id)
+        if listing is None:
+            return ""
+        presets = [
+            (p["name"], p["label"])
+            for p in handle("rules", {})["presets"]
+            if 3 <= p["players"] <= 6
+        ]
+        return club_section(slug, listing, presets)
 
     async def account_id(self, request: Request) -> int:
         account = await self.accounts.current(request)

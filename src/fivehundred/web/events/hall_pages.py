@@ -102,3 +102,27 @@ def hall_page(night: dict[str, Any]) -> str:
         )
         body.append(f'    <section class="panel">{form}</section>')
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "open")
+
+
+def club_section(club: str, listing: list[dict[str, Any]], presets: list[tuple[str, str]]) -> str:
+    """On a club's nights page, for its members: its nights at real tables, and the form
+    that opens one (the server refuses it to a member who is not an admin)."""
+    items = "".join(
+        f'<li><a href="/hall/{escape(n["code"])}">{escape(n["name"])}</a> · '
+        f"{escape(n['code'])} · {escape(w.STATE_LABELS.get(n['state'], n['state']))}</li>"
+        for n in listing
+    )
+    options = "".join(
+        f'<option value="{escape(name)}">{escape(label)}</option>' for name, label in presets
+    )
+    fields = (
+        f'<input type="hidden" name="club" value="{escape(club)}">'
+        f'<label>{w.FIELD_NAME} <input name="name" required minlength="3" maxlength="60"></label>'
+        f'<label>{w.FIELD_PRESET} <select name="preset">{options}</select></label>'
+    )
+    form = (
+        f'<form data-api="/api/hall" name="hall">{fields}'
+        f'<button class="btn" type="submit">{w.OPEN_BUTTON}</button></form>'
+    )
+    listed = f'<ul id="hall-nights">{items}</ul>' if items else ""
+    return f'    <section class="panel"><h2>{w.CLUB_HEADING}</h2>{listed}{form}</section>\n'

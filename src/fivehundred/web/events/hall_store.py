@@ -85,6 +85,21 @@ class HallStore:
         facts = {k: night._mapping[k] for k in ("code", "name", "preset", "state")}
         return {**facts, "club": club, "admin": admin, "tables": tables}
 
+    def of_club(self, slug: str, account_id: int | None) -> list[dict[str, Any]] | None:
+        """The club's newest hall nights for one of its members (None for anyone else:
+        a night's code is the key to its standings)."""
+        with self.engine.connect() as db:
+            club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower())).scalar()
+            if club_id is None or self.role(db, club_id, account_id) is None:
+                return None
+            rows = db.execute(
+                sa.select(hall_nights.c.code, hall_nights.c.name, hall_nights.c.state)
+                .where(hall_nights.c.club_id == club_id)
+                .order_by(hall_nights.c.created.desc())
+                .limit(20)
+            ).all()
+        return [{"code": r.code, "name": r.name, "state": r.state} for r in rows]
+
     # -------------------------------------------------------------- writing
     def create(self, organiser_id: int, slug: str, name: str, preset: str) -> str:
         """A new hall night of the club ``slug`` (its owner or an admin); its code."""

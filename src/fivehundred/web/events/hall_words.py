@@ -23,6 +23,10 @@ PLACE, PLAYER, TABLE, GAMES_WON, POINTS, HANDS = (
     "Points",
     "Hands",
 )
+CLUB_HEADING = "Nights at the club's own tables"
+FIELD_NAME = "Its name"
+FIELD_PRESET = "Usual game (each table's pad may choose another)"
+OPEN_BUTTON = "Open a night at the tables"
 RESULTS_CSV = "The results (CSV)"
 END_BUTTON = "End the night"
 

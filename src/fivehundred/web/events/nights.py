@@ -193,7 +193,8 @@ def make_router(service: Nights) -> APIRouter:
     ) -> HTMLResponse:
         listing = await service.call(club_nights, store, slug)
         logged_in = await service.accounts.current(request) is not None
-        return HTMLResponse(pages.club_nights_page(slug, listing, logged_in))
+        tables = await request.app.state.hall.club_section(slug, request)
+        return HTMLResponse(pages.club_nights_page(slug, listing, logged_in, tables))
 
     @router.get("/api/nights/{night_id}")
     async def night(night_id: NightId, request: Request) -> dict[str, Any]:
