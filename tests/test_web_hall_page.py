@@ -23,6 +23,7 @@ from test_web_support import thread_server
 browser = test_web_page.browser
 open_page = test_web_page.open_page
 PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
 #: the first load of the pad and the standings' next redraw (every 5 s)
 WAIT_MS = 30_000
 #: the engine started in the page when offline (Brython: seconds on a busy machine)
@@ -89,6 +90,8 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     screen = ann.page  # the owner opens the night on the club's page, then on the TV
     screen.goto(f"{base}/clubs/{slug}/nights")
     problems = checked(screen, "club nights, with the hall's")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screen.screenshot(path=str(SHOTS / "hall-club-nights.png"), full_page=True)
     screen.get_by_label(words.FIELD_NAME, exact=True).fill("Tuesday")
     screen.locator('form[name="hall"] select[name="preset"]').select_option("australian")
     screen.get_by_role("button", name=words.OPEN_BUTTON).click()
@@ -119,7 +122,6 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     rows = screen.locator("#standings table").first.locator("tbody tr")
     assert rows.count() == 4
     assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
-    SHOTS.mkdir(parents=True, exist_ok=True)
     screen.screenshot(path=str(SHOTS / "hall-standings-phone.png"), full_page=True)
     p.screenshot(path=str(SHOTS / "hall-pad-joined.png"), full_page=True)
     problems += checked(screen, "hall, a hand in")
@@ -135,6 +137,9 @@ def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
     p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
     screen.wait_for_selector("#standings td:has-text('330')", timeout=WAIT_MS)
     assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
+    screen.set_viewport_size(TV)
+    screen.screenshot(path=str(SHOTS / "hall-standings-tv.png"))
+    screen.set_viewport_size(PHONE)
     screen.get_by_role("button", name=words.END_BUTTON).click()
     screen.wait_for_selector(f"#facts:has-text('{words.STATE_LABELS['finished']}')")
     problems += checked(screen, "hall, over")

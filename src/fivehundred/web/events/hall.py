@@ -114,7 +114,8 @@ def make_router(service: Hall) -> APIRouter:
 
     @router.get("/hall/{code}", include_in_schema=False)
     async def page(code: Code, request: Request) -> HTMLResponse:
-        return HTMLResponse(hall_page(await service.shown(code, request)))
+        origin = str(request.base_url).rstrip("/")
+        return HTMLResponse(hall_page(await service.shown(code, request), origin))
 
     @router.get("/api/hall/{code}")
     async def night(code: Code, request: Request) -> dict[str, Any]:

@@ -72,7 +72,8 @@ def _table_panel(table: dict[str, Any]) -> str:
     return _table(caption, heads, rows, {2})
 
 
-def hall_page(night: dict[str, Any]) -> str:
+def hall_page(night: dict[str, Any], origin: str = "") -> str:
+    """The page; ``origin`` (``https://host``) makes the join link whole, to be typed."""
     state = w.STATE_LABELS.get(night["state"], night["state"])
     facts = w.FACTS.format(tables=len(night["tables"]), state=state)
     parts = [
@@ -80,7 +81,7 @@ def hall_page(night: dict[str, Any]) -> str:
         f'<p id="facts">{escape(facts)}</p>',
     ]
     if night["state"] == "open":
-        link = f'<a href="{escape(night["join"])}">{escape(night["join"])}</a>'
+        link = f'<a href="{escape(night["join"])}">{escape(origin + night["join"])}</a>'
         code = f'<span class="code">{escape(night["code"])}</span>'
         parts.append(f"<p>{w.JOIN.format(code=code, link=link)}</p>")
     else:
@@ -91,7 +92,7 @@ def hall_page(night: dict[str, Any]) -> str:
         for s in night["standings"]
     ]
     heads = [w.PLACE, w.PLAYER, w.TABLE, w.GAMES_WON, w.POINTS]
-    standings = _table(w.STANDINGS_HEADING, heads, rows, {0, 2, 3, 4}) if rows else ""
+    standings = _table(w.STANDINGS_HEADING, heads, rows, {2, 3, 4}) if rows else ""
     tables = "".join(_table_panel(t) for t in night["tables"])
     listed = f'<div class="tables">{tables}</div>' if tables else f"<p>{w.NO_TABLES}</p>"
     body.append(f'    <section class="panel" id="standings">{standings}{listed}</section>')

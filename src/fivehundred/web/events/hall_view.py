@@ -45,7 +45,9 @@ def checked_state(body: Mapping[str, Any]) -> tuple[int, str]:
     text = json.dumps({"pads": pads}, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) > MAX_STATE:
         raise HTTPException(413, w.TOO_LARGE.format(size=MAX_STATE // 1024))
-    hands = 0
+    hands = [pad.get("hands") if isinstance(pad, dict) else None for pad in pads]
+    if sum(len(h) for h in hands if isinstance(h, list)) > MAX_HANDS:  # before any scoring
+        raise HTTPException(422, w.TOO_MANY_HANDS.format(count=MAX_HANDS))
     for number, pad in enumerate(pads, 1):
         try:
             rules = model.check_pad(pad)
@@ -54,9 +56,6 @@ def checked_state(body: Mapping[str, Any]) -> tuple[int, str]:
             raise HTTPException(422, w.BAD_PAD.format(number=number, error=error)) from None
         if not 3 <= rules.players <= 6:
             raise HTTPException(422, w.BAD_SEATS)
-        hands += len(pad.get("hands", []))
-    if hands > MAX_HANDS:
-        raise HTTPException(422, w.TOO_MANY_HANDS.format(count=MAX_HANDS))
     return version, text
 
 
