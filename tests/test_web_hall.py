@@ -68,8 +68,9 @@ def opened(client: Any) -> tuple[Person, Person, str]:
 
 
 def pads_of(preset: str, names: list[str], seed: int) -> list[dict[str, Any]]:
-    """The pads a table writes through the night, one state after each hand: every game
-    played to its end (a random legal game the engine played), then a second one begun."""
+    """The pads a table writes through the night, one state after each change: a game
+    played (a random legal game the engine played, to its end or not), a hand now and
+    then entered twice and undone, then a second game."""
     rules = make_rules(preset)
     rng = random.Random(seed)
     games: list[dict[str, Any]] = []
@@ -79,6 +80,10 @@ def pads_of(preset: str, names: list[str], seed: int) -> list[dict[str, Any]]:
         games.append(pad)
         for hand in play_game(rules, game_seed, rng.randint(3, 12)):
             pad["hands"].append(entry_from_hand(rules, hand))
+            if rng.random() < 0.3:  # entered twice by mistake, then undone
+                pad["hands"].append(pad["hands"][-1])
+                states.append([dict(g, hands=list(g["hands"])) for g in games])
+                pad["hands"].pop()
             states.append([dict(g, hands=list(g["hands"])) for g in games])
     return [{"pads": state} for state in states]
 
