@@ -2,7 +2,8 @@
 its code and sends its whole state with a version it counts up; the server keeps each
 table's state of the highest version, so states that come late, twice or out of order,
 and a table offline all night that sends only its last state, give the standings of
-scoring each table's last pads directly (the pad's own scoring). On SQLite and (where
+scoring each table's last pads directly (the pad's own scoring): twelve tables of 3 to 6, one of
+them offline all night. On SQLite and (where
 ``$FIVEHUNDRED_TEST_PG_URL`` names one) PostgreSQL."""
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ TABLES = [
     ("six_handed", ["Mo", "Ned", "Oz", "Pat", "Quin", "Ros"]),
     ("american", ["Sam", "Tom", "Uma", "Val"]),
 ]
+#: the tables of the night (the names above, numbered: each player at one table)
+HALL = 12
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -117,13 +120,14 @@ def test_states_late_twice_and_out_of_order_and_one_table_offline_give_the_direc
     sends: list[tuple[int, int, dict[str, Any]]] = []  # (table, version, state)
     tokens: dict[int, str] = {}
     last: dict[int, list[dict[str, Any]]] = {}
-    for number, (preset, names) in enumerate(TABLES, 1):
+    night = [(p, [f"{n}{i}" for n in names]) for i in range(3) for p, names in TABLES][:HALL]
+    for number, (preset, names) in enumerate(night, 1):
         first = model.new_pad(names, preset)
         tokens[number] = join(client, code, number, [first])
         states = pads_of(preset, names, number * 100)
         last[number] = states[-1]["pads"]
         versions = list(enumerate(states, 2))
-        if number == len(TABLES):  # offline all night: only its last state comes
+        if number == HALL:  # offline all night: only its last state comes
             versions = versions[-1:]
         for version, state in versions:
             sends.append((number, version, state))
@@ -136,14 +140,14 @@ def test_states_late_twice_and_out_of_order_and_one_table_offline_give_the_direc
         assert answer.status_code == 200, answer.text
         assert answer.json()["version"] >= version
     shown = client.get(f"/api/hall/{code}").json()
-    assert [t["number"] for t in shown["tables"]] == list(range(1, len(TABLES) + 1))
+    assert [t["number"] for t in shown["tables"]] == list(range(1, HALL + 1))
     got = {s["name"]: (s["won"], s["points"]) for s in shown["standings"]}
     assert got == expected(last)
     assert sum(s["won"] for s in shown["standings"]) > 0  # games were won
     places = [s["place"] for s in shown["standings"]]
     assert places == sorted(places) and places[0] == 1
     # an older state that comes after the end of the night's play changes nothing
-    stale = {"token": tokens[1], "version": 2, **pads_of(*TABLES[0], 100)[0]}
+    stale = {"token": tokens[1], "version": 2, **pads_of(*night[0], 100)[0]}
     assert client.put(f"/api/hall/{code}/tables/1", json=stale).json()["version"] > 2
     assert client.get(f"/api/hall/{code}").json()["standings"] == shown["standings"]
     early = client.get(f"/api/hall/{code}/results.csv")
