@@ -2,9 +2,8 @@
 its code and sends its whole state with a version it counts up; the server keeps each
 table's state of the highest version, so states that come late, twice or out of order,
 and a table offline all night that sends only its last state, give the standings of
-scoring each table's last pads directly (the pad's own scoring): twelve tables of 3 to 6, one of
-them offline all night. On SQLite and (where
-``$FIVEHUNDRED_TEST_PG_URL`` names one) PostgreSQL."""
+scoring each table's last pads directly (the pad's own scoring): twelve tables of 3 to 6
+players. On SQLite and (where ``$FIVEHUNDRED_TEST_PG_URL`` names one) PostgreSQL."""
 
 from __future__ import annotations
 
