@@ -449,7 +449,7 @@ class Guard:
             await self._refuse(scope, receive, send, 403, "requests from another site are refused")
             return
         path = scope.get("path", "")
-        pad = path.startswith("/api/pad/")
+        pad = path.startswith(("/api/pad/", "/api/hall/"))  # a pad's whole state
         limit = max(self.limits.max_body, PAD_BODY) if pad else self.limits.max_body
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > limit):

@@ -748,3 +748,35 @@ par_claims = sa.Table(
     sa.Column("holder", sa.String(32), nullable=False),
     sa.Column("until", sa.Float, nullable=False),
 )
+
+#: A club's night at real tables (web/events/hall.py): its tables' score pads join by
+#: ``code`` (six letters and digits); ``state``: open / finished.
+hall_nights = sa.Table(
+    "hall_nights",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("code", sa.String(6), nullable=False),
+    sa.Column("club_id", sa.Integer, nullable=False),
+    sa.Column("organiser_id", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("state", sa.String(12), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("ended", sa.Float, nullable=True),
+    sa.Index("ux_hall_nights_code", "code", unique=True),
+    sa.Index("ix_hall_nights_club", "club_id", "created"),
+    sqlite_autoincrement=True,
+)
+
+#: one real table of a hall night: its pad's whole state (JSON ``{"pads": [...]}``) at
+#: the highest ``version`` the pad sent; ``token_hash``: SHA-256 of its write token
+hall_tables = sa.Table(
+    "hall_tables",
+    metadata,
+    sa.Column("night_id", sa.Integer, sa.ForeignKey("hall_nights.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)

@@ -19,6 +19,10 @@ const S = {
   undo: [],
   redo: [], // earlier and undone lists of hands
   share: null, // {id, token} when a live view is shared
+  // a club night at real tables this pad joined: {code, table, token, name, version,
+  // pending, games}: games are the pads finished at this table since joining
+  hall: null,
+  joinCode: "", // the code of /pad?night=CODE, offered in the join form
   rulesList: null, // the presets and their scoring variants (from the engine)
   info: null, // describe_rules of the pad's rules
   result: null,
@@ -111,7 +115,7 @@ function save() {
   if (S.live) return;
   localStorage.setItem(
     STATE_KEY,
-    JSON.stringify({ pad: S.pad, undo: S.undo, redo: S.redo, share: S.share }),
+    JSON.stringify({ pad: S.pad, undo: S.undo, redo: S.redo, share: S.share, hall: S.hall }),
   );
 }
 
@@ -123,6 +127,7 @@ function loadSaved() {
       S.undo = data.undo || [];
       S.redo = data.redo || [];
       S.share = data.share || null;
+      S.hall = data.hall || null;
     }
   } catch {
     /* a damaged entry: start afresh */
@@ -289,6 +294,7 @@ async function changeHands(hands, message) {
   if (S.result.winner !== null) archiveCurrent();
   save();
   pushShare();
+  hallChanged();
   render();
   if (message) toast(message);
   return true;
@@ -305,6 +311,7 @@ async function undoRedo(from, to) {
   await rescore();
   save();
   pushShare();
+  hallChanged();
   render();
 }
 
@@ -439,6 +446,117 @@ async function pollLive() {
   } finally {
     setTimeout(pollLive, 2000);
   }
+}
+
+// ----------------------------------------------------------------- club night
+// A table of a club night sends the night its whole state (the games finished here since
+// joining, then this one) with a version it counts up: the server keeps the highest, so a
+// state sent twice, late or out of order is never counted twice. A state not yet taken
+// is sent again on the next change, when the phone is back online, and every 15 s.
+const HALL_RETRY_MS = 15000;
+let hallSending = false;
+
+function hallState() {
+  return { version: S.hall.version, pads: [...S.hall.games, S.pad] };
+}
+
+function hallChanged() {
+  if (!S.hall) return;
+  S.hall.version += 1;
+  S.hall.pending = true;
+  save();
+  pushHall();
+}
+
+async function hallAnswer(r) {
+  try {
+    return await r.json();
+  } catch {
+    return {};
+  }
+}
+
+async function pushHall() {
+  if (!S.hall || !S.hall.pending || hallSending) return;
+  hallSending = true;
+  const hall = S.hall;
+  const sent = hall.version;
+  try {
+    const r = await fetch(`/api/hall/${encodeURIComponent(hall.code)}/tables/${hall.table}`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(Object.assign({ token: hall.token }, hallState())),
+    });
+    const data = await hallAnswer(r);
+    if (r.ok) {
+      if (S.hall === hall && hall.version === sent) hall.pending = false;
+    } else if ([403, 404, 409].includes(r.status)) {
+      S.hall = null;
+      toast(`the club night: ${data.detail || "this table has left it"}`);
+    } else {
+      hall.pending = false; // refused as it is: the next change is sent afresh
+      toast(`the club night refused the pad: ${data.detail || r.status}`);
+    }
+    save();
+    if (S.tab === "more") render();
+  } catch {
+    /* offline: sent again when back online, on the next change, or by the timer */
+  } finally {
+    hallSending = false;
+  }
+  if (S.hall && S.hall.pending && S.hall.version !== sent) pushHall();
+}
+
+async function joinHall() {
+  const code = document.getElementById("hall-code").value.replace(/\s/g, "").toUpperCase();
+  const table = Number(document.getElementById("hall-table").value);
+  S.joinCode = code;
+  try {
+    const r = await fetch(`/api/hall/${encodeURIComponent(code)}/tables`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ table, version: 1, pads: [S.pad] }),
+    });
+    const data = await hallAnswer(r);
+    if (!r.ok) {
+      const detail = Array.isArray(data.detail)
+        ? "a code of 6 letters and a table number"
+        : data.detail;
+      throw new PadError(detail || "cannot join");
+    }
+    S.hall = {
+      code,
+      table,
+      token: data.token,
+      name: data.name,
+      version: 1,
+      pending: false,
+      games: [],
+    };
+    save();
+    render();
+    toast(`joined ${data.name} as table ${table}`);
+  } catch (e) {
+    toast(e instanceof PadError ? e.message : "joining needs the server: connect and try again");
+  }
+}
+
+function hallHtml() {
+  const parts = ["<h2>Club night at the tables</h2>"];
+  if (S.hall) {
+    const h = S.hall;
+    const sent = h.pending
+      ? "waiting to send: sent when the phone is back online"
+      : "every hand sent";
+    parts.push(`<p id="hall-joined">Table ${h.table} of ${esc(h.name)} (code ${esc(h.code)})</p>
+      <p class="muted" id="hall-sent">${esc(sent)}</p>
+      <div class="grid g2"><a class="button" href="/hall/${encodeURIComponent(h.code)}">Standings</a><button id="hall-leave">Leave the night</button></div>`);
+  } else {
+    parts.push(`<label class="field">The night's code<input id="hall-code" maxlength="8" autocapitalize="characters" autocomplete="off" value="${esc(S.joinCode)}"></label>
+      <label class="field">Table number<input id="hall-table" type="number" min="1" max="60" inputmode="numeric"></label>
+      <button id="hall-join">Join a club night</button>`);
+  }
+  return parts.join("");
 }
 
 // ----------------------------------------------------------------- drawing
@@ -664,6 +782,7 @@ function moreHtml() {
   } else {
     parts.push(`<button id="share">Share a live view</button>`);
   }
+  parts.push(hallHtml());
   parts.push(
     `<h2>Display</h2><button id="contrast" aria-pressed="${contrast}">High contrast (sunlight)</button>`,
   );
@@ -775,6 +894,7 @@ async function startGame() {
   try {
     const answer = await api("score", { pad });
     archiveCurrent();
+    if (S.hall && S.pad && S.pad.hands.length) S.hall.games.push(S.pad);
     S.pad = pad;
     S.result = answer.result;
     S.needed = answer.needed;
@@ -792,7 +912,9 @@ async function startGame() {
   S.draft = blankDraft();
   S.editing = null;
   S.preview = null;
+  if (S.joinCode && !S.hall) S.tab = "more";
   save();
+  hallChanged();
   render();
 }
 
@@ -993,6 +1115,14 @@ document.addEventListener("click", async (event) => {
     case "share":
       await startShare();
       break;
+    case "hall-join":
+      await joinHall();
+      break;
+    case "hall-leave":
+      S.hall = null;
+      save();
+      render();
+      break;
     case "stop-share":
       S.share = null;
       save();
@@ -1047,7 +1177,12 @@ async function start() {
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/pad/sw.js", { scope: "/pad" }).catch(() => {});
   }
-  const live = new URLSearchParams(location.search).get("live");
+  const query = new URLSearchParams(location.search);
+  S.joinCode = (query.get("night") || "").slice(0, 8);
+  if (S.joinCode) S.tab = "more";
+  window.addEventListener("online", pushHall);
+  setInterval(pushHall, HALL_RETRY_MS);
+  const live = query.get("live");
   if (live) {
     S.live = { id: live, version: null };
     render();

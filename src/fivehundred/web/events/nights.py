@@ -28,6 +28,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
@@ -192,7 +193,8 @@ def make_router(service: Nights) -> APIRouter:
     ) -> HTMLResponse:
         listing = await service.call(club_nights, store, slug)
         logged_in = await service.accounts.current(request) is not None
-        return HTMLResponse(pages.club_nights_page(slug, listing, logged_in))
+        tables = await request.app.state.hall.club_section(slug, request)
+        return HTMLResponse(pages.club_nights_page(slug, listing, logged_in, tables))
 
     @router.get("/api/nights/{night_id}")
     async def night(night_id: NightId, request: Request) -> dict[str, Any]:
@@ -237,10 +239,12 @@ def make_router(service: Nights) -> APIRouter:
 
 def install(app: FastAPI) -> Nights:
     """The nights' service (``app.state.nights``) and routes; its loop runs while the
-    server does (after the events', whose limit on writes it shares)."""
+    server does (after the events', whose limit on writes it shares). The nights at real
+    tables (:mod:`.hall`) come with them."""
     service = Nights(app)
     app.state.nights = service
     app.include_router(make_router(service))
+    hall.install(app)
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager

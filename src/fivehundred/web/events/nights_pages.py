@@ -146,7 +146,10 @@ def night_page(night: dict[str, Any]) -> str:
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
 
 
-def club_nights_page(club: str, nights: list[dict[str, Any]], logged_in: bool) -> str:
+def club_nights_page(
+    club: str, nights: list[dict[str, Any]], logged_in: bool, more: str = ""
+) -> str:
+    """The club's nights; ``more``: the sections after them (its nights at real tables)."""
     items = "".join(
         f'<li><a href="{escape(n["url"])}">{escape(n["name"])}</a> · '
         f"{escape(w.STATE_LABELS.get(n['state'], n['state']))}</li>"
@@ -176,4 +179,4 @@ def club_nights_page(club: str, nights: list[dict[str, Any]], logged_in: bool) -
         )
         form = _form("/api/nights", w.SCHEDULE_BUTTON, fields, "schedule")
         body += f'    <section class="panel"><h2>{w.SCHEDULE_HEADING}</h2>{form}</section>\n'
-    return _page(w.NIGHTS_TITLE, body)
+    return _page(w.NIGHTS_TITLE, body + more)

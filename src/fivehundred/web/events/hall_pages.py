@@ -1,0 +1,129 @@
+"""A hall night's standings page (``/hall/CODE``), drawn on the server from what
+:mod:`.hall_view` says (every text escaped, the words from :mod:`.hall_words`), phone
+first and readable on the hall's TV; while the night is open its main part is drawn
+again in place every :data:`REFRESH` s (static/js/events.js, as a club night's)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from fivehundred.web.events import hall_words as w
+
+REFRESH = 5
+
+
+def _page(title: str, body: str, refresh: bool) -> str:
+    every = f' data-refresh="{REFRESH}"' if refresh else ""
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Five Hundred — {escape(title)}</title>
+  <link rel="stylesheet" href="/static/css/style.css">
+  <link rel="stylesheet" href="/static/css/account.css">
+  <link rel="stylesheet" href="/static/css/events.css">
+  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
+</head>
+<body class="pages hall"{every}>
+  <a class="skip-link" href="#hall-main">Skip to the standings</a>
+  <header class="bar">
+    <h1><a href="/">Five Hundred</a></h1>
+    <nav aria-label="pages"><a href="/clubs">Clubs</a> · <a href="/pad">Score pad</a></nav>
+  </header>
+  <main id="hall-main">
+    <p id="status" role="status" aria-live="polite"></p>
+{body}
+  </main>
+  <script type="module" src="/static/js/events.js"></script>
+</body>
+</html>
+"""
+
+
+def _table(caption: str, heads: list[str], rows: list[list[Any]], numbers: set[int]) -> str:
+    """A table whose columns ``numbers`` (their indexes) are numbers, set to the right."""
+
+    def cell(tag: str, index: int, value: Any, scope: str = "") -> str:
+        kind = ' class="n"' if index in numbers else ""
+        return f"<{tag}{scope}{kind}>{escape(str(value))}</{tag}>"
+
+    head = "".join(cell("th", i, h, ' scope="col"') for i, h in enumerate(heads))
+    body = "".join(
+        "<tr>" + "".join(cell("td", i, value) for i, value in enumerate(row)) + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
+        f"<table><caption>{escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _table_panel(table: dict[str, Any]) -> str:
+    rows = []
+    for number, game in enumerate(table["games"], 1):
+        for side, (name, total) in enumerate(zip(game["sides"], game["totals"], strict=True)):
+            won = w.GAME_WON if game["winner"] == side else ""
+            rows.append([w.GAME_LABEL.format(number=number), name, total, won])
+    caption = w.TABLE_CAPTION.format(number=table["number"])
+    heads = [w.GAME, w.PLAYER, w.POINTS, ""]
+    return _table(caption, heads, rows, {2})
+
+
+def hall_page(night: dict[str, Any], origin: str = "") -> str:
+    """The page; ``origin`` (``https://host``) makes the join link whole, to be typed."""
+    state = w.STATE_LABELS.get(night["state"], night["state"])
+    facts = w.FACTS.format(tables=len(night["tables"]), state=state)
+    parts = [
+        f'<h2 id="hall-title">{escape(night["name"])}</h2>',
+        f'<p id="facts">{escape(facts)}</p>',
+    ]
+    if night["state"] == "open":
+        link = f'<a href="{escape(night["join"])}">{escape(origin + night["join"])}</a>'
+        code = f'<span class="code">{escape(night["code"])}</span>'
+        parts.append(f"<p>{w.JOIN.format(code=code, link=link)}</p>")
+    else:
+        parts.append(f'<p><a href="{escape(night["results"])}">{w.RESULTS_CSV}</a></p>')
+    body = [f'    <section class="panel" aria-labelledby="hall-title">{"".join(parts)}</section>']
+    rows = [
+        [s["place"], s["name"], ", ".join(map(str, s["tables"])), s["won"], s["points"]]
+        for s in night["standings"]
+    ]
+    heads = [w.PLACE, w.PLAYER, w.TABLE, w.GAMES_WON, w.POINTS]
+    standings = _table(w.STANDINGS_HEADING, heads, rows, {2, 3, 4}) if rows else ""
+    tables = "".join(_table_panel(t) for t in night["tables"])
+    listed = f'<div class="tables">{tables}</div>' if tables else f"<p>{w.NO_TABLES}</p>"
+    body.append(f'    <section class="panel" id="standings">{standings}{listed}</section>')
+    if night["admin"] and night["state"] == "open":
+        form = (
+            f'<form data-api="/api/hall/{escape(night["code"])}/end" name="end">'
+            f'<button class="btn" type="submit">{w.END_BUTTON}</button></form>'
+        )
+        body.append(f'    <section class="panel">{form}</section>')
+    return _page(night["name"], "\n".join(body), refresh=night["state"] == "open")
+
+
+def club_section(club: str, listing: list[dict[str, Any]], presets: list[tuple[str, str]]) -> str:
+    """On a club's nights page, for its members: its nights at real tables, and the form
+    that opens one (the server refuses it to a member who is not an admin)."""
+    items = "".join(
+        f'<li><a href="/hall/{escape(n["code"])}">{escape(n["name"])}</a> · '
+        f"{escape(n['code'])} · {escape(w.STATE_LABELS.get(n['state'], n['state']))}</li>"
+        for n in listing
+    )
+    options = "".join(
+        f'<option value="{escape(name)}">{escape(label)}</option>' for name, label in presets
+    )
+    fields = (
+        f'<input type="hidden" name="club" value="{escape(club)}">'
+        f'<label>{w.FIELD_NAME} <input name="name" required minlength="3" maxlength="60"></label>'
+        f'<label>{w.FIELD_PRESET} <select name="preset">{options}</select></label>'
+    )
+    form = (
+        f'<form data-api="/api/hall" name="hall">{fields}'
+        f'<button class="btn" type="submit">{w.OPEN_BUTTON}</button></form>'
+    )
+    listed = f'<ul id="hall-nights">{items}</ul>' if items else ""
+    return f'    <section class="panel"><h2>{w.CLUB_HEADING}</h2>{listed}{form}</section>\n'

@@ -1,0 +1,214 @@
+"""Hall nights' queries (synchronous: run in the store's thread). Each refusal raises
+:class:`HTTPException` with its answer.
+
+A table's pad sends its whole state with a version it counts up itself; a table keeps the
+state of the highest version that came (:meth:`HallStore.send`: one ``UPDATE … WHERE
+version < new``), so states that come late, twice or out of order change nothing, and
+the table's last state is the one scored: nothing is counted twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi import HTTPException
+from sqlalchemy.engine import Connection, Engine
+
+from fivehundred.web.events import hall_words as w
+from fivehundred.web.schema import club_members, clubs, hall_nights, hall_tables
+
+#: a night's join code: letters and digits nobody mistakes for another (no 0/O, 1/I/L)
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+#: real tables one night may have
+MAX_TABLES = 60
+#: hall nights not yet over one club may have
+NIGHTS_OPEN = 10
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_code(code: str) -> str:
+    """A code as typed (any case, spaces) in its stored form."""
+    return "".join(code.split()).upper()
+
+
+def _hashed(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class HallStore:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # -------------------------------------------------------------- reading
+    def night_row(self, db: Connection, code: str, lock: bool = False) -> Any:
+        query = sa.select(hall_nights).where(hall_nights.c.code == clean_code(code))
+        row = db.execute(query.with_for_update() if lock else query).first()
+        if row is None:
+            raise HTTPException(404, w.NO_SUCH_NIGHT)
+        return row
+
+    def role(self, db: Connection, club_id: int, account_id: int | None) -> str | None:
+        if account_id is None:
+            return None
+        role = db.execute(
+            sa.select(club_members.c.role).where(
+                club_members.c.club_id == club_id, club_members.c.account_id == account_id
+            )
+        ).scalar()
+        return None if role is None else str(role)
+
+    def night(self, code: str, account_id: int | None) -> dict[str, Any]:
+        """The night, its tables' states (version and pads) and whether the account runs it."""
+        with self.engine.connect() as db:
+            night = self.night_row(db, code)
+            club = db.execute(sa.select(clubs.c.slug).where(clubs.c.id == night.club_id)).scalar()
+            rows = db.execute(
+                sa.select(hall_tables.c.number, hall_tables.c.version, hall_tables.c.state)
+                .where(hall_tables.c.night_id == night.id)
+                .order_by(hall_tables.c.number)
+            ).all()
+            admin = self.role(db, night.club_id, account_id) in ("owner", "admin")
+        tables = [
+            {"number": r.number, "version": r.version, "pads": json.loads(r.state)["pads"]}
+            for r in rows
+        ]
+        facts = {k: night._mapping[k] for k in ("code", "name", "preset", "state")}
+        return {**facts, "club": club, "admin": admin, "tables": tables}
+
+    def of_club(self, slug: str, account_id: int | None) -> list[dict[str, Any]] | None:
+        """The club's newest hall nights for one of its members (None for anyone else:
+        a night's code is the key to its standings)."""
+        with self.engine.connect() as db:
+            club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower())).scalar()
+            if club_id is None or self.role(db, club_id, account_id) is None:
+                return None
+            rows = db.execute(
+                sa.select(hall_nights.c.code, hall_nights.c.name, hall_nights.c.state)
+                .where(hall_nights.c.club_id == club_id)
+                .order_by(hall_nights.c.created.desc())
+                .limit(20)
+            ).all()
+        return [{"code": r.code, "name": r.name, "state": r.state} for r in rows]
+
+    # -------------------------------------------------------------- writing
+    def create(self, organiser_id: int, slug: str, name: str, preset: str) -> str:
+        """A new hall night of the club ``slug`` (its owner or an admin); its code."""
+        with self.engine.begin() as db:
+            club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower())).scalar()
+            if club_id is None:
+                raise HTTPException(404, w.NO_SUCH_CLUB)
+            if self.role(db, club_id, organiser_id) not in ("owner", "admin"):
+                raise HTTPException(403, w.NOT_CLUB_ADMIN)
+            open_ = db.execute(
+                sa.select(sa.func.count())
+                .select_from(hall_nights)
+                .where(hall_nights.c.club_id == club_id, hall_nights.c.state == "open")
+            ).scalar_one()
+            if open_ >= NIGHTS_OPEN:
+                raise HTTPException(409, w.TOO_MANY.format(count=NIGHTS_OPEN))
+            while True:
+                code = new_code()
+                taken = db.execute(sa.select(hall_nights.c.id).where(hall_nights.c.code == code))
+                if taken.first() is None:
+                    break
+            db.execute(
+                hall_nights.insert().values(
+                    code=code,
+                    club_id=club_id,
+                    organiser_id=organiser_id,
+                    name=name,
+                    preset=preset,
+                    state="open",
+                    created=time.time(),
+                )
+            )
+            return code
+
+    def join(self, code: str, number: int, version: int, state: str) -> str:
+        """Table ``number`` joins the night with its first state; its write token."""
+        token = secrets.token_urlsafe(24)
+        with self.engine.begin() as db:
+            night = self.night_row(db, code, lock=True)
+            if night.state != "open":
+                raise HTTPException(409, w.FINISHED)
+            numbers = set(
+                db.execute(
+                    sa.select(hall_tables.c.number).where(hall_tables.c.night_id == night.id)
+                ).scalars()
+            )
+            if number in numbers:
+                raise HTTPException(409, w.TABLE_TAKEN.format(number=number))
+            if len(numbers) >= MAX_TABLES:
+                raise HTTPException(409, w.FULL.format(count=MAX_TABLES))
+            try:
+                with db.begin_nested():
+                    db.execute(
+                        hall_tables.insert().values(
+                            night_id=night.id,
+                            number=number,
+                            token_hash=_hashed(token),
+                            version=version,
+                            state=state,
+                            updated=time.time(),
+                        )
+                    )
+            except sa.exc.IntegrityError:  # another pad took the number at the same moment
+                raise HTTPException(409, w.TABLE_TAKEN.format(number=number)) from None
+        return token
+
+    def check_token(self, code: str, number: int, token: str) -> None:
+        """404 for no such table, 403 for a token not the table's."""
+        with self.engine.connect() as db:
+            self._token_row(db, self.night_row(db, code), number, token)
+
+    def _token_row(self, db: Connection, night: Any, number: int, token: str) -> Any:
+        row = db.execute(
+            sa.select(hall_tables.c.token_hash, hall_tables.c.version).where(
+                hall_tables.c.night_id == night.id, hall_tables.c.number == number
+            )
+        ).first()
+        if row is None:
+            raise HTTPException(404, w.NO_SUCH_TABLE)
+        if not hmac.compare_digest(row.token_hash, _hashed(token)):
+            raise HTTPException(403, w.BAD_TOKEN)
+        return row
+
+    def send(self, code: str, number: int, token: str, version: int, state: str) -> int:
+        """Keep the table's state if ``version`` is newer than the one kept; the version
+        kept (the same as before for a state that came late or twice)."""
+        with self.engine.begin() as db:
+            night = self.night_row(db, code, lock=True)  # not while the night ends
+            where = (hall_tables.c.night_id == night.id, hall_tables.c.number == number)
+            self._token_row(db, night, number, token)
+            if night.state != "open":
+                raise HTTPException(409, w.FINISHED)
+            db.execute(
+                hall_tables.update()
+                .where(*where, hall_tables.c.version < version)
+                .values(version=version, state=state, updated=time.time())
+            )
+            kept = db.execute(sa.select(hall_tables.c.version).where(*where)).scalar_one()
+            return int(kept)
+
+    def end(self, code: str, account_id: int) -> bool:
+        """The owner or an admin ends the night; whether this call did."""
+        with self.engine.begin() as db:
+            night = self.night_row(db, code, lock=True)
+            if self.role(db, night.club_id, account_id) not in ("owner", "admin"):
+                raise HTTPException(403, w.NOT_CLUB_ADMIN)
+            done = db.execute(
+                hall_nights.update()
+                .where(hall_nights.c.id == night.id, hall_nights.c.state == "open")
+                .values(state="finished", ended=time.time())
+            )
+            return bool(done.rowcount)

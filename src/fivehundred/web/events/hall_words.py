@@ -1,0 +1,51 @@
+"""Every word the hall nights' page and answers say, in one place (the pad's own words
+for joining a night are in pad/static/app.js, beside the rest of the pad's)."""
+
+from __future__ import annotations
+
+STATE_LABELS = {"open": "Playing", "finished": "Finished"}
+
+TITLE = "Club night at the tables"
+FACTS = "Tables: {tables} · {state}"
+JOIN = "Tables join with the code {code} in the score pad: {link}"
+TABLES_HEADING = "Tables"
+TABLE_CAPTION = "Table {number}"
+GAME = "Game"
+GAME_LABEL = "Game {number}"
+GAME_WON = "won"
+NO_TABLES = "No table has joined yet."
+STANDINGS_HEADING = "Standings"
+PLACE, PLAYER, TABLE, GAMES_WON, POINTS, HANDS = (
+    "Place",
+    "Player",
+    "Table",
+    "Won",
+    "Points",
+    "Hands",
+)
+CLUB_HEADING = "Nights at the club's own tables"
+FIELD_NAME = "Its name"
+FIELD_PRESET = "Usual game (each table's pad may choose another)"
+OPEN_BUTTON = "Open a night at the tables"
+RESULTS_CSV = "The results (CSV)"
+END_BUTTON = "End the night"
+
+LOG_IN = "log in first"
+NO_SUCH_NIGHT = "no such club night (check the code)"
+NO_SUCH_CLUB = "no such club"
+NOT_CLUB_ADMIN = "only the club's owner and admins run its nights"
+TOO_MANY = "a club has at most {count} nights at the tables not yet over"
+BAD_NAME = "a name of 3 to 60 letters, please"
+BAD_PRESET = "no such preset"
+FINISHED = "the night is over: its results are final"
+NOT_FINISHED = "the night is not over yet: its results are given at the end"
+TABLE_TAKEN = "table {number} has joined already: choose its own number"
+FULL = "a night has at most {count} tables"
+BAD_TABLE = "a table number from 1 to {count}, please"
+BAD_TOKEN = "this pad is not the one that joined this table"
+NO_SUCH_TABLE = "no such table at this night"
+TOO_LARGE = "the pad is larger than {size} KiB"
+BAD_STATE = "'pads' must be a list of 1 to {count} pads, and 'version' a whole number from 1"
+TOO_MANY_HANDS = "a table holds at most {count} hands in a night"
+BAD_PAD = "game {number}: {error}"
+BAD_SEATS = "a table at a night seats 3 to 6 players"

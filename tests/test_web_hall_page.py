@@ -1,0 +1,149 @@
+"""A club night at real tables in Debian's chromium through Playwright at phone size
+(390×844): the club's owner opens the night on the club's nights page; a table's score pad opens the join link,
+starts its game, joins as table 2, enters a hand; the standings page (as the hall's TV
+shows it) draws the hand's points in place. The layout check and axe-core on the
+standings page, and the pad's own page after joining."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+import test_web_page
+from fivehundred.pad.web import offline_files
+from fivehundred.web.events import hall_words as words
+from test_web_events_page import checked, signed_up
+from test_web_page import CHROMIUM, Page
+from test_web_support import thread_server
+
+browser = test_web_page.browser
+open_page = test_web_page.open_page
+PHONE = {"width": 390, "height": 844}
+TV = {"width": 1920, "height": 1080}
+#: the first load of the pad and the standings' next redraw (every 5 s)
+WAIT_MS = 30_000
+#: the engine started in the page when offline (Brython: seconds on a busy machine)
+OFFLINE_MS = 120_000
+SHOTS = Path(__file__).parent.parent / "build" / "screenshots"
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists(), reason="no chromium at /usr/bin/chromium"
+)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("hall") / "hall.sqlite3"
+    with thread_server(f"sqlite:///{db}") as url:
+        yield url
+
+
+def tap(p: Any, contract: str, contractor: int, tricks: int) -> None:
+    """Enter one hand with taps, as a player would."""
+    before = p.evaluate(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length"
+    )
+    p.click('[data-tab="pad"]')
+    p.click('[data-kind="hand"]')
+    p.click(f'[data-contract="{contract}"]')
+    p.click(f'[data-contractor="{contractor}"]')
+    p.click(f'#tricks [data-tricks="{tricks}"]')
+    p.click('#revoke [data-revoke=""]')
+    p.wait_for_selector("#preview")
+    p.click("#add")
+    p.wait_for_function(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length"
+        f" === {before + 1}"
+    )
+    p.click('[data-tab="more"]')
+
+
+def kept_offline(p: Any) -> None:
+    """Wait until the service worker keeps every file the pad needs offline."""
+    assert p.evaluate(
+        """async (count) => {
+          for (let i = 0; i < 1200; i++) {
+            const keys = await caches.keys();
+            if (keys.length && navigator.serviceWorker.controller) {
+              const cache = await caches.open(keys[0]);
+              if ((await cache.keys()).length >= count) return true;
+            }
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          return false;
+        }""",
+        len(offline_files()),
+    )
+
+
+def test_a_table_joins_enters_a_hand_and_the_standings_show_it(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    ann = signed_up(open_page, base, "Ann")
+    made = ann.context.request.post(f"{base}/api/clubs", data={"name": "Hall Club"})
+    assert made.status == 201, made.text()
+    slug = made.json()["slug"]
+    screen = ann.page  # the owner opens the night on the club's page, then on the TV
+    screen.goto(f"{base}/clubs/{slug}/nights")
+    problems = checked(screen, "club nights, with the hall's")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screen.screenshot(path=str(SHOTS / "hall-club-nights.png"), full_page=True)
+    screen.get_by_label(words.FIELD_NAME, exact=True).fill("Tuesday")
+    screen.locator('form[name="hall"] select[name="preset"]').select_option("australian")
+    screen.get_by_role("button", name=words.OPEN_BUTTON).click()
+    screen.wait_for_url(f"{base}/hall/*")
+    code = screen.url.rsplit("/", 1)[1]
+    join = f"/pad?night={code}"
+    assert screen.locator(".code").inner_text() == code
+    problems += checked(screen, "hall, no table yet")
+
+    pad = open_page(PHONE, has_touch=True)
+    p = pad.page
+    p.goto(base + join)
+    p.wait_for_selector("#start")
+    for seat, name in enumerate(["Cat", "Dan", "Eve", "Fay"]):
+        p.fill(f'input[data-name="{seat}"]', name)
+    p.click("#start")
+    p.wait_for_selector("#hall-code", timeout=WAIT_MS)  # the join form, its code filled
+    assert p.input_value("#hall-code") == code
+    p.fill("#hall-table", "2")
+    p.click("#hall-join")
+    p.wait_for_selector("#hall-joined")
+    problems += checked(p, "pad, joined")
+    tap(p, "8H", 1, 8)
+    p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+
+    # the TV's page draws itself again, in place: Dan & Fay's 300 comes
+    screen.wait_for_selector("#standings td:has-text('300')", timeout=WAIT_MS)
+    rows = screen.locator("#standings table").first.locator("tbody tr")
+    assert rows.count() == 4
+    assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
+    screen.screenshot(path=str(SHOTS / "hall-standings-phone.png"), full_page=True)
+    p.screenshot(path=str(SHOTS / "hall-pad-joined.png"), full_page=True)
+    problems += checked(screen, "hall, a hand in")
+
+    # the hall's Wi-Fi drops: the hand is scored on the phone and waits; back online,
+    # it is sent by itself, and the TV shows it (7S made: 20 + 140, 300 + 30)
+    kept_offline(p)
+    pad.context.set_offline(True)
+    p.set_default_timeout(OFFLINE_MS)
+    tap(p, "7S", 0, 7)
+    assert "waiting to send" in p.inner_text("#hall-sent")
+    pad.context.set_offline(False)
+    p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+    screen.wait_for_selector("#standings td:has-text('330')", timeout=WAIT_MS)
+    assert rows.first.inner_text().split("\t")[:2] == ["1", "Dan"]
+    screen.set_viewport_size(TV)
+    screen.screenshot(path=str(SHOTS / "hall-standings-tv.png"))
+    screen.set_viewport_size(PHONE)
+    screen.get_by_role("button", name=words.END_BUTTON).click()
+    screen.wait_for_selector(f"#facts:has-text('{words.STATE_LABELS['finished']}')")
+    problems += checked(screen, "hall, over")
+    assert not problems, "\n".join(problems)
+    ann.check()
+    # offline, the browser says each request it could not send: nothing else is wrong
+    assert [e for e in pad.errors if "ERR_INTERNET_DISCONNECTED" not in e] == []
