@@ -73,6 +73,9 @@ def test_a_days_and_a_nights_pars_go_through_the_servers_one_process(tmp_path: P
 def engine(db_url: str) -> Iterator[Any]:  # noqa: F811
     from fivehundred.web.store import Store
 
+    # a server stopped earlier in this process (another test's) closed the pars' pool:
+    # open it, as a server's start does (a closed pool ends the work at its first error)
+    par_work.PARS.start()
     store = Store(db_url)
     yield store.engine
     store.close()
