@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from fivehundred.analysis.analyse import (  # noqa: E402
+from fivehundred.analysis.analyse import (
     ANALYSES,
     STRAIN_TABLES,
     Memo,
@@ -15,8 +15,8 @@ from fivehundred.analysis.analyse import (  # noqa: E402
     start_of_play,
     strain_table,
 )
-from fivehundred.rules import make_rules  # noqa: E402
-from fivehundred.solver.samples import random_position  # noqa: E402
+from fivehundred.rules import make_rules
+from fivehundred.solver.samples import random_position
 
 
 @pytest.mark.parametrize("preset", ["australian", "american", "three_handed"])
