@@ -72,3 +72,10 @@ def test_no_cross_talk_between_deals_or_rules() -> None:
     other_rules = start.clone()
     other_rules.rules = make_rules("american")
     assert strain_table(other_rules) == strain_table(other_rules, cache=False)
+
+
+@pytest.mark.parametrize("preset", ["two_handed", "french_canadian"])
+def test_kept_answers_with_dummies_and_other_decks(preset: str) -> None:
+    for seed in range(3):
+        hand = random_position(seed, "suit", 0, rules=make_rules(preset))
+        assert analyse_hand(hand) == analyse_hand(hand, cache=False)
