@@ -15,9 +15,12 @@ For each hand with a contract it prints:
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from fivehundred.actions import Action, action_text, parse_call
@@ -28,7 +31,7 @@ from fivehundred.play import make_context
 from fivehundred.record import load_json, one_line, replay_record
 from fivehundred.record_cli import OneLineParser as _Parser
 from fivehundred.scoring import side_of_seats
-from fivehundred.solver import Position, card_values, solve, solve_position
+from fivehundred.solver import Position, can_reach, card_values, solve, solve_position
 from fivehundred.solver.reference import contracting_seats
 from fivehundred.words import contract_label, play_label, seat_name
 
@@ -46,10 +49,62 @@ def start_of_play(state: HandState) -> HandState:
     return start
 
 
-def strain_table(start: HandState) -> dict[str, int]:
+class Memo:
+    """A small least-recently-used store, at most ``size`` entries, safe across threads;
+    what it hands out is a copy, so that no caller changes another's answer."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is None:
+                return None
+            self._items.move_to_end(key)
+        return copy.deepcopy(value)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = copy.deepcopy(value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+#: The strain tables of the latest deals: a day's boards are the same deals for every
+#: entrant, and each of a hand's reviews (one a seat) asks for the same table.
+STRAIN_TABLES = Memo(256)
+#: The latest hands' analyses (keyed by the deal and every action), for the reviews of one
+#: hand from each seat and the pages that ask again.
+ANALYSES = Memo(128)
+
+
+def strain_table(start: HandState, cache: bool = True) -> dict[str, int]:
     """Tricks the contractor's side takes double-dummy in each strain from the first lead
     with the same hands; ``misere``: the contractor's own tricks in misère. Only the seats
-    that play are dealt in (``rules.live_seats``)."""
+    that play are dealt in (``rules.live_seats``). What it reads is the deal's alone (the
+    rules, the hands at the first lead, the contractor and the leader), so the latest
+    tables are kept (:data:`STRAIN_TABLES`; ``cache=False``: worked out afresh)."""
+    key = (start.rules, tuple(start.hands), start.contractor, start.to_move)
+    table = STRAIN_TABLES.get(key) if cache else None
+    if table is None:
+        table = _strain_table(start)
+        if cache:
+            STRAIN_TABLES.put(key, table)
+    return table
+
+
+def _strain_table(start: HandState) -> dict[str, int]:
     contractor = start.contractor
     sides = side_of_seats(start.rules)
     # the seats that play (not the draw_pack stock and discards, R-PLAYERS)
@@ -72,8 +127,33 @@ def strain_table(start: HandState) -> dict[str, int]:
     return table
 
 
-def analyse_hand(state: HandState) -> dict[str, Any]:
-    """The analysis of one hand (see the module docstring) as a JSON-ready dict."""
+def hand_key(state: HandState) -> Hashable:
+    """What a hand's analysis depends on: its rules, its deal and every action."""
+    return (
+        state.rules,
+        state.dealer,
+        state.dealt,
+        state.kitty_dealt,
+        state.dummy_deal,
+        tuple(state.barred),
+        tuple(state.history),
+    )
+
+
+def analyse_hand(state: HandState, cache: bool = True) -> dict[str, Any]:
+    """The analysis of one hand (see the module docstring) as a JSON-ready dict. The
+    latest hands' analyses are kept (:data:`ANALYSES`); ``cache=False`` works the
+    analysis out afresh, every position solved in full (the answers are the same)."""
+    key = hand_key(state) if cache else None
+    out = ANALYSES.get(key) if cache else None
+    if out is None:
+        out = _analyse_hand(state, cache)
+        if cache:
+            ANALYSES.put(key, out)
+    return out
+
+
+def _analyse_hand(state: HandState, cache: bool) -> dict[str, Any]:
     two = state.rules.joker_names
     if state.contract < 0 or state.contractor < 0:
         return {"contract": None, "note": "no contract: nothing to analyse"}
@@ -91,16 +171,37 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
         "side": list(seats),
         "double_dummy": solve(start),
         "actual": sum(state.tricks_won[s] for s in seats) if state.is_over else None,
-        "strains": strain_table(start),
+        "strains": strain_table(start, cache),
     }
-    misere = start.is_misere
     # R-PLAYERS two_handed: while a dummy holds face-down cards nobody can play or know
     # them, but the solver counts them as known and playable. There the cards compared are
     # the legal ones only, and their figures are marked as estimates, not double dummy.
     out["exact"] = not face_down(start)
+    out["mistakes"] = _mistakes(state, start, seats, out["double_dummy"], cache)
+    return out
+
+
+def _after(child: HandState, value: int, wants_more: bool, seats: Sequence[int]) -> int | None:
+    """The total after a card, where it cost nothing: ``value`` when a zero-window search
+    shows that the card keeps it (cheaper than solving ``child``); None where it may not."""
+    if child.is_over:
+        return sum(child.tricks_won[s] for s in seats)
+    # best play keeps ``value``: the side that wants more cannot reach more after a card,
+    # the other cannot be held to less
+    if wants_more:
+        return value if can_reach(child, value) else None
+    return value if not can_reach(child, value + 1) else None
+
+
+def _mistakes(
+    state: HandState, start: HandState, seats: Sequence[int], value: int, fast: bool
+) -> list[dict[str, Any]]:
+    """Every card of the hand that cost a trick against best play (see the module
+    docstring); ``fast``: a card that costs nothing is shown so by a zero-window search."""
+    two = state.rules.joker_names
+    misere = start.is_misere
     mistakes = []
     position = start
-    value = out["double_dummy"]
     plays = state.history[len(start.history) :]
     was_hidden = False
     for action in plays:
@@ -112,6 +213,7 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
         # defenders in misère
         wants_more = (seat in seats) != misere
         hidden = bool(face_down(position))
+        values: dict[Action, int] | None = None
         if hidden:
             values = legal_values(position, set(seats))
             after = values[action]
@@ -119,11 +221,20 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
         else:
             if was_hidden:  # the first exact position after the estimates
                 value = solve(position)
-            after = solve(child) if not child.is_over else sum(child.tricks_won[s] for s in seats)
+            kept = _after(child, value, wants_more, seats) if fast else None
+            if kept is not None:
+                after = kept
+            elif child.is_over:
+                after = sum(child.tricks_won[s] for s in seats)
+            elif fast:  # it cost: every card's value is wanted anyway
+                values = card_values(position)
+                after = values[action] if action in values else solve(child)
+            else:
+                after = solve(child)
         was_hidden = hidden
         cost = (value - after) if wants_more else (after - value)
         if cost > 0:
-            if not hidden:
+            if values is None:
                 values = card_values(position)
             best_value = max(values.values()) if wants_more else min(values.values())
             best = next(a for a, v in sorted(values.items()) if v == best_value)
@@ -141,8 +252,7 @@ def analyse_hand(state: HandState) -> dict[str, Any]:
             mistakes.append(mistake)
         position = child
         value = after
-    out["mistakes"] = mistakes
-    return out
+    return mistakes
 
 
 def face_down(state: HandState) -> int:
