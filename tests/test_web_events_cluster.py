@@ -122,8 +122,12 @@ def test_an_event_carries_on_after_its_server_is_killed(tmp_path: Path) -> None:
         people = [account(base, f"P{i}") for i in range(4)]
         number = event(people, "Restart Cup")
         assert people[0].post(f"/api/events/{number}/start").json() == {"started": True}
-        shown = people[0].get(f"/api/events/{number}").json()
-        assert shown["my_game"]["code"]
+
+        def table_made() -> str | None:  # by the start, or by the service's look beside it
+            game = people[0].get(f"/api/events/{number}").json()["my_game"]
+            return game["code"] if game and game["code"] else None
+
+        code = wait_for(table_made, EVENT_SECONDS, "round 1's table")
         server.send_signal(signal.SIGKILL)
         server.wait(30)
         server = start_server_process(url, port, tmp_path / "b")
@@ -135,7 +139,7 @@ def test_an_event_carries_on_after_its_server_is_killed(tmp_path: Path) -> None:
         final = wait_for(over, EVENT_SECONDS, "the event's end after the restart")
         rounds = final["rounds_played"]
         assert [len(r["games"]) for r in rounds] == [1, 1]
-        assert rounds[0]["games"][0]["code"] == shown["my_game"]["code"]
+        assert rounds[0]["games"][0]["code"] == code
         assert all(g["finished"] for r in rounds for g in r["games"])
     finally:
         if server.poll() is None:
