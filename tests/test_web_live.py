@@ -213,3 +213,59 @@ def test_hints_name_the_french_canadian_white_joker_as_the_view_does(tmp_path: A
             if "JKW" in hinted:
                 break
         assert "JKW" in hinted
+
+
+def test_a_refusal_whose_news_comes_before_the_forwards_answer_reaches_its_client(
+    tmp_path: Any,
+) -> None:
+    """The owner of a table may take what was passed on to it and refuse it before the
+    passing server's own database call has answered (its news on another connection): the
+    refusal is kept until the id is known, and the client is told (it waited for ever)."""
+    import asyncio
+    import json
+
+    from fivehundred.rules import make_rules
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub
+    from fivehundred.web.store import AsyncStore, Store
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(f"sqlite:///{tmp_path / 'w.sqlite3'}"))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        await hub.start()
+        try:
+            rules = make_rules("australian")
+            options = {"delay": 3600.0}  # the computers wait: seat 0 stays without a move
+            table = await hub.create(
+                rules, ["open", "random", "random", "random"], None, options, 7
+            )
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
+            table.attach(conn)
+            table.owned = False  # another server plays it: what is asked here is passed on
+            call = store.call
+
+            async def refused_first(function: Any, *args: Any) -> Any:
+                answer = await call(function, *args)
+                if getattr(function, "__name__", "") == "forward":  # the owner was quicker
+                    table.refused_there(answer, "nothing of yours to take back in this hand")
+                return answer
+
+            store.call = refused_first  # type: ignore[method-assign]
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            await table.handle(conn, json.dumps({"type": "undo"}))
+            told = []
+            while not conn.queue.empty():
+                item = conn.queue.get_nowait()
+                told.append(json.loads(item) if isinstance(item, str) else item)
+            assert [m["type"] for m in told] == ["error"], told
+            assert "nothing of yours" in told[0]["message"]
+            assert not table.forwarded and not table.refused_early
+            store.call = call  # type: ignore[method-assign]
+            table.detach(conn)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())

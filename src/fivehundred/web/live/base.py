@@ -21,6 +21,8 @@ IDLE_KEPT = 120.0
 #: Seconds a client's action passed to the table's server may wait in the inbox: past
 #: that, unless taken, it is taken back and the client is told to try again.
 FORWARD_WAIT = 10.0
+#: Refusals kept whose news came before this server knew the id it passed on (a table).
+EARLY_REFUSALS = 16
 CHAT_BURST = 5
 CHAT_WINDOW = 10.0
 #: Hints one address may ask for a minute, and at once (a token bucket; one at a time per

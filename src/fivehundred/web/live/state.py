@@ -23,7 +23,14 @@ from fivehundred.rules import rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
 from fivehundred.web.deadlines import GRACE, TURN, Deadline, TimedActionRow
-from fivehundred.web.live.base import COMPUTER, DEFAULT_OPTIONS, OPEN, PERSON, Refusal
+from fivehundred.web.live.base import (
+    COMPUTER,
+    DEFAULT_OPTIONS,
+    EARLY_REFUSALS,
+    OPEN,
+    PERSON,
+    Refusal,
+)
 from fivehundred.web.live.connections import Connection, SeatState, encode
 from fivehundred.web.live.model import copy_table, model_copy, replay_log, same_rules
 from fivehundred.web.store import (
@@ -92,6 +99,9 @@ class TableState:
         self.forwarded: dict[int, Connection] = {}
         #: inbox id -> monotonic time it was passed on (unanswered past base.FORWARD_WAIT: refused)
         self.forwarded_at: dict[int, float] = {}
+        #: inbox id -> a refusal whose news came before the id was known here (the owner
+        #: may refuse before the forward's own answer reaches this loop): the latest few
+        self.refused_early: dict[int, str] = {}
         self.puller: asyncio.Task[None] | None = None
         #: pulls running (a client that comes meanwhile waits for the table to be current)
         self.pulling = 0
@@ -446,7 +456,10 @@ class TableState:
         """The table's server refused the message passed on as ``forwarded``: its sender
         (a client of this server) is told why."""
         conn = self.forwarded.get(forwarded)
-        if conn is None:
+        if conn is None:  # not passed on from here, or not known yet: kept a while
+            self.refused_early[forwarded] = reason
+            while len(self.refused_early) > EARLY_REFUSALS:
+                self.refused_early.pop(next(iter(self.refused_early)))
             return
         self.answered(conn)
         conn.send({"type": "error", "message": reason, "version": self.version})

@@ -145,6 +145,9 @@ class LiveTable(Automation):
         self.forwarded[forwarded] = conn
         self.forwarded_at[forwarded] = time.monotonic()
         self.hub.count("passed_on")
+        early = self.refused_early.pop(forwarded, None)
+        if early is not None:  # refused before its id came back here
+            self.refused_there(forwarded, early)
 
     def _chat(self, conn: Connection, text: str) -> None:
         now = time.monotonic()
