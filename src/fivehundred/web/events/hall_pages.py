@@ -9,56 +9,16 @@ from html import escape
 from typing import Any
 
 from fivehundred.web.events import hall_words as w
+from fivehundred.web.events.pages import scroll_table as _table
+from fivehundred.web.events.pages import shell
 
 REFRESH = 5
 
 
 def _page(title: str, body: str, refresh: bool) -> str:
-    every = f' data-refresh="{REFRESH}"' if refresh else ""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Five Hundred — {escape(title)}</title>
-  <link rel="stylesheet" href="/static/css/style.css">
-  <link rel="stylesheet" href="/static/css/account.css">
-  <link rel="stylesheet" href="/static/css/events.css">
-  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
-</head>
-<body class="pages hall"{every}>
-  <a class="skip-link" href="#hall-main">Skip to the standings</a>
-  <header class="bar">
-    <h1><a href="/">Five Hundred</a></h1>
-    <nav aria-label="pages"><a href="/clubs">Clubs</a> · <a href="/pad">Score pad</a></nav>
-  </header>
-  <main id="hall-main">
-    <p id="status" role="status" aria-live="polite"></p>
-{body}
-  </main>
-  <script type="module" src="/static/js/events.js"></script>
-</body>
-</html>
-"""
-
-
-def _table(caption: str, heads: list[str], rows: list[list[Any]], numbers: set[int]) -> str:
-    """A table whose columns ``numbers`` (their indexes) are numbers, set to the right."""
-
-    def cell(tag: str, index: int, value: Any, scope: str = "") -> str:
-        kind = ' class="n"' if index in numbers else ""
-        return f"<{tag}{scope}{kind}>{escape(str(value))}</{tag}>"
-
-    head = "".join(cell("th", i, h, ' scope="col"') for i, h in enumerate(heads))
-    body = "".join(
-        "<tr>" + "".join(cell("td", i, value) for i, value in enumerate(row)) + "</tr>"
-        for row in rows
-    )
-    return (
-        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
-        f"<table><caption>{escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
+    main = ("hall-main", "Skip to the standings")
+    nav = '<a href="/clubs">Clubs</a> · <a href="/pad">Score pad</a>'
+    return shell(title, body, main, nav, REFRESH if refresh else 0, "hall")
 
 
 def _table_panel(table: dict[str, Any]) -> str:

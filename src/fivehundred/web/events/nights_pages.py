@@ -8,36 +8,14 @@ from html import escape
 from typing import Any
 
 from fivehundred.web.events import nights_words as w
-from fivehundred.web.events.pages import REFRESH
+from fivehundred.web.events.pages import REFRESH, shell
+from fivehundred.web.events.pages import scroll_table as _table
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
-    every = f' data-refresh="{REFRESH}"' if refresh else ""
-    return f"""<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Five Hundred — {escape(title)}</title>
-  <link rel="stylesheet" href="/static/css/style.css">
-  <link rel="stylesheet" href="/static/css/account.css">
-  <link rel="stylesheet" href="/static/css/events.css">
-  <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
-</head>
-<body class="pages"{every}>
-  <a class="skip-link" href="#night-main">Skip to the night</a>
-  <header class="bar">
-    <h1><a href="/">Five Hundred</a></h1>
-    <nav aria-label="pages"><a href="/clubs">Clubs</a> · <a href="/account">Account</a></nav>
-  </header>
-  <main id="night-main">
-    <p id="status" role="status" aria-live="polite"></p>
-{body}
-  </main>
-  <script type="module" src="/static/js/events.js"></script>
-</body>
-</html>
-"""
+    main = ("night-main", "Skip to the night")
+    nav = '<a href="/clubs">Clubs</a> · <a href="/account">Account</a>'
+    return shell(title, body, main, nav, REFRESH if refresh else 0)
 
 
 def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
@@ -49,18 +27,6 @@ def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
 
 def _field(label: str, control: str) -> str:
     return f"<label>{escape(label)} {control}</label>"
-
-
-def _table(caption: str, heads: list[str], rows: list[list[Any]]) -> str:
-    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in heads)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
-    )
-    return (
-        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
-        f"<table><caption>{escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
 
 
 def _traveller(board: dict[str, Any]) -> str:

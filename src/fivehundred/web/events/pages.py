@@ -15,8 +15,14 @@ from fivehundred.web.events import words as w
 REFRESH = 10
 
 
-def _page(title: str, body: str, refresh: bool = False) -> str:
-    every = f' data-refresh="{REFRESH}"' if refresh else ""
+def shell(
+    title: str, body: str, main: tuple[str, str], nav: str, refresh: int = 0, kind: str = ""
+) -> str:
+    """A page of the events, the club nights and the hall nights: ``main`` its main part's
+    id and the skip link's words, ``nav`` the header's links, ``refresh`` the seconds
+    between two redraws of the main part (0: none), ``kind`` a class of the body."""
+    every = f' data-refresh="{refresh}"' if refresh else ""
+    classes = f"pages {kind}".strip()
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -28,15 +34,13 @@ def _page(title: str, body: str, refresh: bool = False) -> str:
   <link rel="stylesheet" href="/static/css/events.css">
   <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
 </head>
-<body class="pages"{every}>
-  <a class="skip-link" href="#events-main">Skip to the tournament</a>
+<body class="{classes}"{every}>
+  <a class="skip-link" href="#{main[0]}">{main[1]}</a>
   <header class="bar">
     <h1><a href="/">Five Hundred</a></h1>
-    <nav aria-label="pages"><a href="/events">{w.TITLE}</a> · \
-<a href="/leagues">{w.LEAGUES_TITLE}</a> · <a href="/clubs">Clubs</a> · \
-<a href="/account">Account</a></nav>
+    <nav aria-label="pages">{nav}</nav>
   </header>
-  <main id="events-main">
+  <main id="{main[0]}">
     <p id="status" role="status" aria-live="polite"></p>
 {body}
   </main>
@@ -44,6 +48,42 @@ def _page(title: str, body: str, refresh: bool = False) -> str:
 </body>
 </html>
 """
+
+
+def scroll_table(
+    caption: str,
+    heads: list[str],
+    rows: list[list[Any]],
+    numbers: frozenset[int] | set[int] = frozenset(),
+) -> str:
+    """A table in a region that scrolls on its own when too wide; the columns ``numbers``
+    (their indexes) are numbers, set to the right."""
+
+    def cell(tag: str, index: int, value: Any, scope: str = "") -> str:
+        kind = ' class="n"' if index in numbers else ""
+        return f"<{tag}{scope}{kind}>{escape(str(value))}</{tag}>"
+
+    head = "".join(cell("th", i, h, ' scope="col"') for i, h in enumerate(heads))
+    body = "".join(
+        "<tr>" + "".join(cell("td", i, value) for i, value in enumerate(row)) + "</tr>"
+        for row in rows
+    )
+    return (
+        f'<div class="scroll" tabindex="0" role="region" aria-label="{escape(caption)}">'
+        f"<table><caption>{escape(caption)}</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+NAV = (
+    f'<a href="/events">{w.TITLE}</a> · <a href="/leagues">{w.LEAGUES_TITLE}</a> · '
+    '<a href="/clubs">Clubs</a> · <a href="/account">Account</a>'
+)
+
+
+def _page(title: str, body: str, refresh: bool = False) -> str:
+    main = ("events-main", "Skip to the tournament")
+    return shell(title, body, main, NAV, REFRESH if refresh else 0)
 
 
 def _when(at: float | None) -> str:
