@@ -323,12 +323,40 @@ def test_news_of_what_a_table_already_shows_sends_no_view(tmp_path: Path) -> Non
     asyncio.run(scenario())
 
 
+def written_elsewhere(url: str, table: Any, count: int) -> None:
+    """``count`` calls written straight to the database, as another server would."""
+    from fivehundred.actions import action_text
+    from fivehundred.web.live import copy_table
+    from fivehundred.web.store import Store
+
+    other = Store(url)
+    try:
+        shadow = copy_table(table.model)
+        for version in range(1, count + 1):
+            seat = shadow.to_move
+            action = shadow.legal_actions()[0]
+            text = action_text(action, table.rules.joker_names)
+            other.append_action(table.id, version, seat, text, "test")
+            shadow.apply(seat, action)
+    finally:
+        other.close()
+
+
+def versions_sent(conn: Any) -> list[int]:
+    """The versions of the views queued for ``conn`` (emptying its queue)."""
+    shown = []
+    while not conn.queue.empty():
+        item = conn.queue.get_nowait()
+        assert isinstance(item, str)
+        shown.append(json.loads(item)["version"])
+    return shown
+
+
 def test_actions_another_server_wrote_are_shown_one_view_each(tmp_path: Path) -> None:
     """A server that reads a table again and finds its log grown (another server made
     actions meanwhile, as when a database restart cost it its lock) shows each action in
     its own view, as the clients of the server that made them saw them: no version is
     skipped on a connection."""
-    from fivehundred.actions import action_text
     from fivehundred.rules import make_rules
     from fivehundred.web.cluster import Cluster
     from fivehundred.web.guard import Limits
@@ -347,28 +375,10 @@ def test_actions_another_server_wrote_are_shown_one_view_each(tmp_path: Path) ->
             token = await table.take_seat(0, "Ann")
             conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
             table.attach(conn)
-            # three calls written straight to the database, as another server would
-            other = Store(url)
-            try:
-                from fivehundred.web.live import copy_table
-
-                shadow = copy_table(table.model)
-                for version in (1, 2, 3):
-                    seat = shadow.to_move
-                    action = shadow.legal_actions()[0]
-                    text = action_text(action, table.rules.joker_names)
-                    other.append_action(table.id, version, seat, text, "test")
-                    shadow.apply(seat, action)
-            finally:
-                other.close()
-            while not conn.queue.empty():
-                conn.queue.get_nowait()
+            written_elsewhere(url, table, 3)  # as another server would
+            versions_sent(conn)
             await table.refresh()
-            shown = []
-            while not conn.queue.empty():
-                item = conn.queue.get_nowait()
-                assert isinstance(item, str)
-                shown.append(json.loads(item)["version"])
+            shown = versions_sent(conn)
             assert shown == [1, 2, 3]
             table.detach(conn)
         finally:
@@ -384,11 +394,10 @@ def test_a_server_taking_over_a_table_it_followed_behind_shows_every_version(
     """A server that takes a table over (its lock came free, as after a database restart)
     having missed the news of actions another server made shows each of them in its own
     view before playing on: a connection kept through the take-over misses no version."""
-    from fivehundred.actions import action_text
     from fivehundred.rules import make_rules
     from fivehundred.web.cluster import Cluster
     from fivehundred.web.guard import Limits
-    from fivehundred.web.live import Connection, Decider, Hub, copy_table
+    from fivehundred.web.live import Connection, Decider, Hub
     from fivehundred.web.store import AsyncStore, Store
 
     url = database_url("postgresql", tmp_path)
@@ -404,25 +413,10 @@ def test_a_server_taking_over_a_table_it_followed_behind_shows_every_version(
             conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
             table.attach(conn)
             hub.lost_all()  # this server's locks went with its connection
-            other = Store(url)  # another server played on meanwhile; the news is lost
-            try:
-                shadow = copy_table(table.model)
-                for version in (1, 2, 3, 4):
-                    seat = shadow.to_move
-                    action = shadow.legal_actions()[0]
-                    text = action_text(action, table.rules.joker_names)
-                    other.append_action(table.id, version, seat, text, "test")
-                    shadow.apply(seat, action)
-            finally:
-                other.close()
-            while not conn.queue.empty():
-                conn.queue.get_nowait()
+            written_elsewhere(url, table, 4)  # another server played on; the news is lost
+            versions_sent(conn)
             assert await hub.adopt(table.code)
-            shown = []
-            while not conn.queue.empty():
-                item = conn.queue.get_nowait()
-                assert isinstance(item, str)
-                shown.append(json.loads(item)["version"])
+            shown = versions_sent(conn)
             assert sorted(set(shown)) == [1, 2, 3, 4], shown
             assert {b - a for a, b in itertools.pairwise(shown)} <= {0, 1}, shown
             assert table.owned and table.version == 4
