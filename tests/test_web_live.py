@@ -269,3 +269,64 @@ def test_a_refusal_whose_news_comes_before_the_forwards_answer_reaches_its_clien
             store.close()
 
     asyncio.run(scenario())
+
+
+def test_an_action_made_before_the_forwards_answer_leaves_nothing_waiting(tmp_path: Any) -> None:
+    """The owner may take what was passed on, make it, and this server pull it (the client
+    shown the new version) before the passing server's database call has answered: the
+    client got its view, and the table waits on nothing (a forward kept for ever keeps a
+    turn-based table loaded)."""
+    import asyncio
+    import json
+
+    from fivehundred.rules import make_rules
+    from fivehundred.web.guard import Limits
+    from fivehundred.web.live import Connection, Decider, Hub
+    from fivehundred.web.live.base import PERSON
+    from fivehundred.web.store import AsyncStore, Store
+
+    async def scenario() -> None:
+        store = AsyncStore(Store(f"sqlite:///{tmp_path / 'w.sqlite3'}"))
+        hub = Hub(store, Decider(0), limits=Limits(open_seat_grace=3600))
+        await hub.start()
+        try:
+            rules = make_rules("australian")
+            options = {"delay": 3600.0}  # the computers wait: seat 0 keeps the turn
+            for seed in range(100):  # a deal where seat 0 bids first
+                table = await hub.create(
+                    rules, ["open", "random", "random", "random"], None, options, seed
+                )
+                if table.model.to_move == 0:
+                    break
+            token = await table.take_seat(0, "Ann")
+            conn = Connection(None, table.seat_of_token(token), "Ann")  # type: ignore[arg-type]
+            table.attach(conn)
+            table.owned = False  # another server plays it: what is asked here is passed on
+            version = table.version
+            call = store.call
+
+            async def made_first(function: Any, *args: Any) -> Any:
+                answer = await call(function, *args)
+                if getattr(function, "__name__", "") == "forward":  # made and pulled first
+                    table._apply_written(0, "pass", PERSON)
+                return answer
+
+            store.call = made_first  # type: ignore[method-assign]
+            while not conn.queue.empty():
+                conn.queue.get_nowait()
+            await table.handle(
+                conn, json.dumps({"type": "action", "version": version, "action": "pass"})
+            )
+            told = []
+            while not conn.queue.empty():
+                item = conn.queue.get_nowait()
+                told.append(json.loads(item) if isinstance(item, str) else item)
+            assert [(m["type"], m["version"]) for m in told] == [("view", version + 1)], told
+            assert not table.forwarded and not table.forwarded_at and conn.forwarded is None
+            store.call = call  # type: ignore[method-assign]
+            table.detach(conn)
+        finally:
+            await hub.stop()
+            store.close()
+
+    asyncio.run(scenario())

@@ -148,6 +148,8 @@ class LiveTable(Automation):
         early = self.refused_early.pop(forwarded, None)
         if early is not None:  # refused before its id came back here
             self.refused_there(forwarded, early)
+        elif self.version > version:  # made (and pulled) before its id came back here
+            self.answered(conn)
 
     def _chat(self, conn: Connection, text: str) -> None:
         now = time.monotonic()
