@@ -168,3 +168,61 @@ def test_an_account_sees_its_streak_and_its_days(base: str, open_page: Callable[
     problems = problems_at(page, "daily history", "daily-history")
     assert not problems, "\n".join(problems)
     holder.check()
+
+
+@pytest.fixture(scope="module")
+def two_presets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server dealing the dailies of two presets (``FIVEHUNDRED_DAILY_PRESETS``)."""
+    db = tmp_path_factory.mktemp("dailies") / "dailies.sqlite3"
+
+    def prepare(app: Any) -> None:
+        app.state.dailies = {
+            preset: DailyService(
+                "page-secret",
+                preset=preset,
+                boards=2,
+                clock=lambda: date(2026, 12, 6),
+                pars=False,
+                engine=app.state.store.store.engine,
+                table_seconds=0,
+            )
+            for preset in ("australian", "american")
+        }
+        app.state.daily = app.state.dailies["australian"]
+
+    with thread_server(f"sqlite:///{db}", prepare=prepare) as url:
+        yield url
+
+
+def test_the_dailies_of_two_presets(two_presets: str, open_page: Callable[..., Page]) -> None:
+    """A link for each preset's daily, the one shown marked; the other's page plays its
+    own boards and keeps its own entry (a reload resumes it; the first preset's page does
+    not show it)."""
+    holder = open_page({"width": PHONE[0], "height": PHONE[1]})
+    page = holder.page
+    page.goto(two_presets + "/daily")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.inner_text("#day-title") == "The Australian daily boards of 2026-12-06"
+    links = page.locator("#presets a")
+    assert links.all_inner_texts() == ["Australian", "American"]
+    assert links.nth(0).get_attribute("aria-current") == "page"
+    problems = problems_at(page, "daily presets", "daily-presets")
+    links.nth(1).click()
+    page.wait_for_url("**/daily?preset=american")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.inner_text("#day-title") == "The American daily boards of 2026-12-06"
+    assert page.locator("#presets a").nth(1).get_attribute("aria-current") == "page"
+    page.fill("#name", "Ann")
+    page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    tap_through_board(page)
+    assert "Ann" in page.inner_text("#traveller tbody")
+    page.reload()  # the American entry resumes on the American page
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#after:not([hidden])")
+    page.goto(two_presets + "/daily")  # the Australian page has no entry of Ann's
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("#start-row:not([hidden])").count()
+    assert page.locator("#play[hidden]").count()
+    assert not problems, "\n".join(problems)
+    holder.check()

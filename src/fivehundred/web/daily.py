@@ -108,7 +108,11 @@ MAX_TRAVELLER_ROWS = 100
 MAX_NAME_TRIES = 20
 
 #: The operator's settings of the daily (environment variables of ``fivehundred serve``).
-DAILY_VARIABLES = ("FIVEHUNDRED_DAILY_SECRET", "FIVEHUNDRED_DAILY_LEVEL")
+DAILY_VARIABLES = (
+    "FIVEHUNDRED_DAILY_SECRET",
+    "FIVEHUNDRED_DAILY_LEVEL",
+    "FIVEHUNDRED_DAILY_PRESETS",
+)
 
 
 def token_hash(token: str) -> str:

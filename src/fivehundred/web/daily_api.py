@@ -11,6 +11,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.boards import board_presets
+from fivehundred.daily import DEFAULT_PRESET
 from fivehundred.web import par_work
 from fivehundred.web.daily import (
     MAX_ACTION,
@@ -19,7 +21,7 @@ from fivehundred.web.daily import (
     DailyService,
 )
 from fivehundred.web.daily_review import board_review, day_review, export_day
-from fivehundred.words import DEFAULT_LEVEL, seat_name
+from fivehundred.words import DEFAULT_LEVEL, preset_label, seat_name
 
 router = APIRouter()
 
@@ -35,8 +37,39 @@ class ActIn(BaseModel):
 
 
 def service(request: Request) -> DailyService:
+    """The daily of the preset asked (``?preset=``; the first the operator set by default):
+    404 for a preset this server deals no daily of."""
     daily: DailyService = request.app.state.daily
-    return daily
+    preset = request.query_params.get("preset")
+    if preset is None or preset == daily.preset:
+        return daily
+    offered: dict[str, DailyService] = getattr(request.app.state, "dailies", {})
+    found = offered.get(preset)
+    if found is None:
+        raise HTTPException(
+            404,
+            f"no daily of the preset {preset[:40]!r} here: {', '.join(offered) or daily.preset}",
+        )
+    return found
+
+
+def daily_presets(text: str | None) -> list[str]:
+    """The presets of ``FIVEHUNDRED_DAILY_PRESETS`` (comma-separated; the first is the
+    daily a page shows unless asked for another): ValueError, naming the setting, for a
+    preset that boards cannot be played in (four players in two partnerships)."""
+    if not text or not text.strip():
+        return [DEFAULT_PRESET]
+    playable = board_presets()
+    presets: list[str] = []
+    for name in (part.strip() for part in text.split(",")):
+        if name not in playable:
+            raise ValueError(
+                f"FIVEHUNDRED_DAILY_PRESETS: {name[:40]!r} is no preset of the daily "
+                f"(these are: {', '.join(playable)})"
+            )
+        if name not in presets:
+            presets.append(name)
+    return presets
 
 
 @router.get("/daily", include_in_schema=False)
@@ -48,9 +81,12 @@ async def daily_page() -> FileResponse:
 def daily_info(request: Request) -> dict[str, Any]:
     daily = service(request)
     day = daily.today()
+    offered = getattr(request.app.state, "dailies", {}) or {daily.preset: daily}
     return {
         "day": day.day.isoformat(),
         "preset": daily.preset,
+        "preset_label": preset_label(daily.preset),
+        "presets": [{"preset": p, "label": preset_label(p)} for p in offered],
         "level": daily.level,
         "boards": [{"number": b.number, "dealer": seat_name(b.dealer, 4)} for b in day.boards],
     }
@@ -184,14 +220,18 @@ def player_history(request: Request, name: str) -> dict[str, Any]:
 
 
 def install(app: FastAPI) -> None:
-    """The daily's routes and its service on ``app`` (``app.state.daily``, on the
-    database of ``app.state.store``; a test may replace the service). The operator's
-    settings: ``FIVEHUNDRED_DAILY_SECRET``, ``FIVEHUNDRED_DAILY_LEVEL`` (default
-    ``medium``)."""
-    app.state.daily = DailyService(
-        os.environ.get("FIVEHUNDRED_DAILY_SECRET") or None,
-        os.environ.get("FIVEHUNDRED_DAILY_LEVEL") or DEFAULT_LEVEL,
-        engine=app.state.store.store.engine,
-    )
+    """The daily's routes and its services on ``app`` (``app.state.dailies``, one a preset,
+    the first also ``app.state.daily``; on the database of ``app.state.store``; a test may
+    replace the service). The operator's settings: ``FIVEHUNDRED_DAILY_SECRET``,
+    ``FIVEHUNDRED_DAILY_LEVEL`` (default ``medium``) and ``FIVEHUNDRED_DAILY_PRESETS``
+    (default ``australian``)."""
+    secret = os.environ.get("FIVEHUNDRED_DAILY_SECRET") or None
+    level = os.environ.get("FIVEHUNDRED_DAILY_LEVEL") or DEFAULT_LEVEL
+    engine = app.state.store.store.engine
+    app.state.dailies = {
+        preset: DailyService(secret, level, preset, engine=engine)
+        for preset in daily_presets(os.environ.get("FIVEHUNDRED_DAILY_PRESETS"))
+    }
+    app.state.daily = next(iter(app.state.dailies.values()))
     app.include_router(router)
     par_work.install(app)  # the server's one process of pars, stopped with it

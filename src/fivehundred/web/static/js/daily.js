@@ -5,7 +5,15 @@
 import { el, getJSON, postJSON } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
-const KEY = "fivehundred:daily-entry";
+// the daily of another preset (the server's list: /api/daily's presets): /daily?preset=NAME
+const PRESET = new URLSearchParams(location.search).get("preset");
+const KEY = PRESET ? `fivehundred:daily-entry:${PRESET}` : "fivehundred:daily-entry";
+
+// an API path of this page's daily (its preset asked for where one was chosen)
+function api(path) {
+  if (!PRESET) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}preset=${encodeURIComponent(PRESET)}`;
+}
 let token = null;
 let info = null;
 let busy = false;
@@ -34,7 +42,7 @@ async function send(path, data) {
   busy = true;
   try {
     showError(null);
-    draw(await postJSON(`/api/daily/entries/${token}${path}`, data));
+    draw(await postJSON(api(`/api/daily/entries/${token}${path}`), data));
   } catch (error) {
     showError(error);
   } finally {
@@ -166,7 +174,7 @@ function lineText(line) {
 
 async function drawReview(board) {
   try {
-    const review = await getJSON(`/api/daily/entries/${token}/boards/${board}/review`);
+    const review = await getJSON(api(`/api/daily/entries/${token}/boards/${board}/review`));
     $("field-title").textContent =
       `Board ${board}: your line and the field's (${plural(review.results, "result")})`;
     $("field")
@@ -194,7 +202,7 @@ async function drawReview(board) {
 
 async function drawDayReview() {
   try {
-    const day = await getJSON(`/api/daily/entries/${token}/review`);
+    const day = await getJSON(api(`/api/daily/entries/${token}/review`));
     $("day-review").replaceChildren(
       ...day.boards.map((b) => {
         const common = b.lines[0];
@@ -217,7 +225,7 @@ function plural(n, word) {
 
 async function drawHistory(view) {
   if (!view.ranked) return;
-  const history = await getJSON(`/api/daily/players/${encodeURIComponent(view.name)}/history`);
+  const history = await getJSON(api(`/api/daily/players/${encodeURIComponent(view.name)}/history`));
   $("streak").textContent = `Your streak: ${plural(history.streak, "day")} in a row.`;
   $("history").replaceChildren(
     ...history.days.map((day) =>
@@ -234,7 +242,7 @@ async function drawHistory(view) {
 
 async function drawTable(view) {
   try {
-    const week = await getJSON("/api/daily/week");
+    const week = await getJSON(api("/api/daily/week"));
     $("week-table").replaceChildren(
       ...week.rows.map((row) =>
         el(
@@ -247,7 +255,7 @@ async function drawTable(view) {
     if (!week.rows.length)
       $("week-table").replaceChildren(el("li", {}, "No account has played this week yet."));
     await drawHistory(view);
-    const table = await getJSON("/api/daily/table");
+    const table = await getJSON(api("/api/daily/table"));
     $("day-table").replaceChildren(
       ...table.rows.map((row) =>
         el(
@@ -267,7 +275,7 @@ async function drawTable(view) {
 async function refresh() {
   if (!token || busy) return;
   try {
-    draw(await getJSON(`/api/daily/entries/${token}`));
+    draw(await getJSON(api(`/api/daily/entries/${token}`)));
   } catch (error) {
     showError(error);
   }
@@ -275,7 +283,7 @@ async function refresh() {
 
 async function start() {
   try {
-    const view = await postJSON("/api/daily/entries", { name: $("name").value || "guest" });
+    const view = await postJSON(api("/api/daily/entries"), { name: $("name").value || "guest" });
     token = view.token;
     localStorage.setItem(KEY, JSON.stringify({ token, day: view.day }));
     draw(view);
@@ -284,22 +292,46 @@ async function start() {
   }
 }
 
+// the dailies this server deals (one link each, the one shown marked): none if only one
+function drawPresets(info) {
+  const nav = $("presets");
+  if (info.presets.length < 2) return;
+  nav.replaceChildren(
+    ...info.presets.map((p, i) =>
+      el(
+        "a",
+        {
+          href: i === 0 ? "/daily" : `/daily?preset=${encodeURIComponent(p.preset)}`,
+          class: p.preset === info.preset ? "btn" : "btn secondary",
+          "aria-current": p.preset === info.preset ? "page" : null,
+        },
+        p.label,
+      ),
+    ),
+  );
+  nav.hidden = false;
+}
+
 async function main() {
   $("start").addEventListener("click", start);
   $("next").addEventListener("click", () => send("/next", {}));
   try {
-    info = await getJSON("/api/daily");
+    info = await getJSON(api("/api/daily"));
   } catch (error) {
     showError(error);
     return;
   }
-  $("day-title").textContent = `The daily boards of ${info.day}`;
+  $("day-title").textContent =
+    info.presets.length > 1
+      ? `The ${info.preset_label} daily boards of ${info.day}`
+      : `The daily boards of ${info.day}`;
+  drawPresets(info);
   drawBoards(info, []);
   const entry = saved();
   if (entry && entry.day === info.day) {
     try {
       token = entry.token;
-      draw(await getJSON(`/api/daily/entries/${token}`));
+      draw(await getJSON(api(`/api/daily/entries/${token}`)));
     } catch {
       token = null;
       localStorage.removeItem(KEY);
