@@ -1,5 +1,5 @@
 """The daily boards page (/daily) in Debian's chromium through Playwright against a real
-server: a whole (two-board) day played by tapping at 390×844, the result, the par and the
+server: a whole day (twelve boards) played by tapping at 390×844, the result, the par and the
 traveller after each board (never before), a reload that resumes where the day was left,
 the layout (no sideways scroll, tap targets of 44×44 px, no overlaps: tests/layout_check.js)
 at phone and desktop sizes, and axe-core (no serious or critical violation). Screenshots:
@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 import test_web_page
+from fivehundred.daily import DAILY_BOARDS
 from fivehundred.web.daily import DailyService
 from test_web_a11y import AXE, axe_problems
 from test_web_page import CHROMIUM, Page, shot
@@ -33,14 +34,13 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def daily_server(tmp_path_factory: pytest.TempPathFactory, boards: int) -> Iterator[str]:
     db = tmp_path_factory.mktemp("daily") / "daily.sqlite3"
 
     def prepare(app: Any) -> None:
         app.state.daily = DailyService(
             "page-secret",
-            boards=2,
+            boards=boards,
             clock=lambda: date(2026, 12, 6),
             engine=app.state.store.store.engine,
             table_seconds=0,  # the tables read at once (a server waits ten seconds)
@@ -48,6 +48,18 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     with thread_server(f"sqlite:///{db}", prepare=prepare) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A whole daily: the day's twelve boards."""
+    yield from daily_server(tmp_path_factory, DAILY_BOARDS)
+
+
+@pytest.fixture(scope="module")
+def short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A day of two boards (what is shown at a day's end, sooner)."""
+    yield from daily_server(tmp_path_factory, 2)
 
 
 def problems_at(page: Any, where: str, shots: str) -> list[str]:
@@ -123,10 +135,15 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#after:not([hidden])")
-    page.click("#next")
-    page.wait_for_function("document.querySelector('#board-title').innerText.startsWith('Board 2')")
-    assert page.locator("#after[hidden]").count()
-    tap_through_board(page)
+    for board in range(2, DAILY_BOARDS + 1):  # the rest of the day
+        page.click("#next")
+        page.wait_for_function(
+            "n => document.querySelector('#board-title').innerText.startsWith(`Board ${n}`)",
+            arg=board,
+        )
+        assert page.locator("#after[hidden]").count()
+        tap_through_board(page)
+        assert page.inner_text("#traveller-title") == f"Traveller of board {board}"
     page.wait_for_function("document.querySelector('#standing').innerText.includes('Your day')")
     assert page.locator("#next[hidden]").count()
     page.wait_for_selector("#day-table-box:not([hidden])")
@@ -135,19 +152,21 @@ def test_a_whole_day_by_tapping(base: str, open_page: Callable[..., Page]) -> No
     assert "Ann" not in page.inner_text("#week-table")
     assert page.locator("#history-box[hidden]").count()
     page.wait_for_selector("#day-review-box:not([hidden])")
-    assert page.locator("#day-review li").count() == 2
+    assert page.locator("#day-review li").count() == DAILY_BOARDS
     assert page.inner_text("#day-review").startswith("Board 1: your line ")
     problems += problems_at(page, "daily end", "daily-end")
     assert not problems, "\n".join(problems)
     holder.check()  # no console or page error on the way
 
 
-def test_an_account_sees_its_streak_and_its_days(base: str, open_page: Callable[..., Page]) -> None:
+def test_an_account_sees_its_streak_and_its_days(
+    short: str, open_page: Callable[..., Page]
+) -> None:
     """Someone logged in plays the day under the account: at the end, the week's table
     ranks them, and their streak (one day) and their days are shown."""
     holder = open_page({"width": PHONE[0], "height": PHONE[1]})
     page = holder.page
-    page.goto(base + "/daily")
+    page.goto(short + "/daily")
     page.wait_for_selector("body[data-ready='1']")
     status = page.evaluate(
         """async () => (await fetch('/api/accounts', {method: 'POST',
