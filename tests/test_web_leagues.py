@@ -108,10 +108,11 @@ def test_a_season_counts_its_divisions_games_and_the_next_one_moves_pairs(
         assert sorted(names[1]) == sorted([loser, "P6 & P7"])
 
 
-def play_a_game(base: str, sessions: list[dict[str, str]]) -> str:
+def play_a_game(base: str, sessions: list[dict[str, str]], elsewhere: str | None = None) -> str:
     """A game of one hand to 10 at an ordinary table, every seat its account's: the first
     two ``sessions`` (each a request's headers) a pair at North-South, the last two at
-    East-West; played to its end over the tables' sockets. Its table's code."""
+    East-West; played to its end over the tables' sockets (the second and fourth
+    player's through the server at ``elsewhere`` where given). Its table's code."""
     body = {
         "seats": ["open"] * 4,
         "rules": {"variants": {"target": 10, "win_1904": True}},
@@ -131,8 +132,9 @@ def play_a_game(base: str, sessions: list[dict[str, str]]) -> str:
         rng = random.Random(7)
 
         async def seat(who: int) -> None:
+            through = elsewhere if elsewhere is not None and who % 2 else base
             async with websockets.connect(
-                ws_url(base, code), additional_headers=sessions[who]
+                ws_url(through, code), additional_headers=sessions[who]
             ) as ws:
                 acted = -1
                 while True:
