@@ -6,7 +6,7 @@
 import { setWords } from "./cards.js";
 import { actionLabel } from "./rules.js";
 import { applySettings, el, getJSON, TableSocket } from "./net.js";
-import { announce } from "./table/announce.js";
+import { announce, sinceWords } from "./table/announce.js";
 import { addChat, bindChatJump, setupChat } from "./table/chat.js";
 import { noteNextTurn, offerRematch, showJoin, showSummary } from "./table/dialogs.js";
 import { bindDrop, bindHandKeys, bindSkipToHand, bindTyping, sendQueued } from "./table/hand.js";
@@ -17,6 +17,9 @@ import { bindLastTrick } from "./table/trick.js";
 
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const tokenKey = `fivehundred:token:${code}`;
+// the last view this device showed of the table (its seat's): what happened since is listed
+// when the table is opened again (a turn-based game is left for days)
+const seenKey = `fivehundred:seen:${code}`;
 const $ = (id) => document.getElementById(id);
 
 const t = createTable({ code, settings: applySettings() });
@@ -27,14 +30,44 @@ t.wide = window.matchMedia("(min-width: 901px)");
 t.wide.addEventListener("change", () => t.render());
 
 setInterval(() => tickTimer(document), 1000);
+$("since-close").addEventListener("click", () => {
+  $("since").hidden = true;
+});
 bindHandKeys(t);
 bindSkipToHand(t, document.querySelector(".skip-link"));
 bindTyping(t, () => $("summary").open);
 bindDrop(t, $("felt"));
 
+// The list of what happened since this device last showed the table at this seat (none
+// where nothing did, or where it never showed it).
+function showSince(message) {
+  let seen = null;
+  try {
+    seen = JSON.parse(localStorage.getItem(seenKey));
+  } catch {
+    seen = null;
+  }
+  if (!seen || seen.seat !== message.seat || !(seen.version < message.version)) return;
+  const lines = sinceWords(t, seen.view, message.view);
+  if (!lines.length) return;
+  $("since-list").replaceChildren(...lines.map((line) => el("li", {}, line)));
+  $("since").hidden = false;
+}
+
+function remember(message) {
+  try {
+    const seen = { version: message.version, seat: message.seat, view: message.view };
+    localStorage.setItem(seenKey, JSON.stringify(seen));
+  } catch {
+    // a full or closed storage: nothing listed next time
+  }
+}
+
 function onMessage(message) {
   if (message.type === "view") {
     const prev = state.view;
+    if (!prev) showSince(message);
+    remember(message);
     state.message = message;
     state.view = message.view;
     const view = state.view;

@@ -25,6 +25,21 @@ export function playWords(t, seat, action, view) {
 
 // What changed from the view `prev` to `view`, said.
 export function announce(t, prev, view) {
+  const out = changes(t, prev, view);
+  const sameHand = prev && prev.table && prev.table.hand_number === view.table.hand_number;
+  if (
+    myTurn(t) &&
+    !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)
+  ) {
+    out.push(`${view.prompt || "Your turn"}.`); // (the server's words)
+  }
+  for (const text of out) say(t, text);
+}
+
+// What changed from the view `prev` to `view`, in sentences: the calls, the cards, the
+// tricks won, the contract and a hand's end (the live region's words, and the list of
+// what happened while a player was away: with `whole`, every card of a new hand too).
+export function changes(t, prev, view, whole = false) {
   const sameHand = prev && prev.table && prev.table.hand_number === view.table.hand_number;
   const out = [];
   if (prev && !sameHand && prev.phase === "play") {
@@ -51,8 +66,11 @@ export function announce(t, prev, view) {
     out.push(callWords(t, seats[i], view.auction[i], view.auction_labels[i]));
   if (view.contract && (!sameHand || !prev.contract))
     out.push(`${seatName(t, view.contractor)} wins the auction: ${view.contract_label}.`);
-  if (sameHand) {
-    const before = prev.tricks.reduce((sum, trick) => sum + trick.length, 0) + prev.trick.length;
+  if (sameHand || whole) {
+    // the cards played since (all of this hand's where the hand is new)
+    const before = sameHand
+      ? prev.tricks.reduce((sum, trick) => sum + trick.length, 0) + prev.trick.length
+      : 0;
     let i = 0;
     view.tricks.forEach((trick, k) => {
       for (const [seat, action] of trick)
@@ -62,11 +80,21 @@ export function announce(t, prev, view) {
     for (const [seat, action] of view.trick)
       if (i++ >= before) out.push(playWords(t, seat, action, view));
   }
-  if (
-    myTurn(t) &&
-    !(prev && sameHand && prev.to_move === view.to_move && prev.phase === view.phase)
-  ) {
-    out.push(`${view.prompt || "Your turn"}.`); // (the server's words)
-  }
-  for (const text of out) say(t, text);
+  return out;
+}
+
+// What happened at the table since the view `seen` (the last this device showed of it, at
+// the same seat) to `view`: the sentences of `changes`, after a line for the hands finished
+// meanwhile. Empty where nothing did.
+export function sinceWords(t, seen, view) {
+  if (!seen || !seen.table || seen.table.code !== view.table.code) return [];
+  const from = seen.table.hand_number;
+  const now = view.table.hand_number;
+  if (now === from) return changes(t, seen, view);
+  if (now < from) return [];
+  const ended =
+    now - from === 1
+      ? `Hand ${from} was played to its end.`
+      : `Hands ${from} to ${now - 1} were played to their end.`;
+  return [ended, ...changes(t, null, view, true)];
 }
