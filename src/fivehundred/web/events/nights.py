@@ -9,7 +9,9 @@ after the night's grace. Each finished table gets a ``night`` row in the outbox
 (web/outbox.py): its first hand is the board's result, written once. At the end: the
 standings (matchpoint percentages, in the same direction) and a traveller per board.
 
-- ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", ...}``: a new night.
+- ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", "level", ...}``: a new
+  night; ``level``: the computer level (one the lobby offers) of the computer pair's seats
+  and of the stand-ins for a late or dropped player.
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
@@ -28,6 +30,7 @@ from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.bots import player_choices
 from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
@@ -36,6 +39,7 @@ from fivehundred.web.events.nights_store import VARIANTS, NightStore, night_seal
 from fivehundred.web.events.nights_view import club_nights, night_view
 from fivehundred.web.events.results_csv import night_results
 from fivehundred.web.outbox import OutboxStore
+from fivehundred.words import DEFAULT_LEVEL
 
 log = logging.getLogger("fivehundred.web.nights")
 
@@ -56,6 +60,8 @@ class NightIn(BaseModel):
     rounds: int = Field(default=6, ge=1, le=30)
     grace: float = Field(default=60.0, ge=1, le=600, allow_inf_nan=False)
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
+    #: the computer level of the night's empty seats and stand-ins
+    level: str = Field(default=DEFAULT_LEVEL, max_length=20)
 
 
 class PairIn(BaseModel):
@@ -80,6 +86,8 @@ def _checked(body: NightIn) -> dict[str, Any]:
     now = time.time()
     if body.starts_at is not None and not now - 60 <= body.starts_at <= now + AHEAD:
         raise HTTPException(422, w.BAD_START)
+    if body.level not in player_choices():  # what a table made in the lobby accepts
+        raise HTTPException(422, w.BAD_LEVEL.format(levels=", ".join(player_choices())))
     return {**body.model_dump(exclude={"club"}), "name": name}
 
 
@@ -158,12 +166,14 @@ class Nights(FollowsGames):
         from fivehundred.web.server import OptionsIn
 
         rules = make_rules(facts["preset"], VARIANTS)
+        level = facts["level"]  # the club's: stands in for the late and the dropped
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
-        options.update(self.table_options)
+        options.update(self.table_options, stand_in=level)
         options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
-        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
+        players = [OPEN if name else level for _, name in facts["seats"]]  # a computer pair
+        table = await self.hub.create(rules, players, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
-            if not name:  # the computer pair: the computer plays its seats
+            if not name:  # the computer pair's seat: the level's from the start
                 continue
             await table.take_seat(seat, name)
             await self.accounts.seat_taken(table.code, seat, Account(account_id, name, False))

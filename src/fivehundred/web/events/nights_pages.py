@@ -7,9 +7,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from fivehundred.bots import player_choices
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.pages import REFRESH, shell
 from fivehundred.web.events.pages import scroll_table as _table
+from fivehundred.words import DEFAULT_LEVEL, LEVEL_WORDS
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
@@ -27,6 +29,17 @@ def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
 
 def _field(label: str, control: str) -> str:
     return f"<label>{escape(label)} {control}</label>"
+
+
+def _level_choice() -> str:
+    """The levels people are offered in the lobby, the default chosen."""
+    options = "".join(
+        f'<option value="{escape(name)}"{" selected" if name == DEFAULT_LEVEL else ""}>'
+        f"{escape(LEVEL_WORDS[name])}</option>"
+        for name in player_choices()
+        if name in LEVEL_WORDS
+    )
+    return f'<select name="level">{options}</select>'
 
 
 def _traveller(board: dict[str, Any]) -> str:
@@ -63,6 +76,8 @@ def night_page(night: dict[str, Any]) -> str:
         f'<h2 id="night-title">{escape(night["name"])}</h2>',
         f'<p id="facts">{escape(facts)}</p>',
     ]
+    level = LEVEL_WORDS.get(night["level"], night["level"])
+    parts.append(f'<p id="level">{escape(w.LEVEL.format(level=level))}</p>')
     if night["movement"]:
         movement = w.MOVEMENT_LABELS.get(night["movement"], night["movement"])
         parts.append(f"<p>{escape(w.MOVEMENT.format(movement=movement))}</p>")
@@ -140,6 +155,7 @@ def club_nights_page(
                 _field(
                     w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="60">'
                 ),
+                _field(w.FIELD_LEVEL, _level_choice()),
                 _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
             )
         )

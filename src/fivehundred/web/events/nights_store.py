@@ -44,6 +44,7 @@ from fivehundred.web.schema import (
     nights,
     tables,
 )
+from fivehundred.words import DEFAULT_LEVEL
 
 #: seconds a server holds a game whose table it is making
 LEASE = 60.0
@@ -81,6 +82,11 @@ def pair_name(pair: Any) -> str:
     if pair.first is None:
         return f"{pair.number + 1}. {w.COMPUTER_PAIR}"
     return f"{pair.number + 1}. {pair.first} & {pair.second}"[:80]
+
+
+def night_level(night: Any) -> str:
+    """The computer level of a night's row (a night made before the choice: the default)."""
+    return str(night.level or DEFAULT_LEVEL)
 
 
 def night_seal(night_id: int) -> str:
@@ -250,6 +256,7 @@ class NightStore:
         with self.engine.begin() as db:
             rows = db.execute(
                 sa.select(night_games, nights.c.name, nights.c.preset, nights.c.grace)
+                .add_columns(nights.c.level)
                 .add_columns(nights.c.seed.label("night_seed"))
                 .select_from(night_games.join(nights, nights.c.id == night_games.c.night_id))
                 .where(
@@ -285,6 +292,7 @@ class NightStore:
             "name": f"{row.name} · {row.round}.{row.table_no} ({row.board})"[:60],
             "preset": row.preset,
             "grace": row.grace,
+            "level": night_level(row),
             "seed": board_seed(row.night_seed, row.board),
             "seats": seats,
         }

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from fivehundred.boards import standings, traveller
 from fivehundred.rules import make_rules
-from fivehundred.web.events.nights_store import NightStore, night_board, pair_name
+from fivehundred.web.events.nights_store import NightStore, night_board, night_level, pair_name
 from fivehundred.web.schema import clubs, night_games
 
 
@@ -41,6 +41,7 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "name": night.name,
         "club": slug,
         "preset": night.preset,
+        "level": night_level(night),
         "state": night.state,
         "movement": night.movement,
         "rounds": night.rounds,
