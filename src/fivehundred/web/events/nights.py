@@ -11,7 +11,8 @@ standings (matchpoint percentages, in the same direction) and a traveller per bo
 
 - ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", "level", ...}``: a new
   night; ``level``: the computer level (one the lobby offers) of the computer pair's seats
-  and of the stand-ins for a late or dropped player.
+  and of the stand-ins for a late or dropped player; ``scoring``: ``matchpoints``,
+  ``points`` (total points) or ``games`` (games won), :mod:`.nights_scoring`.
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
@@ -35,6 +36,7 @@ from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
+from fivehundred.web.events.nights_scoring import DEFAULT_SCORING, SCORINGS
 from fivehundred.web.events.nights_store import VARIANTS, NightStore, night_seal
 from fivehundred.web.events.nights_view import club_nights, night_view
 from fivehundred.web.events.results_csv import night_results
@@ -62,6 +64,8 @@ class NightIn(BaseModel):
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
     #: the computer level of the night's empty seats and stand-ins
     level: str = Field(default=DEFAULT_LEVEL, max_length=20)
+    #: how the standings are scored (:mod:`.nights_scoring`)
+    scoring: str = Field(default=DEFAULT_SCORING, max_length=12)
 
 
 class PairIn(BaseModel):
@@ -88,6 +92,8 @@ def _checked(body: NightIn) -> dict[str, Any]:
         raise HTTPException(422, w.BAD_START)
     if body.level not in player_choices():  # what a table made in the lobby accepts
         raise HTTPException(422, w.BAD_LEVEL.format(levels=", ".join(player_choices())))
+    if body.scoring not in SCORINGS:
+        raise HTTPException(422, w.BAD_SCORING.format(scorings=", ".join(SCORINGS)))
     return {**body.model_dump(exclude={"club"}), "name": name}
 
 

@@ -32,6 +32,7 @@ from fivehundred.boards import Board, BoardResult, Par
 from fivehundred.web import seals
 from fivehundred.web.events import movement as mv
 from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.nights_scoring import DEFAULT_SCORING
 from fivehundred.web.players import STAND_IN_BY, stood_in
 from fivehundred.web.schema import (
     accounts,
@@ -87,6 +88,11 @@ def pair_name(pair: Any) -> str:
 def night_level(night: Any) -> str:
     """The computer level of a night's row (a night made before the choice: the default)."""
     return str(night.level or DEFAULT_LEVEL)
+
+
+def night_scoring(night: Any) -> str:
+    """The scoring of a night's row (a night made before the choice: matchpoints)."""
+    return str(night.scoring or DEFAULT_SCORING)
 
 
 def night_seal(night_id: int) -> str:
@@ -365,14 +371,16 @@ class NightStore:
 
     def results(
         self, db: Connection, night: Any
-    ) -> tuple[dict[int, list[BoardResult]], dict[str, int]]:
+    ) -> tuple[dict[int, list[BoardResult]], dict[str, int], dict[tuple[int, str], int]]:
         """Every board's results (each game twice, once for each pair in its direction),
-        and for each pair the boards on which the computer played a seat of its."""
+        for each pair the boards on which the computer played a seat of its, and the round
+        each pair played each board in (by board and pair)."""
         from fivehundred.record import replay_hand
 
         names = {p.number: pair_name(p) for p in self.pairs_of(db, night.id)}
         out: dict[int, list[BoardResult]] = {}
         replaced: dict[str, int] = {}
+        rounds: dict[tuple[int, str], int] = {}
         rows = db.execute(
             sa.select(night_games)
             .where(night_games.c.night_id == night.id, night_games.c.finished.is_not(None))
@@ -385,9 +393,10 @@ class NightStore:
             for pair, seat in ((game.ns_pair, 0), (game.ew_pair, 1)):
                 result = BoardResult.from_state(board, names[pair], state, seat)
                 out.setdefault(game.board, []).append(result)
+                rounds[game.board, names[pair]] = game.round
                 if {seat, seat + 2} & set(played["away"]):
                     replaced[names[pair]] = replaced.get(names[pair], 0) + 1
-        return out, replaced
+        return out, replaced, rounds
 
     # -------------------------------------------------------------- pars
     def work_out_pars(self, night_id: int, par_of: Callable[[Board], Par] | None = None) -> int:
