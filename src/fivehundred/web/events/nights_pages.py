@@ -122,10 +122,11 @@ def night_page(night: dict[str, Any]) -> str:
         movement = w.MOVEMENT_LABELS.get(night["movement"], night["movement"])
         parts.append(f"<p>{escape(w.MOVEMENT.format(movement=movement))}</p>")
     if night["club"]:
-        parts.append(f'<p><a href="/clubs/{escape(night["club"])}/nights">{w.BACK_TO_CLUB}</a></p>')
+        back = f'<a href="/clubs/{escape(night["club"])}/nights">{w.BACK_TO_CLUB}</a>'
+        parts.append(f'<p class="screen-only">{back}</p>')
     if night["my_table"]:
         link = f'<a href="{escape(night["my_table"])}">{escape(night["my_table"])}</a>'
-        parts.append(f"<p>{w.MY_TABLE.format(link=link)}</p>")
+        parts.append(f'<p class="screen-only">{w.MY_TABLE.format(link=link)}</p>')
     if night["state"] != "registering":
         parts.append(
             f"<p>{escape(w.PROGRESS.format(done=night['played'], total=night['games']))}</p>"
