@@ -16,6 +16,8 @@ standings (matchpoint percentages, in the same direction) and a traveller per bo
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
+- ``GET /api/nights/{id}/results.csv``, ``GET /api/nights/{id}/export``: at the end, the
+  standings as CSV, and the board set with every result's record (:mod:`.nights_export`).
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ import threading
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from fivehundred.bots import player_choices
@@ -36,6 +38,7 @@ from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
+from fivehundred.web.events.nights_export import night_export
 from fivehundred.web.events.nights_scoring import DEFAULT_SCORING, SCORINGS
 from fivehundred.web.events.nights_store import VARIANTS, NightStore, night_seal
 from fivehundred.web.events.nights_view import club_nights, night_view
@@ -223,6 +226,22 @@ def make_router(service: Nights) -> APIRouter:
         if night["state"] != "finished":
             raise HTTPException(409, w.NOT_FINISHED)
         return night_results(night)
+
+    @router.get("/api/nights/{night_id}/export", response_model=None)
+    async def export(
+        night_id: NightId,
+        kind: str = Query(default="json", alias="format", pattern="^(json|text)$"),
+        page: int = Query(default=1, ge=1, le=1000),
+    ) -> dict[str, Any] | PlainTextResponse:
+        """The finished night's board set (409 before): ``fivehundred-boards/1`` JSON or
+        its text (``?format=text``), a page of boards at a time (the JSON's ``next``, the
+        text's ``Link`` header), as the daily's export."""
+        made, more = await service.call(night_export, store, night_id, page, kind == "text")
+        following = f"/api/nights/{night_id}/export?format={kind}&page={page + 1}"
+        if kind == "text":
+            headers = {"Link": f'<{following}>; rel="next"'} if more else {}
+            return PlainTextResponse(made, headers=headers)
+        return {**made, "page": page, "next": following if more else None}
 
     @router.get("/api/clubs/{slug}/nights")
     async def of_club(slug: Annotated[str, Path(max_length=48)]) -> dict[str, Any]:

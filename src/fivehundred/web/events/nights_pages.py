@@ -83,6 +83,17 @@ def _figure(value: Any, signed: bool = False) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def _downloads(night_id: int) -> str:
+    """The links to the results' CSV and the board set (not printed)."""
+    api = f"/api/nights/{night_id}"
+    paths = {"csv": "results.csv", "json": "export", "text": "export?format=text"}
+    links = " · ".join(
+        f'<a href="{api}/{paths[kind]}">{escape(label)}</a>'
+        for kind, label in w.DOWNLOAD_LABELS.items()
+    )
+    return f'<p class="screen-only" id="downloads">{w.DOWNLOADS.format(links=links)}</p>'
+
+
 def _standings(night: dict[str, Any]) -> str:
     """The standings in the night's scoring, best first."""
     columns = standing_columns(night["scoring"])
@@ -148,7 +159,7 @@ def night_page(night: dict[str, Any]) -> str:
                 f'    <section class="panel">{_form(f"{api}/start", w.START_BUTTON, name="start")}</section>'
             )
     if night["state"] == "finished":
-        tables = _standings(night) + _by_round(night)
+        tables = _downloads(night["id"]) + _standings(night) + _by_round(night)
         travellers = "".join(_traveller(b) for b in night["travellers"])
         body.append(f'    <section class="panel fits" id="results">{tables}{travellers}</section>')
     elif night["state"] == "running":

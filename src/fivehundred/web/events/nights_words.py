@@ -92,4 +92,11 @@ FIELD_PARTNER = "Your partner's name"
 ENTER_BUTTON = "Enter"
 START_BUTTON = "Start the night"
 LOG_IN_FIRST = "Log in to enter."
+NO_SUCH_PAGE = "no such page"
+DOWNLOADS = "Download: {links}"
+DOWNLOAD_LABELS = {
+    "csv": "results (CSV)",
+    "json": "boards and records (JSON)",
+    "text": "boards and records (text)",
+}
 NOT_FINISHED = "the night is not over yet: its results are shown at the end"
