@@ -54,6 +54,10 @@ BATCH = 50
 NightId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 #: how far ahead a night may be set to start by itself
 AHEAD = 90 * 86_400.0
+#: how often a server looks for nights whose pars nobody works out (its starter died),
+#: and how far back (seconds)
+PARS_LOOK = 15.0
+PARS_SINCE = 7 * 86_400.0
 
 
 class NightIn(BaseModel):
@@ -117,6 +121,9 @@ class Nights(FollowsGames):
         self.pars = True
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: the nights whose pars this server has set out to work out, and its next look
+        self._pars_begun: set[int] = set()
+        self._pars_look = 0.0
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
@@ -142,10 +149,19 @@ class Nights(FollowsGames):
                 if await self.call(self.store.start, night_id):
                     self.started(night_id)
         await self.open_tables()
+        if self.pars and time.monotonic() >= self._pars_look:
+            self._pars_look = time.monotonic() + PARS_LOOK
+            now = time.time()
+            for night_id in await self.call(self.store.without_pars, now - PARS_SINCE, now):
+                if night_id not in self._pars_begun:
+                    log.info("night %d: its pars, begun by another server", night_id)
+                    self.started(night_id)
 
     def started(self, night_id: int) -> None:
-        """The night started here: its pars are worked out in a daemon thread."""
-        if self.pars:
+        """The night started here (or its starter died before its pars were worked out):
+        its pars are worked out in a daemon thread, once a night in this server."""
+        if self.pars and night_id not in self._pars_begun:
+            self._pars_begun.add(night_id)
             threading.Thread(
                 target=self._work_out_pars, args=(night_id,), name="night-pars", daemon=True
             ).start()

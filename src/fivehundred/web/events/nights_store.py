@@ -43,6 +43,7 @@ from fivehundred.web.schema import (
     night_pairs,
     night_pars,
     nights,
+    par_claims,
     tables,
 )
 from fivehundred.words import DEFAULT_LEVEL
@@ -55,6 +56,9 @@ VARIANTS: dict[str, Any] = {"win_1904": True, "target": 10}
 NS_SEATS, EW_SEATS = (0, 2), (1, 3)
 #: unfinished nights one club may have
 NIGHTS_OPEN = 20
+#: seconds a server's claim of a night's par holds (web/par_work.py: a par takes well
+#: under a minute); past it, a server whose starter died takes the board over
+PAR_LEASE = 120.0
 
 
 def board_seed(night_seed: int, number: int) -> int:
@@ -432,9 +436,43 @@ class NightStore:
         done: list[int] = []
         jobs = [job(n) for n in range(1, (boards or 0) + 1) if n not in known]
         par_work.solve_all(
-            self.engine, jobs, lambda j, par: done.append(1), par_of=par_of or par_work.solve
+            self.engine,
+            jobs,
+            lambda j, par: done.append(1),
+            par_of=par_of or par_work.solve,
+            lease=PAR_LEASE,
         )
         return len(done)
+
+    def without_pars(self, since: float, now: float, limit: int = 20) -> list[int]:
+        """Nights started since ``since`` with a board whose par is unknown and nobody
+        working on it (no claim of the night's within its lease): their starter died."""
+        boards = (
+            sa.select(sa.func.count(sa.distinct(night_games.c.board)))
+            .where(night_games.c.night_id == nights.c.id)
+            .scalar_subquery()
+        )
+        known = (
+            sa.select(sa.func.count())
+            .select_from(night_pars)
+            .where(night_pars.c.night_id == nights.c.id)
+            .scalar_subquery()
+        )
+        prefix = sa.literal("night/") + sa.cast(nights.c.id, sa.String) + sa.literal("/%")
+        working = sa.exists().where(par_claims.c.key.like(prefix), par_claims.c.until >= now)
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(nights.c.id)
+                .where(
+                    nights.c.state.in_(("running", "finished")),
+                    nights.c.created >= since,
+                    known < boards,
+                    ~working,
+                )
+                .order_by(nights.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [row.id for row in rows]
 
     def pars(self, db: Connection, night_id: int) -> dict[int, Par]:
         rows = db.execute(
