@@ -227,3 +227,33 @@ def test_a_board_others_will_play_is_shown_to_nobody_until_the_night_ends(client
     assert client.get("/api/players/random").status_code == 200
     with client.websocket_connect(f"/ws/tables/{code}") as ws:
         assert ws.receive_json()["type"] == "view"
+
+
+def test_a_nights_pars_nobody_works_out_are_taken_up_by_another_server(client: Any) -> None:
+    """A night whose starter died before its pars were worked out (here: a night started
+    with the pars off) has its pars unknown and no claim of them live: a server's look
+    finds it and works them out; a live claim of another server's keeps it away."""
+    from fivehundred.web.schema import par_claims
+
+    service = client.app_state.nights
+    service.pars = False
+    slug, people = club_of(client, 4)
+    night = scheduled(people[0], slug, people, per_round=2, rounds=1)
+    assert people[0].post(f"/api/nights/{night}/start").json() == {"started": True}
+    store, engine, now = service.store, client.app_state.store.store.engine, time.time()
+    assert store.without_pars(now - 60, now) == [night]
+    assert store.without_pars(now + 60, now) == []  # only the nights of the days looked at
+    with engine.begin() as db:  # another server works on board 1
+        db.execute(par_claims.insert().values(key=f"night/{night}/1", holder="x", until=now + 60))
+    assert store.without_pars(now - 60, now) == []
+    with engine.begin() as db:  # and died: its claim ran out
+        db.execute(par_claims.update().values(until=now - 1))
+    assert store.without_pars(now - 60, now) == [night]
+    service.pars = True  # this server's next look takes it up
+
+    def pars() -> bool:
+        with engine.connect() as db:
+            return len(store.pars(db, night)) == 2
+
+    wait_for(pars, NIGHT_SECONDS, "the pars taken up")
+    assert store.without_pars(now - 60, time.time()) == []

@@ -690,6 +690,10 @@ nights = sa.Table(
     sa.Column("starts_at", sa.Float, nullable=True),
     sa.Column("state", sa.String(12), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    # the computer level of its empty seats and stand-ins (none: the default level), and
+    # the scoring of its standings (none: matchpoints)
+    sa.Column("level", sa.String(20), nullable=True),
+    sa.Column("scoring", sa.String(12), nullable=True),
     sa.Index("ix_nights_club", "club_id", "created"),
     sqlite_autoincrement=True,
 )

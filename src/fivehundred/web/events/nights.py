@@ -9,10 +9,15 @@ after the night's grace. Each finished table gets a ``night`` row in the outbox
 (web/outbox.py): its first hand is the board's result, written once. At the end: the
 standings (matchpoint percentages, in the same direction) and a traveller per board.
 
-- ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", ...}``: a new night.
+- ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", "level", ...}``: a new
+  night; ``level``: the computer level (one the lobby offers) of the computer pair's seats
+  and of the stand-ins for a late or dropped player; ``scoring``: ``matchpoints``,
+  ``points`` (total points) or ``games`` (games won), :mod:`.nights_scoring`.
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
+- ``GET /api/nights/{id}/results.csv``, ``GET /api/nights/{id}/export``: at the end, the
+  standings as CSV, and the board set with every result's record (:mod:`.nights_export`).
 """
 
 from __future__ import annotations
@@ -24,18 +29,22 @@ import threading
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
+from fastapi.responses import HTMLResponse, PlainTextResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from fivehundred.bots import player_choices
 from fivehundred.web.events import hall
 from fivehundred.web.events import nights_pages as pages
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.follow import FollowsGames
+from fivehundred.web.events.nights_export import night_export
+from fivehundred.web.events.nights_scoring import DEFAULT_SCORING, SCORINGS
 from fivehundred.web.events.nights_store import VARIANTS, NightStore, night_seal
 from fivehundred.web.events.nights_view import club_nights, night_view
 from fivehundred.web.events.results_csv import night_results
 from fivehundred.web.outbox import OutboxStore
+from fivehundred.words import DEFAULT_LEVEL
 
 log = logging.getLogger("fivehundred.web.nights")
 
@@ -45,6 +54,10 @@ BATCH = 50
 NightId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 #: how far ahead a night may be set to start by itself
 AHEAD = 90 * 86_400.0
+#: how often a server looks for nights whose pars nobody works out (its starter died),
+#: and how far back (seconds)
+PARS_LOOK = 15.0
+PARS_SINCE = 7 * 86_400.0
 
 
 class NightIn(BaseModel):
@@ -56,6 +69,10 @@ class NightIn(BaseModel):
     rounds: int = Field(default=6, ge=1, le=30)
     grace: float = Field(default=60.0, ge=1, le=600, allow_inf_nan=False)
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
+    #: the computer level of the night's empty seats and stand-ins
+    level: str = Field(default=DEFAULT_LEVEL, max_length=20)
+    #: how the standings are scored (:mod:`.nights_scoring`)
+    scoring: str = Field(default=DEFAULT_SCORING, max_length=12)
 
 
 class PairIn(BaseModel):
@@ -80,6 +97,10 @@ def _checked(body: NightIn) -> dict[str, Any]:
     now = time.time()
     if body.starts_at is not None and not now - 60 <= body.starts_at <= now + AHEAD:
         raise HTTPException(422, w.BAD_START)
+    if body.level not in player_choices():  # what a table made in the lobby accepts
+        raise HTTPException(422, w.BAD_LEVEL.format(levels=", ".join(player_choices())))
+    if body.scoring not in SCORINGS:
+        raise HTTPException(422, w.BAD_SCORING.format(scorings=", ".join(SCORINGS)))
     return {**body.model_dump(exclude={"club"}), "name": name}
 
 
@@ -100,6 +121,9 @@ class Nights(FollowsGames):
         self.pars = True
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: the nights whose pars this server has set out to work out, and its next look
+        self._pars_begun: set[int] = set()
+        self._pars_look = 0.0
 
     async def call(self, function: Any, *args: Any) -> Any:
         return await self.async_store.call(function, *args)
@@ -125,10 +149,19 @@ class Nights(FollowsGames):
                 if await self.call(self.store.start, night_id):
                     self.started(night_id)
         await self.open_tables()
+        if self.pars and time.monotonic() >= self._pars_look:
+            self._pars_look = time.monotonic() + PARS_LOOK
+            now = time.time()
+            for night_id in await self.call(self.store.without_pars, now - PARS_SINCE, now):
+                if night_id not in self._pars_begun:
+                    log.info("night %d: its pars, begun by another server", night_id)
+                    self.started(night_id)
 
     def started(self, night_id: int) -> None:
-        """The night started here: its pars are worked out in a daemon thread."""
-        if self.pars:
+        """The night started here (or its starter died before its pars were worked out):
+        its pars are worked out in a daemon thread, once a night in this server."""
+        if self.pars and night_id not in self._pars_begun:
+            self._pars_begun.add(night_id)
             threading.Thread(
                 target=self._work_out_pars, args=(night_id,), name="night-pars", daemon=True
             ).start()
@@ -158,12 +191,14 @@ class Nights(FollowsGames):
         from fivehundred.web.server import OptionsIn
 
         rules = make_rules(facts["preset"], VARIANTS)
+        level = facts["level"]  # the club's: stands in for the late and the dropped
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
-        options.update(self.table_options)
+        options.update(self.table_options, stand_in=level)
         options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
-        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
+        players = [OPEN if name else level for _, name in facts["seats"]]  # a computer pair
+        table = await self.hub.create(rules, players, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
-            if not name:  # the computer pair: the computer plays its seats
+            if not name:  # the computer pair's seat: the level's from the start
                 continue
             await table.take_seat(seat, name)
             await self.accounts.seat_taken(table.code, seat, Account(account_id, name, False))
@@ -207,6 +242,22 @@ def make_router(service: Nights) -> APIRouter:
         if night["state"] != "finished":
             raise HTTPException(409, w.NOT_FINISHED)
         return night_results(night)
+
+    @router.get("/api/nights/{night_id}/export", response_model=None)
+    async def export(
+        night_id: NightId,
+        kind: str = Query(default="json", alias="format", pattern="^(json|text)$"),
+        page: int = Query(default=1, ge=1, le=1000),
+    ) -> dict[str, Any] | PlainTextResponse:
+        """The finished night's board set (409 before): ``fivehundred-boards/1`` JSON or
+        its text (``?format=text``), a page of boards at a time (the JSON's ``next``, the
+        text's ``Link`` header), as the daily's export."""
+        made, more = await service.call(night_export, store, night_id, page, kind == "text")
+        following = f"/api/nights/{night_id}/export?format={kind}&page={page + 1}"
+        if kind == "text":
+            headers = {"Link": f'<{following}>; rel="next"'} if more else {}
+            return PlainTextResponse(made, headers=headers)
+        return {**made, "page": page, "next": following if more else None}
 
     @router.get("/api/clubs/{slug}/nights")
     async def of_club(slug: Annotated[str, Path(max_length=48)]) -> dict[str, Any]:

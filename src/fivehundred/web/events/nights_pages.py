@@ -7,9 +7,12 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from fivehundred.bots import player_choices
 from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.nights_view import column_heads, standing_columns
 from fivehundred.web.events.pages import REFRESH, shell
 from fivehundred.web.events.pages import scroll_table as _table
+from fivehundred.words import DEFAULT_LEVEL, LEVEL_WORDS
 
 
 def _page(title: str, body: str, refresh: bool = False) -> str:
@@ -27,6 +30,25 @@ def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
 
 def _field(label: str, control: str) -> str:
     return f"<label>{escape(label)} {control}</label>"
+
+
+def _scoring_choice() -> str:
+    options = "".join(
+        f'<option value="{escape(name)}">{escape(label)}</option>'
+        for name, label in w.SCORING_LABELS.items()
+    )
+    return f'<select name="scoring">{options}</select>'
+
+
+def _level_choice() -> str:
+    """The levels people are offered in the lobby, the default chosen."""
+    options = "".join(
+        f'<option value="{escape(name)}"{" selected" if name == DEFAULT_LEVEL else ""}>'
+        f"{escape(LEVEL_WORDS[name])}</option>"
+        for name in player_choices()
+        if name in LEVEL_WORDS
+    )
+    return f'<select name="level">{options}</select>'
 
 
 def _traveller(board: dict[str, Any]) -> str:
@@ -53,6 +75,46 @@ def _traveller(board: dict[str, Any]) -> str:
     return _table(caption, [*heads, w.MATCHPOINTS, "%", w.AGAINST_PAR], rows)
 
 
+def _figure(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return ""
+    if signed:
+        return f"{value:+d}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _downloads(night_id: int) -> str:
+    """The links to the results' CSV and the board set (not printed)."""
+    api = f"/api/nights/{night_id}"
+    paths = {"csv": "results.csv", "json": "export", "text": "export?format=text"}
+    links = " · ".join(
+        f'<a href="{api}/{paths[kind]}">{escape(label)}</a>'
+        for kind, label in w.DOWNLOAD_LABELS.items()
+    )
+    return f'<p class="screen-only" id="downloads">{w.DOWNLOADS.format(links=links)}</p>'
+
+
+def _standings(night: dict[str, Any]) -> str:
+    """The standings in the night's scoring, best first."""
+    columns = standing_columns(night["scoring"])
+    rows = [[_figure(s[c], c == "against_par") for c in columns] for s in night["standings"]]
+    heads = column_heads(night["scoring"], columns)
+    numbers = {i for i, c in enumerate(columns) if c not in ("pair",)}
+    return _table(w.STANDINGS_HEADING, heads, rows, numbers)
+
+
+def _by_round(night: dict[str, Any]) -> str:
+    """Each pair's score in each round, in the night's scoring."""
+    rounds = range(1, night["rounds"] + 1)
+    heads = [w.PAIR, *(w.ROUND.format(number=r) for r in rounds)]
+    rows = [
+        [s["pair"], *(w.NOT_PLAYED if v is None else _figure(v) for v in s["rounds"])]
+        for s in night["standings"]
+    ]
+    caption = w.ROUNDS_HEADING.format(scoring=w.SCORING_LABELS[night["scoring"]])
+    return _table(caption, heads, rows, set(range(1, len(heads))))
+
+
 def night_page(night: dict[str, Any]) -> str:
     facts = w.FACTS.format(
         rounds=night["rounds"],
@@ -63,14 +125,19 @@ def night_page(night: dict[str, Any]) -> str:
         f'<h2 id="night-title">{escape(night["name"])}</h2>',
         f'<p id="facts">{escape(facts)}</p>',
     ]
+    level = LEVEL_WORDS.get(night["level"], night["level"])
+    parts.append(f'<p id="level">{escape(w.LEVEL.format(level=level))}</p>')
+    scoring = w.SCORING_LABELS.get(night["scoring"], night["scoring"])
+    parts.append(f'<p id="scoring">{escape(w.SCORING.format(scoring=scoring))}</p>')
     if night["movement"]:
         movement = w.MOVEMENT_LABELS.get(night["movement"], night["movement"])
         parts.append(f"<p>{escape(w.MOVEMENT.format(movement=movement))}</p>")
     if night["club"]:
-        parts.append(f'<p><a href="/clubs/{escape(night["club"])}/nights">{w.BACK_TO_CLUB}</a></p>')
+        back = f'<a href="/clubs/{escape(night["club"])}/nights">{w.BACK_TO_CLUB}</a>'
+        parts.append(f'<p class="screen-only">{back}</p>')
     if night["my_table"]:
         link = f'<a href="{escape(night["my_table"])}">{escape(night["my_table"])}</a>'
-        parts.append(f"<p>{w.MY_TABLE.format(link=link)}</p>")
+        parts.append(f'<p class="screen-only">{w.MY_TABLE.format(link=link)}</p>')
     if night["state"] != "registering":
         parts.append(
             f"<p>{escape(w.PROGRESS.format(done=night['played'], total=night['games']))}</p>"
@@ -92,21 +159,9 @@ def night_page(night: dict[str, Any]) -> str:
                 f'    <section class="panel">{_form(f"{api}/start", w.START_BUTTON, name="start")}</section>'
             )
     if night["state"] == "finished":
-        rows = [
-            [
-                s["place"],
-                s["pair"],
-                s["boards"],
-                f"{s['percent']:g}",
-                "" if s["against_par"] is None else f"{s['against_par']:+d}",
-                s["computer"],
-            ]
-            for s in night["standings"]
-        ]
-        heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
-        table = _table(w.STANDINGS_HEADING, heads, rows)
+        tables = _downloads(night["id"]) + _standings(night) + _by_round(night)
         travellers = "".join(_traveller(b) for b in night["travellers"])
-        body.append(f'    <section class="panel fits" id="results">{table}{travellers}</section>')
+        body.append(f'    <section class="panel fits" id="results">{tables}{travellers}</section>')
     elif night["state"] == "running":
         body.append(f"    <p>{w.STANDINGS_LATER}</p>")
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
@@ -140,6 +195,8 @@ def club_nights_page(
                 _field(
                     w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="60">'
                 ),
+                _field(w.FIELD_SCORING, _scoring_choice()),
+                _field(w.FIELD_LEVEL, _level_choice()),
                 _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
             )
         )

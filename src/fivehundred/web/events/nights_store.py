@@ -32,6 +32,7 @@ from fivehundred.boards import Board, BoardResult, Par
 from fivehundred.web import seals
 from fivehundred.web.events import movement as mv
 from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.nights_scoring import DEFAULT_SCORING
 from fivehundred.web.players import STAND_IN_BY, stood_in
 from fivehundred.web.schema import (
     accounts,
@@ -42,8 +43,10 @@ from fivehundred.web.schema import (
     night_pairs,
     night_pars,
     nights,
+    par_claims,
     tables,
 )
+from fivehundred.words import DEFAULT_LEVEL
 
 #: seconds a server holds a game whose table it is making
 LEASE = 60.0
@@ -53,6 +56,9 @@ VARIANTS: dict[str, Any] = {"win_1904": True, "target": 10}
 NS_SEATS, EW_SEATS = (0, 2), (1, 3)
 #: unfinished nights one club may have
 NIGHTS_OPEN = 20
+#: seconds a server's claim of a night's par holds (web/par_work.py: a par takes well
+#: under a minute); past it, a server whose starter died takes the board over
+PAR_LEASE = 120.0
 
 
 def board_seed(night_seed: int, number: int) -> int:
@@ -81,6 +87,16 @@ def pair_name(pair: Any) -> str:
     if pair.first is None:
         return f"{pair.number + 1}. {w.COMPUTER_PAIR}"
     return f"{pair.number + 1}. {pair.first} & {pair.second}"[:80]
+
+
+def night_level(night: Any) -> str:
+    """The computer level of a night's row (a night made before the choice: the default)."""
+    return str(night.level or DEFAULT_LEVEL)
+
+
+def night_scoring(night: Any) -> str:
+    """The scoring of a night's row (a night made before the choice: matchpoints)."""
+    return str(night.scoring or DEFAULT_SCORING)
 
 
 def night_seal(night_id: int) -> str:
@@ -250,6 +266,7 @@ class NightStore:
         with self.engine.begin() as db:
             rows = db.execute(
                 sa.select(night_games, nights.c.name, nights.c.preset, nights.c.grace)
+                .add_columns(nights.c.level)
                 .add_columns(nights.c.seed.label("night_seed"))
                 .select_from(night_games.join(nights, nights.c.id == night_games.c.night_id))
                 .where(
@@ -285,6 +302,7 @@ class NightStore:
             "name": f"{row.name} · {row.round}.{row.table_no} ({row.board})"[:60],
             "preset": row.preset,
             "grace": row.grace,
+            "level": night_level(row),
             "seed": board_seed(row.night_seed, row.board),
             "seats": seats,
         }
@@ -357,14 +375,16 @@ class NightStore:
 
     def results(
         self, db: Connection, night: Any
-    ) -> tuple[dict[int, list[BoardResult]], dict[str, int]]:
+    ) -> tuple[dict[int, list[BoardResult]], dict[str, int], dict[tuple[int, str], int]]:
         """Every board's results (each game twice, once for each pair in its direction),
-        and for each pair the boards on which the computer played a seat of its."""
+        for each pair the boards on which the computer played a seat of its, and the round
+        each pair played each board in (by board and pair)."""
         from fivehundred.record import replay_hand
 
         names = {p.number: pair_name(p) for p in self.pairs_of(db, night.id)}
         out: dict[int, list[BoardResult]] = {}
         replaced: dict[str, int] = {}
+        rounds: dict[tuple[int, str], int] = {}
         rows = db.execute(
             sa.select(night_games)
             .where(night_games.c.night_id == night.id, night_games.c.finished.is_not(None))
@@ -377,9 +397,10 @@ class NightStore:
             for pair, seat in ((game.ns_pair, 0), (game.ew_pair, 1)):
                 result = BoardResult.from_state(board, names[pair], state, seat)
                 out.setdefault(game.board, []).append(result)
+                rounds[game.board, names[pair]] = game.round
                 if {seat, seat + 2} & set(played["away"]):
                     replaced[names[pair]] = replaced.get(names[pair], 0) + 1
-        return out, replaced
+        return out, replaced, rounds
 
     # -------------------------------------------------------------- pars
     def work_out_pars(self, night_id: int, par_of: Callable[[Board], Par] | None = None) -> int:
@@ -415,9 +436,43 @@ class NightStore:
         done: list[int] = []
         jobs = [job(n) for n in range(1, (boards or 0) + 1) if n not in known]
         par_work.solve_all(
-            self.engine, jobs, lambda j, par: done.append(1), par_of=par_of or par_work.solve
+            self.engine,
+            jobs,
+            lambda j, par: done.append(1),
+            par_of=par_of or par_work.solve,
+            lease=PAR_LEASE,
         )
         return len(done)
+
+    def without_pars(self, since: float, now: float, limit: int = 20) -> list[int]:
+        """Nights started since ``since`` with a board whose par is unknown and nobody
+        working on it (no claim of the night's within its lease): their starter died."""
+        boards = (
+            sa.select(sa.func.count(sa.distinct(night_games.c.board)))
+            .where(night_games.c.night_id == nights.c.id)
+            .scalar_subquery()
+        )
+        known = (
+            sa.select(sa.func.count())
+            .select_from(night_pars)
+            .where(night_pars.c.night_id == nights.c.id)
+            .scalar_subquery()
+        )
+        prefix = sa.literal("night/") + sa.cast(nights.c.id, sa.String) + sa.literal("/%")
+        working = sa.exists().where(par_claims.c.key.like(prefix), par_claims.c.until >= now)
+        with self.engine.connect() as db:
+            rows = db.execute(
+                sa.select(nights.c.id)
+                .where(
+                    nights.c.state.in_(("running", "finished")),
+                    nights.c.created >= since,
+                    known < boards,
+                    ~working,
+                )
+                .order_by(nights.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [row.id for row in rows]
 
     def pars(self, db: Connection, night_id: int) -> dict[int, Par]:
         rows = db.execute(

@@ -8,9 +8,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from fivehundred.boards import standings, traveller
+from fivehundred.boards import traveller
 from fivehundred.rules import make_rules
-from fivehundred.web.events.nights_store import NightStore, night_board, pair_name
+from fivehundred.web.events import nights_words as w
+from fivehundred.web.events.nights_scoring import night_standings
+from fivehundred.web.events.nights_store import (
+    NightStore,
+    night_board,
+    night_level,
+    night_scoring,
+    pair_name,
+)
 from fivehundred.web.schema import clubs, night_games
 
 
@@ -24,7 +32,9 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             "owner",
             "admin",
         )
-        results, replaced = store.results(db, night) if night.state == "finished" else ({}, {})
+        results, replaced, rounds = (
+            store.results(db, night) if night.state == "finished" else ({}, {}, {})
+        )
         pars = store.pars(db, night_id) if results else {}
     mine = {
         p.number
@@ -41,6 +51,8 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "name": night.name,
         "club": slug,
         "preset": night.preset,
+        "level": night_level(night),
+        "scoring": night_scoring(night),
         "state": night.state,
         "movement": night.movement,
         "rounds": night.rounds,
@@ -55,17 +67,10 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "travellers": [],
     }
     if results:
-        shown["standings"] = [
-            {
-                "place": s.place,
-                "pair": s.entrant,
-                "boards": s.boards,
-                "percent": round(s.percent, 1),
-                "computer": replaced.get(s.entrant, 0),
-                "against_par": s.against_par,
-            }
-            for s in standings((r for on_board in results.values() for r in on_board), pars)
-        ]
+        scoring = shown["scoring"]
+        shown["standings"] = night_standings(results, rounds, pars, scoring, night.rounds)
+        for line in shown["standings"]:
+            line["computer"] = replaced.get(line["pair"], 0)
         rules = make_rules(night.preset)
         for number in sorted(results):
             board = night_board(night.preset, night.seed, number)
@@ -90,3 +95,23 @@ def club_nights(store: NightStore, slug: str) -> list[dict[str, Any]]:
             .limit(50)
         ).all()
     return [{"id": r.id, "name": r.name, "state": r.state, "url": f"/n/{r.id}"} for r in rows]
+
+
+def standing_columns(scoring: str) -> list[str]:
+    """The standings' columns in ``scoring`` (games won: total points, their tie-break,
+    after them), each a key of a standings line."""
+    tie_break = ["points"] if scoring == "games" else []
+    return ["place", "pair", "boards", "score", *tie_break, "against_par", "computer"]
+
+
+def column_heads(scoring: str, columns: list[str]) -> list[str]:
+    heads = {
+        "place": w.PLACE,
+        "pair": w.PAIR,
+        "boards": w.BOARDS,
+        "score": w.SCORE_HEADS[scoring],
+        "points": w.SCORE_HEADS["points"],
+        "against_par": w.AGAINST_PAR,
+        "computer": w.COMPUTER_BOARDS,
+    }
+    return [heads[c] for c in columns]

@@ -11,17 +11,36 @@ MOVEMENT_LABELS = {
     "mitchell": "Mitchell",
     "howell": "Howell",
 }
+#: the scorings a club chooses from (web/events/nights_scoring.py), and the heads of
+#: their columns
+SCORING_LABELS = {
+    "matchpoints": "Matchpoints",
+    "points": "Total points",
+    "games": "Games won",
+}
+SCORE_HEADS = {
+    "matchpoints": "Matchpoints %",
+    "points": "Total points",
+    "games": "Games won",
+}
 DIRECTION_LABELS = {"NS": "North-South", "EW": "East-West"}
 
 TITLE = "Club night"
 COMPUTER_PAIR = "computer pair"
 FACTS = "{rounds} rounds of {per_round} boards · {state}"
 MOVEMENT = "Movement: {movement}"
+#: the computer level (its words: fivehundred.words.LEVEL_WORDS)
+LEVEL = "Computer players: {level}"
+SCORING = "Scored by: {scoring}"
 BACK_TO_CLUB = "Back to the club"
 PAIRS_HEADING = "Pairs"
 NO_PAIRS = "No pairs yet."
 PROGRESS = "Boards played: {done} of {total}"
 STANDINGS_HEADING = "Standings"
+ROUNDS_HEADING = "Round by round ({scoring})"
+ROUND = "Round {number}"
+#: a round the pair did not play
+NOT_PLAYED = "–"
 STANDINGS_LATER = "The standings and the travellers are shown when the night is over."
 #: the boards on which the computer stood in for one of the pair (late, or dropped)
 COMPUTER_BOARDS = "Computer stood in"
@@ -54,6 +73,8 @@ TOO_FEW = "a night needs two pairs at least"
 BAD_NAME = "a name of 3 to 60 letters, please"
 BAD_START = "a start within 90 days, please"
 BAD_PRESET = "a club night plays a four-handed preset of pairs"
+BAD_SCORING = "the scoring is one of {scorings}"
+BAD_LEVEL = "the computer players are one of {levels}"
 NIGHTS_TITLE = "Club nights"
 NIGHTS_HEADING = "Club nights of {club}"
 NO_NIGHTS = "No club nights yet."
@@ -63,10 +84,19 @@ FIELD_NAME = "Name"
 FIELD_PER_ROUND = "Boards a round"
 FIELD_ROUNDS = "Rounds"
 FIELD_GRACE = "Seconds before an absent player's seat is played by the computer"
+FIELD_SCORING = "Scoring"
+FIELD_LEVEL = "Computer players (empty seats, late and dropped players)"
 FIELD_STARTS = "Starts by itself at (leave empty to start it yourself)"
 ENTER_HEADING = "Enter with a partner"
 FIELD_PARTNER = "Your partner's name"
 ENTER_BUTTON = "Enter"
 START_BUTTON = "Start the night"
 LOG_IN_FIRST = "Log in to enter."
+NO_SUCH_PAGE = "no such page"
+DOWNLOADS = "Download: {links}"
+DOWNLOAD_LABELS = {
+    "csv": "results (CSV)",
+    "json": "boards and records (JSON)",
+    "text": "boards and records (text)",
+}
 NOT_FINISHED = "the night is not over yet: its results are shown at the end"

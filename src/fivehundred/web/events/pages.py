@@ -32,6 +32,7 @@ def shell(
   <link rel="stylesheet" href="/static/css/style.css">
   <link rel="stylesheet" href="/static/css/account.css">
   <link rel="stylesheet" href="/static/css/events.css">
+  <link rel="stylesheet" href="/static/css/print.css">
   <link rel="icon" href="/static/icons/icon.svg" type="image/svg+xml">
 </head>
 <body class="{classes}"{every}>

@@ -46,11 +46,13 @@ def event_standings(event: dict[str, Any]) -> Response:
 
 
 def night_results(night: dict[str, Any]) -> Response:
-    """A finished night's standings (:func:`.nights_view.night_view`'s)."""
+    """A finished night's standings in its scoring (:func:`.nights_view.night_view`'s),
+    then each pair's score in each round."""
+    from fivehundred.web.events.nights_view import column_heads, standing_columns
+
     w = nights_words
-    rows = (
-        [s["place"], s["pair"], s["boards"], s["percent"], s["against_par"], s["computer"]]
-        for s in night["standings"]
-    )
-    head = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
+    columns = standing_columns(night["scoring"])
+    rounds = [w.ROUND.format(number=r) for r in range(1, night["rounds"] + 1)]
+    rows = ([s[c] for c in columns] + s["rounds"] for s in night["standings"])
+    head = column_heads(night["scoring"], columns) + rounds
     return csv_response(f"night-{night['id']}-results.csv", head, rows)
