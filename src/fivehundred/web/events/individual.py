@@ -114,13 +114,9 @@ def individual(players: int, rounds: int) -> Individual:
 
 
 def _cost(a: Partnership, b: Partnership, met: list[list[int]]) -> int:
-    """How often the players of ``a`` have faced those of ``b``."""
-    return (
-        WEIGHT ** met[a[0]][b[0]]
-        + WEIGHT ** met[a[0]][b[1]]
-        + WEIGHT ** met[a[1]][b[0]]
-        + WEIGHT ** met[a[1]][b[1]]
-    )
+    """The weight of the players of ``a`` facing those of ``b``: :data:`WEIGHT` to the
+    power of their earlier meetings, summed."""
+    return sum(int(WEIGHT ** met[x][y]) for x in a for y in b)
 
 
 def _greedy(pairs: list[Partnership], met: list[list[int]]) -> list[list[Partnership]]:
