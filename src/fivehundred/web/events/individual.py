@@ -43,6 +43,8 @@ Partnership = tuple[int, int]
 WEIGHT = 16
 #: how many of the matchings not yet used are tried for a round
 CHOICES = 6
+#: the weights of 0 … MAX_ROUNDS earlier meetings (two meet once a round at most)
+_POWERS: list[int] = [int(WEIGHT**k) for k in range(MAX_ROUNDS + 1)]
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,8 @@ def individual(players: int, rounds: int) -> Individual:
 def _cost(a: Partnership, b: Partnership, met: list[list[int]]) -> int:
     """The weight of the players of ``a`` facing those of ``b``: :data:`WEIGHT` to the
     power of their earlier meetings, summed."""
-    return sum(int(WEIGHT ** met[x][y]) for x in a for y in b)
+    (x, y), (u, v), w = a, b, _POWERS
+    return w[met[x][u]] + w[met[x][v]] + w[met[y][u]] + w[met[y][v]]
 
 
 def _greedy(pairs: list[Partnership], met: list[list[int]]) -> list[list[Partnership]]:
