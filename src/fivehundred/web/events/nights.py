@@ -11,6 +11,8 @@ standings (matchpoint percentages, in the same direction) and a traveller per bo
 
 - ``POST /api/nights`` ``{"club", "name", "per_round", "rounds", ...}``: a new night.
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
+- ``POST /api/nights/{id}/players``: the account enters alone (an individual or a
+  progressive night: :mod:`.nights_players`).
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
 """
@@ -22,7 +24,7 @@ import contextlib
 import logging
 import threading
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Request
 from fastapi.responses import HTMLResponse, Response
@@ -56,6 +58,9 @@ class NightIn(BaseModel):
     rounds: int = Field(default=6, ge=1, le=30)
     grace: float = Field(default=60.0, ge=1, le=600, allow_inf_nan=False)
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
+    #: fixed pairs (a Mitchell or a Howell, chosen at the start), or single players
+    #: (web/events/nights_players.py)
+    movement: Literal["pairs", "individual", "progressive"] = "pairs"
 
 
 class PairIn(BaseModel):
@@ -80,7 +85,8 @@ def _checked(body: NightIn) -> dict[str, Any]:
     now = time.time()
     if body.starts_at is not None and not now - 60 <= body.starts_at <= now + AHEAD:
         raise HTTPException(422, w.BAD_START)
-    return {**body.model_dump(exclude={"club"}), "name": name}
+    movement = None if body.movement == "pairs" else body.movement  # pairs: at the start
+    return {**body.model_dump(exclude={"club"}), "name": name, "movement": movement}
 
 
 class Nights(FollowsGames):
@@ -161,7 +167,10 @@ class Nights(FollowsGames):
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options.update(self.table_options)
         options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
-        table = await self.hub.create(rules, [OPEN] * 4, facts["name"], options, facts["seed"])
+        # a computer's seat (a computer pair's, a computer player's) is the stand-in's from
+        # the start: an open seat would wait for the server's open-seat grace (10 minutes)
+        players = [OPEN if name else options["stand_in"] for _, name in facts["seats"]]
+        table = await self.hub.create(rules, players, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
             if not name:  # the computer pair: the computer plays its seats
                 continue
@@ -224,6 +233,8 @@ def make_router(service: Nights) -> APIRouter:
         number = await service.call(store.register, night_id, account.id, body.partner)
         return {"pair": number + 1}
 
+    player_routes(router, service)
+
     @router.post("/api/nights/{night_id}/start")
     async def start(night_id: NightId, request: Request) -> dict[str, Any]:
         account = await service.writer(request)
@@ -235,6 +246,17 @@ def make_router(service: Nights) -> APIRouter:
         return {"started": started}
 
     return router
+
+
+def player_routes(router: APIRouter, service: Nights) -> None:
+    """A night of single players' entry (web/events/nights_players.py)."""
+    from fivehundred.web.events import nights_players
+
+    @router.post("/api/nights/{night_id}/players", status_code=201)
+    async def enter(night_id: NightId, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        number = await service.call(nights_players.enter, service.store, night_id, account.id)
+        return {"player": number + 1}
 
 
 def install(app: FastAPI) -> Nights:

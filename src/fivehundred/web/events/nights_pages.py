@@ -76,12 +76,21 @@ def night_page(night: dict[str, Any]) -> str:
             f"<p>{escape(w.PROGRESS.format(done=night['played'], total=night['games']))}</p>"
         )
     body = [f'    <section class="panel" aria-labelledby="night-title">{"".join(parts)}</section>']
-    pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
-    listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
-    body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
+    alone = "players" in night  # a night of single players (nights_players.py)
+    if alone:
+        body.extend(_players(night))
+    else:
+        pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
+        listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
+        body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
     if night["state"] == "registering":
         api = f"/api/nights/{night['id']}"
-        if night["logged_in"]:
+        if night["logged_in"] and alone:
+            enter = _form(f"{api}/players", w.ENTER_ALONE_BUTTON, name="enter")
+            body.append(
+                f'    <section class="panel"><h2>{w.ENTER_ALONE_HEADING}</h2>{enter}</section>'
+            )
+        elif night["logged_in"]:
             partner = _field(w.FIELD_PARTNER, '<input name="partner" required maxlength="60">')
             enter = _form(f"{api}/pairs", w.ENTER_BUTTON, partner, "enter")
             body.append(f'    <section class="panel"><h2>{w.ENTER_HEADING}</h2>{enter}</section>')
@@ -104,12 +113,40 @@ def night_page(night: dict[str, Any]) -> str:
             for s in night["standings"]
         ]
         heads = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
+        if alone:
+            heads[1] = w.PLAYER
+        if night["movement"] == "progressive":
+            heads.append(w.WON)
+            rows = [[*row, s["won"]] for row, s in zip(rows, night["standings"], strict=True)]
         table = _table(w.STANDINGS_HEADING, heads, rows)
         travellers = "".join(_traveller(b) for b in night["travellers"])
         body.append(f'    <section class="panel fits" id="results">{table}{travellers}</section>')
     elif night["state"] == "running":
         body.append(f"    <p>{w.STANDINGS_LATER}</p>")
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
+
+
+def _players(night: dict[str, Any]) -> list[str]:
+    """A night of single players' sections: its players, and while it is played where
+    each sits next (the asker first)."""
+    names = "".join(f"<li>{escape(p['name'])}</li>" for p in night["players"])
+    listed = f'<ol id="players">{names}</ol>' if names else f"<p>{w.NO_PLAYERS}</p>"
+    out = [f'    <section class="panel"><h2>{w.PLAYERS_HEADING}</h2>{listed}</section>']
+    seating = night["seating"]
+    if not seating:
+        return out
+    mine = night["my_seat"]
+    said = ""
+    if mine is not None and mine["table"] is not None:
+        said = w.MY_SEAT.format(round=mine["round"], table=mine["table"], seat=mine["seat"])
+    elif mine is not None:
+        said = w.MY_SEAT_LATER.format(round=mine["round"])
+    rows = [[s["player"], s["round"], s["table"] or w.SEAT_LATER, s["seat"] or ""] for s in seating]
+    caption = w.SEATING_HEADING.format(round=min(s["round"] for s in seating))
+    table = _table(caption, [w.PLAYER, w.ROUND, w.TABLE, w.SEAT], rows)
+    mine_p = f'<p id="my-seat">{escape(said)}</p>' if said else ""
+    out.append(f'    <section class="panel fits" id="seating">{mine_p}{table}</section>')
+    return out
 
 
 def club_nights_page(
@@ -141,8 +178,17 @@ def club_nights_page(
                     w.FIELD_GRACE, '<input name="grace" type="number" min="1" max="600" value="60">'
                 ),
                 _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
+                _field(w.FIELD_MOVEMENT, _movement_choice()),
             )
         )
         form = _form("/api/nights", w.SCHEDULE_BUTTON, fields, "schedule")
         body += f'    <section class="panel"><h2>{w.SCHEDULE_HEADING}</h2>{form}</section>\n'
     return _page(w.NIGHTS_TITLE, body + more)
+
+
+def _movement_choice() -> str:
+    options = "".join(
+        f'<option value="{escape(key)}">{escape(label)}</option>'
+        for key, label in w.MOVEMENT_CHOICES.items()
+    )
+    return f'<select name="movement">{options}</select>'

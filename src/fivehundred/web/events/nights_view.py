@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from fivehundred.boards import standings, traveller
 from fivehundred.rules import make_rules
+from fivehundred.web.events import nights_players as solo
 from fivehundred.web.events.nights_store import NightStore, night_board, pair_name
 from fivehundred.web.schema import clubs, night_games
 
@@ -24,7 +25,11 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             "owner",
             "admin",
         )
-        results, replaced = store.results(db, night) if night.state == "finished" else ({}, {})
+        finished = night.state == "finished"
+        played = solo.results(store, db, night) if finished and solo.of_players(night) else None
+        results, replaced = store.results(db, night) if finished and played is None else ({}, {})
+        if played is not None:  # a night of single players (nights_players.py)
+            results, replaced = played.boards, played.replaced
         pars = store.pars(db, night_id) if results else {}
     mine = {
         p.number
@@ -54,7 +59,11 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "standings": [],
         "travellers": [],
     }
-    if results:
+    if solo.of_players(night):
+        solo.view(shown, pairs, games, account_id)
+    if played is not None:
+        shown["standings"] = solo.standings(played, pars, night.movement == "progressive")
+    elif results:
         shown["standings"] = [
             {
                 "place": s.place,
@@ -66,6 +75,7 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             }
             for s in standings((r for on_board in results.values() for r in on_board), pars)
         ]
+    if results:
         rules = make_rules(night.preset)
         for number in sorted(results):
             board = night_board(night.preset, night.seed, number)

@@ -10,6 +10,8 @@ STATE_LABELS = {
 MOVEMENT_LABELS = {
     "mitchell": "Mitchell",
     "howell": "Howell",
+    "individual": "Individual (partners rotate every round)",
+    "progressive": "Progressive (each table's winners move up, partners change)",
 }
 DIRECTION_LABELS = {"NS": "North-South", "EW": "East-West"}
 
@@ -70,3 +72,31 @@ ENTER_BUTTON = "Enter"
 START_BUTTON = "Start the night"
 LOG_IN_FIRST = "Log in to enter."
 NOT_FINISHED = "the night is not over yet: its results are shown at the end"
+
+# ---------------------------------------------------------------- nights of single players
+#: the movements an admin chooses from when scheduling (the night's ``movement``)
+MOVEMENT_CHOICES = {
+    "pairs": "Fixed pairs (Mitchell or Howell)",
+    "individual": "Individual: partners rotate",
+    "progressive": "Progressive: winners move up",
+}
+FIELD_MOVEMENT = "Movement"
+#: the seats of a table, in the hub's order
+SEAT_LABELS = ("South", "West", "North", "East")
+COMPUTER_PLAYER = "computer {n}"
+PLAYERS_HEADING = "Players"
+NO_PLAYERS = "No players yet."
+PLAYER = "Player"
+WON = "Rounds won"
+ENTER_ALONE_HEADING = "Enter"
+ENTER_ALONE_BUTTON = "Enter the night"
+SEATING_HEADING = "Where to sit: round {round}"
+ROUND, TABLE, SEAT = "Round", "Table", "Seat"
+SEAT_LATER = "when every table has finished the round"
+MY_SEAT = "You sit next: round {round}, table {table}, {seat}."
+MY_SEAT_LATER = "You sit next: round {round}; your table is known when every table has finished."
+ENTER_ALONE = "players enter this night alone"
+ENTER_AS_PAIR = "this night is of fixed pairs: enter with a partner"
+NOT_MEMBER_ALONE = "only members of the club enter its nights"
+ALREADY_ENTERED = "you are already in this night"
+TOO_FEW_PLAYERS = "a night of single players needs {count} players at least"

@@ -53,4 +53,9 @@ def night_results(night: dict[str, Any]) -> Response:
         for s in night["standings"]
     )
     head = [w.PLACE, w.PAIR, w.BOARDS, w.PERCENT, w.AGAINST_PAR, w.COMPUTER_BOARDS]
+    if "players" in night:  # a night of single players: a row a player
+        head[1] = w.PLAYER
+    if night["movement"] == "progressive":
+        head.append(w.WON)
+        rows = ([*row, s["won"]] for row, s in zip(rows, night["standings"], strict=True))
     return csv_response(f"night-{night['id']}-results.csv", head, rows)
