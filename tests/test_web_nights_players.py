@@ -131,6 +131,7 @@ def test_a_progressive_night_moves_winners_up_once_every_table_has_ended(client:
     assert people[0].post(f"/api/nights/{night}/start").json() == {"started": True}
     first = games_of(client, night)
     assert {g.round for g in first} == {1} and len(first) == 2 * 2  # round 2 waits
+    assert people[0].get(f"/api/nights/{night}").json()["games"] == 2 * 2 * 2  # in all
     assert [json.loads(g.seats) for g in first if g.seq == 1] == [[0, 1, 2, 3], [4, 5, 6, 7]]
     shown = finished(people[1], night)
     games = games_of(client, night)

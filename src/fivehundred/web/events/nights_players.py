@@ -259,6 +259,9 @@ def view(
         if g.code and g.finished is None and set(seats_of(g)) & mine
     )
     shown["my_table"] = f"/t/{playing[0][3]}" if playing else None
+    if shown["movement"] == "progressive" and shown["state"] != "registering":
+        # its later rounds' games are written as it goes: the night's boards in all
+        shown["games"] = shown["rounds"] * len(names) // 4 * shown["per_round"]
     running = shown["state"] == "running"
     shown["seating"] = seating(games, names, shown["rounds"]) if running else []
     mine_named = {names[n] for n in mine}
