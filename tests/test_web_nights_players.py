@@ -151,10 +151,10 @@ def test_a_progressive_night_moves_winners_up_once_every_table_has_ended(client:
     before = [tuple(json.loads(boards[0].seats)) for boards in round_one]
     winners = [table_winner([net(g) for g in boards]) for boards in round_one]
     after = [tuple(json.loads(g.seats)) for g in games if g.round == 2 and g.seq == 1]
-    assert after == next_round(before, winners)  # type: ignore[arg-type]
+    assert after == next_round(before, winners)
     # the top table's winners stayed, the bottom's losers stayed, everyone split
-    assert set(pairs_of(before[0], winners[0])) <= set(after[0])  # type: ignore[arg-type]
-    assert set(pairs_of(before[1], 1 - winners[1])) <= set(after[1])  # type: ignore[arg-type]
+    assert set(pairs_of(before[0], winners[0])) <= set(after[0])
+    assert set(pairs_of(before[1], 1 - winners[1])) <= set(after[1])
     # round 2's tables were made after every table of round 1 had ended
     assert min(made[g.code] for g in games if g.round == 2) >= max(
         ended[g.code] for g in games if g.round == 1
@@ -166,7 +166,7 @@ def test_a_progressive_night_moves_winners_up_once_every_table_has_ended(client:
         boards = [[g for g in games if g.round == round_no and g.table_no == t] for t in (1, 2)]
         for played in boards:
             side = table_winner([net(g) for g in played])
-            for p in pairs_of(tuple(json.loads(played[0].seats)), side):  # type: ignore[arg-type]
+            for p in pairs_of(tuple(json.loads(played[0].seats)), side):
                 assert won[f"Member{p}"] >= 1
     lines = list(csv.reader(io.StringIO(people[1].get(f"/api/nights/{night}/results.csv").text)))
     assert lines[0][-1] == nights_words.WON
