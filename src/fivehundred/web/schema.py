@@ -670,8 +670,9 @@ league_games = sa.Table(
 
 
 # ---------------------------------------------------------------- club nights (web/events/nights*)
-#: A club's duplicate night of fixed pairs: ``rounds`` of ``per_round`` boards each, the
-#: pairs seated by a ``movement`` (mitchell / howell) at the start; its boards dealt from
+#: A club's duplicate night: ``rounds`` of ``per_round`` boards each, the pairs seated by a
+#: ``movement`` (mitchell / howell) at the start, or single players by an individual or a
+#: progressive movement (``movement`` set at the scheduling); its boards dealt from
 #: ``seed`` (secret: a board's cards are never sent before it is played); ``state``:
 #: registering / running / finished.
 nights = sa.Table(
@@ -699,7 +700,8 @@ nights = sa.Table(
 )
 
 #: a night's pairs, ``number`` in the order they entered (a computer pair, added to an odd
-#: field at the start, has no accounts)
+#: field at the start, has no accounts); in a night of single players each row is one
+#: player (``first_id`` only; a computer's has none)
 night_pairs = sa.Table(
     "night_pairs",
     metadata,
@@ -729,6 +731,10 @@ night_games = sa.Table(
     sa.Column("lease_until", sa.Float, nullable=True),
     sa.Column("finished", sa.Float, nullable=True),
     sa.Column("result", sa.Text, nullable=True),
+    #: a night of single players' game (individual, progressive): JSON of its four
+    #: players' numbers, South, West, North, East (``ns_pair``, ``ew_pair``: South's and
+    #: West's); NULL in a night of pairs
+    sa.Column("seats", sa.String(40), nullable=True),
     sa.Index("ux_night_games_place", "night_id", "round", "table_no", "seq", unique=True),
     sa.Index("ux_night_games_code", "code", unique=True),
 )

@@ -14,6 +14,8 @@ standings (matchpoint percentages, in the same direction) and a traveller per bo
   and of the stand-ins for a late or dropped player; ``scoring``: ``matchpoints``,
   ``points`` (total points) or ``games`` (games won), :mod:`.nights_scoring`.
 - ``POST /api/nights/{id}/pairs`` ``{"partner"}``: the account and a club member enter.
+- ``POST /api/nights/{id}/players``: the account enters alone (an individual or a
+  progressive night: :mod:`.nights_players`).
 - ``POST /api/nights/{id}/start``: the admin starts it (once, however often asked).
 - ``GET /api/nights/{id}``, ``GET /n/{id}``: the night; ``GET /api/clubs/{slug}/nights``.
 - ``GET /api/nights/{id}/results.csv``, ``GET /api/nights/{id}/export``: at the end, the
@@ -27,7 +29,7 @@ import contextlib
 import logging
 import threading
 import time
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Path, Query, Request
 from fastapi.responses import HTMLResponse, PlainTextResponse, Response
@@ -73,6 +75,9 @@ class NightIn(BaseModel):
     level: str = Field(default=DEFAULT_LEVEL, max_length=20)
     #: how the standings are scored (:mod:`.nights_scoring`)
     scoring: str = Field(default=DEFAULT_SCORING, max_length=12)
+    #: fixed pairs (a Mitchell or a Howell, chosen at the start), or single players
+    #: (web/events/nights_players.py)
+    movement: Literal["pairs", "individual", "progressive"] = "pairs"
 
 
 class PairIn(BaseModel):
@@ -101,7 +106,10 @@ def _checked(body: NightIn) -> dict[str, Any]:
         raise HTTPException(422, w.BAD_LEVEL.format(levels=", ".join(player_choices())))
     if body.scoring not in SCORINGS:
         raise HTTPException(422, w.BAD_SCORING.format(scorings=", ".join(SCORINGS)))
-    return {**body.model_dump(exclude={"club"}), "name": name}
+    if body.movement != "pairs" and body.scoring != "matchpoints":
+        raise HTTPException(422, w.SCORING_OF_PLAYERS)
+    movement = None if body.movement == "pairs" else body.movement  # pairs: at the start
+    return {**body.model_dump(exclude={"club"}), "name": name, "movement": movement}
 
 
 class Nights(FollowsGames):
@@ -195,7 +203,9 @@ class Nights(FollowsGames):
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options.update(self.table_options, stand_in=level)
         options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
-        players = [OPEN if name else level for _, name in facts["seats"]]  # a computer pair
+        # a computer's seat (a computer pair's, a computer player's) is the club's level's
+        # from the start: an open seat would wait for the server's open-seat grace
+        players = [OPEN if name else level for _, name in facts["seats"]]
         table = await self.hub.create(rules, players, facts["name"], options, facts["seed"])
         for seat, (account_id, name) in enumerate(facts["seats"]):
             if not name:  # the computer pair's seat: the level's from the start
@@ -235,29 +245,7 @@ def make_router(service: Nights) -> APIRouter:
     async def night(night_id: NightId, request: Request) -> dict[str, Any]:
         return await shown(night_id, request)
 
-    @router.get("/api/nights/{night_id}/results.csv")
-    async def results_csv(night_id: NightId) -> Response:
-        """The standings, once the night is over (409 before)."""
-        night = await service.call(night_view, store, night_id, None)
-        if night["state"] != "finished":
-            raise HTTPException(409, w.NOT_FINISHED)
-        return night_results(night)
-
-    @router.get("/api/nights/{night_id}/export", response_model=None)
-    async def export(
-        night_id: NightId,
-        kind: str = Query(default="json", alias="format", pattern="^(json|text)$"),
-        page: int = Query(default=1, ge=1, le=1000),
-    ) -> dict[str, Any] | PlainTextResponse:
-        """The finished night's board set (409 before): ``fivehundred-boards/1`` JSON or
-        its text (``?format=text``), a page of boards at a time (the JSON's ``next``, the
-        text's ``Link`` header), as the daily's export."""
-        made, more = await service.call(night_export, store, night_id, page, kind == "text")
-        following = f"/api/nights/{night_id}/export?format={kind}&page={page + 1}"
-        if kind == "text":
-            headers = {"Link": f'<{following}>; rel="next"'} if more else {}
-            return PlainTextResponse(made, headers=headers)
-        return {**made, "page": page, "next": following if more else None}
+    result_routes(router, service)
 
     @router.get("/api/clubs/{slug}/nights")
     async def of_club(slug: Annotated[str, Path(max_length=48)]) -> dict[str, Any]:
@@ -275,6 +263,8 @@ def make_router(service: Nights) -> APIRouter:
         number = await service.call(store.register, night_id, account.id, body.partner)
         return {"pair": number + 1}
 
+    player_routes(router, service)
+
     @router.post("/api/nights/{night_id}/start")
     async def start(night_id: NightId, request: Request) -> dict[str, Any]:
         account = await service.writer(request)
@@ -286,6 +276,45 @@ def make_router(service: Nights) -> APIRouter:
         return {"started": started}
 
     return router
+
+
+def result_routes(router: APIRouter, service: Nights) -> None:
+    """A finished night's standings as CSV and its board set."""
+
+    @router.get("/api/nights/{night_id}/results.csv")
+    async def results_csv(night_id: NightId) -> Response:
+        """The standings, once the night is over (409 before)."""
+        night = await service.call(night_view, service.store, night_id, None)
+        if night["state"] != "finished":
+            raise HTTPException(409, w.NOT_FINISHED)
+        return night_results(night)
+
+    @router.get("/api/nights/{night_id}/export", response_model=None)
+    async def export(
+        night_id: NightId,
+        kind: str = Query(default="json", alias="format", pattern="^(json|text)$"),
+        page: int = Query(default=1, ge=1, le=1000),
+    ) -> dict[str, Any] | PlainTextResponse:
+        """The finished night's board set (409 before): ``fivehundred-boards/1`` JSON or
+        its text (``?format=text``), a page of boards at a time (the JSON's ``next``, the
+        text's ``Link`` header), as the daily's export."""
+        made, more = await service.call(night_export, service.store, night_id, page, kind == "text")
+        following = f"/api/nights/{night_id}/export?format={kind}&page={page + 1}"
+        if kind == "text":
+            headers = {"Link": f'<{following}>; rel="next"'} if more else {}
+            return PlainTextResponse(made, headers=headers)
+        return {**made, "page": page, "next": following if more else None}
+
+
+def player_routes(router: APIRouter, service: Nights) -> None:
+    """A night of single players' entry (web/events/nights_players.py)."""
+    from fivehundred.web.events import nights_players
+
+    @router.post("/api/nights/{night_id}/players", status_code=201)
+    async def enter(night_id: NightId, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        number = await service.call(nights_players.enter, service.store, night_id, account.id)
+        return {"player": number + 1}
 
 
 def install(app: FastAPI) -> Nights:

@@ -96,9 +96,9 @@ def _downloads(night_id: int) -> str:
 
 def _standings(night: dict[str, Any]) -> str:
     """The standings in the night's scoring, best first."""
-    columns = standing_columns(night["scoring"])
+    columns = standing_columns(night)
     rows = [[_figure(s[c], c == "against_par") for c in columns] for s in night["standings"]]
-    heads = column_heads(night["scoring"], columns)
+    heads = column_heads(night, columns)
     numbers = {i for i, c in enumerate(columns) if c not in ("pair",)}
     return _table(w.STANDINGS_HEADING, heads, rows, numbers)
 
@@ -106,7 +106,8 @@ def _standings(night: dict[str, Any]) -> str:
 def _by_round(night: dict[str, Any]) -> str:
     """Each pair's score in each round, in the night's scoring."""
     rounds = range(1, night["rounds"] + 1)
-    heads = [w.PAIR, *(w.ROUND.format(number=r) for r in rounds)]
+    heads = [w.PLAYER if "players" in night else w.PAIR]
+    heads += [w.ROUND.format(number=r) for r in rounds]
     rows = [
         [s["pair"], *(w.NOT_PLAYED if v is None else _figure(v) for v in s["rounds"])]
         for s in night["standings"]
@@ -143,12 +144,21 @@ def night_page(night: dict[str, Any]) -> str:
             f"<p>{escape(w.PROGRESS.format(done=night['played'], total=night['games']))}</p>"
         )
     body = [f'    <section class="panel" aria-labelledby="night-title">{"".join(parts)}</section>']
-    pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
-    listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
-    body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
+    alone = "players" in night  # a night of single players (nights_players.py)
+    if alone:
+        body.extend(_players(night))
+    else:
+        pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
+        listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
+        body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
     if night["state"] == "registering":
         api = f"/api/nights/{night['id']}"
-        if night["logged_in"]:
+        if night["logged_in"] and alone:
+            enter = _form(f"{api}/players", w.ENTER_ALONE_BUTTON, name="enter")
+            body.append(
+                f'    <section class="panel"><h2>{w.ENTER_ALONE_HEADING}</h2>{enter}</section>'
+            )
+        elif night["logged_in"]:
             partner = _field(w.FIELD_PARTNER, '<input name="partner" required maxlength="60">')
             enter = _form(f"{api}/pairs", w.ENTER_BUTTON, partner, "enter")
             body.append(f'    <section class="panel"><h2>{w.ENTER_HEADING}</h2>{enter}</section>')
@@ -165,6 +175,29 @@ def night_page(night: dict[str, Any]) -> str:
     elif night["state"] == "running":
         body.append(f"    <p>{w.STANDINGS_LATER}</p>")
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
+
+
+def _players(night: dict[str, Any]) -> list[str]:
+    """A night of single players' sections: its players, and while it is played where
+    each sits next (the asker first)."""
+    names = "".join(f"<li>{escape(p['name'])}</li>" for p in night["players"])
+    listed = f'<ol id="players">{names}</ol>' if names else f"<p>{w.NO_PLAYERS}</p>"
+    out = [f'    <section class="panel"><h2>{w.PLAYERS_HEADING}</h2>{listed}</section>']
+    seating = night["seating"]
+    if not seating:
+        return out
+    mine = night["my_seat"]
+    said = ""
+    if mine is not None and mine["table"] is not None:
+        said = w.MY_SEAT.format(round=mine["round"], table=mine["table"], seat=mine["seat"])
+    elif mine is not None:
+        said = w.MY_SEAT_LATER.format(round=mine["round"])
+    rows = [[s["player"], s["round"], s["table"] or w.SEAT_LATER, s["seat"] or ""] for s in seating]
+    caption = w.SEATING_HEADING.format(round=min(s["round"] for s in seating))
+    table = _table(caption, [w.PLAYER, w.ROUND_HEAD, w.TABLE, w.SEAT], rows)
+    mine_p = f'<p id="my-seat">{escape(said)}</p>' if said else ""
+    out.append(f'    <section class="panel fits" id="seating">{mine_p}{table}</section>')
+    return out
 
 
 def club_nights_page(
@@ -198,8 +231,17 @@ def club_nights_page(
                 _field(w.FIELD_SCORING, _scoring_choice()),
                 _field(w.FIELD_LEVEL, _level_choice()),
                 _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
+                _field(w.FIELD_MOVEMENT, _movement_choice()),
             )
         )
         form = _form("/api/nights", w.SCHEDULE_BUTTON, fields, "schedule")
         body += f'    <section class="panel"><h2>{w.SCHEDULE_HEADING}</h2>{form}</section>\n'
     return _page(w.NIGHTS_TITLE, body + more)
+
+
+def _movement_choice() -> str:
+    options = "".join(
+        f'<option value="{escape(key)}">{escape(label)}</option>'
+        for key, label in w.MOVEMENT_CHOICES.items()
+    )
+    return f'<select name="movement">{options}</select>'

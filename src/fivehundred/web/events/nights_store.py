@@ -166,6 +166,8 @@ class NightStore:
             night = self.night_row(db, night_id, lock=True)
             if night.state != "registering":
                 raise HTTPException(409, w.NOT_REGISTERING)
+            if night.movement is not None:  # a night of single players (nights_players.py)
+                raise HTTPException(409, w.ENTER_ALONE)
             other = db.execute(
                 sa.select(accounts.c.id, accounts.c.name).where(
                     sa.func.lower(accounts.c.name) == partner.strip().lower()
@@ -205,6 +207,11 @@ class NightStore:
             night = self.night_row(db, night_id, lock=True)
             if night.state != "registering":
                 return False
+            if night.movement is not None:  # a night of single players
+                from fivehundred.web.events import nights_players
+
+                nights_players.start(db, self, night)
+                return True
             pairs = self.pairs_of(db, night_id)
             if len(pairs) < 2:
                 raise HTTPException(409, w.TOO_FEW)
@@ -295,6 +302,8 @@ class NightStore:
             pair = pairs[number]
             seats[a] = (pair.first_id or 0, pair.first or "")
             seats[b] = (pair.second_id or 0, pair.second or "")
+        if row.seats is not None:  # a night of single players: its four, one a seat
+            seats = [(pairs[n].first_id or 0, pairs[n].first or "") for n in json.loads(row.seats)]
         return {
             "game": row.id,
             "until": until,
@@ -363,6 +372,13 @@ class NightStore:
             .where(night_games.c.id == game.id)
             .values(finished=now, result=json.dumps(result))
         )
+        # the night's row locked: the last boards of a round, or of the night, recorded at
+        # once by two servers are counted one after the other (so one sees the end)
+        self.night_row(db, game.night_id, lock=True)
+        if game.seats is not None:  # a progressive's next round, when this one has ended
+            from fivehundred.web.events import nights_players
+
+            nights_players.advance(db, game.night_id, game.round)
         left = db.execute(
             sa.select(sa.func.count())
             .select_from(night_games)

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from fivehundred.boards import traveller
 from fivehundred.rules import make_rules
+from fivehundred.web.events import nights_players as solo
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.events.nights_scoring import night_standings
 from fivehundred.web.events.nights_store import (
@@ -32,9 +33,13 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
             "owner",
             "admin",
         )
+        finished = night.state == "finished"
+        played = solo.results(store, db, night) if finished and solo.of_players(night) else None
         results, replaced, rounds = (
-            store.results(db, night) if night.state == "finished" else ({}, {}, {})
+            store.results(db, night) if finished and played is None else ({}, {}, {})
         )
+        if played is not None:  # a night of single players (nights_players.py)
+            results, replaced = played.boards, played.replaced
         pars = store.pars(db, night_id) if results else {}
     mine = {
         p.number
@@ -66,11 +71,17 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "standings": [],
         "travellers": [],
     }
-    if results:
+    if solo.of_players(night):
+        solo.view(shown, pairs, games, account_id)
+    if played is not None:
+        progressive = night.movement == "progressive"
+        shown["standings"] = solo.standings(played, pars, progressive, night.rounds)
+    elif results:
         scoring = shown["scoring"]
         shown["standings"] = night_standings(results, rounds, pars, scoring, night.rounds)
         for line in shown["standings"]:
             line["computer"] = replaced.get(line["pair"], 0)
+    if results:
         rules = make_rules(night.preset)
         for number in sorted(results):
             board = night_board(night.preset, night.seed, number)
@@ -97,21 +108,26 @@ def club_nights(store: NightStore, slug: str) -> list[dict[str, Any]]:
     return [{"id": r.id, "name": r.name, "state": r.state, "url": f"/n/{r.id}"} for r in rows]
 
 
-def standing_columns(scoring: str) -> list[str]:
-    """The standings' columns in ``scoring`` (games won: total points, their tie-break,
-    after them), each a key of a standings line."""
+def standing_columns(night: dict[str, Any]) -> list[str]:
+    """The standings' columns of ``night`` (:func:`night_view`'s) in its scoring (games
+    won: total points, their tie-break, after them; a progressive: the rounds each player
+    won), each a key of a standings line."""
+    scoring = night["scoring"]
     tie_break = ["points"] if scoring == "games" else []
-    return ["place", "pair", "boards", "score", *tie_break, "against_par", "computer"]
+    won = ["rounds_won"] if night["movement"] == "progressive" else []
+    return ["place", "pair", "boards", "score", *tie_break, "against_par", "computer", *won]
 
 
-def column_heads(scoring: str, columns: list[str]) -> list[str]:
+def column_heads(night: dict[str, Any], columns: list[str]) -> list[str]:
+    """The heads of ``columns`` (a night of single players: a line a player)."""
     heads = {
         "place": w.PLACE,
-        "pair": w.PAIR,
+        "pair": w.PLAYER if "players" in night else w.PAIR,
         "boards": w.BOARDS,
-        "score": w.SCORE_HEADS[scoring],
+        "score": w.SCORE_HEADS[night["scoring"]],
         "points": w.SCORE_HEADS["points"],
         "against_par": w.AGAINST_PAR,
         "computer": w.COMPUTER_BOARDS,
+        "rounds_won": w.WON,
     }
     return [heads[c] for c in columns]

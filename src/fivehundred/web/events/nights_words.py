@@ -10,6 +10,8 @@ STATE_LABELS = {
 MOVEMENT_LABELS = {
     "mitchell": "Mitchell",
     "howell": "Howell",
+    "individual": "Individual (partners rotate every round)",
+    "progressive": "Progressive (each table's winners move up, partners change)",
 }
 #: the scorings a club chooses from (web/events/nights_scoring.py), and the heads of
 #: their columns
@@ -74,6 +76,9 @@ BAD_NAME = "a name of 3 to 60 letters, please"
 BAD_START = "a start within 90 days, please"
 BAD_PRESET = "a club night plays a four-handed preset of pairs"
 BAD_SCORING = "the scoring is one of {scorings}"
+SCORING_OF_PLAYERS = (
+    "a night of single players (individual or progressive) is scored by matchpoints"
+)
 BAD_LEVEL = "the computer players are one of {levels}"
 NIGHTS_TITLE = "Club nights"
 NIGHTS_HEADING = "Club nights of {club}"
@@ -100,3 +105,31 @@ DOWNLOAD_LABELS = {
     "text": "boards and records (text)",
 }
 NOT_FINISHED = "the night is not over yet: its results are shown at the end"
+
+# ---------------------------------------------------------------- nights of single players
+#: the movements an admin chooses from when scheduling (the night's ``movement``)
+MOVEMENT_CHOICES = {
+    "pairs": "Fixed pairs (Mitchell or Howell)",
+    "individual": "Individual: partners rotate",
+    "progressive": "Progressive: winners move up",
+}
+FIELD_MOVEMENT = "Movement"
+#: the seats of a table, in the hub's order
+SEAT_LABELS = ("South", "West", "North", "East")
+COMPUTER_PLAYER = "computer {n}"
+PLAYERS_HEADING = "Players"
+NO_PLAYERS = "No players yet."
+PLAYER = "Player"
+WON = "Rounds won"
+ENTER_ALONE_HEADING = "Enter"
+ENTER_ALONE_BUTTON = "Enter the night"
+SEATING_HEADING = "Where to sit: round {round}"
+ROUND_HEAD, TABLE, SEAT = "Round", "Table", "Seat"
+SEAT_LATER = "when every table has finished the round"
+MY_SEAT = "You sit next: round {round}, table {table}, {seat}."
+MY_SEAT_LATER = "You sit next: round {round}; your table is known when every table has finished."
+ENTER_ALONE = "players enter this night alone"
+ENTER_AS_PAIR = "this night is of fixed pairs: enter with a partner"
+NOT_MEMBER_ALONE = "only members of the club enter its nights"
+ALREADY_ENTERED = "you are already in this night"
+TOO_FEW_PLAYERS = "a night of single players needs {count} players at least"

@@ -51,8 +51,8 @@ def night_results(night: dict[str, Any]) -> Response:
     from fivehundred.web.events.nights_view import column_heads, standing_columns
 
     w = nights_words
-    columns = standing_columns(night["scoring"])
+    columns = standing_columns(night)
     rounds = [w.ROUND.format(number=r) for r in range(1, night["rounds"] + 1)]
     rows = ([s[c] for c in columns] + s["rounds"] for s in night["standings"])
-    head = column_heads(night["scoring"], columns) + rounds
+    head = column_heads(night, columns) + rounds
     return csv_response(f"night-{night['id']}-results.csv", head, rows)
