@@ -189,6 +189,11 @@ def test_a_night_of_single_players_needs_four_and_a_night_of_pairs_takes_no_sing
     assert single.status_code == 409 and single.json()["detail"] == nights_words.ENTER_AS_PAIR
     bad = people[0].post("/api/nights", {"club": slug, "name": "Odd", "movement": "swiss"})
     assert bad.status_code == 422
+    for movement in ("individual", "progressive"):  # single players: matchpoints only
+        body = {"club": slug, "name": "Points", "movement": movement, "scoring": "points"}
+        scored = people[0].post("/api/nights", body)
+        assert scored.status_code == 422
+        assert scored.json()["detail"] == nights_words.SCORING_OF_PLAYERS
     page = people[0].get(f"/clubs/{slug}/nights").text
     assert all(label in page for label in nights_words.MOVEMENT_CHOICES.values())
 
