@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -210,3 +211,42 @@ def test_the_caps_on_what_a_table_sends(client: Any) -> None:
     bad_table = {"table": MAX_TABLES + 1, "version": 1, "pads": [pad]}
     assert client.post(f"/api/hall/{code}/tables", json=bad_table).status_code == 422
     assert put({"version": 2, "pads": [pad]}).json() == {"version": 2}
+
+
+def qr_modules(svg: str) -> list[list[bool]]:
+    """The dark modules of segno's inline SVG (a path of ``M x y``, ``m dx dy`` and
+    ``h n`` strokes, each half a module below the row's top), read back as a grid."""
+    size = int(re.search(r'viewBox="0 0 (\d+) \1"', svg).group(1))  # type: ignore[union-attr]
+    grid = [[False] * size for _ in range(size)]
+    path = re.search(r'<path[^>]* stroke="#000" d="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
+    x = y = 0.0
+    for command, numbers in re.findall(r"([Mmh])([-0-9. ]+)", path):
+        values = [float(v) for v in numbers.split()]
+        if command == "M":
+            x, y = values
+        elif command == "m":
+            x, y = x + values[0], y + values[1]
+        else:
+            for column in range(int(x), int(x + values[0])):
+                grid[int(y)][column] = True
+            x += values[0]
+    return grid
+
+
+def test_the_page_shows_the_join_link_as_a_qr_code_a_phone_reads(client: Any) -> None:
+    import numpy as np
+    import zxingcpp
+
+    owner, _, code = opened(client)
+    page = client.get(f"/hall/{code}").text
+    figure = re.search(r'<figure id="join-qr">(<svg .*?</svg>)', page)
+    assert figure is not None and words.QR_CAPTION in page
+    grid = qr_modules(figure.group(1))
+    dark = np.kron(np.array(grid), np.ones((4, 4), dtype=bool))  # 4 pixels a module
+    pixels = np.where(dark, 0, 255).astype(np.uint8)
+    found = zxingcpp.read_barcodes(pixels)  # an independent decoder (ZXing's), from pixels
+    assert [(f.format, f.text) for f in found] == [
+        (zxingcpp.BarcodeFormat.QRCode, f"http://testserver/pad?night={code}")
+    ]
+    assert owner.post(f"/api/hall/{code}/end").json() == {"ended": True}
+    assert 'id="join-qr"' not in client.get(f"/hall/{code}").text  # over: nobody joins

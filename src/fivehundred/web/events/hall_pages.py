@@ -8,6 +8,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import segno
+
 from fivehundred.web.events import hall_words as w
 from fivehundred.web.events.pages import scroll_table as _table
 from fivehundred.web.events.pages import shell
@@ -19,6 +21,17 @@ def _page(title: str, body: str, refresh: bool) -> str:
     main = ("hall-main", "Skip to the standings")
     nav = '<a href="/clubs">Clubs</a> · <a href="/pad">Score pad</a>'
     return shell(title, body, main, nav, REFRESH if refresh else 0, "hall")
+
+
+def join_qr(url: str) -> str:
+    """The join link as a QR code, an inline SVG drawn here (segno: no service, no
+    script): dark modules on white whatever the page's theme, four modules of quiet zone,
+    error correction M (a phone still reads it with 15 % of it smudged or glared)."""
+    qr = segno.make(url, error="m", micro=False, boost_error=False)
+    svg = qr.svg_inline(
+        border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr", title=w.QR_TITLE
+    )
+    return svg.replace("<svg ", '<svg role="img" aria-label="' + escape(w.QR_TITLE) + '" ', 1)
 
 
 def _table_panel(table: dict[str, Any]) -> str:
@@ -44,6 +57,8 @@ def hall_page(night: dict[str, Any], origin: str = "") -> str:
         link = f'<a href="{escape(night["join"])}">{escape(origin + night["join"])}</a>'
         code = f'<span class="code">{escape(night["code"])}</span>'
         parts.append(f"<p>{w.JOIN.format(code=code, link=link)}</p>")
+        qr = join_qr(origin + night["join"])
+        parts.append(f'<figure id="join-qr">{qr}<figcaption>{w.QR_CAPTION}</figcaption></figure>')
     else:
         parts.append(f'<p><a href="{escape(night["results"])}">{w.RESULTS_CSV}</a></p>')
     body = [f'    <section class="panel" aria-labelledby="hall-title">{"".join(parts)}</section>']
