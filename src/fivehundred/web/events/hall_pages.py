@@ -5,6 +5,7 @@ again in place every :data:`REFRESH` s (static/js/events.js, as a club night's).
 
 from __future__ import annotations
 
+import time
 from html import escape
 from typing import Any
 
@@ -45,6 +46,35 @@ def _table_panel(table: dict[str, Any]) -> str:
     return _table(caption, heads, rows, {2})
 
 
+def _round_parts(night: dict[str, Any]) -> tuple[str, str]:
+    """A progressive night's round (a line under the facts) and its moves (a panel)."""
+    progress = night["progress"]
+    if progress is None:
+        return "", ""
+    if progress["hands"] is not None:
+        length = w.ROUND_HANDS.format(hands=progress["hands"])
+    else:
+        ends = time.strftime("%H:%M", time.gmtime(progress["ends"]))
+        length = w.ROUND_MINUTES.format(minutes=progress["minutes"], ends=ends)
+    line = (
+        f'<p id="round">{escape(w.ROUND_FACTS.format(round=progress["round"], length=length))}</p>'
+    )
+    rows = [
+        [m["name"], m["from"], m["to"], m["seat"], w.MOVED_UP if m["won"] else w.MOVED_DOWN]
+        for m in progress["moves"]
+    ]
+    caption = w.MOVES_HEADING.format(round=progress["round"])
+    moves = _table(caption, [*w.MOVES_HEADS, ""], rows, {1, 2, 3}) if rows else ""
+    if night["admin"] and night["state"] == "open":
+        moves += (
+            f'<form data-api="/api/hall/{escape(night["code"])}/round" name="round">'
+            f'<input type="hidden" name="round" value="{progress["round"]}">'
+            f'<button class="btn" type="submit">'
+            f"{w.CLOSE_ROUND_BUTTON.format(round=progress['round'])}</button></form>"
+        )
+    return line, f'    <section class="panel" id="moves">{moves}</section>' if moves else ""
+
+
 def hall_page(night: dict[str, Any], origin: str = "") -> str:
     """The page; ``origin`` (``https://host``) makes the join link whole, to be typed."""
     state = w.STATE_LABELS.get(night["state"], night["state"])
@@ -53,6 +83,8 @@ def hall_page(night: dict[str, Any], origin: str = "") -> str:
         f'<h2 id="hall-title">{escape(night["name"])}</h2>',
         f'<p id="facts">{escape(facts)}</p>',
     ]
+    round_line, moves = _round_parts(night)
+    parts.append(round_line)
     if night["state"] == "open":
         link = f'<a href="{escape(night["join"])}">{escape(origin + night["join"])}</a>'
         code = f'<span class="code">{escape(night["code"])}</span>'
@@ -62,6 +94,8 @@ def hall_page(night: dict[str, Any], origin: str = "") -> str:
     else:
         parts.append(f'<p><a href="{escape(night["results"])}">{w.RESULTS_CSV}</a></p>')
     body = [f'    <section class="panel" aria-labelledby="hall-title">{"".join(parts)}</section>']
+    if moves:
+        body.append(moves)
     rows = [
         [s["place"], s["name"], ", ".join(map(str, s["tables"])), s["won"], s["points"]]
         for s in night["standings"]
@@ -95,6 +129,11 @@ def club_section(club: str, listing: list[dict[str, Any]], presets: list[tuple[s
         f'<input type="hidden" name="club" value="{escape(club)}">'
         f'<label>{w.FIELD_NAME} <input name="name" required minlength="3" maxlength="60"></label>'
         f'<label>{w.FIELD_PRESET} <select name="preset">{options}</select></label>'
+        f"<fieldset><legend>{w.FIELD_PROGRESSIVE}</legend>"
+        f'<label>{w.FIELD_ROUND_HANDS} <input name="round_hands" type="number" min="1" max="50"'
+        ' inputmode="numeric"></label>'
+        f'<label>{w.FIELD_ROUND_MINUTES} <input name="round_minutes" type="number" min="5"'
+        ' max="180" inputmode="numeric"></label></fieldset>'
     )
     form = (
         f'<form data-api="/api/hall" name="hall">{fields}'

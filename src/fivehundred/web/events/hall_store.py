@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.engine import Connection, Engine
 
+from fivehundred.web.events import hall_rounds as rounds
 from fivehundred.web.events import hall_words as w
 from fivehundred.web.schema import club_members, clubs, hall_nights, hall_tables
 
@@ -45,9 +46,15 @@ def _hashed(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _progress(night: Any) -> dict[str, Any] | None:
+    text = night._mapping.get("progress")
+    return None if text is None else dict(json.loads(text))
+
+
 class HallStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.clock = time.time  # the time a round starts and ends by (a test sets it)
 
     # -------------------------------------------------------------- reading
     def night_row(self, db: Connection, code: str, lock: bool = False) -> Any:
@@ -83,7 +90,13 @@ class HallStore:
             for r in rows
         ]
         facts = {k: night._mapping[k] for k in ("code", "name", "preset", "state")}
-        return {**facts, "club": club, "admin": admin, "tables": tables}
+        progress = rounds.round_view(_progress(night))
+        return {**facts, "club": club, "admin": admin, "tables": tables, "progress": progress}
+
+    def round(self, code: str) -> dict[str, Any] | None:
+        """The night's round (None: not progressive), what a pad asks for now and then."""
+        with self.engine.connect() as db:
+            return rounds.round_view(_progress(self.night_row(db, code)))
 
     def of_club(self, slug: str, account_id: int | None) -> list[dict[str, Any]] | None:
         """The club's newest hall nights for one of its members (None for anyone else:
@@ -101,8 +114,17 @@ class HallStore:
         return [{"code": r.code, "name": r.name, "state": r.state} for r in rows]
 
     # -------------------------------------------------------------- writing
-    def create(self, organiser_id: int, slug: str, name: str, preset: str) -> str:
-        """A new hall night of the club ``slug`` (its owner or an admin); its code."""
+    def create(
+        self,
+        organiser_id: int,
+        slug: str,
+        name: str,
+        preset: str,
+        progressive: tuple[int | None, int | None] | None = None,
+    ) -> str:
+        """A new hall night of the club ``slug`` (its owner or an admin); its code.
+        ``progressive``: (hands, minutes) a round, one of them given."""
+        progress = None if progressive is None else rounds.new_progress(*progressive, self.clock())
         with self.engine.begin() as db:
             club_id = db.execute(sa.select(clubs.c.id).where(clubs.c.slug == slug.lower())).scalar()
             if club_id is None:
@@ -130,6 +152,7 @@ class HallStore:
                     preset=preset,
                     state="open",
                     created=time.time(),
+                    progress=None if progress is None else json.dumps(progress),
                 )
             )
             return code
@@ -148,6 +171,7 @@ class HallStore:
             )
             if number in numbers:
                 raise HTTPException(409, w.TABLE_TAKEN.format(number=number))
+            state = self._rounds(night, state)
             if len(numbers) >= MAX_TABLES:
                 raise HTTPException(409, w.FULL.format(count=MAX_TABLES))
             try:
@@ -183,22 +207,84 @@ class HallStore:
             raise HTTPException(403, w.BAD_TOKEN)
         return row
 
-    def send(self, code: str, number: int, token: str, version: int, state: str) -> int:
+    def _rounds(self, night: Any, state: str) -> str:
+        """A table's state as kept: in a progressive night with each game's round checked
+        (:func:`.hall_rounds.checked_rounds`), elsewhere without rounds."""
+        progress = _progress(night)
+        data = json.loads(state)
+        if progress is None:
+            data.pop("rounds", None)
+        else:
+            rounds.checked_rounds(data, progress["round"])
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    def send(
+        self, code: str, number: int, token: str, version: int, state: str
+    ) -> tuple[int, dict[str, Any] | None]:
         """Keep the table's state if ``version`` is newer than the one kept; the version
-        kept (the same as before for a state that came late or twice)."""
+        kept (the same as before for a state that came late or twice) and the night's
+        round (None unless progressive), which this state may have ended."""
         with self.engine.begin() as db:
             night = self.night_row(db, code, lock=True)  # not while the night ends
             where = (hall_tables.c.night_id == night.id, hall_tables.c.number == number)
             self._token_row(db, night, number, token)
             if night.state != "open":
                 raise HTTPException(409, w.FINISHED)
+            state = self._rounds(night, state)
             db.execute(
                 hall_tables.update()
                 .where(*where, hall_tables.c.version < version)
                 .values(version=version, state=state, updated=time.time())
             )
             kept = db.execute(sa.select(hall_tables.c.version).where(*where)).scalar_one()
-            return int(kept)
+            progress = _progress(night)
+            if progress is not None and self._over(db, night, progress, json.loads(state)):
+                self._close(db, night, progress)
+            return int(kept), rounds.round_view(progress)
+
+    def _states(self, db: Connection, night: Any) -> list[tuple[int, dict[str, Any]]]:
+        rows = db.execute(
+            sa.select(hall_tables.c.number, hall_tables.c.state)
+            .where(hall_tables.c.night_id == night.id)
+            .order_by(hall_tables.c.number)
+        ).all()
+        return [(r.number, json.loads(r.state)) for r in rows]
+
+    def _over(
+        self, db: Connection, night: Any, progress: dict[str, Any], sent: dict[str, Any]
+    ) -> bool:
+        hands = progress["hands"]
+        if hands is not None and rounds.table_round(sent, progress["round"])[2] < hands:
+            return False  # this table's round goes on: no need to score the others
+        states = [s for _, s in self._states(db, night)]
+        return rounds.round_over(progress, states, self.clock())
+
+    def _close(self, db: Connection, night: Any, progress: dict[str, Any]) -> None:
+        rounds.close_round(progress, self._states(db, night), self.clock())
+        db.execute(
+            hall_nights.update()
+            .where(hall_nights.c.id == night.id)
+            .values(progress=json.dumps(progress))
+        )
+
+    def close_round(self, code: str, account_id: int, number: int) -> dict[str, Any]:
+        """The owner or an admin ends round ``number`` now (409 once it is over: a second
+        tap of the button moves nobody twice); the night's round."""
+        with self.engine.begin() as db:
+            night = self.night_row(db, code, lock=True)
+            if self.role(db, night.club_id, account_id) not in ("owner", "admin"):
+                raise HTTPException(403, w.NOT_CLUB_ADMIN)
+            progress = _progress(night)
+            if progress is None:
+                raise HTTPException(409, w.NOT_PROGRESSIVE)
+            if night.state != "open":
+                raise HTTPException(409, w.FINISHED)
+            if progress["round"] != number:
+                raise HTTPException(409, w.ROUND_GONE.format(round=number))
+            self._close(db, night, progress)
+            view = rounds.round_view(progress)
+            assert view is not None
+            return view
 
     def end(self, code: str, account_id: int) -> bool:
         """The owner or an admin ends the night; whether this call did."""
