@@ -38,9 +38,9 @@ FIELD_ROUND_MINUTES = "Minutes a round (or leave empty)"
 ROUND_FACTS = "Round {round} · {length}"
 ROUND_HANDS = "{hands} hands a round"
 ROUND_MINUTES = "{minutes} minutes a round (ends at {ends} UTC)"
-MOVES_HEADING = "Moves for round {round}"
-MOVES_HEADS = ("Player", "From table", "To table", "Seat")
-MOVED_UP, MOVED_DOWN = "won: up", "lost: down"
+MOVES_HEADING = "Moves for round {round}: from table, to table and seat"
+MOVES_HEADS = ("Player", "From", "To", "Seat")
+MOVED_UP, MOVED_DOWN = "won", "lost"
 CLOSE_ROUND_BUTTON = "End round {round} now"
 
 LOG_IN = "log in first"
