@@ -210,7 +210,8 @@ def test_the_caps_on_what_a_table_sends(client: Any) -> None:
     assert put({"version": 2, "pads": [two]}).status_code == 422
     bad_table = {"table": MAX_TABLES + 1, "version": 1, "pads": [pad]}
     assert client.post(f"/api/hall/{code}/tables", json=bad_table).status_code == 422
-    assert put({"version": 2, "pads": [pad]}).json() == {"version": 2, "round": None}
+    kept = {"version": 2, "round": None, "unknown": ["Ann", "Bob", "Cat", "Dan"]}
+    assert put({"version": 2, "pads": [pad]}).json() == kept  # no member of the club
 
 
 def qr_modules(svg: str) -> list[list[bool]]:
@@ -250,3 +251,48 @@ def test_the_page_shows_the_join_link_as_a_qr_code_a_phone_reads(client: Any) ->
     ]
     assert owner.post(f"/api/hall/{code}/end").json() == {"ended": True}
     assert 'id="join-qr"' not in client.get(f"/hall/{code}").text  # over: nobody joins
+
+
+def test_a_lost_pad_s_table_freed_is_taken_over_by_another_phone_with_its_games(
+    client: Any,
+) -> None:
+    owner, member, code = opened(client)
+    names = ["Owner", "member", "Guest", "Membre"]  # the club's two members, any case
+    pad = model.new_pad(names)
+    answer = client.post(f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [pad]})
+    assert answer.json()["unknown"] == ["Guest", "Membre"]  # the pad says: check them
+    token = answer.json()["token"]
+    played = dict(pad, hands=[{"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8}])
+    body = {"token": token, "version": 5, "pads": [played]}
+    assert client.put(f"/api/hall/{code}/tables/2", json=body).json()["version"] == 5
+    refused = client.post(f"/api/hall/{code}/tables/2/free")
+    assert refused.status_code == 401
+    assert member.post(f"/api/hall/{code}/tables/2/free").status_code == 403
+    assert owner.post(f"/api/hall/{code}/tables/9/free").status_code == 404
+    page = owner.get(f"/hall/{code}").text
+    assert words.FREE_BUTTON.format(number=2) in page
+    assert owner.post(f"/api/hall/{code}/tables/2/free").json() == {"freed": True}
+    assert owner.post(f"/api/hall/{code}/tables/2/free").json() == {"freed": False}
+    assert words.TABLE_FREE.format(number=2) in client.get(f"/hall/{code}").text
+    # the lost phone, found again, no longer writes; the table's standings stay
+    lost = client.put(f"/api/hall/{code}/tables/2", json={**body, "version": 6})
+    assert lost.status_code == 403 and lost.json()["detail"] == words.TABLE_FREED
+    before = client.get(f"/api/hall/{code}").json()["standings"]
+    assert {s["name"]: s["points"] for s in before}["member"] == 300
+    # another phone joins as table 2: it gets the table's state and version, not its own
+    blank = model.new_pad(["A", "B", "C", "D"])
+    other = client.post(
+        f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [blank]}
+    )
+    assert other.status_code == 201, other.text
+    taken = other.json()
+    assert taken["version"] == 5 and taken["takeover"]["pads"] == [played]
+    assert client.get(f"/api/hall/{code}").json()["standings"] == before
+    again = client.post(
+        f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [blank]}
+    )
+    assert again.status_code == 409  # taken over: held again
+    body = {"token": taken["token"], "version": 6, "pads": [played, blank]}
+    assert client.put(f"/api/hall/{code}/tables/2", json=body).json()["version"] == 6
+    lost = client.put(f"/api/hall/{code}/tables/2", json={**body, "token": token, "version": 7})
+    assert lost.status_code == 403 and lost.json()["detail"] == words.BAD_TOKEN

@@ -219,3 +219,60 @@ def test_a_progressive_night_tells_the_pad_where_to_sit_next(
     assert not problems, "\n".join(problems)
     ann.check()
     assert pad.errors == []
+
+
+def test_a_lost_phone_s_table_is_freed_and_another_phone_takes_it_over(
+    base: str, open_page: Callable[..., Page]
+) -> None:
+    """The first phone enters a hand and is lost; the organiser frees its table; a second
+    phone joins as that table and goes on with its game, the hand there. The pad says
+    which names are not the club's members."""
+    ida = signed_up(open_page, base, "Ida")
+    slug = ida.context.request.post(f"{base}/api/clubs", data={"name": "Lost Club"}).json()["slug"]
+    made = ida.context.request.post(f"{base}/api/hall", data={"club": slug, "name": "Friday"})
+    code = made.json()["code"]
+
+    def joined(names: list[str]) -> Any:
+        phone = open_page(PHONE, has_touch=True)
+        p = phone.page
+        p.goto(f"{base}/pad?night={code}")
+        p.wait_for_selector("#start")
+        for seat, name in enumerate(names):
+            p.fill(f'input[data-name="{seat}"]', name)
+        p.click("#start")
+        p.wait_for_selector("#hall-code", timeout=WAIT_MS)
+        p.fill("#hall-table", "3")
+        p.click("#hall-join")
+        p.wait_for_selector("#hall-joined")
+        return phone
+
+    first = joined(["IDA", "Jon", "Kit", "Lou"])  # Ida, a member: any case
+    p = first.page
+    assert "Not members of the club: Jon, Kit, Lou: check the spelling" in p.inner_text(
+        "#hall-unknown"
+    )
+    tap(p, "8H", 1, 8)
+    p.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+    p.click('[data-tab="more"]')
+    p.wait_for_selector("#toast", state="hidden")
+    p.screenshot(path=str(SHOTS / "hall-pad-unknown.png"))
+    screen = ida.page
+    screen.goto(f"{base}/hall/{code}")
+    problems = checked(screen, "hall, a table to free") + checked(p, "pad, names unknown")
+    screen.get_by_role("button", name=words.FREE_BUTTON.format(number=3)).click()
+    screen.wait_for_selector(f"p.free:has-text('{words.TABLE_FREE.format(number=3)}')")
+    second = joined(["Lee", "Max", "Ned", "Oli"])
+    q = second.page
+    q.wait_for_function(
+        "JSON.parse(localStorage.getItem('fivehundred-pad/state')).pad.hands.length === 1"
+    )
+    q.click('[data-tab="pad"]')
+    assert q.inner_text('[data-total="1"]') == "300"  # Jon & Lou's 8H, on the new phone
+    tap(q, "7S", 0, 7)
+    q.wait_for_selector("#hall-sent:has-text('every hand sent')", timeout=WAIT_MS)
+    shown = ida.context.request.get(f"{base}/api/hall/{code}").json()
+    points = {s["name"]: s["points"] for s in shown["standings"]}
+    assert points == {"IDA": 20 + 140, "Jon": 300 + 30, "Kit": 20 + 140, "Lou": 300 + 30}
+    assert not problems, "\n".join(problems)
+    ida.check()
+    assert first.errors == [] and second.errors == []

@@ -525,6 +525,7 @@ async function pushHall() {
     if (r.ok) {
       if (S.hall === hall && hall.version === sent) hall.pending = false;
       if (S.hall === hall) hallProgress(data.round);
+      if (S.hall === hall) hallUnknown(data.unknown);
     } else if ([403, 404, 409].includes(r.status)) {
       S.hall = null;
       toast(`the club night: ${data.detail || "this table has left it"}`);
@@ -564,19 +565,56 @@ async function joinHall() {
       table,
       token: data.token,
       name: data.name,
-      version: 1,
+      version: data.version,
       pending: false,
       games: [],
       round: data.round ? data.round.round : null,
       rounds: [],
       progress: data.round || null,
+      unknown: [],
     };
+    if (data.takeover) await takeOver(data.takeover);
+    hallUnknown(data.unknown);
     save();
     render();
-    toast(`joined ${data.name} as table ${table}`);
+    toast(`joined ${data.name} as table ${table}${data.takeover ? ": its games are here" : ""}`);
   } catch (e) {
     toast(e instanceof PadError ? e.message : "joining needs the server: connect and try again");
   }
+}
+
+// The organiser freed this table (its phone lost): this pad goes on with the table's
+// games as the night kept them (its own game in play is set aside in the games list).
+async function takeOver(kept) {
+  const last = kept.pads[kept.pads.length - 1];
+  const rounds = kept.rounds || [];
+  const answer = await api("score", { pad: last });
+  archiveCurrent();
+  S.hall.games = kept.pads.slice(0, -1);
+  S.hall.rounds = rounds.slice(0, -1);
+  if (rounds.length) S.hall.round = rounds[rounds.length - 1];
+  S.pad = last;
+  S.result = answer.result;
+  S.needed = answer.needed;
+  await loadInfo();
+  S.undo = [];
+  S.redo = [];
+  S.draft = blankDraft();
+  S.editing = null;
+  S.preview = null;
+}
+
+// The names at this table that are not the club's members, as the night says: told once
+// when they change, and shown under the night in More.
+function hallUnknown(names) {
+  if (!S.hall || !Array.isArray(names)) return;
+  const before = JSON.stringify(S.hall.unknown || []);
+  S.hall.unknown = names;
+  if (JSON.stringify(names) !== before && names.length) toast(unknownText(names));
+}
+
+function unknownText(names) {
+  return `Not members of the club: ${names.join(", ")}: check the spelling (a guest plays under any name)`;
 }
 
 function hallHtml() {
@@ -588,6 +626,7 @@ function hallHtml() {
       : "every hand sent";
     parts.push(`<p id="hall-joined">Table ${h.table} of ${esc(h.name)} (code ${esc(h.code)})</p>
       <p class="muted" id="hall-sent">${esc(sent)}</p>${roundLine()}
+      ${h.unknown && h.unknown.length ? `<p class="warn" id="hall-unknown">${esc(unknownText(h.unknown))}</p>` : ""}
       <div class="grid g2"><a class="button" href="/hall/${encodeURIComponent(h.code)}">Standings</a><button id="hall-leave">Leave the night</button></div>`);
   } else {
     parts.push(`<label class="field">The night's code<input id="hall-code" maxlength="8" autocapitalize="characters" autocomplete="off" value="${esc(S.joinCode)}"></label>

@@ -17,6 +17,8 @@ and admins open and end a night.
   ``{"version", "round"}`` (the version kept, the night's round: :mod:`.hall_rounds`).
 - ``GET /api/hall/CODE/round``, ``POST /api/hall/CODE/round`` ``{"round"}`` (an admin ends
   it now): a progressive night's round, its seating and moves.
+- ``POST /api/hall/CODE/tables/N/free`` (an admin): the table's pad is lost; the next
+  pad to join as table N takes it over (its state in the join's answer, ``"takeover"``).
 - ``GET /api/hall/CODE``, ``GET /hall/CODE``: the night and its standings.
 - ``GET /api/hall/CODE/results.csv`` (once ended), ``POST /api/hall/CODE/end`` (an admin).
 """
@@ -161,10 +163,12 @@ def make_router(service: Hall) -> APIRouter:
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_TABLES:
             raise HTTPException(422, w.BAD_TABLE.format(count=MAX_TABLES))
         version, state = checked_state(body)
-        token = await service.call(store.join, code, number, version, state)
+        token, kept, unknown = await service.call(store.join, code, number, version, state)
         night = await service.call(store.night, code, None)
         answer = {"table": number, "token": token, "version": version, "name": night["name"]}
-        return {**answer, "round": night["progress"]}
+        if kept is not None:  # a table freed: this pad takes over its state
+            answer.update(version=kept["version"], takeover=kept)
+        return {**answer, "round": night["progress"], "unknown": unknown}
 
     @router.put("/api/hall/{code}/tables/{number}")
     async def send(code: Code, number: TableNo, request: Request) -> dict[str, Any]:
@@ -174,8 +178,26 @@ def make_router(service: Hall) -> APIRouter:
             raise HTTPException(403, w.BAD_TOKEN)
         await service.call(store.check_token, code, number, token)  # before the scoring
         version, state = checked_state(body)
-        kept, round_ = await service.call(store.send, code, number, token, version, state)
-        return {"version": kept, "round": round_}
+        kept, round_, unknown = await service.call(store.send, code, number, token, version, state)
+        return {"version": kept, "round": round_, "unknown": unknown}
+
+    @router.post("/api/hall/{code}/end")
+    async def end(code: Code, request: Request) -> dict[str, Any]:
+        account_id = await service.account_id(request)
+        return {"ended": await service.call(store.end, code, account_id)}
+
+    _organiser_routes(router, service)
+    return router
+
+
+def _organiser_routes(router: APIRouter, service: Hall) -> None:
+    """A lost phone's table freed, and a progressive night's round."""
+    store = service.store
+
+    @router.post("/api/hall/{code}/tables/{number}/free")
+    async def free(code: Code, number: TableNo, request: Request) -> dict[str, Any]:
+        account_id = await service.account_id(request)
+        return {"freed": await service.call(store.free, code, account_id, number)}
 
     @router.get("/api/hall/{code}/round")
     async def round_now(code: Code) -> dict[str, Any] | None:
@@ -188,13 +210,6 @@ def make_router(service: Hall) -> APIRouter:
         account_id = await service.account_id(request)
         shown: dict[str, Any] = await service.call(store.close_round, code, account_id, body.round)
         return shown
-
-    @router.post("/api/hall/{code}/end")
-    async def end(code: Code, request: Request) -> dict[str, Any]:
-        account_id = await service.account_id(request)
-        return {"ended": await service.call(store.end, code, account_id)}
-
-    return router
 
 
 def install(app: FastAPI) -> Hall:

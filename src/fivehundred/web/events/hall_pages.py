@@ -35,15 +35,27 @@ def join_qr(url: str) -> str:
     return svg.replace("<svg ", '<svg role="img" aria-label="' + escape(w.QR_TITLE) + '" ', 1)
 
 
-def _table_panel(table: dict[str, Any]) -> str:
+def _table_panel(table: dict[str, Any], night: dict[str, Any]) -> str:
     rows = []
     for number, game in enumerate(table["games"], 1):
         for side, (name, total) in enumerate(zip(game["sides"], game["totals"], strict=True)):
             won = w.GAME_WON if game["winner"] == side else ""
             rows.append([w.GAME_LABEL.format(number=number), name, total, won])
-    caption = w.TABLE_CAPTION.format(number=table["number"])
+    number = table["number"]
+    caption = w.TABLE_CAPTION.format(number=number)
     heads = [w.GAME, w.PLAYER, w.POINTS, ""]
-    return _table(caption, heads, rows, {2})
+    out = _table(caption, heads, rows, {2})
+    if night["state"] != "open":
+        return out
+    if table["free"]:
+        return f'{out}<p class="free">{escape(w.TABLE_FREE.format(number=number))}</p>'
+    if night["admin"]:
+        out += (
+            f'<form data-api="/api/hall/{escape(night["code"])}/tables/{number}/free"'
+            f' name="free-{number}"><button class="btn" type="submit">'
+            f"{escape(w.FREE_BUTTON.format(number=number))}</button></form>"
+        )
+    return out
 
 
 def _round_parts(night: dict[str, Any]) -> tuple[str, str]:
@@ -102,7 +114,7 @@ def hall_page(night: dict[str, Any], origin: str = "") -> str:
     ]
     heads = [w.PLACE, w.PLAYER, w.TABLE, w.GAMES_WON, w.POINTS]
     standings = _table(w.STANDINGS_HEADING, heads, rows, {2, 3, 4}) if rows else ""
-    tables = "".join(_table_panel(t) for t in night["tables"])
+    tables = "".join(f"<div>{_table_panel(t, night)}</div>" for t in night["tables"])
     listed = f'<div class="tables">{tables}</div>' if tables else f"<p>{w.NO_TABLES}</p>"
     body.append(f'    <section class="panel" id="standings">{standings}{listed}</section>')
     if night["admin"] and night["state"] == "open":

@@ -128,7 +128,12 @@ def hall_view(night: Mapping[str, Any]) -> dict[str, Any]:
     """What the page and ``GET /api/hall/CODE`` show: the night, each table's games scored,
     the standings."""
     tables = [
-        {"number": t["number"], "version": t["version"], "games": _games(night["code"], t)}
+        {
+            "number": t["number"],
+            "version": t["version"],
+            "free": t["free"],
+            "games": _games(night["code"], t),
+        }
         for t in night["tables"]
     ]
     out = {k: night[k] for k in ("code", "name", "preset", "state", "club", "admin", "progress")}
