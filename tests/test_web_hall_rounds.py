@@ -174,7 +174,10 @@ def test_a_round_of_minutes_ends_at_its_time_and_the_lengths_are_checked(client:
     one = Table(client, code, 1, ["A1", "B1", "C1", "D1"])
     assert one.enter(1)["round"]["ends"] == now[0] + 20 * 60
     assert one.enter(1)["round"]["round"] == 1  # any number of hands
-    now[0] += 20 * 60  # the time is up: the next state any table sends ends the round
+    now[0] += 60 * 12 + 1
+    assert words.MINUTES_LEFT.format(minutes=8) in client.get(f"/hall/{code}").text
+    now[0] += 8 * 60  # the time is up: the next state any table sends ends the round
+    assert words.TIME_UP in client.get(f"/hall/{code}").text
     assert one.enter(1)["round"]["seating"] == {"1": ["A1", "C1", "B1", "D1"]}
     plain = owner.post("/api/hall", {"club": slug, "name": "Plain"}).json()["code"]
     assert client.get(f"/api/hall/{plain}/round").json() is None

@@ -5,7 +5,7 @@ again in place every :data:`REFRESH` s (static/js/events.js, as a club night's).
 
 from __future__ import annotations
 
-import time
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -24,10 +24,12 @@ def _page(title: str, body: str, refresh: bool) -> str:
     return shell(title, body, main, nav, REFRESH if refresh else 0, "hall")
 
 
+@lru_cache(maxsize=256)
 def join_qr(url: str) -> str:
     """The join link as a QR code, an inline SVG drawn here (segno: no service, no
     script): dark modules on white whatever the page's theme, four modules of quiet zone,
-    error correction M (a phone still reads it with 15 % of it smudged or glared)."""
+    error correction M (a phone still reads it with 15 % of it smudged or glared). Kept
+    per link: the page is drawn again every few seconds on every screen."""
     qr = segno.make(url, error="m", micro=False, boost_error=False)
     svg = qr.svg_inline(
         border=4, dark="#000", light="#fff", omitsize=True, svgclass="qr", title=w.QR_TITLE
@@ -66,8 +68,9 @@ def _round_parts(night: dict[str, Any]) -> tuple[str, str]:
     if progress["hands"] is not None:
         length = w.ROUND_HANDS.format(hands=progress["hands"])
     else:
-        ends = time.strftime("%H:%M", time.gmtime(progress["ends"]))
-        length = w.ROUND_MINUTES.format(minutes=progress["minutes"], ends=ends)
+        left = progress["left"]
+        clock = w.MINUTES_LEFT.format(minutes=-(-left // 60)) if left else w.TIME_UP
+        length = w.ROUND_MINUTES.format(minutes=progress["minutes"], left=clock)
     line = (
         f'<p id="round">{escape(w.ROUND_FACTS.format(round=progress["round"], length=length))}</p>'
     )

@@ -105,6 +105,8 @@ class HallStore:
         ]
         facts = {k: night._mapping[k] for k in ("code", "name", "preset", "state")}
         progress = rounds.round_view(_progress(night))
+        if progress is not None and progress["ends"] is not None:  # for the page's clock
+            progress["left"] = max(0, int(progress["ends"] - self.clock()))
         return {**facts, "club": club, "admin": admin, "tables": tables, "progress": progress}
 
     def round(self, code: str) -> dict[str, Any] | None:
