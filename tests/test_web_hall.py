@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -209,4 +210,89 @@ def test_the_caps_on_what_a_table_sends(client: Any) -> None:
     assert put({"version": 2, "pads": [two]}).status_code == 422
     bad_table = {"table": MAX_TABLES + 1, "version": 1, "pads": [pad]}
     assert client.post(f"/api/hall/{code}/tables", json=bad_table).status_code == 422
-    assert put({"version": 2, "pads": [pad]}).json() == {"version": 2}
+    kept = {"version": 2, "round": None, "unknown": ["Ann", "Bob", "Cat", "Dan"]}
+    assert put({"version": 2, "pads": [pad]}).json() == kept  # no member of the club
+
+
+def qr_modules(svg: str) -> list[list[bool]]:
+    """The dark modules of segno's inline SVG (a path of ``M x y``, ``m dx dy`` and
+    ``h n`` strokes, each half a module below the row's top), read back as a grid."""
+    size = int(re.search(r'viewBox="0 0 (\d+) \1"', svg).group(1))  # type: ignore[union-attr]
+    grid = [[False] * size for _ in range(size)]
+    path = re.search(r'<path[^>]* stroke="#000" d="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
+    x = y = 0.0
+    for command, numbers in re.findall(r"([Mmh])([-0-9. ]+)", path):
+        values = [float(v) for v in numbers.split()]
+        if command == "M":
+            x, y = values
+        elif command == "m":
+            x, y = x + values[0], y + values[1]
+        else:
+            for column in range(int(x), int(x + values[0])):
+                grid[int(y)][column] = True
+            x += values[0]
+    return grid
+
+
+def test_the_page_shows_the_join_link_as_a_qr_code_a_phone_reads(client: Any) -> None:
+    import numpy as np
+    import zxingcpp
+
+    owner, _, code = opened(client)
+    page = client.get(f"/hall/{code}").text
+    figure = re.search(r'<figure id="join-qr">(<svg .*?</svg>)', page)
+    assert figure is not None and words.QR_CAPTION in page
+    grid = qr_modules(figure.group(1))
+    dark = np.kron(np.array(grid), np.ones((4, 4), dtype=bool))  # 4 pixels a module
+    pixels = np.where(dark, 0, 255).astype(np.uint8)
+    found = zxingcpp.read_barcodes(pixels)  # an independent decoder (ZXing's), from pixels
+    assert [(f.format, f.text) for f in found] == [
+        (zxingcpp.BarcodeFormat.QRCode, f"http://testserver/pad?night={code}")
+    ]
+    assert owner.post(f"/api/hall/{code}/end").json() == {"ended": True}
+    assert 'id="join-qr"' not in client.get(f"/hall/{code}").text  # over: nobody joins
+
+
+def test_a_lost_pad_s_table_freed_is_taken_over_by_another_phone_with_its_games(
+    client: Any,
+) -> None:
+    owner, member, code = opened(client)
+    names = ["Owner", "member", "Guest", "Membre"]  # the club's two members, any case
+    pad = model.new_pad(names)
+    answer = client.post(f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [pad]})
+    assert answer.json()["unknown"] == ["Guest", "Membre"]  # the pad says: check them
+    token = answer.json()["token"]
+    played = dict(pad, hands=[{"kind": "hand", "contract": "8H", "contractor": 1, "tricks": 8}])
+    body = {"token": token, "version": 5, "pads": [played]}
+    assert client.put(f"/api/hall/{code}/tables/2", json=body).json()["version"] == 5
+    refused = client.post(f"/api/hall/{code}/tables/2/free")
+    assert refused.status_code == 401
+    assert member.post(f"/api/hall/{code}/tables/2/free").status_code == 403
+    assert owner.post(f"/api/hall/{code}/tables/9/free").status_code == 404
+    page = owner.get(f"/hall/{code}").text
+    assert words.FREE_BUTTON.format(number=2) in page
+    assert owner.post(f"/api/hall/{code}/tables/2/free").json() == {"freed": True}
+    assert owner.post(f"/api/hall/{code}/tables/2/free").json() == {"freed": False}
+    assert words.TABLE_FREE.format(number=2) in client.get(f"/hall/{code}").text
+    # the lost phone, found again, no longer writes; the table's standings stay
+    lost = client.put(f"/api/hall/{code}/tables/2", json={**body, "version": 6})
+    assert lost.status_code == 403 and lost.json()["detail"] == words.TABLE_FREED
+    before = client.get(f"/api/hall/{code}").json()["standings"]
+    assert {s["name"]: s["points"] for s in before}["member"] == 300
+    # another phone joins as table 2: it gets the table's state and version, not its own
+    blank = model.new_pad(["A", "B", "C", "D"])
+    other = client.post(
+        f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [blank]}
+    )
+    assert other.status_code == 201, other.text
+    taken = other.json()
+    assert taken["version"] == 5 and taken["takeover"]["pads"] == [played]
+    assert client.get(f"/api/hall/{code}").json()["standings"] == before
+    again = client.post(
+        f"/api/hall/{code}/tables", json={"table": 2, "version": 1, "pads": [blank]}
+    )
+    assert again.status_code == 409  # taken over: held again
+    body = {"token": taken["token"], "version": 6, "pads": [played, blank]}
+    assert client.put(f"/api/hall/{code}/tables/2", json=body).json()["version"] == 6
+    lost = client.put(f"/api/hall/{code}/tables/2", json={**body, "token": token, "version": 7})
+    assert lost.status_code == 403 and lost.json()["detail"] == words.BAD_TOKEN

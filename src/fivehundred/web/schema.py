@@ -773,6 +773,8 @@ hall_nights = sa.Table(
     sa.Column("state", sa.String(12), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("ended", sa.Float, nullable=True),
+    # a progressive night's rounds (JSON, web/events/hall_rounds.py); NULL: not progressive
+    sa.Column("progress", sa.Text, nullable=True),
     sa.Index("ux_hall_nights_code", "code", unique=True),
     sa.Index("ix_hall_nights_club", "club_id", "created"),
     sqlite_autoincrement=True,

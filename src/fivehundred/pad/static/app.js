@@ -20,7 +20,9 @@ const S = {
   redo: [], // earlier and undone lists of hands
   share: null, // {id, token} when a live view is shared
   // a club night at real tables this pad joined: {code, table, token, name, version,
-  // pending, games}: games are the pads finished at this table since joining
+  // pending, games}: games are the pads finished at this table since joining; at a
+  // progressive night also {round, rounds, progress}: the round of the game in play, of
+  // each game in games, and the night's round as the server last said it
   hall: null,
   joinCode: "", // the code of /pad?night=CODE, offered in the join form
   rulesList: null, // the presets and their scoring variants (from the engine)
@@ -457,7 +459,39 @@ const HALL_RETRY_MS = 15000;
 let hallSending = false;
 
 function hallState() {
-  return { version: S.hall.version, pads: [...S.hall.games, S.pad] };
+  const state = { version: S.hall.version, pads: [...S.hall.games, S.pad] };
+  if (S.hall.round) state.rounds = [...(S.hall.rounds || []), S.hall.round];
+  return state;
+}
+
+// A game finished at the table (a new one starts): kept for the night, with its round.
+function hallKeep(pad) {
+  if (!S.hall || !pad || !pad.hands.length) return;
+  S.hall.games.push(pad);
+  if (S.hall.round) S.hall.rounds = [...(S.hall.rounds || []), S.hall.round];
+}
+
+// The night's round as the server says it (in every answer to a send, and every 15 s).
+function hallProgress(view) {
+  if (!S.hall || !view || JSON.stringify(view) === JSON.stringify(S.hall.progress)) return;
+  S.hall.progress = view;
+  save();
+  if (S.tab === "more" || S.tab === "pad") render();
+}
+
+async function pollRound() {
+  if (!S.hall || !S.hall.progress) return;
+  try {
+    const r = await fetch(`/api/hall/${encodeURIComponent(S.hall.code)}/round`);
+    if (r.ok) hallProgress(await r.json());
+  } catch {
+    /* offline: asked again in 15 s, and every send's answer says it too */
+  }
+}
+
+function hallTick() {
+  pushHall();
+  pollRound();
 }
 
 function hallChanged() {
@@ -490,6 +524,8 @@ async function pushHall() {
     const data = await hallAnswer(r);
     if (r.ok) {
       if (S.hall === hall && hall.version === sent) hall.pending = false;
+      if (S.hall === hall) hallProgress(data.round);
+      if (S.hall === hall) hallUnknown(data.unknown);
     } else if ([403, 404, 409].includes(r.status)) {
       S.hall = null;
       toast(`the club night: ${data.detail || "this table has left it"}`);
@@ -529,16 +565,56 @@ async function joinHall() {
       table,
       token: data.token,
       name: data.name,
-      version: 1,
+      version: data.version,
       pending: false,
       games: [],
+      round: data.round ? data.round.round : null,
+      rounds: [],
+      progress: data.round || null,
+      unknown: [],
     };
+    if (data.takeover) await takeOver(data.takeover);
+    hallUnknown(data.unknown);
     save();
     render();
-    toast(`joined ${data.name} as table ${table}`);
+    toast(`joined ${data.name} as table ${table}${data.takeover ? ": its games are here" : ""}`);
   } catch (e) {
     toast(e instanceof PadError ? e.message : "joining needs the server: connect and try again");
   }
+}
+
+// The organiser freed this table (its phone lost): this pad goes on with the table's
+// games as the night kept them (its own game in play is set aside in the games list).
+async function takeOver(kept) {
+  const last = kept.pads[kept.pads.length - 1];
+  const rounds = kept.rounds || [];
+  const answer = await api("score", { pad: last });
+  archiveCurrent();
+  S.hall.games = kept.pads.slice(0, -1);
+  S.hall.rounds = rounds.slice(0, -1);
+  if (rounds.length) S.hall.round = rounds[rounds.length - 1];
+  S.pad = last;
+  S.result = answer.result;
+  S.needed = answer.needed;
+  await loadInfo();
+  S.undo = [];
+  S.redo = [];
+  S.draft = blankDraft();
+  S.editing = null;
+  S.preview = null;
+}
+
+// The names at this table that are not the club's members, as the night says: told once
+// when they change, and shown under the night in More.
+function hallUnknown(names) {
+  if (!S.hall || !Array.isArray(names)) return;
+  const before = JSON.stringify(S.hall.unknown || []);
+  S.hall.unknown = names;
+  if (JSON.stringify(names) !== before && names.length) toast(unknownText(names));
+}
+
+function unknownText(names) {
+  return `Not members of the club: ${names.join(", ")}: check the spelling (a guest plays under any name)`;
 }
 
 function hallHtml() {
@@ -549,7 +625,8 @@ function hallHtml() {
       ? "waiting to send: sent when the phone is back online"
       : "every hand sent";
     parts.push(`<p id="hall-joined">Table ${h.table} of ${esc(h.name)} (code ${esc(h.code)})</p>
-      <p class="muted" id="hall-sent">${esc(sent)}</p>
+      <p class="muted" id="hall-sent">${esc(sent)}</p>${roundLine()}
+      ${h.unknown && h.unknown.length ? `<p class="warn" id="hall-unknown">${esc(unknownText(h.unknown))}</p>` : ""}
       <div class="grid g2"><a class="button" href="/hall/${encodeURIComponent(h.code)}">Standings</a><button id="hall-leave">Leave the night</button></div>`);
   } else {
     parts.push(`<label class="field">The night's code<input id="hall-code" maxlength="8" autocapitalize="characters" autocomplete="off" value="${esc(S.joinCode)}"></label>
@@ -557,6 +634,57 @@ function hallHtml() {
       <button id="hall-join">Join a club night</button>`);
   }
   return parts.join("");
+}
+
+// A progressive night (docs/pad.md#progressive-nights): the round this table plays, and
+// once the night's round is past it, where each of its players sits next and who sits
+// here, with the button that starts the next round's game with those names.
+function roundLine() {
+  const p = S.hall && S.hall.round && S.hall.progress;
+  if (!p) return "";
+  const length = p.hands ? `${p.hands} hands a round` : `${p.minutes} minutes a round`;
+  return `<p id="hall-round">Progressive: round ${S.hall.round} · ${esc(length)}</p>`;
+}
+
+function movesHtml() {
+  const h = S.hall;
+  const p = h && h.round && h.progress;
+  if (!p || p.round <= h.round || !p.seating) return "";
+  const mine = p.moves.filter((m) => m.from === h.table);
+  const items = mine
+    .map((m) => {
+      const where = m.to === m.from ? `stay at table ${m.to}` : `table ${m.to}`;
+      const how = m.won ? "won" : "lost";
+      return `<li><strong>${esc(m.name)}</strong> (${how}): ${where}, seat ${m.seat}</li>`;
+    })
+    .join("");
+  const here = (p.seating[String(h.table)] || [])
+    .map((name, i) => `<li>Seat ${i + 1}: ${esc(name || "?")}</li>`)
+    .join("");
+  return `<section class="banner hall-moves" id="hall-moves" aria-labelledby="hall-moves-title">
+    <h2 id="hall-moves-title">Round ${h.round} is over: where to sit next</h2>
+    <ul>${items}</ul>
+    <p>Round ${p.round} at table ${h.table} (partners: seats 1 and 3, seats 2 and 4):</p>
+    <ul id="hall-seating">${here}</ul>
+    <button class="primary" id="hall-next-round">Start round ${p.round} at this table</button></section>`;
+}
+
+async function startRound() {
+  const h = S.hall;
+  const p = h.progress;
+  const names = (p.seating[String(h.table)] || []).map((n, i) => n || `Player ${i + 1}`);
+  const pad = {
+    format: "fivehundred-pad/1",
+    title: new Date().toISOString(),
+    rules: S.pad.rules,
+    players: names,
+    first_dealer: 0,
+    hands: [],
+  };
+  if (!(await beginPad(pad))) return;
+  h.round = p.round;
+  S.tab = "pad";
+  finishBegin();
 }
 
 // ----------------------------------------------------------------- drawing
@@ -713,6 +841,7 @@ function padHtml() {
   const r = S.result;
   const parts = [];
   if (S.live) parts.push(`<p class="muted">Live view (read only) · updates by itself</p>`);
+  parts.push(movesHtml());
   parts.push(
     sidesHtml(
       r,
@@ -891,10 +1020,19 @@ async function startGame() {
     first_dealer: f.dealer,
     hands: [],
   };
+  if (!(await beginPad(pad))) return;
+  S.setup = null;
+  if (S.joinCode && !S.hall) S.tab = "more";
+  finishBegin();
+}
+
+// A new game in play (the one before kept in the games list and for the night): false,
+// with the engine's word on the page, when the engine refuses it.
+async function beginPad(pad) {
   try {
     const answer = await api("score", { pad });
     archiveCurrent();
-    if (S.hall && S.pad && S.pad.hands.length) S.hall.games.push(S.pad);
+    hallKeep(S.pad);
     S.pad = pad;
     S.result = answer.result;
     S.needed = answer.needed;
@@ -902,17 +1040,19 @@ async function startGame() {
   } catch (e) {
     S.error = e.message;
     render();
-    return;
+    return false;
   }
   S.undo = [];
   S.redo = [];
   S.share = null;
-  S.setup = null;
   S.error = "";
   S.draft = blankDraft();
   S.editing = null;
   S.preview = null;
-  if (S.joinCode && !S.hall) S.tab = "more";
+  return true;
+}
+
+function finishBegin() {
   save();
   hallChanged();
   render();
@@ -1118,6 +1258,9 @@ document.addEventListener("click", async (event) => {
     case "hall-join":
       await joinHall();
       break;
+    case "hall-next-round":
+      await startRound();
+      break;
     case "hall-leave":
       S.hall = null;
       save();
@@ -1180,8 +1323,8 @@ async function start() {
   const query = new URLSearchParams(location.search);
   S.joinCode = (query.get("night") || "").slice(0, 8);
   if (S.joinCode) S.tab = "more";
-  window.addEventListener("online", pushHall);
-  setInterval(pushHall, HALL_RETRY_MS);
+  window.addEventListener("online", hallTick);
+  setInterval(hallTick, HALL_RETRY_MS);
   const live = query.get("live");
   if (live) {
     S.live = { id: live, version: null };

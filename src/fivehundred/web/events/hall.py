@@ -11,9 +11,14 @@ code (the code is on the TV in the hall; it shows the names the tables typed, no
 else); a table's pad writes only with the token it got by joining; only the club's owner
 and admins open and end a night.
 
-- ``POST /api/hall`` ``{"club", "name", "preset"}``: a new night → ``{"code", "url", "join"}``.
+- ``POST /api/hall`` ``{"club", "name", "preset"[, "round_hands" | "round_minutes"]}``: a new night → ``{"code", "url", "join"}``.
 - ``POST /api/hall/CODE/tables`` ``{"table", "version", "pads"}`` → ``{"table", "token", "version"}``.
-- ``PUT /api/hall/CODE/tables/N`` ``{"token", "version", "pads"}`` → ``{"version"}`` (kept).
+- ``PUT /api/hall/CODE/tables/N`` ``{"token", "version", "pads"[, "rounds"]}`` →
+  ``{"version", "round"}`` (the version kept, the night's round: :mod:`.hall_rounds`).
+- ``GET /api/hall/CODE/round``, ``POST /api/hall/CODE/round`` ``{"round"}`` (an admin ends
+  it now): a progressive night's round, its seating and moves.
+- ``POST /api/hall/CODE/tables/N/free`` (an admin): the table's pad is lost; the next
+  pad to join as table N takes it over (its state in the join's answer, ``"takeover"``).
 - ``GET /api/hall/CODE``, ``GET /hall/CODE``: the night and its standings.
 - ``GET /api/hall/CODE/results.csv`` (once ended), ``POST /api/hall/CODE/end`` (an admin).
 """
@@ -42,6 +47,14 @@ class HallIn(BaseModel):
     club: str = Field(min_length=1, max_length=48)
     name: str = Field(min_length=1, max_length=60)
     preset: str = Field(default="australian", max_length=40)
+    #: a progressive night (docs/pad.md#progressive-nights): hands or minutes a round
+    round_hands: int | None = None
+    round_minutes: int | None = None
+
+
+class RoundIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    round: int = Field(ge=1)
 
 
 def _checked(body: HallIn) -> tuple[str, str]:
@@ -137,7 +150,10 @@ def make_router(service: Hall) -> APIRouter:
     async def create(body: HallIn, request: Request) -> dict[str, Any]:
         account_id = await service.account_id(request)
         name, preset = _checked(body)
-        code = await service.call(store.create, account_id, body.club, name, preset)
+        progressive = None
+        if body.round_hands is not None or body.round_minutes is not None:
+            progressive = (body.round_hands, body.round_minutes)
+        code = await service.call(store.create, account_id, body.club, name, preset, progressive)
         return {"code": code, "url": f"/hall/{code}", "join": f"/pad?night={code}"}
 
     @router.post("/api/hall/{code}/tables", status_code=201)
@@ -147,9 +163,12 @@ def make_router(service: Hall) -> APIRouter:
         if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= MAX_TABLES:
             raise HTTPException(422, w.BAD_TABLE.format(count=MAX_TABLES))
         version, state = checked_state(body)
-        token = await service.call(store.join, code, number, version, state)
+        token, kept, unknown = await service.call(store.join, code, number, version, state)
         night = await service.call(store.night, code, None)
-        return {"table": number, "token": token, "version": version, "name": night["name"]}
+        answer = {"table": number, "token": token, "version": version, "name": night["name"]}
+        if kept is not None:  # a table freed: this pad takes over its state
+            answer.update(version=kept["version"], takeover=kept)
+        return {**answer, "round": night["progress"], "unknown": unknown}
 
     @router.put("/api/hall/{code}/tables/{number}")
     async def send(code: Code, number: TableNo, request: Request) -> dict[str, Any]:
@@ -159,15 +178,38 @@ def make_router(service: Hall) -> APIRouter:
             raise HTTPException(403, w.BAD_TOKEN)
         await service.call(store.check_token, code, number, token)  # before the scoring
         version, state = checked_state(body)
-        kept = await service.call(store.send, code, number, token, version, state)
-        return {"version": kept}
+        kept, round_, unknown = await service.call(store.send, code, number, token, version, state)
+        return {"version": kept, "round": round_, "unknown": unknown}
 
     @router.post("/api/hall/{code}/end")
     async def end(code: Code, request: Request) -> dict[str, Any]:
         account_id = await service.account_id(request)
         return {"ended": await service.call(store.end, code, account_id)}
 
+    _organiser_routes(router, service)
     return router
+
+
+def _organiser_routes(router: APIRouter, service: Hall) -> None:
+    """A lost phone's table freed, and a progressive night's round."""
+    store = service.store
+
+    @router.post("/api/hall/{code}/tables/{number}/free")
+    async def free(code: Code, number: TableNo, request: Request) -> dict[str, Any]:
+        account_id = await service.account_id(request)
+        return {"freed": await service.call(store.free, code, account_id, number)}
+
+    @router.get("/api/hall/{code}/round")
+    async def round_now(code: Code) -> dict[str, Any] | None:
+        """The night's round: where each player sits (what a pad asks every 15 s)."""
+        shown: dict[str, Any] | None = await service.call(store.round, code)
+        return shown
+
+    @router.post("/api/hall/{code}/round")
+    async def close_round(code: Code, body: RoundIn, request: Request) -> dict[str, Any]:
+        account_id = await service.account_id(request)
+        shown: dict[str, Any] = await service.call(store.close_round, code, account_id, body.round)
+        return shown
 
 
 def install(app: FastAPI) -> Hall:

@@ -42,7 +42,10 @@ def checked_state(body: Mapping[str, Any]) -> tuple[int, str]:
         or not 1 <= len(pads) <= MAX_GAMES
     ):
         raise HTTPException(422, w.BAD_STATE.format(count=MAX_GAMES))
-    text = json.dumps({"pads": pads}, ensure_ascii=False, separators=(",", ":"))
+    kept: dict[str, Any] = {"pads": pads}
+    if "rounds" in body:  # a progressive night's (checked by the store, which knows it)
+        kept["rounds"] = body["rounds"]
+    text = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
     if len(text.encode()) > MAX_STATE:
         raise HTTPException(413, w.TOO_LARGE.format(size=MAX_STATE // 1024))
     hands = [pad.get("hands") if isinstance(pad, dict) else None for pad in pads]
@@ -125,10 +128,15 @@ def hall_view(night: Mapping[str, Any]) -> dict[str, Any]:
     """What the page and ``GET /api/hall/CODE`` show: the night, each table's games scored,
     the standings."""
     tables = [
-        {"number": t["number"], "version": t["version"], "games": _games(night["code"], t)}
+        {
+            "number": t["number"],
+            "version": t["version"],
+            "free": t["free"],
+            "games": _games(night["code"], t),
+        }
         for t in night["tables"]
     ]
-    out = {k: night[k] for k in ("code", "name", "preset", "state", "club", "admin")}
+    out = {k: night[k] for k in ("code", "name", "preset", "state", "club", "admin", "progress")}
     code = night["code"]
     out.update(
         tables=tables,
