@@ -53,6 +53,7 @@ class Events(FollowsGames):
     def __init__(self, app: FastAPI) -> None:
         self.async_store = app.state.store
         self.accounts = app.state.accounts
+        self.limits = app.state.limits
         engine = self.async_store.store.engine
         self.store = EventStore(engine)
         self.leagues = LeagueStore(engine)
@@ -72,6 +73,10 @@ class Events(FollowsGames):
 
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         return await self.async_store.call(function, *args)
+
+    def min_move_clock(self) -> float:
+        """The shortest clock per move a turn-based event's tables may have here."""
+        return float(self.limits.min_move_clock)
 
     # -------------------------------------------------------------- the requests
     async def account(self, request: Request) -> Any:
@@ -158,6 +163,8 @@ class Events(FollowsGames):
         rules = make_rules(facts["preset"], {**facts["variants"], "target": facts["target"]})
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
         options["turn_timer"] = facts["turn_timer"]
+        if facts["move_clock"]:  # turn-based: a clock per move, the round's deadline
+            options.update(move_clock=facts["move_clock"], finish_by=facts["finish_by"])
         options.update(self.table_options)
         if facts["sealed"]:  # a duplicate round: its boards are others' to play still
             options["sealed"] = facts["sealed"]
