@@ -24,7 +24,7 @@ from fivehundred.web.events import words
 from fivehundred.web.guard import Buckets
 from fivehundred.web.server import create_app
 from test_web_events import Person, entered, people
-from test_web_support import DATABASES, database_url, wait_for
+from test_web_support import DATABASES, database_url, thread_server, wait_for
 
 DAY = 86_400.0
 
@@ -178,3 +178,37 @@ def test_a_rounds_deadline_finishes_its_games_and_pairs_the_next_across_a_restar
         final = wait_for(over, 120, "the event's end")
         assert [g["overtime"] for r in final["rounds_played"] for g in r["games"]] == [True] * 2
         assert sorted(s["played"] for s in final["standings"]) == [2, 2]
+
+
+def test_an_organiser_makes_a_turn_based_event_on_the_page_at_phone_size(tmp_path: Path) -> None:
+    """The tournaments page asks a turn-based event's clocks in hours and days (Playwright,
+    Debian's chromium, 390x844): the event is made with them, in seconds."""
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    with (
+        thread_server(f"sqlite:///{tmp_path / 'w.sqlite3'}") as base,
+        playwright_api.sync_playwright() as p,
+    ):
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            made = context.request.post(
+                f"{base}/api/accounts", data={"name": "Ann", "password": "a long password 48"}
+            )
+            assert made.status == 201, made.text()
+            page.goto(f"{base}/events")
+            page.get_by_label(words.FIELD_NAME, exact=True).fill("Week Swiss")
+            page.get_by_label(words.FIELD_MOVE_HOURS, exact=True).fill("24")
+            page.get_by_label(words.FIELD_ROUND_DAYS, exact=True).fill("3")
+            page.get_by_role("button", name=words.CREATE_BUTTON).click()
+            page.wait_for_url(f"{base}/e/*")
+            assert "Turn-based: 1 day a move, 3 days a round" in page.inner_text("#facts")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.screenshot(path=str(tmp_path / "turn-based-event-phone.png"))
+            event = page.url.rsplit("/", 1)[1]
+            shown = context.request.get(f"{base}/api/events/{event}").json()
+            assert (shown["move_clock"], shown["round_time"]) == (DAY, 3 * DAY)
+        finally:
+            browser.close()

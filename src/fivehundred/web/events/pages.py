@@ -149,6 +149,14 @@ def index_page(listing: dict[str, Any], logged_in: bool) -> str:
                 w.FIELD_TURN_TIMER, '<input name="turn_timer" type="number" min="5" max="3600">'
             ),
             _field(
+                w.FIELD_MOVE_HOURS,
+                '<input name="move_clock_hours" type="number" min="1" max="168" step="any">',
+            ),
+            _field(
+                w.FIELD_ROUND_DAYS,
+                '<input name="round_days" type="number" min="0.05" max="30" step="any">',
+            ),
+            _field(
                 w.FIELD_MAX_PAIRS,
                 '<input name="max_pairs" type="number" min="2" max="256" value="64">',
             ),

@@ -161,10 +161,14 @@ class Events(FollowsGames):
         from fivehundred.web.server import OptionsIn
 
         rules = make_rules(facts["preset"], {**facts["variants"], "target": facts["target"]})
-        options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
+        defaults = OptionsIn()
+        # (a live table's options name no turn-based clock: its dormancy looks for one)
+        live = defaults.model_dump(exclude={"move_clock", "move_timeouts", "game_clock"})
+        options = {**live, "grace": facts["grace"], "private": True}
         options["turn_timer"] = facts["turn_timer"]
         if facts["move_clock"]:  # turn-based: a clock per move, the round's deadline
-            options.update(move_clock=facts["move_clock"], finish_by=facts["finish_by"])
+            options.update(move_clock=facts["move_clock"], move_timeouts=defaults.move_timeouts)
+            options["finish_by"] = facts["finish_by"]
         options.update(self.table_options)
         if facts["sealed"]:  # a duplicate round: its boards are others' to play still
             options["sealed"] = facts["sealed"]

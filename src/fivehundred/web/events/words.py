@@ -37,6 +37,8 @@ FIELD_GRACE = "Seconds before an absent player's seat is played by the computer"
 FIELD_MAX_PAIRS = "Most pairs"
 FIELD_TURN_TIMER = "Seconds a move (leave empty for no clock)"
 TIME_CONTROL = "{seconds} s a move"
+FIELD_MOVE_HOURS = "Turn-based: hours a move (leave empty for a live tournament)"
+FIELD_ROUND_DAYS = "Turn-based: days a round (the games not over then are finished by the computer)"
 #: the units of a time control: seconds, one, more
 SPANS = ((86_400, "day", "days"), (3600, "hour", "hours"), (60, "minute", "minutes"))
 TURN_BASED = "Turn-based: {clock} a move, {round} a round"
