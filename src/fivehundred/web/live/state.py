@@ -540,6 +540,9 @@ class TableState:
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
             self.turn_started = time.time()
+            if self.options.get("game_clock"):  # what the seats spent, as the log is now
+                self.spent = None
+                self.hub.spawn(self.read_spent())
             log.info("table %s: seat %d took back to version %d", self.code, seat, keep)
             self.broadcast()
             self.wake.set()
@@ -651,3 +654,5 @@ class TableState:
     if TYPE_CHECKING:  # (cluster following: :class:`~fivehundred.web.live.following.Following`)
 
         async def refresh(self, with_log: bool = True) -> None: ...
+
+        async def read_spent(self) -> None: ...  # (automation: web/game_clock.py)
