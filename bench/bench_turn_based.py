@@ -12,6 +12,7 @@ resident memory (RSS) and the tables it holds in memory, after the start and at 
 
     .venv/bin/python bench/bench_turn_based.py                       # 1,000 games, 30 s
     .venv/bin/python bench/bench_turn_based.py --games 200 --seconds 10
+    .venv/bin/python bench/bench_turn_based.py --game-clock 259200   # and 3 days a game
     createdb fh_bench    # an empty database of its own: the benchmark refuses any other
     .venv/bin/python bench/bench_turn_based.py --db postgresql+psycopg://USER@HOST/fh_bench
 
@@ -98,13 +99,14 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def make_game(base: str, index: int) -> tuple[str, str]:
-    """One game (its code, the person's token), made and sat at from an address of its own."""
+def make_game(base: str, index: int, game_clock: float | None = None) -> tuple[str, str]:
+    """One game (its code, the person's token), made and sat at from an address of its own
+    (with ``game_clock``: a clock per game too)."""
     source = address(1, index)
-    body = {
-        "seats": SEATS,
-        "options": {"delay": 0, "move_clock": CLOCK, "stand_in": "random"},
-    }
+    options = {"delay": 0, "move_clock": CLOCK, "stand_in": "random"}
+    if game_clock is not None:
+        options["game_clock"] = game_clock
+    body = {"seats": SEATS, "options": options}
     code = str(_post(base, "/api/tables", body, source)["table"])
     token = str(_post(base, f"/api/tables/{code}/seats/0", {"name": f"p{index}"}, source)["token"])
     return code, token
@@ -198,6 +200,12 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=50, help="visitors a second (default 50)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--game-clock",
+        type=float,
+        default=None,
+        help="each game's clock per game too, seconds (at least a day: the move's clock)",
+    )
+    parser.add_argument(
         "--profile", default=None, help="write the measured server's cProfile statistics here"
     )
     parser.add_argument(
@@ -228,7 +236,7 @@ def run(args: argparse.Namespace, db: str, workdir: str) -> int:
     try:
         started = time.perf_counter()
         with ThreadPoolExecutor(8) as pool:
-            games = list(pool.map(lambda i: make_game(base, i), range(args.games)))
+            games = list(pool.map(lambda i: make_game(base, i, args.game_clock), range(args.games)))
         while waiting_clocks(db) < args.games:
             time.sleep(0.2)
         made = time.perf_counter() - started

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import re
 import signal
@@ -22,6 +23,7 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from aiosmtpd.controller import Controller
+from websockets.sync.client import connect
 
 from fivehundred.web import notices as notices_module
 from fivehundred.web.notices import NoticeStore, smtp_from_env
@@ -33,6 +35,7 @@ from test_web_support import (
     start_server_process,
     thread_server,
     wait_for,
+    ws_url,
 )
 
 PASSWORD = "a long enough password"
@@ -350,3 +353,77 @@ def test_the_bell_and_the_list_at_phone_size(tmp_path: Path) -> None:
             finally:
                 browser.close()
         assert fay.get("/api/notices").json()["unread"] == 0
+
+
+def test_a_turn_based_tables_turn_is_told_once_a_turn_in_memory_or_not(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Eve holds seat 0 of two turn-based tables (a day a move) and bids first at each; the
+    server is started again before its first look: the tables are dormant (in no memory),
+    and each turn is told from its clock's row, once, without reading the table. Eve moves
+    at one and leaves: her next turn there is told too (a turn, not an hour, apart)."""
+    from fivehundred.game import dealer_of_seed
+
+    first_bid = [s for s in range(200) if dealer_of_seed(s, 4) == 3][:2]
+    monkeypatch.setattr(notices_module, "TURN_LOOK", 3600.0)  # no look before the restart
+    tokens = {}
+    with thread_server(db_url) as base:
+        eve = signed_up(base, "Eve", None)
+        for seed in first_bid:
+            body = {
+                "seats": ["open", "random", "random", "random"],
+                "seed": seed,
+                "name": f"Slow game {seed}",
+                "options": {"delay": 0, "move_clock": 86_400, "stand_in": "random"},
+            }
+            code = str(eve.post("/api/tables", json=body).json()["table"])
+            answer = eve.post(f"/api/tables/{code}/seats/0", json={"name": "x"})
+            assert answer.status_code == 200, answer.text
+            tokens[code] = answer.json()["token"]
+        for code in tokens:
+            wait_for(lambda c=code: turn_row(db_url, c), 30, f"Eve's clock at {code}")
+        cookies = dict(eve.cookies)
+        assert eve.get("/api/notices").json()["notices"] == []
+    monkeypatch.setattr(notices_module, "TURN_LOOK", 0.1)
+    apps: list[Any] = []
+    with thread_server(db_url, prepare=apps.append) as base:
+        eve = httpx.Client(base_url=base, timeout=30, cookies=cookies)
+
+        def told() -> list[dict[str, Any]]:
+            return list(eve.get("/api/notices").json()["notices"])
+
+        listed = wait_for(lambda: len(n := told()) == 2 and n, 30, "a notice per table")
+        assert sorted(n["link"] for n in listed) == sorted(f"/t/{c}" for c in tokens)
+        assert all(n["kind"] == "turn" for n in listed)
+        assert set(apps[0].state.hub.tables) == set(), "told without reading the tables"
+        # once a turn: the rows' look finds nothing more to tell
+        assert NoticeStore(apps[0].state.store.store.engine).turns_waiting(set()) == []
+        code = next(iter(tokens))
+        with connect(ws_url(base, code, tokens[code])) as ws:
+            view = json.loads(ws.recv(timeout=30))
+            while view.get("type") != "view" or not view["view"]["legal"]:
+                view = json.loads(ws.recv(timeout=30))
+            version = view["version"]
+            move = {"type": "action", "version": version, "action": "pass"}
+            ws.send(json.dumps(move))
+            while view.get("type") != "view" or view["version"] <= version:
+                view = json.loads(ws.recv(timeout=30))
+        later = wait_for(lambda: len(n := told()) == 3 and n, 60, "her next turn told")
+        assert later[0]["link"] == f"/t/{code}" and later[0]["kind"] == "turn"
+        assert turn_row(db_url, code).version > version
+
+
+def turn_row(url: str, code: str) -> Any:
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as db:
+            return db.execute(
+                sa.text(
+                    "SELECT d.seat, d.version FROM deadlines d JOIN tables t "
+                    "ON t.id = d.table_id WHERE t.code = :code AND d.kind = 'turn'"
+                ),
+                {"code": code},
+            ).first()
+    finally:
+        engine.dispose()

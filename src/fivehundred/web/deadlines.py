@@ -10,7 +10,9 @@ a restart:
 - ``expire``: nobody connected since the row was written; when it fires the table closes;
 - ``turn``: the turn clock of the person to move at ``version``; when it fires the stand-in
   makes that one move. It is written (and the last one deleted) in the transaction that
-  writes the action before it (:class:`TimedActionRow`), as the game's end deletes every row.
+  writes the action before it (:class:`TimedActionRow`), as the game's end deletes every row;
+- ``finish``: the time by which the game must end (a turn-based tournament's round,
+  ``options.finish_by``); when it fires the stand-in plays every person's seat to the end.
 
 The table's owner writes the rows it needs and deletes those it no longer does
 (:meth:`fivehundred.web.live.automation.Automation.plan_deadlines`: a :class:`DeadlineChange`
@@ -50,6 +52,8 @@ log = logging.getLogger("fivehundred.web")
 GRACE = "grace"
 OPEN_SEAT = "open"
 TURN = "turn"
+#: The game's own deadline (``options.finish_by``): the stand-ins finish it (seat 0).
+FINISH = "finish"
 #: Nobody connected to the table (on any server) since the row was written: when it fires
 #: the table is closed (its seat 1: a person was seated, ``expire_abandoned``; 0: nobody
 #: was, ``expire_unjoined``).

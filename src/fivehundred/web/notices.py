@@ -9,7 +9,10 @@ Kinds (:data:`KINDS`; the list is open: more come with the tournaments):
   restart (a unique ``key`` per account backs this up).
 - ``turn``: a live table where the account holds a seat, it is that seat's turn and the
   person is not connected (looked at every :data:`TURN_LOOK` s by the table's own server):
-  at most one per table and account an :data:`TURN_EVERY` s.
+  at most one per table and account an :data:`TURN_EVERY` s. At a turn-based table
+  (``move_clock``): one per turn (its version), from the table in memory as above, or,
+  for a table in no server's memory here (a dormant one), from its ``turn`` deadline's
+  row (:meth:`NoticeStore.turns_waiting`): a restart loses none.
 
 - ``round``: a round of a tournament the account plays in starts and its table is ready
   (web/events/): once per account and round.
@@ -48,7 +51,14 @@ from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Connection, Engine
 
-from fivehundred.web.schema import account_seats, notice_settings, notices, tables
+from fivehundred.web.schema import (
+    account_seats,
+    closures,
+    deadlines,
+    notice_settings,
+    notices,
+    tables,
+)
 
 log = logging.getLogger("fivehundred.web.notices")
 
@@ -69,6 +79,8 @@ DEFAULTS = {
 TURN_EVERY = 3600.0
 #: Seconds between two looks for seats whose turn it is and whose person is away.
 TURN_LOOK = 30.0
+#: Turn-based tables' turns looked up in the database at one look (the rest at the next).
+TURNS_AT_ONCE = 500
 #: Notices the list shows (the newest).
 LIST_LIMIT = 50
 #: Seconds a server holds a notice it is mailing; attempts before one is dropped.
@@ -283,9 +295,12 @@ class NoticeStore:
             made += self.add(db, account_id, "ended", f"ended:{code}", (code, text, f"/g/{code}"))
         return f"{made} notices"
 
-    def your_turn(self, code: str, seat: int, name: str, now: float) -> bool:
+    def your_turn(
+        self, code: str, seat: int, name: str, now: float, version: int | None = None
+    ) -> bool:
         """A ``turn`` notice for the account holding ``seat`` at table ``code`` unless it
-        has none or one was made in the last :data:`TURN_EVERY` s."""
+        has none or one was made in the last :data:`TURN_EVERY` s; at a turn-based table
+        (the turn's ``version``): unless it has this turn's."""
         with self.engine.begin() as db:
             account_id = db.execute(
                 sa.select(account_seats.c.account_id).where(
@@ -294,6 +309,10 @@ class NoticeStore:
             ).scalar()
             if account_id is None:
                 return False
+            text = f"It is your turn at {name}."
+            if version is not None:
+                key = f"turn:{code}:v{version}"
+                return self.add(db, account_id, "turn", key, (code, text, f"/t/{code}"))
             last = db.execute(
                 sa.select(sa.func.max(notices.c.at)).where(
                     notices.c.account_id == account_id,
@@ -304,8 +323,38 @@ class NoticeStore:
             if last is not None and last > now - TURN_EVERY:
                 return False
             key = f"turn:{code}:{int(now // TURN_EVERY)}"
-            text = f"It is your turn at {name}."
             return self.add(db, account_id, "turn", key, (code, text, f"/t/{code}"))
+
+    def turns_waiting(self, skip: set[str]) -> list[tuple[str, int, str, int]]:
+        """(code, seat, table name, version) of each turn-based table not in ``skip`` (those
+        in this server's memory) whose clock runs for an account's seat that has not been
+        told of this turn (its ``turn`` deadline's row, not fired, says whose turn it is)."""
+        key = sa.literal("turn:") + tables.c.code + ":v" + sa.cast(deadlines.c.version, sa.String)
+        told = sa.exists().where(
+            notices.c.account_id == account_seats.c.account_id, notices.c.key == key
+        )
+        query = (
+            sa.select(tables.c.code, deadlines.c.seat, tables.c.name, deadlines.c.version)
+            .select_from(
+                deadlines.join(tables, tables.c.id == deadlines.c.table_id).join(
+                    account_seats,
+                    (account_seats.c.code == tables.c.code)
+                    & (account_seats.c.seat == deadlines.c.seat),
+                )
+            )
+            .where(
+                deadlines.c.kind == "turn",
+                deadlines.c.fired.is_(False),
+                tables.c.finished.is_(None),
+                tables.c.options.like('%"move_clock"%'),
+                ~sa.exists().where(closures.c.table_id == tables.c.id),
+                ~told,
+            )
+            .limit(TURNS_AT_ONCE)
+        )
+        with self.engine.connect() as db:
+            found = [(r.code, r.seat, r.name, r.version) for r in db.execute(query)]
+        return [row for row in found if row[0] not in skip]
 
     def listing(self, account_id: int, limit: int = LIST_LIMIT) -> dict[str, Any]:
         mine = sa.and_(notices.c.account_id == account_id, notices.c.app.is_(True))
@@ -452,6 +501,7 @@ class Notices:
         self.store = NoticeStore(async_store.store.engine)
         self.smtp = smtp
         self.seats_waiting: Callable[[], Any] | None = None
+        self.in_memory: Callable[[], set[str]] = set
         self._wake = asyncio.Event()
         #: e-mails this server handed to the SMTP server (the tests)
         self.sent = 0
@@ -469,6 +519,7 @@ class Notices:
         outbox.notify = self.store.game_ended
         outbox.notified = self.wake
         self.seats_waiting = lambda: seats_waiting(hub.live_tables())
+        self.in_memory = lambda: set(hub.tables)
         if self.smtp is not None:
             outbox.also.append((self.mail_once, self._wake, MAIL_POLL))
         outbox.also.append((self.turns_once, asyncio.Event(), TURN_LOOK))
@@ -508,23 +559,32 @@ class Notices:
         assert self.seats_waiting is not None
         made = 0
         now = time.time()
-        for code, seat, name in self.seats_waiting():
-            made += await self.call(self.store.your_turn, code, seat, name, now)
+        for code, seat, name, version in self.seats_waiting():
+            made += await self.call(self.store.your_turn, code, seat, name, now, version)
+        # turn-based tables in no memory here: from their clocks' rows
+        for code, seat, name, version in await self.call(
+            self.store.turns_waiting, self.in_memory()
+        ):
+            made += await self.call(self.store.your_turn, code, seat, name, now, version)
         if made:
             self.wake()
         return made
 
 
-def seats_waiting(live: list[Any]) -> list[tuple[str, int, str]]:
-    """(code, seat, table name) of each table of ``live`` this server plays whose seat to
-    move is a person's who is not connected (to any server)."""
+def seats_waiting(live: list[Any]) -> list[tuple[str, int, str, int | None]]:
+    """(code, seat, table name, version: a turn-based table's, else None) of each table of
+    ``live`` this server plays whose seat to move is a person's who is not connected (to
+    any server)."""
     waiting = []
     for table in live:
         if not table.owned or not table.live:
             continue
         seat = table.model.to_move
         if table.seats[seat].kind == "person" and not table.present(seat):
-            waiting.append((table.code, seat, table.name))
+            if table.turn_based and table.held_by_stand_in(seat):
+                continue  # (the stand-in's for the game: nothing to tell)
+            turn = table.version if table.turn_based else None
+            waiting.append((table.code, seat, table.name, turn))
     return waiting
 
 

@@ -25,6 +25,10 @@ from fivehundred.scoring import side_of_seats
 
 #: The ``by`` of the actions a stand-in made for a seat (actions.by in the store).
 STAND_IN_BY = frozenset({"stand_in"})
+#: The ``by`` of the stand-in's actions after the game's own deadline passed (a turn-based
+#: tournament's round: ``options.finish_by``): counted as the person's, as the turn timer's
+#: are (they were slow, not away).
+OVERTIME = "overtime"
 #: More than this share of a seat's actions made by the stand-in: not its person's
 #: (a hand, or the whole game: "left").
 STAND_IN_SHARE = 0.5

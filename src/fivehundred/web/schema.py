@@ -56,7 +56,9 @@ actions = sa.Table(
     sa.Column("version", sa.Integer, primary_key=True),  # 1, 2, ... per table
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("action", sa.String(20), nullable=False),  # record notation
-    sa.Column("by", sa.String(10), nullable=False),  # person / computer / stand_in / timer
+    sa.Column(
+        "by", sa.String(10), nullable=False
+    ),  # person / computer / stand_in / timer / overtime
     sa.Column("at", sa.Float, nullable=False),
 )
 
@@ -547,6 +549,10 @@ events = sa.Table(
     # a duplicate event's secret seed (never sent): each round's tables are dealt from one
     # seed made from it and the round's number; None: every table is dealt its own
     sa.Column("duplicate_seed", sa.BigInteger, nullable=True),
+    # a turn-based event: its tables' clock per move (seconds) and the seconds each round
+    # has (its unfinished games are finished by the stand-ins at its deadline); None: live
+    sa.Column("move_clock", sa.Float, nullable=True),
+    sa.Column("round_time", sa.Float, nullable=True),
     sa.Index("ix_events_state", "state", "starts_at"),
     sqlite_autoincrement=True,
 )
@@ -587,6 +593,8 @@ event_rounds = sa.Table(
     sa.Column("finished", sa.Float, nullable=True),
     sa.Column("byes", sa.Text, nullable=False),
     sa.Column("slots", sa.Text, nullable=True),
+    # a turn-based event's round: when its games are finished by the stand-ins (wall clock)
+    sa.Column("due", sa.Float, nullable=True),
 )
 
 #: each game of a round: its table (``code``, made by the server holding ``lease_until``)
@@ -608,6 +616,8 @@ event_games = sa.Table(
     sa.Column("ew_points", sa.Integer, nullable=True),
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("absent", sa.Text, nullable=False),
+    # finished by the stand-ins after its round's deadline (a turn-based event)
+    sa.Column("overtime", sa.Boolean, nullable=True),
     sa.Index("ux_event_games_number", "event_id", "round", "number", unique=True),
     sa.Index("ux_event_games_code", "code", unique=True),
 )

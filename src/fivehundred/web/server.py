@@ -123,6 +123,8 @@ class OptionsIn(BaseModel):
     move_clock: float | None = Field(default=None, gt=0, le=7 * 86400, allow_inf_nan=False)
     #: a turn-based table: the clock's timeouts after which the stand-in keeps the seat
     move_timeouts: int = Field(default=3, ge=1, le=20)
+    #: with move_clock: each seat's time for the whole game, seconds (web/game_clock.py)
+    game_clock: float | None = Field(default=None, gt=0, le=30 * 86400, allow_inf_nan=False)
 
 
 class CreateIn(BaseModel):
@@ -186,13 +188,16 @@ def _table_options(body: CreateIn, offered: list[str], limits: Limits) -> dict[s
     options["stand_in"] = _computer_player(body.options.stand_in, "options.stand_in", offered)
     if body.private:
         options["private"] = True
-    clock, timeouts = options.pop("move_clock"), options.pop("move_timeouts")
+    clock, timeouts, bank = (options.pop(k) for k in ("move_clock", "move_timeouts", "game_clock"))
+    if bank is not None and (clock is None or bank < clock):
+        raise ApiError(422, "options.game_clock: a turn-based table's, at least its move_clock")
     if clock is not None:
         if clock < limits.min_move_clock:
             raise ApiError(
                 422, f"options.move_clock: at least {limits.min_move_clock:g} s on this server"
             )
         options.update(move_clock=clock, move_timeouts=timeouts)
+        options.update({} if bank is None else {"game_clock": bank})
     return options
 
 

@@ -94,6 +94,15 @@ def _when(at: float | None) -> str:
     return w.STARTS_AT.format(when=moment)
 
 
+def _span(seconds: float) -> str:
+    """A time control in the largest whole unit: ``3 days``, ``12 hours``, ``1 minute``."""
+    for size, one, many in w.SPANS:
+        if seconds >= size and seconds % size == 0:
+            count = int(seconds // size)
+            return f"{count} {one if count == 1 else many}"
+    return f"{seconds:g} s"
+
+
 def _form(api: str, button: str, fields: str = "", name: str = "") -> str:
     named = f' name="{escape(name)}"' if name else ""
     return (
@@ -141,6 +150,14 @@ def index_page(listing: dict[str, Any], logged_in: bool) -> str:
                 w.FIELD_TURN_TIMER, '<input name="turn_timer" type="number" min="5" max="3600">'
             ),
             _field(
+                w.FIELD_MOVE_HOURS,
+                '<input name="move_clock_hours" type="number" min="1" max="168" step="any">',
+            ),
+            _field(
+                w.FIELD_ROUND_DAYS,
+                '<input name="round_days" type="number" min="0.05" max="30" step="any">',
+            ),
+            _field(
                 w.FIELD_MAX_PAIRS,
                 '<input name="max_pairs" type="number" min="2" max="256" value="64">',
             ),
@@ -167,6 +184,9 @@ def event_page(event: dict[str, Any], logged_in: bool) -> str:
     ]
     if event["turn_timer"]:
         facts.append(w.TIME_CONTROL.format(seconds=f"{event['turn_timer']:g}"))
+    if event["move_clock"]:
+        span = _span(event["move_clock"]), _span(event["round_time"])
+        facts.append(w.TURN_BASED.format(clock=span[0], round=span[1]))
     if event["duplicate"]:
         facts.append(w.DUPLICATE)
     if event["state"] == "registering":
@@ -316,11 +336,17 @@ def _rounds(event: dict[str, Any]) -> str:
                 line += f": {game['ns_points']} – {game['ew_points']}"
                 if game["absent"]:
                     line += f" ({w.RESULT_WORDS['absent']}: {', '.join(game['absent'])})"
+                if game["overtime"]:
+                    line += f" ({w.OVERTIME})"
             link = ""
             if game["code"]:
                 page = "g" if shown else "t"
                 link = f' · <a href="/{page}/{escape(game["code"])}">{w.GAME_LINK}</a>'
             items.append(f"<li>{escape(line)}{link}</li>")
+        if round_["due"] and not round_["finished"]:
+            moment = dt.datetime.fromtimestamp(round_["due"], dt.UTC).strftime("%Y-%m-%d %H:%M")
+            due = w.ROUND_DUE.format(round=round_["number"], when=moment)
+            items.insert(0, f'<li class="due">{escape(due)}</li>')
         if round_["byes"]:
             items.append(f"<li>{escape(w.BYE_LINE.format(pairs=', '.join(round_['byes'])))}</li>")
         parts.append(f"<h3>{round_['number']}</h3><ul>{''.join(items)}</ul>")

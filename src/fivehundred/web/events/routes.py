@@ -40,6 +40,12 @@ class EventIn(BaseModel):
     #: the time control: seconds a move before the computer makes it (the move counts as
     #: the player's); none: no clock
     turn_timer: float | None = Field(default=None, ge=5, le=3600, allow_inf_nan=False)
+    #: a turn-based event: the clock of each move at its tables, seconds (from the server's
+    #: ``min_move_clock`` to 7 days); none: live
+    move_clock: float | None = Field(default=None, gt=0, le=7 * 86400, allow_inf_nan=False)
+    #: a turn-based event: the seconds each round has (at least a move's clock, at most 30
+    #: days); its games not over by then are finished by the stand-ins
+    round_time: float | None = Field(default=None, gt=0, le=30 * 86400, allow_inf_nan=False)
     max_pairs: int = Field(default=64, ge=2, le=256)
     #: when the first round starts by itself (seconds since the epoch); none: when started
     starts_at: float | None = Field(default=None, allow_inf_nan=False)
@@ -53,6 +59,20 @@ class EventIn(BaseModel):
 class PairIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     partner: str = Field(min_length=1, max_length=60)
+
+
+def _turn_based(body: EventIn, least: float) -> None:
+    """A turn-based event's clock and round time, within the server's bounds (422)."""
+    if body.move_clock is None and body.round_time is None:
+        return
+    if body.move_clock is None or body.round_time is None:
+        raise HTTPException(422, w.TURN_BASED_BOTH)
+    if body.turn_timer is not None:
+        raise HTTPException(422, w.TURN_BASED_NO_TIMER)
+    if body.move_clock < least:
+        raise HTTPException(422, w.MOVE_CLOCK_LEAST.format(seconds=f"{least:g}"))
+    if body.round_time < body.move_clock:
+        raise HTTPException(422, w.ROUND_TIME_LEAST)
 
 
 def _checked(body: EventIn) -> dict[str, Any]:
@@ -120,6 +140,7 @@ def make_router(service: Events) -> APIRouter:
     @router.post("/api/events", status_code=201)
     async def create(body: EventIn, request: Request) -> dict[str, Any]:
         account = await service.writer(request)
+        _turn_based(body, service.min_move_clock())
         facts = _checked(body)
         made = await service.call(store.create, account.id, body.club, facts)
         return {"id": made, "url": f"/e/{made}"}

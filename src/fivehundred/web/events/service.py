@@ -53,6 +53,7 @@ class Events(FollowsGames):
     def __init__(self, app: FastAPI) -> None:
         self.async_store = app.state.store
         self.accounts = app.state.accounts
+        self.limits = app.state.limits
         engine = self.async_store.store.engine
         self.store = EventStore(engine)
         self.leagues = LeagueStore(engine)
@@ -72,6 +73,10 @@ class Events(FollowsGames):
 
     async def call(self, function: Callable[..., Any], *args: Any) -> Any:
         return await self.async_store.call(function, *args)
+
+    def min_move_clock(self) -> float:
+        """The shortest clock per move a turn-based event's tables may have here."""
+        return float(self.limits.min_move_clock)
 
     # -------------------------------------------------------------- the requests
     async def account(self, request: Request) -> Any:
@@ -156,8 +161,14 @@ class Events(FollowsGames):
         from fivehundred.web.server import OptionsIn
 
         rules = make_rules(facts["preset"], {**facts["variants"], "target": facts["target"]})
-        options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
+        defaults = OptionsIn()
+        # (a live table's options name no turn-based clock: its dormancy looks for one)
+        live = defaults.model_dump(exclude={"move_clock", "move_timeouts", "game_clock"})
+        options = {**live, "grace": facts["grace"], "private": True}
         options["turn_timer"] = facts["turn_timer"]
+        if facts["move_clock"]:  # turn-based: a clock per move, the round's deadline
+            options.update(move_clock=facts["move_clock"], move_timeouts=defaults.move_timeouts)
+            options["finish_by"] = facts["finish_by"]
         options.update(self.table_options)
         if facts["sealed"]:  # a duplicate round: its boards are others' to play still
             options["sealed"] = facts["sealed"]

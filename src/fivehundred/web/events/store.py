@@ -30,7 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from fivehundred.web import seals
 from fivehundred.web.events import pairing
 from fivehundred.web.events import words as w
-from fivehundred.web.players import STAND_IN_BY, stood_in
+from fivehundred.web.players import OVERTIME, STAND_IN_BY, stood_in
 from fivehundred.web.schema import (
     accounts,
     actions,
@@ -306,6 +306,8 @@ class EventStore:
                         started=now,
                         byes=json.dumps(list(round_.byes)),
                         slots=None if slots is None else json.dumps(slots),
+                        # a turn-based event's round: its games are finished by then
+                        due=None if event.round_time is None else now + event.round_time,
                     )
                 )
                 db.execute(
@@ -425,8 +427,14 @@ class EventStore:
             rows = db.execute(
                 sa.select(event_games, events.c.name, events.c.preset, events.c.target)
                 .add_columns(events.c.grace, events.c.variants, events.c.turn_timer)
-                .add_columns(events.c.duplicate_seed)
-                .select_from(event_games.join(events, events.c.id == event_games.c.event_id))
+                .add_columns(events.c.duplicate_seed, events.c.move_clock, event_rounds.c.due)
+                .select_from(
+                    event_games.join(events, events.c.id == event_games.c.event_id).join(
+                        event_rounds,
+                        (event_rounds.c.event_id == event_games.c.event_id)
+                        & (event_rounds.c.number == event_games.c.round),
+                    )
+                )
                 .where(
                     event_games.c.code.is_(None),
                     sa.or_(event_games.c.lease_until.is_(None), event_games.c.lease_until < now),
@@ -463,6 +471,9 @@ class EventStore:
             "target": row.target,
             "grace": row.grace,
             "turn_timer": row.turn_timer,
+            # turn-based: the clock per move, and when the round's games are finished by
+            "move_clock": row.move_clock,
+            "finish_by": row.due,
             "seats": seats,
             # a duplicate round: the round's cards at every table, sealed till it ends
             "seed": round_seed(row.duplicate_seed, row.round) if duplicate else None,
@@ -499,9 +510,13 @@ class EventStore:
             return "not finished"
         scores = [int(s) for s in json.loads(table.scores)] + [0, 0]
         counts: dict[int, list[int]] = {}
+        # a turn-based round's deadline: the stand-ins' moves after it (``overtime``) are
+        # not a stand-in's for an absent person (the person was slow, not away)
+        overtime = False
         for seat, by in db.execute(
             sa.select(actions.c.seat, actions.c.by).where(actions.c.table_id == table.id)
         ):
+            overtime = overtime or by == OVERTIME
             entry = counts.setdefault(seat, [0, 0])
             entry[0] += 1
             entry[1] += by in STAND_IN_BY
@@ -512,10 +527,17 @@ class EventStore:
             for pair, seats in ((game.ns_pair, NS_SEATS), (game.ew_pair, EW_SEATS))
             if all(s in away for s in seats)
         ]
-        return self._result(db, game, scores[0], scores[1], table.winner, absent)
+        return self._result(db, game, scores[0], scores[1], table.winner, absent, overtime)
 
     def _result(
-        self, db: Connection, game: Any, ns: int, ew: int, winner: int | None, absent: list[int]
+        self,
+        db: Connection,
+        game: Any,
+        ns: int,
+        ew: int,
+        winner: int | None,
+        absent: list[int],
+        overtime: bool = False,
     ) -> str:
         now = time.time()
         db.execute(
@@ -527,6 +549,7 @@ class EventStore:
                 ew_points=ew,
                 winner=winner,
                 absent=json.dumps(absent),
+                overtime=overtime or None,
             )
         )
         left = db.execute(

@@ -92,6 +92,8 @@ def event_view(store: EventStore, event_id: int, account_id: int | None) -> dict
         "target": event.target,
         "grace": event.grace,
         "turn_timer": event.turn_timer,
+        "move_clock": event.move_clock,  # turn-based: a move's clock, a round's time
+        "round_time": event.round_time,
         "duplicate": event.duplicate_seed is not None,
         "starts_at": event.starts_at,
         "organiser": organiser,
@@ -193,6 +195,8 @@ def _rounds(
         {
             "number": r.number,
             "finished": r.finished is not None,
+            # a turn-based round's deadline (its games not over are finished by the stand-ins)
+            "due": r.due,
             "byes": [names.get(p, "?") for p in json.loads(r.byes)],
             "games": [
                 {
@@ -204,6 +208,7 @@ def _rounds(
                     "ns_points": None if r.number in hidden else g.ns_points,
                     "ew_points": None if r.number in hidden else g.ew_points,
                     "absent": [names.get(p, "?") for p in json.loads(g.absent)],
+                    "overtime": bool(g.overtime),
                 }
                 for g in games
                 if g.round == r.number

@@ -37,6 +37,17 @@ FIELD_GRACE = "Seconds before an absent player's seat is played by the computer"
 FIELD_MAX_PAIRS = "Most pairs"
 FIELD_TURN_TIMER = "Seconds a move (leave empty for no clock)"
 TIME_CONTROL = "{seconds} s a move"
+FIELD_MOVE_HOURS = "Turn-based: hours a move (leave empty for a live tournament)"
+FIELD_ROUND_DAYS = "Turn-based: days a round (the games not over then are finished by the computer)"
+#: the units of a time control: seconds, one, more
+SPANS = ((86_400, "day", "days"), (3600, "hour", "hours"), (60, "minute", "minutes"))
+TURN_BASED = "Turn-based: {clock} a move, {round} a round"
+ROUND_DUE = "Round {round} ends by {when} (UTC): games not over then are finished by the computer"
+OVERTIME = "finished by the computer at the round's deadline"
+TURN_BASED_BOTH = "a turn-based event needs both move_clock and round_time"
+TURN_BASED_NO_TIMER = "a turn-based event has a clock per move (move_clock), not turn_timer"
+MOVE_CLOCK_LEAST = "move_clock: at least {seconds} s on this server"
+ROUND_TIME_LEAST = "round_time: at least one move's clock (move_clock)"
 FIELD_DUPLICATE = (
     "Duplicate: every table of a round is dealt the same cards (each game shown when the "
     "round is over)"

@@ -11,10 +11,20 @@ import time
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from fivehundred.web.deadlines import EXPIRE, GRACE, OPEN_SEAT, TURN, Deadline, DeadlineChange
+from fivehundred.web.deadlines import (
+    EXPIRE,
+    FINISH,
+    GRACE,
+    OPEN_SEAT,
+    TURN,
+    Deadline,
+    DeadlineChange,
+)
+from fivehundred.web.game_clock import spent_of
 from fivehundred.web.live.base import COMPUTER, OPEN, PERSON
 from fivehundred.web.live.following import Following
 from fivehundred.web.live.workers import searches
+from fivehundred.web.players import OVERTIME
 
 if TYPE_CHECKING:
     from fivehundred.web.live.table import LiveTable
@@ -28,7 +38,7 @@ class Due(NamedTuple):
     #: seconds until it is made (for one not ``ready``: until its deadline is due)
     seconds: float
     player: str
-    #: who the log says made it: ``computer``, ``stand_in``, ``timer``
+    #: who the log says made it: ``computer``, ``stand_in``, ``timer``, ``overtime``
     by: str
     #: it waits for the delay alone (not for a deadline to be fired)
     ready: bool
@@ -49,6 +59,8 @@ class Automation(Following):
         delay = max(0.0, self.last_change + self.options["delay"] - time.monotonic())
         if state.kind == COMPUTER:
             return Due(delay, state.player or "random", COMPUTER, True)
+        if self.overtime:  # the game's deadline passed: the stand-in finishes it
+            return Due(delay, self.options["stand_in"], OVERTIME, True)
         if state.kind == OPEN:  # nobody took it: the stand-in plays it (it can still be taken)
             return self.due_at(OPEN_SEAT, seat, delay)
         if self.turn_based:  # the clock alone, connected or not
@@ -74,7 +86,7 @@ class Automation(Following):
     def plan_deadlines(self) -> None:
         """Write the deadlines the table needs now and delete those it no longer needs (the
         owner's driver, at each change): an open seat's stand-in, a person's grace from when
-        they left, the turn clock of the person to move (the action before it wrote it, where
+        they left, the game's own deadline (``finish_by``), the turn clock of the person to move (the action before it wrote it, where
         there was one). Those read or written already keep their due time."""
         now = time.time()
         wanted: dict[tuple[str, int], Deadline] = {}
@@ -86,6 +98,9 @@ class Automation(Following):
                     wanted[(OPEN_SEAT, seat)] = Deadline(now + opened, self.version)
                 elif state.kind == PERSON and not self.present(seat) and not self.turn_based:
                     wanted[(GRACE, seat)] = Deadline(now + grace, self.version)
+            finish_by = self.options.get("finish_by")
+            if finish_by is not None:
+                wanted[(FINISH, 0)] = Deadline(float(finish_by), self.version)
             clock = self.turn_deadline()
             if clock is not None:
                 wanted[(TURN, self.model.to_move)] = Deadline(clock, self.version)
@@ -156,11 +171,24 @@ class Automation(Following):
         """Read the table's deadlines again (one was fired, or this server now drives the
         table); the stand-in acts on those fired."""
         found = await self.hub.store.call(self.hub.scheduler.store.of_table, self.id)
-        shown = [self.stand_in_now(seat) for seat in range(len(self.seats))]
+        shown = [self.stand_in_now(seat) for seat in range(len(self.seats))], self.banks()
+        if self.options.get("game_clock"):
+            await self.read_spent()
         self.deadlines = found
         self.wake.set()
-        if shown != [self.stand_in_now(seat) for seat in range(len(self.seats))]:
+        if shown != ([self.stand_in_now(seat) for seat in range(len(self.seats))], self.banks()):
             self.broadcast()
+
+    async def read_spent(self) -> None:
+        """What each seat spent of its clock per game: the actions' times (a read that
+        missed an action made meanwhile is done again)."""
+        args = (self.hub.store.store.engine, self.id, self.created, len(self.seats))
+        for _ in range(3):
+            version = self.version
+            spent, began, count = await self.hub.store.call(spent_of, *args)
+            if count == version == self.version:
+                self.spent, self.turn_began = spent, began
+                return
 
     async def drive(self) -> None:
         """Make the computer moves until the game is over (the table's driver task)."""

@@ -38,6 +38,7 @@ class Following(TableState):
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
             self.turn_started = time.time()
+            self.spent = None if self.log else [0.0] * len(self.seats)  # (read by the owner)
             changed = True
         return changed
 
@@ -81,6 +82,8 @@ class Following(TableState):
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
+        self.spent = self.spent_after(seat, self.turn_started)  # (as seen here)
+        self.turn_began = self.turn_started
         mover = self.connections.get(seat)
         if mover is not None and mover.waits_on(self.version - 1):
             self.answered(mover)  # its action was made

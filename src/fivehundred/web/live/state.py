@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import math
 import secrets
 import time
 from functools import cached_property
@@ -22,7 +23,7 @@ from fivehundred.messages import error_text
 from fivehundred.rules import rules_from_dict
 from fivehundred.table import HUMAN, Table
 from fivehundred.web import views
-from fivehundred.web.deadlines import GRACE, TURN, Deadline, TimedActionRow
+from fivehundred.web.deadlines import FINISH, GRACE, TURN, Deadline, TimedActionRow
 from fivehundred.web.live.base import (
     COMPUTER,
     DEFAULT_OPTIONS,
@@ -84,6 +85,10 @@ class TableState:
         self.open_grace: float | None = None
         #: its rows of ``deadlines`` as last read or written by this server (web/deadlines.py)
         self.deadlines: dict[tuple[str, int], Deadline] = {}
+        #: with a clock per game (web/game_clock.py): the seconds each seat spent on its
+        #: moves (None: not read yet, as the owner's driver does) and when the turn began
+        self.spent: list[float] | None = None if row.actions else [0.0] * len(self.seats)
+        self.turn_began = self.created
         #: just made by this server, which owns it: it has no rows to read yet
         self.fresh = False
         #: the address that created it (kept in memory only: the per-client cap)
@@ -150,6 +155,8 @@ class TableState:
         turn-based table: their clock ran out too often, and it has the seat for the game)."""
         if self.seats[seat].kind != PERSON:
             return False
+        if self.overtime:
+            return True
         if self.turn_based:
             return self.held_by_stand_in(seat)
         grace = self.deadlines.get((GRACE, seat))
@@ -160,19 +167,68 @@ class TableState:
         """A table played over days: a clock per move, no connection needed, no grace."""
         return bool(self.options.get("move_clock"))
 
+    @property
+    def overtime(self) -> bool:
+        """The game's own deadline (``options.finish_by``: a turn-based tournament's
+        round) fired: the stand-in plays every person's seat to the end."""
+        finish = self.deadlines.get((FINISH, 0))
+        return finish is not None and finish.fired
+
     def clock_seconds(self) -> float | None:
         """Seconds on the clock of each move of a person (the turn-based clock, else the
         turn timer), if the table has one."""
         seconds = self.options.get("move_clock") or self.options["turn_timer"]
         return float(seconds) if seconds else None
 
+    def bank_left(self, seat: int, spent: list[float] | None = None) -> float | None:
+        """Seconds left of ``seat``'s clock per game at its turn's start (by ``spent``, else
+        what it spent so far), if the table has one and it is known."""
+        bank = self.options.get("game_clock")
+        spent = self.spent if spent is None else spent
+        if not bank or spent is None:
+            return None
+        return float(bank) - spent[seat]
+
+    def spent_after(self, seat: int, now: float) -> list[float] | None:
+        """What the seats spent once ``seat`` moves at ``now`` (None: not known)."""
+        if self.spent is None:
+            return None
+        spent = list(self.spent)
+        spent[seat] += max(0.0, now - self.turn_began)
+        return spent
+
+    def banks(self) -> list[dict[str, Any]] | None:
+        """The view's clock per game: each person's seconds left at the turn's start, and
+        for the seat to move the wall-clock time its bank runs out (``ends``)."""
+        if not self.options.get("game_clock") or self.spent is None:
+            return None
+        shown = []
+        for seat, state in enumerate(self.seats):
+            left = self.bank_left(seat)
+            running = self.live and seat == self.model.to_move and left is not None
+            shown.append(
+                {
+                    "left": None if state.kind != PERSON or left is None else max(0.0, left),
+                    "ends": self.turn_began + max(0.0, left) if running and left else None,
+                }
+            )
+        return shown
+
     def timeouts(self, seat: int) -> int:
         """How many of ``seat``'s moves its clock made (``timer`` in the log)."""
         return sum(1 for mover, _, by in self.log if mover == seat and by == "timer")
 
-    def held_by_stand_in(self, seat: int, timeouts: int | None = None) -> bool:
-        """At a turn-based table: the seat's clock ran out ``move_timeouts`` times, and the
-        stand-in plays it for the rest of the game."""
+    def held_by_stand_in(
+        self, seat: int, timeouts: int | None = None, spent: list[float] | None = None
+    ) -> bool:
+        """At a turn-based table: the seat's clock ran out ``move_timeouts`` times, or its
+        clock per game is spent (by ``spent``, else what it spent so far), and the stand-in
+        plays it for the rest of the game."""
+        if self.overtime:
+            return True
+        bank = self.bank_left(seat, spent) if self.turn_based else None
+        if bank is not None and bank <= 0:
+            return True
         if timeouts is None:
             timeouts = self.timeouts(seat)
         return self.turn_based and timeouts >= int(self.options.get("move_timeouts", 3))
@@ -190,7 +246,8 @@ class TableState:
         clock = self.deadlines.get((TURN, seat))
         if clock is not None and clock.version == self.version:
             return clock.due
-        return self.turn_started + float(timer)
+        bank = self.bank_left(seat) if self.turn_based else None
+        return self.turn_started + min(float(timer), math.inf if bank is None else bank)
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
@@ -266,6 +323,8 @@ class TableState:
             "finished": game.is_over,
             "winner": game.winner,
             "turn_deadline": self.turn_deadline(),
+            # a clock per game: each seat's time left (None: no such clock)
+            "banks": self.banks(),
             "auction_seats": views.auction_seats(model),
             "auction_order": views.auction_order(model),
             "names": list(names),
@@ -481,6 +540,9 @@ class TableState:
             self.model = replay_log(self.rules, self.players, self.seed, self.log)
             self.last_change = time.monotonic()
             self.turn_started = time.time()
+            if self.options.get("game_clock"):  # what the seats spent, as the log is now
+                self.spent = None
+                self.hub.spawn(self.read_spent())
             log.info("table %s: seat %d took back to version %d", self.code, seat, keep)
             self.broadcast()
             self.wake.set()
@@ -510,9 +572,12 @@ class TableState:
         clock = None
         nxt = model.to_move
         if timer and not model.is_over and self.seats[nxt].kind == PERSON:
+            now = time.time()
             timeouts = self.timeouts(nxt) + (by == "timer" and seat == nxt)
-            if not self.held_by_stand_in(nxt, timeouts):
-                clock = (nxt, time.time() + timer)
+            spent = self.spent_after(seat, now)
+            if not self.held_by_stand_in(nxt, timeouts, spent):
+                bank = self.bank_left(nxt, spent) if self.turn_based else None
+                clock = (nxt, now + min(timer, math.inf if bank is None else bank))
         if clock is None and ticking is None and (finished is None or not self.deadlines):
             return ActionRow(self.id, version, seat, text, by, hand_row, finished, code)
         return TimedActionRow(
@@ -560,6 +625,8 @@ class TableState:
         self.log.append((seat, text, by))
         self.last_change = time.monotonic()
         self.turn_started = time.time()
+        self.spent = self.spent_after(seat, self.turn_started)
+        self.turn_began = self.turn_started
         if isinstance(row, TimedActionRow):  # its deadlines replaced the last ones
             self.deadlines = {
                 k: d for k, d in self.deadlines.items() if k[0] != TURN and finished is None
@@ -587,3 +654,5 @@ class TableState:
     if TYPE_CHECKING:  # (cluster following: :class:`~fivehundred.web.live.following.Following`)
 
         async def refresh(self, with_log: bool = True) -> None: ...
+
+        async def read_spent(self) -> None: ...  # (automation: web/game_clock.py)

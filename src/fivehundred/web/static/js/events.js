@@ -25,6 +25,9 @@ function fields(form) {
     if (value === "") continue;
     if (name === "first_to_target") body.variants = { win_1904: true };
     else if (NUMBERS.has(name)) body[name] = Number(value);
+    // a turn-based event's clocks, asked in hours and days, sent in seconds
+    else if (name === "move_clock_hours") body.move_clock = Number(value) * 3600;
+    else if (name === "round_days") body.round_time = Number(value) * 86400;
     else if (name === "starts_at") body[name] = new Date(value).getTime() / 1000;
     else body[name] = value;
   }

@@ -119,6 +119,18 @@ export function renderSeats(t) {
     if (view.to_move === seat && view.table.turn_deadline) {
       node.append(el("div", { class: "timer", "data-deadline": view.table.turn_deadline }, ""));
     }
+    // a clock per game: the seat's time left (running down while it is its turn)
+    const bank = view.table.banks && view.table.banks[seat];
+    if (bank && bank.left !== null) {
+      const attrs = bank.ends ? { "data-ends": bank.ends } : {};
+      node.append(
+        el(
+          "div",
+          { class: "bank", title: "time left in this game", ...attrs },
+          `⌛ ${span(bank.left)}`,
+        ),
+      );
+    }
     areas[pos.area].append(node);
   }
   renderExposed(t);
@@ -174,10 +186,23 @@ export function renderExposed(t) {
   strip.hidden = !strip.children.length;
 }
 
-// The seconds left on the turn clocks under `root`.
+// A clock's seconds left: "42s" under an hour, else "3h 12m", "2d 5h" (days of a
+// turn-based table).
+export function span(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 3600) return `${s}s`;
+  const days = Math.floor(s / 86400);
+  const hours = Math.floor((s % 86400) / 3600);
+  return days ? `${days}d ${hours}h` : `${hours}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+// The time left on the turn clocks (and the running clock per game) under `root`.
 export function tickTimer(root = document) {
+  const now = Date.now() / 1000;
   for (const node of root.querySelectorAll(".timer[data-deadline]")) {
-    const left = Math.max(0, Math.round(Number(node.dataset.deadline) - Date.now() / 1000));
-    node.textContent = `⏱ ${left}s`;
+    node.textContent = `⏱ ${span(Number(node.dataset.deadline) - now)}`;
+  }
+  for (const node of root.querySelectorAll(".bank[data-ends]")) {
+    node.textContent = `⌛ ${span(Number(node.dataset.ends) - now)}`;
   }
 }
