@@ -84,11 +84,10 @@ closures = sa.Table(
     sa.Column("at", sa.Float, nullable=False),
 )
 
-#: What must happen at a time, whichever server is running then (web/deadlines.py): the
-#: stand-in's first move for a person away past the grace (``grace``), for a seat nobody took
-#: (``open``), and for a person whose turn clock ran out (``turn``, at the table's
-#: ``version``). The one scheduler of the servers marks each row ``fired`` when it is due;
-#: the table's owner acts on it.
+#: What must happen at a time, whichever server is running then (web/deadlines.py): the stand-in's
+#: first move for a person away past the grace (``grace``), for a seat nobody took (``open``), and
+#: for a person whose turn clock ran out (``turn``, at the table's ``version``). The one scheduler
+#: of the servers marks each row ``fired`` when it is due; the table's owner acts on it.
 deadlines = sa.Table(
     "deadlines",
     metadata,
@@ -101,9 +100,8 @@ deadlines = sa.Table(
     sa.Index("ix_deadlines_due", "fired", "due"),
 )
 
-#: Clients' actions a server that does not own a table passes to the one that does (several
-#: servers on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it
-#: takes it.
+#: Clients' actions a server that does not own a table passes to the one that does (several servers
+#: on one PostgreSQL: :mod:`fivehundred.web.cluster`); the owner deletes each as it takes it.
 inbox = sa.Table(
     "inbox",
     metadata,
@@ -622,11 +620,10 @@ event_games = sa.Table(
     sa.Index("ux_event_games_code", "code", unique=True),
 )
 
-#: A league's season (web/events/leagues.py): ``weeks`` from ``starts_at``, its pairs cut
-#: into divisions of ``division_size`` at the start, each pair's first ``per_week`` games a
-#: week against a pair of its division counted, ``moves`` pairs promoted and relegated
-#: between divisions into the season that ``follows`` it; ``state``: registering /
-#: running / finished.
+#: A league's season (web/events/leagues.py): ``weeks`` from ``starts_at``, its pairs cut into
+#: divisions of ``division_size`` at the start, each pair's first ``per_week`` games a week against
+#: a pair of its division counted, ``moves`` pairs promoted and relegated between divisions into
+#: the season that ``follows`` it; ``state``: registering / running / finished.
 league_seasons = sa.Table(
     "league_seasons",
     metadata,
@@ -646,8 +643,7 @@ league_seasons = sa.Table(
     sqlite_autoincrement=True,
 )
 
-#: a season's pairs (``place``: the order they start in; ``division``: 0 the top, set at
-#: the start)
+#: a season's pairs (``place``: the order they start in; ``division``: 0 the top, set at the start)
 league_pairs = sa.Table(
     "league_pairs",
     metadata,

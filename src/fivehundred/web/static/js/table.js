@@ -40,15 +40,22 @@ bindDrop(t, $("felt"));
 
 // The list of what happened since this device last showed the table at this seat (none
 // where nothing did, or where it never showed it).
-function showSince(message) {
-  let seen = null;
+function lastSeen() {
   try {
-    seen = JSON.parse(localStorage.getItem(seenKey));
+    return JSON.parse(localStorage.getItem(seenKey));
   } catch {
-    seen = null;
+    return null;
   }
+}
+
+function showSince(seen, message) {
   if (!seen || seen.seat !== message.seat || !(seen.version < message.version)) return;
-  const lines = sinceWords(t, seen.view, message.view);
+  let lines = [];
+  try {
+    lines = sinceWords(t, seen.view, message.view);
+  } catch {
+    return; // a view kept by an older page: nothing listed rather than no table
+  }
   if (!lines.length) return;
   $("since-list").replaceChildren(...lines.map((line) => el("li", {}, line)));
   $("since").hidden = false;
@@ -66,11 +73,12 @@ function remember(message) {
 function onMessage(message) {
   if (message.type === "view") {
     const prev = state.view;
-    if (!prev) showSince(message);
+    const seen = prev ? null : lastSeen();
     remember(message);
     state.message = message;
     state.view = message.view;
     const view = state.view;
+    if (seen) showSince(seen, message);
     if (
       !prev ||
       prev.phase !== view.phase ||
