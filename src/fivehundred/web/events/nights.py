@@ -78,6 +78,8 @@ class NightIn(BaseModel):
     #: fixed pairs (a Mitchell or a Howell, chosen at the start), or single players
     #: (web/events/nights_players.py)
     movement: Literal["pairs", "individual", "progressive"] = "pairs"
+    #: only the entries that check in are seated (web/events/nights_checkin.py)
+    check_in: bool = False
 
 
 class PairIn(BaseModel):
@@ -264,6 +266,7 @@ def make_router(service: Nights) -> APIRouter:
         return {"pair": number + 1}
 
     player_routes(router, service)
+    check_in_route(router, service)
 
     @router.post("/api/nights/{night_id}/start")
     async def start(night_id: NightId, request: Request) -> dict[str, Any]:
@@ -315,6 +318,17 @@ def player_routes(router: APIRouter, service: Nights) -> None:
         account = await service.writer(request)
         number = await service.call(nights_players.enter, service.store, night_id, account.id)
         return {"player": number + 1}
+
+
+def check_in_route(router: APIRouter, service: Nights) -> None:
+    """An entry checks in (web/events/nights_checkin.py)."""
+    from fivehundred.web.events import nights_checkin
+
+    @router.post("/api/nights/{night_id}/check-in")
+    async def check_in(night_id: NightId, request: Request) -> dict[str, Any]:
+        account = await service.writer(request)
+        await service.call(nights_checkin.check_in, service.store, night_id, account.id)
+        return {"checked_in": True}
 
 
 def install(app: FastAPI) -> Nights:

@@ -148,7 +148,10 @@ def night_page(night: dict[str, Any]) -> str:
     if alone:
         body.extend(_players(night))
     else:
-        pairs = "".join(f"<li>{escape(p['name'])}</li>" for p in night["pairs"])
+        pairs = "".join(
+            f"<li>{escape(p['name'])}{w.PRESENT_MARK if p['present'] else ''}</li>"
+            for p in night["pairs"]
+        )
         listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
         body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
     if night["state"] == "registering":
@@ -164,6 +167,7 @@ def night_page(night: dict[str, Any]) -> str:
             body.append(f'    <section class="panel"><h2>{w.ENTER_HEADING}</h2>{enter}</section>')
         else:
             body.append(f'    <p><a href="/account">{w.LOG_IN_FIRST}</a></p>')
+        body.extend(_check_in(night, api))
         if night["admin"]:
             body.append(
                 f'    <section class="panel">{_form(f"{api}/start", w.START_BUTTON, name="start")}</section>'
@@ -177,10 +181,26 @@ def night_page(night: dict[str, Any]) -> str:
     return _page(night["name"], "\n".join(body), refresh=night["state"] == "running")
 
 
+def _check_in(night: dict[str, Any], api: str) -> list[str]:
+    """A night that seats only those who check in: its words, and the asker's button (or
+    that the asker is checked in)."""
+    if not night["check_in"]:
+        return []
+    said = f"<p>{w.CHECK_IN_SAYS}</p>"
+    if night["checked_in"]:
+        said += f'<p id="checked-in">{w.CHECKED_IN}</p>'
+    elif night["entered"]:
+        said += _form(f"{api}/check-in", w.CHECK_IN_BUTTON, name="check-in")
+    return [f'    <section class="panel"><h2>{w.CHECK_IN_HEADING}</h2>{said}</section>']
+
+
 def _players(night: dict[str, Any]) -> list[str]:
     """A night of single players' sections: its players, and while it is played where
     each sits next (the asker first)."""
-    names = "".join(f"<li>{escape(p['name'])}</li>" for p in night["players"])
+    names = "".join(
+        f"<li>{escape(p['name'])}{w.PRESENT_MARK if p['present'] else ''}</li>"
+        for p in night["players"]
+    )
     listed = f'<ol id="players">{names}</ol>' if names else f"<p>{w.NO_PLAYERS}</p>"
     out = [f'    <section class="panel"><h2>{w.PLAYERS_HEADING}</h2>{listed}</section>']
     seating = night["seating"]
@@ -232,6 +252,8 @@ def club_nights_page(
                 _field(w.FIELD_LEVEL, _level_choice()),
                 _field(w.FIELD_STARTS, '<input name="starts_at" type="datetime-local">'),
                 _field(w.FIELD_MOVEMENT, _movement_choice()),
+                '<label class="check"><input type="checkbox" name="check_in" value="true"> '
+                f"{escape(w.FIELD_CHECK_IN)}</label>",
             )
         )
         form = _form("/api/nights", w.SCHEDULE_BUTTON, fields, "schedule")

@@ -266,7 +266,11 @@ def view(
     pairs), the asker's table, and while it is played each player's next table and seat."""
     names = {row.number: player_name(row) for row in pairs}
     shown["pairs"] = []
-    shown["players"] = [{"number": n + 1, "name": name} for n, name in sorted(names.items())]
+    present = {row.number for row in pairs if row.present is not None}
+    shown["players"] = [
+        {"number": n + 1, "name": name, "present": n in present}
+        for n, name in sorted(names.items())
+    ]
     mine = {row.number for row in pairs if account_id is not None and row.first_id == account_id}
     playing = sorted(
         (g.round, g.table_no, g.seq, g.code)

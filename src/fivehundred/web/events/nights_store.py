@@ -207,6 +207,9 @@ class NightStore:
             night = self.night_row(db, night_id, lock=True)
             if night.state != "registering":
                 return False
+            from fivehundred.web.events.nights_checkin import withdraw_absent
+
+            withdraw_absent(db, night)  # a night that asks for check-in: those present
             if night.movement is not None:  # a night of single players
                 from fivehundred.web.events import nights_players
 

@@ -63,7 +63,14 @@ def night_view(store: NightStore, night_id: int, account_id: int | None) -> dict
         "rounds": night.rounds,
         "per_round": night.per_round,
         "starts_at": night.starts_at,
-        "pairs": [{"number": p.number + 1, "name": pair_name(p)} for p in pairs],
+        "pairs": [
+            {"number": p.number + 1, "name": pair_name(p), "present": p.present is not None}
+            for p in pairs
+        ],
+        # checking in (nights_checkin.py): asked for, and the asker's entry's
+        "check_in": bool(night.check_in),
+        "entered": any(p.number in mine for p in pairs),
+        "checked_in": any(p.number in mine and p.present is not None for p in pairs),
         "played": sum(g.finished is not None for g in games),
         "games": len(games),
         "admin": admin,

@@ -190,6 +190,8 @@ nights = sa.Table(
     # the scoring of its standings (none: matchpoints)
     sa.Column("level", sa.String(20), nullable=True),
     sa.Column("scoring", sa.String(12), nullable=True),
+    # whether only the entrants who checked in are seated (web/events/nights_checkin.py)
+    sa.Column("check_in", sa.Boolean, nullable=True),
     sa.Index("ix_nights_club", "club_id", "created"),
     sqlite_autoincrement=True,
 )
@@ -205,6 +207,7 @@ night_pairs = sa.Table(
     sa.Column("number", sa.Integer, nullable=False),
     sa.Column("first_id", sa.Integer, nullable=True),
     sa.Column("second_id", sa.Integer, nullable=True),
+    sa.Column("present", sa.Float, nullable=True),  # when it checked in
     sa.Index("ux_night_pairs_number", "night_id", "number", unique=True),
 )
 
