@@ -213,6 +213,12 @@ typedef struct {
     /* the arrays handed out (see pooled below): for the vector, then for the mask */
     PyObject *factory[2], *bytes[2][POOL], *arrays[2][POOL];
     int next[2];
+    /* the arrays handed out themselves (see slot_free): 1, or -1 where numpy's arrays are
+     * not as this file reads them (then views of them are); slot i's dict holds arrays[0][i]
+     * and arrays[1][i], made with these dtypes and flags */
+    int direct;
+    PyObject *obs[POOL], *descr[2][POOL];
+    int flags[2][POOL];
 } Tracker;
 
 static inline void
@@ -286,6 +292,20 @@ tracker_reset(Tracker *t)
     t->history = t->calls_seen = t->tricks_seen = t->in_trick = 0;
     t->fixed = 0;
     Py_CLEAR(t->fixed_phase);
+}
+
+/* every buffer, array and dict kept for reuse let go */
+static void
+clear_pools(Tracker *t)
+{
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+            Py_CLEAR(t->descr[k][i]);
+        }
+    for (int i = 0; i < POOL; i++)
+        Py_CLEAR(t->obs[i]);
 }
 
 static int
@@ -407,11 +427,8 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     Py_XSETREF(t->factory[0], new_vector);
     Py_INCREF(new_mask);
     Py_XSETREF(t->factory[1], new_mask);
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < POOL; i++) {
-            Py_CLEAR(t->bytes[k][i]);
-            Py_CLEAR(t->arrays[k][i]);
-        }
+    clear_pools(t);
+    t->direct = 1;
     Py_CLEAR(t->state);
     tracker_reset(t);
     return 0;
@@ -433,8 +450,11 @@ tracker_traverse(Tracker *t, visitproc visit, void *arg)
         for (int i = 0; i < POOL; i++) {
             Py_VISIT(t->bytes[k][i]);
             Py_VISIT(t->arrays[k][i]);
+            Py_VISIT(t->descr[k][i]);
         }
     }
+    for (int i = 0; i < POOL; i++)
+        Py_VISIT(t->obs[i]);
     return 0;
 }
 
@@ -446,13 +466,9 @@ tracker_clear(Tracker *t)
     Py_CLEAR(t->state);
     Py_CLEAR(t->seats);
     Py_CLEAR(t->fixed_phase);
-    for (int k = 0; k < 2; k++) {
-        Py_CLEAR(t->factory[k]);
-        for (int i = 0; i < POOL; i++) {
-            Py_CLEAR(t->bytes[k][i]);
-            Py_CLEAR(t->arrays[k][i]);
-        }
-    }
+    Py_CLEAR(t->factory[0]);
+    Py_CLEAR(t->factory[1]);
+    clear_pools(t);
     return 0;
 }
 
@@ -1299,33 +1315,141 @@ pooled(Tracker *t, int k, Py_ssize_t length, char **data)
 
 static PyObject *s_view, *s_observation, *s_action_mask;
 
-static PyObject *
-tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+/* numpy's array head: the leading members of its PyArrayObject_fields (the same since
+ * numpy 1.7), read only to see that an array handed out and let go is still as it was made
+ * (a made array is checked against what it must be before any is handed out so) */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
+} ArrayHead;
+
+/* array over the whole of bytes as made (as numpy.frombuffer makes it: its base a
+ * memoryview of the bytes): one dimension of count items, no weak reference to it, and
+ * (descr not NULL) this dtype and these flags */
+static int
+array_as_made(PyObject *array, PyObject *bytes, Py_ssize_t count, PyObject *descr, int flags)
 {
-    if (nargs != 3 || !PyLong_Check(args[1])
-        || (args[2] != Py_None && !PyList_Check(args[2]))) {
-        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
-        return NULL;
+    const ArrayHead *a = (const ArrayHead *)array;
+    return a->data == PyByteArray_AS_STRING(bytes) && a->nd == 1 && a->dimensions[0] == count
+           && a->strides[0] * count == PyByteArray_GET_SIZE(bytes) && a->base != NULL
+           && PyMemoryView_Check(a->base) && PyMemoryView_GET_BUFFER(a->base)->obj == bytes
+           && a->weakreflist == NULL && (descr == NULL || (a->descr == descr && a->flags == flags));
+}
+
+/* Slot i's observation is its own to write again: its dict, its arrays and their bytes are
+ * referred to by nothing but the slot (and the dict, the arrays, their memoryviews: the
+ * arrays' bases, which nothing else refers to either), the dict holds just the
+ * two arrays in their order, and each array is as it was made (not reshaped, re-typed,
+ * frozen, weakly referred to). Then a caller that held it has let all of it go, and what it
+ * did to the values is written over: a new observation could not be told from it. */
+static int
+slot_free(Tracker *t, int i)
+{
+    PyObject *obs = t->obs[i], *key, *value;
+    Py_ssize_t pos = 0;
+    if (obs == NULL || Py_REFCNT(obs) != 1 || PyDict_GET_SIZE(obs) != 2
+        || !PyDict_Next(obs, &pos, &key, &value) || key != s_observation
+        || value != t->arrays[0][i] || !PyDict_Next(obs, &pos, &key, &value)
+        || key != s_action_mask || value != t->arrays[1][i])
+        return 0;
+    Py_ssize_t counts[2] = {t->size, t->num_actions};
+    for (int k = 0; k < 2; k++)
+        if (Py_REFCNT(t->arrays[k][i]) != 2 || Py_REFCNT(t->bytes[k][i]) != 2
+            || Py_REFCNT(((ArrayHead *)t->arrays[k][i])->base) != 1
+            || !array_as_made(t->arrays[k][i], t->bytes[k][i], counts[k], t->descr[k][i],
+                              t->flags[k][i]))
+            return 0;
+    return 1;
+}
+
+/* a new slot (its index), made from the factories; POOL where numpy's arrays are not as
+ * this file reads them (t->direct set to -1: views are handed out), -1 on error */
+static int
+make_slot(Tracker *t)
+{
+    PyObject *made[2] = {NULL, NULL}, *obs = NULL;
+    Py_ssize_t counts[2] = {t->size, t->num_actions};
+    int i = -1;
+    for (int k = 0; k < 2; k++) {
+        made[k] = PyObject_CallNoArgs(t->factory[k]);
+        if (made[k] == NULL)
+            goto done;
+        if (!PyTuple_Check(made[k]) || PyTuple_GET_SIZE(made[k]) != 2
+            || !PyByteArray_Check(PyTuple_GET_ITEM(made[k], 0))
+            || PyByteArray_GET_SIZE(PyTuple_GET_ITEM(made[k], 0))
+                   != counts[k] * (k ? 1 : (Py_ssize_t)sizeof(float))) {
+            PyErr_SetString(PyExc_TypeError, "Tracker: a factory gives (bytearray, array)");
+            goto done;
+        }
     }
-    long seat = PyLong_AsLong(args[1]);
-    if (seat == -1 && PyErr_Occurred())
-        return NULL;
-    if (seat < 0) /* no seat to move: the encoder's Python path answers */
-        Py_RETURN_NONE;
-    if (seat >= t->n) {
-        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
-        return NULL;
+    for (int k = 0; k < 2; k++) {
+        PyObject *array = PyTuple_GET_ITEM(made[k], 1);
+        if (strcmp(Py_TYPE(array)->tp_name, "numpy.ndarray") != 0
+            || Py_TYPE(array)->tp_basicsize < (Py_ssize_t)sizeof(ArrayHead)
+            || !array_as_made(array, PyTuple_GET_ITEM(made[k], 0), counts[k], NULL, 0)) {
+            t->direct = -1;
+            clear_pools(t);
+            i = POOL;
+            goto done;
+        }
+    }
+    if ((obs = PyDict_New()) == NULL
+        || PyDict_SetItem(obs, s_observation, PyTuple_GET_ITEM(made[0], 1)) < 0
+        || PyDict_SetItem(obs, s_action_mask, PyTuple_GET_ITEM(made[1], 1)) < 0)
+        goto done;
+    i = t->next[0];
+    t->next[0] = (i + 1) % POOL;
+    for (int k = 0; k < 2; k++) {
+        ArrayHead *array = (ArrayHead *)PyTuple_GET_ITEM(made[k], 1);
+        Py_XSETREF(t->bytes[k][i], Py_NewRef(PyTuple_GET_ITEM(made[k], 0)));
+        Py_XSETREF(t->arrays[k][i], Py_NewRef((PyObject *)array));
+        Py_XSETREF(t->descr[k][i], Py_NewRef(array->descr));
+        t->flags[k][i] = array->flags;
+    }
+    Py_XSETREF(t->obs[i], Py_NewRef(obs));
+done:
+    Py_XDECREF(made[0]);
+    Py_XDECREF(made[1]);
+    Py_XDECREF(obs);
+    return i;
+}
+
+/* observe(state, seat, legal) for seat >= 0, a new reference: the arrays themselves (a free
+ * slot's, else a new slot's) or, where numpy's arrays are not as this file reads them,
+ * views of pooled arrays in a new dict */
+static PyObject *
+observation(Tracker *t, PyObject *state, long seat, PyObject *legal)
+{
+    if (t->direct > 0) {
+        int i = 0;
+        while (i < POOL && !slot_free(t, i))
+            i++;
+        if (i == POOL && (i = make_slot(t)) < 0)
+            return NULL;
+        if (i < POOL) {
+            if (tracker_floats(t, state, seat, (float *)PyByteArray_AS_STRING(t->bytes[0][i])) < 0
+                || fill_mask(PyByteArray_AS_STRING(t->bytes[1][i]), legal, t->num_actions) < 0)
+                return NULL;
+            return Py_NewRef(t->obs[i]);
+        }
     }
     char *floats, *bytes;
     PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
     if (vector == NULL)
         return NULL;
-    if (tracker_floats(t, args[0], seat, (float *)floats) < 0) {
+    if (tracker_floats(t, state, seat, (float *)floats) < 0) {
         Py_DECREF(vector);
         return NULL;
     }
     PyObject *mask_array = pooled(t, 1, t->num_actions, &bytes);
-    if (mask_array == NULL || fill_mask(bytes, args[2], t->num_actions) < 0) {
+    if (mask_array == NULL || fill_mask(bytes, legal, t->num_actions) < 0) {
         Py_DECREF(vector);
         Py_XDECREF(mask_array);
         return NULL;
@@ -1343,6 +1467,26 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
     Py_DECREF(vector);
     Py_DECREF(mask_array);
     return obs;
+}
+
+static PyObject *
+tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyLong_Check(args[1])
+        || (args[2] != Py_None && !PyList_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0) /* no seat to move: the encoder's Python path answers */
+        Py_RETURN_NONE;
+    if (seat >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
+        return NULL;
+    }
+    return observation(t, args[0], seat, args[2]);
 }
 
 static PyMethodDef tracker_methods[] = {
