@@ -1510,6 +1510,283 @@ static PyTypeObject TrackerType = {
     .tp_methods = tracker_methods,
 };
 
+/* ------------------------------------------------------------------ the driver
+ *
+ * Driver(env, tracker, last, step, done, agent_of): raw_env's last() and step() in the
+ * middle of a one-hand episode, in C (``env.last = driver.last``, ``env.step =
+ * driver.step``): FiveHundredEnv.last's and .step's hot paths line for line, reading and
+ * setting the environment's attributes in their slots (FiveHundredEnv.__slots__, checked
+ * here); anything else (an argument by keyword, observe=False, no legal action, no seat to
+ * move, an action not legal, before reset()) is handed to ``last`` and ``step``, the
+ * class's own functions, which answer as always. ``done``: the phase of a hand scored;
+ * ``agent_of``: the agent deciding for each seat (env._agent_of). */
+enum {
+    E_AGENT_SELECTION, E_LEGAL, E_HAND, E_GAME, E_CUMULATIVE, E_TERMINATIONS, E_TRUNCATIONS,
+    E_INFOS, E_RENDER_MODE, E_COUNT,
+};
+static const char *env_texts[E_COUNT] = {
+    "agent_selection", "_legal", "hand", "game", "_cumulative_rewards", "terminations",
+    "truncations", "infos", "render_mode",
+};
+static PyObject *env_names[E_COUNT], *s_apply, *s_legal_actions, *s_agent_for, *s_hand_over,
+    *s_render, *s_human;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *env, *tracker, *last, *step, *done, *agent_of;
+    Py_ssize_t offsets[E_COUNT]; /* the slots' offsets in env */
+} Driver;
+
+/* the environment's slot (borrowed; NULL: not set) */
+static inline PyObject *
+env_slot(Driver *d, int name)
+{
+    return *(PyObject **)((char *)d->env + d->offsets[name]);
+}
+
+static int
+driver_init(Driver *d, PyObject *args, PyObject *kwds)
+{
+    PyObject *env, *tracker, *last, *step, *done, *agent_of;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Driver(env, tracker, last, step, done, agent_of)");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OO!OOOO!", &env, &TrackerType, &tracker, &last, &step, &done,
+                          &PyList_Type, &agent_of))
+        return -1;
+    for (int i = 0; i < E_COUNT; i++) {
+        PyObject *found = _PyType_Lookup(Py_TYPE(env), env_names[i]);
+        if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)
+            || ((PyMemberDescrObject *)found)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "Driver: %U is not a slot of the environment's class",
+                         env_names[i]);
+            return -1;
+        }
+        d->offsets[i] = ((PyMemberDescrObject *)found)->d_member->offset;
+    }
+    Py_XSETREF(d->env, Py_NewRef(env));
+    Py_XSETREF(d->tracker, Py_NewRef(tracker));
+    Py_XSETREF(d->last, Py_NewRef(last));
+    Py_XSETREF(d->step, Py_NewRef(step));
+    Py_XSETREF(d->done, Py_NewRef(done));
+    Py_XSETREF(d->agent_of, Py_NewRef(agent_of));
+    return 0;
+}
+
+static int
+driver_traverse(Driver *d, visitproc visit, void *arg)
+{
+    Py_VISIT(d->env);
+    Py_VISIT(d->tracker);
+    Py_VISIT(d->last);
+    Py_VISIT(d->step);
+    Py_VISIT(d->done);
+    Py_VISIT(d->agent_of);
+    return 0;
+}
+
+static int
+driver_clear(Driver *d)
+{
+    Py_CLEAR(d->env);
+    Py_CLEAR(d->tracker);
+    Py_CLEAR(d->last);
+    Py_CLEAR(d->step);
+    Py_CLEAR(d->done);
+    Py_CLEAR(d->agent_of);
+    return 0;
+}
+
+static void
+driver_dealloc(Driver *d)
+{
+    PyObject_GC_UnTrack(d);
+    driver_clear(d);
+    Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* function(env, *args, **kwargs): the class's own method answers */
+static PyObject *
+fall_back(Driver *d, PyObject *function, PyObject *const *args, size_t nargsf,
+          PyObject *kwnames)
+{
+    PyObject *bound = PyMethod_New(function, d->env);
+    if (bound == NULL)
+        return NULL;
+    PyObject *result = PyObject_Vectorcall(bound, args, nargsf, kwnames);
+    Py_DECREF(bound);
+    return result;
+}
+
+/* the environment's slots named (borrowed): 1 all set, 0 one is not (then the class's
+ * method answers: getattr's error) */
+static int
+env_attrs(Driver *d, const int *names, int count, PyObject **out)
+{
+    for (int i = 0; i < count; i++)
+        if ((out[i] = env_slot(d, names[i])) == NULL)
+            return 0;
+    return 1;
+}
+
+static PyObject *
+driver_last(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    static const int names[] = {E_AGENT_SELECTION, E_LEGAL, E_HAND, E_CUMULATIVE,
+                                E_TERMINATIONS, E_TRUNCATIONS, E_INFOS};
+    PyObject *a[7];
+    if (d->env == NULL || kwnames != NULL || nargs > 1 || (nargs == 1 && args[0] != Py_True))
+        return d->env ? fall_back(d, d->last, args, nargsf, kwnames) : NULL;
+    int found = env_attrs(d, names, 7, a);
+    PyObject *agent = a[0], *legal = a[1], *hand = a[2];
+    long to_move = -1;
+    if (found && PyList_CheckExact(legal) && PyList_GET_SIZE(legal) && hand != Py_None
+        && attr_long(hand, A_TO_MOVE, &to_move) < 0)
+        return NULL;
+    Tracker *t = (Tracker *)d->tracker;
+    if (!found || !PyList_CheckExact(legal) || !PyList_GET_SIZE(legal) || to_move < 0
+        || to_move >= t->n)
+        return fall_back(d, d->last, args, nargsf, kwnames);
+    Py_INCREF(agent); /* (held: reading the dicts may run Python code) */
+    /* (the hot path of FiveHundredEnv.last: the tracker's observe(hand, hand.to_move,
+     * legal), then the agent's reward, termination, truncation and info) */
+    PyObject *result = PyTuple_New(5);
+    PyObject *obs = result ? observation(t, hand, to_move, legal) : NULL;
+    if (obs == NULL) {
+        Py_XDECREF(result);
+        Py_DECREF(agent);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(result, 0, obs);
+    for (int i = 1; i < 5; i++) {
+        PyObject *mapping = env_slot(d, names[2 + i]);
+        PyObject *value = mapping ? PyObject_GetItem(mapping, agent) : NULL;
+        if (value == NULL) {
+            if (mapping == NULL)
+                PyErr_SetObject(PyExc_AttributeError, env_names[names[2 + i]]);
+            Py_DECREF(result);
+            Py_DECREF(agent);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, value);
+    }
+    Py_DECREF(agent);
+    return result;
+}
+
+static PyObject *
+driver_step(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    static const int names[] = {E_LEGAL, E_GAME, E_HAND, E_RENDER_MODE};
+    PyObject *a[4];
+    if (d->env == NULL || kwnames != NULL || nargs != 1 || args[0] == Py_None)
+        return d->env ? fall_back(d, d->step, args, nargsf, kwnames) : NULL;
+    int found = env_attrs(d, names, 4, a);
+    PyObject *legal = a[0], *hand = a[2], *chosen = NULL;
+    int ok = found && PyList_CheckExact(legal) && PyList_GET_SIZE(legal) && a[1] == Py_None
+             && hand != Py_None;
+    if (ok) {
+        /* (the hot path of FiveHundredEnv.step: one hand in play) */
+        Py_INCREF(legal);
+        if ((chosen = PyNumber_Long(args[0])) != NULL)
+            ok = PySequence_Contains(legal, chosen);
+        Py_DECREF(legal);
+        if (chosen == NULL || ok < 0) {
+            Py_XDECREF(chosen);
+            return NULL;
+        }
+    }
+    if (!ok) { /* (an action not legal: the class's step refuses it) */
+        Py_XDECREF(chosen);
+        return fall_back(d, d->step, args, nargsf, kwnames);
+    }
+    Py_INCREF(hand);
+    Py_INCREF(a[3]);
+    PyObject *render_mode = a[3], *phase = NULL, *agent = NULL, *done = NULL;
+    PyObject *applied = PyObject_CallMethodOneArg(hand, s_apply, chosen);
+    if (applied == NULL || (phase = state_attr(hand, A_PHASE)) == NULL)
+        goto error;
+    if (phase != d->done) {
+        PyObject *now = PyObject_CallMethodNoArgs(hand, s_legal_actions);
+        long to_move;
+        if (now == NULL)
+            goto error;
+        PyObject **slot = (PyObject **)((char *)d->env + d->offsets[E_LEGAL]);
+        Py_XSETREF(*slot, now);
+        if (attr_long(hand, A_TO_MOVE, &to_move) < 0)
+            goto error;
+        if (to_move >= 0) {
+            if (to_move >= PyList_GET_SIZE(d->agent_of)) {
+                PyErr_SetString(PyExc_IndexError, "list index out of range");
+                goto error;
+            }
+            agent = Py_NewRef(PyList_GET_ITEM(d->agent_of, to_move));
+        }
+        else {
+            PyObject *seat = PyLong_FromLong(to_move);
+            agent = seat ? PyObject_CallMethodOneArg(d->env, s_agent_for, seat) : NULL;
+            Py_XDECREF(seat);
+        }
+        if (agent == NULL)
+            goto error;
+        PyObject **selection = (PyObject **)((char *)d->env + d->offsets[E_AGENT_SELECTION]);
+        Py_XSETREF(*selection, agent);
+        agent = NULL;
+    }
+    else if ((done = PyObject_CallMethodOneArg(d->env, s_hand_over, hand)) == NULL)
+        goto error;
+    if (render_mode != Py_None) {
+        int human = PyObject_RichCompareBool(render_mode, s_human, Py_EQ);
+        PyObject *shown = human > 0 ? PyObject_CallMethodNoArgs(d->env, s_render) : NULL;
+        if (human < 0 || (human > 0 && shown == NULL))
+            goto error;
+        Py_XDECREF(shown);
+    }
+    Py_DECREF(chosen);
+    Py_DECREF(applied);
+    Py_DECREF(phase);
+    Py_XDECREF(agent);
+    Py_XDECREF(done);
+    Py_DECREF(hand);
+    Py_DECREF(render_mode);
+    Py_RETURN_NONE;
+error:
+    Py_DECREF(chosen);
+    Py_XDECREF(applied);
+    Py_XDECREF(phase);
+    Py_XDECREF(agent);
+    Py_XDECREF(done);
+    Py_DECREF(hand);
+    Py_DECREF(render_mode);
+    return NULL;
+}
+
+static PyMethodDef driver_methods[] = {
+    {"last", (PyCFunction)(void (*)(void))driver_last, METH_FASTCALL | METH_KEYWORDS,
+     "last(observe=True): FiveHundredEnv.last, its hot path in C."},
+    {"step", (PyCFunction)(void (*)(void))driver_step, METH_FASTCALL | METH_KEYWORDS,
+     "step(action): FiveHundredEnv.step, its hot path in C."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DriverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fivehundred.env._speedups.Driver",
+    .tp_doc = "Driver(env, tracker, last, step, done, agent_of): raw_env's last() and step() "
+              "in a one-hand episode, in C.",
+    .tp_basicsize = sizeof(Driver),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)driver_init,
+    .tp_dealloc = (destructor)driver_dealloc,
+    .tp_traverse = (traverseproc)driver_traverse,
+    .tp_clear = (inquiry)driver_clear,
+    .tp_methods = driver_methods,
+};
+
 static PyMethodDef methods[] = {
     {"floats", (PyCFunction)(void (*)(void))floats, METH_FASTCALL, "The first size bits of bits as float32 0/1 bytes."},
     {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL, "size bytes, 1 at the indices in legal."},
@@ -1527,17 +1804,24 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls,
-                                 &s_visible_cards};
-    static const char *texts[] = {"view", "observation", "action_mask", "calls",
-                                  "visible_cards"};
+    static PyObject **names[] = {&s_view,          &s_observation, &s_action_mask, &s_calls,
+                                 &s_visible_cards, &s_apply,       &s_legal_actions,
+                                 &s_agent_for,     &s_hand_over,   &s_render,
+                                 &s_human};
+    static const char *texts[] = {"view",          "observation",   "action_mask", "calls",
+                                  "visible_cards", "apply",         "legal_actions",
+                                  "_agent_for",    "_hand_over",    "render",
+                                  "human"};
+    for (int i = 0; i < E_COUNT; i++)
+        if ((env_names[i] = PyUnicode_InternFromString(env_texts[i])) == NULL)
+            return NULL;
     for (int i = 0; i < A_COUNT; i++)
         if ((attr_names[i] = PyUnicode_InternFromString(attr_texts[i])) == NULL)
             return NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
             return NULL;
-    if (PyType_Ready(&TrackerType) < 0)
+    if (PyType_Ready(&TrackerType) < 0 || PyType_Ready(&DriverType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
@@ -1545,6 +1829,12 @@ PyInit__speedups(void)
     Py_INCREF(&TrackerType);
     if (PyModule_AddObject(m, "Tracker", (PyObject *)&TrackerType) < 0) {
         Py_DECREF(&TrackerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&DriverType);
+    if (PyModule_AddObject(m, "Driver", (PyObject *)&DriverType) < 0) {
+        Py_DECREF(&DriverType);
         Py_DECREF(m);
         return NULL;
     }
