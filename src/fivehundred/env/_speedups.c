@@ -17,7 +17,7 @@
 
 #define MAX_BYTES 1024 /* 8,192 bits: far more than any rule set's vector */
 
-static float unpacked[256][8];
+static float unpacked[256][8] __attribute__((aligned(32)));
 
 static PyObject *
 out_of_range(void)
@@ -233,6 +233,33 @@ flip_bit(word *w, Py_ssize_t i)
     w[i >> 6] ^= 1ULL << (i & 63);
 }
 
+/* 1 with *out = value where the int value is non-negative and below 2**64, else 0 (no
+ * error set) */
+static inline int
+long_u64(PyObject *value, unsigned long long *out)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    unsigned long long v = 0;
+    Py_ssize_t n = PyLong_AsNativeBytes(value, &v, 8,
+                                        Py_ASNATIVEBYTES_NATIVE_ENDIAN
+                                        | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                        | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (n > 8)
+        return 0;
+    *out = v;
+    return 1;
+#else
+    if (_PyLong_Sign(value) < 0 || _PyLong_NumBits(value) > 64)
+        return 0;
+    *out = PyLong_AsUnsignedLongLongMask(value);
+    return 1;
+#endif
+}
+
 /* ORs the non-negative int ``value`` << shift into w (words words); -1 on error */
 static int
 or_int(word *w, int words, PyObject *value, int shift)
@@ -240,6 +267,15 @@ or_int(word *w, int words, PyObject *value, int shift)
     if (!PyLong_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "Tracker: an int was expected");
         return -1;
+    }
+    int ws = shift >> 6, bs = shift & 63;
+    unsigned long long small_value;
+    if (long_u64(value, &small_value)) { /* (most: 64 bits at most) */
+        if (small_value && ws < words)
+            w[ws] |= small_value << bs;
+        if (small_value && bs && ws + 1 < words)
+            w[ws + 1] |= small_value >> (64 - bs);
+        return 0;
     }
     unsigned char raw[MAX_BYTES + 8];
 #if PY_VERSION_HEX >= 0x030D0000
@@ -266,7 +302,6 @@ or_int(word *w, int words, PyObject *value, int shift)
     }
     Py_ssize_t used = (nbytes + 7) / 8;
     memset(raw + nbytes, 0, (size_t)(used * 8 - nbytes));
-    int ws = shift >> 6, bs = shift & 63;
     for (Py_ssize_t i = 0; i < used; i++) {
         word v;
         memcpy(&v, raw + 8 * i, 8);
@@ -1036,18 +1071,65 @@ get_bits(const word *w, Py_ssize_t at, int count)
     return count == 64 ? v : v & ((1ULL << count) - 1);
 }
 
-/* bits [from, from + count) of w as float32 0/1 at dst */
+/* ``bytes`` whole bytes of w's bits from bit ``from`` on as float32 0/1 at dst (eight floats
+ * a byte, 64 bits read at a time); twice: for any processor, and with AVX2 (one 32-byte
+ * move a byte) where the processor has it (chosen once, at import) */
 static void
-write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count)
+write_bytes_plain(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t bytes)
 {
-    Py_ssize_t i = 0;
-    for (; i + 64 <= count; i += 64) {
-        word v = get_bits(w, from + i, 64);
-        for (int b = 0; b < 8; b++, v >>= 8)
-            memcpy(dst + i + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
+    for (Py_ssize_t c = 0; c < bytes; c += 8) {
+        word v = get_bits(w, from + 8 * c, 64);
+        Py_ssize_t end = c + 8 < bytes ? c + 8 : bytes;
+        for (Py_ssize_t b = c; b < end; b++, v >>= 8)
+            memcpy(dst + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
     }
-    for (; i + 8 <= count; i += 8)
-        memcpy(dst + i, unpacked[get_bits(w, from + i, 8)], 8 * sizeof(float));
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define AVX2_DISPATCH 1
+
+__attribute__((target("avx2"))) static void
+write_bytes_avx2(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t bytes)
+{
+    Py_ssize_t c = 0;
+    for (; c + 8 <= bytes; c += 8) {
+        word v = get_bits(w, from + 8 * c, 64);
+        float *out = dst + 8 * c;
+        _mm256_storeu_ps(out, _mm256_load_ps(unpacked[v & 0xFF]));
+        _mm256_storeu_ps(out + 8, _mm256_load_ps(unpacked[(v >> 8) & 0xFF]));
+        _mm256_storeu_ps(out + 16, _mm256_load_ps(unpacked[(v >> 16) & 0xFF]));
+        _mm256_storeu_ps(out + 24, _mm256_load_ps(unpacked[(v >> 24) & 0xFF]));
+        _mm256_storeu_ps(out + 32, _mm256_load_ps(unpacked[(v >> 32) & 0xFF]));
+        _mm256_storeu_ps(out + 40, _mm256_load_ps(unpacked[(v >> 40) & 0xFF]));
+        _mm256_storeu_ps(out + 48, _mm256_load_ps(unpacked[(v >> 48) & 0xFF]));
+        _mm256_storeu_ps(out + 56, _mm256_load_ps(unpacked[v >> 56]));
+    }
+    if (c < bytes) {
+        word v = get_bits(w, from + 8 * c, 64);
+        for (; c < bytes; c++, v >>= 8)
+            _mm256_storeu_ps(dst + 8 * c, _mm256_load_ps(unpacked[v & 0xFF]));
+    }
+}
+#endif
+
+static void (*write_bytes)(float *restrict, const word *restrict, Py_ssize_t,
+                           Py_ssize_t) = write_bytes_plain;
+
+/* bits [from, from + count) of w as float32 0/1 at dst, where ``room`` floats may be
+ * written: whole bytes, whole words of them where there is room (floats beyond count too:
+ * the caller writes what follows afterwards) */
+static void
+write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count,
+             Py_ssize_t room)
+{
+    Py_ssize_t bytes = (count + 7) / 8;
+    if (((bytes + 7) & ~(Py_ssize_t)7) * 8 <= room)
+        bytes = (bytes + 7) & ~(Py_ssize_t)7; /* (whole words: 64 bits a read) */
+    else if (bytes * 8 > room)
+        bytes = count / 8; /* (the last bits exactly, below) */
+    write_bytes(dst, w, from, bytes);
+    Py_ssize_t i = 8 * bytes;
     if (i < count)
         memcpy(dst + i, unpacked[get_bits(w, from + i, (int)(count - i))],
                (size_t)(count - i) * sizeof(float));
@@ -1269,10 +1351,12 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
         if (suits_led >> s & 1)
             set_bit(table, t->suits_led + s);
     /* the vector: the table fields, the records turned (the seat's own first), no scores */
-    write_floats(out, table, 0, t->at0);
-    for (int k = 0; k < t->n; k++)
-        write_floats(out + t->at0 + (Py_ssize_t)k * t->record, records,
-                     t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record, t->record);
+    write_floats(out, table, 0, t->at0, t->size);
+    for (int k = 0; k < t->n; k++) {
+        Py_ssize_t at = t->at0 + (Py_ssize_t)k * t->record;
+        write_floats(out + at, records, t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record,
+                     t->record, t->size - at);
+    }
     Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
     memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
     int rc = t->face_up ? face_up_cards(t, state, hands, seat, out) : 0;
@@ -1787,7 +1871,35 @@ static PyTypeObject DriverType = {
     .tp_methods = driver_methods,
 };
 
+/* avx2([use]) -> bool: whether the vectors are written with AVX2 moves; ``use`` False writes
+ * them without (True: with, where the processor has AVX2), for the tests of both ways */
+static PyObject *
+avx2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "avx2([use: bool])");
+        return NULL;
+    }
+    if (nargs == 1) {
+        int use = PyObject_IsTrue(args[0]);
+        if (use < 0)
+            return NULL;
+        write_bytes = write_bytes_plain;
+#ifdef AVX2_DISPATCH
+        if (use && __builtin_cpu_supports("avx2"))
+            write_bytes = write_bytes_avx2;
+#endif
+    }
+#ifdef AVX2_DISPATCH
+    return PyBool_FromLong(write_bytes == write_bytes_avx2);
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
 static PyMethodDef methods[] = {
+    {"avx2", (PyCFunction)(void (*)(void))avx2, METH_FASTCALL, "avx2([use]) -> whether vectors are written with AVX2 moves."},
     {"floats", (PyCFunction)(void (*)(void))floats, METH_FASTCALL, "The first size bits of bits as float32 0/1 bytes."},
     {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL, "size bytes, 1 at the indices in legal."},
     {NULL, NULL, 0, NULL},
@@ -1804,6 +1916,11 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
+#ifdef AVX2_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        write_bytes = write_bytes_avx2;
+#endif
     static PyObject **names[] = {&s_view,          &s_observation, &s_action_mask, &s_calls,
                                  &s_visible_cards, &s_apply,       &s_legal_actions,
                                  &s_agent_for,     &s_hand_over,   &s_render,
