@@ -1357,8 +1357,8 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
         write_floats(out + at, records, t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record,
                      t->record, t->size - at);
     }
-    Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
-    memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
+    for (Py_ssize_t i = t->at0 + (Py_ssize_t)t->n * t->record; i < t->size; i++)
+        out[i] = 0.0f; /* (the scores: none in one hand) */
     int rc = t->face_up ? face_up_cards(t, state, hands, seat, out) : 0;
     Py_DECREF(hands);
     return rc < 0 ? -1 : 1;
@@ -1619,6 +1619,7 @@ typedef struct {
     PyObject_HEAD
     PyObject *env, *tracker, *last, *step, *done, *agent_of;
     Py_ssize_t offsets[E_COUNT]; /* the slots' offsets in env */
+    PyObject *result; /* the last tuple last() gave: filled again once nothing else holds it */
 } Driver;
 
 /* the environment's slot (borrowed; NULL: not set) */
@@ -1667,6 +1668,7 @@ driver_traverse(Driver *d, visitproc visit, void *arg)
     Py_VISIT(d->step);
     Py_VISIT(d->done);
     Py_VISIT(d->agent_of);
+    Py_VISIT(d->result);
     return 0;
 }
 
@@ -1679,6 +1681,7 @@ driver_clear(Driver *d)
     Py_CLEAR(d->step);
     Py_CLEAR(d->done);
     Py_CLEAR(d->agent_of);
+    Py_CLEAR(d->result);
     return 0;
 }
 
@@ -1735,28 +1738,64 @@ driver_last(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
         return fall_back(d, d->last, args, nargsf, kwnames);
     Py_INCREF(agent); /* (held: reading the dicts may run Python code) */
     /* (the hot path of FiveHundredEnv.last: the tracker's observe(hand, hand.to_move,
-     * legal), then the agent's reward, termination, truncation and info) */
-    PyObject *result = PyTuple_New(5);
+     * legal), then the agent's reward, termination, truncation and info; in the tuple
+     * handed out last time where nothing but the driver holds it any more, as CPython's own
+     * zip() does: its items let go first, so that the observation in it is free again) */
+    PyObject *result = d->result;
+    if (result != NULL && Py_REFCNT(result) == 1) {
+        for (int i = 0; i < 5; i++) {
+            PyObject *old = PyTuple_GET_ITEM(result, i);
+            PyTuple_SET_ITEM(result, i, NULL);
+            Py_XDECREF(old);
+        }
+    }
+    else if ((result = PyTuple_New(5)) != NULL)
+        Py_XSETREF(d->result, result);
     PyObject *obs = result ? observation(t, hand, to_move, legal) : NULL;
     if (obs == NULL) {
-        Py_XDECREF(result);
         Py_DECREF(agent);
         return NULL;
     }
     PyTuple_SET_ITEM(result, 0, obs);
     for (int i = 1; i < 5; i++) {
-        PyObject *mapping = env_slot(d, names[2 + i]);
-        PyObject *value = mapping ? PyObject_GetItem(mapping, agent) : NULL;
-        if (value == NULL) {
-            if (mapping == NULL)
-                PyErr_SetObject(PyExc_AttributeError, env_names[names[2 + i]]);
-            Py_DECREF(result);
+        PyObject *mapping = env_slot(d, names[2 + i]), *value;
+        if (mapping == NULL) /* (getattr's own error) */
+            value = PyObject_GetAttr(d->env, env_names[names[2 + i]]);
+        else if (PyDict_CheckExact(mapping)) {
+            if ((value = PyDict_GetItemWithError(mapping, agent)) != NULL)
+                Py_INCREF(value);
+            else if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, agent);
+        }
+        else
+            value = PyObject_GetItem(mapping, agent);
+        if (value == NULL || mapping == NULL) {
+            Py_XDECREF(value);
             Py_DECREF(agent);
             return NULL;
         }
         PyTuple_SET_ITEM(result, i, value);
     }
     Py_DECREF(agent);
+    if (!PyObject_GC_IsTracked(result)) /* (as zip() has it: the collector may have let go) */
+        PyObject_GC_Track(result);
+    return Py_NewRef(result);
+}
+
+/* obj.name(arg) (arg NULL: obj.name()): the function of obj's class called directly where
+ * obj has no __dict__ of its own to shadow it */
+static PyObject *
+call_method(PyObject *obj, PyObject *name, PyObject *arg)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    PyObject *function = type->tp_dictoffset == 0 ? _PyType_Lookup(type, name) : NULL;
+    if (function == NULL || !PyFunction_Check(function))
+        return arg ? PyObject_CallMethodOneArg(obj, name, arg)
+                   : PyObject_CallMethodNoArgs(obj, name);
+    PyObject *argv[2] = {obj, arg};
+    Py_INCREF(function);
+    PyObject *result = PyObject_Vectorcall(function, argv, arg ? 2 : 1, NULL);
+    Py_DECREF(function);
     return result;
 }
 
@@ -1790,11 +1829,11 @@ driver_step(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
     Py_INCREF(hand);
     Py_INCREF(a[3]);
     PyObject *render_mode = a[3], *phase = NULL, *agent = NULL, *done = NULL;
-    PyObject *applied = PyObject_CallMethodOneArg(hand, s_apply, chosen);
+    PyObject *applied = call_method(hand, s_apply, chosen);
     if (applied == NULL || (phase = state_attr(hand, A_PHASE)) == NULL)
         goto error;
     if (phase != d->done) {
-        PyObject *now = PyObject_CallMethodNoArgs(hand, s_legal_actions);
+        PyObject *now = call_method(hand, s_legal_actions, NULL);
         long to_move;
         if (now == NULL)
             goto error;
