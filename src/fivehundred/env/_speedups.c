@@ -102,6 +102,21 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* the int value as a Py_ssize_t (-1 with an error set where it is none): a small exact
+ * int read straight from its one digit */
+static inline Py_ssize_t
+index_of(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(value) && PyUnstable_Long_IsCompact((PyLongObject *)value))
+        return PyUnstable_Long_CompactValue((PyLongObject *)value);
+#else
+    if (PyLong_CheckExact(value) && (Py_SIZE(value) == 0 || Py_SIZE(value) == 1))
+        return Py_SIZE(value) ? (Py_ssize_t)((PyLongObject *)value)->ob_digit[0] : 0;
+#endif
+    return PyLong_AsSsize_t(value);
+}
+
 /* size bytes at dst: 1 at every index in the list legal (None: none), 0 elsewhere */
 static int
 fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
@@ -111,7 +126,7 @@ fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
         return 0;
     Py_ssize_t count = PyList_GET_SIZE(legal);
     for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
+        Py_ssize_t action = index_of(PyList_GET_ITEM(legal, i));
         if (action == -1 && PyErr_Occurred())
             return -1;
         if (action < 0 || action >= size) {
@@ -694,22 +709,28 @@ static PyTypeObject *slot_type;
 static Py_ssize_t slot_offsets[A_COUNT]; /* -1: not a slot (a property) */
 
 /* getattr(state, attr_names[name]) */
-static PyObject *
-state_attr(PyObject *state, int name)
+/* the slots' offsets of the class met now */
+static void
+learn_slots(PyTypeObject *type)
 {
-    if (Py_TYPE(state) != slot_type) {
-        Py_INCREF(Py_TYPE(state));
-        Py_XSETREF(slot_type, Py_TYPE(state));
-        for (int i = 0; i < A_COUNT; i++) {
-            PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
-            slot_offsets[i] = -1;
-            if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-                PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
-                if (member->type == T_OBJECT_EX)
-                    slot_offsets[i] = member->offset;
-            }
+    Py_INCREF(type);
+    Py_XSETREF(slot_type, type);
+    for (int i = 0; i < A_COUNT; i++) {
+        PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
+        slot_offsets[i] = -1;
+        if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+            if (member->type == T_OBJECT_EX)
+                slot_offsets[i] = member->offset;
         }
     }
+}
+
+static inline PyObject *
+state_attr(PyObject *state, int name)
+{
+    if (Py_TYPE(state) != slot_type)
+        learn_slots(Py_TYPE(state));
     if (slot_offsets[name] >= 0) {
         PyObject *value = *(PyObject **)((char *)state + slot_offsets[name]);
         if (value != NULL) /* (an unset slot: getattr's error) */
