@@ -146,6 +146,7 @@ def test_speedups_convert_exactly_and_refuse_bad_input() -> None:
 
 TRACKED: list[tuple[str, dict[str, bool]]] = [(preset, {}) for preset in PRESETS] + [
     ("three_handed", {"dead_hand": True}),
+    ("two_handed", {"open_misere": True}),  # (an exposed hand beside the dummies)
     ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True}),
     ("australian", {"patastrophe": True, "wilkinson_misere": True, "blind_misere": True}),
 ]

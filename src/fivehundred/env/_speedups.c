@@ -211,6 +211,10 @@ typedef struct {
     /* the cards lying face up: where seat k to the observer's left shows them, who decides
      * for each seat, the dummies (a set of seats), whether the rules have dummies */
     int exposed_at[MAX_SEATS], controller[MAX_SEATS], dummy_set, dummies;
+    /* the fixed part's exposed seats (state.exposed_seats, a set: constant while the fixed
+     * part is, which is loaded again whenever the claim, the first trick or the phase
+     * moves on) */
+    int exposed_set;
     PyObject *phases;
     int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
     PyObject *auction_phase;
@@ -942,6 +946,18 @@ set_attr_seats(Tracker *t, word *w, PyObject *state, int name, const int *at)
     return rc;
 }
 
+/* a seat-sequence attribute's seats as the bits at[s] of the int *bits (a set) */
+static int
+set_attr_bits(Tracker *t, int *bits, PyObject *state, int name, const int *at)
+{
+    word w[MAX_WORDS];
+    memset(w, 0, sizeof(word));
+    if (set_attr_seats(t, w, state, name, at) < 0)
+        return -1;
+    *bits = (int)(w[0] & ((1ULL << MAX_SEATS) - 1));
+    return 0;
+}
+
 /* an int attribute in [-1, limit) */
 static int
 attr_index(PyObject *state, int name, long limit, long *out)
@@ -1020,10 +1036,12 @@ load_contract(Tracker *t, PyObject *state, long contract)
     Py_DECREF(discards);
     if (rc < 0)
         return -1;
-    Py_ssize_t exposed = attr_len(state, A_EXPOSED_SEATS);
-    if (exposed < 0)
+    int exposed[MAX_SEATS];
+    for (int s = 0; s < t->n; s++)
+        exposed[s] = s;
+    if (set_attr_bits(t, &t->exposed_set, state, A_EXPOSED_SEATS, exposed) < 0)
         return -1;
-    t->face_up = t->dummies || exposed > 0;
+    t->face_up = t->dummies || t->exposed_set != 0;
     return 0;
 }
 
@@ -1036,6 +1054,7 @@ load_fixed(Tracker *t, PyObject *state)
     memset(t->discards, 0, sizeof t->discards);
     memset(t->partner_bits, 0, sizeof t->partner_bits);
     t->contractor = -1;
+    t->exposed_set = 0;
     t->face_up = t->dummies; /* (the dummies' cards lie face up) */
     long dealer, contract;
     if (attr_index(state, A_DEALER, t->n, &dealer) < 0
@@ -1181,7 +1200,7 @@ hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_fac
     }
     if (is_dummy >= 0 || is_dummy < -1) {
         word shown[MAX_WORDS];
-        memset(shown, 0, sizeof shown);
+        memset(shown, 0, (size_t)t->words * sizeof(word));
         if (or_int(shown, t->words, mine, 0) < 0) {
             Py_DECREF(mine);
             return -1;
@@ -1193,6 +1212,20 @@ hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_fac
     return 0;
 }
 
+/* the index of v's lowest bit set (v not 0) */
+static inline int
+lowest_bit(word v)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(v);
+#else
+    int i = 0;
+    for (; !(v & 1); v >>= 1)
+        i++;
+    return i;
+#endif
+}
+
 /* other's cards (words) shown to seat: ones in seat's vector at the other's record */
 static int
 show(Tracker *t, float *out, long seat, long other, const word *cards)
@@ -1202,9 +1235,13 @@ show(Tracker *t, float *out, long seat, long other, const word *cards)
         return -1;
     }
     int at = t->exposed_at[((other - seat) % t->n + t->n) % t->n];
-    for (int c = 0; c < t->cards; c++)
-        if (cards[c >> 6] >> (c & 63) & 1)
-            out[at + c] = 1.0f;
+    for (int i = 0; i * 64 < t->cards; i++) {
+        word v = cards[i];
+        if (t->cards - i * 64 < 64)
+            v &= (1ULL << (t->cards - i * 64)) - 1;
+        for (; v; v &= v - 1) /* (each card shown: its lowest bit, then the next) */
+            out[at + i * 64 + lowest_bit(v)] = 1.0f;
+    }
     return 0;
 }
 
@@ -1241,20 +1278,11 @@ face_up_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, float *ou
         Py_DECREF(fast);
         return 0;
     }
-    PyObject *exposed = state_attr(state, A_EXPOSED_SEATS);
-    PyObject *fast = exposed ? PySequence_Fast(exposed, "Tracker: seats") : NULL;
-    Py_XDECREF(exposed);
-    if (fast == NULL)
-        return -1;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
-        long other = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
-        if (other < 0 || (other != seat && (hand_cards(t, state, hands, other, 0, cards) < 0
-                                            || show(t, out, seat, other, cards) < 0))) {
-            Py_DECREF(fast);
+    for (long other = 0; other < t->n; other++)
+        if (t->exposed_set >> other & 1 && other != seat
+            && (hand_cards(t, state, hands, other, 0, cards) < 0
+                || show(t, out, seat, other, cards) < 0))
             return -1;
-        }
-    }
-    Py_DECREF(fast);
     long controller = t->controller[seat];
     if (controller != seat && (hand_cards(t, state, hands, controller, 0, cards) < 0
                                || show(t, out, seat, controller, cards) < 0))
