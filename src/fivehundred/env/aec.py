@@ -33,6 +33,19 @@ REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
 MAX_HANDS = 100
+#: the attributes the C extension's Driver reads and sets (FiveHundredEnv's slots: see
+#: FiveHundredEnv._drive); the instances keep a __dict__ for all others
+_DRIVEN = (
+    "_cumulative_rewards",
+    "_legal",
+    "agent_selection",
+    "game",
+    "hand",
+    "infos",
+    "render_mode",
+    "terminations",
+    "truncations",
+)
 
 
 class FiveHundredEnv(AECEnv):  # type: ignore[misc]
@@ -46,18 +59,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     (None), always (True) or never (False: pure Python); the observations are the same.
     """
 
-    # (the attributes the C driver reads and sets, as slots: see reset())
-    __slots__ = (
-        "agent_selection",
-        "_legal",
-        "hand",
-        "game",
-        "_cumulative_rewards",
-        "terminations",
-        "truncations",
-        "infos",
-        "render_mode",
-    )
+    __slots__ = _DRIVEN
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
@@ -168,7 +170,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._rewarded = False
         self._fast = self.game is None and self._floats is not None
         self._tracked = self._tracker.observe if self._fast and self._tracker else None
-        if self._tracked is not None and "step" not in vars(self) and self._plain:
+        if self._tracked is not None and "step" not in self.__dict__ and self._plain:
             self._drive()
         self._select()
 
@@ -182,7 +184,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             )
         except TypeError:  # (a subclass's attributes are not the slots)
             return
-        vars(self).update(last=driver.last, step=driver.step)
+        self.__dict__.update(last=driver.last, step=driver.step)
 
     @property
     def _plain(self) -> bool:
@@ -195,9 +197,7 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         assert hand is not None
         self._legal = hand.legal_actions()
         to_move = hand.to_move
-        self.agent_selection = (
-            self._agent_of[to_move] if to_move >= 0 else self._agent_for(to_move)
-        )
+        self.agent_selection = self._agent_of[to_move] if to_move >= 0 else self._agent_for(to_move)
 
     def _agent_for(self, to_move: int) -> str:
         """The agent deciding for a place that is not a seat (``to_move`` below 0)."""
