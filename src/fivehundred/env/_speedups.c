@@ -6,6 +6,8 @@
  * mask(legal, size) -> bytearray: ``size`` bytes, 1 at every index in the list ``legal``,
  *     0 elsewhere, for ``numpy.frombuffer(..., numpy.int8)``.
  * Tracker: follows a hand and writes a seat's observation (see "the tracker" below).
+ * Driver: raw_env's last() and step() in a one-hand episode (see "the driver" below).
+ * avx2([use]): whether the vectors are written with AVX2 moves (for the tests).
  *
  * fivehundred.env.encoding has the same in Python (used where this is not built); the
  * tests check that both give the very same arrays.
@@ -178,7 +180,8 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * tracker.observe(state, seat, legal) -> {"observation": vector, "action_mask": mask}, or
  *     None for seat -1 (no seat to move: the encoder's Python path answers); ``legal``:
  *     the list of legal actions (the mask's ones), or None for an all-zero mask.
- *     The arrays are views of buffers reused once nothing refers to them (see pooled).
+ *     The dict and its arrays are reused once nothing refers to them and they are as made
+ *     (see slot_free; views of pooled arrays where numpy's arrays are not as read).
  */
 enum {
     LAYOUT_SEATS, LAYOUT_SIZE, LAYOUT_AT0, LAYOUT_RECORD, LAYOUT_LED, LAYOUT_SUITS_LED,
