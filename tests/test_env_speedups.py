@@ -6,6 +6,7 @@ built)."""
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any
 
 import pytest
@@ -145,19 +146,35 @@ def test_speedups_convert_exactly_and_refuse_bad_input() -> None:
 
 TRACKED: list[tuple[str, dict[str, bool]]] = [(preset, {}) for preset in PRESETS] + [
     ("three_handed", {"dead_hand": True}),
+    ("two_handed", {"open_misere": True}),  # (an exposed hand beside the dummies)
     ("australian", {"hi_lo": True, "double_misere": True, "shields_double": True}),
     ("australian", {"patastrophe": True, "wilkinson_misere": True, "blind_misere": True}),
 ]
 
 
+@pytest.fixture(params=[True, False], ids=["avx2", "plain"])
+def avx2(request: pytest.FixtureRequest) -> Any:
+    """The vectors written with AVX2 moves (where the processor has it), then without."""
+    speedups = encoding.compiled_speedups()
+    if speedups is None:
+        pytest.skip("the C extension is not built")
+    before = speedups.avx2()
+    if request.param and not speedups.avx2(True):
+        pytest.skip("no AVX2 on this processor")
+    speedups.avx2(request.param)
+    yield request.param
+    speedups.avx2(before)
+
+
 @needs_speedups
 @pytest.mark.parametrize(("preset", "variants"), TRACKED)
 def test_tracker_gives_the_encoders_vector_over_many_hands(
-    preset: str, variants: dict[str, bool]
+    preset: str, variants: dict[str, bool], avx2: bool
 ) -> None:
     """The C tracker (what raw_env's last() and observe() use) against the pure-Python
     encoder: the very same vector and mask for the seat to move at every step of 60 seeded
-    random hands, and for another seat now and then (its mask all zero)."""
+    random hands, and for another seat now and then (its mask all zero), the vectors
+    written with AVX2 moves and without."""
     table = FiveHundredEnv(preset, variants)
     tracker = table.encoder.tracker()
     assert tracker is not None
@@ -239,6 +256,105 @@ def test_observations_kept_are_never_overwritten() -> None:
             assert np.array_equal(held["action_mask"], mask)
         else:
             assert np.array_equal(np.asarray(held), vector)
+
+
+@needs_speedups
+def test_observations_let_go_after_any_change_are_not_handed_out_again() -> None:
+    """An observation handed out is the tracker's own dict and arrays, handed out again
+    once let go; one that its holder changed in any way (a key added or replaced, the keys
+    reordered, an array re-typed or frozen, an array weakly referred to) never is: every
+    observation has the two keys in order and arrays as new, and a weakly held array left
+    alive keeps what it held."""
+    table = FiveHundredEnv("australian")
+    reference = Encoder(table.rules, compiled=False)
+    weak: list[tuple[Any, Any]] = []
+    rng = random.Random(11)
+    for hand in range(6):
+        table.reset(seed=hand)
+        while True:
+            obs, _, terminated, _, _ = table.last()
+            state = table.hand
+            assert state is not None
+            assert list(obs) == ["observation", "action_mask"]
+            vector, mask = obs["observation"], obs["action_mask"]
+            assert vector.dtype == np.float32 and vector.shape == (table.encoder.size,)
+            assert mask.dtype == np.int8 and mask.shape == (NUM_ACTIONS,)
+            assert vector.flags.writeable and mask.flags.writeable
+            if not terminated:
+                assert np.array_equal(vector, reference.encode(state, state.to_move))
+                assert np.flatnonzero(mask).tolist() == sorted(state.legal_actions())
+            choice = rng.randrange(6)
+            if choice == 0:
+                obs["extra"] = 1
+            elif choice == 1:
+                obs["observation"] = vector.copy()
+            elif choice == 2:
+                obs["observation"] = obs.pop("observation")  # (the keys reordered)
+            elif choice == 3:
+                vector.dtype = np.int32
+            elif choice == 4:
+                mask.flags.writeable = False
+            else:
+                weak.append((weakref.ref(vector), vector.copy()))
+            if terminated:
+                break
+            legal = np.flatnonzero(mask)
+            action = int(legal[rng.randrange(len(legal))])
+            del obs, vector, mask
+            table.step(action)
+    assert len(weak) > 10
+    for ref, copy in weak:
+        held = ref()
+        assert held is None or np.array_equal(held, copy)
+
+
+@needs_speedups
+def test_last_and_step_in_c_answer_as_the_methods() -> None:
+    """raw_env's last() and step() run in C after reset() (the C extension's Driver), and
+    whatever the hot path does not take is answered by the class's own methods, as
+    before: last(observe=False), an action not legal (its error names the legal ones), a
+    NumPy integer as action, the end of the hand; a subclass keeps its own step()."""
+    table = FiveHundredEnv("australian")
+    slow = FiveHundredEnv("australian", compiled=False)
+    table.reset(seed=3)
+    slow.reset(seed=3)
+    assert type(table.last).__name__ == "builtin_function_or_method"
+    assert type(slow.last).__name__ == "method"
+    with pytest.raises(ValueError, match="not legal now") as raised:
+        table.step(NUM_ACTIONS - 1)
+    with pytest.raises(ValueError, match="not legal now") as expected:
+        slow.step(NUM_ACTIONS - 1)
+    assert str(raised.value) == str(expected.value)
+    with pytest.raises(TypeError):
+        table.step(action=1, extra=2)
+    while True:
+        assert table.last(observe=False) == slow.last(observe=False)
+        assert table.last(False)[0] is None
+        fast_obs, *fast_rest = table.last()
+        slow_obs, *slow_rest = slow.last()
+        assert fast_rest == slow_rest and table.agent_selection == slow.agent_selection
+        _same(fast_obs, slow_obs)
+        if fast_rest[1]:
+            break
+        action = np.flatnonzero(fast_obs["action_mask"])[-1]  # (a NumPy integer)
+        table.step(action)
+        slow.step(action)
+    assert table.rewards == slow.rewards and table._cumulative_rewards == slow._cumulative_rewards
+    table.step(None)  # (the dead steps: the class's own)
+    slow.step(None)
+    assert table.agents == slow.agents
+
+    class Counting(FiveHundredEnv):
+        steps = 0
+
+        def step(self, action: Any) -> None:
+            Counting.steps += 1
+            super().step(action)
+
+    counting = Counting("australian")
+    counting.reset(seed=1)
+    counting.step(int(np.flatnonzero(counting.last()[0]["action_mask"])[0]))
+    assert Counting.steps == 1
 
 
 @needs_speedups

@@ -6,6 +6,8 @@
  * mask(legal, size) -> bytearray: ``size`` bytes, 1 at every index in the list ``legal``,
  *     0 elsewhere, for ``numpy.frombuffer(..., numpy.int8)``.
  * Tracker: follows a hand and writes a seat's observation (see "the tracker" below).
+ * Driver: raw_env's last() and step() in a one-hand episode (see "the driver" below).
+ * avx2([use]): whether the vectors are written with AVX2 moves (for the tests).
  *
  * fivehundred.env.encoding has the same in Python (used where this is not built); the
  * tests check that both give the very same arrays.
@@ -17,7 +19,7 @@
 
 #define MAX_BYTES 1024 /* 8,192 bits: far more than any rule set's vector */
 
-static float unpacked[256][8];
+static float unpacked[256][8] __attribute__((aligned(32)));
 
 static PyObject *
 out_of_range(void)
@@ -102,6 +104,21 @@ floats(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* the int value as a Py_ssize_t (-1 with an error set where it is none): a small exact
+ * int read straight from its one digit */
+static inline Py_ssize_t
+index_of(PyObject *value)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_CheckExact(value) && PyUnstable_Long_IsCompact((PyLongObject *)value))
+        return PyUnstable_Long_CompactValue((PyLongObject *)value);
+#else
+    if (PyLong_CheckExact(value) && (Py_SIZE(value) == 0 || Py_SIZE(value) == 1))
+        return Py_SIZE(value) ? (Py_ssize_t)((PyLongObject *)value)->ob_digit[0] : 0;
+#endif
+    return PyLong_AsSsize_t(value);
+}
+
 /* size bytes at dst: 1 at every index in the list legal (None: none), 0 elsewhere */
 static int
 fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
@@ -111,7 +128,7 @@ fill_mask(char *dst, PyObject *legal, Py_ssize_t size)
         return 0;
     Py_ssize_t count = PyList_GET_SIZE(legal);
     for (Py_ssize_t i = 0; i < count; i++) {
-        Py_ssize_t action = PyLong_AsSsize_t(PyList_GET_ITEM(legal, i));
+        Py_ssize_t action = index_of(PyList_GET_ITEM(legal, i));
         if (action == -1 && PyErr_Occurred())
             return -1;
         if (action < 0 || action >= size) {
@@ -163,7 +180,8 @@ mask(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * tracker.observe(state, seat, legal) -> {"observation": vector, "action_mask": mask}, or
  *     None for seat -1 (no seat to move: the encoder's Python path answers); ``legal``:
  *     the list of legal actions (the mask's ones), or None for an all-zero mask.
- *     The arrays are views of buffers reused once nothing refers to them (see pooled).
+ *     The dict and its arrays are reused once nothing refers to them and they are as made
+ *     (see slot_free; views of pooled arrays where numpy's arrays are not as read).
  */
 enum {
     LAYOUT_SEATS, LAYOUT_SIZE, LAYOUT_AT0, LAYOUT_RECORD, LAYOUT_LED, LAYOUT_SUITS_LED,
@@ -196,6 +214,10 @@ typedef struct {
     /* the cards lying face up: where seat k to the observer's left shows them, who decides
      * for each seat, the dummies (a set of seats), whether the rules have dummies */
     int exposed_at[MAX_SEATS], controller[MAX_SEATS], dummy_set, dummies;
+    /* the fixed part's exposed seats (state.exposed_seats, a set: constant while the fixed
+     * part is, which is loaded again whenever the claim, the first trick or the phase
+     * moves on) */
+    int exposed_set;
     PyObject *phases;
     int call_index[MAX_ACTIONS], card_of[MAX_ACTIONS];
     PyObject *auction_phase;
@@ -213,6 +235,12 @@ typedef struct {
     /* the arrays handed out (see pooled below): for the vector, then for the mask */
     PyObject *factory[2], *bytes[2][POOL], *arrays[2][POOL];
     int next[2];
+    /* the arrays handed out themselves (see slot_free): 1, or -1 where numpy's arrays are
+     * not as this file reads them (then views of them are); slot i's dict holds arrays[0][i]
+     * and arrays[1][i], made with these dtypes and flags */
+    int direct;
+    PyObject *obs[POOL], *descr[2][POOL];
+    int flags[2][POOL];
 } Tracker;
 
 static inline void
@@ -227,6 +255,33 @@ flip_bit(word *w, Py_ssize_t i)
     w[i >> 6] ^= 1ULL << (i & 63);
 }
 
+/* 1 with *out = value where the int value is non-negative and below 2**64, else 0 (no
+ * error set) */
+static inline int
+long_u64(PyObject *value, unsigned long long *out)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    unsigned long long v = 0;
+    Py_ssize_t n = PyLong_AsNativeBytes(value, &v, 8,
+                                        Py_ASNATIVEBYTES_NATIVE_ENDIAN
+                                        | Py_ASNATIVEBYTES_UNSIGNED_BUFFER
+                                        | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (n < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (n > 8)
+        return 0;
+    *out = v;
+    return 1;
+#else
+    if (_PyLong_Sign(value) < 0 || _PyLong_NumBits(value) > 64)
+        return 0;
+    *out = PyLong_AsUnsignedLongLongMask(value);
+    return 1;
+#endif
+}
+
 /* ORs the non-negative int ``value`` << shift into w (words words); -1 on error */
 static int
 or_int(word *w, int words, PyObject *value, int shift)
@@ -234,6 +289,15 @@ or_int(word *w, int words, PyObject *value, int shift)
     if (!PyLong_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "Tracker: an int was expected");
         return -1;
+    }
+    int ws = shift >> 6, bs = shift & 63;
+    unsigned long long small_value;
+    if (long_u64(value, &small_value)) { /* (most: 64 bits at most) */
+        if (small_value && ws < words)
+            w[ws] |= small_value << bs;
+        if (small_value && bs && ws + 1 < words)
+            w[ws + 1] |= small_value >> (64 - bs);
+        return 0;
     }
     unsigned char raw[MAX_BYTES + 8];
 #if PY_VERSION_HEX >= 0x030D0000
@@ -260,7 +324,6 @@ or_int(word *w, int words, PyObject *value, int shift)
     }
     Py_ssize_t used = (nbytes + 7) / 8;
     memset(raw + nbytes, 0, (size_t)(used * 8 - nbytes));
-    int ws = shift >> 6, bs = shift & 63;
     for (Py_ssize_t i = 0; i < used; i++) {
         word v;
         memcpy(&v, raw + 8 * i, 8);
@@ -286,6 +349,20 @@ tracker_reset(Tracker *t)
     t->history = t->calls_seen = t->tricks_seen = t->in_trick = 0;
     t->fixed = 0;
     Py_CLEAR(t->fixed_phase);
+}
+
+/* every buffer, array and dict kept for reuse let go */
+static void
+clear_pools(Tracker *t)
+{
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < POOL; i++) {
+            Py_CLEAR(t->bytes[k][i]);
+            Py_CLEAR(t->arrays[k][i]);
+            Py_CLEAR(t->descr[k][i]);
+        }
+    for (int i = 0; i < POOL; i++)
+        Py_CLEAR(t->obs[i]);
 }
 
 static int
@@ -407,11 +484,8 @@ tracker_init(Tracker *t, PyObject *args, PyObject *kwds)
     Py_XSETREF(t->factory[0], new_vector);
     Py_INCREF(new_mask);
     Py_XSETREF(t->factory[1], new_mask);
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < POOL; i++) {
-            Py_CLEAR(t->bytes[k][i]);
-            Py_CLEAR(t->arrays[k][i]);
-        }
+    clear_pools(t);
+    t->direct = 1;
     Py_CLEAR(t->state);
     tracker_reset(t);
     return 0;
@@ -433,8 +507,11 @@ tracker_traverse(Tracker *t, visitproc visit, void *arg)
         for (int i = 0; i < POOL; i++) {
             Py_VISIT(t->bytes[k][i]);
             Py_VISIT(t->arrays[k][i]);
+            Py_VISIT(t->descr[k][i]);
         }
     }
+    for (int i = 0; i < POOL; i++)
+        Py_VISIT(t->obs[i]);
     return 0;
 }
 
@@ -446,13 +523,9 @@ tracker_clear(Tracker *t)
     Py_CLEAR(t->state);
     Py_CLEAR(t->seats);
     Py_CLEAR(t->fixed_phase);
-    for (int k = 0; k < 2; k++) {
-        Py_CLEAR(t->factory[k]);
-        for (int i = 0; i < POOL; i++) {
-            Py_CLEAR(t->bytes[k][i]);
-            Py_CLEAR(t->arrays[k][i]);
-        }
-    }
+    Py_CLEAR(t->factory[0]);
+    Py_CLEAR(t->factory[1]);
+    clear_pools(t);
     return 0;
 }
 
@@ -643,22 +716,28 @@ static PyTypeObject *slot_type;
 static Py_ssize_t slot_offsets[A_COUNT]; /* -1: not a slot (a property) */
 
 /* getattr(state, attr_names[name]) */
-static PyObject *
-state_attr(PyObject *state, int name)
+/* the slots' offsets of the class met now */
+static void
+learn_slots(PyTypeObject *type)
 {
-    if (Py_TYPE(state) != slot_type) {
-        Py_INCREF(Py_TYPE(state));
-        Py_XSETREF(slot_type, Py_TYPE(state));
-        for (int i = 0; i < A_COUNT; i++) {
-            PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
-            slot_offsets[i] = -1;
-            if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
-                PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
-                if (member->type == T_OBJECT_EX)
-                    slot_offsets[i] = member->offset;
-            }
+    Py_INCREF(type);
+    Py_XSETREF(slot_type, type);
+    for (int i = 0; i < A_COUNT; i++) {
+        PyObject *d = _PyType_Lookup(slot_type, attr_names[i]);
+        slot_offsets[i] = -1;
+        if (d != NULL && Py_IS_TYPE(d, &PyMemberDescr_Type)) {
+            PyMemberDef *member = ((PyMemberDescrObject *)d)->d_member;
+            if (member->type == T_OBJECT_EX)
+                slot_offsets[i] = member->offset;
         }
     }
+}
+
+static inline PyObject *
+state_attr(PyObject *state, int name)
+{
+    if (Py_TYPE(state) != slot_type)
+        learn_slots(Py_TYPE(state));
     if (slot_offsets[name] >= 0) {
         PyObject *value = *(PyObject **)((char *)state + slot_offsets[name]);
         if (value != NULL) /* (an unset slot: getattr's error) */
@@ -870,6 +949,18 @@ set_attr_seats(Tracker *t, word *w, PyObject *state, int name, const int *at)
     return rc;
 }
 
+/* a seat-sequence attribute's seats as the bits at[s] of the int *bits (a set) */
+static int
+set_attr_bits(Tracker *t, int *bits, PyObject *state, int name, const int *at)
+{
+    word w[MAX_WORDS];
+    memset(w, 0, sizeof(word));
+    if (set_attr_seats(t, w, state, name, at) < 0)
+        return -1;
+    *bits = (int)(w[0] & ((1ULL << MAX_SEATS) - 1));
+    return 0;
+}
+
 /* an int attribute in [-1, limit) */
 static int
 attr_index(PyObject *state, int name, long limit, long *out)
@@ -948,10 +1039,12 @@ load_contract(Tracker *t, PyObject *state, long contract)
     Py_DECREF(discards);
     if (rc < 0)
         return -1;
-    Py_ssize_t exposed = attr_len(state, A_EXPOSED_SEATS);
-    if (exposed < 0)
+    int exposed[MAX_SEATS];
+    for (int s = 0; s < t->n; s++)
+        exposed[s] = s;
+    if (set_attr_bits(t, &t->exposed_set, state, A_EXPOSED_SEATS, exposed) < 0)
         return -1;
-    t->face_up = t->dummies || exposed > 0;
+    t->face_up = t->dummies || t->exposed_set != 0;
     return 0;
 }
 
@@ -964,6 +1057,7 @@ load_fixed(Tracker *t, PyObject *state)
     memset(t->discards, 0, sizeof t->discards);
     memset(t->partner_bits, 0, sizeof t->partner_bits);
     t->contractor = -1;
+    t->exposed_set = 0;
     t->face_up = t->dummies; /* (the dummies' cards lie face up) */
     long dealer, contract;
     if (attr_index(state, A_DEALER, t->n, &dealer) < 0
@@ -1020,18 +1114,65 @@ get_bits(const word *w, Py_ssize_t at, int count)
     return count == 64 ? v : v & ((1ULL << count) - 1);
 }
 
-/* bits [from, from + count) of w as float32 0/1 at dst */
+/* ``bytes`` whole bytes of w's bits from bit ``from`` on as float32 0/1 at dst (eight floats
+ * a byte, 64 bits read at a time); twice: for any processor, and with AVX2 (one 32-byte
+ * move a byte) where the processor has it (chosen once, at import) */
 static void
-write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count)
+write_bytes_plain(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t bytes)
 {
-    Py_ssize_t i = 0;
-    for (; i + 64 <= count; i += 64) {
-        word v = get_bits(w, from + i, 64);
-        for (int b = 0; b < 8; b++, v >>= 8)
-            memcpy(dst + i + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
+    for (Py_ssize_t c = 0; c < bytes; c += 8) {
+        word v = get_bits(w, from + 8 * c, 64);
+        Py_ssize_t end = c + 8 < bytes ? c + 8 : bytes;
+        for (Py_ssize_t b = c; b < end; b++, v >>= 8)
+            memcpy(dst + 8 * b, unpacked[v & 0xFF], 8 * sizeof(float));
     }
-    for (; i + 8 <= count; i += 8)
-        memcpy(dst + i, unpacked[get_bits(w, from + i, 8)], 8 * sizeof(float));
+}
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define AVX2_DISPATCH 1
+
+__attribute__((target("avx2"))) static void
+write_bytes_avx2(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t bytes)
+{
+    Py_ssize_t c = 0;
+    for (; c + 8 <= bytes; c += 8) {
+        word v = get_bits(w, from + 8 * c, 64);
+        float *out = dst + 8 * c;
+        _mm256_storeu_ps(out, _mm256_load_ps(unpacked[v & 0xFF]));
+        _mm256_storeu_ps(out + 8, _mm256_load_ps(unpacked[(v >> 8) & 0xFF]));
+        _mm256_storeu_ps(out + 16, _mm256_load_ps(unpacked[(v >> 16) & 0xFF]));
+        _mm256_storeu_ps(out + 24, _mm256_load_ps(unpacked[(v >> 24) & 0xFF]));
+        _mm256_storeu_ps(out + 32, _mm256_load_ps(unpacked[(v >> 32) & 0xFF]));
+        _mm256_storeu_ps(out + 40, _mm256_load_ps(unpacked[(v >> 40) & 0xFF]));
+        _mm256_storeu_ps(out + 48, _mm256_load_ps(unpacked[(v >> 48) & 0xFF]));
+        _mm256_storeu_ps(out + 56, _mm256_load_ps(unpacked[v >> 56]));
+    }
+    if (c < bytes) {
+        word v = get_bits(w, from + 8 * c, 64);
+        for (; c < bytes; c++, v >>= 8)
+            _mm256_storeu_ps(dst + 8 * c, _mm256_load_ps(unpacked[v & 0xFF]));
+    }
+}
+#endif
+
+static void (*write_bytes)(float *restrict, const word *restrict, Py_ssize_t,
+                           Py_ssize_t) = write_bytes_plain;
+
+/* bits [from, from + count) of w as float32 0/1 at dst, where ``room`` floats may be
+ * written: whole bytes, whole words of them where there is room (floats beyond count too:
+ * the caller writes what follows afterwards) */
+static void
+write_floats(float *restrict dst, const word *restrict w, Py_ssize_t from, Py_ssize_t count,
+             Py_ssize_t room)
+{
+    Py_ssize_t bytes = (count + 7) / 8;
+    if (((bytes + 7) & ~(Py_ssize_t)7) * 8 <= room)
+        bytes = (bytes + 7) & ~(Py_ssize_t)7; /* (whole words: 64 bits a read) */
+    else if (bytes * 8 > room)
+        bytes = count / 8; /* (the last bits exactly, below) */
+    write_bytes(dst, w, from, bytes);
+    Py_ssize_t i = 8 * bytes;
     if (i < count)
         memcpy(dst + i, unpacked[get_bits(w, from + i, (int)(count - i))],
                (size_t)(count - i) * sizeof(float));
@@ -1062,7 +1203,7 @@ hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_fac
     }
     if (is_dummy >= 0 || is_dummy < -1) {
         word shown[MAX_WORDS];
-        memset(shown, 0, sizeof shown);
+        memset(shown, 0, (size_t)t->words * sizeof(word));
         if (or_int(shown, t->words, mine, 0) < 0) {
             Py_DECREF(mine);
             return -1;
@@ -1074,6 +1215,20 @@ hand_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, int only_fac
     return 0;
 }
 
+/* the index of v's lowest bit set (v not 0) */
+static inline int
+lowest_bit(word v)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(v);
+#else
+    int i = 0;
+    for (; !(v & 1); v >>= 1)
+        i++;
+    return i;
+#endif
+}
+
 /* other's cards (words) shown to seat: ones in seat's vector at the other's record */
 static int
 show(Tracker *t, float *out, long seat, long other, const word *cards)
@@ -1083,9 +1238,13 @@ show(Tracker *t, float *out, long seat, long other, const word *cards)
         return -1;
     }
     int at = t->exposed_at[((other - seat) % t->n + t->n) % t->n];
-    for (int c = 0; c < t->cards; c++)
-        if (cards[c >> 6] >> (c & 63) & 1)
-            out[at + c] = 1.0f;
+    for (int i = 0; i * 64 < t->cards; i++) {
+        word v = cards[i];
+        if (t->cards - i * 64 < 64)
+            v &= (1ULL << (t->cards - i * 64)) - 1;
+        for (; v; v &= v - 1) /* (each card shown: its lowest bit, then the next) */
+            out[at + i * 64 + lowest_bit(v)] = 1.0f;
+    }
     return 0;
 }
 
@@ -1122,20 +1281,11 @@ face_up_cards(Tracker *t, PyObject *state, PyObject *hands, long seat, float *ou
         Py_DECREF(fast);
         return 0;
     }
-    PyObject *exposed = state_attr(state, A_EXPOSED_SEATS);
-    PyObject *fast = exposed ? PySequence_Fast(exposed, "Tracker: seats") : NULL;
-    Py_XDECREF(exposed);
-    if (fast == NULL)
-        return -1;
-    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
-        long other = small(PySequence_Fast_GET_ITEM(fast, i), t->n);
-        if (other < 0 || (other != seat && (hand_cards(t, state, hands, other, 0, cards) < 0
-                                            || show(t, out, seat, other, cards) < 0))) {
-            Py_DECREF(fast);
+    for (long other = 0; other < t->n; other++)
+        if (t->exposed_set >> other & 1 && other != seat
+            && (hand_cards(t, state, hands, other, 0, cards) < 0
+                || show(t, out, seat, other, cards) < 0))
             return -1;
-        }
-    }
-    Py_DECREF(fast);
     long controller = t->controller[seat];
     if (controller != seat && (hand_cards(t, state, hands, controller, 0, cards) < 0
                                || show(t, out, seat, controller, cards) < 0))
@@ -1253,12 +1403,14 @@ tracker_floats(Tracker *t, PyObject *state, long seat, float *out)
         if (suits_led >> s & 1)
             set_bit(table, t->suits_led + s);
     /* the vector: the table fields, the records turned (the seat's own first), no scores */
-    write_floats(out, table, 0, t->at0);
-    for (int k = 0; k < t->n; k++)
-        write_floats(out + t->at0 + (Py_ssize_t)k * t->record, records,
-                     t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record, t->record);
-    Py_ssize_t done = t->at0 + (Py_ssize_t)t->n * t->record;
-    memset(out + done, 0, (size_t)(t->size - done) * sizeof(float));
+    write_floats(out, table, 0, t->at0, t->size);
+    for (int k = 0; k < t->n; k++) {
+        Py_ssize_t at = t->at0 + (Py_ssize_t)k * t->record;
+        write_floats(out + at, records, t->at0 + (Py_ssize_t)((seat + k) % t->n) * t->record,
+                     t->record, t->size - at);
+    }
+    for (Py_ssize_t i = t->at0 + (Py_ssize_t)t->n * t->record; i < t->size; i++)
+        out[i] = 0.0f; /* (the scores: none in one hand) */
     int rc = t->face_up ? face_up_cards(t, state, hands, seat, out) : 0;
     Py_DECREF(hands);
     return rc < 0 ? -1 : 1;
@@ -1299,33 +1451,141 @@ pooled(Tracker *t, int k, Py_ssize_t length, char **data)
 
 static PyObject *s_view, *s_observation, *s_action_mask;
 
-static PyObject *
-tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+/* numpy's array head: the leading members of its PyArrayObject_fields (the same since
+ * numpy 1.7), read only to see that an array handed out and let go is still as it was made
+ * (a made array is checked against what it must be before any is handed out so) */
+typedef struct {
+    PyObject_HEAD
+    char *data;
+    int nd;
+    Py_ssize_t *dimensions;
+    Py_ssize_t *strides;
+    PyObject *base;
+    PyObject *descr;
+    int flags;
+    PyObject *weakreflist;
+} ArrayHead;
+
+/* array over the whole of bytes as made (as numpy.frombuffer makes it: its base a
+ * memoryview of the bytes): one dimension of count items, no weak reference to it, and
+ * (descr not NULL) this dtype and these flags */
+static int
+array_as_made(PyObject *array, PyObject *bytes, Py_ssize_t count, PyObject *descr, int flags)
 {
-    if (nargs != 3 || !PyLong_Check(args[1])
-        || (args[2] != Py_None && !PyList_Check(args[2]))) {
-        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
-        return NULL;
+    const ArrayHead *a = (const ArrayHead *)array;
+    return a->data == PyByteArray_AS_STRING(bytes) && a->nd == 1 && a->dimensions[0] == count
+           && a->strides[0] * count == PyByteArray_GET_SIZE(bytes) && a->base != NULL
+           && PyMemoryView_Check(a->base) && PyMemoryView_GET_BUFFER(a->base)->obj == bytes
+           && a->weakreflist == NULL && (descr == NULL || (a->descr == descr && a->flags == flags));
+}
+
+/* Slot i's observation is its own to write again: its dict, its arrays and their bytes are
+ * referred to by nothing but the slot (and the dict, the arrays, their memoryviews: the
+ * arrays' bases, which nothing else refers to either), the dict holds just the
+ * two arrays in their order, and each array is as it was made (not reshaped, re-typed,
+ * frozen, weakly referred to). Then a caller that held it has let all of it go, and what it
+ * did to the values is written over: a new observation could not be told from it. */
+static int
+slot_free(Tracker *t, int i)
+{
+    PyObject *obs = t->obs[i], *key, *value;
+    Py_ssize_t pos = 0;
+    if (obs == NULL || Py_REFCNT(obs) != 1 || PyDict_GET_SIZE(obs) != 2
+        || !PyDict_Next(obs, &pos, &key, &value) || key != s_observation
+        || value != t->arrays[0][i] || !PyDict_Next(obs, &pos, &key, &value)
+        || key != s_action_mask || value != t->arrays[1][i])
+        return 0;
+    Py_ssize_t counts[2] = {t->size, t->num_actions};
+    for (int k = 0; k < 2; k++)
+        if (Py_REFCNT(t->arrays[k][i]) != 2 || Py_REFCNT(t->bytes[k][i]) != 2
+            || Py_REFCNT(((ArrayHead *)t->arrays[k][i])->base) != 1
+            || !array_as_made(t->arrays[k][i], t->bytes[k][i], counts[k], t->descr[k][i],
+                              t->flags[k][i]))
+            return 0;
+    return 1;
+}
+
+/* a new slot (its index), made from the factories; POOL where numpy's arrays are not as
+ * this file reads them (t->direct set to -1: views are handed out), -1 on error */
+static int
+make_slot(Tracker *t)
+{
+    PyObject *made[2] = {NULL, NULL}, *obs = NULL;
+    Py_ssize_t counts[2] = {t->size, t->num_actions};
+    int i = -1;
+    for (int k = 0; k < 2; k++) {
+        made[k] = PyObject_CallNoArgs(t->factory[k]);
+        if (made[k] == NULL)
+            goto done;
+        if (!PyTuple_Check(made[k]) || PyTuple_GET_SIZE(made[k]) != 2
+            || !PyByteArray_Check(PyTuple_GET_ITEM(made[k], 0))
+            || PyByteArray_GET_SIZE(PyTuple_GET_ITEM(made[k], 0))
+                   != counts[k] * (k ? 1 : (Py_ssize_t)sizeof(float))) {
+            PyErr_SetString(PyExc_TypeError, "Tracker: a factory gives (bytearray, array)");
+            goto done;
+        }
     }
-    long seat = PyLong_AsLong(args[1]);
-    if (seat == -1 && PyErr_Occurred())
-        return NULL;
-    if (seat < 0) /* no seat to move: the encoder's Python path answers */
-        Py_RETURN_NONE;
-    if (seat >= t->n) {
-        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
-        return NULL;
+    for (int k = 0; k < 2; k++) {
+        PyObject *array = PyTuple_GET_ITEM(made[k], 1);
+        if (strcmp(Py_TYPE(array)->tp_name, "numpy.ndarray") != 0
+            || Py_TYPE(array)->tp_basicsize < (Py_ssize_t)sizeof(ArrayHead)
+            || !array_as_made(array, PyTuple_GET_ITEM(made[k], 0), counts[k], NULL, 0)) {
+            t->direct = -1;
+            clear_pools(t);
+            i = POOL;
+            goto done;
+        }
+    }
+    if ((obs = PyDict_New()) == NULL
+        || PyDict_SetItem(obs, s_observation, PyTuple_GET_ITEM(made[0], 1)) < 0
+        || PyDict_SetItem(obs, s_action_mask, PyTuple_GET_ITEM(made[1], 1)) < 0)
+        goto done;
+    i = t->next[0];
+    t->next[0] = (i + 1) % POOL;
+    for (int k = 0; k < 2; k++) {
+        ArrayHead *array = (ArrayHead *)PyTuple_GET_ITEM(made[k], 1);
+        Py_XSETREF(t->bytes[k][i], Py_NewRef(PyTuple_GET_ITEM(made[k], 0)));
+        Py_XSETREF(t->arrays[k][i], Py_NewRef((PyObject *)array));
+        Py_XSETREF(t->descr[k][i], Py_NewRef(array->descr));
+        t->flags[k][i] = array->flags;
+    }
+    Py_XSETREF(t->obs[i], Py_NewRef(obs));
+done:
+    Py_XDECREF(made[0]);
+    Py_XDECREF(made[1]);
+    Py_XDECREF(obs);
+    return i;
+}
+
+/* observe(state, seat, legal) for seat >= 0, a new reference: the arrays themselves (a free
+ * slot's, else a new slot's) or, where numpy's arrays are not as this file reads them,
+ * views of pooled arrays in a new dict */
+static PyObject *
+observation(Tracker *t, PyObject *state, long seat, PyObject *legal)
+{
+    if (t->direct > 0) {
+        int i = 0;
+        while (i < POOL && !slot_free(t, i))
+            i++;
+        if (i == POOL && (i = make_slot(t)) < 0)
+            return NULL;
+        if (i < POOL) {
+            if (tracker_floats(t, state, seat, (float *)PyByteArray_AS_STRING(t->bytes[0][i])) < 0
+                || fill_mask(PyByteArray_AS_STRING(t->bytes[1][i]), legal, t->num_actions) < 0)
+                return NULL;
+            return Py_NewRef(t->obs[i]);
+        }
     }
     char *floats, *bytes;
     PyObject *vector = pooled(t, 0, t->size * (Py_ssize_t)sizeof(float), &floats);
     if (vector == NULL)
         return NULL;
-    if (tracker_floats(t, args[0], seat, (float *)floats) < 0) {
+    if (tracker_floats(t, state, seat, (float *)floats) < 0) {
         Py_DECREF(vector);
         return NULL;
     }
     PyObject *mask_array = pooled(t, 1, t->num_actions, &bytes);
-    if (mask_array == NULL || fill_mask(bytes, args[2], t->num_actions) < 0) {
+    if (mask_array == NULL || fill_mask(bytes, legal, t->num_actions) < 0) {
         Py_DECREF(vector);
         Py_XDECREF(mask_array);
         return NULL;
@@ -1343,6 +1603,26 @@ tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
     Py_DECREF(vector);
     Py_DECREF(mask_array);
     return obs;
+}
+
+static PyObject *
+tracker_observe(Tracker *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyLong_Check(args[1])
+        || (args[2] != Py_None && !PyList_Check(args[2]))) {
+        PyErr_SetString(PyExc_TypeError, "observe(state, seat: int, legal: list | None)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[1]);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0) /* no seat to move: the encoder's Python path answers */
+        Py_RETURN_NONE;
+    if (seat >= t->n) {
+        PyErr_SetString(PyExc_ValueError, "observe: seat out of range");
+        return NULL;
+    }
+    return observation(t, args[0], seat, args[2]);
 }
 
 static PyMethodDef tracker_methods[] = {
@@ -1366,7 +1646,351 @@ static PyTypeObject TrackerType = {
     .tp_methods = tracker_methods,
 };
 
+/* ------------------------------------------------------------------ the driver
+ *
+ * Driver(env, tracker, last, step, done, agent_of): raw_env's last() and step() in the
+ * middle of a one-hand episode, in C (``env.last = driver.last``, ``env.step =
+ * driver.step``): FiveHundredEnv.last's and .step's hot paths line for line, reading and
+ * setting the environment's attributes in their slots (FiveHundredEnv.__slots__, checked
+ * here); anything else (an argument by keyword, observe=False, no legal action, no seat to
+ * move, an action not legal, before reset()) is handed to ``last`` and ``step``, the
+ * class's own functions, which answer as always. ``done``: the phase of a hand scored;
+ * ``agent_of``: the agent deciding for each seat (env._agent_of). */
+enum {
+    E_AGENT_SELECTION, E_LEGAL, E_HAND, E_GAME, E_CUMULATIVE, E_TERMINATIONS, E_TRUNCATIONS,
+    E_INFOS, E_RENDER_MODE, E_COUNT,
+};
+static const char *env_texts[E_COUNT] = {
+    "agent_selection", "_legal", "hand", "game", "_cumulative_rewards", "terminations",
+    "truncations", "infos", "render_mode",
+};
+static PyObject *env_names[E_COUNT], *s_apply, *s_legal_actions, *s_agent_for, *s_hand_over,
+    *s_render, *s_human;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *env, *tracker, *last, *step, *done, *agent_of;
+    Py_ssize_t offsets[E_COUNT]; /* the slots' offsets in env */
+    PyObject *result; /* the last tuple last() gave: filled again once nothing else holds it */
+} Driver;
+
+/* the environment's slot (borrowed; NULL: not set) */
+static inline PyObject *
+env_slot(Driver *d, int name)
+{
+    return *(PyObject **)((char *)d->env + d->offsets[name]);
+}
+
+static int
+driver_init(Driver *d, PyObject *args, PyObject *kwds)
+{
+    PyObject *env, *tracker, *last, *step, *done, *agent_of;
+    if (kwds && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Driver(env, tracker, last, step, done, agent_of)");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OO!OOOO!", &env, &TrackerType, &tracker, &last, &step, &done,
+                          &PyList_Type, &agent_of))
+        return -1;
+    for (int i = 0; i < E_COUNT; i++) {
+        PyObject *found = _PyType_Lookup(Py_TYPE(env), env_names[i]);
+        if (found == NULL || !Py_IS_TYPE(found, &PyMemberDescr_Type)
+            || ((PyMemberDescrObject *)found)->d_member->type != T_OBJECT_EX) {
+            PyErr_Format(PyExc_TypeError, "Driver: %U is not a slot of the environment's class",
+                         env_names[i]);
+            return -1;
+        }
+        d->offsets[i] = ((PyMemberDescrObject *)found)->d_member->offset;
+    }
+    Py_XSETREF(d->env, Py_NewRef(env));
+    Py_XSETREF(d->tracker, Py_NewRef(tracker));
+    Py_XSETREF(d->last, Py_NewRef(last));
+    Py_XSETREF(d->step, Py_NewRef(step));
+    Py_XSETREF(d->done, Py_NewRef(done));
+    Py_XSETREF(d->agent_of, Py_NewRef(agent_of));
+    return 0;
+}
+
+static int
+driver_traverse(Driver *d, visitproc visit, void *arg)
+{
+    Py_VISIT(d->env);
+    Py_VISIT(d->tracker);
+    Py_VISIT(d->last);
+    Py_VISIT(d->step);
+    Py_VISIT(d->done);
+    Py_VISIT(d->agent_of);
+    Py_VISIT(d->result);
+    return 0;
+}
+
+static int
+driver_clear(Driver *d)
+{
+    Py_CLEAR(d->env);
+    Py_CLEAR(d->tracker);
+    Py_CLEAR(d->last);
+    Py_CLEAR(d->step);
+    Py_CLEAR(d->done);
+    Py_CLEAR(d->agent_of);
+    Py_CLEAR(d->result);
+    return 0;
+}
+
+static void
+driver_dealloc(Driver *d)
+{
+    PyObject_GC_UnTrack(d);
+    driver_clear(d);
+    Py_TYPE(d)->tp_free((PyObject *)d);
+}
+
+/* function(env, *args, **kwargs): the class's own method answers */
+static PyObject *
+fall_back(Driver *d, PyObject *function, PyObject *const *args, size_t nargsf,
+          PyObject *kwnames)
+{
+    PyObject *bound = PyMethod_New(function, d->env);
+    if (bound == NULL)
+        return NULL;
+    PyObject *result = PyObject_Vectorcall(bound, args, nargsf, kwnames);
+    Py_DECREF(bound);
+    return result;
+}
+
+/* the environment's slots named (borrowed): 1 all set, 0 one is not (then the class's
+ * method answers: getattr's error) */
+static int
+env_attrs(Driver *d, const int *names, int count, PyObject **out)
+{
+    for (int i = 0; i < count; i++)
+        if ((out[i] = env_slot(d, names[i])) == NULL)
+            return 0;
+    return 1;
+}
+
+static PyObject *
+driver_last(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    static const int names[] = {E_AGENT_SELECTION, E_LEGAL, E_HAND, E_CUMULATIVE,
+                                E_TERMINATIONS, E_TRUNCATIONS, E_INFOS};
+    PyObject *a[7];
+    if (d->env == NULL || kwnames != NULL || nargs > 1 || (nargs == 1 && args[0] != Py_True))
+        return d->env ? fall_back(d, d->last, args, nargsf, kwnames) : NULL;
+    int found = env_attrs(d, names, 7, a);
+    PyObject *agent = a[0], *legal = a[1], *hand = a[2];
+    long to_move = -1;
+    if (found && PyList_CheckExact(legal) && PyList_GET_SIZE(legal) && hand != Py_None
+        && attr_long(hand, A_TO_MOVE, &to_move) < 0)
+        return NULL;
+    Tracker *t = (Tracker *)d->tracker;
+    if (!found || !PyList_CheckExact(legal) || !PyList_GET_SIZE(legal) || to_move < 0
+        || to_move >= t->n)
+        return fall_back(d, d->last, args, nargsf, kwnames);
+    Py_INCREF(agent); /* (held: reading the dicts may run Python code) */
+    /* (the hot path of FiveHundredEnv.last: the tracker's observe(hand, hand.to_move,
+     * legal), then the agent's reward, termination, truncation and info; in the tuple
+     * handed out last time where nothing but the driver holds it any more, as CPython's own
+     * zip() does: its items let go first, so that the observation in it is free again) */
+    PyObject *result = d->result;
+    if (result != NULL && Py_REFCNT(result) == 1) {
+        for (int i = 0; i < 5; i++) {
+            PyObject *old = PyTuple_GET_ITEM(result, i);
+            PyTuple_SET_ITEM(result, i, NULL);
+            Py_XDECREF(old);
+        }
+    }
+    else if ((result = PyTuple_New(5)) != NULL)
+        Py_XSETREF(d->result, result);
+    PyObject *obs = result ? observation(t, hand, to_move, legal) : NULL;
+    if (obs == NULL) {
+        Py_DECREF(agent);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(result, 0, obs);
+    for (int i = 1; i < 5; i++) {
+        PyObject *mapping = env_slot(d, names[2 + i]), *value;
+        if (mapping == NULL) /* (getattr's own error) */
+            value = PyObject_GetAttr(d->env, env_names[names[2 + i]]);
+        else if (PyDict_CheckExact(mapping)) {
+            if ((value = PyDict_GetItemWithError(mapping, agent)) != NULL)
+                Py_INCREF(value);
+            else if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, agent);
+        }
+        else
+            value = PyObject_GetItem(mapping, agent);
+        if (value == NULL || mapping == NULL) {
+            Py_XDECREF(value);
+            Py_DECREF(agent);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, value);
+    }
+    Py_DECREF(agent);
+    if (!PyObject_GC_IsTracked(result)) /* (as zip() has it: the collector may have let go) */
+        PyObject_GC_Track(result);
+    return Py_NewRef(result);
+}
+
+/* obj.name(arg) (arg NULL: obj.name()): the function of obj's class called directly where
+ * obj has no __dict__ of its own to shadow it */
+static PyObject *
+call_method(PyObject *obj, PyObject *name, PyObject *arg)
+{
+    PyTypeObject *type = Py_TYPE(obj);
+    PyObject *function = type->tp_dictoffset == 0 ? _PyType_Lookup(type, name) : NULL;
+    if (function == NULL || !PyFunction_Check(function))
+        return arg ? PyObject_CallMethodOneArg(obj, name, arg)
+                   : PyObject_CallMethodNoArgs(obj, name);
+    PyObject *argv[2] = {obj, arg};
+    Py_INCREF(function);
+    PyObject *result = PyObject_Vectorcall(function, argv, arg ? 2 : 1, NULL);
+    Py_DECREF(function);
+    return result;
+}
+
+static PyObject *
+driver_step(Driver *d, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    static const int names[] = {E_LEGAL, E_GAME, E_HAND, E_RENDER_MODE};
+    PyObject *a[4];
+    if (d->env == NULL || kwnames != NULL || nargs != 1 || args[0] == Py_None)
+        return d->env ? fall_back(d, d->step, args, nargsf, kwnames) : NULL;
+    int found = env_attrs(d, names, 4, a);
+    PyObject *legal = a[0], *hand = a[2], *chosen = NULL;
+    int ok = found && PyList_CheckExact(legal) && PyList_GET_SIZE(legal) && a[1] == Py_None
+             && hand != Py_None;
+    if (ok) {
+        /* (the hot path of FiveHundredEnv.step: one hand in play) */
+        Py_INCREF(legal);
+        if ((chosen = PyNumber_Long(args[0])) != NULL)
+            ok = PySequence_Contains(legal, chosen);
+        Py_DECREF(legal);
+        if (chosen == NULL || ok < 0) {
+            Py_XDECREF(chosen);
+            return NULL;
+        }
+    }
+    if (!ok) { /* (an action not legal: the class's step refuses it) */
+        Py_XDECREF(chosen);
+        return fall_back(d, d->step, args, nargsf, kwnames);
+    }
+    Py_INCREF(hand);
+    Py_INCREF(a[3]);
+    PyObject *render_mode = a[3], *phase = NULL, *agent = NULL, *done = NULL;
+    PyObject *applied = call_method(hand, s_apply, chosen);
+    if (applied == NULL || (phase = state_attr(hand, A_PHASE)) == NULL)
+        goto error;
+    if (phase != d->done) {
+        PyObject *now = call_method(hand, s_legal_actions, NULL);
+        long to_move;
+        if (now == NULL)
+            goto error;
+        PyObject **slot = (PyObject **)((char *)d->env + d->offsets[E_LEGAL]);
+        Py_XSETREF(*slot, now);
+        if (attr_long(hand, A_TO_MOVE, &to_move) < 0)
+            goto error;
+        if (to_move >= 0) {
+            if (to_move >= PyList_GET_SIZE(d->agent_of)) {
+                PyErr_SetString(PyExc_IndexError, "list index out of range");
+                goto error;
+            }
+            agent = Py_NewRef(PyList_GET_ITEM(d->agent_of, to_move));
+        }
+        else {
+            PyObject *seat = PyLong_FromLong(to_move);
+            agent = seat ? PyObject_CallMethodOneArg(d->env, s_agent_for, seat) : NULL;
+            Py_XDECREF(seat);
+        }
+        if (agent == NULL)
+            goto error;
+        PyObject **selection = (PyObject **)((char *)d->env + d->offsets[E_AGENT_SELECTION]);
+        Py_XSETREF(*selection, agent);
+        agent = NULL;
+    }
+    else if ((done = PyObject_CallMethodOneArg(d->env, s_hand_over, hand)) == NULL)
+        goto error;
+    if (render_mode != Py_None) {
+        int human = PyObject_RichCompareBool(render_mode, s_human, Py_EQ);
+        PyObject *shown = human > 0 ? PyObject_CallMethodNoArgs(d->env, s_render) : NULL;
+        if (human < 0 || (human > 0 && shown == NULL))
+            goto error;
+        Py_XDECREF(shown);
+    }
+    Py_DECREF(chosen);
+    Py_DECREF(applied);
+    Py_DECREF(phase);
+    Py_XDECREF(agent);
+    Py_XDECREF(done);
+    Py_DECREF(hand);
+    Py_DECREF(render_mode);
+    Py_RETURN_NONE;
+error:
+    Py_DECREF(chosen);
+    Py_XDECREF(applied);
+    Py_XDECREF(phase);
+    Py_XDECREF(agent);
+    Py_XDECREF(done);
+    Py_DECREF(hand);
+    Py_DECREF(render_mode);
+    return NULL;
+}
+
+static PyMethodDef driver_methods[] = {
+    {"last", (PyCFunction)(void (*)(void))driver_last, METH_FASTCALL | METH_KEYWORDS,
+     "last(observe=True): FiveHundredEnv.last, its hot path in C."},
+    {"step", (PyCFunction)(void (*)(void))driver_step, METH_FASTCALL | METH_KEYWORDS,
+     "step(action): FiveHundredEnv.step, its hot path in C."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject DriverType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "fivehundred.env._speedups.Driver",
+    .tp_doc = "Driver(env, tracker, last, step, done, agent_of): raw_env's last() and step() "
+              "in a one-hand episode, in C.",
+    .tp_basicsize = sizeof(Driver),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)driver_init,
+    .tp_dealloc = (destructor)driver_dealloc,
+    .tp_traverse = (traverseproc)driver_traverse,
+    .tp_clear = (inquiry)driver_clear,
+    .tp_methods = driver_methods,
+};
+
+/* avx2([use]) -> bool: whether the vectors are written with AVX2 moves; ``use`` False writes
+ * them without (True: with, where the processor has AVX2), for the tests of both ways */
+static PyObject *
+avx2(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "avx2([use: bool])");
+        return NULL;
+    }
+    if (nargs == 1) {
+        int use = PyObject_IsTrue(args[0]);
+        if (use < 0)
+            return NULL;
+        write_bytes = write_bytes_plain;
+#ifdef AVX2_DISPATCH
+        if (use && __builtin_cpu_supports("avx2"))
+            write_bytes = write_bytes_avx2;
+#endif
+    }
+#ifdef AVX2_DISPATCH
+    return PyBool_FromLong(write_bytes == write_bytes_avx2);
+#else
+    Py_RETURN_FALSE;
+#endif
+}
+
 static PyMethodDef methods[] = {
+    {"avx2", (PyCFunction)(void (*)(void))avx2, METH_FASTCALL, "avx2([use]) -> whether vectors are written with AVX2 moves."},
     {"floats", (PyCFunction)(void (*)(void))floats, METH_FASTCALL, "The first size bits of bits as float32 0/1 bytes."},
     {"mask", (PyCFunction)(void (*)(void))mask, METH_FASTCALL, "size bytes, 1 at the indices in legal."},
     {NULL, NULL, 0, NULL},
@@ -1383,17 +2007,29 @@ PyInit__speedups(void)
     for (int b = 0; b < 256; b++)
         for (int i = 0; i < 8; i++)
             unpacked[b][i] = (b >> i) & 1 ? 1.0f : 0.0f;
-    static PyObject **names[] = {&s_view, &s_observation, &s_action_mask, &s_calls,
-                                 &s_visible_cards};
-    static const char *texts[] = {"view", "observation", "action_mask", "calls",
-                                  "visible_cards"};
+#ifdef AVX2_DISPATCH
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        write_bytes = write_bytes_avx2;
+#endif
+    static PyObject **names[] = {&s_view,          &s_observation, &s_action_mask, &s_calls,
+                                 &s_visible_cards, &s_apply,       &s_legal_actions,
+                                 &s_agent_for,     &s_hand_over,   &s_render,
+                                 &s_human};
+    static const char *texts[] = {"view",          "observation",   "action_mask", "calls",
+                                  "visible_cards", "apply",         "legal_actions",
+                                  "_agent_for",    "_hand_over",    "render",
+                                  "human"};
+    for (int i = 0; i < E_COUNT; i++)
+        if ((env_names[i] = PyUnicode_InternFromString(env_texts[i])) == NULL)
+            return NULL;
     for (int i = 0; i < A_COUNT; i++)
         if ((attr_names[i] = PyUnicode_InternFromString(attr_texts[i])) == NULL)
             return NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if ((*names[i] = PyUnicode_InternFromString(texts[i])) == NULL)
             return NULL;
-    if (PyType_Ready(&TrackerType) < 0)
+    if (PyType_Ready(&TrackerType) < 0 || PyType_Ready(&DriverType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
@@ -1401,6 +2037,12 @@ PyInit__speedups(void)
     Py_INCREF(&TrackerType);
     if (PyModule_AddObject(m, "Tracker", (PyObject *)&TrackerType) < 0) {
         Py_DECREF(&TrackerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&DriverType);
+    if (PyModule_AddObject(m, "Driver", (PyObject *)&DriverType) < 0) {
+        Py_DECREF(&DriverType);
         Py_DECREF(m);
         return NULL;
     }

@@ -33,6 +33,19 @@ REWARDS = ("points", "game")
 EPISODES = ("hand", "game")
 #: A whole-game episode is truncated after this many hands (the arena's limit).
 MAX_HANDS = 100
+#: the attributes the C extension's Driver reads and sets (FiveHundredEnv's slots: see
+#: FiveHundredEnv._drive); the instances keep a __dict__ for all others
+_DRIVEN = (
+    "_cumulative_rewards",
+    "_legal",
+    "agent_selection",
+    "game",
+    "hand",
+    "infos",
+    "render_mode",
+    "terminations",
+    "truncations",
+)
 
 
 class FiveHundredEnv(AECEnv):  # type: ignore[misc]
@@ -45,6 +58,8 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
     ``compiled``: build observations with the C extension where it is built
     (None), always (True) or never (False: pure Python); the observations are the same.
     """
+
+    __slots__ = _DRIVEN
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
@@ -155,18 +170,38 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
         self._rewarded = False
         self._fast = self.game is None and self._floats is not None
         self._tracked = self._tracker.observe if self._fast and self._tracker else None
+        if self._tracked is not None and "step" not in self.__dict__ and self._plain:
+            self._drive()
         self._select()
+
+    def _drive(self) -> None:
+        """last() and step() in C from now on: their hot paths (the C extension's Driver,
+        reading and setting the slots); anything else is handed back to the methods below."""
+        speedups: Any = self.encoder.speedups
+        try:
+            driver = speedups.Driver(
+                self, self._tracker, FiveHundredEnv.last, FiveHundredEnv.step, DONE, self._agent_of
+            )
+        except TypeError:  # (a subclass's attributes are not the slots)
+            return
+        self.__dict__.update(last=driver.last, step=driver.step)
+
+    @property
+    def _plain(self) -> bool:
+        """This class's own last() and step() (not a subclass's)."""
+        kind = type(self)
+        return kind.last is FiveHundredEnv.last and kind.step is FiveHundredEnv.step
 
     def _select(self) -> None:
         hand = self.hand
         assert hand is not None
         self._legal = hand.legal_actions()
         to_move = hand.to_move
-        self.agent_selection = (
-            self._agent_of[to_move]
-            if to_move >= 0
-            else self.possible_agents[controller_of(self.rules, to_move)]
-        )
+        self.agent_selection = self._agent_of[to_move] if to_move >= 0 else self._agent_for(to_move)
+
+    def _agent_for(self, to_move: int) -> str:
+        """The agent deciding for a place that is not a seat (``to_move`` below 0)."""
+        return self.possible_agents[controller_of(self.rules, to_move)]
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -259,14 +294,10 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
                 self._legal = hand.legal_actions()
                 to_move = hand.to_move
                 self.agent_selection = (
-                    self._agent_of[to_move]
-                    if to_move >= 0
-                    else self.possible_agents[controller_of(self.rules, to_move)]
+                    self._agent_of[to_move] if to_move >= 0 else self._agent_for(to_move)
                 )
             else:
-                self._hand_scored(hand)
-                self._end(None, truncated=False)
-                self._accumulate_rewards()
+                self._hand_over(hand)
             if self.render_mode == "human":
                 self.render()
             return
@@ -302,6 +333,12 @@ class FiveHundredEnv(AECEnv):  # type: ignore[misc]
             self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _hand_over(self, hand: HandState) -> None:
+        """A one-hand episode's hand scored: its rewards, every agent terminated."""
+        self._hand_scored(hand)
+        self._end(None, truncated=False)
+        self._accumulate_rewards()
 
     def _refuse(self, agent: str, action: Any) -> NoReturn:
         listed = " ".join(action_text(a, self.rules.joker_names) for a in self._legal)

@@ -593,11 +593,12 @@ class Encoder:
         ``{"observation": vector, "action_mask": mask}`` (``legal``: the mask's ones, None
         for none), or None for no seat (``seat`` -1: then :meth:`bits` answers).
 
-        The arrays are views of a few buffers the tracker reuses: a buffer is written again
-        only once nothing refers to it any more (no array, view or buffer over it is left),
-        so an observation kept stays as it was, as a fresh array would. None where the
-        extension is not in use or the rules have fields of their own (the variants'
-        fields, open_eight's face-up cards)."""
+        The dict and its arrays are a few the tracker reuses: one is written again only once
+        nothing refers to it any more (no dict, array, view or buffer over it is left) and
+        its holder left it as it was made (the two keys in order, the arrays' shape, dtype
+        and flags, no weak reference), so an observation kept stays as it was, as a fresh one
+        would. None where the extension is not in use or the rules have fields of their own
+        (the variants' fields, open_eight's face-up cards)."""
         speedups = self.speedups
         if (
             speedups is None
