@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from fivehundred.web.events import nights_words as w
 from fivehundred.web.schema import night_games
 from test_web_events import Person
-from test_web_nights import club_of, scheduled
 from test_web_nights import client as client  # the fixture
+from test_web_nights import club_of, scheduled
 from test_web_nights_players import alone
 
 
