@@ -220,9 +220,10 @@ def test_later_tricks_match_minimax_where_they_cut(tricks: int, count: int, off:
 
 
 #: ``S_NOQUICK`` bits of the misère bounds (a lone contractor's fate in the trick in
-#: progress, and in the next one at a trick start: it must take it, or it cannot), and the
-#: misère contracts of every player count.
-_NO_MISERE_TRICK, _NO_MISERE_NEXT = 16, 32
+#: progress, and in the next one at a trick start: it must take it, or it cannot; and in
+#: the next two: a defender's two cards above its lowest), and the misère contracts of
+#: every player count.
+_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO = 16, 32, 64
 _MISERE_CASES = [
     ("misere", "australian"),
     ("open_misere", "australian"),
@@ -234,7 +235,7 @@ _MISERE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT])
+@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO])
 def test_misere_trick_changes_no_value(off: int) -> None:
     """1,200 misère positions of three, four and six players (two to eight tricks left, at
     most seven for six players, a trick in progress in most): the value and every move's
@@ -256,7 +257,7 @@ def test_misere_trick_changes_no_value(off: int) -> None:
 
 
 @pytest.mark.parametrize(("tricks", "count"), [(3, 100), (4, 10)])
-@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT])
+@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO])
 def test_misere_trick_matches_minimax_where_it_cuts(tricks: int, count: int, off: int) -> None:
     """Misère positions of three tricks (three, four and six players) and of four (three
     and four players) on which the cut-off fires: the value and every action's value equal
@@ -264,7 +265,7 @@ def test_misere_trick_matches_minimax_where_it_cuts(tricks: int, count: int, off
     checked = 0
     mismatches = []
     for kind, preset, state, pos in _positions(
-        40 * count, f"misere-mm/{tricks}/{off}", (tricks,), _MISERE_CASES
+        100 * count, f"misere-mm/{tricks}/{off}", (tricks,), _MISERE_CASES
     ):
         if checked == count:
             break

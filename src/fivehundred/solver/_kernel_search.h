@@ -719,9 +719,11 @@ KI int64_t K(misere_forced)(const uint64_t *h, const int64_t *st, int64_t p,
  * that); else every defender plays under it and it takes the trick. On lead, it loses
  * the trick when some suit of its own loses so; a defender on lead leads a suit of its
  * own or a free joker, and the contractor loses every such lead (void, it discards), or
- * takes one of them. *used: the contractor's lowest card of each suit that decided. */
+ * takes one of them. all: the contractor needs every trick left, 0 then also when it
+ * cannot take the next two (see below). *used: the contractor's lowest card of each suit
+ * that decided. */
 KI int K(misere_next)(const uint64_t *h, const int64_t *st, int64_t p, int64_t cq,
-                      uint64_t *used)
+                      int all, uint64_t *used)
 {
     const int64_t P = st[S_P];
     const uint64_t free = h[H_SUIT + 4];
@@ -734,6 +736,25 @@ KI int K(misere_next)(const uint64_t *h, const int64_t *st, int64_t p, int64_t c
             joker_void |= h[j] & free;
     uint64_t esc = 0, take = 0;
     int lose_all = 1;
+    if (all && p != cq && (st[S_NOQUICK] & 64) == 0) {
+        /* a defender holds two cards or more of a suit, all above the contractor's lowest
+         * there: it cannot take the next two tricks (led now, it loses this one; else,
+         * should it take it, it leads that card and loses the next: the defender has
+         * discarded one of them at most) */
+        for (int64_t s = 0; s < 4; s++) {
+            const uint64_t cs = mine & h[H_SUIT + s];
+            if (cs == 0)
+                continue;
+            const int64_t low = K(ctz)(cs);
+            for (int64_t j = 0; j < P; j++) {
+                const uint64_t js = h[j] & h[H_SUIT + s];
+                if (j != cq && js && K(ctz)(js) > low && K(popcount)(js) >= 2) {
+                    *used = (uint64_t)1 << low;
+                    return 0;
+                }
+            }
+        }
+    }
     for (int64_t s = 0; s < 4; s++) {
         const uint64_t suit = h[H_SUIT + s];
         const uint64_t cs = mine & suit;
@@ -1035,7 +1056,7 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
                     int64_t cq = 0;
                     while (st[O_SIDE + cq] != 1)
                         cq++;
-                    const int t = K(misere_next)(h, st, p, cq, &used);
+                    const int t = K(misere_next)(h, st, p, cq, target == left, &used);
                     if (t >= 0 && (t == 1 ? target == 1 : target == left)) {
                         h[H_W + d] = used;
                         return t;

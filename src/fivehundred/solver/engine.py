@@ -138,15 +138,19 @@ winner; at a trick start, led a suit it holds, its lowest card there loses when 
 defender holding the suit holds none lower or a void defender holds a free joker (it must
 play it), else it takes the trick, so that on lead it loses the next trick when one of
 its suits loses so, and with a defender on lead it loses it when every lead loses (void,
-it discards) and takes it when one lead wins. On bench_solver's 200 deals of each kind
-(best of three, the kernel before and after alternating deal by deal in one run, a shared
-two-core machine at load 9-10): suit contracts 2.5% fewer nodes (total 4,606,719 to
-4,492,494, median 12,604 to 12,232) at the same time (median 1.01 to 0.98 ms, the median
-of the per-deal ratios 1.02), no trumps 7.5% (6,196,042 to 5,730,029, median 20,948 to
-18,768) and 3-6% less time (1.52 to 1.44 ms), misère 10.7% (9,316,949 to 8,320,814,
-median 33,584 to 30,520) and 8-10% less time (2.61 to 2.28 ms); alone, the later tricks
-cut 1.4% of the nodes in suit contracts and 7.6% in no trumps, the two hands 1.3% in suit
-contracts, the misère trick in progress 8.3% and the next trick 2.1% more.
+it discards) and takes it when one lead wins; and when it needs every trick left, a
+defender holding two cards or more of a suit, all above the contractor's lowest there,
+keeps it from taking the next two (led now, it loses this one; should it take it, it leads
+that card next and loses: the defender has discarded one of them at most). On
+bench_solver's 200 deals of each kind (best of three, the kernel before and after
+alternating deal by deal in one run, a shared two-core machine at load 4-5): suit
+contracts 2.5% fewer nodes (total 4,606,719 to 4,492,494, median 12,604 to 12,232) at the
+same time (median 0.97 ms both, the median of the per-deal ratios 1.01), no trumps 7.5%
+(6,196,042 to 5,730,029, median 20,948 to 18,768) and 5% less time (1.47 to 1.35 ms),
+misère 15.2% (9,316,949 to 7,896,343, median 33,584 to 29,112) and 11-15% less time (2.32
+to 2.07 ms); alone, the later tricks cut 1.4% of the nodes in suit contracts and 7.6% in
+no trumps, the two hands 1.3% in suit contracts, the misère trick in progress 8.3%, the
+next trick 2.1% more and the next two 5.1% more.
 
 Measured on the C kernel (nodes over 120 whole hands of each kind; not kept): quick tricks
 of the leader at each trick start in one suit only (its top runs, capped by the shortest
@@ -204,7 +208,8 @@ S_EXACT = 11  # 1: table entries keep every card (no relevant-rank sharing; for 
 S_HITS = 12  # table entries that ended a search (statistics)
 S_NOQUICK = 13  # bits, for tests: 1 no quick tricks at a trick start, 2 none in a trick,
 # 4 no later tricks (a side short of every trick), 8 no two-hand sure tricks, 16 no misère
-# trick in progress (a lone contractor's fate in it), 32 none for the next trick
+# trick in progress (a lone contractor's fate in it), 32 none for the next trick, 64 none
+# for the next two
 ST_SIZE = 16
 O_TC = 16
 O_TP = 96
