@@ -737,18 +737,32 @@ KI int K(misere_next)(const uint64_t *h, const int64_t *st, int64_t p, int64_t c
     uint64_t esc = 0, take = 0;
     int lose_all = 1;
     if (all && p != cq && (st[S_NOQUICK] & 64) == 0) {
-        /* a defender holds two cards or more of a suit, all above the contractor's lowest
-         * there: it cannot take the next two tricks (led now, it loses this one; else,
-         * should it take it, it leads that card and loses the next: the defender has
-         * discarded one of them at most) */
+        /* a defender holds cards of a suit, all above the contractor's lowest there, and
+         * keeps one through this trick: the contractor cannot take the next two tricks
+         * (led now, it loses this one; else, should it take it, it leads that card and
+         * loses the next) */
+        int64_t leads = (h[p] & free) ? 15 : 0; /* the suits the leader can lead */
+        int64_t holds[8];
+        for (int64_t j = 0; j < P; j++) {
+            holds[j] = 0;
+            for (int64_t s = 0; s < 4; s++)
+                if (h[j] & h[H_SUIT + s])
+                    holds[j] |= (int64_t)1 << s;
+        }
+        leads |= holds[p];
         for (int64_t s = 0; s < 4; s++) {
             const uint64_t cs = mine & h[H_SUIT + s];
             if (cs == 0)
                 continue;
             const int64_t low = K(ctz)(cs);
+            const int64_t other = leads & ~((int64_t)1 << s);
             for (int64_t j = 0; j < P; j++) {
                 const uint64_t js = h[j] & h[H_SUIT + s];
-                if (j != cq && js && K(ctz)(js) > low && K(popcount)(js) >= 2) {
+                if (j == cq || js == 0 || K(ctz)(js) <= low)
+                    continue;
+                /* it keeps one of them: two or more, or it leads, or it follows every
+                 * other suit the leader can lead */
+                if (K(popcount)(js) >= 2 || j == p || (other & ~holds[j]) == 0) {
                     *used = (uint64_t)1 << low;
                     return 0;
                 }

@@ -139,18 +139,20 @@ defender holding the suit holds none lower or a void defender holds a free joker
 play it), else it takes the trick, so that on lead it loses the next trick when one of
 its suits loses so, and with a defender on lead it loses it when every lead loses (void,
 it discards) and takes it when one lead wins; and when it needs every trick left, a
-defender holding two cards or more of a suit, all above the contractor's lowest there,
-keeps it from taking the next two (led now, it loses this one; should it take it, it leads
-that card next and loses: the defender has discarded one of them at most). On
-bench_solver's 200 deals of each kind (best of three, the kernel before and after
-alternating deal by deal in one run, a shared two-core machine at load 4-5): suit
-contracts 2.5% fewer nodes (total 4,606,719 to 4,492,494, median 12,604 to 12,232) at the
-same time (median 0.97 ms both, the median of the per-deal ratios 1.01), no trumps 7.5%
-(6,196,042 to 5,730,029, median 20,948 to 18,768) and 5% less time (1.47 to 1.35 ms),
-misère 15.2% (9,316,949 to 7,896,343, median 33,584 to 29,112) and 11-15% less time (2.32
-to 2.07 ms); alone, the later tricks cut 1.4% of the nodes in suit contracts and 7.6% in
+defender holding cards of a suit, all above the contractor's lowest there, that keeps one
+of them through this trick (it holds two or more, or it is on lead, or it holds every
+other suit the leader can lead) keeps it from taking the next two (led now, it loses this
+one; should it take it, it leads that card next and loses). On bench_solver's 200 deals
+of each kind (best of three, the kernel before and after alternating deal by deal in one
+run, a shared two-core machine at load 4-6): suit contracts 2.5% fewer nodes (total
+4,606,719 to 4,492,494, median 12,604 to 12,232) at the same time (median 0.94 ms both,
+the median of the per-deal ratios 1.00), no trumps 7.5% (6,196,042 to 5,730,029, median
+20,948 to 18,768) and 3-5% less time (1.39 to 1.24 ms median, per-deal ratios 0.97),
+misère 17.5% (9,316,949 to 7,689,571, median 33,584 to 28,972) and 15-17% less time (2.27
+to 1.99 ms); alone, the later tricks cut 1.4% of the nodes in suit contracts and 7.6% in
 no trumps, the two hands 1.3% in suit contracts, the misère trick in progress 8.3%, the
-next trick 2.1% more and the next two 5.1% more.
+next trick 2.1% more, the next two 5.1% more with a defender's two cards, 2.6% more with
+its one card kept.
 
 Measured on the C kernel (nodes over 120 whole hands of each kind; not kept): quick tricks
 of the leader at each trick start in one suit only (its top runs, capped by the shortest
