@@ -221,8 +221,8 @@ def test_later_tricks_match_minimax_where_they_cut(tricks: int, count: int, off:
 
 #: ``S_NOQUICK`` bits of the misère bounds (a lone contractor's fate in the trick in
 #: progress, and in the next one at a trick start: it must take it, or it cannot; and in
-#: the next two: a defender's two cards above its lowest), and the misère contracts of
-#: every player count.
+#: the next two: a defender keeps a card above its lowest through this trick), and the
+#: misère contracts of every player count.
 _NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO = 16, 32, 64
 _MISERE_CASES = [
     ("misere", "australian"),
