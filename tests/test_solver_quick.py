@@ -72,12 +72,12 @@ def _search(pos: Position, off: int, exact: bool = False) -> tuple[int, list[tup
 
 
 def _positions(
-    count: int, salt: str, tricks: tuple[int, ...]
+    count: int, salt: str, tricks: tuple[int, ...], cases: list[tuple[str, str]] = _CASES
 ) -> list[tuple[str, str, HandState, Position]]:
     rng = random.Random(f"solver-quick/{salt}")
     out = []
     while len(out) < count:
-        kind, preset = _CASES[len(out) % len(_CASES)]
+        kind, preset = cases[len(out) % len(cases)]
         rules = _rules(preset, rng)
         seed = rng.randrange(10**6)
         left = rng.choice(tricks)
@@ -148,6 +148,125 @@ def test_quick_tricks_match_minimax_where_they_cut(tricks: int, count: int, off:
     checked = 0
     mismatches = []
     for kind, preset, state, pos in _positions(40 * count, f"minimax/{tricks}/{off}", (tricks,)):
+        if checked == count:
+            break
+        if tricks == 4 and len(state.active) > 4:
+            continue
+        value, _, nodes = _search(pos, _ON)
+        if nodes >= _search(pos, off)[2]:
+            continue
+        if minimax(state) != pos.won + value:
+            mismatches.append((kind, preset, "value"))
+        if card_values(state) != minimax_values(state):
+            mismatches.append((kind, preset, "actions"))
+        checked += 1
+    assert checked == count
+    assert not mismatches, mismatches[:5]
+
+
+#: ``S_NOQUICK`` bits of the trick start's bounds: DDS's later tricks (a side that needs
+#: every trick left, no power card out, short of it by its longest holdings in the suits
+#: whose top it holds), the sure tricks of two hands each holding one of the top trumps.
+_NO_LATER, _NO_TWO_HANDS = 4, 8
+
+
+@pytest.mark.parametrize("off", [_NO_LATER, _NO_TWO_HANDS])
+def test_later_tricks_change_no_value(off: int) -> None:
+    """1,200 positions of every contract and preset (two to ten tricks left, at most seven
+    for five and six players, a trick in progress or not): the value and every move's
+    value with the bound equal those without it, and those with it and the table keyed on
+    every card (the cards it reports as relevant are enough); it cuts the search in suit
+    contracts, and the later tricks in no trumps too."""
+    mismatches = []
+    nodes = {kind: {True: 0, False: 0} for kind in ("suit", "nt")}
+    for kind, preset, _, pos in _positions(1200, f"later/{off}", (2, 3, 4, 5, 6, 7, 8, 9, 10)):
+        with_cut = _search(pos, _ON)
+        without = _search(pos, off)
+        exact = _search(pos, _ON, exact=True)
+        if not with_cut[:2] == without[:2] == exact[:2]:
+            mismatches.append((kind, preset, pos.tricks_left))
+        if kind in nodes:
+            nodes[kind][True] += with_cut[2]
+            nodes[kind][False] += without[2]
+    assert not mismatches, mismatches[:5]
+    assert nodes["suit"][True] < nodes["suit"][False], nodes
+    if off == _NO_LATER:
+        assert nodes["nt"][True] < 0.97 * nodes["nt"][False], nodes
+
+
+@pytest.mark.parametrize(("tricks", "count"), [(3, 100), (4, 5)])
+@pytest.mark.parametrize("off", [_NO_LATER, _NO_TWO_HANDS])
+def test_later_tricks_match_minimax_where_they_cut(tricks: int, count: int, off: int) -> None:
+    """Positions of three tricks (every preset) and of four (three and four players) on
+    which the bound fires (fewer nodes with it than without): the value and every action's
+    value equal exhaustive minimax's."""
+    checked = 0
+    mismatches = []
+    for kind, preset, state, pos in _positions(80 * count, f"later-mm/{tricks}/{off}", (tricks,)):
+        if checked == count:
+            break
+        if tricks == 4 and len(state.active) > 4:
+            continue
+        value, _, nodes = _search(pos, _ON)
+        if nodes >= _search(pos, off)[2]:
+            continue
+        if minimax(state) != pos.won + value:
+            mismatches.append((kind, preset, "value"))
+        if card_values(state) != minimax_values(state):
+            mismatches.append((kind, preset, "actions"))
+        checked += 1
+    assert checked == count
+    assert not mismatches, mismatches[:5]
+
+
+#: ``S_NOQUICK`` bits of the misère bounds (a lone contractor's fate in the trick in
+#: progress, and in the next one at a trick start: it must take it, or it cannot; and in
+#: the next two: a defender keeps a card above its lowest through this trick), and the
+#: misère contracts of every player count.
+_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO = 16, 32, 64
+_MISERE_CASES = [
+    ("misere", "australian"),
+    ("open_misere", "australian"),
+    ("misere", "three_handed"),
+    ("open_misere", "three_handed"),
+    ("misere", "six_handed"),
+    ("misere", "french_canadian"),  # two jokers
+    ("double_misere", "australian+house"),  # two contractors: the bound stays off
+]
+
+
+@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO])
+def test_misere_trick_changes_no_value(off: int) -> None:
+    """1,200 misère positions of three, four and six players (two to eight tricks left, at
+    most seven for six players, a trick in progress in most): the value and every move's
+    value with the misère bound equal those without it, and those with it and the table
+    keyed on every card; it cuts the search."""
+    mismatches = []
+    nodes = {True: 0, False: 0}
+    cases = _MISERE_CASES
+    for kind, preset, _, pos in _positions(1200, f"misere/{off}", (2, 3, 4, 5, 6, 7, 8), cases):
+        with_cut = _search(pos, _ON)
+        without = _search(pos, off)
+        exact = _search(pos, _ON, exact=True)
+        if not with_cut[:2] == without[:2] == exact[:2]:
+            mismatches.append((kind, preset, pos.tricks_left))
+        nodes[True] += with_cut[2]
+        nodes[False] += without[2]
+    assert not mismatches, mismatches[:5]
+    assert nodes[True] < 0.99 * nodes[False], nodes
+
+
+@pytest.mark.parametrize(("tricks", "count"), [(3, 100), (4, 10)])
+@pytest.mark.parametrize("off", [_NO_MISERE_TRICK, _NO_MISERE_NEXT, _NO_MISERE_TWO])
+def test_misere_trick_matches_minimax_where_it_cuts(tricks: int, count: int, off: int) -> None:
+    """Misère positions of three tricks (three, four and six players) and of four (three
+    and four players) on which the cut-off fires: the value and every action's value equal
+    exhaustive minimax's."""
+    checked = 0
+    mismatches = []
+    for kind, preset, state, pos in _positions(
+        100 * count, f"misere-mm/{tricks}/{off}", (tricks,), _MISERE_CASES
+    ):
         if checked == count:
             break
         if tricks == 4 and len(state.active) > 4:

@@ -74,6 +74,7 @@ typedef struct {
     uint64_t *ttk;
     uint64_t *ttc;
     int64_t tmask;
+    int lone; /* a misère contractor alone (no partner) */
 } Ctx;
 
 #if HAVE_V3
@@ -168,6 +169,10 @@ take_search(Buffers *b, PyObject *const *args, Ctx *x)
     x->tmask = (int64_t)tsize - 1;
     const int64_t *st = x->st;
     int64_t P = st[S_P];
+    int64_t alone = 0;
+    for (int64_t i = 0; i < P && P >= 2 && P <= 8; i++)
+        alone += st[O_SIDE + i] != 0;
+    x->lone = st[S_MISERE] == 1 && alone == 1;
     int64_t cards = 0;
     for (int64_t i = 0; i < P && P >= 2 && P <= 8; i++)
         cards += __builtin_popcountll(x->h[i]);

@@ -392,6 +392,25 @@ KI void K(sure_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
             best_cards = mine;
         }
     }
+    if (best == 1 && jk == 0 && (st[S_NOQUICK] & 8) == 0) {
+        /* two hands of the side each hold one of those trumps, one of them another trump
+         * too: they win two tricks (only a trump lead to two lone trumps would make them
+         * fall together) */
+        uint64_t two = 0;
+        int64_t hands = 0, spare = 0;
+        for (int64_t i = 0; i < P; i++) {
+            if ((st[O_SIDE + i] == 1) != winner || (h[i] & above) == 0)
+                continue;
+            hands++;
+            two |= h[i] & above;
+            if (K(popcount)(h[i] & tr) >= 2)
+                spare = 1;
+        }
+        if (hands >= 2 && spare) {
+            best = 2;
+            best_cards = two;
+        }
+    }
     *used = shape_only ? 0 : best_cards;
     if (winner)
         *sc = best;
@@ -586,6 +605,46 @@ KI int K(quick_tricks)(const uint64_t *h, const int64_t *st, int64_t trump, uint
     return 0;
 }
 
+/* DDS's later tricks, for a side that needs every trick left (not in misère): with no
+ * power card out (no free joker, no trump), every trick it takes is of a suit whose top
+ * card it holds (else the holder of the top plays it), and every trick of a suit takes a
+ * card of it from each of its hands that still holds one, so it takes at most the sum,
+ * over the suits whose top card it holds, of its longest holding there. Whether that sum
+ * is short of left (xs: the cards of that side); *used: the top cards of the other side
+ * in the suits that side holds cards of (were they its own, the sum could be more). */
+KI int K(later_short)(const uint64_t *h, const int64_t *st, uint64_t out, uint64_t xs,
+                      int64_t left, uint64_t *used)
+{
+    const int64_t P = st[S_P];
+    const int64_t trump = st[S_TRUMP];
+    if ((out & h[H_SUIT + 4]) != 0 || (trump >= 0 && (out & h[H_SUIT + trump]) != 0))
+        return 0;
+    int64_t sum = 0;
+    uint64_t tops = 0;
+    for (int64_t s = 0; s < 4; s++) {
+        const uint64_t so = out & h[H_SUIT + s];
+        if (so == 0)
+            continue;
+        const uint64_t top = (uint64_t)1 << (63 - K(clz)(so));
+        if ((xs & top) == 0) {
+            if (xs & so)
+                tops |= top;
+            continue;
+        }
+        int64_t longest = 0;
+        for (int64_t i = 0; i < P; i++) {
+            const int64_t li = K(popcount)(h[i] & xs & so);
+            if (li > longest)
+                longest = li;
+        }
+        sum += longest;
+        if (sum >= left)
+            return 0;
+    }
+    *used = tops;
+    return 1;
+}
+
 /* Whether the misère contractor can take no further trick whatever the defenders do. */
 KI int K(misere_safe)(const uint64_t *h, const int64_t *st, int64_t p, uint64_t contractor,
                       uint64_t defenders, uint64_t *used_out)
@@ -653,6 +712,103 @@ KI int64_t K(misere_forced)(const uint64_t *h, const int64_t *st, int64_t p,
     return 0;
 }
 
+/* At a trick start in misère, the lone contractor (hand cq, no free joker) and the next
+ * trick: 0 it surely loses it, 1 it surely takes it, -1 the play decides. Led a suit it
+ * holds, its lowest card there loses when a defender holding the suit holds none lower
+ * (it must play one above), or a defender void in it holds a free joker (it must play
+ * that); else every defender plays under it and it takes the trick. On lead, it loses
+ * the trick when some suit of its own loses so; a defender on lead leads a suit of its
+ * own or a free joker, and the contractor loses every such lead (void, it discards), or
+ * takes one of them. all: the contractor needs every trick left, 0 then also when it
+ * cannot take the next two (see below). *used: the contractor's lowest card of each suit
+ * that decided. */
+KI int K(misere_next)(const uint64_t *h, const int64_t *st, int64_t p, int64_t cq,
+                      int all, uint64_t *used)
+{
+    const int64_t P = st[S_P];
+    const uint64_t free = h[H_SUIT + 4];
+    const uint64_t mine = h[cq];
+    if (mine & free)
+        return -1;
+    uint64_t joker_void = 0; /* defenders' free jokers */
+    for (int64_t j = 0; j < P; j++)
+        if (j != cq)
+            joker_void |= h[j] & free;
+    uint64_t esc = 0, take = 0;
+    int lose_all = 1;
+    if (all && p != cq && (st[S_NOQUICK] & 64) == 0) {
+        /* a defender holds cards of a suit, all above the contractor's lowest there, and
+         * keeps one through this trick: the contractor cannot take the next two tricks
+         * (led now, it loses this one; else, should it take it, it leads that card and
+         * loses the next) */
+        int64_t leads = (h[p] & free) ? 15 : 0; /* the suits the leader can lead */
+        int64_t holds[8];
+        for (int64_t j = 0; j < P; j++) {
+            holds[j] = 0;
+            for (int64_t s = 0; s < 4; s++)
+                if (h[j] & h[H_SUIT + s])
+                    holds[j] |= (int64_t)1 << s;
+        }
+        leads |= holds[p];
+        for (int64_t s = 0; s < 4; s++) {
+            const uint64_t cs = mine & h[H_SUIT + s];
+            if (cs == 0)
+                continue;
+            const int64_t low = K(ctz)(cs);
+            const int64_t other = leads & ~((int64_t)1 << s);
+            for (int64_t j = 0; j < P; j++) {
+                const uint64_t js = h[j] & h[H_SUIT + s];
+                if (j == cq || js == 0 || K(ctz)(js) <= low)
+                    continue;
+                /* it keeps one of them: two or more, or it leads, or it follows every
+                 * other suit the leader can lead */
+                if (K(popcount)(js) >= 2 || j == p || (other & ~holds[j]) == 0) {
+                    *used = (uint64_t)1 << low;
+                    return 0;
+                }
+            }
+        }
+    }
+    for (int64_t s = 0; s < 4; s++) {
+        const uint64_t suit = h[H_SUIT + s];
+        const uint64_t cs = mine & suit;
+        const int leadable = p == cq ? cs != 0 : (h[p] & suit) != 0;
+        if (!leadable)
+            continue;
+        if (cs == 0)
+            continue; /* a defender leads it, the contractor discards */
+        const int64_t low = K(ctz)(cs);
+        int beaten = 0;
+        for (int64_t j = 0; j < P && !beaten; j++) {
+            if (j == cq)
+                continue;
+            const uint64_t js = h[j] & suit;
+            if (js ? K(ctz)(js) > low : (h[j] & joker_void) != 0)
+                beaten = 1;
+        }
+        if (beaten) {
+            if (esc == 0 && p == cq) {
+                *used = (uint64_t)1 << low;
+                return 0;
+            }
+            esc |= (uint64_t)1 << low;
+        } else {
+            if (p != cq) {
+                *used = (uint64_t)1 << low;
+                return 1;
+            }
+            take |= (uint64_t)1 << low;
+            lose_all = 0;
+        }
+    }
+    if (p == cq) {
+        *used = take;
+        return 1;
+    }
+    *used = esc;
+    return lose_all ? 0 : -1;
+}
+
 /* A card's power in a trick of suit led (class << 6 | card: a free joker, a trump, a card
  * of the suit led; -1: it cannot win), and the best card hand m may play to it. */
 KI int64_t K(trick_key)(int64_t c, int64_t s, int64_t led, int64_t trump)
@@ -701,6 +857,63 @@ KI int64_t K(trick_taker)(const uint64_t *h, const int64_t *st, int64_t d, uint6
     const int64_t t = best[1] > best[0];
     *rel = (best[t] >> 6) == (best[!t] >> 6) ? (uint64_t)1 << (best[t] & 63) : 0;
     return t;
+}
+
+/* In misère, a lone contractor's fate in the trick in progress: 1 it takes the trick
+ * whatever is played (its card, played or every legal one, beats all the trick holds and
+ * no defender still to play can beat it), 0 it does not (a card played beats its own, or
+ * it holds a legal card under the trick's winner), -1 play decides. *rel: the higher card
+ * of the comparison that decided, when both are of one suit. */
+KI int K(misere_trick)(const uint64_t *h, const int64_t *st, int64_t d, uint64_t *rel)
+{
+    const int64_t P = st[S_P], tcount = st[S_TCOUNT], led = st[S_LED];
+    *rel = 0;
+    const int64_t wi = st[O_WIN + d - 1];
+    const int64_t w = st[O_TC + wi];
+    const int64_t wk = K(trick_key)(w, st[O_CSUIT + w], led, -1);
+    /* the best card a defender still to play can play, and the contractor still to play */
+    int64_t dmax = -1, cq = -1;
+    int64_t q = st[S_TOMOVE];
+    for (int64_t k = tcount; k < P; k++) {
+        if (st[O_SIDE + q] == 1) {
+            cq = q;
+        } else {
+            const int64_t b = K(best_play)(h, h[q], led, -1);
+            if (b > dmax)
+                dmax = b;
+        }
+        q = q + 1 < P ? q + 1 : 0;
+    }
+    int64_t cl; /* the contractor's card: played and winning, or its lowest legal one */
+    if (cq < 0) {
+        if (st[O_SIDE + st[O_TP + wi]] != 1) {
+            /* its card lost to w: w's rank decided when both follow the suit led */
+            *rel = (wk >> 6) == 1 ? (uint64_t)1 << w : 0;
+            return 0;
+        }
+        cl = wk;
+    } else {
+        const uint64_t hand = h[cq];
+        uint64_t legal = hand & h[H_SUIT + led];
+        if (legal == 0)
+            legal = hand & h[H_SUIT + 4];
+        if (legal == 0)
+            return 0; /* a discard loses */
+        const int64_t c = K(ctz)(legal);
+        cl = K(trick_key)(c, st[O_CSUIT + c], led, -1);
+        if (cl < wk) {
+            *rel = (cl >> 6) == (wk >> 6) ? (uint64_t)1 << w : 0;
+            return 0;
+        }
+    }
+    if (dmax > cl)
+        return -1;
+    /* cl's rank (no defender's card above it), and w's when the contractor is still to
+     * play (none of its cards under w) */
+    *rel = (uint64_t)1 << (cl & 63);
+    if (cq >= 0 && (cl >> 6) == (wk >> 6))
+        *rel |= (uint64_t)1 << w;
+    return 1;
 }
 
 /* column of shape word k in a key */
@@ -825,6 +1038,14 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
                 return st[O_SIDE + p] == 1;
             }
         }
+        if (misere == 0 && (target == left || target == 1) && (st[S_NOQUICK] & 4) == 0) {
+            uint64_t lused;
+            const int all1 = target == left;
+            if (K(later_short)(h, st, out, all1 ? side1 : out & ~side1, left, &lused)) {
+                h[H_W + d] = lused;
+                return !all1;
+            }
+        }
         if (misere == 1) {
             uint64_t contractor = 0;
             int64_t alone = 0;
@@ -844,6 +1065,16 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
                 if (forced >= target) {
                     h[H_W + d] = used;
                     return 1;
+                }
+                if ((target == left || target == 1) && (st[S_NOQUICK] & 32) == 0) {
+                    int64_t cq = 0;
+                    while (st[O_SIDE + cq] != 1)
+                        cq++;
+                    const int t = K(misere_next)(h, st, p, cq, target == left, &used);
+                    if (t >= 0 && (t == 1 ? target == 1 : target == left)) {
+                        h[H_W + d] = used;
+                        return t;
+                    }
                 }
             }
         }
@@ -884,6 +1115,15 @@ static KT int K(search)(const Ctx *x, int64_t target, int64_t d)
                 st[S_HITS] += 1;
                 return 0;
             }
+        }
+    } else if (misere == 1 && (target == 1 || target == left) && (st[S_NOQUICK] & 16) == 0 &&
+               x->lone) {
+        /* the trick in progress is the one the contractor must take, or must not lose */
+        uint64_t rel;
+        const int t = K(misere_trick)(h, st, d, &rel);
+        if (t >= 0 && (t == 1 ? target == 1 : target == left)) {
+            h[H_W + d] = rel;
+            return t;
         }
     } else if (misere == 0 && (target == 1 || target == left) && (st[S_NOQUICK] & 2) == 0) {
         /* the trick in progress is the one the side short of a trick needs, or the one the
