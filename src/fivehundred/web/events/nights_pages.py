@@ -152,7 +152,7 @@ def night_page(night: dict[str, Any]) -> str:
             f"<li>{escape(p['name'])}{w.PRESENT_MARK if p['present'] else ''}</li>"
             for p in night["pairs"]
         )
-        listed = f'<ol id="pairs">{pairs}</ol>' if pairs else f"<p>{w.NO_PAIRS}</p>"
+        listed = f'<ul id="pairs">{pairs}</ul>' if pairs else f"<p>{w.NO_PAIRS}</p>"
         body.append(f'    <section class="panel"><h2>{w.PAIRS_HEADING}</h2>{listed}</section>')
     if night["state"] == "registering":
         api = f"/api/nights/{night['id']}"

@@ -29,7 +29,7 @@ DIRECTION_LABELS = {"NS": "North-South", "EW": "East-West"}
 
 TITLE = "Club night"
 COMPUTER_PAIR = "computer pair"
-FACTS = "{rounds} rounds of {per_round} boards · {state}"
+FACTS = "Rounds: {rounds} · boards a round: {per_round} · {state}"
 MOVEMENT = "Movement: {movement}"
 #: the computer level (its words: fivehundred.words.LEVEL_WORDS)
 LEVEL = "Computer players: {level}"
