@@ -57,7 +57,11 @@ def test_rounds_start_once_across_two_servers(tmp_path: Path) -> None:
     url = database_url("postgresql", tmp_path)
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    servers = [start_server_process(url, p, tmp_path / str(i)) for i, p in enumerate(ports)]
+    # the computers play at once (--event-delay 0): what is tested is the servers' turns
+    servers = [
+        start_server_process(url, p, tmp_path / str(i), "--event-delay", "0")
+        for i, p in enumerate(ports)
+    ]
     try:
         people = [account(bases[0], f"P{i}") for i in range(4)]
         # both servers' loops find this one due at the same moment

@@ -16,6 +16,7 @@ from test_web_events import Person
 from test_web_nights import client as client  # the fixture
 from test_web_nights import club_of, scheduled
 from test_web_nights_players import alone
+from test_web_support import wait_for
 
 
 def games_of(client: Any, night: int) -> list[Any]:
@@ -85,3 +86,38 @@ def test_single_players_check_in_too(client: Any) -> None:
     assert len(games_of(client, night)) == 1  # one table of the four present
     # the schedule form offers it
     assert 'name="check_in"' in people[0].get(f"/clubs/{slug}/nights").text
+
+
+def test_the_operators_event_delay_paces_a_nights_computers(tmp_path: Any) -> None:
+    """``--event-delay`` (``FIVEHUNDRED_EVENT_DELAY``): the computer players' pause at a
+    club night's tables."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from fivehundred.web.accounts import AccountsConfig
+    from fivehundred.web.guard import Buckets, Limits
+    from fivehundred.web.schema import tables
+    from fivehundred.web.server import create_app
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'd.sqlite3'}",
+        workers=0,
+        cluster=False,
+        limits=Limits(event_delay=0.25, allowed_hosts=["testserver"]),
+        accounts_config=AccountsConfig(login_per_minute=1000, login_burst=1000),
+    )
+    with TestClient(app) as test_client:
+        app.state.events.writes = Buckets(1000, 1000)
+        app.state.nights.pars = False
+        test_client.app_state = app.state  # type: ignore[attr-defined]
+        slug, people = club_of(test_client, 4)
+        night = scheduled(people[0], slug, people, per_round=1, rounds=1)
+        assert people[0].post(f"/api/nights/{night}/start").json() == {"started": True}
+
+        def made() -> list[Any]:
+            with app.state.store.store.engine.connect() as db:
+                return list(db.execute(sa.select(tables.c.options)).scalars())
+
+        options = wait_for(made, 30, "the night's table")
+        assert [json.loads(o)["delay"] for o in options] == [0.25]

@@ -26,7 +26,11 @@ def test_a_night_starts_once_and_each_board_gets_one_table_across_two_servers(
     url = database_url("postgresql", tmp_path)
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    servers = [start_server_process(url, p, tmp_path / str(i)) for i, p in enumerate(ports)]
+    # the computers play at once (--event-delay 0): what is tested is the servers' turns
+    servers = [
+        start_server_process(url, p, tmp_path / str(i), "--event-delay", "0")
+        for i, p in enumerate(ports)
+    ]
     try:
         people = [account(bases[0], f"P{i}") for i in range(4)]
         slug = people[0].post("/api/clubs", json={"name": "Two Halls"}).json()["slug"]

@@ -21,7 +21,11 @@ def test_a_progressive_night_moves_on_once_across_two_servers(tmp_path: Path) ->
     url = database_url("postgresql", tmp_path)
     ports = [free_port(), free_port()]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
-    servers = [start_server_process(url, p, tmp_path / str(i)) for i, p in enumerate(ports)]
+    # the computers play at once (--event-delay 0): what is tested is the servers' turns
+    servers = [
+        start_server_process(url, p, tmp_path / str(i), "--event-delay", "0")
+        for i, p in enumerate(ports)
+    ]
     try:
         # five people (sign-ups shared between the servers): three computers fill two tables
         people = [account(bases[i % 2], f"P{i}") for i in range(5)]

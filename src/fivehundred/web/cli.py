@@ -220,6 +220,8 @@ _LIMIT_HELP = {
     "(default %(default)s)",
     "decision_seconds": "wall-clock ceiling of one computer decision (default %(default)s)",
     "sweep_seconds": "how often idle tables leave memory, seconds (default %(default)s)",
+    "event_delay": "the computer players' pause between moves at tournament and club night "
+    "tables, seconds (default %(default)s)",
     "docs": "serve the API's description at /docs and /openapi.json",
 }
 

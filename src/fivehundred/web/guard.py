@@ -81,6 +81,9 @@ class Limits:
     #: How often the sweep runs (seconds): idle tables let go from memory, old shared
     #: buckets and inbox entries forgotten (the expiry is a row of the deadlines).
     sweep_seconds: float = 15.0
+    #: The computer players' pause between moves at the tables of tournaments and club
+    #: nights (seconds; a lobby table's own default; 0: at once).
+    event_delay: float = 0.6
     #: Serve /docs and /openapi.json (off by default).
     docs: bool = False
 
@@ -101,6 +104,7 @@ class Limits:
             "min_move_clock": (1, 7 * 86400),
             "decision_seconds": (0.5, 3600),
             "sweep_seconds": (0.05, 3600),
+            "event_delay": (0, 10),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)

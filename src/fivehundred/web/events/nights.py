@@ -123,6 +123,7 @@ class Nights(FollowsGames):
         engine = self.async_store.store.engine
         self.store = NightStore(engine)
         self.outbox = OutboxStore(engine)
+        self.limits = app.state.limits
         self.hub: Any = None
         self.poll = POLL
         #: options of every night's table over the defaults (the tests: ``{"delay": 0}``)
@@ -203,6 +204,7 @@ class Nights(FollowsGames):
         rules = make_rules(facts["preset"], VARIANTS)
         level = facts["level"]  # the club's: stands in for the late and the dropped
         options = {**OptionsIn().model_dump(), "grace": facts["grace"], "private": True}
+        options["delay"] = self.limits.event_delay  # the operator's pace of the computers
         options.update(self.table_options, stand_in=level)
         options["sealed"] = night_seal(facts["night"])  # its board is others' to play still
         # a computer's seat (a computer pair's, a computer player's) is the club's level's

@@ -56,9 +56,10 @@ VARIANTS: dict[str, Any] = {"win_1904": True, "target": 10}
 NS_SEATS, EW_SEATS = (0, 2), (1, 3)
 #: unfinished nights one club may have
 NIGHTS_OPEN = 20
-#: seconds a server's claim of a night's par holds (web/par_work.py: a par takes well
-#: under a minute); past it, a server whose starter died takes the board over
-PAR_LEASE = 120.0
+#: seconds a server's claim of a night's par holds (web/par_work.py: a par takes a few
+#: seconds, 7.35 s the longest measured); past it, a server whose starter died takes the
+#: board over (a slower par is at worst worked out twice, written once)
+PAR_LEASE = 30.0
 
 
 def board_seed(night_seed: int, number: int) -> int:

@@ -165,6 +165,7 @@ class Events(FollowsGames):
         # (a live table's options name no turn-based clock: its dormancy looks for one)
         live = defaults.model_dump(exclude={"move_clock", "move_timeouts", "game_clock"})
         options = {**live, "grace": facts["grace"], "private": True}
+        options["delay"] = self.limits.event_delay  # the operator's pace of the computers
         options["turn_timer"] = facts["turn_timer"]
         if facts["move_clock"]:  # turn-based: a clock per move, the round's deadline
             options.update(move_clock=facts["move_clock"], move_timeouts=defaults.move_timeouts)
